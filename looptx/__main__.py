@@ -1,0 +1,3 @@
+from looptx.cli import main
+
+raise SystemExit(main())

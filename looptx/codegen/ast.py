@@ -1,0 +1,225 @@
+"""KernelAST: the small own IR between isl's AST and the C / CUDA printers.
+
+Loop bounds and subscripts are integer expressions in looptx IR, so printers can rename loop
+variables, present reversed loops as decreasing ones and simplify, without going back to isl.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from looptx import ir
+
+
+class Node:
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class For(Node):
+    var: str
+    init: ir.Expr
+    cond: ir.Expr
+    step: int
+    body: Node
+    dim: int = -1                 # schedule dimension (for naming / mapping)
+
+
+@dataclass(frozen=True)
+class If(Node):
+    cond: ir.Expr
+    then: Node
+    orelse: Node | None = None
+
+
+@dataclass(frozen=True)
+class Block(Node):
+    items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Leaf(Node):
+    """One statement instance: the original iterators as expressions of the loop variables,
+    and each reference's subscripts (already simplified by isl)."""
+    stmt: int
+    iters: tuple[ir.Expr, ...]
+    refs: tuple[tuple[int, tuple[ir.Expr, ...]], ...]
+
+
+@dataclass(frozen=True)
+class Sync(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Text(Node):
+    """A line of target code produced by a later stage (copies, declarations, launches)."""
+    text: str
+
+
+@dataclass(frozen=True)
+class Mark(Node):
+    name: str
+    body: Node
+    info: tuple = ()
+
+
+def children(n: Node) -> list[Node]:
+    if isinstance(n, For):
+        return [n.body]
+    if isinstance(n, If):
+        return [n.then] + ([n.orelse] if n.orelse is not None else [])
+    if isinstance(n, Block):
+        return list(n.items)
+    if isinstance(n, Mark):
+        return [n.body]
+    return []
+
+
+def leaves(n: Node):
+    if isinstance(n, Leaf):
+        yield n
+    for c in children(n):
+        yield from leaves(c)
+
+
+# ---- integer expression helpers ------------------------------------------------------------
+
+def subst(e: ir.Expr, mapping: dict[str, ir.Expr]) -> ir.Expr:
+    if isinstance(e, ir.Var):
+        return mapping.get(e.name, e)
+    if isinstance(e, ir.Bin):
+        return ir.Bin(e.op, subst(e.a, mapping), subst(e.b, mapping))
+    if isinstance(e, ir.Un):
+        return ir.Un(e.op, subst(e.a, mapping))
+    if isinstance(e, ir.Call):
+        return ir.Call(e.fn, tuple(subst(a, mapping) for a in e.args))
+    if isinstance(e, ir.Cond):
+        return ir.Cond(subst(e.c, mapping), subst(e.a, mapping), subst(e.b, mapping))
+    if isinstance(e, ir.Cast):
+        return ir.Cast(e.ctype, subst(e.a, mapping))
+    if isinstance(e, ir.Ref):
+        return ir.Ref(e.array, e.ref, tuple(subst(i, mapping) for i in e.index))
+    if isinstance(e, ir.Assign):
+        return ir.Assign(e.op, subst(e.lhs, mapping), subst(e.rhs, mapping))
+    return e
+
+
+def _int(e: ir.Expr) -> int | None:
+    if isinstance(e, ir.Num):
+        try:
+            return int(e.text)
+        except ValueError:
+            return None
+    return None
+
+
+def _linear(e: ir.Expr):
+    """(terms, const) with terms an ordered {atom key: (coef, atom)}; None if not linear."""
+    if isinstance(e, ir.Num):
+        v = _int(e)
+        return None if v is None else ({}, v)
+    if isinstance(e, ir.Var):
+        return ({e.name: (1, e)}, 0)
+    if isinstance(e, ir.Un) and e.op == "-":
+        inner = _linear(e.a)
+        if inner is None:
+            return None
+        t, c = inner
+        return ({k: (-v, a) for k, (v, a) in t.items()}, -c)
+    if isinstance(e, ir.Bin) and e.op in ("+", "-"):
+        la, lb = _linear(e.a), _linear(e.b)
+        if la is None or lb is None:
+            return None
+        sign = 1 if e.op == "+" else -1
+        t = dict(la[0])
+        for k, (v, a) in lb[0].items():
+            t[k] = (t.get(k, (0, a))[0] + sign * v, a)
+        return (t, la[1] + sign * lb[1])
+    if isinstance(e, ir.Bin) and e.op == "*":
+        ca, cb = _int(e.a), _int(e.b)
+        if ca is not None or cb is not None:
+            k, other = (ca, e.b) if ca is not None else (cb, e.a)
+            inner = _linear(other)
+            if inner is None:
+                inner = ({repr(other): (1, other)}, 0)
+            t, c = inner
+            return ({kk: (k * v, a) for kk, (v, a) in t.items()}, k * c)
+        return None
+    return ({repr(e): (1, e)}, 0)
+
+
+def simplify(e: ir.Expr) -> ir.Expr:
+    """Canonical integer arithmetic: fold constants, merge like terms, negate through min/max."""
+    if isinstance(e, ir.Un) and e.op == "-" and isinstance(e.a, ir.Call) and e.a.fn in ("lx_min", "lx_max"):
+        other = "lx_max" if e.a.fn == "lx_min" else "lx_min"
+        return simplify(ir.Call(other, tuple(ir.Un("-", a) for a in e.a.args)))
+    if isinstance(e, ir.Call):
+        e = ir.Call(e.fn, tuple(simplify(a) for a in e.args))
+    elif isinstance(e, ir.Bin) and e.op not in ("+", "-", "*"):
+        e = ir.Bin(e.op, simplify(e.a), simplify(e.b))
+    elif isinstance(e, ir.Cond):
+        e = ir.Cond(simplify(e.c), simplify(e.a), simplify(e.b))
+    lin = _linear(e)
+    if lin is None:
+        if isinstance(e, ir.Bin):
+            return ir.Bin(e.op, simplify(e.a), simplify(e.b))
+        return e
+    terms, const = lin
+    pos, neg = [], []
+    for _, (coef, atom) in terms.items():
+        if coef == 0:
+            continue
+        atom = simplify(atom) if not isinstance(atom, ir.Var) else atom
+        term = atom if abs(coef) == 1 else ir.Bin("*", ir.Num(str(abs(coef))), atom)
+        (pos if coef > 0 else neg).append(term)
+    if not pos and not neg:
+        return ir.Num(str(const))
+    if pos:
+        out = pos[0]
+        for t in pos[1:]:
+            out = ir.Bin("+", out, t)
+    else:
+        out = ir.Un("-", neg[0])
+        neg = neg[1:]
+    for t in neg:
+        out = ir.Bin("-", out, t)
+    if const > 0:
+        out = ir.Bin("+", out, ir.Num(str(const)))
+    elif const < 0:
+        out = ir.Bin("-", out, ir.Num(str(-const)))
+    return out
+
+
+CMP_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def simplify_cond(e: ir.Expr) -> ir.Expr:
+    """Comparisons in canonical form (`i <= N - 1` -> `i < N`); && / || recursively."""
+    if isinstance(e, ir.Bin) and e.op in ("&&", "||"):
+        return ir.Bin(e.op, simplify_cond(e.a), simplify_cond(e.b))
+    if isinstance(e, ir.Bin) and e.op in CMP_MIRROR:
+        a, b = simplify(e.a), simplify(e.b)
+        if e.op == "<=" and isinstance(b, ir.Bin) and b.op == "-" and _int(b.b) == 1:
+            return ir.Bin("<", a, b.a)
+        if e.op == ">=" and isinstance(b, ir.Bin) and b.op == "+" and _int(b.b) == 1:
+            return ir.Bin(">", a, b.a)
+        return ir.Bin(e.op, a, b)
+    if isinstance(e, ir.Un) and e.op == "!":
+        return ir.Un("!", simplify_cond(e.a))
+    return simplify(e)
+
+
+def map_exprs(n: Node, f) -> Node:
+    """Apply f to every expression of the tree (bounds, conditions, leaf subscripts)."""
+    if isinstance(n, For):
+        return replace(n, init=f(n.init), cond=f(n.cond), body=map_exprs(n.body, f))
+    if isinstance(n, If):
+        return If(f(n.cond), map_exprs(n.then, f), map_exprs(n.orelse, f) if n.orelse else None)
+    if isinstance(n, Block):
+        return Block(tuple(map_exprs(c, f) for c in n.items))
+    if isinstance(n, Leaf):
+        return Leaf(n.stmt, tuple(f(x) for x in n.iters),
+                    tuple((r, tuple(f(x) for x in idx)) for r, idx in n.refs))
+    if isinstance(n, Mark):
+        return Mark(n.name, map_exprs(n.body, f), n.info)
+    return n

@@ -1,0 +1,178 @@
+"""KernelAST -> C text, and the regenerated file (only the regions change)."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from looptx import ir
+from looptx.codegen import ast as K
+from looptx.poly.variant import LoopDim, Variant
+
+HELPERS = {
+    "lx_min": "#define lx_min(a, b) ((a) < (b) ? (a) : (b))",
+    "lx_max": "#define lx_max(a, b) ((a) > (b) ? (a) : (b))",
+    "lx_floord": "#define lx_floord(n, d) (((n) < 0) ? -((-(n) + (d) - 1) / (d)) : (n) / (d))",
+}
+C_KEYWORDS = set("""auto break case char const continue default do double else enum extern float for goto
+if inline int long register restrict return short signed sizeof static struct switch typedef union
+unsigned void volatile while""".split())
+
+
+def helper_block(names) -> list[str]:
+    out = []
+    for n in sorted(names):
+        out += [f"#ifndef {n}", HELPERS[n], "#endif"]
+    return out
+
+
+def used_helpers(text: str) -> set[str]:
+    return {h for h in HELPERS if re.search(rf"\b{h}\(", text)}
+
+
+def reserved_names(variant: Variant) -> set[str]:
+    scop = variant.scop
+    names = set(scop.params) | {a.name for a in scop.arrays} | C_KEYWORDS | set(HELPERS)
+    for s in scop.statements:
+        for e in ir.walk(s.body):
+            if isinstance(e, ir.Var) and e.name not in s.iterators:
+                names.add(e.name)
+            elif isinstance(e, ir.Call):
+                names.add(e.fn)
+    return names
+
+
+def loop_dim(variant: Variant, stmt: int, dim: int) -> LoopDim | None:
+    for _, p in variant.pieces_of(stmt):
+        if dim < len(p.dims) and isinstance(p.dims[dim], LoopDim):
+            return p.dims[dim]
+    return None
+
+
+def name_loops(node: K.Node, variant: Variant, reserved: set[str] | None = None) -> K.Node:
+    """Give every isl loop (c0, c1, ...) its name from the loop table; reversed loops become
+    decreasing loops over the negated variable; all integer expressions are simplified."""
+    reserved = reserved_names(variant) if reserved is None else reserved
+
+    def go(n: K.Node, scope: dict[str, ir.Expr], live: set[str]) -> K.Node:
+        if isinstance(n, K.For):
+            leaf = next(K.leaves(n.body), None)
+            ld = loop_dim(variant, leaf.stmt, n.dim) if leaf is not None and n.dim >= 0 else None
+            base = ld.name if ld is not None else n.var
+            name = base
+            k = 1
+            while name in live or name in reserved:
+                name = f"{base}_{k}"
+                k += 1
+            init = K.simplify(K.subst(n.init, scope))
+            cond = K.subst(n.cond, scope)
+            if ld is not None and ld.reversed:
+                inner = dict(scope)
+                inner[n.var] = ir.Un("-", ir.Var(name))
+                init = K.simplify(ir.Un("-", init))
+                if isinstance(cond, ir.Bin) and isinstance(cond.a, ir.Var) and cond.a.name == n.var:
+                    cond = ir.Bin(K.CMP_MIRROR[cond.op], ir.Var(name), ir.Un("-", cond.b))
+                else:
+                    cond = K.subst(n.cond, inner)
+                step = -n.step
+            else:
+                inner = dict(scope)
+                inner[n.var] = ir.Var(name)
+                cond = K.subst(n.cond, inner)
+                step = n.step
+            body = go(n.body, inner, live | {name})
+            return K.For(name, init, K.simplify_cond(cond), step, body, n.dim)
+        if isinstance(n, K.If):
+            return K.If(K.simplify_cond(K.subst(n.cond, scope)), go(n.then, scope, live),
+                        go(n.orelse, scope, live) if n.orelse is not None else None)
+        if isinstance(n, K.Block):
+            return K.Block(tuple(go(c, scope, live) for c in n.items))
+        if isinstance(n, K.Leaf):
+            f = lambda e: K.simplify(K.subst(e, scope))
+            return K.Leaf(n.stmt, tuple(f(x) for x in n.iters),
+                          tuple((r, tuple(f(x) for x in idx)) for r, idx in n.refs))
+        if isinstance(n, K.Mark):
+            return K.Mark(n.name, go(n.body, scope, live), n.info)
+        return n
+    return go(node, {}, set())
+
+
+class CPrinter:
+    """Prints named KernelAST. `ref_text` may be overridden (registers, shared buffers)."""
+
+    def __init__(self, variant: Variant, indent: str = "  ", declare_loops: bool = True):
+        self.v = variant
+        self.scop = variant.scop
+        self.ind = indent
+        self.declare = declare_loops
+
+    def expr(self, e: ir.Expr) -> str:
+        return ir.to_c(e)
+
+    def ref_text(self, leaf: K.Leaf, r: ir.Ref, index: tuple[ir.Expr, ...]) -> str:
+        arr = self.scop.array(r.array)
+        if arr.rank == 0:
+            return r.array
+        if arr.strides:
+            flat = index[0]
+            for extent, e in zip(arr.strides, index[1:]):
+                flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(extent)), e)
+            return f"{r.array}[{ir.to_c(flat)}]"
+        return r.array + "".join(f"[{ir.to_c(i)}]" for i in index)
+
+    def statement(self, leaf: K.Leaf) -> str:
+        s = self.scop.statements[leaf.stmt]
+        mapping = dict(zip(s.iterators, leaf.iters))
+        refs = dict(leaf.refs)
+
+        def ref(r: ir.Ref) -> str:
+            return self.ref_text(leaf, r, refs.get(r.ref, r.index))
+
+        body = K.subst(s.body, {k: v for k, v in mapping.items()})
+        return ir.to_c(body, ref=ref) + ";"
+
+    def lines(self, n: K.Node, depth: int = 0) -> list[str]:
+        pad = self.ind * depth
+        if isinstance(n, K.Leaf):
+            return [pad + self.statement(n)]
+        if isinstance(n, K.Block):
+            out = []
+            for c in n.items:
+                out += self.lines(c, depth)
+            return out
+        if isinstance(n, K.For):
+            v = n.var
+            step = f"{v}++" if n.step == 1 else f"{v}--" if n.step == -1 else \
+                f"{v} += {n.step}" if n.step > 0 else f"{v} -= {-n.step}"
+            decl = "int " if self.declare else ""
+            head = f"{pad}for ({decl}{v} = {self.expr(n.init)}; {self.expr(n.cond)}; {step})"
+            return self._with_body(head, n.body, depth)
+        if isinstance(n, K.If):
+            head = f"{pad}if ({self.expr(n.cond)})"
+            if n.orelse is None:
+                return self._with_body(head, n.then, depth)
+            then = self._with_body(head, n.then, depth, force=True)
+            els = self._with_body(f"{pad}else", n.orelse, depth, force=True)
+            then[-1] += " " + els[0].strip()
+            return then + els[1:]
+        if isinstance(n, K.Sync):
+            return [pad + "__syncthreads();"]
+        if isinstance(n, K.Text):
+            return [pad + line if line else "" for line in n.text.split("\n")]
+        if isinstance(n, K.Mark):
+            return [f"{pad}// {n.name}"] + self.lines(n.body, depth)
+        raise TypeError(n)
+
+    def _with_body(self, head: str, body: K.Node, depth: int, force: bool = False) -> list[str]:
+        inner = self.lines(body, depth + 1)
+        if not force and isinstance(body, (K.Leaf, K.For)) or (not force and len(inner) == 1
+                                                                and not isinstance(body, K.If)):
+            return [head] + inner
+        return [head + " {"] + inner + [self.ind * depth + "}"]
+
+
+def region_lines(variant: Variant, node: K.Node, indent: str = "  ") -> list[str]:
+    """The regenerated region as a C block (without the file's base indentation)."""
+    printer = CPrinter(variant, indent)
+    body = printer.lines(node, 1)
+    decls = [indent + a.decl for a in variant.scop.arrays if a.local and a.decl]
+    return ["{"] + decls + body + ["}"]

@@ -1,0 +1,57 @@
+"""The output file: the user's text with each region replaced by generated code."""
+from __future__ import annotations
+
+from looptx.codegen.c import helper_block, used_helpers
+from looptx.frontend.cparse import Program
+from looptx.frontend.regions import Region
+
+
+def _indent_of(text: str, offset: int) -> str:
+    line_start = text.rfind("\n", 0, offset) + 1
+    k = line_start
+    while k < len(text) and text[k] in " \t":
+        k += 1
+    return text[line_start:k]
+
+
+def _first_code(text: str, r: Region) -> int:
+    k = r.start
+    while k < r.end and text[k].isspace():
+        k += 1
+    return k
+
+
+def render_file(program: Program, blocks: dict[int, list[str]], header: str = "") -> str:
+    """`blocks[i]` are the generated lines of region i (a C block, unindented)."""
+    text = program.source.text
+    helpers = set()
+    for lines in blocks.values():
+        helpers |= used_helpers("\n".join(lines))
+    edits: list[tuple[int, int, str]] = []
+    first = True
+    removed_tuning = set()
+    for r in program.regions:
+        if r.index not in blocks:
+            continue
+        lines = list(blocks[r.index])
+        if first and helpers:
+            lines = helper_block(helpers) + lines
+        first = False
+        base = _indent_of(text, _first_code(text, r))
+        body = "\n".join((base + ln) if ln and not ln.startswith("#") else ln for ln in lines)
+        if r.kind == "pragma":
+            open_m, close_m = r.keep_markers
+            new = f"{open_m}\n{body}\n{close_m}"
+        else:
+            new = body.lstrip(" \t") if not body.startswith("#") else body
+            if body.startswith("#"):
+                new = "\n" + body if text[r.outer[0] - 1:r.outer[0]] not in ("", "\n") else body
+        edits.append((r.outer[0], r.outer[1], new))
+        if r.tuning is not None and r.tuning.begin not in removed_tuning:
+            removed_tuning.add(r.tuning.begin)
+            edits.append((*r.tuning.begin, ""))
+            edits.append((*r.tuning.end, ""))
+    out = text
+    for s, e, new in sorted(edits, reverse=True):
+        out = out[:s] + new + out[e:]
+    return header + out

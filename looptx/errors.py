@@ -1,0 +1,75 @@
+"""Errors that reach the user.
+
+Every bad input becomes one `LooptxError` carrying where it happened (a source position or a
+recipe step) and what to do about it; the CLI prints `str(error)` as the single line on stderr
+and exits with `error.exit_code`.  Anything else that escapes is an internal bug (exit 1).
+"""
+from __future__ import annotations
+
+
+class LooptxError(Exception):
+    """Bad input: exit code 2, one line `FILE:LINE:COL: error: WHAT (HOW TO FIX)`."""
+
+    exit_code = 2
+
+    def __init__(self, what: str, *, hint: str | None = None, file: str | None = None,
+                 line: int | None = None, col: int | None = None,
+                 step: int | None = None, step_name: str | None = None):
+        super().__init__(what)
+        self.what = what
+        self.hint = hint
+        self.file = file
+        self.line = line
+        self.col = col
+        self.step = step
+        self.step_name = step_name
+
+    def located(self, *, file=None, line=None, col=None, step=None, step_name=None):
+        """Fill in location fields that are still unknown (inner code rarely knows the file)."""
+        if self.file is None and file is not None:
+            self.file = file
+        if self.line is None and line is not None:
+            self.line, self.col = line, col
+        if self.step is None and step is not None:
+            self.step, self.step_name = step, step_name
+        return self
+
+    def __str__(self) -> str:
+        where = []
+        if self.file:
+            where.append(self.file)
+            if self.line is not None:
+                where.append(str(self.line))
+                if self.col is not None and self.step is None:
+                    where.append(str(self.col))
+        prefix = ":".join(where)
+        if self.step is not None:
+            step = f"step {self.step}" + (f" ({self.step_name})" if self.step_name else "")
+            prefix = f"{prefix}: {step}" if prefix else step
+        text = f"error: {self.what}"
+        if self.hint:
+            text += f" ({self.hint})"
+        line = f"{prefix}: {text}" if prefix else text
+        return " ".join(line.split("\n"))
+
+
+class SourceError(LooptxError):
+    """The C input (region, construct, declaration) is not supported or malformed."""
+
+
+class RecipeError(LooptxError):
+    """A recipe is malformed, names something unknown, or has a bad argument."""
+
+
+class LegalityError(RecipeError):
+    """A recipe step would violate a dependence of the original program."""
+
+
+class AnnotationError(LooptxError):
+    """A PerfTuning / CHiLL annotation or .spec file is malformed."""
+
+
+class RunError(LooptxError):
+    """A build or run of generated code failed: exit code 1, not a user input error."""
+
+    exit_code = 1

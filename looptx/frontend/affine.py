@@ -1,0 +1,279 @@
+"""Affine (and linearized-polynomial) views of C integer expressions, written as isl text.
+
+A subscript like `V[i*J*K + l*K + m]` is a polynomial in iterators and parameters; it is
+affine when every term has degree <= 1.  Polynomials whose parameter products form a chain
+(1 | K | J*K) are delinearized into a multi-dimensional access ([i][l][m] of a J x K array),
+provided each inner index stays within its extent (checked later, exactly, by isl).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Iterable
+
+from pycparser import c_ast
+
+Monomial = tuple[str, ...]          # sorted symbol names, repeated for powers; () is the constant
+
+
+def c_int_value(text: str) -> int:
+    v = text.rstrip("uUlL")
+    if v[:2] in ("0x", "0X"):
+        return int(v, 16)
+    if len(v) > 1 and v.startswith("0"):
+        return int(v, 8)
+    return int(v)
+
+
+class NonAffine(Exception):
+    def __init__(self, node, what: str, hint: str | None = None):
+        super().__init__(what)
+        self.node, self.what, self.hint = node, what, hint
+
+
+@dataclass(frozen=True)
+class Poly:
+    terms: tuple[tuple[Monomial, Fraction], ...]
+
+    @staticmethod
+    def of(d: dict) -> "Poly":
+        return Poly(tuple(sorted((m, c) for m, c in d.items() if c != 0)))
+
+    @staticmethod
+    def const(v) -> "Poly":
+        return Poly.of({(): Fraction(v)})
+
+    @staticmethod
+    def sym(name: str) -> "Poly":
+        return Poly.of({(name,): Fraction(1)})
+
+    def as_dict(self) -> dict:
+        return dict(self.terms)
+
+    def __add__(self, o: "Poly") -> "Poly":
+        d = self.as_dict()
+        for m, c in o.terms:
+            d[m] = d.get(m, 0) + c
+        return Poly.of(d)
+
+    def __neg__(self) -> "Poly":
+        return Poly(tuple((m, -c) for m, c in self.terms))
+
+    def __sub__(self, o: "Poly") -> "Poly":
+        return self + (-o)
+
+    def __mul__(self, o: "Poly") -> "Poly":
+        d: dict = {}
+        for m1, c1 in self.terms:
+            for m2, c2 in o.terms:
+                m = tuple(sorted(m1 + m2))
+                d[m] = d.get(m, 0) + c1 * c2
+        return Poly.of(d)
+
+    def constant(self) -> Fraction | None:
+        if all(m == () for m, _ in self.terms):
+            return self.as_dict().get((), Fraction(0))
+        return None
+
+    def symbols(self) -> set[str]:
+        return {s for m, _ in self.terms for s in m}
+
+    def degree(self) -> int:
+        return max((len(m) for m, _ in self.terms), default=0)
+
+    def is_integral(self) -> bool:
+        return all(c.denominator == 1 for _, c in self.terms)
+
+    def isl(self) -> str:
+        """isl text of an affine polynomial (degree <= 1, integer coefficients)."""
+        if not self.terms:
+            return "0"
+        parts = []
+        for m, c in sorted(self.terms, key=lambda t: (t[0] == (), t[0])):
+            c = int(c)
+            if m == ():
+                parts.append(f"{c}")
+            elif c == 1:
+                parts.append(m[0])
+            elif c == -1:
+                parts.append(f"-{m[0]}")
+            else:
+                parts.append(f"{c}*{m[0]}")
+        s = " + ".join(parts)
+        return s.replace("+ -", "- ")
+
+
+@dataclass(frozen=True)
+class Translation:
+    poly: Poly
+    atoms: dict                 # atom symbol -> isl text (floor divisions, min/max, mod)
+    obligations: tuple          # (isl condition text that must hold, node, message)
+
+
+Resolver = Callable[[str, c_ast.Node], "tuple[str, object]"]
+# resolver(name, node) -> ('iter', None) | ('param', None) | ('fixed', int); raises NonAffine
+
+
+class Translator:
+    """pycparser integer expression -> Poly over iterators, parameters and opaque atoms."""
+
+    def __init__(self, resolve: Resolver):
+        self.resolve = resolve
+        self.atoms: dict[str, str] = {}
+        self.obligations: list = []
+
+    def atom(self, text: str) -> Poly:
+        for k, v in self.atoms.items():
+            if v == text:
+                return Poly.sym(k)
+        name = f"__a{len(self.atoms)}"
+        self.atoms[name] = text
+        return Poly.sym(name)
+
+    def isl_of(self, p: Poly, node) -> str:
+        """Affine isl text of p with atoms expanded; NonAffine if p is not affine."""
+        if p.degree() > 1 or not p.is_integral():
+            raise NonAffine(node, "non-affine expression",
+                            "looptx needs expressions affine in loop iterators and parameters")
+        text = p.isl()
+        for name, atom in sorted(self.atoms.items(), key=lambda kv: -len(kv[0])):
+            text = text.replace(name, f"({atom})")
+        return text
+
+    def translate(self, node) -> Poly:
+        t = self.translate
+        if isinstance(node, c_ast.Constant):
+            if node.type.endswith("int"):
+                return Poly.const(c_int_value(node.value))
+            if node.type == "char":
+                raise NonAffine(node, "character constant in an index expression")
+            raise NonAffine(node, f"non-affine: floating-point value {node.value} in an index or bound",
+                            "loop bounds and subscripts must be integer affine expressions")
+        if isinstance(node, c_ast.ID):
+            kind, value = self.resolve(node.name, node)
+            if kind == "fixed":
+                return Poly.const(value)
+            return Poly.sym(node.name)
+        if isinstance(node, c_ast.Cast):
+            return t(node.expr)
+        if isinstance(node, c_ast.UnaryOp):
+            if node.op == "-":
+                return -t(node.expr)
+            if node.op == "+":
+                return t(node.expr)
+            if node.op in ("p++", "++", "p--", "--"):
+                raise NonAffine(node, "increment inside an expression",
+                                "write the increment as its own statement")
+            if node.op == "*":
+                raise NonAffine(node, "pointer dereference", "use array subscripts")
+            if node.op == "&":
+                raise NonAffine(node, "address-of operator", "use array subscripts")
+            raise NonAffine(node, f"non-affine operator '{node.op}'")
+        if isinstance(node, c_ast.BinaryOp):
+            if node.op in ("+", "-", "*"):
+                a, b = t(node.left), t(node.right)
+                return a + b if node.op == "+" else a - b if node.op == "-" else a * b
+            if node.op in ("/", "%"):
+                a, b = t(node.left), t(node.right)
+                c = b.constant()
+                if c is None or c.denominator != 1 or c <= 0:
+                    raise NonAffine(node, f"non-affine: '{node.op}' by a non-constant or non-positive value",
+                                    "divide only by positive integer constants")
+                ca = a.constant()
+                if ca is not None and ca >= 0:      # constant folding, C semantics on non-negatives
+                    return Poly.const(ca // c if node.op == "/" else ca % c)
+                inner = self.isl_of(a, node.left)
+                self.obligations.append((f"{inner} >= 0", node,
+                                         f"'{node.op}' of a possibly negative value (C rounds toward zero)"))
+                return self.atom(f"floor(({inner})/{int(c)})" if node.op == "/" else f"({inner}) mod {int(c)}")
+            if node.op in ("<<", ">>"):
+                a, b = t(node.left), t(node.right)
+                c = b.constant()
+                if c is None or c < 0:
+                    raise NonAffine(node, "non-affine shift")
+                if node.op == "<<":
+                    return a * Poly.const(2 ** int(c))
+                raise NonAffine(node, "right shift in an index expression", "divide by a constant instead")
+            raise NonAffine(node, f"non-affine operator '{node.op}' in an index or bound")
+        if isinstance(node, c_ast.TernaryOp):
+            mm = min_max_of_ternary(node)
+            if mm:
+                fn, x, y = mm
+                return self.atom(f"{fn}({self.isl_of(t(x), x)}, {self.isl_of(t(y), y)})")
+            raise NonAffine(node, "conditional expression in an index or bound",
+                            "only min/max written as a ternary are affine")
+        if isinstance(node, c_ast.FuncCall):
+            name = node.name.name if isinstance(node.name, c_ast.ID) else None
+            args = node.args.exprs if node.args else []
+            key = (name or "").lower()
+            if key in ("min", "max", "imin", "imax", "fmin", "fmax") and len(args) >= 2:
+                parts = [self.isl_of(t(a), a) for a in args]
+                text = parts[0]
+                for q in parts[1:]:
+                    text = f"{key.lstrip('fi')}({text}, {q})"
+                return self.atom(text)
+            if key in ("floord", "ceild") and len(args) == 2:
+                c = t(args[1]).constant()
+                if c is None or c <= 0:
+                    raise NonAffine(node, f"{name} by a non-constant value")
+                fn = "floor" if key == "floord" else "ceil"
+                return self.atom(f"{fn}(({self.isl_of(t(args[0]), args[0])})/{int(c)})")
+            raise NonAffine(node, f"call to '{name}' in an index or bound",
+                            "loop bounds and subscripts must be affine")
+        if isinstance(node, c_ast.ArrayRef):
+            raise NonAffine(node, "non-affine: array element used in an index or bound",
+                            "looptx needs bounds and subscripts affine in loop iterators and parameters")
+        if isinstance(node, c_ast.StructRef):
+            raise NonAffine(node, "struct member access is not supported", "copy the value into a variable")
+        raise NonAffine(node, f"unsupported expression ({type(node).__name__}) in an index or bound")
+
+
+def _same(a, b) -> bool:
+    from pycparser import c_generator
+    g = c_generator.CGenerator()
+    return g.visit(a) == g.visit(b)
+
+
+def min_max_of_ternary(node: c_ast.TernaryOp):
+    """`a < b ? a : b` -> ('min', a, b); `a > b ? a : b` -> ('max', a, b) (and mirrored forms)."""
+    c = node.cond
+    if not isinstance(c, c_ast.BinaryOp) or c.op not in ("<", "<=", ">", ">="):
+        return None
+    x, y = node.iftrue, node.iffalse
+    if _same(c.left, x) and _same(c.right, y):
+        return ("min" if c.op in ("<", "<=") else "max", x, y)
+    if _same(c.left, y) and _same(c.right, x):
+        return ("max" if c.op in ("<", "<=") else "min", x, y)
+    return None
+
+
+def delinearize(polys: Iterable[Poly], is_index: Callable[[str], bool]):
+    """Split polynomials over one chain of parameter products into per-dimension affine parts.
+
+    Returns (strides, parts) where strides are the parameter monomials from outermost to
+    innermost (ending with ()), and parts[k] is a list of Polys, one per dimension, or None when
+    no consistent chain exists.  `is_index(sym)` tells iterators/atoms from parameters."""
+    polys = list(polys)
+    monos: set[Monomial] = {()}
+    for p in polys:
+        for m, _ in p.terms:
+            monos.add(tuple(s for s in m if not is_index(s)))
+    chain = sorted(monos, key=len)
+    for a, b in zip(chain, chain[1:]):
+        rest = list(b)
+        for s in a:
+            if s not in rest:
+                return None, None
+            rest.remove(s)
+        if not rest:
+            return None, None
+    strides = list(reversed(chain))
+    parts = []
+    for p in polys:
+        dims = {m: {} for m in strides}
+        for m, c in p.terms:
+            pm = tuple(s for s in m if not is_index(s))
+            im = tuple(s for s in m if is_index(s))
+            dims[pm][im] = dims[pm].get(im, 0) + c
+        parts.append([Poly.of(dims[m]) for m in strides])
+    return strides, parts

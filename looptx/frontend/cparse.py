@@ -1,0 +1,341 @@
+"""C file -> regions -> Scop (one per region).  The user's text is never rewritten here: the
+program keeps offsets into it so that the regenerated file changes only the regions."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from pycparser import c_ast, c_parser
+
+from looptx.errors import SourceError
+from looptx.frontend.affine import NonAffine, Poly, delinearize
+from looptx.frontend.extract import Extractor, RawStmt
+from looptx.frontend.preprocess import Preprocessed, needs_cpp, preprocess
+from looptx.frontend.regions import Markup, Region, SourceText, blank, scan
+from looptx.frontend.symbols import DeclCollector, Symbol, symbol_of
+from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
+
+MAIN = "<stdin>"
+WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
+
+
+@dataclass(frozen=True)
+class Program:
+    source: SourceText
+    markup: Markup
+    regions: tuple[Region, ...]
+    scops: tuple[Scop, ...]
+    int_macros: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def filename(self) -> str:
+        return self.source.filename
+
+
+def _brace_depth(text: str, offset: int) -> int:
+    depth, i, quote = 0, 0, None
+    while i < offset:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote or ch == "\n":
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        i += 1
+    return depth
+
+
+def _place(text: str, span: tuple[int, int], what: str) -> str:
+    """Write `what` over blanked characters of span (same length, positions unchanged)."""
+    s, e = span
+    room = [k for k in range(s, e) if text[k] != "\n"]
+    if len(room) < len(what):
+        raise SourceError("the region marker is too short to place the region's wrapper",
+                          hint="put the region inside a function")
+    chars = list(text)
+    for k, ch in zip(room, what):
+        chars[k] = ch
+    return "".join(chars)
+
+
+def parse_file(path: str, *, defines: dict[str, int] | None = None, function: str | None = None,
+               extra_decls: str | None = None, text: str | None = None,
+               assumptions: tuple[str, ...] = ()) -> Program:
+    if text is None:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError as e:
+            raise SourceError(f"cannot read the input: {e.strerror}", hint="check the path", file=path) from None
+    defines = dict(defines or {})
+    markup = scan(text, path)
+    src = markup.src
+    regions = list(markup.regions)
+    blanked = blank(text, [(c.start, c.end) for c in markup.comments])
+
+    wrapped = []
+    for r in regions:
+        if _brace_depth(blanked, r.start) == 0:
+            if r.kind == "pragma":
+                line_end = text.find("\n", r.outer[0])
+                blanked = blank(blanked, [(r.outer[0], line_end)])
+                blanked = _place(blanked, (r.outer[0], line_end), WRAP_OPEN)
+                blanked = blank(blanked, [(r.end, r.outer[1])])
+                blanked = _place(blanked, (r.end, r.outer[1]), WRAP_CLOSE)
+            else:
+                blanked = _place(blanked, r.chill.begin, WRAP_OPEN)
+                blanked = _place(blanked, r.chill.end, WRAP_CLOSE)
+            wrapped.append(r.index)
+
+    pp = preprocess(blanked, path, {k: str(v) for k, v in defines.items()}) if needs_cpp(blanked) \
+        else Preprocessed(blanked, {})
+    parse_text = pp.text
+    if extra_decls:
+        parse_text = f'{extra_decls}\n# 1 "{MAIN}"\n{parse_text}'
+    try:
+        ast = c_parser.CParser().parse(parse_text, filename=MAIN)
+    except c_parser.ParseError as e:
+        raise _syntax_error(e, src, pp, path) from None
+    except Exception as e:                                  # pycparser lexer errors
+        raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
+
+    def where(node) -> tuple[int, int]:
+        c = getattr(node, "coord", None)
+        if c is None or c.file != MAIN or c.line is None:
+            return (0, 0)
+        col = c.column or 1
+        if c.line <= len(src._line_starts):
+            col = pp.column(src.line_text(c.line), c.line, col)
+        return c.line, col
+
+    funcs = [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.coord and e.coord.file == MAIN]
+    globals_ = {}
+    for e in ast.ext:
+        if isinstance(e, c_ast.Decl):
+            sym = symbol_of(e)
+            if sym:
+                globals_[sym.name] = sym
+
+    if function is not None:
+        fdefs = [f for f in funcs if f.decl.name == function]
+        if not fdefs:
+            raise SourceError(f"no function named '{function}' in the file",
+                              hint="check --function", file=path, line=1, col=1)
+        fdef = fdefs[0]
+        inside = [r for r in regions if _in_function(fdef, funcs, src, r, where)]
+        if inside:
+            regions = inside
+        else:
+            regions = [_function_region(fdef, src, where)]
+    if not regions:
+        raise SourceError("no region to transform",
+                          hint="mark the loop nest with #pragma scop/#pragma endscop or "
+                               "/*@ begin CHiLL ( ) @*/ ... /*@ end @*/, or name a function with --function",
+                          file=path, line=1, col=1)
+    regions = [Region(r.kind, r.start, r.end, r.outer, i, r.chill, r.tuning, r.function, r.keep_markers)
+               for i, r in enumerate(regions)]
+
+    scops = []
+    for r in regions:
+        fdef = _enclosing_function(funcs, src, r, where)
+        if fdef is None:
+            raise src.error(r.start, "the region is not inside a function", "put it in a function body")
+        items = _region_items(fdef.body, src, r, where)
+        if not items:
+            raise src.error(r.outer[0], "the region contains no statements",
+                            "mark a loop nest, not an empty block")
+        symbols = dict(globals_)
+        params_decl = fdef.decl.type.args.params if fdef.decl.type.args else []
+        for p in params_decl:
+            if isinstance(p, c_ast.Decl):
+                sym = symbol_of(p)
+                if sym:
+                    symbols[sym.name] = sym
+        collector = DeclCollector()
+        collector.visit(fdef.body)
+        start_pos = src.pos(r.start)
+        for d in collector.decls:
+            sym = symbol_of(d)
+            if sym and where(d) < start_pos:
+                symbols[sym.name] = sym
+        ex = Extractor(lookup=symbols.get, int_macros=pp.int_macros, fixed=defines, where=where,
+                       filename=path)
+        raw = ex.run(items)
+        if not raw:
+            raise src.error(r.start, "the region contains no assignment statements",
+                            "looptx transforms loop nests that compute something")
+        scops.append(_build_scop(path, r, raw, ex, symbols, defines, assumptions,
+                                 (src.pos(r.start)[0], src.pos(r.end)[0]),
+                                 None if r.index in wrapped else fdef.decl.name))
+    return Program(src, markup, tuple(regions), tuple(scops), tuple(sorted(pp.int_macros.items())))
+
+
+def _syntax_error(e: Exception, src: SourceText, pp: Preprocessed, path: str) -> SourceError:
+    msg = str(e)
+    import re
+    m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg)
+    if m and m.group(1) == MAIN:
+        line, col = int(m.group(2)), int(m.group(3))
+        if line <= len(src._line_starts):
+            col = pp.column(src.line_text(line), line, col)
+        what = m.group(4).replace("before:", "before").strip()
+        return SourceError(f"syntax error {what}", hint="fix the C syntax", file=path, line=line, col=col)
+    return SourceError(f"syntax error: {msg}", hint="fix the C syntax", file=path)
+
+
+def _enclosing_function(funcs, src: SourceText, r: Region, where):
+    start = src.pos(r.start)
+    best = None
+    for f in funcs:
+        if where(f) <= start:
+            best = f
+    return best
+
+
+def _in_function(fdef, funcs, src, r: Region, where) -> bool:
+    return _enclosing_function(funcs, src, r, where) is fdef
+
+
+def _function_region(fdef: c_ast.FuncDef, src: SourceText, where) -> Region:
+    """The whole body of a function, minus its leading declarations and a trailing return."""
+    body = list(fdef.body.block_items or [])
+    while body and isinstance(body[0], c_ast.Decl):
+        body.pop(0)
+    while body and isinstance(body[-1], c_ast.Return):
+        body.pop()
+    if not body:
+        line, col = where(fdef)
+        raise SourceError(f"function '{fdef.decl.name}' has no statements to transform",
+                          file=src.filename, line=line, col=col)
+    first = src.offset(*where(body[0]))
+    end_line = max(where(n)[0] for it in body for n in _nodes(it))
+    last = src.offset(end_line, len(src.line_text(end_line)) + 1)
+    return Region("function", first, last, (first, last), function=fdef.decl.name)
+
+
+def _nodes(node):
+    yield node
+    for _, ch in node.children():
+        yield from _nodes(ch)
+
+
+def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where) -> list:
+    lo, hi = src.pos(r.start), src.pos(r.end)
+    if r.kind == "function":
+        hi = (hi[0], 10 ** 9)
+
+    def inside(n) -> bool:
+        p = where(n)
+        return lo <= p < hi
+
+    def search(comp):
+        items = [it for it in (comp.block_items or []) if not isinstance(it, c_ast.Pragma)]
+        chosen = [it for it in items if inside(it)]
+        if chosen:
+            return chosen
+        for it in items:
+            for n in _nodes(it):
+                if isinstance(n, c_ast.Compound) and n is not comp:
+                    found = search(n)
+                    if found:
+                        return found
+        return []
+    return search(body)
+
+
+def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols: dict,
+                defines: dict, assumptions, span, function) -> Scop:
+    params = tuple(ex.params)
+    fixed = tuple((p, int(defines[p])) for p in params if p in defines)
+    fixed_names = {p for p, _ in fixed}
+    assume = tuple(f"{p} >= 1" for p in params if p not in fixed_names) + tuple(assumptions)
+
+    def sym_of(name) -> Symbol:
+        return ex.local.get(name) or symbols.get(name)
+
+    # arrays: decide each one's (virtual) rank, delinearizing linearized 1-D subscripts
+    by_array: dict[str, list] = {}
+    for st in raw:
+        for acc in st.accesses:
+            by_array.setdefault(acc.array, []).append((st, acc))
+    index_text: dict[int, tuple[str, ...]] = {}
+    arrays = []
+    obligations = []
+    for name, uses in by_array.items():
+        sym = sym_of(name)
+        kinds = {acc.kind for _, acc in uses}
+        local = name in ex.local
+        role = "temp" if local else ("inout" if kinds == {"read", "write"} else
+                                     "out" if kinds == {"write"} else "in")
+        strides = None
+        rank = len(sym.dims)
+        linearized = rank == 1 and any(p.degree() > 1 for _, acc in uses for p in acc.subs)
+        if linearized:
+            iters = lambda st: (lambda s: s in st.iterators or s.startswith("__a"))
+            chain_syms = set()
+            for st, acc in uses:
+                chain_syms |= {s for s in acc.subs[0].symbols() if not iters(st)(s)}
+            is_index = lambda s: s not in chain_syms
+            stride_monos, parts = delinearize([acc.subs[0] for _, acc in uses], is_index)
+            if stride_monos is None:
+                st, acc = uses[0]
+                raise ex.error(acc.nodes[0], f"non-affine subscript of '{name}' (cannot delinearize)",
+                               "use multi-dimensional arrays or fix the sizes with --define")
+            rank = len(stride_monos)
+            strides = tuple("*".join(m) if m else "1" for m in stride_monos)
+            extents = []
+            for hi_m, lo_m in zip(stride_monos, stride_monos[1:]):
+                rest = list(hi_m)
+                for s_ in lo_m:
+                    rest.remove(s_)
+                if len(rest) != 1:
+                    st, acc = uses[0]
+                    raise ex.error(acc.nodes[0], f"non-affine subscript of '{name}': stride "
+                                   f"{'*'.join(rest)} is a product of sizes", "fix the sizes with --define")
+                extents.append(rest[0])
+            for (st, acc), dims in zip(uses, parts):
+                texts = []
+                for k, part in enumerate(dims):
+                    try:
+                        t = st.translator.isl_of(part, acc.nodes[0])
+                    except NonAffine as e:
+                        raise ex.nonaffine(e) from None
+                    texts.append(t)
+                    if k > 0:
+                        line, col = ex.where(acc.nodes[0])
+                        obligations.append((st.id, f"0 <= {t} < {extents[k - 1]}", line, col,
+                                            f"linearized subscript of '{name}' leaves its row "
+                                            f"(index {t} must stay in [0, {extents[k - 1]}))"))
+                index_text[acc.ref] = tuple(texts)
+        else:
+            for st, acc in uses:
+                texts = []
+                for p, node in zip(acc.subs, acc.nodes):
+                    try:
+                        texts.append(st.translator.isl_of(p, node))
+                    except NonAffine as e:
+                        raise ex.nonaffine(e) from None
+                index_text[acc.ref] = tuple(texts)
+        decl = sym.decl_text + ";" if local and sym.decl_text else ""
+        arrays.append(Array(name, sym.ctype, sym.dims, role, local, strides, rank, decl))
+
+    statements = []
+    for st in raw:
+        accesses = tuple(Access(a.ref, a.array, a.kind, index_text[a.ref]) for a in st.accesses)
+        statements.append(Statement(st.id, st.iterators, " and ".join(st.constraints), st.body,
+                                    accesses, st.schedule, st.reversed, st.line, st.col, st.text))
+        obligations += [(st.id, c, line, col, what) for c, line, col, what in st.obligations]
+    scop = Scop(path, region.index, params, fixed, assume, tuple(statements), tuple(arrays),
+                span, function)
+    check_obligations(scop, obligations)
+    return scop
+
+
+def parse(path: str, **kw) -> Program:
+    return parse_file(os.fspath(path), **kw)

@@ -1,0 +1,544 @@
+"""Walk the C statements of one region and extract the polyhedral description.
+
+Output is plain Python (isl syntax as text, no islpy): per statement its iterators, the
+constraints of its domain, its body as looptx IR, its accesses as polynomials (so that
+linearized subscripts can be delinearized once all references to an array are known), and its
+position in the original program (the 2d+1 schedule).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from pycparser import c_ast
+
+from looptx import ir
+from looptx.errors import SourceError
+from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, min_max_of_ternary
+from looptx.frontend.symbols import Symbol, c_text
+
+PURE_MATH = frozenset("""
+sqrt sqrtf sqrtl exp expf exp2 exp2f expm1 log logf log2 log10 log1p pow powf sin cos tan sinf cosf
+tanf asin acos atan atan2 asinf acosf atanf atan2f sinh cosh tanh fabs fabsf abs labs llabs fmax
+fmin fmaxf fminf floor ceil floorf ceilf round roundf trunc truncf fmod fmodf cbrt hypot erf erfc
+copysign ldexp isnan isinf signbit fma fmaf rsqrt rsqrtf min max
+""".split())
+
+CMP_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+
+
+@dataclass
+class RawAccess:
+    ref: int
+    array: str
+    kind: str                       # 'read' | 'write'
+    subs: list[Poly]
+    nodes: list                     # pycparser subscript nodes (for error locations)
+
+
+@dataclass
+class RawStmt:
+    id: int
+    iterators: tuple[str, ...]
+    reversed: tuple[bool, ...]
+    constraints: list[str]          # isl text, conjunction
+    body: ir.Assign
+    accesses: list[RawAccess]
+    schedule: tuple
+    line: int
+    col: int
+    text: str
+    translator: Translator          # atoms of this statement's subscripts
+    obligations: list = field(default_factory=list)   # (isl condition, line, col, what)
+
+
+@dataclass
+class Loop:
+    iterator: str
+    constraints: list[str]
+    reversed: bool
+
+
+class Extractor:
+    """One region: `items` are the pycparser block items inside the region markers."""
+
+    def __init__(self, *, lookup: Callable[[str], Symbol | None], int_macros: dict[str, int],
+                 fixed: dict[str, int], where: Callable[[object], tuple[int, int]], filename: str):
+        self.lookup = lookup
+        self.int_macros = int_macros
+        self.fixed = fixed
+        self.where = where
+        self.filename = filename
+        self.written: set[str] = set()
+        self.local: dict[str, Symbol] = {}
+        self.params: list[str] = []
+        self.loops: list[Loop] = []
+        self.conds: list[str] = []
+        self.positions: list[int] = [0]        # next free position at each depth
+        self.loop_positions: list[int] = []    # position of each enclosing loop in its parent
+        self.ctx_obligations: list = []        # obligations of the enclosing bounds/conditions
+        self.stmts: list[RawStmt] = []
+        self.next_ref = 0
+        self.scalar_uses: dict[str, tuple] = {}
+
+    # ---- errors -------------------------------------------------------------------------
+    def error(self, node, what: str, hint: str | None = None) -> SourceError:
+        line, col = self.where(node)
+        return SourceError(what, hint=hint, file=self.filename, line=line, col=col)
+
+    def nonaffine(self, e: NonAffine) -> SourceError:
+        return self.error(e.node, e.what, e.hint)
+
+    # ---- names --------------------------------------------------------------------------
+    def symbol(self, name: str) -> Symbol | None:
+        return self.local.get(name) or self.lookup(name)
+
+    def iterators(self) -> list[str]:
+        return [lp.iterator for lp in self.loops]
+
+    def resolve_affine(self, name: str, node):
+        if name in self.iterators():
+            return ("iter", None)
+        if name in self.fixed:
+            self._param(name)
+            return ("fixed", self.fixed[name])
+        if name in self.int_macros:
+            self._param(name)
+            return ("param", None)
+        sym = self.symbol(name)
+        if sym is None:
+            raise NonAffine(node, f"undeclared identifier '{name}'",
+                            "declare it, define it as a macro, or give its value with --define")
+        if sym.kind == "array":
+            raise NonAffine(node, f"non-affine: array '{name}' used in an index or bound")
+        if sym.kind != "var" or not sym.is_int:
+            raise NonAffine(node, f"non-affine: '{name}' ({sym.ctype}) used in an index or bound",
+                            "bounds and subscripts must be integer affine expressions")
+        if name in self.written:
+            raise NonAffine(node, f"non-affine: '{name}' is written inside the region and used in "
+                                  "an index or bound", "only loop iterators and unchanged sizes may appear there")
+        self._param(name)
+        return ("param", None)
+
+    def _param(self, name: str):
+        if name not in self.params:
+            self.params.append(name)
+
+    def translator(self) -> Translator:
+        return Translator(self.resolve_affine)
+
+    def affine_text(self, node) -> str:
+        tr = self.translator()
+        try:
+            text = tr.isl_of(tr.translate(node), node)
+        except NonAffine as e:
+            raise self.nonaffine(e) from None
+        for cond, onode, what in tr.obligations:
+            self.ctx_obligations.append((cond, *self.where(onode), what))
+        return text
+
+    # ---- conditions ---------------------------------------------------------------------
+    def cond_text(self, node, negate: bool = False) -> str:
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            op = {"&&": "and", "||": "or"}[node.op]
+            if negate:
+                op = "or" if op == "and" else "and"
+            return f"({self.cond_text(node.left, negate)} {op} {self.cond_text(node.right, negate)})"
+        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+            return self.cond_text(node.expr, not negate)
+        if isinstance(node, c_ast.BinaryOp) and node.op in CMP_FLIP:
+            op = CMP_FLIP[node.op] if negate else node.op
+            a, b = self.affine_text(node.left), self.affine_text(node.right)
+            if op == "==":
+                return f"({a}) = ({b})"
+            if op == "!=":
+                return f"(({a}) < ({b}) or ({a}) > ({b}))"
+            return f"({a}) {op} ({b})"
+        try:
+            self.translator().translate(node)
+        except NonAffine as e:
+            raise self.error(node, "non-affine condition: " + e.what.replace("non-affine: ", ""),
+                             "conditions must be affine comparisons of iterators and parameters") from None
+        raise self.error(node, "condition is not a comparison",
+                         "write conditions as comparisons such as i < N or i + j == N")
+
+    # ---- statements ---------------------------------------------------------------------
+    def run(self, items: list) -> list[RawStmt]:
+        for it in items:
+            self.prescan(it)
+        self.block(items)
+        return self.stmts
+
+    def prescan(self, node):
+        """Record every name written in the region and reject constructs early."""
+        if isinstance(node, c_ast.Assignment):
+            base = node.lvalue
+            while isinstance(base, c_ast.ArrayRef):
+                base = base.name
+            if isinstance(base, c_ast.ID):
+                self.written.add(base.name)
+        elif isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--"):
+            base = node.expr
+            while isinstance(base, c_ast.ArrayRef):
+                base = base.name
+            if isinstance(base, c_ast.ID):
+                self.written.add(base.name)
+        elif isinstance(node, c_ast.Decl) and node.name:
+            self.written.add(node.name)
+        for _, child in node.children():
+            self.prescan(child)
+
+    def block(self, items):
+        for it in items:
+            self.item(it)
+
+    def next_position(self) -> int:
+        p = self.positions[-1]
+        self.positions[-1] += 1
+        return p
+
+    def item(self, node):
+        if isinstance(node, c_ast.Compound):
+            self.block(node.block_items or [])
+        elif isinstance(node, c_ast.For):
+            self.for_loop(node)
+        elif isinstance(node, c_ast.If):
+            self.if_stmt(node)
+        elif isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)):
+            self.statement(node)
+        elif isinstance(node, c_ast.Decl):
+            self.declaration(node)
+        elif isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
+            pass
+        elif isinstance(node, (c_ast.While, c_ast.DoWhile)):
+            raise self.error(node, "while loops are not supported",
+                             "rewrite it as a for loop with affine bounds")
+        elif isinstance(node, (c_ast.Goto, c_ast.Label)):
+            raise self.error(node, "goto and labels are not supported", "restructure the loop nest")
+        elif isinstance(node, (c_ast.Break, c_ast.Continue)):
+            kw = "break" if isinstance(node, c_ast.Break) else "continue"
+            raise self.error(node, f"'{kw}' is not supported inside a region",
+                             "express the exit as a loop bound or an affine if")
+        elif isinstance(node, c_ast.Return):
+            raise self.error(node, "'return' is not supported inside a region", "move it after the region")
+        elif isinstance(node, c_ast.Switch):
+            raise self.error(node, "switch is not supported", "use affine if statements")
+        elif isinstance(node, c_ast.FuncCall):
+            raise self.error(node, f"call to '{c_text(node.name)}' is a statement with side effects",
+                             "only assignments (with pure math calls) may appear in a region")
+        else:
+            raise self.error(node, f"unsupported statement ({type(node).__name__})",
+                             "a region holds for loops, affine ifs and assignments")
+
+    def declaration(self, node: c_ast.Decl):
+        from looptx.frontend.symbols import symbol_of
+        sym = symbol_of(node)
+        if sym is None or sym.kind not in ("var", "array"):
+            raise self.error(node, "unsupported declaration inside the region",
+                             "declare scalars and fixed-size arrays only")
+        if sym.kind == "array" and any(not d for d in sym.dims):
+            raise self.error(node, f"pointer declaration '{node.name}' inside the region",
+                             "declare it outside the region")
+        self.local[node.name] = sym
+        if node.init is not None:
+            if sym.kind != "var":
+                raise self.error(node, "array initializers inside the region are not supported",
+                                 "assign the elements in a loop")
+            self.statement(c_ast.Assignment("=", c_ast.ID(node.name, node.coord), node.init, node.coord))
+
+    def for_loop(self, node: c_ast.For):
+        init = node.init
+        if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
+            it, lb = init.decls[0].name, init.decls[0].init
+        elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+            it, lb = init.lvalue.name, init.rvalue
+        else:
+            raise self.error(init or node, "the loop must initialise exactly one iterator",
+                             "write for (i = LB; i < UB; i++)")
+        if it in self.iterators():
+            raise self.error(node, f"loop iterator '{it}' shadows an enclosing loop's iterator",
+                             "rename the inner iterator")
+        step = self.loop_step(node, it)
+        mark = len(self.ctx_obligations)
+        lb_text = self.affine_text(lb)
+        self.loops.append(Loop(it, [], step < 0))
+        try:
+            conj = self.loop_condition(node, it, step)
+        finally:
+            self.loops.pop()
+        cons = [f"{it} >= {lb_text}" if step > 0 else f"{it} <= {lb_text}"] + conj
+        if abs(step) > 1:
+            cons.append(f"({it} - ({lb_text})) mod {abs(step)} = 0")
+        self.check_body_keeps(node.stmt, it)
+        self.loop_positions.append(self.next_position())
+        self.loops.append(Loop(it, cons, step < 0))
+        self.positions.append(0)
+        try:
+            self.item(node.stmt)
+        finally:
+            self.loops.pop()
+            self.positions.pop()
+            self.loop_positions.pop()
+            del self.ctx_obligations[mark:]
+
+    def loop_step(self, node: c_ast.For, it: str) -> int:
+        nxt = node.next
+        bad = lambda: self.error(nxt or node, f"the loop step of '{it}' must be a constant increment",
+                                 "use i++, i--, i += c or i -= c with a constant c")
+        if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID):
+            if nxt.expr.name != it:
+                raise self.error(nxt, f"the loop increments '{nxt.expr.name}', not its iterator '{it}'",
+                                 "increment the loop's own iterator")
+            if nxt.op in ("p++", "++"):
+                return 1
+            if nxt.op in ("p--", "--"):
+                return -1
+            raise bad()
+        if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID):
+            if nxt.lvalue.name != it:
+                raise self.error(nxt, f"the loop increments '{nxt.lvalue.name}', not its iterator '{it}'",
+                                 "increment the loop's own iterator")
+            rhs = nxt.rvalue
+            sign = 1
+            if nxt.op in ("+=", "-="):
+                sign = 1 if nxt.op == "+=" else -1
+            elif nxt.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "-") \
+                    and isinstance(rhs.left, c_ast.ID) and rhs.left.name == it:
+                sign = 1 if rhs.op == "+" else -1
+                rhs = rhs.right
+            else:
+                raise bad()
+            c = self._constant(rhs)
+            if c is None or c == 0:
+                raise self.error(rhs, f"the loop step of '{it}' must be a non-zero constant",
+                                 "use i += c with an integer constant c")
+            return sign * c
+        raise bad()
+
+    def _constant(self, node) -> int | None:
+        tr = Translator(lambda name, n: ("fixed", self.fixed[name]) if name in self.fixed
+                        else (_ for _ in ()).throw(NonAffine(n, "not constant")))
+        try:
+            c = tr.translate(node).constant()
+        except NonAffine:
+            return None
+        return int(c) if c is not None and c.denominator == 1 else None
+
+    def loop_condition(self, node: c_ast.For, it: str, step: int) -> list[str]:
+        cond = node.cond
+        if cond is None:
+            raise self.error(node, f"the loop over '{it}' has no condition", "add an upper bound")
+        conjuncts, stack = [], [cond]
+        while stack:
+            c = stack.pop()
+            if isinstance(c, c_ast.BinaryOp) and c.op == "&&":
+                stack += [c.right, c.left]
+            else:
+                conjuncts.append(c)
+        out = []
+        for c in conjuncts:
+            if not (isinstance(c, c_ast.BinaryOp) and c.op in ("<", "<=", ">", ">=", "!=")):
+                raise self.error(c, f"the condition of the loop over '{it}' must be a bound "
+                                    "(<, <=, >, >= or !=)", "write for (i = LB; i < UB; i++)")
+            names = {n.name for n in _ids(c)}
+            if it not in names:
+                raise self.error(c, f"the loop condition does not test the iterator '{it}'",
+                                 f"bound '{it}' itself, e.g. {it} < N")
+            a, b = self.affine_text(c.left), self.affine_text(c.right)
+            op = c.op
+            if op == "!=":
+                on_left = it in {n.name for n in _ids(c.left)}
+                op = ("<" if step > 0 else ">") if on_left else (">" if step > 0 else "<")
+            out.append(f"({a}) {op} ({b})")
+        return out
+
+    def check_body_keeps(self, body, it: str):
+        class V(c_ast.NodeVisitor):
+            def __init__(s):
+                s.bad = None
+
+            def visit_Assignment(s, n):
+                base = n.lvalue
+                if isinstance(base, c_ast.ID) and base.name == it and s.bad is None:
+                    s.bad = n
+                s.generic_visit(n)
+
+            def visit_UnaryOp(s, n):
+                if n.op in ("p++", "++", "p--", "--") and isinstance(n.expr, c_ast.ID) \
+                        and n.expr.name == it and s.bad is None:
+                    s.bad = n
+                s.generic_visit(n)
+        v = V()
+        v.visit(body)
+        if v.bad is not None:
+            raise self.error(v.bad, f"loop iterator '{it}' is modified in the loop body",
+                             "only the loop header may change its iterator")
+
+    def if_stmt(self, node: c_ast.If):
+        mark = len(self.ctx_obligations)
+        then_c = self.cond_text(node.cond)
+        self.conds.append(then_c)
+        try:
+            self.item(node.iftrue)
+        finally:
+            self.conds.pop()
+        if node.iffalse is not None:
+            self.conds.append(self.cond_text(node.cond, negate=True))
+            try:
+                self.item(node.iffalse)
+            finally:
+                self.conds.pop()
+        del self.ctx_obligations[mark:]
+
+    def statement(self, node):
+        if isinstance(node, c_ast.UnaryOp):
+            if node.op not in ("p++", "++", "p--", "--"):
+                raise self.error(node, "expression statement without effect", "remove it")
+            one = c_ast.Constant("int", "1", node.coord)
+            node = c_ast.Assignment("+=" if "+" in node.op else "-=", node.expr, one, node.coord)
+        sid = len(self.stmts)
+        tr = self.translator()
+        self.cur_accesses: list[RawAccess] = []
+        self.cur_tr = tr
+        lhs = node.lvalue
+        if not isinstance(lhs, (c_ast.ArrayRef, c_ast.ID)):
+            raise self.error(lhs, self._lvalue_problem(lhs), "assign to an array element or a scalar")
+        rhs = self.expr(node.rvalue)
+        if node.op != "=":
+            self.ref(lhs, "read")
+        target = self.ref(lhs, "write")
+        body = ir.Assign(node.op, target, rhs)
+        line, col = self.where(node)
+        obligations = [(c, *self.where(n), w) for c, n, w in tr.obligations] + list(self.ctx_obligations)
+        constraints = [c for lp in self.loops for c in lp.constraints] + list(self.conds)
+        # 2d+1: (position, iterator) per enclosing loop, then the position in the innermost body
+        sched = []
+        for depth, lp in enumerate(self.loops):
+            sched += [self.loop_positions[depth], lp.iterator]
+        sched.append(self.next_position())
+        self.stmts.append(RawStmt(sid, tuple(self.iterators()), tuple(lp.reversed for lp in self.loops),
+                                  constraints, body, self.cur_accesses, tuple(sched), line, col,
+                                  c_text(node), tr, obligations))
+
+    def _lvalue_problem(self, lhs) -> str:
+        if isinstance(lhs, c_ast.StructRef):
+            return "struct member access is not supported"
+        if isinstance(lhs, c_ast.UnaryOp) and lhs.op == "*":
+            return "assignment through a pointer dereference is not supported"
+        return "unsupported assignment target"
+
+    # ---- expressions --------------------------------------------------------------------
+    def ref(self, node, kind: str) -> ir.Ref:
+        subs, base = [], node
+        while isinstance(base, c_ast.ArrayRef):
+            subs.append(base.subscript)
+            base = base.name
+        subs.reverse()
+        if not isinstance(base, c_ast.ID):
+            if isinstance(base, c_ast.StructRef):
+                raise self.error(base, "struct member access is not supported", "copy the data into an array")
+            raise self.error(base, "unsupported array expression", "index a named array")
+        name = base.name
+        sym = self.symbol(name)
+        if sym is None and name not in self.int_macros:
+            raise self.error(base, f"undeclared identifier '{name}'", "declare the array before the region")
+        if name in self.iterators():
+            raise self.error(base, f"loop iterator '{name}' cannot be assigned in the loop body",
+                             "only the loop header may change its iterator")
+        if sym is None or sym.kind not in ("var", "array"):
+            raise self.error(base, f"'{name}' is not a variable or array", "index a declared array")
+        if len(subs) != len(sym.dims):
+            if sym.kind == "array" and len(subs) < len(sym.dims):
+                raise self.error(node, f"'{name}' used as a pointer ({len(subs)} of {len(sym.dims)} subscripts)",
+                                 "subscript every dimension (pointer arithmetic is not supported)")
+            raise self.error(node, f"'{name}' has {len(sym.dims)} dimension(s) but {len(subs)} subscript(s)",
+                             "subscript every dimension exactly once")
+        polys = []
+        for s in subs:
+            try:
+                polys.append(self.cur_tr.translate(s))
+            except NonAffine as e:
+                raise self.nonaffine(e) from None
+        rid = self.next_ref
+        self.next_ref += 1
+        self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs))
+        index = tuple(self.expr(s) for s in subs) if sym.kind == "array" else ()
+        return ir.Ref(name, rid, index)
+
+    def expr(self, node) -> ir.Expr:
+        e = self.expr
+        if isinstance(node, c_ast.Constant):
+            if node.type == "string":
+                raise self.error(node, "string literal in a statement", "regions compute on numbers")
+            return ir.Num(node.value)
+        if isinstance(node, c_ast.ID):
+            name = node.name
+            if name in self.iterators():
+                return ir.Var(name)
+            if name in self.fixed or name in self.int_macros:
+                self._param(name)
+                return ir.Var(name)
+            sym = self.symbol(name)
+            if sym is None:
+                raise self.error(node, f"undeclared identifier '{name}'",
+                                 "declare it before the region or define it as a macro")
+            if sym.kind == "array":
+                raise self.error(node, f"array '{name}' used without subscripts (pointer use)",
+                                 "subscript every dimension")
+            if sym.kind != "var":
+                raise self.error(node, f"'{name}' is not a variable", "use variables, arrays and constants")
+            if sym.is_int and name not in self.written and name not in self.local:
+                self._param(name)
+                return ir.Var(name)
+            return self.ref(node, "read")
+        if isinstance(node, c_ast.ArrayRef):
+            return self.ref(node, "read")
+        if isinstance(node, c_ast.BinaryOp):
+            return ir.Bin(node.op, e(node.left), e(node.right))
+        if isinstance(node, c_ast.UnaryOp):
+            if node.op in ("-", "+", "!", "~"):
+                return ir.Un(node.op, e(node.expr))
+            if node.op in ("p++", "++", "p--", "--"):
+                raise self.error(node, "increment inside an expression",
+                                 "write the increment as its own statement")
+            if node.op == "*":
+                raise self.error(node, "pointer dereference is not supported", "use array subscripts")
+            if node.op == "&":
+                raise self.error(node, "address-of operator is not supported", "use array subscripts")
+            if node.op == "sizeof":
+                return ir.Num(c_text(node))
+            raise self.error(node, f"unsupported operator '{node.op}'")
+        if isinstance(node, c_ast.TernaryOp):
+            return ir.Cond(e(node.cond), e(node.iftrue), e(node.iffalse))
+        if isinstance(node, c_ast.Cast):
+            return ir.Cast(c_text(node.to_type), e(node.expr))
+        if isinstance(node, c_ast.FuncCall):
+            fname = node.name.name if isinstance(node.name, c_ast.ID) else c_text(node.name)
+            if fname not in PURE_MATH:
+                raise self.error(node, f"call to '{fname}' may have side effects",
+                                 "only pure math functions (sqrt, exp, fabs, ...) may be called in a region")
+            args = node.args.exprs if node.args else []
+            return ir.Call(fname, tuple(e(a) for a in args))
+        if isinstance(node, c_ast.StructRef):
+            raise self.error(node, "struct member access is not supported", "copy the value into a variable")
+        if isinstance(node, c_ast.Assignment):
+            raise self.error(node, "assignment inside an expression", "write it as its own statement")
+        if isinstance(node, c_ast.ExprList):
+            raise self.error(node, "comma expression is not supported", "write separate statements")
+        raise self.error(node, f"unsupported expression ({type(node).__name__})")
+
+
+def _ids(node):
+    if isinstance(node, c_ast.ID):
+        yield node
+    for _, ch in node.children():
+        yield from _ids(ch)
+
+
+def int_constant(node) -> int | None:
+    if isinstance(node, c_ast.Constant) and node.type.endswith("int"):
+        return c_int_value(node.value)
+    return None
+
+
+__all__ = ["Extractor", "RawStmt", "RawAccess", "PURE_MATH", "min_max_of_ternary"]

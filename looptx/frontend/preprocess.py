@@ -1,0 +1,179 @@
+"""Run the system C preprocessor so pycparser sees plain C, keeping size macros symbolic.
+
+Two passes: the first (`-fdirectives-only`) resolves includes and conditionals without
+expanding anything, so every `#define` is visible; macros whose value is an integer literal
+(`#define N 100`) are problem sizes, i.e. parameters, so their definitions are dropped before the
+second pass expands the rest (`DATA_TYPE`, `SCALAR_VAL(x)`, `MIN(a,b)`, `#define M (N+2)`).
+System headers are replaced by small fake ones (pycparser cannot read glibc's).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+
+from looptx.errors import SourceError
+
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(include|define|undef|if|ifdef|ifndef|elif)\b", re.M)
+_SYS_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
+_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+_LINEMARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
+_OBJ_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
+_INT_LITERAL = re.compile(r"^\(*\s*([+-]?\s*(?:0[xX][0-9a-fA-F]+|\d+))[uUlL]*\s*\)*$")
+
+FAKE_TYPEDEFS = """\
+typedef unsigned long size_t; typedef long ssize_t; typedef long ptrdiff_t; typedef long intptr_t;
+typedef unsigned long uintptr_t; typedef int wchar_t; typedef struct __lx_FILE FILE;
+typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
+typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
+typedef unsigned long uint64_t; typedef long intmax_t; typedef unsigned long uintmax_t;
+typedef long clock_t; typedef long time_t; typedef int bool; typedef void *va_list;
+typedef long suseconds_t; typedef int pthread_t; typedef int omp_lock_t;
+"""
+FAKE_DEFINES = """\
+#define NULL 0
+#define EXIT_SUCCESS 0
+#define EXIT_FAILURE 1
+#define RAND_MAX 2147483647
+#define CLOCKS_PER_SEC 1000000
+#define INFINITY (1.0/0.0)
+#define NAN (0.0/0.0)
+#define HUGE_VAL (1.0/0.0)
+#define M_PI 3.14159265358979323846
+#define M_E 2.7182818284590452354
+#define DBL_MAX 1.7976931348623157e308
+#define DBL_MIN 2.2250738585072014e-308
+#define DBL_EPSILON 2.2204460492503131e-16
+#define FLT_MAX 3.40282347e38F
+#define FLT_MIN 1.17549435e-38F
+#define FLT_EPSILON 1.19209290e-07F
+#define INT_MAX 2147483647
+#define INT_MIN (-2147483647-1)
+#define LONG_MAX 9223372036854775807L
+#define true 1
+#define false 0
+#define restrict
+#define __restrict
+#define __restrict__
+#define __inline inline
+#define __attribute__(x)
+#define __extension__
+#define __const const
+#define stdout ((FILE*)0)
+#define stderr ((FILE*)0)
+#define assert(x) ((void)0)
+"""
+
+
+@dataclass(frozen=True)
+class Preprocessed:
+    text: str                                  # what pycparser parses
+    int_macros: dict[str, int]                 # NAME -> value of `#define NAME <int literal>`
+    main_lines: dict[int, str] = field(default_factory=dict)   # original line -> cpp output line
+    main_name: str = "<stdin>"                 # file name cpp used for the main file
+
+    def column(self, original_line: str, line: int, col: int) -> int:
+        """Map a column of the preprocessed line back to the user's line.
+
+        cpp collapses blanks, so count non-blank characters before the column on the
+        preprocessed line and find the same count on the original line."""
+        out = self.main_lines.get(line)
+        if out is None or original_line == out:
+            return col
+        nonblank = sum(1 for ch in out[:col - 1] if not ch.isspace())
+        seen = 0
+        for k, ch in enumerate(original_line):
+            if not ch.isspace():
+                if seen == nonblank:
+                    return k + 1
+                seen += 1
+        return col
+
+
+def needs_cpp(text: str) -> bool:
+    return bool(_DIRECTIVE.search(text))
+
+
+def _collect_system_headers(text: str, base_dir: str, seen: set[str]) -> set[str]:
+    names = set(_SYS_INCLUDE.findall(text))
+    for local in _LOCAL_INCLUDE.findall(text):
+        path = os.path.normpath(os.path.join(base_dir, local))
+        if path in seen or not os.path.isfile(path):
+            continue
+        seen.add(path)
+        with open(path, encoding="utf-8", errors="replace") as f:
+            names |= _collect_system_headers(f.read(), os.path.dirname(path), seen)
+    return names
+
+
+def _fake_include_dir(headers: set[str]) -> str:
+    root = tempfile.mkdtemp(prefix="looptx-libc-")
+    with open(os.path.join(root, "_lx_fake.h"), "w") as f:
+        f.write("#ifndef LX_FAKE_LIBC\n#define LX_FAKE_LIBC\n" + FAKE_TYPEDEFS + FAKE_DEFINES + "#endif\n")
+    for name in headers:
+        path = os.path.join(root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write('#include "_lx_fake.h"\n')
+    return root
+
+
+def _cpp(args: list[str], stdin: str, cwd: str, filename: str) -> str:
+    cpp = shutil.which("cpp") or shutil.which("gcc")
+    if cpp is None:
+        raise SourceError("the file needs the C preprocessor, but neither cpp nor gcc is installed",
+                          hint="install gcc", file=filename)
+    cmd = [cpp] + (["-E"] if cpp.endswith("gcc") else []) + args + ["-"]
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=cwd)
+    if proc.returncode != 0:
+        first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), proc.stderr.strip())
+        m = re.match(r"<stdin>:(\d+):(\d+): (?:fatal )?error: (.*)", first)
+        if m:
+            raise SourceError(f"preprocessor: {m.group(3)}", hint="fix the directive",
+                              file=filename, line=int(m.group(1)), col=int(m.group(2)))
+        raise SourceError(f"preprocessor failed: {first}", hint="fix the directive", file=filename)
+    return proc.stdout
+
+
+def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = None) -> Preprocessed:
+    """Preprocess the comment-free text of `filename` (positions kept by the caller)."""
+    base_dir = os.path.dirname(os.path.abspath(filename)) or "."
+    fake = _fake_include_dir(_collect_system_headers(blanked, base_dir, set()))
+    try:
+        common = ["-undef", "-nostdinc", "-isystem", fake, "-I", base_dir]
+        dflags = [f"-D{k}={v}" for k, v in (defines or {}).items()]
+        first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename)
+        int_macros: dict[str, int] = {}
+        kept, in_builtin = [], False
+        for line in first.split("\n"):
+            mark = _LINEMARKER.match(line)
+            if mark:
+                in_builtin = mark.group(2) in ("<built-in>", "<command-line>")
+            if in_builtin and line.startswith("#define"):
+                kept.append("")
+                continue
+            d = _OBJ_DEFINE.match(line)
+            if d:
+                lit = _INT_LITERAL.match(d.group(2).strip())
+                if lit:
+                    int_macros[d.group(1)] = int(lit.group(1).replace(" ", ""), 0)
+                    kept.append("")
+                    continue
+            kept.append(line)
+        second = _cpp(common, "\n".join(kept), base_dir, filename)
+    finally:
+        shutil.rmtree(fake, ignore_errors=True)
+    main_lines: dict[int, str] = {}
+    current, lineno = None, 0
+    for line in second.split("\n"):
+        mark = _LINEMARKER.match(line)
+        if mark:
+            lineno, current = int(mark.group(1)), mark.group(2)
+            continue
+        if current == "<stdin>":
+            main_lines.setdefault(lineno, line)
+        lineno += 1
+    return Preprocessed(second, int_macros, main_lines)

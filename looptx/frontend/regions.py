@@ -1,0 +1,221 @@
+"""Find the regions of a C file that looptx works on, without parsing C.
+
+Markers, in order of precedence: `/*@ begin CHiLL ( ... ) @*/ ... /*@ end @*/` (possibly inside a
+`/*@ begin PerfTuning ( ... ) @*/ ... /*@ end @*/` block), `#pragma scop` / `#pragma endscop`.
+Everything is kept as byte offsets into the original text so that error messages and the
+regenerated file refer to the user's own text.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from looptx.errors import SourceError
+
+
+class SourceText:
+    """The original text with offset <-> (line, column) conversion (both 1-based)."""
+
+    def __init__(self, text: str, filename: str):
+        self.text = text
+        self.filename = filename
+        self._line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+
+    def pos(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+    def offset(self, line: int, col: int) -> int:
+        return self._line_starts[line - 1] + col - 1
+
+    def line_text(self, line: int) -> str:
+        start = self._line_starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start:] if end < 0 else self.text[start:end]
+
+    def error(self, offset: int, what: str, hint: str | None = None) -> SourceError:
+        line, col = self.pos(offset)
+        return SourceError(what, hint=hint, file=self.filename, line=line, col=col)
+
+
+@dataclass(frozen=True)
+class Comment:
+    start: int          # offset of '/*' or '//'
+    end: int            # offset just past the comment
+    text: str
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One `/*@ begin MODULE ( BODY ) @*/` marker and its matching `/*@ end @*/`."""
+    module: str
+    body: str
+    body_start: int     # offset of the body's first character in the original text
+    begin: tuple[int, int]   # span of the begin comment
+    end: tuple[int, int]     # span of the end comment
+    parent: int | None = None   # index of the enclosing annotation
+
+
+@dataclass(frozen=True)
+class Region:
+    kind: str                    # 'chill' | 'pragma' | 'function'
+    start: int                   # first offset of the region's code
+    end: int                     # offset just past the region's code
+    outer: tuple[int, int]       # span replaced when the region is regenerated (markers included)
+    index: int = 0
+    chill: Annotation | None = None
+    tuning: Annotation | None = None
+    function: str | None = None
+    keep_markers: tuple[str, str] = ("", "")   # text re-emitted around generated code
+
+
+_TOKEN = re.compile(r'/\*|//|"|\'')
+
+
+def scan_comments(text: str) -> list[Comment]:
+    """All comments, skipping string and character literals."""
+    out, i, n = [], 0, len(text)
+    while True:
+        m = _TOKEN.search(text, i)
+        if not m:
+            return out
+        tok, s = m.group(), m.start()
+        if tok == "/*":
+            e = text.find("*/", s + 2)
+            e = n if e < 0 else e + 2
+            out.append(Comment(s, e, text[s:e]))
+            i = e
+        elif tok == "//":
+            e = text.find("\n", s)
+            e = n if e < 0 else e
+            out.append(Comment(s, e, text[s:e]))
+            i = e
+        else:
+            j = s + 1
+            while j < n and text[j] != tok and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+
+
+def blank(text: str, spans) -> str:
+    """Replace the characters of the spans by spaces, keeping newlines (positions unchanged)."""
+    chars = list(text)
+    for s, e in spans:
+        for k in range(s, e):
+            if chars[k] != "\n":
+                chars[k] = " "
+    return "".join(chars)
+
+
+_ANN = re.compile(r"/\*@\s*(?:begin\s+([A-Za-z_]\w*)\s*\((.*)\)\s*|end\s*|)@\*/\Z", re.S)
+
+
+def scan_annotations(src: SourceText, comments: list[Comment]) -> list[Annotation]:
+    """Pair `/*@ begin M (...) @*/` with `/*@ end @*/`, innermost first in the stack sense."""
+    stack: list[tuple[str, str, int, tuple[int, int], int | None]] = []
+    found: list[Annotation] = []
+    open_index: list[int] = []
+    for c in comments:
+        if not c.text.startswith("/*@"):
+            continue
+        if not c.text.endswith("@*/"):
+            raise src.error(c.start, "malformed looptx/Orio annotation",
+                            "an annotation is written /*@ begin NAME ( ... ) @*/ or /*@ end @*/")
+        m = _ANN.match(c.text)
+        if not m:
+            raise src.error(c.start, "malformed annotation marker",
+                            "write /*@ begin NAME ( ... ) @*/ or /*@ end @*/")
+        if m.group(1):
+            body_off = c.start + c.text.index("(", c.text.index(m.group(1))) + 1
+            parent = open_index[-1] if open_index else None
+            stack.append((m.group(1), m.group(2), body_off, (c.start, c.end), parent))
+            open_index.append(len(found) + len(stack) - 1)
+        else:
+            if not stack:
+                raise src.error(c.start, "'/*@ end @*/' without a matching '/*@ begin ... @*/'",
+                                "remove it or add the begin marker")
+            module, body, body_off, begin, parent = stack.pop()
+            open_index.pop()
+            found.append(Annotation(module, body, body_off, begin, (c.start, c.end), parent))
+    if stack:
+        module, _, _, begin, _ = stack[-1]
+        raise src.error(begin[0], f"'/*@ begin {module} ... @*/' has no matching '/*@ end @*/'",
+                        "close the region with /*@ end @*/")
+    # re-link parents by span containment (found is in closing order)
+    found.sort(key=lambda a: a.begin[0])
+    linked = []
+    for a in found:
+        parents = [k for k, b in enumerate(linked) if b.begin[0] < a.begin[0] and a.end[1] <= b.end[1]]
+        linked.append(Annotation(a.module, a.body, a.body_start, a.begin, a.end,
+                                 parents[-1] if parents else None))
+    return linked
+
+
+_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(scop|endscop)\b[^\n]*", re.M)
+
+
+def _first_char(m: re.Match) -> int:
+    return m.start() + len(m.group()) - len(m.group().lstrip())
+
+
+def scan_pragmas(src: SourceText, comments: list[Comment]) -> list[Region]:
+    text = blank(src.text, [(c.start, c.end) for c in comments])
+    regions, open_at = [], None
+    for m in _PRAGMA.finditer(text):
+        if m.group(1) == "scop":
+            if open_at is not None:
+                raise src.error(_first_char(m), "nested '#pragma scop'",
+                                "close the previous region with #pragma endscop")
+            open_at = m
+        else:
+            if open_at is None:
+                raise src.error(_first_char(m), "'#pragma endscop' without '#pragma scop'",
+                                "add #pragma scop before the region")
+            start = text.find("\n", open_at.end())
+            regions.append(Region("pragma", start + 1 if start >= 0 else open_at.end(), m.start(),
+                                  (open_at.start(), m.end()),
+                                  keep_markers=(open_at.group(), m.group())))
+            open_at = None
+    if open_at is not None:
+        raise src.error(_first_char(open_at), "'#pragma scop' has no matching '#pragma endscop'",
+                        "close the region with #pragma endscop")
+    return regions
+
+
+@dataclass(frozen=True)
+class Markup:
+    """Everything the scanner found in one file."""
+    src: SourceText
+    comments: tuple[Comment, ...]
+    annotations: tuple[Annotation, ...]
+    regions: tuple[Region, ...]
+    tuning: tuple[Annotation, ...] = field(default=())
+
+
+def scan(text: str, filename: str) -> Markup:
+    src = SourceText(text, filename)
+    comments = scan_comments(text)
+    anns = scan_annotations(src, comments)
+    regions: list[Region] = []
+    for a in anns:
+        if a.module.lower() in ("chill", "loop", "loops", "cuda"):
+            tuning = None
+            p = a.parent
+            while p is not None:
+                if anns[p].module == "PerfTuning":
+                    tuning = anns[p]
+                    break
+                p = anns[p].parent
+            regions.append(Region("chill", a.begin[1], a.end[0], (a.begin[0], a.end[1]),
+                                  chill=a, tuning=tuning))
+        elif a.module != "PerfTuning":
+            raise src.error(a.begin[0], f"unknown annotation module '{a.module}'",
+                            "looptx understands /*@ begin PerfTuning (...) @*/ and /*@ begin CHiLL (...) @*/")
+    if not regions:
+        regions = scan_pragmas(src, comments)
+    regions.sort(key=lambda r: r.start)
+    regions = [Region(r.kind, r.start, r.end, r.outer, i, r.chill, r.tuning, r.function, r.keep_markers)
+               for i, r in enumerate(regions)]
+    tuning = tuple(a for a in anns if a.module == "PerfTuning")
+    return Markup(src, tuple(comments), tuple(anns), tuple(regions), tuning)

@@ -1,0 +1,89 @@
+"""Declarations visible at a region: names, C types and array extents (from pycparser)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pycparser import c_ast, c_generator
+
+_GEN = c_generator.CGenerator()
+
+INT_TYPES = {"int", "long", "short", "char", "unsigned", "signed", "size_t", "ssize_t", "ptrdiff_t",
+             "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
+             "uint64_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t", "bool", "_Bool"}
+FLOAT_TYPES = {"float", "double"}
+
+
+def c_text(node) -> str:
+    return _GEN.visit(node) if node is not None else ""
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    kind: str                 # 'var' | 'array' | 'func' | 'typedef'
+    ctype: str                # element (or variable) type, e.g. 'double', 'unsigned int'
+    dims: tuple[str, ...] = ()   # C text of each extent, '' when unknown (pointers, `A[]`)
+    is_const: bool = False
+    line: int = 0
+    decl_text: str = ""
+
+    @property
+    def is_int(self) -> bool:
+        return self.kind == "var" and bool(set(self.ctype.split()) & INT_TYPES) \
+            and not set(self.ctype.split()) & FLOAT_TYPES
+
+
+def _base_type(t) -> tuple[str, tuple[str, ...], bool]:
+    """(element type, extents, const) of a declarator."""
+    dims: list[str] = []
+    const = False
+    while True:
+        if isinstance(t, c_ast.ArrayDecl):
+            dims.append(c_text(t.dim) if t.dim is not None else "")
+            t = t.type
+        elif isinstance(t, c_ast.PtrDecl):
+            dims.append("")
+            t = t.type
+        elif isinstance(t, c_ast.TypeDecl):
+            const = "const" in (t.quals or [])
+            inner = t.type
+            if isinstance(inner, c_ast.IdentifierType):
+                return " ".join(inner.names), tuple(dims), const
+            if isinstance(inner, (c_ast.Struct, c_ast.Union)):
+                return f"struct {inner.name}", tuple(dims), const
+            if isinstance(inner, c_ast.Enum):
+                return "int", tuple(dims), const
+            return c_text(inner), tuple(dims), const
+        elif isinstance(t, c_ast.FuncDecl):
+            return "function", tuple(dims), const
+        else:
+            return c_text(t), tuple(dims), const
+
+
+def symbol_of(decl: c_ast.Decl) -> Symbol | None:
+    if decl.name is None:
+        return None
+    line = decl.coord.line if decl.coord else 0
+    if "typedef" in (decl.storage or []):
+        return Symbol(decl.name, "typedef", c_text(decl.type), line=line)
+    if isinstance(decl.type, c_ast.FuncDecl):
+        return Symbol(decl.name, "func", "function", line=line)
+    ctype, dims, const = _base_type(decl.type)
+    kind = "array" if dims else "var"
+    return Symbol(decl.name, kind, ctype, dims, const or "const" in (decl.quals or []), line,
+                  c_text(decl))
+
+
+class DeclCollector(c_ast.NodeVisitor):
+    """Every declaration inside a subtree (function bodies: locals at any depth)."""
+
+    def __init__(self):
+        self.decls: list[c_ast.Decl] = []
+
+    def visit_Decl(self, node):
+        self.decls.append(node)
+        self.generic_visit(node)
+
+    def visit_FuncDef(self, node):          # nested function definitions are not C
+        self.visit(node.decl)
+        self.visit(node.body)

@@ -1,0 +1,163 @@
+"""Immutable C expression IR for statement bodies, shared by the front end and the printers.
+
+Statement bodies never change under loop transformations; printers only substitute iterators
+and array subscripts, so the IR stays close to the source (number spellings are kept).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+class Expr:
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class Num(Expr):
+    text: str                    # spelling from the source, e.g. "0.5f", "2", "1e-3"
+
+
+@dataclass(frozen=True)
+class Var(Expr):
+    name: str
+
+
+@dataclass(frozen=True)
+class Ref(Expr):
+    """An array (or scalar, with no index) reference; `ref` is the Access id in the Scop."""
+    array: str
+    ref: int
+    index: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
+class Bin(Expr):
+    op: str
+    a: Expr
+    b: Expr
+
+
+@dataclass(frozen=True)
+class Un(Expr):
+    op: str                      # '-', '+', '!', '~'
+    a: Expr
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    fn: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Cond(Expr):
+    c: Expr
+    a: Expr
+    b: Expr
+
+
+@dataclass(frozen=True)
+class Cast(Expr):
+    ctype: str
+    a: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Expr):
+    op: str                      # '=', '+=', '-=', '*=', '/=', ...
+    lhs: Expr
+    rhs: Expr
+
+
+# C operator precedence (higher binds tighter) and associativity for the printer.
+PRECEDENCE = {
+    ",": 1, "=": 2, "?:": 3, "||": 4, "&&": 5, "|": 6, "^": 7, "&": 8,
+    "==": 9, "!=": 9, "<": 10, "<=": 10, ">": 10, ">=": 10, "<<": 11, ">>": 11,
+    "+": 12, "-": 12, "*": 13, "/": 13, "%": 13, "unary": 14, "postfix": 15, "atom": 16,
+}
+
+
+def _prec(e: Expr) -> int:
+    if isinstance(e, Bin):
+        return PRECEDENCE[e.op]
+    if isinstance(e, (Un, Cast)):
+        return PRECEDENCE["unary"]
+    if isinstance(e, Cond):
+        return PRECEDENCE["?:"]
+    if isinstance(e, Assign):
+        return PRECEDENCE["="]
+    if isinstance(e, Num) and e.text.startswith("-"):
+        return PRECEDENCE["unary"]
+    return PRECEDENCE["atom"]
+
+
+def to_c(e: Expr, ref: Callable[[Ref], str] | None = None,
+         var: Callable[[str], str | None] | None = None) -> str:
+    """Print with the fewest parentheses C's precedence allows.
+
+    `ref` prints an array reference (the caller decides subscripts); `var` may replace a
+    variable by already-printed text (parenthesised by the caller if needed)."""
+    def p(x: Expr, need: int, right: bool = False) -> str:
+        s = go(x)
+        px = _prec(x)
+        if px < need or (right and px == need and isinstance(x, Bin)):
+            return f"({s})"
+        return s
+
+    def go(x: Expr) -> str:
+        if isinstance(x, Num):
+            return x.text
+        if isinstance(x, Var):
+            if var is not None:
+                s = var(x.name)
+                if s is not None:
+                    return s
+            return x.name
+        if isinstance(x, Ref):
+            if ref is not None:
+                return ref(x)
+            return x.array + "".join(f"[{go(i)}]" for i in x.index)
+        if isinstance(x, Bin):
+            q = PRECEDENCE[x.op]
+            return f"{p(x.a, q)} {x.op} {p(x.b, q, right=True)}"
+        if isinstance(x, Un):
+            inner = p(x.a, PRECEDENCE["unary"])
+            if x.op in ("-", "+") and inner.startswith(x.op):
+                inner = f"({inner})"
+            return f"{x.op}{inner}"
+        if isinstance(x, Cast):
+            return f"({x.ctype}){p(x.a, PRECEDENCE['unary'])}"
+        if isinstance(x, Call):
+            return f"{x.fn}({', '.join(go(a) for a in x.args)})"
+        if isinstance(x, Cond):
+            q = PRECEDENCE["?:"]
+            return f"{p(x.c, q + 1)} ? {p(x.a, q)} : {p(x.b, q)}"
+        if isinstance(x, Assign):
+            return f"{go(x.lhs)} {x.op} {go(x.rhs)}"
+        raise TypeError(f"not an expression: {x!r}")
+
+    return go(e)
+
+
+def walk(e: Expr):
+    """Pre-order traversal."""
+    yield e
+    if isinstance(e, Ref):
+        for i in e.index:
+            yield from walk(i)
+    elif isinstance(e, Bin):
+        yield from walk(e.a)
+        yield from walk(e.b)
+    elif isinstance(e, (Un, Cast)):
+        yield from walk(e.a)
+    elif isinstance(e, Call):
+        for a in e.args:
+            yield from walk(a)
+    elif isinstance(e, Cond):
+        yield from walk(e.c)
+        yield from walk(e.a)
+        yield from walk(e.b)
+    elif isinstance(e, Assign):
+        yield from walk(e.lhs)
+        yield from walk(e.rhs)

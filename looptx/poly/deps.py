@@ -1,0 +1,258 @@
+"""Exact dependences of the original program: the only legality oracle.
+
+RAW = value-based flow from writes to reads; WAR + WAW = writes as sinks, writes as kills,
+writes and reads as may-sources (PPCG's formulation).  Direct dependences suffice: a schedule
+that keeps every direct dependence keeps every memory-based one by transitivity.
+Accesses are tagged with their reference so that every dependence knows its array and kind.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from looptx.poly.scop import Scop, Statement, union_maps
+
+SMALL_SIZES = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 64)
+
+
+@dataclass(frozen=True, eq=False)
+class Dep:
+    kind: str                  # 'RAW' | 'WAR' | 'WAW'
+    source: int                # statement ids
+    sink: int
+    source_ref: int
+    sink_ref: int
+    array: str
+    relation: isl.Map          # S_source[...] -> S_sink[...]
+
+
+@dataclass(frozen=True, eq=False)
+class Deps:
+    scop: Scop
+    items: tuple[Dep, ...]
+    all: isl.UnionMap
+    context: isl.Set
+
+    def between(self, stmts: set[int]) -> list[Dep]:
+        return [d for d in self.items if d.source in stmts and d.sink in stmts]
+
+
+def _tag(m: isl.Map) -> tuple[int, int]:
+    """(statement id, reference id) of a tagged domain [S3[...] -> R7[]]."""
+    w = m.get_space().domain().unwrap()
+    return int(w.get_tuple_name(isl.dim_type.in_)[1:]), int(w.get_tuple_name(isl.dim_type.out)[1:])
+
+
+def compute_deps(scop: Scop, assumptions: isl.Set | None = None) -> Deps:
+    ctx = scop.context if assumptions is None else scop.context.intersect(assumptions)
+    reads = scop.accesses("read", tagged=True).intersect_params(ctx)
+    writes = scop.accesses("write", tagged=True).intersect_params(ctx)
+    sched = scop.tagged_schedule(scop.schedule).intersect_params(ctx)
+    raw = (isl.UnionAccessInfo.from_sink(reads).set_must_source(writes)
+           .set_schedule_map(sched).compute_flow().get_must_dependence())
+    false = (isl.UnionAccessInfo.from_sink(writes).set_kill(writes)
+             .set_may_source(writes.union(reads)).set_schedule_map(sched)
+             .compute_flow().get_may_dependence())
+    kinds = {a.ref: a.kind for s in scop.statements for a in s.accesses}
+    arrays = {a.ref: a.array for s in scop.statements for a in s.accesses}
+    items = []
+    for union, is_raw in ((raw, True), (false, False)):
+        for m in union_maps(union):
+            if m.is_empty():
+                continue
+            (src, sref), (dst, dref) = _tag(m), _tag(m.reverse())
+            kind = "RAW" if is_raw else ("WAW" if kinds[sref] == "write" else "WAR")
+            rel = m.domain_factor_domain().range_factor_domain().coalesce()
+            items.append(Dep(kind, src, dst, sref, dref, arrays[sref], rel))
+    items.sort(key=lambda d: (d.source, d.sink, d.kind, d.source_ref, d.sink_ref))
+    allu = isl.UnionMap.empty(ctx.get_space())
+    for d in items:
+        allu = allu.union(isl.UnionMap.from_map(d.relation))
+    return Deps(scop, tuple(items), allu.coalesce(), ctx)
+
+
+def lex_order(schedule: isl.UnionMap) -> isl.UnionMap:
+    return schedule.lex_lt_union_map(schedule)
+
+
+def is_legal(deps: Deps, schedule: isl.UnionMap) -> bool:
+    return deps.all.is_subset(lex_order(schedule))
+
+
+def violated(deps: Deps, schedule: isl.UnionMap) -> list[tuple[Dep, isl.Map]]:
+    order = lex_order(schedule)
+    out = []
+    for d in deps.items:
+        bad = isl.UnionMap.from_map(d.relation).subtract(order)
+        if not bad.is_empty():
+            out.append((d, isl.Map.from_union_map(bad)))
+    return out
+
+
+def small_point(rel: isl.Map, scop: Scop) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """A concrete (source, sink) pair from rel, with parameters as small as possible."""
+    free = [p for p in scop.params if p not in dict(scop.fixed)]
+    tries = [None] if not free else list(SMALL_SIZES)
+    for n in tries:
+        r = rel
+        if n is not None:
+            r = r.intersect_params(isl.Set(f"{scop.prefix}{{ : {' and '.join(f'{p} = {n}' for p in free)} }}"))
+        if r.is_empty():
+            continue
+        w = r.wrap().lexmin()
+        pt = w.sample_point()
+        n_in = rel.dim(isl.dim_type.in_)
+        vals = [pt.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(w.dim(isl.dim_type.set))]
+        sizes = {p: n for p in free} if n is not None else {}
+        return tuple(vals[:n_in]), tuple(vals[n_in:]), sizes
+    return None
+
+
+def element(scop: Scop, ref: int, point: tuple[int, ...], sizes: dict) -> str:
+    s = scop.stmt_of_ref(ref)
+    acc = scop.access(ref)
+    if scop.array(acc.array).rank == 0:
+        return acc.array
+    m = scop.access_map(s, acc)
+    pt_set = isl.Set(f"{scop.prefix}{{ {s.name}[{', '.join(map(str, point))}] }}")
+    if sizes:
+        pt_set = pt_set.intersect_params(isl.Set(
+            f"{scop.prefix}{{ : {' and '.join(f'{p} = {v}' for p, v in sizes.items())} }}"))
+    img = pt_set.apply(m)
+    if img.is_empty():
+        return acc.array
+    p = img.sample_point()
+    idx = [p.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(img.dim(isl.dim_type.set))]
+    return acc.array + "".join(f"[{i}]" for i in idx)
+
+
+VERB = {"read": "reads", "write": "writes"}
+
+
+def describe_violation(deps: Deps, dep: Dep, rel: isl.Map, what: str = "the new order reverses them") -> str:
+    """E.g. 'S0(1,0) writes A[1][0] before S0(0,1) reads it; the new order reverses them'."""
+    scop = deps.scop
+    pt = small_point(rel, scop)
+    if pt is None:
+        return f"{dep.kind} dependence S{dep.source} -> S{dep.sink} on {dep.array} is violated"
+    src, dst, sizes = pt
+    sk, dk = scop.access(dep.source_ref).kind, scop.access(dep.sink_ref).kind
+    el = element(scop, dep.source_ref, src, sizes)
+    at = f" (with {', '.join(f'{p}={v}' for p, v in sizes.items())})" if sizes else ""
+    fmt = lambda s, p: f"S{s}({','.join(map(str, p))})"
+    return (f"{fmt(dep.source, src)} {VERB[sk]} {el} before {fmt(dep.sink, dst)} {VERB[dk]} it"
+            f"{at}; {what} ({dep.kind} on {dep.array})")
+
+
+# ---- reporting: distances, carrying loops, parallel loops --------------------------------
+
+def common_loops(a: Statement, b: Statement) -> int:
+    n = 0
+    for k in range(min(a.depth, b.depth)):
+        if a.schedule[2 * k] != b.schedule[2 * k] or a.iterators[k] != b.iterators[k]:
+            break
+        n += 1
+    return n
+
+
+def distance(deps: Deps, dep: Dep) -> list[str]:
+    """Per common loop: the iterator distance (sink - source): a number, '+', '-', '*' or 'a..b'."""
+    scop = deps.scop
+    a, b = scop.statements[dep.source], scop.statements[dep.sink]
+    c = common_loops(a, b)
+    if c == 0:
+        return []
+    pa = isl.Map(f"{scop.prefix}{{ {a.tuple_text()} -> [{', '.join(a.iterators[:c])}] }}")
+    pb = isl.Map(f"{scop.prefix}{{ {b.tuple_text()} -> [{', '.join(b.iterators[:c])}] }}")
+    delta = dep.relation.apply_domain(pa).apply_range(pb).deltas().intersect_params(deps.context)
+    out = []
+    for k in range(c):
+        d = delta.project_out(isl.dim_type.set, k + 1, c - k - 1).project_out(isl.dim_type.set, 0, k)
+        vlo, vhi = _constant(d.dim_min(0)), _constant(d.dim_max(0))
+        if vlo is not None and vlo == vhi:
+            out.append(str(vlo))
+            continue
+        pos = d.intersect(isl.Set("{ [x] : x > 0 }")).is_empty()
+        neg = d.intersect(isl.Set("{ [x] : x < 0 }")).is_empty()
+        zero = d.intersect(isl.Set("{ [x] : x = 0 }")).is_empty()
+        if vlo is not None and vhi is not None:
+            out.append(f"{vlo}..{vhi}")
+        elif neg and zero:
+            out.append("+")
+        elif pos and zero:
+            out.append("-")
+        elif neg:
+            out.append("0+")
+        elif pos:
+            out.append("0-")
+        else:
+            out.append("*")
+    return out
+
+
+def _constant(pa: isl.PwAff):
+    """The value of a piecewise expression that is one constant everywhere, else None."""
+    vals = set()
+    for _, aff in pa.get_pieces():
+        if not aff.is_cst():
+            return None
+        vals.add(aff.get_constant_val().to_python())
+    return vals.pop() if len(vals) == 1 else None
+
+
+def carried_by(deps: Deps, dep: Dep) -> list[str]:
+    """Names of the common loops that carry some instance of the dependence ([] = loop-independent)."""
+    scop = deps.scop
+    a, b = scop.statements[dep.source], scop.statements[dep.sink]
+    c = common_loops(a, b)
+    sched = scop.schedule
+    rel = isl.UnionMap.from_map(dep.relation).apply_domain(sched).apply_range(sched)
+    m = isl.Map.from_union_map(rel)
+    out = []
+    for k in range(c):
+        dim = 2 * k + 1
+        t = m
+        for q in range(dim):
+            t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+        t = t.order_lt(isl.dim_type.in_, dim, isl.dim_type.out, dim)
+        if not t.is_empty():
+            out.append(a.iterators[k])
+    return out
+
+
+@dataclass(frozen=True)
+class LoopInfo:
+    name: str
+    depth: int                   # 1 = outermost
+    statements: tuple[int, ...]
+    parallel: bool
+    carried: tuple[str, ...]     # 'RAW on A' ... for sequential loops
+
+
+def loops(deps: Deps) -> list[LoopInfo]:
+    """Every loop of the original program, outermost first, with whether it is parallel."""
+    scop = deps.scop
+    nodes: dict[tuple, list[int]] = {}
+    for s in scop.statements:
+        for k in range(s.depth):
+            key = tuple(s.schedule[:2 * k + 2])
+            nodes.setdefault(key, []).append(s.id)
+    sched = scop.schedule
+    out = []
+    for key, stmts in sorted(nodes.items(), key=lambda kv: (kv[1][0], len(kv[0]))):
+        dim = len(key) - 1
+        carried = []
+        for d in deps.items:
+            if d.source not in stmts or d.sink not in stmts:
+                continue
+            m = isl.Map.from_union_map(isl.UnionMap.from_map(d.relation).apply_domain(sched).apply_range(sched))
+            for q in range(dim):
+                m = m.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+            if not m.order_lt(isl.dim_type.in_, dim, isl.dim_type.out, dim).is_empty() or \
+                    not m.order_gt(isl.dim_type.in_, dim, isl.dim_type.out, dim).is_empty():
+                tag = f"{d.kind} on {d.array}"
+                if tag not in carried:
+                    carried.append(tag)
+        out.append(LoopInfo(key[-1], len(key) // 2, tuple(stmts), not carried, tuple(carried)))
+    return out

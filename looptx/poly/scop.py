@@ -1,0 +1,231 @@
+"""The polyhedral model of one region: statements, domains, tagged accesses, arrays, schedule.
+
+Values are frozen dataclasses holding isl *text*; the isl objects are built on first use and
+cached on the instance (never pickled: a worker process rebuilds them from the text).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import islpy as isl
+
+from looptx import ir
+from looptx.errors import SourceError
+
+ISL_KEYWORDS = {"min", "max", "floor", "ceil", "mod", "and", "or", "not", "exists", "infty",
+                "NaN", "true", "false", "rat", "domain", "schedule", "coalesce", "sample"}
+
+
+def items(lst) -> list:
+    """isl *List objects are not iterable in islpy (pitfall 4)."""
+    return [lst.get_at(i) for i in range(len(lst))]
+
+
+def union_maps(u: isl.UnionMap) -> list[isl.Map]:
+    out = []
+    u.foreach_map(out.append)
+    return out
+
+
+def union_sets(u: isl.UnionSet) -> list[isl.Set]:
+    out = []
+    u.foreach_set(out.append)
+    return out
+
+
+@dataclass(frozen=True)
+class Array:
+    name: str
+    ctype: str                         # element type: 'double', 'float', 'int', ...
+    dims: tuple[str, ...]              # C text of each declared extent ('' = unknown); () = scalar
+    role: str = "inout"                # 'in' | 'out' | 'inout' | 'temp'
+    local: bool = False                # declared inside the region: the generated code declares it
+    strides: tuple[str, ...] | None = None   # delinearized 1-D array: C text of each virtual stride
+    rank: int = 0                      # number of (virtual) dimensions isl sees
+    decl: str = ""                     # C declaration text (for locals)
+
+    @property
+    def is_scalar(self) -> bool:
+        return not self.dims
+
+
+@dataclass(frozen=True)
+class Access:
+    ref: int                           # unique over the Scop; also the ir.Ref.ref of the body
+    array: str
+    kind: str                          # 'read' | 'write'
+    index: tuple[str, ...]             # isl affine text per (virtual) dimension
+
+
+@dataclass(frozen=True)
+class Statement:
+    id: int
+    iterators: tuple[str, ...]
+    domain: str                        # isl constraint text over iterators and parameters
+    body: ir.Assign
+    accesses: tuple[Access, ...]
+    schedule: tuple                    # 2d+1: (p0, it1, p1, ..., itn, pn)
+    reversed: tuple[bool, ...]         # loops that ran downwards in the source
+    line: int = 0
+    col: int = 0
+    text: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"S{self.id}"
+
+    @property
+    def depth(self) -> int:
+        return len(self.iterators)
+
+    def tuple_text(self) -> str:
+        return f"S{self.id}[{', '.join(self.iterators)}]"
+
+
+@dataclass(frozen=True)
+class Scop:
+    filename: str
+    region: int
+    params: tuple[str, ...]
+    fixed: tuple[tuple[str, int], ...]
+    assumptions: tuple[str, ...]       # isl constraints on parameters (default N >= 1)
+    statements: tuple[Statement, ...]
+    arrays: tuple[Array, ...]
+    region_span: tuple[int, int] = (0, 0)   # first/last source line of the region
+    function: str | None = None
+    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_cache"] = {}
+        return state
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+
+    # ---- lookups -----------------------------------------------------------------------
+    def array(self, name: str) -> Array:
+        for a in self.arrays:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    def access(self, ref: int) -> Access:
+        return self._refs()[ref][1]
+
+    def stmt_of_ref(self, ref: int) -> Statement:
+        return self._refs()[ref][0]
+
+    def _refs(self) -> dict:
+        if "refs" not in self._cache:
+            self._cache["refs"] = {a.ref: (s, a) for s in self.statements for a in s.accesses}
+        return self._cache["refs"]
+
+    @property
+    def fixed_values(self) -> dict[str, int]:
+        return dict(self.fixed)
+
+    # ---- isl -------------------------------------------------------------------------------
+    @property
+    def prefix(self) -> str:
+        return f"[{', '.join(self.params)}] -> " if self.params else ""
+
+    def cached(self, key, build):
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    def isl(self, text: str, kind=isl.UnionMap):
+        try:
+            return kind(self.prefix + text)
+        except isl.Error as e:
+            raise SourceError(f"internal model error: isl could not read {text!r}",
+                              hint=str(e).splitlines()[0], file=self.filename) from None
+
+    @property
+    def context(self) -> isl.Set:
+        def build():
+            cons = list(self.assumptions) + [f"{p} = {v}" for p, v in self.fixed]
+            return isl.Set(f"{self.prefix}{{ : {' and '.join(cons) if cons else '1 = 1'} }}")
+        return self.cached("context", build)
+
+    def domain(self, s: Statement) -> isl.Set:
+        def build():
+            cons = s.domain or "1 = 1"
+            return isl.Set(f"{self.prefix}{{ {s.tuple_text()} : {cons} }}").intersect_params(self.context)
+        return self.cached(("domain", s.id), build)
+
+    @property
+    def domains(self) -> isl.UnionSet:
+        def build():
+            u = isl.UnionSet.empty(self.context.get_space())
+            for s in self.statements:
+                u = u.union(isl.UnionSet.from_set(self.domain(s)))
+            return u
+        return self.cached("domains", build)
+
+    def access_map(self, s: Statement, a: Access, tagged: bool = False) -> isl.Map:
+        def build():
+            rank = self.array(a.array).rank
+            target = f"{a.array}[{', '.join(a.index)}]" if rank else f"{a.array}[]"
+            src = f"[{s.tuple_text()} -> R{a.ref}[]]" if tagged else s.tuple_text()
+            m = isl.Map(f"{self.prefix}{{ {src} -> {target} }}")
+            dom = self.domain(s)
+            if tagged:
+                dom = isl.Map.from_domain_and_range(dom, isl.Set(f"{{ R{a.ref}[] }}")).wrap()
+            return m.intersect_domain(dom)
+        return self.cached(("access", a.ref, tagged), build)
+
+    def accesses(self, kind: str, tagged: bool = False) -> isl.UnionMap:
+        def build():
+            u = isl.UnionMap.empty(self.context.get_space())
+            for s in self.statements:
+                for a in s.accesses:
+                    if a.kind == kind:
+                        u = u.union(isl.UnionMap.from_map(self.access_map(s, a, tagged)))
+            return u
+        return self.cached(("accesses", kind, tagged), build)
+
+    @property
+    def depth(self) -> int:
+        return max((len(s.schedule) for s in self.statements), default=1)
+
+    def schedule_text(self, s: Statement, width: int | None = None) -> str:
+        width = width or self.depth
+        dims = [str(d) if isinstance(d, int) else (f"-{d}" if s.reversed[s.iterators.index(d)] else d)
+                for d in s.schedule]
+        dims += ["0"] * (width - len(dims))
+        return f"{s.tuple_text()} -> [{', '.join(dims)}]"
+
+    @property
+    def schedule(self) -> isl.UnionMap:
+        """The original execution order (2d+1, padded to one length: pitfall 8)."""
+        def build():
+            text = "; ".join(self.schedule_text(s) for s in self.statements)
+            return self.isl(f"{{ {text} }}").intersect_domain(self.domains)
+        return self.cached("schedule", build)
+
+    def tagged_schedule(self, schedule: isl.UnionMap) -> isl.UnionMap:
+        """Schedule of tagged instances [S[i] -> R[]] (each reference gets its statement's time)."""
+        u = isl.UnionMap.empty(self.context.get_space())
+        for s in self.statements:
+            for a in s.accesses:
+                tag = isl.Map(f"{self.prefix}{{ [{s.tuple_text()} -> R{a.ref}[]] -> {s.tuple_text()} }}")
+                u = u.union(isl.UnionMap.from_map(tag).apply_range(schedule))
+        return u
+
+
+def check_obligations(scop: Scop, obligations) -> None:
+    """Each obligation (stmt, isl condition, line, col, what) must hold on the statement's domain."""
+    for sid, cond, line, col, what in obligations:
+        s = scop.statements[sid]
+        dom = scop.domain(s)
+        try:
+            ok = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond} }}")
+        except isl.Error:
+            ok = None
+        if ok is None or not dom.is_subset(ok):
+            raise SourceError(f"non-affine: {what}", hint="make the operand provably non-negative "
+                              "(or use floord())", file=scop.filename, line=line, col=col)
+

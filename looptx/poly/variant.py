@@ -1,0 +1,120 @@
+"""A Variant: the original statements under a new schedule, plus code-generation annotations.
+
+The schedule is kept per statement *piece* in CHiLL's 2d+1 form: (p0, L1, p1, ..., Ln, pn) with
+integer positions p (textual order inside the enclosing loop) and named loop dimensions L, each
+a quasi-affine expression of the statement's iterators.  Pieces whose positions agree up to a
+loop share that loop (CHiLL semantics), so "the loop i of S0" is a stable, named thing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import islpy as isl
+
+from looptx.poly.scop import Scop, Statement
+
+
+@dataclass(frozen=True)
+class LoopDim:
+    name: str
+    expr: str                  # isl quasi-affine text over the statement's iterators and params
+    unroll: bool = False       # fully unrolled by code generation (point loop of an unroll)
+    reversed: bool = False     # printed as a decreasing loop over -expr
+    hidden: bool = False       # not addressable by name (unrolled point loops)
+
+    def __str__(self):
+        return self.name
+
+
+@dataclass(frozen=True)
+class Piece:
+    stmt: int
+    dims: tuple                # (p0, LoopDim, p1, ..., LoopDim, pn)
+    restrict: str = ""         # isl constraints over the statement's iterators (split/peel parts)
+
+    @property
+    def loops(self) -> list[LoopDim]:
+        return [d for d in self.dims if isinstance(d, LoopDim)]
+
+    def position_of(self, name: str) -> int | None:
+        for k, d in enumerate(self.dims):
+            if isinstance(d, LoopDim) and d.name == name and not d.hidden:
+                return k
+        return None
+
+    def prefix(self, pos: int) -> tuple:
+        """Identity of the loop at dims[pos]: the positions and loop names before it."""
+        return tuple(d if isinstance(d, int) else d.name for d in self.dims[:pos])
+
+
+@dataclass(frozen=True)
+class Variant:
+    scop: Scop
+    pieces: tuple[Piece, ...]
+    assumptions: tuple[str, ...] = ()          # `known` facts about parameters (isl text)
+    separate: tuple[tuple[int, int, int], ...] = ()   # (piece index, control dim, factor) unroll remainders
+    history: tuple[str, ...] = ()              # applied steps, for provenance
+    extra: tuple = ()                          # later stages (GPU mapping, promotions) attach here
+    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_cache"] = {}
+        return state
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+
+    def evolve(self, **kw) -> "Variant":
+        return replace(self, _cache={}, **kw)
+
+    @property
+    def width(self) -> int:
+        return max(len(p.dims) for p in self.pieces)
+
+    def pieces_of(self, stmt: int) -> list[tuple[int, Piece]]:
+        return [(k, p) for k, p in enumerate(self.pieces) if p.stmt == stmt]
+
+    def piece_text(self, p: Piece, width: int | None = None) -> str:
+        s: Statement = self.scop.statements[p.stmt]
+        width = width or self.width
+        dims = [str(d) if isinstance(d, int) else d.expr for d in p.dims]
+        dims += ["0"] * (width - len(dims))
+        cond = f" : {p.restrict}" if p.restrict else ""
+        return f"{s.tuple_text()} -> [{', '.join(dims)}]{cond}"
+
+    @property
+    def context(self) -> isl.Set:
+        if "context" not in self._cache:
+            ctx = self.scop.context
+            if self.assumptions:
+                ctx = ctx.intersect(isl.Set(f"{self.scop.prefix}{{ : {' and '.join(self.assumptions)} }}"))
+            self._cache["context"] = ctx
+        return self._cache["context"]
+
+    def schedule_map(self) -> isl.UnionMap:
+        if "schedule" not in self._cache:
+            width = self.width
+            text = "; ".join(self.piece_text(p, width) for p in self.pieces)
+            u = isl.UnionMap(f"{self.scop.prefix}{{ {text} }}")
+            self._cache["schedule"] = u.intersect_domain(self.scop.domains).intersect_params(self.context)
+        return self._cache["schedule"]
+
+    def piece_map(self, p: Piece) -> isl.Map:
+        return isl.Map(f"{self.scop.prefix}{{ {self.piece_text(p)} }}").intersect_domain(
+            self.scop.domain(self.scop.statements[p.stmt])).intersect_params(self.context)
+
+
+def original(scop: Scop) -> Variant:
+    pieces = []
+    for s in scop.statements:
+        dims = []
+        for d in s.schedule:
+            if isinstance(d, int):
+                dims.append(d)
+            else:
+                rev = s.reversed[s.iterators.index(d)]
+                dims.append(LoopDim(d, f"-{d}" if rev else d, reversed=rev))
+        pieces.append(Piece(s.id, tuple(dims)))
+    return Variant(scop, tuple(pieces))

@@ -1,0 +1,61 @@
+"""`looptx deps`: dependences for people (a table) and for tools (JSON)."""
+from __future__ import annotations
+
+from looptx import ir
+from looptx.frontend.cparse import Program
+from looptx.poly import deps as D
+
+
+def _region_info(program: Program, idx: int):
+    scop = program.scops[idx]
+    deps = D.compute_deps(scop)
+    rows = []
+    for d in deps.items:
+        rows.append({
+            "kind": d.kind, "source": d.source, "sink": d.sink, "array": d.array,
+            "distance": D.distance(deps, d), "carried_by": D.carried_by(deps, d),
+        })
+    loops = [{"name": lp.name, "depth": lp.depth, "statements": list(lp.statements),
+              "parallel": lp.parallel, "carries": list(lp.carried)} for lp in D.loops(deps)]
+    return scop, rows, loops
+
+
+def deps_json(program: Program) -> dict:
+    regions = []
+    for idx, r in enumerate(program.regions):
+        scop, rows, loops = _region_info(program, idx)
+        regions.append({
+            "region": idx, "kind": r.kind, "function": scop.function,
+            "lines": list(scop.region_span), "parameters": list(scop.params),
+            "statements": [{"id": s.id, "line": s.line, "text": s.text,
+                            "iterators": list(s.iterators)} for s in scop.statements],
+            "arrays": [{"name": a.name, "type": a.ctype, "dims": list(a.dims), "role": a.role}
+                       for a in scop.arrays],
+            "dependences": rows, "loops": loops,
+        })
+    return {"file": program.filename, "regions": regions}
+
+
+def deps_text(program: Program) -> str:
+    out = []
+    for idx, r in enumerate(program.regions):
+        scop, rows, loops = _region_info(program, idx)
+        lo, hi = scop.region_span
+        fn = f", function {scop.function}" if scop.function else ""
+        params = ", ".join(scop.params) or "none"
+        out.append(f"{program.filename}: region {idx} (lines {lo}-{hi}{fn}), parameters: {params}")
+        for s in scop.statements:
+            loops_of = "".join(f"[{i}]" for i in s.iterators)
+            out.append(f"  S{s.id:<3} line {s.line:<5} {loops_of:<14} {s.text}")
+        out.append("  dependences:" if rows else "  dependences: none")
+        for d in rows:
+            dist = "(" + ", ".join(d["distance"]) + ")" if d["distance"] else "()"
+            carried = ("carried by " + ", ".join(d["carried_by"])) if d["carried_by"] else "loop-independent"
+            out.append(f"    {d['kind']:<4} S{d['source']} -> S{d['sink']:<4} {d['array']:<10} "
+                       f"distance {dist:<18} {carried}")
+        out.append("  loops:")
+        for lp in loops:
+            state = "parallel" if lp["parallel"] else "sequential (carries " + ", ".join(lp["carries"]) + ")"
+            stmts = ",".join(f"S{k}" for k in lp["statements"])
+            out.append(f"    {'  ' * (lp['depth'] - 1)}{lp['name']:<8} [{stmts}] {state}")
+    return "\n".join(out) + "\n"
