@@ -148,28 +148,32 @@ def _linear(e: ir.Expr):
     return ({repr(e): (1, e)}, 0)
 
 
-def simplify(e: ir.Expr) -> ir.Expr:
-    """Canonical integer arithmetic: fold constants, merge like terms, negate through min/max."""
+def _simplify_children(e: ir.Expr) -> ir.Expr:
     if isinstance(e, ir.Un) and e.op == "-" and isinstance(e.a, ir.Call) and e.a.fn in ("lx_min", "lx_max"):
         other = "lx_max" if e.a.fn == "lx_min" else "lx_min"
-        return simplify(ir.Call(other, tuple(ir.Un("-", a) for a in e.a.args)))
+        return ir.Call(other, tuple(simplify(ir.Un("-", a)) for a in e.a.args))
     if isinstance(e, ir.Call):
-        e = ir.Call(e.fn, tuple(simplify(a) for a in e.args))
-    elif isinstance(e, ir.Bin) and e.op not in ("+", "-", "*"):
-        e = ir.Bin(e.op, simplify(e.a), simplify(e.b))
-    elif isinstance(e, ir.Cond):
-        e = ir.Cond(simplify(e.c), simplify(e.a), simplify(e.b))
+        return ir.Call(e.fn, tuple(simplify(a) for a in e.args))
+    if isinstance(e, ir.Bin):
+        return ir.Bin(e.op, simplify(e.a), simplify(e.b))
+    if isinstance(e, ir.Un):
+        return ir.Un(e.op, simplify(e.a))
+    if isinstance(e, ir.Cond):
+        return ir.Cond(simplify(e.c), simplify(e.a), simplify(e.b))
+    return e
+
+
+def simplify(e: ir.Expr) -> ir.Expr:
+    """Canonical integer arithmetic: fold constants, merge like terms, negate through min/max."""
+    e = _simplify_children(e)
     lin = _linear(e)
     if lin is None:
-        if isinstance(e, ir.Bin):
-            return ir.Bin(e.op, simplify(e.a), simplify(e.b))
         return e
     terms, const = lin
     pos, neg = [], []
     for _, (coef, atom) in terms.items():
         if coef == 0:
             continue
-        atom = simplify(atom) if not isinstance(atom, ir.Var) else atom
         term = atom if abs(coef) == 1 else ir.Bin("*", ir.Num(str(abs(coef))), atom)
         (pos if coef > 0 else neg).append(term)
     if not pos and not neg:
@@ -201,6 +205,8 @@ def simplify_cond(e: ir.Expr) -> ir.Expr:
         a, b = simplify(e.a), simplify(e.b)
         if e.op == "<=" and isinstance(b, ir.Bin) and b.op == "-" and _int(b.b) == 1:
             return ir.Bin("<", a, b.a)
+        if e.op == "<=" and _int(b) is not None and isinstance(a, ir.Var):
+            return ir.Bin("<", a, ir.Num(str(_int(b) + 1)))
         if e.op == ">=" and isinstance(b, ir.Bin) and b.op == "+" and _int(b.b) == 1:
             return ir.Bin(">", a, b.a)
         return ir.Bin(e.op, a, b)

@@ -132,7 +132,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         if inside:
             regions = inside
         else:
-            regions = [_function_region(fdef, src, where)]
+            regions = [_function_region(fdef, src, where, blanked)]
     if not regions:
         raise SourceError("no region to transform",
                           hint="mark the loop nest with #pragma scop/#pragma endscop or "
@@ -165,7 +165,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
             if sym and where(d) < start_pos:
                 symbols[sym.name] = sym
         ex = Extractor(lookup=symbols.get, int_macros=pp.int_macros, fixed=defines, where=where,
-                       filename=path)
+                       filename=path, line_text=src.line_text)
         raw = ex.run(items)
         if not raw:
             raise src.error(r.start, "the region contains no assignment statements",
@@ -202,21 +202,46 @@ def _in_function(fdef, funcs, src, r: Region, where) -> bool:
     return _enclosing_function(funcs, src, r, where) is fdef
 
 
-def _function_region(fdef: c_ast.FuncDef, src: SourceText, where) -> Region:
+def _function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -> Region:
     """The whole body of a function, minus its leading declarations and a trailing return."""
     body = list(fdef.body.block_items or [])
     while body and isinstance(body[0], c_ast.Decl):
         body.pop(0)
+    trailing_return = None
     while body and isinstance(body[-1], c_ast.Return):
-        body.pop()
+        trailing_return = body.pop()
     if not body:
         line, col = where(fdef)
         raise SourceError(f"function '{fdef.decl.name}' has no statements to transform",
                           file=src.filename, line=line, col=col)
     first = src.offset(*where(body[0]))
-    end_line = max(where(n)[0] for it in body for n in _nodes(it))
-    last = src.offset(end_line, len(src.line_text(end_line)) + 1)
+    if trailing_return is not None:
+        last = src.offset(*where(trailing_return))
+    else:
+        open_brace = src.offset(*where(fdef.body))
+        last = _matching_brace(blanked, open_brace)
     return Region("function", first, last, (first, last), function=fdef.decl.name)
+
+
+def _matching_brace(text: str, open_at: int) -> int:
+    depth, i, quote = 0, open_at, None
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return len(text)
 
 
 def _nodes(node):
@@ -285,10 +310,9 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
             stride_monos, parts = delinearize([acc.subs[0] for _, acc in uses], is_index)
             if stride_monos is None:
                 st, acc = uses[0]
-                raise ex.error(acc.nodes[0], f"non-affine subscript of '{name}' (cannot delinearize)",
+                raise ex.error(acc.ref_node, f"non-affine subscript of '{name}' (cannot delinearize)",
                                "use multi-dimensional arrays or fix the sizes with --define")
             rank = len(stride_monos)
-            strides = tuple("*".join(m) if m else "1" for m in stride_monos)
             extents = []
             for hi_m, lo_m in zip(stride_monos, stride_monos[1:]):
                 rest = list(hi_m)
@@ -296,16 +320,19 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                     rest.remove(s_)
                 if len(rest) != 1:
                     st, acc = uses[0]
-                    raise ex.error(acc.nodes[0], f"non-affine subscript of '{name}': stride "
+                    raise ex.error(acc.ref_node, f"non-affine subscript of '{name}': stride "
                                    f"{'*'.join(rest)} is a product of sizes", "fix the sizes with --define")
                 extents.append(rest[0])
+            strides = tuple(extents)
             for (st, acc), dims in zip(uses, parts):
                 texts = []
                 for k, part in enumerate(dims):
                     try:
                         t = st.translator.isl_of(part, acc.nodes[0])
-                    except NonAffine as e:
-                        raise ex.nonaffine(e) from None
+                    except NonAffine:
+                        raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
+                                       "subscripts must be affine in loop iterators and parameters "
+                                       "(or fix the sizes with --define)") from None
                     texts.append(t)
                     if k > 0:
                         line, col = ex.where(acc.nodes[0])
@@ -319,8 +346,10 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                 for p, node in zip(acc.subs, acc.nodes):
                     try:
                         texts.append(st.translator.isl_of(p, node))
-                    except NonAffine as e:
-                        raise ex.nonaffine(e) from None
+                    except NonAffine:
+                        raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
+                                       "subscripts must be affine in loop iterators and parameters "
+                                       "(or fix the sizes with --define)") from None
                 index_text[acc.ref] = tuple(texts)
         decl = sym.decl_text + ";" if local and sym.decl_text else ""
         arrays.append(Array(name, sym.ctype, sym.dims, role, local, strides, rank, decl))

@@ -34,6 +34,7 @@ class RawAccess:
     kind: str                       # 'read' | 'write'
     subs: list[Poly]
     nodes: list                     # pycparser subscript nodes (for error locations)
+    ref_node: object = None         # the whole reference
 
 
 @dataclass
@@ -63,12 +64,14 @@ class Extractor:
     """One region: `items` are the pycparser block items inside the region markers."""
 
     def __init__(self, *, lookup: Callable[[str], Symbol | None], int_macros: dict[str, int],
-                 fixed: dict[str, int], where: Callable[[object], tuple[int, int]], filename: str):
+                 fixed: dict[str, int], where: Callable[[object], tuple[int, int]], filename: str,
+                 line_text: Callable[[int], str] | None = None):
         self.lookup = lookup
         self.int_macros = int_macros
         self.fixed = fixed
         self.where = where
         self.filename = filename
+        self.line_text = line_text
         self.written: set[str] = set()
         self.local: dict[str, Symbol] = {}
         self.params: list[str] = []
@@ -84,6 +87,14 @@ class Extractor:
     # ---- errors -------------------------------------------------------------------------
     def error(self, node, what: str, hint: str | None = None) -> SourceError:
         line, col = self.where(node)
+        if isinstance(node, c_ast.UnaryOp) and node.op in ("*", "&") and self.line_text:
+            # pycparser places unary operators at their operand; point at the operator
+            text = self.line_text(line)
+            k = col - 2
+            while k >= 0 and text[k] in " \t(":
+                k -= 1
+            if k >= 0 and text[k] == node.op:
+                col = k + 1
         return SourceError(what, hint=hint, file=self.filename, line=line, col=col)
 
     def nonaffine(self, e: NonAffine) -> SourceError:
@@ -148,7 +159,12 @@ class Extractor:
             return self.cond_text(node.expr, not negate)
         if isinstance(node, c_ast.BinaryOp) and node.op in CMP_FLIP:
             op = CMP_FLIP[node.op] if negate else node.op
-            a, b = self.affine_text(node.left), self.affine_text(node.right)
+            try:
+                a, b = self.affine_text(node.left), self.affine_text(node.right)
+            except SourceError as e:
+                e.what = "non-affine condition: " + e.what.replace("non-affine: ", "")
+                e.hint = "conditions must be affine comparisons of iterators and parameters"
+                raise
             if op == "==":
                 return f"({a}) = ({b})"
             if op == "!=":
@@ -310,7 +326,7 @@ class Extractor:
                 raise bad()
             c = self._constant(rhs)
             if c is None or c == 0:
-                raise self.error(rhs, f"the loop step of '{it}' must be a non-zero constant",
+                raise self.error(nxt, f"the loop step of '{it}' must be a non-zero constant",
                                  "use i += c with an integer constant c")
             return sign * c
         raise bad()
@@ -458,10 +474,14 @@ class Extractor:
             try:
                 polys.append(self.cur_tr.translate(s))
             except NonAffine as e:
-                raise self.nonaffine(e) from None
+                if isinstance(e.node, (c_ast.UnaryOp, c_ast.StructRef)):
+                    raise self.nonaffine(e) from None
+                what = e.what.replace("non-affine: ", "").replace("non-affine ", "")
+                raise self.error(node, f"non-affine subscript of '{name}': {what}",
+                                 e.hint or "subscripts must be affine in loop iterators and parameters") from None
         rid = self.next_ref
         self.next_ref += 1
-        self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs))
+        self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs, node))
         index = tuple(self.expr(s) for s in subs) if sym.kind == "array" else ()
         return ir.Ref(name, rid, index)
 

@@ -40,7 +40,7 @@ class Array:
     dims: tuple[str, ...]              # C text of each declared extent ('' = unknown); () = scalar
     role: str = "inout"                # 'in' | 'out' | 'inout' | 'temp'
     local: bool = False                # declared inside the region: the generated code declares it
-    strides: tuple[str, ...] | None = None   # delinearized 1-D array: C text of each virtual stride
+    strides: tuple[str, ...] | None = None   # delinearized 1-D array: extents of virtual dims 1..r-1
     rank: int = 0                      # number of (virtual) dimensions isl sees
     decl: str = ""                     # C declaration text (for locals)
 

@@ -1,0 +1,571 @@
+"""Parse the body of `/*@ begin PerfTuning ( ... ) @*/` (or a .spec file) into a TuningSpec.
+
+Grammar: Orio's (orio/main/tspec/pparser.py), with its defects fixed:
+  - `arg NAME = V;` accepts any identifier (Orio's lexer knows a closed list, so e.g. the
+    Annealing options could not be written in a spec);
+  - a value runs to the next `;` outside brackets, strings and comments (Orio stops at the
+    first `;`), and a value never runs past an unclosed bracket or a missing `;` unnoticed;
+  - values are evaluated by looptx.frontend.expr, never by eval();
+  - `time_limit` is seconds, not minutes;
+  - every error is located at the offending token of the original file.
+"""
+from __future__ import annotations
+
+import bisect
+import difflib
+import keyword
+import os
+import re
+from typing import Any
+
+from looptx.errors import AnnotationError
+from looptx.frontend.expr import (SAFE_FUNCTIONS, Expr, MappingSpace, compile_expr,
+                                  mapping_slots, mapping_values)
+from looptx.frontend.tuning import (EMPTY, ConstraintDef, FrozenMap, ParamDef, TuningSpec,
+                                    VarDecl, check_kind, format_value, substitute_params,
+                                    unknown_build_params, value_kind)
+
+__all__ = [
+    "parse_tuning_spec", "load_spec_file", "mapping_values", "mapping_slots", "TuningSpec",
+    "ParamDef", "ConstraintDef", "VarDecl", "FrozenMap", "format_value", "substitute_params",
+    "value_kind",
+]
+
+SECTIONS = ("build", "performance_counter", "performance_params", "input_params", "input_vars",
+            "search", "validation", "performance_test_code", "cmdline_params", "power", "other")
+# which statements each section accepts (besides `let`, accepted everywhere)
+_ALLOWED = {
+    "performance_params": {"param", "constraint"},
+    "input_params": {"param", "constraint"},
+    "input_vars": {"decl", "arg"},
+    "cmdline_params": {"option"},
+}
+_STATEMENTS = ("let", "arg", "param", "constraint", "option", "decl")
+STORAGE = ("static", "dynamic", "managed")
+TYPES = ("void", "char", "short", "int", "long", "float", "double", "macro")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SPEC_NAME = re.compile(r"[A-Za-z0-9_./-]+")
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
+_NEXT_STMT = re.compile(r"[ \t\r\f\v]*(?:def|let|arg|param|constraint|option|decl)\s+[A-Za-z_\"']")
+
+
+def _where_hint(stmt: str) -> str:
+    homes = {"param": "def performance_params or def input_params",
+             "constraint": "def performance_params or def input_params",
+             "decl": "def input_vars", "option": "def cmdline_params",
+             "arg": "a section such as def build or def search"}
+    return f"put {stmt} statements in {homes[stmt]}"
+
+
+class _Builder:
+    """Mutable accumulator shared by a body and the spec files it imports."""
+
+    def __init__(self):
+        self.perf: list[ParamDef] = []
+        self.constraints: list[ConstraintDef] = []
+        self.inputs: list[ParamDef] = []
+        self.input_constraints: list[ConstraintDef] = []
+        self.decls: list[VarDecl] = []
+        self.lets: dict[str, Any] = {}
+        self.args: dict[str, dict[str, Any]] = {}
+        self.arg_where: dict[tuple[str, str], tuple[str, int, int]] = {}
+        self.options: dict[str, dict[str, tuple]] = {}
+        self.declared: dict[str, tuple[str, str, int]] = {}   # param/constraint name -> (what, file, line)
+        self.build_at: tuple[str, int, int] | None = None
+
+
+class _Parser:
+    def __init__(self, text: str, *, file: str, line: int, col: int, base_dir: str,
+                 builder: _Builder, stack: tuple[str, ...]):
+        self.s, self.n, self.i = text, len(text), 0
+        self.file, self.line0, self.col0 = file, line, col
+        self.base_dir, self.b, self.stack = base_dir, builder, stack
+        self.starts = [0] + [k + 1 for k, ch in enumerate(text) if ch == "\n"]
+
+    # ------------------------------------------------------------------ positions and errors
+    def pos(self, off: int) -> tuple[int, int]:
+        k = bisect.bisect_right(self.starts, off) - 1
+        if k == 0:
+            return self.line0, self.col0 + off
+        return self.line0 + k, off - self.starts[k] + 1
+
+    def error(self, off: int, what: str, hint: str | None = None) -> AnnotationError:
+        line, col = self.pos(min(off, self.n))
+        return AnnotationError(what, hint=hint, file=self.file, line=line, col=col)
+
+    # ------------------------------------------------------------------ lexing
+    def skip(self) -> int:
+        """Skip blanks and `#` comments; return the offset of the next token."""
+        s, n, i = self.s, self.n, self.i
+        while i < n:
+            if s[i].isspace():
+                i += 1
+            elif s[i] == "#":
+                j = s.find("\n", i)
+                i = n if j < 0 else j + 1
+            else:
+                break
+        self.i = i
+        return i
+
+    def peek(self) -> str:
+        i = self.skip()
+        return self.s[i] if i < self.n else ""
+
+    def ident(self, what: str, hint: str | None = None) -> tuple[str, int]:
+        i = self.skip()
+        m = _IDENT.match(self.s, i)
+        if not m:
+            raise self.error(i, f"expected {what}, found {self._found(i)}", hint)
+        self.i = m.end()
+        return m.group(), i
+
+    def expect(self, ch: str, hint: str | None = None) -> int:
+        i = self.skip()
+        if self.s.startswith(ch, i):
+            self.i = i + len(ch)
+            return i
+        raise self.error(i, f"expected '{ch}', found {self._found(i)}", hint)
+
+    def _found(self, i: int) -> str:
+        if i >= self.n:
+            return "the end of the annotation"
+        m = _IDENT.match(self.s, i)
+        return f"'{m.group()}'" if m else f"'{self.s[i]}'"
+
+    def skip_string(self, i: int) -> int:
+        """Offset just past the string literal starting at i (a quote)."""
+        s, q = self.s, self.s[i]
+        if s.startswith(q * 3, i):
+            j = s.find(q * 3, i + 3)
+            if j < 0:
+                raise self.error(i, "string is never closed", f"end it with {q * 3}")
+            return j + 3
+        j = i + 1
+        while j < self.n and s[j] != q and s[j] != "\n":
+            j += 2 if s[j] == "\\" else 1
+        if j >= self.n or s[j] != q:
+            raise self.error(i, "string is never closed", f"end it with {q} on the same line")
+        return j + 1
+
+    def value(self, owner: str) -> tuple[str, int]:
+        """Raw text of a Python value up to `;` (consumed) or a closing `}` (left), with its
+        start offset.  Brackets, strings and comments are tracked so `;` may appear in strings."""
+        s, n = self.s, self.n
+        start = i = self.skip()     # errors about the value point at its first character
+        stack: list[tuple[str, int]] = []
+        last = start            # end of the last significant character
+        while i < n:
+            ch = s[i]
+            if ch in "'\"":
+                i = self.skip_string(i)
+                last = i
+                continue
+            if ch == "#":
+                j = s.find("\n", i)
+                i = n if j < 0 else j
+                continue
+            if ch in "([{":
+                stack.append((ch, i))
+            elif ch in ")]}":
+                if not stack:
+                    if ch == "}":
+                        break   # end of the section: the last statement may omit its ';'
+                elif _CLOSER[stack[-1][0]] != ch:
+                    o, at = stack[-1]
+                    raise self.error(i, f"'{ch}' does not match '{o}' opened at "
+                                        f"{self._at(at)}", f"close '{o}' first")
+                else:
+                    stack.pop()
+            elif ch == ";":
+                if stack:
+                    o, at = stack[-1]
+                    raise self.error(at, f"'{o}' is never closed in the value of {owner}",
+                                     f"close it with '{_CLOSER[o]}' before ';'")
+                self.i = i + 1
+                return s[start:i], start
+            elif ch == "\n" and not stack and _NEXT_STMT.match(s, i + 1):
+                raise self.error(last, f"expected ';' after the value of {owner}",
+                                 "end every statement with ';'")
+            if not ch.isspace():
+                last = i + 1
+            i += 1
+        if stack:
+            o, at = stack[0]
+            raise self.error(at, f"'{o}' is never closed in the value of {owner}",
+                             f"close it with '{_CLOSER[o]}'")
+        self.i = i
+        return s[start:i], start
+
+    def _at(self, off: int) -> str:
+        line, col = self.pos(off)
+        return f"line {line} column {col}"
+
+    # ------------------------------------------------------------------ expressions
+    def compile(self, text: str, off: int) -> Expr:
+        line, col = self.pos(off)
+        return compile_expr(text, file=self.file, line=line, col=col)
+
+    def evaluate(self, text: str, off: int, owner: str) -> Any:
+        expr = self.compile(text, off)
+        for name in expr.names_in_order():     # report the first unknown name
+            if name not in self.b.lets:
+                line, col = expr.location_of(name)
+                hint = ("param values may use only let names defined before them"
+                        if name in self.b.declared else "define it with let before this line")
+                raise AnnotationError(f"unknown name '{name}' in the value of {owner}", hint=hint,
+                                      file=self.file, line=line, col=col)
+        return expr(self.b.lets)
+
+    # ------------------------------------------------------------------ grammar
+    def parse(self, *, opened: int | None = None) -> None:
+        """specs := (def | let | import spec NAME; | spec NAME { specs })+"""
+        while True:
+            i = self.skip()
+            if i >= self.n:
+                if opened is not None:
+                    raise self.error(opened, "'spec' block is never closed", "add '}'")
+                return
+            if opened is not None and self.s[i] == "}":
+                self.i = i + 1
+                return
+            word, at = self.ident("'def', 'let', 'import spec' or 'spec'",
+                                  "a PerfTuning body is a list of def SECTION { ... } blocks")
+            if word == "def":
+                self.section()
+            elif word == "let":
+                self.let("the top level")
+            elif word == "import":
+                self.import_spec(at)
+            elif word == "spec":
+                self.ident("a spec name")
+                self.parse(opened=self.expect("{"))
+            elif word in _STATEMENTS:
+                raise self.error(at, f"'{word}' outside a def section", _where_hint(word))
+            else:
+                raise self.error(at, f"expected 'def', 'let', 'import spec' or 'spec', found '{word}'",
+                                 "a PerfTuning body is a list of def SECTION { ... } blocks")
+
+    def section(self) -> None:
+        name, at = self.ident("a section name")
+        if name not in SECTIONS:
+            close = difflib.get_close_matches(name, SECTIONS, n=1)
+            hint = (f"did you mean '{close[0]}'? " if close else "") + "sections are " + ", ".join(SECTIONS)
+            raise self.error(at, f"unknown section '{name}'", hint)
+        self.expect("{", f"write def {name} {{ ... }}")
+        self.b.args.setdefault(name, {})
+        while True:
+            i = self.skip()
+            if i >= self.n:
+                raise self.error(at, f"def {name} is never closed", "add '}' after its last statement")
+            if self.s[i] == "}":
+                self.i = i + 1
+                return
+            word, wat = self.ident("a statement (let, arg, param, constraint, option, decl)")
+            if word == "def":
+                raise self.error(wat, f"def {name} (at {self._at(at)}) is not closed before this 'def'",
+                                 f"add '}}' at the end of def {name}")
+            if word == "let":
+                self.let(f"def {name}")
+                continue
+            if word not in _STATEMENTS:
+                raise self.error(wat, f"unknown statement '{word}' in def {name}",
+                                 "statements are let, arg, param, constraint, option, decl")
+            allowed = _ALLOWED.get(name, {"arg"})
+            if word not in allowed:
+                raise self.error(wat, f"'{word}' is not allowed in def {name}", _where_hint(word))
+            getattr(self, "stmt_" + word)(name)
+
+    def let(self, where: str) -> None:
+        name, at = self.ident("a name after 'let'")
+        self._check_new_name(name, at, "let")
+        self.expect("=", f"write let {name} = VALUE;")
+        text, off = self.value(f"let {name}")
+        if name in self.b.declared:
+            what, f, l = self.b.declared[name]
+            raise self.error(at, f"let '{name}' has the same name as {what} '{name}' ({f}:{l})",
+                             "rename one of them")
+        self.b.lets[name] = self.evaluate(text, off, f"let {name}")
+
+    def _check_new_name(self, name: str, at: int, what: str) -> None:
+        if name.startswith("_") or keyword.iskeyword(name) or name in SAFE_FUNCTIONS:
+            why = ("names starting with '_' are reserved" if name.startswith("_") else
+                   "it is a Python keyword" if keyword.iskeyword(name) else
+                   f"it would hide the function {name}()")
+            raise self.error(at, f"{what} name '{name}' cannot be used", f"rename it: {why}")
+
+    def stmt_arg(self, section: str) -> None:
+        name, at = self.ident("an argument name after 'arg'")
+        self.expect("=", f"write arg {name} = VALUE;")
+        text, off = self.value(f"arg {name}")
+        args = self.b.args[section]
+        if name in args:
+            f, l, c = self.b.arg_where[(section, name)]
+            raise self.error(at, f"duplicate arg '{name}' in def {section} (first set at {f}:{l}:{c})",
+                             "remove one of them")
+        v = self.evaluate(text, off, f"arg {name}")
+        _check_arg(self, section, name, v, off)
+        args[name] = v
+        line, col = self.pos(at)
+        self.b.arg_where[(section, name)] = (self.file, line, col)
+        if section == "build" and name == "build_command":
+            self.b.build_at = (self.file,) + self.pos(off)
+
+    def stmt_param(self, section: str) -> None:
+        name, at = self.ident("a param name after 'param'")
+        self._check_new_name(name, at, "param")
+        dims = 0
+        while self.peek() == "[":
+            self.expect("[")
+            self.expect("]", f"write param {name}[] = [values];")
+            dims += 1
+        self.expect("=", f"write param {name}[] = [values];")
+        text, off = self.value(f"param {name}")
+        self._declare(name, at, "param")
+        v = self.evaluate(text, off, f"param {name}")
+        vline, vcol = self.pos(off)
+        meta = EMPTY
+        if dims == 0:
+            values = [v]
+        elif isinstance(v, MappingSpace):
+            values = list(v)
+            meta = FrozenMap(loops=v.loops, slots=v.slots, block=v.block, thread=v.thread,
+                             cover=v.cover)
+        elif isinstance(v, (list, tuple, range)):
+            values = list(v)
+        elif isinstance(v, (set, frozenset)):
+            raise self.error(off, f"param {name}[] is a set, whose order is not fixed",
+                             "use a list, e.g. sorted(...)")
+        else:
+            raise self.error(off, f"param {name}[] needs a list of values, got {type(v).__name__}",
+                             f"write param {name}[] = [v1, v2, ...]; or param {name} = v;")
+        if not values:
+            raise self.error(off, f"param '{name}' has no values", "give it at least one value")
+        values = check_kind(values, f"param '{name}'", file=self.file, line=vline, col=vcol)
+        line, col = self.pos(at)
+        p = ParamDef(name, values, line, col, meta, self.file)
+        (self.b.perf if section == "performance_params" else self.b.inputs).append(p)
+
+    def _declare(self, name: str, at: int, what: str) -> None:
+        prev = self.b.declared.get(name)
+        if prev is not None:
+            pwhat, f, l = prev
+            raise self.error(at, f"duplicate {what} '{name}' (already a {pwhat} at {f}:{l})",
+                             "give each param and constraint its own name")
+        if name in self.b.lets:
+            raise self.error(at, f"{what} '{name}' has the same name as a let", "rename one of them")
+        self.b.declared[name] = (what, self.file, self.pos(at)[0])
+
+    def stmt_constraint(self, section: str) -> None:
+        name, at = self.ident("a constraint name after 'constraint'")
+        self.expect("=", f"write constraint {name} = CONDITION;")
+        text, off = self.value(f"constraint {name}")
+        self._declare(name, at, "constraint")
+        line, col = self.pos(at)
+        c = ConstraintDef(name, self.compile(text, off), line, col)
+        (self.b.constraints if section == "performance_params" else self.b.input_constraints).append(c)
+
+    def stmt_option(self, section: str) -> None:
+        i = self.skip()
+        if i >= self.n or self.s[i] not in "'\"":
+            raise self.error(i, f"expected a quoted option after 'option', found {self._found(i)}",
+                             'write option "-n" = [values];')
+        end = self.skip_string(i)
+        opt = self.s[i + 1:end - 1]
+        self.i = end
+        self.expect("=", f'write option "{opt}" = [values];')
+        text, off = self.value(f"option {opt}")
+        v = self.evaluate(text, off, f"option {opt}")
+        values = list(v) if isinstance(v, (list, tuple, range)) else [v]
+        if not values:
+            raise self.error(off, f"option '{opt}' has no values", "give it at least one value")
+        line, col = self.pos(off)
+        self.b.options.setdefault(section, {})[opt] = check_kind(
+            values, f"option '{opt}'", file=self.file, line=line, col=col)
+
+    def stmt_decl(self, section: str) -> None:
+        word, at = self.ident("a type after 'decl'")
+        storage = None
+        if word in STORAGE:
+            storage = word
+            word, at = self.ident("a type")
+        device = word == "__device__"
+        if device:
+            word, at = self.ident("a type")
+        if word not in TYPES:
+            raise self.error(at, f"unknown type '{word}' in decl",
+                             "use one of " + ", ".join(TYPES) +
+                             (", after an optional static/dynamic/managed" if storage is None else ""))
+        ctype = word
+        name, nat = self.ident("a variable name", "write decl static double A[N][N] = random;")
+        dims: list[Expr] = []
+        while self.peek() == "[":
+            i = self.expect("[")
+            depth, j = 1, self.i
+            while j < self.n and depth:
+                depth += {"[": 1, "]": -1}.get(self.s[j], 0)
+                j += 1
+            if depth:
+                raise self.error(i, "'[' is never closed in decl", "add ']'")
+            text = self.s[self.i:j - 1]
+            if not text.strip():
+                raise self.error(i, f"array dimension of '{name}' is empty", "write the size, e.g. [N]")
+            dims.append(self.compile(text, self.i))
+            self.i = j
+        init: None | str | Expr = None
+        i = self.skip()
+        if self.s.startswith("=", i):
+            self.i = i + 1
+            text, off = self.value(f"decl {name}")
+            t = text.strip()
+            if t == "random":
+                init = "random"
+            elif t in ("0", "0.0", "0.", "zero"):
+                init = "zero"
+            else:
+                init = self.compile(text, off)
+        elif self.s.startswith(";", i):
+            self.i = i + 1
+        elif not self.s.startswith("}", i):
+            raise self.error(i, f"expected '=', '[' or ';' after decl {name}, found {self._found(i)}",
+                             "write decl static double A[N][N] = random;")
+        line, col = self.pos(nat)
+        self.b.decls.append(VarDecl(name, ctype, tuple(dims), storage, device, init, line, col,
+                                    self.file))
+
+    def import_spec(self, at: int) -> None:
+        word, _ = self.ident("'spec' after 'import'", "write import spec NAME;")
+        if word != "spec":
+            raise self.error(at, f"expected 'import spec NAME;', found 'import {word}'")
+        i = self.skip()
+        if i < self.n and self.s[i] in "'\"":
+            end = self.skip_string(i)
+            name, self.i = self.s[i + 1:end - 1], end
+        else:
+            m = _SPEC_NAME.match(self.s, i)
+            if not m:
+                raise self.error(i, f"expected a spec name, found {self._found(i)}",
+                                 "write import spec NAME; to load NAME.spec")
+            name, self.i = m.group(), m.end()
+        if self.peek() == ";":
+            self.i += 1
+        fname = name if name.endswith(".spec") else name + ".spec"
+        path = os.path.abspath(os.path.join(self.base_dir, fname))
+        if path in self.stack:
+            chain = " -> ".join(os.path.basename(p) for p in self.stack + (path,))
+            raise self.error(i, f"spec '{name}' imports itself ({chain})", "remove the cycle")
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as e:
+            raise self.error(i, f"cannot read spec '{name}' ({path}: {e.strerror})",
+                             f"put {fname} next to {os.path.basename(self.file)}") from None
+        sub = _Parser(text, file=path, line=1, col=1, base_dir=os.path.dirname(path),
+                      builder=self.b, stack=self.stack + (path,))
+        sub.parse()
+
+
+def _check_arg(p: _Parser, section: str, name: str, v: Any, off: int) -> None:
+    """Type checks of the args looptx itself interprets (others are passed through)."""
+    def need(ok: bool, what: str, hint: str):
+        if not ok:
+            raise p.error(off, f"arg {name} {what}, got {v!r}"[:200], hint)
+    integer = isinstance(v, int) and not isinstance(v, bool)
+    number = (integer or isinstance(v, float))
+    if section == "search":
+        if name == "algorithm":
+            need(isinstance(v, str) and v != "", "must be a searcher name", "e.g. 'Randomsearch'")
+        elif name == "total_runs":
+            need(integer and v >= 0, "must be a non-negative integer", "e.g. arg total_runs = 20;")
+        elif name == "time_limit":
+            need(number and v > 0, "must be a positive number of seconds",
+                 "looptx's time_limit is seconds, not Orio's minutes")
+        elif name == "seed":
+            need(integer, "must be an integer", "e.g. arg seed = 1;")
+        elif name == "resume":
+            need(isinstance(v, bool), "must be True or False", "e.g. arg resume = True;")
+    elif section == "performance_counter" and name == "repetitions":
+        need(integer and v >= 1, "must be a positive integer", "e.g. arg repetitions = 5;")
+    elif section == "build" and name == "build_command":
+        need(isinstance(v, str) and v.strip() != "", "must be a command string", "e.g. 'gcc -O3'")
+    elif section == "input_vars" and name in ("decl_file", "init_file"):
+        need(isinstance(v, str) and v != "", "must be a file name", "e.g. 'init.c'")
+
+
+def _check_names(spec_b: _Builder) -> None:
+    perf = {p.name for p in spec_b.perf}
+    inputs = {p.name for p in spec_b.inputs}
+    lets = set(spec_b.lets)
+
+    def check(expr: Expr, owner: str, known: set, hint: str):
+        for name in expr.names_in_order():
+            if name not in known:
+                line, col = expr.location_of(name)
+                raise AnnotationError(f"{owner} uses unknown name '{name}'", hint=hint,
+                                      file=expr.file, line=line, col=col)
+
+    for c in spec_b.constraints:
+        check(c.expr, f"constraint '{c.name}'", perf | inputs | lets, "declare it with param or let")
+    for c in spec_b.input_constraints:
+        check(c.expr, f"constraint '{c.name}'", inputs | lets,
+              "input constraints may use input params and lets only")
+    for d in spec_b.decls:
+        for e in d.dims:
+            check(e, f"decl '{d.name}'", inputs | lets | perf, "declare it in def input_params or with let")
+        if isinstance(d.init, Expr):
+            check(d.init, f"decl '{d.name}'", inputs | lets | perf,
+                  "an initializer is random, 0 or an expression of params and lets")
+    cmd = spec_b.args.get("build", {}).get("build_command")
+    if isinstance(cmd, str) and spec_b.build_at:
+        bad = unknown_build_params(cmd, perf | inputs)
+        if bad:
+            f, line, col = spec_b.build_at
+            raise AnnotationError(f"build_command uses @{bad[0]}@ but there is no param '{bad[0]}'",
+                                  hint="declare it in def performance_params",
+                                  file=f, line=line, col=col)
+
+
+def parse_tuning_spec(body: str, *, file: str, line: int = 1, col: int = 1,
+                      base_dir: str | None = None) -> TuningSpec:
+    """Parse a PerfTuning body that starts at `file:line:col` (or a whole .spec text)."""
+    if base_dir is None:
+        base_dir = os.path.dirname(file) or "."
+    b = _Builder()
+    top = os.path.abspath(os.path.join(base_dir, os.path.basename(file)))
+    _Parser(body, file=file, line=line, col=col, base_dir=base_dir, builder=b,
+            stack=(top,)).parse()
+    _check_names(b)
+    args = b.args
+    other = {k: FrozenMap(v) for k, v in args.items()
+             if k not in ("search", "build", "performance_counter", "validation",
+                          "input_vars", "performance_params", "input_params", "cmdline_params")
+             and v}
+    iv_extra = {k: v for k, v in args.get("input_vars", {}).items()
+                if k not in ("decl_file", "init_file")}
+    if iv_extra:
+        other["input_vars"] = FrozenMap(iv_extra)
+    if b.options.get("cmdline_params"):
+        other["cmdline_params"] = FrozenMap(b.options["cmdline_params"])
+    iv = args.get("input_vars", {})
+    return TuningSpec(
+        file=file, line=line,
+        performance_params=tuple(b.perf), constraints=tuple(b.constraints),
+        input_params=tuple(b.inputs), input_constraints=tuple(b.input_constraints),
+        input_vars=tuple(b.decls), decl_file=iv.get("decl_file"), init_file=iv.get("init_file"),
+        lets=FrozenMap(b.lets), search=FrozenMap(args.get("search", {})),
+        build=FrozenMap(args.get("build", {})),
+        performance_counter=FrozenMap(args.get("performance_counter", {})),
+        validation=FrozenMap(args.get("validation", {})), other=FrozenMap(other))
+
+
+def load_spec_file(path: str) -> TuningSpec:
+    """A stand-alone .spec file (Orio's `-s FILE`): `let`s and `spec NAME { ... }` blocks (or
+    bare `def` sections)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError as e:
+        raise AnnotationError(f"cannot read spec file ({e.strerror})", file=path,
+                              hint="check the path") from None
+    return parse_tuning_spec(text, file=path, line=1, col=1,
+                             base_dir=os.path.dirname(os.path.abspath(path)))

@@ -1,0 +1,318 @@
+"""The typed result of a PerfTuning specification (what the search and the harness consume).
+
+Kept apart from the parser (annotations.py) so that searchers and workers can import the
+values without the grammar.  Everything here is immutable and picklable.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+
+from looptx.errors import AnnotationError
+
+if TYPE_CHECKING:
+    from looptx.frontend.expr import Expr
+
+
+class FrozenMap(Mapping):
+    """A read-only, picklable mapping (MappingProxyType cannot be pickled)."""
+
+    __slots__ = ("_d",)
+
+    def __init__(self, items=(), **kwargs):
+        object.__setattr__(self, "_d", dict(items, **kwargs))
+
+    def __getitem__(self, key):
+        return self._d[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._d)
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("FrozenMap is read-only")
+
+    def __hash__(self):
+        return hash(frozenset(self._d.items()))
+
+    def __eq__(self, other):
+        return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
+
+    def __repr__(self) -> str:
+        return f"FrozenMap({self._d!r})"
+
+    def __reduce__(self):
+        return (FrozenMap, (self._d,))
+
+
+EMPTY = FrozenMap()
+
+
+# ----------------------------------------------------------------------------- loop mappings
+
+
+class MappingSpace(tuple):
+    """The values of `mapping(...)`: tuples of loop names in slot order, with the slot names."""
+
+    def __new__(cls, values, loops, block, thread, cover):
+        self = super().__new__(cls, values)
+        self.loops = tuple(loops)
+        self.block = block
+        self.thread = thread
+        self.cover = cover
+        self.slots = mapping_slots(block, thread)
+        return self
+
+    def __reduce__(self):
+        return (MappingSpace, (tuple(self), self.loops, self.block, self.thread, self.cover))
+
+
+def mapping_slots(block: int, thread: int) -> tuple[str, ...]:
+    """Slot names in value order: ('BX', 'BY', ..., 'TX', 'TY', ...)."""
+    return tuple("B" + "XYZ"[k] for k in range(block)) + tuple("T" + "XYZ"[k] for k in range(thread))
+
+
+def _count_mappings(n: int, slots: int) -> int:
+    return sum(math.comb(slots, k) * math.perm(n, k) for k in range(min(n, slots) + 1))
+
+
+def mapping_values(loops, block: int = 2, thread: int = 2, cover: bool = False) -> tuple[tuple[str, ...], ...]:
+    """All assignments of `loops` to block then thread slots; each loop used at most once (exactly
+    once with cover), '1' marks an empty slot, thread x is never empty.  Order: slot by slot, loops
+    in the given order before '1', so the enumeration is deterministic."""
+    if isinstance(loops, str):
+        raise TypeError("mapping() loops must be a list of loop-name strings")
+    loops = tuple(loops)
+    if not all(isinstance(x, str) for x in loops):
+        raise TypeError("mapping() loops must be a list of loop-name strings")
+    if len(set(loops)) != len(loops):
+        raise ValueError("mapping() loops must be distinct")
+    if any(x == "1" or not x.isidentifier() for x in loops):
+        raise ValueError("mapping() loops must be loop names (identifiers)")
+    if isinstance(block, bool) or not isinstance(block, int) or not 0 <= block <= 3:
+        raise ValueError("mapping() block must be 0, 1, 2 or 3")
+    if isinstance(thread, bool) or not isinstance(thread, int) or not 1 <= thread <= 3:
+        raise ValueError("mapping() thread must be 1, 2 or 3")
+    nslots = block + thread
+    if _count_mappings(len(loops), nslots) * nslots > 10_000_000:
+        raise ValueError("mapping() has too many values (use fewer loops or slots)")
+    out: list[tuple[str, ...]] = []
+
+    def fill(prefix: tuple[str, ...], used: frozenset) -> None:
+        k = len(prefix)
+        if k == nslots:
+            if not cover or len(used) == len(loops):
+                out.append(prefix)
+            return
+        if cover and len(loops) - len(used) > nslots - k:
+            return          # not enough slots left to place every loop
+        for name in loops:
+            if name not in used:
+                fill(prefix + (name,), used | {name})
+        if k != block:      # slot `block` is thread x: it must hold a loop
+            fill(prefix + ("1",), used)
+
+    fill((), frozenset())
+    return tuple(out)
+
+
+def call_mapping(*args, **kwargs):
+    """`mapping(loops, block=2, thread=2, cover=False)` as called from an annotation value."""
+    names = ("loops", "block", "thread", "cover")
+    if len(args) > len(names):
+        raise TypeError("mapping() takes loops, block, thread, cover")
+    bound = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k not in names:
+            raise TypeError(f"mapping() got an unexpected argument '{k}' "
+                            "(arguments: loops, block, thread, cover)")
+        if k in bound:
+            raise TypeError(f"mapping() got two values for '{k}'")
+        bound[k] = v
+    if "loops" not in bound:
+        raise TypeError("mapping() needs loops=[...]")
+    block, thread, cover = bound.get("block", 2), bound.get("thread", 2), bound.get("cover", False)
+    if not isinstance(cover, bool):
+        raise TypeError("mapping() cover must be True or False")
+    values = mapping_values(bound["loops"], block, thread, cover)
+    return MappingSpace(values, bound["loops"], block, thread, cover)
+
+
+@dataclass(frozen=True)
+class ParamDef:
+    """One tuning dimension: its values in declaration order (all of one kind)."""
+
+    name: str
+    values: tuple
+    line: int
+    col: int
+    meta: Mapping[str, Any] = field(default=EMPTY)   # mapping params: slots, loops, block, thread, cover
+    file: str | None = field(default=None, compare=False)
+
+    @property
+    def kind(self) -> str:
+        """'int' | 'float' | 'bool' | 'str' | 'tuple' | 'mapping'."""
+        if "slots" in self.meta:
+            return "mapping"
+        return value_kind(self.values[0]) if self.values else "int"
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        return self.meta.get("slots", ())
+
+    @property
+    def loops(self) -> tuple[str, ...]:
+        return self.meta.get("loops", ())
+
+
+def value_kind(v) -> str:
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, int):
+        return "int"
+    if isinstance(v, float):
+        return "float"
+    if isinstance(v, str):
+        return "str"
+    if isinstance(v, tuple):
+        return "tuple"
+    return type(v).__name__
+
+
+@dataclass(frozen=True)
+class ConstraintDef:
+    name: str
+    expr: Expr
+    line: int
+    col: int
+
+
+@dataclass(frozen=True)
+class VarDecl:
+    """`decl [static|dynamic|managed] [__device__] TYPE NAME[d1][d2] = init;`"""
+
+    name: str
+    ctype: str
+    dims: tuple[Expr, ...]
+    storage: str | None
+    device: bool
+    init: None | str | Expr           # None, 'random', 'zero' or a value expression
+    line: int
+    col: int = 0
+    file: str | None = field(default=None, compare=False)
+
+
+_AT_NAME = re.compile(r"@([A-Za-z_]\w*)(@?)")
+
+
+def format_value(v) -> str:
+    """How a param value is spelled inside a build command."""
+    if isinstance(v, tuple):
+        return " ".join(format_value(x) for x in v)
+    return str(v)
+
+
+def substitute_params(command: str, point: Mapping[str, Any]) -> str:
+    """Replace `@NAME@` and `@NAME` (Orio's @CFLAGS style) by the point's values; other text
+    (including `@WORD` that names no param, e.g. in an e-mail address) is kept."""
+    def repl(m: re.Match) -> str:
+        name = m.group(1)
+        return format_value(point[name]) if name in point else m.group(0)
+    return _AT_NAME.sub(repl, command)
+
+
+@dataclass(frozen=True)
+class TuningSpec:
+    """Everything a PerfTuning block (or .spec file) says.
+
+    `search['time_limit']` is in seconds (Orio's was minutes).  No defaults are filled in: a
+    missing arg is simply absent, so the consumer decides (e.g. algorithm 'Exhaustive')."""
+
+    file: str
+    line: int
+    performance_params: tuple[ParamDef, ...] = ()
+    constraints: tuple[ConstraintDef, ...] = ()
+    input_params: tuple[ParamDef, ...] = ()
+    input_constraints: tuple[ConstraintDef, ...] = ()
+    input_vars: tuple[VarDecl, ...] = ()
+    decl_file: str | None = None
+    init_file: str | None = None
+    lets: Mapping[str, Any] = EMPTY
+    search: Mapping[str, Any] = EMPTY
+    build: Mapping[str, Any] = EMPTY
+    performance_counter: Mapping[str, Any] = EMPTY
+    validation: Mapping[str, Any] = EMPTY
+    other: Mapping[str, Mapping[str, Any]] = EMPTY
+
+    def param(self, name: str) -> ParamDef:
+        for p in self.performance_params + self.input_params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def space_size(self) -> int:
+        """Points of the performance-param grid, before constraints."""
+        n = 1
+        for p in self.performance_params:
+            n *= len(p.values)
+        return n
+
+    def problem_sizes(self) -> list[dict[str, Any]]:
+        """Every input_params combination passing the input constraints, in declaration order
+        (first param slowest).  One empty dict when there are no input params."""
+        names = [p.name for p in self.input_params]
+        out = []
+        for combo in itertools.product(*(p.values for p in self.input_params)):
+            sizes = dict(zip(names, combo))
+            env = {**self.lets, **sizes}
+            if all(c.expr(env) for c in self.input_constraints):
+                out.append(sizes)
+        return out
+
+    def satisfies(self, point: Mapping[str, Any], sizes: Mapping[str, Any] = EMPTY) -> bool:
+        """True when every performance constraint holds at `point` for problem size `sizes`."""
+        env = {**self.lets, **sizes, **point}
+        return all(c.expr(env) for c in self.constraints)
+
+    def build_command(self, point: Mapping[str, Any]) -> str | None:
+        cmd = self.build.get("build_command")
+        return None if cmd is None else substitute_params(cmd, point)
+
+
+def unknown_build_params(command: str, known) -> list[str]:
+    """`@NAME@` references (both delimiters: certainly meant as a param) naming no param."""
+    return [m.group(1) for m in _AT_NAME.finditer(command) if m.group(2) and m.group(1) not in known]
+
+
+def check_kind(values: list, what: str, *, file, line, col) -> tuple:
+    """Values of one param as a tuple of one kind (ints+floats -> floats, lists -> tuples)."""
+    norm = [_freeze(v, what, file=file, line=line, col=col) for v in values]
+    kinds = {value_kind(v) for v in norm}
+    if kinds == {"int", "float"}:
+        return tuple(float(v) for v in norm)
+    if len(kinds) > 1:
+        shown = " and ".join(sorted(kinds))
+        raise AnnotationError(f"{what} mixes values of types {shown}",
+                              hint="all values of a param must have one type; ints and floats may mix",
+                              file=file, line=line, col=col)
+    return tuple(norm)
+
+
+def _freeze(v, what, *, file, line, col):
+    if isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x, what, file=file, line=line, col=col) for x in v)
+    raise AnnotationError(f"{what} has a value of unsupported type {type(v).__name__}: {_show(v)}",
+                          hint="param values are numbers, booleans, strings or tuples of those",
+                          file=file, line=line, col=col)
+
+
+def _show(v, limit=40) -> str:
+    t = repr(v)
+    return t if len(t) <= limit else t[: limit - 3] + "..."

@@ -1,0 +1,465 @@
+"""The searcher protocol (ask/tell) and the registry of searchers.
+
+A searcher hands out points of a `Space` and is told their results; it never sees a compiler
+or a GPU, so the same searcher drives real runs, a Dask cluster or a recorded-space replay.
+
+Two bookkeeping rules are enforced here for every searcher:
+- a point is handed out at most once (unless named in `remeasure`), and only valid points;
+- the number of distinct points handed out or told never exceeds `max_evals`.
+
+Resume: build a fresh searcher with the same seed and options, replay every recorded
+(point, result) through `tell`, and (if one was stored) call `load_state`; the search goes on
+and never proposes a told point again.  Searchers whose path depends on their own history
+(simplex, annealing, ...) derive from `TrajectorySearcher`: they re-run their trajectory from
+the seed and take every already known result from the history for free, so a resumed run
+follows exactly the path the first run would have taken.
+"""
+from __future__ import annotations
+
+import abc
+import importlib
+import importlib.metadata
+import math
+import time
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from looptx.errors import AnnotationError
+from looptx.search.space import Point, Space, point_key
+
+STATUSES = ("ok", "compile_error", "runtime_error", "crash", "timeout", "wrong_result",
+            "illegal", "over_limit", "invalid")
+DEFAULT_SEARCHER = "surf+"
+
+
+@dataclass(frozen=True)
+class Result:
+    """Outcome of one evaluation: `value` is the objective (seconds, lower is better)."""
+
+    status: str
+    value: float | None = None
+
+    def __post_init__(self):
+        if self.status == "ok":
+            if self.value is None or not math.isfinite(float(self.value)):
+                raise ValueError(f"an ok result needs a finite value, got {self.value!r}")
+            object.__setattr__(self, "value", float(self.value))
+        elif self.value is not None:
+            object.__setattr__(self, "value", None)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def cost(self) -> float:
+        """The value to minimise: +inf for every failure."""
+        return self.value if self.status == "ok" else math.inf
+
+
+INVALID = Result("invalid")
+
+
+class Searcher(abc.ABC):
+    """Base of all searchers.
+
+    Subclasses set `name`, declare their options in `options` (name -> default; the default's
+    type is the option's type) and implement `_propose(n)`: up to n new points.  Options are
+    also accepted with the searcher's name as prefix (`annealing_cooling_factor`).
+    """
+
+    name: ClassVar[str] = ""
+    options: ClassVar[Mapping[str, Any]] = {}
+    option_aliases: ClassVar[Mapping[str, str]] = {}
+    listed: ClassVar[bool] = True
+    # Whether load_state restores the random generator (trajectory searchers re-run from the seed).
+    _restore_rng: ClassVar[bool] = True
+
+    def __init__(self, space: Space, *, seed: int = 0, max_evals: int = 100, batch_size: int = 1,
+                 time_limit: float | None = None, clock: Callable[[], float] = time.monotonic,
+                 **options):
+        if not isinstance(max_evals, int) or isinstance(max_evals, bool) or max_evals < 0:
+            raise AnnotationError(f"max_evals must be a non-negative integer, got {max_evals!r}",
+                                  hint="give a budget such as 100")
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
+            raise AnnotationError(f"batch_size must be a positive integer, got {batch_size!r}",
+                                  hint="use 1 for sequential search")
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise AnnotationError(f"time_limit must be a positive number of seconds, got {time_limit!r}",
+                                  hint="leave it out for no limit")
+        self.space = space
+        self.seed = int(seed)
+        self.max_evals = max_evals
+        self.batch_size = batch_size
+        self.time_limit = time_limit
+        self.clock = clock
+        self.opts: dict[str, Any] = self._parse_options(options)
+        self._check_options()
+        self.rng = np.random.default_rng(self.seed)
+        self.remeasure: set[str] = set()
+        self._told: dict[str, tuple[Point, Result]] = {}
+        self._pending: dict[str, Point] = {}
+        self._best: tuple[Point, Result] | None = None
+        self._t0 = clock()
+        self._elapsed_before = 0.0
+        self._exhausted = False
+
+    # -- options --------------------------------------------------------------------------
+    @classmethod
+    def option_names(cls) -> list[str]:
+        return sorted(cls.options)
+
+    @classmethod
+    def _parse_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        opts = dict(cls.options)
+        prefixes = [cls.name.lower().rstrip("+") + "_"] + [a.lower() + "_" for a in cls._prefixes()]
+        for raw, value in given.items():
+            key = raw.lower()
+            key = cls.option_aliases.get(key, key)
+            if key not in opts:
+                for pre in prefixes:
+                    if key.startswith(pre) and cls.option_aliases.get(key[len(pre):], key[len(pre):]) in opts:
+                        key = cls.option_aliases.get(key[len(pre):], key[len(pre):])
+                        break
+            if key not in opts:
+                valid = ", ".join(cls.option_names()) or "none"
+                raise AnnotationError(f"unknown option '{raw}' for searcher '{cls.name}'",
+                                      hint=f"valid options: {valid}")
+            opts[key] = cls._coerce(raw, opts[key], value)
+        return opts
+
+    @classmethod
+    def _prefixes(cls) -> tuple[str, ...]:
+        return ()
+
+    @classmethod
+    def _coerce(cls, raw: str, default, value):
+        def bad(kind):
+            return AnnotationError(f"option '{raw}' of searcher '{cls.name}' must be {kind}, "
+                                   f"got {value!r}", hint=f"default is {default!r}")
+        if default is None or isinstance(value, type(default)) and not (
+                isinstance(value, bool) and not isinstance(default, bool)):
+            return value
+        if isinstance(default, bool):
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+                return value.lower() in ("true", "1")
+            if isinstance(value, int):
+                return bool(value)
+            raise bad("true or false")
+        if isinstance(default, int):
+            if isinstance(value, float) and value.is_integer():
+                return int(value)
+            if isinstance(value, str):
+                try:
+                    return int(value)
+                except ValueError:
+                    raise bad("an integer") from None
+            raise bad("an integer")
+        if isinstance(default, float):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return float(value)
+            if isinstance(value, str):
+                try:
+                    return float(value)
+                except ValueError:
+                    raise bad("a number") from None
+            raise bad("a number")
+        return value
+
+    def _check_options(self) -> None:
+        """Subclasses raise AnnotationError for out-of-range option values."""
+
+    def _require(self, cond: bool, option: str, what: str) -> None:
+        if not cond:
+            raise AnnotationError(f"option '{option}' of searcher '{self.name}' must be {what}, "
+                                  f"got {self.opts[option]!r}",
+                                  hint=f"default is {self.options[option]!r}")
+
+    # -- protocol -------------------------------------------------------------------------
+    @property
+    def n_told(self) -> int:
+        return len(self._told)
+
+    @property
+    def best(self) -> tuple[Point, Result] | None:
+        return self._best
+
+    @property
+    def history(self) -> list[tuple[Point, Result]]:
+        return list(self._told.values())
+
+    @property
+    def pending(self) -> list[Point]:
+        return list(self._pending.values())
+
+    @property
+    def elapsed(self) -> float:
+        return self._elapsed_before + (self.clock() - self._t0)
+
+    def _time_up(self) -> bool:
+        return self.time_limit is not None and self.elapsed >= self.time_limit
+
+    @property
+    def budget_left(self) -> int:
+        return max(0, self.max_evals - len(self._told) - len(self._pending))
+
+    @property
+    def finished(self) -> bool:
+        if self._time_up():
+            return True
+        if self._pending:
+            return False
+        return self._exhausted or self.budget_left == 0
+
+    def ask(self, n: int | None = None) -> list[Point]:
+        """Up to n (default batch_size) new valid points; [] when finished, or while the
+        searcher needs the results of its pending points before it can go on."""
+        n = self.batch_size if n is None else int(n)
+        n = min(n, self.budget_left)
+        if n <= 0 or self._time_up() or self._exhausted:
+            return []
+        out: list[Point] = []
+        for point in self._propose(n):
+            point = self.space.normalize(point)
+            key = point_key(point)
+            fresh = key not in self._told or key in self.remeasure
+            if fresh and key not in self._pending and self.space.is_valid(point):
+                self._pending[key] = point
+                out.append(point)
+                if len(out) == n:
+                    break
+        if not out and not self._pending:
+            self._exhausted = True
+        return out
+
+    def tell(self, point: Point, result: Result) -> None:
+        """Record the result of a point (asked or not: resume replays history this way)."""
+        point = self.space.normalize(point)
+        key = point_key(point)
+        if key in self._told and key not in self.remeasure:
+            self._pending.pop(key, None)
+            return
+        self.remeasure.discard(key)
+        self._pending.pop(key, None)
+        self._told[key] = (point, result)
+        if result.ok and (self._best is None or result.value < self._best[1].value):
+            self._best = (point, result)
+        self._on_tell(point, key, result)
+
+    @abc.abstractmethod
+    def _propose(self, n: int) -> list[Point]:
+        """Up to n candidate points, best first; the base drops told, pending and invalid ones."""
+
+    def _on_tell(self, point: Point, key: str, result: Result) -> None:
+        """Hook for searchers that update a model or state on each result."""
+
+    # -- helpers for subclasses -----------------------------------------------------------
+    def _seen(self) -> set[str]:
+        return set(self._told) | set(self._pending)
+
+    def _random_unseen(self, n: int) -> list[Point]:
+        return self.space.sample(self.rng, n, exclude=self._seen())
+
+    # -- state ----------------------------------------------------------------------------
+    def state(self) -> dict:
+        """JSON-serializable snapshot: settings, rng, elapsed time and history keys."""
+        return {
+            "searcher": self.name,
+            "seed": self.seed,
+            "max_evals": self.max_evals,
+            "batch_size": self.batch_size,
+            "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.opts.items()},
+            "elapsed": self.elapsed,
+            "told": list(self._told),
+            "rng": self.rng.bit_generator.state,
+            "extra": self._extra_state(),
+        }
+
+    def load_state(self, state: Mapping) -> None:
+        stored = str(state.get("searcher", self.name))
+        if not _same_searcher(stored, self.name):
+            raise AnnotationError(f"the stored search state belongs to searcher '{stored}', "
+                                  f"not '{self.name}'", hint=f"resume with searcher '{stored}'")
+        self._elapsed_before = float(state.get("elapsed", 0.0))
+        self._t0 = self.clock()
+        if self._restore_rng and "rng" in state:
+            self.rng.bit_generator.state = state["rng"]
+        self._load_extra(state.get("extra") or {})
+
+    def _extra_state(self) -> dict:
+        return {}
+
+    def _load_extra(self, extra: Mapping) -> None:
+        pass
+
+
+Request = list  # list[Point]: the points a trajectory needs results for before it goes on
+
+
+class TrajectorySearcher(Searcher):
+    """A searcher written as a generator: `results = yield [points]`.
+
+    The generator asks for points and receives one Result per point (known points are
+    answered from the history at no cost, invalid ones with status 'invalid').  Its path
+    depends only on the seed and on results, so replaying the history rebuilds it exactly.
+    Generator code must draw randomness from `self.rng` only and must not look at the history
+    directly; `self._unrequested(n)` gives fresh random points deterministically.
+    """
+
+    _restore_rng = False
+    # A trajectory that asks this many times in a row for nothing new is stuck: it is
+    # replaced by random sampling so the budget is still spent usefully.
+    stale_limit: ClassVar[int] = 2000
+
+    def __init__(self, space: Space, **kwargs):
+        super().__init__(space, **kwargs)
+        self._gen: Generator | None = None
+        self._request: list[tuple[str, Point, bool]] | None = None
+        self._requested: set[str] = set()
+        self._stale = 0
+        self._gen_done = False
+
+    @abc.abstractmethod
+    def _run(self) -> Generator[Request, list[Result], None]:
+        """The search as a generator of requests."""
+
+    def _fallback(self) -> Generator[Request, list[Result], None]:
+        while True:
+            pts = self._unrequested(max(1, self.batch_size))
+            if not pts:
+                return
+            yield pts
+
+    def _unrequested(self, n: int) -> list[Point]:
+        return self.space.sample(self.rng, n, exclude=self._requested)
+
+    def _is_new(self, point: Point) -> bool:
+        """Not requested before by this trajectory (deterministic under replay)."""
+        return point_key(point) not in self._requested
+
+    @staticmethod
+    def _log_cost(result: Result) -> float:
+        """Searchers compare log(time): steps are relative, failures are +inf.  Values <= 0
+        (objectives that are not times) map below every log, keeping the order."""
+        if not result.ok:
+            return math.inf
+        return math.log(result.value) if result.value > 0 else -1e6 + result.value
+
+    def _advance(self, results: list[Result] | None) -> bool:
+        if self._gen is None:
+            self._gen = self._run()
+        try:
+            req = self._gen.send(results) if results is not None else next(self._gen)
+        except StopIteration:
+            self._gen_done = True
+            self._request = None
+            return False
+        entries = []
+        fresh = False
+        for p in req:
+            p = self.space.normalize(p)
+            key = point_key(p)
+            if key not in self._requested:
+                fresh = True
+                self._requested.add(key)
+            entries.append((key, p, self.space.is_valid(p)))
+        self._stale = 0 if fresh else self._stale + 1
+        if self._stale > self.stale_limit:
+            self._gen = self._fallback()
+            self._stale = 0
+            return self._advance(None)
+        self._request = entries
+        return True
+
+    def _propose(self, n: int) -> list[Point]:
+        if self._gen_done:
+            return []
+        if self._request is None and not self._advance(None):
+            return []
+        while True:
+            out = []
+            waiting = False
+            for key, p, valid in self._request:
+                if not valid or key in self._told:
+                    continue
+                waiting = True
+                if key not in self._pending and len(out) < n and all(point_key(o) != key for o in out):
+                    out.append(p)
+            if waiting:
+                return out
+            results = [self._told[key][1] if valid else INVALID for key, p, valid in self._request]
+            if not self._advance(results):
+                return []
+
+
+def _same_searcher(a: str, b: str) -> bool:
+    if a.lower() == b.lower():
+        return True
+    try:
+        return get_searcher(a) is get_searcher(b)
+    except AnnotationError:
+        return False
+
+
+_REGISTRY: dict[str, type] = {}
+_BUILTINS = ("exhaustive", "random", "simplex", "annealing", "greedy_ils", "pso", "genetic", "surf")
+_loaded = False
+
+
+def register_searcher(cls, *aliases: str) -> type:
+    """Make `cls` available under its `name` and the given aliases (case-insensitive)."""
+    for alias in (cls.name, *aliases):
+        _REGISTRY[alias.lower()] = cls
+    return cls
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for mod in _BUILTINS:
+            importlib.import_module(f"looptx.search.{mod}")
+
+
+def _entry_points():
+    try:
+        return list(importlib.metadata.entry_points(group="looptx.searchers"))
+    except Exception:  # noqa: BLE001 - a broken installed plugin must not break the built-ins
+        return []
+
+
+def get_searcher(name: str) -> type:
+    """The searcher class for a name: built-in or Orio name (any case), or an installed
+    plugin (entry-point group `looptx.searchers`)."""
+    _load_builtins()
+    key = str(name).lower()
+    if key in _REGISTRY:
+        return _REGISTRY[key]
+    for ep in _entry_points():
+        if ep.name.lower() == key:
+            cls = ep.load()
+            if not (isinstance(cls, type) and issubclass(cls, Searcher)):
+                raise AnnotationError(f"searcher plugin '{ep.name}' ({ep.value}) is not a "
+                                      "looptx Searcher subclass",
+                                      hint="subclass looptx.search.base.Searcher")
+            if not getattr(cls, "name", ""):
+                cls.name = ep.name
+            return cls
+    raise AnnotationError(f"unknown searcher '{name}'",
+                          hint="available: " + ", ".join(available_searchers()))
+
+
+def available_searchers() -> list[str]:
+    """Names of the built-in searchers (default first among equals: surf+) and plugins."""
+    _load_builtins()
+    names = []
+    for cls in _REGISTRY.values():
+        if cls.listed and cls.name not in names:
+            names.append(cls.name)
+    for ep in _entry_points():
+        if ep.name not in names:
+            names.append(ep.name)
+    return names

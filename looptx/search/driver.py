@@ -1,0 +1,500 @@
+"""The search loop: ask -> prepare -> dedupe -> measure -> record -> tell.
+
+    outcome = run_search(space, searcher, evaluator, db="mm.looptx.db", search_key="mm.c|cuda",
+                         budget=200)
+
+Rounds: the searcher is asked for up to `searcher.batch_size` points (capped by what is left of
+the budget).  All of them are prepared at once in a pool of isolated worker processes; they are
+then taken in the order they were asked:
+* a pruned point (prepare status != 'ok') is recorded at once;
+* a point whose code hash was already measured in this search gets that measurement, recorded
+  with `duplicate_of` = the eval index of the measured one (finalists the searcher flags in
+  `searcher.remeasure` are measured again);
+* otherwise it is measured in an isolated worker, one at a time per device (the local executor
+  has one device; a Dask cluster has one per worker).
+Each evaluation is committed to the database as soon as it completes; the searcher is told the
+results in the order it asked, each only after it is committed.  Eval indices follow the ask
+order, so a resumed search replays the tells in the same order.  The searcher's state is stored
+every STATE_SAVE_INTERVAL seconds (between rounds) and when the call ends.
+
+`resume=True` reloads the search's evaluations, calls `searcher.load_state` with the stored state
+(when the searcher has the same name) and replays every evaluation through `searcher.tell`, then
+continues until `budget` evaluations exist in total; nothing recorded is measured again.
+`time_limit` counts the wall time of this call; when it passes, no new point is started, the
+measurements in flight are completed and recorded, and the call returns.
+
+Executors: None (local processes), 'local-dask' (a LocalCluster of `workers` single-threaded
+worker processes, one per device), a `dask.distributed.Client`, or a scheduler address
+('dask://HOST:PORT', 'tcp://...', 'tls://...').  Start remote workers with `--nthreads 1` (one per
+GPU) and DASK_DISTRIBUTED__WORKER__DAEMON=False (or `--no-nanny`) so that each can keep an isolated
+child process; otherwise measurements run inside the Dask worker and a crash costs the worker.
+With several devices, give the searcher `batch_size` >= the number of devices to keep them busy.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import json
+import os
+import pickle
+import sys
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from looptx.runtime.worker import WorkerPool
+from looptx.search.db import EvalRecord, ResultsDB, SearchError, utc_now
+from looptx.search.evaluate import (DEFAULT_PREPARE_TIMEOUT, MEASURE_STATUSES, Measurement,
+                                    Prepared, dask_measure_task, dask_prepare_task,
+                                    install_evaluator, measure_task, measurement_from_call,
+                                    prepare_task, prepared_from_call, restart_after_measure)
+
+__all__ = ["run_search", "SearchOutcome", "describe_space"]
+
+DASK_CONNECT_TIMEOUT = 30.0   # seconds to reach a remote scheduler before giving up
+# The searcher state is a convenience for resuming (every evaluation is replayed through tell()
+# anyway), and it grows with the history: store it every few seconds and at the end, not per round.
+STATE_SAVE_INTERVAL = 5.0
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    search_key: str
+    best_point: dict | None
+    best_measurement: Measurement | None
+    best_record: EvalRecord | None
+    n_evals: int                         # evaluations recorded for this search (all runs)
+    counts: Mapping[str, int]            # evaluations per status (all runs)
+    wall_time: float                     # seconds spent in this call
+    records: tuple[EvalRecord, ...]      # all evaluations of the search, eval_index order
+    stop_reason: str = "budget"          # 'budget' | 'time_limit' | 'finished' (searcher done)
+    n_measured: int = 0                  # measurements actually run by this call
+    n_resumed: int = 0                   # evaluations replayed from the database
+
+
+def describe_space(space) -> dict:
+    """JSON description of a Space's parameters (stored with the search, checked on resume)."""
+    def plain(v):
+        return [plain(x) for x in v] if isinstance(v, (tuple, list)) else v
+    return {
+        "name": getattr(space, "name", None),
+        "params": [{"name": p.name, "kind": p.kind, "values": plain(p.values),
+                    "slots": list(getattr(p, "slots", ()) or ())} for p in space.params],
+        "n_constraints": len(getattr(space, "constraints", ()) or ()),
+    }
+
+
+def _best(records) -> EvalRecord | None:
+    ok = [r for r in records if r.ok and r.time is not None]
+    return min(ok, key=lambda r: (r.time, r.eval_index)) if ok else None
+
+
+# --- executors ------------------------------------------------------------------------------
+
+def _chain(fut, fn: Callable[[Any], Any]) -> cf.Future:
+    """A concurrent Future for fn(fut.result()); cancelling it cancels `fut` (also a Dask one)."""
+    out: cf.Future = cf.Future()
+
+    def done(f):
+        if out.done():
+            return
+        try:
+            value = fn(f.result())
+        except BaseException as e:  # noqa: BLE001 - hand any failure to the waiting driver
+            with contextlib.suppress(cf.InvalidStateError):
+                out.set_exception(e)
+            return
+        with contextlib.suppress(cf.InvalidStateError):
+            out.set_result(value)
+
+    out.add_done_callback(lambda o: o.cancelled() and fut.cancel())
+    fut.add_done_callback(done)
+    return out
+
+
+class _LocalBackend:
+    n_devices = 1
+
+    def __init__(self, evaluator, workers: int, context: str):
+        try:
+            pickle.dumps(evaluator)
+        except Exception as e:  # noqa: BLE001 - fail once here, not once per point
+            raise TypeError(f"the evaluator must be picklable to reach worker processes: "
+                            f"{type(e).__name__}: {e}") from None
+        init = dict(initializer=install_evaluator, initargs=(evaluator,), context=context)
+        self._prep = WorkerPool(max(1, workers), name="looptx-prepare", **init)
+        self._meas = WorkerPool(1, name="looptx-measure", **init)
+        self._prepare_timeout = float(getattr(evaluator, "prepare_timeout", DEFAULT_PREPARE_TIMEOUT))
+        self._timeout = float(evaluator.timeout)
+
+    def submit_prepare(self, point: dict) -> cf.Future:
+        f = self._prep.submit(prepare_task, point, timeout=self._prepare_timeout)
+        return _chain(f, lambda r: prepared_from_call(point, r))
+
+    def submit_measure(self, prepared: Prepared) -> cf.Future:
+        f = self._meas.submit(measure_task, prepared, timeout=self._timeout,
+                              restart_after=restart_after_measure)
+        return _chain(f, measurement_from_call)
+
+    def close(self, kill: bool) -> None:
+        self._prep.close(kill=True)      # only pure work can be left there: never wait for it
+        self._meas.close(kill=kill)
+
+
+class _DaskBackend:
+    def __init__(self, evaluator, executor, workers: int | None):
+        try:
+            import dask
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise SearchError("the Dask executor needs dask.distributed",
+                              hint='pip install "dask[distributed]"') from None
+        self._stack = contextlib.ExitStack()
+        self._owns_client = False
+        if executor == "local-dask":
+            # Isolated measurement children need non-daemonic worker processes; the nanny reads
+            # this setting whenever it (re)starts a worker, so it stays set for the cluster's life.
+            self._stack.enter_context(dask.config.set({"distributed.worker.daemon": False}))
+            cluster = self._stack.enter_context(LocalCluster(
+                n_workers=workers or 1, threads_per_worker=1, processes=True,
+                dashboard_address=None))
+            client = self._stack.enter_context(Client(cluster))
+        elif isinstance(executor, str):
+            addr = "tcp://" + executor[len("dask://"):] if executor.startswith("dask://") else executor
+            try:
+                client = self._stack.enter_context(Client(addr, timeout=DASK_CONNECT_TIMEOUT))
+            except (OSError, TimeoutError) as e:
+                self._stack.close()
+                raise SearchError(f"cannot reach the Dask scheduler at {executor!r} ({e})",
+                                  hint="start it with `dask scheduler` or check --executor") from None
+        else:
+            client = executor
+        self.client = client
+        self.n_devices = max(1, len(client.nthreads()))
+        self._token = uuid.uuid4().hex
+        self._ev = client.scatter(evaluator, broadcast=True)
+        self._prepare_timeout = float(getattr(evaluator, "prepare_timeout", DEFAULT_PREPARE_TIMEOUT))
+        self._futures: list = []
+
+    def _wrap(self, dfut, fn) -> cf.Future:
+        self._futures.append(dfut)
+        return _chain(dfut, fn)
+
+    def submit_prepare(self, point: dict) -> cf.Future:
+        f = self.client.submit(dask_prepare_task, self._ev, point, self._token,
+                               self._prepare_timeout, pure=False)
+        return self._wrap(f, lambda p: p)
+
+    def submit_measure(self, prepared: Prepared) -> cf.Future:
+        f = self.client.submit(dask_measure_task, self._ev, prepared, self._token, pure=False)
+        return self._wrap(f, lambda m: m)
+
+    def close(self, kill: bool) -> None:
+        with contextlib.suppress(Exception):
+            self.client.cancel([f for f in self._futures if not f.done()])
+        self._futures.clear()
+        self._stack.close()
+
+
+def _make_backend(executor, evaluator, workers, context):
+    if executor is None or executor == "local":
+        return _LocalBackend(evaluator, workers or os.cpu_count() or 1, context)
+    return _DaskBackend(evaluator, executor, workers)
+
+
+# --- progress ---------------------------------------------------------------------------------
+
+class _Progress:
+    def __init__(self, enabled: bool, budget: int, done: int, best: EvalRecord | None):
+        self._p = None
+        self._best = best.time if best is not None else None
+        if not enabled:
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+            TimeElapsedColumn
+        self._p = Progress(TextColumn("search"), BarColumn(), MofNCompleteColumn(),
+                           TimeElapsedColumn(), TextColumn("{task.fields[best]}"),
+                           TextColumn("{task.fields[counts]}"), transient=False)
+        self._task = self._p.add_task("search", total=budget, completed=done, best="", counts="")
+        self._p.start()
+
+    def update(self, done: int, rec: EvalRecord, counts: Counter) -> None:
+        if self._p is None:
+            return
+        if rec.ok and rec.time is not None and (self._best is None or rec.time < self._best):
+            self._best = rec.time
+        b = f"best {self._best:.4g} s" if self._best is not None else "best -"
+        c = " ".join(f"{k}:{v}" for k, v in sorted(counts.items()))
+        self._p.update(self._task, completed=done, best=b, counts=c)
+
+    def stop(self) -> None:
+        if self._p is not None:
+            self._p.stop()
+
+
+# --- the loop ---------------------------------------------------------------------------------
+
+def _record(prepared_or_point, status: str, m: Measurement | None, *, index: int, desc: Mapping,
+            point: dict, pkey: str, duplicate_of: int | None = None) -> EvalRecord:
+    p = prepared_or_point if isinstance(prepared_or_point, Prepared) else None
+    info = dict(m.info) if m is not None else {}
+    dup = duplicate_of is not None
+    return EvalRecord(
+        eval_index=index, point=dict(point), point_key=pkey, status=status,
+        time=m.time if (m is not None and status == "ok") else None,
+        times=tuple(m.times) if m is not None else (),
+        spread=m.spread if m is not None else None,
+        code_hash=p.code_hash if p else None, recipe=p.recipe if p else None,
+        compiler=desc.get("compiler"), flags=desc.get("flags"),
+        device=info.get("device") or desc.get("device"),
+        compile_time=0.0 if (dup or m is None) else float(m.compile_time),
+        run_time=0.0 if (dup or m is None) else float(m.run_time),
+        error=(m.error if m is not None else (p.error if p else None)),
+        duplicate_of=duplicate_of, info=info, timestamp=utc_now())
+
+
+def run_search(space, searcher, evaluator, *, db, search_key: str, budget: int,
+               time_limit: float | None = None, executor=None, workers: int | None = None,
+               progress: bool = True, resume: bool = False,
+               on_record: Callable[[EvalRecord], None] | None = None,
+               input_file: str | None = None, problem: Mapping | None = None,
+               searcher_options: Mapping | None = None, context: str = "spawn") -> SearchOutcome:
+    """Run (or resume) one search; see the module docstring.  `db` is a path or a ResultsDB."""
+    from looptx.search.space import point_key
+
+    t_start = time.monotonic()
+    own_db = not isinstance(db, ResultsDB)
+    rdb = ResultsDB(db) if own_db else db
+    try:
+        return _run(space, searcher, evaluator, rdb, search_key, int(budget), time_limit, executor,
+                    workers, progress, resume, on_record, input_file, problem, searcher_options,
+                    context, point_key, t_start)
+    finally:
+        if own_db:
+            rdb.close()
+
+
+def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_limit, resume,
+                 input_file, problem, searcher_options, desc) -> list[EvalRecord]:
+    space_desc = describe_space(space)
+    info = rdb.get_search(key)
+    if info is not None and info.n_evals == 0:
+        # A start that failed before any evaluation (e.g. no Dask scheduler) holds nothing
+        # worth keeping: start over rather than insist on --resume.
+        rdb.delete_search(key)
+        info = None
+    if info is None:
+        rdb.create_search(key, input_file=input_file, problem=problem,
+                          backend=desc.get("backend"), searcher=getattr(searcher, "name", None),
+                          searcher_options=(dict(searcher_options) if searcher_options is not None
+                                            else getattr(searcher, "opts", None)),
+                          seed=getattr(searcher, "seed", None), budget=budget,
+                          time_limit=time_limit, space=space_desc, evaluator=desc)
+        return []
+    if not resume:
+        raise SearchError(f"search {key!r} is already recorded in '{rdb.path}'",
+                          hint="continue it with --resume, or pick another --db",
+                          file=str(rdb.path))
+    stored = json.loads(json.dumps(info.space)) if info.space is not None else None
+    if stored is not None and stored.get("params") != json.loads(json.dumps(space_desc))["params"]:
+        raise SearchError(f"the search space of {key!r} changed since it was recorded",
+                          hint="resume with the same annotations, or start a new --db",
+                          file=str(rdb.path))
+    records = rdb.evaluations(key)
+    if info.state is not None and info.searcher == getattr(searcher, "name", None):
+        searcher.load_state(info.state)
+    for r in records:
+        searcher.tell(r.point, r.result())
+    rdb.update_search(key, budget=budget, time_limit=time_limit, status="running", finished=None)
+    return records
+
+
+def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, workers, progress,
+         resume, on_record, input_file, problem, searcher_options, context, point_key, t_start):
+    desc = dict(evaluator.describe() or {})
+    records: list[EvalRecord] = _open_search(rdb, key, space, searcher, evaluator, budget,
+                                             time_limit, resume, input_file, problem,
+                                             searcher_options, desc)
+    n_resumed = len(records)
+    counts = Counter(r.status for r in records)
+    # code hash -> the record whose measurement it owns (measured, not a duplicate)
+    measured: dict[str, EvalRecord] = {}
+    for r in records:
+        if r.code_hash and r.duplicate_of is None and r.status in MEASURE_STATUSES:
+            measured.setdefault(r.code_hash, r)
+    next_index = (max(r.eval_index for r in records) + 1) if records else 0
+    deadline = None if time_limit is None else t_start + float(time_limit)
+    stop_reason = "budget"
+    n_measured = 0
+    show = progress and sys.stdout.isatty()
+    bar = _Progress(show, budget, len(records), _best(records))
+    backend = None
+    status = "interrupted"
+    last_save = time.monotonic()
+    try:
+        backend = _make_backend(executor, evaluator, workers, context)
+        while True:
+            left = budget - len(records)
+            if left <= 0:
+                stop_reason = "budget"
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                stop_reason = "time_limit"
+                break
+            if getattr(searcher, "finished", False):
+                stop_reason = "finished"
+                break
+            n = max(1, min(int(getattr(searcher, "batch_size", 1) or 1), left))
+            points = searcher.ask(n)[:left]
+            if not points:
+                stop_reason = "finished"
+                break
+            remeasure = set(getattr(searcher, "remeasure", ()) or ())
+            out, timed_out, nm = _round(points, backend, searcher, rdb, key, desc, point_key,
+                                        measured, remeasure, next_index, deadline,
+                                        lambda rec: _after_record(rec, records, counts, bar,
+                                                                  on_record, budget))
+            n_measured += nm
+            if out:
+                next_index = max(r.eval_index for r in out) + 1
+            if time.monotonic() - last_save >= STATE_SAVE_INTERVAL:
+                _save_state(rdb, key, searcher)
+                last_save = time.monotonic()
+            if timed_out:
+                stop_reason = "time_limit"
+                break
+        status = "finished"
+    finally:
+        bar.stop()
+        if backend is not None:
+            backend.close(kill=status != "finished")
+        with contextlib.suppress(Exception):
+            _save_state(rdb, key, searcher)
+        with contextlib.suppress(Exception):
+            rdb.update_search(key, status=status, finished=utc_now() if status == "finished" else None)
+    records.sort(key=lambda r: r.eval_index)
+    best = _best(records)
+    bm = None if best is None else Measurement(status="ok", time=best.time, times=best.times,
+                                               spread=best.spread, compile_time=best.compile_time,
+                                               run_time=best.run_time, info=best.info)
+    return SearchOutcome(search_key=key, best_point=best.point if best else None,
+                         best_measurement=bm, best_record=best, n_evals=len(records),
+                         counts=dict(counts), wall_time=time.monotonic() - t_start,
+                         records=tuple(records), stop_reason=stop_reason, n_measured=n_measured,
+                         n_resumed=n_resumed)
+
+
+def _after_record(rec, records, counts, bar, on_record, budget):
+    records.append(rec)
+    counts[rec.status] += 1
+    bar.update(len(records), rec, counts)
+    if on_record is not None:
+        on_record(rec)
+
+
+def _save_state(rdb, key, searcher) -> None:
+    try:
+        state = searcher.state()
+        json.dumps(state)
+    except (TypeError, ValueError, NotImplementedError):
+        state = None  # resume then relies on replaying tells alone
+    rdb.update_search(key, state=state)
+
+
+def _round(points, backend, searcher, rdb, key, desc, point_key, measured, remeasure,
+           first_index, deadline, recorded) -> tuple[list[EvalRecord], bool, int]:
+    """Evaluate one batch; returns (records, stopped by the time limit, measurements run)."""
+    n = len(points)
+    keys = [point_key(p) for p in points]
+    prep_f = [backend.submit_prepare(p) for p in points]
+    prepared: list[Prepared | None] = [None] * n
+    slots: list[EvalRecord | None] = [None] * n
+    index: list[int | None] = [None] * n
+    inflight: dict[cf.Future, int] = {}       # measurement future -> position in the batch
+    owner: dict[str, int] = {}                # code hash -> position measuring it in this batch
+    waiting: dict[int, list[int]] = {}        # position measuring -> duplicates waiting for it
+    consumed = told = n_measured = 0
+    stopped = False
+    done_list: list[EvalRecord] = []
+
+    def finish(i: int, rec: EvalRecord) -> None:
+        rdb.add_evaluation(key, rec)          # committed before anyone is told
+        slots[i] = rec
+        done_list.append(rec)
+        recorded(rec)
+
+    def dup_record(i: int, src: EvalRecord) -> EvalRecord:
+        m = Measurement(status=src.status, time=src.time, times=src.times, spread=src.spread,
+                        error=src.error, info=src.info)
+        return _record(prepared[i], src.status, m, index=index[i], desc=desc, point=points[i],
+                       pkey=keys[i], duplicate_of=src.eval_index)
+
+    try:
+        while told < n:
+            # Take prepared points in ask order while the devices have room.
+            while not stopped and consumed < n and prep_f[consumed].done():
+                if deadline is not None and time.monotonic() >= deadline:
+                    stopped = True
+                    break
+                i = consumed
+                try:
+                    p = prep_f[i].result()
+                except Exception as e:  # noqa: BLE001 - executor-level failure (e.g. Dask)
+                    p = Prepared(point=points[i], status="codegen_error",
+                                 error=f"prepare failed: {type(e).__name__}: {e}")
+                h = p.code_hash if p.ok else None
+                fresh = h is None or keys[i] in remeasure
+                if p.ok and (fresh or (h not in measured and h not in owner)) \
+                        and len(inflight) >= backend.n_devices:
+                    break                      # wait for a device
+                prepared[i], index[i] = p, first_index + i
+                consumed += 1
+                if not p.ok:
+                    finish(i, _record(p, p.status, None, index=index[i], desc=desc,
+                                      point=points[i], pkey=keys[i]))
+                elif not fresh and h in measured:
+                    finish(i, dup_record(i, measured[h]))
+                elif not fresh and h in owner:
+                    waiting.setdefault(owner[h], []).append(i)
+                else:
+                    if h is not None and keys[i] not in remeasure:
+                        owner[h] = i
+                    inflight[backend.submit_measure(p)] = i
+            while told < n and slots[told] is not None:
+                searcher.tell(points[told], slots[told].result())
+                told += 1
+            if told >= n or (stopped and not inflight):
+                break
+            wait_on = list(inflight)
+            if not stopped and consumed < n and not prep_f[consumed].done():
+                wait_on.append(prep_f[consumed])
+            if not wait_on:
+                raise RuntimeError("search driver stalled (internal error)")
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic()) + 0.01
+            done, _ = cf.wait(wait_on, timeout=timeout, return_when=cf.FIRST_COMPLETED)
+            if not done and deadline is not None and time.monotonic() >= deadline:
+                stopped = True
+            for f in done:
+                if f not in inflight:
+                    continue
+                i = inflight.pop(f)
+                try:
+                    m = f.result()
+                except Exception as e:  # noqa: BLE001 - e.g. the Dask worker died (KilledWorker)
+                    m = Measurement(status="crash", error=f"{type(e).__name__}: {e}")
+                n_measured += 1
+                rec = _record(prepared[i], m.status, m, index=index[i], desc=desc,
+                              point=points[i], pkey=keys[i])
+                finish(i, rec)
+                h = prepared[i].code_hash
+                if h and keys[i] not in remeasure:
+                    measured.setdefault(h, rec)
+                    owner.pop(h, None)
+                for j in waiting.pop(i, []):
+                    finish(j, dup_record(j, rec))
+    finally:
+        for f in prep_f:
+            f.cancel()
+    return sorted(done_list, key=lambda r: r.eval_index), stopped, n_measured

@@ -1,0 +1,406 @@
+"""Recorded search spaces: Kernel Tuner caches read and written, and simulated replay.
+
+A Kernel Tuner cache holds the measured time of every configuration of a space; replaying a
+searcher against it costs no hardware and gives the exact same answers every time, which is
+how searchers are compared (benchmarks/search_quality.py).  Conventions:
+- the valid space is the T1 `Conditions` over the parameter grid when a T1 file is given, else
+  the configurations present in the cache;
+- a valid configuration absent from the cache, or stored with an error string, is a failure
+  that still costs one evaluation;
+- simulated time = recorded compile_time + benchmark_time (ms in the cache, seconds here) plus
+  the searcher's own wall time.
+"""
+from __future__ import annotations
+
+import ast
+import gzip
+import json
+import math
+import operator
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from looptx.errors import AnnotationError
+from looptx.search.base import Result, get_searcher
+from looptx.search.space import Param, Point, Space, infer_kind, point_key
+
+_KT_FAILURE_STATUS = {"CompilationFailedConfig": "compile_error",
+                      "RuntimeFailedConfig": "runtime_error",
+                      "InvalidConfig": "invalid"}
+_STATUS_KT = {"compile_error": "CompilationFailedConfig", "runtime_error": "RuntimeFailedConfig",
+              "crash": "RuntimeFailedConfig", "timeout": "RuntimeFailedConfig",
+              "wrong_result": "RuntimeFailedConfig", "illegal": "InvalidConfig",
+              "over_limit": "InvalidConfig", "invalid": "InvalidConfig"}
+
+
+@dataclass(frozen=True)
+class RecordedSpace:
+    """A fully measured space: the objective and cost of a point are look-ups."""
+
+    space: Space
+    objective: Callable[[Point], Result]
+    cost: Callable[[Point], float]
+    optimum: float
+    name: str
+    n_valid: int
+    # Objective (seconds, inf for a failure) of each valid point, in enumeration order.
+    times: tuple[float, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
+class ReplayTrace:
+    """What one simulated search did: one (point, result, simulated time) per evaluation."""
+
+    name: str
+    searcher: str
+    seed: int
+    entries: tuple[tuple[Point, Result, float], ...]
+    optimum: float
+    searcher_time: float = 0.0
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __iter__(self):
+        return iter(self.entries)
+
+    def __getitem__(self, i):
+        return self.entries[i]
+
+    @property
+    def best_curve(self) -> tuple[float, ...]:
+        """Best value found after each evaluation (inf until the first success)."""
+        out, best = [], math.inf
+        for _, r, _ in self.entries:
+            if r.ok and r.value < best:
+                best = r.value
+            out.append(best)
+        return tuple(out)
+
+    @property
+    def times(self) -> tuple[float, ...]:
+        return tuple(t for _, _, t in self.entries)
+
+
+# -- condition expressions -------------------------------------------------------------
+_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+           ast.Pow: operator.pow}
+_CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+           ast.Gt: operator.gt, ast.GtE: operator.ge, ast.In: lambda a, b: a in b,
+           ast.NotIn: lambda a, b: a not in b}
+_FUNCS = {"min": min, "max": max, "abs": abs, "int": int, "float": float, "len": len}
+
+
+class _Condition:
+    """A small interpreter for T1 condition text, used until looptx.frontend.expr exists.
+    It walks the Python AST of the text; nothing is ever passed to eval."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.tree = ast.parse(text.strip(), mode="eval").body
+        self.names = frozenset(n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name)) - set(_FUNCS)
+
+    def __call__(self, env: Mapping):
+        return self._ev(self.tree, env)
+
+    def _ev(self, node, env):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool)):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id in env:
+                return env[node.id]
+            raise NameError(node.id)
+        if isinstance(node, ast.BoolOp):
+            if isinstance(node.op, ast.And):
+                val = True
+                for v in node.values:
+                    val = self._ev(v, env)
+                    if not val:
+                        return val
+                return val
+            val = False
+            for v in node.values:
+                val = self._ev(v, env)
+                if val:
+                    return val
+            return val
+        if isinstance(node, ast.UnaryOp):
+            v = self._ev(node.operand, env)
+            if isinstance(node.op, ast.Not):
+                return not v
+            if isinstance(node.op, ast.USub):
+                return -v
+            if isinstance(node.op, ast.UAdd):
+                return +v
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            a, b = self._ev(node.left, env), self._ev(node.right, env)
+            if isinstance(node.op, ast.Pow) and abs(b) > 64:
+                raise ValueError("exponent too large")
+            return _BINOPS[type(node.op)](a, b)
+        if isinstance(node, ast.Compare):
+            left = self._ev(node.left, env)
+            for op, comp in zip(node.ops, node.comparators):
+                right = self._ev(comp, env)
+                if type(op) not in _CMPOPS or not _CMPOPS[type(op)](left, right):
+                    return False
+                left = right
+            return True
+        if isinstance(node, ast.IfExp):
+            return self._ev(node.body if self._ev(node.test, env) else node.orelse, env)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return tuple(self._ev(e, env) for e in node.elts)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in _FUNCS and not node.keywords):
+            return _FUNCS[node.func.id](*(self._ev(a, env) for a in node.args))
+        raise ValueError(f"unsupported expression: {ast.dump(node)[:60]}")
+
+
+def _compile_condition(text: str, where: str):
+    try:
+        from looptx.frontend.expr import compile_expr
+    except ImportError:
+        compile_expr = None
+    try:
+        return compile_expr(text) if compile_expr is not None else _Condition(text)
+    except Exception as exc:  # noqa: BLE001 - any parse failure is a bad T1 file
+        err = exc if isinstance(exc, AnnotationError) else None
+        raise AnnotationError(f"cannot read condition {text!r}: {err.what if err else exc}",
+                              hint="use a Python-style boolean expression over the "
+                                   "parameter names", file=where) from None
+
+
+def _constraint(expr) -> Callable[[Mapping], bool]:
+    return lambda point: bool(expr(point))
+
+
+# -- reading ----------------------------------------------------------------------------
+def _read_json(path: str | os.PathLike) -> dict:
+    path = str(path)
+    try:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise AnnotationError("file not found", hint="check the path", file=path) from None
+    except (OSError, ValueError, EOFError) as exc:
+        raise AnnotationError(f"not a readable JSON file ({exc})",
+                              hint="give a Kernel Tuner cache (.json or .json.gz)", file=path) from None
+    if not isinstance(data, dict):
+        raise AnnotationError("expected a JSON object", hint="give a Kernel Tuner cache", file=path)
+    return data
+
+
+def _load_params(data: dict, path: str) -> list[Param]:
+    keys = data.get("tune_params_keys")
+    tp = data.get("tune_params")
+    if not isinstance(keys, list) or not isinstance(tp, dict) or not isinstance(data.get("cache"), dict):
+        raise AnnotationError("not a Kernel Tuner cache: 'tune_params_keys', 'tune_params' or "
+                              "'cache' is missing", hint="give a cache written by Kernel Tuner "
+                              "or looptx", file=path)
+    meta = {m["name"]: m for m in data.get("looptx_params", []) if isinstance(m, dict) and "name" in m}
+    params = []
+    for k in keys:
+        if k not in tp or not isinstance(tp[k], list):
+            raise AnnotationError(f"parameter '{k}' has no value list in 'tune_params'",
+                                  hint="the cache is damaged", file=path)
+        m = meta.get(k, {})
+        values = tp[k]
+        kind = m.get("kind") or infer_kind(values)
+        params.append(Param(k, tuple(values), kind, tuple(m.get("slots", ()))))
+    return params
+
+
+def _load_t1(t1_path, params: list[Param]) -> list[Callable]:
+    t1_path = str(t1_path)
+    t1 = _read_json(t1_path)
+    cs = t1.get("ConfigurationSpace")
+    if not isinstance(cs, dict):
+        raise AnnotationError("no 'ConfigurationSpace' in the T1 file", hint="give a T1 "
+                              "problem definition", file=t1_path)
+    t1_names = [p.get("Name") for p in cs.get("TuningParameters", [])]
+    names = [p.name for p in params]
+    if sorted(t1_names) != sorted(names):
+        raise AnnotationError("the T1 parameters do not match the cache's",
+                              hint=f"cache has {', '.join(names)}", file=t1_path)
+    out = []
+    for cond in cs.get("Conditions", []):
+        text = cond.get("Expression") if isinstance(cond, dict) else None
+        if not isinstance(text, str):
+            raise AnnotationError("a condition has no 'Expression' string", hint="fix the T1 file",
+                                  file=t1_path)
+        out.append(_constraint(_compile_condition(text, t1_path)))
+    return out
+
+
+def _record_point(rec: Mapping, key: str, params: list[Param]) -> Point | None:
+    if all(p.name in rec for p in params):
+        return {p.name: rec[p.name] for p in params}
+    parts = key.split(",")
+    if len(parts) != len(params):
+        return None
+    point = {}
+    for p, text in zip(params, parts):
+        match = [v for v in p.values if str(v) == text]
+        if not match:
+            return None
+        point[p.name] = match[0]
+    return point
+
+
+def load_recorded_space(path, t1_path=None) -> RecordedSpace:
+    """Read a Kernel Tuner cache (`.json` or `.json.gz`), optionally with its T1 definition."""
+    path = str(path)
+    data = _read_json(path)
+    params = _load_params(data, path)
+    grid = Space(params)
+    by_key: dict[str, dict] = {}
+    for key, rec in data["cache"].items():
+        if not isinstance(rec, dict) or "time" not in rec:
+            continue
+        point = _record_point(rec, key, params)
+        if point is not None:
+            by_key[point_key(grid.normalize(point))] = rec
+    if t1_path is not None:
+        constraints = _load_t1(t1_path, params)
+    else:
+        known = frozenset(by_key)
+        constraints = [lambda point: point_key(point) in known]
+    name = Path(path).name
+    for suffix in (".gz", ".json"):
+        name = name[: -len(suffix)] if name.endswith(suffix) else name
+    space = Space(params, constraints, name=name)
+
+    compile_times = [float(r.get("compile_time", 0.0)) for r in by_key.values()
+                     if isinstance(r.get("compile_time"), (int, float))]
+    missing_cost = statistics.median(compile_times) / 1000.0 if compile_times else 0.0
+
+    def objective(point: Point) -> Result:
+        rec = by_key.get(point_key(space.normalize(point)))
+        if rec is None or not space.is_valid(point):
+            return Result("invalid")
+        t = rec["time"]
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t):
+            status = rec.get("looptx_status", "ok")
+            return Result("ok", t / 1000.0) if status == "ok" else Result(status)
+        status = rec.get("looptx_status") or _KT_FAILURE_STATUS.get(str(t), "runtime_error")
+        return Result(status if status != "ok" else "runtime_error")
+
+    def cost(point: Point) -> float:
+        rec = by_key.get(point_key(space.normalize(point)))
+        if rec is None:
+            return missing_cost if space.is_valid(point) else 0.0
+        total = 0.0
+        for k in ("compile_time", "benchmark_time"):
+            v = rec.get(k, 0.0)
+            if isinstance(v, (int, float)) and math.isfinite(v):
+                total += v
+        return total / 1000.0
+
+    times = []
+    for point in space.valid_points():
+        r = objective(point)
+        times.append(r.value if r.ok else math.inf)
+    finite = [t for t in times if math.isfinite(t)]
+    if not finite:
+        raise AnnotationError("the recorded space has no successful configuration",
+                              hint="record a space with at least one working point", file=path)
+    return RecordedSpace(space=space, objective=objective, cost=cost, optimum=min(finite),
+                         name=name, n_valid=len(times), times=tuple(times))
+
+
+# -- simulation -------------------------------------------------------------------------
+def replay(recorded: RecordedSpace, searcher_name: str, *, seed: int, max_evals: int,
+           batch_size: int = 1, options: Mapping = {}) -> ReplayTrace:
+    """Run a searcher against a recorded space on a simulated clock; prints nothing.
+
+    A batch is asked, then evaluated one point after the other (one device); `time_limit` in
+    `options` is in simulated seconds.
+    """
+    options = dict(options)
+    time_limit = options.pop("time_limit", None)
+    now = [0.0]
+    cls = get_searcher(searcher_name)
+    searcher = cls(recorded.space, seed=seed, max_evals=max_evals, batch_size=batch_size,
+                   time_limit=time_limit, clock=lambda: now[0], **options)
+    entries = []
+    own = 0.0
+    while not searcher.finished:
+        t0 = time.perf_counter()
+        points = searcher.ask()
+        dt = time.perf_counter() - t0
+        own += dt
+        now[0] += dt
+        if not points:
+            break
+        for point in points:
+            result = recorded.objective(point)
+            now[0] += recorded.cost(point)
+            t0 = time.perf_counter()
+            searcher.tell(point, result)
+            dt = time.perf_counter() - t0
+            own += dt
+            now[0] += dt
+            entries.append((point, result, now[0]))
+    return ReplayTrace(name=recorded.name, searcher=cls.name, seed=seed, entries=tuple(entries),
+                       optimum=recorded.optimum, searcher_time=own)
+
+
+# -- writing ----------------------------------------------------------------------------
+def _ms(value) -> float:
+    return float(value) * 1000.0 if isinstance(value, (int, float)) else 0.0
+
+
+def _json_value(v):
+    return [_json_value(x) for x in v] if isinstance(v, (tuple, list)) else v
+
+
+def write_cache(path, space: Space, records: Iterable[tuple[Point, Result, dict]], *,
+                device_name: str, kernel_name: str, problem_size) -> None:
+    """Write measured points as a Kernel Tuner cache (gzip'd when the path ends in .gz).
+
+    Each record's dict gives `compile_time`, `benchmark_time` (seconds) and `times` (the
+    repetitions, seconds); they are stored in milliseconds, as Kernel Tuner does.  Failures
+    store Kernel Tuner's error strings and keep the exact looptx status in `looptx_status`.
+    """
+    cache = {}
+    for point, result, extra in records:
+        point = space.normalize(point)
+        values = [point[n] for n in space.names]
+        key = ",".join(str(v) for v in values)
+        rec = {n: _json_value(point[n]) for n in space.names}
+        extra = extra or {}
+        if result.ok:
+            rec["time"] = result.value * 1000.0
+            rec["times"] = [_ms(t) for t in extra.get("times", [result.value])]
+        else:
+            rec["time"] = _STATUS_KT.get(result.status, "RuntimeFailedConfig")
+        rec["compile_time"] = _ms(extra.get("compile_time", 0.0))
+        rec["verification_time"] = _ms(extra.get("verification_time", 0.0))
+        rec["benchmark_time"] = _ms(extra.get("benchmark_time", 0.0))
+        rec["strategy_time"] = 0
+        rec["framework_time"] = 0
+        rec["timestamp"] = extra.get("timestamp", time.strftime("%Y-%m-%d %H:%M:%S+00:00", time.gmtime()))
+        rec["looptx_status"] = result.status
+        cache[key] = rec
+    data = {
+        "device_name": device_name,
+        "kernel_name": kernel_name,
+        "problem_size": _json_value(problem_size),
+        "tune_params_keys": list(space.names),
+        "tune_params": {p.name: [_json_value(v) for v in p.values] for p in space.params},
+        "looptx_params": [{"name": p.name, "kind": p.kind, "slots": list(p.slots)}
+                          for p in space.params],
+        "objective": "time",
+        "cache": cache,
+    }
+    path = str(path)
+    tmp = path + ".tmp"
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(tmp, "wt", encoding="utf-8") as f:
+        json.dump(data, f)
+    os.replace(tmp, path)

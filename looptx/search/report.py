@@ -1,0 +1,249 @@
+"""Reports over a results database: best-variant tables, CSV/JSON export, convergence plot, and
+export of a search as a Kernel Tuner cache (a recorded space that `replay` can use).
+
+Every function takes a path or an open `ResultsDB` and, where it makes sense, a search key
+(None = every search in the file, or the only one for single-search exports).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from collections import Counter
+from contextlib import contextmanager
+from typing import IO, Any, Iterator
+
+from looptx.search.db import EvalRecord, ResultsDB, SearchInfo
+
+__all__ = ["top_table", "export_csv", "export_json", "convergence_plot",
+           "export_kernel_tuner_cache", "format_time", "best_so_far"]
+
+
+@contextmanager
+def _opened(db) -> Iterator[ResultsDB]:
+    if isinstance(db, ResultsDB):
+        yield db
+    else:
+        with ResultsDB(db, create=False) as rdb:
+            yield rdb
+
+
+@contextmanager
+def _stream(path_or_stream, mode: str = "w") -> Iterator[IO]:
+    if hasattr(path_or_stream, "write"):
+        yield path_or_stream
+    else:
+        with open(path_or_stream, mode, encoding="utf-8", newline="") as f:
+            yield f
+
+
+def _selected(rdb: ResultsDB, key: str | None) -> list[SearchInfo]:
+    return rdb.searches() if key is None else [rdb.require_search(key)]
+
+
+def format_time(t: float | None) -> str:
+    """Seconds in the unit that keeps 3-4 significant digits readable."""
+    if t is None or not math.isfinite(t):
+        return "-"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6)):
+        if t >= scale:
+            return f"{t / scale:.4g} {unit}"
+    return f"{t / 1e-9:.4g} ns"
+
+
+def best_so_far(records: list[EvalRecord]) -> list[float]:
+    """Best 'ok' time after each evaluation, in eval order (inf before the first success)."""
+    out, best = [], math.inf
+    for r in sorted(records, key=lambda r: r.eval_index):
+        if r.ok and r.time is not None and r.time < best:
+            best = r.time
+        out.append(best)
+    return out
+
+
+def _point_text(point: dict) -> str:
+    def v(x):
+        return "(" + ",".join(map(str, x)) + ")" if isinstance(x, tuple) else str(x)
+    return " ".join(f"{k}={v(x)}" for k, x in point.items())
+
+
+def top_table(db, search_key: str | None = None, n: int = 10, *, width: int = 120) -> str:
+    """The n fastest distinct variants of each search, as plain text (rich table layout).
+
+    Duplicates (points that generated the same code as a measured one) are folded into the
+    measured row's 'same code' count."""
+    from rich.console import Console
+    from rich.table import Table
+
+    buf = io.StringIO()
+    # markup off: keys and parameter values are user text and may contain [brackets].
+    console = Console(file=buf, width=width, force_terminal=False, color_system=None,
+                      highlight=False, markup=False, emoji=False)
+    with _opened(db) as rdb:
+        for info in _selected(rdb, search_key):
+            recs = rdb.evaluations(info.key)
+            counts = Counter(r.status for r in recs)
+            dups = Counter(r.duplicate_of for r in recs if r.duplicate_of is not None)
+            ok = sorted((r for r in recs if r.ok and r.duplicate_of is None and r.time is not None),
+                        key=lambda r: (r.time, r.eval_index))
+            best = ok[0].time if ok else None
+            dev = (info.evaluator or {}).get("device") if isinstance(info.evaluator, dict) else None
+            title = (f"{info.key}: {len(recs)} evaluations, searcher {info.searcher or '?'}, "
+                     f"backend {info.backend or '?'}" + (f", {dev}" if dev else ""))
+            console.print(title, soft_wrap=True)
+            t = Table()
+            for col, just in (("#", "right"), ("eval", "right"), ("time", "right"),
+                              ("spread", "right"), ("vs best", "right"), ("same code", "right"),
+                              ("parameters", "left")):
+                t.add_column(col, justify=just, overflow="fold")
+            for rank, r in enumerate(ok[:n], 1):
+                t.add_row(str(rank), str(r.eval_index), format_time(r.time),
+                          "-" if r.spread is None else f"{100 * r.spread:.1f}%",
+                          f"{r.time / best:.2f}x" if best else "-",
+                          str(dups.get(r.eval_index, 0)), _point_text(r.point))
+            console.print(t)
+            console.print("status: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+                          if counts else "status: no evaluations", soft_wrap=True)
+            console.print()
+    return buf.getvalue()
+
+
+_CSV_FIXED = ["search_key", "eval_index", "status", "time", "spread", "compile_time",
+              "run_time", "duplicate_of", "code_hash", "compiler", "flags", "device", "timestamp",
+              "error", "point_key"]
+
+
+def _csv_value(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return " ".join(map(str, v))
+    return "" if v is None else v
+
+
+def export_csv(db, path_or_stream, search_key: str | None = None) -> int:
+    """One row per evaluation (fixed columns, then one column per parameter, union over the
+    searches; a parameter named like a fixed column gets a 'param_' prefix).  Returns the number
+    of rows written."""
+    with _opened(db) as rdb:
+        rows: list[tuple[str, EvalRecord]] = []
+        params: list[str] = []
+        for info in _selected(rdb, search_key):
+            for r in rdb.evaluations(info.key):
+                rows.append((info.key, r))
+                params += [p for p in r.point if p not in params]
+    col = {p: (f"param_{p}" if p in _CSV_FIXED else p) for p in params}
+    with _stream(path_or_stream) as f:
+        w = csv.writer(f)
+        w.writerow(_CSV_FIXED + [col[p] for p in params])
+        for key, r in rows:
+            fixed = [key, r.eval_index, r.status, r.time, r.spread, r.compile_time, r.run_time,
+                     r.duplicate_of, r.code_hash, r.compiler, r.flags, r.device, r.timestamp,
+                     r.error, r.point_key]
+            w.writerow([_csv_value(v) for v in fixed]
+                       + [_csv_value(r.point.get(p)) for p in params])
+    return len(rows)
+
+
+def _record_json(r: EvalRecord) -> dict:
+    return {"eval_index": r.eval_index, "point": r.point, "point_key": r.point_key,
+            "status": r.status, "time": r.time, "times": list(r.times), "spread": r.spread,
+            "code_hash": r.code_hash, "recipe": r.recipe, "compiler": r.compiler,
+            "flags": r.flags, "device": r.device, "compile_time": r.compile_time,
+            "run_time": r.run_time, "error": r.error, "duplicate_of": r.duplicate_of,
+            "info": dict(r.info), "timestamp": r.timestamp}
+
+
+def export_json(db, path_or_stream, search_key: str | None = None) -> dict:
+    """{'searches': [{search fields..., 'evaluations': [...]}]}; also returned."""
+    with _opened(db) as rdb:
+        out = []
+        for info in _selected(rdb, search_key):
+            d = {k: getattr(info, k) for k in info.__dataclass_fields__ if k not in ("id",)}
+            d["evaluations"] = [_record_json(r) for r in rdb.evaluations(info.key)]
+            best = [e for e in d["evaluations"] if e["status"] == "ok" and e["time"] is not None]
+            d["best"] = min(best, key=lambda e: (e["time"], e["eval_index"])) if best else None
+            out.append(d)
+    doc = {"format": "looptx-results", "version": 1, "searches": out}
+    with _stream(path_or_stream) as f:
+        json.dump(doc, f, indent=1, default=str)
+        f.write("\n")
+    return doc
+
+
+def convergence_plot(db, png_path, search_key: str | None = None, *,
+                     title: str | None = None) -> int:
+    """Best-so-far time against evaluation number, one line per search (labelled with its key
+    and searcher), log-scaled time axis.  Returns the number of lines drawn."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    # Figure + Agg canvas directly: no pyplot global state, no GUI backend selection.
+    fig = Figure(figsize=(7, 4.5), dpi=110)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(1, 1, 1)
+    lines = 0
+    with _opened(db) as rdb:
+        for info in _selected(rdb, search_key):
+            curve = best_so_far(rdb.evaluations(info.key))
+            xs = [i + 1 for i, v in enumerate(curve) if math.isfinite(v)]
+            ys = [v for v in curve if math.isfinite(v)]
+            if not xs:
+                continue
+            ax.step(xs, ys, where="post", label=f"{info.key} ({info.searcher or '?'})")
+            lines += 1
+    ax.set_xlabel("evaluation")
+    ax.set_ylabel("best time so far (s)")
+    ax.set_yscale("log")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.set_title(title or "search convergence")
+    if lines:
+        ax.legend(fontsize="small")
+    else:
+        ax.text(0.5, 0.5, "no successful evaluation", ha="center", va="center",
+                transform=ax.transAxes)
+    fig.tight_layout()
+    fig.savefig(os.fspath(png_path), format="png")
+    return lines
+
+
+def _space_from_description(desc: dict):
+    from looptx.search.space import Param, Space
+    params = [Param(p["name"], tuple(p["values"]), p["kind"], tuple(p.get("slots") or ()))
+              for p in desc["params"]]
+    return Space(params, name=desc.get("name") or "space")
+
+
+def export_kernel_tuner_cache(db, search_key: str | None, path, *, space=None,
+                              kernel_name: str | None = None) -> int:
+    """Write the search's measured points as a Kernel Tuner cache (`.json` or `.json.gz`).
+
+    The space comes from the stored description unless given (constraints are not stored; a
+    cache only needs the parameter grid).  Duplicates are exported with their measurement, so
+    every evaluated point is in the cache; a point evaluated twice keeps its last evaluation.
+    Returns the number of configurations written."""
+    from looptx.search.replay import write_cache
+
+    with _opened(db) as rdb:
+        info = rdb.require_search(search_key)
+        recs = rdb.evaluations(info.key)
+    if space is None:
+        if not info.space:
+            from looptx.search.db import SearchError
+            raise SearchError(f"search {info.key!r} has no stored space description",
+                              hint="pass the space explicitly")
+        space = _space_from_description(info.space)
+    latest: dict[str, EvalRecord] = {}
+    for r in recs:
+        latest[r.point_key] = r
+    records = []
+    for r in latest.values():
+        extra = {"compile_time": r.compile_time, "benchmark_time": r.run_time,
+                 "times": list(r.times) or ([r.time] if r.time is not None else []),
+                 "timestamp": r.timestamp}
+        records.append((r.point, r.result(), extra))
+    evaluator = info.evaluator if isinstance(info.evaluator, dict) else {}
+    write_cache(path, space, records, device_name=str(evaluator.get("device") or "unknown"),
+                kernel_name=kernel_name or str(info.input_file or info.key),
+                problem_size=info.problem)
+    return len(records)

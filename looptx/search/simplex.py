@@ -1,0 +1,130 @@
+"""Nelder-Mead simplex on value-index coordinates, with restarts."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from looptx.search.base import TrajectorySearcher, register_searcher
+
+
+class SimplexSearcher(TrajectorySearcher):
+    """Nelder-Mead on the index coordinates of the parameters (Orio's `Simplex`).
+
+    Vertices live in continuous coordinates and are rounded to the grid; a rounded point that
+    violates a constraint costs +inf without being evaluated, as in Orio.  The objective is
+    log(time).  When the simplex collapses onto one grid point or stops improving, an optional
+    local scan (local_distance > 0) checks the neighbours of its best vertex, and the search
+    restarts from a fresh random point.
+
+    Options (also accepted as simplex_<name>):
+      reflection_coef (1.0), expansion_coef (2.0), contraction_coef (0.5),
+      shrinkage_coef (0.5): the Nelder-Mead coefficients;
+      x0 (None): the first start as value indices, one per parameter (default: random);
+      step (0.25): initial edge length as a share of each parameter's index range;
+      local_distance (0): radius of the neighbour scan at convergence.
+    """
+
+    name = "simplex"
+    options = {"reflection_coef": 1.0, "expansion_coef": 2.0, "contraction_coef": 0.5,
+               "shrinkage_coef": 0.5, "x0": None, "step": 0.25, "local_distance": 0}
+
+    def _check_options(self) -> None:
+        o = self.opts
+        self._require(o["reflection_coef"] > 0, "reflection_coef", "positive")
+        self._require(o["expansion_coef"] > 1, "expansion_coef", "greater than 1")
+        self._require(0 < o["contraction_coef"] < 1, "contraction_coef", "in (0, 1)")
+        self._require(0 < o["shrinkage_coef"] < 1, "shrinkage_coef", "in (0, 1)")
+        self._require(0 < o["step"] <= 1, "step", "in (0, 1]")
+        self._require(o["local_distance"] >= 0, "local_distance", "0 or more")
+        x0 = o["x0"]
+        if x0 is not None:
+            ok = (isinstance(x0, (list, tuple)) and len(x0) == len(self.space.params)
+                  and all(isinstance(c, int) and 0 <= c < s for c, s in zip(x0, self.space.sizes)))
+            self._require(ok, "x0", f"{len(self.space.params)} value indices within range")
+
+    def _run(self):
+        space = self.space
+        dims = [j for j, s in enumerate(space.sizes) if s > 1]
+        if not dims:
+            first = self._unrequested(1)
+            if first:
+                yield first
+            return
+        hi = np.array([space.sizes[j] - 1 for j in dims], dtype=float)
+        full = [0] * len(space.sizes)
+
+        def to_point(x):
+            c = list(full)
+            for j, v in zip(dims, np.clip(np.rint(x), 0, hi)):
+                c[j] = int(v)
+            return space.from_coords(c)
+
+        def evaluate(xs):
+            results = yield [to_point(x) for x in xs]
+            return [self._log_cost(r) for r in results]
+
+        x0 = self.opts["x0"]
+        while True:
+            if x0 is not None:
+                full = list(x0)
+                start = np.array([x0[j] for j in dims], dtype=float)
+                x0 = None
+            else:
+                pts = self._unrequested(1)
+                if not pts:
+                    return
+                full = list(space.coords(pts[0]))
+                start = np.array([full[j] for j in dims], dtype=float)
+            yield from self._descend(start, hi, evaluate, to_point)
+
+    def _descend(self, start, hi, evaluate, to_point):
+        o = self.opts
+        d = len(start)
+        verts = [start]
+        for i in range(d):
+            v = start.copy()
+            step = max(1.0, round(o["step"] * hi[i]))
+            v[i] = v[i] + step if v[i] + step <= hi[i] else v[i] - step
+            verts.append(np.clip(v, 0, hi))
+        costs = yield from evaluate(verts)
+        stall, best_seen = 0, min(costs)
+        while stall < 2 * d + 2:
+            order = np.argsort(costs, kind="stable")
+            verts = [verts[i] for i in order]
+            costs = [costs[i] for i in order]
+            keys = {tuple(np.clip(np.rint(v), 0, hi)) for v in verts}
+            if len(keys) == 1:
+                break
+            centroid = np.mean(verts[:-1], axis=0)
+            xr = centroid + o["reflection_coef"] * (centroid - verts[-1])
+            (cr,) = yield from evaluate([xr])
+            if costs[0] <= cr < costs[-2]:
+                verts[-1], costs[-1] = xr, cr
+            elif cr < costs[0]:
+                xe = centroid + o["expansion_coef"] * (xr - centroid)
+                (ce,) = yield from evaluate([xe])
+                verts[-1], costs[-1] = (xe, ce) if ce < cr else (xr, cr)
+            else:
+                outside = cr < costs[-1]
+                xc = centroid + o["contraction_coef"] * ((xr if outside else verts[-1]) - centroid)
+                (cc,) = yield from evaluate([xc])
+                if cc < min(cr, costs[-1]):
+                    verts[-1], costs[-1] = xc, cc
+                else:
+                    verts = [verts[0]] + [verts[0] + o["shrinkage_coef"] * (v - verts[0])
+                                          for v in verts[1:]]
+                    costs = [costs[0]] + (yield from evaluate(verts[1:]))
+            if min(costs) < best_seen:
+                best_seen, stall = min(costs), 0
+            else:
+                stall += 1
+        if o["local_distance"] > 0:
+            best = verts[int(np.argmin(costs))]
+            nbrs = self.space.neighbours(to_point(best), o["local_distance"])
+            if nbrs:
+                yield nbrs
+        return None
+
+
+register_searcher(SimplexSearcher, "Simplex")

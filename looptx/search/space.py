@@ -1,0 +1,386 @@
+"""Parameter spaces: a grid of declared values, cut down by constraints.
+
+Searchers only ever see a `Space`: they draw, encode and walk points, and never learn what a
+parameter means.  A point is a plain dict `{name: value}`; `point_key` turns it into the
+canonical string that identifies it everywhere (results database, replay caches, searcher
+history), so two spellings of one point (a tuple read back from JSON as a list) are one key.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from looptx.errors import AnnotationError, LooptxError
+
+Point = dict
+
+KINDS = ("int", "float", "bool", "str", "tuple", "mapping")
+ENUMERATION_LIMIT = 2_000_000
+# Below this raw size, sampling enumerates the valid set once: exact and cheap.
+_DIRECT_SAMPLING_LIMIT = 200_000
+
+
+def _plain(value):
+    """JSON has no tuples and no numpy scalars: map both to what json.dumps accepts."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def point_key(point: Mapping) -> str:
+    """Canonical JSON of a point: sorted keys, tuples as lists, no spaces."""
+    return json.dumps({str(k): _plain(v) for k, v in point.items()}, sort_keys=True,
+                      separators=(",", ":"))
+
+
+def _freeze(value):
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def infer_kind(values: Sequence) -> str:
+    """The kind a list of declared values implies (bool before int: bool is an int subtype)."""
+    vals = [_freeze(v) for v in values]
+    if vals and all(isinstance(v, bool) for v in vals):
+        return "bool"
+    if vals and all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+        return "int"
+    if vals and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        return "float"
+    if vals and all(isinstance(v, tuple) for v in vals):
+        return "tuple"
+    return "str"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tunable parameter: its declared values in order, and how to treat them."""
+
+    name: str
+    values: tuple
+    kind: str
+    slots: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "values", tuple(_freeze(v) for v in self.values))
+        object.__setattr__(self, "slots", tuple(self.slots))
+        if self.kind not in KINDS:
+            raise AnnotationError(f"parameter '{self.name}' has unknown kind '{self.kind}'",
+                                  hint="use one of " + ", ".join(KINDS))
+        if not self.values:
+            raise AnnotationError(f"parameter '{self.name}' has no values",
+                                  hint="give it at least one value")
+        if len(set(self.values)) != len(self.values):
+            raise AnnotationError(f"parameter '{self.name}' repeats a value",
+                                  hint="list each value once")
+        if self.kind == "mapping":
+            if not self.slots:
+                raise AnnotationError(f"mapping parameter '{self.name}' has no slot names",
+                                      hint="give slots such as ('BX','BY','TX','TY')")
+            for v in self.values:
+                if not isinstance(v, tuple) or len(v) != len(self.slots):
+                    raise AnnotationError(
+                        f"mapping parameter '{self.name}' has value {v!r} that does not fill "
+                        f"its {len(self.slots)} slots", hint="one loop name or '1' per slot")
+
+    @classmethod
+    def of(cls, name: str, values: Sequence, *, slots: Sequence[str] = ()) -> "Param":
+        """A parameter whose kind is inferred from its values ('mapping' when slots are given)."""
+        kind = "mapping" if slots else infer_kind(values)
+        return cls(name, tuple(values), kind, tuple(slots))
+
+    @property
+    def ordinal(self) -> bool:
+        """int/float values have an order: a neighbour is an adjacent index."""
+        return self.kind in ("int", "float")
+
+
+def mapping_values(loops: Sequence[str], block: int, thread: int,
+                   cover: bool = False) -> tuple[tuple[str, ...], ...]:
+    """Every assignment of loops to `block` block slots then `thread` thread slots.
+
+    '1' marks an empty slot; a loop fills at most one slot; the first thread slot (x) is never
+    empty, since a kernel without threads mapped is not a GPU mapping.  `cover=True` keeps only
+    assignments that use every loop.  Order is deterministic (loops in given order, then '1').
+    """
+    loops = tuple(loops)
+    choices = loops + ("1",)
+    out = []
+    for combo in itertools.product(choices, repeat=block + thread):
+        used = [c for c in combo if c != "1"]
+        if len(used) != len(set(used)):
+            continue
+        if thread and combo[block] == "1":
+            continue
+        if cover and len(used) != len(loops):
+            continue
+        out.append(combo)
+    return tuple(out)
+
+
+class SpaceTooLarge(LooptxError):
+    """The raw grid is too large to list every valid point."""
+
+
+class Space:
+    """A grid of parameter values restricted by constraints (callables on a point)."""
+
+    def __init__(self, params: Sequence[Param], constraints: Sequence[Callable[[Mapping], bool]] = (),
+                 *, name: str = "space"):
+        self.params: tuple[Param, ...] = tuple(params)
+        self.names: tuple[str, ...] = tuple(p.name for p in self.params)
+        if len(set(self.names)) != len(self.names):
+            dup = next(n for n in self.names if self.names.count(n) > 1)
+            raise AnnotationError(f"parameter '{dup}' is declared twice",
+                                  hint="give each parameter one declaration")
+        self.constraints = tuple(constraints)
+        self.name = name
+        self.sizes: tuple[int, ...] = tuple(len(p.values) for p in self.params)
+        self.grid_size: int = math.prod(self.sizes)
+        self._index = tuple({v: i for i, v in enumerate(p.values)} for p in self.params)
+        self._valid: list[Point] | None = None
+        self._valid_coords: np.ndarray | None = None
+        self._valid_keys: list[str] | None = None
+        self._valid_rows: dict[tuple, int] | None = None
+        self._tables: list[np.ndarray] | None = None
+        self._mapping_adj: dict[int, list[list[int]]] = {}
+
+    def __repr__(self) -> str:
+        return f"Space({self.name!r}, {len(self.params)} params, grid {self.grid_size})"
+
+    # -- points -------------------------------------------------------------------------
+    def normalize(self, point: Mapping) -> Point:
+        """The same point with JSON lists turned back into tuples, in declaration order."""
+        out = {n: _freeze(point[n]) for n in self.names if n in point}
+        for k, v in point.items():
+            if k not in out:
+                out[k] = _freeze(v)
+        return out
+
+    def coords(self, point: Mapping) -> tuple[int, ...]:
+        """Declaration index of each value; KeyError when a value is not declared."""
+        return tuple(self._index[i][_freeze(point[n])] for i, n in enumerate(self.names))
+
+    def from_coords(self, coords: Sequence[int]) -> Point:
+        return {p.name: p.values[int(c)] for p, c in zip(self.params, coords)}
+
+    def _in_domain(self, point: Mapping) -> tuple[int, ...] | None:
+        if len(point) != len(self.names):
+            return None
+        try:
+            return self.coords(point)
+        except (KeyError, TypeError):
+            return None
+
+    def _constraints_hold(self, point: Mapping) -> bool:
+        for c in self.constraints:
+            try:
+                if not c(point):
+                    return False
+            except Exception:  # noqa: BLE001 - a constraint that cannot be evaluated rules the point out
+                return False
+        return True
+
+    def is_valid(self, point: Mapping) -> bool:
+        """In the declared domain and every constraint true (a constraint that raises: false)."""
+        c = self._in_domain(point)
+        if c is None:
+            return False
+        if self._valid_rows is not None:
+            return c in self._valid_rows
+        return self._constraints_hold(self.from_coords(c))
+
+    # -- enumeration ----------------------------------------------------------------------
+    @property
+    def enumerable(self) -> bool:
+        return self.grid_size <= ENUMERATION_LIMIT
+
+    def enumerate(self) -> Iterator[Point]:
+        """All valid points in odometer order (last parameter fastest), lazily."""
+        if self._valid is not None:
+            yield from (dict(p) for p in self._valid)
+            return
+        for combo in itertools.product(*(p.values for p in self.params)):
+            point = dict(zip(self.names, combo))
+            if self._constraints_hold(point):
+                yield point
+
+    def _build_valid(self) -> None:
+        if self._valid is not None:
+            return
+        if not self.enumerable:
+            raise SpaceTooLarge(
+                f"search space '{self.name}' has {self.grid_size} raw points, too many to list",
+                hint=f"add constraints or fewer values (limit {ENUMERATION_LIMIT}), or use a "
+                     "sampling searcher")
+        pts = list(self.enumerate())
+        self._valid = pts
+        coords = np.array([self.coords(p) for p in pts], dtype=np.int64).reshape(len(pts),
+                                                                                len(self.params))
+        self._valid_coords = coords
+        self._valid_rows = {tuple(int(x) for x in row): i for i, row in enumerate(coords)}
+
+    def valid_points(self) -> list[Point]:
+        """Every valid point (cached); raises SpaceTooLarge above the enumeration limit."""
+        self._build_valid()
+        return [dict(p) for p in self._valid]
+
+    def valid_coords(self) -> np.ndarray:
+        """Coordinates of `valid_points()`, one row each (read-only view, cached)."""
+        self._build_valid()
+        view = self._valid_coords.view()
+        view.flags.writeable = False
+        return view
+
+    def valid_keys(self) -> list[str]:
+        """`point_key` of each valid point, aligned with `valid_points()` (cached)."""
+        self._build_valid()
+        if self._valid_keys is None:
+            self._valid_keys = [point_key(p) for p in self._valid]
+        return self._valid_keys
+
+    def size(self) -> int:
+        """Number of valid points (enumerates once)."""
+        self._build_valid()
+        return len(self._valid)
+
+    # -- sampling -------------------------------------------------------------------------
+    def sample(self, rng: np.random.Generator, n: int, exclude: Collection[str] = ()) -> list[Point]:
+        """Up to n distinct valid points, uniform, none whose key is in `exclude`."""
+        if n <= 0:
+            return []
+        if self._valid is not None or self.grid_size <= _DIRECT_SAMPLING_LIMIT:
+            return self._sample_listed(rng, n, exclude)
+        found: dict[str, Point] = {}
+        attempts, cap = 0, max(2000, 200 * n)
+        while len(found) < n and attempts < cap:
+            batch = min(4096, 4 * (n - len(found)) + 16)
+            attempts += batch
+            cols = [rng.integers(0, s, size=batch) for s in self.sizes]
+            for row in zip(*cols):
+                point = self.from_coords(row)
+                key = point_key(point)
+                if key in found or key in exclude or not self._constraints_hold(point):
+                    continue
+                found[key] = point
+                if len(found) == n:
+                    break
+        if len(found) == n or not self.enumerable:
+            return list(found.values())
+        # Rejection sampling stalled (valid points are rare): list them all instead.
+        return self._sample_listed(rng, n, exclude)
+
+    def _sample_listed(self, rng, n, exclude) -> list[Point]:
+        keys = self.valid_keys()
+        if exclude:
+            idx = [i for i, k in enumerate(keys) if k not in exclude]
+        else:
+            idx = list(range(len(keys)))
+        if not idx:
+            return []
+        pick = rng.choice(len(idx), size=min(n, len(idx)), replace=False)
+        return [dict(self._valid[idx[int(i)]]) for i in pick]
+
+    # -- model features -------------------------------------------------------------------
+    def _feature_tables(self, log2: bool) -> list[np.ndarray]:
+        tables = []
+        for p in self.params:
+            k = len(p.values)
+            cols = []
+            if p.ordinal:
+                if k > 1:
+                    cols.append(np.arange(k, dtype=np.float64)[:, None] / (k - 1))
+                    if log2 and all(v > 0 for v in p.values):
+                        lv = np.log2(np.array(p.values, dtype=np.float64))[:, None]
+                        cols.append(lv)
+            elif k > 1:
+                cols.append(np.eye(k))
+                if p.kind in ("mapping", "tuple") and len({len(v) for v in p.values}) == 1:
+                    # Per-slot one-hot: "which loop is innermost / on threadIdx.x" is shared
+                    # by many values, and that is what decides the speed.
+                    for s in range(len(p.values[0])):
+                        entries = list(dict.fromkeys(v[s] for v in p.values))
+                        if len(entries) > 1:
+                            m = np.zeros((k, len(entries)))
+                            for i, v in enumerate(p.values):
+                                m[i, entries.index(v[s])] = 1.0
+                            cols.append(m)
+            tables.append(np.hstack(cols) if cols else np.zeros((k, 0)))
+        return tables
+
+    def encode_coords(self, coords: np.ndarray, *, log2: bool = False) -> np.ndarray:
+        """Model features of the points given by their coordinates (rows)."""
+        coords = np.asarray(coords, dtype=np.int64).reshape(-1, len(self.params))
+        if log2:
+            tables = self._feature_tables(True)
+        else:
+            if self._tables is None:
+                self._tables = self._feature_tables(False)
+            tables = self._tables
+        parts = [t[coords[:, j]] for j, t in enumerate(tables) if t.shape[1]]
+        if not parts:
+            return np.zeros((coords.shape[0], 0))
+        return np.hstack(parts)
+
+    def encode(self, points: Sequence[Point], *, log2: bool = False) -> np.ndarray:
+        """Features: ordinal -> index/(len-1) in [0,1] (+ log2 value when asked);
+        categorical -> one-hot; mapping and tuple -> one-hot of the value and of each slot.
+        Parameters with one value give no column."""
+        coords = np.array([self.coords(p) for p in points], dtype=np.int64)
+        return self.encode_coords(coords.reshape(len(points), len(self.params)), log2=log2)
+
+    # -- neighbourhoods -------------------------------------------------------------------
+    def _mapping_neighbours(self, j: int) -> list[list[int]]:
+        adj = self._mapping_adj.get(j)
+        if adj is None:
+            values = self.params[j].values
+            adj = [[] for _ in values]
+            for a, b in itertools.combinations(range(len(values)), 2):
+                va, vb = values[a], values[b]
+                diff = [s for s in range(len(va)) if va[s] != vb[s]]
+                one_move = len(diff) == 1 or (
+                    len(diff) == 2 and va[diff[0]] == vb[diff[1]] and va[diff[1]] == vb[diff[0]])
+                if one_move:
+                    adj[a].append(b)
+                    adj[b].append(a)
+            self._mapping_adj[j] = adj
+        return adj
+
+    def _value_neighbours(self, j: int, i: int, distance: int) -> list[int]:
+        p = self.params[j]
+        k = len(p.values)
+        if p.ordinal:
+            return [t for t in range(max(0, i - distance), min(k, i + distance + 1)) if t != i]
+        if p.kind == "mapping":
+            adj = self._mapping_neighbours(j)
+            seen, frontier = {i}, [i]
+            for _ in range(max(1, distance)):
+                frontier = [b for a in frontier for b in adj[a] if b not in seen]
+                seen.update(frontier)
+            return sorted(seen - {i})
+        return [t for t in range(k) if t != i]
+
+    def neighbours(self, point: Mapping, distance: int = 1) -> list[Point]:
+        """Valid points that differ from `point` in one parameter: an ordinal value at most
+        `distance` index steps away, any other categorical value, or (mapping) two slots
+        swapped or one slot's loop replaced."""
+        base = list(self.coords(point))
+        out = []
+        for j in range(len(self.params)):
+            for t in self._value_neighbours(j, base[j], distance):
+                c = list(base)
+                c[j] = t
+                cand = self.from_coords(c)
+                if self.is_valid(cand):
+                    out.append(cand)
+        return out

@@ -1,0 +1,19 @@
+// expect: 14:13 goto
+/* A goto that leaves the region. */
+#define N 16
+
+static double A[N];
+
+void kernel(void)
+{
+    int i;
+#pragma scop
+    for (i = 0; i < N; i++) {
+        A[i] = 1.0;
+        if (i == 4)
+            goto done;
+    }
+#pragma endscop
+done:
+    ;
+}

@@ -1,0 +1,44 @@
+// sizes: N=32 M=24 | N=37 M=41
+// region: chill
+/* syr2k (PolyBench 4.2): lower triangle of C = alpha*(A*B^T + B*A^T) + beta*C. */
+#include "harness.h"
+
+#ifndef N
+#define N 32
+#endif
+#ifndef M
+#define M 24
+#endif
+
+static double alpha;
+static double beta;
+static double A[N][M];
+static double B[N][M];
+static double C[N][N];
+
+static void kernel_syr2k(void)
+{
+    int i, j, k;
+/*@ begin CHiLL ( ) @*/
+    for (i = 0; i < N; i++) {
+        for (j = 0; j <= i; j++)
+            C[i][j] *= beta;
+        for (k = 0; k < M; k++)
+            for (j = 0; j <= i; j++)
+                C[i][j] += A[j][k] * alpha * B[i][k] + B[j][k] * alpha * A[i][k];
+    }
+/*@ end @*/
+}
+
+int main(void)
+{
+    lx_seed(105);
+    alpha = lx_rand();
+    beta = lx_rand();
+    lx_fill_double(&A[0][0], (size_t)N * M);
+    lx_fill_double(&B[0][0], (size_t)N * M);
+    lx_fill_double(&C[0][0], (size_t)N * N);
+    kernel_syr2k();
+    lx_dump("C", C, sizeof C);
+    return 0;
+}
