@@ -2,13 +2,19 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
+from typing import Any, Mapping, TextIO
 
 from looptx import __version__
-from looptx.codegen.c import name_loops, region_lines
+from looptx.codegen.c import name_loops, region_lines, tree_lines
 from looptx.codegen.render import render_file
+from looptx.errors import RecipeError
 from looptx.frontend.cparse import Program, parse_file
-from looptx.poly.astgen import build_ast
+from looptx.poly.astgen import build, build_ast
 from looptx.poly.variant import Variant, original
+from looptx.recipe.apply import apply_recipe
+from looptx.recipe.chill import parse_chill
+from looptx.recipe.schema import Recipe, find_recipe, load_file
 
 
 def load(path: str, *, defines=None, function=None, extra_decls=None) -> Program:
@@ -16,8 +22,8 @@ def load(path: str, *, defines=None, function=None, extra_decls=None) -> Program
 
 
 def c_block(variant: Variant) -> list[str]:
-    node = name_loops(build_ast(variant), variant)
-    return region_lines(variant, node)
+    node, plan = build(variant)
+    return region_lines(variant, name_loops(node, variant), buffers=plan.buffers)
 
 
 def header(path: str, recipe_text: str | None, unsafe: bool = False) -> str:
@@ -33,9 +39,88 @@ def header(path: str, recipe_text: str | None, unsafe: bool = False) -> str:
     return f"/*\n{body}\n */\n"
 
 
+def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any]) -> Recipe | None:
+    """The recipe written in a region's CHiLL annotation (None when the body is empty)."""
+    r = program.regions[index]
+    if r.chill is None or not r.chill.body.strip():
+        return None
+    line, _ = program.source.pos(r.chill.body_start)
+    return parse_chill(r.chill.body, file=program.filename, line=line, bindings=bindings,
+                       base_dir=os.path.dirname(os.path.abspath(program.filename)),
+                       n_statements=len(program.scops[index].statements))
+
+
+def default_bindings(program: Program, index: int) -> dict[str, Any]:
+    """For a single transform of an annotated file: the first valid point of its tuning spec."""
+    r = program.regions[index]
+    if r.tuning is None:
+        return {}
+    from looptx.frontend.annotations import parse_tuning_spec
+    from looptx.search.from_spec import first_point
+    line, col = program.source.pos(r.tuning.body_start)
+    spec = parse_tuning_spec(r.tuning.body, file=program.filename, line=line, col=col,
+                             base_dir=os.path.dirname(os.path.abspath(program.filename)))
+    return first_point(spec)
+
+
+def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
+    """A command-line recipe numbers statements over the whole file; each region gets the steps
+    on its statements, renumbered from 0 (steps without statements go to every region)."""
+    bounds, start = [], 0
+    for s in program.scops:
+        bounds.append((start, start + len(s.statements)))
+        start += len(s.statements)
+    out: dict[int, list] = {i: [] for i in range(len(program.scops))}
+    for st in recipe.steps:
+        stmts = [st["stmt"]] if st.get("stmt") is not None else \
+            (st["stmts"] if isinstance(st.get("stmts"), list) else None)
+        if stmts is None:
+            for i in out:
+                out[i].append(st)
+            continue
+        homes = {i for s in stmts for i, (lo, hi) in enumerate(bounds) if lo <= s < hi}
+        if not homes:
+            raise st.error(f"there is no statement {max(stmts)} in the file",
+                           hint=f"statements are numbered 0..{start - 1} in file order")
+        if len(homes) > 1:
+            raise st.error("the statements of one step must be in the same region")
+        i = homes.pop()
+        lo = bounds[i][0]
+        args = tuple((k, (v - lo if k == "stmt" else [x - lo for x in v] if k == "stmts" and isinstance(v, list)
+                          else v)) for k, v in st.args)
+        out[i].append(replace(st, args=args))
+    return {i: replace(recipe, steps=tuple(steps)) for i, steps in out.items()}
+
+
+def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
+                 show_steps: TextIO | None = None, bindings: Mapping[str, Any] | None = None):
+    """One Variant per region, and the recipes applied (for the header)."""
+    per_region = split_by_region(recipe, program) if recipe is not None else {}
+    variants, applied = {}, []
+    for i, (r, scop) in enumerate(zip(program.regions, program.scops)):
+        rec = per_region.get(i) if recipe is not None else \
+            annotation_recipe(program, i, bindings if bindings is not None else default_bindings(program, i))
+        if rec is None or not rec.steps:
+            variants[i] = original(scop)
+            continue
+        trace = None
+        if show_steps is not None:
+            def trace(st, v, i=i):
+                show_steps.write(f"region {i}, after step {st.index} ({st.describe()}):\n")
+                show_steps.write("\n".join("  " + ln for ln in tree_lines(v, build_ast(v))) + "\n")
+        variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
+        applied.append(rec.describe() if len(program.regions) == 1 else f"region {i}:\n{rec.describe()}")
+    return variants, "\n".join(applied) or None
+
+
 def transform_file(path: str, recipe=None, *, defines=None, function=None, unsafe=False,
-                   target="c", show_steps=None) -> str:
+                   target="c", show_steps: TextIO | None = None, bindings=None) -> str:
     program = load(path, defines=defines, function=function)
-    variants = {r.index: original(s) for r, s in zip(program.regions, program.scops)}
+    if isinstance(recipe, str):
+        recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))), bindings)
+    if target != "c":
+        raise RecipeError(f"target '{target}' is not available", hint="use --target c")
+    variants, applied = variants_for(program, recipe, unsafe=unsafe, show_steps=show_steps,
+                                     bindings=bindings)
     blocks = {i: c_block(v) for i, v in variants.items()}
-    return render_file(program, blocks, header(path, None, unsafe))
+    return render_file(program, blocks, header(path, applied, unsafe))

@@ -39,10 +39,19 @@ class Block(Node):
 @dataclass(frozen=True)
 class Leaf(Node):
     """One statement instance: the original iterators as expressions of the loop variables,
-    and each reference's subscripts (already simplified by isl)."""
+    and each reference as printed (array name, possibly a promoted buffer, and subscripts
+    already simplified by isl)."""
     stmt: int
     iters: tuple[ir.Expr, ...]
-    refs: tuple[tuple[int, tuple[ir.Expr, ...]], ...]
+    refs: tuple[tuple[int, ir.Ref], ...]
+
+
+@dataclass(frozen=True)
+class Assign(Node):
+    """A statement added by a step (copy into / out of a buffer): lhs = rhs."""
+    lhs: ir.Expr
+    rhs: ir.Expr
+    unroll: bool = False          # register copies: their loops are unrolled
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,14 @@ def leaves(n: Node):
         yield n
     for c in children(n):
         yield from leaves(c)
+
+
+def statements(n: Node):
+    """Leaves and added assignments."""
+    if isinstance(n, (Leaf, Assign)):
+        yield n
+    for c in children(n):
+        yield from statements(c)
 
 
 # ---- integer expression helpers ------------------------------------------------------------
@@ -215,6 +232,19 @@ def simplify_cond(e: ir.Expr) -> ir.Expr:
     return simplify(e)
 
 
+def simplify_any(e: ir.Expr) -> ir.Expr:
+    """Conditions and integer expressions alike (loop bounds, guards, subscripts)."""
+    if isinstance(e, ir.Bin) and (e.op in CMP_MIRROR or e.op in ("&&", "||")):
+        return simplify_cond(e)
+    return simplify(e)
+
+
+def _map_ref(e: ir.Expr, f) -> ir.Expr:
+    if isinstance(e, ir.Ref):
+        return ir.Ref(e.array, e.ref, tuple(f(i) for i in e.index))
+    return f(e)
+
+
 def map_exprs(n: Node, f) -> Node:
     """Apply f to every expression of the tree (bounds, conditions, leaf subscripts)."""
     if isinstance(n, For):
@@ -225,7 +255,9 @@ def map_exprs(n: Node, f) -> Node:
         return Block(tuple(map_exprs(c, f) for c in n.items))
     if isinstance(n, Leaf):
         return Leaf(n.stmt, tuple(f(x) for x in n.iters),
-                    tuple((r, tuple(f(x) for x in idx)) for r, idx in n.refs))
+                    tuple((r, ir.Ref(x.array, x.ref, tuple(f(i) for i in x.index))) for r, x in n.refs))
+    if isinstance(n, Assign):
+        return Assign(_map_ref(n.lhs, f), _map_ref(n.rhs, f), n.unroll)
     if isinstance(n, Mark):
         return Mark(n.name, map_exprs(n.body, f), n.info)
     return n

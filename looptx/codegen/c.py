@@ -86,10 +86,8 @@ def name_loops(node: K.Node, variant: Variant, reserved: set[str] | None = None)
                         go(n.orelse, scope, live) if n.orelse is not None else None)
         if isinstance(n, K.Block):
             return K.Block(tuple(go(c, scope, live) for c in n.items))
-        if isinstance(n, K.Leaf):
-            f = lambda e: K.simplify(K.subst(e, scope))
-            return K.Leaf(n.stmt, tuple(f(x) for x in n.iters),
-                          tuple((r, tuple(f(x) for x in idx)) for r, idx in n.refs))
+        if isinstance(n, (K.Leaf, K.Assign)):
+            return K.map_exprs(n, lambda e: K.simplify(K.subst(e, scope)))
         if isinstance(n, K.Mark):
             return K.Mark(n.name, go(n.body, scope, live), n.info)
         return n
@@ -108,16 +106,20 @@ class CPrinter:
     def expr(self, e: ir.Expr) -> str:
         return ir.to_c(e)
 
-    def ref_text(self, leaf: K.Leaf, r: ir.Ref, index: tuple[ir.Expr, ...]) -> str:
-        arr = self.scop.array(r.array)
-        if arr.rank == 0:
+    def ref_text(self, r: ir.Ref) -> str:
+        """An array reference as printed: delinearized arrays are linearized again."""
+        try:
+            arr = self.scop.array(r.array)
+        except KeyError:
+            arr = None
+        if arr is not None and arr.rank == 0 or not r.index:
             return r.array
-        if arr.strides:
-            flat = index[0]
-            for extent, e in zip(arr.strides, index[1:]):
+        if arr is not None and arr.strides:
+            flat = r.index[0]
+            for extent, e in zip(arr.strides, r.index[1:]):
                 flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(extent)), e)
             return f"{r.array}[{ir.to_c(flat)}]"
-        return r.array + "".join(f"[{ir.to_c(i)}]" for i in index)
+        return r.array + "".join(f"[{ir.to_c(i)}]" for i in r.index)
 
     def statement(self, leaf: K.Leaf) -> str:
         s = self.scop.statements[leaf.stmt]
@@ -125,15 +127,20 @@ class CPrinter:
         refs = dict(leaf.refs)
 
         def ref(r: ir.Ref) -> str:
-            return self.ref_text(leaf, r, refs.get(r.ref, r.index))
+            return self.ref_text(refs.get(r.ref, r))
 
         body = K.subst(s.body, {k: v for k, v in mapping.items()})
         return ir.to_c(body, ref=ref) + ";"
+
+    def assign(self, n: K.Assign) -> str:
+        return f"{ir.to_c(n.lhs, ref=self.ref_text)} = {ir.to_c(n.rhs, ref=self.ref_text)};"
 
     def lines(self, n: K.Node, depth: int = 0) -> list[str]:
         pad = self.ind * depth
         if isinstance(n, K.Leaf):
             return [pad + self.statement(n)]
+        if isinstance(n, K.Assign):
+            return [pad + self.assign(n)]
         if isinstance(n, K.Block):
             out = []
             for c in n.items:
@@ -170,9 +177,28 @@ class CPrinter:
         return [head + " {"] + inner + [self.ind * depth + "}"]
 
 
-def region_lines(variant: Variant, node: K.Node, indent: str = "  ") -> list[str]:
+def buffer_decl(b, qualifier: str = "") -> str:
+    dims = list(b.sizes)
+    if dims and b.pad:
+        dims[-1] += b.pad
+    return f"{qualifier}{b.ctype} {b.name}{''.join(f'[{d}]' for d in dims)};"
+
+
+def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=()) -> list[str]:
     """The regenerated region as a C block (without the file's base indentation)."""
     printer = CPrinter(variant, indent)
     body = printer.lines(node, 1)
     decls = [indent + a.decl for a in variant.scop.arrays if a.local and a.decl]
+    decls += [indent + buffer_decl(b) for b in buffers]
     return ["{"] + decls + body + ["}"]
+
+
+class TreePrinter(CPrinter):
+    """The loop tree for --show-steps: loop headers with names and bounds, statements as S0(i, j)."""
+
+    def statement(self, leaf: K.Leaf) -> str:
+        return f"S{leaf.stmt}({', '.join(ir.to_c(x) for x in leaf.iters)})"
+
+
+def tree_lines(variant: Variant, node: K.Node) -> list[str]:
+    return TreePrinter(variant).lines(name_loops(node, variant), 0)

@@ -19,7 +19,7 @@ OP = isl.ast_expr_op_type
 BIN = {OP.add: "+", OP.sub: "-", OP.mul: "*", OP.div: "/", OP.pdiv_q: "/", OP.pdiv_r: "%",
        OP.zdiv_r: "%", OP.eq: "==", OP.le: "<=", OP.lt: "<", OP.ge: ">=", OP.gt: ">",
        OP.and_: "&&", OP.and_then: "&&", OP.or_: "||", OP.or_else: "||"}
-MAX_OPERATIONS = 4_000_000
+MAX_OPERATIONS = 20_000_000
 
 
 def expr(e: isl.AstExpr) -> ir.Expr:
@@ -56,47 +56,72 @@ def expr(e: isl.AstExpr) -> ir.Expr:
 
 class _Builder:
     def __init__(self, variant: Variant):
-        self.v = variant
-        self.scop = variant.scop
+        from looptx.poly.promote import Plan, plan, promotions
+        self.plan = plan(variant) if promotions(variant) else Plan(variant, variant.width)
+        self.v = self.plan.variant
+        self.scop = self.v.scop
+        self.copies = {c.name: c for c in self.plan.copies}
         self.payload: dict[str, tuple] = {}
         self.errors: list[BaseException] = []
+
+    def _piece(self, sid: int, instances: isl.UnionSet) -> int | None:
+        pieces = self.v.pieces_of(sid)
+        if len(pieces) == 1:
+            return pieces[0][0]
+        for k, p in pieces:
+            if not isl.UnionSet.from_set(self.v.piece_domain(p)).intersect(instances).is_empty():
+                return k
+        return None
+
+    def _access(self, build, m: isl.Map, iter_map) -> ir.Ref:
+        pma = isl.PwMultiAff.from_map(m).pullback_pw_multi_aff(iter_map)
+        acc = build.access_from_pw_multi_aff(pma)
+        if acc.get_type() == isl.ast_expr_type.id:
+            return ir.Ref(acc.get_id().name, -1, ())
+        return ir.Ref(acc.get_op_arg(0).get_id().name, -1,
+                      tuple(expr(acc.get_op_arg(k)) for k in range(1, acc.get_op_n_arg())))
 
     def at_domain(self, node, build):
         try:
             call = node.user_get_expr()
-            sid = int(call.get_op_arg(0).get_id().name[1:])
+            name = call.get_op_arg(0).get_id().name
+            sched_u = build.get_schedule()
+            iter_map = isl.PwMultiAff.from_map(isl.Map.from_union_map(sched_u).reverse())
+            key = f"lx{len(self.payload)}"
+            if name in self.copies:
+                c = self.copies[name]
+                dst = self._access(build, c.dst, iter_map)
+                src = self._access(build, c.src, iter_map)
+                self.payload[key] = ("copy", ir.Ref(dst.array, -1, dst.index), ir.Ref(src.array, -1, src.index),
+                                     c.promotion.kind == "registers")
+                return node.set_annotation(isl.Id(key))
+            sid = int(name[1:])
             s = self.scop.statements[sid]
-            sched = isl.Map.from_union_map(build.get_schedule())
-            iter_map = isl.PwMultiAff.from_map(sched.reverse())
+            piece = self._piece(sid, sched_u.domain()) if self.plan.redirect else None
             refs = []
             for a in s.accesses:
-                if self.scop.array(a.array).rank == 0:
-                    refs.append((a.ref, ()))
+                target = self.plan.redirect.get((piece, a.ref))
+                if target is not None:
+                    buf, m = target
+                    r = self._access(build, m, iter_map)
+                    refs.append((a.ref, ir.Ref(buf, a.ref, r.index)))
                     continue
-                pma = isl.PwMultiAff.from_map(self.scop.access_map(s, a)).pullback_pw_multi_aff(iter_map)
-                acc = build.access_from_pw_multi_aff(pma)
-                refs.append((a.ref, tuple(expr(acc.get_op_arg(k)) for k in range(1, acc.get_op_n_arg()))))
-            key = f"lx{len(self.payload)}"
-            self.payload[key] = (sid, tuple(refs))
+                if self.scop.array(a.array).rank == 0:
+                    refs.append((a.ref, ir.Ref(a.array, a.ref, ())))
+                    continue
+                r = self._access(build, self.scop.access_map(s, a), iter_map)
+                refs.append((a.ref, ir.Ref(a.array, a.ref, r.index)))
+            self.payload[key] = ("stmt", sid, tuple(refs))
             return node.set_annotation(isl.Id(key))
         except BaseException as e:          # never raise into isl
             self.errors.append(e)
             return node
 
     def options(self) -> isl.UnionMap:
-        v = self.v
-        width = v.width
-        names = [f"t{k}" for k in range(width)]
-        space = f"[{', '.join(names)}]"
-        parts = []
-        for p in v.pieces:
-            fix = [f"t{k} = {d}" for k, d in enumerate(p.dims) if isinstance(d, int)]
-            for k, d in enumerate(p.dims):
-                if isinstance(d, LoopDim) and d.unroll:
-                    parts.append(f"{space} -> unroll[{k}] : {' and '.join(fix) or '1 = 1'}")
-        opts = isl.UnionMap(f"{self.scop.prefix}{{ {'; '.join(parts)} }}") if parts else \
-            isl.UnionMap.empty(v.context.get_space())
-        for sep in separation_options(v):
+        # unrolling itself is done on KernelAST (codegen.unroll): isl's unroll option is 10-30x
+        # slower on jammed multi-statement bodies; isl only separates the full tiles
+        opts = isl.UnionMap.empty(self.v.context.get_space())
+        for sep in separation_options(self.v, self.plan.width):
             opts = opts.union(sep)
         return opts
 
@@ -108,28 +133,26 @@ class _Builder:
             b = isl.AstBuild.from_context(self.v.context)
             b = b.set_options(self.options())
             b, keep = b.set_at_each_domain(self.at_domain)
-            node = b.node_from_schedule_map(self.v.schedule_map())
+            node = b.node_from_schedule_map(self.plan.schedule())
             del keep
         except isl.Error as e:
             if self.errors:
                 raise self.errors[0]
-            if "operations" in str(e).lower() or ctx.last_error_msg() is None:
-                raise RecipeError("code generation is too large (too much unrolling?)",
-                                  hint="use smaller unroll factors") from None
-            raise
+            raise RecipeError(f"code generation failed: {str(e).splitlines()[0]}",
+                              hint="too much unrolling? use smaller unroll factors") from None
         finally:
             ctx.set_max_operations(0)
         if self.errors:
             raise self.errors[0]
-        return self.convert(node)
+        from looptx.codegen.unroll import unroll_marked
+        return unroll_marked(self.convert(node), self.v)
 
     def convert(self, n) -> K.Node:
         t = n.get_type()
         T = isl.ast_node_type
         if t == T.for_:
             var = n.for_get_iterator().get_id().name
-            inc = n.for_get_inc()
-            step = inc.get_val().to_python()
+            step = n.for_get_inc().get_val().to_python()
             m = re.fullmatch(r"c(\d+)", var)
             return K.For(var, expr(n.for_get_init()), expr(n.for_get_cond()), step,
                          self.convert(n.for_get_body()), int(m.group(1)) if m else -1)
@@ -140,8 +163,10 @@ class _Builder:
             return K.Block(tuple(self.convert(c) for c in items(n.block_get_children())))
         if t == T.user:
             call = n.user_get_expr()
-            key = n.get_annotation().name
-            sid, refs = self.payload[key]
+            payload = self.payload[n.get_annotation().name]
+            if payload[0] == "copy":
+                return K.Assign(payload[1], payload[2], payload[3])
+            _, sid, refs = payload
             iters = tuple(expr(call.get_op_arg(k)) for k in range(1, call.get_op_n_arg()))
             return K.Leaf(sid, iters, refs)
         if t == T.mark:
@@ -149,38 +174,55 @@ class _Builder:
         raise RecipeError(f"unsupported isl AST node {t}")
 
 
-def separation_options(v: Variant) -> list[isl.UnionMap]:
+def separation_options(v: Variant, width: int | None = None) -> list[isl.UnionMap]:
     """Full-tile separation for unrolled loops, so that the unrolled body has no guards and the
-    remainder iterations get their own code (isl's separation_class option)."""
+    remainder iterations get their own code (isl's separation_class option).  One class per
+    unrolled loop: an iteration is full when all its unrolled values occur."""
+    width = width or v.width
+    loops: dict[tuple, list] = {}
+    for p in v.pieces:
+        for ctrl, d in enumerate(p.dims):
+            if isinstance(d, LoopDim) and d.factor > 0:
+                point = _point_dim(p, ctrl)
+                if point is not None:
+                    loops.setdefault((ctrl, p.prefix(ctrl + 1)), []).append((p, point, d))
     out = []
-    width = v.width
-    for piece_index, ctrl, factor in v.separate:
-        p = v.pieces[piece_index]
-        point = _point_dim(p, ctrl)
-        if point is None:
-            continue
-        rng = v.piece_map(p).range()
-        pre = rng.project_out(isl.dim_type.set, ctrl + 1, width - ctrl - 1)
-        pairs = rng.project_out(isl.dim_type.set, point + 1, width - point - 1) \
-                   .project_out(isl.dim_type.set, ctrl + 1, point - ctrl - 1)
+    for (ctrl, _), members in loops.items():
+        pre = pairs = None
+        d = members[0][2]
+        for p, point, _ in members:
+            rng = v.piece_map(p, width).range()
+            pr = rng.project_out(isl.dim_type.set, ctrl + 1, width - ctrl - 1)
+            pa = rng.project_out(isl.dim_type.set, point + 1, width - point - 1) \
+                    .project_out(isl.dim_type.set, ctrl + 1, point - ctrl - 1)
+            pre = pr if pre is None else pre.union(pr)
+            pairs = pa if pairs is None else pairs.union(pa)
         names = [f"t{k}" for k in range(ctrl + 1)]
-        window = isl.Set(f"{v.scop.prefix}{{ [{', '.join(names)}, x] : "
-                         f"{names[ctrl]} <= x < {names[ctrl]} + {factor} }}")
+        lo, hi = (f"{names[ctrl]} - {d.factor - 1}", names[ctrl]) if d.reversed else \
+            (names[ctrl], f"{names[ctrl]} + {d.factor - 1}")
+        window = isl.Set(f"{v.scop.prefix}{{ [{', '.join(names)}, x] : {lo} <= x <= {hi} }}")
         box = pre.insert_dims(isl.dim_type.set, ctrl + 1, 1).intersect(window)
         partial = box.subtract(pairs).project_out(isl.dim_type.set, ctrl + 1, 1)
-        full = pre.subtract(partial).insert_dims(isl.dim_type.set, ctrl + 1, width - ctrl - 1)
+        full = pre.subtract(partial).coalesce().insert_dims(isl.dim_type.set, ctrl + 1, width - ctrl - 1)
         target = isl.Set(f"{{ separation_class[[{ctrl}] -> [0]] }}")
         out.append(isl.UnionMap.from_map(isl.Map.from_domain_and_range(full, target)))
     return out
 
 
 def _point_dim(p, ctrl: int) -> int | None:
+    want = p.dims[ctrl].name + "'"
     for k in range(ctrl + 1, len(p.dims)):
         d = p.dims[k]
-        if isinstance(d, LoopDim) and d.unroll and d.hidden:
+        if isinstance(d, LoopDim) and d.hidden and d.name == want:
             return k
     return None
 
 
 def build_ast(variant: Variant) -> K.Node:
     return _Builder(variant).build()
+
+
+def build(variant: Variant):
+    """(KernelAST, promotion plan): printers need the plan's buffers to declare them."""
+    b = _Builder(variant)
+    return b.build(), b.plan

@@ -201,6 +201,24 @@ def _constant(pa: isl.PwAff):
     return vals.pop() if len(vals) == 1 else None
 
 
+def upper_constant(s: isl.Set) -> int | None:
+    """The largest value of a one-dimensional set over all parameter values, if bounded."""
+    s = s.project_out(isl.dim_type.param, 0, s.dim(isl.dim_type.param))
+    if s.is_empty():
+        return None
+    try:
+        hi = s.dim_max(0)
+        out = set()
+        for _, aff in hi.get_pieces():
+            val = aff.get_constant_val()
+            if not aff.is_cst() or not val.is_int():
+                return None
+            out.add(val.to_python())
+        return max(out) if out else None
+    except (isl.Error, ValueError, TypeError):
+        return None
+
+
 def carried_by(deps: Deps, dep: Dep) -> list[str]:
     """Names of the common loops that carry some instance of the dependence ([] = loop-independent)."""
     scop = deps.scop

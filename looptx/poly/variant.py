@@ -21,6 +21,8 @@ class LoopDim:
     unroll: bool = False       # fully unrolled by code generation (point loop of an unroll)
     reversed: bool = False     # printed as a decreasing loop over -expr
     hidden: bool = False       # not addressable by name (unrolled point loops)
+    factor: int = 0            # > 0: control loop of an unroll by `factor` (full tiles separated)
+    trip: int = 0              # unrolled loops: the most iterations it has per outer iteration
 
     def __str__(self):
         return self.name
@@ -30,7 +32,7 @@ class LoopDim:
 class Piece:
     stmt: int
     dims: tuple                # (p0, LoopDim, p1, ..., LoopDim, pn)
-    restrict: str = ""         # isl constraints over the statement's iterators (split/peel parts)
+    restrict: str = ""         # isl set text over the statement's instances (split/peel parts)
 
     @property
     def loops(self) -> list[LoopDim]:
@@ -52,7 +54,6 @@ class Variant:
     scop: Scop
     pieces: tuple[Piece, ...]
     assumptions: tuple[str, ...] = ()          # `known` facts about parameters (isl text)
-    separate: tuple[tuple[int, int, int], ...] = ()   # (piece index, control dim, factor) unroll remainders
     history: tuple[str, ...] = ()              # applied steps, for provenance
     extra: tuple = ()                          # later stages (GPU mapping, promotions) attach here
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
@@ -81,8 +82,7 @@ class Variant:
         width = width or self.width
         dims = [str(d) if isinstance(d, int) else d.expr for d in p.dims]
         dims += ["0"] * (width - len(dims))
-        cond = f" : {p.restrict}" if p.restrict else ""
-        return f"{s.tuple_text()} -> [{', '.join(dims)}]{cond}"
+        return f"{s.tuple_text()} -> [{', '.join(dims)}]"
 
     @property
     def context(self) -> isl.Set:
@@ -93,17 +93,33 @@ class Variant:
             self._cache["context"] = ctx
         return self._cache["context"]
 
-    def schedule_map(self) -> isl.UnionMap:
-        if "schedule" not in self._cache:
-            width = self.width
-            text = "; ".join(self.piece_text(p, width) for p in self.pieces)
-            u = isl.UnionMap(f"{self.scop.prefix}{{ {text} }}")
-            self._cache["schedule"] = u.intersect_domain(self.scop.domains).intersect_params(self.context)
-        return self._cache["schedule"]
+    def schedule_map(self, width: int | None = None) -> isl.UnionMap:
+        """All pieces, padded to one length (pitfall 8), restricted to their domains."""
+        width = width or self.width
+        key = ("schedule", width)
+        if key not in self._cache:
+            if not any(p.restrict for p in self.pieces):
+                text = "; ".join(self.piece_text(p, width) for p in self.pieces)
+                u = isl.UnionMap(f"{self.scop.prefix}{{ {text} }}").intersect_domain(self.scop.domains)
+            else:
+                u = isl.UnionMap.empty(self.context.get_space())
+                for p in self.pieces:
+                    u = u.union(isl.UnionMap.from_map(self.piece_map(p, width)))
+            self._cache[key] = u.intersect_params(self.context)
+        return self._cache[key]
 
-    def piece_map(self, p: Piece) -> isl.Map:
-        return isl.Map(f"{self.scop.prefix}{{ {self.piece_text(p)} }}").intersect_domain(
-            self.scop.domain(self.scop.statements[p.stmt])).intersect_params(self.context)
+    def piece_map(self, p: Piece, width: int | None = None) -> isl.Map:
+        key = ("piece", p, width)
+        if key not in self._cache:
+            m = isl.Map(f"{self.scop.prefix}{{ {self.piece_text(p, width)} }}").intersect_domain(
+                self.scop.domain(self.scop.statements[p.stmt]))
+            if p.restrict:
+                m = m.intersect_domain(isl.Set(p.restrict))
+            self._cache[key] = m.intersect_params(self.context)
+        return self._cache[key]
+
+    def piece_domain(self, p: Piece) -> isl.Set:
+        return self.piece_map(p).domain()
 
 
 def original(scop: Scop) -> Variant:

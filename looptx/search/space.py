@@ -152,7 +152,7 @@ class Space:
         self._valid_coords: np.ndarray | None = None
         self._valid_keys: list[str] | None = None
         self._valid_rows: dict[tuple, int] | None = None
-        self._tables: list[np.ndarray] | None = None
+        self._tables: dict[frozenset, list[np.ndarray]] = {}
         self._mapping_adj: dict[int, list[list[int]]] = {}
 
     def __repr__(self) -> str:
@@ -292,7 +292,7 @@ class Space:
         return [dict(self._valid[idx[int(i)]]) for i in pick]
 
     # -- model features -------------------------------------------------------------------
-    def _feature_tables(self, log2: bool) -> list[np.ndarray]:
+    def _feature_tables(self, extras: frozenset) -> list[np.ndarray]:
         tables = []
         for p in self.params:
             k = len(p.values)
@@ -300,9 +300,18 @@ class Space:
             if p.ordinal:
                 if k > 1:
                     cols.append(np.arange(k, dtype=np.float64)[:, None] / (k - 1))
-                    if log2 and all(v > 0 for v in p.values):
-                        lv = np.log2(np.array(p.values, dtype=np.float64))[:, None]
-                        cols.append(lv)
+                    positive = all(v > 0 for v in p.values)
+                    if "log2" in extras and positive:
+                        cols.append(np.log2(np.array(p.values, dtype=np.float64))[:, None])
+                    if "align" in extras and positive and p.kind == "int":
+                        # Power-of-two alignment (warp, wavefront, bank and vector widths) is
+                        # what often decides GPU speed, and it is not monotone in the value.
+                        tz = np.array([min((v & -v).bit_length() - 1, 10) for v in p.values],
+                                      dtype=np.float64)
+                        if len(set(tz)) > 1:
+                            cols.append(tz[:, None] / max(tz.max(), 1.0))
+                    if "onehot" in extras and k > 2:
+                        cols.append(np.eye(k))
             elif k > 1:
                 cols.append(np.eye(k))
                 if p.kind in ("mapping", "tuple") and len({len(v) for v in p.values}) == 1:
@@ -318,26 +327,29 @@ class Space:
             tables.append(np.hstack(cols) if cols else np.zeros((k, 0)))
         return tables
 
-    def encode_coords(self, coords: np.ndarray, *, log2: bool = False) -> np.ndarray:
-        """Model features of the points given by their coordinates (rows)."""
+    def encode_coords(self, coords: np.ndarray, *, log2: bool = False,
+                      features: Collection[str] = ()) -> np.ndarray:
+        """Model features of the points given by their coordinates (rows).  `features` adds
+        columns for ordinal parameters: 'log2' (log2 of the value), 'align' (power-of-two
+        alignment of an int value), 'onehot' (one-hot of the value as well)."""
         coords = np.asarray(coords, dtype=np.int64).reshape(-1, len(self.params))
-        if log2:
-            tables = self._feature_tables(True)
-        else:
-            if self._tables is None:
-                self._tables = self._feature_tables(False)
-            tables = self._tables
+        extras = frozenset(features) | ({"log2"} if log2 else frozenset())
+        tables = self._tables.get(extras)
+        if tables is None:
+            tables = self._tables[extras] = self._feature_tables(extras)
         parts = [t[coords[:, j]] for j, t in enumerate(tables) if t.shape[1]]
         if not parts:
             return np.zeros((coords.shape[0], 0))
         return np.hstack(parts)
 
-    def encode(self, points: Sequence[Point], *, log2: bool = False) -> np.ndarray:
+    def encode(self, points: Sequence[Point], *, log2: bool = False,
+               features: Collection[str] = ()) -> np.ndarray:
         """Features: ordinal -> index/(len-1) in [0,1] (+ log2 value when asked);
         categorical -> one-hot; mapping and tuple -> one-hot of the value and of each slot.
-        Parameters with one value give no column."""
+        Parameters with one value give no column.  See `encode_coords` for `features`."""
         coords = np.array([self.coords(p) for p in points], dtype=np.int64)
-        return self.encode_coords(coords.reshape(len(points), len(self.params)), log2=log2)
+        return self.encode_coords(coords.reshape(len(points), len(self.params)), log2=log2,
+                                  features=features)
 
     # -- neighbourhoods -------------------------------------------------------------------
     def _mapping_neighbours(self, j: int) -> list[list[int]]:

@@ -19,7 +19,7 @@ import math
 import numpy as np
 import sklearn
 from scipy.special import ndtr
-from sklearn.tree import ExtraTreeClassifier, ExtraTreeRegressor
+from sklearn.tree import ExtraTreeRegressor
 
 from looptx.search.base import Searcher, register_searcher
 from looptx.search.space import Point, point_key
@@ -30,8 +30,9 @@ _SQRT_2PI = math.sqrt(2.0 * math.pi)
 class _Pool:
     """Candidate points (all valid points, or a large valid sample) with their features."""
 
-    def __init__(self, searcher: Searcher, size: int):
+    def __init__(self, searcher: Searcher, size: int, features: tuple[str, ...] = ()):
         space = searcher.space
+        self.extras = features
         if space.enumerable and space.size() <= max(size, 2 * 10_000):
             coords = space.valid_coords()
             keys = space.valid_keys()
@@ -48,7 +49,8 @@ class _Pool:
         self.coords = np.asarray(coords)
         self.keys = list(keys)
         self.row = {k: i for i, k in enumerate(self.keys)}
-        self.X = np.ascontiguousarray(space.encode_coords(self.coords), dtype=np.float32)
+        self.X = np.ascontiguousarray(space.encode_coords(self.coords, features=features),
+                                      dtype=np.float32)
         self.space = space
 
     def features(self, points: list[Point]) -> np.ndarray:
@@ -59,7 +61,7 @@ class _Pool:
             if r is not None:
                 out[i] = self.X[r]
         if missing:
-            out[missing] = self.space.encode([points[i] for i in missing])
+            out[missing] = self.space.encode([points[i] for i in missing], features=self.extras)
         return out
 
     def unseen(self, seen: set[str]) -> np.ndarray:
@@ -67,30 +69,33 @@ class _Pool:
 
 
 def _fit_forest(X: np.ndarray, y: np.ndarray, n_trees: int, seed: int, *,
-                min_samples_leaf: int = 1, classify: bool = False) -> list:
-    """Extremely randomized trees (no bootstrap, all features: Geurts et al.'s defaults).
+                min_samples_leaf: int = 1, max_features: float = 1.0,
+                bootstrap: bool = False) -> list:
+    """Extremely randomized regression trees (Geurts et al.), fitted one by one.
 
-    Trees are fitted one by one, without sklearn's ensemble wrapper: cloning the wrapper's
-    parameters costs more than growing a tree on a few hundred points, and this runs after
-    every batch."""
+    sklearn's ensemble wrapper clones its parameters for every tree, which costs more than
+    growing a tree on a few hundred points; this runs after every batch, so it is skipped.
+    A 0/1 target gives the probability of success (the tree's leaf means)."""
     X = np.ascontiguousarray(X, dtype=np.float32)
-    cls = ExtraTreeClassifier if classify else ExtraTreeRegressor
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    rs = np.random.RandomState(seed % (2**32))
     trees = []
     with sklearn.config_context(skip_parameter_validation=True, assume_finite=True):
-        for t in range(n_trees):
-            est = cls(max_features=1.0, min_samples_leaf=min_samples_leaf,
-                      random_state=(seed * 1_000_003 + t) % (2**32))
-            trees.append(est.fit(X, y, check_input=False))
+        for _ in range(n_trees):
+            est = ExtraTreeRegressor(max_features=max_features, min_samples_leaf=min_samples_leaf,
+                                     random_state=rs)
+            if bootstrap:
+                rows = rs.randint(0, len(y), len(y))
+                est.fit(X[rows], y[rows], check_input=False)
+            else:
+                est.fit(X, y, check_input=False)
+            trees.append(est)
     return trees
 
 
 def _predict_forest(trees: list, X: np.ndarray) -> np.ndarray:
-    """Per-tree predictions, trees x points (classifiers: probability of success)."""
+    """Per-tree predictions, trees x points."""
     X = np.ascontiguousarray(X, dtype=np.float32)
-    if isinstance(trees[0], ExtraTreeClassifier):
-        cols = [list(t.classes_).index(True) if True in t.classes_ else None for t in trees]
-        return np.stack([t.predict_proba(X, check_input=False)[:, c] if c is not None
-                         else np.zeros(len(X)) for t, c in zip(trees, cols)])
     return np.stack([t.predict(X, check_input=False) for t in trees])
 
 
@@ -122,7 +127,8 @@ class SurfSearcher(Searcher):
 
     def _pool_(self) -> _Pool:
         if self._pool is None:
-            self._pool = _Pool(self, self.opts["pool_size"])
+            extras = tuple(f for f in str(self.opts.get("features", "")).split(",") if f)
+            self._pool = _Pool(self, self.opts["pool_size"], extras)
         return self._pool
 
     def _training(self):
@@ -166,28 +172,39 @@ class SurfSearcher(Searcher):
         best = cand[np.argsort(mu, kind="stable")[:k]]
         return [pool.space.from_coords(pool.coords[i]) for i in best]
 
-    def _load_extra(self, extra):
-        self._queue = []
+    def _extra_state(self) -> dict:
+        # The rest of the current round: a resumed search hands it out before refitting.
+        return {"queue": [{k: (list(v) if isinstance(v, tuple) else v) for k, v in p.items()}
+                          for p in self._queue]}
+
+    def _load_extra(self, extra) -> None:
+        self._queue = [self.space.normalize(p) for p in extra.get("queue", [])]
 
 
 class SurfPlusSearcher(SurfSearcher):
-    """SURF+ (the default searcher): SURF with log-time fit, expected improvement from the
-    spread across trees, a feasibility classifier for failures, diverse batches and a final
-    local refinement of the incumbent.
+    """SURF+ (the default searcher): SURF with log-time fit, uncertainty from the spread
+    across trees, a feasibility model for failures, diverse batches and a final local
+    refinement of the incumbent.
 
     Options:
       n_init (8): random points before the first fit;
       n_trees (24): trees per forest (refit + pool prediction well under a second);
-      min_samples_leaf (1): of each tree;
-      xi (0.0): expected-improvement margin, in log-time (0.05 = 5% slower than the best);
-      feasibility (True): learn where points fail; off = SURF's fake runtimes, in log-time;
+      min_samples_leaf (1), max_features (1.0), bootstrap (False): of the trees;
+      acquisition ('ei'): 'ei' expected improvement in log-time, 'lcb' mean - kappa * spread,
+        'ts' Thompson sampling (each pick follows one random tree), 'mean' pure exploitation;
+      kappa (1.0): for 'lcb'; xi (0.0): EI margin in log-time (0.05 = 5% slower than the best);
+      explore (0.0): chance that a pick is a random pool point instead;
+      feasibility (True): learn where points fail (failures weight the acquisition by the
+        predicted chance of success); off = SURF's fake runtimes;
       refine (0.1): share of the budget, at its end, for the incumbent's neighbourhood;
       pool_size (10000): candidates sampled when the space has more valid points than 20000.
     """
 
     name = "surf+"
-    options = {"n_init": 8, "n_trees": 24, "min_samples_leaf": 1, "xi": 0.0,
-               "feasibility": True, "refine": 0.1, "pool_size": 10000}
+    options = {"n_init": 8, "n_trees": 24, "min_samples_leaf": 1, "max_features": 1.0,
+               "bootstrap": False, "acquisition": "ei", "kappa": 1.0, "xi": 0.0,
+               "explore": 0.0, "feasibility": True, "refine": 0.1, "pool_size": 10000,
+               "features": ""}
 
     @classmethod
     def _prefixes(cls):
@@ -196,8 +213,13 @@ class SurfPlusSearcher(SurfSearcher):
     def _check_options(self) -> None:
         for opt in ("n_init", "n_trees", "pool_size", "min_samples_leaf"):
             self._require(self.opts[opt] >= 1, opt, "at least 1")
-        self._require(0.0 <= self.opts["refine"] <= 1.0, "refine", "between 0 and 1")
+        for opt in ("refine", "explore"):
+            self._require(0.0 <= self.opts[opt] <= 1.0, opt, "between 0 and 1")
+        self._require(0.0 < self.opts["max_features"] <= 1.0, "max_features", "in (0, 1]")
         self._require(self.opts["xi"] >= 0.0, "xi", "0 or more")
+        self._require(self.opts["kappa"] >= 0.0, "kappa", "0 or more")
+        self._require(self.opts["acquisition"] in ("ei", "lcb", "ts", "mean"), "acquisition",
+                      "one of ei, lcb, ts, mean")
         self._pool = None
         self._queue = []
 
@@ -220,47 +242,70 @@ class SurfPlusSearcher(SurfSearcher):
         points, results = self._training()
         X = pool.features(points)
         ok = np.array([r.ok for r in results])
-        y = np.log(np.array([r.value if r.ok else 1.0 for r in results]))
-        rs = self.seed * 7919 + len(points)
-        n_trees, leaf = self.opts["n_trees"], self.opts["min_samples_leaf"]
-        clf = None
-        if self.opts["feasibility"]:
-            reg = _fit_forest(X[ok], y[ok], n_trees, rs, min_samples_leaf=leaf)
+        y = np.log(np.array([max(r.value, 1e-300) if r.ok else 1.0 for r in results]))
+        seed = self.seed * 7919 + len(points)
+        o = self.opts
+        kw = dict(min_samples_leaf=o["min_samples_leaf"], max_features=o["max_features"],
+                  bootstrap=o["bootstrap"])
+        feas = None
+        if o["feasibility"]:
+            reg = _fit_forest(X[ok], y[ok], o["n_trees"], seed, **kw)
             if not ok.all():
-                clf = _fit_forest(X, ok, n_trees, rs + 1, classify=True)
+                feas = _fit_forest(X, ok.astype(np.float64), o["n_trees"], seed + 1)
         else:
             y = np.where(ok, y, np.log(2.0) + y[ok].max())
-            reg = _fit_forest(X, y, n_trees, rs, min_samples_leaf=leaf)
-        return reg, clf, float(y[ok].min())
+            reg = _fit_forest(X, y, o["n_trees"], seed, **kw)
+        return reg, feas, float(y[ok].min())
 
-    def _acquisition(self, reg, clf, y_best: float, X: np.ndarray) -> np.ndarray:
+    def _scores(self, model, X: np.ndarray) -> np.ndarray:
+        """Acquisition per point (higher is better); one row per pick for Thompson sampling."""
+        reg, feas, y_best = model
+        o = self.opts
         P = _predict_forest(reg, X)
         mu = P.mean(axis=0)
-        sd = P.std(axis=0)
-        imp = y_best - mu - self.opts["xi"]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            z = np.where(sd > 0, imp / np.where(sd > 0, sd, 1.0), 0.0)
-        ei = np.where(sd > 0, imp * ndtr(z) + sd * np.exp(-0.5 * z * z) / _SQRT_2PI,
-                      np.maximum(imp, 0.0))
-        # Ties among zero-EI points are broken by the mean, so exploitation still orders them.
-        score = ei - 1e-9 * mu
-        if clf is not None:
-            score = score * _predict_forest(clf, X).mean(axis=0)
-        return score
+        p_ok = _predict_forest(feas, X).mean(axis=0) if feas is not None else None
+        acq = o["acquisition"]
+        if acq == "ts":
+            return P, p_ok
+        if acq == "mean":
+            score = -mu
+        elif acq == "lcb":
+            score = -(mu - o["kappa"] * P.std(axis=0))
+        else:
+            sd = P.std(axis=0)
+            imp = y_best - mu - o["xi"]
+            safe = np.where(sd > 0, sd, 1.0)
+            z = imp / safe
+            ei = np.where(sd > 0, imp * ndtr(z) + sd * np.exp(-0.5 * z * z) / _SQRT_2PI,
+                          np.maximum(imp, 0.0))
+            # Zero-EI points are still ordered by their mean, so exploitation goes on.
+            score = ei - 1e-9 * mu
+        if p_ok is not None:
+            score = score * p_ok if acq == "ei" else np.where(p_ok >= 0.5, score, score - 1e3)
+        return score, None
+
+    def _ranked(self, model, X: np.ndarray) -> np.ndarray:
+        """Candidate order for one pick."""
+        score, p_ok = self._scores(model, X)
+        if score.ndim == 2:
+            tree = int(self.rng.integers(score.shape[0]))
+            s = -score[tree]
+            if p_ok is not None:
+                s = np.where(p_ok >= 0.5, s, s - 1e3)
+            return np.argsort(-s, kind="stable")
+        return np.argsort(-score, kind="stable")
 
     def _model_batch(self, seen: set[str], k: int, refining: bool) -> list[Point]:
         if k <= 0:
             return []
         pool = self._pool_()
         space = self.space
-        reg, clf, y_best = self._fit()
+        model = self._fit()
         chosen: list[Point] = []
         if refining and self.best is not None:
             near = [p for p in space.neighbours(self.best[0]) if point_key(p) not in seen]
             if near:
-                score = self._acquisition(reg, clf, y_best, pool.features(near))
-                P = _predict_forest(reg, pool.features(near)).mean(axis=0)
-                order = np.lexsort((P, -score))
+                order = self._ranked(model, pool.features(near))
                 chosen = [near[int(i)] for i in order[:k]]
                 seen = seen | {point_key(p) for p in chosen}
         if len(chosen) >= k:
@@ -268,26 +313,33 @@ class SurfPlusSearcher(SurfSearcher):
         cand = pool.unseen(seen)
         if cand.size == 0:
             return chosen + self.space.sample(self.rng, k - len(chosen), exclude=seen)
-        score = self._acquisition(reg, clf, y_best, pool.X[cand])
-        order = cand[np.argsort(-score, kind="stable")]
-        picked_coords = [np.array(space.coords(p)) for p in chosen]
-        for i in order:
-            if len(chosen) >= k:
-                break
-            c = pool.coords[i]
-            # Diversity: a batch never holds two points one parameter apart.
-            if any(int(np.sum(c != q)) <= 1 for q in picked_coords):
-                continue
-            chosen.append(space.from_coords(c))
-            picked_coords.append(c)
-        if len(chosen) < k:
-            taken = {point_key(p) for p in chosen}
-            for i in order:
-                if len(chosen) >= k:
-                    break
-                if pool.keys[i] not in taken:
-                    chosen.append(space.from_coords(pool.coords[i]))
-                    taken.add(pool.keys[i])
+        Xc = pool.X[cand]
+        ts = self.opts["acquisition"] == "ts"
+        score = None if ts else self._scores(model, Xc)[0]
+        order = None if ts else np.argsort(-score, kind="stable")
+        picked = [np.array(space.coords(p)) for p in chosen]
+        taken: set[int] = set()
+        while len(chosen) < k and len(taken) < cand.size:
+            if self.opts["explore"] > 0 and self.rng.random() < self.opts["explore"]:
+                free = [i for i in range(cand.size) if i not in taken]
+                i = free[int(self.rng.integers(len(free)))]
+            else:
+                if ts:
+                    order = self._ranked(model, Xc)
+                i = None
+                for j in order:
+                    j = int(j)
+                    if j in taken:
+                        continue
+                    # Diversity: a batch never holds two points one parameter apart.
+                    if all(int(np.sum(pool.coords[cand[j]] != q)) > 1 for q in picked):
+                        i = j
+                        break
+                if i is None:
+                    i = next(int(j) for j in order if int(j) not in taken)
+            taken.add(i)
+            picked.append(pool.coords[cand[i]])
+            chosen.append(space.from_coords(pool.coords[cand[i]]))
         return chosen
 
 

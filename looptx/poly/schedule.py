@@ -1,0 +1,501 @@
+"""Loop transformations on a Variant's per-piece 2d+1 schedule.  Each is a pure function
+Variant -> Variant; legality is checked by the caller against the original dependences.
+
+Loops are addressed by name among the loops of the step's statement; a step on loop L acts on
+every piece that shares L (CHiLL semantics).  A step that would have to split a shared loop
+implicitly raises a RecipeError that says to distribute first.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import islpy as isl
+
+from looptx.errors import RecipeError
+from looptx.poly.deps import _constant, upper_constant
+from looptx.poly.variant import LoopDim, Piece, Variant
+
+MAX_FULL_UNROLL = 1024
+
+
+# ---- addressing ----------------------------------------------------------------------------
+
+def _pieces(v: Variant, stmt: int) -> list[tuple[int, Piece]]:
+    pcs = v.pieces_of(stmt)
+    if not pcs:
+        n = len(v.scop.statements)
+        raise RecipeError(f"there is no statement {stmt}", hint=f"statements are numbered 0..{n - 1}")
+    return pcs
+
+
+def loop_names(v: Variant, stmt: int) -> list[str]:
+    _, p = _pieces(v, stmt)[0]
+    return [d.name for d in p.loops if not d.hidden]
+
+
+def locate(v: Variant, stmt: int, name: str) -> list[tuple[int, int]]:
+    """(piece index, position) of loop `name` in every piece of `stmt`."""
+    if isinstance(name, int) and not isinstance(name, bool):
+        names = loop_names(v, stmt)
+        if not 1 <= name <= len(names):
+            raise RecipeError(f"statement {stmt} has no loop level {name}",
+                              hint=f"its loops are {', '.join(names)} (levels 1..{len(names)})")
+        name = names[name - 1]
+    out = []
+    for k, p in _pieces(v, stmt):
+        pos = p.position_of(name)
+        if pos is None:
+            names = ", ".join(loop_names(v, stmt)) or "none"
+            raise RecipeError(f"statement {stmt} has no loop named '{name}'",
+                              hint=f"its loops, outermost first: {names}")
+        out.append((k, pos))
+    return out
+
+
+def resolve_name(v: Variant, stmt: int, name) -> str:
+    k, pos = locate(v, stmt, name)[0]
+    return v.pieces[k].dims[pos].name
+
+
+def sharing(v: Variant, stmt: int, name) -> list[tuple[int, int]]:
+    """Every piece inside the loop `name` of `stmt` (the loop is shared structure)."""
+    keys = {(pos, v.pieces[k].prefix(pos), v.pieces[k].dims[pos].name) for k, pos in locate(v, stmt, name)}
+    out = []
+    for k, q in enumerate(v.pieces):
+        for pos, pre, nm in keys:
+            d = q.dims[pos] if pos < len(q.dims) else None
+            if isinstance(d, LoopDim) and d.name == nm and q.prefix(pos) == pre:
+                out.append((k, pos))
+                break
+    return out
+
+
+def _value(d: LoopDim) -> str:
+    return f"-({d.expr})" if d.reversed else d.expr
+
+
+def _expr_of_value(d: LoopDim, value: str) -> str:
+    return f"-({value})" if d.reversed else value
+
+
+def normalize(pieces: list[Piece]) -> tuple[Piece, ...]:
+    """Renumber the positions of siblings to 0, 1, ... (steps insert fractional positions)."""
+    dims = [list(p.dims) for p in pieces]
+    width = max(len(d) for d in dims)
+    for k in range(0, width, 2):
+        groups: dict[tuple, set] = {}
+        for d in dims:
+            if k < len(d):
+                key = tuple(x if not isinstance(x, LoopDim) else x.name for x in d[:k])
+                groups.setdefault(key, set()).add(d[k])
+        ranks = {key: {val: i for i, val in enumerate(sorted(vals))} for key, vals in groups.items()}
+        for d in dims:
+            if k < len(d):
+                key = tuple(x if not isinstance(x, LoopDim) else x.name for x in d[:k])
+                d[k] = ranks[key][d[k]]
+    return tuple(replace(p, dims=tuple(d)) for p, d in zip(pieces, dims))
+
+
+def _check_name_free(v: Variant, group, name: str):
+    for k, _ in group:
+        if v.pieces[k].position_of(name) is not None:
+            raise RecipeError(f"a loop named '{name}' already encloses statement {v.pieces[k].stmt}",
+                              hint="choose another name")
+
+
+# ---- isl helpers ---------------------------------------------------------------------------
+
+def _ranges(v: Variant, group, upto: int) -> isl.Set:
+    width = v.width
+    out = None
+    for k, _ in group:
+        r = v.piece_map(v.pieces[k], width).range()
+        r = r.project_out(isl.dim_type.set, upto + 1, width - upto - 1)
+        out = r if out is None else out.union(r)
+    return out
+
+
+def _param_aff_text(pa: isl.PwAff) -> str | None:
+    """Text of a piecewise expression that is one affine function of parameters, else None."""
+    pieces = pa.get_pieces()
+    if len(pieces) != 1:
+        return None
+    _, aff = pieces[0]
+    if aff.dim(isl.dim_type.div) or aff.dim(isl.dim_type.in_) and any(
+            not aff.get_coefficient_val(isl.dim_type.in_, i).is_zero()
+            for i in range(aff.dim(isl.dim_type.in_))):
+        return None
+    if not aff.get_denominator_val().is_one():
+        return None
+    terms = []
+    for i in range(aff.dim(isl.dim_type.param)):
+        c = aff.get_coefficient_val(isl.dim_type.param, i).to_python()
+        if c:
+            terms.append(f"{c}*{aff.get_dim_name(isl.dim_type.param, i)}")
+    terms.append(str(aff.get_constant_val().to_python()))
+    return " + ".join(terms)
+
+
+def _global_min(v: Variant, group, pos: int) -> str:
+    vals = _ranges(v, group, pos).project_out(isl.dim_type.set, 0, pos)
+    if vals.is_empty():
+        return "0"
+    lo = vals.dim_min(0)
+    text = _param_aff_text(lo)
+    return text if text is not None else "0"
+
+
+def max_trip(v: Variant, group, pos: int) -> int | None:
+    """The largest number of values the loop takes in one iteration of its outer loops, if bounded."""
+    r = _ranges(v, group, pos)
+    m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
+    widths = m.reverse().apply_range(m).deltas()
+    if widths.is_empty():
+        return 0
+    hi = upper_constant(widths)
+    return None if hi is None else hi + 1
+
+
+# ---- the steps -----------------------------------------------------------------------------
+
+def permute(v: Variant, stmt: int, order: list) -> Variant:
+    order = [resolve_name(v, stmt, n) for n in order]
+    if len(set(order)) != len(order):
+        raise RecipeError("permute: a loop is named twice in the order", hint="name each loop once")
+    _, p = _pieces(v, stmt)[0]
+    positions = sorted(p.position_of(n) for n in order)
+    placed = dict(zip(positions, order))            # position -> loop name now placed there
+    outer = positions[0]
+    group = sharing(v, stmt, p.dims[outer].name)
+    pieces = list(v.pieces)
+    for k, _ in group:
+        q = pieces[k]
+        shared = [pos for pos in positions
+                  if pos < len(q.dims) and isinstance(q.dims[pos], LoopDim)
+                  and q.dims[pos].name == p.dims[pos].name and q.prefix(pos) == p.prefix(pos)]
+        new_names = {placed[pos] for pos in shared}
+        old_names = {q.dims[pos].name for pos in shared}
+        if new_names != old_names:
+            missing = sorted(new_names - old_names)
+            raise RecipeError(f"permute would split loop '{q.dims[shared[0]].name}', which statement "
+                              f"{q.stmt} shares but which does not enclose loop {missing[0]}",
+                              hint=f"distribute the statements first (distribute {{stmts: [{stmt}], "
+                                   f"loop: {q.dims[shared[0]].name}}})")
+        by_name = {q.dims[pos].name: q.dims[pos] for pos in shared}
+        dims = list(q.dims)
+        for pos in shared:
+            dims[pos] = by_name[placed[pos]]
+        pieces[k] = replace(q, dims=tuple(dims))
+    return v.evolve(pieces=normalize(pieces))
+
+
+def tile(v: Variant, stmt: int, loop, size: int, control: str | None = None) -> Variant:
+    name = resolve_name(v, stmt, loop)
+    if not isinstance(size, int) or size < 1:
+        raise RecipeError(f"tile size must be an integer >= 1, got {size!r}", hint="use e.g. size: 32")
+    control = control or name * 2
+    group = sharing(v, stmt, name)
+    _check_name_free(v, group, control)
+    pos = group[0][1]
+    lb = _global_min(v, group, pos)
+    pieces = list(v.pieces)
+    for k, pos in group:
+        q = pieces[k]
+        d = q.dims[pos]
+        ctrl = LoopDim(control, f"floor(({d.expr} - ({lb}))/{size})")
+        pieces[k] = replace(q, dims=q.dims[:pos] + (ctrl, 0) + q.dims[pos:])
+    return v.evolve(pieces=normalize(pieces))
+
+
+def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
+    name = resolve_name(v, stmt, loop)
+    if not isinstance(factor, int) or factor < 0:
+        raise RecipeError(f"unroll factor must be an integer >= 0, got {factor!r}",
+                          hint="0 unrolls fully, 1 does nothing")
+    if factor == 1:
+        return v
+    group = sharing(v, stmt, name)
+    pos = group[0][1]
+    trip = max_trip(v, group, pos)
+    if factor == 0 or (trip is not None and factor >= trip):
+        if trip is None:
+            raise RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
+                              hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
+        if trip > MAX_FULL_UNROLL:
+            raise RecipeError(f"loop '{name}' has up to {trip} iterations: too many to unroll fully",
+                              hint=f"unroll by a factor instead (at most {MAX_FULL_UNROLL} copies)")
+        pieces = list(v.pieces)
+        for k, pos in group:
+            q = pieces[k]
+            pieces[k] = replace(q, dims=q.dims[:pos] + (replace(q.dims[pos], unroll=True, hidden=True,
+                                                                        trip=trip),) + q.dims[pos + 1:])
+        return v.evolve(pieces=tuple(pieces))
+    lb = _global_min(v, group, pos)
+    pieces = list(v.pieces)
+    for k, pos in group:
+        q = pieces[k]
+        d = q.dims[pos]
+        ctrl = replace(d, expr=f"{factor}*floor(({d.expr} - ({lb}))/{factor}) + ({lb})", factor=factor)
+        point = LoopDim(name + "'", d.expr, unroll=True, reversed=d.reversed, hidden=True, trip=factor)
+        pieces[k] = replace(q, dims=q.dims[:pos] + (ctrl,) + q.dims[pos + 1:] + (point, 0))
+    return v.evolve(pieces=tuple(pieces))
+
+
+def _restricted(v: Variant, q: Piece, cond: str) -> str:
+    s = v.scop.statements[q.stmt]
+    text = f"{v.scop.prefix}{{ {s.tuple_text()} : {cond} }}"
+    try:
+        new = isl.Set(text)
+    except isl.Error:
+        raise RecipeError(f"cannot use the condition '{cond}'", hint="write an affine expression") from None
+    if q.restrict:
+        new = new.intersect(isl.Set(q.restrict))
+    return str(new.coalesce())
+
+
+def split(v: Variant, stmt: int, loop, at_isl: dict[int, str]) -> Variant:
+    """`at_isl[piece index]` is the split point as isl text over that piece's iterators."""
+    name = resolve_name(v, stmt, loop)
+    group = sharing(v, stmt, name)
+    pieces = list(v.pieces)
+    extra = []
+    for k, pos in group:
+        q = pieces[k]
+        val = _value(q.dims[pos])
+        at = at_isl[k]
+        lo = replace(q, restrict=_restricted(v, q, f"{val} < {at}"))
+        hi = replace(q, dims=q.dims[:pos - 1] + (Fraction(q.dims[pos - 1]) + Fraction(1, 2),) + q.dims[pos:],
+                     restrict=_restricted(v, q, f"{val} >= {at}"))
+        pieces[k] = lo
+        extra.append(hi)
+    return v.evolve(pieces=normalize(pieces + extra))
+
+
+def loop_expr_map(v: Variant, piece_index: int) -> dict[str, str]:
+    """Loop name -> its value (isl text over the statement's iterators) for one piece."""
+    q = v.pieces[piece_index]
+    return {d.name: _value(d) for d in q.loops if not d.hidden}
+
+
+def peel(v: Variant, stmt: int, loop, first: int = 0, last: int = 0) -> Variant:
+    name = resolve_name(v, stmt, loop)
+    for what, n in (("first", first), ("last", last)):
+        if not isinstance(n, int) or n < 0:
+            raise RecipeError(f"peel: '{what}' must be an integer >= 0, got {n!r}")
+    if first == 0 and last == 0:
+        return v
+    group = sharing(v, stmt, name)
+    pos = group[0][1]
+    r = _ranges(v, group, pos)
+    m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
+
+    def ends(m: isl.Map, n: int, lowest: bool) -> isl.Map:
+        out = isl.Map.empty(m.get_space())
+        rest = m
+        for _ in range(n):
+            e = rest.lexmin() if lowest else rest.lexmax()
+            out = out.union(e)
+            rest = rest.subtract(e)
+        return out
+    # "first" iterations run first: in schedule order, which is the lowest schedule value
+    head = ends(m, first, True)
+    tail = ends(m, last, False).subtract(head)      # short loops: an iteration is peeled once
+    pieces = list(v.pieces)
+    extra = []
+    width = v.width
+    for k, pos in group:
+        q = pieces[k]
+        qm = v.piece_map(q, width)
+        proj = qm.project_out(isl.dim_type.out, pos + 1, width - pos - 1)
+        inst_head = proj.intersect_range(head.wrap().flatten()).domain() if first else None
+        inst_tail = proj.intersect_range(tail.wrap().flatten()).domain() if last else None
+        dom = qm.domain()
+        mid = dom
+        base = Fraction(q.dims[pos - 1])
+        if inst_head is not None:
+            mid = mid.subtract(inst_head)
+            extra.append(replace(q, dims=q.dims[:pos - 1] + (base - Fraction(1, 3),) + q.dims[pos:],
+                                 restrict=str(inst_head.coalesce())))
+        if inst_tail is not None:
+            mid = mid.subtract(inst_tail)
+            extra.append(replace(q, dims=q.dims[:pos - 1] + (base + Fraction(1, 3),) + q.dims[pos:],
+                                 restrict=str(inst_tail.coalesce())))
+        pieces[k] = replace(q, restrict=str(mid.coalesce()))
+    return v.evolve(pieces=normalize(pieces + extra))
+
+
+def skew(v: Variant, stmt: int, loop, by: dict) -> Variant:
+    name = resolve_name(v, stmt, loop)
+    group = sharing(v, stmt, name)
+    pieces = list(v.pieces)
+    for k, pos in group:
+        q = pieces[k]
+        d = q.dims[pos]
+        value = _value(d)
+        for other, coef in by.items():
+            other = resolve_name(v, stmt, other)
+            opos = q.position_of(other)
+            if opos is None or opos >= pos:
+                raise RecipeError(f"skew: loop '{other}' does not enclose loop '{name}'",
+                                  hint="skew by enclosing loops only")
+            if not isinstance(coef, int):
+                raise RecipeError(f"skew factor for '{other}' must be an integer, got {coef!r}")
+            value = f"({value}) + {coef}*({_value(q.dims[opos])})"
+        dims = list(q.dims)
+        dims[pos] = replace(d, expr=_expr_of_value(d, value))
+        pieces[k] = replace(q, dims=tuple(dims))
+    return v.evolve(pieces=tuple(pieces))
+
+
+def shift(v: Variant, stmt: int, loop, by: int) -> Variant:
+    if not isinstance(by, int):
+        raise RecipeError(f"shift amount must be an integer, got {by!r}")
+    name = resolve_name(v, stmt, loop)
+    pieces = list(v.pieces)
+    for k, pos in sharing(v, stmt, name):
+        q = pieces[k]
+        d = q.dims[pos]
+        dims = list(q.dims)
+        dims[pos] = replace(d, expr=_expr_of_value(d, f"({_value(d)}) + {by}"))
+        pieces[k] = replace(q, dims=tuple(dims))
+    return v.evolve(pieces=tuple(pieces))
+
+
+def reverse(v: Variant, stmt: int, loop) -> Variant:
+    name = resolve_name(v, stmt, loop)
+    pieces = list(v.pieces)
+    for k, pos in sharing(v, stmt, name):
+        q = pieces[k]
+        d = q.dims[pos]
+        dims = list(q.dims)
+        dims[pos] = replace(d, expr=f"-({d.expr})", reversed=not d.reversed)
+        pieces[k] = replace(q, dims=tuple(dims))
+    return v.evolve(pieces=tuple(pieces))
+
+
+def distribute(v: Variant, stmts: list[int], loop) -> Variant:
+    stmts = sorted(set(stmts))
+    name = resolve_name(v, stmts[0], loop)
+    group = sharing(v, stmts[0], name)
+    inside = {v.pieces[k].stmt for k, _ in group}
+    for s in stmts:
+        if s not in inside:
+            raise RecipeError(f"statement {s} is not inside loop '{name}' of statement {stmts[0]}",
+                              hint="list statements that share the loop")
+    groups: dict = {}
+    for k, pos in group:
+        s = v.pieces[k].stmt
+        groups.setdefault(s if s in stmts else "rest", []).append((k, pos))
+    order = sorted(groups, key=lambda g: min(v.pieces[k].stmt for k, _ in groups[g]))
+    pieces = list(v.pieces)
+    n = len(order)
+    for rank, g in enumerate(order):
+        for k, pos in groups[g]:
+            q = pieces[k]
+            base = Fraction(q.dims[pos - 1])
+            pieces[k] = replace(q, dims=q.dims[:pos - 1] + (base + Fraction(rank, n + 1),) + q.dims[pos:])
+    return v.evolve(pieces=normalize(pieces))
+
+
+def fuse(v: Variant, stmts: list[int], loop) -> Variant:
+    stmts = sorted(set(stmts))
+    if len(stmts) < 2:
+        raise RecipeError("fuse needs at least two statements", hint="list the statements to fuse")
+    name = resolve_name(v, stmts[0], loop)
+    first = {k: pos for k, pos in locate(v, stmts[0], name)}
+    pos0 = next(iter(first.values()))
+    lead = v.pieces[next(iter(first))]
+    pieces = list(v.pieces)
+    moved: set[int] = set()
+    origin: dict[int, int] = {}
+    for s in stmts[1:]:
+        where = locate(v, s, loop if not isinstance(loop, int) else name)
+        for k, pos in where:
+            if pos != pos0:
+                raise RecipeError(f"cannot fuse: loop '{name}' is at depth {pos0 // 2 + 1} for statement "
+                                  f"{stmts[0]} but at depth {pos // 2 + 1} for statement {s}",
+                                  hint="fuse loops at the same depth")
+        sx = v.pieces[where[0][0]]
+        key = sx.prefix(pos0)
+        in_l = lambda q: len(q.dims) > pos0 and q.prefix(pos0) == key and \
+            isinstance(q.dims[pos0], LoopDim) and q.dims[pos0].name == sx.dims[pos0].name
+        for j in range(1, pos0, 2):
+            for q in v.pieces:
+                if len(q.dims) > j and q.prefix(j) == sx.prefix(j) and isinstance(q.dims[j], LoopDim) \
+                        and q.dims[j].name == sx.dims[j].name and not in_l(q):
+                    raise RecipeError(f"fusing statement {s} at '{name}' would split loop "
+                                      f"'{sx.dims[j].name}', which it shares with statement {q.stmt}",
+                                      hint="distribute first, or fuse that statement too")
+        for k, q in enumerate(v.pieces):
+            if in_l(q) and k not in moved:
+                dims = list(q.dims)
+                for j in range(pos0):
+                    if isinstance(lead.dims[j], int):
+                        dims[j] = lead.dims[j]
+                    else:
+                        dims[j] = replace(dims[j], name=lead.dims[j].name)
+                dims[pos0] = replace(dims[pos0], name=lead.dims[pos0].name)
+                origin[k] = s
+                pieces[k] = replace(q, dims=tuple(dims))
+                moved.add(k)
+    # inside the fused loop, children keep textual order
+    fused_key = pieces[next(iter(first))].prefix(pos0 + 1)
+    members = [k for k, q in enumerate(pieces) if len(q.dims) > pos0 + 1 and q.prefix(pos0 + 1) == fused_key]
+    child = {}
+    for k in members:
+        child.setdefault((origin.get(k, -1), pieces[k].dims[pos0 + 1]), []).append(k)
+    ranked = sorted(child, key=lambda c: min(pieces[k].stmt for k in child[c]))
+    for rank, c in enumerate(ranked):
+        for k in child[c]:
+            q = pieces[k]
+            pieces[k] = replace(q, dims=q.dims[:pos0 + 1] + (rank,) + q.dims[pos0 + 2:])
+    return v.evolve(pieces=normalize(pieces))
+
+
+def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Variant:
+    if len(loops) != 2:
+        raise RecipeError("combine takes exactly two loops", hint="e.g. loops: [i, j]")
+    a, b = (resolve_name(v, stmt, x) for x in loops)
+    name = name or a + b
+    group = sharing(v, stmt, a)
+    _check_name_free(v, group, name)
+    pieces = list(v.pieces)
+    for k, pos in group:
+        q = pieces[k]
+        pb = q.position_of(b)
+        if pb != pos + 2:
+            raise RecipeError(f"combine: loop '{b}' is not immediately inside '{a}' for statement {q.stmt}",
+                              hint="combine two perfectly nested loops")
+    inner = sharing(v, stmt, b)
+    if sorted(k for k, _ in inner) != sorted(k for k, _ in group):
+        raise RecipeError(f"combine: loops '{a}' and '{b}' are not perfectly nested",
+                          hint="distribute the other statements first")
+    pos = group[0][1]
+    trip = max_trip(v, group, pos + 2)
+    lb_b = _global_min(v, group, pos + 2)
+    r = _ranges(v, group, pos + 2).project_out(isl.dim_type.set, 0, pos + 2)
+    hi_b = _constant(r.dim_max(0)) if not r.is_empty() else None
+    lo_b = _constant(r.dim_min(0)) if not r.is_empty() else None
+    if trip is None or hi_b is None or lo_b is None:
+        raise RecipeError(f"combine: loop '{b}' needs a constant extent",
+                          hint="fix the sizes with --define")
+    extent = hi_b - lo_b + 1
+    for k, pos in group:
+        q = pieces[k]
+        da, db = q.dims[pos], q.dims[pos + 2]
+        if da.reversed or db.reversed:
+            raise RecipeError("combine: reversed loops cannot be combined")
+        merged = LoopDim(name, f"{extent}*({da.expr}) + ({db.expr}) - ({lb_b})")
+        pieces[k] = replace(q, dims=q.dims[:pos] + (merged,) + q.dims[pos + 3:])
+    return v.evolve(pieces=normalize(pieces))
+
+
+def known(v: Variant, facts: list[str]) -> Variant:
+    for f in facts:
+        try:
+            isl.Set(f"{v.scop.prefix}{{ : {f} }}")
+        except isl.Error:
+            raise RecipeError(f"known: cannot read the fact '{f}'",
+                              hint="facts are conditions on parameters, e.g. N >= 16") from None
+    return v.evolve(assumptions=v.assumptions + tuple(facts))

@@ -1,0 +1,137 @@
+"""Typed steps -> Variant, with the exact legality check after every step."""
+from __future__ import annotations
+
+from typing import Callable
+
+from looptx.errors import LegalityError, LooptxError, RecipeError
+from looptx.poly import deps as D
+from looptx.poly import schedule as S
+from looptx.poly.variant import Variant, original
+from looptx.recipe.exprs import to_isl
+from looptx.recipe.schema import Recipe, Step
+
+
+def _split(v: Variant, st: Step) -> Variant:
+    stmt = st["stmt"]
+    at = st["at"]
+    params = set(v.scop.params)
+    at_isl = {}
+    for k, _ in S.sharing(v, stmt, S.resolve_name(v, stmt, st["loop"])):
+        loops = S.loop_expr_map(v, k)
+
+        def name(n, loops=loops):
+            if n in loops:
+                return f"({loops[n]})"
+            if n in params:
+                return n
+            raise RecipeError(f"'{n}' in 'at' is neither a loop of statement {stmt} nor a parameter",
+                              hint=f"loops: {', '.join(loops)}; parameters: {', '.join(sorted(params)) or 'none'}")
+        at_isl[k] = to_isl(at, name)
+    return S.split(v, stmt, st["loop"], at_isl)
+
+
+def _known(v: Variant, st: Step) -> Variant:
+    params = set(v.scop.params)
+
+    def name(n):
+        if n in params:
+            return n
+        raise RecipeError(f"'{n}' in a known fact is not a parameter of the region",
+                          hint=f"parameters: {', '.join(sorted(params)) or 'none'}")
+    return S.known(v, [to_isl(f, name, condition=True) for f in st["facts"]])
+
+
+def _tile(v: Variant, st: Step) -> Variant:
+    control = st.get("control") or S.resolve_name(v, st["stmt"], st["loop"]) * 2
+    v = S.tile(v, st["stmt"], st["loop"], st["size"], control)
+    outer = st.get("outer")
+    if outer:
+        names = S.loop_names(v, st["stmt"])
+        names.remove(control)
+        names.insert(min(outer, len(names) + 1) - 1, control)
+        v = S.permute(v, st["stmt"], names)
+    return v
+
+
+def _stmts(v: Variant, st: Step) -> list[int]:
+    stmts = st["stmts"]
+    if stmts == "all":
+        first = 0
+        loop = S.resolve_name(v, first, st["loop"])
+        return sorted({v.pieces[k].stmt for k, _ in S.sharing(v, first, loop)})
+    return stmts
+
+
+def _promotion(kind: str):
+    def step(v: Variant, st: Step) -> Variant:
+        from looptx.poly.promote import Promotion, plan
+        at = S.resolve_name(v, st["stmt"], st["at"])
+        pr = Promotion(kind, st["stmt"], st.get("array"), at, st.get("pad", 0) or 0,
+                       st.index, st.name, st.file, st.line)
+        out = v.evolve(extra=v.extra + (pr,))
+        plan(out)                      # report a bad footprint at this step, not at the end
+        return out
+    return step
+
+
+STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
+    "registers": _promotion("registers"),
+    "datacopy": _promotion("datacopy"),
+    "permute": lambda v, st: S.permute(v, st["stmt"], st["order"]),
+    "tile": _tile,
+    "split": _split,
+    "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"]),
+    "fuse": lambda v, st: S.fuse(v, _stmts(v, st), st["loop"]),
+    "distribute": lambda v, st: S.distribute(v, _stmts(v, st), st["loop"]),
+    "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
+    "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]),
+    "peel": lambda v, st: S.peel(v, st["stmt"], st["loop"], st.get("first", 0), st.get("last", 0)),
+    "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
+    "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], st.get("name")),
+    "known": _known,
+}
+
+
+def register_step(name: str, fn: Callable[[Variant, Step], Variant]) -> None:
+    """Later stages (promotions, GPU mapping) add their steps here."""
+    STEPS[name] = fn
+
+
+def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
+    theta = v.schedule_map()
+    all_deps = deps.all.intersect_params(v.context)
+    if all_deps.is_subset(D.lex_order(theta)):
+        return
+    bad = D.violated(deps, theta)
+    bad = [(d, r.intersect_params(v.context)) for d, r in bad]
+    bad = [(d, r) for d, r in bad if not r.is_empty()]
+    if not bad:
+        return
+    dep, rel = bad[0]
+    what = D.describe_violation(deps, dep, rel)
+    raise LegalityError(what, hint="this order breaks a dependence of the original program; "
+                        "choose another order (or skew first), or pass --unsafe",
+                        file=st.file if st else None, line=st.line if st else None,
+                        step=st.index if st else None, step_name=st.name if st else None)
+
+
+def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = False,
+                 trace: Callable[[Step, Variant], None] | None = None,
+                 start: Variant | None = None) -> Variant:
+    v = start or original(scop)
+    deps = deps if deps is not None or unsafe else D.compute_deps(scop)
+    for st in recipe.steps:
+        fn = STEPS.get(st.name)
+        if fn is None:
+            raise st.error(f"step '{st.name}' is not available for this target",
+                           hint="cuda/shared steps need --target cuda")
+        try:
+            v = fn(v, st)
+            v = v.evolve(history=v.history + (st.describe(),))
+            if not unsafe:
+                check_legal(v, deps, st)
+        except LooptxError as e:
+            raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.name)
+        if trace is not None:
+            trace(st, v)
+    return v

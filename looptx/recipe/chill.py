@@ -1,0 +1,276 @@
+"""The CHiLL / CUDA-CHiLL / Orio / TCR command dialect -> the same typed steps as YAML.
+
+One command per line, e.g. `tile(0,"i",TI,"ii")`, `permute(0,("j","i","k"))`,
+`cuda(0,block={BX,BY},thread={TX,TY})`, `registers(0,"k")`, `unroll(0,"k",UF)`,
+`distribute(1)`, `tile_by_index(["i","j"],[32,32],{'l1_control':"ii"},["ii","i","j"])`,
+`recipe("r.yaml")`.  Arguments are parsed with Python's `ast` and evaluated by the safe
+evaluator with the performance params in scope; set literals keep their written order.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Any, Mapping
+
+from looptx.errors import LooptxError, RecipeError
+from looptx.recipe.schema import Recipe, Step, load_file, make_step
+
+IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_idx", "original",
+           "source", "procedure", "loop", "destination", "read_IR", "init", "effort", "num_statements",
+           "dofile", "execfile", "exit", "normalize_index", "cur_indices"}
+ALL = "all"
+
+
+class _Line:
+    def __init__(self, text: str, file: str, line: int, bindings: Mapping[str, Any]):
+        self.text, self.file, self.line, self.bindings = text, file, line, bindings
+
+    def error(self, what: str, hint: str | None = None, index: int | None = None, name: str | None = None):
+        return RecipeError(what, hint=hint, file=self.file, line=self.line, step=index, step_name=name)
+
+    def value(self, node):
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id in self.bindings:
+                return self.bindings[node.id]
+            raise self.error(f"unknown parameter '{node.id}'",
+                             hint="define it as a performance param, or quote loop names")
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return [self.value(e) for e in node.elts]
+        if isinstance(node, ast.Dict):
+            return {self.value(k): self.value(v) for k, v in zip(node.keys, node.values)}
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+            return -node.operand.value
+        from looptx.frontend.expr import compile_expr
+        try:
+            return compile_expr(ast.unparse(node), file=self.file, line=self.line)(dict(self.bindings))
+        except LooptxError as e:
+            raise self.error(f"cannot evaluate '{ast.unparse(node)}': {e.what}", hint=e.hint) from None
+
+
+def _strip_comment(line: str) -> str:
+    for mark in ("#", "--", "//"):
+        k = _outside_strings(line, mark)
+        if k >= 0:
+            line = line[:k]
+    return line.strip()
+
+
+def _outside_strings(line: str, mark: str) -> int:
+    quote = None
+    for k, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif line.startswith(mark, k):
+            return k
+    return -1
+
+
+def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, bindings: Mapping[str, Any] | None = None,
+                base_dir: str | None = None, n_statements: int | None = None) -> Recipe:
+    """`line` is the file line of the text's first line (annotation bodies start mid-file)."""
+    bindings = dict(bindings or {})
+    steps: list[Step] = []
+    lines = text.split("\n")
+    for k, raw in enumerate(lines):
+        cmd = _strip_comment(raw)
+        if not cmd:
+            continue
+        ln = _Line(cmd, file, line + k, bindings)
+        try:
+            tree = ast.parse(cmd, mode="eval").body
+        except SyntaxError as e:
+            raise ln.error(f"syntax error in command '{cmd}'",
+                           hint="one command per line, e.g. tile(0,\"i\",32,\"ii\")") from None
+        if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
+            raise ln.error(f"'{cmd}' is not a command", hint="write NAME(arguments)")
+        name = tree.func.id
+        if name in IGNORED:
+            continue
+        args = [ln.value(a) for a in tree.args]
+        kw = {a.arg: ln.value(a.value) for a in tree.keywords}
+        if name == "recipe":
+            if len(args) != 1 or not isinstance(args[0], str):
+                raise ln.error("recipe(...) takes the path of a YAML recipe", hint='recipe("r.yaml")')
+            path = args[0] if os.path.isabs(args[0]) else os.path.join(base_dir or os.path.dirname(file), args[0])
+            sub = load_file(path, bindings)
+            steps += [Step(s.name, s.args, len(steps) + i + 1, s.file, s.line, s.text)
+                      for i, s in enumerate(sub.steps)]
+            continue
+        for step_name, step_args in convert(ln, name, args, kw, n_statements):
+            steps.append(make_step(step_name, step_args, len(steps) + 1, file=file, line=ln.line,
+                                   params={}, text=cmd))
+    return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())))
+
+
+def _slots(ln: _Line, value, what: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (str, int)):
+        value = [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    out = []
+    for v in value:
+        if isinstance(v, int) and not isinstance(v, bool):
+            v = str(v)
+        if not isinstance(v, str):
+            raise ln.error(f"{what} entries must be loop names, got {v!r}")
+        out.append(v)
+    return out
+
+
+def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
+    """One dialect command -> [(step name, args)]."""
+    def need(n: int, form: str):
+        if len(a) < n:
+            raise ln.error(f"{name} needs {n} arguments", hint=f"write {form}")
+
+    def stmt_of(x):
+        if isinstance(x, list):
+            if not x:
+                raise ln.error(f"{name}: empty statement list")
+            return x[0]
+        return x
+
+    if name == "permute":
+        if len(a) == 1:
+            return [("permute", {"stmt": 0, "order": a[0]})]
+        if len(a) == 3:
+            return [("permute", {"stmt": stmt_of(a[0]), "order": a[2]})]
+        need(2, 'permute(0,("j","i","k"))')
+        return [("permute", {"stmt": stmt_of(a[0]), "order": list(a[1])})]
+    if name in ("tile", "tile7", "tile3"):
+        if name == "tile3" or len(a) == 3 and not isinstance(a[2], int):
+            need(3, 'tile(0,"i",32,"ii")')
+        need(3, 'tile(0,"i",32,"ii")')
+        stmt, loop, size = a[0], a[1], a[2]
+        if name == "tile7":
+            need(6, 'tile7(0,level,size,outer,"tile","ctrl",method)')
+            return [("tile", {"stmt": stmt, "loop": loop, "size": size, "control": a[5], "outer": a[3]})]
+        args = {"stmt": stmt, "loop": loop, "size": size}
+        if len(a) >= 4 and isinstance(a[3], str):
+            args["control"] = a[3]
+            return [("tile", args)]
+        if len(a) >= 4 and isinstance(a[3], int):          # CHiLL: control placed at level a[3]
+            args["outer"] = a[3]
+        return [("tile", args)]
+    if name == "tile_by_index":
+        if a and isinstance(a[0], int):
+            stmt, a = a[0], a[1:]
+        else:
+            stmt = 0
+        if len(a) < 2:
+            raise ln.error("tile_by_index needs the loops and the sizes",
+                           hint='tile_by_index(["i","j"],[32,32],{"l1_control":"ii"},["ii","i","j"])')
+        loops, sizes = a[0], a[1]
+        names = a[2] if len(a) > 2 and isinstance(a[2], dict) else {}
+        order = a[3] if len(a) > 3 and isinstance(a[3], list) else None
+        if len(loops) != len(sizes):
+            raise ln.error("tile_by_index: as many sizes as loops are needed")
+        out = []
+        for k, (loop, size) in enumerate(zip(loops, sizes)):
+            args = {"stmt": stmt, "loop": loop, "size": size}
+            if f"l{k + 1}_control" in names:
+                args["control"] = names[f"l{k + 1}_control"]
+            out.append(("tile", args))
+        if order:
+            out.append(("permute", {"stmt": stmt, "order": order}))
+        return out
+    if name in ("unroll", "unroll_extra"):
+        need(3, 'unroll(0,"k",4)')
+        return [("unroll", {"stmt": stmt_of(a[0]), "loop": a[1], "factor": a[2]})]
+    if name == "unroll_to_depth":
+        need(1, "unroll_to_depth(2)")
+        return [("unroll_to_depth", {"depth": a[0]})]
+    if name == "registers":
+        need(2, 'registers(0,"k")')
+        args = {"stmt": a[0], "at": a[1]}
+        if len(a) > 2:
+            args["array"] = a[2]
+        return [("registers", args)]
+    if name == "copy_to_registers":
+        if len(a) == 3:
+            return [("registers", {"stmt": a[0], "at": a[1], "array": a[2]})]
+        need(2, 'copy_to_registers("kk","c")')
+        return [("registers", {"stmt": 0, "at": a[0], "array": a[1]})]
+    if name == "datacopy":
+        need(3, 'datacopy(0,"k","A")')
+        return [("datacopy", {"stmt": stmt_of(a[0]), "at": a[1], "array": a[2]})]
+    if name == "copy_to_shared":
+        if a and isinstance(a[0], int) and len(a) >= 3 and isinstance(a[2], str):
+            stmt, a = a[0], a[1:]
+        else:
+            stmt = 0
+        need(2, 'copy_to_shared("tx","a",-16)')
+        pad = 1 if len(a) > 2 and isinstance(a[2], int) and a[2] < 0 else 0
+        return [("shared", {"stmt": stmt, "at": a[0], "array": a[1], "pad": pad})]
+    if name == "distribute":
+        if len(a) == 1:
+            return [("distribute", {"stmts": ALL, "loop": a[0]})]
+        need(2, "distribute([0,1],1)")
+        stmts = a[0] if isinstance(a[0], list) else [a[0]]
+        return [("distribute", {"stmts": stmts, "loop": a[1]})]
+    if name == "fuse":
+        need(2, "fuse([0,1],1)")
+        return [("fuse", {"stmts": a[0] if isinstance(a[0], list) else [a[0]], "loop": a[1]})]
+    if name == "split":
+        need(3, 'split(0,"i","N/2")')
+        at = a[2]
+        if isinstance(at, str):
+            m = re.fullmatch(r"\s*L(\d+)\s*(<=|<)\s*(.+)", at)
+            if m:
+                at = m.group(3) if m.group(2) == "<" else f"({m.group(3)}) + 1"
+        return [("split", {"stmt": stmt_of(a[0]), "loop": a[1], "at": at})]
+    if name == "skew":
+        need(3, 'skew(0,"j",{"i":1})')
+        by = a[2]
+        if isinstance(by, list):                          # CHiLL: coefficients of levels 1..level
+            if not isinstance(a[1], int) or len(by) != a[1] or by[-1] != 1:
+                raise ln.error("skew with a coefficient list needs the loop level and a final 1",
+                               hint='write skew(0,"j",{"i":1}) with loop names')
+            by = {lvl + 1: c for lvl, c in enumerate(by[:-1]) if c}
+        return [("skew", {"stmt": stmt_of(a[0]), "loop": a[1], "by": by})]
+    if name == "shift":
+        need(3, 'shift(0,"i",1)')
+        return [("shift", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2]})]
+    if name == "peel":
+        need(2, 'peel(0,"i",1)')
+        k = a[2] if len(a) > 2 else 1
+        args = {"stmt": stmt_of(a[0]), "loop": a[1]}
+        if len(a) > 3:
+            args.update(first=a[2], last=a[3])
+        elif k >= 0:
+            args["first"] = k
+        else:
+            args["last"] = -k
+        return [("peel", args)]
+    if name == "reverse":
+        need(2, 'reverse(0,"i")')
+        return [("reverse", {"stmt": stmt_of(a[0]), "loop": a[1]})]
+    if name in ("known", "assume"):
+        need(1, 'known("N >= 16")')
+        facts = a[0] if isinstance(a[0], list) else [a[0]]
+        return [("known", {"facts": [str(f) for f in facts]})]
+    if name == "cuda":
+        need(1, "cuda(0,block={BX,BY},thread={TX,TY})")
+        args = {"stmt": a[0], "block": _slots(ln, kw.get("block"), "block"),
+                "thread": _slots(ln, kw.get("thread"), "thread")}
+        if "kernel" in kw:
+            args["kernel"] = kw["kernel"]
+        return [("cuda", args)]
+    if name == "cudaize":
+        need(5, 'cudaize(0,"kernel",{},["ii","jj"],["i","j"])')
+        return [("cuda", {"stmt": a[0], "kernel": a[1], "block": _slots(ln, a[3], "block"),
+                          "thread": _slots(ln, a[4], "thread")})]
+    if name == "combine":
+        need(3, 'combine(0,"i","j")')
+        return [("combine", {"stmt": a[0], "loops": [a[1], a[2]]})]
+    raise ln.error(f"unknown or unsupported command '{name}'",
+                   hint="supported: permute tile tile_by_index split unroll unroll_to_depth fuse distribute "
+                        "skew shift peel reverse registers datacopy cuda copy_to_shared known recipe")

@@ -1,0 +1,290 @@
+"""YAML recipes -> typed, validated steps that remember where they were written.
+
+A recipe is a mapping with optional `params` (defaults) and `steps` (a list of one-key mappings
+`STEP: {ARGS}`).  `$NAME` in an argument takes a param (bound from the recipe defaults, then the
+caller's bindings, e.g. a search point).
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import yaml
+
+from looptx.errors import RecipeError
+
+# argument kinds
+STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY = (
+    "statement number", "loop name", "list of loop names", "list of statement numbers",
+    "integer >= 1", "integer >= 0", "integer", "affine expression", "mapping loop -> integer",
+    "name", "list of facts", "list of loop names", "value")
+
+# step -> {arg: (kind, required)}
+SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
+    "permute": {"stmt": (STMT, True), "order": (NAMES, True)},
+    "tile": {"stmt": (STMT, True), "loop": (NAME, True), "size": (POSINT, True), "control": (STR, False),
+             "outer": (POSINT, False)},
+    "split": {"stmt": (STMT, True), "loop": (NAME, True), "at": (EXPR, True)},
+    "unroll": {"stmt": (STMT, True), "loop": (NAME, True), "factor": (NONNEG, True)},
+    "fuse": {"stmts": (INTS, True), "loop": (NAME, True)},
+    "distribute": {"stmts": (INTS, True), "loop": (NAME, True)},
+    "skew": {"stmt": (STMT, True), "loop": (NAME, True), "by": (DICT_INT, True)},
+    "shift": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True)},
+    "peel": {"stmt": (STMT, True), "loop": (NAME, True), "first": (NONNEG, False), "last": (NONNEG, False)},
+    "reverse": {"stmt": (STMT, True), "loop": (NAME, True)},
+    "registers": {"stmt": (STMT, True), "array": (STR, False), "at": (NAME, True)},
+    "datacopy": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True)},
+    "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (STR, False)},
+    "known": {"facts": (FACTS, True)},
+    "cuda": {"stmt": (STMT, True), "block": (SLOTS, False), "thread": (SLOTS, False), "kernel": (STR, False)},
+    "shared": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True), "pad": (NONNEG, False)},
+    "unroll_to_depth": {"stmt": (STMT, False), "depth": (NONNEG, True)},
+}
+ALIASES = {"assume": "known", "interchange": "permute", "unroll_and_jam": "unroll",
+           "copy_to_shared": "shared", "copy_to_registers": "registers", "scalar_replace": "registers"}
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    args: tuple[tuple[str, Any], ...]
+    index: int                      # 1-based position in the recipe
+    file: str | None = None
+    line: int | None = None
+    text: str = ""                  # as written, for the provenance header
+
+    def __getitem__(self, key):
+        for k, v in self.args:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def error(self, what: str, hint: str | None = None) -> RecipeError:
+        return RecipeError(what, hint=hint, file=self.file, line=self.line, step=self.index,
+                           step_name=self.name)
+
+    def describe(self) -> str:
+        return f"{self.name}: {{{', '.join(f'{k}: {_fmt(v)}' for k, v in self.args)}}}"
+
+
+def _fmt(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_fmt(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    steps: tuple[Step, ...]
+    params: tuple[tuple[str, Any], ...] = ()
+    file: str | None = None
+    text: str = ""
+    bindings: tuple[tuple[str, Any], ...] = field(default=())
+
+    def describe(self) -> str:
+        lines = [s.describe() for s in self.steps]
+        if self.bindings:
+            lines.insert(0, "params: {" + ", ".join(f"{k}: {v}" for k, v in self.bindings) + "}")
+        return "\n".join(lines)
+
+
+_PARAM = re.compile(r"\$(\w+)")
+
+
+def substitute(value, params: Mapping[str, Any], step: Step | None = None):
+    """Replace $NAME by its param value (whole values keep their type)."""
+    if isinstance(value, str):
+        m = re.fullmatch(r"\$(\w+)", value.strip())
+        if m:
+            if m.group(1) not in params:
+                raise _unknown_param(m.group(1), params, step)
+            return params[m.group(1)]
+
+        def one(mm):
+            if mm.group(1) not in params:
+                raise _unknown_param(mm.group(1), params, step)
+            return str(params[mm.group(1)])
+        return _PARAM.sub(one, value)
+    if isinstance(value, list):
+        return [substitute(x, params, step) for x in value]
+    if isinstance(value, dict):
+        return {substitute(k, params, step): substitute(x, params, step) for k, x in value.items()}
+    return value
+
+
+def _unknown_param(name, params, step) -> RecipeError:
+    known = ", ".join(sorted(params)) or "none"
+    what = f"unknown param '${name}'"
+    hint = f"known params: {known}; define it under params:"
+    if step is not None:
+        return step.error(what, hint)
+    return RecipeError(what, hint=hint)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def check_arg(step: Step, arg: str, kind: str, value):
+    def bad(expect: str):
+        return step.error(f"argument '{arg}' must be a {expect}, got {value!r}",
+                          hint=f"see the '{step.name}' step in the recipe reference")
+    if kind == STMT and not (_is_int(value) and value >= 0):
+        raise bad("statement number (0, 1, ...)")
+    if kind == NAME and not (isinstance(value, str) and value.strip() or _is_int(value) and value >= 1):
+        raise bad("loop name")
+    if kind in (NAMES, SLOTS):
+        if not isinstance(value, list) or not all(isinstance(x, (str, int)) and not isinstance(x, bool)
+                                                  for x in value):
+            raise bad("list of loop names")
+    if kind == INTS and value != "all" and not (isinstance(value, list) and value and
+                                               all(_is_int(x) and x >= 0 for x in value)):
+        raise bad("non-empty list of statement numbers")
+    if kind == POSINT and not (_is_int(value) and value >= 1):
+        raise bad("integer >= 1")
+    if kind == NONNEG and not (_is_int(value) and value >= 0):
+        raise bad("integer >= 0")
+    if kind == INT and not _is_int(value):
+        raise bad("integer")
+    if kind == EXPR and not (isinstance(value, str) or _is_int(value)):
+        raise bad("affine expression")
+    if kind == DICT_INT and not (isinstance(value, dict) and value and
+                                 all(isinstance(k, str) and _is_int(x) for k, x in value.items())):
+        raise bad("mapping from loop names to integers, e.g. {i: 1}")
+    if kind == STR and not isinstance(value, str):
+        raise bad("name")
+    if kind == FACTS and not (isinstance(value, list) and all(isinstance(x, str) for x in value)):
+        raise bad("list of conditions such as 'N >= 16'")
+
+
+def make_step(name: str, args, index: int, *, file=None, line=None, params=None, text="") -> Step:
+    canon = ALIASES.get(name, name)
+    proto = Step(canon, (), index, file, line, text)
+    if canon not in SCHEMA:
+        known = ", ".join(sorted(SCHEMA))
+        raise proto.error(f"unknown step '{name}'", hint=f"steps are: {known}")
+    if canon == "known":
+        if isinstance(args, str):
+            args = {"facts": [args]}
+        elif isinstance(args, list):
+            args = {"facts": args}
+        elif isinstance(args, dict) and "facts" not in args:
+            args = {"facts": [k if v is True else f"{k} {v}" for k, v in args.items()]}
+    if not isinstance(args, dict):
+        raise proto.error(f"the arguments of '{name}' must be a mapping, got {args!r}",
+                          hint=f"write {name}: {{stmt: 0, ...}}")
+    args = substitute(args, params or {}, proto)
+    schema = SCHEMA[canon]
+    for key in args:
+        if key not in schema:
+            raise proto.error(f"unknown argument '{key}' for step '{canon}'",
+                              hint=f"arguments are: {', '.join(schema)}")
+    for key, (kind, required) in schema.items():
+        if key not in args:
+            if required:
+                raise proto.error(f"missing argument '{key}' ({kind})", hint=f"add {key}: ...")
+            continue
+        check_arg(proto, key, kind, args[key])
+    ordered = tuple((k, args[k]) for k in schema if k in args)
+    return Step(canon, ordered, index, file, line, text or f"{canon}: {args}")
+
+
+def _yaml_error(e: yaml.YAMLError, file: str) -> RecipeError:
+    mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+    problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+    return RecipeError(f"YAML syntax error: {problem}", hint="fix the recipe's YAML",
+                       file=file, line=mark.line + 1 if mark else None)
+
+
+def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any] | None = None,
+              index_base: int = 0) -> Recipe:
+    """Parse YAML recipe text; `bindings` override the recipe's own params."""
+    try:
+        root = yaml.compose(source, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as e:
+        raise _yaml_error(e, file) from None
+    if root is None:
+        return Recipe((), (), file, source)
+    ctor = yaml.constructor.SafeConstructor()
+
+    def value(node):
+        try:
+            return ctor.construct_object(node, deep=True)
+        except yaml.YAMLError as e:
+            raise _yaml_error(e, file) from None
+    if isinstance(root, yaml.SequenceNode):
+        steps_node, params = root, {}
+    elif isinstance(root, yaml.MappingNode):
+        top = {k.value: (k, v) for k, v in root.value}
+        for key, (knode, _) in top.items():
+            if key not in ("params", "steps", "name", "description"):
+                raise RecipeError(f"unknown recipe section '{key}'",
+                                  hint="a recipe has params: and steps:", file=file, line=knode.start_mark.line + 1)
+        params = value(top["params"][1]) if "params" in top else {}
+        if not isinstance(params, dict):
+            raise RecipeError("params must be a mapping", hint="write params: {TI: 32}",
+                              file=file, line=top["params"][1].start_mark.line + 1)
+        if "steps" not in top:
+            raise RecipeError("the recipe has no steps", hint="add steps: [...]", file=file, line=1)
+        steps_node = top["steps"][1]
+    else:
+        raise RecipeError("a recipe is a mapping with params: and steps:", file=file, line=1)
+    if not isinstance(steps_node, yaml.SequenceNode):
+        raise RecipeError("steps must be a list", hint="write each step as '- NAME: {ARGS}'",
+                          file=file, line=steps_node.start_mark.line + 1)
+    merged = dict(params)
+    merged.update(bindings or {})
+    steps = []
+    lines = source.splitlines()
+    for i, node in enumerate(steps_node.value):
+        line = node.start_mark.line + 1
+        item = value(node)
+        if not isinstance(item, dict) or len(item) != 1:
+            raise RecipeError("each step is a one-key mapping", hint="write '- tile: {stmt: 0, loop: i, size: 32}'",
+                              file=file, line=line, step=index_base + i + 1)
+        (name, args), = item.items()
+        text = lines[line - 1].strip().lstrip("- ") if line - 1 < len(lines) else ""
+        steps.append(make_step(str(name), args, index_base + i + 1, file=file, line=line, params=merged,
+                               text=text))
+    return Recipe(tuple(steps), tuple(params.items()), file, source, tuple(sorted((bindings or {}).items())))
+
+
+def find_recipe(name: str, base_dir: str | None = None) -> str:
+    """A path, or a name under the repository's / package's recipes/ folder (`cuda/matmul`)."""
+    candidates = [name]
+    if base_dir:
+        candidates.append(os.path.join(base_dir, name))
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for root in (os.path.join(here, "recipes"), os.path.join(os.getcwd(), "recipes")):
+        candidates += [os.path.join(root, name), os.path.join(root, name + ".yaml")]
+    for c in candidates:
+        if os.path.isfile(c):
+            return c
+    raise RecipeError(f"recipe '{name}' not found", hint="give a path to a .yaml file or a name under recipes/")
+
+
+def load_file(path: str, bindings: Mapping[str, Any] | None = None) -> Recipe:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise RecipeError(f"cannot read the recipe: {e.strerror}", file=path) from None
+    if path.endswith((".yaml", ".yml")) or not _looks_like_chill(text):
+        return load_yaml(text, file=path, bindings=bindings)
+    from looptx.recipe.chill import parse_chill
+    return parse_chill(text, file=path, bindings=bindings or {})
+
+
+def _looks_like_chill(text: str) -> bool:
+    first = next((ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")), "")
+    return bool(re.match(r"[A-Za-z_]\w*\s*\(", first))

@@ -1,0 +1,37 @@
+"""Every recipe step on the core corpus: gcc, seeded inputs, a dividing and a non-dividing size
+set; accepted steps must give bit-identical outputs (exact legality keeps each element's update
+order)."""
+import pytest
+
+from difftest import check_same, kernel_files, region_function, size_sets
+from looptx.pipeline import load
+from recipe_cases import candidates, transform_text
+
+KINDS = ["permute", "tile", "split", "unroll", "fuse", "distribute", "skew", "shift", "peel", "reverse",
+         "registers", "datacopy"]
+MIN_ACCEPTED = {"fuse": 2, "distribute": 3}
+_programs = {}
+
+
+def program(k):
+    if k not in _programs:
+        _programs[k] = load(str(k), function=region_function(k))
+    return _programs[k]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_step_on_corpus(kind):
+    accepted, rejected, tried = [], [], 0
+    for k in kernel_files():
+        prog = program(k)
+        for step in candidates(prog, kind):
+            tried += 1
+            text, err = transform_text(prog, [step])
+            if text is None:
+                rejected.append((k.stem, step, str(err)))
+                continue
+            for sizes in size_sets(k):
+                check_same(k, text, sizes)
+            accepted.append((k.stem, step))
+    assert len(accepted) >= MIN_ACCEPTED.get(kind, 8), (kind, len(accepted), rejected[:10])
+    print(f"{kind}: tried {tried}, accepted {len(accepted)}, rejected {len(rejected)}")
