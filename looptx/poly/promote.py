@@ -94,12 +94,13 @@ def _fresh(name: str, taken: set[str]) -> str:
 
 
 def _scale_position(v: Variant, key: tuple, pos: int) -> Variant:
-    """Double the sibling positions at `pos` under prefix `key`, making odd positions free."""
+    """Space the sibling positions at `pos` under prefix `key` by 4, so that a load (base - 1)
+    and a store (base + 1) never share a position with another loop's load or store."""
     pieces = []
     for p in v.pieces:
         if len(p.dims) > pos and p.prefix(pos) == key:
             dims = list(p.dims)
-            dims[pos] = 2 * dims[pos]
+            dims[pos] = 4 * dims[pos]
             p = replace(p, dims=tuple(dims))
         pieces.append(p)
     return v.evolve(pieces=tuple(pieces))
@@ -131,13 +132,27 @@ def plan(v: Variant) -> Plan:
 
 
 def _plan_one(out: Plan, pr: Promotion, n: int, taken: set[str]) -> None:
+    """One promotion; a loop that split/peel turned into several copies gets one buffer scope
+    (load, use, store) per copy."""
     v = out.variant
-    scop = v.scop
     try:
         name = S.resolve_name(v, pr.stmt, pr.at)
         group = S.sharing(v, pr.stmt, name)
     except RecipeError as e:
         raise pr.error(e.what, e.hint) from None
+    copies: dict[tuple, list] = {}
+    for k, pos in group:
+        copies.setdefault(v.pieces[k].prefix(pos), []).append((k, pos))
+    used = [_plan_scope(out, pr, f"{n}_{m}", taken, name, members)
+            for m, members in enumerate(copies.values())]
+    if not any(used):
+        raise pr.error(f"no reference to '{pr.array}' inside loop '{name}'",
+                       hint="promote an array that the loop's statements use")
+
+
+def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, group) -> None:
+    v = out.variant
+    scop = v.scop
     pos = group[0][1]
     array = pr.array
     if array is None:
@@ -167,8 +182,7 @@ def _plan_one(out: Plan, pr: Promotion, n: int, taken: set[str]) -> None:
             f = qp.reverse().apply_range(scop.access_map(st, a))
             foot = f if foot is None else foot.union(f)
     if foot is None or foot.is_empty():
-        raise pr.error(f"no reference to '{array}' inside loop '{name}'",
-                       hint="promote an array that the loop's statements use")
+        return False
     if pr.kind == "registers":
         _check_invariant(v, pr, group, array, pos, width, foot, name)
     rank = arr.rank
@@ -243,6 +257,7 @@ def _plan_one(out: Plan, pr: Promotion, n: int, taken: set[str]) -> None:
         src, dst = (elem, target) if direction == "in" else (target, elem)
         out.copies.append(Copy(cname, d, smap, src, dst, array if direction == "in" else buf,
                                buf if direction == "in" else array, direction, pr))
+    return True
 
 
 def _check_invariant(v: Variant, pr: Promotion, group, array: str, pos: int, width: int,

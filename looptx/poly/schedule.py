@@ -471,6 +471,7 @@ def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Vari
     if sorted(k for k, _ in inner) != sorted(k for k, _ in group):
         raise RecipeError(f"combine: loops '{a}' and '{b}' are not perfectly nested",
                           hint="distribute the other statements first")
+    _check_together(v, group, a, b)
     pos = group[0][1]
     trip = max_trip(v, group, pos + 2)
     lb_b = _global_min(v, group, pos + 2)
@@ -489,6 +490,28 @@ def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Vari
         merged = LoopDim(name, f"{extent}*({da.expr}) + ({db.expr}) - ({lb_b})")
         pieces[k] = replace(q, dims=q.dims[:pos] + (merged,) + q.dims[pos + 3:])
     return v.evolve(pieces=normalize(pieces))
+
+
+def _check_together(v: Variant, group, a: str, b: str) -> None:
+    """Index combining pays when the two indices address consecutive memory: in every reference
+    that uses them, a's index sits in the dimension right before b's (Ma et al.)."""
+    import re
+    for k, pos in group:
+        q = v.pieces[k]
+        st = v.scop.statements[q.stmt]
+        ia, ib = (re.sub(r"[^\w]", "", q.dims[p].expr) for p in (pos, pos + 2))
+        if ia not in st.iterators or ib not in st.iterators:
+            continue                       # transformed loops: nothing to check by name
+        for acc in st.accesses:
+            uses = lambda it: [d for d, e in enumerate(acc.index) if re.search(rf"\b{it}\b", e)]
+            da, db = uses(ia), uses(ib)
+            if not da and not db:
+                continue
+            if len(da) != 1 or len(db) != 1 or db[0] != da[0] + 1:
+                idx = "".join(f"[{e}]" for e in acc.index)
+                raise RecipeError(f"combine: loops '{a}' and '{b}' do not appear together in "
+                                  f"{acc.array}{idx}", hint="combine loops whose indices are adjacent "
+                                  "dimensions, in order, in every reference")
 
 
 def known(v: Variant, facts: list[str]) -> Variant:

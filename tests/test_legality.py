@@ -1,0 +1,108 @@
+"""Known-illegal recipes are rejected with a concrete witness; their legal repairs are accepted
+(and give bit-identical results)."""
+import re
+import subprocess
+import sys
+
+import pytest
+
+from difftest import KERNELS, check_same, size_sets
+from looptx.errors import LegalityError
+from looptx.frontend.cparse import parse_file
+from looptx.pipeline import load
+from looptx.recipe.apply import apply_recipe
+from looptx.recipe.schema import load_yaml
+from recipe_cases import transform_text
+
+WITNESS = re.compile(r"step \d+ \(\w+\): error: S\d+\([\d,]*\) (reads|writes) \w+(\[[-\d]+\])* before "
+                     r"S\d+\([\d,]*\) (reads|writes) it")
+
+
+def scop(body, decls="double A[N][N], B[N], C[N];"):
+    text = f"#define N 64\n#define T 8\n{decls}\nvoid f(void) {{\n  int t, i, j, k;\n#pragma scop\n{body}\n#pragma endscop\n}}\n"
+    return parse_file("t.c", text=text).scops[0]
+
+
+def steps(*lines):
+    return load_yaml("steps:\n" + "".join(f"  - {s}\n" for s in lines), file="r.yaml")
+
+
+def rejected(s, *lines) -> str:
+    with pytest.raises(LegalityError) as e:
+        apply_recipe(s, steps(*lines))
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert WITNESS.search(msg), msg
+    return msg
+
+
+STENCIL = """
+  for (i = 1; i < N; i++)
+    for (j = 0; j < N - 1; j++)
+      A[i][j] = A[i - 1][j + 1] + A[i][j + 1];"""
+
+
+def test_interchange_of_in_place_stencil_is_rejected():
+    msg = rejected(scop(STENCIL), "permute: {stmt: 0, order: [j, i]}")
+    assert msg.startswith("r.yaml:2: step 1 (permute): error: S0(")
+    assert "the new order reverses them" in msg
+
+
+def test_skewed_interchange_of_stencil_is_accepted():
+    apply_recipe(scop(STENCIL), steps("skew: {stmt: 0, loop: j, by: {i: 1}}", "permute: {stmt: 0, order: [j, i]}"))
+
+
+def test_seidel_time_loop_inside_space_loops_is_rejected():
+    prog = load(str(KERNELS / "seidel-2d.c"))
+    names = list(prog.scops[0].statements[0].iterators)
+    t, rest = names[0], names[1:]
+    with pytest.raises(LegalityError) as e:
+        apply_recipe(prog.scops[0], steps(f"permute: {{stmt: 0, order: [{', '.join(rest + [t])}]}}"))
+    assert WITNESS.search(str(e.value)), str(e.value)
+
+
+def test_reversing_a_reduction_loop_is_rejected():
+    s = scop("""
+  for (i = 0; i < N; i++)
+    for (k = 0; k < N; k++)
+      B[i] += A[i][k] * C[k];""")
+    msg = rejected(s, "reverse: {stmt: 0, loop: k}")
+    assert "on B" in msg
+
+
+def test_consumer_before_producer_is_rejected_and_shifted_fusion_accepted():
+    s = scop("""
+  for (i = 0; i < N; i++)
+    B[i] = A[i][0] * 2.0;
+  for (i = 0; i < N - 1; i++)
+    C[i] = B[i] + B[i + 1];""")
+    msg = rejected(s, "fuse: {stmts: [0, 1], loop: i}")
+    assert "S0(1) writes B[1] before S1(0) reads it" in msg, msg
+    apply_recipe(s, steps("shift: {stmt: 1, loop: i, by: 1}", "fuse: {stmts: [0, 1], loop: i}"))
+
+
+def test_rectangular_tiling_of_stencil_needs_skew():
+    kernel = KERNELS / "seidel-1d.c"
+    prog = load(str(kernel))
+    tile = ["tile: {stmt: 0, loop: t, size: 4}", "tile: {stmt: 0, loop: i, size: 8}",
+            "permute: {stmt: 0, order: [tt, ii, t, i]}"]
+    with pytest.raises(LegalityError) as e:
+        apply_recipe(prog.scops[0], steps(*tile))
+    assert WITNESS.search(str(e.value)) and "step 3 (permute)" in str(e.value)
+    text, err = transform_text(prog, ["skew: {stmt: 0, loop: i, by: {t: 1}}"] + tile)
+    assert err is None, err
+    for sizes in size_sets(kernel):
+        check_same(kernel, text, sizes)
+
+
+def test_illegal_recipe_cli_exit_2(tmp_path):
+    r = tmp_path / "bad.yaml"
+    r.write_text("steps:\n  - permute: {stmt: 0, order: [i, t]}\n")
+    proc = subprocess.run([sys.executable, "-m", "looptx", "transform", str(KERNELS / "seidel-1d.c"),
+                           "--recipe", str(r)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{r}:2: step 1 (permute): error: S0("), proc.stderr
+    unsafe = subprocess.run([sys.executable, "-m", "looptx", "transform", str(KERNELS / "seidel-1d.c"),
+                             "--recipe", str(r), "--unsafe"], capture_output=True, text=True)
+    assert unsafe.returncode == 0 and "UNSAFE" in unsafe.stdout.split("*/")[0]
