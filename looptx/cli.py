@@ -47,6 +47,8 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
     t.add_argument("--show-steps", action="store_true", help="print the loop tree after every step")
     t.add_argument("--unsafe", action="store_true", help="skip dependence checks (marked in the output)")
+    t.add_argument("--standalone", action="store_true",
+                   help="with --target cuda: add a main() that fills the inputs and times the kernels")
 
     d = sub.add_parser("deps", help="print the exact dependences of each region")
     _common(d)
@@ -58,7 +60,8 @@ def cmd_transform(args) -> int:
     from looptx.pipeline import transform_file
     text = transform_file(args.file, recipe=args.recipe, defines=_defines(args.define),
                           function=args.function, unsafe=args.unsafe, target=args.target,
-                          show_steps=sys.stdout if args.show_steps else None)
+                          show_steps=sys.stdout if args.show_steps else None,
+                          standalone=args.standalone, warn=sys.stderr)
     if args.output:
         with open(args.output, "w") as f:
             f.write(text)

@@ -22,8 +22,38 @@ def load(path: str, *, defines=None, function=None, extra_decls=None) -> Program
 
 
 def c_block(variant: Variant) -> list[str]:
+    """The region in C.  Kernels of cuda steps become a C emulation of their grid (loops over
+    blocks and threads around the kernel body) when they have no barrier; otherwise the
+    sequential schedule is printed (correct results; not GPU timings)."""
+    from looptx.poly.gpu import mappings
+    if mappings(variant):
+        from looptx.codegen.cuda import emulation_block, generate
+        rc = generate(variant, "region")
+        if not any(k.has_sync for k in rc.kernels):
+            return emulation_block(rc)
     node, plan = build(variant)
     return region_lines(variant, name_loops(node, variant), buffers=plan.buffers)
+
+
+def region_name(program: Program, index: int) -> str:
+    fn = program.scops[index].function or "region"
+    same = [i for i, s in enumerate(program.scops) if (s.function or "region") == fn]
+    return fn if len(same) == 1 else f"{fn}_{same.index(index)}"
+
+
+def cuda_file(program: Program, variants: dict[int, Variant], head: str, *, standalone=False,
+              warn: TextIO | None = None) -> str:
+    from looptx.codegen.cuda import cu_file, generate
+    parts = []
+    for i, v in variants.items():
+        rc = generate(v, region_name(program, i))
+        for w in rc.warnings:
+            if warn is not None:
+                warn.write(f"looptx: warning: {w}\n")
+        parts.append(cu_file(rc, head if not parts else "", dict(program.int_macros),
+                             standalone=standalone and len(variants) == 1,
+                             sizes=dict(program.scops[i].fixed)))
+    return "\n".join(parts)
 
 
 def header(path: str, recipe_text: str | None, unsafe: bool = False) -> str:
@@ -114,13 +144,16 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
 
 
 def transform_file(path: str, recipe=None, *, defines=None, function=None, unsafe=False,
-                   target="c", show_steps: TextIO | None = None, bindings=None) -> str:
+                   target="c", show_steps: TextIO | None = None, bindings=None, standalone=False,
+                   warn: TextIO | None = None) -> str:
     program = load(path, defines=defines, function=function)
     if isinstance(recipe, str):
         recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))), bindings)
-    if target != "c":
-        raise RecipeError(f"target '{target}' is not available", hint="use --target c")
+    if target not in ("c", "cuda"):
+        raise RecipeError(f"target '{target}' is not available", hint="use --target c or --target cuda")
     variants, applied = variants_for(program, recipe, unsafe=unsafe, show_steps=show_steps,
                                      bindings=bindings)
+    if target == "cuda":
+        return cuda_file(program, variants, header(path, applied, unsafe), standalone=standalone, warn=warn)
     blocks = {i: c_block(v) for i, v in variants.items()}
     return render_file(program, blocks, header(path, applied, unsafe))

@@ -60,6 +60,15 @@ class Sync(Node):
 
 
 @dataclass(frozen=True)
+class Launch(Node):
+    """Host code: launch kernel `kernel` with the host loop values `args` on `grid` blocks."""
+    kernel: int
+    stmt: int                      # a statement of the kernel (names the surrounding host loops)
+    args: tuple[ir.Expr, ...]
+    grid: tuple[ir.Expr, ...]
+
+
+@dataclass(frozen=True)
 class Text(Node):
     """A line of target code produced by a later stage (copies, declarations, launches)."""
     text: str
@@ -85,7 +94,7 @@ def children(n: Node) -> list[Node]:
 
 
 def leaves(n: Node):
-    if isinstance(n, Leaf):
+    if isinstance(n, (Leaf, Launch)):
         yield n
     for c in children(n):
         yield from leaves(c)
@@ -260,4 +269,6 @@ def map_exprs(n: Node, f) -> Node:
         return Assign(_map_ref(n.lhs, f), _map_ref(n.rhs, f), n.unroll)
     if isinstance(n, Mark):
         return Mark(n.name, map_exprs(n.body, f), n.info)
+    if isinstance(n, Launch):
+        return Launch(n.kernel, n.stmt, tuple(f(x) for x in n.args), tuple(f(x) for x in n.grid))
     return n

@@ -48,7 +48,8 @@ def loop_dim(variant: Variant, stmt: int, dim: int) -> LoopDim | None:
     return None
 
 
-def name_loops(node: K.Node, variant: Variant, reserved: set[str] | None = None) -> K.Node:
+def name_loops(node: K.Node, variant: Variant, reserved: set[str] | None = None,
+               scope: dict | None = None) -> K.Node:
     """Give every isl loop (c0, c1, ...) its name from the loop table; reversed loops become
     decreasing loops over the negated variable; all integer expressions are simplified."""
     reserved = reserved_names(variant) if reserved is None else reserved
@@ -86,16 +87,18 @@ def name_loops(node: K.Node, variant: Variant, reserved: set[str] | None = None)
                         go(n.orelse, scope, live) if n.orelse is not None else None)
         if isinstance(n, K.Block):
             return K.Block(tuple(go(c, scope, live) for c in n.items))
-        if isinstance(n, (K.Leaf, K.Assign)):
+        if isinstance(n, (K.Leaf, K.Assign, K.Launch)):
             return K.map_exprs(n, lambda e: K.simplify(K.subst(e, scope)))
         if isinstance(n, K.Mark):
             return K.Mark(n.name, go(n.body, scope, live), n.info)
         return n
-    return go(node, {}, set())
+    return go(node, dict(scope or {}), set())
 
 
 class CPrinter:
     """Prints named KernelAST. `ref_text` may be overridden (registers, shared buffers)."""
+
+    sync_text = ""                 # sequential C needs no barrier (a CUDA printer sets one)
 
     def __init__(self, variant: Variant, indent: str = "  ", declare_loops: bool = True):
         self.v = variant
@@ -162,7 +165,7 @@ class CPrinter:
             then[-1] += " " + els[0].strip()
             return then + els[1:]
         if isinstance(n, K.Sync):
-            return [pad + "__syncthreads();"]
+            return [pad + self.sync_text] if self.sync_text else []
         if isinstance(n, K.Text):
             return [pad + line if line else "" for line in n.text.split("\n")]
         if isinstance(n, K.Mark):
@@ -177,11 +180,26 @@ class CPrinter:
         return [head + " {"] + inner + [self.ind * depth + "}"]
 
 
-def buffer_decl(b, qualifier: str = "") -> str:
-    dims = list(b.sizes)
+def buffer_decl(b, qualifier: str = "", per_thread: bool = False) -> str:
+    """`per_thread`: the declaration inside one GPU thread (leading thread dimensions dropped)."""
+    dims = list(b.sizes)[b.lead if per_thread else 0:]
     if dims and b.pad:
         dims[-1] += b.pad
     return f"{qualifier}{b.ctype} {b.name}{''.join(f'[{d}]' for d in dims)};"
+
+
+class ThreadPrinter(CPrinter):
+    """Code run by one GPU thread: per-thread register arrays lose their thread dimensions."""
+
+    def __init__(self, variant, buffers=(), indent="  "):
+        super().__init__(variant, indent)
+        self.lead = {b.name: b.lead for b in buffers if b.lead}
+
+    def ref_text(self, r: ir.Ref) -> str:
+        n = self.lead.get(r.array)
+        if n:
+            r = ir.Ref(r.array, r.ref, r.index[n:])
+        return super().ref_text(r)
 
 
 def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=()) -> list[str]:

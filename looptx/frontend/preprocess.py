@@ -147,18 +147,19 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         dflags = [f"-D{k}={v}" for k, v in (defines or {}).items()]
         first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename)
         int_macros: dict[str, int] = {}
-        kept, in_builtin = [], False
+        kept, in_builtin, in_system = [], False, False
         for line in first.split("\n"):
             mark = _LINEMARKER.match(line)
             if mark:
                 in_builtin = mark.group(2) in ("<built-in>", "<command-line>")
+                in_system = mark.group(2).startswith(fake)
             if in_builtin and line.startswith("#define"):
                 kept.append("")
                 continue
             d = _OBJ_DEFINE.match(line)
             if d:
                 lit = _INT_LITERAL.match(d.group(2).strip())
-                if lit:
+                if lit and not in_system:      # libc constants are not problem sizes: expand them
                     int_macros[d.group(1)] = int(lit.group(1).replace(" ", ""), 0)
                     kept.append("")
                     continue

@@ -55,10 +55,16 @@ def expr(e: isl.AstExpr) -> ir.Expr:
 
 
 class _Builder:
-    def __init__(self, variant: Variant):
-        from looptx.poly.promote import Plan, plan, promotions
-        self.plan = plan(variant) if promotions(variant) else Plan(variant, variant.width)
+    def __init__(self, variant: Variant, plan=None, schedule: isl.UnionMap | None = None,
+                 context: isl.Set | None = None):
+        from looptx.poly.promote import Plan, plan as make_plan, promotions
+        if plan is None:
+            plan = make_plan(variant) if promotions(variant) else Plan(variant, variant.width)
+        self.plan = plan
         self.v = self.plan.variant
+        self.schedule = schedule
+        self.context = context
+        self.syncs = {sy.name for sy in self.plan.syncs}
         self.scop = self.v.scop
         self.copies = {c.name: c for c in self.plan.copies}
         self.payload: dict[str, tuple] = {}
@@ -88,6 +94,9 @@ class _Builder:
             sched_u = build.get_schedule()
             iter_map = isl.PwMultiAff.from_map(isl.Map.from_union_map(sched_u).reverse())
             key = f"lx{len(self.payload)}"
+            if name in self.syncs:
+                self.payload[key] = ("sync",)
+                return node.set_annotation(isl.Id(key))
             if name in self.copies:
                 c = self.copies[name]
                 dst = self._access(build, c.dst, iter_map)
@@ -130,10 +139,10 @@ class _Builder:
         ctx.set_max_operations(MAX_OPERATIONS)
         ctx.reset_operations()
         try:
-            b = isl.AstBuild.from_context(self.v.context)
+            b = isl.AstBuild.from_context(self.context if self.context is not None else self.v.context)
             b = b.set_options(self.options())
             b, keep = b.set_at_each_domain(self.at_domain)
-            node = b.node_from_schedule_map(self.plan.schedule())
+            node = b.node_from_schedule_map(self.schedule if self.schedule is not None else self.plan.schedule())
             del keep
         except isl.Error as e:
             if self.errors:
@@ -164,6 +173,8 @@ class _Builder:
         if t == T.user:
             call = n.user_get_expr()
             payload = self.payload[n.get_annotation().name]
+            if payload[0] == "sync":
+                return K.Sync()
             if payload[0] == "copy":
                 return K.Assign(payload[1], payload[2], payload[3])
             _, sid, refs = payload

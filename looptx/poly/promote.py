@@ -50,6 +50,21 @@ class Copy:
     dst_array: str
     direction: str                # 'in' | 'out'
     promotion: Promotion
+    owner: int = -1               # a piece of the scope (its kernel owns the copy)
+    keep: int = 0                 # schedule positions shared with the scope (prefix length)
+    rank: int = 0
+    per_thread: bool = False      # registers of each GPU thread, loaded at a block-level loop
+
+
+@dataclass
+class Sync:
+    """A block-wide barrier: one instance per iteration of the loops in its prefix."""
+    name: str
+    domain: isl.Set
+    schedule: isl.Map
+    prefix_len: int
+    owner: int = -1
+    key: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -59,6 +74,7 @@ class Buffer:
     sizes: tuple[int, ...]        # () = scalar
     kind: str
     pad: int = 0
+    lead: int = 0                 # leading per-thread dimensions (kept by sequential C only)
 
 
 @dataclass
@@ -68,12 +84,49 @@ class Plan:
     copies: list[Copy] = field(default_factory=list)
     buffers: list[Buffer] = field(default_factory=list)
     redirect: dict = field(default_factory=dict)    # (piece index, ref) -> (buffer, isl map inst -> buffer)
+    syncs: list[Sync] = field(default_factory=list)
+    used_slots: dict = field(default_factory=dict)   # (prefix, side) -> promotions placed there
+
+    def slot(self, prefix: tuple, side: str) -> int:
+        """0, 1, 2, ... for the promotions that share one scope and side ('in' / 'out')."""
+        key = (prefix, side)
+        n = self.used_slots.get(key, 0)
+        self.used_slots[key] = n + 1
+        if n >= SPACING // 2 - 2:
+            raise RecipeError("too many promotions at one loop", hint="promote fewer arrays there")
+        return n
 
     def schedule(self) -> isl.UnionMap:
         u = self.variant.schedule_map(self.width)
         for c in self.copies:
             u = u.union(isl.UnionMap.from_map(c.schedule))
+        for sy in self.syncs:
+            u = u.union(isl.UnionMap.from_map(sy.schedule))
         return u
+
+    def add_sync(self, prefix_dims: tuple, slot: int) -> None:
+        """A barrier after the loops `prefix_dims` (a piece's dims up to a loop), at `slot`."""
+        v = self.variant
+        plen = len(prefix_dims)
+        names = [f"p{k}" for k in range(plen)]
+        sched = names + [str(slot)] + ["0"] * (self.width - plen - 1)
+        key = tuple(d if isinstance(d, int) else d.name for d in prefix_dims)
+        if any(sy.key == (key, slot) for sy in self.syncs):
+            return                                  # one barrier serves every copy there
+        name = f"LXS{len(self.syncs)}"
+        # the barrier's instances: the prefix points that some piece under the prefix reaches
+        dom, owner = None, -1
+        for k, p in enumerate(v.pieces):
+            if len(p.dims) > plen and p.prefix(plen) == tuple(d if isinstance(d, int) else d.name
+                                                            for d in prefix_dims):
+                r = v.piece_map(p, self.width).range().project_out(isl.dim_type.set, plen, self.width - plen)
+                dom = r if dom is None else dom.union(r)
+                owner = k if owner < 0 else owner
+        if dom is None:
+            return
+        dom = dom.coalesce().set_tuple_name(name)
+        smap = isl.Map(f"{v.scop.prefix}{{ {name}[{', '.join(names)}] -> [{', '.join(sched)}] }}").intersect_domain(dom)
+        self.syncs.append(Sync(name, dom, smap, plen, owner, (key, slot)))
 
 
 def promotions(v: Variant) -> list[Promotion]:
@@ -82,6 +135,27 @@ def promotions(v: Variant) -> list[Promotion]:
 
 def _project_prefix(m: isl.Map, length: int, width: int) -> isl.Map:
     return m.project_out(isl.dim_type.out, length, width - length)
+
+
+def _keep_positions(m: isl.Map, positions: list[int], width: int) -> isl.Map:
+    ts = [f"t{k}" for k in range(width)]
+    proj = isl.Map(f"{{ [{', '.join(ts)}] -> [{', '.join(ts[p] for p in positions)}] }}")
+    return m.apply_range(proj)
+
+
+def _thread_positions(v: Variant, group, pos: int) -> list[int]:
+    """Positions of the GPU thread loops inside loop `pos` of the scope (registers per thread)."""
+    from looptx.poly.gpu import mappings
+    k0 = group[0][0]
+    inside = {k for k, _ in group}
+    for m in mappings(v):
+        names = S.loop_names(v, m.stmt)
+        outer = min(names.index(x) for x in m.block + m.thread)
+        members = {k for k, _ in S.sharing(v, m.stmt, names[outer])}
+        if inside <= members:
+            tpos = [v.pieces[k0].position_of(t) for t in m.thread]
+            return sorted(p for p in tpos if p is not None and p > pos)
+    return []
 
 
 def _fresh(name: str, taken: set[str]) -> str:
@@ -93,14 +167,17 @@ def _fresh(name: str, taken: set[str]) -> str:
     return out
 
 
+SPACING = 16
+
+
 def _scale_position(v: Variant, key: tuple, pos: int) -> Variant:
-    """Space the sibling positions at `pos` under prefix `key` by 4, so that a load (base - 1)
-    and a store (base + 1) never share a position with another loop's load or store."""
+    """Space the sibling positions at `pos` under prefix `key` by SPACING, so that the loads
+    and stores placed around a loop never share a position with another loop's."""
     pieces = []
     for p in v.pieces:
         if len(p.dims) > pos and p.prefix(pos) == key:
             dims = list(p.dims)
-            dims[pos] = 4 * dims[pos]
+            dims[pos] = SPACING * dims[pos]
             p = replace(p, dims=tuple(dims))
         pieces.append(p)
     return v.evolve(pieces=tuple(pieces))
@@ -112,19 +189,29 @@ def plan(v: Variant) -> Plan:
     for s in v.scop.statements:
         taken |= set(s.iterators)
     # make room for copy-in/out around each registers scope before computing anything
+    scaled: set = set()
     for pr in proms:
+        try:
+            k, pos = S.locate(v, pr.stmt, pr.at)[0]
+        except RecipeError as e:
+            raise pr.error(e.what, e.hint) from None
         if pr.kind == "registers":
-            try:
-                k, pos = S.locate(v, pr.stmt, pr.at)[0]
-            except RecipeError as e:
-                raise pr.error(e.what, e.hint) from None
-            v = _scale_position(v, v.pieces[k].prefix(pos - 1), pos - 1)
+            key = ("r", v.pieces[k].prefix(pos - 1))
+            if key not in scaled:
+                v = _scale_position(v, v.pieces[k].prefix(pos - 1), pos - 1)
+        elif pr.kind == "shared":
+            key = ("s", v.pieces[k].prefix(pos + 1))
+            if key not in scaled:
+                v = _scale_position(v, v.pieces[k].prefix(pos + 1), pos + 1)
+        else:
+            continue
+        scaled.add(key)
     width = v.width
     for pr in proms:           # every schedule must have the same length (pitfall 8)
         k, pos = S.locate(v, pr.stmt, pr.at)[0]
         rank = v.scop.array(pr.array).rank if pr.array and pr.array in {a.name for a in v.scop.arrays} else 8
         plen = pos if pr.kind == "registers" else pos + 1
-        width = max(width, plen + 2 + 2 * rank)
+        width = max(width, plen + 2 + 2 * rank, (v.width + 2 + 2 * rank) if pr.kind == "registers" else 0)
     out = Plan(v, width)
     for n, pr in enumerate(proms):
         _plan_one(out, pr, n, taken)
@@ -165,12 +252,14 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                        hint=f"arrays: {', '.join(a.name for a in scop.arrays)}") from None
     plen = pos if pr.kind == "registers" else pos + 1
     width = out.width
-    refs = []                                   # (piece index, access, instance -> prefix)
+    threads = _thread_positions(v, group, pos) if pr.kind == "registers" else []
+    key = list(range(plen)) + threads
+    refs = []                                   # (piece index, access, instance -> key dims)
     foot = None
     for k, _ in group:
         q = v.pieces[k]
         qm = v.piece_map(q, width)
-        qp = _project_prefix(qm, plen, width)
+        qp = _keep_positions(qm, key, width)
         st = scop.statements[q.stmt]
         for a in st.accesses:
             if a.array != array:
@@ -183,10 +272,21 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             foot = f if foot is None else foot.union(f)
     if foot is None or foot.is_empty():
         return False
-    if pr.kind == "registers":
+    if pr.kind == "registers" and not threads:
         _check_invariant(v, pr, group, array, pos, width, foot, name)
     rank = arr.rank
     lows, sizes = [], []
+    lead_lows, lead_sizes = [], []
+    nk = len(key)
+    for j in range(len(threads)):
+        col = plen + j
+        kd = isl.Map.from_range(foot.domain()).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, plen)
+        kd = kd.project_out(isl.dim_type.out, col - plen + 1, nk - col - 1).project_out(isl.dim_type.out, 0, col - plen)
+        lead_lows.append(kd.lexmin())
+        hi = upper_constant(kd.reverse().apply_range(kd).deltas())
+        if hi is None:
+            raise pr.error(f"the threads of loop '{name}' have no constant extent", hint="tile the thread loops")
+        lead_sizes.append(hi + 1)
     for d in range(rank):
         fd = foot.project_out(isl.dim_type.out, d + 1, rank - d - 1).project_out(isl.dim_type.out, 0, d)
         lows.append(fd.lexmin())
@@ -203,60 +303,95 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     if total > limit:
         raise pr.error(f"the footprint of '{array}' in loop '{name}' has {total} elements "
                        f"(at most {limit} for {pr.kind})", hint="use smaller tiles")
-    scalar = pr.kind == "registers" and total == 1
     suffix = {"registers": "_r", "datacopy": "_buf", "shared": "_sh"}[pr.kind]
     buf = _fresh(array + suffix, taken)
-    out.buffers.append(Buffer(buf, arr.ctype, () if scalar else tuple(sizes), pr.kind, pr.pad))
+    # dimensions of extent 1 disappear from register arrays (C[i][j..j+3] -> C_r[4]); per-thread
+    # registers carry leading thread dimensions that only sequential C needs
+    kept = [d for d in range(rank) if sizes[d] > 1 or pr.kind != "registers"]
+    dims = lead_sizes + [sizes[d] for d in kept]
+    out.buffers.append(Buffer(buf, arr.ctype, tuple(dims), pr.kind, pr.pad, len(lead_sizes)))
+    key_names = [f"p{k}" for k in range(nk)]
+    elem_names = [f"e{d}" for d in range(rank)]
+    low_names = [f"l{d}" for d in range(rank)]
+    lead_names = [f"m{j}" for j in range(len(threads))]
+    # key -> [lows of the elements..., lows of the threads...]
+    to_prefix = isl.Map(f"{{ [{', '.join(key_names)}] -> [{', '.join(key_names[:plen])}] }}")
     lo = None
     for m in lows:
         lo = m if lo is None else lo.flat_range_product(m)
-    prefix_names = [f"p{k}" for k in range(plen)]
-    elem_names = [f"e{d}" for d in range(rank)]
-    low_names = [f"l{d}" for d in range(rank)]
-    # dimensions of extent 1 disappear from register arrays (C[i][j..j+3] -> C_r[4])
-    kept = [d for d in range(rank) if sizes[d] > 1 or pr.kind != "registers"]
-    out.buffers[-1] = replace(out.buffers[-1], sizes=() if scalar else tuple(sizes[d] for d in kept))
-    if scalar:
-        offset = isl.Map(f"{{ [{', '.join(elem_names + low_names)}] -> {buf}[] }}")
-    else:
-        idx = ", ".join(f"{elem_names[d]} - {low_names[d]}" for d in kept)
-        offset = isl.Map(f"{{ [{', '.join(elem_names + low_names)}] -> {buf}[{idx}] }}")
-    if rank == 0:
-        offset = isl.Map(f"{{ {array}[] -> {buf}[] }}")
+    for m in lead_lows:
+        lm = to_prefix.apply_range(m)
+        lo = lm if lo is None else lo.flat_range_product(lm)
+    thr_vals = isl.Map(f"{{ [{', '.join(key_names)}] -> [{', '.join(key_names[plen:])}] }}")
+    idx = [f"{key_names[plen + j]} - {lead_names[j]}" for j in range(len(threads))] + \
+          [f"{elem_names[d]} - {low_names[d]}" for d in kept]
+    src_names = elem_names + key_names[plen:] + low_names + lead_names
+    offset = isl.Map(f"{{ [{', '.join(src_names)}] -> {buf}[{', '.join(idx)}] }}")
+
+    def target_of(elem_map: isl.Map, key_map: isl.Map) -> isl.Map:
+        """instance -> buffer element, from instance -> element and instance -> key dims."""
+        parts = elem_map.reset_tuple_id(isl.dim_type.out)
+        if threads:
+            parts = parts.flat_range_product(key_map.apply_range(thr_vals))
+        if lo is not None:
+            parts = parts.flat_range_product(key_map.apply_range(lo))
+        return parts.reset_tuple_id(isl.dim_type.out).apply_range(offset)
     for k, a, qp in refs:
         st = scop.statements[v.pieces[k].stmt]
-        acc = scop.access_map(st, a)
-        inst = acc.flat_range_product(qp.apply_range(lo)) if rank else acc
-        out.redirect[(k, a.ref)] = (buf, inst.apply_range(offset))
+        out.redirect[(k, a.ref)] = (buf, target_of(scop.access_map(st, a), qp))
     # copy statements: domain [prefix..., element...]
     dom = foot.wrap().flatten()
     written = any(a.kind == "write" for _, a, _ in refs)
+    half = SPACING // 2
     if pr.kind == "registers":
         base = v.pieces[group[0][0]].dims[pos - 1]
-        slots = [("in", base - 1)] + ([("out", base + 1)] if written else [])
+        where = v.pieces[group[0][0]].prefix(pos)
+        slots = [("in", base - 1 - out.slot(where, "in"))]
+        if written:
+            slots.append(("out", base + 1 + out.slot(where, "out")))
         keep = pos - 1
+    elif pr.kind == "shared":
+        # inside each iteration of L: barrier, loads, barrier, compute, barrier, stores
+        after = [v.pieces[k].dims[pos + 1] for k, _ in group]
+        first, last = min(after), max(after)
+        where = v.pieces[group[0][0]].prefix(pos + 1)
+        slots = [("in", first - half + 1 + out.slot(where, "in"))]
+        if written:
+            slots.append(("out", last + 2 + out.slot(where, "out")))
+        keep = pos + 1
+        prefix_dims = v.pieces[group[0][0]].dims[:pos + 1]
+        out.add_sync(prefix_dims, first - half)
+        out.add_sync(prefix_dims, first - 1)
+        if written:
+            out.add_sync(prefix_dims, last + 1)
     else:
         after = [v.pieces[k].dims[pos + 1] for k, _ in group]
-        slots = [("in", min(after) - 1)] + ([("out", max(after) + 1)] if written else [])
+        where = v.pieces[group[0][0]].prefix(pos + 1)
+        slots = [("in", min(after) - 1 - 2 * out.slot(where, "in"))]
+        if written:
+            slots.append(("out", max(after) + 1 + out.slot(where, "out")))
         keep = pos + 1
     for direction, slot in slots:
         cname = f"LXC{n}{direction}"
         d = dom.set_tuple_name(cname)
-        sched = [f"p{k}" for k in range(keep)] + [str(int(slot))]
-        for e in elem_names:
-            sched += [e, "0"]
-        sched += ["0"] * (width - len(sched))
-        smap = isl.Map(f"{scop.prefix}{{ {cname}[{', '.join(prefix_names + elem_names)}] -> "
-                       f"[{', '.join(sched)}] }}").intersect_domain(d)
-        elem = isl.Map(f"{scop.prefix}{{ {cname}[{', '.join(prefix_names + elem_names)}] -> "
-                       f"{array}[{', '.join(elem_names)}] }}").intersect_domain(d)
-        pre = isl.Map(f"{scop.prefix}{{ {cname}[{', '.join(prefix_names + elem_names)}] -> "
-                      f"[{', '.join(prefix_names)}] }}").intersect_domain(d)
-        target = elem.flat_range_product(pre.apply_range(lo)).apply_range(offset) if rank else \
-            elem.apply_range(offset)
+        sched = ["0"] * width
+        for k in range(keep):
+            sched[k] = key_names[k]
+        sched[keep] = str(int(slot))
+        for j, tp in enumerate(threads):
+            sched[tp] = key_names[plen + j]        # thread values where the threads are mapped
+        base = max(threads) + 1 if threads else keep + 1
+        for e_i, e in enumerate(elem_names):
+            sched[base + 2 * e_i] = e
+        args = ", ".join(key_names + elem_names)
+        smap = isl.Map(f"{scop.prefix}{{ {cname}[{args}] -> [{', '.join(sched)}] }}").intersect_domain(d)
+        elem = isl.Map(f"{scop.prefix}{{ {cname}[{args}] -> {array}[{', '.join(elem_names)}] }}").intersect_domain(d)
+        keyed = isl.Map(f"{scop.prefix}{{ {cname}[{args}] -> [{', '.join(key_names)}] }}").intersect_domain(d)
+        target = target_of(elem, keyed)
         src, dst = (elem, target) if direction == "in" else (target, elem)
         out.copies.append(Copy(cname, d, smap, src, dst, array if direction == "in" else buf,
-                               buf if direction == "in" else array, direction, pr))
+                               buf if direction == "in" else array, direction, pr,
+                               group[0][0], keep, rank, bool(threads)))
     return True
 
 

@@ -74,7 +74,41 @@ def _promotion(kind: str):
     return step
 
 
+def _cuda(v: Variant, st: Step) -> Variant:
+    from looptx.poly.gpu import map_step
+    return map_step(v, st["stmt"], st.get("block") or [], st.get("thread") or [], st.get("kernel"),
+                    (st.index, st.name, st.file, st.line))
+
+
+def _unroll_to_depth(v: Variant, st: Step) -> Variant:
+    """Fully unroll the first `depth` loops inside the innermost thread loop (CUDA-CHiLL), or the
+    innermost `depth` loops of statements no cuda step maps; loops without a constant trip count
+    are left alone."""
+    from looptx.poly.gpu import mappings
+    depth = st["depth"]
+    stmts = [st["stmt"]] if st.get("stmt") is not None else [s.id for s in v.scop.statements]
+    for s in stmts:
+        names = S.loop_names(v, s)
+        m = next((m for m in mappings(v) if s in {v.pieces[k].stmt for k, _ in
+                                                  S.sharing(v, m.stmt, (m.block + m.thread)[0])}), None)
+        if m is not None:
+            inner = max(names.index(t) for t in m.thread if t in names)
+            chosen = names[inner + 1:inner + 1 + depth]
+        else:
+            chosen = names[len(names) - depth:] if depth else []
+        for name in reversed(chosen):
+            if name not in S.loop_names(v, s):
+                continue
+            k, pos = S.locate(v, s, name)[0]
+            if S.max_trip(v, S.sharing(v, s, name), pos) is not None:
+                v = S.unroll(v, s, name, 0)
+    return v
+
+
 STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
+    "cuda": _cuda,
+    "shared": _promotion("shared"),
+    "unroll_to_depth": _unroll_to_depth,
     "registers": _promotion("registers"),
     "datacopy": _promotion("datacopy"),
     "permute": lambda v, st: S.permute(v, st["stmt"], st["order"]),
@@ -101,6 +135,9 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
     theta = v.schedule_map()
     all_deps = deps.all.intersect_params(v.context)
     if all_deps.is_subset(D.lex_order(theta)):
+        from looptx.poly.gpu import check, mappings
+        if mappings(v):
+            check(v, deps)                     # mapped loops carry no dependence
         return
     bad = D.violated(deps, theta)
     bad = [(d, r.intersect_params(v.context)) for d, r in bad]

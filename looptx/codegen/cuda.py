@@ -1,0 +1,389 @@
+"""CUDA output: kernels, an extern "C" launcher over device pointers (host loops included), a
+host function that allocates, copies, launches and copies back, an optional standalone main,
+and the C emulation of the grid used by the C backend."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from looptx import ir
+from looptx.codegen import ast as K
+from looptx.codegen.c import CPrinter, ThreadPrinter, buffer_decl, helper_block, name_loops, used_helpers
+from looptx.poly import gpu
+from looptx.poly.variant import Variant
+
+AXES = ("x", "y", "z")
+
+
+@dataclass
+class KernelCode:
+    name: str
+    params: list[tuple[str, str, str]]      # (kind 'array'|'scalar'|'int', ctype, name)
+    block: tuple[int, ...]
+    grid_dims: int
+    body: list[str]
+    shared: list[str]
+    local: list[str]
+    has_sync: bool
+    node: K.Node = None
+
+
+@dataclass
+class RegionCuda:
+    name: str                                # C name of the region (launcher / host function prefix)
+    variant: Variant
+    kernels: list[KernelCode] = field(default_factory=list)
+    launch_lines: list[str] = field(default_factory=list)
+    host_node: K.Node = None
+    arrays: list = field(default_factory=list)     # scop arrays that are arguments
+    params: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class CudaPrinter(ThreadPrinter):
+    """Global arrays are flat pointers: multi-dimensional references are linearized; written
+    scalars live in device memory (s[0])."""
+    sync_text = "__syncthreads();"
+
+    def __init__(self, variant, written_scalars=(), buffers=(), indent="  "):
+        super().__init__(variant, buffers, indent)
+        self.written_scalars = set(written_scalars)
+
+    def ref_text(self, r: ir.Ref) -> str:
+        try:
+            arr = self.scop.array(r.array)
+        except KeyError:
+            return super().ref_text(r)
+        if arr.rank == 0:
+            return f"{r.array}[0]" if r.array in self.written_scalars else r.array
+        if arr.strides or len(r.index) == 1:
+            return super().ref_text(r)
+        flat = r.index[0]
+        for extent, e in zip(arr.dims[1:], r.index[1:]):
+            flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(f"({extent})" if not extent.isidentifier() else extent)), e)
+        return f"{r.array}[{ir.to_c(flat)}]"
+
+
+def _refs(node: K.Node) -> set[str]:
+    out = set()
+    for s in K.statements(node):
+        if isinstance(s, K.Leaf):
+            out |= {r.array for _, r in s.refs}
+        else:
+            for e in (s.lhs, s.rhs):
+                if isinstance(e, ir.Ref):
+                    out.add(e.array)
+    return out
+
+
+def _has_sync(node: K.Node) -> bool:
+    if isinstance(node, K.Sync):
+        return True
+    return any(_has_sync(c) for c in K.children(node))
+
+
+def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
+    """Every kernel of the region and the host launch code (as KernelAST)."""
+    from looptx.poly.astgen import _Builder, expr
+    from looptx.poly.deps import compute_deps
+    from looptx.poly.promote import Plan, plan as make_plan, promotions
+    import islpy as isl
+
+    scop = variant.scop
+    plan = make_plan(variant) if promotions(variant) else Plan(variant, variant.width)
+    v = plan.variant
+    kern = gpu.kernels(v, name)
+    if gpu.mappings(v):
+        deps = deps or compute_deps(scop)
+        for K0, c in gpu.check(v, deps):
+            piece = v.pieces[K0.pieces[0]]
+            children = [p.dims[c + 1] for p in v.pieces if len(p.dims) > c + 1 and p.prefix(c + 1) == piece.prefix(c + 1)]
+            plan.add_sync(piece.dims[:c + 1], max(children) + 1)
+            kern = gpu.kernels(v, name)
+    out = RegionCuda(name, v)
+    for K0 in kern:
+        if not K0.mapped:
+            stmts = sorted({v.pieces[k].stmt for k in K0.pieces})
+            out.warnings.append(f"statements {', '.join(f'S{s}' for s in stmts)} are not mapped by a cuda "
+                                f"step: they run in a one-thread kernel ({K0.name}): correct, slow")
+    plans = gpu.kernel_plans(plan, kern, scop.prefix)
+    written = {a.array for s in scop.statements for a in s.accesses if a.kind == "write"}
+    written_scalars = {a.name for a in scop.arrays if a.rank == 0 and a.name in written and not a.local}
+    buffers = {b.name: b for b in plan.buffers}
+    for kp in plans:
+        Kn = kp.kernel
+        node = _Builder(v, plan, schedule=kp.schedule, context=kp.context).build()
+        scope = {f"lx_b{n}": ir.Var(f"blockIdx.{AXES[n]}") for n in range(len(Kn.block))}
+        scope.update({f"lx_t{n}": ir.Var(f"threadIdx.{AXES[n]}") for n in range(len(Kn.thread))})
+        node = name_loops(node, v, scope=scope)
+        used = _refs(node)
+        arrays = [a for a in scop.arrays if a.name in used and not a.local]
+        params = []
+        for a in arrays:
+            if a.rank == 0 and a.name not in written_scalars:
+                params.append(("scalar", a.ctype, a.name))
+            else:
+                params.append(("array" if a.name in written else "const", a.ctype, a.name))
+        params += [("int", "int", p) for p in scop.params if p not in dict(scop.fixed)]
+        params += [("int", "int", f"lx_h{n}") for n in range(len(Kn.host_dims))]
+        printer = CudaPrinter(v, written_scalars, plan.buffers)
+        shared = [buffer_decl(buffers[b], "__shared__ ") for b in sorted(used) if b in buffers
+                  and buffers[b].kind == "shared"]
+        local = [buffer_decl(buffers[b], per_thread=True) for b in sorted(used)
+                 if b in buffers and buffers[b].kind != "shared"]
+        local += [a.decl for a in scop.arrays if a.local and a.decl and a.name in used]
+        body = printer.lines(node, 1)
+        out.kernels.append(KernelCode(Kn.name, params, Kn.block_size if Kn.mapped else (1,),
+                                      len(Kn.block), body, shared, local, _has_sync(node), node))
+    # host code: loops outside the kernels, one launch per iteration
+    launch = gpu.launch_schedule(v, kern, plan.width, scop.prefix)
+    payload = {}
+    errors = []
+
+    def at_domain(node, build):
+        try:
+            call = node.user_get_expr()
+            n = int(call.get_op_arg(0).get_id().name[1:])
+            sched = isl.Map.from_union_map(build.get_schedule())
+            iter_map = isl.PwMultiAff.from_map(sched.reverse())
+            args = [expr(call.get_op_arg(k)) for k in range(1, call.get_op_n_arg())]
+            host = [args[p] for p in kern[n].host_dims]
+            grid = []
+            for m in plans[n].grid:
+                pa = isl.PwMultiAff.from_map(m.set_tuple_name(isl.dim_type.in_, f"L{n}")).get_pw_aff(0)
+                grid.append(expr(build.expr_from_pw_aff(pa.pullback_pw_multi_aff(iter_map))))
+            key = f"h{len(payload)}"
+            payload[key] = (n, tuple(host), tuple(grid))
+            return node.set_annotation(isl.Id(key))
+        except BaseException as e:
+            errors.append(e)
+            return node
+    b = isl.AstBuild.from_context(v.context)
+    b, keep = b.set_at_each_domain(at_domain)
+    hnode = b.node_from_schedule_map(launch)
+    del keep
+    if errors:
+        raise errors[0]
+
+    def conv(nd):
+        t = nd.get_type()
+        T = isl.ast_node_type
+        if t == T.for_:
+            import re
+            var = nd.for_get_iterator().get_id().name
+            m = re.fullmatch(r"c(\d+)", var)
+            return K.For(var, expr(nd.for_get_init()), expr(nd.for_get_cond()),
+                         nd.for_get_inc().get_val().to_python(), conv(nd.for_get_body()),
+                         int(m.group(1)) if m else -1)
+        if t == T.if_:
+            return K.If(expr(nd.if_get_cond()), conv(nd.if_get_then_node()),
+                        conv(nd.if_get_else_node()) if nd.if_has_else_node() else None)
+        if t == T.block:
+            from looptx.poly.scop import items
+            return K.Block(tuple(conv(c) for c in items(nd.block_get_children())))
+        n, host, grid = payload[nd.get_annotation().name]
+        return K.Launch(n, v.pieces[kern[n].pieces[0]].stmt, host, grid)
+    out.host_node = name_loops(conv(hnode), v)
+    out.buffers = plan.buffers
+    out.arrays = [a for a in scop.arrays if not a.local]
+    out.params = [p for p in scop.params if p not in dict(scop.fixed)]
+    out.written_scalars = written_scalars
+    return out
+
+
+# ---- printing ----------------------------------------------------------------------------------
+
+def _ptr(kind: str, ctype: str, name: str) -> str:
+    if kind == "int":
+        return f"int {name}"
+    if kind == "scalar":
+        return f"{ctype} {name}"
+    const = "const " if kind == "const" else ""
+    return f"{const}{ctype} *__restrict__ {name}"
+
+
+class HostPrinter(CPrinter):
+    """Host loops with kernel launches (CUDA) or with the kernel body inlined in grid loops (C)."""
+
+    def __init__(self, rc: RegionCuda, emulate: bool, indent="  "):
+        super().__init__(rc.variant, indent)
+        self.rc = rc
+        self.emulate = emulate
+
+    def lines(self, n, depth=0):
+        if isinstance(n, K.Launch):
+            return self.launch(n, depth)
+        return super().lines(n, depth)
+
+    def launch(self, n: K.Launch, depth: int) -> list[str]:
+        kc = self.rc.kernels[n.kernel]
+        pad = self.ind * depth
+        grid = [ir.to_c(g) for g in n.grid] or ["1"]
+        grid += ["1"] * (3 - len(grid))
+        block = list(kc.block) + [1] * (3 - len(kc.block))
+        host = {f"lx_h{k}": ir.to_c(a) for k, a in enumerate(n.args)}
+        if not self.emulate:
+            args = ", ".join(host.get(p, p) for _, _, p in kc.params)
+            return [f"{pad}{{",
+                    f"{pad}{self.ind}dim3 lx_grid({', '.join(grid)}), lx_block({', '.join(map(str, block))});",
+                    f"{pad}{self.ind}if (lx_grid.x > 0 && lx_grid.y > 0 && lx_grid.z > 0)",
+                    f"{pad}{self.ind * 2}{kc.name}<<<lx_grid, lx_block>>>({args});",
+                    f"{pad}}}"]
+        # C emulation: loops over the grid and the block around the kernel body
+        lines = [f"{pad}{{ /* {kc.name}: grid ({', '.join(grid)}), block ({', '.join(map(str, block))}) */"]
+        inner = pad + self.ind
+        for k, h in host.items():
+            lines.append(f"{inner}const int {k} = {h};")
+        depth_in = depth + 1
+        for axis in reversed(range(kc.grid_dims)):
+            lines.append(f"{self.ind * depth_in}for (int lx_bi{AXES[axis]} = 0; lx_bi{AXES[axis]} < {grid[axis]}; lx_bi{AXES[axis]}++)")
+            depth_in += 1
+        for axis in reversed(range(len(kc.block))):
+            lines.append(f"{self.ind * depth_in}for (int lx_ti{AXES[axis]} = 0; lx_ti{AXES[axis]} < {block[axis]}; lx_ti{AXES[axis]}++)")
+            depth_in += 1
+        lines.append(f"{self.ind * depth_in}{{")
+        for d in kc.local:
+            lines.append(f"{self.ind * (depth_in + 1)}{d}")
+        for ln in ThreadPrinter(self.v, self.rc.buffers, self.ind).lines(kc.node, 1):
+            text = ln
+            for axis in AXES:
+                text = text.replace(f"blockIdx.{axis}", f"lx_bi{axis}").replace(f"threadIdx.{axis}", f"lx_ti{axis}")
+            lines.append(self.ind * depth_in + text)
+        lines.append(f"{self.ind * depth_in}}}")
+        lines.append(f"{pad}}}")
+        return lines
+
+
+def emulation_block(rc: RegionCuda) -> list[str]:
+    """The region for the C backend: every kernel emulated by loops over blocks and threads.
+    Kernels with barriers cannot be emulated thread by thread; the caller falls back to the
+    sequential schedule for those."""
+    printer = HostPrinter(rc, emulate=True)
+    return ["{"] + printer.lines(rc.host_node, 1) + ["}"]
+
+
+def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = False,
+            sizes: dict | None = None) -> str:
+    scop = rc.variant.scop
+    out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
+           "#include <stdlib.h>", ""]
+    kernel_text = []
+    for kc in rc.kernels:
+        params = ", ".join(_ptr(*p) for p in kc.params)
+        threads = 1
+        for b in kc.block:
+            threads *= b
+        kernel_text.append(f"__global__ void __launch_bounds__({threads}) {kc.name}({params})")
+        kernel_text.append("{")
+        kernel_text += ["  " + d for d in kc.shared + kc.local]
+        kernel_text += kc.body
+        kernel_text.append("}")
+        kernel_text.append("")
+    body_text = "\n".join(kernel_text)
+    needed = _macros_needed(scop, int_macros, rc.params)
+    out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
+    helpers = used_helpers(body_text) | used_helpers("\n".join(HostPrinter(rc, False).lines(rc.host_node, 1)))
+    out += helper_block(helpers)
+    out.append("")
+    out.append(body_text)
+    dev_args = [_ptr("array" if a.rank or a.name in rc.written_scalars else "scalar", a.ctype, a.name)
+                for a in rc.arrays]
+    int_args = [f"int {p}" for p in rc.params]
+    sig = ", ".join(dev_args + int_args) or "void"
+    out.append(f"/* Launches every kernel of the region on device pointers (host loops included). */")
+    out.append(f'extern "C" int lx_launch_{rc.name}({sig})')
+    out.append("{")
+    out += HostPrinter(rc, emulate=False).lines(rc.host_node, 1)
+    out.append("  return (int)cudaGetLastError();")
+    out.append("}")
+    out.append("")
+    out += _host_function(rc, sig)
+    if standalone:
+        out += _standalone_main(rc, sizes or {}, int_macros)
+    return "\n".join(out) + "\n"
+
+
+def _count(a) -> str:
+    if not a.dims:
+        return "1"
+    return " * ".join(f"(size_t)({d})" for d in a.dims)
+
+
+def _host_function(rc: RegionCuda, sig: str) -> list[str]:
+    out = [f"/* Allocates device memory, copies the inputs, launches, copies the results back. */",
+           f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t err;"]
+    written = {a.array for s in rc.variant.scop.statements for a in s.accesses if a.kind == "write"}
+    call = []
+    for a in rc.arrays:
+        if a.rank == 0 and a.name not in rc.written_scalars:
+            call.append(a.name)
+            continue
+        n = _count(a)
+        out.append(f"  {a.ctype} *d_{a.name} = 0;")
+        out.append(f"  if ((err = cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}))) != cudaSuccess) return (int)err;")
+        out.append(f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);")
+        call.append(f"d_{a.name}")
+    call += rc.params
+    out.append(f"  int rc = lx_launch_{rc.name}({', '.join(call)});")
+    out.append("  cudaDeviceSynchronize();")
+    for a in rc.arrays:
+        if a.name in written and (a.rank or a.name in rc.written_scalars):
+            out.append(f"  cudaMemcpy({a.name}, d_{a.name}, {_count(a)} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
+    for a in rc.arrays:
+        if a.rank or a.name in rc.written_scalars:
+            out.append(f"  cudaFree(d_{a.name});")
+    out += ["  if (rc == 0) rc = (int)cudaGetLastError();", "  return rc;", "}", ""]
+    return out
+
+
+def _macros_needed(scop, int_macros: dict, params) -> dict:
+    """Size macros that array extents use but that are not kernel parameters."""
+    import re
+    names = set()
+    for a in scop.arrays:
+        for d in a.dims:
+            names |= set(re.findall(r"[A-Za-z_]\w*", d))
+    return {n: int_macros[n] for n in sorted(names) if n in int_macros and n not in params}
+
+
+def _standalone_main(rc: RegionCuda, sizes: dict, int_macros: dict) -> list[str]:
+    """main(): seeded inputs, one warm-up, timed runs with events, a checksum per written array."""
+    scop = rc.variant.scop
+    out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif", "int main(void)", "{"]
+    for p in rc.params:
+        val = sizes.get(p, int_macros.get(p))
+        if val is None:
+            out.append(f'  fprintf(stderr, "give {p} with --define {p}=VALUE\\n"); return 2;')
+            out.append("}")
+            return out
+        out.append(f"  const int {p} = {val};")
+    out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")
+    written = {a.array for s in scop.statements for a in s.accesses if a.kind == "write"}
+    for a in rc.arrays:
+        n = _count(a)
+        out.append(f"  {a.ctype} *{a.name} = ({a.ctype} *)malloc({n} * sizeof({a.ctype}));")
+        out.append(f"  for (size_t q = 0; q < {n}; q++) {{ lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "
+                   f"{a.name}[q] = ({a.ctype})(0.5 + (double)(lx_s >> 11) / 9007199254740992.0); }}")
+    dptrs = []
+    for a in rc.arrays:
+        n = _count(a)
+        out.append(f"  {a.ctype} *d_{a.name}; cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}));")
+        out.append(f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);")
+        dptrs.append(f"d_{a.name}" if a.rank or a.name in rc.written_scalars else a.name)
+    call = ", ".join(dptrs + rc.params)
+    out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
+            "  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);",
+            "  cudaEventRecord(e0);",
+            f"  for (int r = 0; r < LX_REPS; r++) lx_launch_{rc.name}({call});",
+            "  cudaEventRecord(e1); cudaEventSynchronize(e1);",
+            "  float ms = 0.f; cudaEventElapsedTime(&ms, e0, e1);",
+            "  cudaError_t err = cudaGetLastError();",
+            '  if (err != cudaSuccess) { fprintf(stderr, "%s\\n", cudaGetErrorString(err)); return 1; }',
+            '  printf("kernel time %.6f ms per run (%d runs)\\n", ms / LX_REPS, LX_REPS);']
+    for a in rc.arrays:
+        if a.name in written:
+            n = _count(a)
+            out.append(f"  cudaMemcpy({a.name}, d_{a.name}, {n} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
+            out.append(f"  {{ double cs = 0; for (size_t q = 0; q < {n}; q++) cs += (double){a.name}[q] * (double)(q % 13 + 1); "
+                       f'printf("{a.name} checksum %.17g\\n", cs); }}')
+    out += ["  return 0;", "}", ""]
+    return out

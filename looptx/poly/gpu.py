@@ -1,0 +1,350 @@
+"""GPU mapping: which loops become blocks and threads, the kernels they form, the checks that
+make the mapping exact, and each kernel's schedule with its mapped dimensions pinned.
+
+A kernel is the subtree of the outermost mapped loop (every statement in it belongs to it).
+Loops outside stay on the host (one launch per iteration); block loops give blockIdx, thread
+loops threadIdx (first = x).  A block or thread index is the loop's value minus its lowest
+value given the loops outside it (host loops for blocks; host and block loops for threads), so
+tiles that start anywhere map onto 0 .. size-1.  isl then pins those dimensions and emits exact
+boundary guards (the PPCG way, ISLPY_NOTES A.6).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import islpy as isl
+
+from looptx.errors import LegalityError, RecipeError
+from looptx.poly import deps as D
+from looptx.poly import schedule as S
+from looptx.poly.deps import upper_constant
+from looptx.poly.variant import LoopDim, Variant
+
+AXES = ("x", "y", "z")
+MAX_THREADS = 1024
+
+
+@dataclass(frozen=True)
+class Mapping:
+    stmt: int
+    block: tuple[str, ...]             # loop names, x first ('1' entries removed)
+    thread: tuple[str, ...]
+    kernel: str | None = None
+    step: int | None = None
+    step_name: str | None = None
+    file: str | None = None
+    line: int | None = None
+
+    def error(self, what, hint=None, cls=RecipeError):
+        return cls(what, hint=hint, file=self.file, line=self.line, step=self.step, step_name=self.step_name)
+
+
+def mappings(v: Variant) -> list[Mapping]:
+    return [x for x in v.extra if isinstance(x, Mapping)]
+
+
+@dataclass
+class Kernel:
+    name: str
+    pieces: list[int]                  # piece indices
+    root: int                          # schedule position of the kernel's outermost loop
+    block: list[int] = field(default_factory=list)    # positions, x first
+    thread: list[int] = field(default_factory=list)
+    mapping: Mapping | None = None     # None: a default one-thread kernel
+    block_size: tuple[int, ...] = ()
+    # filled by kernel_schedule
+    host_dims: list[int] = field(default_factory=list)
+
+    @property
+    def mapped(self) -> bool:
+        return self.mapping is not None
+
+
+def _clean(names) -> list[str]:
+    return [n for n in names if n not in ("1", "", None)]
+
+
+def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None) -> Variant:
+    """The `cuda` step: record the mapping, moving block loops outside thread loops if needed."""
+    block, thread = _clean(block), _clean(thread)
+    if len(block) > 3 or len(thread) > 3:
+        raise RecipeError("cuda maps at most 3 block and 3 thread loops", hint="use x, y, z only")
+    if not thread:
+        raise RecipeError("cuda needs at least one thread loop", hint="e.g. thread: [i]")
+    block = [S.resolve_name(v, stmt, b) for b in block]
+    thread = [S.resolve_name(v, stmt, t) for t in thread]
+    if len(set(block + thread)) != len(block) + len(thread):
+        raise RecipeError("a loop is mapped twice", hint="map each loop to one block or thread dimension")
+    names = S.loop_names(v, stmt)
+    pos = {n: k for k, n in enumerate(names)}
+    if block and max(pos[b] for b in block) > min(pos[t] for t in thread):
+        # CUDA-CHiLL's cudaize brings the block loops outside the thread loops
+        outer = min(pos[x] for x in block + thread)
+        inner = names[outer:]
+        order = names[:outer] + [n for n in inner if n in block] + [n for n in inner if n not in block]
+        v = S.permute(v, stmt, order)
+    m = Mapping(stmt, tuple(block), tuple(thread), kernel, *(where or (None, None, None, None)))
+    for old in mappings(v):
+        if old.stmt == stmt:
+            raise RecipeError(f"statement {stmt} is already mapped by an earlier cuda step",
+                              hint="map each kernel once")
+    return v.evolve(extra=v.extra + (m,))
+
+
+def kernels(v: Variant, region: str = "region") -> list[Kernel]:
+    """Mapped kernels, then one-thread kernels for what no cuda step covers."""
+    out: list[Kernel] = []
+    covered: set[int] = set()
+    for n, m in enumerate(mappings(v)):
+        names = S.loop_names(v, m.stmt)
+        outer = min((names.index(x) for x in m.block + m.thread))
+        group = S.sharing(v, m.stmt, names[outer])
+        k0, root = group[0]
+        pieces = [k for k, _ in group]
+        blocks, threads = [], []
+        for name in m.block:
+            blocks.append(v.pieces[k0].position_of(name))
+        for name in m.thread:
+            threads.append(v.pieces[k0].position_of(name))
+        for k in pieces:
+            q = v.pieces[k]
+            for name, p in zip(m.block + m.thread, blocks + threads):
+                d = q.dims[p] if p < len(q.dims) else None
+                if not (isinstance(d, LoopDim) and d.name == name and q.prefix(p) == v.pieces[k0].prefix(p)):
+                    raise m.error(f"statement {q.stmt} is inside the kernel of statement {m.stmt} but "
+                                  f"not inside its mapped loop '{name}'",
+                                  hint=f"distribute statement {q.stmt} out of the kernel first")
+            covered.add(k)
+        out.append(Kernel(m.kernel or f"{region}_kernel{n}", pieces, root, blocks, threads, m))
+    mapped_pieces = [v.pieces[k] for k in covered]
+    groups: dict[tuple, list[int]] = {}
+    for k, p in enumerate(v.pieces):
+        if k in covered:
+            continue
+        root = len(p.dims) - 1
+        for pos in range(1, len(p.dims), 2):
+            shared = any(len(q.dims) > pos and q.prefix(pos) == p.prefix(pos) and isinstance(q.dims[pos], LoopDim)
+                         and q.dims[pos].name == p.dims[pos].name for q in mapped_pieces)
+            if not shared:
+                root = pos
+                break
+        key = (root, p.prefix(root), p.dims[root].name if isinstance(p.dims[root], LoopDim) else k)
+        groups.setdefault(key, []).append(k)
+    for n, ((root, _, _), pieces) in enumerate(sorted(groups.items(), key=lambda kv: min(kv[1]))):
+        out.append(Kernel(f"{region}_serial{n}", pieces, root))
+    out.sort(key=lambda K: tuple(_sort_key(v.pieces[K.pieces[0]].dims[:K.root])))
+    return out
+
+
+def _sort_key(dims):
+    return [d if isinstance(d, int) else 0 for d in dims]
+
+
+# ---- checks ---------------------------------------------------------------------------------
+
+def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
+    """Mapped loops must carry no dependence; a dependence between two threads of one block is
+    allowed only across iterations of a block-uniform loop (a barrier is then placed at the end
+    of that loop's body).  Returns the (kernel, loop position) pairs that need a barrier."""
+    if not mappings(v):
+        return []
+    width = v.width
+    sched = v.schedule_map(width)
+    barriers = []
+    for K in kernels(v):
+        if not K.mapped:
+            continue
+        mapped = K.block + K.thread
+        first_thread = min(K.thread)
+        stmts = {v.pieces[k].stmt for k in K.pieces}
+        ksched = isl.UnionMap.empty(sched.get_space())
+        for k in K.pieces:
+            ksched = ksched.union(isl.UnionMap.from_map(v.piece_map(v.pieces[k], width)))
+        for dep in deps.items:
+            if dep.source not in stmts or dep.sink not in stmts:
+                continue
+            rel = isl.UnionMap.from_map(dep.relation).apply_domain(ksched).apply_range(ksched)
+            if rel.is_empty():
+                continue
+            m = isl.Map.from_union_map(rel).intersect_params(v.context)
+            for c in range(K.root, width):
+                t = m
+                for q in range(c):
+                    t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+                carried = t.order_lt(isl.dim_type.in_, c, isl.dim_type.out, c) if c % 2 == 1 else \
+                    t.order_lt(isl.dim_type.in_, c, isl.dim_type.out, c)
+                if carried.is_empty():
+                    continue
+                if c in mapped:
+                    raise _race(v, deps, dep, carried, K, c, "runs them in parallel")
+                # carried by an in-kernel sequential loop or by statement order: fine if every
+                # pair stays in one thread; else it needs a barrier at a block-uniform loop
+                same_thread = carried
+                for p in K.thread:
+                    same_thread = same_thread.equate(isl.dim_type.in_, p, isl.dim_type.out, p)
+                cross = carried.subtract(same_thread)
+                if cross.is_empty():
+                    continue
+                if c % 2 == 1 and c < first_thread:
+                    if (K, c) not in barriers:
+                        barriers.append((K, c))
+                    continue
+                raise _race(v, deps, dep, cross, K, c, "puts them in different threads of one block "
+                            "with no barrier between them")
+    return barriers
+
+
+def _race(v, deps, dep, rel_sched, K, c, what) -> LegalityError:
+    sched = v.schedule_map()
+    back = isl.UnionMap.from_map(rel_sched).apply_domain(sched.reverse()).apply_range(sched.reverse())
+    inst = isl.Map.from_union_map(back.intersect(isl.UnionMap.from_map(dep.relation)))
+    name = v.pieces[K.pieces[0]].dims[c].name if isinstance(v.pieces[K.pieces[0]].dims[c], LoopDim) else "statement order"
+    text = D.describe_violation(deps, dep, inst, f"the mapping of loop '{name}' {what}")
+    return K.mapping.error(text, hint="map loops that carry no dependence (see looptx deps)", cls=LegalityError)
+
+
+# ---- schedules of kernels and launches --------------------------------------------------------
+
+def _proj(width: int, dims: list[int], prefix: str) -> isl.Map:
+    ts = [f"t{k}" for k in range(width)]
+    return isl.Map(f"{prefix}{{ [{', '.join(ts)}] -> [{', '.join(ts[d] for d in dims)}] }}")
+
+
+def _offset(R: isl.Set, width: int, outer: list[int], d: int, prefix: str):
+    """(map: schedule point -> [dim d - its lowest value given the `outer` dims],
+    map outer -> [d values]): the lowest value is taken over the kernel's statements R."""
+    to_outer = _proj(width, outer, prefix)
+    to_d = _proj(width, [d], prefix)
+    both = to_outer.flat_range_product(to_d).intersect_domain(R)
+    m = isl.Map.from_range(both.range()).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, len(outer))
+    lo = m.lexmin()
+    off = to_d.flat_range_product(to_outer.apply_range(lo)).apply_range(isl.Map("{ [x, l] -> [x - l] }"))
+    return off, m, lo
+
+
+def _pin(off: isl.Map, param: str) -> isl.Set:
+    return off.intersect_range(isl.Set(f"[{param}] -> {{ [v] : v = {param} }}")).domain()
+
+
+@dataclass
+class KernelPlan:
+    kernel: Kernel
+    schedule: isl.UnionMap          # the kernel's statements, mapped dimensions pinned
+    context: isl.Set
+    grid: list[isl.Map]             # per block dimension: host dims -> [number of blocks]
+    params: list[str]               # lx_h*, lx_b*, lx_t* used
+
+
+def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
+    v = plan.variant
+    width = plan.width
+    out = []
+    for K in kern:
+        R = None
+        for k in K.pieces:
+            r = v.piece_map(v.pieces[k], width).range()
+            R = r if R is None else R.union(r)
+        universe = R.get_space()
+        host_loops = [p for p in range(1, K.root, 2)]
+        K.host_dims = host_loops
+        pins_host = isl.Set.universe(universe)
+        for n, p in enumerate(host_loops):
+            pins_host = pins_host.intersect(_pin(_proj(width, [p], prefix), f"lx_h{n}"))
+        pins_block = pins_host
+        grid = []
+        for n, p in enumerate(K.block):
+            off, m, lo = _offset(R, width, list(range(K.root)), p, prefix)
+            pins_block = pins_block.intersect(_pin(off, f"lx_b{n}"))
+            size = lo.flat_range_product(m.lexmax()).apply_range(isl.Map("{ [l, h] -> [h - l + 1] }"))
+            grid.append(size)
+        pins_all = pins_block
+        block = []
+        outer = sorted(list(range(K.root)) + K.block)
+        for n, p in enumerate(K.thread):
+            off, m, lo = _offset(R, width, outer, p, prefix)
+            pins_all = pins_all.intersect(_pin(off, f"lx_t{n}"))
+            size = upper_constant(off.intersect_domain(R).range())
+            if size is None:
+                name = v.pieces[K.pieces[0]].dims[p].name
+                raise K.mapping.error(f"thread loop '{name}' has no constant extent",
+                                      hint=f"tile '{name}' and map the point loop to threads, or fix the sizes")
+            block.append(size + 1)
+        K.block_size = tuple(block)
+        if K.mapped:
+            total = 1
+            for b in block:
+                total *= b
+            if total > MAX_THREADS:
+                raise K.mapping.error(f"a block of {' x '.join(map(str, block))} = {total} threads is more "
+                                      f"than {MAX_THREADS}", hint="use smaller tiles for the thread loops")
+        sched = None
+        members = set(K.pieces)
+        for k in K.pieces:
+            m = v.piece_map(v.pieces[k], width).intersect_range(pins_all)
+            sched = isl.UnionMap.from_map(m) if sched is None else sched.union(isl.UnionMap.from_map(m))
+        first_thread = min(K.thread) if K.thread else width
+        for c in plan.copies:
+            if c.owner not in members:
+                continue
+            if c.keep > first_thread or c.per_thread or not K.mapped:
+                pins = pins_all
+            else:
+                if c.promotion.kind != "shared":
+                    raise c.promotion.error(f"{c.promotion.kind} at a loop outside the thread loops of a "
+                                            "kernel would be done by every thread",
+                                            hint="use shared at block level, or promote inside the thread loops")
+                pins = pins_block.intersect(_cooperative(c, block, width, prefix))
+            sched = sched.union(isl.UnionMap.from_map(c.schedule.intersect_range(pins)))
+        for sy in plan.syncs:
+            if sy.owner in members:
+                sched = sched.union(isl.UnionMap.from_map(sy.schedule.intersect_range(pins_block)))
+        params = [f"lx_h{n}" for n in range(len(host_loops))] + [f"lx_b{n}" for n in range(len(K.block))] + \
+                 [f"lx_t{n}" for n in range(len(K.thread))]
+        cons = [f"0 <= lx_t{n} < {b}" for n, b in enumerate(block)] + [f"lx_b{n} >= 0" for n in range(len(K.block))]
+        ctx = isl.Set(f"[{', '.join(params or ['lx_none'])}] -> {{ : {' and '.join(cons) or '1 = 1'} }}")
+        ctx = ctx.intersect(v.context)
+        out.append(KernelPlan(K, sched, ctx, grid, params))
+    return out
+
+
+def _cooperative(c, block: tuple[int, ...], width: int, prefix: str) -> isl.Set:
+    """The block's threads share a copy: the innermost element dimension goes to threadIdx.x
+    (coalesced), the next to y, ...; the outermost takes the remaining threads linearized."""
+    ts = [f"t{k}" for k in range(width)]
+    elem = [c.keep + 1 + 2 * k for k in range(c.rank)]          # schedule positions of e0..e_{r-1}
+    cons = []
+    nb = len(block)
+    dims = list(reversed(elem))                                  # innermost first
+    for k, pos in enumerate(dims):
+        if k >= nb:
+            break
+        if k == len(dims) - 1 and nb > k + 1:
+            # last element dimension: all remaining thread dimensions, linearized
+            lin, stride = [], 1
+            for j in range(k, nb):
+                lin.append(f"{stride}*lx_t{j}")
+                stride *= block[j]
+            cons.append(f"({ts[pos]} - ({' + '.join(lin)})) mod {stride} = 0")
+        else:
+            cons.append(f"({ts[pos]} - lx_t{k}) mod {block[k]} = 0")
+    if c.rank == 0:
+        cons = [f"lx_t{j} = 0" for j in range(nb)]
+    params = ", ".join(f"lx_t{j}" for j in range(nb))
+    return isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] : {' and '.join(cons) or '1 = 1'} }}")
+
+
+def launch_schedule(v: Variant, kern: list[Kernel], width: int, prefix: str) -> isl.UnionMap:
+    """Host code: one statement L<n>[host dims] per kernel, in schedule order."""
+    host_width = max((K.root for K in kern), default=0) + 1
+    u = None
+    for n, K in enumerate(kern):
+        R = None
+        for k in K.pieces:
+            r = v.piece_map(v.pieces[k], width).range().project_out(isl.dim_type.set, K.root, width - K.root)
+            R = r if R is None else R.union(r)
+        names = [f"d{k}" for k in range(K.root)]
+        target = names + ["0"] * (host_width - K.root)
+        m = isl.Map(f"{prefix}{{ [{', '.join(names)}] -> [{', '.join(target)}] }}").intersect_domain(R)
+        m = m.set_tuple_name(isl.dim_type.in_, f"L{n}")
+        u = isl.UnionMap.from_map(m) if u is None else u.union(isl.UnionMap.from_map(m))
+    return u
