@@ -50,6 +50,14 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--standalone", action="store_true",
                    help="with --target cuda: add a main() that fills the inputs and times the kernels")
 
+    r = sub.add_parser("run", help="build, validate against the original and time one variant")
+    _common(r)
+    r.add_argument("--recipe", "-r", metavar="R", help="YAML recipe file or a name under recipes/")
+    r.add_argument("--target", choices=["c", "cuda"], default="c")
+    r.add_argument("--repetitions", type=int, default=5, help="timed runs (median reported)")
+    r.add_argument("--cflags", default="-O3", help="C compiler flags (C target)")
+    r.add_argument("--unsafe", action="store_true", help="skip dependence checks")
+
     d = sub.add_parser("deps", help="print the exact dependences of each region")
     _common(d)
     d.add_argument("--json", action="store_true", help="machine-readable output")
@@ -70,6 +78,42 @@ def cmd_transform(args) -> int:
     return 0
 
 
+def cmd_run(args) -> int:
+    defines = _defines(args.define)
+    if args.target == "c":
+        from looptx.runtime.evaluators import run_once
+        r = run_once(args.file, args.recipe, defines=defines, function=args.function,
+                     repetitions=args.repetitions, cflags=args.cflags, unsafe=args.unsafe)
+        if r["status"] != "ok":
+            print(f"{args.file}: {r['status']}: {r.get('error')}")
+            return 1
+        print(f"{args.file}: ok  median {r['median'] * 1e3:.3f} ms over {len(r['times'])} runs "
+              f"(original {r['original_median'] * 1e3:.3f} ms, speed-up {r['speedup']:.2f}x)  "
+              f"max rel err {r['max_rel_error']:.1e}  [{r['compiler']} {r['flags']}]")
+        return 0
+    import os
+    from looptx.pipeline import load, variants_for
+    from looptx.recipe.schema import find_recipe, load_file
+    from looptx.runtime.cuda import run_region
+    program = load(args.file, defines=defines, function=args.function)
+    recipe = load_file(find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file)))) \
+        if args.recipe else None
+    variants, _ = variants_for(program, recipe, unsafe=args.unsafe)
+    status = 0
+    for i, v in variants.items():
+        r = run_region(program, i, v, defines, repetitions=args.repetitions)
+        for w in r.get("warnings", []):
+            print(f"looptx: warning: {w}", file=sys.stderr)
+        if r["status"] != "ok":
+            print(f"{args.file} region {i}: {r['status']}: {r.get('error')}")
+            status = 1
+            continue
+        print(f"{args.file} region {i}: ok  kernels {r['median'] * 1e3:.3f} ms (median of "
+              f"{len(r['times'])})  transfers in {r['transfer_in'] * 1e3:.3f} ms out "
+              f"{r['transfer_out'] * 1e3:.3f} ms  max rel err {r['max_rel_error']:.1e}  [{r['device']}]")
+    return status
+
+
 def cmd_deps(args) -> int:
     from looptx.report_deps import deps_json, deps_text
     from looptx.pipeline import load
@@ -82,7 +126,7 @@ def cmd_deps(args) -> int:
     return 0
 
 
-COMMANDS = {"transform": cmd_transform, "deps": cmd_deps}
+COMMANDS = {"transform": cmd_transform, "deps": cmd_deps, "run": cmd_run}
 
 
 def main(argv: list[str] | None = None) -> int:

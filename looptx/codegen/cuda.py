@@ -217,7 +217,7 @@ class HostPrinter(CPrinter):
     def launch(self, n: K.Launch, depth: int) -> list[str]:
         kc = self.rc.kernels[n.kernel]
         pad = self.ind * depth
-        grid = [ir.to_c(g) for g in n.grid] or ["1"]
+        grid = [ir.to_c(g) if isinstance(g, (ir.Num, ir.Var)) else f"({ir.to_c(g)})" for g in n.grid] or ["1"]
         grid += ["1"] * (3 - len(grid))
         block = list(kc.block) + [1] * (3 - len(kc.block))
         host = {f"lx_h{k}": ir.to_c(a) for k, a in enumerate(n.args)}
@@ -297,9 +297,51 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out.append("}")
     out.append("")
     out += _host_function(rc, sig)
+    out += _attrs_function(rc)
     if standalone:
         out += _standalone_main(rc, sizes or {}, int_macros)
     return "\n".join(out) + "\n"
+
+
+def launch_spec(rc: RegionCuda) -> dict:
+    """What a runtime needs to call lx_launch_<name>: argument order and kinds, kernels."""
+    args = []
+    for a in rc.arrays:
+        if a.rank == 0 and a.name not in rc.written_scalars:
+            args.append(("value", a.name, a.ctype))
+        else:
+            args.append(("ptr", a.name, a.ctype))
+    args += [("int", p, "int") for p in rc.params]
+    kernels = []
+    for kc in rc.kernels:
+        threads = 1
+        for b in kc.block:
+            threads *= b
+        shared = sum(_bytes(d) for d in kc.shared)
+        kernels.append({"name": kc.name, "threads": threads, "shared_bytes": shared, "sync": kc.has_sync})
+    return {"name": rc.name, "args": args, "kernels": kernels}
+
+
+def _bytes(decl: str) -> int:
+    import re
+    m = re.match(r"__shared__ (\w+(?: \w+)?) \w+((?:\[\d+\])*);", decl)
+    if not m:
+        return 0
+    size = {"double": 8, "float": 4, "int": 4, "long": 8, "char": 1, "short": 2}.get(m.group(1).split()[-1], 8)
+    for d in re.findall(r"\[(\d+)\]", m.group(2)):
+        size *= int(d)
+    return size
+
+
+def _attrs_function(rc: RegionCuda) -> list[str]:
+    out = [f'extern "C" int lx_attrs_{rc.name}(int k, int *regs, int *shared, int *max_threads)', "{",
+           "  cudaFuncAttributes a;", "  cudaError_t e = cudaErrorInvalidValue;", "  switch (k) {"]
+    for n, kc in enumerate(rc.kernels):
+        out.append(f"  case {n}: e = cudaFuncGetAttributes(&a, {kc.name}); break;")
+    out += ["  }", "  if (e != cudaSuccess) return (int)e;",
+            "  *regs = a.numRegs; *shared = (int)a.sharedSizeBytes; *max_threads = a.maxThreadsPerBlock;",
+            "  return 0;", "}", ""]
+    return out
 
 
 def _count(a) -> str:
@@ -342,7 +384,8 @@ def _macros_needed(scop, int_macros: dict, params) -> dict:
     for a in scop.arrays:
         for d in a.dims:
             names |= set(re.findall(r"[A-Za-z_]\w*", d))
-    return {n: int_macros[n] for n in sorted(names) if n in int_macros and n not in params}
+    values = {**int_macros, **dict(scop.fixed)}       # --define values win over defaults
+    return {n: values[n] for n in sorted(names) if n in values and n not in params}
 
 
 def _standalone_main(rc: RegionCuda, sizes: dict, int_macros: dict) -> list[str]:

@@ -130,7 +130,7 @@ class _Builder:
         # unrolling itself is done on KernelAST (codegen.unroll): isl's unroll option is 10-30x
         # slower on jammed multi-statement bodies; isl only separates the full tiles
         opts = isl.UnionMap.empty(self.v.context.get_space())
-        for sep in separation_options(self.v, self.plan.width):
+        for _, sep in separation_options(self.v, self.plan.width):
             opts = opts.union(sep)
         return opts
 
@@ -185,7 +185,7 @@ class _Builder:
         raise RecipeError(f"unsupported isl AST node {t}")
 
 
-def separation_options(v: Variant, width: int | None = None) -> list[isl.UnionMap]:
+def separation_options(v: Variant, width: int | None = None) -> list[tuple[int, isl.UnionMap]]:
     """Full-tile separation for unrolled loops, so that the unrolled body has no guards and the
     remainder iterations get their own code (isl's separation_class option).  One class per
     unrolled loop: an iteration is full when all its unrolled values occur."""
@@ -216,7 +216,7 @@ def separation_options(v: Variant, width: int | None = None) -> list[isl.UnionMa
         partial = box.subtract(pairs).project_out(isl.dim_type.set, ctrl + 1, 1)
         full = pre.subtract(partial).coalesce().insert_dims(isl.dim_type.set, ctrl + 1, width - ctrl - 1)
         target = isl.Set(f"{{ separation_class[[{ctrl}] -> [0]] }}")
-        out.append(isl.UnionMap.from_map(isl.Map.from_domain_and_range(full, target)))
+        out.append((ctrl, isl.UnionMap.from_map(isl.Map.from_domain_and_range(full, target))))
     return out
 
 

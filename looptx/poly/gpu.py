@@ -216,7 +216,11 @@ def _offset(R: isl.Set, width: int, outer: list[int], d: int, prefix: str):
     to_outer = _proj(width, outer, prefix)
     to_d = _proj(width, [d], prefix)
     both = to_outer.flat_range_product(to_d).intersect_domain(R)
-    m = isl.Map.from_range(both.range()).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, len(outer))
+    # bounds of the convex hull: a superset, so every index stays >= 0 and the launch may have a
+    # few idle blocks or threads, but the index expressions and grid sizes stay simple
+    hull = both.range().remove_divs().simple_hull()
+    m = isl.Map.from_range(isl.Set.from_basic_set(hull)).move_dims(
+        isl.dim_type.in_, 0, isl.dim_type.out, 0, len(outer))
     lo = m.lexmin()
     off = to_d.flat_range_product(to_outer.apply_range(lo)).apply_range(isl.Map("{ [x, l] -> [x - l] }"))
     return off, m, lo
@@ -342,6 +346,9 @@ def launch_schedule(v: Variant, kern: list[Kernel], width: int, prefix: str) -> 
         for k in K.pieces:
             r = v.piece_map(v.pieces[k], width).range().project_out(isl.dim_type.set, K.root, width - K.root)
             R = r if R is None else R.union(r)
+        # the hull: a launch whose grid has no work is harmless, a disjunctive launch domain is
+        # not (isl would copy the launch into every case)
+        R = isl.Set.from_basic_set(R.remove_divs().simple_hull())
         names = [f"d{k}" for k in range(K.root)]
         target = names + ["0"] * (host_width - K.root)
         m = isl.Map(f"{prefix}{{ [{', '.join(names)}] -> [{', '.join(target)}] }}").intersect_domain(R)

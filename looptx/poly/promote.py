@@ -192,7 +192,7 @@ def plan(v: Variant) -> Plan:
     scaled: set = set()
     for pr in proms:
         try:
-            k, pos = S.locate(v, pr.stmt, pr.at)[0]
+            k, pos = S.locate(v, pr.stmt, pr.at, hidden=True)[0]
         except RecipeError as e:
             raise pr.error(e.what, e.hint) from None
         if pr.kind == "registers":
@@ -208,7 +208,7 @@ def plan(v: Variant) -> Plan:
         scaled.add(key)
     width = v.width
     for pr in proms:           # every schedule must have the same length (pitfall 8)
-        k, pos = S.locate(v, pr.stmt, pr.at)[0]
+        k, pos = S.locate(v, pr.stmt, pr.at, hidden=True)[0]
         rank = v.scop.array(pr.array).rank if pr.array and pr.array in {a.name for a in v.scop.arrays} else 8
         plen = pos if pr.kind == "registers" else pos + 1
         width = max(width, plen + 2 + 2 * rank, (v.width + 2 + 2 * rank) if pr.kind == "registers" else 0)
@@ -223,8 +223,8 @@ def _plan_one(out: Plan, pr: Promotion, n: int, taken: set[str]) -> None:
     (load, use, store) per copy."""
     v = out.variant
     try:
-        name = S.resolve_name(v, pr.stmt, pr.at)
-        group = S.sharing(v, pr.stmt, name)
+        name = S.resolve_name(v, pr.stmt, pr.at, hidden=True)
+        group = S.sharing(v, pr.stmt, name, hidden=True)
     except RecipeError as e:
         raise pr.error(e.what, e.hint) from None
     copies: dict[tuple, list] = {}

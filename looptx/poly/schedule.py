@@ -34,7 +34,7 @@ def loop_names(v: Variant, stmt: int) -> list[str]:
     return [d.name for d in p.loops if not d.hidden]
 
 
-def locate(v: Variant, stmt: int, name: str) -> list[tuple[int, int]]:
+def locate(v: Variant, stmt: int, name: str, hidden: bool = False) -> list[tuple[int, int]]:
     """(piece index, position) of loop `name` in every piece of `stmt`."""
     if isinstance(name, int) and not isinstance(name, bool):
         names = loop_names(v, stmt)
@@ -44,7 +44,7 @@ def locate(v: Variant, stmt: int, name: str) -> list[tuple[int, int]]:
         name = names[name - 1]
     out = []
     for k, p in _pieces(v, stmt):
-        pos = p.position_of(name)
+        pos = p.position_of(name, hidden)
         if pos is None:
             names = ", ".join(loop_names(v, stmt)) or "none"
             raise RecipeError(f"statement {stmt} has no loop named '{name}'",
@@ -53,14 +53,14 @@ def locate(v: Variant, stmt: int, name: str) -> list[tuple[int, int]]:
     return out
 
 
-def resolve_name(v: Variant, stmt: int, name) -> str:
-    k, pos = locate(v, stmt, name)[0]
+def resolve_name(v: Variant, stmt: int, name, hidden: bool = False) -> str:
+    k, pos = locate(v, stmt, name, hidden)[0]
     return v.pieces[k].dims[pos].name
 
 
-def sharing(v: Variant, stmt: int, name) -> list[tuple[int, int]]:
+def sharing(v: Variant, stmt: int, name, hidden: bool = False) -> list[tuple[int, int]]:
     """Every piece inside the loop `name` of `stmt` (the loop is shared structure)."""
-    keys = {(pos, v.pieces[k].prefix(pos), v.pieces[k].dims[pos].name) for k, pos in locate(v, stmt, name)}
+    keys = {(pos, v.pieces[k].prefix(pos), v.pieces[k].dims[pos].name) for k, pos in locate(v, stmt, name, hidden)}
     out = []
     for k, q in enumerate(v.pieces):
         for pos, pre, nm in keys:

@@ -38,9 +38,10 @@ class Piece:
     def loops(self) -> list[LoopDim]:
         return [d for d in self.dims if isinstance(d, LoopDim)]
 
-    def position_of(self, name: str) -> int | None:
+    def position_of(self, name: str, hidden: bool = False) -> int | None:
+        """`hidden`: also find loops that were unrolled away (promotions still scope on them)."""
         for k, d in enumerate(self.dims):
-            if isinstance(d, LoopDim) and d.name == name and not d.hidden:
+            if isinstance(d, LoopDim) and d.name == name and (hidden or not d.hidden):
                 return k
         return None
 

@@ -32,6 +32,7 @@ class _Pool:
 
     def __init__(self, searcher: Searcher, size: int, features: tuple[str, ...] = ()):
         space = searcher.space
+        self.space = space
         self.extras = features
         if space.enumerable and space.size() <= max(size, 2 * 10_000):
             coords = space.valid_coords()
@@ -51,6 +52,8 @@ class _Pool:
         self.row = {k: i for i, k in enumerate(self.keys)}
         self.X = np.ascontiguousarray(space.encode_coords(self.coords, features=features),
                                       dtype=np.float32)
+        self._free = [j for j, n in enumerate(space.sizes) if n > 1]
+        self.H = self.onehot(self.coords)
         self.space = space
 
     def features(self, points: list[Point]) -> np.ndarray:
@@ -63,6 +66,13 @@ class _Pool:
         if missing:
             out[missing] = self.space.encode([points[i] for i in missing], features=self.extras)
         return out
+
+    def onehot(self, coords: np.ndarray) -> np.ndarray:
+        """Every parameter value as its own 0/1 column: the additive model's features."""
+        coords = np.asarray(coords).reshape(-1, len(self.space.sizes))
+        if not self._free:
+            return np.zeros((len(coords), 0))
+        return np.hstack([np.eye(self.space.sizes[j])[coords[:, j]] for j in self._free])
 
     def unseen(self, seen: set[str]) -> np.ndarray:
         return np.array([i for i, k in enumerate(self.keys) if k not in seen], dtype=np.int64)
@@ -203,15 +213,15 @@ class SurfPlusSearcher(SurfSearcher):
     name = "surf+"
     options = {"n_init": 8, "n_trees": 24, "min_samples_leaf": 1, "max_features": 1.0,
                "bootstrap": False, "acquisition": "ei", "kappa": 1.0, "xi": 0.0,
-               "explore": 0.0, "feasibility": True, "refine": 0.1, "pool_size": 10000,
-               "features": ""}
+               "explore": 0.0, "feasibility": True, "feas_trees": 16, "ts_trees": 1, "additive": 0.0, "additive_noise": 1.0, "refine": 0.1,
+               "pool_size": 10000, "features": ""}
 
     @classmethod
     def _prefixes(cls):
         return ("surfplus",)
 
     def _check_options(self) -> None:
-        for opt in ("n_init", "n_trees", "pool_size", "min_samples_leaf"):
+        for opt in ("n_init", "n_trees", "pool_size", "min_samples_leaf", "feas_trees", "ts_trees"):
             self._require(self.opts[opt] >= 1, opt, "at least 1")
         for opt in ("refine", "explore"):
             self._require(0.0 <= self.opts[opt] <= 1.0, opt, "between 0 and 1")
@@ -237,7 +247,8 @@ class SurfPlusSearcher(SurfSearcher):
         out += self._model_batch(seen, n - len(out), refining=spent >= refine_from)
         return out
 
-    def _fit(self):
+    def _fit(self, n_reg: int):
+        """Objective trees on log(time) of the successes, feasibility trees on all points."""
         pool = self._pool_()
         points, results = self._training()
         X = pool.features(points)
@@ -249,63 +260,98 @@ class SurfPlusSearcher(SurfSearcher):
                   bootstrap=o["bootstrap"])
         feas = None
         if o["feasibility"]:
-            reg = _fit_forest(X[ok], y[ok], o["n_trees"], seed, **kw)
             if not ok.all():
-                feas = _fit_forest(X, ok.astype(np.float64), o["n_trees"], seed + 1)
+                feas = _fit_forest(X, ok.astype(np.float64), o["feas_trees"], seed + 1)
         else:
             y = np.where(ok, y, np.log(2.0) + y[ok].max())
-            reg = _fit_forest(X, y, o["n_trees"], seed, **kw)
-        return reg, feas, float(y[ok].min())
+            ok = np.ones(len(y), dtype=bool)
+        lin = None
+        target = y[ok]
+        if o["additive"] > 0:
+            lin = self._fit_additive([self.space.coords(p) for p, good in zip(points, ok) if good],
+                                     target)
+            target = target - lin[3]
+        reg = _fit_forest(X[ok], target, n_reg, seed, **kw)
+        return reg, feas, float(y[ok].min()), lin
 
-    def _scores(self, model, X: np.ndarray) -> np.ndarray:
-        """Acquisition per point (higher is better); one row per pick for Thompson sampling."""
-        reg, feas, y_best = model
+    def _fit_additive(self, coords, y):
+        """Bayesian ridge on one-hot parameter values (log-time = sum of per-value effects).
+
+        Trees cannot predict below the best time they were shown; main effects can, by
+        combining the best value of each parameter, which is how good GPU configurations
+        are usually put together.  Returns (mean, coefficients, posterior Cholesky factor,
+        fitted values)."""
+        H = self._pool_().onehot(np.array(coords))
+        mean = float(y.mean())
+        lam = self.opts["additive"]
+        A = H.T @ H + lam * np.eye(H.shape[1])
+        beta = np.linalg.solve(A, H.T @ (y - mean))
+        fitted = mean + H @ beta
+        resid = y - fitted
+        dof = max(1.0, len(y) - np.trace(np.linalg.solve(A, H.T @ H)))
+        sigma2 = max(float(resid @ resid) / dof, 1e-4)
+        chol = np.linalg.cholesky(sigma2 * np.linalg.inv(A) + 1e-12 * np.eye(len(beta)))
+        return mean, beta, chol, fitted
+
+    def _scorer(self, model, X: np.ndarray, coords: np.ndarray):
+        """score(pick) -> acquisition of each row of X for the pick-th point of a batch
+        (higher is better).  Thompson sampling follows a different tree for each pick."""
+        reg, feas, y_best, lin = model
         o = self.opts
-        P = _predict_forest(reg, X)
-        mu = P.mean(axis=0)
+        H = self._pool_().onehot(coords) if lin is not None else None
+        X = np.ascontiguousarray(X, dtype=np.float32)
         p_ok = _predict_forest(feas, X).mean(axis=0) if feas is not None else None
         acq = o["acquisition"]
+        base = 0.0 if lin is None else lin[0] + H @ lin[1]
+
+        def gate(score):
+            # Points predicted to fail go behind every point predicted to work.
+            return score if p_ok is None else np.where(p_ok >= 0.5, score, score - 1e6)
+
         if acq == "ts":
-            return P, p_ok
+            m = o["ts_trees"]
+
+            def thompson(pick):
+                trees = [reg[(pick * m + t) % len(reg)] for t in range(m)]
+                pred = np.min([t.predict(X, check_input=False) for t in trees], axis=0)
+                if lin is not None:
+                    beta = lin[1] + o["additive_noise"] * (
+                        lin[2] @ self.rng.standard_normal(len(lin[1])))
+                    pred = pred + lin[0] + H @ beta
+                return gate(-pred)
+            return thompson
+        P = _predict_forest(reg, X) + base
+        mu = P.mean(axis=0)
         if acq == "mean":
-            score = -mu
+            score = gate(-mu)
         elif acq == "lcb":
-            score = -(mu - o["kappa"] * P.std(axis=0))
+            score = gate(-(mu - o["kappa"] * P.std(axis=0)))
         else:
             sd = P.std(axis=0)
             imp = y_best - mu - o["xi"]
-            safe = np.where(sd > 0, sd, 1.0)
-            z = imp / safe
+            z = imp / np.where(sd > 0, sd, 1.0)
             ei = np.where(sd > 0, imp * ndtr(z) + sd * np.exp(-0.5 * z * z) / _SQRT_2PI,
                           np.maximum(imp, 0.0))
             # Zero-EI points are still ordered by their mean, so exploitation goes on.
             score = ei - 1e-9 * mu
-        if p_ok is not None:
-            score = score * p_ok if acq == "ei" else np.where(p_ok >= 0.5, score, score - 1e3)
-        return score, None
-
-    def _ranked(self, model, X: np.ndarray) -> np.ndarray:
-        """Candidate order for one pick."""
-        score, p_ok = self._scores(model, X)
-        if score.ndim == 2:
-            tree = int(self.rng.integers(score.shape[0]))
-            s = -score[tree]
             if p_ok is not None:
-                s = np.where(p_ok >= 0.5, s, s - 1e3)
-            return np.argsort(-s, kind="stable")
-        return np.argsort(-score, kind="stable")
+                score = score * p_ok
+        return lambda pick: score
 
     def _model_batch(self, seen: set[str], k: int, refining: bool) -> list[Point]:
         if k <= 0:
             return []
         pool = self._pool_()
         space = self.space
-        model = self._fit()
+        ts = self.opts["acquisition"] == "ts"
+        model = self._fit(k * self.opts["ts_trees"] if ts else self.opts["n_trees"])
         chosen: list[Point] = []
         if refining and self.best is not None:
             near = [p for p in space.neighbours(self.best[0]) if point_key(p) not in seen]
             if near:
-                order = self._ranked(model, pool.features(near))
+                score = self._scorer(model, pool.features(near),
+                                     np.array([space.coords(p) for p in near]))
+                order = np.argsort(-score(0), kind="stable")
                 chosen = [near[int(i)] for i in order[:k]]
                 seen = seen | {point_key(p) for p in chosen}
         if len(chosen) >= k:
@@ -313,31 +359,26 @@ class SurfPlusSearcher(SurfSearcher):
         cand = pool.unseen(seen)
         if cand.size == 0:
             return chosen + self.space.sample(self.rng, k - len(chosen), exclude=seen)
-        Xc = pool.X[cand]
-        ts = self.opts["acquisition"] == "ts"
-        score = None if ts else self._scores(model, Xc)[0]
-        order = None if ts else np.argsort(-score, kind="stable")
+        score = self._scorer(model, pool.X[cand], pool.coords[cand])
         picked = [np.array(space.coords(p)) for p in chosen]
-        taken: set[int] = set()
-        while len(chosen) < k and len(taken) < cand.size:
+        taken = np.zeros(cand.size, dtype=bool)
+        order = None
+        while len(chosen) < k and not taken.all():
             if self.opts["explore"] > 0 and self.rng.random() < self.opts["explore"]:
-                free = [i for i in range(cand.size) if i not in taken]
-                i = free[int(self.rng.integers(len(free)))]
+                free = np.flatnonzero(~taken)
+                i = int(free[int(self.rng.integers(free.size))])
             else:
-                if ts:
-                    order = self._ranked(model, Xc)
-                i = None
-                for j in order:
-                    j = int(j)
-                    if j in taken:
-                        continue
-                    # Diversity: a batch never holds two points one parameter apart.
-                    if all(int(np.sum(pool.coords[cand[j]] != q)) > 1 for q in picked):
-                        i = j
+                if order is None or ts:
+                    order = np.argsort(-score(len(chosen)), kind="stable")
+                free = order[~taken[order]]
+                i = int(free[0])
+                # Diversity: a batch never holds two points one parameter apart.
+                for j in free[:256]:
+                    c = pool.coords[cand[j]]
+                    if all(int(np.sum(c != q)) > 1 for q in picked):
+                        i = int(j)
                         break
-                if i is None:
-                    i = next(int(j) for j in order if int(j) not in taken)
-            taken.add(i)
+            taken[i] = True
             picked.append(pool.coords[cand[i]])
             chosen.append(space.from_coords(pool.coords[cand[i]]))
         return chosen

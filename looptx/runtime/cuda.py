@@ -1,0 +1,262 @@
+"""Running generated CUDA: build the region's launcher library with nvcc, move data with pycuda,
+time the kernels with CUDA events (transfers reported separately), check device limits before
+launching, validate against the original region run on the CPU.
+
+pycuda is imported lazily (the `cuda` extra); everything else in looptx works without it.  The
+library's host code uses the CUDA runtime API, so pycuda must use the same (primary) context.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+
+from looptx.errors import LooptxError, RunError
+from looptx.runtime.harness import compare_detail, ctype_info
+
+_CTYPES = {"int": ctypes.c_int, "double": ctypes.c_double, "float": ctypes.c_float,
+           "long": ctypes.c_long, "short": ctypes.c_short, "char": ctypes.c_char}
+
+
+@dataclass
+class CudaBuild:
+    status: str                       # 'ok' | 'compile_error'
+    library: str | None
+    spec: dict
+    error: str | None = None
+    seconds: float = 0.0
+    command: str = ""
+
+
+def nvcc_path() -> str | None:
+    return shutil.which("nvcc") or (os.path.exists("/usr/local/cuda/bin/nvcc") and "/usr/local/cuda/bin/nvcc") or None
+
+
+def _cache_dir() -> str:
+    root = os.environ.get("LOOPTX_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "looptx", "cuda")
+    try:
+        os.makedirs(root, exist_ok=True)
+        return root
+    except OSError:
+        return tempfile.mkdtemp(prefix="looptx-cuda-")
+
+
+def build(cu_text: str, spec: dict, *, arch: str = "sm_90", flags=("-O3",), timeout: float = 600) -> CudaBuild:
+    nvcc = nvcc_path()
+    if nvcc is None:
+        raise RunError("nvcc was not found", hint="install the CUDA toolkit or put nvcc on PATH")
+    cmd_flags = list(flags) + [f"-arch={arch}", "-shared", "-Xcompiler", "-fPIC"]
+    key = hashlib.sha256((cu_text + " ".join(cmd_flags)).encode()).hexdigest()[:24]
+    root = _cache_dir()
+    lib = os.path.join(root, f"lx_{key}.so")
+    command = " ".join([nvcc] + cmd_flags)
+    if os.path.exists(lib):
+        return CudaBuild("ok", lib, spec, command=command)
+    src = os.path.join(root, f"lx_{key}.cu")
+    with open(src, "w") as f:
+        f.write(cu_text)
+    t0 = time.perf_counter()
+    proc = subprocess.run([nvcc, *cmd_flags, src, "-o", lib + ".tmp"], capture_output=True, text=True,
+                          timeout=timeout)
+    if proc.returncode != 0:
+        first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), proc.stderr.strip()[:300])
+        return CudaBuild("compile_error", None, spec, first, time.perf_counter() - t0, command)
+    os.replace(lib + ".tmp", lib)
+    return CudaBuild("ok", lib, spec, None, time.perf_counter() - t0, command)
+
+
+@dataclass
+class CudaResult:
+    status: str                       # 'ok' | 'runtime_error' | 'over_limit' | 'wrong_result'
+    outputs: dict = field(default_factory=dict)
+    kernel_times: list = field(default_factory=list)     # seconds per run (events around the launcher)
+    transfer_in: float = 0.0
+    transfer_out: float = 0.0
+    error: str | None = None
+    max_rel_error: float | None = None
+
+
+class CudaSession:
+    """One process's GPU: pycuda on the primary context, device limits, launches."""
+
+    def __init__(self):
+        try:
+            import pycuda.driver as drv
+            import pycuda.autoprimaryctx  # noqa: F401  (the runtime API's context)
+        except Exception as e:          # ImportError, or no device
+            raise RunError(f"CUDA is not available: {type(e).__name__}: {e}",
+                           hint="install looptx[cuda] on a machine with an NVIDIA GPU") from None
+        self.drv = drv
+        self.device = drv.Context.get_device()
+        A = drv.device_attribute
+        get = self.device.get_attribute
+        self.limits = {
+            "name": self.device.name(),
+            "max_threads_per_block": get(A.MAX_THREADS_PER_BLOCK),
+            "max_shared_per_block": get(A.MAX_SHARED_MEMORY_PER_BLOCK),
+            "max_registers_per_block": get(A.MAX_REGISTERS_PER_BLOCK),
+            "multiprocessors": get(A.MULTIPROCESSOR_COUNT),
+            "compute_capability": "%d.%d" % self.device.compute_capability(),
+        }
+
+    def describe(self) -> str:
+        return f"{self.limits['name']} (sm_{self.limits['compute_capability'].replace('.', '')})"
+
+    def check_limits(self, lib: ctypes.CDLL, spec: dict) -> str | None:
+        """None, or why a kernel cannot launch on this device (checked before launching)."""
+        attrs = getattr(lib, f"lx_attrs_{spec['name']}")
+        attrs.restype = ctypes.c_int
+        for n, k in enumerate(spec["kernels"]):
+            regs, shared, max_threads = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+            err = attrs(n, ctypes.byref(regs), ctypes.byref(shared), ctypes.byref(max_threads))
+            if err != 0:
+                return f"cannot query kernel {k['name']} (CUDA error {err})"
+            if k["threads"] > max_threads.value:
+                return (f"kernel {k['name']} needs {k['threads']} threads per block; with {regs.value} "
+                        f"registers per thread this device allows {max_threads.value}")
+            if shared.value > self.limits["max_shared_per_block"]:
+                return (f"kernel {k['name']} needs {shared.value} bytes of shared memory; the device "
+                        f"allows {self.limits['max_shared_per_block']}")
+        return None
+
+    def run(self, b: CudaBuild, inputs: Mapping[str, np.ndarray], sizes: Mapping[str, int], *,
+            written: set[str], repetitions: int = 10, warmup: int = 2) -> CudaResult:
+        drv = self.drv
+        lib = ctypes.CDLL(b.library)
+        why = self.check_limits(lib, b.spec)
+        if why:
+            return CudaResult("over_limit", error=why)
+        launch = getattr(lib, f"lx_launch_{b.spec['name']}")
+        launch.restype = ctypes.c_int
+        dev, pristine, host_out = {}, {}, {}
+        e0, e1 = drv.Event(), drv.Event()
+        e0.record()
+        for kind, name, ctype in b.spec["args"]:
+            if kind != "ptr":
+                continue
+            arr = np.ascontiguousarray(inputs[name])
+            dev[name] = drv.mem_alloc(max(arr.nbytes, 1))
+            drv.memcpy_htod(dev[name], arr)
+            if name in written:
+                pristine[name] = drv.mem_alloc(max(arr.nbytes, 1))
+                drv.memcpy_dtod(pristine[name], dev[name], arr.nbytes)
+        e1.record()
+        e1.synchronize()
+        transfer_in = e1.time_since(e0) * 1e-3
+        args = []
+        for kind, name, ctype in b.spec["args"]:
+            if kind == "ptr":
+                args.append(ctypes.c_void_p(int(dev[name])))
+            elif kind == "int":
+                args.append(ctypes.c_int(int(sizes[name])))
+            else:
+                args.append(_CTYPES.get(ctype, ctypes.c_double)(inputs[name].item()))
+        times = []
+        try:
+            for r in range(warmup + repetitions):
+                for name, src in pristine.items():            # every run starts from the inputs
+                    drv.memcpy_dtod(dev[name], src, inputs[name].nbytes)
+                drv.Context.synchronize()
+                e0.record()
+                err = launch(*args)
+                e1.record()
+                e1.synchronize()
+                if err != 0:
+                    return CudaResult("runtime_error", error=f"CUDA error {err} from the launcher")
+                if r >= warmup:
+                    times.append(e1.time_since(e0) * 1e-3)
+            e0.record()
+            for name in written:
+                if name in dev:
+                    out = np.empty_like(inputs[name])
+                    drv.memcpy_dtoh(out, dev[name])
+                    host_out[name] = out
+            e1.record()
+            e1.synchronize()
+        except drv.Error as e:
+            return CudaResult("runtime_error", error=str(e).splitlines()[0])
+        finally:
+            for m in list(dev.values()) + list(pristine.values()):
+                m.free()
+        return CudaResult("ok", host_out, times, transfer_in, e1.time_since(e0) * 1e-3)
+
+
+def validate(result: CudaResult, reference: Mapping[str, np.ndarray], ctypes_: Mapping[str, str],
+             rtol: float | None = None) -> CudaResult:
+    worst = 0.0
+    for name, ref in reference.items():
+        if name not in result.outputs:
+            continue
+        c = compare_detail(ref, result.outputs[name], ctypes_[name], rtol)
+        worst = max(worst, c.error)
+        if not c.ok:
+            result.status = "wrong_result"
+            result.error = c.describe(name)
+    result.max_rel_error = worst
+    return result
+
+
+def reference_outputs(scop, int_macros, sizes, inputs, written) -> dict[str, np.ndarray]:
+    """The original region run on the CPU (gcc -O1) on the same inputs."""
+    from looptx.pipeline import c_block
+    from looptx.poly.variant import original
+    from looptx.runtime.cpu import RegionRun, Toolchain, build_shared
+    from looptx.runtime.harness import RegionSignature, region_source
+    sig = RegionSignature.from_scop(scop, int_macros, sizes)
+    built = build_shared(region_source(sig, c_block(original(scop))), Toolchain.from_options("-O1"))
+    if not built.ok:
+        raise RunError(f"the original region does not compile: {built.error}")
+    run = RegionRun(built.path, sig, {k: v.copy() for k, v in inputs.items()})
+    run.call()
+    outs = run.outputs()
+    return {k: np.asarray(v) for k, v in outs.items() if k in written}
+
+
+def dtype_of(ctype: str):
+    return ctype_info(ctype)[0]
+
+
+__all__ = ["build", "CudaSession", "validate", "reference_outputs", "CudaBuild", "CudaResult",
+           "nvcc_path", "LooptxError"]
+
+
+def run_region(program, index: int, variant, sizes: Mapping[str, int], *, session: CudaSession | None = None,
+               repetitions: int = 10, seed: int = 0, arch: str = "sm_90", rtol: float | None = None,
+               flags=("-O3",)) -> dict:
+    """Build, validate and time one region's CUDA variant: the figures `looptx run` prints."""
+    from looptx.codegen.cuda import cu_file, generate, launch_spec
+    from looptx.pipeline import region_name
+    from looptx.runtime.harness import RegionSignature, make_inputs
+    scop = program.scops[index]
+    macros = program.int_macros
+    sig = RegionSignature.from_scop(scop, macros, sizes)
+    rc = generate(variant, region_name(program, index))
+    spec = launch_spec(rc)
+    cu = cu_file(rc, "", dict(macros))
+    b = build(cu, spec, arch=arch, flags=flags)
+    out = {"status": b.status, "error": b.error, "build_seconds": b.seconds, "kernels": spec["kernels"],
+           "warnings": rc.warnings}
+    if b.status != "ok":
+        return out
+    session = session or CudaSession()
+    inputs = make_inputs(sig, seed)
+    written = set(sig.written)
+    values = dict(sig.values)
+    ref = reference_outputs(scop, macros, sizes, inputs, written)
+    res = session.run(b, inputs, values, written=written, repetitions=repetitions)
+    if res.status == "ok":
+        res = validate(res, ref, {a.name: a.ctype for a in sig.data_args}, rtol)
+    out.update(status=res.status, error=res.error, times=res.kernel_times,
+               median=statistics.median(res.kernel_times) if res.kernel_times else None,
+               transfer_in=res.transfer_in, transfer_out=res.transfer_out,
+               max_rel_error=res.max_rel_error, device=session.describe())
+    return out

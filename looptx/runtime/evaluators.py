@@ -1,0 +1,367 @@
+"""The C backend of the search: `CEvaluator` (the Evaluator protocol of looptx.search.evaluate)
+and `run_once` (build, validate and time one variant against the original: `looptx run`).
+
+    ev = CEvaluator("mm.c", sizes={"N": 256}, recipe_path="tile.yaml", cflags="-O3")
+    p = ev.prepare({"T": 32})        # Prepared: 'ok' with the region TU as payload, or pruned
+    m = ev.measure(p)                # Measurement: 'ok' | 'compile_error' | 'wrong_result'
+
+prepare() binds the recipe (the region's CHiLL annotation when no recipe path is given) with the
+point, checks legality, generates the region block and wraps it into a translation unit
+(`looptx.runtime.harness`).  The code hash covers that text plus the compiler and its flags, so
+points that generate identical code are measured once.  A `build_command` may hold `@NAME@`
+placeholders (Orio style): they are filled from the point, so a point can tune the flags.
+
+measure() compiles (cached), computes the reference once per process by running the *original*
+region (compiled at -O1) on the seeded inputs, runs the variant on the same inputs, compares
+every written argument (`harness.compare`: norm-wise relative error) and checks that read-only
+arrays were left alone; then it times `repetitions` calls in-process, each from reset data.
+A variant that fails validation is 'wrong_result' and never gets a time.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import re
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from looptx.errors import LegalityError, LooptxError
+from looptx.runtime.cpu import (BuildResult, RegionRun, Toolchain, build_shared, compiler_version,
+                                cpu_model, time_region)
+from looptx.runtime.harness import RegionSignature, compare_detail, make_inputs, region_source
+from looptx.search.evaluate import Measurement, Prepared, summarize_times
+
+__all__ = ["CEvaluator", "CPayload", "run_once"]
+
+# The reference is the original region compiled as literally as possible: no FMA contraction,
+# no fast-math, a low optimisation level.
+REFERENCE_FLAGS = ("-O1", "-ffp-contract=off", "-fno-fast-math")
+_PLACEHOLDER = re.compile(r"@(\w+)@")
+
+# Per-process caches (evaluators are pickled to workers; these never travel with them).
+_PROGRAMS: dict = {}
+_REFERENCES: dict = {}
+
+
+@dataclass(frozen=True)
+class CPayload:
+    """What measure() needs: the region TU, its signature and the toolchain to build it with."""
+
+    source: str
+    signature: RegionSignature
+    toolchain: Toolchain
+
+
+def _load_program(path: str, sizes: Mapping[str, int], function, extra_decls):
+    from looptx.pipeline import load
+
+    try:
+        mtime = os.stat(path).st_mtime_ns
+    except OSError:
+        mtime = None
+    key = (path, mtime, tuple(sorted(sizes.items())), function, extra_decls)
+    prog = _PROGRAMS.get(key)
+    if prog is None:
+        prog = load(path, defines=dict(sizes), function=function, extra_decls=extra_decls)
+        if len(_PROGRAMS) > 16:
+            _PROGRAMS.clear()
+        _PROGRAMS[key] = prog
+    return prog
+
+
+def _region_recipe(program, region: int, recipe, bindings: Mapping[str, Any]):
+    """The recipe for one region: the given one (its steps on this region's statements) or the
+    region's CHiLL annotation bound with the point.  Only this region's recipe is bound, so a
+    point need not name the params of other regions."""
+    from looptx.pipeline import annotation_recipe, split_by_region
+
+    if recipe is not None:
+        return split_by_region(recipe, program).get(region)
+    return annotation_recipe(program, region, bindings)
+
+
+def _variant(program, region: int, rec, unsafe: bool):
+    from looptx.poly.variant import original
+    from looptx.recipe.apply import apply_recipe
+
+    scop = program.scops[region]
+    if rec is None or not rec.steps:
+        return original(scop), None
+    return apply_recipe(scop, rec, unsafe=unsafe), rec.describe()
+
+
+class CEvaluator:
+    """Evaluator of one region of a C file on this CPU (picklable: plain attributes only)."""
+
+    backend = "c"
+
+    def __init__(self, path: str, *, sizes: Mapping[str, int], recipe_path: str | None = None,
+                 function: str | None = None, cflags: str = "-O3", build_command: str | None = None,
+                 repetitions: int = 5, timeout: float = 60.0, seed: int = 0,
+                 rtol: float | None = None, region: int = 0, warmup: int = 1,
+                 compiler: str | None = None, extra_decls: str | None = None,
+                 unsafe: bool = False, cache_dir: str | None = None):
+        self.path = os.path.abspath(path)
+        self.sizes = {str(k): int(v) for k, v in dict(sizes).items()}
+        self.recipe_path = os.path.abspath(recipe_path) if recipe_path else None
+        self.function = function
+        self.cflags = cflags
+        self.build_command = build_command
+        self.compiler = compiler
+        self.repetitions = int(repetitions)
+        self.warmup = int(warmup)
+        self.timeout = float(timeout)
+        self.seed = int(seed)
+        self.rtol = rtol
+        self.region = int(region)
+        self.extra_decls = extra_decls
+        self.unsafe = bool(unsafe)
+        self.cache_dir = cache_dir
+        if build_command is None:
+            try:
+                Toolchain.from_options(cflags, None, compiler)   # fail here, not once per point
+            except ValueError as e:
+                raise LooptxError(f"bad compiler flags '{cflags}': {e}",
+                                  hint="quote flags as in a shell command line") from None
+
+    # -- helpers ----------------------------------------------------------------------------
+    def toolchain(self, point: Mapping[str, Any] | None = None) -> Toolchain:
+        if self.build_command is None:
+            return Toolchain.from_options(self.cflags, None, self.compiler)
+        text = self.build_command
+        missing = [n for n in _PLACEHOLDER.findall(text) if point is None or n not in point]
+        if missing:
+            raise LooptxError(f"the build command names @{missing[0]}@, which the point does not "
+                              "give", hint=f"add a param {missing[0]} or remove the placeholder")
+        text = _PLACEHOLDER.sub(lambda m: str(point[m.group(1)]), text)
+        try:
+            return Toolchain.from_options(None, text)
+        except ValueError as e:
+            raise LooptxError(f"bad build command '{text}': {e}") from None
+
+    def program(self):
+        return _load_program(self.path, self.sizes, self.function, self.extra_decls)
+
+    def signature(self) -> RegionSignature:
+        prog = self.program()
+        if not 0 <= self.region < len(prog.scops):
+            raise LooptxError(f"the file has {len(prog.scops)} region(s); there is no region "
+                              f"{self.region}", file=self.path)
+        return RegionSignature.from_scop(prog.scops[self.region], prog.int_macros, self.sizes)
+
+    def build(self, point: Mapping[str, Any], recipe=None) -> tuple[CPayload, str | None]:
+        """(payload, applied recipe text) for a point; raises LooptxError for a bad point.
+        `recipe` (a Recipe) overrides the evaluator's recipe_path / the annotation."""
+        prog = self.program()
+        sig = self.signature()
+        tc = self.toolchain(point)
+        if recipe is None and self.recipe_path is not None:
+            from looptx.recipe.schema import load_file
+            recipe = load_file(self.recipe_path, dict(point))
+        rec = _region_recipe(prog, self.region, recipe, dict(point))
+        variant, applied = _variant(prog, self.region, rec, self.unsafe)
+        from looptx.pipeline import c_block
+        return CPayload(region_source(sig, c_block(variant)), sig, tc), applied
+
+    # -- the protocol -----------------------------------------------------------------------
+    def prepare(self, point: dict) -> Prepared:
+        try:
+            payload, applied = self.build(point)
+        except LegalityError as e:
+            return Prepared(point=point, status="illegal", error=str(e))
+        except LooptxError as e:
+            return Prepared(point=point, status="invalid", error=str(e))
+        return Prepared(point=point, status="ok", code_hash=_code_hash(payload), recipe=applied,
+                        payload=payload)
+
+    def measure(self, prepared: Prepared) -> Measurement:
+        t0 = time.perf_counter()
+        p = prepared.payload
+        if not prepared.ok or not isinstance(p, CPayload):
+            return Measurement(status="runtime_error", error="measure() got a point that was not "
+                               f"prepared for the C backend (status {prepared.status})")
+        info = {"compiler": p.toolchain.compiler, "flags": p.toolchain.flags_text}
+        build = build_shared(p.source, p.toolchain, cache=self.cache_dir, timeout=self.timeout)
+        if not build.ok:
+            return Measurement(status="compile_error", error=build.error,
+                               compile_time=build.compile_time, info=info,
+                               run_time=time.perf_counter() - t0)
+        info["cached_build"] = build.cached
+        inputs, ref = self.reference(p.signature, p.toolchain.compiler)
+        m = measure_library(build, p.signature, inputs, ref, repetitions=self.repetitions,
+                            warmup=self.warmup, rtol=self.rtol, info=info)
+        return dataclasses.replace(m, compile_time=build.compile_time,
+                                   run_time=time.perf_counter() - t0)
+
+    def describe(self) -> dict:
+        tc = Toolchain.from_options(self.cflags, None, self.compiler) if self.build_command is None \
+            else None
+        compiler = tc.compiler if tc else (self.build_command.split() or ["gcc"])[0]
+        return {"compiler": compiler_version(compiler),
+                "flags": tc.flags_text if tc else self.build_command,
+                "device": f"cpu: {cpu_model()}", "backend": "c"}
+
+    # -- the reference ----------------------------------------------------------------------
+    def reference(self, sig: RegionSignature, compiler: str = "gcc"):
+        """(inputs, outputs of the original region at -O1) for this evaluator's sizes and seed;
+        computed once per process."""
+        key = (self.path, tuple(sorted(self.sizes.items())), self.function, self.extra_decls,
+               self.region, self.seed, compiler, sig)
+        hit = _REFERENCES.get(key)
+        if hit is not None:
+            return hit
+        inputs = make_inputs(sig, self.seed)
+        src = original_source(self.program(), self.region, sig)
+        b = build_shared(src, Toolchain(compiler, REFERENCE_FLAGS), cache=self.cache_dir,
+                         timeout=self.timeout)
+        if not b.ok:
+            raise RuntimeError(f"the original region does not compile: {b.error}")
+        run = RegionRun(b.path, sig, inputs)
+        run.reset()
+        run.call()
+        hit = (inputs, run.outputs())
+        if len(_REFERENCES) > 8:
+            _REFERENCES.clear()
+        _REFERENCES[key] = hit
+        return hit
+
+
+def original_source(program, region: int, sig: RegionSignature) -> str:
+    from looptx.pipeline import c_block
+    from looptx.poly.variant import original
+    return region_source(sig, c_block(original(program.scops[region])))
+
+
+def _code_hash(p: CPayload) -> str:
+    h = hashlib.sha256()
+    h.update(p.source.encode())
+    h.update(b"\0" + p.toolchain.key().encode())
+    return h.hexdigest()
+
+
+def _validate(run: RegionRun, sig: RegionSignature, ref: Mapping, rtol) -> tuple[str | None, float]:
+    """(error text or None, worst norm-wise relative error over the written arguments)."""
+    worst, error = 0.0, None
+    outs = run.outputs()
+    for name in sig.written:
+        c = compare_detail(ref[name], outs[name], sig.arg(name).ctype, rtol)
+        worst = max(worst, c.norm_rel_error)
+        if not c.ok and error is None:
+            error = "wrong result in " + c.describe(name)
+    if error is None:
+        changed = run.inputs_intact()
+        if changed is not None:
+            error = f"the variant wrote to the read-only array '{changed}'"
+    return error, worst
+
+
+def measure_library(build: BuildResult, sig: RegionSignature, inputs, ref, *, repetitions: int = 5,
+                    warmup: int = 1, rtol=None, info: Mapping | None = None) -> Measurement:
+    """Validate then time a built region library (in this process)."""
+    info = dict(info or {})
+    run = RegionRun(build.path, sig, inputs)
+    run.reset()
+    run.call()                               # first run: validated, and warms the caches
+    error, err = _validate(run, sig, ref, rtol)
+    info["max_rel_error"] = err
+    if error is not None:
+        return Measurement(status="wrong_result", error=error, info=info)
+    times = time_region(run, repetitions, max(0, warmup - 1))
+    error, err2 = _validate(run, sig, ref, rtol)  # the last timed run, from reset data, too
+    info["max_rel_error"] = max(err, err2)
+    if error is not None:
+        return Measurement(status="wrong_result", times=tuple(times),
+                           error=error + " (after repeated runs)", info=info)
+    med, spread = summarize_times(times)
+    return Measurement(status="ok", time=med, times=tuple(times), spread=spread, info=info)
+
+
+# ---------------------------------------------------------------------------- looptx run
+
+def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None,
+             function: str | None = None, bindings: Mapping[str, Any] | None = None,
+             repetitions: int = 5, region: int = 0, cflags: str = "-O3",
+             build_command: str | None = None, seed: int = 0, rtol: float | None = None,
+             unsafe: bool = False, isolate: bool = True, timeout: float = 600.0) -> dict:
+    """Build, validate and time one variant and the original of one region.
+
+    `recipe`: None (the region's annotation, its params bound from `bindings` or the first
+    valid point of the tuning spec), a recipe path/name, or a `Recipe`.  Bad input (an illegal or
+    malformed recipe, missing sizes) raises LooptxError, as in `looptx transform`.  The returned
+    dict: status ('ok' | 'compile_error' | 'wrong_result' | 'crash' | 'timeout' |
+    'runtime_error'), error, times, median, spread, max_rel_error, original_times,
+    original_median, speedup (original median / variant median, both built with the same flags
+    and measured in this call), compiler, flags, recipe (applied text), regions (how many the
+    file has).  With `isolate` the builds and runs happen in a child process, so a crashing
+    variant yields status 'crash' instead of killing the caller."""
+    from looptx.pipeline import default_bindings
+    from looptx.recipe.schema import Recipe, find_recipe, load_file
+
+    defines = dict(defines or {})
+    ev = CEvaluator(path, sizes=defines, function=function, cflags=cflags,
+                    build_command=build_command, repetitions=repetitions, seed=seed, rtol=rtol,
+                    region=region, unsafe=unsafe, timeout=timeout)
+    prog = ev.program()
+    ev.signature()                         # missing sizes / bad region: bad input, raised here
+    if bindings is None:
+        bindings = default_bindings(prog, region) if recipe is None else {}
+    rec = None
+    if isinstance(recipe, Recipe):
+        rec = recipe
+    elif recipe is not None:
+        rec = load_file(find_recipe(str(recipe), os.path.dirname(ev.path)), dict(bindings))
+    payload, applied = ev.build(dict(bindings), rec)
+    if isolate:
+        from looptx.runtime.worker import run_isolated
+        r = run_isolated(_run_once_measure, ev, payload, timeout=timeout)
+        if r.ok:
+            out = r.value
+        else:
+            status = r.status if r.status in ("crash", "timeout") else "runtime_error"
+            out = {"status": status, "error": r.error}
+    else:
+        out = _run_once_measure(ev, payload)
+    base = {"status": None, "error": None, "times": (), "median": None, "spread": None,
+            "max_rel_error": None, "original_times": (), "original_median": None,
+            "speedup": None, "compile_time": 0.0}
+    base.update(out)
+    base.update({"compiler": compiler_version(payload.toolchain.compiler),
+                 "flags": payload.toolchain.flags_text, "recipe": applied,
+                 "regions": len(prog.scops), "region": region, "sizes": dict(defines),
+                 "code_hash": _code_hash(payload)})
+    return base
+
+
+def _run_once_measure(ev: CEvaluator, payload: CPayload) -> dict:
+    sig = payload.signature
+    m = ev.measure(Prepared(point={}, status="ok", payload=payload))
+    out = {"status": m.status, "error": m.error, "times": m.times, "median": m.time,
+           "spread": m.spread, "max_rel_error": m.info.get("max_rel_error"),
+           "compile_time": m.compile_time}
+    if not m.ok:
+        return out
+    # The original with the same flags gives the speed-up.  It is validated like any variant
+    # (a wrong original means the -O1 reference and the optimised build disagree), then both
+    # are timed again *interleaved*, one call each in turn, so that frequency changes or a busy
+    # neighbour during the measurement affect both alike.
+    orig = CPayload(original_source(ev.program(), ev.region, sig), sig, payload.toolchain)
+    mo = ev.measure(Prepared(point={}, status="ok", payload=orig))
+    out["original_status"] = mo.status
+    if not mo.ok:
+        out["error"] = f"the original built with these flags fails validation: {mo.error}"
+        return out
+    inputs, _ = ev.reference(sig, payload.toolchain.compiler)
+    runs = [RegionRun(build_shared(x.source, x.toolchain, cache=ev.cache_dir).path, sig, inputs)
+            for x in (payload, orig)]
+    tv, to = [], []
+    for _ in range(max(1, ev.repetitions)):
+        tv += time_region(runs[0], 1, 0)
+        to += time_region(runs[1], 1, 0)
+    med, spread = summarize_times(tv)
+    omed, _ = summarize_times(to)
+    out.update({"times": tuple(tv), "median": med, "spread": spread,
+                "original_times": tuple(to), "original_median": omed,
+                "speedup": omed / med if med > 0 else None})
+    return out

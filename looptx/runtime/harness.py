@@ -1,0 +1,440 @@
+"""A marked region as a callable C function, its seeded inputs, and output validation.
+
+    sig = RegionSignature.from_scop(scop, program.int_macros, sizes)
+    text = region_source(sig, c_block(variant))          # void lx_region(...) in one C file
+    inputs = make_inputs(sig, seed=0)                      # name -> numpy array (C order)
+    ok, err = compare(reference["C"], result["C"], "double")
+
+The function's parameters, in order: every size parameter that is not fixed (`int NAME`), then
+every array and scalar the region touches that it does not declare itself, in the Scop's order.
+Arrays are C99 VLA parameters with their declared extents, in which every size except the free
+parameters is replaced by its value (`double A[restrict NI][64]` when NI is free and NK = 64), so
+the region's own subscripts work unchanged and fixed extents are compile-time constants.
+Scalars the region writes travel by pointer (`double *restrict lx_io_sum`): they are loaded into
+a local of the region's own name on entry and stored back on exit, so the block is pasted
+verbatim; read-only scalars travel by value.  Fixed parameters and int macros of the program that
+the block mentions are `#define`d, exactly as `-DNAME=VALUE` would make them in the user's file
+(sizes that are no name of the program are never #defined: they could be an iterator's name).
+
+Every size comes from, in order: the Scop's fixed values (the program was analysed with them),
+the caller's `sizes`, then the program's `#define NAME <int>` macros (the `#ifndef N / #define N
+32` defaults of a benchmark file).  A size that none of them gives is bad input (LooptxError with
+a `--define NAME=VALUE` hint).  Extents are evaluated as C integer expressions over non-negative
+values by a small tree walker (never eval()).
+"""
+from __future__ import annotations
+
+import ast
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from looptx.codegen.c import helper_block, used_helpers
+from looptx.errors import LooptxError
+
+__all__ = ["HarnessArg", "RegionSignature", "region_source", "make_inputs", "compare",
+           "compare_detail", "Comparison", "default_rtol", "ctype_info", "eval_extent"]
+
+# ctype -> (numpy dtype, ctypes type name, is_integer).  ctypes names are resolved in cpu.py so
+# that this module stays free of ctypes.
+_CTYPES: dict[str, tuple[str, str, bool]] = {
+    "double": ("float64", "c_double", False),
+    "float": ("float32", "c_float", False),
+    "int": ("intc", "c_int", True),
+    "signed int": ("intc", "c_int", True),
+    "signed": ("intc", "c_int", True),
+    "unsigned": ("uintc", "c_uint", True),
+    "unsigned int": ("uintc", "c_uint", True),
+    "long": ("int_", "c_long", True),
+    "long int": ("int_", "c_long", True),
+    "signed long": ("int_", "c_long", True),
+    "unsigned long": ("uint", "c_ulong", True),
+    "long long": ("longlong", "c_longlong", True),
+    "long long int": ("longlong", "c_longlong", True),
+    "unsigned long long": ("ulonglong", "c_ulonglong", True),
+    "short": ("short", "c_short", True),
+    "short int": ("short", "c_short", True),
+    "unsigned short": ("ushort", "c_ushort", True),
+    "char": ("byte", "c_byte", True),
+    "signed char": ("byte", "c_byte", True),
+    "unsigned char": ("ubyte", "c_ubyte", True),
+    "int8_t": ("int8", "c_int8", True),
+    "int16_t": ("int16", "c_int16", True),
+    "int32_t": ("int32", "c_int32", True),
+    "int64_t": ("int64", "c_int64", True),
+    "uint8_t": ("uint8", "c_uint8", True),
+    "uint16_t": ("uint16", "c_uint16", True),
+    "uint32_t": ("uint32", "c_uint32", True),
+    "uint64_t": ("uint64", "c_uint64", True),
+    "size_t": ("uintp", "c_size_t", True),
+}
+
+# Default tolerances of `compare` (norm-wise relative error, see compare_detail).
+_RTOL = {"float64": 1e-10, "float32": 1e-4}
+
+
+def ctype_info(ctype: str) -> tuple[np.dtype, str, bool]:
+    """(numpy dtype, ctypes type name, integer?) of a C element type; LooptxError if unknown."""
+    key = " ".join(ctype.replace("const", " ").replace("volatile", " ").split())
+    if key not in _CTYPES:
+        raise LooptxError(f"the run harness does not support element type '{ctype}'",
+                          hint="use double, float or an integer type")
+    dt, ct, is_int = _CTYPES[key]
+    return np.dtype(dt), ct, is_int
+
+
+def default_rtol(ctype: str) -> float:
+    """1e-10 for double, 1e-4 for float, 0 (exact) for integer types."""
+    dt, _, is_int = ctype_info(ctype)
+    return 0.0 if is_int else _RTOL.get(dt.name, 1e-10)
+
+
+# ------------------------------------------------------------------ extents as C expressions
+
+_IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+_INT_SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b")
+
+
+class _Missing(Exception):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+def _c_div(a: int, b: int) -> int:
+    if b == 0:
+        raise ZeroDivisionError
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q   # C truncates toward zero
+
+
+def _c_mod(a: int, b: int) -> int:
+    return a - _c_div(a, b) * b
+
+
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+           ast.Mult: lambda a, b: a * b, ast.Div: _c_div, ast.FloorDiv: _c_div, ast.Mod: _c_mod,
+           ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b}
+
+
+def eval_extent(text: str, env: Mapping[str, int]) -> int:
+    """Value of a C integer extent expression (`N + 2`, `((P4 * P5) * H1)`, `1 << K`).
+
+    Raises KeyError(name) for an unknown identifier and ValueError for anything that is not a
+    plain integer expression."""
+    src = _INT_SUFFIX.sub(r"\1", text.strip())
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError:
+        raise ValueError(f"'{text}' is not an integer expression") from None
+
+    def walk(node) -> int:
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) \
+                and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id not in env:
+                raise _Missing(node.id)
+            return int(env[node.id])
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = walk(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            a, b = walk(node.left), walk(node.right)
+            if isinstance(node.op, ast.LShift) and b > 62:
+                raise ValueError(f"'{text}' is too large")
+            return _BINOPS[type(node.op)](a, b)
+        raise ValueError(f"'{text}' is not an integer expression")
+
+    try:
+        return walk(tree)
+    except _Missing as m:
+        raise KeyError(m.name) from None
+    except ZeroDivisionError:
+        raise ValueError(f"'{text}' divides by zero") from None
+
+
+# ------------------------------------------------------------------ the signature
+
+@dataclass(frozen=True)
+class HarnessArg:
+    """One parameter of the region function."""
+
+    name: str                      # the region's own name for it
+    kind: str                      # 'size' | 'array' | 'scalar_in' | 'scalar_out'
+    ctype: str                     # 'int' for sizes
+    dims: tuple[str, ...] = ()     # declared extents (C text), arrays only
+    shape: tuple[int, ...] = ()    # evaluated extents; () for scalars and sizes
+    value: int | None = None       # sizes only
+    out: bool = False              # written by the region: its final value is a result
+    c_dims: tuple[str, ...] = ()   # extents as written in the signature (see from_scop)
+
+    @property
+    def written(self) -> bool:
+        return self.out
+
+    @property
+    def is_data(self) -> bool:
+        return self.kind != "size"
+
+    @property
+    def c_name(self) -> str:
+        """The name of the function parameter (written scalars get a pointer of their own)."""
+        return f"lx_io_{self.name}" if self.kind == "scalar_out" else self.name
+
+    def c_param(self) -> str:
+        if self.kind == "size":
+            return f"int {self.name}"
+        if self.kind == "scalar_in":
+            return f"{self.ctype} {self.name}"
+        if self.kind == "scalar_out":
+            return f"{self.ctype} *restrict {self.c_name}"
+        dims = self.c_dims or self.dims
+        first, rest = dims[0], dims[1:]
+        return f"{self.ctype} {self.name}[restrict {first}]" + "".join(f"[{d}]" for d in rest)
+
+
+@dataclass(frozen=True)
+class RegionSignature:
+    """The C interface of one region, with every extent resolved for one problem size."""
+
+    filename: str
+    region: int
+    args: tuple[HarnessArg, ...]
+    constants: tuple[tuple[str, int], ...]   # #defined when the block uses them (fixed params, macros)
+    values: tuple[tuple[str, int], ...]      # every size known (for reports)
+
+    @classmethod
+    def from_scop(cls, scop, int_macros: Sequence[tuple[str, int]] = (),
+                  sizes: Mapping[str, int] | None = None) -> "RegionSignature":
+        sizes = {str(k): int(v) for k, v in (sizes or {}).items()}
+        fixed = dict(scop.fixed)
+        macros = dict(int_macros)
+        for name, v in fixed.items():
+            if name in sizes and sizes[name] != v:
+                raise LooptxError(f"size {name}={sizes[name]} disagrees with the value {v} the "
+                                  "program was loaded with", hint="load it with the same --define",
+                                  file=scop.filename, line=scop.region_span[0] or None)
+        env = {**macros, **sizes, **fixed}
+        where = dict(file=scop.filename, line=scop.region_span[0] or None)
+        free = [p for p in scop.params if p not in fixed]
+        args: list[HarnessArg] = []
+        for p in free:
+            if p not in env:
+                raise LooptxError(f"the size '{p}' has no value",
+                                  hint=f"give it with --define {p}=VALUE", **where)
+            args.append(HarnessArg(p, "size", "int", value=int(env[p])))
+        for a in scop.arrays:
+            if a.local:
+                continue
+            ctype_info(a.ctype)   # unsupported element types fail here, not in the compiler
+            written = a.role != "in"
+            if a.is_scalar:
+                args.append(HarnessArg(a.name, "scalar_out" if written else "scalar_in", a.ctype,
+                                       out=written))
+                continue
+            shape = []
+            for d in a.dims:
+                if not d.strip():
+                    raise LooptxError(
+                        f"the extent of array '{a.name}' is unknown (it is a pointer or an "
+                        "incomplete array)", hint=f"declare it with its extents, e.g. "
+                        f"'{a.ctype} {a.name}[N]', so the harness can allocate it", **where)
+                try:
+                    n = eval_extent(d, env)
+                except KeyError as e:
+                    name = e.args[0]
+                    raise LooptxError(f"the size '{name}' (in the extent [{d}] of array "
+                                      f"'{a.name}') has no value",
+                                      hint=f"give it with --define {name}=VALUE", **where) from None
+                except ValueError as e:
+                    raise LooptxError(f"cannot evaluate the extent of array '{a.name}': {e}",
+                                      hint="write extents as integer expressions of sizes",
+                                      **where) from None
+                if n <= 0:
+                    raise LooptxError(f"array '{a.name}' has extent [{d}] = {n} for these sizes",
+                                      hint="give positive sizes with --define NAME=VALUE", **where)
+                shape.append(n)
+            args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
+                                   out=written,
+                                   c_dims=tuple(_bind_extent(d, env, free) for d in a.dims)))
+        free_set = set(free)
+        # Only names of the program may be #defined into the block: its macros and fixed params.
+        constants = {k: v for k, v in {**macros, **fixed}.items() if k not in free_set}
+        return cls(scop.filename, scop.region, tuple(args),
+                   tuple(sorted(constants.items())), tuple(sorted(env.items())))
+
+    # -- views ------------------------------------------------------------------------------
+    @property
+    def data_args(self) -> tuple[HarnessArg, ...]:
+        return tuple(a for a in self.args if a.is_data)
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        """Names whose values after the region are results (compared against the original)."""
+        return tuple(a.name for a in self.args if a.written)
+
+    @property
+    def read_only(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.args if a.is_data and not a.written)
+
+    def arg(self, name: str) -> HarnessArg:
+        for a in self.args:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+    @property
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        return {a.name: a.shape for a in self.data_args}
+
+    def c_params(self) -> str:
+        return ", ".join(a.c_param() for a in self.args) or "void"
+
+
+def _bind_extent(text: str, env: Mapping[str, int], free: Sequence[str]) -> str:
+    # Sizes are substituted into the extent text rather than #defined: a size name that is not
+    # a name of the program (say `e`) may well be an iterator of the block.  Free parameters
+    # stay symbolic: they are the function's int arguments.
+    keep = set(free)
+    return _IDENT.sub(lambda m: m.group(0) if m.group(0) in keep or m.group(0) not in env
+                      else f"{int(env[m.group(0)])}", text)
+
+
+def _identifiers(text: str) -> set[str]:
+    # Comments and string literals never hold a size, and stripping them keeps a word in a
+    # comment from being #defined.
+    text = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", " ", text, flags=re.S)
+    return set(_IDENT.findall(text))
+
+
+def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = "lx_region") -> str:
+    """A complete C translation unit defining `void name(<sig>)` around the region block."""
+    block = "\n".join(block_lines)
+    used = _identifiers(block)
+    defines = [(k, v) for k, v in sig.constants if k in used]
+    out = [f"/* looptx region harness: {sig.filename.rsplit('/', 1)[-1]}, region {sig.region} */",
+           "#include <math.h>", "#include <stdlib.h>", "#include <stdint.h>", "#include <stddef.h>"]
+    # #undef first: the same name may be a macro of the C library (rare, but then the user's
+    # file overrode it just the same).
+    for k, v in defines:
+        out += [f"#undef {k}", f"#define {k} {v}"]
+    out += helper_block(used_helpers(block))
+    out.append(f"void {name}({sig.c_params()})")
+    out.append("{")
+    outs = [a for a in sig.args if a.kind == "scalar_out"]
+    for a in outs:
+        out.append(f"  {a.ctype} {a.name} = *{a.c_name};")
+    out += ["  " + ln for ln in block_lines]
+    for a in outs:
+        out.append(f"  *{a.c_name} = {a.name};")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------------ inputs
+
+def make_inputs(sig: RegionSignature, seed: int = 0) -> dict[str, np.ndarray]:
+    """Seeded values for every array and scalar argument, never zero (a missed write or a lost
+    product term changes the result): floats uniform in [0.5, 1.5), integers in 1..9.
+
+    Each name draws from its own stream (seed, crc32(name)), so an argument's values do not
+    depend on which other arguments the region has.  Scalars are 0-d arrays."""
+    out = {}
+    for a in sig.data_args:
+        dt, _, is_int = ctype_info(a.ctype)
+        rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, zlib.crc32(a.name.encode())])
+        if is_int:
+            v = rng.integers(1, 10, size=a.shape, dtype=np.int64).astype(dt)
+        else:
+            v = rng.uniform(0.5, 1.5, size=a.shape).astype(dt)
+        out[a.name] = np.ascontiguousarray(v) if a.shape else np.array(v, dtype=dt)
+    return out
+
+
+# ------------------------------------------------------------------ validation
+
+@dataclass(frozen=True)
+class Comparison:
+    ok: bool
+    norm_rel_error: float          # max|x - r| / max|r| over finite reference elements: decides
+    max_elem_rel_error: float      # max |x_i - r_i| / |r_i| (diagnostic only)
+    rtol: float
+    bad_elements: int              # elements whose error exceeds rtol * max|r| (or non-finite)
+    first_bad: tuple[int, ...] | None = None
+
+    def describe(self, name: str) -> str:
+        where = f" first at {list(self.first_bad)}" if self.first_bad is not None else ""
+        return (f"'{name}': {self.bad_elements} wrong element(s){where}, relative error "
+                f"{self.norm_rel_error:.3g} > {self.rtol:.3g}")
+
+
+def compare_detail(reference, result, ctype: str, rtol: float | None = None) -> Comparison:
+    """Compare a result with the reference, in float64.
+
+    Decision: the *norm-wise* relative error max_i |x_i - r_i| / max_i |r_i| must not exceed
+    rtol (defaults: double 1e-10, float 1e-4, integers 0 = exact).  Norm-wise because a legal
+    reordering of a sum changes an element by a few ulps of the *terms* summed, which can be a
+    large fraction of an element that cancels to nearly zero; an element-wise test would flag
+    such correct variants, while real bugs (a lost or doubled term) move elements by a term's
+    magnitude, far above the tolerance.  The element-wise maximum is reported for diagnosis.
+    Non-finite values: where the reference is finite the result must be finite (NaN/Inf never
+    pass); where the reference is NaN/+Inf/-Inf the result must be the same.  An all-zero
+    reference makes the error absolute."""
+    dt, _, is_int = ctype_info(ctype)
+    tol = default_rtol(ctype) if rtol is None else float(rtol)
+    r = np.asarray(reference)
+    x = np.asarray(result)
+    if r.shape != x.shape:
+        return Comparison(False, float("inf"), float("inf"), tol, max(r.size, x.size))
+    if is_int and tol == 0.0:
+        diff_mask = r != x
+        nbad = int(np.count_nonzero(diff_mask))
+        r64, x64 = r.astype(np.float64), x.astype(np.float64)
+        scale = float(np.max(np.abs(r64))) if r.size else 0.0
+        err = float(np.max(np.abs(x64 - r64))) / (scale or 1.0) if nbad else 0.0
+        el = _elementwise(r64, x64) if nbad else 0.0
+        return Comparison(nbad == 0, err, el, tol, nbad, _first(diff_mask) if nbad else None)
+    r64, x64 = r.astype(np.float64), x.astype(np.float64)
+    fin = np.isfinite(r64)
+    # Same non-finite class where the reference is not finite (NaN matches NaN, Inf its sign).
+    nonfin_bad = ~fin & ~((np.isnan(r64) & np.isnan(x64)) | (r64 == x64))
+    lost = fin & ~np.isfinite(x64)
+    bad_special = nonfin_bad | lost
+    if np.any(bad_special):
+        return Comparison(False, float("inf"), float("inf"), tol,
+                          int(np.count_nonzero(bad_special)), _first(bad_special))
+    if not np.any(fin):
+        return Comparison(True, 0.0, 0.0, tol, 0)
+    rf = np.where(fin, r64, 0.0)
+    xf = np.where(fin, x64, 0.0)
+    diff = np.abs(xf - rf)
+    scale = float(np.max(np.abs(rf))) or 1.0
+    err = float(np.max(diff)) / scale
+    bad = diff > tol * scale
+    nbad = int(np.count_nonzero(bad))
+    ok = err <= tol
+    return Comparison(ok, err, _elementwise(rf, xf), tol, nbad, _first(bad) if nbad else None)
+
+
+def compare(reference, result, ctype: str, rtol: float | None = None) -> tuple[bool, float]:
+    """(ok, relative error) of `result` against `reference`; see compare_detail."""
+    c = compare_detail(reference, result, ctype, rtol)
+    return c.ok, c.norm_rel_error
+
+
+def _elementwise(r: np.ndarray, x: np.ndarray) -> float:
+    d = np.abs(x - r)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.where(r != 0, d / np.abs(np.where(r != 0, r, 1.0)), np.where(d != 0, np.inf, 0.0))
+    return float(np.max(rel)) if rel.size else 0.0
+
+
+def _first(mask: np.ndarray) -> tuple[int, ...] | None:
+    idx = np.argwhere(mask)
+    return tuple(int(i) for i in idx[0]) if idx.size else (() if mask.shape == () and bool(mask) else None)
