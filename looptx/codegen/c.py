@@ -121,7 +121,7 @@ class CPrinter:
             flat = r.index[0]
             for extent, e in zip(arr.strides, r.index[1:]):
                 flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(extent)), e)
-            return f"{r.array}[{ir.to_c(flat)}]"
+            return f"{r.array}[{ir.to_c(K.simplify(flat))}]"
         return r.array + "".join(f"[{ir.to_c(i)}]" for i in r.index)
 
     def statement(self, leaf: K.Leaf) -> str:

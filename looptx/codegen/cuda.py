@@ -60,7 +60,7 @@ class CudaPrinter(ThreadPrinter):
         flat = r.index[0]
         for extent, e in zip(arr.dims[1:], r.index[1:]):
             flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(f"({extent})" if not extent.isidentifier() else extent)), e)
-        return f"{r.array}[{ir.to_c(flat)}]"
+        return f"{r.array}[{ir.to_c(K.simplify(flat))}]"
 
 
 def _refs(node: K.Node) -> set[str]:

@@ -78,6 +78,20 @@ class Poly:
     def symbols(self) -> set[str]:
         return {s for m, _ in self.terms for s in m}
 
+    def subs(self, values: dict) -> "Poly":
+        """Replace symbols by numbers (fixed sizes)."""
+        d: dict = {}
+        for m, c in self.terms:
+            keep = []
+            for sym in m:
+                if sym in values:
+                    c = c * values[sym]
+                else:
+                    keep.append(sym)
+            key = tuple(keep)
+            d[key] = d.get(key, 0) + c
+        return Poly.of(d)
+
     def degree(self) -> int:
         return max((len(m) for m, _ in self.terms), default=0)
 

@@ -301,6 +301,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         strides = None
         rank = len(sym.dims)
         linearized = rank == 1 and any(p.degree() > 1 for _, acc in uses for p in acc.subs)
+        fixed_vals = {k: v for k, v in fixed}
         if linearized:
             iters = lambda st: (lambda s: s in st.iterators or s.startswith("__a"))
             chain_syms = set()
@@ -328,7 +329,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                 texts = []
                 for k, part in enumerate(dims):
                     try:
-                        t = st.translator.isl_of(part, acc.nodes[0])
+                        t = st.translator.isl_of(part.subs(fixed_vals), acc.nodes[0])
                     except NonAffine:
                         raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
                                        "subscripts must be affine in loop iterators and parameters "
@@ -345,7 +346,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                 texts = []
                 for p, node in zip(acc.subs, acc.nodes):
                     try:
-                        texts.append(st.translator.isl_of(p, node))
+                        texts.append(st.translator.isl_of(p.subs(fixed_vals), node))
                     except NonAffine:
                         raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
                                        "subscripts must be affine in loop iterators and parameters "

@@ -131,6 +131,10 @@ class Extractor:
         self._param(name)
         return ("param", None)
 
+    def resolve_subscript(self, name: str, node):
+        kind, value = self.resolve_affine(name, node)
+        return ("param", None) if kind == "fixed" else (kind, value)
+
     def _param(self, name: str):
         if name not in self.params:
             self.params.append(name)
@@ -413,7 +417,9 @@ class Extractor:
             one = c_ast.Constant("int", "1", node.coord)
             node = c_ast.Assignment("+=" if "+" in node.op else "-=", node.expr, one, node.coord)
         sid = len(self.stmts)
-        tr = self.translator()
+        # subscripts keep fixed sizes symbolic so that linearized ones can still be
+        # delinearized; the sizes are substituted once the array's shape is known
+        tr = Translator(self.resolve_subscript)
         self.cur_accesses: list[RawAccess] = []
         self.cur_tr = tr
         lhs = node.lvalue
