@@ -121,7 +121,7 @@ def test_unmapped_statements_warn_and_run_in_one_thread(tmp_path):
     warn = io.StringIO()
     cu = transform_file(str(KERNELS / "seidel-2d.c"), target="cuda", warn=warn)
     assert "one-thread kernel" in warn.getvalue()
-    assert "<<<lx_grid, lx_block>>>" in cu and "lx_block(1, 1, 1)" in cu
+    assert "<<<dim3(lx_g0, lx_g1, lx_g2), dim3(1, 1, 1)>>>" in cu
 
 
 def test_standalone_main(tmp_path):
@@ -132,3 +132,18 @@ def test_standalone_main(tmp_path):
     assert "int main(void)" in cu and "cudaEventElapsedTime" in cu
     if NVCC:
         assert nvcc_compile(cu) is None
+
+
+def test_shared_footprint_over_limit_is_rejected(tmp_path):
+    r = tmp_path / "big.yaml"
+    r.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 64, control: ii}\n"
+                 "  - tile: {stmt: 0, loop: j, size: 16, control: jj}\n"
+                 "  - tile: {stmt: 0, loop: k, size: 128, control: kk}\n"
+                 "  - permute: {stmt: 0, order: [ii, jj, kk, i, j, k]}\n"
+                 "  - cuda: {stmt: 0, block: [jj, ii], thread: [j, i]}\n"
+                 "  - shared: {stmt: 0, array: A, at: kk}\n")
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "looptx", "transform", str(KERNELS / "matmul.c"), "--recipe", str(r),
+                           "--target", "cuda", "-D", "NI=1024", "-D", "NJ=1024", "-D", "NK=1024"],
+                          capture_output=True, text=True, env={**os.environ, "PATH": os.environ["PATH"]})
+    assert proc.returncode == 2 and "step 6 (shared)" in proc.stderr and "65536 bytes" in proc.stderr, proc.stderr

@@ -25,6 +25,7 @@ class KernelCode:
     local: list[str]
     has_sync: bool
     node: K.Node = None
+    index_names: tuple = ()                 # (blocks, threads): signed int copies of the CUDA indices
 
 
 @dataclass
@@ -75,6 +76,20 @@ def _refs(node: K.Node) -> set[str]:
     return out
 
 
+def _free(name: str, taken: set[str]) -> str:
+    return name if name not in taken else f"lx_{name}"
+
+
+def index_decls(kc: KernelCode) -> list[str]:
+    bn, tn = kc.index_names
+    out = []
+    if bn:
+        out.append("const int " + ", ".join(f"{b} = blockIdx.{AXES[n]}" for n, b in enumerate(bn)) + ";")
+    if tn:
+        out.append("const int " + ", ".join(f"{t} = threadIdx.{AXES[n]}" for n, t in enumerate(tn)) + ";")
+    return out
+
+
 def _has_sync(node: K.Node) -> bool:
     if isinstance(node, K.Sync):
         return True
@@ -112,9 +127,15 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
     for kp in plans:
         Kn = kp.kernel
         node = _Builder(v, plan, schedule=kp.schedule, context=kp.context).build()
-        scope = {f"lx_b{n}": ir.Var(f"blockIdx.{AXES[n]}") for n in range(len(Kn.block))}
-        scope.update({f"lx_t{n}": ir.Var(f"threadIdx.{AXES[n]}") for n in range(len(Kn.thread))})
-        node = name_loops(node, v, scope=scope)
+        # blockIdx/threadIdx are unsigned: index arithmetic on them would wrap below zero, so the
+        # kernel works on signed copies (PPCG does the same)
+        from looptx.codegen.c import reserved_names
+        taken = reserved_names(v)
+        bnames = [_free(f"b{AXES[n]}", taken) for n in range(len(Kn.block))]
+        tnames = [_free(f"t{AXES[n]}", taken) for n in range(len(Kn.thread))]
+        scope = {f"lx_b{n}": ir.Var(bnames[n]) for n in range(len(Kn.block))}
+        scope.update({f"lx_t{n}": ir.Var(tnames[n]) for n in range(len(Kn.thread))})
+        node = name_loops(node, v, reserved=taken | set(bnames) | set(tnames), scope=scope)
         used = _refs(node)
         arrays = [a for a in scop.arrays if a.name in used and not a.local]
         params = []
@@ -133,7 +154,8 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
         local += [a.decl for a in scop.arrays if a.local and a.decl and a.name in used]
         body = printer.lines(node, 1)
         out.kernels.append(KernelCode(Kn.name, params, Kn.block_size if Kn.mapped else (1,),
-                                      len(Kn.block), body, shared, local, _has_sync(node), node))
+                                      len(Kn.block), body, shared, local, _has_sync(node), node,
+                                      (tuple(bnames), tuple(tnames))))
     # host code: loops outside the kernels, one launch per iteration
     launch = gpu.launch_schedule(v, kern, plan.width, scop.prefix)
     payload = {}
@@ -222,11 +244,13 @@ class HostPrinter(CPrinter):
         block = list(kc.block) + [1] * (3 - len(kc.block))
         host = {f"lx_h{k}": ir.to_c(a) for k, a in enumerate(n.args)}
         if not self.emulate:
+            # grid sizes are computed as signed ints: dim3 would turn a negative size into a huge one
             args = ", ".join(host.get(p, p) for _, _, p in kc.params)
+            sizes = ", ".join(f"lx_g{k} = {g}" for k, g in enumerate(grid))
             return [f"{pad}{{",
-                    f"{pad}{self.ind}dim3 lx_grid({', '.join(grid)}), lx_block({', '.join(map(str, block))});",
-                    f"{pad}{self.ind}if (lx_grid.x > 0 && lx_grid.y > 0 && lx_grid.z > 0)",
-                    f"{pad}{self.ind * 2}{kc.name}<<<lx_grid, lx_block>>>({args});",
+                    f"{pad}{self.ind}const int {sizes};",
+                    f"{pad}{self.ind}if (lx_g0 > 0 && lx_g1 > 0 && lx_g2 > 0)",
+                    f"{pad}{self.ind * 2}{kc.name}<<<dim3(lx_g0, lx_g1, lx_g2), dim3({', '.join(map(str, block))})>>>({args});",
                     f"{pad}}}"]
         # C emulation: loops over the grid and the block around the kernel body
         lines = [f"{pad}{{ /* {kc.name}: grid ({', '.join(grid)}), block ({', '.join(map(str, block))}) */"]
@@ -234,20 +258,20 @@ class HostPrinter(CPrinter):
         for k, h in host.items():
             lines.append(f"{inner}const int {k} = {h};")
         depth_in = depth + 1
+        bn, tn = kc.index_names
         for axis in reversed(range(kc.grid_dims)):
-            lines.append(f"{self.ind * depth_in}for (int lx_bi{AXES[axis]} = 0; lx_bi{AXES[axis]} < {grid[axis]}; lx_bi{AXES[axis]}++)")
+            b = bn[axis]
+            lines.append(f"{self.ind * depth_in}for (int {b} = 0; {b} < {grid[axis]}; {b}++)")
             depth_in += 1
-        for axis in reversed(range(len(kc.block))):
-            lines.append(f"{self.ind * depth_in}for (int lx_ti{AXES[axis]} = 0; lx_ti{AXES[axis]} < {block[axis]}; lx_ti{AXES[axis]}++)")
+        for axis in reversed(range(len(tn))):
+            t = tn[axis]
+            lines.append(f"{self.ind * depth_in}for (int {t} = 0; {t} < {block[axis]}; {t}++)")
             depth_in += 1
         lines.append(f"{self.ind * depth_in}{{")
         for d in kc.local:
             lines.append(f"{self.ind * (depth_in + 1)}{d}")
         for ln in ThreadPrinter(self.v, self.rc.buffers, self.ind).lines(kc.node, 1):
-            text = ln
-            for axis in AXES:
-                text = text.replace(f"blockIdx.{axis}", f"lx_bi{axis}").replace(f"threadIdx.{axis}", f"lx_ti{axis}")
-            lines.append(self.ind * depth_in + text)
+            lines.append(self.ind * depth_in + ln)
         lines.append(f"{self.ind * depth_in}}}")
         lines.append(f"{pad}}}")
         return lines
@@ -274,7 +298,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
             threads *= b
         kernel_text.append(f"__global__ void __launch_bounds__({threads}) {kc.name}({params})")
         kernel_text.append("{")
-        kernel_text += ["  " + d for d in kc.shared + kc.local]
+        kernel_text += ["  " + d for d in index_decls(kc) + kc.shared + kc.local]
         kernel_text += kc.body
         kernel_text.append("}")
         kernel_text.append("")

@@ -20,6 +20,7 @@ from looptx.poly.variant import LoopDim, Variant
 
 MAX_REGISTERS = 256
 MAX_BUFFER = 1 << 24
+SHARED_BYTES = 48 * 1024           # static __shared__ limit per block on every CUDA device
 
 
 @dataclass(frozen=True)
@@ -299,6 +300,13 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     total = 1
     for s in sizes:
         total *= s
+    if pr.kind == "shared":
+        from looptx.runtime.harness import ctype_info
+        row = sizes[-1] + pr.pad if sizes else 1
+        nbytes = (total // (sizes[-1] if sizes else 1)) * row * ctype_info(arr.ctype)[0].itemsize
+        if nbytes > SHARED_BYTES:
+            raise pr.error(f"the footprint of '{array}' in loop '{name}' needs {nbytes} bytes of shared "
+                           f"memory (a block may use {SHARED_BYTES})", hint="use smaller tiles")
     limit = MAX_REGISTERS if pr.kind == "registers" else MAX_BUFFER
     if total > limit:
         raise pr.error(f"the footprint of '{array}' in loop '{name}' has {total} elements "

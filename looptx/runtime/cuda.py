@@ -197,7 +197,7 @@ def validate(result: CudaResult, reference: Mapping[str, np.ndarray], ctypes_: M
         if name not in result.outputs:
             continue
         c = compare_detail(ref, result.outputs[name], ctypes_[name], rtol)
-        worst = max(worst, c.error)
+        worst = max(worst, c.norm_rel_error)
         if not c.ok:
             result.status = "wrong_result"
             result.error = c.describe(name)

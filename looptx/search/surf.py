@@ -213,7 +213,8 @@ class SurfPlusSearcher(SurfSearcher):
     name = "surf+"
     options = {"n_init": 8, "n_trees": 24, "min_samples_leaf": 1, "max_features": 1.0,
                "bootstrap": False, "acquisition": "ei", "kappa": 1.0, "xi": 0.0,
-               "explore": 0.0, "feasibility": True, "feas_trees": 16, "ts_trees": 1, "additive": 0.0, "additive_noise": 1.0, "refine": 0.1,
+               "explore": 0.0, "feasibility": True, "feas_trees": 16, "ts_trees": 1, "additive": 0.0, "additive_noise": 1.0, "far_every": 0, "far_distance": 3, "feas_gate": 0.5,
+               "refine": 0.1,
                "pool_size": 10000, "features": ""}
 
     @classmethod
@@ -306,7 +307,7 @@ class SurfPlusSearcher(SurfSearcher):
 
         def gate(score):
             # Points predicted to fail go behind every point predicted to work.
-            return score if p_ok is None else np.where(p_ok >= 0.5, score, score - 1e6)
+            return score if p_ok is None else np.where(p_ok >= o["feas_gate"], score, score - 1e6)
 
         if acq == "ts":
             m = o["ts_trees"]
@@ -363,6 +364,12 @@ class SurfPlusSearcher(SurfSearcher):
         picked = [np.array(space.coords(p)) for p in chosen]
         taken = np.zeros(cand.size, dtype=bool)
         order = None
+        spent = len(self._told) + len(self._pending)
+        far_every = self.opts["far_every"]
+        far = None
+        if far_every and self.best is not None:
+            inc = np.array(space.coords(self.best[0]))
+            far = np.sum(pool.coords[cand] != inc, axis=1) >= self.opts["far_distance"]
         while len(chosen) < k and not taken.all():
             if self.opts["explore"] > 0 and self.rng.random() < self.opts["explore"]:
                 free = np.flatnonzero(~taken)
@@ -371,6 +378,11 @@ class SurfPlusSearcher(SurfSearcher):
                 if order is None or ts:
                     order = np.argsort(-score(len(chosen)), kind="stable")
                 free = order[~taken[order]]
+                if far is not None and (spent + len(chosen)) % far_every == far_every - 1:
+                    # A pick away from the incumbent: rugged spaces hide their best
+                    # configurations in basins that a local model does not reach.
+                    away = free[far[free]]
+                    free = away if away.size else free
                 i = int(free[0])
                 # Diversity: a batch never holds two points one parameter apart.
                 for j in free[:256]:
