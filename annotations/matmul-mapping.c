@@ -2,7 +2,8 @@
  * mapping() enumerates every assignment of the loops i, j to the slots (BX, BY, TX, TY), each
  * loop exactly once (cover=True), thread x never empty, so no exclusivity constraints are
  * needed (compare tcr-ttm.c).  A value is a tuple of loop names in slot order, e.g.
- * ('j', '1', 'i', '1') = blocks over j, threads over i. */
+ * ('j', '1', 'i', '1') = blocks over j, threads over i.  N = 32 keeps the two-loop thread
+ * blocks within 1024 threads (a larger N makes those points fail the device-limit check). */
 /*@ begin PerfTuning (
   def build { arg build_command = 'gcc -O2'; }
   def performance_counter { arg repetitions = 3; }
@@ -10,7 +11,7 @@
     param MAP[] = mapping(loops=['i', 'j'], block=2, thread=2, cover=True);
     param UF[] = [1, 2, 4, 8];
   }
-  def input_params { param N[] = [64]; }
+  def input_params { param N[] = [32]; }
   def input_vars {
     decl static double A[N][N] = random;
     decl static double B[N][N] = random;

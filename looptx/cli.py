@@ -58,6 +58,46 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--cflags", default="-O3", help="C compiler flags (C target)")
     r.add_argument("--unsafe", action="store_true", help="skip dependence checks")
 
+    s = sub.add_parser("search", help="autotune an annotated file (Orio PerfTuning block)",
+                       description="Search the performance parameters of an annotated file; every "
+                       "variant is validated against the original and timed; results go to a "
+                       "SQLite database as they are measured.")
+    s.add_argument("file", nargs="?", help="annotated C file (not needed with --replay)")
+    s.add_argument("--backend", choices=["c", "cuda"], default="c")
+    s.add_argument("--algorithm", "-a", metavar="NAME",
+                   help="searcher (default: the annotation's, else surf+); see --list-searchers")
+    s.add_argument("--budget", type=int, metavar="N", help="evaluations in total (Orio total_runs)")
+    s.add_argument("--time-limit", type=float, metavar="S",
+                   help="wall-clock limit in SECONDS (Orio's time_limit was in minutes)")
+    s.add_argument("--seed", type=int, metavar="K", help="searcher and input-data seed (default 0)")
+    s.add_argument("--db", metavar="PATH", help="results database (default FILE.looptx.db)")
+    s.add_argument("--resume", action="store_true", help="continue the search recorded in the database")
+    s.add_argument("--executor", metavar="ADDR",
+                   help="dask://HOST:PORT (a Dask scheduler: one single-threaded worker per GPU) "
+                        "or local-dask")
+    s.add_argument("--workers", type=int, metavar="N",
+                   help="measure on a local Dask cluster of N workers (one per device)")
+    s.add_argument("--batch-size", type=int, default=1, metavar="B", help="points asked per round")
+    s.add_argument("--replay", metavar="CACHE", help="replay the searcher on a recorded space "
+                   "(Kernel Tuner cache .json or .json.gz) instead of measuring")
+    s.add_argument("--t1", metavar="T1", help="with --replay: the space's T1 definition (its Conditions)")
+    s.add_argument("--spec", metavar="SPEC", help="a .spec file with the tuning spec (overrides the annotation)")
+    s.add_argument("--recipe", "-r", metavar="R", help="YAML recipe with $PARAMS (overrides the annotation)")
+    s.add_argument("--top", type=int, default=10, help="rows of the final table")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--list-searchers", action="store_true", help="print the searcher names and exit")
+    s.add_argument("--define", "-D", action="append", metavar="N=V", help="fix a size")
+    s.add_argument("--function", metavar="NAME", help="work on regions in NAME")
+
+    rp = sub.add_parser("report", help="tables, CSV/JSON export and a convergence plot of a results database")
+    rp.add_argument("db", help="results database (FILE.looptx.db)")
+    rp.add_argument("--csv", nargs="?", const="-", metavar="OUT", help="CSV of every evaluation (stdout without OUT)")
+    rp.add_argument("--json", nargs="?", const="-", metavar="OUT", help="JSON of every evaluation (stdout without OUT)")
+    rp.add_argument("--plot", metavar="PNG", help="convergence plot (best time found vs evaluations)")
+    rp.add_argument("--kernel-tuner", metavar="CACHE", help="write the search as a Kernel Tuner cache (.json)")
+    rp.add_argument("--search", metavar="KEY", help="one search of the database (default: all)")
+    rp.add_argument("--top", type=int, default=10, help="rows per table")
+
     d = sub.add_parser("deps", help="print the exact dependences of each region")
     _common(d)
     d.add_argument("--json", action="store_true", help="machine-readable output")
@@ -91,7 +131,6 @@ def cmd_run(args) -> int:
               f"(original {r['original_median'] * 1e3:.3f} ms, speed-up {r['speedup']:.2f}x)  "
               f"max rel err {r['max_rel_error']:.1e}  [{r['compiler']} {r['flags']}]")
         return 0
-    import os
     from looptx.pipeline import load, variants_for
     from looptx.recipe.schema import find_recipe, load_file
     from looptx.runtime.cuda import run_region
@@ -126,7 +165,23 @@ def cmd_deps(args) -> int:
     return 0
 
 
-COMMANDS = {"transform": cmd_transform, "deps": cmd_deps, "run": cmd_run}
+def cmd_search(args) -> int:
+    from looptx.search.command import run
+    if args.list_searchers:
+        from looptx.search.base import available_searchers
+        print("\n".join(available_searchers()))
+        return 0
+    args.defines = _defines(args.define)
+    return run(args)
+
+
+def cmd_report(args) -> int:
+    from looptx.search.report import report_command
+    return report_command(args)
+
+
+COMMANDS = {"transform": cmd_transform, "deps": cmd_deps, "run": cmd_run, "search": cmd_search,
+            "report": cmd_report}
 
 
 def main(argv: list[str] | None = None) -> int:

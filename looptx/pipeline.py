@@ -135,9 +135,10 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
             continue
         trace = None
         if show_steps is not None:
-            def trace(st, v, i=i):
+            def show(st, v, i=i):
                 show_steps.write(f"region {i}, after step {st.index} ({st.describe()}):\n")
                 show_steps.write("\n".join("  " + ln for ln in tree_lines(v, build_ast(v))) + "\n")
+            trace = show
         variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
         applied.append(rec.describe() if len(program.regions) == 1 else f"region {i}:\n{rec.describe()}")
     return variants, "\n".join(applied) or None

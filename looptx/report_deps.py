@@ -1,7 +1,6 @@
 """`looptx deps`: dependences for people (a table) and for tools (JSON)."""
 from __future__ import annotations
 
-from looptx import ir
 from looptx.frontend.cparse import Program
 from looptx.poly import deps as D
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from looptx import ir
 from looptx.codegen import ast as K

@@ -313,7 +313,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
                 for a in rc.arrays]
     int_args = [f"int {p}" for p in rc.params]
     sig = ", ".join(dev_args + int_args) or "void"
-    out.append(f"/* Launches every kernel of the region on device pointers (host loops included). */")
+    out.append("/* Launches every kernel of the region on device pointers (host loops included). */")
     out.append(f'extern "C" int lx_launch_{rc.name}({sig})')
     out.append("{")
     out += HostPrinter(rc, emulate=False).lines(rc.host_node, 1)
@@ -375,7 +375,7 @@ def _count(a) -> str:
 
 
 def _host_function(rc: RegionCuda, sig: str) -> list[str]:
-    out = [f"/* Allocates device memory, copies the inputs, launches, copies the results back. */",
+    out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t err;"]
     written = {a.array for s in rc.variant.scop.statements for a in s.accesses if a.kind == "write"}
     call = []

@@ -486,6 +486,12 @@ def _check_arg(p: _Parser, section: str, name: str, v: Any, off: int) -> None:
             need(isinstance(v, bool), "must be True or False", "e.g. arg resume = True;")
     elif section == "performance_counter" and name == "repetitions":
         need(integer and v >= 1, "must be a positive integer", "e.g. arg repetitions = 5;")
+    elif section == "performance_counter" and name == "timeout":
+        need(number and v > 0, "must be a positive number of seconds", "e.g. arg timeout = 30;")
+    elif section == "validation" and name == "rtol":
+        need(number and 0 < v < 1, "must be a relative tolerance in (0, 1)", "e.g. arg rtol = 1e-6;")
+    elif section == "build" and name == "libs":
+        need(isinstance(v, str), "must be a string of linker flags", "e.g. arg libs = '-lm';")
     elif section == "build" and name == "build_command":
         need(isinstance(v, str) and v.strip() != "", "must be a command string", "e.g. 'gcc -O3'")
     elif section == "input_vars" and name in ("decl_file", "init_file"):

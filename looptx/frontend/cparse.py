@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError
-from looptx.frontend.affine import NonAffine, Poly, delinearize
+from looptx.frontend.affine import NonAffine, delinearize
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.preprocess import Preprocessed, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, scan

@@ -119,6 +119,9 @@ def scan_annotations(src: SourceText, comments: list[Comment]) -> list[Annotatio
     for c in comments:
         if not c.text.startswith("/*@"):
             continue
+        if not c.text.endswith("*/"):
+            raise src.error(c.start, "this annotation is never closed",
+                            "end it with ') @*/'")
         if not c.text.endswith("@*/"):
             raise src.error(c.start, "malformed looptx/Orio annotation",
                             "an annotation is written /*@ begin NAME ( ... ) @*/ or /*@ end @*/")

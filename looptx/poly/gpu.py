@@ -262,11 +262,13 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             size = lo.flat_range_product(m.lexmax()).apply_range(isl.Map("{ [l, h] -> [h - l + 1] }"))
             grid.append(size)
         pins_all = pins_block
+        thread_pins = []
         block = []
         outer = sorted(list(range(K.root)) + K.block)
         for n, p in enumerate(K.thread):
             off, m, lo = _offset(R, width, outer, p, prefix)
-            pins_all = pins_all.intersect(_pin(off, f"lx_t{n}"))
+            thread_pins.append(_pin(off, f"lx_t{n}"))
+            pins_all = pins_all.intersect(thread_pins[-1])
             size = upper_constant(off.intersect_domain(R).range())
             if size is None:
                 name = v.pieces[K.pieces[0]].dims[p].name
@@ -290,7 +292,17 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         for c in plan.copies:
             if c.owner not in members:
                 continue
-            if c.keep > first_thread or c.per_thread or not K.mapped:
+            if K.mapped and not c.per_thread and first_thread < c.keep < max(K.thread):
+                # A copy between thread loops: the outer thread loops run as uniform loops with a
+                # guard, so each of their iterations makes its own copy; the inner thread loops'
+                # positions are constants in the copy's schedule, so instead of pinning them the
+                # copy is made by the threads whose inner thread ids are 0.
+                pins = pins_block
+                for n, p in enumerate(K.thread):
+                    pins = pins.intersect(thread_pins[n] if p < c.keep else
+                                          _pin(isl.Map(f"{prefix}{{ [{', '.join(f't{k}' for k in range(width))}] -> [0] }}"),
+                                               f"lx_t{n}"))
+            elif c.keep > first_thread or c.per_thread or not K.mapped:
                 pins = pins_all
             else:
                 if c.promotion.kind != "shared":

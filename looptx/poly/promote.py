@@ -9,14 +9,13 @@ checked here: the footprint is a box of constant size (and, for registers, invar
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 
 import islpy as isl
 
 from looptx.errors import RecipeError
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
-from looptx.poly.variant import LoopDim, Variant
+from looptx.poly.variant import Variant
 
 MAX_REGISTERS = 256
 MAX_BUFFER = 1 << 24

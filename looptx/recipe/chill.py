@@ -84,7 +84,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, bindings: Ma
         ln = _Line(cmd, file, line + k, bindings)
         try:
             tree = ast.parse(cmd, mode="eval").body
-        except SyntaxError as e:
+        except SyntaxError:
             raise ln.error(f"syntax error in command '{cmd}'",
                            hint="one command per line, e.g. tile(0,\"i\",32,\"ii\")") from None
         if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):

@@ -61,16 +61,29 @@ def build(cu_text: str, spec: dict, *, arch: str = "sm_90", flags=("-O3",), time
     command = " ".join([nvcc] + cmd_flags)
     if os.path.exists(lib):
         return CudaBuild("ok", lib, spec, command=command)
+    # nvcc is slow: a search builds in its prepare pool and measures later, so a failure is
+    # remembered too (a deterministic compiler error, not a timeout) instead of compiled twice.
+    failed = os.path.join(root, f"lx_{key}.err")
+    if os.path.exists(failed):
+        with open(failed) as f:
+            return CudaBuild("compile_error", None, spec, f.read(), 0.0, command)
     src = os.path.join(root, f"lx_{key}.cu")
     with open(src, "w") as f:
         f.write(cu_text)
+    tag = f"{os.getpid()}_{os.urandom(4).hex()}"
     t0 = time.perf_counter()
-    proc = subprocess.run([nvcc, *cmd_flags, src, "-o", lib + ".tmp"], capture_output=True, text=True,
-                          timeout=timeout)
+    try:
+        proc = subprocess.run([nvcc, *cmd_flags, src, "-o", f"{lib}.{tag}"], capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return CudaBuild("compile_error", None, spec, f"nvcc ran past {timeout:g} s",
+                         time.perf_counter() - t0, command)
     if proc.returncode != 0:
         first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), proc.stderr.strip()[:300])
+        with open(failed, "w") as f:
+            f.write(first)
         return CudaBuild("compile_error", None, spec, first, time.perf_counter() - t0, command)
-    os.replace(lib + ".tmp", lib)
+    os.replace(f"{lib}.{tag}", lib)
     return CudaBuild("ok", lib, spec, None, time.perf_counter() - t0, command)
 
 

@@ -52,6 +52,7 @@ class CPayload:
     source: str
     signature: RegionSignature
     toolchain: Toolchain
+    compile_time: float = 0.0      # of the build done in prepare() (the pool builds in parallel)
 
 
 def _load_program(path: str, sizes: Mapping[str, int], function, extra_decls):
@@ -173,6 +174,11 @@ class CEvaluator:
             return Prepared(point=point, status="illegal", error=str(e))
         except LooptxError as e:
             return Prepared(point=point, status="invalid", error=str(e))
+        # Compiling here fills the build cache from the driver's parallel prepare pool, so the
+        # serialized measure() step only loads the library.  A failed build is reported (with its
+        # message) by measure(), which runs the compiler again.
+        b = build_shared(payload.source, payload.toolchain, cache=self.cache_dir, timeout=self.timeout)
+        payload = dataclasses.replace(payload, compile_time=b.compile_time)
         return Prepared(point=point, status="ok", code_hash=_code_hash(payload), recipe=applied,
                         payload=payload)
 
@@ -192,7 +198,7 @@ class CEvaluator:
         inputs, ref = self.reference(p.signature, p.toolchain.compiler)
         m = measure_library(build, p.signature, inputs, ref, repetitions=self.repetitions,
                             warmup=self.warmup, rtol=self.rtol, info=info)
-        return dataclasses.replace(m, compile_time=build.compile_time,
+        return dataclasses.replace(m, compile_time=build.compile_time + p.compile_time,
                                    run_time=time.perf_counter() - t0)
 
     def describe(self) -> dict:

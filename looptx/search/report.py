@@ -18,7 +18,7 @@ from typing import IO, Any, Iterator
 from looptx.search.db import EvalRecord, ResultsDB, SearchInfo
 
 __all__ = ["top_table", "export_csv", "export_json", "convergence_plot",
-           "export_kernel_tuner_cache", "format_time", "best_so_far"]
+           "export_kernel_tuner_cache", "format_time", "best_so_far", "report_command"]
 
 
 @contextmanager
@@ -247,3 +247,41 @@ def export_kernel_tuner_cache(db, search_key: str | None, path, *, space=None,
                 kernel_name=kernel_name or str(info.input_file or info.key),
                 problem_size=info.problem)
     return len(records)
+
+
+def report_command(args) -> int:
+    """`looptx report DB [--csv [OUT]] [--json [OUT]] [--plot PNG] [--kernel-tuner CACHE]`:
+    the top-variant tables on stdout unless an export goes to stdout."""
+    import sys
+    from looptx.search.db import SearchError
+
+    if not os.path.exists(args.db):
+        raise SearchError(f"no results database at '{args.db}'",
+                          hint="give the FILE.looptx.db written by `looptx search`", file=args.db)
+    with ResultsDB(args.db, create=False) as rdb:
+        key = args.search
+        if key is not None:
+            rdb.require_search(key)
+        if not rdb.searches():
+            print(f"{args.db}: no searches recorded")
+            return 0
+        to_stdout = "-" in (args.csv, args.json)
+        if not to_stdout:
+            sys.stdout.write(top_table(rdb, key, n=args.top))
+        if args.csv is not None:
+            n = export_csv(rdb, sys.stdout if args.csv == "-" else args.csv, key)
+            if args.csv != "-":
+                print(f"{n} evaluations written to {args.csv}")
+        if args.json is not None:
+            export_json(rdb, sys.stdout if args.json == "-" else args.json, key)
+            if args.json != "-":
+                print(f"evaluations written to {args.json}")
+        if args.plot:
+            lines = convergence_plot(rdb, args.plot, key)
+            print(f"convergence plot ({lines} search(es)) written to {args.plot}", file=sys.stderr
+                  if to_stdout else sys.stdout)
+        if args.kernel_tuner:
+            n = export_kernel_tuner_cache(rdb, key, args.kernel_tuner)
+            print(f"{n} configurations written to {args.kernel_tuner} (Kernel Tuner cache format)",
+                  file=sys.stderr if to_stdout else sys.stdout)
+    return 0

@@ -1,0 +1,152 @@
+"""The CUDA backend of `looptx search`: the same points, recipes and CPU reference as the C
+evaluator, but each variant is a .cu launcher library timed on the GPU with CUDA events.
+
+Device limits that are known before compiling (threads per block, static shared memory) prune
+a point in `prepare`; the limits that depend on the compiled kernel (registers) are checked in
+`measure` before the first launch."""
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from looptx.errors import LegalityError, LooptxError
+from looptx.runtime.evaluators import CEvaluator, _region_recipe, _variant
+from looptx.search.evaluate import Measurement, Prepared, summarize_times
+
+__all__ = ["CudaEvaluator", "CudaPayload"]
+
+MAX_THREADS = 1024
+MAX_STATIC_SHARED = 48 * 1024
+_SESSION = None          # one CUDA session per worker process
+
+
+@dataclass(frozen=True)
+class CudaPayload:
+    source: str
+    spec: dict
+    compile_time: float = 0.0         # of the nvcc run in prepare() (parallel in the pool)
+
+
+def _session():
+    global _SESSION
+    if _SESSION is None:
+        from looptx.runtime.cuda import CudaSession
+        _SESSION = CudaSession()
+    return _SESSION
+
+
+def preflight() -> tuple[str, str]:
+    """(nvcc arch, device name) of GPU 0, or a LooptxError naming what is missing.  Uses the
+    driver API without creating a context, so the parent holds no GPU memory."""
+    from looptx.runtime.cuda import nvcc_path
+    if nvcc_path() is None:
+        raise LooptxError("--backend cuda needs nvcc, which was not found",
+                          hint="install the CUDA toolkit or put nvcc on PATH")
+    try:
+        import pycuda.driver as drv
+        drv.init()
+        if drv.Device.count() < 1:
+            raise LooptxError("--backend cuda: no CUDA device is visible",
+                              hint="run on a machine with an NVIDIA GPU, or use --backend c")
+        dev = drv.Device(0)
+        major, minor = dev.compute_capability()
+        return f"sm_{major}{minor}", dev.name()
+    except ImportError:
+        raise LooptxError("--backend cuda needs pycuda", hint="pip install 'looptx[cuda]'") from None
+    except LooptxError:
+        raise
+    except Exception as e:              # pycuda's driver errors: no driver, no device
+        raise LooptxError(f"--backend cuda: CUDA is not usable here ({type(e).__name__}: {e})",
+                          hint="run on a machine with an NVIDIA GPU, or use --backend c") from None
+
+
+class CudaEvaluator(CEvaluator):
+    def __init__(self, path: str, *, sizes: Mapping[str, int], arch: str = "sm_90",
+                 nvcc_flags: str = "-O3", repetitions: int = 10, timeout: float = 120.0,
+                 device_name: str = "cuda", **kw):
+        super().__init__(path, sizes=sizes, repetitions=repetitions, timeout=timeout, **kw)
+        self.arch = arch
+        self.nvcc_flags = nvcc_flags
+        self.device_name = device_name
+
+    def build(self, point: Mapping[str, Any], recipe=None):
+        from looptx.codegen.cuda import cu_file, generate, launch_spec
+        from looptx.pipeline import region_name
+        prog = self.program()
+        if recipe is None and self.recipe_path is not None:
+            from looptx.recipe.schema import load_file
+            recipe = load_file(self.recipe_path, dict(point))
+        rec = _region_recipe(prog, self.region, recipe, dict(point))
+        variant, applied = _variant(prog, self.region, rec, self.unsafe)
+        rc = generate(variant, region_name(prog, self.region))
+        spec = launch_spec(rc)
+        return CudaPayload(cu_file(rc, "", dict(prog.int_macros)), spec), applied
+
+    def prepare(self, point: dict) -> Prepared:
+        try:
+            payload, applied = self.build(point)
+        except LegalityError as e:
+            return Prepared(point=point, status="illegal", error=str(e))
+        except LooptxError as e:
+            return Prepared(point=point, status="invalid", error=str(e))
+        for k in payload.spec["kernels"]:
+            if k["threads"] > MAX_THREADS or k["shared_bytes"] > MAX_STATIC_SHARED:
+                return Prepared(point=point, status="over_limit",
+                                error=f"kernel {k['name']}: {k['threads']} threads, "
+                                      f"{k['shared_bytes']} bytes of shared memory per block")
+        h = hashlib.sha256((payload.source + self.arch + self.nvcc_flags).encode()).hexdigest()
+        # nvcc takes seconds: compiling here runs the builds in the driver's parallel prepare
+        # pool; measure() then finds the library (or the remembered compiler error) in the cache.
+        try:
+            from looptx.runtime.cuda import build
+            b = build(payload.source, payload.spec, arch=self.arch,
+                      flags=tuple(self.nvcc_flags.split()), timeout=self.timeout)
+            payload = CudaPayload(payload.source, payload.spec, b.seconds)
+        except LooptxError:
+            pass                          # no nvcc here: measure() reports it
+        return Prepared(point=point, status="ok", code_hash=h, recipe=applied, payload=payload)
+
+    def measure(self, prepared: Prepared) -> Measurement:
+        from looptx.runtime.cuda import build, validate
+        t0 = time.perf_counter()
+        p = prepared.payload
+        if not prepared.ok or not isinstance(p, CudaPayload):
+            return Measurement(status="runtime_error", error="not prepared for the CUDA backend")
+        try:
+            b = build(p.source, p.spec, arch=self.arch, flags=tuple(self.nvcc_flags.split()),
+                      timeout=self.timeout)
+        except LooptxError as e:
+            return Measurement(status="compile_error", error=e.what, run_time=time.perf_counter() - t0)
+        compile_time = b.seconds + p.compile_time
+        if b.status != "ok":
+            return Measurement(status="compile_error", error=b.error, compile_time=compile_time,
+                               run_time=time.perf_counter() - t0)
+        session = _session()
+        sig = self.signature()
+        inputs, ref = self.reference(sig)
+        written = set(sig.written)
+        res = session.run(b, inputs, dict(sig.values), written=written, repetitions=self.repetitions)
+        if res.status == "ok":
+            res = validate(res, {k: ref[k] for k in written}, {a.name: a.ctype for a in sig.data_args}, self.rtol)
+        info = {"transfer_in": res.transfer_in, "transfer_out": res.transfer_out,
+                "max_rel_error": res.max_rel_error, "device": session.describe(), "flags": self.nvcc_flags}
+        if res.status != "ok":
+            return Measurement(status=res.status, error=res.error, compile_time=compile_time,
+                               run_time=time.perf_counter() - t0, info=info)
+        med, spread = summarize_times(res.kernel_times)
+        return Measurement(status="ok", time=med, times=tuple(res.kernel_times), spread=spread,
+                           compile_time=compile_time, run_time=time.perf_counter() - t0, info=info)
+
+    def describe(self) -> dict:
+        try:
+            out = subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout
+            version = next((ln for ln in out.splitlines() if "release" in ln), "nvcc").strip()
+        except OSError:
+            version = "nvcc (not found)"
+        return {"compiler": version, "flags": f"{self.nvcc_flags} -arch={self.arch}",
+                "device": f"cuda: {self.device_name} ({self.arch})", "backend": "cuda"}
+
+

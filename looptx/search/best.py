@@ -1,0 +1,128 @@
+"""The best variant of a search written next to the input: `FILE.best.c` (the whole file with
+the region replaced) or `FILE.best.cu` (kernels and launchers), with a provenance header.
+
+A variant is generated for its problem size (bounds and remainders simplified for it), so with
+problem sizes it runs under a size guard: C falls back to the original code for any other size;
+CUDA gets one launcher per tuned size and a dispatcher `lx_launch_<region>(sizes..., arrays...)`
+that returns -1 for a size that was not tuned."""
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from looptx import __version__
+
+
+def write_best(st, best, function=None) -> str:
+    """`best`: [(sizes, SearchOutcome)] for the sizes that found a valid variant; `st` the
+    search's Setup.  Returns the path written."""
+    from looptx.pipeline import load, variants_for
+    from looptx.recipe.schema import find_recipe, load_file
+    base = os.path.splitext(st.path)[0]
+    lines = [f"looptx {__version__}: best variant(s) found by `looptx search` ({st.algorithm}, "
+             f"backend {st.backend}) for {os.path.basename(st.path)}"]
+    variants = []
+    for sizes, o in best:
+        program = load(st.path, defines=sizes, function=function, extra_decls=st.extra_decls)
+        point = dict(o.best_point)
+        recipe = load_file(find_recipe(st.recipe, os.path.dirname(os.path.abspath(st.path))), point) \
+            if st.recipe else None
+        vs, applied = variants_for(program, recipe, bindings=point)
+        label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
+        rec = o.best_record
+        t = o.best_measurement.time
+        lines.append(f"[{label}] {t * 1e3:.4f} ms (median of {len(rec.times) if rec else '?'}), "
+                     f"point {json.dumps(point, default=str)}")
+        if rec is not None:
+            lines.append(f"  evaluation {rec.eval_index} of {o.n_evals} in {st.db} "
+                         f"(search '{o.search_key}'), measured {rec.timestamp}")
+            lines.append(f"  {rec.compiler or '?'} {rec.flags or ''} on {rec.device or '?'}; "
+                         f"code hash {(rec.code_hash or '?')[:16]}")
+        lines += ["  " + ln for ln in (applied or "no recipe").splitlines()]
+        variants.append((sizes, program, vs[st.region]))
+    body = "\n".join(" * " + ln.replace("*/", "* /") for ln in lines)
+    head = f"/*\n{body}\n */\n"
+    if st.backend == "cuda":
+        return _write_cuda(st, base, head, variants)
+    from looptx.codegen.render import render_file
+    from looptx.pipeline import c_block
+    from looptx.poly.variant import original
+    symbolic = load(st.path, defines=st.defines, function=function,
+                    extra_decls=_size_decls(st) or None)
+    if not any(sizes for sizes, _, _ in variants):
+        block = c_block(variants[0][2])
+    else:
+        # Each variant was generated for its problem size (bounds and remainders simplified for
+        # it), so it runs under a guard; any other size runs the original code.
+        block = []
+        for k, (sizes, _, v) in enumerate(variants):
+            cond = " && ".join(f"{n} == {val}" for n, val in sizes.items())
+            block.append(("if" if k == 0 else "else if") + f" ({cond}) {{")
+            block += _inner(c_block(v))
+            block.append("}")
+        block.append("else {")
+        block += _inner(c_block(original(symbolic.scops[st.region])))
+        block.append("}")
+    out = render_file(symbolic, {st.region: block}, head)
+    target = base + ".best.c"
+    with open(target, "w") as f:
+        f.write(out)
+    return target
+
+
+def _inner(lines: list[str]) -> list[str]:
+    """A C block's lines indented one level, without its own braces (the guard gives them)."""
+    if len(lines) >= 2 and lines[0] == "{" and lines[-1] == "}":
+        return list(lines[1:-1])
+    return ["  " + ln if ln else ln for ln in lines]
+
+
+def _size_decls(st) -> str:
+    """Declarations for parsing the file with symbolic sizes: an Orio fragment (arrays from
+    `input_vars`) declares neither its arrays nor its sizes, so the sizes become `int` names."""
+    decls = st.extra_decls or ""
+    if st.spec is None or not st.spec.input_vars:
+        return decls
+    with open(st.path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    names = [p for p in (st.sizes[0] if st.sizes else {}) if p not in st.defines
+             and not re.search(rf"^\s*#\s*define\s+{re.escape(p)}\b", text, re.M)]
+    return "".join(f"int {n};\n" for n in names) + decls
+
+
+def _write_cuda(st, base: str, head: str, variants) -> str:
+    from looptx.codegen.cuda import cu_file, generate, launch_spec
+    from looptx.pipeline import region_name
+    name = region_name(variants[0][1], st.region)
+    if len(variants) == 1:
+        sizes, program, v = variants[0]
+        text = cu_file(generate(v, name), head, dict(program.int_macros))
+        # the code is only right for the size it was generated for
+        text += "".join(f"\n#if {k} != {val}\n#error \"{name} was tuned for {k} = {val}\"\n#endif\n"
+                        for k, val in sizes.items())
+        return _write(base + ".best.cu", text)
+    parts, dispatch, size_names = [head], [], list(variants[0][0])
+    for k, (sizes, program, v) in enumerate(variants):
+        rc = generate(v, f"{name}_s{k}")
+        # each part sees its own sizes: cu_file only defines a macro that is not yet defined
+        parts.append("".join(f"#undef {n}\n" for n in size_names) + cu_file(rc, "", dict(program.int_macros)))
+        spec = launch_spec(rc)
+        cond = " && ".join(f"{p} == {val}" for p, val in sizes.items())
+        dispatch.append((cond, f"lx_launch_{rc.name}({', '.join(a[1] for a in spec['args'])})", spec))
+    params = [f"int {n}" for n in size_names]
+    for kind, nm, ct in dispatch[0][2]["args"]:
+        params.append(f"int {nm}" if kind == "int" else f"{ct} {nm}" if kind == "value" else f"{ct} *{nm}")
+    body = ["".join(f"#undef {n}\n" for n in size_names) +
+            "/* The tuned launchers by problem size; -1 for a size that was not tuned. */",
+            f'extern "C" int lx_launch_{name}({", ".join(params)})', "{"]
+    body += [f"  if ({cond}) return {call};" for cond, call, _ in dispatch]
+    body += ["  return -1;", "}"]
+    parts.append("\n".join(body) + "\n")
+    return _write(base + ".best.cu", "\n".join(parts))
+
+
+def _write(path: str, text: str) -> str:
+    with open(path, "w") as f:
+        f.write(text)
+    return path

@@ -1,0 +1,271 @@
+"""`looptx search`: an annotated file (Orio PerfTuning + CHiLL block, or a .spec and a recipe)
+-> one search per problem size -> the best variant written next to the input.
+
+Precedence of settings: command line, then the annotation's `def search`, then defaults
+(searcher surf+, budget min(space size, 100), seed 0).  `time_limit` is in seconds."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from looptx.errors import AnnotationError, LooptxError
+from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
+from looptx.frontend.regions import scan
+from looptx.search.space import Param, Space
+
+STANDARD = {"algorithm", "total_runs", "time_limit", "seed", "resume", "batch_size", "workers"}
+
+
+@dataclass
+class Setup:
+    path: str
+    spec: Any                         # TuningSpec or None
+    region: int
+    sizes: list[dict]                 # problem sizes, one search each
+    algorithm: str
+    options: dict
+    budget: int | None
+    time_limit: float | None
+    seed: int
+    resume: bool
+    backend: str
+    db: str
+    recipe: str | None
+    extra_decls: str | None
+    build_command: str | None
+    repetitions: int
+    defines: dict = field(default_factory=dict)
+    timeout: float = 60.0             # seconds for one measurement (build + validate + time)
+    rtol: float | None = None
+
+
+def find_spec(path: str, text: str, spec_file: str | None):
+    """(TuningSpec or None, region index) for the file: --spec wins over the annotation."""
+    if spec_file:
+        return load_spec_file(spec_file), 0
+    markup = scan(text, path)
+    if not markup.tuning:
+        return None, 0
+    ann = markup.tuning[0]
+    line, col = markup.src.pos(ann.body_start)
+    spec = parse_tuning_spec(ann.body, file=path, line=line, col=col,
+                             base_dir=os.path.dirname(os.path.abspath(path)))
+    region = 0
+    for k, r in enumerate(markup.regions):
+        if r.tuning is not None and r.tuning.begin == ann.begin:
+            region = k
+            break
+    return spec, region
+
+
+def input_decls(spec, path: str) -> str | None:
+    """C declarations for Orio `input_vars` (fragments declare their data there)."""
+    if spec is None:
+        return None
+    lines = []
+    for d in spec.input_vars:
+        dims = "".join(f"[{e.text}]" for e in d.dims)
+        lines.append(f"{d.ctype} {d.name}{dims};")
+    if spec.decl_file:
+        f = spec.decl_file if os.path.isabs(spec.decl_file) else os.path.join(os.path.dirname(path), spec.decl_file)
+        try:
+            with open(f) as fh:
+                lines.append(fh.read())
+        except OSError as e:
+            raise AnnotationError(f"cannot read decl_file '{spec.decl_file}': {e.strerror}",
+                                  file=spec.file, line=spec.line) from None
+    return "\n".join(lines) or None
+
+
+def space_for(spec, sizes: Mapping[str, Any], name: str = "space") -> Space:
+    if spec is None or not spec.performance_params:
+        return Space([Param("_", (0,), "int")], name=name)
+    params = []
+    for p in spec.performance_params:
+        slots = tuple((p.meta or {}).get("slots", ())) if p.kind == "mapping" else ()
+        params.append(Param(p.name, tuple(p.values), p.kind, slots))
+    sizes = dict(sizes)
+
+    def constraint(point, spec=spec, sizes=sizes):
+        return spec.satisfies(point, sizes)
+    return Space(params, [constraint] if spec.constraints else [], name=name)
+
+
+def setup(args) -> Setup:
+    path = args.file
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as e:
+        raise LooptxError(f"cannot read the input: {e.strerror}", file=path) from None
+    spec, region = find_spec(path, text, args.spec)
+    s = dict(spec.search) if spec is not None else {}
+    defines = dict(args.defines or {})
+    sizes = spec.problem_sizes() if spec is not None and spec.input_params else []
+    sizes = [{**sz, **defines} for sz in sizes] or [defines]
+    options = {k: v for k, v in s.items() if k not in STANDARD}
+    algorithm = args.algorithm or s.get("algorithm") or "surf+"
+    budget = args.budget if args.budget is not None else s.get("total_runs")
+    time_limit = args.time_limit if args.time_limit is not None else s.get("time_limit")
+    seed = args.seed if args.seed is not None else int(s.get("seed", 0))
+    base = os.path.splitext(path)[0]
+    build = dict(spec.build) if spec is not None else {}
+    counter = dict(spec.performance_counter) if spec is not None else {}
+    build_command = build.get("build_command")
+    if build.get("libs"):
+        build_command = f"{build_command or 'gcc -O3'} {build['libs']}"
+    reps = int(counter.get("repetitions") or (5 if args.backend == "c" else 10))
+    rtol = dict(spec.validation).get("rtol") if spec is not None else None
+    return Setup(path, spec, region, sizes, str(algorithm), options, budget, time_limit, seed,
+                 bool(args.resume or s.get("resume")), args.backend, args.db or base + ".looptx.db",
+                 args.recipe, input_decls(spec, path), build_command, reps, defines,
+                 float(counter.get("timeout", 60.0 if args.backend == "c" else 120.0)), rtol)
+
+
+def evaluator_for(st: Setup, sizes: Mapping[str, int], function=None):
+    recipe = None
+    if st.recipe:
+        from looptx.recipe.schema import find_recipe
+        recipe = find_recipe(st.recipe, os.path.dirname(os.path.abspath(st.path)))
+    common = dict(sizes=sizes, recipe_path=recipe, function=function, seed=st.seed, region=st.region,
+                  extra_decls=st.extra_decls, repetitions=st.repetitions, timeout=st.timeout,
+                  rtol=st.rtol)
+    if st.backend == "cuda":
+        from looptx.runtime.cuda_eval import CudaEvaluator, preflight
+        arch, name = preflight()
+        return CudaEvaluator(st.path, arch=arch, device_name=name, **common)
+    from looptx.runtime.evaluators import CEvaluator
+    return CEvaluator(st.path, build_command=st.build_command, **common)
+
+
+def check_args(args) -> None:
+    """Command-line values that no search could use: bad input, reported before any work."""
+    def bad(option, what, hint):
+        raise LooptxError(f"{option} {what}", hint=hint)
+    if args.budget is not None and args.budget < 1:
+        bad("--budget", f"must be at least 1, got {args.budget}", "give the number of evaluations")
+    if args.time_limit is not None and not args.time_limit > 0:
+        bad("--time-limit", f"must be a positive number of seconds, got {args.time_limit}", "e.g. 600")
+    if args.workers is not None and args.workers < 1:
+        bad("--workers", f"must be at least 1, got {args.workers}", "one worker per device")
+    if args.batch_size < 1:
+        bad("--batch-size", f"must be at least 1, got {args.batch_size}", "e.g. 8")
+    if args.top < 1:
+        bad("--top", f"must be at least 1, got {args.top}", "e.g. 10")
+    ex = args.executor
+    if ex is not None and ex != "local-dask" and not re.match(r"^(dask|tcp|tls)://[^/\s]+$", ex):
+        bad("--executor", f"'{ex}' is not a Dask scheduler address",
+            "write dask://HOST:PORT (or tcp://, tls://), or local-dask")
+
+
+def run(args) -> int:
+    check_args(args)
+    if args.replay:
+        return replay_command(args)
+    if not args.file:
+        raise LooptxError("looptx search needs a FILE (or --replay CACHE)", hint="looptx search file.c")
+    from looptx.search.base import get_searcher
+    from looptx.search.driver import run_search
+    from looptx.search.report import top_table
+    st = setup(args)
+    try:
+        cls = get_searcher(st.algorithm)
+    except LooptxError as e:
+        if args.algorithm:                 # from the command line: no place in the file
+            raise
+        raise e.located(file=st.path, line=st.spec.line if st.spec else None)
+    st.options = _options_for(cls, st.options)
+    # --workers alone means a local Dask cluster (one single-threaded worker per device)
+    executor = args.executor or ("local-dask" if args.workers else None)
+    results = []
+    for sizes in st.sizes:
+        space = space_for(st.spec, sizes, name=os.path.basename(st.path))
+        n_valid = _count(space)
+        budget = st.budget if st.budget is not None else min(n_valid or 100, 100)
+        try:
+            searcher = cls(space, seed=st.seed, max_evals=int(budget), batch_size=max(1, args.batch_size),
+                           time_limit=st.time_limit, **st.options)
+        except LooptxError as e:
+            raise e.located(file=st.path, line=st.spec.line if st.spec else None)
+        ev = evaluator_for(st, sizes, args.function)
+        ev.signature()                 # a missing size is a bad input, not a failure per point
+        key = f"{os.path.basename(st.path)}|{json.dumps(sizes, sort_keys=True)}|{st.backend}|r{st.region}"
+        label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
+        print(f"looptx search {st.path} [{label}]: {cls.name}, budget {budget}, {n_valid} valid points, "
+              f"backend {st.backend}")
+        out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
+                         time_limit=st.time_limit, executor=executor, workers=args.workers,
+                         progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
+                         input_file=st.path, problem=sizes, searcher_options=st.options)
+        print(top_table(st.db, key, n=args.top))
+        results.append((sizes, out))
+    best = [(sz, o) for sz, o in results if o.best_point is not None]
+    if not best:
+        print("no variant passed validation", file=sys.stderr)
+        return 1
+    from looptx.search.best import write_best
+    written = write_best(st, best, args.function)
+    print(f"best variant written to {written}")
+    return 0
+
+
+def _options_for(cls, options: Mapping[str, Any]) -> dict:
+    """The spec's search options that concern `cls`: an option prefixed with another searcher's
+    name (`annealing_cooling_factor` while `--algorithm random` overrides the spec) is dropped
+    with a warning; anything else is for `cls` to accept or reject."""
+    from looptx.search.base import get_searcher
+    kept, dropped = {}, {}
+    for key, value in options.items():
+        parts = key.lower().split("_")
+        other = None
+        for n in range(len(parts) - 1, 0, -1):
+            try:
+                c = get_searcher("_".join(parts[:n]))
+            except LooptxError:
+                continue
+            other = c if c is not cls else None
+            break
+        if other is not None:
+            dropped.setdefault(other.name, []).append(key)
+            continue
+        kept[key] = value
+    for name, keys in dropped.items():
+        print(f"looptx: warning: option{'s' if len(keys) > 1 else ''} {', '.join(keys)} "
+              f"of searcher '{name}' ignored by '{cls.name}'", file=sys.stderr)
+    return kept
+
+
+def _count(space: Space) -> int | None:
+    try:
+        return len(space.valid_points()) if space.enumerable else None
+    except LooptxError:
+        return None
+
+
+def replay_command(args) -> int:
+    """`looptx search --replay CACHE`: a simulated search on a recorded space (no hardware)."""
+    import math
+    from looptx.search.replay import load_recorded_space, replay
+    rec = load_recorded_space(args.replay, args.t1)
+    algo = args.algorithm or "surf+"
+    budget = args.budget or min(100, rec.n_valid)
+    seed = args.seed or 0
+    trace = replay(rec, algo, seed=seed, max_evals=budget, batch_size=args.batch_size)
+    best = trace.best_curve[-1] if len(trace) else math.inf
+    fails = sum(1 for _, r, _ in trace if not r.ok)
+    print(f"replay {os.path.basename(args.replay)}: {trace.searcher}, {len(trace)} evaluations "
+          f"({fails} failed), seed {seed}, batch {args.batch_size}; {rec.n_valid} valid points")
+    if not math.isfinite(best):
+        print("no successful evaluation")
+        return 1
+    rank = 1 + sum(1 for t in rec.times if t < best)
+    hit = next((i + 1 for i, v in enumerate(trace.best_curve) if v <= 1.05 * rec.optimum), None)
+    print(f"best found {best:.6g} s (optimum {rec.optimum:.6g} s, optimum/best {rec.optimum / best:.4f}, "
+          f"rank {rank} of {rec.n_valid}); within 5% of the optimum after "
+          f"{hit if hit else 'more than ' + str(len(trace))} evaluations; simulated time "
+          f"{trace.times[-1]:.1f} s (searcher {trace.searcher_time:.2f} s)")
+    return 0

@@ -1,0 +1,49 @@
+"""`looptx search --backend cuda` on a GPU (`pytest -m gpu`, skipped elsewhere): a small search
+over the GPU matmul space validates and times every variant, records the device, and writes a
+.best.cu that nvcc compiles."""
+import contextlib
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from looptx.cli import main
+from looptx.search.db import ResultsDB
+
+pytestmark = pytest.mark.gpu
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def gpu():
+    try:
+        from looptx.runtime.cuda_eval import preflight
+        return preflight()
+    except Exception as e:                      # no pycuda, no driver, no device
+        pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
+
+
+def test_cuda_search_small(gpu, tmp_path):
+    src = tmp_path / "matmul_search.c"
+    shutil.copy(ROOT / "examples" / "gpu" / "matmul_search.c", src)
+    db = tmp_path / "g.db"
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(["search", str(src), "--backend", "cuda", "-D", "N=256", "-a", "random",
+                   "--budget", "6", "--batch-size", "3", "--db", str(db), "--no-progress"])
+    assert rc == 0, out.getvalue() + err.getvalue()
+    with ResultsDB(db, create=False) as rdb:
+        info = rdb.searches()[0]
+        recs = rdb.evaluations(info.key)
+    assert len(recs) == 6
+    assert all(r.status == "ok" for r in recs), [(r.status, r.error) for r in recs]
+    assert all(r.info["max_rel_error"] < 1e-12 for r in recs)
+    assert gpu[1] in info.evaluator["device"]
+    best = tmp_path / "matmul_search.best.cu"
+    assert best.exists()
+    arch = gpu[0]
+    p = subprocess.run(["nvcc", f"-arch={arch}", "-DN=256", "-c", str(best), "-o", str(tmp_path / "b.o")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
