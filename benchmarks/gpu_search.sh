@@ -3,7 +3,7 @@
 # space (recorded as a Kernel Tuner cache for replay), then each searcher with SEARCH_BUDGET
 # evaluations, every run with its own cold nvcc cache so that wall times compare.
 #   SRC=examples/gpu/matmul_search.c TAG=matmul SEARCHERS="random surf+ ..." SEQ=1 (surf+ at bs 1)
-#   EXHAUSTIVE=0 (skip the exhaustive run)  PYTEST="tests/test_gpu.py ..." (gpu tests afterwards)
+#   EXHAUSTIVE=0 (skip the exhaustive run) or EXH_DB=path/exhaustive.db (reuse one)  PYTEST="tests/test_gpu.py ..." (gpu tests afterwards)
 # Expects ../shared/wheels in .whl/ and, for images without scikit-learn/rich, their wheels in .whl2/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,9 @@ run() {   # run NAME ALGO BATCH [extra...]
   tail -2 "$OUT/$name.log"
 }
 
-if [ "${EXHAUSTIVE:-1}" = 1 ]; then
+if [ -n "${EXH_DB:-}" ]; then
+  cp "$EXH_DB" "$OUT/exhaustive.db"     # an earlier exhaustive run to compare against
+elif [ "${EXHAUSTIVE:-1}" = 1 ]; then
   run exhaustive exhaustive 16 --budget 100000
   python3 -m looptx report "$OUT/exhaustive.db" --kernel-tuner "$OUT/${TAG}_cuda.json" --top 10 > "$OUT/exhaustive.report" 2>&1
   gzip -kf "$OUT/${TAG}_cuda.json"

@@ -2,3 +2,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def private_build_cache(tmp_path_factory):
+    """Builds go to a fresh cache, not the user's: the tests read nothing outside the repo."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LOOPTX_CACHE_DIR", str(tmp_path_factory.mktemp("build")))
+        yield

@@ -47,3 +47,22 @@ def test_cuda_search_small(gpu, tmp_path):
     p = subprocess.run(["nvcc", f"-arch={arch}", "-DN=256", "-c", str(best), "-o", str(tmp_path / "b.o")],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+def test_shared_copy_between_thread_loops_is_right(gpu):
+    """Blocks over (bb, a), threads over (d, b): the shared copies sit inside thread loop d and
+    outside thread loop b.  The first exhaustive run of examples/gpu/tccg_search.c found every
+    such variant wrong; each must now validate."""
+    from looptx.runtime.cuda_eval import CudaEvaluator
+    from looptx.search.command import find_spec, input_decls
+    path = str(ROOT / "examples" / "gpu" / "tccg_search.c")
+    spec, region = find_spec(path, open(path).read(), None)
+    sizes = {"NA": 24, "NB": 20, "NC": 8, "ND": 12, "NE": 24}
+    ev = CudaEvaluator(path, sizes=sizes, extra_decls=input_decls(spec, path), region=region,
+                       arch=gpu[0], repetitions=2)
+    for point in ({"TB": 2, "TE": 4, "MAP": ("bb", "a", "d", "b"), "UC": 0},
+                  {"TB": 4, "TE": 8, "MAP": ("a", "bb", "b", "d"), "UC": 1}):
+        prepared = ev.prepare(point)
+        assert prepared.status == "ok", prepared.error
+        m = ev.measure(prepared)
+        assert m.status == "ok", (point, m.error)

@@ -264,3 +264,33 @@ def test_report_bad_database(tmp_path):
     bad.write_text("not a database")
     rc, _, err = cli("report", bad)
     assert rc == 2 and len(err.strip().splitlines()) == 1, err
+
+
+def test_annotation_names_a_yaml_recipe(tmp_path):
+    """`recipe("r/x.yaml")` in the CHiLL block: the path is relative to the annotated file and
+    the recipe's $PARAMS are bound from the point."""
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "scale.yaml").write_text(
+        "steps:\n  - tile: {stmt: 0, loop: i, size: $T, control: ii}\n"
+        "  - unroll: {stmt: 0, loop: i, factor: $U}\n")
+    src = tmp_path / "scale.c"
+    src.write_text("""/*@ begin PerfTuning (
+  def performance_params { param U[] = [1, 2, 4]; param T[] = [8, 16]; }
+  def input_params { param N[] = [100]; }
+  def input_vars { decl static double a[N] = random; decl static double b[N] = random; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i;
+/*@ begin CHiLL ( recipe("r/scale.yaml") ) @*/
+for (i = 0; i < N; i++)
+  a[i] = 2.0 * b[i] + a[i];
+/*@ end @*/
+/*@ end @*/
+""")
+    rc, out, err = cli("search", src, "--no-progress")
+    assert rc == 0, out + err
+    recs = next(iter(records(tmp_path / "scale.looptx.db").values()))
+    assert len(recs) == 6 and all(r.ok for r in recs)
+    assert {r.recipe.count("factor: ") for r in recs} == {1}
+    assert len({r.code_hash for r in recs}) == 6
+    check_best(str(src), str(tmp_path / "scale.best.c"), [{"N": 100}, {"N": 37}], tmp_path)

@@ -32,9 +32,10 @@ class Program:
         return self.source.filename
 
 
-def _brace_depth(text: str, offset: int) -> int:
-    depth, i, quote = 0, 0, None
-    while i < offset:
+def _braces(text: str, start: int = 0):
+    """(offset, depth after it) of every brace outside string and character literals."""
+    depth, i, quote = 0, start, None
+    while i < len(text):
         ch = text[i]
         if quote:
             if ch == "\\":
@@ -43,11 +44,16 @@ def _brace_depth(text: str, offset: int) -> int:
                 quote = None
         elif ch in "\"'":
             quote = ch
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
+        elif ch in "{}":
+            depth += 1 if ch == "{" else -1
+            yield i, depth
         i += 1
+
+
+def _brace_depth(text: str, offset: int) -> int:
+    depth = 0
+    for i, depth_after in _braces(text[:offset]):
+        depth = depth_after
     return depth
 
 
@@ -224,24 +230,7 @@ def _function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) 
 
 
 def _matching_brace(text: str, open_at: int) -> int:
-    depth, i, quote = 0, open_at, None
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return len(text)
+    return next((i for i, depth in _braces(text, open_at) if depth == 0), len(text))
 
 
 def _nodes(node):

@@ -82,8 +82,22 @@ class Statement:
         return f"S{self.id}[{', '.join(self.iterators)}]"
 
 
+class CachedValue:
+    """A frozen dataclass with a `_cache` of derived isl objects: pickles without it (isl
+    objects do not pickle, and the cache is rebuilt on demand)."""
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_cache"] = {}
+        return state
+
+    def __setstate__(self, state):
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+
+
 @dataclass(frozen=True)
-class Scop:
+class Scop(CachedValue):
     filename: str
     region: int
     params: tuple[str, ...]
@@ -94,15 +108,6 @@ class Scop:
     region_span: tuple[int, int] = (0, 0)   # first/last source line of the region
     function: str | None = None
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["_cache"] = {}
-        return state
-
-    def __setstate__(self, state):
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
 
     # ---- lookups -----------------------------------------------------------------------
     def array(self, name: str) -> Array:

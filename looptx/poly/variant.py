@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import islpy as isl
 
-from looptx.poly.scop import Scop, Statement
+from looptx.poly.scop import CachedValue, Scop, Statement
 
 
 @dataclass(frozen=True)
@@ -51,22 +51,13 @@ class Piece:
 
 
 @dataclass(frozen=True)
-class Variant:
+class Variant(CachedValue):
     scop: Scop
     pieces: tuple[Piece, ...]
     assumptions: tuple[str, ...] = ()          # `known` facts about parameters (isl text)
     history: tuple[str, ...] = ()              # applied steps, for provenance
     extra: tuple = ()                          # later stages (GPU mapping, promotions) attach here
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
-
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        state["_cache"] = {}
-        return state
-
-    def __setstate__(self, state):
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
 
     def evolve(self, **kw) -> "Variant":
         return replace(self, _cache={}, **kw)

@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from looptx.errors import LegalityError, LooptxError
-from looptx.runtime.evaluators import CEvaluator, _region_recipe, _variant
+from looptx.errors import LooptxError
+from looptx.runtime.evaluators import CEvaluator
 from looptx.search.evaluate import Measurement, Prepared, summarize_times
 
 __all__ = ["CudaEvaluator", "CudaPayload"]
@@ -76,22 +76,15 @@ class CudaEvaluator(CEvaluator):
         from looptx.codegen.cuda import cu_file, generate, launch_spec
         from looptx.pipeline import region_name
         prog = self.program()
-        if recipe is None and self.recipe_path is not None:
-            from looptx.recipe.schema import load_file
-            recipe = load_file(self.recipe_path, dict(point))
-        rec = _region_recipe(prog, self.region, recipe, dict(point))
-        variant, applied = _variant(prog, self.region, rec, self.unsafe)
+        variant, applied = self.variant(point, recipe)
         rc = generate(variant, region_name(prog, self.region))
-        spec = launch_spec(rc)
-        return CudaPayload(cu_file(rc, "", dict(prog.int_macros)), spec), applied
+        return CudaPayload(cu_file(rc, "", dict(prog.int_macros)), launch_spec(rc)), applied
 
     def prepare(self, point: dict) -> Prepared:
-        try:
-            payload, applied = self.build(point)
-        except LegalityError as e:
-            return Prepared(point=point, status="illegal", error=str(e))
-        except LooptxError as e:
-            return Prepared(point=point, status="invalid", error=str(e))
+        built, pruned = self.built_or_pruned(point)
+        if pruned is not None:
+            return pruned
+        payload, applied = built
         for k in payload.spec["kernels"]:
             if k["threads"] > MAX_THREADS or k["shared_bytes"] > MAX_STATIC_SHARED:
                 return Prepared(point=point, status="over_limit",

@@ -155,25 +155,36 @@ class CEvaluator:
     def build(self, point: Mapping[str, Any], recipe=None) -> tuple[CPayload, str | None]:
         """(payload, applied recipe text) for a point; raises LooptxError for a bad point.
         `recipe` (a Recipe) overrides the evaluator's recipe_path / the annotation."""
-        prog = self.program()
         sig = self.signature()
         tc = self.toolchain(point)
-        if recipe is None and self.recipe_path is not None:
-            from looptx.recipe.schema import load_file
-            recipe = load_file(self.recipe_path, dict(point))
-        rec = _region_recipe(prog, self.region, recipe, dict(point))
-        variant, applied = _variant(prog, self.region, rec, self.unsafe)
+        variant, applied = self.variant(point, recipe)
         from looptx.pipeline import c_block
         return CPayload(region_source(sig, c_block(variant)), sig, tc), applied
 
+    def variant(self, point: Mapping[str, Any], recipe=None):
+        """(Variant, applied recipe text) of the region for a point (LooptxError if bad)."""
+        if recipe is None and self.recipe_path is not None:
+            from looptx.recipe.schema import load_file
+            recipe = load_file(self.recipe_path, dict(point))
+        prog = self.program()
+        rec = _region_recipe(prog, self.region, recipe, dict(point))
+        return _variant(prog, self.region, rec, self.unsafe)
+
+    def built_or_pruned(self, point: dict):
+        """(build(point), None), or (None, a pruned Prepared) when the point is illegal or bad."""
+        try:
+            return self.build(point), None
+        except LegalityError as e:
+            return None, Prepared(point=point, status="illegal", error=str(e))
+        except LooptxError as e:
+            return None, Prepared(point=point, status="invalid", error=str(e))
+
     # -- the protocol -----------------------------------------------------------------------
     def prepare(self, point: dict) -> Prepared:
-        try:
-            payload, applied = self.build(point)
-        except LegalityError as e:
-            return Prepared(point=point, status="illegal", error=str(e))
-        except LooptxError as e:
-            return Prepared(point=point, status="invalid", error=str(e))
+        built, pruned = self.built_or_pruned(point)
+        if pruned is not None:
+            return pruned
+        payload, applied = built
         # Compiling here fills the build cache from the driver's parallel prepare pool, so the
         # serialized measure() step only loads the library.  A failed build is reported (with its
         # message) by measure(), which runs the compiler again.

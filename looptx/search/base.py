@@ -310,8 +310,9 @@ class TrajectorySearcher(Searcher):
     """
 
     _restore_rng = False
-    # A trajectory that asks this many times in a row for nothing new is stuck: it is
-    # replaced by random sampling so the budget is still spent usefully.
+    # A trajectory that asks this many times in a row for nothing new is stuck (a fully
+    # explored neighbourhood): a few random points are evaluated before it goes on, so the
+    # budget is still spent usefully.
     stale_limit: ClassVar[int] = 2000
 
     def __init__(self, space: Space, **kwargs):
@@ -320,18 +321,12 @@ class TrajectorySearcher(Searcher):
         self._request: list[tuple[str, Point, bool]] | None = None
         self._requested: set[str] = set()
         self._stale = 0
+        self._held: list | None = None
         self._gen_done = False
 
     @abc.abstractmethod
     def _run(self) -> Generator[Request, list[Result], None]:
         """The search as a generator of requests."""
-
-    def _fallback(self) -> Generator[Request, list[Result], None]:
-        while True:
-            pts = self._unrequested(max(1, self.batch_size))
-            if not pts:
-                return
-            yield pts
 
     def _unrequested(self, n: int) -> list[Point]:
         return self.space.sample(self.rng, n, exclude=self._requested)
@@ -368,9 +363,18 @@ class TrajectorySearcher(Searcher):
             entries.append((key, p, self.space.is_valid(p)))
         self._stale = 0 if fresh else self._stale + 1
         if self._stale > self.stale_limit:
-            self._gen = self._fallback()
             self._stale = 0
-            return self._advance(None)
+            extra = self._unrequested(max(1, self.batch_size))
+            if extra:
+                # Interlude: random points first, then the trajectory's own request again.
+                self._held = entries
+                self._requested.update(point_key(p) for p in extra)
+                entries = [(point_key(p), p, True) for p in extra]
+            else:
+                # Every valid point has been requested: nothing new can come.
+                self._gen_done = True
+                self._request = None
+                return False
         self._request = entries
         return True
 
@@ -380,16 +384,20 @@ class TrajectorySearcher(Searcher):
         if self._request is None and not self._advance(None):
             return []
         while True:
-            out = []
+            out, keys = [], set()
             waiting = False
             for key, p, valid in self._request:
                 if not valid or key in self._told:
                     continue
                 waiting = True
-                if key not in self._pending and len(out) < n and all(point_key(o) != key for o in out):
+                if key not in self._pending and key not in keys and len(out) < n:
                     out.append(p)
+                    keys.add(key)
             if waiting:
                 return out
+            if self._held is not None:
+                self._request, self._held = self._held, None
+                continue
             results = [self._told[key][1] if valid else INVALID for key, p, valid in self._request]
             if not self._advance(results):
                 return []

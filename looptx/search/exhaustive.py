@@ -21,6 +21,10 @@ class ExhaustiveSearcher(Searcher):
     name = "exhaustive"
     options = {"start_coord": None}
 
+    def __init__(self, space, **kwargs):
+        super().__init__(space, **kwargs)
+        self._order: Iterator[Point] | None = None
+
     def _check_options(self) -> None:
         start = self.opts["start_coord"]
         if start is not None:
@@ -29,7 +33,6 @@ class ExhaustiveSearcher(Searcher):
             self._require(ok, "start_coord",
                           f"a list of {len(self.space.params)} value indices within each "
                           "parameter's range")
-        self._order: Iterator[Point] | None = None
 
     def _points(self) -> Iterator[Point]:
         start = self.opts["start_coord"]

@@ -108,7 +108,7 @@ def score_run(curve: np.ndarray, times: Sequence[float], budgets: Sequence[int],
     b = np.where(np.isfinite(curve[:B]), curve[:B], worst)
     denom = rand - opt
     s_n = np.where(denom > 0, (rand - b) / np.where(denom > 0, denom, 1.0), 1.0)
-    F = {n: (opt / curve[n - 1] if math.isfinite(curve[n - 1]) else 0.0) for n in budgets}
+    F = {n: (float(opt / curve[n - 1]) if math.isfinite(curve[n - 1]) else 0.0) for n in budgets}
     S = {n: float(np.mean(s_n[:n])) for n in budgets}
     H = {n: float(curve[n - 1] <= opt * 1.05) for n in budgets}
     return RunScores(F, S, H)

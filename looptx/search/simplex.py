@@ -1,8 +1,6 @@
 """Nelder-Mead simplex on value-index coordinates, with restarts."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from looptx.search.base import TrajectorySearcher, register_searcher

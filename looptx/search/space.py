@@ -338,6 +338,14 @@ class Space:
         if tables is None:
             tables = self._tables[extras] = self._feature_tables(extras)
         parts = [t[coords[:, j]] for j, t in enumerate(tables) if t.shape[1]]
+        if "pairs" in extras:
+            # log2(a*b) for every pair of size-like parameters: threads per block, tile
+            # areas and footprints are products of parameters.
+            logs = [(j, np.log2(np.array(p.values, dtype=np.float64)))
+                    for j, p in enumerate(self.params)
+                    if p.ordinal and len(p.values) > 2 and all(v > 0 for v in p.values)]
+            for (a, la), (b, lb) in itertools.combinations(logs, 2):
+                parts.append((la[coords[:, a]] + lb[coords[:, b]])[:, None])
         if not parts:
             return np.zeros((coords.shape[0], 0))
         return np.hstack(parts)

@@ -1,16 +1,20 @@
 """Model-based search with extremely randomized trees: SURF and SURF+ (the default).
 
 SURF (Nelson et al., "Generating efficient tensor contractions for GPUs", ICPP 2015; Orio's
-`Mlsearch`) fits an ExtraTreesRegressor to the measured points, with categorical parameters
-one-hot encoded, and evaluates the predicted-best unseen points of a pool, refitting after each
-batch.  It exploits only, and gives failed points a fake runtime, so a space with many
-failures misleads it.  SURF+ keeps the pool and the trees, and adds what those spaces need:
-- the objective is fitted on log(time): times span decades and errors are relative;
-- uncertainty (spread across trees) enters through expected improvement, so it explores;
-- failures train a feasibility classifier instead of getting fake runtimes;
-- batches are diverse (no two points of a batch one parameter apart);
+`Mlsearch`) fits extremely randomized trees to the measured points, with categorical
+parameters one-hot encoded, and evaluates the predicted-best unseen points of a pool (every
+valid point, or a large valid sample), refitting after each batch.  It only exploits and gives
+failed points a fake runtime, so a space with many failures, or with its best points away from
+the first good region it finds, misleads it.  SURF+ keeps the pool and the trees and adds:
+- the fit is on log(time): times span decades and errors are relative;
+- uncertainty from the spread across trees, by Thompson sampling (each pick follows one
+  random tree), plus a share of uniform random picks;
+- failures train a feasibility forest instead of getting fake runtimes;
+- size-like parameters get power-of-two alignment and pairwise-product features;
+- batches are diverse (a tree per pick; no two points of a batch one parameter apart);
 - the end of the budget refines the incumbent: its unseen neighbours, best predicted first.
-Both are history-based: a fresh instance that is told the history continues the search.
+Both are history-based: a fresh instance that is told the history continues the search, and
+refits cost milliseconds (a tree per pick, not a forest per point).
 """
 from __future__ import annotations
 
@@ -25,6 +29,8 @@ from looptx.search.base import Searcher, register_searcher
 from looptx.search.space import Point, point_key
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
+# Spaces with up to this many valid points use all of them as the pool.
+_FULL_POOL = 20_000
 
 
 class _Pool:
@@ -34,7 +40,7 @@ class _Pool:
         space = searcher.space
         self.space = space
         self.extras = features
-        if space.enumerable and space.size() <= max(size, 2 * 10_000):
+        if space.enumerable and space.size() <= max(size, _FULL_POOL):
             coords = space.valid_coords()
             keys = space.valid_keys()
         else:
@@ -52,9 +58,6 @@ class _Pool:
         self.row = {k: i for i, k in enumerate(self.keys)}
         self.X = np.ascontiguousarray(space.encode_coords(self.coords, features=features),
                                       dtype=np.float32)
-        self._free = [j for j, n in enumerate(space.sizes) if n > 1]
-        self.H = self.onehot(self.coords)
-        self.space = space
 
     def features(self, points: list[Point]) -> np.ndarray:
         rows = [self.row.get(point_key(p)) for p in points]
@@ -66,13 +69,6 @@ class _Pool:
         if missing:
             out[missing] = self.space.encode([points[i] for i in missing], features=self.extras)
         return out
-
-    def onehot(self, coords: np.ndarray) -> np.ndarray:
-        """Every parameter value as its own 0/1 column: the additive model's features."""
-        coords = np.asarray(coords).reshape(-1, len(self.space.sizes))
-        if not self._free:
-            return np.zeros((len(coords), 0))
-        return np.hstack([np.eye(self.space.sizes[j])[coords[:, j]] for j in self._free])
 
     def unseen(self, seen: set[str]) -> np.ndarray:
         return np.array([i for i, k in enumerate(self.keys) if k not in seen], dtype=np.int64)
@@ -125,6 +121,11 @@ class SurfSearcher(Searcher):
     name = "surf"
     options = {"n_init": 10, "bs": 5, "n_trees": 100, "pool_size": 10000, "min_samples_leaf": 1}
 
+    def __init__(self, space, **kwargs):
+        super().__init__(space, **kwargs)
+        self._pool: _Pool | None = None
+        self._queue: list[Point] = []
+
     @classmethod
     def _prefixes(cls):
         return ("mlsearch",)
@@ -132,8 +133,6 @@ class SurfSearcher(Searcher):
     def _check_options(self) -> None:
         for opt in ("n_init", "bs", "n_trees", "pool_size", "min_samples_leaf"):
             self._require(self.opts[opt] >= 1, opt, "at least 1")
-        self._pool: _Pool | None = None
-        self._queue: list[Point] = []
 
     def _pool_(self) -> _Pool:
         if self._pool is None:
@@ -192,47 +191,60 @@ class SurfSearcher(Searcher):
 
 
 class SurfPlusSearcher(SurfSearcher):
-    """SURF+ (the default searcher): SURF with log-time fit, uncertainty from the spread
-    across trees, a feasibility model for failures, diverse batches and a final local
-    refinement of the incumbent.
+    """SURF+, the default searcher: SURF's pool and extremely randomized trees, plus what
+    real tuning spaces need (see the module docstring).
+
+    Each pick follows Thompson sampling: a fresh random tree, fitted to log(time) of the
+    successes, names the unseen pool point it predicts fastest; the spread across trees is
+    the model's uncertainty, so picks explore where trees disagree.  A share `explore` of the
+    picks is uniform random, which keeps the search above random search on spaces whose best
+    configurations the trees cannot predict.  Failures train a second forest (the chance of
+    success); points it predicts to fail go last.  Within a batch, each pick uses its own tree
+    and no two points differ in a single parameter.  The last `refine` share of the budget
+    goes to the unseen neighbours of the incumbent.  Settings were tuned on the recorded
+    convolution spaces (benchmarks/search_quality.py, benchmarks/RESULTS-search.md).
 
     Options:
-      n_init (8): random points before the first fit;
-      n_trees (24): trees per forest (refit + pool prediction well under a second);
-      min_samples_leaf (1), max_features (1.0), bootstrap (False): of the trees;
-      acquisition ('ei'): 'ei' expected improvement in log-time, 'lcb' mean - kappa * spread,
-        'ts' Thompson sampling (each pick follows one random tree), 'mean' pure exploitation;
-      kappa (1.0): for 'lcb'; xi (0.0): EI margin in log-time (0.05 = 5% slower than the best);
-      explore (0.0): chance that a pick is a random pool point instead;
-      feasibility (True): learn where points fail (failures weight the acquisition by the
-        predicted chance of success); off = SURF's fake runtimes;
+      n_init (2): random points before the first fit (the first batch is random anyway);
+      explore (0.2): chance that a pick is a uniform random pool point;
+      acquisition ('ts'): 'ts' Thompson sampling, 'ei' expected improvement in log-time,
+        'lcb' mean - kappa * spread, 'mean' pure exploitation (the last three use a forest of
+        n_trees and its spread);
+      n_trees (24), kappa (1.0), xi (0.0): forest size, LCB weight, EI margin in log-time;
+      min_samples_leaf (1), max_features (1.0), bootstrap (False): of each tree;
+      features ('align,pairs'): extra model columns for size-like parameters: 'align'
+        (power-of-two alignment), 'pairs' (log2 of each pairwise product), 'log2', 'onehot';
+      feasibility (True): learn where points fail; off = SURF's fake runtimes (2x the worst);
+      feas_trees (16): trees of the feasibility forest;
       refine (0.1): share of the budget, at its end, for the incumbent's neighbourhood;
       pool_size (10000): candidates sampled when the space has more valid points than 20000.
     """
 
     name = "surf+"
-    options = {"n_init": 8, "n_trees": 24, "min_samples_leaf": 1, "max_features": 1.0,
-               "bootstrap": False, "acquisition": "ei", "kappa": 1.0, "xi": 0.0,
-               "explore": 0.0, "feasibility": True, "feas_trees": 16, "ts_trees": 1, "additive": 0.0, "additive_noise": 1.0, "far_every": 0, "far_distance": 3, "feas_gate": 0.5,
-               "refine": 0.1,
-               "pool_size": 10000, "features": ""}
+    options = {"n_init": 2, "explore": 0.2, "acquisition": "ts", "n_trees": 24, "kappa": 1.0,
+               "xi": 0.0, "min_samples_leaf": 1, "max_features": 1.0, "bootstrap": False,
+               "features": "align,pairs", "feasibility": True, "feas_trees": 16,
+               "refine": 0.1, "pool_size": 10000}
+    _FEATURES = ("align", "pairs", "log2", "onehot")
 
     @classmethod
     def _prefixes(cls):
         return ("surfplus",)
 
     def _check_options(self) -> None:
-        for opt in ("n_init", "n_trees", "pool_size", "min_samples_leaf", "feas_trees", "ts_trees"):
-            self._require(self.opts[opt] >= 1, opt, "at least 1")
+        o = self.opts
+        for opt in ("n_init", "n_trees", "pool_size", "min_samples_leaf", "feas_trees"):
+            self._require(o[opt] >= 1, opt, "at least 1")
         for opt in ("refine", "explore"):
-            self._require(0.0 <= self.opts[opt] <= 1.0, opt, "between 0 and 1")
-        self._require(0.0 < self.opts["max_features"] <= 1.0, "max_features", "in (0, 1]")
-        self._require(self.opts["xi"] >= 0.0, "xi", "0 or more")
-        self._require(self.opts["kappa"] >= 0.0, "kappa", "0 or more")
-        self._require(self.opts["acquisition"] in ("ei", "lcb", "ts", "mean"), "acquisition",
-                      "one of ei, lcb, ts, mean")
-        self._pool = None
-        self._queue = []
+            self._require(0.0 <= o[opt] <= 1.0, opt, "between 0 and 1")
+        self._require(0.0 < o["max_features"] <= 1.0, "max_features", "in (0, 1]")
+        self._require(o["xi"] >= 0.0, "xi", "0 or more")
+        self._require(o["kappa"] >= 0.0, "kappa", "0 or more")
+        self._require(o["acquisition"] in ("ts", "ei", "lcb", "mean"), "acquisition",
+                      "one of ts, ei, lcb, mean")
+        feats = [f for f in str(o["features"]).split(",") if f]
+        self._require(all(f in self._FEATURES for f in feats), "features",
+                      "a comma-separated list of " + ", ".join(self._FEATURES))
 
     def _propose(self, n: int) -> list[Point]:
         spent = len(self._told) + len(self._pending)
@@ -249,7 +261,7 @@ class SurfPlusSearcher(SurfSearcher):
         return out
 
     def _fit(self, n_reg: int):
-        """Objective trees on log(time) of the successes, feasibility trees on all points."""
+        """Objective trees on log(time) of the successes; feasibility trees on all points."""
         pool = self._pool_()
         points, results = self._training()
         X = pool.features(points)
@@ -257,71 +269,32 @@ class SurfPlusSearcher(SurfSearcher):
         y = np.log(np.array([max(r.value, 1e-300) if r.ok else 1.0 for r in results]))
         seed = self.seed * 7919 + len(points)
         o = self.opts
-        kw = dict(min_samples_leaf=o["min_samples_leaf"], max_features=o["max_features"],
-                  bootstrap=o["bootstrap"])
         feas = None
-        if o["feasibility"]:
-            if not ok.all():
-                feas = _fit_forest(X, ok.astype(np.float64), o["feas_trees"], seed + 1)
-        else:
+        if not o["feasibility"]:
             y = np.where(ok, y, np.log(2.0) + y[ok].max())
             ok = np.ones(len(y), dtype=bool)
-        lin = None
-        target = y[ok]
-        if o["additive"] > 0:
-            lin = self._fit_additive([self.space.coords(p) for p, good in zip(points, ok) if good],
-                                     target)
-            target = target - lin[3]
-        reg = _fit_forest(X[ok], target, n_reg, seed, **kw)
-        return reg, feas, float(y[ok].min()), lin
+        elif not ok.all():
+            feas = _fit_forest(X, ok.astype(np.float64), o["feas_trees"], seed + 1)
+        reg = _fit_forest(X[ok], y[ok], n_reg, seed, min_samples_leaf=o["min_samples_leaf"],
+                          max_features=o["max_features"], bootstrap=o["bootstrap"])
+        return reg, feas, float(y[ok].min())
 
-    def _fit_additive(self, coords, y):
-        """Bayesian ridge on one-hot parameter values (log-time = sum of per-value effects).
-
-        Trees cannot predict below the best time they were shown; main effects can, by
-        combining the best value of each parameter, which is how good GPU configurations
-        are usually put together.  Returns (mean, coefficients, posterior Cholesky factor,
-        fitted values)."""
-        H = self._pool_().onehot(np.array(coords))
-        mean = float(y.mean())
-        lam = self.opts["additive"]
-        A = H.T @ H + lam * np.eye(H.shape[1])
-        beta = np.linalg.solve(A, H.T @ (y - mean))
-        fitted = mean + H @ beta
-        resid = y - fitted
-        dof = max(1.0, len(y) - np.trace(np.linalg.solve(A, H.T @ H)))
-        sigma2 = max(float(resid @ resid) / dof, 1e-4)
-        chol = np.linalg.cholesky(sigma2 * np.linalg.inv(A) + 1e-12 * np.eye(len(beta)))
-        return mean, beta, chol, fitted
-
-    def _scorer(self, model, X: np.ndarray, coords: np.ndarray):
+    def _scorer(self, model, X: np.ndarray):
         """score(pick) -> acquisition of each row of X for the pick-th point of a batch
-        (higher is better).  Thompson sampling follows a different tree for each pick."""
-        reg, feas, y_best, lin = model
+        (higher is better)."""
+        reg, feas, y_best = model
         o = self.opts
-        H = self._pool_().onehot(coords) if lin is not None else None
         X = np.ascontiguousarray(X, dtype=np.float32)
         p_ok = _predict_forest(feas, X).mean(axis=0) if feas is not None else None
-        acq = o["acquisition"]
-        base = 0.0 if lin is None else lin[0] + H @ lin[1]
 
         def gate(score):
             # Points predicted to fail go behind every point predicted to work.
-            return score if p_ok is None else np.where(p_ok >= o["feas_gate"], score, score - 1e6)
+            return score if p_ok is None else np.where(p_ok >= 0.5, score, score - 1e6)
 
+        acq = o["acquisition"]
         if acq == "ts":
-            m = o["ts_trees"]
-
-            def thompson(pick):
-                trees = [reg[(pick * m + t) % len(reg)] for t in range(m)]
-                pred = np.min([t.predict(X, check_input=False) for t in trees], axis=0)
-                if lin is not None:
-                    beta = lin[1] + o["additive_noise"] * (
-                        lin[2] @ self.rng.standard_normal(len(lin[1])))
-                    pred = pred + lin[0] + H @ beta
-                return gate(-pred)
-            return thompson
-        P = _predict_forest(reg, X) + base
+            return lambda pick: gate(-reg[pick % len(reg)].predict(X, check_input=False))
+        P = _predict_forest(reg, X)
         mu = P.mean(axis=0)
         if acq == "mean":
             score = gate(-mu)
@@ -345,14 +318,12 @@ class SurfPlusSearcher(SurfSearcher):
         pool = self._pool_()
         space = self.space
         ts = self.opts["acquisition"] == "ts"
-        model = self._fit(k * self.opts["ts_trees"] if ts else self.opts["n_trees"])
+        model = self._fit(k if ts else self.opts["n_trees"])
         chosen: list[Point] = []
         if refining and self.best is not None:
             near = [p for p in space.neighbours(self.best[0]) if point_key(p) not in seen]
             if near:
-                score = self._scorer(model, pool.features(near),
-                                     np.array([space.coords(p) for p in near]))
-                order = np.argsort(-score(0), kind="stable")
+                order = np.argsort(-self._scorer(model, pool.features(near))(0), kind="stable")
                 chosen = [near[int(i)] for i in order[:k]]
                 seen = seen | {point_key(p) for p in chosen}
         if len(chosen) >= k:
@@ -360,29 +331,18 @@ class SurfPlusSearcher(SurfSearcher):
         cand = pool.unseen(seen)
         if cand.size == 0:
             return chosen + self.space.sample(self.rng, k - len(chosen), exclude=seen)
-        score = self._scorer(model, pool.X[cand], pool.coords[cand])
+        score = self._scorer(model, pool.X[cand])
         picked = [np.array(space.coords(p)) for p in chosen]
         taken = np.zeros(cand.size, dtype=bool)
         order = None
-        spent = len(self._told) + len(self._pending)
-        far_every = self.opts["far_every"]
-        far = None
-        if far_every and self.best is not None:
-            inc = np.array(space.coords(self.best[0]))
-            far = np.sum(pool.coords[cand] != inc, axis=1) >= self.opts["far_distance"]
         while len(chosen) < k and not taken.all():
-            if self.opts["explore"] > 0 and self.rng.random() < self.opts["explore"]:
-                free = np.flatnonzero(~taken)
+            free = np.flatnonzero(~taken)
+            if self.rng.random() < self.opts["explore"]:
                 i = int(free[int(self.rng.integers(free.size))])
             else:
                 if order is None or ts:
                     order = np.argsort(-score(len(chosen)), kind="stable")
                 free = order[~taken[order]]
-                if far is not None and (spent + len(chosen)) % far_every == far_every - 1:
-                    # A pick away from the incumbent: rugged spaces hide their best
-                    # configurations in basins that a local model does not reach.
-                    away = free[far[free]]
-                    free = away if away.size else free
                 i = int(free[0])
                 # Diversity: a batch never holds two points one parameter apart.
                 for j in free[:256]:

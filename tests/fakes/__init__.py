@@ -1,0 +1,1 @@
+"""Test doubles importable by child processes (isolated workers, Dask workers, subprocesses)."""

@@ -1,0 +1,166 @@
+"""Parameter spaces: keys, validity, enumeration, sampling, encoding, neighbourhoods."""
+import itertools
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from looptx.errors import AnnotationError, LooptxError
+from looptx.search.space import (Param, Space, SpaceTooLarge, infer_kind, mapping_values,
+                                 point_key)
+
+
+def small_space():
+    params = [Param("A", (1, 2, 4, 8), "int"), Param("B", ("x", "y"), "str"),
+              Param("C", (True, False), "bool")]
+    return Space(params, [lambda p: p["A"] * (2 if p["B"] == "y" else 1) <= 8], name="small")
+
+
+def test_point_key_is_canonical():
+    a = point_key({"b": (1, "i"), "a": 2})
+    b = point_key({"a": 2, "b": [1, "i"]})
+    assert a == b == '{"a":2,"b":[1,"i"]}'
+    assert point_key({"x": np.int64(3)}) == point_key({"x": 3})
+    assert point_key({"x": 1}) != point_key({"x": 1.0}) != point_key({"x": True})
+
+
+def test_param_kinds_and_errors():
+    assert infer_kind([1, 2]) == "int" and infer_kind([1, 2.5]) == "float"
+    assert infer_kind([True, False]) == "bool" and infer_kind(["a", 1]) == "str"
+    assert infer_kind([(1, 2), [2, 1]]) == "tuple"
+    assert Param.of("M", [("i", "1", "j", "1")], slots=("BX", "BY", "TX", "TY")).kind == "mapping"
+    assert Param("X", (1, 2), "int").ordinal and not Param("S", ("a",), "str").ordinal
+    with pytest.raises(AnnotationError, match="unknown kind"):
+        Param("X", (1,), "complex")
+    with pytest.raises(AnnotationError, match="no values"):
+        Param("X", (), "int")
+    with pytest.raises(AnnotationError, match="repeats"):
+        Param("X", (1, 1), "int")
+    with pytest.raises(AnnotationError, match="slot"):
+        Param("M", (("i", "j"),), "mapping")
+    with pytest.raises(AnnotationError, match="slots"):
+        Param("M", (("i",),), "mapping", ("BX", "TX"))
+    with pytest.raises(AnnotationError, match="declared twice"):
+        Space([Param("X", (1,), "int"), Param("X", (2,), "int")])
+
+
+def test_enumerate_odometer_order_and_constraints():
+    sp = small_space()
+    pts = list(sp.enumerate())
+    grid = [dict(zip(sp.names, c)) for c in itertools.product((1, 2, 4, 8), ("x", "y"), (True, False))]
+    assert pts == [p for p in grid if p["A"] * (2 if p["B"] == "y" else 1) <= 8]
+    assert pts[0] == {"A": 1, "B": "x", "C": True} and pts[1] == {"A": 1, "B": "x", "C": False}
+    assert sp.valid_points() == pts and sp.size() == len(pts) == 14
+    assert list(sp.enumerate()) == pts  # cached path gives the same order
+    assert len(sp.valid_keys()) == 14 and sp.valid_coords().shape == (14, 3)
+
+
+def test_is_valid():
+    sp = small_space()
+    assert sp.is_valid({"A": 4, "B": "y", "C": True})
+    assert not sp.is_valid({"A": 8, "B": "y", "C": True})        # constraint
+    assert not sp.is_valid({"A": 3, "B": "y", "C": True})        # not declared
+    assert not sp.is_valid({"A": 4, "B": "y"})                   # missing
+    assert not sp.is_valid({"A": 4, "B": "y", "C": True, "D": 1})
+    boom = Space([Param("A", (0, 1), "int")], [lambda p: 1 / p["A"] > 0])
+    assert [p["A"] for p in boom.enumerate()] == [1]           # a raising constraint = invalid
+    assert not boom.is_valid({"A": 0})
+
+
+def test_tuple_values_normalised_from_json():
+    sp = Space([Param("order", (("i", "j"), ("j", "i")), "tuple")])
+    p = json.loads(json.dumps({"order": ("j", "i")}))
+    assert isinstance(p["order"], list)
+    assert sp.is_valid(p) and sp.normalize(p) == {"order": ("j", "i")}
+    assert sp.coords(p) == (1,) and sp.from_coords((1,)) == {"order": ("j", "i")}
+
+
+def test_too_large_space():
+    sp = Space([Param(f"P{i}", tuple(range(10)), "int") for i in range(7)])
+    assert not sp.enumerable
+    with pytest.raises(SpaceTooLarge) as e:
+        sp.valid_points()
+    assert isinstance(e.value, LooptxError) and "too many" in str(e.value)
+
+
+def test_sample_uniform_without_replacement_and_exclude():
+    sp = small_space()
+    rng = np.random.default_rng(1)
+    pts = sp.sample(rng, 14)
+    assert len({point_key(p) for p in pts}) == 14
+    assert sp.sample(rng, 100) and len(sp.sample(rng, 100)) == 14
+    excl = set(sp.valid_keys()[:10])
+    rest = sp.sample(rng, 10, exclude=excl)
+    assert len(rest) == 4 and not excl & {point_key(p) for p in rest}
+    assert sp.sample(rng, 3, exclude=set(sp.valid_keys())) == []
+    counts = Counter(point_key(sp.sample(rng, 1)[0]) for _ in range(2800))
+    assert len(counts) == 14 and max(counts.values()) < 2.0 * min(counts.values())
+    assert sp.sample(np.random.default_rng(5), 4) == sp.sample(np.random.default_rng(5), 4)
+
+
+def test_sample_huge_space_by_rejection():
+    sp = Space([Param(f"P{i}", tuple(range(20)), "int") for i in range(8)],
+               [lambda p: p["P0"] + p["P1"] < 10])
+    pts = sp.sample(np.random.default_rng(0), 50)
+    assert len(pts) == 50 and all(sp.is_valid(p) for p in pts)
+    assert len({point_key(p) for p in pts}) == 50
+
+
+def test_sample_rare_points_falls_back_to_enumeration():
+    # 400k raw points (above the direct-sampling size), 3 valid: rejection alone would stall
+    sp = Space([Param("A", tuple(range(400)), "int"), Param("B", tuple(range(1000)), "int")],
+               [lambda p: p["A"] == 7 and p["B"] < 3])
+    pts = sp.sample(np.random.default_rng(0), 5)
+    assert sorted(p["B"] for p in pts) == [0, 1, 2]
+
+
+def test_encode():
+    m = Param("M", (("i", "j"), ("j", "i"), ("i", "1")), "mapping", ("BX", "TX"))
+    sp = Space([Param("A", (16, 32, 48, 64), "int"), Param("S", ("a", "b"), "str"),
+                Param("K", (7,), "int"), m])
+    X = sp.encode([{"A": 16, "S": "b", "K": 7, "M": ("j", "i")},
+                   {"A": 64, "S": "a", "K": 7, "M": ("i", "1")}])
+    # A: 1 column; S: 2; K: none; M: 3 (value) + 2 (slot BX: i/j) + 3 (slot TX: j/i/1)
+    assert X.shape == (2, 1 + 2 + 0 + 3 + 2 + 3)
+    assert X[0, 0] == 0.0 and X[1, 0] == 1.0
+    assert list(X[0, 1:3]) == [0, 1] and list(X[0, 3:6]) == [0, 1, 0]
+    assert list(X[0, 6:8]) == [0, 1] and list(X[1, 8:11]) == [0, 0, 1]
+    Xa = sp.encode([{"A": 16, "S": "a", "K": 7, "M": ("i", "j")},
+                    {"A": 64, "S": "a", "K": 7, "M": ("i", "j")}], features=("align", "log2"))
+    assert Xa.shape[1] == X.shape[1] + 2
+    assert Xa[1, 1] == 6.0 and Xa[0, 2] < Xa[1, 2]   # log2, then alignment 16 < 64
+    np.testing.assert_array_equal(sp.encode_coords(np.array([[0, 1, 0, 1]])), X[:1])
+
+
+def test_neighbours():
+    sp = small_space()
+    nb = sp.neighbours({"A": 2, "B": "x", "C": True})
+    assert {"A": 1, "B": "x", "C": True} in nb and {"A": 4, "B": "x", "C": True} in nb
+    assert {"A": 8, "B": "x", "C": True} not in nb                  # 2 index steps
+    assert {"A": 2, "B": "y", "C": True} in nb and {"A": 2, "B": "x", "C": False} in nb
+    assert len(nb) == 4
+    assert {"A": 8, "B": "x", "C": True} in sp.neighbours({"A": 2, "B": "x", "C": True}, 2)
+    assert all(sp.is_valid(p) for p in sp.neighbours({"A": 4, "B": "y", "C": True}, 3))
+
+
+def test_mapping_neighbours_swap_or_replace():
+    vals = mapping_values(["i", "j", "k"], 1, 2)
+    sp = Space([Param("M", vals, "mapping", ("BX", "TX", "TY"))])
+    nb = {p["M"] for p in sp.neighbours({"M": ("i", "j", "k")})}
+    assert ("j", "i", "k") in nb and ("k", "j", "i") in nb       # swaps
+    assert ("1", "j", "k") in nb and ("i", "j", "1") in nb       # one loop replaced
+    assert ("j", "k", "i") not in nb                            # a rotation is two moves
+    assert all(sum(a != b for a, b in zip(v, ("i", "j", "k"))) <= 2 for v in nb)
+
+
+def test_mapping_values():
+    vals = mapping_values(["i", "j"], 1, 1)
+    assert vals == (("i", "j"), ("j", "i"), ("1", "i"), ("1", "j"))
+    for v in mapping_values(["i", "j", "k"], 2, 2):
+        used = [x for x in v if x != "1"]
+        assert len(used) == len(set(used)) and v[2] != "1"
+    assert all(set(v) - {"1"} == {"i", "j", "k"}
+               for v in mapping_values(["i", "j", "k"], 2, 2, cover=True))
+    # 3 loops in 4 slots: the empty slot is not thread x (3 places), loops in any order (6)
+    assert len(mapping_values(["i", "j", "k"], 2, 2, cover=True)) == 3 * 6
