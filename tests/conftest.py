@@ -12,3 +12,10 @@ def private_build_cache(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("LOOPTX_CACHE_DIR", str(tmp_path_factory.mktemp("build")))
         yield
+
+
+def annotated_files():
+    """The annotated inputs of annotations/ (not the .best.c files a search writes there)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "annotations"
+    return sorted(p for p in root.glob("*.c") if not p.name.endswith(".best.c"))

@@ -11,10 +11,11 @@ import pytest
 from looptx.errors import AnnotationError
 from looptx.frontend.annotations import (ParamDef, TuningSpec, load_spec_file, mapping_values,
                                          parse_tuning_spec)
+from conftest import annotated_files
 from looptx.frontend.expr import Expr
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-EXAMPLES = sorted((ROOT / "annotations").glob("*.c"))
+EXAMPLES = annotated_files()
 _BEGIN = re.compile(r"/\*@\s*begin\s+PerfTuning\s*\(")
 _END = re.compile(r"\)\s*@\*/")
 

@@ -12,13 +12,14 @@ import shutil
 
 import pytest
 
+from conftest import annotated_files
 from fragments import check_best
 from looptx.cli import main
 from looptx.search.base import available_searchers
 from looptx.search.db import ResultsDB
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ANNOTATED = sorted(p.name for p in (ROOT / "annotations").glob("*.c"))
+ANNOTATED = [p.name for p in annotated_files()]
 SEARCHERS = available_searchers()
 BAD = sorted((ROOT / "tests" / "bad_annotations").glob("*.c"))
 # A good annotation never produces a wrong, crashing or uncompilable variant: those statuses
