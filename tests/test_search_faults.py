@@ -122,7 +122,6 @@ def test_sigkill_then_resume_loses_and_repeats_nothing(tmp_path):
 
 
 def test_local_dask_cluster_gives_the_same_results(tmp_path):
-    pytest.importorskip("dask.distributed")
     src, expect = fault_file(tmp_path, algorithm="Randomsearch")
     runs = {}
     for name, extra in (("pool", ()), ("dask", ("--workers", 2))):
