@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import re
 import subprocess
 import tempfile

@@ -4,7 +4,6 @@ import subprocess
 import sys
 
 import islpy as isl
-import pytest
 
 from looptx.frontend.cparse import parse_file
 from looptx.poly import deps as D

@@ -1,5 +1,4 @@
 """combine and known: differential checks and the code they change."""
-import pytest
 
 from difftest import KERNELS, check_same
 from looptx.errors import RecipeError

@@ -262,12 +262,13 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             size = lo.flat_range_product(m.lexmax()).apply_range(isl.Map("{ [l, h] -> [h - l + 1] }"))
             grid.append(size)
         pins_all = pins_block
-        thread_pins = []
+        thread_pins, zero_pins = [], []
         block = []
         outer = sorted(list(range(K.root)) + K.block)
         for n, p in enumerate(K.thread):
             off, m, lo = _offset(R, width, outer, p, prefix)
             thread_pins.append(_pin(off, f"lx_t{n}"))
+            zero_pins.append(isl.Set(f"[lx_t{n}] -> {{ [{', '.join(f't{k}' for k in range(width))}] : lx_t{n} = 0 }}"))
             pins_all = pins_all.intersect(thread_pins[-1])
             size = upper_constant(off.intersect_domain(R).range())
             if size is None:
@@ -299,9 +300,7 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                 # copy is made by the threads whose inner thread ids are 0.
                 pins = pins_block
                 for n, p in enumerate(K.thread):
-                    pins = pins.intersect(thread_pins[n] if p < c.keep else
-                                          _pin(isl.Map(f"{prefix}{{ [{', '.join(f't{k}' for k in range(width))}] -> [0] }}"),
-                                               f"lx_t{n}"))
+                    pins = pins.intersect(thread_pins[n] if p < c.keep else zero_pins[n])
             elif c.keep > first_thread or c.per_thread or not K.mapped:
                 pins = pins_all
             else:

@@ -241,7 +241,7 @@ def _options_for(cls, options: Mapping[str, Any]) -> dict:
 
 def _count(space: Space) -> int | None:
     try:
-        return len(space.valid_points()) if space.enumerable else None
+        return space.size() if space.enumerable else None
     except LooptxError:
         return None
 
