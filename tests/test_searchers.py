@@ -302,3 +302,41 @@ def test_stuck_trajectory_gets_random_points_then_ends():
     s = _Stuck(sp, max_evals=300)
     asked = drive(s, f)
     assert len(asked) == 219 and s.finished       # the whole space, then no endless loop
+
+
+def test_surf_plus_batch_rounds():
+    """A batch's first round is only the random start; a failed start gets a full random round."""
+    sp, f = bowl()
+    s = make("surf+", sp, seed=0, max_evals=40, batch_size=8)
+    first = s.ask()
+    assert len(first) == 2
+    for p in first:
+        s.tell(p, f(p))
+    assert len(s.ask()) == 8
+    s = make("surf+", sp, seed=0, max_evals=40, batch_size=8)
+    for p in s.ask():
+        s.tell(p, Result("compile_error"))
+    assert len(s.ask()) == 8
+
+
+def test_surf_plus_fantasy_tree_takes_batch_picks_as_slow():
+    sp, f = bowl()
+    s = make("surf+", sp, seed=0, max_evals=40)
+    drive(s, f, limit=12)
+    model = s._fit(1)
+    fresh = [p for p in sp.sample(s.rng, 40, exclude=s._seen())][:3]
+    tree = s._fantasy_tree(model, fresh)
+    slowest = max(math.log(r.value) for _, r in s._told.values() if r.ok)
+    got = tree.predict(s._pool_().features(fresh))
+    assert got == pytest.approx([slowest] * 3)
+
+
+@pytest.mark.parametrize("case", [bowl, failing_bowl, categorical_mapping])
+@pytest.mark.parametrize("fantasies", [True, False])
+def test_surf_plus_batches_find_the_optimum(case, fantasies):
+    sp, f = case()
+    s = make("surf+", sp, seed=1, max_evals=80, batch_size=8, options={"fantasies": fantasies})
+    asked = drive(s, f)
+    assert len(asked) == 80
+    best = min(f(p).value for p in asked if f(p).ok)
+    assert best == min(f(p).value for p in sp.valid_points() if f(p).ok)

@@ -11,7 +11,8 @@ the first good region it finds, misleads it.  SURF+ keeps the pool and the trees
   random tree), plus a share of uniform random picks;
 - failures train a feasibility forest instead of getting fake runtimes;
 - size-like parameters get power-of-two alignment and pairwise-product features;
-- batches are diverse (a tree per pick; no two points of a batch one parameter apart);
+- in a batch, each pick's tree is fitted as if the batch's earlier picks had come back slow
+  (pessimistic fantasies), so the batch covers what a sequential search would try next;
 - the end of the budget refines the incumbent: its unseen neighbours, best predicted first.
 Both are history-based: a fresh instance that is told the history continues the search, and
 refits cost milliseconds (a tree per pick, not a forest per point).
@@ -199,8 +200,9 @@ class SurfPlusSearcher(SurfSearcher):
     the model's uncertainty, so picks explore where trees disagree.  A share `explore` of the
     picks is uniform random, which keeps the search above random search on spaces whose best
     configurations the trees cannot predict.  Failures train a second forest (the chance of
-    success); points it predicts to fail go last.  Within a batch, each pick uses its own tree
-    and no two points differ in a single parameter.  The last `refine` share of the budget
+    success); points it predicts to fail go last.  Within a batch, each pick's tree is fitted
+    with the batch's earlier picks as fantasy results at the slowest time seen, and the first
+    round holds only the `n_init` random points.  The last `refine` share of the budget
     goes to the unseen neighbours of the incumbent.  Settings were tuned on the recorded
     convolution spaces (benchmarks/search_quality.py, benchmarks/RESULTS-search.md).
 
@@ -217,14 +219,17 @@ class SurfPlusSearcher(SurfSearcher):
       feasibility (True): learn where points fail; off = SURF's fake runtimes (2x the worst);
       feas_trees (16): trees of the feasibility forest;
       refine (0.1): share of the budget, at its end, for the incumbent's neighbourhood;
-      pool_size (10000): candidates sampled when the space has more valid points than 20000.
+      pool_size (10000): candidates sampled when the space has more valid points than 20000;
+      fantasies (True): batches with 'ts' fit each pick's tree to the earlier picks at the
+        slowest time so far; off = independent trees per pick (plain parallel Thompson
+        sampling).
     """
 
     name = "surf+"
     options = {"n_init": 2, "explore": 0.2, "acquisition": "ts", "n_trees": 24, "kappa": 1.0,
                "xi": 0.0, "min_samples_leaf": 1, "max_features": 1.0, "bootstrap": False,
                "features": "align,pairs", "feasibility": True, "feas_trees": 16,
-               "refine": 0.1, "pool_size": 10000}
+               "refine": 0.1, "pool_size": 10000, "fantasies": True}
     _FEATURES = ("align", "pairs", "log2", "onehot")
 
     @classmethod
@@ -251,7 +256,10 @@ class SurfPlusSearcher(SurfSearcher):
         n_ok = sum(1 for _, r in self._told.values() if r.ok)
         out: list[Point] = []
         if spent < self.opts["n_init"] or n_ok < 2:
-            k = n if n_ok < 2 else min(n, self.opts["n_init"] - spent)
+            # Only the random start goes into the first round, even of a large batch: the
+            # points after it are worth more ranked by a model of two results than unranked.
+            # Once the start has failed, whole batches are random until two points work.
+            k = min(n, self.opts["n_init"] - spent) if spent < self.opts["n_init"] else n
             out = self._random_unseen(k)
             if len(out) == n or n_ok < 2:
                 return out
@@ -275,14 +283,32 @@ class SurfPlusSearcher(SurfSearcher):
             ok = np.ones(len(y), dtype=bool)
         elif not ok.all():
             feas = _fit_forest(X, ok.astype(np.float64), o["feas_trees"], seed + 1)
-        reg = _fit_forest(X[ok], y[ok], n_reg, seed, min_samples_leaf=o["min_samples_leaf"],
-                          max_features=o["max_features"], bootstrap=o["bootstrap"])
-        return reg, feas, float(y[ok].min())
+        reg = self._objective_trees(X[ok], y[ok], n_reg, seed)
+        return reg, feas, float(y[ok].min()), X[ok], y[ok]
+
+    def _objective_trees(self, X: np.ndarray, y: np.ndarray, n: int, seed: int) -> list:
+        o = self.opts
+        return _fit_forest(X, y, n, seed, min_samples_leaf=o["min_samples_leaf"],
+                           max_features=o["max_features"], bootstrap=o["bootstrap"])
+
+    def _fantasy_tree(self, model, batch: list[Point]) -> object:
+        """A Thompson tree for the next pick of a batch, fitted as if the batch's earlier
+        picks had come back as slow as the slowest success so far.
+
+        Sequentially, a pick that does not improve (most do not) becomes a training point and
+        splits the incumbent's cell, and the next tree looks elsewhere; the pessimistic
+        fantasy does that split in advance, so the picks of a batch spread over the cells a
+        sequential search would visit one after the other."""
+        _, _, _, X, y = model
+        X = np.concatenate([X, self._pool_().features(batch)])
+        y = np.concatenate([y, np.full(len(batch), y.max())])
+        return self._objective_trees(X, y, 1, self.seed * 7919 + len(self._told) * 31
+                                     + len(batch))[0]
 
     def _scorer(self, model, X: np.ndarray):
-        """score(pick) -> acquisition of each row of X for the pick-th point of a batch
-        (higher is better)."""
-        reg, feas, y_best = model
+        """score(pick, tree=None) -> acquisition of each row of X for the pick-th point of a
+        batch (higher is better); with 'ts', `tree` (a fantasy tree) replaces the pick's own."""
+        reg, feas, y_best = model[:3]
         o = self.opts
         X = np.ascontiguousarray(X, dtype=np.float32)
         p_ok = _predict_forest(feas, X).mean(axis=0) if feas is not None else None
@@ -293,7 +319,8 @@ class SurfPlusSearcher(SurfSearcher):
 
         acq = o["acquisition"]
         if acq == "ts":
-            return lambda pick: gate(-reg[pick % len(reg)].predict(X, check_input=False))
+            return lambda pick, tree=None: gate(-(reg[pick % len(reg)] if tree is None
+                                                  else tree).predict(X, check_input=False))
         P = _predict_forest(reg, X)
         mu = P.mean(axis=0)
         if acq == "mean":
@@ -310,7 +337,7 @@ class SurfPlusSearcher(SurfSearcher):
             score = ei - 1e-9 * mu
             if p_ok is not None:
                 score = score * p_ok
-        return lambda pick: score
+        return lambda pick, tree=None: score
 
     def _model_batch(self, seen: set[str], k: int, refining: bool) -> list[Point]:
         if k <= 0:
@@ -318,7 +345,8 @@ class SurfPlusSearcher(SurfSearcher):
         pool = self._pool_()
         space = self.space
         ts = self.opts["acquisition"] == "ts"
-        model = self._fit(k if ts else self.opts["n_trees"])
+        fantasies = ts and self.opts["fantasies"]
+        model = self._fit((1 if fantasies else k) if ts else self.opts["n_trees"])
         chosen: list[Point] = []
         if refining and self.best is not None:
             near = [p for p in space.neighbours(self.best[0]) if point_key(p) not in seen]
@@ -332,7 +360,6 @@ class SurfPlusSearcher(SurfSearcher):
         if cand.size == 0:
             return chosen + self.space.sample(self.rng, k - len(chosen), exclude=seen)
         score = self._scorer(model, pool.X[cand])
-        picked = [np.array(space.coords(p)) for p in chosen]
         taken = np.zeros(cand.size, dtype=bool)
         order = None
         while len(chosen) < k and not taken.all():
@@ -341,17 +368,10 @@ class SurfPlusSearcher(SurfSearcher):
                 i = int(free[int(self.rng.integers(free.size))])
             else:
                 if order is None or ts:
-                    order = np.argsort(-score(len(chosen)), kind="stable")
-                free = order[~taken[order]]
-                i = int(free[0])
-                # Diversity: a batch never holds two points one parameter apart.
-                for j in free[:256]:
-                    c = pool.coords[cand[j]]
-                    if all(int(np.sum(c != q)) > 1 for q in picked):
-                        i = int(j)
-                        break
+                    tree = self._fantasy_tree(model, chosen) if fantasies and chosen else None
+                    order = np.argsort(-score(len(chosen), tree), kind="stable")
+                i = int(order[~taken[order]][0])
             taken[i] = True
-            picked.append(pool.coords[cand[i]])
             chosen.append(space.from_coords(pool.coords[cand[i]]))
         return chosen
 
