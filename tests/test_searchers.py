@@ -324,7 +324,7 @@ def test_surf_plus_fantasy_tree_takes_batch_picks_as_slow():
     s = make("surf+", sp, seed=0, max_evals=40)
     drive(s, f, limit=12)
     model = s._fit(1)
-    fresh = [p for p in sp.sample(s.rng, 40, exclude=s._seen())][:3]
+    fresh = sp.sample(s.rng, 3, exclude=s._seen())
     tree = s._fantasy_tree(model, fresh)
     slowest = max(math.log(r.value) for _, r in s._told.values() if r.ok)
     got = tree.predict(s._pool_().features(fresh))

@@ -20,6 +20,7 @@ refits cost milliseconds (a tree per pick, not a forest per point).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import sklearn
@@ -30,6 +31,16 @@ from looptx.search.base import Searcher, register_searcher
 from looptx.search.space import Point, point_key
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
+
+
+class _Model(NamedTuple):
+    """One refit of surf+: the objective trees, the feasibility trees (None while nothing
+    has failed), and the training data of the objective, which fantasy trees extend."""
+    reg: list
+    feas: list | None
+    y_best: float
+    X: np.ndarray
+    y: np.ndarray
 # Spaces with up to this many valid points use all of them as the pool.
 _FULL_POOL = 20_000
 
@@ -284,14 +295,14 @@ class SurfPlusSearcher(SurfSearcher):
         elif not ok.all():
             feas = _fit_forest(X, ok.astype(np.float64), o["feas_trees"], seed + 1)
         reg = self._objective_trees(X[ok], y[ok], n_reg, seed)
-        return reg, feas, float(y[ok].min()), X[ok], y[ok]
+        return _Model(reg, feas, float(y[ok].min()), X[ok], y[ok])
 
     def _objective_trees(self, X: np.ndarray, y: np.ndarray, n: int, seed: int) -> list:
         o = self.opts
         return _fit_forest(X, y, n, seed, min_samples_leaf=o["min_samples_leaf"],
                            max_features=o["max_features"], bootstrap=o["bootstrap"])
 
-    def _fantasy_tree(self, model, batch: list[Point]) -> object:
+    def _fantasy_tree(self, model: _Model, batch: list[Point]) -> object:
         """A Thompson tree for the next pick of a batch, fitted as if the batch's earlier
         picks had come back as slow as the slowest success so far.
 
@@ -299,16 +310,15 @@ class SurfPlusSearcher(SurfSearcher):
         splits the incumbent's cell, and the next tree looks elsewhere; the pessimistic
         fantasy does that split in advance, so the picks of a batch spread over the cells a
         sequential search would visit one after the other."""
-        _, _, _, X, y = model
-        X = np.concatenate([X, self._pool_().features(batch)])
-        y = np.concatenate([y, np.full(len(batch), y.max())])
+        X = np.concatenate([model.X, self._pool_().features(batch)])
+        y = np.concatenate([model.y, np.full(len(batch), model.y.max())])
         return self._objective_trees(X, y, 1, self.seed * 7919 + len(self._told) * 31
                                      + len(batch))[0]
 
-    def _scorer(self, model, X: np.ndarray):
+    def _scorer(self, model: _Model, X: np.ndarray):
         """score(pick, tree=None) -> acquisition of each row of X for the pick-th point of a
         batch (higher is better); with 'ts', `tree` (a fantasy tree) replaces the pick's own."""
-        reg, feas, y_best = model[:3]
+        reg, feas, y_best = model.reg, model.feas, model.y_best
         o = self.opts
         X = np.ascontiguousarray(X, dtype=np.float32)
         p_ok = _predict_forest(feas, X).mean(axis=0) if feas is not None else None
