@@ -111,8 +111,12 @@ def cmd_transform(args) -> int:
                           show_steps=sys.stdout if args.show_steps else None,
                           standalone=args.standalone, warn=sys.stderr)
     if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w") as f:
+                f.write(text)
+        except OSError as e:
+            raise LooptxError(f"cannot write the output: {e.strerror}", file=args.output,
+                              hint="give -o a path in an existing, writable folder") from None
     else:
         sys.stdout.write(text)
     return 0
@@ -122,15 +126,24 @@ def cmd_run(args) -> int:
     defines = _defines(args.define)
     if args.target == "c":
         from looptx.runtime.evaluators import run_once
-        r = run_once(args.file, args.recipe, defines=defines, function=args.function,
-                     repetitions=args.repetitions, cflags=args.cflags, unsafe=args.unsafe)
-        if r["status"] != "ok":
-            print(f"{args.file}: {r['status']}: {r.get('error')}")
-            return 1
-        print(f"{args.file}: ok  median {r['median'] * 1e3:.3f} ms over {len(r['times'])} runs "
-              f"(original {r['original_median'] * 1e3:.3f} ms, speed-up {r['speedup']:.2f}x)  "
-              f"max rel err {r['max_rel_error']:.1e}  [{r['compiler']} {r['flags']}]")
-        return 0
+        status, region, n_regions = 0, 0, 1
+        while region < n_regions:
+            # Every region is built, checked and run: a recipe's steps on a later region must
+            # not go unchecked because the first one validated.
+            r = run_once(args.file, args.recipe, defines=defines, function=args.function,
+                         repetitions=args.repetitions, cflags=args.cflags, unsafe=args.unsafe,
+                         region=region)
+            n_regions = r["regions"]
+            where = args.file if n_regions == 1 else f"{args.file} region {region}"
+            region += 1
+            if r["status"] != "ok":
+                print(f"{where}: {r['status']}: {r.get('error')}")
+                status = 1
+                continue
+            print(f"{where}: ok  median {r['median'] * 1e3:.3f} ms over {len(r['times'])} runs "
+                  f"(original {r['original_median'] * 1e3:.3f} ms, speed-up {r['speedup']:.2f}x)  "
+                  f"max rel err {r['max_rel_error']:.1e}  [{r['compiler']} {r['flags']}]")
+        return status
     from looptx.pipeline import load, variants_for
     from looptx.recipe.schema import find_recipe, load_file
     from looptx.runtime.cuda import run_region

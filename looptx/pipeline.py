@@ -74,8 +74,8 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
     r = program.regions[index]
     if r.chill is None or not r.chill.body.strip():
         return None
-    line, _ = program.source.pos(r.chill.body_start)
-    return parse_chill(r.chill.body, file=program.filename, line=line, bindings=bindings,
+    line, col = program.source.pos(r.chill.body_start)
+    return parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings=bindings,
                        base_dir=os.path.dirname(os.path.abspath(program.filename)),
                        n_statements=len(program.scops[index].statements))
 
@@ -96,10 +96,9 @@ def default_bindings(program: Program, index: int) -> dict[str, Any]:
 def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
     """A command-line recipe numbers statements over the whole file; each region gets the steps
     on its statements, renumbered from 0 (steps without statements go to every region)."""
-    bounds, start = [], 0
-    for s in program.scops:
-        bounds.append((start, start + len(s.statements)))
-        start += len(s.statements)
+    bases = program.stmt_base or tuple(sum(len(s.statements) for s in program.scops[:i])
+                                       for i in range(len(program.scops)))
+    bounds = [(b, b + len(s.statements)) for b, s in zip(bases, program.scops)]
     out: dict[int, list] = {i: [] for i in range(len(program.scops))}
     for st in recipe.steps:
         stmts = [st["stmt"]] if st.get("stmt") is not None else \
@@ -110,8 +109,19 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
             continue
         homes = {i for s in stmts for i, (lo, hi) in enumerate(bounds) if lo <= s < hi}
         if not homes:
-            raise st.error(f"there is no statement {max(stmts)} in the file",
-                           hint=f"statements are numbered 0..{start - 1} in file order")
+            s = next(s for s in stmts if not any(lo <= s < hi for lo, hi in bounds))
+            spans: list[list[int]] = []
+            for lo, hi in bounds:
+                if spans and spans[-1][1] == lo:
+                    spans[-1][1] = hi
+                elif hi > lo:
+                    spans.append([lo, hi])
+            ranges = ", ".join(f"{lo}..{hi - 1}" for lo, hi in spans)
+            if program.function:
+                raise st.error(f"statement {s} is not in function '{program.function}'",
+                               hint=f"its statements are numbered {ranges} in file order")
+            raise st.error(f"there is no statement {s} in the file",
+                           hint=f"statements are numbered {ranges} in file order")
         if len(homes) > 1:
             raise st.error("the statements of one step must be in the same region")
         i = homes.pop()

@@ -94,8 +94,11 @@ def test_bad_recipe(path):
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
-    prefix = f"{path}:{line}: " + (f"step {step}" if step != "-" else "error:")
-    assert lines[0].startswith(prefix), (prefix, lines[0])
+    # Dialect commands are located by column too (FILE:LINE:COL), YAML steps by line.
+    prefix = re.escape(f"{path}:{line}:") + r"(\d+:)? " + (f"step {step}" if step != "-" else "error:")
+    assert re.match(prefix, lines[0]), (prefix, lines[0])
+    if path.suffix == ".chill" and step == "-":
+        assert re.match(re.escape(f"{path}:{line}:") + r"\d+: ", lines[0]), lines[0]
     assert words in lines[0], lines[0]
     assert "Traceback" not in proc.stderr
 

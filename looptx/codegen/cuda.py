@@ -425,17 +425,26 @@ def _standalone_main(rc: RegionCuda, sizes: dict, int_macros: dict) -> list[str]
         out.append(f"  const int {p} = {val};")
     out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")
     written = {a.array for s in scop.statements for a in s.accesses if a.kind == "write"}
+    draw = ("lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "
+            "{dst} = ({t})(0.5 + (double)(lx_s >> 11) / 9007199254740992.0);")
+    # Read-only scalars are passed by value (the launcher's signature); the rest live on the device.
+    on_device = [a for a in rc.arrays if a.rank or a.name in rc.written_scalars]
     for a in rc.arrays:
+        if a not in on_device:
+            out.append(f"  {a.ctype} {a.name}; " + draw.format(dst=a.name, t=a.ctype))
+            continue
         n = _count(a)
         out.append(f"  {a.ctype} *{a.name} = ({a.ctype} *)malloc({n} * sizeof({a.ctype}));")
-        out.append(f"  for (size_t q = 0; q < {n}; q++) {{ lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "
-                   f"{a.name}[q] = ({a.ctype})(0.5 + (double)(lx_s >> 11) / 9007199254740992.0); }}")
+        out.append(f"  for (size_t q = 0; q < {n}; q++) {{ " + draw.format(dst=f"{a.name}[q]", t=a.ctype) + " }")
     dptrs = []
     for a in rc.arrays:
+        if a not in on_device:
+            dptrs.append(a.name)
+            continue
         n = _count(a)
         out.append(f"  {a.ctype} *d_{a.name}; cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}));")
         out.append(f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);")
-        dptrs.append(f"d_{a.name}" if a.rank or a.name in rc.written_scalars else a.name)
+        dptrs.append(f"d_{a.name}")
     call = ", ".join(dptrs + rc.params)
     out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
             "  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);",
@@ -446,7 +455,7 @@ def _standalone_main(rc: RegionCuda, sizes: dict, int_macros: dict) -> list[str]
             "  cudaError_t err = cudaGetLastError();",
             '  if (err != cudaSuccess) { fprintf(stderr, "%s\\n", cudaGetErrorString(err)); return 1; }',
             '  printf("kernel time %.6f ms per run (%d runs)\\n", ms / LX_REPS, LX_REPS);']
-    for a in rc.arrays:
+    for a in on_device:
         if a.name in written:
             n = _count(a)
             out.append(f"  cudaMemcpy({a.name}, d_{a.name}, {n} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")

@@ -3,6 +3,7 @@ program keeps offsets into it so that the regenerated file changes only the regi
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from pycparser import c_ast, c_parser
@@ -26,6 +27,10 @@ class Program:
     regions: tuple[Region, ...]
     scops: tuple[Scop, ...]
     int_macros: tuple[tuple[str, int], ...] = ()
+    # number of each scop's statement 0 in the whole file: statements are numbered over all the
+    # marked regions, and keep those numbers when --function leaves only some of them here
+    stmt_base: tuple[int, ...] = ()
+    function: str | None = None       # the --function the regions were restricted to
 
     @property
     def filename(self) -> str:
@@ -104,10 +109,18 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     parse_text = pp.text
     if extra_decls:
         parse_text = f'{extra_decls}\n# 1 "{MAIN}"\n{parse_text}'
+    # cpp collapses blanks; columns are mapped back through the comment-free text that cpp
+    # read, since a comment on the line (a begin marker before the code) is not in its output
+    cpp_input = SourceText(blanked, path)
+
+    def column(line: int, col: int) -> int:
+        return pp.column(cpp_input.line_text(line), line, col) if line <= len(src._line_starts) else col
+
+    parser = c_parser.CParser()
     try:
-        ast = c_parser.CParser().parse(parse_text, filename=MAIN)
+        ast = parser.parse(parse_text, filename=MAIN)
     except c_parser.ParseError as e:
-        raise _syntax_error(e, src, pp, path) from None
+        raise _syntax_error(e, parser, column, cpp_input) from None
     except Exception as e:                                  # pycparser lexer errors
         raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
 
@@ -115,10 +128,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         c = getattr(node, "coord", None)
         if c is None or c.file != MAIN or c.line is None:
             return (0, 0)
-        col = c.column or 1
-        if c.line <= len(src._line_starts):
-            col = pp.column(src.line_text(c.line), c.line, col)
-        return c.line, col
+        return c.line, column(c.line, c.column or 1)
 
     funcs = [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.coord and e.coord.file == MAIN]
     globals_ = {}
@@ -128,6 +138,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
             if sym:
                 globals_[sym.name] = sym
 
+    marked = list(regions)
     if function is not None:
         fdefs = [f for f in funcs if f.decl.name == function]
         if not fdefs:
@@ -179,20 +190,65 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         scops.append(_build_scop(path, r, raw, ex, symbols, defines, assumptions,
                                  (src.pos(r.start)[0], src.pos(r.end)[0]),
                                  None if r.index in wrapped else fdef.decl.name))
-    return Program(src, markup, tuple(regions), tuple(scops), tuple(sorted(pp.int_macros.items())))
+    bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
+                  for r in regions)
+    return Program(src, markup, tuple(regions), tuple(scops), tuple(sorted(pp.int_macros.items())),
+                   bases, function)
 
 
-def _syntax_error(e: Exception, src: SourceText, pp: Preprocessed, path: str) -> SourceError:
-    msg = str(e)
-    import re
-    m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg)
+def _count_statements(funcs, src: SourceText, r: Region, where) -> int:
+    """How many statements the Extractor numbers in region r, counted on the syntax alone, so
+    that a region left out by --function is not analysed (nor its errors reported)."""
+    fdef = _enclosing_function(funcs, src, r, where)
+    if fdef is None:
+        return 0
+
+    def count(node) -> int:
+        if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)):
+            return 1
+        if isinstance(node, c_ast.Decl):
+            return int(node.init is not None)
+        if isinstance(node, c_ast.Compound):
+            return sum(count(it) for it in node.block_items or [])
+        if isinstance(node, c_ast.For):
+            return count(node.stmt)
+        if isinstance(node, c_ast.If):
+            return count(node.iftrue) + (count(node.iffalse) if node.iffalse is not None else 0)
+        return 0
+    return sum(count(it) for it in _region_items(fdef.body, src, r, where))
+
+
+def _syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceText) -> SourceError:
+    msg, path = str(e), text.filename
+    m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg, re.S)
     if m and m.group(1) == MAIN:
         line, col = int(m.group(2)), int(m.group(3))
-        if line <= len(src._line_starts):
-            col = pp.column(src.line_text(line), line, col)
         what = m.group(4).replace("before:", "before").strip()
-        return SourceError(f"syntax error {what}", hint="fix the C syntax", file=path, line=line, col=col)
-    return SourceError(f"syntax error: {msg}", hint="fix the C syntax", file=path)
+        return SourceError(f"syntax error {what}", hint="fix the C syntax", file=path,
+                           line=line, col=column(line, col))
+    # Some errors (an operand missing: `x = ;`, `a * 2.0 +;`) are raised with the file name
+    # only; the parser stopped at the token that cannot start the expected construct, so that
+    # token is the place to show.
+    what = msg.split(": ", 1)[1].strip() if ": " in msg else msg.strip()
+    what = what[:1].lower() + what[1:]
+    tok = _stopped_at(parser)
+    if tok is not None and getattr(tok, "filename", MAIN) == MAIN and tok.lineno:
+        return SourceError(f"syntax error: {what} before '{tok.value}'", hint="fix the C syntax",
+                           file=path, line=tok.lineno, col=column(tok.lineno, tok.column or 1))
+    if tok is None:                 # the input ended early: point just past its last character
+        last = len(text.text.rstrip())
+        what = "the file ends early" if "end of input" in what else f"{what} at the end of the file"
+        return text.error(last, f"syntax error: {what}", "fix the C syntax")
+    return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path)
+
+
+def _stopped_at(parser: c_parser.CParser):
+    """The token the parser could not consume (None at the end of the input); pycparser has
+    no public way to ask, so its token stream is read, and a change there yields None."""
+    try:
+        return parser._tokens.peek(1)
+    except Exception:
+        return None
 
 
 def _enclosing_function(funcs, src: SourceText, r: Region, where):

@@ -7,7 +7,9 @@ position in the original program (the 2d+1 schedule).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+import re
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from pycparser import c_ast
@@ -259,6 +261,25 @@ class Extractor:
         if sym.kind == "array" and any(not d for d in sym.dims):
             raise self.error(node, f"pointer declaration '{node.name}' inside the region",
                              "declare it outside the region")
+        if "static" in (node.storage or []):
+            raise self.error(node, f"static declaration of '{node.name}' inside the region",
+                             "declare it outside the region")
+        if self.lookup(node.name) is not None:
+            # the declaration is hoisted to the top of the region, where it would hide the
+            # outer variable from the region's other uses of the name
+            raise self.error(node, f"'{node.name}' is declared inside the region and also outside it",
+                             "rename the inner variable")
+        # Hoisted without its initializer (which reads values of this iteration) and without
+        # const (it is assigned once per iteration): the initializer becomes an assignment,
+        # a statement in place.  One hoisted variable serves every iteration, so the
+        # dependences on it are the exact memory-based ones.
+        bare = copy.copy(node)
+        bare.init = None
+        sym = replace(sym, decl_text=re.sub(r"\bconst\s+", "", c_text(bare)))
+        known = self.local.get(node.name)
+        if known is not None and (known.ctype, known.dims) != (sym.ctype, sym.dims):
+            raise self.error(node, f"'{node.name}' is declared twice in the region with different types",
+                             "rename one of them")
         self.local[node.name] = sym
         if node.init is not None:
             if sym.kind != "var":

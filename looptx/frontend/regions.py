@@ -222,3 +222,22 @@ def scan(text: str, filename: str) -> Markup:
                for i, r in enumerate(regions)]
     tuning = tuple(a for a in anns if a.module == "PerfTuning")
     return Markup(src, tuple(comments), tuple(anns), tuple(regions), tuning)
+
+
+def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0)) -> tuple[int, int] | None:
+    """(line, column) of the first use of identifier `name` in the code of the given lines
+    (inclusive; the whole file when no occurrence is there), or None when the file cannot be
+    read or does not hold the name.  For errors found after parsing, on objects that keep only
+    a region's line span (the run harness), so that they still point at the identifier."""
+    try:
+        with open(filename, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None
+    src = SourceText(text, filename)
+    code = blank(text, [(c.start, c.end) for c in scan_comments(text)])
+    word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+    first, last = lines
+    hits = [src.pos(m.start()) for m in word.finditer(code)]
+    inside = [h for h in hits if first <= h[0] <= last]
+    return (inside or hits or [None])[0]

@@ -69,15 +69,15 @@ def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None) -> V
     block, thread = _clean(block), _clean(thread)
     if len(block) > 3 or len(thread) > 3:
         raise RecipeError("cuda maps at most 3 block and 3 thread loops", hint="use x, y, z only")
-    if not thread:
-        raise RecipeError("cuda needs at least one thread loop", hint="e.g. thread: [i]")
+    if not thread and not block:
+        raise RecipeError("cuda needs a block or a thread loop", hint="e.g. block: [ii], thread: [i]")
     block = [S.resolve_name(v, stmt, b) for b in block]
     thread = [S.resolve_name(v, stmt, t) for t in thread]
     if len(set(block + thread)) != len(block) + len(thread):
         raise RecipeError("a loop is mapped twice", hint="map each loop to one block or thread dimension")
     names = S.loop_names(v, stmt)
     pos = {n: k for k, n in enumerate(names)}
-    if block and max(pos[b] for b in block) > min(pos[t] for t in thread):
+    if block and thread and max(pos[b] for b in block) > min(pos[t] for t in thread):
         # CUDA-CHiLL's cudaize brings the block loops outside the thread loops
         outer = min(pos[x] for x in block + thread)
         inner = names[outer:]
@@ -155,7 +155,7 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
         if not K.mapped:
             continue
         mapped = K.block + K.thread
-        first_thread = min(K.thread)
+        first_thread = min(K.thread) if K.thread else width   # no thread loop: one thread per block
         stmts = {v.pieces[k].stmt for k in K.pieces}
         ksched = isl.UnionMap.empty(sched.get_space())
         for k in K.pieces:

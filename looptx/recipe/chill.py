@@ -1,9 +1,10 @@
 """The CHiLL / CUDA-CHiLL / Orio / TCR command dialect -> the same typed steps as YAML.
 
-One command per line, e.g. `tile(0,"i",TI,"ii")`, `permute(0,("j","i","k"))`,
+Commands, e.g. `tile(0,"i",TI,"ii")`, `permute(0,("j","i","k"))`,
 `cuda(0,block={BX,BY},thread={TX,TY})`, `registers(0,"k")`, `unroll(0,"k",UF)`,
 `distribute(1)`, `tile_by_index(["i","j"],[32,32],{'l1_control':"ii"},["ii","i","j"])`,
-`recipe("r.yaml")`.  Arguments are parsed with Python's `ast` and evaluated by the safe
+`recipe("r.yaml")`, one or several per line (blanks, `;` or `,` between them); a command
+may go on over several lines while its parentheses are open.  Arguments are parsed with Python's `ast` and evaluated by the safe
 evaluator with the performance params in scope; set literals keep their written order.
 """
 from __future__ import annotations
@@ -23,11 +24,12 @@ ALL = "all"
 
 
 class _Line:
-    def __init__(self, text: str, file: str, line: int, bindings: Mapping[str, Any]):
-        self.text, self.file, self.line, self.bindings = text, file, line, bindings
+    def __init__(self, text: str, file: str, line: int, bindings: Mapping[str, Any], col: int | None = None):
+        self.text, self.file, self.line, self.col, self.bindings = text, file, line, col, bindings
 
     def error(self, what: str, hint: str | None = None, index: int | None = None, name: str | None = None):
-        return RecipeError(what, hint=hint, file=self.file, line=self.line, step=index, step_name=name)
+        return RecipeError(what, hint=hint, file=self.file, line=self.line, col=self.col, step=index,
+                           step_name=name)
 
     def value(self, node):
         if isinstance(node, ast.Constant):
@@ -51,11 +53,45 @@ class _Line:
 
 
 def _strip_comment(line: str) -> str:
+    """The line without its comment; columns of what is left do not move."""
     for mark in ("#", "--", "//"):
         k = _outside_strings(line, mark)
         if k >= 0:
             line = line[:k]
-    return line.strip()
+    return line
+
+
+def _commands(text: str):
+    """(line index, column index, text) of each command.  A command ends at the parenthesis
+    that closes its argument list (so `tile(..) tile(..)` on one line are two), or at the end
+    of its line when no parenthesis is open (`print_code`, or junk the parser will name)."""
+    start, buf, depth, quote = None, [], 0, None
+    for k, raw in enumerate(text.split("\n")):
+        for c, ch in enumerate(_strip_comment(raw)):
+            if start is None:
+                if ch.isspace() or ch in ";,":
+                    continue
+                start, buf = (k, c), []
+            buf.append(ch)
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in "\"'":
+                quote = ch
+            elif ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth <= 0:
+                    yield start[0], start[1], "".join(buf)
+                    start, depth = None, 0
+        if start is not None:
+            if depth == 0:
+                yield start[0], start[1], "".join(buf).strip()
+                start = None
+            else:
+                buf.append(" ")
+    if start is not None:
+        yield start[0], start[1], "".join(buf).strip()
 
 
 def _outside_strings(line: str, mark: str) -> int:
@@ -71,22 +107,19 @@ def _outside_strings(line: str, mark: str) -> int:
     return -1
 
 
-def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, bindings: Mapping[str, Any] | None = None,
-                base_dir: str | None = None, n_statements: int | None = None) -> Recipe:
-    """`line` is the file line of the text's first line (annotation bodies start mid-file)."""
+def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1,
+                bindings: Mapping[str, Any] | None = None, base_dir: str | None = None,
+                n_statements: int | None = None) -> Recipe:
+    """`line` and `col` are where the text starts in the file (annotation bodies start mid-line)."""
     bindings = dict(bindings or {})
     steps: list[Step] = []
-    lines = text.split("\n")
-    for k, raw in enumerate(lines):
-        cmd = _strip_comment(raw)
-        if not cmd:
-            continue
-        ln = _Line(cmd, file, line + k, bindings)
+    for k, c, cmd in _commands(text):
+        ln = _Line(cmd, file, line + k, bindings, col=(col if k == 0 else 1) + c)
         try:
             tree = ast.parse(cmd, mode="eval").body
         except SyntaxError:
             raise ln.error(f"syntax error in command '{cmd}'",
-                           hint="one command per line, e.g. tile(0,\"i\",32,\"ii\")") from None
+                           hint="write commands as NAME(arguments), e.g. tile(0,\"i\",32,\"ii\")") from None
         if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
             raise ln.error(f"'{cmd}' is not a command", hint="write NAME(arguments)")
         name = tree.func.id

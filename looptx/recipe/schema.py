@@ -159,8 +159,10 @@ def check_arg(step: Step, arg: str, kind: str, value):
     if kind == EXPR and not (isinstance(value, str) or _is_int(value)):
         raise bad("affine expression")
     if kind == DICT_INT and not (isinstance(value, dict) and value and
-                                 all(isinstance(k, str) and _is_int(x) for k, x in value.items())):
-        raise bad("mapping from loop names to integers, e.g. {i: 1}")
+                                 all((isinstance(k, str) or (_is_int(k) and k >= 1)) and _is_int(x)
+                                     for k, x in value.items())):
+        # Integer keys are loop levels (1 = outermost), as CHiLL's skew(0,2,[1,1]) gives them.
+        raise bad("mapping from loop names (or levels >= 1) to integers, e.g. {i: 1}")
     if kind == STR and not isinstance(value, str):
         raise bad("name")
     if kind == FACTS and not (isinstance(value, list) and all(isinstance(x, str) for x in value)):

@@ -34,6 +34,7 @@ import numpy as np
 
 from looptx.codegen.c import helper_block, used_helpers
 from looptx.errors import LooptxError
+from looptx.frontend.regions import locate_name
 
 __all__ = ["HarnessArg", "RegionSignature", "region_source", "make_inputs", "compare",
            "compare_detail", "Comparison", "default_rtol", "ctype_info", "eval_extent"]
@@ -217,17 +218,24 @@ class RegionSignature:
         macros = dict(int_macros)
         for name, v in fixed.items():
             if name in sizes and sizes[name] != v:
+                pos = locate_name(scop.filename, name, scop.region_span) \
+                    or (scop.region_span[0] or None, None)
                 raise LooptxError(f"size {name}={sizes[name]} disagrees with the value {v} the "
                                   "program was loaded with", hint="load it with the same --define",
-                                  file=scop.filename, line=scop.region_span[0] or None)
+                                  file=scop.filename, line=pos[0], col=pos[1])
         env = {**macros, **sizes, **fixed}
         where = dict(file=scop.filename, line=scop.region_span[0] or None)
+
+        def at(name: str) -> dict:
+            # the scop keeps no positions of names; point at the name's first use in the region
+            pos = locate_name(scop.filename, name, scop.region_span)
+            return dict(where, line=pos[0], col=pos[1]) if pos else where
         free = [p for p in scop.params if p not in fixed]
         args: list[HarnessArg] = []
         for p in free:
             if p not in env:
                 raise LooptxError(f"the size '{p}' has no value",
-                                  hint=f"give it with --define {p}=VALUE", **where)
+                                  hint=f"give it with --define {p}=VALUE", **at(p))
             args.append(HarnessArg(p, "size", "int", value=int(env[p])))
         for a in scop.arrays:
             if a.local:
@@ -244,21 +252,21 @@ class RegionSignature:
                     raise LooptxError(
                         f"the extent of array '{a.name}' is unknown (it is a pointer or an "
                         "incomplete array)", hint=f"declare it with its extents, e.g. "
-                        f"'{a.ctype} {a.name}[N]', so the harness can allocate it", **where)
+                        f"'{a.ctype} {a.name}[N]', so the harness can allocate it", **at(a.name))
                 try:
                     n = eval_extent(d, env)
                 except KeyError as e:
                     name = e.args[0]
                     raise LooptxError(f"the size '{name}' (in the extent [{d}] of array "
                                       f"'{a.name}') has no value",
-                                      hint=f"give it with --define {name}=VALUE", **where) from None
+                                      hint=f"give it with --define {name}=VALUE", **at(name)) from None
                 except ValueError as e:
                     raise LooptxError(f"cannot evaluate the extent of array '{a.name}': {e}",
                                       hint="write extents as integer expressions of sizes",
-                                      **where) from None
+                                      **at(a.name)) from None
                 if n <= 0:
                     raise LooptxError(f"array '{a.name}' has extent [{d}] = {n} for these sizes",
-                                      hint="give positive sizes with --define NAME=VALUE", **where)
+                                      hint="give positive sizes with --define NAME=VALUE", **at(a.name))
                 shape.append(n)
             args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
                                    out=written,
