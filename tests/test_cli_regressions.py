@@ -1,6 +1,8 @@
 """Regressions found by writing kernels the way users do: `run` checks every region, `-o` into a
 missing folder, CHiLL's skew coefficient list, several dialect commands on one line,
-`--standalone` CUDA with scalar inputs, and block-only CUDA mappings (`thread: ["1"]`)."""
+`--standalone` CUDA with scalar inputs, block-only CUDA mappings (`thread: ["1"]`), Orio's
+`@CFLAGS`, list-valued params in constraints, and report exports to a missing folder."""
+import json
 import shutil
 import subprocess
 import sys
@@ -225,3 +227,56 @@ def test_block_only_mapping_on_gpu(tmp_path):
         variant = variants_for(program, load_file(str(rec)))[0][0]
         r = run_region(program, 0, variant, sizes, session=session, repetitions=2)
         assert r["status"] == "ok", r
+
+
+CFLAGS_SEARCH = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc @CFLAGS'; }
+  def performance_params {
+    param CFLAGS[] = ['-O1', '-O3'];
+    param UF[] = [1, 2];
+    param PERM[] = [['i','j'],['j','i']];
+    constraint c = PERM != ['j', 'i'];
+  }
+  def input_params { param N[] = [60]; }
+  def input_vars {
+    decl static double x[N][N] = random;
+    decl static double y[N][N] = random;
+  }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i, j;
+/*@ begin CHiLL (
+  permute(0,(PERM[0],PERM[1])) unroll(0,"j",UF)
+) @*/
+for (i = 0; i < N; i++)
+  for (j = 0; j < N; j++)
+    y[i][j] = y[i][j] + 2.0 * x[i][j];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_orio_cflags_placeholder_and_list_params(tmp_path):
+    """Orio's `@CFLAGS` (no closing @) is filled from the point, and a list-valued param
+    compares equal to the list the annotation writes (the constraint leaves 2 x 2 points)."""
+    src = tmp_path / "cf.c"
+    src.write_text(CFLAGS_SEARCH)
+    p = cli("search", str(src), "--no-progress", cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "4 valid points" in p.stdout and "status: ok 4" in p.stdout, p.stdout
+    # Every evaluation was built with its own flags, so the two CFLAGS give two code hashes
+    # per unroll factor (the hash covers the flags).
+    evals = json.loads(cli("report", str(tmp_path / "cf.looptx.db"), "--json").stdout)["searches"][0]["evaluations"]
+    assert len({e["code_hash"] for e in evals}) == 4
+
+
+def test_report_exports_to_missing_folder_are_bad_input(tmp_path):
+    src = tmp_path / "cf.c"
+    src.write_text(CFLAGS_SEARCH.replace("'Exhaustive';", "'Exhaustive'; arg total_runs = 1;"))
+    assert cli("search", str(src), "--no-progress", cwd=tmp_path).returncode == 0
+    db = str(tmp_path / "cf.looptx.db")
+    for flag in ("--plot", "--csv", "--json", "--kernel-tuner"):
+        out = str(tmp_path / "nope" / "out")
+        p = cli("report", db, flag, out)
+        one_line_error(p, f"{out}: error: cannot write here")
+        assert p.stdout == ""                       # refused before any table is printed

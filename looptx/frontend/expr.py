@@ -302,10 +302,23 @@ class _EvalError(Exception):
 _BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Div: operator.truediv,
            ast.FloorDiv: operator.floordiv, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
            ast.BitOr: operator.or_, ast.BitXor: operator.xor}
-_CMPOPS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-           ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_,
-           ast.IsNot: operator.is_not, ast.In: lambda a, b: a in b,
-           ast.NotIn: lambda a, b: a not in b}
+
+
+def _seq(x):
+    """Lists as tuples, recursively: a list-valued param is stored as a tuple (points are
+    hashable), yet an annotation compares it with the list it wrote (`PERM != ['j','i']`)."""
+    return tuple(_seq(e) for e in x) if isinstance(x, (list, tuple)) else x
+
+
+def _by_value(op):
+    return lambda a, b: op(_seq(a), _seq(b))
+
+
+_CMPOPS = {ast.Eq: _by_value(operator.eq), ast.NotEq: _by_value(operator.ne),
+           ast.Lt: _by_value(operator.lt), ast.LtE: _by_value(operator.le),
+           ast.Gt: _by_value(operator.gt), ast.GtE: _by_value(operator.ge), ast.Is: operator.is_,
+           ast.IsNot: operator.is_not, ast.In: _by_value(lambda a, b: a in b),
+           ast.NotIn: _by_value(lambda a, b: a not in b)}
 _FORMAT_GUARD = re.compile(r"%[^a-zA-Z%]*?(\*|\d{5,})")
 
 

@@ -136,7 +136,9 @@ class CEvaluator:
         if missing:
             raise LooptxError(f"the build command names @{missing[0]}@, which the point does not "
                               "give", hint=f"add a param {missing[0]} or remove the placeholder")
-        text = _PLACEHOLDER.sub(lambda m: str(point[m.group(1)]), text)
+        # `@NAME@` and Orio's `@CFLAGS` (no closing @) are both filled from the point
+        from looptx.frontend.tuning import substitute_params
+        text = substitute_params(text, point or {})
         try:
             return Toolchain.from_options(None, text)
         except ValueError as e:

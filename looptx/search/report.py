@@ -258,6 +258,14 @@ def report_command(args) -> int:
     if not os.path.exists(args.db):
         raise SearchError(f"no results database at '{args.db}'",
                           hint="give the FILE.looptx.db written by `looptx search`", file=args.db)
+    # Checked before anything is printed: an export that cannot be written is bad input.
+    for out in (args.csv, args.json, args.plot, args.kernel_tuner):
+        if out and out != "-":
+            folder = os.path.dirname(os.path.abspath(out))
+            if not os.path.isdir(folder) or not os.access(folder, os.W_OK) or os.path.isdir(out):
+                raise SearchError("cannot write here: the folder does not exist or is not writable"
+                                  if not os.path.isdir(out) else "cannot write here: it is a folder",
+                                  hint="give a file path in an existing, writable folder", file=out)
     with ResultsDB(args.db, create=False) as rdb:
         key = args.search
         if key is not None:
