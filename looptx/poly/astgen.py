@@ -69,6 +69,10 @@ class _Builder:
         self.copies = {c.name: c for c in self.plan.copies}
         self.payload: dict[str, tuple] = {}
         self.errors: list[BaseException] = []
+        # buffer name -> the promotion that made it, so that a failure while generating the
+        # accesses to a buffer is reported at the recipe step that asked for it
+        self.owner = {c.dst_array if c.direction == "in" else c.src_array: c.promotion
+                      for c in self.plan.copies}
 
     def _piece(self, sid: int, instances: isl.UnionSet) -> int | None:
         pieces = self.v.pieces_of(sid)
@@ -88,6 +92,7 @@ class _Builder:
                       tuple(expr(acc.get_op_arg(k)) for k in range(1, acc.get_op_n_arg())))
 
     def at_domain(self, node, build):
+        owner = None
         try:
             call = node.user_get_expr()
             name = call.get_op_arg(0).get_id().name
@@ -99,6 +104,7 @@ class _Builder:
                 return node.set_annotation(isl.Id(key))
             if name in self.copies:
                 c = self.copies[name]
+                owner = c.promotion
                 dst = self._access(build, c.dst, iter_map)
                 src = self._access(build, c.src, iter_map)
                 self.payload[key] = ("copy", ir.Ref(dst.array, -1, dst.index), ir.Ref(src.array, -1, src.index),
@@ -112,6 +118,7 @@ class _Builder:
                 target = self.plan.redirect.get((piece, a.ref))
                 if target is not None:
                     buf, m = target
+                    owner = self.owner.get(buf)
                     r = self._access(build, m, iter_map)
                     refs.append((a.ref, ir.Ref(buf, a.ref, r.index)))
                     continue
@@ -123,6 +130,11 @@ class _Builder:
             self.payload[key] = ("stmt", sid, tuple(refs))
             return node.set_annotation(isl.Id(key))
         except BaseException as e:          # never raise into isl
+            if isinstance(e, isl.Error) and owner is not None:
+                e = owner.error(f"the {owner.kind} of '{owner.array}' at loop '{owner.at}' is too complex "
+                                f"to generate code for ({_isl_reason(e)})",
+                                hint=f"{owner.kind} at another loop (an inner tile loop gives a smaller "
+                                     f"footprint) or drop this step")
             self.errors.append(e)
             return node
 
@@ -145,14 +157,15 @@ class _Builder:
             node = b.node_from_schedule_map(self.schedule if self.schedule is not None else self.plan.schedule())
             del keep
         except isl.Error as e:
-            if self.errors:
-                raise self.errors[0]
-            raise RecipeError(f"code generation failed: {str(e).splitlines()[0]}",
-                              hint="too much unrolling? use smaller unroll factors") from None
+            self.errors.append(e)
         finally:
             ctx.set_max_operations(0)
         if self.errors:
-            raise self.errors[0]
+            e = self.errors[0]
+            if isinstance(e, isl.Error):
+                raise RecipeError(f"code generation failed ({_isl_reason(e)})",
+                                  hint="too much unrolling? use smaller unroll factors") from None
+            raise e
         from looptx.codegen.unroll import unroll_marked
         return unroll_marked(self.convert(node), self.v)
 
@@ -183,6 +196,13 @@ class _Builder:
         if t == T.mark:
             return K.Mark(n.mark_get_id().name, self.convert(n.mark_get_node()))
         raise RecipeError(f"unsupported isl AST node {t}")
+
+
+def _isl_reason(e: isl.Error) -> str:
+    """isl's message without the C call and source location (one short line)."""
+    text = str(e).splitlines()[0] if str(e) else "isl error"
+    m = re.search(r"failed: (.*?)(?: in /\S+)?$", text)
+    return m.group(1) if m else text
 
 
 def separation_options(v: Variant, width: int | None = None) -> list[tuple[int, isl.UnionMap]]:

@@ -20,6 +20,7 @@ from looptx.poly.variant import Variant
 MAX_REGISTERS = 256
 MAX_BUFFER = 1 << 24
 SHARED_BYTES = 48 * 1024           # static __shared__ limit per block on every CUDA device
+MAX_OPERATIONS = 20_000_000        # isl operations per promotion (a few seconds)
 
 
 @dataclass(frozen=True)
@@ -213,8 +214,22 @@ def plan(v: Variant) -> Plan:
         plen = pos if pr.kind == "registers" else pos + 1
         width = max(width, plen + 2 + 2 * rank, (v.width + 2 + 2 * rank) if pr.kind == "registers" else 0)
     out = Plan(v, width)
+    ctx = isl.DEFAULT_CONTEXT
     for n, pr in enumerate(proms):
-        _plan_one(out, pr, n, taken)
+        # footprints of skewed or many-statement scopes can grow without bound in isl: give each
+        # promotion an operation budget and report an overrun at its recipe step
+        ctx.set_max_operations(MAX_OPERATIONS)
+        ctx.reset_operations()
+        try:
+            _plan_one(out, pr, n, taken)
+        except isl.Error as e:
+            reason = str(e).splitlines()[0] if str(e) else "isl error"
+            raise pr.error(f"the footprint of '{pr.array}' in loop '{pr.at}' is too complex to compute "
+                           f"({reason.split('failed: ')[-1].split(' in /')[0]})",
+                           hint=f"{pr.kind} at another loop (an inner tile loop gives a smaller footprint) "
+                                "or drop this step") from None
+        finally:
+            ctx.set_max_operations(0)
     return out
 
 
@@ -255,11 +270,13 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     threads = _thread_positions(v, group, pos) if pr.kind == "registers" else []
     key = list(range(plen)) + threads
     refs = []                                   # (piece index, access, instance -> key dims)
-    foot = None
+    foot = loose = None
     for k, _ in group:
         q = v.pieces[k]
         qm = v.piece_map(q, width)
         qp = _keep_positions(qm, key, width)
+        qr = _keep_positions(isl.Map(f"{scop.prefix}{{ {v.piece_text(q, width)} }}")
+                             .intersect_params(v.context), key, width)
         st = scop.statements[q.stmt]
         for a in st.accesses:
             if a.array != array:
@@ -270,6 +287,10 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             refs.append((k, a, qp))
             f = qp.reverse().apply_range(scop.access_map(st, a))
             foot = f if foot is None else foot.union(f)
+            # the same footprint without the iteration domain: for tiled loops, the whole tile
+            target = f"{a.array}[{', '.join(a.index)}]" if arr.rank else f"{a.array}[]"
+            fr = qr.reverse().apply_range(isl.Map(f"{scop.prefix}{{ {st.tuple_text()} -> {target} }}"))
+            loose = fr if loose is None else loose.union(fr)
     if foot is None or foot.is_empty():
         return False
     if pr.kind == "registers" and not threads:
@@ -288,10 +309,15 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             raise pr.error(f"the threads of loop '{name}' have no constant extent", hint="tile the thread loops")
         lead_sizes.append(hi + 1)
     for d in range(rank):
-        fd = foot.project_out(isl.dim_type.out, d + 1, rank - d - 1).project_out(isl.dim_type.out, 0, d)
-        lows.append(fd.lexmin())
-        widths = fd.reverse().apply_range(fd).deltas()
-        hi = upper_constant(widths)
+        one = lambda m: m.project_out(isl.dim_type.out, d + 1, rank - d - 1).project_out(isl.dim_type.out, 0, d)
+        fd = one(foot)
+        box = _tile_low(fd, one(loose))
+        if box is not None:
+            low, hi = box
+        else:
+            low = fd.lexmin().coalesce()
+            hi = upper_constant(fd.reverse().apply_range(fd).deltas())
+        lows.append(low)
         if hi is None:
             raise pr.error(f"the footprint of '{array}' in loop '{name}' has no constant size "
                            f"(dimension {d + 1})", hint="tile the loops first, or fix the sizes with --define")
@@ -400,6 +426,26 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                                buf if direction == "in" else array, direction, pr,
                                group[0][0], keep, rank, bool(threads)))
     return True
+
+
+def _tile_low(fd: isl.Map, loose: isl.Map) -> tuple[isl.Map, int] | None:
+    """A buffer origin that is one affine function of the scope's loops, and the largest offset
+    from it: the lower corner of the footprint of a whole tile (`loose`: the footprint with the
+    iteration domain dropped), as CHiLL's rectangular datacopy uses.  The exact lexmin of the
+    footprint `fd` is piecewise at the domain's boundaries; after skewing it has so many pieces
+    that isl's AST build runs out of operations on the copy statements.  None when the loose
+    footprint is unbounded (loops inside the scope that are not tiled) or its corner is not one
+    piece; the caller then uses the exact lexmin."""
+    try:
+        low = loose.lexmin().coalesce()
+    except isl.Error:
+        return None
+    if low.n_basic_map() != 1 or not fd.domain().is_subset(low.domain()):
+        return None
+    pair = fd.reset_tuple_id(isl.dim_type.out).flat_range_product(low.reset_tuple_id(isl.dim_type.out))
+    offsets = pair.apply_range(isl.Map("{ [e, l] -> [e - l] }")).range()
+    hi = upper_constant(offsets)
+    return (low, hi) if hi is not None else None
 
 
 def _check_invariant(v: Variant, pr: Promotion, group, array: str, pos: int, width: int,

@@ -232,14 +232,40 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
                                                                         trip=trip),) + q.dims[pos + 1:])
         return v.evolve(pieces=tuple(pieces))
     lb = _global_min(v, group, pos)
+    runs = _straight_runs(v, group)
     pieces = list(v.pieces)
     for k, pos in group:
         q = pieces[k]
         d = q.dims[pos]
         ctrl = replace(d, expr=f"{factor}*floor(({d.expr} - ({lb}))/{factor}) + ({lb})", factor=factor)
         point = LoopDim(name + "'", d.expr, unroll=True, reversed=d.reversed, hidden=True, trip=factor)
-        pieces[k] = replace(q, dims=q.dims[:pos] + (ctrl,) + q.dims[pos + 1:] + (point, 0))
-    return v.evolve(pieces=tuple(pieces))
+        dims = q.dims[:pos] + (ctrl,) + q.dims[pos + 1:]
+        pieces[k] = replace(q, dims=dims[:-1] + (runs[k], point, dims[-1]))
+    return v.evolve(pieces=normalize(pieces))
+
+
+def _straight_runs(v: Variant, group) -> dict[int, object]:
+    """Where the point loop of an unroll goes, per piece: directly inside the piece's innermost
+    loop, around the maximal run of consecutive statements it belongs to there (keyed by the
+    run's first position).  Copies of a run are therefore emitted iteration-major (whole
+    iterations in order, as CHiLL does for a multi-statement body: a scalar temporary reused
+    by the statements stays legal), while loops nested inside the unrolled loop get their own
+    point loop innermost, which is what jams them (unroll-and-jam).  A single statement gets
+    the same schedule as before: its point loop innermost."""
+    members = [(k, v.pieces[k]) for k, _ in group]
+    out: dict[int, object] = {}
+    for k, q in members:
+        m = len(q.dims) - 2                    # innermost loop of q
+        here = q.prefix(m + 1)
+        sibling_loops = sorted({p.dims[m + 1] for _, p in members
+                                if len(p.dims) > m + 2 and p.prefix(m + 1) == here})
+        mine = q.dims[m + 1]
+        before = [x for x in sibling_loops if x < mine]
+        after = [x for x in sibling_loops if x > mine]
+        run = [p.dims[m + 1] for _, p in members if len(p.dims) == m + 2 and p.prefix(m + 1) == here
+               and (not before or p.dims[m + 1] > before[-1]) and (not after or p.dims[m + 1] < after[0])]
+        out[k] = min(run)
+    return out
 
 
 def _restricted(v: Variant, q: Piece, cond: str) -> str:
@@ -383,15 +409,23 @@ def distribute(v: Variant, stmts: list[int], loop) -> Variant:
         if s not in inside:
             raise RecipeError(f"statement {s} is not inside loop '{name}' of statement {stmts[0]}",
                               hint="list statements that share the loop")
-    groups: dict = {}
-    for k, pos in group:
+    # Copies of L follow the textual order inside L (its current schedule order): each listed
+    # statement gets its own copy, and unlisted statements share one only while they are
+    # contiguous.  Regrouping {S1, S3} | {S2} would move S3 before S2, which the legality
+    # check rightly refuses (atax).
+    inner = lambda k: (tuple(d for d in v.pieces[k].dims[group[0][1] + 1::2]), v.pieces[k].stmt)
+    runs: list[tuple[object, list]] = []
+    for k, pos in sorted(group, key=lambda kp: inner(kp[0])):
         s = v.pieces[k].stmt
-        groups.setdefault(s if s in stmts else "rest", []).append((k, pos))
-    order = sorted(groups, key=lambda g: min(v.pieces[k].stmt for k, _ in groups[g]))
+        key = s if s in stmts else "rest"
+        if runs and runs[-1][0] == key:
+            runs[-1][1].append((k, pos))
+        else:
+            runs.append((key, [(k, pos)]))
     pieces = list(v.pieces)
-    n = len(order)
-    for rank, g in enumerate(order):
-        for k, pos in groups[g]:
+    n = len(runs)
+    for rank, (_, members) in enumerate(runs):
+        for k, pos in members:
             q = pieces[k]
             base = Fraction(q.dims[pos - 1])
             pieces[k] = replace(q, dims=q.dims[:pos - 1] + (base + Fraction(rank, n + 1),) + q.dims[pos:])
@@ -420,13 +454,6 @@ def fuse(v: Variant, stmts: list[int], loop) -> Variant:
         key = sx.prefix(pos0)
         in_l = lambda q: len(q.dims) > pos0 and q.prefix(pos0) == key and \
             isinstance(q.dims[pos0], LoopDim) and q.dims[pos0].name == sx.dims[pos0].name
-        for j in range(1, pos0, 2):
-            for q in v.pieces:
-                if len(q.dims) > j and q.prefix(j) == sx.prefix(j) and isinstance(q.dims[j], LoopDim) \
-                        and q.dims[j].name == sx.dims[j].name and not in_l(q):
-                    raise RecipeError(f"fusing statement {s} at '{name}' would split loop "
-                                      f"'{sx.dims[j].name}', which it shares with statement {q.stmt}",
-                                      hint="distribute first, or fuse that statement too")
         for k, q in enumerate(v.pieces):
             if in_l(q) and k not in moved:
                 dims = list(q.dims)
@@ -439,6 +466,7 @@ def fuse(v: Variant, stmts: list[int], loop) -> Variant:
                 origin[k] = s
                 pieces[k] = replace(q, dims=tuple(dims))
                 moved.add(k)
+    _check_no_split(v, pieces, moved, origin, name, pos0)
     # inside the fused loop, children keep textual order
     fused_key = pieces[next(iter(first))].prefix(pos0 + 1)
     members = [k for k, q in enumerate(pieces) if len(q.dims) > pos0 + 1 and q.prefix(pos0 + 1) == fused_key]
@@ -451,6 +479,28 @@ def fuse(v: Variant, stmts: list[int], loop) -> Variant:
             q = pieces[k]
             pieces[k] = replace(q, dims=q.dims[:pos0 + 1] + (rank,) + q.dims[pos0 + 2:])
     return v.evolve(pieces=normalize(pieces))
+
+
+def _check_no_split(v: Variant, pieces: list[Piece], moved: set[int], origin: dict[int, int],
+                    name: str, pos0: int) -> None:
+    """Fusion moves the listed nests under the first one's outer loops.  An outer loop is split
+    only if some of the pieces it encloses move to another loop while others stay: a loop that
+    the fused statements already share (a time loop around both) maps to itself and is fine."""
+    for j in range(1, pos0, 2):
+        after: dict[tuple, dict[tuple, list[int]]] = {}
+        for k, q in enumerate(v.pieces):
+            if len(q.dims) > j and isinstance(q.dims[j], LoopDim):
+                after.setdefault(q.prefix(j + 1), {}).setdefault(pieces[k].prefix(j + 1), []).append(k)
+        for old, targets in after.items():
+            if len(targets) < 2:
+                continue
+            groups = list(targets.values())
+            went = next(g for g in groups if any(k in moved for k in g))
+            mover = next(k for k in went if k in moved)
+            stay = next(g for g in groups if g is not went)[0]
+            raise RecipeError(f"fusing statement {origin.get(mover, v.pieces[mover].stmt)} at '{name}' "
+                              f"would split loop '{old[-1]}', which it shares with statement "
+                              f"{v.pieces[stay].stmt}", hint="distribute first, or fuse that statement too")
 
 
 def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Variant:
