@@ -328,3 +328,30 @@ def test_datacopy_codegen_budget_is_a_located_error(tmp_path):
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith(f"{r}:7: step 6 (datacopy): error: ") and "too complex" in lines[0], lines[0]
+
+
+KNOWN = """#define N 100
+double x[N], y[N];
+void f(void) {
+int i;
+/*@ begin CHiLL (
+  known("N % 8 == 0")
+  unroll(0,"i",2)
+) @*/
+for (i = 0; i < N; i++)
+  y[i] = y[i] + 3.0 * x[i];
+/*@ end @*/
+}
+"""
+
+
+def test_known_fact_false_for_fixed_sizes_is_bad_input(tmp_path):
+    """A fact that the fixed sizes contradict would empty every domain and delete the loop."""
+    src = tmp_path / "k.c"
+    src.write_text(KNOWN)
+    p = subprocess.run([sys.executable, "-m", "looptx", "transform", str(src), "-D", "N=100"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert p.stderr.startswith(f"{src}:6: step 1 (known)") and "cannot hold" in p.stderr
+    ok = transform_file(str(src), defines={"N": 96})
+    assert "y[i + 1]" in ok

@@ -571,4 +571,12 @@ def known(v: Variant, facts: list[str]) -> Variant:
         except isl.Error:
             raise RecipeError(f"known: cannot read the fact '{f}'",
                               hint="facts are conditions on parameters, e.g. N >= 16") from None
-    return v.evolve(assumptions=v.assumptions + tuple(facts))
+    out = v.evolve(assumptions=v.assumptions + tuple(facts))
+    if out.context.is_empty():
+        # A false fact would make every domain empty: the region would silently vanish.
+        fixed = ", ".join(f"{k}={val}" for k, val in sorted(dict(v.scop.fixed).items()))
+        raise RecipeError(f"known: the facts {list(facts)} cannot hold"
+                          + (f" with the fixed sizes ({fixed})" if fixed else "") +
+                          " together with what is already known",
+                          hint="drop the fact or choose sizes that satisfy it")
+    return out
