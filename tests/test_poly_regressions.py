@@ -355,3 +355,33 @@ def test_known_fact_false_for_fixed_sizes_is_bad_input(tmp_path):
     assert p.stderr.startswith(f"{src}:6: step 1 (known)") and "cannot hold" in p.stderr
     ok = transform_file(str(src), defines={"N": 96})
     assert "y[i + 1]" in ok
+
+
+FULL_JAM = """#define N 4
+#define M 37
+double A[N][M], B[N][M];
+void f(void) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++)
+      A[i][j] = A[i][j] + B[i][j] * 2.0;
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("factor", [0, 4, 6])
+def test_full_unroll_of_an_outer_loop_jams(tmp_path, factor):
+    """Contract: unrolling a non-innermost loop jams the loops inside it, also when the factor
+    covers the whole trip count (0 = full): one j loop holding the four copies."""
+    src = tmp_path / "fj.c"
+    src.write_text(FULL_JAM)
+    rec = tmp_path / "r.yaml"
+    rec.write_text(f"steps:\n  - unroll: {{stmt: 0, loop: i, factor: {factor}}}\n")
+    text = transform_file(str(src), recipe=str(rec), defines={"N": 4})
+    body = text.split("#pragma scop")[1]
+    assert body.count("for (") == 1 and "A[3][j]" in body, body
+    p = subprocess.run([sys.executable, "-m", "looptx", "run", str(src), "--recipe", str(rec),
+                        "-D", "N=4", "--repetitions", "1"], capture_output=True, text=True)
+    assert p.returncode == 0 and ": ok" in p.stdout, p.stdout + p.stderr

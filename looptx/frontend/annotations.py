@@ -21,6 +21,7 @@ from typing import Any
 from looptx.errors import AnnotationError
 from looptx.frontend.expr import (SAFE_FUNCTIONS, Expr, MappingSpace, compile_expr,
                                   mapping_slots, mapping_values)
+from looptx.frontend.orio_args import check_arg_names
 from looptx.frontend.tuning import (EMPTY, ConstraintDef, FrozenMap, ParamDef, TuningSpec,
                                     VarDecl, check_kind, format_value, substitute_params,
                                     unknown_build_params, value_kind)
@@ -540,6 +541,7 @@ def parse_tuning_spec(body: str, *, file: str, line: int = 1, col: int = 1,
     top = os.path.abspath(os.path.join(base_dir, os.path.basename(file)))
     _Parser(body, file=file, line=line, col=col, base_dir=base_dir, builder=b,
             stack=(top,)).parse()
+    check_arg_names(b.args, b.arg_where)
     _check_names(b)
     args = b.args
     other = {k: FrozenMap(v) for k, v in args.items()
@@ -561,7 +563,8 @@ def parse_tuning_spec(body: str, *, file: str, line: int = 1, col: int = 1,
         lets=FrozenMap(b.lets), search=FrozenMap(args.get("search", {})),
         build=FrozenMap(args.get("build", {})),
         performance_counter=FrozenMap(args.get("performance_counter", {})),
-        validation=FrozenMap(args.get("validation", {})), other=FrozenMap(other))
+        validation=FrozenMap(args.get("validation", {})), other=FrozenMap(other),
+        arg_pos=FrozenMap({f"{sec}.{name}": pos for (sec, name), pos in b.arg_where.items()}))
 
 
 def load_spec_file(path: str) -> TuningSpec:

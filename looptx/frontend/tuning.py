@@ -248,6 +248,8 @@ class TuningSpec:
     performance_counter: Mapping[str, Any] = EMPTY
     validation: Mapping[str, Any] = EMPTY
     other: Mapping[str, Mapping[str, Any]] = EMPTY
+    # where each arg is written: 'section.name' -> (file, line, col), for errors found later
+    arg_pos: Mapping[str, tuple] = field(default=EMPTY, compare=False)
 
     def param(self, name: str) -> ParamDef:
         for p in self.performance_params + self.input_params:
@@ -278,6 +280,13 @@ class TuningSpec:
         """True when every performance constraint holds at `point` for problem size `sizes`."""
         env = {**self.lets, **sizes, **point}
         return all(c.expr(env) for c in self.constraints)
+
+    def where(self, section: str, name: str) -> dict:
+        """file/line/col of `arg name` in `def section` (the spec's start when not written)."""
+        pos = self.arg_pos.get(f"{section}.{name}")
+        if pos is None:
+            return dict(file=self.file, line=self.line)
+        return dict(file=pos[0], line=pos[1], col=pos[2])
 
     def build_command(self, point: Mapping[str, Any]) -> str | None:
         cmd = self.build.get("build_command")

@@ -225,12 +225,15 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
         if trip > MAX_FULL_UNROLL:
             raise RecipeError(f"loop '{name}' has up to {trip} iterations: too many to unroll fully",
                               hint=f"unroll by a factor instead (at most {MAX_FULL_UNROLL} copies)")
-        pieces = list(v.pieces)
-        for k, pos in group:
-            q = pieces[k]
-            pieces[k] = replace(q, dims=q.dims[:pos] + (replace(q.dims[pos], unroll=True, hidden=True,
-                                                                        trip=trip),) + q.dims[pos + 1:])
-        return v.evolve(pieces=tuple(pieces))
+        if all(pos == len(v.pieces[k].dims) - 2 for k, pos in group):
+            pieces = list(v.pieces)
+            for k, pos in group:
+                q = pieces[k]
+                pieces[k] = replace(q, dims=q.dims[:pos] + (replace(q.dims[pos], unroll=True, hidden=True,
+                                                                            trip=trip),) + q.dims[pos + 1:])
+            return v.evolve(pieces=tuple(pieces))
+        # Loops inside: a full unroll jams them like any other unroll (one control iteration).
+        factor = trip
     lb = _global_min(v, group, pos)
     runs = _straight_runs(v, group)
     pieces = list(v.pieces)

@@ -118,6 +118,10 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         try:
             tree = ast.parse(cmd, mode="eval").body
         except SyntaxError:
+            if re.match(r"\s*transform\s", cmd):
+                raise ln.error(f"Orio Loop-module directive '{cmd}' is not supported",
+                               hint="looptx reads CHiLL commands: write e.g. unroll(0,\"i\",UF) in a "
+                                    "/*@ begin CHiLL ( ... ) @*/ region") from None
             raise ln.error(f"syntax error in command '{cmd}'",
                            hint="write commands as NAME(arguments), e.g. tile(0,\"i\",32,\"ii\")") from None
         if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
@@ -131,6 +135,9 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             if len(args) != 1 or not isinstance(args[0], str):
                 raise ln.error("recipe(...) takes the path of a YAML recipe", hint='recipe("r.yaml")')
             path = args[0] if os.path.isabs(args[0]) else os.path.join(base_dir or os.path.dirname(file), args[0])
+            if not os.path.isfile(path):
+                raise ln.error(f"cannot read the recipe '{args[0]}' ({path}: no such file)",
+                               hint="give the path of a YAML recipe, relative to the annotated file")
             sub = load_file(path, bindings)
             steps += [Step(s.name, s.args, len(steps) + i + 1, s.file, s.line, s.text)
                       for i, s in enumerate(sub.steps)]

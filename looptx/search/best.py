@@ -82,10 +82,10 @@ def _size_decls(st) -> str:
     """Declarations for parsing the file with symbolic sizes: an Orio fragment (arrays from
     `input_vars`) declares neither its arrays nor its sizes, so the sizes become `int` names."""
     decls = st.extra_decls or ""
-    if st.spec is None or not st.spec.input_vars:
+    if st.spec is None or not (st.spec.input_vars or st.spec.decl_file):
         return decls
     with open(st.path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
+        text = f.read() + "\n" + decls     # a decl_file may #define the sizes itself
     names = [p for p in (st.sizes[0] if st.sizes else {}) if p not in st.defines
              and not re.search(rf"^\s*#\s*define\s+{re.escape(p)}\b", text, re.M)]
     return "".join(f"int {n};\n" for n in names) + decls

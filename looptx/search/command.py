@@ -77,7 +77,8 @@ def input_decls(spec, path: str) -> str | None:
                 lines.append(fh.read())
         except OSError as e:
             raise AnnotationError(f"cannot read decl_file '{spec.decl_file}': {e.strerror}",
-                                  file=spec.file, line=spec.line) from None
+                                  hint=f"put {spec.decl_file} next to {os.path.basename(path)}",
+                                  **spec.where("input_vars", "decl_file")) from None
     return "\n".join(lines) or None
 
 
@@ -87,7 +88,10 @@ def space_for(spec, sizes: Mapping[str, Any], name: str = "space") -> Space:
     params = []
     for p in spec.performance_params:
         slots = tuple((p.meta or {}).get("slots", ())) if p.kind == "mapping" else ()
-        params.append(Param(p.name, tuple(p.values), p.kind, slots))
+        try:
+            params.append(Param(p.name, tuple(p.values), p.kind, slots))
+        except LooptxError as e:
+            raise e.located(file=p.file or spec.file, line=p.line, col=p.col)
     sizes = dict(sizes)
 
     def constraint(point, spec=spec, sizes=sizes):
@@ -175,32 +179,38 @@ def run(args) -> int:
     try:
         cls = get_searcher(st.algorithm)
     except LooptxError as e:
-        if args.algorithm:                 # from the command line: no place in the file
+        if args.algorithm or st.spec is None:      # from the command line: no place in the file
             raise
-        raise e.located(file=st.path, line=st.spec.line if st.spec else None)
+        raise e.located(**st.spec.where("search", "algorithm"))
     st.options = _options_for(cls, st.options)
     # --workers alone means a local Dask cluster (one single-threaded worker per device)
     executor = args.executor or ("local-dask" if args.workers else None)
     results = []
+    fingerprint = _fingerprint(st, args.function)
     for sizes in st.sizes:
         space = space_for(st.spec, sizes, name=os.path.basename(st.path))
+        _check_constraints(st, space, sizes)
         n_valid = _count(space)
+        if n_valid == 0 or (n_valid is None and not space.sample(_rng(st.seed), 1)):
+            raise _empty_space(st, space, sizes)
         budget = st.budget if st.budget is not None else min(n_valid or 100, 100)
         try:
             searcher = cls(space, seed=st.seed, max_evals=int(budget), batch_size=max(1, args.batch_size),
                            time_limit=st.time_limit, **st.options)
         except LooptxError as e:
-            raise e.located(file=st.path, line=st.spec.line if st.spec else None)
+            raise _locate_option(e, st)
         ev = evaluator_for(st, sizes, args.function)
         ev.signature()                 # a missing size is a bad input, not a failure per point
+        _check_recipe(ev, space, st.seed)
         key = f"{os.path.basename(st.path)}|{json.dumps(sizes, sort_keys=True)}|{st.backend}|r{st.region}"
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
-        print(f"looptx search {st.path} [{label}]: {cls.name}, budget {budget}, {n_valid} valid points, "
+        print(f"looptx search {st.path} [{label}]: {cls.name}, budget {budget}, {_points_text(space, n_valid)}, "
               f"backend {st.backend}")
         out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
                          time_limit=st.time_limit, executor=executor, workers=args.workers,
                          progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
-                         input_file=st.path, problem=sizes, searcher_options=st.options)
+                         input_file=st.path, problem=sizes, searcher_options=st.options,
+                         fingerprint=fingerprint)
         print(top_table(st.db, key, n=args.top))
         results.append((sizes, out))
     best = [(sz, o) for sz, o in results if o.best_point is not None]
@@ -237,6 +247,167 @@ def _options_for(cls, options: Mapping[str, Any]) -> dict:
         print(f"looptx: warning: option{'s' if len(keys) > 1 else ''} {', '.join(keys)} "
               f"of searcher '{name}' ignored by '{cls.name}'", file=sys.stderr)
     return kept
+
+
+def _locate_option(e: LooptxError, st: Setup) -> LooptxError:
+    """A searcher's error about one of its options, located at the `arg` that sets it."""
+    if st.spec is None:
+        return e
+    m = re.search(r"option '([^']+)'", e.what)
+    if m:
+        name = m.group(1).lower()
+        for raw in st.spec.search:
+            r = raw.lower()
+            if r == name or r.endswith("_" + name):
+                return e.located(**st.spec.where("search", raw))
+    return e.located(file=st.spec.file, line=st.spec.line)
+
+
+def _fingerprint(st: Setup, function=None) -> str:
+    """What determines what a point measures, hashed: the region's code and CHiLL annotation,
+    the recipe files it uses, the declarations, the build command and the backend.  A resumed
+    search must have the same (a changed recipe would mix two experiments in one search)."""
+    import hashlib
+    with open(st.path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    parts = [f"backend={st.backend}", f"build={st.build_command!r}", f"function={function!r}",
+             f"decls={st.extra_decls!r}", f"region={st.region}"]
+    try:
+        markup = scan(text, st.path)
+        r = markup.regions[st.region]
+        region_text = text[r.outer[0]:r.outer[1]]
+    except (LooptxError, IndexError):
+        region_text = text
+    parts.append(region_text)
+    base = os.path.dirname(os.path.abspath(st.path))
+    recipes = re.findall(r"""\brecipe\s*\(\s*["']([^"']+)["']""", region_text)
+    if st.recipe:
+        try:
+            from looptx.recipe.schema import find_recipe
+            recipes.append(find_recipe(st.recipe, base))
+        except LooptxError:
+            recipes.append(st.recipe)
+    for name in recipes:
+        path = name if os.path.isabs(name) else os.path.join(base, name)
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                parts.append(f.read())
+        except OSError:
+            parts.append(f"<missing {name}>")
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+
+
+def _points_text(space: Space, n_valid: int | None) -> str:
+    if n_valid is not None:
+        return f"{n_valid} valid point{'s' if n_valid != 1 else ''}"
+    return f"{space.grid_size} raw points (too many to count the valid ones)"
+
+
+def _rng(seed: int):
+    import numpy as np
+    return np.random.default_rng(seed)
+
+
+def _grid_sample(space: Space, limit: int = 2000, seed: int = 0) -> list[dict]:
+    """Up to `limit` points of the raw grid (all of it when small enough), constraints ignored."""
+    import itertools
+    if space.grid_size <= limit:
+        return [dict(zip(space.names, combo))
+                for combo in itertools.product(*(p.values for p in space.params))]
+    rng = _rng(seed)
+    cols = [rng.integers(0, n, size=limit) for n in space.sizes]
+    return [space.from_coords(row) for row in zip(*cols)]
+
+
+def _constraint_where(st: Setup, c) -> dict:
+    return dict(file=getattr(c.expr, "file", None) or st.spec.file, line=c.line, col=c.col)
+
+
+def _check_constraints(st: Setup, space: Space, sizes: Mapping[str, Any]) -> None:
+    """A performance constraint that cannot be evaluated at any point is a bad input, not a
+    constraint that is false everywhere: report it at the constraint."""
+    spec = st.spec
+    if spec is None or not spec.constraints:
+        return
+    points = _grid_sample(space, seed=st.seed)
+    base = {**spec.lets, **sizes}
+    for c in spec.constraints:
+        first = None
+        for p in points:
+            try:
+                c.expr({**base, **p})
+            except Exception as e:  # noqa: BLE001 - any failure of the expression
+                first = first or e
+                continue
+            first = None
+            break
+        if first is not None:
+            what = first.what if isinstance(first, LooptxError) else f"{type(first).__name__}: {first}"
+            shown = ", ".join(f"{k}={v!r}" for k, v in points[0].items())
+            raise AnnotationError(f"constraint '{c.name}' cannot be evaluated at any point: {what}",
+                                  hint=f"fix the expression; it fails e.g. for {shown}",
+                                  **_constraint_where(st, c))
+
+
+def _empty_space(st: Setup, space: Space, sizes: Mapping[str, Any]) -> LooptxError:
+    """The error for constraints that leave no point, located at the constraint that rules out
+    every point by itself (else at the first constraint)."""
+    spec = st.spec
+    label = ", ".join(f"{k}={v}" for k, v in sizes.items())
+    where_size = f" for {label}" if label else ""
+    if spec is None or not spec.constraints:
+        return AnnotationError(f"the search space is empty{where_size}",
+                               hint="give every param at least one value",
+                               file=st.path, line=spec.line if spec else None)
+    points = _grid_sample(space, limit=200_000, seed=st.seed)
+    base = {**spec.lets, **sizes}
+
+    def holds(c, p):
+        try:
+            return bool(c.expr({**base, **p}))
+        except Exception:  # noqa: BLE001 - as in the search: a failing constraint is false
+            return False
+    for c in spec.constraints:
+        if not any(holds(c, p) for p in points):
+            return AnnotationError(f"constraint '{c.name}' holds for no point{where_size}: the search "
+                                   "space is empty", hint="relax the constraint or add param values",
+                                   **_constraint_where(st, c))
+    names = ", ".join(f"'{c.name}'" for c in spec.constraints)
+    return AnnotationError(f"constraints {names} together hold for no point{where_size}: the search "
+                           "space is empty", hint="relax the constraints or add param values",
+                           **_constraint_where(st, spec.constraints[0]))
+
+
+def _probe_points(space: Space, seed: int, n: int = 3) -> list[dict]:
+    """A few valid points spread over the space (the first valid point first)."""
+    if space.enumerable:
+        pts = space.valid_points()
+        idx = sorted({0, len(pts) // 2, len(pts) - 1}) if pts else []
+        return [pts[i] for i in idx][:n]
+    return space.sample(_rng(seed), n)
+
+
+def _check_recipe(ev, space: Space, seed: int) -> None:
+    """Static errors of the recipe (an unknown name, a missing recipe file, an unsupported
+    command) would make every point 'invalid': report them once, before measuring anything.
+    A few valid points are built; only when all of them fail with the very same non-legality
+    error is it a property of the recipe rather than of the points (an illegal point, or one a
+    step rejects for its values, is the search's to prune)."""
+    from looptx.errors import LegalityError
+    errors = []
+    for p in _probe_points(space, seed):
+        try:
+            ev.build(dict(p))
+        except LegalityError:
+            return
+        except LooptxError as e:
+            errors.append(e)
+            continue
+        except Exception:  # noqa: BLE001 - an internal failure is recorded per point
+            return
+        return
+    if errors and len({str(e) for e in errors}) == 1:
+        raise errors[0]
 
 
 def _count(space: Space) -> int | None:

@@ -260,8 +260,11 @@ def run_search(space, searcher, evaluator, *, db, search_key: str, budget: int,
                progress: bool = True, resume: bool = False,
                on_record: Callable[[EvalRecord], None] | None = None,
                input_file: str | None = None, problem: Mapping | None = None,
-               searcher_options: Mapping | None = None, context: str = "spawn") -> SearchOutcome:
-    """Run (or resume) one search; see the module docstring.  `db` is a path or a ResultsDB."""
+               searcher_options: Mapping | None = None, context: str = "spawn",
+               fingerprint: str | None = None) -> SearchOutcome:
+    """Run (or resume) one search; see the module docstring.  `db` is a path or a ResultsDB.
+    `fingerprint` identifies what a point measures (code, recipe, build command): stored with
+    the search, a resume with another one is refused."""
     from looptx.search.space import point_key
 
     t_start = time.monotonic()
@@ -270,15 +273,17 @@ def run_search(space, searcher, evaluator, *, db, search_key: str, budget: int,
     try:
         return _run(space, searcher, evaluator, rdb, search_key, int(budget), time_limit, executor,
                     workers, progress, resume, on_record, input_file, problem, searcher_options,
-                    context, point_key, t_start)
+                    context, point_key, t_start, fingerprint)
     finally:
         if own_db:
             rdb.close()
 
 
 def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_limit, resume,
-                 input_file, problem, searcher_options, desc) -> list[EvalRecord]:
+                 input_file, problem, searcher_options, desc, fingerprint=None) -> list[EvalRecord]:
     space_desc = describe_space(space)
+    if fingerprint is not None:
+        space_desc["fingerprint"] = fingerprint
     info = rdb.get_search(key)
     if info is not None and info.n_evals == 0:
         # A start that failed before any evaluation (e.g. no Dask scheduler) holds nothing
@@ -302,6 +307,13 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
         raise SearchError(f"the search space of {key!r} changed since it was recorded",
                           hint="resume with the same annotations, or start a new --db",
                           file=str(rdb.path))
+    if stored is not None and fingerprint is not None and stored.get("fingerprint") is not None \
+            and stored["fingerprint"] != fingerprint:
+        raise SearchError(f"the code, recipe or build command of {key!r} changed since it was "
+                          "recorded, so its results would not be comparable",
+                          hint="start a new --db, or drop --resume and remove the old database "
+                               "to start over",
+                          file=str(rdb.path))
     records = rdb.evaluations(key)
     if info.state is not None and info.searcher == getattr(searcher, "name", None):
         searcher.load_state(info.state)
@@ -312,11 +324,12 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
 
 
 def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, workers, progress,
-         resume, on_record, input_file, problem, searcher_options, context, point_key, t_start):
+         resume, on_record, input_file, problem, searcher_options, context, point_key, t_start,
+         fingerprint=None):
     desc = dict(evaluator.describe() or {})
     records: list[EvalRecord] = _open_search(rdb, key, space, searcher, evaluator, budget,
                                              time_limit, resume, input_file, problem,
-                                             searcher_options, desc)
+                                             searcher_options, desc, fingerprint)
     n_resumed = len(records)
     counts = Counter(r.status for r in records)
     # code hash -> the record whose measurement it owns (measured, not a duplicate)

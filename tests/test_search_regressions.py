@@ -1,0 +1,267 @@
+"""`looptx search` regressions, end to end through the CLI (C backend, budgets of 1-2):
+static recipe errors reported before any measurement, resume refused after the code / recipe /
+build command changed, empty spaces and broken constraints, the banner of an uncountable space,
+misspelled args outside `def search`, located searcher/option errors, `decl_file` best files."""
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+import pytest
+
+from looptx.cli import main
+from looptx.frontend.annotations import parse_tuning_spec
+from looptx.errors import AnnotationError
+from looptx.search.db import ResultsDB
+
+LOCATED = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): error: .+\(.+\)$")
+
+
+def cli(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main([str(a) for a in argv])
+    return rc, out.getvalue(), err.getvalue()
+
+
+def annotated(params="param T1[] = [16, 32];\n    param U[] = [1, 2];", recipe='tile(0,"i",T1,"ii")\n  unroll(0,"j",U)',
+              search="arg algorithm = 'Exhaustive'; arg total_runs = 1;",
+              build="arg build_command = 'gcc -O1';", counter="arg repetitions = 1;",
+              extra="", input_vars="decl static double A[N][N] = random;\n    decl static double B[N][N] = random;"):
+    return f"""/*@ begin PerfTuning (
+  def build {{ {build} }}
+  def performance_counter {{ {counter} }}
+  def performance_params {{
+    {params}
+  }}
+  def input_params {{ param N[] = [32]; }}
+  def input_vars {{
+    {input_vars}
+  }}
+  def search {{ {search} }}
+  {extra}
+) @*/
+int i, j;
+/*@ begin CHiLL (
+  {recipe}
+) @*/
+for (i = 0; i < N; i++)
+  for (j = 0; j < N; j++)
+    B[i][j] = B[i][j] + A[j][i];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(k for k, ln in enumerate(text.splitlines(), 1) if needle in ln)
+
+
+def bad_input(tmp_path, text, *args, name="t.c"):
+    """Run a search that must stop with exit 2 before measuring: (line, col, message)."""
+    f = tmp_path / name
+    f.write_text(text)
+    db = tmp_path / "t.db"
+    rc, out, err = cli("search", f, "--db", db, "--no-progress", *args)
+    assert rc == 2, out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    m = LOCATED.match(lines[0])
+    assert m, lines[0]
+    if db.exists():
+        with ResultsDB(db, create=False) as rdb:
+            assert all(not rdb.evaluations(s.key) for s in rdb.searches()), "something was measured"
+    return int(m["line"]), int(m["col"]), lines[0], m["file"]
+
+
+# --- bug 6: static recipe errors ------------------------------------------------------------
+
+def test_unknown_param_in_chill_command_is_reported_once(tmp_path):
+    text = annotated(params="param T2[] = [16, 32];\n    param U[] = [1, 2];")
+    line, _, msg, _ = bad_input(tmp_path, text)
+    assert line == line_of(text, 'tile(0,"i",T1') and "unknown parameter 'T1'" in msg
+
+
+def test_missing_recipe_file_is_located_at_the_recipe_command(tmp_path):
+    text = annotated(recipe='recipe("missing.yaml")')
+    line, col, msg, f = bad_input(tmp_path, text)
+    assert f.endswith("t.c") and line == line_of(text, "recipe(") and "missing.yaml" in msg
+
+
+def test_yaml_recipe_with_undefined_param(tmp_path):
+    (tmp_path / "r.yaml").write_text(
+        "params: {T1: 16, U: 1}\nsteps:\n  - tile: {stmt: 0, loop: i, size: $T1, control: ii}\n"
+        "  - unroll: {stmt: 0, loop: j, factor: $UX}\n")
+    (tmp_path / "t.c").write_text(annotated(recipe='recipe("r.yaml")'))
+    rc, out, err = cli("search", tmp_path / "t.c", "--db", tmp_path / "t.db", "--no-progress")
+    assert rc == 2, out + err
+    assert len(err.strip().splitlines()) == 1 and "$UX" in err and "r.yaml:4" in err, err
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_orio_loop_module_region_is_reported(tmp_path):
+    text = annotated().replace("begin CHiLL (", "begin Loop (").replace(
+        'tile(0,"i",T1,"ii")\n  unroll(0,"j",U)', "transform Unroll(ufactor=U)")
+    line, _, msg, _ = bad_input(tmp_path, text)
+    assert line == line_of(text, "transform Unroll") and "Loop" in msg
+
+
+def test_point_specific_illegality_does_not_abort(tmp_path):
+    """The first point's permutation is illegal: pruned, and the search goes on."""
+    f = tmp_path / "legal.c"
+    f.write_text(annotated(params="param PERM[] = [['j','i'], ['i','j']];", recipe="permute(0,PERM)",
+                           search="arg algorithm = 'Exhaustive'; arg total_runs = 2;",
+                           input_vars="decl static double A[N][N] = random;")
+                 .replace("B[i][j] = B[i][j] + A[j][i];", "A[i][j] = A[i-1][j+1] + 1.0;")
+                 .replace("for (i = 0; i < N; i++)", "for (i = 1; i < N; i++)")
+                 .replace("for (j = 0; j < N; j++)", "for (j = 0; j < N - 1; j++)"))
+    db = tmp_path / "legal.db"
+    rc, out, err = cli("search", f, "--db", db, "--no-progress")
+    assert rc == 0, out + err
+    with ResultsDB(db, create=False) as rdb:
+        statuses = [r.status for s in rdb.searches() for r in rdb.evaluations(s.key)]
+    assert statuses == ["illegal", "ok"]
+    assert (tmp_path / "legal.best.c").exists()
+
+
+# --- bug 4: resume after a change -----------------------------------------------------------
+
+@pytest.mark.parametrize("change", [("unroll(0,\"j\",U)", "unroll(0,\"i\",U)"),
+                                    ("gcc -O1", "gcc -O0")])
+def test_resume_refuses_changed_recipe_or_build(tmp_path, change):
+    f = tmp_path / "rs.c"
+    text = annotated()
+    f.write_text(text)
+    db = tmp_path / "rs.db"
+    rc, out, err = cli("search", f, "--db", db, "--budget", 1, "--no-progress")
+    assert rc == 0, out + err
+    f.write_text(text.replace(*change))
+    rc, out, err = cli("search", f, "--db", db, "--budget", 2, "--resume", "--no-progress")
+    assert rc == 2, out + err
+    assert "changed" in err and "--db" in err and len(err.strip().splitlines()) == 1, err
+    with ResultsDB(db, create=False) as rdb:
+        assert sum(len(rdb.evaluations(s.key)) for s in rdb.searches()) == 1
+
+
+# --- bug 5: empty spaces, constraints that cannot be evaluated --------------------------------
+
+def test_empty_space_is_located_at_the_constraint(tmp_path):
+    text = annotated(params="param T1[] = [16, 32];\n    param U[] = [1, 2];\n"
+                            "    constraint big = T1 * U > 1000;")
+    line, col, msg, _ = bad_input(tmp_path, text)
+    assert (line, col) == (line_of(text, "constraint big"), 16) and "relax" in msg
+
+
+def test_constraints_empty_together(tmp_path):
+    text = annotated(params="param T1[] = [16, 32];\n    param U[] = [1, 2];\n"
+                            "    constraint a = T1 > 16;\n    constraint b = T1 < 32;")
+    line, _, msg, _ = bad_input(tmp_path, text)
+    assert line == line_of(text, "constraint a") and "'a', 'b'" in msg
+
+
+def test_constraint_that_always_raises(tmp_path):
+    text = annotated(params="param T1[] = [16, 32];\n    param U[] = [1, 2];\n"
+                            "    constraint c = T1 + 'x' > 2;")
+    line, _, msg, _ = bad_input(tmp_path, text)
+    assert line == line_of(text, "constraint c") and "cannot be evaluated" in msg
+
+
+# --- bug 10: banner of a space too large to count --------------------------------------------
+
+def test_banner_of_uncountable_space(tmp_path):
+    f = tmp_path / "big.c"
+    f.write_text(annotated(params="param T1[] = range(1, 33);\n    param U[] = range(1, 33);\n"
+                                  "    param X[] = range(1000);\n    param Y[] = range(100);",
+                           recipe="unroll(0,\"j\",1)", search="arg algorithm = 'Randomsearch';"))
+    rc, out, err = cli("search", f, "--db", tmp_path / "b.db", "--budget", 1, "--no-progress")
+    assert rc == 0, out + err
+    banner = out.splitlines()[0]
+    assert "None" not in banner and "102400000 raw points" in banner, banner
+
+
+# --- bug 12: misspelled args outside def search -----------------------------------------------
+
+@pytest.mark.parametrize("build, counter, extra, bad, fix", [
+    ("arg buildcommand = 'gcc -O1';", "arg repetitions = 1;", "", "buildcommand", "build_command"),
+    ("arg build_command = 'gcc -O1';", "arg repetition = 1;", "", "repetition", "repetitions"),
+    ("arg build_command = 'gcc -O1';", "arg repetitions = 1;", "def validation { arg rtl = 0.01; }",
+     "rtl", "rtol"),
+])
+def test_misspelled_args_are_errors(tmp_path, build, counter, extra, bad, fix):
+    text = annotated(build=build, counter=counter, extra=extra)
+    line, col, msg, _ = bad_input(tmp_path, text)
+    assert f"unknown arg '{bad}'" in msg and f"did you mean '{fix}'" in msg
+    assert line == line_of(text, f"arg {bad} ")
+
+
+def test_documented_orio_args_are_accepted():
+    spec = parse_tuning_spec("""
+      def build { arg build_command = 'gcc -O3'; arg libs = '-lm'; arg batch_command = 'qsub';
+                  arg status_command = 'qstat'; arg num_procs = 2; arg prebuild_command = 'true';
+                  arg postbuild_command = 'true'; arg postrun_command = 'true'; }
+      def performance_counter { arg method = 'basic timer'; arg repetitions = 3;
+                                arg random_seed = 1; arg timing_array_size = 5; arg timeout = 9; }
+      def input_vars { arg decl_file = 'd.h'; arg init_file = 'i.c'; }
+      def validation { arg validation_file = 'v.c'; arg expected_output = 1; arg rtol = 0.1; }
+      def other { arg device_spec_file = 'dev.txt'; }
+      def power { arg method = 'none'; arg repetitions = 2; }
+      def search { arg algorithm = 'Randomsearch'; arg total_runs = 3; }
+    """, file="s.spec")
+    assert spec.build["num_procs"] == 2
+    with pytest.raises(AnnotationError, match="did you mean 'libs'"):
+        parse_tuning_spec("def build { arg lib = '-lm'; }", file="s.spec")
+
+
+# --- bug 2: searcher and option errors located at their arg/param -----------------------------
+
+@pytest.mark.parametrize("params, search, needle, what", [
+    (None, "arg algorithm = 'FooSearch';", "FooSearch", "unknown searcher"),
+    (None, "arg algorithm = 'Randomsearch'; arg totl_runs = 4;", "arg totl_runs", "unknown option"),
+    (None, "arg algorithm = 'Annealing'; arg annealing_cooling_factor = 2.5;", "arg annealing_cooling",
+     "cooling_factor"),
+    ("param T1[] = [16, 32];\n    param U[] = [1, 2, 2];", "arg algorithm = 'Exhaustive';",
+     "param U[]", "repeats a value"),
+])
+def test_searcher_errors_are_located(tmp_path, params, search, needle, what):
+    kw = {"params": params} if params else {}
+    text = annotated(search=search, **kw)
+    line, col, msg, _ = bad_input(tmp_path, text)
+    assert what in msg
+    want = line_of(text, needle)
+    assert line == want, msg
+    src = text.splitlines()[want - 1]
+    assert 1 <= col <= len(src) and src[col - 1] != " ", (src, col)
+
+
+def test_missing_decl_file_is_located(tmp_path):
+    text = annotated(input_vars="arg decl_file = 'nonexist.h';")
+    line, col, msg, _ = bad_input(tmp_path, text)
+    assert line == line_of(text, "decl_file") and "nonexist.h" in msg
+
+
+# --- bug 11: decl_file declarations also used for the best file -------------------------------
+
+def test_decl_file_search_writes_the_best_file(tmp_path):
+    (tmp_path / "decl_code.h").write_text("double x[N];\ndouble y[N];\ndouble a;\n")
+    f = tmp_path / "axpy.c"
+    f.write_text("""/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_counter { arg repetitions = 1; }
+  def performance_params { param UF[] = [1, 2]; }
+  def input_params { param N[] = [64]; }
+  def input_vars { arg decl_file = 'decl_code.h'; }
+  def search { arg algorithm = 'Exhaustive'; arg total_runs = 1; }
+) @*/
+int i;
+/*@ begin CHiLL ( unroll(0,"i",UF) ) @*/
+for (i = 0; i < N; i++)
+  y[i] = y[i] + a * x[i];
+/*@ end @*/
+/*@ end @*/
+""")
+    rc, out, err = cli("search", f, "--db", tmp_path / "a.db", "--no-progress")
+    assert rc == 0, out + err
+    assert "error" not in err
+    best = tmp_path / "axpy.best.c"
+    assert best.exists() and "if (N == 64)" in best.read_text()
