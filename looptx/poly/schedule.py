@@ -225,7 +225,10 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
         if trip > MAX_FULL_UNROLL:
             raise RecipeError(f"loop '{name}' has up to {trip} iterations: too many to unroll fully",
                               hint=f"unroll by a factor instead (at most {MAX_FULL_UNROLL} copies)")
-        if all(pos == len(v.pieces[k].dims) - 2 for k, pos in group):
+        # A loop with loops inside is jammed (below); an unroll's control loop (strided) and
+        # innermost loops are unrolled in place.
+        if all(pos == len(v.pieces[k].dims) - 2 or v.pieces[k].dims[pos].factor
+               for k, pos in group):
             pieces = list(v.pieces)
             for k, pos in group:
                 q = pieces[k]
