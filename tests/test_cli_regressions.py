@@ -268,6 +268,8 @@ def test_orio_cflags_placeholder_and_list_params(tmp_path):
     # per unroll factor (the hash covers the flags).
     evals = json.loads(cli("report", str(tmp_path / "cf.looptx.db"), "--json").stdout)["searches"][0]["evaluations"]
     assert len({e["code_hash"] for e in evals}) == 4
+    head = (tmp_path / "cf.best.c").read_text().split("*/")[0]
+    assert "@CFLAGS" not in head and "gcc -O" in head
 
 
 def test_report_exports_to_missing_folder_are_bad_input(tmp_path):

@@ -12,6 +12,7 @@ import os
 import re
 
 from looptx import __version__
+from looptx.frontend.tuning import substitute_params
 
 
 def write_best(st, best, function=None) -> str:
@@ -37,7 +38,8 @@ def write_best(st, best, function=None) -> str:
         if rec is not None:
             lines.append(f"  evaluation {rec.eval_index} of {o.n_evals} in {st.db} "
                          f"(search '{o.search_key}'), measured {rec.timestamp}")
-            lines.append(f"  {rec.compiler or '?'} {rec.flags or ''} on {rec.device or '?'}; "
+            flags = substitute_params(rec.flags or "", point)      # the build command's @CFLAGS
+            lines.append(f"  {rec.compiler or '?'} {flags} on {rec.device or '?'}; "
                          f"code hash {(rec.code_hash or '?')[:16]}")
         lines += ["  " + ln for ln in (applied or "no recipe").splitlines()]
         variants.append((sizes, program, vs[st.region]))
