@@ -265,3 +265,22 @@ for (i = 0; i < N; i++)
     assert "error" not in err
     best = tmp_path / "axpy.best.c"
     assert best.exists() and "if (N == 64)" in best.read_text()
+
+
+# --- several regions: one search tunes one region, the rest is refused up front ---------------
+
+def test_several_chill_regions_in_one_block_are_refused(tmp_path):
+    one = annotated(params="param U[] = [1, 2];\n    param V[] = [1, 2];", recipe='unroll(0,"j",U)')
+    second = ('/*@ begin CHiLL ( unroll(0,"j",V) ) @*/\nfor (i = 0; i < N; i++)\n'
+              '  for (j = 0; j < N; j++)\n    A[i][j] = 2.0 * A[i][j];\n/*@ end @*/\n')
+    text = one.replace("/*@ end @*/\n/*@ end @*/\n", "/*@ end @*/\n" + second + "/*@ end @*/\n")
+    line, col, msg, _ = bad_input(tmp_path, text)
+    assert "several CHiLL regions" in msg
+    assert (line, col) == (line_of(text, 'unroll(0,"j",V)'), 1)
+
+
+def test_several_perftuning_blocks_are_refused(tmp_path):
+    text = annotated() + annotated().replace("int i, j;\n", "")
+    line, col, msg, _ = bad_input(tmp_path, text)
+    assert "several PerfTuning blocks" in msg
+    assert line == [k for k, ln in enumerate(text.splitlines(), 1) if "begin PerfTuning" in ln][1]

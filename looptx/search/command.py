@@ -51,15 +51,32 @@ def find_spec(path: str, text: str, spec_file: str | None):
     if not markup.tuning:
         return None, 0
     ann = markup.tuning[0]
+    # One search tunes one region: refused here rather than tuning the first one only and
+    # writing a best file that leaves the others as they were.
+    if len(markup.tuning) > 1:
+        raise AnnotationError("this file holds several PerfTuning blocks; looptx search tunes one "
+                              "block per file", hint="put each PerfTuning block in its own file",
+                              **_at(markup, markup.tuning[1].begin[0], path))
+    inside = [k for k, r in enumerate(markup.regions)
+              if r.tuning is not None and r.tuning.begin == ann.begin]
+    if len(inside) > 1:
+        raise AnnotationError("this PerfTuning block holds several CHiLL regions; a search tunes "
+                              "one region", hint="give each region its own PerfTuning block in "
+                              "its own file, or merge the loops into one region",
+                              **_at(markup, _marker(markup.regions[inside[1]]), path))
     line, col = markup.src.pos(ann.body_start)
     spec = parse_tuning_spec(ann.body, file=path, line=line, col=col,
                              base_dir=os.path.dirname(os.path.abspath(path)))
-    region = 0
-    for k, r in enumerate(markup.regions):
-        if r.tuning is not None and r.tuning.begin == ann.begin:
-            region = k
-            break
-    return spec, region
+    return spec, (inside[0] if inside else 0)
+
+
+def _marker(r) -> int:
+    return r.chill.begin[0] if r.chill is not None else r.start
+
+
+def _at(markup, offset: int, path: str) -> dict:
+    line, col = markup.src.pos(offset)
+    return dict(file=path, line=line, col=col)
 
 
 def input_decls(spec, path: str) -> str | None:
