@@ -123,7 +123,8 @@ def cmd_transform(args) -> int:
 
 
 def cmd_run(args) -> int:
-    defines = _defines(args.define)
+    from looptx.pipeline import fragment_inputs
+    decls, defines = fragment_inputs(args.file, _defines(args.define))
     if args.target == "c":
         from looptx.runtime.evaluators import run_once
         status, region, n_regions = 0, 0, 1
@@ -132,7 +133,7 @@ def cmd_run(args) -> int:
             # not go unchecked because the first one validated.
             r = run_once(args.file, args.recipe, defines=defines, function=args.function,
                          repetitions=args.repetitions, cflags=args.cflags, unsafe=args.unsafe,
-                         region=region)
+                         region=region, extra_decls=decls)
             n_regions = r["regions"]
             where = args.file if n_regions == 1 else f"{args.file} region {region}"
             region += 1
@@ -147,7 +148,7 @@ def cmd_run(args) -> int:
     from looptx.pipeline import load, variants_for
     from looptx.recipe.schema import find_recipe, load_file
     from looptx.runtime.cuda import run_region
-    program = load(args.file, defines=defines, function=args.function)
+    program = load(args.file, defines=defines, function=args.function, extra_decls=decls)
     recipe = load_file(find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file)))) \
         if args.recipe else None
     variants, _ = variants_for(program, recipe, unsafe=args.unsafe)
@@ -168,8 +169,9 @@ def cmd_run(args) -> int:
 
 def cmd_deps(args) -> int:
     from looptx.report_deps import deps_json, deps_text
-    from looptx.pipeline import load
-    program = load(args.file, defines=_defines(args.define), function=args.function)
+    from looptx.pipeline import fragment_inputs, load
+    decls, defines = fragment_inputs(args.file, _defines(args.define))
+    program = load(args.file, defines=defines, function=args.function, extra_decls=decls)
     if args.json:
         json.dump(deps_json(program), sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -154,10 +154,37 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
     return variants, "\n".join(applied) or None
 
 
+def fragment_inputs(path: str, defines: Mapping[str, int] | None):
+    """(extra declarations, defines) for parsing an Orio fragment, which declares its arrays in
+    `def input_vars` and its sizes in `def input_params`: the first problem size, unless
+    --define gives it.  A complete C file (no input_vars) gets (None, defines) unchanged."""
+    from looptx.frontend.annotations import parse_tuning_spec
+    from looptx.frontend.regions import scan
+    defines = dict(defines or {})
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None, defines                 # load() reports the missing file
+    markup = scan(text, path)
+    if not markup.tuning:
+        return None, defines
+    ann = markup.tuning[0]
+    line, col = markup.src.pos(ann.body_start)
+    spec = parse_tuning_spec(ann.body, file=path, line=line, col=col,
+                             base_dir=os.path.dirname(os.path.abspath(path)))
+    if not (spec.input_vars or spec.decl_file):
+        return None, defines
+    from looptx.search.command import input_decls
+    sizes = spec.problem_sizes() if spec.input_params else []
+    return input_decls(spec, path), {**(sizes[0] if sizes else {}), **defines}
+
+
 def transform_file(path: str, recipe=None, *, defines=None, function=None, unsafe=False,
                    target="c", show_steps: TextIO | None = None, bindings=None, standalone=False,
                    warn: TextIO | None = None) -> str:
-    program = load(path, defines=defines, function=function)
+    decls, defines = fragment_inputs(path, defines)
+    program = load(path, defines=defines, function=function, extra_decls=decls)
     if isinstance(recipe, str):
         recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))), bindings)
     if target not in ("c", "cuda"):

@@ -105,3 +105,19 @@ def test_bad_recipe(path):
 
 def test_recipe_corpus_size():
     assert len(BAD) >= 6
+
+
+def test_chill_positional_tile_puts_control_outermost(tmp_path):
+    """CHiLL's tile(stmt, level, size) has outer_level = 1 by default: the control loop goes
+    outermost; a loop name (CUDA-CHiLL style) keeps it right outside the tiled loop."""
+    def loops(cmd):
+        f = tmp_path / "t.c"
+        f.write_text("#define N 40\ndouble A[N][N], B[N][N], C[N][N];\nvoid mm(void) {\n"
+                     f"  int i, j, k;\n  /*@ begin CHiLL ( {cmd} ) @*/\n"
+                     "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n"
+                     "      for (k = 0; k < N; k++)\n        C[i][j] += A[i][k] * B[k][j];\n"
+                     "  /*@ end @*/\n}\n")
+        return re.findall(r"for \(int (\w+)", transform_file(str(f)))
+    assert loops("tile(0,3,8)") == ["kk", "i", "j", "k"]
+    assert loops("tile(0,3,8,2)") == ["i", "kk", "j", "k"]
+    assert loops('tile(0,"k",8,"kk")') == ["i", "j", "kk", "k"]

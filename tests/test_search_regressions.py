@@ -284,3 +284,57 @@ def test_several_perftuning_blocks_are_refused(tmp_path):
     line, col, msg, _ = bad_input(tmp_path, text)
     assert "several PerfTuning blocks" in msg
     assert line == [k for k, ln in enumerate(text.splitlines(), 1) if "begin PerfTuning" in ln][1]
+
+
+# --- Orio fragments outside `search`, --define over listed sizes, Orio option spellings --------
+
+def test_transform_run_and_deps_read_a_fragments_inputs(tmp_path):
+    """A fragment declares its arrays in input_vars and sizes in input_params: transform, run and
+    deps use them (the first problem size unless --define gives one), as search does."""
+    f = tmp_path / "frag.c"
+    f.write_text(annotated())
+    rc, out, err = cli("transform", f)
+    assert rc == 0, err
+    assert "ii < 2" in out and "j < 32" in out, out              # N = 32, the listed size
+    rc, out, err = cli("transform", f, "-D", "N=40")
+    assert rc == 0 and "j < 40" in out, err
+    rc, out, err = cli("run", f, "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = cli("deps", f)
+    assert rc == 0 and "S0" in out, err
+
+
+def test_define_collapses_listed_sizes_into_one_search(tmp_path):
+    f = tmp_path / "two.c"
+    f.write_text(annotated().replace("param N[] = [32];", "param N[] = [32, 48];"))
+    rc, out, err = cli("search", f, "-D", "N=32", "--no-progress", "--db", tmp_path / "t.db")
+    assert rc == 0, out + err
+    assert out.count("looptx search") == 1 and "[N=32]" in out
+    assert (tmp_path / "two.best.c").exists()
+
+
+def test_orio_option_spellings(tmp_path):
+    """`<orio name>_<option>` (randomsearch_local_distance) is the searcher's option, and Orio's
+    use_z3 is accepted with a warning."""
+    f = tmp_path / "o.c"
+    f.write_text(annotated(search="arg algorithm = 'Randomsearch'; arg total_runs = 1; "
+                                  "arg randomsearch_local_distance = 1; arg use_z3 = False;"))
+    rc, out, err = cli("search", f, "--no-progress", "--db", tmp_path / "t.db")
+    assert rc == 0, out + err
+    assert "use_z3" in err and "ignored" in err
+
+
+def test_replay_prints_the_best_point_and_refuses_db(tmp_path):
+    f = tmp_path / "r.c"
+    f.write_text(annotated(search="arg algorithm = 'Exhaustive';"))
+    db = tmp_path / "t.db"
+    assert cli("search", f, "--no-progress", "--db", db)[0] == 0
+    cache = tmp_path / "kt.json"
+    assert cli("report", db, "--kernel-tuner", cache)[0] == 0
+    rc, out, err = cli("search", "--replay", cache, "-a", "exhaustive")
+    assert rc == 0, err
+    best = (tmp_path / "r.best.c").read_text()
+    point = re.search(r'point (\{.*?\})', best).group(1)
+    assert f"best point {point}" in out, (out, point)
+    rc, out, err = cli("search", "--replay", cache, "--db", db)
+    assert rc == 2 and "--db" in err

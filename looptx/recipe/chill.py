@@ -199,6 +199,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             return [("tile", args)]
         if len(a) >= 4 and isinstance(a[3], int):          # CHiLL: control placed at level a[3]
             args["outer"] = a[3]
+        elif isinstance(loop, int) and not isinstance(loop, bool):
+            args["outer"] = 1                               # CHiLL's default outer_level
         return [("tile", args)]
     if name == "tile_by_index":
         if a and isinstance(a[0], int):

@@ -303,7 +303,8 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
              function: str | None = None, bindings: Mapping[str, Any] | None = None,
              repetitions: int = 5, region: int = 0, cflags: str = "-O3",
              build_command: str | None = None, seed: int = 0, rtol: float | None = None,
-             unsafe: bool = False, isolate: bool = True, timeout: float = 600.0) -> dict:
+             unsafe: bool = False, isolate: bool = True, timeout: float = 600.0,
+             extra_decls: str | None = None) -> dict:
     """Build, validate and time one variant and the original of one region.
 
     `recipe`: None (the region's annotation, its params bound from `bindings` or the first
@@ -321,7 +322,7 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
     defines = dict(defines or {})
     ev = CEvaluator(path, sizes=defines, function=function, cflags=cflags,
                     build_command=build_command, repetitions=repetitions, seed=seed, rtol=rtol,
-                    region=region, unsafe=unsafe, timeout=timeout)
+                    region=region, unsafe=unsafe, timeout=timeout, extra_decls=extra_decls)
     prog = ev.program()
     ev.signature()                         # missing sizes / bad region: bad input, raised here
     if bindings is None:

@@ -115,7 +115,10 @@ class Searcher(abc.ABC):
     @classmethod
     def _parse_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
         opts = dict(cls.options)
-        prefixes = [cls.name.lower().rstrip("+") + "_"] + [a.lower() + "_" for a in cls._prefixes()]
+        # Orio writes options as <algorithm>_<option>, with any name the searcher answers to
+        names = [cls.name.lower().rstrip("+"), *cls._prefixes(),
+                 *(alias for alias, c in _REGISTRY.items() if c is cls)]
+        prefixes = sorted({n.lower() + "_" for n in names}, key=len, reverse=True)
         for raw, value in given.items():
             key = raw.lower()
             key = cls.option_aliases.get(key, key)

@@ -18,6 +18,9 @@ from looptx.frontend.regions import scan
 from looptx.search.space import Param, Space
 
 STANDARD = {"algorithm", "total_runs", "time_limit", "seed", "resume", "batch_size", "workers"}
+# Orio search args with nothing to do here (Z3 constraint solving, CUDA instruction-mix
+# statistics): accepted so that Orio files run, with a warning.
+ORIO_ONLY = {"use_z3", "cudacfg_instmix"}
 
 
 @dataclass
@@ -127,7 +130,9 @@ def setup(args) -> Setup:
     s = dict(spec.search) if spec is not None else {}
     defines = dict(args.defines or {})
     sizes = spec.problem_sizes() if spec is not None and spec.input_params else []
-    sizes = [{**sz, **defines} for sz in sizes] or [defines]
+    # --define fixes a size: the listed values it overrides collapse into one search
+    sizes = list({json.dumps(m, sort_keys=True): m for m in ({**sz, **defines} for sz in sizes)}.values()) \
+        or [defines]
     options = {k: v for k, v in s.items() if k not in STANDARD}
     algorithm = args.algorithm or s.get("algorithm") or "surf+"
     budget = args.budget if args.budget is not None else s.get("total_runs")
@@ -247,6 +252,10 @@ def _options_for(cls, options: Mapping[str, Any]) -> dict:
     from looptx.search.base import get_searcher
     kept, dropped = {}, {}
     for key, value in options.items():
+        if key.lower() in ORIO_ONLY:
+            print(f"looptx: warning: Orio's search option {key} has no effect in looptx; ignored",
+                  file=sys.stderr)
+            continue
         parts = key.lower().split("_")
         other = None
         for n in range(len(parts) - 1, 0, -1):
@@ -438,6 +447,9 @@ def replay_command(args) -> int:
     """`looptx search --replay CACHE`: a simulated search on a recorded space (no hardware)."""
     import math
     from looptx.search.replay import load_recorded_space, replay
+    if args.db or args.resume:
+        raise LooptxError("--db and --resume do not apply to --replay: a replay measures nothing "
+                          "and records nothing", hint="drop them; run it again to repeat it")
     rec = load_recorded_space(args.replay, args.t1)
     algo = args.algorithm or "surf+"
     budget = args.budget or min(100, rec.n_valid)
@@ -451,6 +463,8 @@ def replay_command(args) -> int:
         print("no successful evaluation")
         return 1
     rank = 1 + sum(1 for t in rec.times if t < best)
+    point = next(p for (p, r, _), v in zip(trace, trace.best_curve) if r.ok and r.value == best)
+    print(f"best point {json.dumps(point, default=str)}")
     hit = next((i + 1 for i, v in enumerate(trace.best_curve) if v <= 1.05 * rec.optimum), None)
     print(f"best found {best:.6g} s (optimum {rec.optimum:.6g} s, optimum/best {rec.optimum / best:.4f}, "
           f"rank {rank} of {rec.n_valid}); within 5% of the optimum after "
