@@ -282,3 +282,62 @@ def test_report_exports_to_missing_folder_are_bad_input(tmp_path):
         p = cli("report", db, flag, out)
         one_line_error(p, f"{out}: error: cannot write here")
         assert p.stdout == ""                       # refused before any table is printed
+
+
+MM = """#define N 64
+double a[N][N], b[N][N], c[N][N];
+void mm(void)
+{
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (k = 0; k < N; k++)
+        c[i][j] = c[i][j] + a[i][k] * b[k][j];
+#pragma endscop
+}
+"""
+MM_GRID = ("steps:\n  - tile: {stmt: 0, loop: i, size: 16, control: ii}\n"
+           "  - tile: {stmt: 0, loop: j, size: 16, control: jj}\n"
+           "  - permute: {stmt: 0, order: [ii, jj, i, j, k]}\n"
+           "  - cuda: {stmt: 0, block: [jj, ii], thread: [j, i]%s}\n")
+
+
+@pytest.mark.parametrize("step,ok", [
+    ("shared: {stmt: 0, array: a, at: ii}", False),       # outer block loop: wrong threads copy
+    ("shared: {stmt: 0, array: a, at: jj}", True),        # innermost block loop: spread, synced
+    ("registers: {stmt: 0, array: c, at: jj}", False),
+    ("registers: {stmt: 0, array: c, at: ii}", False),
+    ("registers: {stmt: 0, array: c, at: k}", True),
+])
+def test_promotions_at_block_loops(tmp_path, step, ok):
+    src = tmp_path / "mm.c"
+    src.write_text(MM)
+    rec = tmp_path / "r.yaml"
+    rec.write_text(MM_GRID % "" + f"  - {step}\n")
+    p = cli("run", str(src), "--recipe", str(rec), "--repetitions", "1", "-D", "N=64")
+    if ok:
+        assert p.returncode == 0 and ": ok" in p.stdout, p.stdout + p.stderr
+    else:
+        msg = one_line_error(p, f"{rec}:6: step 5")
+        assert "mapped to blocks" in msg
+
+
+@pytest.mark.parametrize("name,why", [("a", "array"), ("my-kernel", "identifier"), ("int", "reserved"),
+                                      ("mm_host", "reserved")])
+def test_bad_kernel_names(tmp_path, name, why):
+    src = tmp_path / "mm.c"
+    src.write_text(MM)
+    rec = tmp_path / "r.yaml"
+    rec.write_text(MM_GRID % f", kernel: '{name}'")
+    assert why in one_line_error(cli("transform", str(src), "--recipe", str(rec), "--target", "cuda"),
+                                 f"{rec}:5: step 4 (cuda)")
+
+
+def test_floor_division_inside_a_dialect_command(tmp_path):
+    src = tmp_path / "fd.c"
+    src.write_text(MATMUL.replace('tile(0,"j",8,"jj");', 'tile(0,"j",32//4,"jj") // a comment\n')
+                   .replace("UF", "4"))
+    p = cli("transform", str(src))
+    assert p.returncode == 0, p.stderr
+    assert "tile: {stmt: 0, loop: j, size: 8, control: jj}" in p.stdout

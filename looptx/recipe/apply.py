@@ -66,6 +66,7 @@ def _promotion(kind: str):
     def step(v: Variant, st: Step) -> Variant:
         from looptx.poly.promote import Promotion, plan
         at = S.resolve_name(v, st["stmt"], st["at"])
+        _check_promotion_at(v, st, kind, at)
         pr = Promotion(kind, st["stmt"], st.get("array"), at, st.get("pad", 0) or 0,
                        st.index, st.name, st.file, st.line)
         out = v.evolve(extra=v.extra + (pr,))
@@ -74,8 +75,52 @@ def _promotion(kind: str):
     return step
 
 
+def _check_promotion_at(v: Variant, st: Step, kind: str, at: str) -> None:
+    """A copy made at a block loop runs once per block: only `shared` at the innermost block
+    loop is spread over the block's threads (and synchronized); a register (one thread's) or a
+    shared copy at an outer block loop would be filled by the wrong threads."""
+    from looptx.poly.gpu import mappings
+    names = S.loop_names(v, st["stmt"])
+    for m in mappings(v):
+        if at not in m.block or not set(m.block) <= set(names) or \
+                st["stmt"] not in {v.pieces[k].stmt for k, _ in S.sharing(v, m.stmt, m.block[0])}:
+            continue
+        innermost = max(m.block, key=names.index)
+        if kind == "shared" and at == innermost:
+            return
+        raise st.error(f"{kind} at loop '{at}', which is mapped to blocks: the copy would be "
+                       "made by the wrong threads",
+                       hint=f"put it at the innermost block loop '{innermost}' or at a loop inside "
+                            "the thread loops" if kind == "shared" else
+                       "put it at a loop inside the thread loops")
+
+
+_C_WORDS = frozenset("""auto break case char const continue default do double else enum extern
+float for goto if inline int long register restrict return short signed sizeof static struct
+switch typedef union unsigned void volatile while bool true false class namespace template new
+delete this operator private public protected virtual friend dim3 main""".split())
+
+
+def _check_kernel_name(v: Variant, st: Step, name) -> None:
+    """The name becomes a C++ function next to the region's arrays and the other kernels."""
+    from looptx.poly.gpu import mappings
+    why = None
+    if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
+        why = "is not a C identifier"
+    elif name in _C_WORDS or name.startswith(("__", "lx_")) or name.endswith("_host"):
+        why = "is reserved (a C/CUDA keyword or a name the generated code uses)"
+    elif name in {a.name for a in v.scop.arrays} | set(v.scop.params):
+        why = "is already the name of an array or size of the region"
+    elif name in {m.kernel for m in mappings(v)}:
+        why = "is already the name of an earlier cuda step's kernel"
+    if why:
+        raise st.error(f"kernel name {name!r} {why}", hint="choose another kernel name")
+
+
 def _cuda(v: Variant, st: Step) -> Variant:
     from looptx.poly.gpu import map_step
+    if st.get("kernel") is not None:
+        _check_kernel_name(v, st, st["kernel"])
     return map_step(v, st["stmt"], st.get("block") or [], st.get("thread") or [], st.get("kernel"),
                     (st.index, st.name, st.file, st.line))
 

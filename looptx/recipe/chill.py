@@ -52,22 +52,17 @@ class _Line:
             raise self.error(f"cannot evaluate '{ast.unparse(node)}': {e.what}", hint=e.hint) from None
 
 
-def _strip_comment(line: str) -> str:
-    """The line without its comment; columns of what is left do not move."""
-    for mark in ("#", "--", "//"):
-        k = _outside_strings(line, mark)
-        if k >= 0:
-            line = line[:k]
-    return line
-
-
 def _commands(text: str):
     """(line index, column index, text) of each command.  A command ends at the parenthesis
     that closes its argument list (so `tile(..) tile(..)` on one line are two), or at the end
     of its line when no parenthesis is open (`print_code`, or junk the parser will name)."""
     start, buf, depth, quote = None, [], 0, None
     for k, raw in enumerate(text.split("\n")):
-        for c, ch in enumerate(_strip_comment(raw)):
+        for c, ch in enumerate(raw):
+            # '#' starts a comment anywhere outside strings; Lua's '--' and C's '//' only
+            # between commands, since inside one '//' is Python's floor division (TI//2)
+            if not quote and (ch == "#" or depth == 0 and raw.startswith(("--", "//"), c)):
+                break
             if start is None:
                 if ch.isspace() or ch in ";,":
                     continue
@@ -92,19 +87,6 @@ def _commands(text: str):
                 buf.append(" ")
     if start is not None:
         yield start[0], start[1], "".join(buf).strip()
-
-
-def _outside_strings(line: str, mark: str) -> int:
-    quote = None
-    for k, ch in enumerate(line):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif line.startswith(mark, k):
-            return k
-    return -1
 
 
 def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1,
