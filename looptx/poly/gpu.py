@@ -88,7 +88,48 @@ def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None) -> V
         if old.stmt == stmt:
             raise RecipeError(f"statement {stmt} is already mapped by an earlier cuda step",
                               hint="map each kernel once")
+    # two cuda steps whose kernels overlap (their statements share the outermost mapped loop)
+    # would emit and launch that nest twice: refused, unless the second one maps the very same
+    # loops of the very same nest (then it is redundant and nothing is recorded)
+    mine, my_root = _group(v, m)
+    for n, old in enumerate(mappings(v)):
+        theirs, their_root = _group(v, old)
+        if not set(mine) & set(theirs):
+            continue
+        if set(mine) == set(theirs) and my_root == their_root and \
+                (old.block, old.thread) == (m.block, m.thread):
+            return v
+        # the outer of the two kernels' root loops is the one they share
+        k_outer = theirs[0] if their_root <= my_root else mine[0]
+        shared = v.pieces[k_outer].dims[min(my_root, their_root)].name
+        where_old = f"step {old.step}" if old.step is not None else f"cuda mapping {n + 1}"
+        raise RecipeError(f"statement {stmt} is already in the kernel of {where_old} (statement "
+                          f"{old.stmt}; they share loop '{shared}')",
+                          hint=f"distribute the statements at loop '{shared}' first, or map the "
+                               f"kernel with one cuda step")
     return v.evolve(extra=v.extra + (m,))
+
+
+def _own_piece(v: Variant, m: Mapping, group) -> int:
+    for k, _ in group:
+        if v.pieces[k].stmt == m.stmt and all(v.pieces[k].position_of(n) is not None
+                                              for n in m.block + m.thread):
+            return k
+    for k, _ in group:
+        if v.pieces[k].stmt == m.stmt:
+            return k
+    return group[0][0]
+
+
+def _group(v: Variant, m: Mapping) -> tuple[list[int], int]:
+    """The pieces of m's kernel (everything inside its outermost mapped loop) and that loop's
+    schedule position."""
+    names = S.loop_names(v, m.stmt)
+    outer = min((names.index(x) for x in m.block + m.thread))
+    group = S.sharing(v, m.stmt, names[outer])
+    k0 = _own_piece(v, m, group)
+    root = dict(group)[k0]
+    return [k for k, _ in group], root
 
 
 def kernels(v: Variant, region: str = "region") -> list[Kernel]:
@@ -99,21 +140,32 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
         names = S.loop_names(v, m.stmt)
         outer = min((names.index(x) for x in m.block + m.thread))
         group = S.sharing(v, m.stmt, names[outer])
-        k0, root = group[0]
+        k0 = _own_piece(v, m, group)
+        root = dict(group)[k0]
         pieces = [k for k, _ in group]
         blocks, threads = [], []
         for name in m.block:
             blocks.append(v.pieces[k0].position_of(name))
         for name in m.thread:
             threads.append(v.pieces[k0].position_of(name))
+        if None in blocks + threads:
+            missing = [nm for nm, p in zip(m.block + m.thread, blocks + threads) if p is None]
+            raise m.error(f"statement {m.stmt} is not inside the mapped loop '{missing[0]}'",
+                          hint="map loops that enclose the statement")
         for k in pieces:
             q = v.pieces[k]
             for name, p in zip(m.block + m.thread, blocks + threads):
                 d = q.dims[p] if p < len(q.dims) else None
                 if not (isinstance(d, LoopDim) and d.name == name and q.prefix(p) == v.pieces[k0].prefix(p)):
-                    raise m.error(f"statement {q.stmt} is inside the kernel of statement {m.stmt} but "
-                                  f"not inside its mapped loop '{name}'",
-                                  hint=f"distribute statement {q.stmt} out of the kernel first")
+                    outer_loop = names[outer]
+                    kind = "thread" if name in m.thread else "block"
+                    raise m.error(f"statement {q.stmt} is inside the kernel of statement {m.stmt} (loop "
+                                  f"'{outer_loop}') but not inside its {kind} loop '{name}'",
+                                  hint=f"distribute statement {q.stmt} out of loop '{outer_loop}' first")
+            if k in covered:
+                raise m.error(f"statement {q.stmt} is already in the kernel of an earlier cuda step "
+                              f"(it shares loop '{names[outer]}')",
+                              hint=f"distribute the statements at loop '{names[outer]}' first")
             covered.add(k)
         out.append(Kernel(m.kernel or f"{region}_kernel{n}", pieces, root, blocks, threads, m))
     mapped_pieces = [v.pieces[k] for k in covered]
@@ -132,12 +184,24 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
         groups.setdefault(key, []).append(k)
     for n, ((root, _, _), pieces) in enumerate(sorted(groups.items(), key=lambda kv: min(kv[1]))):
         out.append(Kernel(f"{region}_serial{n}", pieces, root))
-    out.sort(key=lambda K: tuple(_sort_key(v.pieces[K.pieces[0]].dims[:K.root])))
+    # launch order = schedule (textual) order: kernels are disjoint subtrees, so the first of
+    # their pieces in schedule order decides (loops compare equal: at the first position where
+    # two kernels' pieces differ, both hold a statement position)
+    out.sort(key=lambda K: min(_sort_key(v.pieces[k].dims) for k in K.pieces))
     return out
 
 
 def _sort_key(dims):
-    return [d if isinstance(d, int) else 0 for d in dims]
+    return tuple(d if isinstance(d, int) else 0 for d in dims)
+
+
+def _launch_depth(K: Kernel, v: Variant) -> int:
+    """How many leading schedule dimensions place K's launch: those outside its root loop, and,
+    for a kernel of a single statement outside any loop of its own (root = a statement
+    position), that position too, so it is ordered against its siblings."""
+    if K.root % 2 == 0:
+        return K.root + 1
+    return K.root
 
 
 # ---- checks ---------------------------------------------------------------------------------
@@ -350,18 +414,19 @@ def _cooperative(c, block: tuple[int, ...], width: int, prefix: str) -> isl.Set:
 
 def launch_schedule(v: Variant, kern: list[Kernel], width: int, prefix: str) -> isl.UnionMap:
     """Host code: one statement L<n>[host dims] per kernel, in schedule order."""
-    host_width = max((K.root for K in kern), default=0) + 1
+    host_width = max((_launch_depth(K, v) for K in kern), default=0) + 1
     u = None
     for n, K in enumerate(kern):
+        depth = _launch_depth(K, v)
         R = None
         for k in K.pieces:
-            r = v.piece_map(v.pieces[k], width).range().project_out(isl.dim_type.set, K.root, width - K.root)
+            r = v.piece_map(v.pieces[k], width).range().project_out(isl.dim_type.set, depth, width - depth)
             R = r if R is None else R.union(r)
         # the hull: a launch whose grid has no work is harmless, a disjunctive launch domain is
         # not (isl would copy the launch into every case)
         R = isl.Set.from_basic_set(R.remove_divs().simple_hull())
-        names = [f"d{k}" for k in range(K.root)]
-        target = names + ["0"] * (host_width - K.root)
+        names = [f"d{k}" for k in range(depth)]
+        target = names + ["0"] * (host_width - depth)
         m = isl.Map(f"{prefix}{{ [{', '.join(names)}] -> [{', '.join(target)}] }}").intersect_domain(R)
         m = m.set_tuple_name(isl.dim_type.in_, f"L{n}")
         u = isl.UnionMap.from_map(m) if u is None else u.union(isl.UnionMap.from_map(m))

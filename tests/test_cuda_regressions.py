@@ -1,0 +1,250 @@
+"""CUDA-path regressions: kernels (mapped and one-thread) are launched in schedule order inside
+each host iteration; a statement inside a kernel's block loop but outside its thread loops is a
+located error (exit 2); two cuda steps whose kernels share a mapped loop are refused at the
+second step unless the second mapping is identical (then it is redundant)."""
+import subprocess
+import sys
+
+import pytest
+
+from test_cuda_codegen import needs_nvcc, nvcc_compile
+
+MIX = """#define N 40
+double A[N][N], r[N];
+void mix(void) {
+  int i, j;
+#pragma scop
+  for (i = 1; i < N; i++) {
+    for (j = 0; j < N; j++)
+      A[i][j] = A[i-1][j] * 0.5 + r[i-1];
+    r[i] = A[i][i] + r[i-1];
+  }
+#pragma endscop
+}
+"""
+MIX_R = """steps:
+  - tile: {stmt: 0, loop: j, size: 16, control: jj}
+  - cuda: {stmt: 0, block: [jj], thread: [j], kernel: rowk}
+"""
+
+# the uncovered statement comes first in each host iteration, the mapped one reads it
+PRE = """#define N 40
+double A[N][N], r[N];
+void pre(void) {
+  int i, j;
+#pragma scop
+  for (i = 1; i < N; i++) {
+    r[i] = A[i-1][i] + r[i-1] * 0.5;
+    for (j = 0; j < N; j++)
+      A[i][j] = A[i-1][j] * 0.5 + r[i];
+    for (j = 0; j < N; j++)
+      r[i] = r[i] + A[i][j] * 0.25;
+  }
+#pragma endscop
+}
+"""
+PRE_R = """steps:
+  - tile: {stmt: 1, loop: j, size: 16, control: jj}
+  - cuda: {stmt: 1, block: [jj], thread: [j], kernel: rowk}
+"""
+
+TWO = """#define N 100
+double x[N], y[N], z[N], s;
+void two(double alpha) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++)
+    y[i] = alpha * x[i] + y[i];
+  for (i = 0; i < N; i++)
+    z[i] = z[i] + y[i] * y[N-1-i];
+  s = y[3];
+  for (j = 0; j < N; j++)
+    s = s + z[j];
+  for (i = 0; i < N; i++)
+    x[i] = x[i] + s;
+#pragma endscop
+}
+"""
+TWO_R = """steps:
+  - cuda: {stmt: 0, block: [i], kernel: axpy_blocks}
+  - tile: {stmt: 1, loop: i, size: 16, control: ii}
+  - cuda: {stmt: 1, block: [ii], thread: [i], kernel: zk}
+  - tile: {stmt: 4, loop: i, size: 16, control: ii}
+  - cuda: {stmt: 4, block: [ii], thread: [i], kernel: xk}
+"""
+
+BT = """#define N 50
+#define M 32
+double A[N][M], B[N][M], s[N], x[N];
+void bt(void) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    s[i] = x[i] * 2.0 + A[i][M-1];
+    for (j = 0; j < M; j++)
+      A[i][j] = A[i][j] * s[i] + B[i][j];
+  }
+#pragma endscop
+}
+"""
+BT_R = """steps:
+  - cuda: {stmt: 1, block: [i], thread: [j], kernel: btk}
+"""
+BT_DIST = """steps:
+  - distribute: {stmts: [0, 1], loop: i}
+  - cuda: {stmt: 1, block: [i], thread: [j], kernel: btk}
+"""
+
+DUP = """#define N 40
+double A[N][N], x[N], y[N], z[N][N];
+void dup(void) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    y[i] = y[i] * 2.0;
+    for (j = 0; j < N; j++)
+      y[i] = y[i] + A[j][i] * x[j];
+  }
+#pragma endscop
+}
+"""
+DUP_SAME = """steps:
+  - cuda: {stmt: 0, block: [i]}
+  - cuda: {stmt: 1, block: [i]}
+"""
+DUP2 = """#define N 40
+double A[N][N], x[N], y[N];
+void dup2(void) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    y[i] = y[i] * 2.0;
+    for (j = 0; j < N; j++)
+      A[i][j] = A[i][j] + y[i] * x[j];
+  }
+#pragma endscop
+}
+"""
+DUP2_INNER_FIRST = """steps:
+  - cuda: {stmt: 1, thread: [j]}
+  - cuda: {stmt: 0, block: [i]}
+"""
+DUP2_OUTER_FIRST = """steps:
+  - cuda: {stmt: 0, block: [i]}
+  - cuda: {stmt: 1, block: [i], thread: [j]}
+"""
+
+GOOD = [("mix", MIX, MIX_R), ("pre", PRE, PRE_R), ("two", TWO, TWO_R), ("bt", BT, BT_DIST),
+        ("dup", DUP, DUP_SAME)]
+# sizes that do and do not divide the tile size (16); the thread loop of bt needs a fixed M
+SIZES = {"mix": [["N=40"], ["N=48"]], "pre": [["N=37"], ["N=32"]], "two": [["N=100"], ["N=64"]],
+         "bt": [["N=50", "M=32"], ["N=33", "M=16"]], "dup": [["N=40"], ["N=17"]]}
+
+
+def cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "looptx", *args], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+def _write(tmp_path, name, src, recipe):
+    c = tmp_path / f"{name}.c"
+    c.write_text(src)
+    r = tmp_path / f"{name}.yaml"
+    r.write_text(recipe)
+    return c, r
+
+
+@pytest.mark.parametrize("name,src,recipe", GOOD, ids=[g[0] for g in GOOD])
+def test_c_emulation_matches_original(tmp_path, name, src, recipe):
+    c, r = _write(tmp_path, name, src, recipe)
+    for defines in SIZES[name]:
+        p = cli("run", str(c), "--recipe", str(r), *[a for d in defines for a in ("-D", d)])
+        assert p.returncode == 0, (defines, p.stdout, p.stderr)
+        assert ": ok" in p.stdout, (defines, p.stdout)
+
+
+def _launch_order(cu: str) -> list[str]:
+    host = cu[cu.index("int lx_launch_"):]
+    return [line.split("<<<")[0].strip() for line in host.splitlines() if "<<<" in line]
+
+
+def test_launch_order_follows_the_schedule(tmp_path):
+    c, r = _write(tmp_path, "mix", MIX, MIX_R)
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 0, p.stderr
+    assert _launch_order(p.stdout) == ["rowk", "mix_serial0"]
+    assert "one-thread kernel" in p.stderr
+    c, r = _write(tmp_path, "pre", PRE, PRE_R)
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 0, p.stderr
+    order = _launch_order(p.stdout)
+    assert order[1] == "rowk" and len(order) == 3, order
+    c, r = _write(tmp_path, "two", TWO, TWO_R)
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 0, p.stderr
+    order = _launch_order(p.stdout)
+    assert order[:2] == ["axpy_blocks", "zk"] and order[-1] == "xk" and len(order) == 5, order
+
+
+def test_statement_in_block_loop_outside_thread_loops_is_an_error(tmp_path):
+    c, r = _write(tmp_path, "bt", BT, BT_R)
+    for args in (("transform", str(c), "--recipe", str(r), "--target", "cuda"),
+                 ("run", str(c), "--recipe", str(r))):
+        p = cli(*args)
+        assert p.returncode == 2, (p.stdout, p.stderr)
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1, p.stderr
+        assert lines[0].startswith(f"{r}:2: step 1 (cuda): error: statement 0"), lines[0]
+        assert "thread loop 'j'" in lines[0] and "distribute" in lines[0]
+
+
+@pytest.mark.parametrize("recipe,line,step", [(DUP2_INNER_FIRST, 3, 2), (DUP2_OUTER_FIRST, 3, 2)],
+                         ids=["inner-first", "outer-first"])
+def test_overlapping_cuda_steps_are_refused(tmp_path, recipe, line, step):
+    c, r = _write(tmp_path, "dup2", DUP2, recipe)
+    for args in (("transform", str(c), "--recipe", str(r), "--target", "cuda"),
+                 ("run", str(c), "--recipe", str(r))):
+        p = cli(*args)
+        assert p.returncode == 2, (p.stdout, p.stderr)
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1, p.stderr
+        assert lines[0].startswith(f"{r}:{line}: step {step} (cuda): error: statement "), lines[0]
+        assert "already in the kernel of step 1" in lines[0] and "distribute" in lines[0]
+
+
+def test_identical_second_mapping_is_redundant(tmp_path):
+    c, r = _write(tmp_path, "dup", DUP, DUP_SAME)
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 0, p.stderr
+    assert len(_launch_order(p.stdout)) == 1
+
+
+@needs_nvcc
+@pytest.mark.parametrize("name,src,recipe", GOOD, ids=[g[0] for g in GOOD])
+def test_fixed_cases_compile_with_nvcc(tmp_path, name, src, recipe):
+    c, r = _write(tmp_path, name, src, recipe)
+    defines = [a for d in SIZES[name][1] for a in ("-D", d)]
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda", "--standalone", *defines)
+    assert p.returncode == 0, p.stderr
+    err = nvcc_compile(p.stdout)
+    assert err is None, err
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name,src,recipe", GOOD, ids=[g[0] for g in GOOD])
+def test_fixed_cases_on_gpu(tmp_path, name, src, recipe):
+    try:
+        from looptx.runtime.cuda import CudaSession
+        session = CudaSession()
+    except Exception as e:                      # no pycuda, no driver, no device
+        pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
+    from looptx.pipeline import load, variants_for
+    from looptx.recipe.schema import load_file
+    from looptx.runtime.cuda import run_region
+    c, r = _write(tmp_path, name, src, recipe)
+    for defines in SIZES[name]:
+        sizes = {d.split("=")[0]: int(d.split("=")[1]) for d in defines}
+        program = load(str(c), defines=sizes)
+        variant = variants_for(program, load_file(str(r)))[0][0]
+        res = run_region(program, 0, variant, sizes, session=session, repetitions=2)
+        assert res["status"] == "ok", (name, defines, res)
