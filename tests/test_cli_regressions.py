@@ -341,3 +341,17 @@ def test_floor_division_inside_a_dialect_command(tmp_path):
     p = cli("transform", str(src))
     assert p.returncode == 0, p.stderr
     assert "tile: {stmt: 0, loop: j, size: 8, control: jj}" in p.stdout
+
+
+def test_unsafe_skips_the_race_check_of_a_mapping(tmp_path):
+    src = tmp_path / "ill.c"
+    src.write_text("#define N 64\ndouble A[N][N], B[N][N];\nvoid ill(void) {\n  int i, j;\n"
+                   "#pragma scop\n  for (i = 1; i < N; i++)\n    for (j = 0; j < N; j++)\n"
+                   "      A[i][j] = A[i-1][j] + B[i][j];\n#pragma endscop\n}\n")
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - cuda: {stmt: 0, block: [i], thread: [j]}\n")
+    msg = one_line_error(cli("transform", str(src), "--recipe", str(rec), "--target", "cuda",
+                             "-D", "N=64"), f"{rec}:2: step 1 (cuda)")
+    assert "RAW on A" in msg
+    p = cli("transform", str(src), "--recipe", str(rec), "--target", "cuda", "-D", "N=64", "--unsafe")
+    assert p.returncode == 0 and "UNSAFE" in p.stdout, p.stderr

@@ -240,6 +240,8 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
                 if carried.is_empty():
                     continue
                 if c in mapped:
+                    if v.unchecked:             # --unsafe: generated as asked, marked UNSAFE
+                        continue
                     raise _race(v, deps, dep, carried, K, c, "runs them in parallel")
                 # carried by an in-kernel sequential loop or by statement order: fine if every
                 # pair stays in one thread; else it needs a barrier at a block-uniform loop
@@ -252,6 +254,8 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
                 if c % 2 == 1 and c < first_thread:
                     if (K, c) not in barriers:
                         barriers.append((K, c))
+                    continue
+                if v.unchecked:
                     continue
                 raise _race(v, deps, dep, cross, K, c, "puts them in different threads of one block "
                             "with no barrier between them")

@@ -57,6 +57,7 @@ class Variant(CachedValue):
     assumptions: tuple[str, ...] = ()          # `known` facts about parameters (isl text)
     history: tuple[str, ...] = ()              # applied steps, for provenance
     extra: tuple = ()                          # later stages (GPU mapping, promotions) attach here
+    unchecked: bool = False                    # --unsafe: races are not errors in code generation
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def evolve(self, **kw) -> "Variant":

@@ -216,4 +216,4 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
             raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.name)
         if trace is not None:
             trace(st, v)
-    return v
+    return v.evolve(unchecked=True) if unsafe else v
