@@ -385,3 +385,71 @@ def test_full_unroll_of_an_outer_loop_jams(tmp_path, factor):
     p = subprocess.run([sys.executable, "-m", "looptx", "run", str(src), "--recipe", str(rec),
                         "-D", "N=4", "--repetitions", "1"], capture_output=True, text=True)
     assert p.returncode == 0 and ": ok" in p.stdout, p.stdout + p.stderr
+
+
+def _run(tmp_path, src_text, recipe_text, *defines):
+    src = tmp_path / "k.c"
+    src.write_text(src_text)
+    rec = tmp_path / "r.yaml"
+    rec.write_text(recipe_text)
+    return subprocess.run([sys.executable, "-m", "looptx", "run", str(src), "--recipe", str(rec),
+                           "--repetitions", "1", *defines], capture_output=True, text=True), rec
+
+
+SHARED_L = """#define N 6
+double T[N][N][N], C[N][N];
+void f(void) {
+  int i, j, k, l;
+#pragma scop
+  for (i = 1; i <= N; i++)
+    for (j = (0 > i - 2 ? 0 : i - 2); j < (N < i + 3 ? N : i + 3); j++)
+      for (k = 0; k < j; k++)
+        for (l = (1 > k ? 1 : k); l <= k; l++) {
+          T[j][l][l] = 1.0;
+          C[k][l] = 1.0;
+        }
+#pragma endscop
+}
+"""
+
+
+def test_unroll_to_depth_unrolls_a_shared_loop_once(tmp_path):
+    """Found by fuzzing: the innermost loop, shared by two statements, was unrolled for the
+    first and then the next loop out for the second (and wrongly jammed)."""
+    for n in ("6", "9"):
+        p, _ = _run(tmp_path, SHARED_L, "steps:\n  - unroll_to_depth: {depth: 1}\n", "-D", f"N={n}")
+        assert p.returncode == 0 and ": ok" in p.stdout, p.stdout + p.stderr
+
+
+ROWS = """#define N 8
+double C[N + 4][N + 4], y[N + 4];
+void f(void) {
+  int i;
+#pragma scop
+  for (i = 0; i < N; i++)
+    C[i][0] = 0.3 * (C[i + 2][i + 1] + y[i + 2]);
+#pragma endscop
+}
+"""
+
+
+def test_unrolling_an_unrolled_loop_again_is_refused(tmp_path):
+    p, rec = _run(tmp_path, ROWS, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n"
+                                  "  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    assert p.returncode == 2 and p.stderr.startswith(f"{rec}:3: step 2 (unroll)"), p.stderr
+    assert "already unrolled by 3" in p.stderr and "(12)" in p.stderr
+    for n in ("8", "29"):
+        p, _ = _run(tmp_path, ROWS, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 12}\n", "-D", f"N={n}")
+        assert p.returncode == 0 and ": ok" in p.stdout, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("step", ["split: {stmt: 0, loop: i, at: '3'}",
+                                  "peel: {stmt: 0, loop: i, first: 1}"])
+def test_split_or_peel_around_a_promotion_is_refused(tmp_path, step):
+    body = ("#define N 10\ndouble A[N][N], B[N][N];\nvoid f(void) {\n  int i, j;\n#pragma scop\n"
+            "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n"
+            "      A[i][j] = A[i][j] + B[j][i];\n#pragma endscop\n}\n")
+    p, rec = _run(tmp_path, body, f"steps:\n  - datacopy: {{stmt: 0, array: B, at: i}}\n  - {step}\n",
+                  "-D", "N=10")
+    assert p.returncode == 2 and p.stderr.startswith(f"{rec}:3: step 2"), p.stderr
+    assert "holds the datacopy of step 1" in p.stderr

@@ -227,7 +227,8 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
                               hint=f"unroll by a factor instead (at most {MAX_FULL_UNROLL} copies)")
         # A loop with loops inside is jammed (below); an unroll's control loop (strided) and
         # innermost loops are unrolled in place.
-        if all(pos == len(v.pieces[k].dims) - 2 or v.pieces[k].dims[pos].factor
+        if all(v.pieces[k].dims[pos].factor or
+               not any(isinstance(d, LoopDim) and not d.unroll for d in v.pieces[k].dims[pos + 1:])
                for k, pos in group):
             pieces = list(v.pieces)
             for k, pos in group:
@@ -237,6 +238,13 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
             return v.evolve(pieces=tuple(pieces))
         # Loops inside: a full unroll jams them like any other unroll (one control iteration).
         factor = trip
+    done = next((v.pieces[k].dims[p].factor for k, p in group if v.pieces[k].dims[p].factor), 0)
+    if done:
+        # The control loop of an unroll steps by its factor; a second partial unroll of it
+        # would need strided copies, which are not generated.
+        raise RecipeError(f"loop '{name}' is already unrolled by {done}",
+                          hint=f"unroll it once by the product of the factors ({done * factor}), "
+                               "or fully (factor 0)")
     lb = _global_min(v, group, pos)
     runs = _straight_runs(v, group)
     pieces = list(v.pieces)

@@ -11,7 +11,26 @@ from looptx.recipe.exprs import to_isl
 from looptx.recipe.schema import Recipe, Step
 
 
+def _no_promotion_inside(v: Variant, st: Step) -> None:
+    """Splitting or peeling a loop that holds a copy made by an earlier promotion step would
+    give the copy's loop two bodies, each needing its own copy; not generated, so refused."""
+    from looptx.poly.promote import promotions
+    names = S.loop_names(v, st["stmt"])
+    loop = S.resolve_name(v, st["stmt"], st["loop"])
+    members = {v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], loop)}
+    for pr in promotions(v):
+        if pr.stmt in members and pr.at in names and names.index(loop) <= names.index(pr.at):
+            raise st.error(f"{st.name} of loop '{loop}', which holds the {pr.kind} of step {pr.step}",
+                           hint=f"{st.name} before the {pr.kind} step")
+
+
+def _peel(v: Variant, st: Step) -> Variant:
+    _no_promotion_inside(v, st)
+    return S.peel(v, st["stmt"], st["loop"], st.get("first", 0), st.get("last", 0))
+
+
 def _split(v: Variant, st: Step) -> Variant:
+    _no_promotion_inside(v, st)
     stmt = st["stmt"]
     at = st["at"]
     params = set(v.scop.params)
@@ -132,8 +151,11 @@ def _unroll_to_depth(v: Variant, st: Step) -> Variant:
     from looptx.poly.gpu import mappings
     depth = st["depth"]
     stmts = [st["stmt"]] if st.get("stmt") is not None else [s.id for s in v.scop.statements]
+    # The loops are chosen before any is unrolled: a loop shared by two statements is unrolled
+    # once, and a statement's next loop out does not become "innermost" in its place.
+    before = v
     for s in stmts:
-        names = S.loop_names(v, s)
+        names = S.loop_names(before, s)
         m = next((m for m in mappings(v) if s in {v.pieces[k].stmt for k, _ in
                                                   S.sharing(v, m.stmt, (m.block + m.thread)[0])}), None)
         if m is not None:
@@ -164,7 +186,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "distribute": lambda v, st: S.distribute(v, _stmts(v, st), st["loop"]),
     "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
     "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]),
-    "peel": lambda v, st: S.peel(v, st["stmt"], st["loop"], st.get("first", 0), st.get("last", 0)),
+    "peel": _peel,
     "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
     "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], st.get("name")),
     "known": _known,
