@@ -295,3 +295,19 @@ for (i = 0; i < N; i++)
     assert {r.recipe.count("factor: ") for r in recs} == {1}
     assert len({r.code_hash for r in recs}) == 6
     check_best(str(src), str(tmp_path / "scale.best.c"), [{"N": 100}, {"N": 37}], tmp_path)
+
+
+def test_simplex_coefficient_lists_from_the_annotation(work):
+    src = work / "matmul.c"
+    text = src.read_text().replace(
+        "arg algorithm = 'Randomsearch'; arg total_runs = 8;",
+        "arg algorithm = 'Simplex'; arg total_runs = 4; "
+        "arg simplex_reflection_coef = [1.0, 1.5]; arg simplex_expansion_coef = [2.0, 3.0];")
+    assert text != src.read_text()
+    src.write_text(text)
+    rc, out, err = cli("search", src, "--db", work / "s.db", "--no-progress")
+    assert rc == 0, out + err
+    assert (work / "matmul.best.c").exists()
+    src.write_text(text.replace("[2.0, 3.0]", "[2.0, 0.5]"))
+    rc, out, err = cli("search", src, "--db", work / "t.db", "--no-progress")
+    assert rc == 2 and re.match(r"\S+matmul\.c:\d+:\d+: error: option 'expansion_coef'", err), err

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from looptx.errors import AnnotationError
 from looptx.search.base import TrajectorySearcher, register_searcher
 
 
@@ -17,7 +18,8 @@ class SimplexSearcher(TrajectorySearcher):
 
     Options (also accepted as simplex_<name>):
       reflection_coef (1.0), expansion_coef (2.0), contraction_coef (0.5),
-      shrinkage_coef (0.5): the Nelder-Mead coefficients;
+      shrinkage_coef (0.5): the Nelder-Mead coefficients; as in Orio, the first three may be
+        lists, and then every coefficient's point is measured (one batch) and the best kept;
       x0 (None): the first start as value indices, one per parameter (default: random);
       step (0.25): initial edge length as a share of each parameter's index range;
       local_distance (0): radius of the neighbour scan at convergence.
@@ -27,11 +29,29 @@ class SimplexSearcher(TrajectorySearcher):
     options = {"reflection_coef": 1.0, "expansion_coef": 2.0, "contraction_coef": 0.5,
                "shrinkage_coef": 0.5, "x0": None, "step": 0.25, "local_distance": 0}
 
+    _LISTED = ("reflection_coef", "expansion_coef", "contraction_coef")
+
+    @classmethod
+    def _coerce(cls, raw: str, default, value):
+        if isinstance(value, (list, tuple)) and any(raw.lower().endswith(n) for n in cls._LISTED):
+            if not value:
+                raise AnnotationError(f"option '{raw}' of searcher '{cls.name}' is an empty list",
+                                      hint=f"give a number or a list of numbers, e.g. {default!r}")
+            return tuple(super(SimplexSearcher, cls)._coerce(raw, default, v) for v in value)
+        return super()._coerce(raw, default, value)
+
+    def _coefs(self, name: str) -> tuple[float, ...]:
+        v = self.opts[name]
+        return tuple(v) if isinstance(v, (list, tuple)) else (v,)
+
     def _check_options(self) -> None:
         o = self.opts
-        self._require(o["reflection_coef"] > 0, "reflection_coef", "positive")
-        self._require(o["expansion_coef"] > 1, "expansion_coef", "greater than 1")
-        self._require(0 < o["contraction_coef"] < 1, "contraction_coef", "in (0, 1)")
+        self._require(all(c > 0 for c in self._coefs("reflection_coef")), "reflection_coef",
+                      "positive")
+        self._require(all(c > 1 for c in self._coefs("expansion_coef")), "expansion_coef",
+                      "greater than 1")
+        self._require(all(0 < c < 1 for c in self._coefs("contraction_coef")),
+                      "contraction_coef", "in (0, 1)")
         self._require(0 < o["shrinkage_coef"] < 1, "shrinkage_coef", "in (0, 1)")
         self._require(0 < o["step"] <= 1, "step", "in (0, 1]")
         self._require(o["local_distance"] >= 0, "local_distance", "0 or more")
@@ -86,6 +106,13 @@ class SimplexSearcher(TrajectorySearcher):
             v[i] = v[i] + step if v[i] + step <= hi[i] else v[i] - step
             verts.append(np.clip(v, 0, hi))
         costs = yield from evaluate(verts)
+
+        def best_of(origin, direction, option):
+            xs = [origin + c * direction for c in self._coefs(option)]
+            cs = yield from evaluate(xs)
+            i = int(np.argmin(cs))
+            return xs[i], cs[i]
+
         stall, best_seen = 0, min(costs)
         while stall < 2 * d + 2:
             order = np.argsort(costs, kind="stable")
@@ -95,18 +122,16 @@ class SimplexSearcher(TrajectorySearcher):
             if len(keys) == 1:
                 break
             centroid = np.mean(verts[:-1], axis=0)
-            xr = centroid + o["reflection_coef"] * (centroid - verts[-1])
-            (cr,) = yield from evaluate([xr])
+            xr, cr = yield from best_of(centroid, centroid - verts[-1], "reflection_coef")
             if costs[0] <= cr < costs[-2]:
                 verts[-1], costs[-1] = xr, cr
             elif cr < costs[0]:
-                xe = centroid + o["expansion_coef"] * (xr - centroid)
-                (ce,) = yield from evaluate([xe])
+                xe, ce = yield from best_of(centroid, xr - centroid, "expansion_coef")
                 verts[-1], costs[-1] = (xe, ce) if ce < cr else (xr, cr)
             else:
                 outside = cr < costs[-1]
-                xc = centroid + o["contraction_coef"] * ((xr if outside else verts[-1]) - centroid)
-                (cc,) = yield from evaluate([xc])
+                xc, cc = yield from best_of(centroid, (xr if outside else verts[-1]) - centroid,
+                                            "contraction_coef")
                 if cc < min(cr, costs[-1]):
                     verts[-1], costs[-1] = xc, cc
                 else:
