@@ -171,3 +171,25 @@ def test_scores():
     assert r.S == {1: 0.0, 3: 0.0} and 0 < r.F[1] < r.F[3] < 1
     assert best_curve([2.0, None, 1.0], 5).tolist() == [2.0, 2.0, 1.0, 1.0, 1.0]
     assert mean_ci([1.0, 1.0]) == (1.0, 0.0) and mean_ci([0.0, 2.0])[1] > 0
+
+
+def test_open_kernel_tuner_cache_and_old_failure_times(tmp_path):
+    """Kernel Tuner writes its cache as it measures and closes the JSON only at the end; an
+    interrupted session's file ends in `},`.  Old versions stored failures as time 1e20."""
+    data = json.loads(TINY.read_text())
+    closed = json.dumps(data, indent="")
+    assert closed.endswith("}\n}")
+    open_cache = tmp_path / "open.json"
+    open_cache.write_text(closed[:-3] + ",\n")
+    rec = load_recorded_space(open_cache, TINY_T1)
+    assert rec.times == load_recorded_space(TINY, TINY_T1).times
+    key = next(k for k, r in data["cache"].items() if isinstance(r.get("time"), float))
+    data["cache"][key]["time"] = 1e20
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data))
+    pt = {p: data["cache"][key][p] for p in data["tune_params_keys"]}
+    assert load_recorded_space(old, TINY_T1).objective(pt).status == "runtime_error"
+    trunc = tmp_path / "trunc.json"
+    trunc.write_text(closed[: len(closed) // 2])
+    with pytest.raises(AnnotationError, match="not a readable JSON"):
+        load_recorded_space(trunc)

@@ -31,6 +31,7 @@ from looptx.search.space import Param, Point, Space, infer_kind, point_key
 _KT_FAILURE_STATUS = {"CompilationFailedConfig": "compile_error",
                       "RuntimeFailedConfig": "runtime_error",
                       "InvalidConfig": "invalid"}
+_KT_FAILED_TIME = 1e20
 _STATUS_KT = {"compile_error": "CompilationFailedConfig", "runtime_error": "RuntimeFailedConfig",
               "crash": "RuntimeFailedConfig", "timeout": "RuntimeFailedConfig",
               "wrong_result": "RuntimeFailedConfig", "illegal": "InvalidConfig",
@@ -184,7 +185,14 @@ def _read_json(path: str | os.PathLike) -> dict:
     try:
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt", encoding="utf-8") as f:
-            data = json.load(f)
+            text = f.read()
+        try:
+            data = json.loads(text)
+        except ValueError as first:
+            try:
+                data = json.loads(_closed_cache(text))
+            except ValueError:
+                raise first from None
     except FileNotFoundError:
         raise AnnotationError("file not found", hint="check the path", file=path) from None
     except (OSError, ValueError, EOFError) as exc:
@@ -193,6 +201,17 @@ def _read_json(path: str | os.PathLike) -> dict:
     if not isinstance(data, dict):
         raise AnnotationError("expected a JSON object", hint="give a Kernel Tuner cache", file=path)
     return data
+
+
+def _closed_cache(text: str) -> str:
+    """Kernel Tuner appends each result to its cache as it is measured and closes the JSON only
+    when tuning ends, so an interrupted (or still running) session leaves `...},` without the
+    final `}\n}`; Kernel Tuner reads such a file as if closed, and so does this."""
+    text = text.strip()
+    if text and text[-3:] not in ("}\n}", "}}}"):
+        text = text[:-1] if text.endswith(",") else text
+        return text + "}\n}"
+    return text
 
 
 def _load_params(data: dict, path: str) -> list[Param]:
@@ -284,7 +303,9 @@ def load_recorded_space(path, t1_path=None) -> RecordedSpace:
         if rec is None or not space.is_valid(point):
             return Result("invalid")
         t = rec["time"]
-        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t):
+        # old Kernel Tuner versions stored a failure as a time of 1e20 ms
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) \
+                and t < _KT_FAILED_TIME:
             status = rec.get("looptx_status", "ok")
             return Result("ok", t / 1000.0) if status == "ok" else Result(status)
         status = rec.get("looptx_status") or _KT_FAILURE_STATUS.get(str(t), "runtime_error")
