@@ -56,7 +56,7 @@ def test_shared_copy_between_thread_loops_is_right(gpu):
     from looptx.runtime.cuda_eval import CudaEvaluator
     from looptx.search.command import find_spec, input_decls
     path = str(ROOT / "examples" / "gpu" / "tccg_search.c")
-    spec, region = find_spec(path, open(path).read(), None)
+    spec, (region,) = find_spec(path, open(path).read(), None)
     sizes = {"NA": 24, "NB": 20, "NC": 8, "ND": 12, "NE": 24}
     ev = CudaEvaluator(path, sizes=sizes, extra_decls=input_decls(spec, path), region=region,
                        arch=gpu[0], repetitions=2)
@@ -66,3 +66,61 @@ def test_shared_copy_between_thread_loops_is_right(gpu):
         assert prepared.status == "ok", prepared.error
         m = ev.measure(prepared)
         assert m.status == "ok", (point, m.error)
+
+
+JOINT = """/*@ begin PerfTuning (
+  def performance_counter { arg repetitions = 3; }
+  def performance_params {
+    param TX[] = [32, 64];
+    param TY[] = [4, 8];
+  }
+  def input_params { param N[] = [200]; }
+  def input_vars {
+    decl static double A[N][N] = random;
+    decl static double B[N][N] = random;
+    decl static double C[N][N] = random;
+  }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i, j;
+/*@ begin CHiLL (
+  tile(0,"j",TX,"jj")
+  tile(0,"i",TY,"ii")
+  permute(0,("ii","jj","i","j"))
+  cuda(0,block={"jj","ii"},thread={"j","i"})
+) @*/
+for (i = 0; i < N; i++)
+  for (j = 0; j < N; j++)
+    B[i][j] = 0.5 * A[i][j] + B[i][j];
+/*@ end @*/
+/*@ begin CHiLL (
+  tile(0,"j",TX,"jj")
+  cuda(0,block={"jj","i"},thread={"j"})
+) @*/
+for (i = 0; i < N; i++)
+  for (j = 0; j < N; j++)
+    C[i][j] = C[i][j] * 2.0 + A[j][i];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_cuda_joint_search_of_two_regions(gpu, tmp_path):
+    src = tmp_path / "two.c"
+    src.write_text(JOINT)
+    db = tmp_path / "j.db"
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(["search", str(src), "--backend", "cuda", "--db", str(db), "--no-progress"])
+    assert rc == 0, out.getvalue() + err.getvalue()
+    with ResultsDB(db, create=False) as rdb:
+        info = rdb.searches()[0]
+        recs = rdb.evaluations(info.key)
+    assert info.key.endswith("|r0+1") and len(recs) == 4
+    assert all(r.status == "ok" for r in recs), [(r.status, r.error) for r in recs]
+    assert all(len(r.info["region_times"]) == 2 for r in recs)
+    best = (tmp_path / "two.best.cu").read_text()
+    assert best.count('extern "C" int lx_launch_') == 2
+    p = subprocess.run(["nvcc", f"-arch={gpu[0]}", "-c", str(tmp_path / "two.best.cu"), "-o",
+                        str(tmp_path / "b.o")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr

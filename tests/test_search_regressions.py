@@ -267,16 +267,76 @@ for (i = 0; i < N; i++)
     assert best.exists() and "if (N == 64)" in best.read_text()
 
 
-# --- several regions: one search tunes one region, the rest is refused up front ---------------
+# --- several CHiLL regions in one PerfTuning block are tuned jointly (Orio measures the block) ---
 
-def test_several_chill_regions_in_one_block_are_refused(tmp_path):
-    one = annotated(params="param U[] = [1, 2];\n    param V[] = [1, 2];", recipe='unroll(0,"j",U)')
-    second = ('/*@ begin CHiLL ( unroll(0,"j",V) ) @*/\nfor (i = 0; i < N; i++)\n'
-              '  for (j = 0; j < N; j++)\n    A[i][j] = 2.0 * A[i][j];\n/*@ end @*/\n')
-    text = one.replace("/*@ end @*/\n/*@ end @*/\n", "/*@ end @*/\n" + second + "/*@ end @*/\n")
-    line, col, msg, _ = bad_input(tmp_path, text)
-    assert "several CHiLL regions" in msg
-    assert (line, col) == (line_of(text, 'unroll(0,"j",V)'), 1)
+JOINT = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_counter { arg repetitions = 2; }
+  def performance_params {
+    param TJ[] = [8, 16];
+    param U0[] = [1, 2];
+    param U1[] = [1, 4];
+    constraint few = TJ == 8 or U1 == 1;
+  }
+  def input_params { param N[] = [40, 45]; }
+  def input_vars {
+    decl static double A[N][N] = random;
+    decl static double x1[N] = random;
+    decl static double x2[N] = random;
+    decl static double ya[N] = random;
+    decl static double yb[N] = random;
+  }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i, j;
+/*@ begin CHiLL (
+  tile(0,"j",TJ,"jj")
+  permute(0,("jj","i","j"))
+  unroll(0,"j",U0)
+) @*/
+for (i = 0; i < N; i++)
+  for (j = 0; j < N; j++)
+    x1[i] = x1[i] + A[i][j] * ya[j];
+/*@ end @*/
+/*@ begin CHiLL (
+  permute(0,("j","i"))
+  unroll(0,"i",U1)
+) @*/
+for (i = 0; i < N; i++)
+  for (j = 0; j < N; j++)
+    x2[i] = x2[i] + A[j][i] * yb[j];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_several_chill_regions_in_one_block_are_tuned_jointly(tmp_path):
+    from fragments import check_best
+    f = tmp_path / "mvt2.c"
+    f.write_text(JOINT)
+    db = tmp_path / "j.db"
+    rc, out, err = cli("search", f, "--db", db, "--no-progress")
+    assert rc == 0, out + err
+    with ResultsDB(db, create=False) as rdb:
+        searches = rdb.searches()
+        assert sorted(s.key.split("|")[-1] for s in searches) == ["r0+1", "r0+1"]
+        for s in searches:
+            recs = rdb.evaluations(s.key)
+            assert len(recs) == 6 and all(r.ok for r in recs)
+            assert all("region 0" in r.recipe and "region 1" in r.recipe for r in recs)
+            # one point configures both regions: U1 = 4 unrolls region 1, whatever TJ/U0 do
+            assert len({r.code_hash for r in recs}) == 6
+    best = tmp_path / "mvt2.best.c"
+    text = best.read_text()
+    assert text.count("if (N == 40) {") == 2 and text.count("else if (N == 45) {") == 2
+    check_best(str(f), str(best), [{"N": 40}, {"N": 45}, {"N": 43}], tmp_path)
+    # a bad step in the second region is reported there, before anything is measured
+    bad = JOINT.replace('unroll(0,"i",U1)', 'unroll(0,"q",U1)')
+    (tmp_path / "bad.c").write_text(bad)
+    rc, out, err = cli("search", tmp_path / "bad.c", "--db", tmp_path / "b.db", "--no-progress")
+    assert rc == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    line = line_of(bad, 'unroll(0,"q",U1)')
+    assert f"bad.c:{line}: step 2 (unroll)" in err and "'q'" in err
 
 
 def test_several_perftuning_blocks_are_refused(tmp_path):

@@ -42,7 +42,7 @@ def write_best(st, best, function=None) -> str:
             lines.append(f"  {rec.compiler or '?'} {flags} on {rec.device or '?'}; "
                          f"code hash {(rec.code_hash or '?')[:16]}")
         lines += ["  " + ln for ln in (applied or "no recipe").splitlines()]
-        variants.append((sizes, program, vs[st.region]))
+        variants.append((sizes, program, {r: vs[r] for r in st.regions}))
     body = "\n".join(" * " + ln.replace("*/", "* /") for ln in lines)
     head = f"/*\n{body}\n */\n"
     if st.backend == "cuda":
@@ -52,21 +52,24 @@ def write_best(st, best, function=None) -> str:
     from looptx.poly.variant import original
     symbolic = load(st.path, defines=st.defines, function=function,
                     extra_decls=_size_decls(st) or None)
-    if not any(sizes for sizes, _, _ in variants):
-        block = c_block(variants[0][2])
-    else:
+    blocks = {}
+    for r in st.regions:
+        if not any(sizes for sizes, _, _ in variants):
+            blocks[r] = c_block(variants[0][2][r])
+            continue
         # Each variant was generated for its problem size (bounds and remainders simplified for
         # it), so it runs under a guard; any other size runs the original code.
         block = []
-        for k, (sizes, _, v) in enumerate(variants):
+        for k, (sizes, _, vs) in enumerate(variants):
             cond = " && ".join(f"{n} == {val}" for n, val in sizes.items())
             block.append(("if" if k == 0 else "else if") + f" ({cond}) {{")
-            block += _inner(c_block(v))
+            block += _inner(c_block(vs[r]))
             block.append("}")
         block.append("else {")
-        block += _inner(c_block(original(symbolic.scops[st.region])))
+        block += _inner(c_block(original(symbolic.scops[r])))
         block.append("}")
-    out = render_file(symbolic, {st.region: block}, head)
+        blocks[r] = block
+    out = render_file(symbolic, blocks, head)
     target = base + ".best.c"
     with open(target, "w") as f:
         f.write(out)
@@ -94,16 +97,24 @@ def _size_decls(st) -> str:
 
 
 def _write_cuda(st, base: str, head: str, variants) -> str:
+    # one region after the other: cu_file defines a size macro only where it is not yet defined
+    # and guards its includes, so the parts concatenate
+    texts = [_cuda_region(r, head if k == 0 else "", [(sz, p, vs[r]) for sz, p, vs in variants])
+             for k, r in enumerate(st.regions)]
+    return _write(base + ".best.cu", "\n".join(texts))
+
+
+def _cuda_region(region: int, head: str, variants) -> str:
     from looptx.codegen.cuda import cu_file, generate, launch_spec
     from looptx.pipeline import region_name
-    name = region_name(variants[0][1], st.region)
+    name = region_name(variants[0][1], region)
     if len(variants) == 1:
         sizes, program, v = variants[0]
         text = cu_file(generate(v, name), head, dict(program.int_macros))
         # the code is only right for the size it was generated for
         text += "".join(f"\n#if {k} != {val}\n#error \"{name} was tuned for {k} = {val}\"\n#endif\n"
                         for k, val in sizes.items())
-        return _write(base + ".best.cu", text)
+        return text
     parts, dispatch, size_names = [head], [], list(variants[0][0])
     for k, (sizes, program, v) in enumerate(variants):
         rc = generate(v, f"{name}_s{k}")
@@ -121,7 +132,7 @@ def _write_cuda(st, base: str, head: str, variants) -> str:
     body += [f"  if ({cond}) return {call};" for cond, call, _ in dispatch]
     body += ["  return -1;", "}"]
     parts.append("\n".join(body) + "\n")
-    return _write(base + ".best.cu", "\n".join(parts))
+    return "\n".join(parts)
 
 
 def _write(path: str, text: str) -> str:

@@ -27,7 +27,7 @@ ORIO_ONLY = {"use_z3", "cudacfg_instmix"}
 class Setup:
     path: str
     spec: Any                         # TuningSpec or None
-    region: int
+    regions: tuple[int, ...]          # the CHiLL regions of the PerfTuning block, tuned jointly
     sizes: list[dict]                 # problem sizes, one search each
     algorithm: str
     options: dict
@@ -47,34 +47,26 @@ class Setup:
 
 
 def find_spec(path: str, text: str, spec_file: str | None):
-    """(TuningSpec or None, region index) for the file: --spec wins over the annotation."""
+    """(TuningSpec or None, region indices) for the file: --spec wins over the annotation.
+    The CHiLL regions of one PerfTuning block are tuned jointly."""
     if spec_file:
-        return load_spec_file(spec_file), 0
+        return load_spec_file(spec_file), (0,)
     markup = scan(text, path)
     if not markup.tuning:
-        return None, 0
+        return None, (0,)
     ann = markup.tuning[0]
-    # One search tunes one region: refused here rather than tuning the first one only and
+    # One search tunes one block: refused here rather than tuning the first one only and
     # writing a best file that leaves the others as they were.
     if len(markup.tuning) > 1:
         raise AnnotationError("this file holds several PerfTuning blocks; looptx search tunes one "
                               "block per file", hint="put each PerfTuning block in its own file",
                               **_at(markup, markup.tuning[1].begin[0], path))
-    inside = [k for k, r in enumerate(markup.regions)
-              if r.tuning is not None and r.tuning.begin == ann.begin]
-    if len(inside) > 1:
-        raise AnnotationError("this PerfTuning block holds several CHiLL regions; a search tunes "
-                              "one region", hint="give each region its own PerfTuning block in "
-                              "its own file, or merge the loops into one region",
-                              **_at(markup, _marker(markup.regions[inside[1]]), path))
+    inside = tuple(k for k, r in enumerate(markup.regions)
+                   if r.tuning is not None and r.tuning.begin == ann.begin)
     line, col = markup.src.pos(ann.body_start)
     spec = parse_tuning_spec(ann.body, file=path, line=line, col=col,
                              base_dir=os.path.dirname(os.path.abspath(path)))
-    return spec, (inside[0] if inside else 0)
-
-
-def _marker(r) -> int:
-    return r.chill.begin[0] if r.chill is not None else r.start
+    return spec, (inside or (0,))
 
 
 def _at(markup, offset: int, path: str) -> dict:
@@ -126,7 +118,7 @@ def setup(args) -> Setup:
             text = f.read()
     except OSError as e:
         raise LooptxError(f"cannot read the input: {e.strerror}", file=path) from None
-    spec, region = find_spec(path, text, args.spec)
+    spec, regions = find_spec(path, text, args.spec)
     s = dict(spec.search) if spec is not None else {}
     defines = dict(args.defines or {})
     sizes = spec.problem_sizes() if spec is not None and spec.input_params else []
@@ -146,7 +138,7 @@ def setup(args) -> Setup:
         build_command = f"{build_command or 'gcc -O3'} {build['libs']}"
     reps = int(counter.get("repetitions") or (5 if args.backend == "c" else 10))
     rtol = dict(spec.validation).get("rtol") if spec is not None else None
-    return Setup(path, spec, region, sizes, str(algorithm), options, budget, time_limit, seed,
+    return Setup(path, spec, regions, sizes, str(algorithm), options, budget, time_limit, seed,
                  bool(args.resume or s.get("resume")), args.backend, args.db or base + ".looptx.db",
                  args.recipe, input_decls(spec, path), build_command, reps, defines,
                  float(counter.get("timeout", 60.0 if args.backend == "c" else 120.0)), rtol)
@@ -157,15 +149,22 @@ def evaluator_for(st: Setup, sizes: Mapping[str, int], function=None):
     if st.recipe:
         from looptx.recipe.schema import find_recipe
         recipe = find_recipe(st.recipe, os.path.dirname(os.path.abspath(st.path)))
-    common = dict(sizes=sizes, recipe_path=recipe, function=function, seed=st.seed, region=st.region,
+    common = dict(sizes=sizes, recipe_path=recipe, function=function, seed=st.seed,
                   extra_decls=st.extra_decls, repetitions=st.repetitions, timeout=st.timeout,
                   rtol=st.rtol)
     if st.backend == "cuda":
         from looptx.runtime.cuda_eval import CudaEvaluator, preflight
         arch, name = preflight()
-        return CudaEvaluator(st.path, arch=arch, device_name=name, **common)
-    from looptx.runtime.evaluators import CEvaluator
-    return CEvaluator(st.path, build_command=st.build_command, **common)
+        parts = [CudaEvaluator(st.path, arch=arch, device_name=name, region=r, **common)
+                 for r in st.regions]
+    else:
+        from looptx.runtime.evaluators import CEvaluator
+        parts = [CEvaluator(st.path, build_command=st.build_command, region=r, **common)
+                 for r in st.regions]
+    if len(parts) == 1:
+        return parts[0]
+    from looptx.search.joint import JointEvaluator
+    return JointEvaluator(parts, st.regions)
 
 
 def check_args(args) -> None:
@@ -224,7 +223,7 @@ def run(args) -> int:
         ev = evaluator_for(st, sizes, args.function)
         ev.signature()                 # a missing size is a bad input, not a failure per point
         _check_recipe(ev, space, st.seed)
-        key = f"{os.path.basename(st.path)}|{json.dumps(sizes, sort_keys=True)}|{st.backend}|r{st.region}"
+        key = f"{os.path.basename(st.path)}|{json.dumps(sizes, sort_keys=True)}|{st.backend}|r{_region_tag(st)}"
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
         print(f"looptx search {st.path} [{label}]: {cls.name}, budget {budget}, {_points_text(space, n_valid)}, "
               f"backend {st.backend}")
@@ -289,6 +288,12 @@ def _locate_option(e: LooptxError, st: Setup) -> LooptxError:
     return e.located(file=st.spec.file, line=st.spec.line)
 
 
+def _region_tag(st: Setup) -> str:
+    """The regions in search keys and fingerprints: `0` for one region (as before joint tuning,
+    so older databases resume), `0+1` for a block tuned jointly."""
+    return "+".join(str(r) for r in st.regions)
+
+
 def _fingerprint(st: Setup, function=None) -> str:
     """What determines what a point measures, hashed: the region's code and CHiLL annotation,
     the recipe files it uses, the declarations, the build command and the backend.  A resumed
@@ -297,11 +302,11 @@ def _fingerprint(st: Setup, function=None) -> str:
     with open(st.path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     parts = [f"backend={st.backend}", f"build={st.build_command!r}", f"function={function!r}",
-             f"decls={st.extra_decls!r}", f"region={st.region}"]
+             f"decls={st.extra_decls!r}", f"region={_region_tag(st)}"]
     try:
         markup = scan(text, st.path)
-        r = markup.regions[st.region]
-        region_text = text[r.outer[0]:r.outer[1]]
+        region_text = "\0".join(text[markup.regions[r].outer[0]:markup.regions[r].outer[1]]
+                                 for r in st.regions)
     except (LooptxError, IndexError):
         region_text = text
     parts.append(region_text)
