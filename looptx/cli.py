@@ -10,6 +10,20 @@ import sys
 
 from looptx import __version__
 from looptx.errors import LooptxError
+from looptx.frontend.names import to_user
+
+
+class _UserNames:
+    """A text stream that shows the user's names (the model renames isl-reserved ones)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(to_user(text))
+
+    def flush(self):
+        self.stream.flush()
 
 
 def _defines(values: list[str] | None) -> dict[str, int]:
@@ -108,8 +122,8 @@ def cmd_transform(args) -> int:
     from looptx.pipeline import transform_file
     text = transform_file(args.file, recipe=args.recipe, defines=_defines(args.define),
                           function=args.function, unsafe=args.unsafe, target=args.target,
-                          show_steps=sys.stdout if args.show_steps else None,
-                          standalone=args.standalone, warn=sys.stderr)
+                          show_steps=_UserNames(sys.stdout) if args.show_steps else None,
+                          standalone=args.standalone, warn=_UserNames(sys.stderr))
     if args.output:
         try:
             with open(args.output, "w") as f:
@@ -123,8 +137,9 @@ def cmd_transform(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from looptx.pipeline import fragment_inputs
+    from looptx.pipeline import fragment_inputs, script_function
     decls, defines = fragment_inputs(args.file, _defines(args.define))
+    args.function = script_function(args.file, args.recipe, args.function)
     if args.target == "c":
         from looptx.runtime.evaluators import run_once
         status, region, n_regions = 0, 0, 1
@@ -138,7 +153,7 @@ def cmd_run(args) -> int:
             where = args.file if n_regions == 1 else f"{args.file} region {region}"
             region += 1
             if r["status"] != "ok":
-                print(f"{where}: {r['status']}: {r.get('error')}")
+                print(to_user(f"{where}: {r['status']}: {r.get('error')}"))
                 status = 1
                 continue
             print(f"{where}: ok  median {r['median'] * 1e3:.3f} ms over {len(r['times'])} runs "
@@ -156,9 +171,9 @@ def cmd_run(args) -> int:
     for i, v in variants.items():
         r = run_region(program, i, v, defines, repetitions=args.repetitions)
         for w in r.get("warnings", []):
-            print(f"looptx: warning: {w}", file=sys.stderr)
+            print(to_user(f"looptx: warning: {w}"), file=sys.stderr)
         if r["status"] != "ok":
-            print(f"{args.file} region {i}: {r['status']}: {r.get('error')}")
+            print(to_user(f"{args.file} region {i}: {r['status']}: {r.get('error')}"))
             status = 1
             continue
         print(f"{args.file} region {i}: ok  kernels {r['median'] * 1e3:.3f} ms (median of "
@@ -173,10 +188,9 @@ def cmd_deps(args) -> int:
     decls, defines = fragment_inputs(args.file, _defines(args.define))
     program = load(args.file, defines=defines, function=args.function, extra_decls=decls)
     if args.json:
-        json.dump(deps_json(program), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        sys.stdout.write(to_user(json.dumps(deps_json(program), indent=2)) + "\n")
     else:
-        sys.stdout.write(deps_text(program))
+        sys.stdout.write(to_user(deps_text(program)))
     return 0
 
 

@@ -50,7 +50,8 @@ class LooptxError(Exception):
         if self.hint:
             text += f" ({self.hint})"
         line = f"{prefix}: {text}" if prefix else text
-        return " ".join(line.split("\n"))
+        from looptx.frontend.names import to_user
+        return to_user(" ".join(line.split("\n")))
 
 
 class SourceError(LooptxError):
@@ -73,3 +74,19 @@ class RunError(LooptxError):
     """A build or run of generated code failed: exit code 1, not a user input error."""
 
     exit_code = 1
+
+
+def read_utf8(path: str, error: type[LooptxError], what: str) -> str:
+    """The text of a file the user wrote (OSError propagates).  A byte that is not UTF-8 is
+    bad input, located at its line and column (in characters, as an editor counts them)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        head = data[:e.start]
+        line_start = head.rfind(b"\n") + 1
+        col = len(head[line_start:].decode("utf-8", "replace")) + 1
+        raise error(f"the {what} is not UTF-8 text (byte 0x{data[e.start]:02x})",
+                    hint=f"save the {what} in UTF-8", file=path, line=head.count(b"\n") + 1,
+                    col=col) from None

@@ -8,8 +8,9 @@ from typing import Any, Mapping, TextIO
 from looptx import __version__
 from looptx.codegen.c import name_loops, region_lines, tree_lines
 from looptx.codegen.render import render_file
-from looptx.errors import RecipeError
+from looptx.errors import LooptxError, RecipeError
 from looptx.frontend.cparse import Program, parse_file
+from looptx.frontend.names import to_user
 from looptx.poly.astgen import build, build_ast
 from looptx.poly.variant import Variant, original
 from looptx.recipe.apply import apply_recipe
@@ -90,7 +91,12 @@ def default_bindings(program: Program, index: int) -> dict[str, Any]:
     line, col = program.source.pos(r.tuning.body_start)
     spec = parse_tuning_spec(r.tuning.body, file=program.filename, line=line, col=col,
                              base_dir=os.path.dirname(os.path.abspath(program.filename)))
-    return first_point(spec)
+    try:
+        return first_point(spec)
+    except LooptxError as e:
+        if e.col is None and e.file == program.filename:
+            e.line, e.col = line, col
+        raise
 
 
 def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
@@ -123,7 +129,8 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
             raise st.error(f"there is no statement {s} in the file",
                            hint=f"statements are numbered {ranges} in file order")
         if len(homes) > 1:
-            raise st.error("the statements of one step must be in the same region")
+            raise st.error("the statements of one step must be in the same region",
+                           hint="write one step per region")
         i = homes.pop()
         lo = bounds[i][0]
         args = tuple((k, (v - lo if k == "stmt" else [x - lo for x in v] if k == "stmts" and isinstance(v, list)
@@ -180,18 +187,42 @@ def fragment_inputs(path: str, defines: Mapping[str, int] | None):
     return input_decls(spec, path), {**(sizes[0] if sizes else {}), **defines}
 
 
+def script_function(path: str, recipe, function: str | None) -> str | None:
+    """The function to work on: --function, else the one a CHiLL script names
+    (procedure("f"), read_IR("file.c","f"), init("file.c","f",0)) when the file marks no
+    region itself, so that a CHiLL or CUDA-CHiLL script runs on an unmarked file as it is."""
+    if function or not recipe:
+        return function
+    if isinstance(recipe, str):
+        try:
+            recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))))
+        except LooptxError:
+            return None        # reported where the recipe is loaded for real
+    if not recipe.procedure:
+        return None
+    from looptx.frontend.regions import scan
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            marked = scan(f.read(), path).regions
+    except (OSError, LooptxError):
+        return None
+    return None if marked else recipe.procedure
+
+
 def transform_file(path: str, recipe=None, *, defines=None, function=None, unsafe=False,
                    target="c", show_steps: TextIO | None = None, bindings=None, standalone=False,
                    warn: TextIO | None = None) -> str:
     decls, defines = fragment_inputs(path, defines)
-    program = load(path, defines=defines, function=function, extra_decls=decls)
     if isinstance(recipe, str):
         recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))), bindings)
+    program = load(path, defines=defines, function=script_function(path, recipe, function),
+                   extra_decls=decls)
     if target not in ("c", "cuda"):
         raise RecipeError(f"target '{target}' is not available", hint="use --target c or --target cuda")
     variants, applied = variants_for(program, recipe, unsafe=unsafe, show_steps=show_steps,
                                      bindings=bindings)
     if target == "cuda":
-        return cuda_file(program, variants, header(path, applied, unsafe), standalone=standalone, warn=warn)
+        return to_user(cuda_file(program, variants, header(path, applied, unsafe), standalone=standalone,
+                                 warn=warn))
     blocks = {i: c_block(v) for i, v in variants.items()}
-    return render_file(program, blocks, header(path, applied, unsafe))
+    return to_user(render_file(program, blocks, header(path, applied, unsafe)))

@@ -248,3 +248,32 @@ def test_fixed_cases_on_gpu(tmp_path, name, src, recipe):
         variant = variants_for(program, load_file(str(r)))[0][0]
         res = run_region(program, 0, variant, sizes, session=session, repetitions=2)
         assert res["status"] == "ok", (name, defines, res)
+
+
+# An array extent that names a size the region's loops never use: with -D the .cu must still
+# define it (it was emitted without N, and nvcc failed on "identifier N is undefined").
+UNUSED_SIZE = """#ifndef N
+#define N 9
+#endif
+#ifndef M
+#define M 10
+#endif
+static double B[N + M + 8][N + M + 8], C[N + M + 8][N + M + 8];
+static void k(void) {
+#pragma scop
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < 7; j++)
+      C[i][j + 1] = 0.3 * B[i][j + 1];
+#pragma endscop
+}
+"""
+
+
+@needs_nvcc
+def test_size_macro_used_only_by_an_array_extent(tmp_path):
+    c, r = _write(tmp_path, "unused", UNUSED_SIZE, "steps:\n  - cuda: {stmt: 0, block: [i, j], thread: []}\n")
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda", "-D", "N=9", "-D", "M=10")
+    assert p.returncode == 0, p.stderr
+    assert "#define N 9" in p.stdout
+    err = nvcc_compile(p.stdout)
+    assert err is None, err

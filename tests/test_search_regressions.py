@@ -398,3 +398,18 @@ def test_replay_prints_the_best_point_and_refuses_db(tmp_path):
     assert f"best point {point}" in out, (out, point)
     rc, out, err = cli("search", "--replay", cache, "--db", db)
     assert rc == 2 and "--db" in err
+
+
+def test_best_file_uses_the_users_names_for_isl_reserved_ones(tmp_path):
+    """A loop variable named like an isl keyword is renamed inside looptx; the best file, like
+    every other output, must spell it as the user did."""
+    text = annotated(params="param U[] = [1, 2];", recipe='unroll(0,"max",U)').replace(
+        "int i, j;", "int i, max;").replace("j < N; j++", "max < N; max++").replace(
+        "[j]", "[max]").replace("j = 0", "max = 0")
+    assert "max" in text and "[j]" not in text, text
+    f = tmp_path / "kw.c"
+    f.write_text(text)
+    rc, out, err = cli("search", f, "--db", tmp_path / "kw.db", "--no-progress")
+    assert rc == 0, out + err
+    best = (tmp_path / "kw.best.c").read_text()
+    assert "lx_kw_" not in best and "max" in best

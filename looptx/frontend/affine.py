@@ -7,6 +7,7 @@ provided each inner index stays within its extent (checked later, exactly, by is
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable
@@ -16,19 +17,46 @@ from pycparser import c_ast
 Monomial = tuple[str, ...]          # sorted symbol names, repeated for powers; () is the constant
 
 
+_C_INT = re.compile(r"(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)(?:[uU](?:ll|LL|[lL])?|(?:ll|LL|[lL])[uU]?)?")
+
+
 def c_int_value(text: str) -> int:
-    v = text.rstrip("uUlL")
+    """The value of a C integer constant: `010` is octal 8, `0b101` (a GCC extension) is 5.
+    ValueError for anything else (`089`, C23's `1'000`)."""
+    m = _C_INT.fullmatch(text.strip())
+    if m is None:
+        raise ValueError(f"'{text}' is not a C integer constant")
+    v = m.group(1)
     if v[:2] in ("0x", "0X"):
         return int(v, 16)
-    if len(v) > 1 and v.startswith("0"):
-        return int(v, 8)
-    return int(v)
+    if v[:2] in ("0b", "0B"):
+        return int(v[2:], 2)
+    return int(v, 8) if len(v) > 1 and v[0] == "0" else int(v)
+
+
+def bad_int_constant(text: str) -> tuple[str, str]:
+    """(what, how to fix) for a token that c_int_value refuses."""
+    hint = (f"digit separators are not C before C23: write {text.replace(chr(39), '')}" if "'" in text
+            else "write a decimal, 0x hexadecimal or 0 octal integer")
+    return f"'{text}' is not a valid C integer constant", hint
 
 
 class NonAffine(Exception):
     def __init__(self, node, what: str, hint: str | None = None):
         super().__init__(what)
         self.node, self.what, self.hint = node, what, hint
+
+
+INT_MIN, INT_MAX = -2 ** 31, 2 ** 31 - 1
+
+
+def int_sized(value: int, node, what: str) -> int:
+    """The generated loops count with `int`, so a bound or subscript value beyond it would
+    overflow there (the user's loop may have used a long)."""
+    if not INT_MIN <= value <= INT_MAX:
+        raise NonAffine(node, f"{what} does not fit in an int",
+                        "the generated loops count with int: keep sizes and bounds below 2^31")
+    return value
 
 
 @dataclass(frozen=True)
@@ -158,9 +186,9 @@ class Translator:
         t = self.translate
         if isinstance(node, c_ast.Constant):
             if node.type.endswith("int"):
-                return Poly.const(c_int_value(node.value))
+                return Poly.const(int_sized(c_int_value(node.value), node, f"the constant {node.value}"))
             if node.type == "char":
-                raise NonAffine(node, "character constant in an index expression")
+                raise NonAffine(node, "character constant in an index expression", "write the integer value")
             raise NonAffine(node, f"non-affine: floating-point value {node.value} in an index or bound",
                             "loop bounds and subscripts must be integer affine expressions")
         if isinstance(node, c_ast.ID):
@@ -182,7 +210,8 @@ class Translator:
                 raise NonAffine(node, "pointer dereference", "use array subscripts")
             if node.op == "&":
                 raise NonAffine(node, "address-of operator", "use array subscripts")
-            raise NonAffine(node, f"non-affine operator '{node.op}'")
+            raise NonAffine(node, f"non-affine operator '{node.op}'",
+                            "loop bounds and subscripts may use + - * / % with integer constants")
         if isinstance(node, c_ast.BinaryOp):
             if node.op in ("+", "-", "*"):
                 a, b = t(node.left), t(node.right)
@@ -204,11 +233,15 @@ class Translator:
                 a, b = t(node.left), t(node.right)
                 c = b.constant()
                 if c is None or c < 0:
-                    raise NonAffine(node, "non-affine shift")
+                    raise NonAffine(node, "non-affine shift", "shift only by a non-negative integer constant")
+                if c > 30:
+                    raise NonAffine(node, f"shift by {c} bits does not fit in an int",
+                                    "the generated loops count with int: shift by at most 30")
                 if node.op == "<<":
                     return a * Poly.const(2 ** int(c))
                 raise NonAffine(node, "right shift in an index expression", "divide by a constant instead")
-            raise NonAffine(node, f"non-affine operator '{node.op}' in an index or bound")
+            raise NonAffine(node, f"non-affine operator '{node.op}' in an index or bound",
+                            "loop bounds and subscripts may use + - * / % with integer constants")
         if isinstance(node, c_ast.TernaryOp):
             mm = min_max_of_ternary(node)
             if mm:
@@ -229,7 +262,7 @@ class Translator:
             if key in ("floord", "ceild") and len(args) == 2:
                 c = t(args[1]).constant()
                 if c is None or c <= 0:
-                    raise NonAffine(node, f"{name} by a non-constant value")
+                    raise NonAffine(node, f"{name} by a non-constant value", "divide only by positive integer constants")
                 fn = "floor" if key == "floord" else "ceil"
                 return self.atom(f"{fn}(({self.isl_of(t(args[0]), args[0])})/{int(c)})")
             raise NonAffine(node, f"call to '{name}' in an index or bound",
@@ -239,7 +272,8 @@ class Translator:
                             "looptx needs bounds and subscripts affine in loop iterators and parameters")
         if isinstance(node, c_ast.StructRef):
             raise NonAffine(node, "struct member access is not supported", "copy the value into a variable")
-        raise NonAffine(node, f"unsupported expression ({type(node).__name__}) in an index or bound")
+        raise NonAffine(node, f"unsupported expression ({type(node).__name__}) in an index or bound",
+                        "loop bounds and subscripts must be integer affine expressions")
 
 
 def _same(a, b) -> bool:

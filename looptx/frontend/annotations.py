@@ -18,12 +18,12 @@ import os
 import re
 from typing import Any
 
-from looptx.errors import AnnotationError
+from looptx.errors import AnnotationError, read_utf8
 from looptx.frontend.expr import (SAFE_FUNCTIONS, Expr, MappingSpace, compile_expr,
                                   mapping_slots, mapping_values)
 from looptx.frontend.orio_args import check_arg_names
 from looptx.frontend.tuning import (EMPTY, ConstraintDef, FrozenMap, ParamDef, TuningSpec,
-                                    VarDecl, check_kind, format_value, substitute_params,
+                                    VarDecl, check_kind, check_sizes, format_value, substitute_params,
                                     unknown_build_params, value_kind)
 
 __all__ = [
@@ -239,8 +239,8 @@ class _Parser:
             elif word == "import":
                 self.import_spec(at)
             elif word == "spec":
-                self.ident("a spec name")
-                self.parse(opened=self.expect("{"))
+                self.ident("a spec name", "write spec NAME { def ... }")
+                self.parse(opened=self.expect("{", "write spec NAME { def ... }"))
             elif word in _STATEMENTS:
                 raise self.error(at, f"'{word}' outside a def section", _where_hint(word))
             else:
@@ -248,7 +248,7 @@ class _Parser:
                                  "a PerfTuning body is a list of def SECTION { ... } blocks")
 
     def section(self) -> None:
-        name, at = self.ident("a section name")
+        name, at = self.ident("a section name", f"sections are: {', '.join(SECTIONS)}")
         if name not in SECTIONS:
             close = difflib.get_close_matches(name, SECTIONS, n=1)
             hint = (f"did you mean '{close[0]}'? " if close else "") + "sections are " + ", ".join(SECTIONS)
@@ -262,7 +262,8 @@ class _Parser:
             if self.s[i] == "}":
                 self.i = i + 1
                 return
-            word, wat = self.ident("a statement (let, arg, param, constraint, option, decl)")
+            word, wat = self.ident("a statement (let, arg, param, constraint, option, decl)",
+                                    "write e.g. param T[] = [16, 32]; or arg NAME = VALUE;")
             if word == "def":
                 raise self.error(wat, f"def {name} (at {self._at(at)}) is not closed before this 'def'",
                                  f"add '}}' at the end of def {name}")
@@ -278,7 +279,7 @@ class _Parser:
             getattr(self, "stmt_" + word)(name)
 
     def let(self, where: str) -> None:
-        name, at = self.ident("a name after 'let'")
+        name, at = self.ident("a name after 'let'", "write let NAME = VALUE;")
         self._check_new_name(name, at, "let")
         self.expect("=", f"write let {name} = VALUE;")
         text, off = self.value(f"let {name}")
@@ -296,7 +297,7 @@ class _Parser:
             raise self.error(at, f"{what} name '{name}' cannot be used", f"rename it: {why}")
 
     def stmt_arg(self, section: str) -> None:
-        name, at = self.ident("an argument name after 'arg'")
+        name, at = self.ident("an argument name after 'arg'", "write arg NAME = VALUE;")
         self.expect("=", f"write arg {name} = VALUE;")
         text, off = self.value(f"arg {name}")
         args = self.b.args[section]
@@ -313,11 +314,11 @@ class _Parser:
             self.b.build_at = (self.file,) + self.pos(off)
 
     def stmt_param(self, section: str) -> None:
-        name, at = self.ident("a param name after 'param'")
+        name, at = self.ident("a param name after 'param'", "write param NAME[] = [values];")
         self._check_new_name(name, at, "param")
         dims = 0
         while self.peek() == "[":
-            self.expect("[")
+            self.expect("[", f"write param {name}[] = [values];")
             self.expect("]", f"write param {name}[] = [values];")
             dims += 1
         self.expect("=", f"write param {name}[] = [values];")
@@ -343,6 +344,8 @@ class _Parser:
         if not values:
             raise self.error(off, f"param '{name}' has no values", "give it at least one value")
         values = check_kind(values, f"param '{name}'", file=self.file, line=vline, col=vcol)
+        if section == "input_params":
+            check_sizes(name, values, file=self.file, line=vline, col=vcol)
         line, col = self.pos(at)
         p = ParamDef(name, values, line, col, meta, self.file)
         (self.b.perf if section == "performance_params" else self.b.inputs).append(p)
@@ -358,7 +361,7 @@ class _Parser:
         self.b.declared[name] = (what, self.file, self.pos(at)[0])
 
     def stmt_constraint(self, section: str) -> None:
-        name, at = self.ident("a constraint name after 'constraint'")
+        name, at = self.ident("a constraint name after 'constraint'", "write constraint NAME = CONDITION;")
         self.expect("=", f"write constraint {name} = CONDITION;")
         text, off = self.value(f"constraint {name}")
         self._declare(name, at, "constraint")
@@ -385,14 +388,14 @@ class _Parser:
             values, f"option '{opt}'", file=self.file, line=line, col=col)
 
     def stmt_decl(self, section: str) -> None:
-        word, at = self.ident("a type after 'decl'")
+        word, at = self.ident("a type after 'decl'", "write decl static double A[N][N] = random;")
         storage = None
         if word in STORAGE:
             storage = word
-            word, at = self.ident("a type")
+            word, at = self.ident("a type", "write decl static double A[N][N] = random;")
         device = word == "__device__"
         if device:
-            word, at = self.ident("a type")
+            word, at = self.ident("a type", "write decl static double A[N][N] = random;")
         if word not in TYPES:
             raise self.error(at, f"unknown type '{word}' in decl",
                              "use one of " + ", ".join(TYPES) +
@@ -401,7 +404,7 @@ class _Parser:
         name, nat = self.ident("a variable name", "write decl static double A[N][N] = random;")
         dims: list[Expr] = []
         while self.peek() == "[":
-            i = self.expect("[")
+            i = self.expect("[", "write decl static double A[N][N] = random;")
             depth, j = 1, self.i
             while j < self.n and depth:
                 depth += {"[": 1, "]": -1}.get(self.s[j], 0)
@@ -437,7 +440,7 @@ class _Parser:
     def import_spec(self, at: int) -> None:
         word, _ = self.ident("'spec' after 'import'", "write import spec NAME;")
         if word != "spec":
-            raise self.error(at, f"expected 'import spec NAME;', found 'import {word}'")
+            raise self.error(at, f"expected 'import spec NAME;', found 'import {word}'", "write import spec NAME;")
         i = self.skip()
         if i < self.n and self.s[i] in "'\"":
             end = self.skip_string(i)
@@ -456,8 +459,7 @@ class _Parser:
             chain = " -> ".join(os.path.basename(p) for p in self.stack + (path,))
             raise self.error(i, f"spec '{name}' imports itself ({chain})", "remove the cycle")
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            text = read_utf8(path, AnnotationError, "spec file")
         except OSError as e:
             raise self.error(i, f"cannot read spec '{name}' ({path}: {e.strerror})",
                              f"put {fname} next to {os.path.basename(self.file)}") from None
@@ -571,8 +573,7 @@ def load_spec_file(path: str) -> TuningSpec:
     """A stand-alone .spec file (Orio's `-s FILE`): `let`s and `spec NAME { ... }` blocks (or
     bare `def` sections)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_utf8(path, AnnotationError, "spec file")
     except OSError as e:
         raise AnnotationError(f"cannot read spec file ({e.strerror})", file=path,
                               hint="check the path") from None

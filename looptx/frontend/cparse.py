@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError
-from looptx.frontend.affine import NonAffine, delinearize
+from looptx.frontend.affine import NonAffine, bad_int_constant, c_int_value, delinearize
 from looptx.frontend.extract import Extractor, RawStmt
-from looptx.frontend.preprocess import Preprocessed, needs_cpp, preprocess
+from looptx.frontend.names import rename_reserved, to_model
+from looptx.frontend.preprocess import Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, scan
 from looptx.frontend.symbols import DeclCollector, Symbol, symbol_of
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
@@ -88,7 +89,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     markup = scan(text, path)
     src = markup.src
     regions = list(markup.regions)
-    blanked = blank(text, [(c.start, c.end) for c in markup.comments])
+    blanked = blank_line_directives(blank(text, [(c.start, c.end) for c in markup.comments]))
 
     wrapped = []
     for r in regions:
@@ -121,14 +122,21 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         ast = parser.parse(parse_text, filename=MAIN)
     except c_parser.ParseError as e:
         raise _syntax_error(e, parser, column, cpp_input) from None
+    except RecursionError:
+        raise _too_deep(parser, column, cpp_input) from None
     except Exception as e:                                  # pycparser lexer errors
         raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
+    rename_reserved(ast)
+    int_macros = {to_model(k): v for k, v in pp.int_macros.items()}
+    defines = {to_model(k): v for k, v in defines.items()}
 
     def where(node) -> tuple[int, int]:
         c = getattr(node, "coord", None)
         if c is None or c.file != MAIN or c.line is None:
             return (0, 0)
         return c.line, column(c.line, c.column or 1)
+
+    _check_tree(ast, where, path)
 
     funcs = [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.coord and e.coord.file == MAIN]
     globals_ = {}
@@ -181,7 +189,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
             sym = symbol_of(d)
             if sym and where(d) < start_pos:
                 symbols[sym.name] = sym
-        ex = Extractor(lookup=symbols.get, int_macros=pp.int_macros, fixed=defines, where=where,
+        ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=defines, where=where,
                        filename=path, line_text=src.line_text)
         raw = ex.run(items)
         if not raw:
@@ -192,8 +200,10 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
                                  None if r.index in wrapped else fdef.decl.name))
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   for r in regions)
-    return Program(src, markup, tuple(regions), tuple(scops), tuple(sorted(pp.int_macros.items())),
-                   bases, function)
+    # -D values are integer macros too: generated code that spells an array extent with a size
+    # the region's loops never use (C[N + M][..] in loops over M only) needs its value
+    return Program(src, markup, tuple(regions), tuple(scops),
+                   tuple(sorted({**int_macros, **defines}.items())), bases, function)
 
 
 def _count_statements(funcs, src: SourceText, r: Region, where) -> int:
@@ -242,6 +252,46 @@ def _syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceTe
     return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path)
 
 
+MAX_NESTING = 200     # the recursive visitors after the parser (pycparser's C generator among
+                      # them) run out of Python stack a little above 240 levels
+
+
+def _check_tree(ast, where, path: str) -> None:
+    """What the parser accepts but later stages cannot take: C23's `1'000` (every reader of a
+    constant assumes C89-C17 spellings) and nesting so deep (a sum of 300 terms is 300 levels)
+    that the recursive visitors would exhaust Python's stack.  Walked without recursion."""
+    stack = [(ast, 0, ast)]
+    while stack:
+        node, depth, placed = stack.pop()
+        coord = getattr(node, "coord", None)
+        if coord is not None and coord.file == MAIN and coord.line:
+            placed = node
+        if depth > MAX_NESTING:
+            line, col = where(placed)
+            raise SourceError(f"expression or block nested too deeply (more than {MAX_NESTING} levels)",
+                              hint="split it, e.g. with temporary variables", file=path,
+                              line=line or None, col=col or None)
+        if isinstance(node, c_ast.Constant) and node.type.endswith("int"):
+            try:
+                c_int_value(node.value)
+            except ValueError:
+                line, col = where(node)
+                what, hint = bad_int_constant(node.value)
+                raise SourceError(what, hint=hint, file=path, line=line or None, col=col or None) from None
+        stack.extend((ch, depth + 1, placed) for _, ch in node.children())
+
+
+def _too_deep(parser: c_parser.CParser, column, text: SourceText) -> SourceError:
+    """pycparser descends recursively, so a deep nest of parentheses or blocks exhausts Python's
+    stack; the token it had reached is inside the nest."""
+    what, hint = "expression or block nested too deeply", "split it, e.g. with temporary variables"
+    tok = _stopped_at(parser)
+    if tok is not None and getattr(tok, "filename", MAIN) == MAIN and tok.lineno:
+        return SourceError(what, hint=hint, file=text.filename, line=tok.lineno,
+                           col=column(tok.lineno, tok.column or 1))
+    return SourceError(what, hint=hint, file=text.filename)
+
+
 def _stopped_at(parser: c_parser.CParser):
     """The token the parser could not consume (None at the end of the input); pycparser has
     no public way to ask, so its token stream is read, and a change there yields None."""
@@ -275,6 +325,7 @@ def _function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) 
     if not body:
         line, col = where(fdef)
         raise SourceError(f"function '{fdef.decl.name}' has no statements to transform",
+                          hint="name a function with loops, or mark the loops with #pragma scop",
                           file=src.filename, line=line, col=col)
     first = src.offset(*where(body[0]))
     if trailing_return is not None:

@@ -274,7 +274,10 @@ def compile_expr(text: str, *, file: str | None = None, line: int | None = None,
             raise err(pos, f"syntax error in '{_short(text)}': {msg}",
                       "annotation values are Python expressions", chars=True) from None
     except (ValueError, RecursionError, MemoryError) as e:
-        raise err(None, f"cannot parse '{_short(text)}': {e}") from None
+        if isinstance(e, ValueError):
+            raise err(None, f"cannot parse '{_short(text)}': {e}", "fix the expression") from None
+        raise err(None, f"'{_short(text)}' is nested too deeply to parse",
+                  "split the expression, e.g. with let") from None
     checker = _Checker()
     try:
         checker.check(tree, frozenset(), (1 + shift, 0))
@@ -383,7 +386,9 @@ class _Evaluator:
             return getattr(self, "_" + type(node).__name__)(node, scope)
         except _PY_ERRORS as e:
             raise _EvalError(_pos(node, None),
-                             f"cannot evaluate '{_short(self.expr.text)}': {_describe(e)}") from None
+                             f"cannot evaluate '{_short(self.expr.text)}': {_describe(e)}",
+                             "make the divisor non-zero" if isinstance(e, ZeroDivisionError) else
+                             "fix the expression (Python 3 semantics)") from None
 
     # -- leaves
     def _Constant(self, n, s):

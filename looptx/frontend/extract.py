@@ -16,7 +16,7 @@ from pycparser import c_ast
 
 from looptx import ir
 from looptx.errors import SourceError
-from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, min_max_of_ternary
+from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
 from looptx.frontend.symbols import Symbol, c_text
 
 PURE_MATH = frozenset("""
@@ -114,8 +114,9 @@ class Extractor:
             return ("iter", None)
         if name in self.fixed:
             self._param(name)
-            return ("fixed", self.fixed[name])
+            return ("fixed", int_sized(self.fixed[name], node, f"'{name}' = {self.fixed[name]}"))
         if name in self.int_macros:
+            int_sized(self.int_macros[name], node, f"'{name}' = {self.int_macros[name]}")
             self._param(name)
             return ("param", None)
         sym = self.symbol(name)
@@ -123,7 +124,8 @@ class Extractor:
             raise NonAffine(node, f"undeclared identifier '{name}'",
                             "declare it, define it as a macro, or give its value with --define")
         if sym.kind == "array":
-            raise NonAffine(node, f"non-affine: array '{name}' used in an index or bound")
+            raise NonAffine(node, f"non-affine: array '{name}' used in an index or bound",
+                            "copy the value into a variable set before the region")
         if sym.kind != "var" or not sym.is_int:
             raise NonAffine(node, f"non-affine: '{name}' ({sym.ctype}) used in an index or bound",
                             "bounds and subscripts must be integer affine expressions")
@@ -554,7 +556,7 @@ class Extractor:
                 raise self.error(node, "address-of operator is not supported", "use array subscripts")
             if node.op == "sizeof":
                 return ir.Num(c_text(node))
-            raise self.error(node, f"unsupported operator '{node.op}'")
+            raise self.error(node, f"unsupported operator '{node.op}'", "rewrite it with plain C arithmetic")
         if isinstance(node, c_ast.TernaryOp):
             return ir.Cond(e(node.cond), e(node.iftrue), e(node.iffalse))
         if isinstance(node, c_ast.Cast):
@@ -572,7 +574,7 @@ class Extractor:
             raise self.error(node, "assignment inside an expression", "write it as its own statement")
         if isinstance(node, c_ast.ExprList):
             raise self.error(node, "comma expression is not supported", "write separate statements")
-        raise self.error(node, f"unsupported expression ({type(node).__name__})")
+        raise self.error(node, f"unsupported expression ({type(node).__name__})", "rewrite it with plain C arithmetic")
 
 
 def _ids(node):

@@ -16,13 +16,16 @@ import tempfile
 from dataclasses import dataclass, field
 
 from looptx.errors import SourceError
+from looptx.frontend.affine import bad_int_constant, c_int_value
 
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(include|define|undef|if|ifdef|ifndef|elif)\b", re.M)
 _SYS_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _LINEMARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
 _OBJ_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
-_INT_LITERAL = re.compile(r"^\(*\s*([+-]?\s*(?:0[xX][0-9a-fA-F]+|\d+))[uUlL]*\s*\)*$")
+# integer-like tokens, bad ones included (`089`, `1'000`) so that they are reported at the #define
+_INT_LITERAL = re.compile(r"^\(*\s*([+-]?)\s*((?:0[xX][0-9a-fA-F']+|0[bB][0-9']+|[0-9][0-9']*)[uUlLzZ]*)\s*\)*$")
+_LINE_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(?:line\b|[0-9])[^\n]*", re.M)
 
 FAKE_TYPEDEFS = """\
 typedef unsigned long size_t; typedef long ssize_t; typedef long ptrdiff_t; typedef long intptr_t;
@@ -121,7 +124,8 @@ def _fake_include_dir(headers: set[str]) -> str:
     return root
 
 
-def _cpp(args: list[str], stdin: str, cwd: str, filename: str) -> str:
+def _cpp(args: list[str], stdin: str, cwd: str, filename: str, source: str = "") -> str:
+    """`source` is the user's (comment-free) text, where an error without a column is placed."""
     cpp = shutil.which("cpp") or shutil.which("gcc")
     if cpp is None:
         raise SourceError("the file needs the C preprocessor, but neither cpp nor gcc is installed",
@@ -130,12 +134,55 @@ def _cpp(args: list[str], stdin: str, cwd: str, filename: str) -> str:
     proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, cwd=cwd)
     if proc.returncode != 0:
         first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), proc.stderr.strip())
-        m = re.match(r"<stdin>:(\d+):(\d+): (?:fatal )?error: (.*)", first)
+        # some errors (an unterminated #if) come with a line and no column
+        m = re.match(r"(.+?):(\d+):(?:(\d+):)? (?:fatal )?error: (.*)", first)
         if m:
-            raise SourceError(f"preprocessor: {m.group(3)}", hint="fix the directive",
-                              file=filename, line=int(m.group(1)), col=int(m.group(2)))
+            what, line = m.group(4), int(m.group(2))
+            where, text = filename, source
+            if m.group(1) != "<stdin>":
+                where = os.path.normpath(os.path.join(cwd, m.group(1)))
+                try:
+                    with open(where, encoding="utf-8", errors="replace") as f:
+                        text = f.read()
+                except OSError:
+                    text = ""
+            if m.group(3):
+                col = int(m.group(3))
+            else:
+                lines = text.split("\n")
+                code = lines[line - 1] if 0 < line <= len(lines) else ""
+                col = len(code) - len(code.lstrip()) + 1
+            hint = ("add the matching #endif" if re.search(r"unterminated #(if|el)", what) else
+                    "close the quote (digit separators such as 1'000 are not C before C23)"
+                    if "literal" in what or "terminating" in what else "fix the directive")
+            raise SourceError(f"preprocessor: {what}", hint=hint, file=where, line=line, col=col)
         raise SourceError(f"preprocessor failed: {first}", hint="fix the directive", file=filename)
     return proc.stdout
+
+
+def _macro_value(sign: str, literal: str, text: str, filename: str, base_dir: str, current: str,
+                 line: int) -> int:
+    try:
+        value = c_int_value(literal)
+    except ValueError:
+        if current != "<stdin>":
+            filename = os.path.join(base_dir, current)
+            try:
+                with open(filename, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            except OSError:
+                text = ""
+        lines = text.split("\n")
+        col = lines[line - 1].find(literal) + 1 if 0 < line <= len(lines) else 0
+        what, hint = bad_int_constant(literal)
+        raise SourceError(what, hint=hint, file=filename, line=line, col=max(col, 1)) from None
+    return -value if sign == "-" else value
+
+
+def blank_line_directives(text: str) -> str:
+    """`#line 100` (and `# 100 "f.c"`) renumber the lines that follow; looptx reports the
+    physical lines of the file, so the directives are blanked (the output keeps them)."""
+    return _LINE_DIRECTIVE.sub(lambda m: " " * len(m.group()), text)
 
 
 def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = None) -> Preprocessed:
@@ -145,14 +192,19 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
     try:
         common = ["-undef", "-nostdinc", "-isystem", fake, "-I", base_dir]
         dflags = [f"-D{k}={v}" for k, v in (defines or {}).items()]
-        first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename)
+        first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename, blanked)
         int_macros: dict[str, int] = {}
         kept, in_builtin, in_system = [], False, False
+        current, lineno = "<stdin>", 0
         for line in first.split("\n"):
             mark = _LINEMARKER.match(line)
             if mark:
                 in_builtin = mark.group(2) in ("<built-in>", "<command-line>")
                 in_system = mark.group(2).startswith(fake)
+                current, lineno = mark.group(2), int(mark.group(1))
+                kept.append(line)
+                continue
+            lineno += 1
             if in_builtin and line.startswith("#define"):
                 kept.append("")
                 continue
@@ -160,11 +212,12 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
             if d:
                 lit = _INT_LITERAL.match(d.group(2).strip())
                 if lit and not in_system:      # libc constants are not problem sizes: expand them
-                    int_macros[d.group(1)] = int(lit.group(1).replace(" ", ""), 0)
+                    int_macros[d.group(1)] = _macro_value(lit.group(1), lit.group(2), blanked, filename,
+                                                          base_dir, current, lineno - 1)
                     kept.append("")
                     continue
             kept.append(line)
-        second = _cpp(common, "\n".join(kept), base_dir, filename)
+        second = _cpp(common, "\n".join(kept), base_dir, filename, blanked)
     finally:
         shutil.rmtree(fake, ignore_errors=True)
     main_lines: dict[int, str] = {}

@@ -312,6 +312,20 @@ def check_kind(values: list, what: str, *, file, line, col) -> tuple:
     return tuple(norm)
 
 
+def check_sizes(name: str, values, *, file, line, col) -> None:
+    """input_params are problem sizes (loop bounds, array extents): integers only."""
+    for v in values:
+        if not isinstance(v, int) or isinstance(v, bool):
+            shown = _show(list(v) if isinstance(v, tuple) else v)
+            raise AnnotationError(f"input param '{name}' has the value {shown}, which is not an integer",
+                                  hint=f"problem sizes must be integers, e.g. param {name}[] = [100, 1000];",
+                                  file=file, line=line, col=col)
+        if not -2 ** 31 <= v < 2 ** 31:
+            raise AnnotationError(f"input param '{name}' has the value {v}, which does not fit in an int",
+                                  hint="the generated loops count with int: keep sizes below 2^31",
+                                  file=file, line=line, col=col)
+
+
 def _freeze(v, what, *, file, line, col):
     if isinstance(v, (bool, int, float, str)):
         return v

@@ -12,7 +12,7 @@ import islpy as isl
 from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import RecipeError
-from looptx.poly.scop import items
+from looptx.poly.scop import items, union_maps
 from looptx.poly.variant import LoopDim, Variant
 
 OP = isl.ast_expr_op_type
@@ -73,6 +73,7 @@ class _Builder:
         # accesses to a buffer is reported at the recipe step that asked for it
         self.owner = {c.dst_array if c.direction == "in" else c.src_array: c.promotion
                       for c in self.plan.copies}
+        self.apart = self._apart()
 
     def _piece(self, sid: int, instances: isl.UnionSet) -> int | None:
         pieces = self.v.pieces_of(sid)
@@ -82,6 +83,36 @@ class _Builder:
             if not isl.UnionSet.from_set(self.v.piece_domain(p)).intersect(instances).is_empty():
                 return k
         return None
+
+    def _apart(self) -> set[int]:
+        """Statements whose pieces reference different buffers.  isl sees one relation per
+        statement and may print instances of two pieces in one leaf (a peeled iteration whose
+        loop collapses into its neighbour's), but a leaf can only use one piece's buffers."""
+        out = set()
+        for s in self.scop.statements:
+            pcs = self.v.pieces_of(s.id)
+            if len(pcs) > 1 and len({tuple(self.plan.redirect.get((k, a.ref), (None,))[0]
+                                           for a in s.accesses) for k, _ in pcs}) > 1:
+                out.add(s.id)
+        return out
+
+    def _by_piece(self, u: isl.UnionMap) -> isl.UnionMap:
+        """The pieces of `self.apart` statements as statements of their own, `S<id>_<piece>`, so
+        that no leaf mixes them."""
+        if not self.apart:
+            return u
+        out = isl.UnionMap.empty(u.get_space())
+        for m in union_maps(u):
+            name = m.get_tuple_name(isl.dim_type.in_)
+            sid = _stmt_id(name)
+            if sid is None or sid not in self.apart:
+                out = out.union(isl.UnionMap.from_map(m))
+                continue
+            for k, p in self.v.pieces_of(sid):
+                part = m.intersect_domain(self.v.piece_domain(p))
+                if not part.is_empty():
+                    out = out.union(isl.UnionMap.from_map(part.set_tuple_name(isl.dim_type.in_, f"{name}_{k}")))
+        return out
 
     def _access(self, build, m: isl.Map, iter_map) -> ir.Ref:
         pma = isl.PwMultiAff.from_map(m).pullback_pw_multi_aff(iter_map)
@@ -110,22 +141,28 @@ class _Builder:
                 self.payload[key] = ("copy", ir.Ref(dst.array, -1, dst.index), ir.Ref(src.array, -1, src.index),
                                      c.promotion.kind == "registers")
                 return node.set_annotation(isl.Id(key))
-            sid = int(name[1:])
+            sid, _, part = name[1:].partition("_")
+            sid = int(sid)
             s = self.scop.statements[sid]
-            piece = self._piece(sid, sched_u.domain()) if self.plan.redirect else None
+            if part:
+                piece = int(part)
+            else:
+                piece = self._piece(sid, sched_u.domain()) if self.plan.redirect else None
+            # access maps start at the statement's own tuple; a piece of its own has another name
+            as_leaf = (lambda m: m.set_tuple_name(isl.dim_type.in_, name)) if part else (lambda m: m)
             refs = []
             for a in s.accesses:
                 target = self.plan.redirect.get((piece, a.ref))
                 if target is not None:
                     buf, m = target
                     owner = self.owner.get(buf)
-                    r = self._access(build, m, iter_map)
+                    r = self._access(build, as_leaf(m), iter_map)
                     refs.append((a.ref, ir.Ref(buf, a.ref, r.index)))
                     continue
                 if self.scop.array(a.array).rank == 0:
                     refs.append((a.ref, ir.Ref(a.array, a.ref, ())))
                     continue
-                r = self._access(build, self.scop.access_map(s, a), iter_map)
+                r = self._access(build, as_leaf(self.scop.access_map(s, a)), iter_map)
                 refs.append((a.ref, ir.Ref(a.array, a.ref, r.index)))
             self.payload[key] = ("stmt", sid, tuple(refs))
             return node.set_annotation(isl.Id(key))
@@ -154,7 +191,8 @@ class _Builder:
             b = isl.AstBuild.from_context(self.context if self.context is not None else self.v.context)
             b = b.set_options(self.options())
             b, keep = b.set_at_each_domain(self.at_domain)
-            node = b.node_from_schedule_map(self.schedule if self.schedule is not None else self.plan.schedule())
+            sched = self.schedule if self.schedule is not None else self.plan.schedule()
+            node = b.node_from_schedule_map(self._by_piece(sched))
             del keep
         except isl.Error as e:
             self.errors.append(e)
@@ -196,6 +234,11 @@ class _Builder:
         if t == T.mark:
             return K.Mark(n.mark_get_id().name, self.convert(n.mark_get_node()))
         raise RecipeError(f"unsupported isl AST node {t}")
+
+
+def _stmt_id(name: str) -> int | None:
+    m = re.fullmatch(r"S(\d+)", name or "")
+    return int(m.group(1)) if m else None
 
 
 def _isl_reason(e: isl.Error) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from looptx.poly.scop import Scop, Statement, union_maps
+from looptx.poly.scop import Scop, Statement, union_maps, union_sets
 
 SMALL_SIZES = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 64)
 
@@ -44,16 +44,66 @@ def _tag(m: isl.Map) -> tuple[int, int]:
     return int(w.get_tuple_name(isl.dim_type.in_)[1:]), int(w.get_tuple_name(isl.dim_type.out)[1:])
 
 
-def compute_deps(scop: Scop, assumptions: isl.Set | None = None) -> Deps:
-    ctx = scop.context if assumptions is None else scop.context.intersect(assumptions)
-    reads = scop.accesses("read", tagged=True).intersect_params(ctx)
-    writes = scop.accesses("write", tagged=True).intersect_params(ctx)
-    sched = scop.tagged_schedule(scop.schedule).intersect_params(ctx)
+def _has_divs(s: isl.Set) -> bool:
+    bl = s.get_basic_set_list()
+    return any(bl.get_at(k).dim(isl.dim_type.div) > 0 for k in range(bl.n_basic_set()))
+
+
+def _lifting(domains: isl.UnionSet) -> isl.UnionMap | None:
+    """A bijection from div-free copies of the instance sets onto the instance sets, or None.
+
+    Guards such as `x % 2 == 0` and strided loops put existentially quantified variables
+    (integer divisions) into the iteration domains.  isl 0.27 (islpy 2026.2.2) can crash with a
+    segmentation fault inside compute_flow on such inputs: during a partial lexmax, a context set
+    holding two identical integer divisions makes align_context_divs (isl_tab_pip.c) index
+    div -1 (heap overflow in isl_basic_map_swap_div).  Lifting each domain with a div,
+    D = { x : exists e = floor(f(x)/m) : ... }, to L = { [x -> e] : ... } (the divisions become
+    ordinary dimensions, so no input of the analysis has an existential left) avoids those
+    states.  Every e is a function of x (known divisions), so [x -> e] -> x is a bijection from
+    L onto D that preserves accesses and schedule: the dependences computed on L, mapped back
+    through it, are exactly those on D.  Domains with an unknown division (never produced by the
+    frontend) are left as they are, as are domains without divisions.
+    """
+    lifted = isl.UnionMap.empty(domains.get_space())
+    n = 0
+    for d in union_sets(domains):
+        if not _has_divs(d):
+            continue
+        m = d.lift().unwrap()
+        m = m.set_tuple_name(isl.dim_type.out, f"_lift{n}")
+        back = m.domain_map()                      # [x -> e] -> x, restricted to L
+        if not back.is_injective():
+            continue
+        lifted = lifted.union(isl.UnionMap.from_map(back))
+        n += 1
+    if n == 0:
+        return None
+    rest = domains.subtract(lifted.range())
+    return lifted.union(rest.identity())
+
+
+def _flow(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap):
+    """RAW (value-based) and WAR + WAW (writes as sinks and kills, PPCG's formulation)."""
+    back = _lifting(reads.domain().union(writes.domain()).union(sched.domain()))
+    if back is not None:
+        reads, writes, sched = back.apply_range(reads), back.apply_range(writes), back.apply_range(sched)
     raw = (isl.UnionAccessInfo.from_sink(reads).set_must_source(writes)
            .set_schedule_map(sched).compute_flow().get_must_dependence())
     false = (isl.UnionAccessInfo.from_sink(writes).set_kill(writes)
              .set_may_source(writes.union(reads)).set_schedule_map(sched)
              .compute_flow().get_may_dependence())
+    if back is not None:
+        raw = raw.apply_domain(back).apply_range(back)
+        false = false.apply_domain(back).apply_range(back)
+    return raw, false
+
+
+def compute_deps(scop: Scop, assumptions: isl.Set | None = None) -> Deps:
+    ctx = scop.context if assumptions is None else scop.context.intersect(assumptions)
+    reads = scop.accesses("read", tagged=True).intersect_params(ctx)
+    writes = scop.accesses("write", tagged=True).intersect_params(ctx)
+    sched = scop.tagged_schedule(scop.schedule).intersect_params(ctx)
+    raw, false = _flow(reads, writes, sched)
     kinds = {a.ref: a.kind for s in scop.statements for a in s.accesses}
     arrays = {a.ref: a.array for s in scop.statements for a in s.accesses}
     items = []

@@ -286,8 +286,11 @@ def _offset(R: isl.Set, width: int, outer: list[int], d: int, prefix: str):
     both = to_outer.flat_range_product(to_d).intersect_domain(R)
     # bounds of the convex hull: a superset, so every index stays >= 0 and the launch may have a
     # few idle blocks or threads, but the index expressions and grid sizes stay simple
-    hull = both.range().remove_divs().simple_hull()
-    m = isl.Map.from_range(isl.Set.from_basic_set(hull)).move_dims(
+    hull = isl.Set.from_basic_set(both.range().remove_divs().simple_hull())
+    if not hull.is_bounded():
+        # a bound that is a max of parameters (i < MAX(N, M)) holds in no single piece
+        hull = both.range().coalesce()
+    m = isl.Map.from_range(hull).move_dims(
         isl.dim_type.in_, 0, isl.dim_type.out, 0, len(outer))
     lo = m.lexmin()
     off = to_d.flat_range_product(to_outer.apply_range(lo)).apply_range(isl.Map("{ [x, l] -> [x - l] }"))

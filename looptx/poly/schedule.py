@@ -14,6 +14,8 @@ import islpy as isl
 
 from looptx.errors import RecipeError
 from looptx.poly.deps import _constant, upper_constant
+from looptx.poly.peeling import ends
+from looptx.poly.trips import check_factor, recount_inside
 from looptx.poly.variant import LoopDim, Piece, Variant
 
 MAX_FULL_UNROLL = 1024
@@ -245,6 +247,7 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
         raise RecipeError(f"loop '{name}' is already unrolled by {done}",
                           hint=f"unroll it once by the product of the factors ({done * factor}), "
                                "or fully (factor 0)")
+    check_factor(name, factor, MAX_FULL_UNROLL)
     lb = _global_min(v, group, pos)
     runs = _straight_runs(v, group)
     pieces = list(v.pieces)
@@ -255,7 +258,7 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
         point = LoopDim(name + "'", d.expr, unroll=True, reversed=d.reversed, hidden=True, trip=factor)
         dims = q.dims[:pos] + (ctrl,) + q.dims[pos + 1:]
         pieces[k] = replace(q, dims=dims[:-1] + (runs[k], point, dims[-1]))
-    return v.evolve(pieces=normalize(pieces))
+    return recount_inside(v.evolve(pieces=normalize(pieces)), group, name, MAX_FULL_UNROLL)
 
 
 def _straight_runs(v: Variant, group) -> dict[int, object]:
@@ -329,18 +332,10 @@ def peel(v: Variant, stmt: int, loop, first: int = 0, last: int = 0) -> Variant:
     pos = group[0][1]
     r = _ranges(v, group, pos)
     m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
-
-    def ends(m: isl.Map, n: int, lowest: bool) -> isl.Map:
-        out = isl.Map.empty(m.get_space())
-        rest = m
-        for _ in range(n):
-            e = rest.lexmin() if lowest else rest.lexmax()
-            out = out.union(e)
-            rest = rest.subtract(e)
-        return out
+    trip = max_trip(v, group, pos)
     # "first" iterations run first: in schedule order, which is the lowest schedule value
-    head = ends(m, first, True)
-    tail = ends(m, last, False).subtract(head)      # short loops: an iteration is peeled once
+    head = ends(m, first, True, trip, "first")
+    tail = ends(m, last, False, trip, "last").subtract(head)      # an iteration is peeled once
     pieces = list(v.pieces)
     extra = []
     width = v.width

@@ -12,8 +12,8 @@ import islpy as isl
 from looptx import ir
 from looptx.errors import SourceError
 
-ISL_KEYWORDS = {"min", "max", "floor", "ceil", "mod", "and", "or", "not", "exists", "infty",
-                "NaN", "true", "false", "rat", "domain", "schedule", "coalesce", "sample"}
+# Names isl's parser reserves never reach the isl text built here: the front end renames them
+# (looptx/frontend/names.py) and the user-facing outputs rename them back.
 
 
 def items(lst) -> list:

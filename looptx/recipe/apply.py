@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable
 
 from looptx.errors import LegalityError, LooptxError, RecipeError
+from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
 from looptx.poly import schedule as S
 from looptx.poly.variant import Variant, original
@@ -61,7 +62,8 @@ def _known(v: Variant, st: Step) -> Variant:
 
 
 def _tile(v: Variant, st: Step) -> Variant:
-    control = st.get("control") or S.resolve_name(v, st["stmt"], st["loop"]) * 2
+    # default names are made from the user's spelling, so later steps can name them
+    control = st.get("control") or to_model(to_user(S.resolve_name(v, st["stmt"], st["loop"])) * 2)
     v = S.tile(v, st["stmt"], st["loop"], st["size"], control)
     outer = st.get("outer")
     if outer:
@@ -145,7 +147,8 @@ def _cuda(v: Variant, st: Step) -> Variant:
 
 
 def _unroll_to_depth(v: Variant, st: Step) -> Variant:
-    """Fully unroll the first `depth` loops inside the innermost thread loop (CUDA-CHiLL), or the
+    """Fully unroll the first `depth` loops inside the innermost thread loop (CUDA-CHiLL; the
+    innermost block loop of a kernel without thread loops), or the
     innermost `depth` loops of statements no cuda step maps; loops without a constant trip count
     are left alone."""
     from looptx.poly.gpu import mappings
@@ -158,8 +161,10 @@ def _unroll_to_depth(v: Variant, st: Step) -> Variant:
         names = S.loop_names(before, s)
         m = next((m for m in mappings(v) if s in {v.pieces[k].stmt for k, _ in
                                                   S.sharing(v, m.stmt, (m.block + m.thread)[0])}), None)
-        if m is not None:
-            inner = max(names.index(t) for t in m.thread if t in names)
+        # a kernel without thread loops runs the loops inside its innermost block loop in order
+        mapped = ([t for t in m.thread if t in names] or [b for b in m.block if b in names]) if m else []
+        if mapped:
+            inner = max(names.index(t) for t in mapped)
             chosen = names[inner + 1:inner + 1 + depth]
         else:
             chosen = names[len(names) - depth:] if depth else []
@@ -188,7 +193,8 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]),
     "peel": _peel,
     "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
-    "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], st.get("name")),
+    "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], st.get("name") or to_model(
+        "".join(to_user(S.resolve_name(v, st["stmt"], x)) for x in st["loops"]))),
     "known": _known,
 }
 

@@ -18,7 +18,7 @@ from looptx.errors import LooptxError, RecipeError
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
 IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_idx", "original",
-           "source", "procedure", "loop", "destination", "read_IR", "init", "effort", "num_statements",
+           "source", "loop", "destination", "effort", "num_statements",
            "dofile", "execfile", "exit", "normalize_index", "cur_indices"}
 ALL = "all"
 
@@ -59,9 +59,11 @@ def _commands(text: str):
     start, buf, depth, quote = None, [], 0, None
     for k, raw in enumerate(text.split("\n")):
         for c, ch in enumerate(raw):
-            # '#' starts a comment anywhere outside strings; Lua's '--' and C's '//' only
-            # between commands, since inside one '//' is Python's floor division (TI//2)
-            if not quote and (ch == "#" or depth == 0 and raw.startswith(("--", "//"), c)):
+            # '#' starts a comment anywhere outside strings; C's '//' only between commands,
+            # since inside one it is Python's floor division (TI//2); Lua's '--' also inside a
+            # command (a multi-line cudaize often carries one), unless a number follows (N--1)
+            if not quote and (ch == "#" or depth == 0 and raw.startswith(("--", "//"), c)
+                              or raw.startswith("--", c) and not raw[c + 2:c + 3].isdigit()):
                 break
             if start is None:
                 if ch.isspace() or ch in ";,":
@@ -94,9 +96,21 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                 n_statements: int | None = None) -> Recipe:
     """`line` and `col` are where the text starts in the file (annotation bodies start mid-line)."""
     bindings = dict(bindings or {})
+    # a script's own variables (CUDA-CHiLL scripts set N=1024, TI=32 before using them)
+    env = dict(bindings)
+    aliases: dict[str, str] = {}      # loop names CUDA-CHiLL gives by renaming -> model names
+    created: set[str] = set()         # loop names the script made (tile controls, l<k>_tile)
+    procedure = None
     steps: list[Step] = []
     for k, c, cmd in _commands(text):
-        ln = _Line(cmd, file, line + k, bindings, col=(col if k == 0 else 1) + c)
+        ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c)
+        if _SCRIPT_IMPORT.match(cmd):
+            continue
+        cmd = _lua_tables(cmd)
+        assign = _ASSIGN.match(cmd)
+        if assign:
+            env[assign.group(1)] = _assigned(ln, assign.group(2))
+            continue
         try:
             tree = ast.parse(cmd, mode="eval").body
         except SyntaxError:
@@ -106,13 +120,19 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                                     "/*@ begin CHiLL ( ... ) @*/ region") from None
             raise ln.error(f"syntax error in command '{cmd}'",
                            hint="write commands as NAME(arguments), e.g. tile(0,\"i\",32,\"ii\")") from None
+        except (RecursionError, MemoryError):
+            raise ln.error(f"command '{cmd[:40]}...' is nested too deeply to parse",
+                           hint="write its arguments without deep nesting") from None
         if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
             raise ln.error(f"'{cmd}' is not a command", hint="write NAME(arguments)")
         name = tree.func.id
+        if name in PROCEDURE:
+            procedure = _procedure(ln, name, tree) or procedure
+            continue
         if name in IGNORED:
             continue
-        args = [ln.value(a) for a in tree.args]
-        kw = {a.arg: ln.value(a.value) for a in tree.keywords}
+        args = [_aliased(ln.value(a), aliases) for a in tree.args]
+        kw = {a.arg: _aliased(ln.value(a.value), aliases) for a in tree.keywords}
         if name == "recipe":
             if len(args) != 1 or not isinstance(args[0], str):
                 raise ln.error("recipe(...) takes the path of a YAML recipe", hint='recipe("r.yaml")')
@@ -124,10 +144,103 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             steps += [Step(s.name, s.args, len(steps) + i + 1, s.file, s.line, s.text)
                       for i, s in enumerate(sub.steps)]
             continue
-        for step_name, step_args in convert(ln, name, args, kw, n_statements):
+        converted = convert(ln, name, args, kw, n_statements)
+        for step_name, step_args in converted:
             steps.append(make_step(step_name, step_args, len(steps) + 1, file=file, line=ln.line,
                                    params={}, text=cmd))
-    return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())))
+        _rename(name, args, converted, aliases, created)
+    return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())), procedure)
+
+
+# `from chill import *`, `import ...` (Python CHiLL scripts), Lua `local` declarations aside
+_SCRIPT_IMPORT = re.compile(r"\s*(from\s+[\w.]+\s+import\b|import\s+\w)")
+_ASSIGN = re.compile(r"\s*(?:local\s+)?([A-Za-z_]\w*)\s*=(?!=)\s*(.+?)\s*;?\s*$", re.S)
+# commands that name the function to transform: CHiLL's procedure(), read_IR(), Lua init()
+PROCEDURE = {"procedure", "read_IR", "init"}
+
+
+def _assigned(ln: _Line, text: str):
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise ln.error(f"cannot read the value '{text}'",
+                       hint="assign a number, a string or a list, e.g. TI=32") from None
+    return ln.value(node)
+
+
+def _procedure(ln: _Line, name: str, tree: ast.Call) -> str | None:
+    """The function named by procedure("f"), read_IR("file.c","f") or init("file.c","f",0)."""
+    args = [ln.value(a) for a in tree.args]
+    pos = 0 if name == "procedure" else 1
+    if len(args) > pos and isinstance(args[pos], str):
+        return args[pos]
+    return None
+
+
+def _lua_tables(cmd: str) -> str:
+    """Lua table constructors as Python dicts: `{a=N*N, block={"ii"}}` -> `{"a": N*N, ...}`.
+    Only `NAME=` directly inside braces is rewritten, so keyword arguments (`cuda(0,block=..)`)
+    and comparisons (`==`) stay as they are."""
+    out, stack, quote, k = [], [], None, 0
+    while k < len(cmd):
+        ch = cmd[k]
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            stack.append(ch)
+        elif ch in ")]}" and stack:
+            stack.pop()
+        elif stack and stack[-1] == "{" and (ch.isalpha() or ch == "_"):
+            prev = "".join(out).rstrip()[-1:]
+            m = re.match(r"([A-Za-z_]\w*)\s*=(?!=)", cmd[k:])
+            if m and prev in ("{", ","):
+                out.append(f'"{m.group(1)}":')
+                k += m.end()
+                continue
+        out.append(ch)
+        k += 1
+    return "".join(out)
+
+
+def _aliased(value, aliases: dict[str, str]):
+    """Loop names renamed by CUDA-CHiLL (a tile loop named with l1_tile, bx/tx after cudaize)
+    as the model names them.  A string dict value is a new name (l1_control="ii") and stays;
+    list values are references (Lua cudaize's {block={..}, thread={..}})."""
+    if not aliases:
+        return value
+    if isinstance(value, str):
+        return aliases.get(value, value)
+    if isinstance(value, list):
+        return [_aliased(v, aliases) for v in value]
+    if isinstance(value, dict):
+        return {aliases.get(k, k) if isinstance(k, str) else k:
+                _aliased(v, aliases) if isinstance(v, list) else v for k, v in value.items()}
+    return value
+
+
+def _rename(name: str, args: list, converted, aliases: dict[str, str], created: set[str]) -> None:
+    """The loop names a command gives, as CUDA-CHiLL does: tile_by_index's `l<k>_tile` renames
+    the tile loop, and cudaize renames its block loops bx, by and thread loops tx, ty, tz
+    (except where the script made a loop of that name itself, which keeps its meaning)."""
+    for step_name, step_args in converted:
+        if step_name == "tile" and step_args.get("control"):
+            created.add(step_args["control"])
+    if name == "tile_by_index":
+        names = next((x for x in args if isinstance(x, dict)), {})
+        loops = next((x for x in args if isinstance(x, list)), [])
+        for k, loop in enumerate(loops):
+            new = names.get(f"l{k + 1}_tile")
+            if isinstance(new, str) and isinstance(loop, str) and new != loop:
+                aliases[new] = loop
+                created.add(new)
+    if name in ("cudaize", "cuda"):
+        for step_name, step_args in converted:
+            for role, short in (("block", ("bx", "by")), ("thread", ("tx", "ty", "tz"))):
+                for alias, loop in zip(short, step_args.get(role) or []):
+                    if loop != "1" and (alias not in created or alias == loop):
+                        aliases[alias] = loop
 
 
 def _slots(ln: _Line, value, what: str) -> list[str]:
@@ -142,7 +255,7 @@ def _slots(ln: _Line, value, what: str) -> list[str]:
         if isinstance(v, int) and not isinstance(v, bool):
             v = str(v)
         if not isinstance(v, str):
-            raise ln.error(f"{what} entries must be loop names, got {v!r}")
+            raise ln.error(f"{what} entries must be loop names, got {repr(v)[:60]}", hint=f'write {what}={{"ii","jj"}}')
         out.append(v)
     return out
 
@@ -156,7 +269,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
     def stmt_of(x):
         if isinstance(x, list):
             if not x:
-                raise ln.error(f"{name}: empty statement list")
+                raise ln.error(f"{name}: empty statement list", hint="give the statement number, e.g. 0")
             return x[0]
         return x
 
@@ -196,7 +309,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         names = a[2] if len(a) > 2 and isinstance(a[2], dict) else {}
         order = a[3] if len(a) > 3 and isinstance(a[3], list) else None
         if len(loops) != len(sizes):
-            raise ln.error("tile_by_index: as many sizes as loops are needed")
+            raise ln.error("tile_by_index: as many sizes as loops are needed",
+                           hint='tile_by_index(["i","j"],[32,32])')
         out = []
         for k, (loop, size) in enumerate(zip(loops, sizes)):
             args = {"stmt": stmt, "loop": loop, "size": size}
@@ -204,7 +318,10 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
                 args["control"] = names[f"l{k + 1}_control"]
             out.append(("tile", args))
         if order:
-            out.append(("permute", {"stmt": stmt, "order": order}))
+            # the order names a tile loop by its new name (l<k>_tile), which is an alias here
+            renamed = {names[f"l{k + 1}_tile"]: loop for k, loop in enumerate(loops)
+                       if isinstance(names.get(f"l{k + 1}_tile"), str)}
+            out.append(("permute", {"stmt": stmt, "order": [renamed.get(x, x) for x in order]}))
         return out
     if name in ("unroll", "unroll_extra"):
         need(3, 'unroll(0,"k",4)')
@@ -289,9 +406,21 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             args["kernel"] = kw["kernel"]
         return [("cuda", args)]
     if name == "cudaize":
-        need(5, 'cudaize(0,"kernel",{},["ii","jj"],["i","j"])')
-        return [("cuda", {"stmt": a[0], "kernel": a[1], "block": _slots(ln, a[3], "block"),
-                          "thread": _slots(ln, a[4], "thread")})]
+        # CUDA-CHiLL (Python): cudaize(0,"k",{arrays},[block],[thread],[params]); Lua:
+        # cudaize(["stmt",] "k", {arrays}, {block={..}, thread={..}}, {params})
+        stmt, rest = (a[0], a[1:]) if a and isinstance(a[0], int) else (0, a)
+        if len(rest) >= 3 and isinstance(rest[2], dict):
+            blocks, threads = rest[2].get("block"), rest[2].get("thread")
+        elif len(rest) >= 4:
+            blocks, threads = rest[2], rest[3]
+        else:
+            raise ln.error("cudaize needs the kernel name, the array sizes and the block and "
+                           "thread loops", hint='cudaize(0,"kernel",{},["ii","jj"],["i","j"])')
+        if not isinstance(rest[0], str):
+            raise ln.error("cudaize: the kernel name must be a string",
+                           hint='cudaize(0,"kernel",{},["ii","jj"],["i","j"])')
+        return [("cuda", {"stmt": stmt, "kernel": rest[0], "block": _slots(ln, blocks, "block"),
+                          "thread": _slots(ln, threads, "thread")})]
     if name == "combine":
         need(3, 'combine(0,"i","j")')
         return [("combine", {"stmt": a[0], "loops": [a[1], a[2]]})]

@@ -6,6 +6,7 @@ import ast
 from typing import Callable
 
 from looptx.errors import RecipeError
+from looptx.frontend.names import to_model
 
 _CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "=", ast.NotEq: "!="}
 
@@ -22,12 +23,14 @@ def to_isl(text: str, name: Callable[[str], str], *, condition: bool = False) ->
     except SyntaxError:
         raise RecipeError(f"cannot parse expression '{text}'",
                           hint="write an affine expression such as N/2 or ii*32 + 8") from None
+    except (RecursionError, MemoryError):
+        raise _too_deep(text) from None
 
     def go(n) -> str:
         if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value, bool):
             return str(n.value)
         if isinstance(n, ast.Name):
-            return name(n.id)
+            return name(to_model(n.id))
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
             return f"{'-' if isinstance(n.op, ast.USub) else ''}({go(n.operand)})"
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
@@ -80,7 +83,15 @@ def to_isl(text: str, name: Callable[[str], str], *, condition: bool = False) ->
             return go(ast.Compare(n.left, [flip()], n.comparators))
         raise RecipeError(f"cannot negate '{ast.unparse(n)}'", hint="write the comparison directly")
 
-    out = go(tree)
+    try:
+        out = go(tree)
+    except RecursionError:
+        raise _too_deep(text) from None
     if condition and not isinstance(tree, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
         raise RecipeError(f"'{text}' is not a condition", hint="write a comparison such as N >= 16")
     return out
+
+
+def _too_deep(text: str) -> RecipeError:
+    return RecipeError(f"expression '{str(text)[:40]}...' is nested too deeply",
+                       hint="write an affine expression such as N/2 or ii*32 + 8")

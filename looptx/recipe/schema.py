@@ -13,7 +13,8 @@ from typing import Any, Mapping
 
 import yaml
 
-from looptx.errors import RecipeError
+from looptx.errors import RecipeError, read_utf8
+from looptx.frontend.names import to_model
 
 # argument kinds
 STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY = (
@@ -90,6 +91,7 @@ class Recipe:
     file: str | None = None
     text: str = ""
     bindings: tuple[tuple[str, Any], ...] = field(default=())
+    procedure: str | None = None      # the function a CHiLL script names (procedure, read_IR, init)
 
     def describe(self) -> str:
         lines = [s.describe() for s in self.steps]
@@ -131,13 +133,30 @@ def _unknown_param(name, params, step) -> RecipeError:
     return RecipeError(what, hint=hint)
 
 
+INT_MAX = 2 ** 31 - 1      # the generated loops count with C's int
+
+
+def _show(value, limit: int = 60) -> str:
+    """A value in a message: YAML aliases can make one huge."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+def _ints_of(value) -> list:
+    if isinstance(value, dict):
+        return [x for x in value.values() if _is_int(x)] + [k for k in value if _is_int(k)]
+    if isinstance(value, list):
+        return [x for x in value if _is_int(x)]
+    return [value] if _is_int(value) else []
+
+
 def check_arg(step: Step, arg: str, kind: str, value):
     def bad(expect: str):
-        return step.error(f"argument '{arg}' must be a {expect}, got {value!r}",
+        return step.error(f"argument '{arg}' must be a {expect}, got {_show(value)}",
                           hint=f"see the '{step.name}' step in the recipe reference")
     if kind == STMT and not (_is_int(value) and value >= 0):
         raise bad("statement number (0, 1, ...)")
@@ -167,6 +186,10 @@ def check_arg(step: Step, arg: str, kind: str, value):
         raise bad("name")
     if kind == FACTS and not (isinstance(value, list) and all(isinstance(x, str) for x in value)):
         raise bad("list of conditions such as 'N >= 16'")
+    big = next((x for x in _ints_of(value) if abs(x) > INT_MAX), None)
+    if big is not None:
+        raise step.error(f"argument '{arg}' = {big} does not fit in an int",
+                         hint=f"the generated loops count with int: use a value between {-INT_MAX} and {INT_MAX}")
 
 
 def make_step(name: str, args, index: int, *, file=None, line=None, params=None, text="") -> Step:
@@ -183,7 +206,7 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
         elif isinstance(args, dict) and "facts" not in args:
             args = {"facts": [k if v is True else f"{k} {v}" for k, v in args.items()]}
     if not isinstance(args, dict):
-        raise proto.error(f"the arguments of '{name}' must be a mapping, got {args!r}",
+        raise proto.error(f"the arguments of '{name}' must be a mapping, got {_show(args)}",
                           hint=f"write {name}: {{stmt: 0, ...}}")
     args = substitute(args, params or {}, proto)
     schema = SCHEMA[canon]
@@ -197,15 +220,60 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
                 raise proto.error(f"missing argument '{key}' ({kind})", hint=f"add {key}: ...")
             continue
         check_arg(proto, key, kind, args[key])
-    ordered = tuple((k, args[k]) for k in schema if k in args)
+    ordered = tuple((k, _model_names(schema[k][0], args[k]) if k != "kernel" else args[k])
+                    for k in schema if k in args)
     return Step(canon, ordered, index, file, line, text or f"{canon}: {args}")
 
 
-def _yaml_error(e: yaml.YAMLError, file: str) -> RecipeError:
+def _model_names(kind: str, value):
+    """Loop, array and size names as the model spells them (isl-reserved ones renamed); names
+    inside expressions and facts are renamed where they are parsed (recipe/exprs.py)."""
+    if kind in (NAME, STR):
+        return to_model(value)
+    if kind in (NAMES, SLOTS):
+        return [to_model(x) for x in value]
+    if kind == DICT_INT:
+        return {to_model(k): x for k, x in value.items()}
+    return value
+
+
+def _yaml_error(e: yaml.YAMLError, file: str, source: str = "") -> RecipeError:
+    if isinstance(e, yaml.reader.ReaderError):
+        # raised before any token exists, so it has a position instead of a mark
+        pos = e.position if isinstance(e.position, int) and e.position <= len(source) else 0
+        line = source.count("\n", 0, pos) + 1
+        what = (f"character U+{e.character:04X} is not allowed in YAML" if isinstance(e.character, int)
+                else f"YAML syntax error: {e.reason}")
+        return RecipeError(what, hint="delete it or write it as an escape inside a quoted string",
+                           file=file, line=line, col=pos - source.rfind("\n", 0, pos))
     mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
     problem = getattr(e, "problem", None) or str(e).splitlines()[0]
     return RecipeError(f"YAML syntax error: {problem}", hint="fix the recipe's YAML",
-                       file=file, line=mark.line + 1 if mark else None)
+                       file=file, line=mark.line + 1 if mark else None,
+                       col=mark.column + 1 if mark else None)
+
+
+MAX_NESTING = 64
+_OPEN = (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken, yaml.BlockSequenceStartToken,
+         yaml.BlockMappingStartToken)
+_CLOSE = (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken, yaml.BlockEndToken)
+
+
+def _too_deep(source: str, file: str) -> RecipeError:
+    """PyYAML composes recursively: a deep nest exhausts Python's stack.  The scanner does not
+    recurse, so it finds where the nesting passes a depth no recipe needs."""
+    depth, where = 0, (1, 1)
+    try:
+        for tok in yaml.scan(source, Loader=yaml.SafeLoader):
+            depth += isinstance(tok, _OPEN) - isinstance(tok, _CLOSE)
+            if depth > MAX_NESTING:
+                where = (tok.start_mark.line + 1, tok.start_mark.column + 1)
+                break
+    except yaml.YAMLError:
+        pass
+    return RecipeError(f"the recipe is nested too deeply (more than {MAX_NESTING} levels)",
+                       hint="a step is NAME: {ARGS}; write its arguments without deeper nesting",
+                       file=file, line=where[0], col=where[1])
 
 
 def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any] | None = None,
@@ -214,7 +282,9 @@ def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any
     try:
         root = yaml.compose(source, Loader=yaml.SafeLoader)
     except yaml.YAMLError as e:
-        raise _yaml_error(e, file) from None
+        raise _yaml_error(e, file, source) from None
+    except RecursionError:
+        raise _too_deep(source, file) from None
     if root is None:
         return Recipe((), (), file, source)
     ctor = yaml.constructor.SafeConstructor()
@@ -223,7 +293,9 @@ def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any
         try:
             return ctor.construct_object(node, deep=True)
         except yaml.YAMLError as e:
-            raise _yaml_error(e, file) from None
+            raise _yaml_error(e, file, source) from None
+        except RecursionError:
+            raise _too_deep(source, file) from None
     if isinstance(root, yaml.SequenceNode):
         steps_node, params = root, {}
     elif isinstance(root, yaml.MappingNode):
@@ -231,19 +303,23 @@ def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any
         for key, (knode, _) in top.items():
             if key not in ("params", "steps", "name", "description"):
                 raise RecipeError(f"unknown recipe section '{key}'",
-                                  hint="a recipe has params: and steps:", file=file, line=knode.start_mark.line + 1)
+                                  hint="a recipe has params: and steps:", file=file,
+                                  line=knode.start_mark.line + 1, col=knode.start_mark.column + 1)
         params = value(top["params"][1]) if "params" in top else {}
         if not isinstance(params, dict):
+            mark = top["params"][1].start_mark
             raise RecipeError("params must be a mapping", hint="write params: {TI: 32}",
-                              file=file, line=top["params"][1].start_mark.line + 1)
+                              file=file, line=mark.line + 1, col=mark.column + 1)
         if "steps" not in top:
-            raise RecipeError("the recipe has no steps", hint="add steps: [...]", file=file, line=1)
+            raise RecipeError("the recipe has no steps", hint="add steps: [...]", file=file, line=1, col=1)
         steps_node = top["steps"][1]
     else:
-        raise RecipeError("a recipe is a mapping with params: and steps:", file=file, line=1)
+        raise RecipeError("a recipe is a mapping with params: and steps:",
+                          hint="write steps: followed by lines '- tile: {stmt: 0, loop: i, size: 32}'",
+                          file=file, line=root.start_mark.line + 1, col=root.start_mark.column + 1)
     if not isinstance(steps_node, yaml.SequenceNode):
         raise RecipeError("steps must be a list", hint="write each step as '- NAME: {ARGS}'",
-                          file=file, line=steps_node.start_mark.line + 1)
+                          file=file, line=steps_node.start_mark.line + 1, col=steps_node.start_mark.column + 1)
     merged = dict(params)
     merged.update(bindings or {})
     steps = []
@@ -277,10 +353,10 @@ def find_recipe(name: str, base_dir: str | None = None) -> str:
 
 def load_file(path: str, bindings: Mapping[str, Any] | None = None) -> Recipe:
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = read_utf8(path, RecipeError, "recipe")
     except OSError as e:
-        raise RecipeError(f"cannot read the recipe: {e.strerror}", file=path) from None
+        raise RecipeError(f"cannot read the recipe: {e.strerror}", file=path,
+                          hint="check the path and the file's permissions") from None
     if path.endswith((".yaml", ".yml")) or not _looks_like_chill(text):
         return load_yaml(text, file=path, bindings=bindings)
     from looptx.recipe.chill import parse_chill
@@ -288,5 +364,9 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None) -> Recipe:
 
 
 def _looks_like_chill(text: str) -> bool:
-    first = next((ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")), "")
-    return bool(re.match(r"[A-Za-z_]\w*\s*\(", first))
+    """A CHiLL / CUDA-CHiLL script: its first line (comments aside) is a command, a variable
+    assignment, or Python CHiLL's `from chill import *`."""
+    first = next((ln.strip() for ln in text.splitlines()
+                  if ln.strip() and not ln.strip().startswith(("#", "--", "//"))), "")
+    return bool(re.match(r"[A-Za-z_]\w*\s*\(|(?:local\s+)?[A-Za-z_]\w*\s*=[^=]|"
+                         r"from\s+chill\s+import|import\s+chill\b", first))

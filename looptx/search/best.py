@@ -12,6 +12,7 @@ import os
 import re
 
 from looptx import __version__
+from looptx.frontend.names import to_user
 from looptx.frontend.tuning import substitute_params
 
 
@@ -70,10 +71,7 @@ def write_best(st, best, function=None) -> str:
         block.append("}")
         blocks[r] = block
     out = render_file(symbolic, blocks, head)
-    target = base + ".best.c"
-    with open(target, "w") as f:
-        f.write(out)
-    return target
+    return _write(base + ".best.c", out)
 
 
 def _inner(lines: list[str]) -> list[str]:
@@ -137,5 +135,5 @@ def _cuda_region(region: int, head: str, variants) -> str:
 
 def _write(path: str, text: str) -> str:
     with open(path, "w") as f:
-        f.write(text)
+        f.write(to_user(text))
     return path

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from looptx.errors import AnnotationError, LooptxError
+from looptx.errors import AnnotationError, LooptxError, read_utf8
 from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
 from looptx.frontend.regions import scan
 from looptx.search.space import Param, Space
@@ -85,8 +85,7 @@ def input_decls(spec, path: str) -> str | None:
     if spec.decl_file:
         f = spec.decl_file if os.path.isabs(spec.decl_file) else os.path.join(os.path.dirname(path), spec.decl_file)
         try:
-            with open(f) as fh:
-                lines.append(fh.read())
+            lines.append(read_utf8(f, AnnotationError, "decl_file"))
         except OSError as e:
             raise AnnotationError(f"cannot read decl_file '{spec.decl_file}': {e.strerror}",
                                   hint=f"put {spec.decl_file} next to {os.path.basename(path)}",

@@ -1,0 +1,54 @@
+"""Keeping the recorded trip counts of unrolled loops true.
+
+Code generation unrolls a marked loop into exactly `LoopDim.trip` copies, so that number must
+bound the loop's iterations per iteration of its enclosing loops in the *current* schedule, not
+only in the one the unroll step saw.  Unrolling an enclosing loop by a factor coarsens that loop
+(one of its iterations now covers `factor` old ones), so every loop already unrolled inside it
+may run more often per iteration; without a recount, the surplus iterations were dropped.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from looptx.errors import RecipeError
+from looptx.poly.variant import LoopDim, Variant
+
+
+def recount_inside(v: Variant, group, outer: str, limit: int) -> Variant:
+    """Recount the unrolled loops nested inside the loop at `group`'s positions (the pieces of
+    one loop, as `schedule.sharing` gives them); refuse when one would exceed `limit` copies."""
+    from looptx.poly.schedule import max_trip
+    loops: dict[tuple, list] = {}
+    for k, pos in group:
+        q = v.pieces[k]
+        for inner in range(pos + 1, len(q.dims)):
+            d = q.dims[inner]
+            if isinstance(d, LoopDim) and d.unroll:
+                loops.setdefault((inner, q.prefix(inner), d.name), []).append((k, inner))
+    if not loops:
+        return v
+    pieces = list(v.pieces)
+    for (inner, _, name), members in loops.items():
+        trip = max_trip(v, members, inner)
+        if trip is None or trip > limit:
+            shown = "an unbounded number of" if trip is None else f"up to {trip}"
+            raise RecipeError(f"after unrolling '{outer}', the unrolled loop '{name.rstrip(chr(39))}' "
+                              f"inside it would need {shown} copies",
+                              hint=f"use a smaller unroll factor for '{outer}' (at most {limit} "
+                                   "copies of an inner unrolled loop)")
+        for k, pos in members:
+            q = pieces[k]
+            d = q.dims[pos]
+            if trip > d.trip:
+                pieces[k] = replace(q, dims=q.dims[:pos] + (replace(d, trip=trip),) + q.dims[pos + 1:])
+    return v.evolve(pieces=tuple(pieces))
+
+
+def check_factor(name: str, factor: int, limit: int) -> None:
+    """A partial unroll makes `factor` copies of the body whatever the trip count turns out to
+    be; refused here, at the step, rather than when code generation runs out of copies."""
+    if factor > limit:
+        raise RecipeError(f"unrolling loop '{name}' by {factor} would make {factor} copies of its body "
+                          f"(at most {limit})",
+                          hint="use a smaller factor (4 to 16 is typical), or fix the sizes with "
+                               "--define so that a factor at or above the trip count unrolls fully")
