@@ -53,16 +53,18 @@ def _lifting(domains: isl.UnionSet) -> isl.UnionMap | None:
     """A bijection from div-free copies of the instance sets onto the instance sets, or None.
 
     Guards such as `x % 2 == 0` and strided loops put existentially quantified variables
-    (integer divisions) into the iteration domains.  isl 0.27 (islpy 2026.2.2) can crash with a
-    segmentation fault inside compute_flow on such inputs: during a partial lexmax, a context set
-    holding two identical integer divisions makes align_context_divs (isl_tab_pip.c) index
-    div -1 (heap overflow in isl_basic_map_swap_div).  Lifting each domain with a div,
-    D = { x : exists e = floor(f(x)/m) : ... }, to L = { [x -> e] : ... } (the divisions become
-    ordinary dimensions, so no input of the analysis has an existential left) avoids those
-    states.  Every e is a function of x (known divisions), so [x -> e] -> x is a bijection from
-    L onto D that preserves accesses and schedule: the dependences computed on L, mapped back
-    through it, are exactly those on D.  Domains with an unknown division (never produced by the
-    frontend) are left as they are, as are domains without divisions.
+    (integer divisions) into the iteration domains.  The isl 0.28 bundled with islpy 2026.2.2 can
+    crash with a segmentation fault inside compute_flow on such inputs: during a partial lexmax, a
+    context set holding two identical integer divisions (e.g. floor((1 + N)/2) twice) makes
+    align_context_divs (isl_tab_pip.c) swap div -1 (heap overflow in isl_basic_map_swap_div).
+    Lifting each domain with a division, D = { x : exists e = floor(f(x)/m) : ... }, to
+    L = { [x -> e] : ... } turns the divisions into ordinary dimensions, so no input of the
+    analysis has an existential left.  That avoided the crash on every known case; it is not a
+    proof (a lexmax can still introduce divisions of its own), and was as fast or faster.
+    Every e is a function of x (known divisions), so [x -> e] -> x is a bijection from L onto D
+    that preserves accesses and schedule: the dependences computed on L, mapped back through it,
+    are exactly those on D.  Domains with an unknown division (never produced by the frontend)
+    are left as they are, as are domains without divisions (then None: the analysis is as before).
     """
     lifted = isl.UnionMap.empty(domains.get_space())
     n = 0
