@@ -282,3 +282,16 @@ def test_cuda_block_only_kernels_200000(tmp_path, steps):
         y[i] = 0.5 * (x[i] + A[i][i + 1]);
     }""", n=5, m=8))
     accepted(k, steps, [{"N": 5, "M": 8}, {"N": 40, "M": 70}, {"N": 70, "M": 33}])
+
+
+# ---- a full unroll of a loop that never runs at the fixed sizes (seed 200874) ---------------
+# With loops inside, a full unroll jams them with factor = trip count; a trip count of 0 made
+# that a division by zero in the schedule text (an isl syntax error, exit 1).
+
+def test_full_unroll_of_a_loop_that_never_runs_200874(tmp_path):
+    k = kernel(tmp_path, program("""    for (int i = 0; i < N; i++)
+        for (int lv = 0; lv < M - 5; lv++)
+            for (int c = 0; c < N; c++)
+                A[i][c] += 0.5 * B[lv][c];""", n=6, m=4))
+    accepted(k, ["unroll: {stmt: 0, loop: lv, factor: 0}", "tile: {stmt: 0, loop: c, size: 4}"],
+             [{"N": 6, "M": 4}], defines={"N": 6, "M": 4})

@@ -220,6 +220,8 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
     group = sharing(v, stmt, name)
     pos = group[0][1]
     trip = max_trip(v, group, pos)
+    if trip == 0:
+        return v        # the loop never runs at these sizes: there is nothing to copy
     if factor == 0 or (trip is not None and factor >= trip):
         if trip is None:
             raise RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
