@@ -295,3 +295,37 @@ def test_full_unroll_of_a_loop_that_never_runs_200874(tmp_path):
                 A[i][c] += 0.5 * B[lv][c];""", n=6, m=4))
     accepted(k, ["unroll: {stmt: 0, loop: lv, factor: 0}", "tile: {stmt: 0, loop: c, size: 4}"],
              [{"N": 6, "M": 4}], defines={"N": 6, "M": 4})
+
+
+# ---- isl's operation budget in code generation (seed 201115) --------------------------------
+# The error named only the file; it is now located at the region's first line.
+
+BUDGET_REGION = """    for (int p = 1; p < MIN(N, M); p++) {
+        for (int i = 0; i < MAX(p + 1, M - 1); i++) {
+            if (p % 2 == 0) {
+                y[2 * p + 1] += A[N + M - i][N + M - p] + C[N + M - p][i + 3] * 0.5;
+            }
+        }
+        if (p != 3) {
+            s += A[N + M - p][p + 2] * 0.5;
+        }
+        if (p + p < N) {
+            C[N + M - p][p] = 0.3 * s + x[p] * 0.5;
+        }
+    }"""
+
+
+def test_code_generation_budget_error_is_located_201115(tmp_path):
+    k = kernel(tmp_path, program(BUDGET_REGION, n=5, m=9))
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - unroll: {stmt: 1, loop: p, factor: 5}\n"
+                 "  - tile: {stmt: 2, loop: p, size: 4, control: t46}\n"
+                 "  - unroll: {stmt: 2, loop: t46, factor: 8}\n"
+                 "  - fuse: {stmts: [0, 1], loop: t46}\n")
+    proc = subprocess.run([sys.executable, "-m", "looptx", "transform", str(k), "--recipe", str(r)],
+                          capture_output=True, text=True, timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("isl generated this one within its budget")
+    line = next(n for n, t in enumerate(k.read_text().splitlines(), 1) if "#pragma scop" in t) + 1
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert proc.stderr.startswith(f"{k}:{line}:1: error: code generation of region 0 failed"), proc.stderr

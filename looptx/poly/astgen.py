@@ -201,8 +201,13 @@ class _Builder:
         if self.errors:
             e = self.errors[0]
             if isinstance(e, isl.Error):
-                raise RecipeError(f"code generation failed ({_isl_reason(e)})",
-                                  hint="too much unrolling? use smaller unroll factors") from None
+                # no step is to blame alone: the region's first line is the place to show
+                scop = self.v.scop
+                raise RecipeError(f"code generation of region {scop.region} failed "
+                                  f"({_isl_reason(e)})",
+                                  hint="too much unrolling? use smaller unroll factors",
+                                  file=scop.filename, line=scop.region_span[0] or None,
+                                  col=1 if scop.region_span[0] else None) from None
             raise e
         from looptx.codegen.unroll import unroll_marked
         return unroll_marked(self.convert(node), self.v)
