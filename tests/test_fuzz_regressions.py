@@ -329,3 +329,21 @@ def test_code_generation_budget_error_is_located_201115(tmp_path):
     line = next(n for n, t in enumerate(k.read_text().splitlines(), 1) if "#pragma scop" in t) + 1
     assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
     assert proc.stderr.startswith(f"{k}:{line}:1: error: code generation of region 0 failed"), proc.stderr
+
+
+# ---- dependence analysis that would run for minutes (seed 200444) ----------------------------
+# With symbolic sizes, isl's exact analysis of some guarded triangular nests ran for many
+# minutes; it now has an operation budget whose overrun is a located error with the advice
+# to fix the sizes.  A tiny budget stands in for the real case here.
+
+def test_dependence_analysis_budget_is_a_located_error_200444(tmp_path, monkeypatch):
+    from looptx.errors import SourceError
+    from looptx.poly import deps
+    k = kernel(tmp_path, program(BUDGET_REGION, n=5, m=9))
+    scop = load(str(k)).scops[0]
+    monkeypatch.setattr(deps, "MAX_OPERATIONS", 2000)
+    with pytest.raises(SourceError) as e:
+        deps.compute_deps(scop)
+    assert e.value.line == scop.region_span[0] and "--define" in str(e.value)
+    monkeypatch.undo()
+    assert deps.compute_deps(scop).items       # the budget is given back afterwards
