@@ -89,3 +89,16 @@ def transform_text(program, steps: list[str]):
         return None, e
     blocks = {i: c_block(v) for i, v in variants.items()}
     return render_file(program, blocks, header(program.filename, applied)), None
+
+
+def accepted(path, steps, sizes_list, defines=None):
+    """The recipe is accepted on the file and the result computes what the original computes
+    at every size set (difftest.check_same); returns the transformed text."""
+    from difftest import check_same
+    from looptx.pipeline import load
+    prog = load(str(path), defines=defines) if defines else load(str(path))
+    text, err = transform_text(prog, steps)
+    assert err is None, err
+    for sizes in sizes_list:
+        check_same(path, text, sizes)
+    return text

@@ -12,7 +12,7 @@ import pytest
 from difftest import KERNELS, check_same
 from looptx.errors import RecipeError
 from looptx.pipeline import load
-from recipe_cases import transform_text
+from recipe_cases import accepted, transform_text
 
 MAIN = """
 int main(void)
@@ -69,15 +69,6 @@ def kernel(tmp_path, source: str):
     path = tmp_path / "k.c"
     path.write_text(source)
     return path
-
-
-def accepted(path, steps, sizes_list, defines=None):
-    prog = load(str(path), defines=defines) if defines else load(str(path))
-    text, err = transform_text(prog, steps)
-    assert err is None, err
-    for sizes in sizes_list:
-        check_same(path, text, sizes)
-    return text
 
 
 SIZES = [{"N": n, "M": m} for n, m in ((11, 9), (20, 13), (7, 4), (13, 16))]

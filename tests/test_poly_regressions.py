@@ -11,7 +11,7 @@ import pytest
 from difftest import KERNELS, check_same
 from looptx.errors import LegalityError, RecipeError
 from looptx.pipeline import load, transform_file
-from recipe_cases import transform_text
+from recipe_cases import accepted, transform_text
 
 TIME_FUSE = """#include "harness.h"
 #ifndef T
@@ -152,15 +152,6 @@ def kernel(tmp_path, name: str, source: str):
     path = tmp_path / name
     path.write_text(source)
     return path
-
-
-def accepted(path, steps, sizes_list, defines=None):
-    prog = load(str(path), defines=defines) if defines else load(str(path))
-    text, err = transform_text(prog, steps)
-    assert err is None, err
-    for sizes in sizes_list:
-        check_same(path, text, sizes)
-    return text
 
 
 # ---- 1. fuse inside a shared outer loop ---------------------------------------------------
