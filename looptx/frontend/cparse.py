@@ -167,6 +167,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
                for i, r in enumerate(regions)]
 
     scops = []
+    declared = set(globals_)
     for r in regions:
         fdef = _enclosing_function(funcs, src, r, where)
         if fdef is None:
@@ -189,6 +190,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
             sym = symbol_of(d)
             if sym and where(d) < start_pos:
                 symbols[sym.name] = sym
+        declared |= set(symbols)
         ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=defines, where=where,
                        filename=path, line_text=src.line_text)
         raw = ex.run(items)
@@ -201,9 +203,11 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   for r in regions)
     # -D values are integer macros too: generated code that spells an array extent with a size
-    # the region's loops never use (C[N + M][..] in loops over M only) needs its value
-    return Program(src, markup, tuple(regions), tuple(scops),
-                   tuple(sorted({**int_macros, **defines}.items())), bases, function)
+    # the region's loops never use (C[N + M][..] in loops over M only) needs its value.  A -D
+    # that names a C variable or parameter (a function-parameter size) is a value, not a macro.
+    macros = {**int_macros, **{k: v for k, v in defines.items() if k not in declared}}
+    return Program(src, markup, tuple(regions), tuple(scops), tuple(sorted(macros.items())),
+                   bases, function)
 
 
 def _count_statements(funcs, src: SourceText, r: Region, where) -> int:
