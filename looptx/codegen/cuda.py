@@ -3,6 +3,7 @@ host function that allocates, copies, launches and copies back, an optional stan
 and the C emulation of the grid used by the C backend."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from looptx import ir
@@ -291,7 +292,12 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
            "#include <stdlib.h>", ""]
     kernel_text = []
+    divergent = False
     for kc in rc.kernels:
+        body = kc.body
+        if _divergent_barriers(body):
+            divergent = True
+            body = [ln.replace("__syncthreads();", "lx_barrier();") for ln in body]
         params = ", ".join(_ptr(*p) for p in kc.params)
         threads = 1
         for b in kc.block:
@@ -299,7 +305,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
         kernel_text.append(f"__global__ void __launch_bounds__({threads}) {kc.name}({params})")
         kernel_text.append("{")
         kernel_text += ["  " + d for d in index_decls(kc) + kc.shared + kc.local]
-        kernel_text += kc.body
+        kernel_text += body
         kernel_text.append("}")
         kernel_text.append("")
     body_text = "\n".join(kernel_text)
@@ -307,6 +313,8 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
     helpers = used_helpers(body_text) | used_helpers("\n".join(HostPrinter(rc, False).lines(rc.host_node, 1)))
     out += helper_block(helpers)
+    if divergent:
+        out += _BARRIER
     out.append("")
     out.append(body_text)
     dev_args = [_ptr("array" if a.rank or a.name in rc.written_scalars else "scalar", a.ctype, a.name)
@@ -399,6 +407,38 @@ def _host_function(rc: RegionCuda, sig: str) -> list[str]:
             out.append(f"  cudaFree(d_{a.name});")
     out += ["  if (rc == 0) rc = (int)cudaGetLastError();", "  return rc;", "}", ""]
     return out
+
+
+# __syncthreads() is an aligned barrier: every thread of a warp must reach the same instruction.
+# Where the kernel's loops around a barrier depend on the thread index, threads meet the same
+# number of barriers in the same order but at different places in the code (the copy loops of
+# a `shared` step run per thread), which hangs on Volta and later; the non-aligned barrier
+# (PTX barrier.sync, sm_70+) counts arrivals wherever they happen.
+_BARRIER = ["#ifndef lx_barrier",
+            "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700",
+            '#define lx_barrier() asm volatile("barrier.sync 0;" ::: "memory")',
+            "#else",
+            "#define lx_barrier() __syncthreads()",
+            "#endif",
+            "#endif"]
+_THREAD_INDEX = re.compile(r"\bt[xyz]\b")
+
+
+def _divergent_barriers(body: list[str]) -> bool:
+    """Whether a barrier sits under a loop or branch whose header names a thread index (the
+    headers enclosing a line are the nearest less-indented lines above it)."""
+    for k, line in enumerate(body):
+        if "__syncthreads();" not in line:
+            continue
+        depth = len(line) - len(line.lstrip())
+        for above in reversed(body[:k]):
+            d = len(above) - len(above.lstrip())
+            # `} else {` closes a branch whose condition is on the `if` line further up
+            if d < depth and above.strip() != "{" and not above.lstrip().startswith("}"):
+                if _THREAD_INDEX.search(above):
+                    return True
+                depth = d
+    return False
 
 
 def _macros_needed(scop, int_macros: dict, params) -> dict:
