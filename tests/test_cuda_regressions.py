@@ -186,30 +186,33 @@ def test_launch_order_follows_the_schedule(tmp_path):
     assert order[:2] == ["axpy_blocks", "zk"] and order[-1] == "xk" and len(order) == 5, order
 
 
-def test_statement_in_block_loop_outside_thread_loops_is_an_error(tmp_path):
-    c, r = _write(tmp_path, "bt", BT, BT_R)
+def _step_errors(c, r) -> list[str]:
+    """The one-line error of `transform --target cuda` and of `run` (both must exit 2)."""
+    out = []
     for args in (("transform", str(c), "--recipe", str(r), "--target", "cuda"),
                  ("run", str(c), "--recipe", str(r))):
         p = cli(*args)
         assert p.returncode == 2, (p.stdout, p.stderr)
         lines = p.stderr.strip().splitlines()
         assert len(lines) == 1, p.stderr
-        assert lines[0].startswith(f"{r}:2: step 1 (cuda): error: statement 0"), lines[0]
-        assert "thread loop 'j'" in lines[0] and "distribute" in lines[0]
+        out.append(lines[0])
+    return out
+
+
+def test_statement_in_block_loop_outside_thread_loops_is_an_error(tmp_path):
+    c, r = _write(tmp_path, "bt", BT, BT_R)
+    for line in _step_errors(c, r):
+        assert line.startswith(f"{r}:2: step 1 (cuda): error: statement 0"), line
+        assert "thread loop 'j'" in line and "distribute" in line
 
 
 @pytest.mark.parametrize("recipe,line,step", [(DUP2_INNER_FIRST, 3, 2), (DUP2_OUTER_FIRST, 3, 2)],
                          ids=["inner-first", "outer-first"])
 def test_overlapping_cuda_steps_are_refused(tmp_path, recipe, line, step):
     c, r = _write(tmp_path, "dup2", DUP2, recipe)
-    for args in (("transform", str(c), "--recipe", str(r), "--target", "cuda"),
-                 ("run", str(c), "--recipe", str(r))):
-        p = cli(*args)
-        assert p.returncode == 2, (p.stdout, p.stderr)
-        lines = p.stderr.strip().splitlines()
-        assert len(lines) == 1, p.stderr
-        assert lines[0].startswith(f"{r}:{line}: step {step} (cuda): error: statement "), lines[0]
-        assert "already in the kernel of step 1" in lines[0] and "distribute" in lines[0]
+    for err in _step_errors(c, r):
+        assert err.startswith(f"{r}:{line}: step {step} (cuda): error: statement "), err
+        assert "already in the kernel of step 1" in err and "distribute" in err
 
 
 def test_identical_second_mapping_is_redundant(tmp_path):

@@ -306,20 +306,24 @@ BUDGET_REGION = """    for (int p = 1; p < MIN(N, M); p++) {
     }"""
 
 
-def test_code_generation_budget_error_is_located_201115(tmp_path):
+def test_code_generation_budget_error_is_located_201115(tmp_path, monkeypatch):
+    """The fuzz case overran isl's budget only with its symbolic sizes on a loaded machine; a
+    tiny budget makes the overrun certain, so the test checks the location every time."""
+    from looptx.errors import RecipeError
+    from looptx.pipeline import transform_file
+    from looptx.poly import astgen
     k = kernel(tmp_path, program(BUDGET_REGION, n=5, m=9))
     r = tmp_path / "r.yaml"
     r.write_text("steps:\n  - unroll: {stmt: 1, loop: p, factor: 5}\n"
                  "  - tile: {stmt: 2, loop: p, size: 4, control: t46}\n"
                  "  - unroll: {stmt: 2, loop: t46, factor: 8}\n"
                  "  - fuse: {stmts: [0, 1], loop: t46}\n")
-    proc = subprocess.run([sys.executable, "-m", "looptx", "transform", str(k), "--recipe", str(r)],
-                          capture_output=True, text=True, timeout=120)
-    if proc.returncode == 0:
-        pytest.skip("isl generated this one within its budget")
+    monkeypatch.setattr(astgen, "MAX_OPERATIONS", 2000)
+    with pytest.raises(RecipeError) as e:
+        transform_file(str(k), str(r))
     line = next(n for n, t in enumerate(k.read_text().splitlines(), 1) if "#pragma scop" in t) + 1
-    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
-    assert proc.stderr.startswith(f"{k}:{line}:1: error: code generation of region 0 failed"), proc.stderr
+    assert str(e.value).startswith(f"{k}:{line}:1: error: code generation of region 0 failed"), \
+        str(e.value)
 
 
 # ---- dependence analysis that would run for minutes (seed 200444) ----------------------------
