@@ -12,7 +12,7 @@ import islpy as isl
 from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import RecipeError
-from looptx.poly.scop import items, union_maps
+from looptx.poly.scop import isl_budget, items, union_maps
 from looptx.poly.variant import LoopDim, Variant
 
 OP = isl.ast_expr_op_type
@@ -184,20 +184,17 @@ class _Builder:
         return opts
 
     def build(self) -> K.Node:
-        ctx = isl.DEFAULT_CONTEXT
-        ctx.set_max_operations(MAX_OPERATIONS)
-        ctx.reset_operations()
         try:
-            b = isl.AstBuild.from_context(self.context if self.context is not None else self.v.context)
-            b = b.set_options(self.options())
-            b, keep = b.set_at_each_domain(self.at_domain)
-            sched = self.schedule if self.schedule is not None else self.plan.schedule()
-            node = b.node_from_schedule_map(self._by_piece(sched))
-            del keep
+            with isl_budget(MAX_OPERATIONS):
+                b = isl.AstBuild.from_context(self.context if self.context is not None
+                                              else self.v.context)
+                b = b.set_options(self.options())
+                b, keep = b.set_at_each_domain(self.at_domain)
+                sched = self.schedule if self.schedule is not None else self.plan.schedule()
+                node = b.node_from_schedule_map(self._by_piece(sched))
+                del keep
         except isl.Error as e:
             self.errors.append(e)
-        finally:
-            ctx.set_max_operations(0)
         if self.errors:
             e = self.errors[0]
             if isinstance(e, isl.Error):
@@ -206,8 +203,7 @@ class _Builder:
                 raise RecipeError(f"code generation of region {scop.region} failed "
                                   f"({_isl_reason(e)})",
                                   hint="too much unrolling? use smaller unroll factors",
-                                  file=scop.filename, line=scop.region_span[0] or None,
-                                  col=1 if scop.region_span[0] else None) from None
+                                  **scop.where()) from None
             raise e
         from looptx.codegen.unroll import unroll_marked
         return unroll_marked(self.convert(node), self.v)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import islpy as isl
 
 from looptx.errors import SourceError
-from looptx.poly.scop import Scop, Statement, union_maps, union_sets
+from looptx.poly.scop import Scop, Statement, isl_budget, union_maps, union_sets
 
 SMALL_SIZES = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 64)
 MAX_OPERATIONS = 100_000_000       # isl operations for one region's analysis (tens of seconds)
@@ -107,14 +107,12 @@ def compute_deps(scop: Scop, assumptions: isl.Set | None = None) -> Deps:
     reads = scop.accesses("read", tagged=True).intersect_params(ctx)
     writes = scop.accesses("write", tagged=True).intersect_params(ctx)
     sched = scop.tagged_schedule(scop.schedule).intersect_params(ctx)
-    budget = isl.DEFAULT_CONTEXT
     # With symbolic sizes, the exact analysis of some guarded, triangular nests runs for many
     # minutes in isl; with the sizes fixed it takes a second.  A budget turns the apparent hang
     # into that advice.
-    budget.set_max_operations(MAX_OPERATIONS)
-    budget.reset_operations()
     try:
-        raw, false = _flow(reads, writes, sched)
+        with isl_budget(MAX_OPERATIONS):
+            raw, false = _flow(reads, writes, sched)
     except isl.Error as e:
         if "maximal number of operations" not in str(e):
             raise
@@ -122,10 +120,7 @@ def compute_deps(scop: Scop, assumptions: isl.Set | None = None) -> Deps:
                           "expensive for isl with these symbolic sizes",
                           hint="fix the sizes with --define (e.g. -D N=64), or state facts "
                                "about them with a known step",
-                          file=scop.filename, line=scop.region_span[0] or None,
-                          col=1 if scop.region_span[0] else None) from None
-    finally:
-        budget.set_max_operations(0)
+                          **scop.where()) from None
     kinds = {a.ref: a.kind for s in scop.statements for a in s.accesses}
     arrays = {a.ref: a.array for s in scop.statements for a in s.accesses}
     items = []

@@ -15,6 +15,7 @@ import islpy as isl
 from looptx.errors import RecipeError
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
+from looptx.poly.scop import isl_budget
 from looptx.poly.variant import Variant
 
 MAX_REGISTERS = 256
@@ -214,22 +215,18 @@ def plan(v: Variant) -> Plan:
         plen = pos if pr.kind == "registers" else pos + 1
         width = max(width, plen + 2 + 2 * rank, (v.width + 2 + 2 * rank) if pr.kind == "registers" else 0)
     out = Plan(v, width)
-    ctx = isl.DEFAULT_CONTEXT
     for n, pr in enumerate(proms):
         # footprints of skewed or many-statement scopes can grow without bound in isl: give each
         # promotion an operation budget and report an overrun at its recipe step
-        ctx.set_max_operations(MAX_OPERATIONS)
-        ctx.reset_operations()
         try:
-            _plan_one(out, pr, n, taken)
+            with isl_budget(MAX_OPERATIONS):
+                _plan_one(out, pr, n, taken)
         except isl.Error as e:
             reason = str(e).splitlines()[0] if str(e) else "isl error"
             raise pr.error(f"the footprint of '{pr.array}' in loop '{pr.at}' is too complex to compute "
                            f"({reason.split('failed: ')[-1].split(' in /')[0]})",
                            hint=f"{pr.kind} at another loop (an inner tile loop gives a smaller footprint) "
                                 "or drop this step") from None
-        finally:
-            ctx.set_max_operations(0)
     return out
 
 

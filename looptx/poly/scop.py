@@ -5,6 +5,7 @@ cached on the instance (never pickled: a worker process rebuilds them from the t
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import islpy as isl
@@ -19,6 +20,20 @@ from looptx.errors import SourceError
 def items(lst) -> list:
     """isl *List objects are not iterable in islpy (pitfall 4)."""
     return [lst.get_at(i) for i in range(len(lst))]
+
+
+@contextmanager
+def isl_budget(operations: int):
+    """isl's operation count capped for a block: an overrun raises isl.Error, which the caller
+    reports at its place, instead of running for minutes.  The previous cap comes back after."""
+    ctx = isl.DEFAULT_CONTEXT
+    before = ctx.get_max_operations()
+    ctx.set_max_operations(operations)
+    ctx.reset_operations()
+    try:
+        yield
+    finally:
+        ctx.set_max_operations(before)
 
 
 def union_maps(u: isl.UnionMap) -> list[isl.Map]:
@@ -110,6 +125,11 @@ class Scop(CachedValue):
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------
+    def where(self) -> dict:
+        """The region's first source line, for errors no single statement or step causes."""
+        line = self.region_span[0] or None
+        return dict(file=self.filename, line=line, col=1 if line else None)
+
     def array(self, name: str) -> Array:
         for a in self.arrays:
             if a.name == name:
