@@ -15,6 +15,8 @@ from looptx.poly.astgen import build, build_ast
 from looptx.poly.variant import Variant, original
 from looptx.recipe.apply import apply_recipe
 from looptx.recipe.chill import parse_chill
+from looptx.frontend.regions import is_orio_loop
+from looptx.recipe.orio_loop import parse_orio_loop
 from looptx.recipe.schema import Recipe, find_recipe, load_file
 
 
@@ -76,6 +78,10 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
     if r.chill is None or not r.chill.body.strip():
         return None
     line, col = program.source.pos(r.chill.body_start)
+    if is_orio_loop(r.chill.module, r.chill.body):
+        return parse_orio_loop(r.chill.body, file=program.filename, line=line, col=col,
+                               bindings=bindings, statements=program.scops[index].statements,
+                               between=program.source.text[r.start:r.end] if r.start != r.chill.body_start else None)
     return parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings=bindings,
                        base_dir=os.path.dirname(os.path.abspath(program.filename)),
                        n_statements=len(program.scops[index].statements))

@@ -350,7 +350,8 @@ def test_example_parses_with_a_small_space(path):
     assert spec.search.get("total_runs", 0) <= 10
     assert spec.build_command(dict(zip(names, grid[0]))).startswith("gcc")
     # every array the kernel uses is declared (fragments take their arrays from input_vars)
-    code = path.read_text()[path.read_text().index("begin CHiLL"):]
+    text = path.read_text()
+    code = text[re.search(r"begin (CHiLL|Loop)\b", text).start():]
     used = set(re.findall(r"\b([A-Za-z_]\w*)\s*\[", code.split(") @*/", 1)[1]))
     assert used <= {d.name for d in spec.input_vars}, path.name
 

@@ -37,7 +37,9 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
         if first and helpers:
             lines = helper_block(helpers) + lines
         first = False
-        base = _indent_of(text, _first_code(text, r))
+        # an Orio Loop annotation's code is inside its begin marker, where the output goes
+        inside = r.chill is not None and r.start == r.chill.body_start
+        base = _indent_of(text, r.outer[0] if inside else _first_code(text, r))
         body = "\n".join((base + ln) if ln and not ln.startswith("#") else ln for ln in lines)
         if r.kind == "pragma":
             open_m, close_m = r.keep_markers

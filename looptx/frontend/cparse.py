@@ -13,7 +13,7 @@ from looptx.frontend.affine import NonAffine, bad_int_constant, c_int_value, del
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model
 from looptx.frontend.preprocess import Preprocessed, blank_line_directives, needs_cpp, preprocess
-from looptx.frontend.regions import Markup, Region, SourceText, blank, scan
+from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan
 from looptx.frontend.symbols import DeclCollector, Symbol, symbol_of
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
@@ -91,6 +91,13 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     regions = list(markup.regions)
     blanked = blank_line_directives(blank(text, [(c.start, c.end) for c in markup.comments]))
 
+    for r in regions:
+        if r.chill is not None and r.start == r.chill.body_start:
+            # an Orio Loop annotation: its own code is the region, and Orio drops the code
+            # between its markers
+            blanked = blanked[:r.start] + orio_loop_code(r.chill.body) + blanked[r.end:]
+            blanked = blank(blanked, [(r.chill.begin[1], r.chill.end[0])])
+
     wrapped = []
     for r in regions:
         if _brace_depth(blanked, r.start) == 0:
@@ -101,7 +108,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
                 blanked = blank(blanked, [(r.end, r.outer[1])])
                 blanked = _place(blanked, (r.end, r.outer[1]), WRAP_CLOSE)
             else:
-                blanked = _place(blanked, r.chill.begin, WRAP_OPEN)
+                blanked = _place(blanked, (r.chill.begin[0], min(r.start, r.chill.begin[1])), WRAP_OPEN)
                 blanked = _place(blanked, r.chill.end, WRAP_CLOSE)
             wrapped.append(r.index)
 

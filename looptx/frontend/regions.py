@@ -108,6 +108,62 @@ def blank(text: str, spans) -> str:
     return "".join(chars)
 
 
+_ORIO_DIRECTIVE = re.compile(r"\btransform\s+([A-Za-z_]\w*)\s*\(")
+
+
+def orio_directives(body: str) -> list[tuple[str, str, int, int]]:
+    """Orio Loop-module directives `transform NAME(ARGS)` in an annotation body, as
+    (NAME, ARGS, start, end) offsets into the body.  An unclosed one raises ValueError(offset)."""
+    scan_text = blank(body, [(c.start, c.end) for c in scan_comments(body)])
+    out = []
+    for m in _ORIO_DIRECTIVE.finditer(scan_text):
+        depth, quote, k = 0, None, m.end() - 1
+        while k < len(scan_text):
+            ch = scan_text[k]
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in "\"'":
+                quote = ch
+            elif ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth == 0:
+                    break
+            k += 1
+        if depth:
+            raise ValueError(m.start())
+        out.append((m.group(1), scan_text[m.end():k], m.start(), k + 1))
+    return out
+
+
+def orio_loop_code(body: str) -> str:
+    """The C code of an Orio Loop-module body: comments, directives and the `#` lines Orio's
+    lexer takes for comments blanked, positions unchanged."""
+    spans = [(c.start, c.end) for c in scan_comments(body)]
+    spans += [(s, e) for _, _, s, e in orio_directives(body)]
+    spans += [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[^\n]*", body, re.M)]
+    return blank(body, spans)
+
+
+def is_orio_loop(module: str, body: str) -> bool:
+    """A Loop-module body holds Orio directives and C code, not CHiLL commands."""
+    if module.lower() not in ("loop", "loops"):
+        return False
+    code = blank(body, [(c.start, c.end) for c in scan_comments(body)])
+    return bool(_ORIO_DIRECTIVE.search(code) or re.search(r"\bfor\s*\(", code))
+
+
+def _has_orio_code(src: SourceText, a: "Annotation") -> bool:
+    """Orio transforms the code inside the Loop annotation; only a body of bare directives
+    takes the code between the markers."""
+    try:
+        return bool(orio_loop_code(a.body).strip())
+    except ValueError as e:
+        raise src.error(a.body_start + e.args[0], "this 'transform' has no closing parenthesis",
+                        "close its argument list before the loop it transforms") from None
+
+
 _ANN = re.compile(r"/\*@\s*(?:begin\s+([A-Za-z_]\w*)\s*\((.*)\)\s*|end\s*|)@\*/\Z", re.S)
 
 
@@ -210,8 +266,10 @@ def scan(text: str, filename: str) -> Markup:
                     tuning = anns[p]
                     break
                 p = anns[p].parent
-            regions.append(Region("chill", a.begin[1], a.end[0], (a.begin[0], a.end[1]),
-                                  chill=a, tuning=tuning))
+            start, end = a.begin[1], a.end[0]
+            if is_orio_loop(a.module, a.body) and _has_orio_code(src, a):
+                start, end = a.body_start, a.body_start + len(a.body)
+            regions.append(Region("chill", start, end, (a.begin[0], a.end[1]), chill=a, tuning=tuning))
         elif a.module != "PerfTuning":
             raise src.error(a.begin[0], f"unknown annotation module '{a.module}'",
                             "looptx understands /*@ begin PerfTuning (...) @*/ and /*@ begin CHiLL (...) @*/")

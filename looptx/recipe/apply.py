@@ -235,12 +235,16 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
         if fn is None:
             raise st.error(f"step '{st.name}' is not available for this target",
                            hint="cuda/shared steps need --target cuda")
+        before = v
         try:
             v = fn(v, st)
             v = v.evolve(history=v.history + (st.describe(),))
             if not unsafe:
                 check_legal(v, deps, st)
         except LooptxError as e:
+            if st.optional:
+                v = before
+                continue
             raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.name)
         if trace is not None:
             trace(st, v)

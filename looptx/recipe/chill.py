@@ -115,9 +115,9 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             tree = ast.parse(cmd, mode="eval").body
         except SyntaxError:
             if re.match(r"\s*transform\s", cmd):
-                raise ln.error(f"Orio Loop-module directive '{cmd}' is not supported",
-                               hint="looptx reads CHiLL commands: write e.g. unroll(0,\"i\",UF) in a "
-                                    "/*@ begin CHiLL ( ... ) @*/ region") from None
+                raise ln.error(f"Orio Loop-module directive '{cmd[:60]}' in a CHiLL region",
+                               hint="put it with its loop nest in /*@ begin Loop ( ... ) @*/, or write "
+                                    "CHiLL commands here, e.g. unroll(0,\"i\",UF)") from None
             raise ln.error(f"syntax error in command '{cmd}'",
                            hint="write commands as NAME(arguments), e.g. tile(0,\"i\",32,\"ii\")") from None
         except (RecursionError, MemoryError):

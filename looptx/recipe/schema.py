@@ -55,6 +55,8 @@ class Step:
     file: str | None = None
     line: int | None = None
     text: str = ""                  # as written, for the provenance header
+    # skipped where it does not apply or is illegal (Orio's scalarreplace: a hint, not a demand)
+    optional: bool = False
 
     def __getitem__(self, key):
         for k, v in self.args:

@@ -1,0 +1,479 @@
+"""Orio's Loop module -> the same typed steps as YAML, each checked like any other step.
+
+    /*@ begin Loop (
+      transform Composite(tile = [('i',T1,'ii')], unrolljam = (['i','j'],[U1,U2]), ...)
+      for (i = 0; i <= N-1; i++) ...
+    ) @*/  <the same loop nest>  /*@ end @*/
+
+Orio rewrites the code inside the annotation and trusts the user on legality; looptx models the
+code between the markers (which Orio files repeat verbatim, and which must match) and applies
+each directive as steps that are checked against the exact dependences.  Directives apply to
+the loops of the statement that follows them, inner directives first, as in Orio.
+
+Parts that only give the compiler hints (`vector`, `openmp`, `pragma`, `boundreplace`) or that
+looptx does not generate from Orio's arguments (`arrcopy`) leave the code unchanged and are
+reported once as ignored; `scalarreplace` becomes a `registers` step for every array with an
+element that stays put across the innermost loop, where that is legal, and is skipped elsewhere.
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+import sys
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from pycparser import c_ast, c_parser
+
+from looptx.frontend.names import to_user
+from looptx.frontend.regions import orio_directives, orio_loop_code
+from looptx.recipe.chill import _Line
+from looptx.recipe.schema import Recipe, Step, make_step
+
+# Orio's transformations and the keyword arguments each takes (positional ones follow this order)
+ARGS: dict[str, tuple[str, ...]] = {
+    # in the order Composite applies them, whatever order they are written in
+    "Composite": ("tile", "permut", "arrcopy", "regtile", "unrolljam", "scalarreplace",
+                  "boundreplace", "pragma", "openmp", "vector", "cuda"),
+    "Tile": ("tsize", "tindex"),
+    "Permut": ("seq",),
+    "RegTile": ("loops", "ufactors"),
+    "UnrollJam": ("ufactor", "parallelize"),
+    "Unroll": ("ufactor", "parallelize"),
+    "ScalarReplace": ("dtype", "prefix"),
+    "BoundReplace": ("lprefix", "uprefix"),
+    "Pragma": ("pragma_str",),
+    "ArrCopy": ("aref", "suffix", "dtype", "dimsizes"),
+}
+_NOT_GENERATED = {"CUDA", "OpenCL", "MPIOverlap"}
+_WRAP = "void lx_orio_loop(void) {\n"
+_warned: set[tuple[str, str]] = set()
+
+
+@dataclass(frozen=True)
+class _Directive:
+    name: str
+    args: str
+    start: int                        # offsets into the body
+    end: int
+    where: _Line
+    stmts: tuple[int, ...] = ()       # statements of the loop or block it precedes
+    outside: frozenset = frozenset()  # ids of the loops around that loop or block
+    loop: int | None = None           # id of the loop it precedes (None for a block)
+
+
+@dataclass
+class _Nest:
+    """Each statement's loops, outermost first, as (loop id, user name); ids tell apart loops
+    that share a name (two sibling `j` loops) and follow the loops through tiling."""
+    chains: list[list[tuple[int, str]]]
+    tiled: dict[int, int] = field(default_factory=dict)    # control loop id -> its tile size
+    unrolled: dict[int, int] = field(default_factory=dict)  # loop id -> index of its unroll step
+    next_id: int = 0
+
+
+def parse_orio_loop(text: str, *, file: str, line: int, col: int,
+                    bindings: Mapping[str, Any] | None, statements, between: str | None = None) -> Recipe:
+    """`statements` are the region's, to check that the annotation's code is the region's;
+    `between` is the code between the markers, which bare directives transform."""
+    bindings = dict(bindings or {})
+
+    def where(offset: int) -> _Line:
+        before = text[:offset]
+        ln = before.count("\n")
+        c = offset - (before.rfind("\n") + 1)
+        return _Line(text[offset:offset + 60], file, line + ln, bindings, col=(col + c) if ln == 0 else c + 1)
+
+    directives, code = _split(text, where)
+    if code.strip():
+        stmts, targets = _statements(code, where)
+        _match(stmts, statements, where(0))
+        directives = [_target(d, targets) for d in directives]
+    else:
+        # bare directives: Orio applies them to the code between the markers
+        stmts, targets = _statements(orio_loop_code(between or ""), where)
+        _match(stmts, statements, where(0))
+        directives = [replace(_target(replace(d, end=-1), targets), stmts=tuple(range(len(stmts))))
+                      for d in directives]
+    # inner directives first (Orio transforms a directive's body before the directive itself)
+    directives.sort(key=lambda d: (len(d.stmts), -d.start))
+    nest = _Nest([list(loops) for loops, _ in stmts], next_id=max(
+        (k for loops, _ in stmts for k, _ in loops), default=0))
+    arrays = [arr for _, arr in stmts]
+    steps: list[Step] = []
+    for d in directives:
+        for name, args in _expand(d, bindings):
+            _steps(d, name, args, nest, arrays, steps)
+    return Recipe(tuple(steps), file=file, text=text, bindings=tuple(sorted(bindings.items())))
+
+
+def _split(text: str, where) -> tuple[list[_Directive], str]:
+    """The directives, and the code with each directive (and comment) blanked out."""
+    try:
+        found = orio_directives(text)
+    except ValueError as e:
+        raise where(e.args[0]).error("this 'transform' has no closing parenthesis",
+                                     hint="close its argument list before the loop it transforms") from None
+    return [_Directive(n, a, st, en, where(st)) for n, a, st, en in found], orio_loop_code(text)
+
+
+def _statements(code: str, where):
+    """[(enclosing loops as (id, iterator), arrays referenced)] per statement in source order, and the
+    loops and blocks of the code as (offset, statements inside)."""
+    try:
+        ast_ = c_parser.CParser().parse(_WRAP + code + "\n}", filename="<orio>")
+    except Exception as e:       # pycparser raises ParseError, and plain errors on odd input
+        m = re.match(r"<orio>:(\d+):(\d+)", str(e))
+        off = 0
+        if m:
+            lines = code.split("\n")
+            ln = int(m.group(1)) - 2
+            off = sum(len(x) + 1 for x in lines[:max(ln, 0)]) + int(m.group(2)) - 1
+        raise where(min(max(off, 0), len(code))).error(
+            "cannot parse the C code of the Loop annotation",
+            hint="write the loop nest inside the annotation as plain C, as Orio expects") from None
+    lines = code.split("\n")
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln) + 1)
+
+    def offset(coord) -> int:
+        ln = coord.line - 2
+        return starts[ln] + coord.column - 1 if 0 <= ln < len(lines) else 0
+
+    stmts: list[tuple[tuple[tuple[int, str], ...], tuple[str, ...]]] = []
+    ids = itertools.count(1)
+    targets: list[tuple[int, tuple[int, ...]]] = []
+
+    def arrays(node) -> tuple[str, ...]:
+        found: list[str] = []
+
+        class V(c_ast.NodeVisitor):
+            def visit_ArrayRef(self, n):
+                base = n
+                while isinstance(base, c_ast.ArrayRef):
+                    base = base.name
+                if isinstance(base, c_ast.ID) and base.name not in found:
+                    found.append(base.name)
+                self.generic_visit(n)
+        V().visit(node)
+        return tuple(found)
+
+    def walk(node, loops: tuple[str, ...]) -> None:
+        if node is None:
+            return
+        first = len(stmts)
+        me = None
+        if isinstance(node, c_ast.For):
+            me = (next(ids), _iterator(node, where(offset(node.coord))))
+            walk(node.stmt, loops + (me,))
+        elif isinstance(node, c_ast.Compound):
+            for item in node.block_items or ():
+                walk(item, loops)
+        elif isinstance(node, c_ast.If):
+            walk(node.iftrue, loops)
+            walk(node.iffalse, loops)
+        elif isinstance(node, (c_ast.Assignment, c_ast.UnaryOp, c_ast.FuncCall)) or \
+                isinstance(node, c_ast.Decl) and node.init is not None and loops:
+            stmts.append((loops, arrays(node)))
+        if isinstance(node, (c_ast.For, c_ast.Compound)) and node.coord is not None:
+            targets.append((offset(node.coord), tuple(range(first, len(stmts))),
+                            frozenset(x for x, _ in loops), me and me[0]))
+
+    body = ast_.ext[-1].body
+    for item in body.block_items or ():
+        walk(item, ())
+    return stmts, sorted(targets)
+
+
+def _iterator(node: c_ast.For, where: _Line) -> str:
+    init = node.init
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return init.lvalue.name
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
+        return init.decls[0].name
+    raise where.error("cannot tell the index of this loop",
+                      hint="start the loop with 'for (i = ...; ...)'")
+
+
+def _match(mine, statements, where: _Line) -> None:
+    theirs = [tuple(to_user(i) for i in s.iterators) for s in statements]
+    if len(mine) != len(theirs):
+        raise where.error(f"the Loop annotation holds {len(mine)} statement(s), the code it replaces "
+                          f"{len(theirs)}",
+                          hint="looptx transforms the code between the markers: repeat the "
+                               "annotation's loop nest there, as Orio files do")
+    for k, ((loops, _), other) in enumerate(zip(mine, theirs)):
+        its = tuple(nm for _, nm in loops)
+        if its != other:
+            raise where.error(f"statement {k} of the Loop annotation is in loops "
+                              f"({', '.join(its)}), in the code it replaces ({', '.join(other)})",
+                              hint="keep the annotation's loop nest and the code between the "
+                                   "markers the same")
+
+
+def _target(d: _Directive, targets) -> _Directive:
+    for off, stmts, outside, loop in targets:
+        if off >= d.end:
+            if not stmts:
+                break
+            return replace(d, stmts=stmts, outside=outside, loop=loop)
+    raise d.where.error(f"'transform {d.name}' is not followed by a loop",
+                        hint="put the directive right before the for loop it transforms")
+
+
+def _expand(d: _Directive, bindings) -> list[tuple[str, Any]]:
+    """(transformation, evaluated arguments); a Composite gives its parts in the order Orio
+    applies them."""
+    ln = d.where
+    if d.name in _NOT_GENERATED:
+        raise ln.error(f"Orio's {d.name} transformation is not generated by looptx",
+                       hint="map loops to the GPU with a CHiLL region: cuda(0,block={..},thread={..})")
+    if d.name not in ARGS:
+        raise ln.error(f"unknown Orio transformation '{d.name}'",
+                       hint="Orio's Loop module has " + ", ".join(sorted(ARGS)))
+    try:
+        call = ast.parse(f"f({d.args})", mode="eval").body
+    except SyntaxError:
+        raise ln.error(f"cannot parse the arguments of 'transform {d.name}'",
+                       hint="write keyword arguments, e.g. ufactor=4") from None
+    except (RecursionError, MemoryError):
+        raise ln.error(f"the arguments of 'transform {d.name}' are nested too deeply",
+                       hint="write them without deep nesting") from None
+    names = ARGS[d.name]
+    if call.args or any(kw.arg is None for kw in call.keywords):
+        raise ln.error(f"the arguments of 'transform {d.name}' must be written NAME=VALUE",
+                       hint="arguments are: " + ", ".join(names))
+    args = {}
+    for kw in call.keywords:
+        if kw.arg not in names:
+            raise ln.error(f"unknown argument '{kw.arg}' of 'transform {d.name}'",
+                           hint="arguments are: " + ", ".join(names))
+        if kw.arg in args:
+            raise ln.error(f"argument '{kw.arg}' of 'transform {d.name}' is given twice",
+                           hint="give each argument once")
+        args[kw.arg] = _value(ln, kw.value)
+    if d.name != "Composite":
+        return [(d.name, args)]
+    return [(part, args[part]) for part in names if part in args]
+
+
+def _value(ln: _Line, node):
+    """Like the CHiLL dialect's values, but tuples stay tuples: Orio tells a loop that must
+    exist, ('ii','i'), from one that may not, ['ii','i']."""
+    if isinstance(node, ast.Tuple):
+        return tuple(_value(ln, e) for e in node.elts)
+    if isinstance(node, ast.List):
+        return [_value(ln, e) for e in node.elts]
+    return ln.value(node)
+
+
+def _bool(ln: _Line, value, what: str) -> bool:
+    if isinstance(value, bool) or value in (0, 1):
+        return bool(value)
+    raise ln.error(f"{what} must be True or False, got {value!r}", hint=f"write {what} as a bool param")
+
+
+def _int(ln: _Line, value, what: str, least: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ln.error(f"{what} must be an integer >= {least}, got {value!r}",
+                       hint="give a whole number, or a param whose values are")
+    return value
+
+
+def _seq(ln: _Line, value, what: str, length: tuple[int, ...] = ()) -> list:
+    if isinstance(value, (list, tuple)) and (not length or len(value) in length):
+        return list(value)
+    form = f"a list of {' or '.join(map(str, length))}" if length else "a list"
+    raise ln.error(f"{what} must be {form}, got {value!r}", hint=f"see Orio's form of {what}")
+
+
+def _flag(ln: _Line, value, what: str) -> bool:
+    """Orio's `part = BOOL` or `part = (BOOL, ...)`."""
+    if isinstance(value, (list, tuple)):
+        value = value[0] if value else False
+    return _bool(ln, value, what)
+
+
+def _ignored(ln: _Line, what: str) -> None:
+    if (ln.file, what) not in _warned:
+        _warned.add((ln.file, what))
+        print(f"{ln.file}:{ln.line}: note: Orio's {what} is ignored: looptx measures the code "
+              "without it", file=sys.stderr)
+
+
+def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step]) -> None:
+    """Appends the steps of one Orio transformation to `out`."""
+    ln = d.where
+
+    def step(kind: str, optional: bool = False, **kw) -> None:
+        st = make_step(kind, kw, len(out) + 1, file=ln.file, line=ln.line,
+                       text=f"{kind}: {kw}  # Orio {name}")
+        out.append(replace(st, optional=optional) if optional else st)
+
+    if name in ("tile", "Tile"):
+        items = _seq(ln, args, "tile") if name == "tile" else \
+            [(_own_loop(ln, nest, d, name), args.get("tsize"), args.get("tindex"))]
+        for item in items:
+            lid, size, new = _seq(ln, item, "a tile entry (loop, size, new index)", (3,))
+            _tile(ln, nest, d, lid, _int(ln, size, "a tile size"), new, step)
+    elif name in ("permut", "Permut"):
+        seqs = _seq(ln, args, "permut") if name == "permut" else [args.get("seq")]
+        for seq in seqs:
+            _permute(ln, nest, d, _seq(ln, seq, "a permutation"), step)
+    elif name in ("regtile", "unrolljam", "RegTile"):
+        pair = _seq(ln, args, name, (2,)) if name != "RegTile" else [args.get("loops"), args.get("ufactors")]
+        loops, factors = _seq(ln, pair[0], "the loops"), _seq(ln, pair[1], "the unroll factors")
+        if len(loops) != len(factors):
+            raise ln.error(f"{name} names {len(loops)} loops and {len(factors)} unroll factors",
+                           hint="give one factor per loop")
+        _unroll(ln, nest, d, [(lid, _int(ln, f, "an unroll factor")) for lid, f in zip(loops, factors)],
+                step, out)
+    elif name in ("Unroll", "UnrollJam"):
+        _unroll(ln, nest, d, [(_own_loop(ln, nest, d, name), _int(ln, args.get("ufactor"), "ufactor"))],
+                step, out)
+    elif name in ("scalarreplace", "ScalarReplace"):
+        if name == "ScalarReplace" or _flag(ln, args, "scalarreplace"):
+            seen = set()
+            for s in d.stmts:
+                if _in(nest, d, s):
+                    inner = _in(nest, d, s)[-1]
+                    for arr in arrays[s]:
+                        if (inner[0], arr) not in seen:
+                            seen.add((inner[0], arr))
+                            step("registers", optional=True, stmt=s, array=arr, at=inner[1])
+    elif name in ("boundreplace", "BoundReplace"):
+        pass                   # loop bounds in scalars: the generated code computes them once anyway
+    elif name in ("pragma", "Pragma"):
+        if args:
+            _ignored(ln, "pragma")
+    elif name in ("openmp", "vector"):
+        if _flag(ln, args, name):
+            _ignored(ln, f"{name} part")
+    elif name in ("arrcopy", "ArrCopy"):
+        entries = _seq(ln, args, "arrcopy") if name == "arrcopy" else [[True]]
+        if any(_flag(ln, _seq(ln, e, "an arrcopy entry"), "arrcopy's flag") for e in entries):
+            _ignored(ln, "array copy")
+    elif name == "cuda":
+        if _seq(ln, args, "cuda")[:1] and _seq(ln, args, "cuda")[0]:
+            raise ln.error("Composite's cuda part is not generated by looptx",
+                           hint="map loops to the GPU with a CHiLL region: cuda(0,block={..},thread={..})")
+
+
+def _in(nest: _Nest, d: _Directive, s: int) -> list[tuple[int, str]]:
+    """The loops of statement s that the directive can name: those inside its loop or block."""
+    return [x for x in nest.chains[s] if x[0] not in d.outside]
+
+
+def _own_loop(ln: _Line, nest: _Nest, d: _Directive, name: str) -> str:
+    if d.loop is None:
+        raise ln.error(f"'transform {name}' must stand right before a for loop",
+                       hint="put it in front of the loop it transforms")
+    return dict(nest.chains[d.stmts[0]])[d.loop]
+
+
+def _find(ln: _Line, nest: _Nest, d: _Directive, lid, what: str) -> list[tuple[int, int]]:
+    """(a statement, loop id) for every distinct loop that `lid` names among the loops around
+    `stmts`.  Orio's loop ids: 'i' must exist; ('ii','i'), the first of these that exists;
+    ['ii','i'], the same, or nothing when none exists."""
+    optional = isinstance(lid, list)
+    alts = list(lid) if isinstance(lid, (list, tuple)) else [lid]
+    if not alts or not all(isinstance(a, str) for a in alts):
+        raise ln.error(f"{what} is named by a string, a tuple or a list of names, got {lid!r}",
+                       hint="write e.g. 'i', ('ii','i') or ['ii','i']")
+    for alt in alts:
+        found: dict[int, int] = {}
+        for s in d.stmts:
+            for loop, nm in _in(nest, d, s):
+                if nm == alt and loop not in found:
+                    found[loop] = s
+        if found:
+            return [(s, loop) for loop, s in found.items()]
+    if optional:
+        return []
+    around = sorted({nm for s in d.stmts for _, nm in _in(nest, d, s)})
+    raise ln.error(f"no loop {' or '.join(repr(a) for a in alts)} for {what}",
+                   hint=f"the loops here are {', '.join(around) or 'none'}")
+
+
+def _tile(ln: _Line, nest: _Nest, d: _Directive, lid, size: int, new, step) -> None:
+    """Orio's tile loop steps over index values, so tiling a tile loop (('ii','i'), T2, 'iii')
+    takes a multiple of its size; looptx's tile loops count tiles, so the size is divided."""
+    if not isinstance(new, str) or not new.isidentifier():
+        raise ln.error(f"the new tile index must be a name, got {new!r}", hint="write e.g. 'ii'")
+    for s, loop in _find(ln, nest, d, lid, "a tile"):
+        stride = nest.tiled.get(loop, 1)
+        if size == 1 or size <= stride:
+            continue          # Orio leaves the loop as it is (tile size 1, or the loop's own step)
+        if size % stride:
+            raise ln.error(f"tile size {size} of loop '{dict(nest.chains[s])[loop]}' is not a "
+                           f"multiple of its step {stride}",
+                           hint="constrain the sizes, e.g. T2 % T1 == 0, as Orio requires")
+        step("tile", stmt=s, loop=dict(nest.chains[s])[loop], size=size // stride, control=new)
+        nest.next_id += 1
+        nest.tiled[nest.next_id] = size
+        for chain in nest.chains:
+            ids = [x for x, _ in chain]
+            if loop in ids:
+                chain.insert(ids.index(loop), (nest.next_id, new))
+
+
+def _permute(ln: _Line, nest: _Nest, d: _Directive, seq: list, step) -> None:
+    """Orio reorders the named loops among the places they hold ('i' must be there, ['i'] may
+    not be), in every nest around the statements that has the required ones."""
+    wanted = []
+    for x in seq:
+        # a param's value comes back with its lists as tuples: a 1-tuple is Orio's ['name']
+        opt = isinstance(x, (list, tuple))
+        if opt and (len(x) != 1 or not isinstance(x[0], str)) or not opt and not isinstance(x, str):
+            raise ln.error(f"a permutation lists loop names, or [name] for one that may be absent; "
+                           f"got {x!r}", hint="write e.g. (['ii'],['jj'],'i','j')")
+        wanted.append((x[0] if opt else x, opt))
+    if len(wanted) <= 1:
+        return
+    groups: dict[tuple[int, ...], int] = {}
+    for s in d.stmts:
+        names = {nm: loop for loop, nm in _in(nest, d, s)}
+        if all(nm in names for nm, opt in wanted if not opt):
+            ids = tuple(names[nm] for nm, _ in wanted if nm in names)
+            if len(ids) > 1:
+                groups.setdefault(ids, s)
+    if not groups:
+        missing = [nm for nm, opt in wanted if not opt
+                   and not any(nm == n for s in d.stmts for _, n in _in(nest, d, s))]
+        around = sorted({nm for s in d.stmts for _, nm in _in(nest, d, s)})
+        raise ln.error(f"permutation {seq!r}: " + (f"no loop '{missing[0]}' here" if missing else
+                                                   "no statement is inside all of its loops"),
+                       hint=f"the loops here are {', '.join(around) or 'none'}")
+    for ids, s in groups.items():
+        names = dict(nest.chains[s])
+        if [x for x, _ in nest.chains[s] if x in ids] == list(ids):
+            continue                          # already in this order
+        step("permute", stmt=s, order=[names[x] for x in ids])
+        for chain in nest.chains:
+            pos = [k for k, (loop, _) in enumerate(chain) if loop in ids]
+            if len(pos) == len(ids):
+                entries = dict(chain)
+                for k, loop in zip(pos, ids):
+                    chain[k] = (loop, entries[loop])
+
+
+def _unroll(ln: _Line, nest: _Nest, d: _Directive, factors, step, out: list[Step]) -> None:
+    """Unroll-and-jam, inner loops first as Orio does; a factor of 1, or a loop that is not
+    there, leaves things as they are (Orio skips both silently)."""
+    todo = []
+    for lid, uf in factors:
+        if uf > 1:
+            for s, loop in _find(ln, nest, d, [lid] if isinstance(lid, str) else lid, "unrolling"):
+                todo.append((-[x for x, _ in nest.chains[s]].index(loop), s, loop, uf))
+    for _, s, loop, uf in sorted(todo, key=lambda t: t[0]):
+        if loop in nest.unrolled:
+            # regtile and unrolljam of one loop: Orio unrolls the main loop, then the cleanup
+            # loop that kept the name; one unroll by the product is the closest exact form
+            k = nest.unrolled[loop]
+            out[k] = replace(out[k], args=tuple((a, v * uf if a == "factor" else v)
+                                                for a, v in out[k].args))
+            continue
+        nest.unrolled[loop] = len(out)
+        step("unroll", stmt=s, loop=dict(nest.chains[s])[loop], factor=uf)
