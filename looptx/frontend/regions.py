@@ -111,6 +111,20 @@ def blank(text: str, spans) -> str:
 _ORIO_DIRECTIVE = re.compile(r"\btransform\s+([A-Za-z_]\w*)\s*\(")
 
 
+def bracket_step(ch: str, quote: str | None, depth: int) -> tuple[str | None, int]:
+    """One character of a Python-like argument list: the open string quote and the bracket
+    depth after it (quotes hide brackets)."""
+    if quote:
+        return (None if ch == quote else quote), depth
+    if ch in "\"'":
+        return ch, depth
+    if ch in "([{":
+        return None, depth + 1
+    if ch in ")]}":
+        return None, depth - 1
+    return None, depth
+
+
 def orio_directives(body: str) -> list[tuple[str, str, int, int]]:
     """Orio Loop-module directives `transform NAME(ARGS)` in an annotation body, as
     (NAME, ARGS, start, end) offsets into the body.  An unclosed one raises ValueError(offset)."""
@@ -119,17 +133,9 @@ def orio_directives(body: str) -> list[tuple[str, str, int, int]]:
     for m in _ORIO_DIRECTIVE.finditer(scan_text):
         depth, quote, k = 0, None, m.end() - 1
         while k < len(scan_text):
-            ch = scan_text[k]
-            if quote:
-                quote = None if ch == quote else quote
-            elif ch in "\"'":
-                quote = ch
-            elif ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth -= 1
-                if depth == 0:
-                    break
+            quote, depth = bracket_step(scan_text[k], quote, depth)
+            if depth == 0:
+                break
             k += 1
         if depth:
             raise ValueError(m.start())

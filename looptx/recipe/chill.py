@@ -15,6 +15,7 @@ import re
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError, RecipeError
+from looptx.frontend.regions import bracket_step
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
 IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_idx", "original",
@@ -70,17 +71,11 @@ def _commands(text: str):
                     continue
                 start, buf = (k, c), []
             buf.append(ch)
-            if quote:
-                quote = None if ch == quote else quote
-            elif ch in "\"'":
-                quote = ch
-            elif ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth -= 1
-                if depth <= 0:
-                    yield start[0], start[1], "".join(buf)
-                    start, depth = None, 0
+            closing = not quote and ch in ")]}"
+            quote, depth = bracket_step(ch, quote, depth)
+            if closing and depth <= 0:
+                yield start[0], start[1], "".join(buf)
+                start, depth = None, 0
         if start is not None:
             if depth == 0:
                 yield start[0], start[1], "".join(buf).strip()
