@@ -248,3 +248,13 @@ def test_bare_directive_takes_the_code_between_the_markers(tmp_path):
     assert len(rows) == 6 and all(",ok," in r for r in rows)
     # here the original fragment is plain C between the markers
     check_best(str(path), str(tmp_path / "bare.best.c"), [{"N": 40}, {"N": 23}], tmp_path)
+
+
+def test_int_scalar_of_input_vars_is_a_size(tmp_path):
+    """SPAPT's dgemv: `decl int A_ncols = N;` bounds a loop, as a size would."""
+    text = PERF.format(params="    param U_I[] = [1,2];", algorithm="Exhaustive", runs=2,
+                       sizes="param N[] = [37, 16];",
+                       decls="    decl int A_ncols = N;\n    decl static double x[N] = random;",
+                       globals="int i;", loop="  transform Composite( unrolljam = (['i'],[U_I]) )\n"
+                                            "  for (i = 0; i <= A_ncols-1; i++)\n    x[i] = 2.0*x[i];")
+    _search_all_valid(tmp_path, "dgemv.c", text, [{"N": 37}, {"N": 16}])

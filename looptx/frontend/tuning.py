@@ -273,7 +273,22 @@ class TuningSpec:
             sizes = dict(zip(names, combo))
             env = {**self.lets, **sizes}
             if all(c.expr(env) for c in self.input_constraints):
-                out.append(sizes)
+                out.append({**sizes, **self._scalar_sizes(env, sizes)})
+        return out
+
+    def _scalar_sizes(self, env: Mapping[str, Any], sizes: Mapping[str, Any]) -> dict[str, int]:
+        """Integer scalars of input_vars whose initializer the sizes determine (SPAPT's
+        `decl int A_ncols = N;`): loop bounds may use them like sizes."""
+        out: dict[str, int] = {}
+        for d in self.input_vars:
+            if d.dims or d.name in sizes or not hasattr(d.init, "names") or \
+                    d.ctype.split()[-1] not in ("int", "long", "short", "unsigned", "size_t"):
+                continue
+            if not d.init.names <= set(env) | set(out):
+                continue
+            value = d.init({**env, **out})
+            if isinstance(value, int) and not isinstance(value, bool):
+                out[d.name] = value
         return out
 
     def satisfies(self, point: Mapping[str, Any], sizes: Mapping[str, Any] = EMPTY) -> bool:
