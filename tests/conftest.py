@@ -19,3 +19,14 @@ def annotated_files():
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent / "annotations"
     return sorted(p for p in root.glob("*.c") if not p.name.endswith(".best.c"))
+
+
+def run_cli(*argv) -> tuple[int, str, str]:
+    """looptx's command line in this process: (exit code, stdout, stderr)."""
+    import contextlib
+    import io
+    from looptx.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main([str(a) for a in argv])
+    return rc, out.getvalue(), err.getvalue()

@@ -2,14 +2,12 @@
 source/procedure/loop), Lua CUDA-CHiLL (`init(...)`, variables, table constructors, `--`
 comments, tile_by_index's `l1_tile` names, cudaize's bx/tx renaming), run on an unmarked C file
 and checked against the original."""
-import contextlib
-import io
 import shutil
 import subprocess
 
 import pytest
+from conftest import run_cli as cli
 
-from looptx.cli import main
 from looptx.recipe.chill import _lua_tables, parse_chill
 from looptx.recipe.schema import load_file
 
@@ -62,12 +60,6 @@ cudaize(0,"mm_GPU",{'a':N*N,'b':N*N,'c':N*N},["ii","jj"],["i","j"],[])
 copy_to_shared("ty","a",-16)
 """
 
-
-def cli(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = main([str(a) for a in argv])
-    return rc, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

@@ -1,15 +1,13 @@
 """Orio's Loop module (`/*@ begin Loop ( transform Composite(...) for ... ) @*/`) as SPAPT files
 write it: the code inside the annotation is the region, each directive becomes checked steps,
 every searched point is validated, and the best file matches the original fragment."""
-import contextlib
-import io
 import re
 
 import pytest
+from conftest import run_cli as cli
 
 from fragments import check_best
 from looptx import pipeline as P
-from looptx.cli import main
 from looptx.frontend.regions import orio_loop_code
 
 PERF = """/*@ begin PerfTuning (
@@ -122,12 +120,6 @@ LU = PERF.format(
       A[i][j] = A[i][j] + x[i];
   }""")
 
-
-def cli(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = main([str(a) for a in argv])
-    return rc, out.getvalue(), err.getvalue()
 
 
 def _original(path, text):

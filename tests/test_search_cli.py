@@ -3,18 +3,16 @@ annotations/ with every searcher, the best variant checked against the original 
 size dispatch of a two-size search, bad annotations through the command line, report exports."""
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import pathlib
 import re
 import shutil
 
 import pytest
+from conftest import run_cli as cli
 
 from conftest import annotated_files
 from fragments import check_best
-from looptx.cli import main
 from looptx.search.base import available_searchers
 from looptx.search.db import ResultsDB
 
@@ -26,12 +24,6 @@ BAD = sorted((ROOT / "tests" / "bad_annotations").glob("*.c"))
 # would be looptx bugs.  Pruned points (constraints checked late, legality, device limits) may.
 FINE = {"ok", "illegal", "invalid", "over_limit"}
 
-
-def cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = main([str(a) for a in argv])
-    return rc, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

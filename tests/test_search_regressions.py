@@ -4,25 +4,17 @@ build command changed, empty spaces and broken constraints, the banner of an unc
 misspelled args outside `def search`, located searcher/option errors, `decl_file` best files."""
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 
 import pytest
+from conftest import run_cli as cli
 
-from looptx.cli import main
 from looptx.frontend.annotations import parse_tuning_spec
 from looptx.errors import AnnotationError
 from looptx.search.db import ResultsDB
 
 LOCATED = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): error: .+\(.+\)$")
 
-
-def cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = main([str(a) for a in argv])
-    return rc, out.getvalue(), err.getvalue()
 
 
 def annotated(params="param T1[] = [16, 32];\n    param U[] = [1, 2];", recipe='tile(0,"i",T1,"ii")\n  unroll(0,"j",U)',
