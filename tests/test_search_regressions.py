@@ -103,15 +103,18 @@ def test_orio_loop_module_with_a_bare_directive_is_searched(tmp_path):
     assert rc == 0 and "best variant written" in out + err, out + err
 
 
+def _stencil(**kw):
+    return (annotated(**kw).replace("B[i][j] = B[i][j] + A[j][i];", "A[i][j] = A[i-1][j+1] + 1.0;")
+            .replace("for (i = 0; i < N; i++)", "for (i = 1; i < N; i++)")
+            .replace("for (j = 0; j < N; j++)", "for (j = 0; j < N - 1; j++)"))
+
+
 def test_point_specific_illegality_does_not_abort(tmp_path):
     """The first point's permutation is illegal: pruned, and the search goes on."""
     f = tmp_path / "legal.c"
-    f.write_text(annotated(params="param PERM[] = [['j','i'], ['i','j']];", recipe="permute(0,PERM)",
-                           search="arg algorithm = 'Exhaustive'; arg total_runs = 2;",
-                           input_vars="decl static double A[N][N] = random;")
-                 .replace("B[i][j] = B[i][j] + A[j][i];", "A[i][j] = A[i-1][j+1] + 1.0;")
-                 .replace("for (i = 0; i < N; i++)", "for (i = 1; i < N; i++)")
-                 .replace("for (j = 0; j < N; j++)", "for (j = 0; j < N - 1; j++)"))
+    f.write_text(_stencil(params="param PERM[] = [['j','i'], ['i','j']];", recipe="permute(0,PERM)",
+                          search="arg algorithm = 'Exhaustive'; arg total_runs = 2;",
+                          input_vars="decl static double A[N][N] = random;"))
     db = tmp_path / "legal.db"
     rc, out, err = cli("search", f, "--db", db, "--no-progress")
     assert rc == 0, out + err
@@ -119,6 +122,35 @@ def test_point_specific_illegality_does_not_abort(tmp_path):
         statuses = [r.status for s in rdb.searches() for r in rdb.evaluations(s.key)]
     assert statuses == ["illegal", "ok"]
     assert (tmp_path / "legal.best.c").exists()
+
+
+def test_search_whose_every_point_is_illegal_is_a_located_bad_input(tmp_path):
+    """Once 'no variant passed validation', exit 1, with nothing about why; the recipe is at
+    fault, so it is the first rejection, located at its step, exit 2."""
+    f = tmp_path / "all.c"
+    text = _stencil(params="param PERM[] = [['j','i']];\n    param U[] = [1, 2];",
+                    recipe='permute(0,PERM)\n  unroll(0,"j",U)',
+                    search="arg algorithm = 'Exhaustive'; arg total_runs = 2;",
+                    input_vars="decl static double A[N][N] = random;")
+    f.write_text(text)
+    rc, out, err = cli("search", f, "--db", tmp_path / "all.db", "--no-progress")
+    assert rc == 2, out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"{f}:{line_of(text, 'permute(')}: step 1 (permute): error: ")
+    assert "all 2 evaluated points were rejected (2 illegal)" in lines[0]
+    assert "looptx report" in lines[0] and "Traceback" not in err
+    assert not (tmp_path / "all.best.c").exists()
+
+
+def test_search_whose_every_build_fails_says_why(tmp_path):
+    f = tmp_path / "cc.c"
+    f.write_text(annotated(build="arg build_command = 'gcc -O1 -fno-such-flag';"))
+    rc, out, err = cli("search", f, "--db", tmp_path / "cc.db", "--no-progress")
+    assert rc == 1, out + err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "no variant passed validation" in lines[0], err
+    assert "compile_error" in lines[0] and "looptx report" in lines[0], err
 
 
 # --- bug 4: resume after a change -----------------------------------------------------------

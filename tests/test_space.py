@@ -56,6 +56,61 @@ def test_enumerate_odometer_order_and_constraints():
     assert len(sp.valid_keys()) == 14 and sp.valid_coords().shape == (14, 3)
 
 
+class _Named:
+    """A constraint that says which params it reads, and counts its calls."""
+
+    def __init__(self, names, fn):
+        self.names = frozenset(names)
+        self.fn = fn
+        self.calls = 0
+
+    def __call__(self, p):
+        self.calls += 1
+        return self.fn(p)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_constraints_with_names_prune_prefixes_and_list_the_same_points(seed):
+    """Named constraints are checked on partial points; the valid points, their order, coords
+    and keys must be exactly those of checking every full combination."""
+    rng = np.random.default_rng(seed)
+    values = [(1, 2, 4, 8), ("x", "y z", 'q"'), (True, False), (0.5, 1.0, 2.0), ((1, "i"), (2, "j")),
+              (3, 5, 7)]
+    names = ["zeta", "B", "c", "A_2", "m", "e"]
+    params = [Param.of(n, v) for n, v in zip(names, values)]
+
+    def make(i):
+        cols = sorted(rng.choice(len(names), size=int(rng.integers(1, 3)), replace=False))
+        ks = [int(rng.integers(len(values[c]))) for c in cols]
+        bad = int(rng.integers(3))
+
+        def fn(p):
+            if bad == 0 and p[names[cols[0]]] == values[cols[0]][ks[0]]:
+                raise ZeroDivisionError          # a constraint that raises rules the point out
+            return sum(values[c].index(p[names[c]]) for c in cols) % (2 + i % 2) != 0 or bad == 1
+        return [names[c] for c in cols], fn
+
+    made = [make(i) for i in range(int(rng.integers(1, 5)))]
+    named = [_Named(ns, fn) for ns, fn in made]
+    opaque = Space(params, [fn for _, fn in made])
+    pruned = Space(params, named)
+    assert pruned.valid_points() == opaque.valid_points()
+    assert list(Space(params, [_Named(ns, fn) for ns, fn in made]).enumerate()) == opaque.valid_points()
+    assert (pruned.valid_coords() == opaque.valid_coords()).all()
+    assert pruned.valid_keys() == [point_key(p) for p in opaque.valid_points()]
+    for p in opaque.valid_points()[:5]:
+        assert pruned.is_valid(p)
+
+
+def test_a_constraint_on_the_first_param_is_checked_once_per_value():
+    first = _Named({"A"}, lambda p: p["A"] != 2)
+    last = _Named({"C", "A"}, lambda p: p["C"] or p["A"] == 1)
+    sp = Space([Param.of("A", (1, 2, 3)), Param.of("B", range(50)), Param.of("C", (True, False))],
+               [first, last])
+    assert sp.size() == 2 * 50 + 50
+    assert first.calls == 3 and last.calls == 2 * 50 * 2
+
+
 def test_is_valid():
     sp = small_space()
     assert sp.is_valid({"A": 4, "B": "y", "C": True})

@@ -103,11 +103,21 @@ def space_for(spec, sizes: Mapping[str, Any], name: str = "space") -> Space:
             params.append(Param(p.name, tuple(p.values), p.kind, slots))
         except LooptxError as e:
             raise e.located(file=p.file or spec.file, line=p.line, col=p.col)
-    sizes = dict(sizes)
+    env = {**spec.lets, **sizes}
+    return Space(params, [_Constraint(c.expr, env) for c in spec.constraints], name=name)
 
-    def constraint(point, spec=spec, sizes=sizes):
-        return spec.satisfies(point, sizes)
-    return Space(params, [constraint] if spec.constraints else [], name=name)
+
+class _Constraint:
+    """One performance constraint at fixed problem sizes.  `names` (the params it reads) lets
+    the space check it on partial points while it lists the valid ones."""
+
+    def __init__(self, expr, env: Mapping[str, Any]):
+        self.expr = expr
+        self.env = env
+        self.names = expr.names
+
+    def __call__(self, point: Mapping[str, Any]) -> bool:
+        return bool(self.expr({**self.env, **point}))
 
 
 def setup(args) -> Setup:
@@ -205,7 +215,7 @@ def run(args) -> int:
     st.options = _options_for(cls, st.options)
     # --workers alone means a local Dask cluster (one single-threaded worker per device)
     executor = args.executor or ("local-dask" if args.workers else None)
-    results = []
+    results, keys = [], []
     fingerprint = _fingerprint(st, args.function)
     for sizes in st.sizes:
         space = space_for(st.spec, sizes, name=os.path.basename(st.path))
@@ -233,14 +243,40 @@ def run(args) -> int:
                          fingerprint=fingerprint)
         print(top_table(st.db, key, n=args.top))
         results.append((sizes, out))
+        keys.append(key)
     best = [(sz, o) for sz, o in results if o.best_point is not None]
     if not best:
-        print("no variant passed validation", file=sys.stderr)
-        return 1
+        return _nothing_passed(st, keys)
     from looptx.search.best import write_best
     written = write_best(st, best, args.function)
     print(f"best variant written to {written}")
     return 0
+
+
+def _nothing_passed(st: Setup, keys: list[str]) -> int:
+    """The end of a search in which no variant passed, as one line on stderr.  When every
+    point was rejected by a recipe step (an illegal transformation, or a step that makes no
+    sense for these params) the input is at fault: the first rejection is the located error,
+    exit 2.  Anything else (builds, runs, wrong results) is a failed run, exit 1."""
+    from collections import Counter
+    from looptx.search.db import ResultsDB
+    with ResultsDB(st.db, create=False) as rdb:
+        recs = [r for k in keys for r in rdb.evaluations(k)]
+    counts = Counter(r.status for r in recs)
+    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "nothing"
+    first = next((r.error for r in recs if r.error), None)
+    if first:                   # compiler output spans lines; the message is one
+        first = " ".join(first.split())
+        first = first if len(first) <= 400 else first[:400] + " ..."
+    report = f"`looptx report {st.db}` lists every error"
+    if recs and set(counts) <= {"illegal", "invalid"} and first:
+        print(f"{first}; no variant passed: all {len(recs)} evaluated points were rejected "
+              f"({summary}); constrain the performance params or change the transformation, "
+              f"{report}", file=sys.stderr)
+        return 2
+    print(f"{st.path}: error: no variant passed validation ({summary} of {len(recs)} evaluated)"
+          + (f"; the first: {first}" if first else "") + f"; {report}", file=sys.stderr)
+    return 1
 
 
 def _options_for(cls, options: Mapping[str, Any]) -> dict:
