@@ -90,3 +90,20 @@ def read_utf8(path: str, error: type[LooptxError], what: str) -> str:
         raise error(f"the {what} is not UTF-8 text (byte 0x{data[e.start]:02x})",
                     hint=f"save the {what} in UTF-8", file=path, line=head.count(b"\n") + 1,
                     col=col) from None
+
+
+_noted: set[tuple[str, str]] = set()
+
+
+def note_once(file: str, line: int, text: str) -> None:
+    """`FILE:LINE: note: TEXT` on stderr, once per file and text.  Only the main process speaks:
+    build workers load the same file again and would repeat it."""
+    import multiprocessing
+    import os
+    import sys
+    if multiprocessing.parent_process() is not None:
+        return
+    key = (os.path.abspath(file), text)
+    if key not in _noted:
+        _noted.add(key)
+        print(f"{file}:{line}: note: {text}", file=sys.stderr)

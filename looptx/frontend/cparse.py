@@ -14,10 +14,12 @@ from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model
 from looptx.frontend.preprocess import Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan
-from looptx.frontend.symbols import DeclCollector, Symbol, symbol_of
+from looptx.frontend.symbols import DeclCollector, Symbol, c_text, symbol_of
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
 MAIN = "<stdin>"
+# Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
+INPUT_VARS = "<input_vars>"
 WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
 
 
@@ -116,7 +118,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         else Preprocessed(blanked, {})
     parse_text = pp.text
     if extra_decls:
-        parse_text = f'{extra_decls}\n# 1 "{MAIN}"\n{parse_text}'
+        parse_text = f'# 1 "{INPUT_VARS}"\n{extra_decls}\n# 1 "{MAIN}"\n{parse_text}'
     # cpp collapses blanks; columns are mapped back through the comment-free text that cpp
     # read, since a comment on the line (a begin marker before the code) is not in its output
     cpp_input = SourceText(blanked, path)
@@ -147,11 +149,24 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
 
     funcs = [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.coord and e.coord.file == MAIN]
     globals_ = {}
+    declared_data = {}          # what Orio's input_vars declare (extra_decls), with extents
     for e in ast.ext:
         if isinstance(e, c_ast.Decl):
             sym = symbol_of(e)
             if sym:
                 globals_[sym.name] = sym
+                if e.coord is not None and e.coord.file == INPUT_VARS:
+                    declared_data[sym.name] = sym
+
+    def visible(sym: Symbol) -> Symbol:
+        # Orio times a PerfTuning body on the data its input_vars declare, whatever the
+        # enclosing function calls them: a pointer parameter `double *y` of a function that
+        # input_vars declares as `y[N]` has the extent N.
+        data = declared_data.get(sym.name)
+        if data is not None and sym.kind == "array" and "" in sym.dims and data.ctype == sym.ctype \
+                and len(data.dims) == len(sym.dims) and all(data.dims):
+            return data
+        return sym
 
     marked = list(regions)
     if function is not None:
@@ -189,14 +204,15 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
             if isinstance(p, c_ast.Decl):
                 sym = symbol_of(p)
                 if sym:
-                    symbols[sym.name] = sym
+                    symbols[sym.name] = visible(sym)
         collector = DeclCollector()
         collector.visit(fdef.body)
         start_pos = src.pos(r.start)
         for d in collector.decls:
             sym = symbol_of(d)
             if sym and where(d) < start_pos:
-                symbols[sym.name] = sym
+                symbols[sym.name] = visible(sym)
+        derived = _derived_sizes(fdef, collector.decls, symbols, start_pos, where)
         declared |= set(symbols)
         ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=defines, where=where,
                        filename=path, line_text=src.line_text)
@@ -206,7 +222,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
                             "looptx transforms loop nests that compute something")
         scops.append(_build_scop(path, r, raw, ex, symbols, defines, assumptions,
                                  (src.pos(r.start)[0], src.pos(r.end)[0]),
-                                 None if r.index in wrapped else fdef.decl.name))
+                                 None if r.index in wrapped else fdef.decl.name, derived))
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   for r in regions)
     # -D values are integer macros too: generated code that spells an array extent with a size
@@ -381,8 +397,38 @@ def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where) -> li
     return search(body)
 
 
+def _derived_sizes(fdef, decls, symbols: dict, start: tuple[int, int], where) -> tuple:
+    """(name, C initializer) of the integer locals declared before the region and not changed
+    between their declaration and it (`int n = N;` ahead of an Orio region): a loop bounded by
+    `n` then gets its value from the sizes instead of asking for --define."""
+    changed: dict[str, list] = {}
+
+    class Writes(c_ast.NodeVisitor):
+        def visit_Assignment(self, node):
+            if isinstance(node.lvalue, c_ast.ID):
+                changed.setdefault(node.lvalue.name, []).append(where(node))
+            self.generic_visit(node)
+
+        def visit_UnaryOp(self, node):
+            if node.op in ("++", "--", "p++", "p--", "&") and isinstance(node.expr, c_ast.ID):
+                changed.setdefault(node.expr.name, []).append(where(node))
+            self.generic_visit(node)
+    Writes().visit(fdef.body)
+    out = []
+    for d in decls:
+        at = where(d)
+        sym = symbol_of(d)
+        if d.init is None or not at < start or sym is None or not sym.is_int or sym.dims \
+                or symbols.get(sym.name) != sym or isinstance(d.init, c_ast.InitList):
+            continue        # the declaration the region sees, of a plain integer
+        if any(at < w < start for w in changed.get(d.name, ())):
+            continue
+        out.append((d.name, c_text(d.init)))
+    return tuple(out)
+
+
 def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols: dict,
-                defines: dict, assumptions, span, function) -> Scop:
+                defines: dict, assumptions, span, function, derived=()) -> Scop:
     params = tuple(ex.params)
     fixed = tuple((p, int(defines[p])) for p in params if p in defines)
     fixed_names = {p for p, _ in fixed}
@@ -469,7 +515,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                                     accesses, st.schedule, st.reversed, st.line, st.col, st.text))
         obligations += [(st.id, c, line, col, what) for c, line, col, what in st.obligations]
     scop = Scop(path, region.index, params, fixed, assume, tuple(statements), tuple(arrays),
-                span, function)
+                span, function, tuple((n, e) for n, e in derived if n in params))
     check_obligations(scop, obligations)
     return scop
 

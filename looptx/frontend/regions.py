@@ -11,7 +11,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from looptx.errors import SourceError
+from looptx.errors import SourceError, note_once
 
 
 class SourceText:
@@ -258,6 +258,11 @@ class Markup:
     tuning: tuple[Annotation, ...] = field(default=())
 
 
+# Orio modules that only add compiler hints around unchanged code: the code inside is read as
+# if they were not there.
+_HINT_MODULES = {"Align": "Blue Gene XL alignment checks and __alignx hints"}
+
+
 def scan(text: str, filename: str) -> Markup:
     src = SourceText(text, filename)
     comments = scan_comments(text)
@@ -276,6 +281,10 @@ def scan(text: str, filename: str) -> Markup:
             if is_orio_loop(a.module, a.body) and _has_orio_code(src, a):
                 start, end = a.body_start, a.body_start + len(a.body)
             regions.append(Region("chill", start, end, (a.begin[0], a.end[1]), chill=a, tuning=tuning))
+        elif a.module in _HINT_MODULES:
+            note_once(filename, src.pos(a.begin[0])[0],
+                      f"Orio's {a.module} module ({_HINT_MODULES[a.module]}) is ignored: looptx "
+                      "transforms and measures the code inside it without it")
         elif a.module != "PerfTuning":
             raise src.error(a.begin[0], f"unknown annotation module '{a.module}'",
                             "looptx understands /*@ begin PerfTuning (...) @*/ and /*@ begin CHiLL (...) @*/")

@@ -122,6 +122,8 @@ class Scop(CachedValue):
     arrays: tuple[Array, ...]
     region_span: tuple[int, int] = (0, 0)   # first/last source line of the region
     function: str | None = None
+    # sizes that are integer locals initialized before the region: (name, C initializer)
+    derived: tuple[tuple[str, str], ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------

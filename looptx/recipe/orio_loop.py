@@ -20,12 +20,12 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from pycparser import c_ast, c_parser
 
+from looptx.errors import note_once
 from looptx.frontend.names import to_user
 from looptx.frontend.regions import orio_directives, orio_loop_code
 from looptx.recipe.chill import _Line
@@ -48,7 +48,6 @@ ARGS: dict[str, tuple[str, ...]] = {
 }
 _NOT_GENERATED = {"CUDA", "OpenCL", "MPIOverlap"}
 _WRAP = "void lx_orio_loop(void) {\n"
-_warned: set[tuple[str, str]] = set()
 
 
 @dataclass(frozen=True)
@@ -297,10 +296,7 @@ def _flag(ln: _Line, value, what: str) -> bool:
 
 
 def _ignored(ln: _Line, what: str) -> None:
-    if (ln.file, what) not in _warned:
-        _warned.add((ln.file, what))
-        print(f"{ln.file}:{ln.line}: note: Orio's {what} is ignored: looptx measures the code "
-              "without it", file=sys.stderr)
+    note_once(ln.file, ln.line, f"Orio's {what} is ignored: looptx measures the code without it")
 
 
 def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step]) -> None:

@@ -224,6 +224,12 @@ class RegionSignature:
                                   "program was loaded with", hint="load it with the same --define",
                                   file=scop.filename, line=pos[0], col=pos[1])
         env = {**macros, **sizes, **fixed}
+        for name, init in scop.derived:
+            if name not in env:
+                try:
+                    env[name] = eval_extent(init, env)
+                except (KeyError, ValueError):
+                    pass                # not a function of the sizes: reported below if used
         where = dict(file=scop.filename, line=scop.region_span[0] or None)
 
         def at(name: str) -> dict:
