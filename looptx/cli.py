@@ -9,7 +9,7 @@ import os
 import sys
 
 from looptx import __version__
-from looptx.errors import LooptxError
+from looptx.errors import LooptxError, drop_notes, flush_notes, reset_notes
 from looptx.frontend.names import to_user
 
 
@@ -215,14 +215,18 @@ COMMANDS = {"transform": cmd_transform, "deps": cmd_deps, "run": cmd_run, "searc
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    reset_notes()
     try:
-        return COMMANDS[args.command](args)
+        rc = COMMANDS[args.command](args)
+        flush_notes()
+        return rc
     except LooptxError as e:
         if getattr(args, "debug", False):
             import traceback
             traceback.print_exc()
         if e.file is None and getattr(args, "file", None):
             e.file = args.file
+        drop_notes() if e.exit_code == 2 else flush_notes()
         print(str(e), file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
@@ -231,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as e:                      # an internal bug: short message, exit 1
+        flush_notes()
         if getattr(args, "debug", False):
             import traceback
             traceback.print_exc()

@@ -93,17 +93,35 @@ def read_utf8(path: str, error: type[LooptxError], what: str) -> str:
 
 
 _noted: set[tuple[str, str]] = set()
+_pending: list[str] = []
 
 
 def note_once(file: str, line: int, text: str) -> None:
-    """`FILE:LINE: note: TEXT` on stderr, once per file and text.  Only the main process speaks:
-    build workers load the same file again and would repeat it."""
+    """Queues `FILE:LINE: note: TEXT`, once per file and text, for `flush_notes`.  Only the main
+    process speaks (build workers load the same file again and would repeat it), and a run that
+    ends in a bad input drops its notes: that error is the one line on stderr."""
     import multiprocessing
     import os
-    import sys
     if multiprocessing.parent_process() is not None:
         return
     key = (os.path.abspath(file), text)
     if key not in _noted:
         _noted.add(key)
-        print(f"{file}:{line}: note: {text}", file=sys.stderr)
+        _pending.append(f"{file}:{line}: note: {text}")
+
+
+def flush_notes() -> None:
+    import sys
+    for line in _pending:
+        print(line, file=sys.stderr)
+    _pending.clear()
+
+
+def drop_notes() -> None:
+    _pending.clear()
+
+
+def reset_notes() -> None:
+    """A new command (several run in one process under the tests) says its notes again."""
+    _pending.clear()
+    _noted.clear()

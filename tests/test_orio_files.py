@@ -160,3 +160,16 @@ def test_a_local_changed_before_the_region_is_not_taken_from_its_initializer(tmp
                        "--repetitions", 1)
     assert rc == 2, out + err
     assert len(err.strip().splitlines()) == 1 and "the size 'w' has no value" in err, err
+
+
+def test_a_bad_directive_under_ignored_modules_is_the_only_stderr_line(tmp_path):
+    """Notes about what looptx ignores (Align here) are dropped when the input is bad: the
+    located error is the one line on stderr."""
+    src = tmp_path / "axpy4.c"
+    src.write_text(AXPY.replace("transform Unroll(ufactor=UF)", "transform Unroll(ufactor=UF, bogus=1)"))
+    for command in ("search", "transform"):
+        rc, out, err = cli(command, src, "--db", tmp_path / "a.db", "--no-progress") \
+            if command == "search" else cli(command, src)
+        assert rc == 2, out + err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{src}:44:") and "'bogus'" in lines[0], err

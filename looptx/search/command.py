@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from looptx.errors import AnnotationError, LooptxError, read_utf8
+from looptx.errors import AnnotationError, LooptxError, flush_notes, read_utf8
 from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
 from looptx.frontend.regions import scan
 from looptx.search.space import Param, Space
@@ -236,6 +236,7 @@ def run(args) -> int:
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
         print(f"looptx search {st.path} [{label}]: {cls.name}, budget {budget}, {_points_text(space, n_valid)}, "
               f"backend {st.backend}")
+        flush_notes()                  # the input is good: what looptx ignores, before the wait
         out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
                          time_limit=st.time_limit, executor=executor, workers=args.workers,
                          progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
