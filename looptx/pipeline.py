@@ -97,8 +97,13 @@ def default_bindings(program: Program, index: int) -> dict[str, Any]:
     line, col = program.source.pos(r.tuning.body_start)
     spec = parse_tuning_spec(r.tuning.body, file=program.filename, line=line, col=col,
                              base_dir=os.path.dirname(os.path.abspath(program.filename)))
+    # --define picks a performance param's value (the rest: the first valid point with it)
+    perf = {p.name for p in spec.performance_params}
+    given = dict(program.defines)
+    chosen = {k: v for k, v in given.items() if k in perf}
+    sizes = {**((spec.problem_sizes() or [{}])[0]), **{k: v for k, v in given.items() if k not in perf}}
     try:
-        return first_point(spec)
+        return first_point(spec, sizes, chosen)
     except LooptxError as e:
         if e.col is None and e.file == program.filename:
             e.line, e.col = line, col
@@ -218,11 +223,15 @@ def script_function(path: str, recipe, function: str | None) -> str | None:
 def transform_file(path: str, recipe=None, *, defines=None, function=None, unsafe=False,
                    target="c", show_steps: TextIO | None = None, bindings=None, standalone=False,
                    warn: TextIO | None = None) -> str:
+    given = set(defines or {})
     decls, defines = fragment_inputs(path, defines)
     if isinstance(recipe, str):
         recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))), bindings)
-    program = load(path, defines=defines, function=script_function(path, recipe, function),
-                   extra_decls=decls)
+    # The first problem size stands in for a fragment's undeclared sizes; a size the file
+    # declares itself (a function's `int n`) stays symbolic, or the output would be right for
+    # that size only.
+    program = parse_file(path, defines=defines, function=script_function(path, recipe, function),
+                         extra_decls=decls, soft=frozenset(defines) - given)
     if target not in ("c", "cuda"):
         raise RecipeError(f"target '{target}' is not available", hint="use --target c or --target cuda")
     variants, applied = variants_for(program, recipe, unsafe=unsafe, show_steps=show_steps,

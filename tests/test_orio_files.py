@@ -10,6 +10,9 @@ import subprocess
 import pytest
 from conftest import run_cli as cli
 
+from fragments import check_best
+from looptx.search.db import ResultsDB
+
 AXPY = """
 void axpy_4(int N, double *y,
 	    double a1, double *x1, double a2, double *x2,
@@ -109,7 +112,9 @@ def test_orio_axpy_in_its_function_with_align_is_searched_and_the_best_file_matc
     assert "status: ok 5" in out and out.count("status: ok 5") == 2, out
     best = tmp_path / "axpy4.best.c"
     text = best.read_text()
-    assert "if (N == 1000)" in text and "if (N == 999)" in text and "int n=N;" in text
+    # the loop reads n, which no problem size fixes: its variant is symbolic in n, right for
+    # every n, and needs no size guard (a guard on N would not compile in a function without N)
+    assert "int n=N;" in text and "== 1000" not in text and "i < n - " in text, text
     for n in (1000, 999, 7):
         want = _outputs(tmp_path, src, n)
         got = _outputs(tmp_path, best, n)
@@ -173,3 +178,187 @@ def test_a_bad_directive_under_ignored_modules_is_the_only_stderr_line(tmp_path)
         assert rc == 2, out + err
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"{src}:44:") and "'bogus'" in lines[0], err
+
+
+SCALE = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_params { param U[] = [1,2,4]; }
+  def input_params { param SN[] = [64, 37]; }
+  def input_vars { decl int n = SN; decl dynamic double x[SN] = random; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+void scale(int n, double *x) {
+  int i;
+  /*@ begin Loop (
+    transform Unroll(ufactor=U)
+    for (i=0; i<=n-1; i++)
+      x[i] = 2.0*x[i] + i;
+  ) @*/
+  for (i=0; i<=n-1; i++)
+    x[i] = 2.0*x[i] + i;
+  /*@ end @*/
+}
+/*@ end @*/
+"""
+
+SCALE_MAIN = r"""
+#include <stdio.h>
+#include "%s"
+int main(void) {
+  for (int n = 30; n <= 70; n++) {
+    double x[80];
+    for (int i = 0; i < 80; i++) x[i] = i * 0.25 - 3.0;
+    scale(n, x);
+    for (int i = 0; i < 80; i++) printf("%%.17g\n", x[i]);
+  }
+  return 0;
+}
+"""
+
+
+def _run_main(tmp_path, source) -> str:
+    drv = tmp_path / f"main_{source.stem}.c"
+    drv.write_text(SCALE_MAIN % source.name)
+    exe = tmp_path / f"main_{source.stem}"
+    cc = subprocess.run(["gcc", "-O1", "-Wall", "-Werror=implicit-function-declaration",
+                         str(drv), "-o", str(exe)], capture_output=True, text=True, cwd=tmp_path)
+    assert cc.returncode == 0, cc.stderr[:2000]
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60).stdout
+
+
+def test_best_file_guards_on_the_sizes_the_code_reads_not_on_orio_input_params(tmp_path):
+    """Once `if (SN == 64 && n == 64)`: SN is an Orio input param the function never declares,
+    so the best file did not compile.  The guard is on the region's own sizes (`n`)."""
+    src = tmp_path / "scale.c"
+    src.write_text(SCALE)
+    rc, out, err = cli("search", src, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 0, out + err
+    best = tmp_path / "scale.best.c"
+    text = best.read_text().split("*/", 1)[1]
+    assert "SN" not in text and "if (n == 64)" in text and "else if (n == 37)" in text, text
+    assert _run_main(tmp_path, best) == _run_main(tmp_path, src)
+
+
+def test_define_picks_a_performance_param_for_transform_and_search(tmp_path):
+    src = tmp_path / "scale.c"
+    src.write_text(SCALE)
+    # the function's own `n` stays symbolic: the output is right for every n it is called with
+    rc, out, err = cli("transform", src)
+    assert rc == 0 and "for (int i = 0; i < n; i++)" in out and "64" not in out, out + err
+    rc, out, err = cli("transform", src, "-D", "U=4")
+    assert rc == 0 and "params: {U: 4}" in out and "factor: 4" in out and "64" not in out, out + err
+    code = tmp_path / "u4.c"
+    code.write_text(out)
+    assert _run_main(tmp_path, code) == _run_main(tmp_path, src)
+    rc, out, err = cli("search", src, "-D", "U=2", "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 0 and "1 valid point" in out, out + err
+    with ResultsDB(tmp_path / "s.db", create=False) as rdb:
+        points = [r.point for s in rdb.searches() for r in rdb.evaluations(s.key)]
+    assert points == [{"U": 2}, {"U": 2}], points            # one point per size
+    for extra in ((), ("--db", tmp_path / "t.db")):
+        rc, out, err = cli("search" if extra else "transform", src, "-D", "U=3", *extra)
+        assert rc == 2, out + err
+        assert err.strip() == f"{src}:3:34: error: --define U=3 is not a value of performance param " \
+                              "'U' (1, 2, 4) (pick one of its values)", err
+
+
+FRAGMENT = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_params { param U[] = [1,2,3]; }
+  def input_params { param N[] = [64, 37]; }
+  def input_vars { decl dynamic double x[N] = random; decl dynamic double y[N] = 0; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i;
+int n = N - 1;
+/*@ begin Loop (
+  transform Unroll(ufactor=U)
+  for (i=0; i<=n-1; i++)
+    y[i] = 2.0*x[i] + x[i+1];
+) @*/
+for (i=0; i<=n-1; i++)
+  y[i] = 2.0*x[i] + x[i+1];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_a_fragment_local_set_from_a_size_gets_its_value(tmp_path):
+    """Orio pastes a fragment into main(), so `int n = N - 1;` is a local there; once looptx
+    asked for --define n=VALUE."""
+    src = tmp_path / "frag.c"
+    src.write_text(FRAGMENT)
+    rc, out, err = cli("search", src, "--db", tmp_path / "f.db", "--no-progress")
+    assert rc == 0 and out.count("status: ok 3") == 2, out + err
+    check_best(str(src), str(tmp_path / "frag.best.c"), [{"N": 64}, {"N": 37}], tmp_path)
+    changed = FRAGMENT.replace("int n = N - 1;", "int n = N - 1;\nvoid shrink(void) { n--; }")
+    src.write_text(changed)
+    rc, out, err = cli("search", src, "--db", tmp_path / "g.db", "--no-progress")
+    assert rc == 2 and "the size 'n' has no value" in err, out + err
+
+
+STRIDED = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_params { param U[] = [1,2,3]; }
+  def input_params { param lx[] = [4, 5]; param ly[] = [3]; param ne[] = [7]; }
+  def input_vars { decl dynamic double u[ne*lx*ly] = random; decl dynamic double w[ne*lx*ly] = 0; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int e, j, i;
+/*@ begin CHiLL ( unroll(0,"j",U) ) @*/
+for (e = 0; e < ne; e++)
+  for (j = 0; j < ly; j++)
+    for (i = 0; i < lx; i++)
+      w[e*lx*ly + j*lx + i] = 2.0 * u[e*lx*ly + j*lx + i] + u[e*lx*ly + i];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_a_stride_that_is_a_product_of_fixed_sizes_is_affine(tmp_path):
+    """nekbone-style `e*lx*ly + j*lx + i` with every size given: once refused as 'stride lx*ly
+    is a product of sizes' even with the sizes fixed."""
+    src = tmp_path / "nek.c"
+    src.write_text(STRIDED)
+    rc, out, err = cli("search", src, "--db", tmp_path / "n.db", "--no-progress")
+    assert rc == 0 and out.count("status: ok 3") == 2, out + err
+    best = tmp_path / "nek.best.c"
+    assert "if (lx == 4 && ly == 3 && ne == 7)" in best.read_text()
+    sizes = [{"lx": 4, "ly": 3, "ne": 7}, {"lx": 5, "ly": 3, "ne": 7}, {"lx": 6, "ly": 2, "ne": 3}]
+    check_best(str(src), str(best), sizes, tmp_path)     # the last size runs the code as written
+
+
+def test_a_stride_of_defined_macros_is_affine(tmp_path):
+    src = tmp_path / "m.c"
+    src.write_text("#define lx 10\n#define ly 10\ndouble x[300];\nvoid f(void) {\n  int i;\n"
+                   "/*@ begin CHiLL ( unroll(0,\"i\",2) ) @*/\nfor (i = 0; i < 3; i++)\n"
+                   "  x[i*lx*ly] = 2.0 * x[i*lx*ly] + i;\n/*@ end @*/\n}\n")
+    rc, out, err = cli("run", src, "--repetitions", 1)
+    assert rc == 0 and "m.c: ok" in out, out + err
+
+
+def test_a_pointer_parameter_over_a_two_dimensional_decl_is_read_in_a_row(tmp_path):
+    """`double *x` over `decl static double x[N][N]`, indexed x[i*N + j]: once 'the extent of
+    array x is unknown' although input_vars gives it."""
+    src = tmp_path / "row.c"
+    src.write_text("""void scale(double *x) {
+/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_params { param U[] = [1,2,3]; }
+  def input_params { param N[] = [16, 13]; }
+  def input_vars { decl static double x[N][N] = random; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+  int i, j;
+/*@ begin Loop (
+  transform UnrollJam(ufactor=U)
+  for (i=0; i<=N-1; i++)
+    for (j=1; j<=N-1; j++)
+      x[i*N+j] = 2.0*x[i*N+j-1] + x[i*N+j];
+) @*/
+/*@ end @*/
+/*@ end @*/
+}
+""")
+    rc, out, err = cli("search", src, "--db", tmp_path / "r.db", "--no-progress")
+    assert rc == 0 and out.count("status: ok 3") == 2, out + err

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, bad_int_constant, c_int_value, delinearize
 from looptx.frontend.extract import Extractor, RawStmt
-from looptx.frontend.names import rename_reserved, to_model
+from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.preprocess import Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan
 from looptx.frontend.symbols import DeclCollector, Symbol, c_text, symbol_of
@@ -34,6 +34,7 @@ class Program:
     # marked regions, and keep those numbers when --function leaves only some of them here
     stmt_base: tuple[int, ...] = ()
     function: str | None = None       # the --function the regions were restricted to
+    defines: tuple[tuple[str, int], ...] = ()   # the --define values it was loaded with
 
     @property
     def filename(self) -> str:
@@ -80,7 +81,9 @@ def _place(text: str, span: tuple[int, int], what: str) -> str:
 
 def parse_file(path: str, *, defines: dict[str, int] | None = None, function: str | None = None,
                extra_decls: str | None = None, text: str | None = None,
-               assumptions: tuple[str, ...] = ()) -> Program:
+               assumptions: tuple[str, ...] = (), soft: frozenset = frozenset()) -> Program:
+    """The program model of a C file.  `defines` fix sizes (or act as macros); those named in
+    `soft` only fix names the file does not declare itself."""
     if text is None:
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
@@ -136,6 +139,8 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     except Exception as e:                                  # pycparser lexer errors
         raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
     rename_reserved(ast)
+    if soft:
+        defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in _declared_in_file(ast)}
     int_macros = {to_model(k): v for k, v in pp.int_macros.items()}
     defines = {to_model(k): v for k, v in defines.items()}
 
@@ -163,9 +168,13 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         # enclosing function calls them: a pointer parameter `double *y` of a function that
         # input_vars declares as `y[N]` has the extent N.
         data = declared_data.get(sym.name)
-        if data is not None and sym.kind == "array" and "" in sym.dims and data.ctype == sym.ctype \
-                and len(data.dims) == len(sym.dims) and all(data.dims):
+        if data is None or sym.kind != "array" or "" not in sym.dims or data.ctype != sym.ctype \
+                or not data.dims or not all(data.dims):
+            return sym
+        if len(data.dims) == len(sym.dims):
             return data
+        if len(sym.dims) == 1:      # `double *A` over `decl A[M][K]`: the same elements, in a row
+            return replace(data, dims=("*".join(f"({d})" for d in data.dims),))
         return sym
 
     marked = list(regions)
@@ -212,7 +221,10 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
             sym = symbol_of(d)
             if sym and where(d) < start_pos:
                 symbols[sym.name] = visible(sym)
-        derived = _derived_sizes(fdef, collector.decls, symbols, start_pos, where)
+        derived = _derived_sizes(ast, [e for e in ast.ext if isinstance(e, c_ast.Decl)
+                                       and e.coord is not None and e.coord.file == MAIN],
+                                 symbols, start_pos, where, anywhere=True) \
+            + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         declared |= set(symbols)
         ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=defines, where=where,
                        filename=path, line_text=src.line_text)
@@ -230,7 +242,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     # that names a C variable or parameter (a function-parameter size) is a value, not a macro.
     macros = {**int_macros, **{k: v for k, v in defines.items() if k not in declared}}
     return Program(src, markup, tuple(regions), tuple(scops), tuple(sorted(macros.items())),
-                   bases, function)
+                   bases, function, tuple(sorted((to_user(k), v) for k, v in defines.items())))
 
 
 def _count_statements(funcs, src: SourceText, r: Region, where) -> int:
@@ -397,10 +409,22 @@ def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where) -> li
     return search(body)
 
 
-def _derived_sizes(fdef, decls, symbols: dict, start: tuple[int, int], where) -> tuple:
-    """(name, C initializer) of the integer locals declared before the region and not changed
+def _declared_in_file(ast) -> set[str]:
+    """Every name the file (not input_vars) declares: globals, parameters, locals."""
+    collector = DeclCollector()
+    for e in ast.ext:
+        if e.coord is not None and e.coord.file == MAIN:
+            collector.visit(e)
+    return {d.name for d in collector.decls if d.name}
+
+
+def _derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
+                   anywhere: bool = False) -> tuple:
+    """(name, C initializer) of the integer variables declared before the region and not changed
     between their declaration and it (`int n = N;` ahead of an Orio region): a loop bounded by
-    `n` then gets its value from the sizes instead of asking for --define."""
+    `n` then gets its value from the sizes instead of asking for --define.  `scope` is searched
+    for changes: a function body for its locals, the whole file (`anywhere`: a change in any
+    function counts) for globals, such as the locals of an Orio fragment."""
     changed: dict[str, list] = {}
 
     class Writes(c_ast.NodeVisitor):
@@ -413,7 +437,7 @@ def _derived_sizes(fdef, decls, symbols: dict, start: tuple[int, int], where) ->
             if node.op in ("++", "--", "p++", "p--", "&") and isinstance(node.expr, c_ast.ID):
                 changed.setdefault(node.expr.name, []).append(where(node))
             self.generic_visit(node)
-    Writes().visit(fdef.body)
+    Writes().visit(scope)
     out = []
     for d in decls:
         at = where(d)
@@ -421,7 +445,7 @@ def _derived_sizes(fdef, decls, symbols: dict, start: tuple[int, int], where) ->
         if d.init is None or not at < start or sym is None or not sym.is_int or sym.dims \
                 or symbols.get(sym.name) != sym or isinstance(d.init, c_ast.InitList):
             continue        # the declaration the region sees, of a plain integer
-        if any(at < w < start for w in changed.get(d.name, ())):
+        if any(anywhere or at < w < start for w in changed.get(d.name, ())):
             continue
         out.append((d.name, c_text(d.init)))
     return tuple(out)
@@ -453,8 +477,11 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                                      "out" if kinds == {"write"} else "in")
         strides = None
         rank = len(sym.dims)
-        linearized = rank == 1 and any(p.degree() > 1 for _, acc in uses for p in acc.subs)
         fixed_vals = {k: v for k, v in fixed}
+        # with the sizes fixed or #defined, `i*lx*ly` is affine (100*i): only a product of
+        # sizes of unknown value is a linearized subscript
+        known = {**{k: v for k, v in ex.int_macros.items() if k in params}, **fixed_vals}
+        linearized = rank == 1 and any(p.subs(known).degree() > 1 for _, acc in uses for p in acc.subs)
         if linearized:
             iters = lambda st: (lambda s: s in st.iterators or s.startswith("__a"))
             chain_syms = set()
@@ -499,7 +526,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                 texts = []
                 for p, node in zip(acc.subs, acc.nodes):
                     try:
-                        texts.append(st.translator.isl_of(p.subs(fixed_vals), node))
+                        texts.append(st.translator.isl_of(p.subs(known), node))
                     except NonAffine:
                         raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
                                        "subscripts must be affine in loop iterators and parameters "

@@ -12,7 +12,8 @@ import os
 import re
 
 from looptx import __version__
-from looptx.frontend.names import to_user
+from looptx.errors import LooptxError
+from looptx.frontend.names import to_model, to_user
 from looptx.frontend.tuning import substitute_params
 
 
@@ -51,27 +52,53 @@ def write_best(st, best, function=None) -> str:
     from looptx.codegen.render import render_file
     from looptx.pipeline import c_block
     from looptx.poly.variant import original
-    symbolic = load(st.path, defines=st.defines, function=function,
-                    extra_decls=_size_decls(st) or None)
+    try:
+        symbolic = load(st.path, defines=st.defines, function=function,
+                        extra_decls=_size_decls(st) or None)
+    except LooptxError:
+        # Only the sizes make the region affine (`x[i*lx*ly]`): the other sizes run its code
+        # as written, and the file is laid out from a tuned size's model.
+        symbolic = None
     blocks = {}
     for r in st.regions:
-        if not any(sizes for sizes, _, _ in variants):
+        # Each variant was generated for its problem size (bounds and remainders simplified for
+        # it), so it runs under a guard on the sizes the region's code reads; any other size
+        # runs the original code.  Only those names are surely in scope there: an Orio input
+        # param the code never names (`SN`, when the function reads its own `n`) is not.
+        if symbolic is not None:
+            used = set(symbolic.scops[r].params)
+            fallback = c_block(original(symbolic.scops[r]))
+        else:
+            code = _region_code(variants[0][1], r)
+            used = {to_model(n) for n in variants[0][0] if re.search(rf"\b{re.escape(n)}\b", code)}
+            fallback = ["{", *("  " + ln for ln in code.strip("\n").splitlines()), "}"]
+        conds = [" && ".join(f"{n} == {val}" for n, val in sizes.items() if to_model(n) in used)
+                 for sizes, _, _ in variants]
+        if not any(conds):
             blocks[r] = c_block(variants[0][2][r])
             continue
-        # Each variant was generated for its problem size (bounds and remainders simplified for
-        # it), so it runs under a guard; any other size runs the original code.
         block = []
-        for k, (sizes, _, vs) in enumerate(variants):
-            cond = " && ".join(f"{n} == {val}" for n, val in sizes.items())
-            block.append(("if" if k == 0 else "else if") + f" ({cond}) {{")
+        for k, ((sizes, _, vs), cond) in enumerate(zip(variants, conds)):
+            if cond in conds[:k]:
+                continue                # the same guard: the first size's variant serves it
+            block.append(("if" if not block else "else if") + f" ({cond}) {{")
             block += _inner(c_block(vs[r]))
             block.append("}")
         block.append("else {")
-        block += _inner(c_block(original(symbolic.scops[r])))
+        block += _inner(fallback)
         block.append("}")
         blocks[r] = block
-    out = render_file(symbolic, blocks, head)
+    out = render_file(symbolic or variants[0][1], blocks, head)
     return _write(base + ".best.c", out)
+
+
+def _region_code(program, r: int) -> str:
+    """The region's code as the user wrote it (an Orio Loop annotation's own code)."""
+    from looptx.frontend.regions import orio_loop_code
+    reg = program.regions[r]
+    if reg.chill is not None and reg.start == reg.chill.body_start:
+        return orio_loop_code(reg.chill.body)
+    return program.source.text[reg.start:reg.end]
 
 
 def _inner(lines: list[str]) -> list[str]:

@@ -44,6 +44,7 @@ class Setup:
     defines: dict = field(default_factory=dict)
     timeout: float = 60.0             # seconds for one measurement (build + validate + time)
     rtol: float | None = None
+    chosen: dict = field(default_factory=dict)     # performance params fixed by --define
 
 
 def find_spec(path: str, text: str, spec_file: str | None):
@@ -93,14 +94,20 @@ def input_decls(spec, path: str) -> str | None:
     return "\n".join(lines) or None
 
 
-def space_for(spec, sizes: Mapping[str, Any], name: str = "space") -> Space:
+def space_for(spec, sizes: Mapping[str, Any], name: str = "space",
+              chosen: Mapping[str, Any] | None = None) -> Space:
+    """The search space of the spec at one problem size; `chosen` (--define of performance
+    params) fixes some params to one of their values."""
     if spec is None or not spec.performance_params:
         return Space([Param("_", (0,), "int")], name=name)
+    from looptx.search.from_spec import picked
+    chosen = chosen or {}
     params = []
     for p in spec.performance_params:
         slots = tuple((p.meta or {}).get("slots", ())) if p.kind == "mapping" else ()
+        values = (picked(spec, p, chosen[p.name]),) if p.name in chosen else tuple(p.values)
         try:
-            params.append(Param(p.name, tuple(p.values), p.kind, slots))
+            params.append(Param(p.name, values, p.kind, slots))
         except LooptxError as e:
             raise e.located(file=p.file or spec.file, line=p.line, col=p.col)
     env = {**spec.lets, **sizes}
@@ -130,6 +137,10 @@ def setup(args) -> Setup:
     spec, regions = find_spec(path, text, args.spec)
     s = dict(spec.search) if spec is not None else {}
     defines = dict(args.defines or {})
+    # --define of a performance param fixes it; of anything else, a size
+    perf = {p.name for p in spec.performance_params} if spec is not None else set()
+    chosen = {k: v for k, v in defines.items() if k in perf}
+    defines = {k: v for k, v in defines.items() if k not in perf}
     sizes = spec.problem_sizes() if spec is not None and spec.input_params else []
     # --define fixes a size: the listed values it overrides collapse into one search
     sizes = list({json.dumps(m, sort_keys=True): m for m in ({**sz, **defines} for sz in sizes)}.values()) \
@@ -150,7 +161,7 @@ def setup(args) -> Setup:
     return Setup(path, spec, regions, sizes, str(algorithm), options, budget, time_limit, seed,
                  bool(args.resume or s.get("resume")), args.backend, args.db or base + ".looptx.db",
                  args.recipe, input_decls(spec, path), build_command, reps, defines,
-                 float(counter.get("timeout", 60.0 if args.backend == "c" else 120.0)), rtol)
+                 float(counter.get("timeout", 60.0 if args.backend == "c" else 120.0)), rtol, chosen)
 
 
 def evaluator_for(st: Setup, sizes: Mapping[str, int], function=None):
@@ -218,7 +229,7 @@ def run(args) -> int:
     results, keys = [], []
     fingerprint = _fingerprint(st, args.function)
     for sizes in st.sizes:
-        space = space_for(st.spec, sizes, name=os.path.basename(st.path))
+        space = space_for(st.spec, sizes, name=os.path.basename(st.path), chosen=st.chosen)
         _check_constraints(st, space, sizes)
         n_valid = _count(space)
         if n_valid == 0 or (n_valid is None and not space.sample(_rng(st.seed), 1)):

@@ -7,16 +7,37 @@ from typing import Any
 from looptx.errors import AnnotationError
 
 
-def first_point(spec, sizes: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The first point, in declaration order, that satisfies the constraints."""
+def first_point(spec, sizes: dict[str, Any] | None = None,
+                chosen: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The first point, in declaration order, that satisfies the constraints; `chosen` fixes
+    some params (`--define TI=16` for a single transform), each to one of its values."""
     params = spec.performance_params
     if not params:
         return {}
     sizes = sizes if sizes is not None else (spec.problem_sizes() or [{}])[0]
+    chosen = chosen or {}
     names = [p.name for p in params]
-    for values in itertools.product(*(p.values for p in params)):
+    choices = []
+    for p in params:
+        choices.append(p.values if p.name not in chosen else (picked(spec, p, chosen[p.name]),))
+    for values in itertools.product(*choices):
         point = dict(zip(names, values))
         if spec.satisfies(point, sizes):
             return point
+    if chosen:
+        given = ", ".join(f"{k}={v}" for k, v in chosen.items())
+        raise AnnotationError(f"no point with {given} satisfies the constraints",
+                              hint="pick other values with --define", file=spec.file, line=spec.line)
     raise AnnotationError("no point of the performance parameters satisfies the constraints",
                           hint="relax a constraint or widen a parameter", file=spec.file, line=spec.line)
+
+
+def picked(spec, p, value) -> Any:
+    """The value of performance param `p` that `--define NAME=VALUE` names (exit 2 if none)."""
+    found = next((v for v in p.values if v == value and type(v) is not bool), None)
+    if found is None:
+        shown = ", ".join(map(str, p.values[:12])) + (", ..." if len(p.values) > 12 else "")
+        raise AnnotationError(f"--define {p.name}={value} is not a value of performance param "
+                              f"'{p.name}' ({shown})", hint="pick one of its values",
+                              file=p.file or spec.file, line=p.line, col=p.col)
+    return found
