@@ -13,7 +13,7 @@ from looptx.frontend.affine import NonAffine, bad_int_constant, c_int_value, del
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.preprocess import Preprocessed, blank_line_directives, needs_cpp, preprocess
-from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan
+from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan, scan_comments
 from looptx.frontend.symbols import DeclCollector, Symbol, c_text, symbol_of
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
@@ -21,6 +21,7 @@ MAIN = "<stdin>"
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
 INPUT_VARS = "<input_vars>"
 WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
+_LINE_MARK = re.compile(r"\s*#\s*(line\s+)?\d+\b")
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,13 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         else Preprocessed(blanked, {})
     parse_text = pp.text
     if extra_decls:
+        if needs_cpp(extra_decls):
+            # a decl_file with #ifdef/#define (Orio compiles it with the build's -D flags,
+            # which input_decls turned into #defines); its integer #defines are sizes
+            dp = preprocess(blank(extra_decls, [(c.start, c.end) for c in scan_comments(extra_decls)]),
+                            path, {k: str(v) for k, v in defines.items()})
+            extra_decls = "\n".join(ln for ln in dp.text.split("\n") if not _LINE_MARK.match(ln))
+            pp = Preprocessed(pp.text, {**dp.int_macros, **pp.int_macros}, pp.main_lines, pp.main_name)
         parse_text = f'# 1 "{INPUT_VARS}"\n{extra_decls}\n# 1 "{MAIN}"\n{parse_text}'
     # cpp collapses blanks; columns are mapped back through the comment-free text that cpp
     # read, since a comment on the line (a begin marker before the code) is not in its output

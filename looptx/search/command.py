@@ -86,7 +86,13 @@ def input_decls(spec, path: str) -> str | None:
     if spec.decl_file:
         f = spec.decl_file if os.path.isabs(spec.decl_file) else os.path.join(os.path.dirname(path), spec.decl_file)
         try:
-            lines.append(read_utf8(f, AnnotationError, "decl_file"))
+            text = read_utf8(f, AnnotationError, "decl_file")
+            # Orio compiles the decl file with the build command: its -D flags steer #ifdefs
+            build = f"{spec.build.get('build_command') or ''} {spec.build.get('libs') or ''}"
+            lines += [f"#define {m.group(1)} {m.group(2) or 1}"
+                      for m in re.finditer(r"(?<!\S)-D([A-Za-z_]\w*)(?:=(\S+))?", build)
+                      if "#" in text]
+            lines.append(text)
         except OSError as e:
             raise AnnotationError(f"cannot read decl_file '{spec.decl_file}': {e.strerror}",
                                   hint=f"put {spec.decl_file} next to {os.path.basename(path)}",
