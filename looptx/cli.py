@@ -224,8 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "debug", False):
             import traceback
             traceback.print_exc()
-        if e.file is None and getattr(args, "file", None):
-            e.file = args.file
+        given = getattr(args, "file", None)
+        if given and (e.file is None or os.path.abspath(e.file) == os.path.abspath(given)):
+            e.file = given          # as the user wrote it (workers load it by absolute path)
         drop_notes() if e.exit_code == 2 else flush_notes()
         print(str(e), file=sys.stderr)
         return e.exit_code

@@ -285,6 +285,8 @@ def _nothing_passed(st: Setup, keys: list[str]) -> int:
     first = next((r.error for r in recs if r.error), None)
     if first:                   # compiler output spans lines; the message is one
         first = " ".join(first.split())
+        if first.startswith(os.path.abspath(st.path) + ":"):      # as the user wrote it
+            first = st.path + first[len(os.path.abspath(st.path)):]
         first = first if len(first) <= 400 else first[:400] + " ..."
     report = f"`looptx report {st.db}` lists every error"
     if recs and set(counts) <= {"illegal", "invalid"} and first:
