@@ -313,7 +313,8 @@ def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0)) -> tu
     first, last = lines
     hits = [src.pos(m.start()) for m in word.finditer(code)]
     inside = [h for h in hits if first <= h[0] <= last]
-    if not inside and first:
-        # an Orio Loop region's code is inside its annotation, a comment
+    if not hits and first:
+        # declared nowhere in the code (a decl_file): its use in an Orio Loop region's code,
+        # which is inside its annotation, a comment
         inside = [h for h in (src.pos(m.start()) for m in word.finditer(text)) if first <= h[0] <= last]
     return (inside or hits or [None])[0]
