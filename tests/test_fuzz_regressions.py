@@ -342,3 +342,45 @@ def test_dependence_analysis_budget_is_a_located_error_200444(tmp_path, monkeypa
     assert e.value.line == scop.region_span[0] and "--define" in str(e.value)
     monkeypatch.undo()
     assert deps.compute_deps(scop).items       # the budget is given back afterwards
+
+
+# ---- a combine of an unrolled loop (fuzz round 3, combine/registers emphasis) ----------------
+# Root cause: an unroll turns its loop into a control loop stepping by the factor around a
+# hidden point loop; combine replaced the control loop by a merged index and lost both, so the
+# generated code skipped and repeated instances.  Now refused at the combine; combining first
+# and unrolling the combined loop is the same schedule.
+
+COMBINE_BODY = """    for (int lv = 0; lv < N; lv++) {
+        for (int col = 0; col < N; col++) {
+            C[lv + 1][col + 1] = A[lv + 1][col + 2];
+        }
+    }"""
+
+
+def test_combine_of_an_unrolled_loop_is_refused_310117(tmp_path):
+    k = kernel(tmp_path, program(COMBINE_BODY, n=7, m=13))
+    steps = ["tile: {stmt: 0, loop: col, size: 3, control: t17}",
+             "combine: {stmt: 0, loops: [lv, t17], name: cb3}",
+             "unroll: {stmt: 0, loop: col, factor: 2}", "combine: {stmt: 0, loops: [cb3, col]}"]
+    for sizes in ({"N": 7, "M": 13}, {"N": 9, "M": 3}, {"N": 6, "M": 2}):   # combine: fixed sizes
+        _, err = transform_text(load(str(k), defines=sizes), steps)
+        assert isinstance(err, RecipeError)
+        assert "step 4 (combine)" in str(err) and "'col' is already unrolled" in str(err), str(err)
+        accepted(k, steps[:2] + steps[3:] + ["unroll: {stmt: 0, loop: cb3col, factor: 2}"],
+                 [sizes], defines=sizes)
+
+
+def test_legality_witness_with_a_modulo_guard_310520(tmp_path):
+    """isl's lexmin failed on the violated dependence of a `c2 % 2` guarded statement (an
+    internal error); the witness is now any point of it, and the refusal is located."""
+    k = kernel(tmp_path, program("""    for (int c2 = 0; c2 < N; c2++) {
+        for (int x0 = 0; x0 < c2; x0++) {
+            for (int jj = 0; jj < M; jj++) {
+                if (c2 % 2 == 0) {
+                    A[c2][c2] = I[2 * jj + 1];
+                }
+            }
+        }
+    }"""))
+    _, err = transform_text(load(str(k)), ["unroll: {stmt: 0, loop: x0, factor: 2}"])
+    assert isinstance(err, RecipeError) and "step 1 (unroll)" in str(err) and "WAW on A" in str(err), str(err)

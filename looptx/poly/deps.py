@@ -167,7 +167,13 @@ def small_point(rel: isl.Map, scop: Scop) -> tuple[tuple[int, ...], tuple[int, .
             r = r.intersect_params(isl.Set(f"{scop.prefix}{{ : {' and '.join(f'{p} = {n}' for p in free)} }}"))
         if r.is_empty():
             continue
-        w = r.wrap().lexmin()
+        w = r.wrap()
+        try:
+            w = w.lexmin()
+        except isl.Error:
+            # isl's lexmin fails on some sets with existentially quantified divs (`c2 % 2`
+            # guards, found by fuzzing); any point of the set is still a witness
+            w = r.wrap()
         pt = w.sample_point()
         n_in = rel.dim(isl.dim_type.in_)
         vals = [pt.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(w.dim(isl.dim_type.set))]

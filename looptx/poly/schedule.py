@@ -548,6 +548,11 @@ def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Vari
         da, db = q.dims[pos], q.dims[pos + 2]
         if da.reversed or db.reversed:
             raise RecipeError("combine: reversed loops cannot be combined")
+        if da.factor or db.factor:
+            # the unroll's control loop steps by its factor and owns a hidden point loop: a
+            # merged index would lose both (a wrong result, found by fuzzing)
+            raise RecipeError(f"combine: loop '{a if da.factor else b}' is already unrolled",
+                              hint="combine first, then unroll the combined loop")
         merged = LoopDim(name, f"{extent}*({da.expr}) + ({db.expr}) - ({lb_b})")
         pieces[k] = replace(q, dims=q.dims[:pos] + (merged,) + q.dims[pos + 3:])
     return v.evolve(pieces=normalize(pieces))
