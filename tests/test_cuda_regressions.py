@@ -134,11 +134,33 @@ DUP2_OUTER_FIRST = """steps:
   - cuda: {stmt: 1, block: [i], thread: [j]}
 """
 
+# A tile's point loop and its control loop both on threads (Orio's CHiLL mm.c maps
+# thread={"j","jj"}): the point loop spans the tile (2 threads), not the whole range; it was
+# counted as N, which refused the mapping ("2048 threads") or made it unsized.
+TILETHR = """#ifndef N
+#define N 64
+#endif
+double a[N][N], c[N][N];
+void f(void) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      c[i][j] = 2.0 * a[i][j] + c[i][N - 1 - j];
+#pragma endscop
+}
+"""
+TILETHR_R = """steps:
+  - tile: {stmt: 0, loop: j, size: 2, control: jj}
+  - cuda: {stmt: 0, block: [i], thread: [j, jj]}
+"""
+
 GOOD = [("mix", MIX, MIX_R), ("pre", PRE, PRE_R), ("two", TWO, TWO_R), ("bt", BT, BT_DIST),
-        ("dup", DUP, DUP_SAME)]
+        ("dup", DUP, DUP_SAME), ("tilethr", TILETHR.replace(" + c[i][N - 1 - j]", ""), TILETHR_R)]
 # sizes that do and do not divide the tile size (16); the thread loop of bt needs a fixed M
 SIZES = {"mix": [["N=40"], ["N=48"]], "pre": [["N=37"], ["N=32"]], "two": [["N=100"], ["N=64"]],
-         "bt": [["N=50", "M=32"], ["N=33", "M=16"]], "dup": [["N=40"], ["N=17"]]}
+         "bt": [["N=50", "M=32"], ["N=33", "M=16"]], "dup": [["N=40"], ["N=17"]],
+         "tilethr": [["N=64"], ["N=37"]]}
 
 
 def cli(*args, cwd=None):
@@ -341,3 +363,15 @@ def test_divergent_barrier_kernel_runs_on_gpu(tmp_path):
     for sizes in ({"N": 7, "M": 13}, {"N": 37, "M": 29}):
         res = run_region(program, 0, variant, sizes, session=session, repetitions=2)
         assert res["status"] == "ok", (sizes, res)
+
+
+def test_tile_point_and_control_loops_on_threads_span_the_tile(tmp_path):
+    c, r = _write(tmp_path, "tt", TILETHR.replace(" + c[i][N - 1 - j]", ""), TILETHR_R)
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda", "-D", "N=64")
+    assert p.returncode == 0, p.stderr
+    assert "dim3(2, 32, 1)" in p.stdout and "2 * ty + tx" in p.stdout, p.stdout
+    # the same mapping on a nest whose threads would race (c[i][N-1-j] is written by another
+    # thread of the block) is refused by the dependence check, not mis-sized
+    c2, _ = _write(tmp_path, "tt2", TILETHR, TILETHR_R)
+    p = cli("transform", str(c2), "--recipe", str(r), "--target", "cuda", "-D", "N=64")
+    assert p.returncode == 2 and "step 2 (cuda)" in p.stderr, p.stderr

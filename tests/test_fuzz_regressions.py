@@ -384,3 +384,16 @@ def test_legality_witness_with_a_modulo_guard_310520(tmp_path):
     }"""))
     _, err = transform_text(load(str(k)), ["unroll: {stmt: 0, loop: x0, factor: 2}"])
     assert isinstance(err, RecipeError) and "step 1 (unroll)" in str(err) and "WAW on A" in str(err), str(err)
+
+
+def test_known_facts_are_checked_against_defined_sizes(tmp_path):
+    """`known: N % 2 == 0` with `#define N 7` was accepted and the unroll by 2 then dropped
+    the last iteration (a wrong result); -D N=7 was already refused."""
+    k = kernel(tmp_path, program("""    for (int i = 0; i < N; i++)
+        y[i] = y[i] * 0.5 + x[i];""", n=7).replace("#ifndef N\n#define N 7\n#endif", "#define N 7"))
+    _, err = transform_text(load(str(k)), ["known: {facts: ['N % 2 == 0']}",
+                                           "unroll: {stmt: 0, loop: i, factor: 2}"])
+    assert isinstance(err, RecipeError) and "step 1 (known)" in str(err) \
+        and "#defined sizes (N=7)" in str(err), str(err)
+    accepted(k, ["known: {facts: ['N % 7 == 0']}", "unroll: {stmt: 0, loop: i, factor: 7}"],
+             [{"M": 3}])

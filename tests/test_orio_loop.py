@@ -250,3 +250,46 @@ def test_int_scalar_of_input_vars_is_a_size(tmp_path):
                        globals="int i;", loop="  transform Composite( unrolljam = (['i'],[U_I]) )\n"
                                             "  for (i = 0; i <= A_ncols-1; i++)\n    x[i] = 2.0*x[i];")
     _search_all_valid(tmp_path, "dgemv.c", text, [{"N": 37}, {"N": 16}])
+
+
+# Found by fuzzing the Loop module (fuzz round 3): a permutation whose optional loops are all
+# absent (tile size 1) was refused; a tile of a loop an inner Unroll had removed named a loop
+# that "does not exist".
+OPT_PERM = PERF.format(params="    param T[] = [1, 4];", algorithm="Exhaustive", runs=2,
+                       sizes="param N[] = [20, 13];",
+                       decls="    decl static double A[N][N] = random;", globals="int i, j, jj;",
+                       loop="""  transform Composite(tile = [('j',T,'jj')], permut = [(['jj'],'i')])
+  for (i=0; i<=N-1; i++)
+    for (j=0; j<=N-1; j++)
+      A[i][j] = A[i][j] * 0.5 + j;""")
+
+
+def test_a_permutation_whose_optional_loops_are_absent_is_a_no_op(tmp_path):
+    rows, _ = _search_all_valid(tmp_path, "perm.c", OPT_PERM, [{"N": 20}, {"N": 13}])
+    assert len(rows) == 4
+
+
+INNER_UNROLL = PERF.format(params="    param U[] = [8, 4];\n    param T[] = [4, 8, 2];",
+                           algorithm="Exhaustive", runs=6, sizes="param N[] = [10, 7]; param M = 8;",
+                           decls="    decl static double A[N][M] = random;\n    decl static double x[M] = random;\n"
+                                 "    decl static double y[N] = random;",
+                           globals="int i, j, jj;",
+                           loop="""  transform Composite(tile = [('j',T,'jj')])
+  for (i=0; i<=N-1; i++)
+    transform Unroll(ufactor=U)
+    for (j=0; j<=M-1; j++)
+      y[i] = y[i] + A[i][j] * x[j];""")
+
+
+def test_a_tile_after_an_inner_unroll_of_the_loop_is_orios_no_op_up_to_the_factor(tmp_path):
+    """Orio's unrolled loop steps by its factor, so a tile no larger is a no-op (it named a
+    vanished loop: 'no loop named j'); a larger one is refused at the directive."""
+    src = tmp_path / "inner.c"
+    src.write_text(INNER_UNROLL.replace("param T[] = [4, 8, 2];", "param T[] = [4, 8, 2];\n"
+                                        "    constraint small = T <= U;"))
+    rows, _ = _search_all_valid(tmp_path, "inner.c", src.read_text(), [{"N": 10, "M": 8}, {"N": 7, "M": 8}])
+    assert len(rows) == 2 * 5
+    (tmp_path / "big.c").write_text(INNER_UNROLL.replace("param U[] = [8, 4];", "param U[] = [4];")
+                                    .replace("param T[] = [4, 8, 2];", "param T[] = [8];"))
+    rc, out, err = cli("transform", tmp_path / "big.c")
+    assert rc == 2 and "tile size 8 of loop 'j', which an inner directive unrolled by 4" in err, err

@@ -486,10 +486,11 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         strides = None
         rank = len(sym.dims)
         fixed_vals = {k: v for k, v in fixed}
-        # with the sizes fixed or #defined, `i*lx*ly` is affine (100*i): only a product of
-        # sizes of unknown value is a linearized subscript
+        linearized = rank == 1 and any(p.degree() > 1 for _, acc in uses for p in acc.subs)
+        # with the sizes fixed or #defined, `i*lx*ly` is affine (100*i): a linearized subscript
+        # that cannot be delinearized is still modelled, flat, when every size in it has a value
         known = {**{k: v for k, v in ex.int_macros.items() if k in params}, **fixed_vals}
-        linearized = rank == 1 and any(p.subs(known).degree() > 1 for _, acc in uses for p in acc.subs)
+        flat = all(p.subs(known).degree() <= 1 for _, acc in uses for p in acc.subs)
         if linearized:
             iters = lambda st: (lambda s: s in st.iterators or s.startswith("__a"))
             chain_syms = set()
@@ -497,21 +498,25 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                 chain_syms |= {s for s in acc.subs[0].symbols() if not iters(st)(s)}
             is_index = lambda s: s not in chain_syms
             stride_monos, parts = delinearize([acc.subs[0] for _, acc in uses], is_index)
+            failure, extents = None, []
             if stride_monos is None:
-                st, acc = uses[0]
-                raise ex.error(acc.ref_node, f"non-affine subscript of '{name}' (cannot delinearize)",
-                               "use multi-dimensional arrays or fix the sizes with --define")
+                failure = (f"non-affine subscript of '{name}' (cannot delinearize)",
+                           "use multi-dimensional arrays or fix the sizes with --define")
+            else:
+                for hi_m, lo_m in zip(stride_monos, stride_monos[1:]):
+                    rest = list(hi_m)
+                    for s_ in lo_m:
+                        rest.remove(s_)
+                    if len(rest) != 1:
+                        failure = (f"non-affine subscript of '{name}': stride {'*'.join(rest)} is "
+                                   "a product of sizes", "fix the sizes with --define")
+                        break
+                    extents.append(rest[0])
+            if failure is not None and not flat:
+                raise ex.error(uses[0][1].ref_node, *failure)
+            linearized = failure is None
+        if linearized:
             rank = len(stride_monos)
-            extents = []
-            for hi_m, lo_m in zip(stride_monos, stride_monos[1:]):
-                rest = list(hi_m)
-                for s_ in lo_m:
-                    rest.remove(s_)
-                if len(rest) != 1:
-                    st, acc = uses[0]
-                    raise ex.error(acc.ref_node, f"non-affine subscript of '{name}': stride "
-                                   f"{'*'.join(rest)} is a product of sizes", "fix the sizes with --define")
-                extents.append(rest[0])
             strides = tuple(extents)
             for (st, acc), dims in zip(uses, parts):
                 texts = []
@@ -525,7 +530,12 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                     texts.append(t)
                     if k > 0:
                         line, col = ex.where(acc.nodes[0])
-                        obligations.append((st.id, f"0 <= {t} < {extents[k - 1]}", line, col,
+                        # a #defined row length also has its value, for which alone the
+                        # check may hold (x[i*STRIDE + 1] with STRIDE 2)
+                        row = extents[k - 1]
+                        check = f"0 <= {t} < {row}" if row not in known else \
+                            f"(0 <= {t} < {row}) or (0 <= {t} < {known[row]})"
+                        obligations.append((st.id, check, line, col,
                                             f"linearized subscript of '{name}' leaves its row "
                                             f"(index {t} must stay in [0, {extents[k - 1]}))"))
                 index_text[acc.ref] = tuple(texts)
@@ -534,7 +544,8 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                 texts = []
                 for p, node in zip(acc.subs, acc.nodes):
                     try:
-                        texts.append(st.translator.isl_of(p.subs(known), node))
+                        q = p.subs(fixed_vals)
+                        texts.append(st.translator.isl_of(q if q.degree() <= 1 else p.subs(known), node))
                     except NonAffine:
                         raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
                                        "subscripts must be affine in loop iterators and parameters "
@@ -550,7 +561,9 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                                     accesses, st.schedule, st.reversed, st.line, st.col, st.text))
         obligations += [(st.id, c, line, col, what) for c, line, col, what in st.obligations]
     scop = Scop(path, region.index, params, fixed, assume, tuple(statements), tuple(arrays),
-                span, function, tuple((n, e) for n, e in derived if n in params))
+                span, function, tuple((n, e) for n, e in derived if n in params),
+                tuple((p, int(ex.int_macros[p])) for p in params
+                      if p in ex.int_macros and p not in fixed_names))
     check_obligations(scop, obligations)
     return scop
 

@@ -337,7 +337,10 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         block = []
         outer = sorted(list(range(K.root)) + K.block)
         for n, p in enumerate(K.thread):
-            off, m, lo = _offset(R, width, outer, p, prefix)
+            # a thread loop's index counts from its lowest value given the block loops and the
+            # thread loops around it: the point loop of a tile whose control loop is a thread
+            # loop too (CUDA-CHiLL's thread={"j","jj"}) spans the tile, not the whole range
+            off, m, lo = _offset(R, width, sorted(outer + [q for q in K.thread if q < p]), p, prefix)
             thread_pins.append(_pin(off, f"lx_t{n}"))
             zero_pins.append(isl.Set(f"[lx_t{n}] -> {{ [{', '.join(f't{k}' for k in range(width))}] : lx_t{n} = 0 }}"))
             pins_all = pins_all.intersect(thread_pins[-1])

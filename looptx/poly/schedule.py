@@ -588,6 +588,14 @@ def known(v: Variant, facts: list[str]) -> Variant:
             raise RecipeError(f"known: cannot read the fact '{f}'",
                               hint="facts are conditions on parameters, e.g. N >= 16") from None
     out = v.evolve(assumptions=v.assumptions + tuple(facts))
+    macros = dict(v.scop.macro_values)
+    if macros and not out.context.is_empty():
+        # a #defined size is symbolic in the model but has one value in every build
+        values = isl.Set(f"{v.scop.prefix}{{ : {' and '.join(f'{k} = {x}' for k, x in macros.items())} }}")
+        if out.context.intersect_params(values).is_empty():
+            shown = ", ".join(f"{k}={x}" for k, x in sorted(macros.items()))
+            raise RecipeError(f"known: the facts {list(facts)} cannot hold with the #defined "
+                              f"sizes ({shown})", hint="drop the fact or change the #define")
     if out.context.is_empty():
         # A false fact would make every domain empty: the region would silently vanish.
         fixed = ", ".join(f"{k}={val}" for k, val in sorted(dict(v.scop.fixed).items()))

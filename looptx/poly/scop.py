@@ -124,6 +124,9 @@ class Scop(CachedValue):
     function: str | None = None
     # sizes that are integer locals initialized before the region: (name, C initializer)
     derived: tuple[tuple[str, str], ...] = ()
+    # sizes that are #defined integers: symbolic in the model (the code keeps the name), with
+    # the value the build gives them
+    macro_values: tuple[tuple[str, int], ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------

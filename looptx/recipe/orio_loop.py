@@ -69,6 +69,7 @@ class _Nest:
     chains: list[list[tuple[int, str]]]
     tiled: dict[int, int] = field(default_factory=dict)    # control loop id -> its tile size
     unrolled: dict[int, int] = field(default_factory=dict)  # loop id -> index of its unroll step
+    unroll_factor: dict[int, int] = field(default_factory=dict)  # loop id -> its unroll factor
     next_id: int = 0
 
 
@@ -399,9 +400,16 @@ def _tile(ln: _Line, nest: _Nest, d: _Directive, lid, size: int, new, step) -> N
     if not isinstance(new, str) or not new.isidentifier():
         raise ln.error(f"the new tile index must be a name, got {new!r}", hint="write e.g. 'ii'")
     for s, loop in _find(ln, nest, d, lid, "a tile"):
-        stride = nest.tiled.get(loop, 1)
+        stride = nest.tiled.get(loop, 1) * nest.unroll_factor.get(loop, 1)
         if size == 1 or size <= stride:
             continue          # Orio leaves the loop as it is (tile size 1, or the loop's own step)
+        if loop in nest.unroll_factor:
+            # an inner transform Unroll applies first; its loop steps by the factor (or is gone,
+            # unrolled fully) and looptx does not tile an unrolled loop
+            raise ln.error(f"tile size {size} of loop '{dict(nest.chains[s])[loop]}', which an "
+                           f"inner directive unrolled by {stride}, is larger than its step",
+                           hint="tile it in the same Composite as the unroll, or tile by at most "
+                                "the unroll factor")
         if size % stride:
             raise ln.error(f"tile size {size} of loop '{dict(nest.chains[s])[loop]}' is not a "
                            f"multiple of its step {stride}",
@@ -429,12 +437,16 @@ def _permute(ln: _Line, nest: _Nest, d: _Directive, seq: list, step) -> None:
     if len(wanted) <= 1:
         return
     groups: dict[tuple[int, ...], int] = {}
+    eligible = False
     for s in d.stmts:
         names = {nm: loop for loop, nm in _in(nest, d, s)}
         if all(nm in names for nm, opt in wanted if not opt):
+            eligible = True
             ids = tuple(names[nm] for nm, _ in wanted if nm in names)
             if len(ids) > 1:
                 groups.setdefault(ids, s)
+    if eligible and not groups:
+        return      # the optional loops are absent (a tile of size 1): one loop, nothing to reorder
     if not groups:
         missing = [nm for nm, opt in wanted if not opt
                    and not any(nm == n for s in d.stmts for _, n in _in(nest, d, s))]
@@ -470,6 +482,8 @@ def _unroll(ln: _Line, nest: _Nest, d: _Directive, factors, step, out: list[Step
             k = nest.unrolled[loop]
             out[k] = replace(out[k], args=tuple((a, v * uf if a == "factor" else v)
                                                 for a, v in out[k].args))
+            nest.unroll_factor[loop] *= uf
             continue
         nest.unrolled[loop] = len(out)
+        nest.unroll_factor[loop] = uf
         step("unroll", stmt=s, loop=dict(nest.chains[s])[loop], factor=uf)
