@@ -242,7 +242,8 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
                             "looptx transforms loop nests that compute something")
         scops.append(_build_scop(path, r, raw, ex, symbols, defines, assumptions,
                                  (src.pos(r.start)[0], src.pos(r.end)[0]),
-                                 None if r.index in wrapped else fdef.decl.name, derived))
+                                 None if r.index in wrapped else fdef.decl.name, derived,
+                                 _defaults(text)))
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   for r in regions)
     # -D values are integer macros too: generated code that spells an array extent with a size
@@ -417,6 +418,13 @@ def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where) -> li
     return search(body)
 
 
+def _defaults(text: str) -> frozenset:
+    """Macros the file only defaults (`#ifndef N` / `#if !defined(N)`): a build may give
+    another value with -D, so theirs is not the only one."""
+    return frozenset(re.findall(r"^\s*#\s*(?:ifndef\s+|if\s+!\s*defined\s*\(?\s*)([A-Za-z_]\w*)",
+                                text, re.M))
+
+
 def _declared_in_file(ast) -> set[str]:
     """Every name the file (not input_vars) declares: globals, parameters, locals."""
     collector = DeclCollector()
@@ -460,7 +468,7 @@ def _derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
 
 
 def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols: dict,
-                defines: dict, assumptions, span, function, derived=()) -> Scop:
+                defines: dict, assumptions, span, function, derived=(), overridable=frozenset()) -> Scop:
     params = tuple(ex.params)
     fixed = tuple((p, int(defines[p])) for p in params if p in defines)
     fixed_names = {p for p, _ in fixed}
@@ -563,7 +571,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
     scop = Scop(path, region.index, params, fixed, assume, tuple(statements), tuple(arrays),
                 span, function, tuple((n, e) for n, e in derived if n in params),
                 tuple((p, int(ex.int_macros[p])) for p in params
-                      if p in ex.int_macros and p not in fixed_names))
+                      if p in ex.int_macros and p not in fixed_names and p not in overridable))
     check_obligations(scop, obligations)
     return scop
 
