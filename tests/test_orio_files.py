@@ -402,3 +402,18 @@ def test_a_decl_file_with_directives_is_preprocessed_with_the_build_flags(tmp_pa
     rc, out, err = cli("search", src, "--db", tmp_path / "e.db", "--no-progress")
     assert rc == 2, out + err      # a pointer: its extent is unknown, at its use in the loop
     assert err.strip().startswith(f"{src}:12:5: error: the extent of array 'x' is unknown"), err
+
+
+def test_orio_init_and_validation_files_are_noted_not_silently_ignored(tmp_path):
+    text = SCALE.replace("def search {", "def validation { arg validation_file = 'check.c'; }\n  def search {") \
+        .replace("decl dynamic double x[SN] = random; }", "decl dynamic double x[SN] = random; "
+                 "arg init_file = 'init.c'; }")
+    src = tmp_path / "v.c"
+    src.write_text(text)
+    rc, out, err = cli("search", src, "--db", tmp_path / "v.db", "--no-progress")
+    assert rc == 0, out + err
+    notes = err.strip().splitlines()
+    assert notes == [f"{src}:5: note: init_file 'init.c' is not used: looptx fills the inputs with "
+                     "seeded random data",
+                     f"{src}:6: note: validation_file 'check.c' is not used: looptx checks each "
+                     "variant against the original code"], err

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from looptx.errors import AnnotationError, LooptxError, flush_notes, read_utf8
+from looptx.errors import AnnotationError, LooptxError, flush_notes, note_once, read_utf8
 from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
 from looptx.frontend.regions import scan
 from looptx.search.space import Param, Space
@@ -164,6 +164,8 @@ def setup(args) -> Setup:
         build_command = f"{build_command or 'gcc -O3'} {build['libs']}"
     reps = int(counter.get("repetitions") or (5 if args.backend == "c" else 10))
     rtol = dict(spec.validation).get("rtol") if spec is not None else None
+    if spec is not None:
+        _note_replaced_files(spec)
     return Setup(path, spec, regions, sizes, str(algorithm), options, budget, time_limit, seed,
                  bool(args.resume or s.get("resume")), args.backend, args.db or base + ".looptx.db",
                  args.recipe, input_decls(spec, path), build_command, reps, defines,
@@ -269,6 +271,19 @@ def run(args) -> int:
     written = write_best(st, best, args.function)
     print(f"best variant written to {written}")
     return 0
+
+
+def _note_replaced_files(spec) -> None:
+    """Orio's own data and checking files have looptx counterparts: said once, not silently."""
+    for section, name, instead in (
+            ("input_vars", "init_file", "looptx fills the inputs with seeded random data"),
+            ("validation", "validation_file", "looptx checks each variant against the original code"),
+            ("validation", "expected_output", "looptx checks each variant against the original code")):
+        value = spec.init_file if name == "init_file" else dict(spec.validation).get(name)
+        if value:
+            where = spec.where(section, name)
+            note_once(where["file"] or spec.file, where.get("line") or spec.line,
+                      f"{name} '{value}' is not used: {instead}")
 
 
 def _nothing_passed(st: Setup, keys: list[str]) -> int:
