@@ -45,6 +45,11 @@ ENV = {"a": 3, "b": 2, "x": [1, 2, 3], "s": "ij", "TI": 16, "TJ": 8}
     ("max(*x)", 3), ("sum([[1], [2]], [])", [1, 2]), ("'-O%d' % a", "-O3"),
     ("f'plain'", "plain"), ("[2 ** i for i in range(4)]", [1, 2, 4, 8]),
     ("[1,\n 2]", [1, 2]), ("a +\n b", 5), ("  a  # trailing comment", 3),
+    # Orio's Python 2 idioms: range() is a list, map() a list, join() string.join
+    ("[1] + range(2, 5)", [1, 2, 3, 4]), ("range(1, 3) + [16] + range(32, 33)", [1, 2, 16, 32]),
+    ("map(join, product(['', '-funroll-loops'], ['-O1', '-O2']))",
+     [" -O1", " -O2", "-funroll-loops -O1", "-funroll-loops -O2"]),
+    ("map(abs, [-1, 2])", [1, 2]), ("join(['a', 'b'], '-')", "a-b"), ("map(max, [1, 5], [4, 2])", [4, 5]),
 ])
 def test_allowed(text, expected):
     assert evaluate(text, ENV) == expected
@@ -118,6 +123,10 @@ def test_rejected(text, word):
     ("'a' * 10 ** 9", "repetition"),
     ("10 ** 9 * [0]", "repetition"),
     ("product(range(100), repeat=5)", "product()"),
+    ("map(abs, range(10 ** 8))", "range()"),
+    ("map(3, [1])", "needs a function"),
+    ("join([1, 2])", "takes strings"),
+    ("(1,) + range(2)", "concatenate"),
     ("permutations(range(12))", "permutations()"),
     ("combinations(range(60), 30)", "combinations()"),
     ("sum([[0] * 10 ** 6 for i in range(20)], [])", "sum()"),

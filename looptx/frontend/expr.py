@@ -444,7 +444,13 @@ class _Evaluator:
         return _UNOPS[type(n.op)](self.ev(n.operand, s))
 
     def _BinOp(self, n, s):
-        return _BINOPS[type(n.op)](self.ev(n.left, s), self.ev(n.right, s))
+        a, b = self.ev(n.left, s), self.ev(n.right, s)
+        if isinstance(n.op, ast.Add) and isinstance(a, (list, range)) and isinstance(b, (list, range)) \
+                and (isinstance(a, range) or isinstance(b, range)):
+            # Orio's files were written for Python 2, where range() is a list: `[1] + range(2, 17)`
+            # (an error in Python 3) is the list it meant
+            return list(a) + list(b)
+        return _BINOPS[type(n.op)](a, b)
 
     def _BoolOp(self, n, s):
         is_and = isinstance(n.op, ast.And)

@@ -72,6 +72,25 @@ def _product(*iterables, repeat=1):
     return list(itertools.product(*pools))
 
 
+def _map(function, *iterables):
+    """Python 2's map (a list), as Orio files use it: `map(join, product([...], [...]))`.
+    `function` can only be one of these safe functions: names evaluate to nothing else."""
+    if not callable(function):
+        raise TypeError(f"map() needs a function, not {type(function).__name__}")
+    pools = [list(it) for it in iterables]
+    _check_count(min((len(p) for p in pools), default=0), "map()")
+    return [function(*args) for args in zip(*pools)]
+
+
+def _join(words, sep=" "):
+    """Python 2's string.join, Orio's `join` of compiler flag tuples."""
+    words = list(words)
+    if not all(isinstance(w, str) for w in words) or not isinstance(sep, str):
+        raise TypeError("join() takes strings")
+    _check_count(sum(len(w) for w in words) + len(sep) * len(words), "join()")
+    return sep.join(words)
+
+
 def _sum(iterable, start=0):
     # list/tuple concatenation through sum() is quadratic in CPython: do it linearly, bounded
     if isinstance(start, (list, tuple)):
@@ -119,5 +138,5 @@ SAFE_FUNCTIONS: Mapping[str, Any] = MappingProxyType({
     "any": any, "all": all, "zip": lambda *its: list(zip(*its)),
     "enumerate": lambda it, start=0: list(enumerate(it, start)), "pow": _pow,
     "permutations": _permutations, "combinations": _combinations, "product": _product,
-    "mapping": call_mapping,
+    "mapping": call_mapping, "map": _map, "join": _join,
 })
