@@ -14,7 +14,7 @@ from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.preprocess import Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan, scan_comments
-from looptx.frontend.symbols import DeclCollector, Symbol, c_text, symbol_of
+from looptx.frontend.symbols import DeclCollector, Symbol, c_text, split_chained_assignments, symbol_of
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
 MAIN = "<stdin>"
@@ -147,6 +147,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     except Exception as e:                                  # pycparser lexer errors
         raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
     rename_reserved(ast)
+    split_chained_assignments(ast)
     if soft:
         defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in _declared_in_file(ast)}
     int_macros = {to_model(k): v for k, v in pp.int_macros.items()}

@@ -87,3 +87,34 @@ class DeclCollector(c_ast.NodeVisitor):
     def visit_FuncDef(self, node):          # nested function definitions are not C
         self.visit(node.decl)
         self.visit(node.body)
+
+
+def split_chained_assignments(node) -> None:
+    """Rewrites, in place, each statement `a = b = E;` as `b = E; a = b;` (the value of an
+    assignment is its left side's new value, so this is exact).  Real kernels write them (MILC's
+    `cr = ci = 0.0;`); each part is then a statement of its own, numbered in that order."""
+    import copy
+    loops = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.If)
+
+    def chained(st) -> bool:
+        return isinstance(st, c_ast.Assignment) and isinstance(st.rvalue, c_ast.Assignment) \
+            and st.rvalue.op == "="
+
+    def split(st) -> list:
+        if not chained(st):
+            return [st]
+        inner = st.rvalue
+        outer = c_ast.Assignment(st.op, st.lvalue, copy.deepcopy(inner.lvalue), coord=st.coord)
+        return split(inner) + [outer]
+
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Compound) and n.block_items:
+            n.block_items = [p for it in n.block_items for p in split(it)]
+        elif isinstance(n, loops):
+            for attr in ("stmt", "iftrue", "iffalse"):
+                body = getattr(n, attr, None)
+                if chained(body):
+                    setattr(n, attr, c_ast.Compound(split(body), coord=body.coord))
+        stack.extend(ch for _, ch in n.children())
