@@ -347,7 +347,7 @@ def test_dependence_analysis_budget_is_a_located_error_200444(tmp_path, monkeypa
 # ---- a combine of an unrolled loop (fuzz round 3, combine/registers emphasis) ----------------
 # Root cause: an unroll turns its loop into a control loop stepping by the factor around a
 # hidden point loop; combine replaced the control loop by a merged index and lost both, so the
-# generated code skipped and repeated instances.  Now refused at the combine; combining first
+# generated code left out some instances and ran others twice.  Now refused at the combine; combining first
 # and unrolling the combined loop is the same schedule.
 
 COMBINE_BODY = """    for (int lv = 0; lv < N; lv++) {

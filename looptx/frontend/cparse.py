@@ -207,6 +207,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
                for i, r in enumerate(regions)]
 
     scops = []
+    overridable = _defaults(text)
     declared = set(globals_)
     for r in regions:
         fdef = _enclosing_function(funcs, src, r, where)
@@ -244,7 +245,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         scops.append(_build_scop(path, r, raw, ex, symbols, defines, assumptions,
                                  (src.pos(r.start)[0], src.pos(r.end)[0]),
                                  None if r.index in wrapped else fdef.decl.name, derived,
-                                 _defaults(text)))
+                                 overridable))
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   for r in regions)
     # -D values are integer macros too: generated code that spells an array extent with a size
