@@ -106,3 +106,14 @@ def test_illegal_recipe_cli_exit_2(tmp_path):
     unsafe = subprocess.run([sys.executable, "-m", "looptx", "transform", str(KERNELS / "seidel-1d.c"),
                              "--recipe", str(r), "--unsafe"], capture_output=True, text=True)
     assert unsafe.returncode == 0 and "UNSAFE" in unsafe.stdout.split("*/")[0]
+
+
+def test_witness_is_shown_at_the_size_the_file_defines():
+    # N is `#define N 64` in every build: a witness "with N=2" named an instance the program
+    # never runs; a size the file leaves open is still shown at a small value
+    msg = rejected(scop(STENCIL), "permute: {stmt: 0, order: [j, i]}")
+    assert "(with N=64)" in msg, msg
+    text = ("#ifndef N\n#define N 64\n#endif\ndouble A[N][N];\nvoid f(void) {\n  int i, j;\n"
+            f"#pragma scop\n{STENCIL}\n#pragma endscop\n}}\n")
+    msg = rejected(parse_file("t.c", text=text).scops[0], "permute: {stmt: 0, order: [j, i]}")
+    assert "(with N=3)" in msg, msg

@@ -160,11 +160,16 @@ def violated(deps: Deps, schedule: isl.UnionMap) -> list[tuple[Dep, isl.Map]]:
 def small_point(rel: isl.Map, scop: Scop) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """A concrete (source, sink) pair from rel, with parameters as small as possible."""
     free = [p for p in scop.params if p not in dict(scop.fixed)]
-    tries = [None] if not free else list(SMALL_SIZES)
-    for n in tries:
+    # A size the file #defines has that value in every build: a witness at another value
+    # would show an instance the program never runs, so those values are tried first.
+    built = {p: v for p, v in scop.macro_values if p in free}
+    tries = [{**{p: n for p in free}, **built} for n in SMALL_SIZES] if free else [{}]
+    if built:
+        tries += [{p: n for p in free} for n in SMALL_SIZES]
+    for sizes in {tuple(t.items()): t for t in tries}.values():
         r = rel
-        if n is not None:
-            r = r.intersect_params(isl.Set(f"{scop.prefix}{{ : {' and '.join(f'{p} = {n}' for p in free)} }}"))
+        if sizes:
+            r = r.intersect_params(isl.Set(f"{scop.prefix}{{ : {' and '.join(f'{p} = {v}' for p, v in sizes.items())} }}"))
         if r.is_empty():
             continue
         w = r.wrap()
@@ -177,7 +182,6 @@ def small_point(rel: isl.Map, scop: Scop) -> tuple[tuple[int, ...], tuple[int, .
         pt = w.sample_point()
         n_in = rel.dim(isl.dim_type.in_)
         vals = [pt.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(w.dim(isl.dim_type.set))]
-        sizes = {p: n for p in free} if n is not None else {}
         return tuple(vals[:n_in]), tuple(vals[n_in:]), sizes
     return None
 
