@@ -31,7 +31,8 @@ def _defines(values: list[str] | None) -> dict[str, int]:
     for item in values or []:
         name, sep, val = item.partition("=")
         if not sep or not name.isidentifier():
-            raise LooptxError(f"bad --define '{item}'", hint="write --define NAME=INTEGER")
+            raise LooptxError(f"bad --define '{item}'", hint="write --define NAME=INTEGER; a flag "
+                              "macro tested with #ifdef (MINI_DATASET) is NAME=1")
         try:
             out[name] = int(val, 0)
         except ValueError:
@@ -45,6 +46,20 @@ def _common(p: argparse.ArgumentParser):
     p.add_argument("--define", "-D", action="append", metavar="N=V",
                    help="fix a parameter (size) to a value; fixed sizes give tighter code")
     p.add_argument("--function", metavar="NAME", help="work on regions in NAME (or its whole body)")
+    _include_option(p)
+
+
+def _include_option(p: argparse.ArgumentParser):
+    p.add_argument("-I", "--include-dir", action="append", metavar="DIR",
+                   help="search DIR for the file's #include headers, as gcc -I does")
+
+
+def _include_path(dirs: list[str] | None) -> str | None:
+    """The -I folders, checked, for LOOPTX_INCLUDE_PATH (search workers inherit it)."""
+    for d in dirs or []:
+        if not os.path.isdir(d):
+            raise LooptxError(f"include folder '{d}' does not exist", hint="give -I an existing folder")
+    return os.pathsep.join(os.path.abspath(d) for d in dirs) if dirs else None
 
 
 def parser() -> argparse.ArgumentParser:
@@ -102,6 +117,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--list-searchers", action="store_true", help="print the searcher names and exit")
     s.add_argument("--define", "-D", action="append", metavar="N=V", help="fix a size")
     s.add_argument("--function", metavar="NAME", help="work on regions in NAME")
+    _include_option(s)
 
     rp = sub.add_parser("report", help="tables, CSV/JSON export and a convergence plot of a results database")
     rp.add_argument("db", help="results database (FILE.looptx.db)")
@@ -138,15 +154,20 @@ def cmd_transform(args) -> int:
 
 def cmd_run(args) -> int:
     from looptx.pipeline import fragment_inputs, script_function
+    from looptx.recipe.schema import find_recipe, load_file
     decls, defines = fragment_inputs(args.file, _defines(args.define))
-    args.function = script_function(args.file, args.recipe, args.function)
+    # Read before the C file, as transform does: a script that does not parse must be blamed
+    # itself, not through the "no region" its unread procedure() would cause.
+    recipe = load_file(find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file)))) \
+        if args.recipe else None
+    args.function = script_function(args.file, recipe, args.function)
     if args.target == "c":
         from looptx.runtime.evaluators import run_once
         status, region, n_regions = 0, 0, 1
         while region < n_regions:
             # Every region is built, checked and run: a recipe's steps on a later region must
             # not go unchecked because the first one validated.
-            r = run_once(args.file, args.recipe, defines=defines, function=args.function,
+            r = run_once(args.file, recipe, defines=defines, function=args.function,
                          repetitions=args.repetitions, cflags=args.cflags, unsafe=args.unsafe,
                          region=region, extra_decls=decls)
             n_regions = r["regions"]
@@ -161,11 +182,8 @@ def cmd_run(args) -> int:
                   f"max rel err {r['max_rel_error']:.1e}  [{r['compiler']} {r['flags']}]")
         return status
     from looptx.pipeline import load, variants_for
-    from looptx.recipe.schema import find_recipe, load_file
     from looptx.runtime.cuda import run_region
     program = load(args.file, defines=defines, function=args.function, extra_decls=decls)
-    recipe = load_file(find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file)))) \
-        if args.recipe else None
     variants, _ = variants_for(program, recipe, unsafe=args.unsafe)
     status = 0
     for i, v in variants.items():
@@ -216,7 +234,11 @@ COMMANDS = {"transform": cmd_transform, "deps": cmd_deps, "run": cmd_run, "searc
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     reset_notes()
+    saved = os.environ.get("LOOPTX_INCLUDE_PATH")
     try:
+        given_dirs = _include_path(getattr(args, "include_dir", None))
+        if given_dirs:
+            os.environ["LOOPTX_INCLUDE_PATH"] = given_dirs
         rc = COMMANDS[args.command](args)
         flush_notes()
         return rc
@@ -244,6 +266,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"looptx: internal error{where}: {type(e).__name__}: {e} "
               f"(please report it; rerun with --debug for a traceback)", file=sys.stderr)
         return 1
+    finally:
+        if saved is None:
+            os.environ.pop("LOOPTX_INCLUDE_PATH", None)
+        else:
+            os.environ["LOOPTX_INCLUDE_PATH"] = saved
 
 
 if __name__ == "__main__":

@@ -12,9 +12,10 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, bad_int_constant, c_int_value, delinearize
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model, to_user
-from looptx.frontend.preprocess import Preprocessed, blank_line_directives, needs_cpp, preprocess
+from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan, scan_comments
-from looptx.frontend.symbols import DeclCollector, Symbol, c_text, split_chained_assignments, symbol_of
+from looptx.frontend.symbols import (DeclCollector, Symbol, c_text, resolve_typedef,
+                                     split_chained_assignments, symbol_of)
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
 MAIN = "<stdin>"
@@ -85,6 +86,26 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
                assumptions: tuple[str, ...] = (), soft: frozenset = frozenset()) -> Program:
     """The program model of a C file.  `defines` fix sizes (or act as macros); those named in
     `soft` only fix names the file does not declare itself."""
+    try:
+        return _parse_file(path, defines=defines, function=function, extra_decls=extra_decls,
+                           text=text, assumptions=assumptions, soft=soft)
+    except SourceError as e:
+        # A project header that is not found is read as empty (libc ones are replaced anyway),
+        # so what it declares shows up later as an unknown name or a syntax error.
+        if not e.what.startswith(("cannot read the input", "preprocessor")):
+            try:
+                if text is None:
+                    with open(path, encoding="utf-8", errors="replace") as f:
+                        text = f.read()
+                missing = missing_headers(blank(text, [(c.start, c.end) for c in scan_comments(text)]), path)
+            except OSError:
+                missing = ""
+            if missing:
+                e.hint = f"{e.hint}; {missing}" if e.hint else missing
+        raise
+
+
+def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft) -> Program:
     if text is None:
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
@@ -165,7 +186,10 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     globals_ = {}
     declared_data = {}          # what Orio's input_vars declare (extra_decls), with extents
     for e in ast.ext:
-        if isinstance(e, c_ast.Decl):
+        if isinstance(e, c_ast.Typedef) and e.name:
+            # element types of arrays declared with it resolve through it
+            globals_[e.name] = Symbol(e.name, "typedef", c_text(e.type), line=e.coord.line if e.coord else 0)
+        elif isinstance(e, c_ast.Decl):
             sym = symbol_of(e)
             if sym:
                 globals_[sym.name] = sym
@@ -562,7 +586,8 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                                        "(or fix the sizes with --define)") from None
                 index_text[acc.ref] = tuple(texts)
         decl = sym.decl_text + ";" if local and sym.decl_text else ""
-        arrays.append(Array(name, sym.ctype, sym.dims, role, local, strides, rank, decl))
+        arrays.append(Array(name, resolve_typedef(sym.ctype, symbols.get), sym.dims, role, local,
+                            strides, rank, decl))
 
     statements = []
     for st in raw:

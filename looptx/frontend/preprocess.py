@@ -100,16 +100,87 @@ def needs_cpp(text: str) -> bool:
     return bool(_DIRECTIVE.search(text))
 
 
-def _collect_system_headers(text: str, base_dir: str, seen: set[str]) -> set[str]:
-    names = set(_SYS_INCLUDE.findall(text))
+def include_dirs() -> list[str]:
+    """Folders searched for headers, in gcc's order: the command line's -I (which the CLI
+    passes on in LOOPTX_INCLUDE_PATH, so search workers see them too), then CPATH and
+    C_INCLUDE_PATH, which gcc honours as well."""
+    dirs: list[str] = []
+    for var in ("LOOPTX_INCLUDE_PATH", "CPATH", "C_INCLUDE_PATH"):
+        for d in os.environ.get(var, "").split(os.pathsep):
+            d = os.path.abspath(d) if d else ""
+            if d and d not in dirs and os.path.isdir(d):
+                dirs.append(d)
+    return dirs
+
+
+def _find_header(name: str, dirs: list[str]) -> str | None:
+    for d in dirs:
+        path = os.path.normpath(os.path.join(d, name))
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+def _collect_system_headers(text: str, base_dir: str, seen: set[str], dirs: list[str]) -> set[str]:
+    """The <...> headers no searched folder holds: they get fake (libc) versions.  Headers
+    that are found, with <> or quotes, are read for their own includes."""
+    names: set[str] = set()
+    found = []
+    for name in _SYS_INCLUDE.findall(text):
+        path = _find_header(name, [base_dir] + dirs)
+        if path is None:
+            names.add(name)
+        else:
+            found.append(path)
     for local in _LOCAL_INCLUDE.findall(text):
-        path = os.path.normpath(os.path.join(base_dir, local))
-        if path in seen or not os.path.isfile(path):
+        path = _find_header(local, [base_dir] + dirs)
+        if path is not None:
+            found.append(path)
+    for path in found:
+        if path in seen:
             continue
         seen.add(path)
         with open(path, encoding="utf-8", errors="replace") as f:
-            names |= _collect_system_headers(f.read(), os.path.dirname(path), seen)
+            names |= _collect_system_headers(f.read(), os.path.dirname(path), seen, dirs)
     return names
+
+
+_SYSTEM_DIRS: list[str] | None = None
+
+
+def _system_dirs() -> list[str]:
+    """Where the system compiler finds <...> headers (`cpp -v`), to tell a missing project
+    header (polybench.h without its -I) from a libc one that looptx replaces."""
+    global _SYSTEM_DIRS
+    if _SYSTEM_DIRS is None:
+        cpp = shutil.which("cpp") or shutil.which("gcc")
+        dirs: list[str] = []
+        if cpp:
+            proc = subprocess.run([cpp, "-xc", "-E", "-v", os.devnull], capture_output=True, text=True)
+            inside = False
+            for ln in proc.stderr.splitlines():
+                if ln.startswith("#include <...> search starts here"):
+                    inside = True
+                elif ln.startswith("End of search list"):
+                    inside = False
+                elif inside and ln.strip():
+                    dirs.append(ln.strip())
+        _SYSTEM_DIRS = dirs
+    return _SYSTEM_DIRS
+
+
+def missing_headers(text: str, filename: str) -> str:
+    """A hint naming the <...> headers of the file (or of headers it includes) found neither
+    in the searched folders nor among the system's; looptx read them as empty.  '' if none."""
+    base_dir = os.path.dirname(os.path.abspath(filename)) or "."
+    fake = _collect_system_headers(text, base_dir, set(), include_dirs())
+    missing = sorted(n for n in fake if _find_header(n, _system_dirs()) is None)
+    if not missing:
+        return ""
+    names = ", ".join(f"<{m}>" for m in missing)
+    one = len(missing) == 1
+    return (f"{names} {'was' if one else 'were'} not found and read as empty: give "
+            f"{'its folder' if one else 'their folders'} with -I DIR")
 
 
 def _fake_include_dir(headers: set[str]) -> str:
@@ -188,9 +259,11 @@ def blank_line_directives(text: str) -> str:
 def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = None) -> Preprocessed:
     """Preprocess the comment-free text of `filename` (positions kept by the caller)."""
     base_dir = os.path.dirname(os.path.abspath(filename)) or "."
-    fake = _fake_include_dir(_collect_system_headers(blanked, base_dir, set()))
+    dirs = include_dirs()
+    fake = _fake_include_dir(_collect_system_headers(blanked, base_dir, set(), dirs))
     try:
-        common = ["-undef", "-nostdinc", "-isystem", fake, "-I", base_dir]
+        common = ["-undef", "-nostdinc", "-I", base_dir] + [a for d in dirs for a in ("-I", d)] \
+            + ["-isystem", fake]
         dflags = [f"-D{k}={v}" for k, v in (defines or {}).items()]
         first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename, blanked)
         int_macros: dict[str, int] = {}

@@ -297,7 +297,8 @@ def scan(text: str, filename: str) -> Markup:
     return Markup(src, tuple(comments), tuple(anns), tuple(regions), tuning)
 
 
-def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0)) -> tuple[int, int] | None:
+def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0),
+                function: str | None = None) -> tuple[int, int] | None:
     """(line, column) of the first use of identifier `name` in the code of the given lines
     (inclusive; the whole file when no occurrence is there), or None when the file cannot be
     read or does not hold the name.  For errors found after parsing, on objects that keep only
@@ -317,4 +318,11 @@ def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0)) -> tu
         # declared nowhere in the code (a decl_file): its use in an Orio Loop region's code,
         # which is inside its annotation, a comment
         inside = [h for h in (src.pos(m.start()) for m in word.finditer(text)) if first <= h[0] <= last]
+    if not inside and first and function:
+        # used through a macro (PolyBench's _PB_NI for ni): its declaration in the region's
+        # function, not a mention in another function
+        heads = [src.pos(m.start()) for m in re.finditer(rf"(?<![\w.]){re.escape(function)}\s*\(", code)]
+        heads = [h for h in heads if h[0] < first]
+        if heads:
+            inside = [h for h in hits if heads[-1] <= h and h[0] < first]
     return (inside or hits or [None])[0]

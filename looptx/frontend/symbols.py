@@ -1,6 +1,7 @@
 """Declarations visible at a region: names, C types and array extents (from pycparser)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pycparser import c_ast, c_generator
@@ -58,6 +59,20 @@ def _base_type(t) -> tuple[str, tuple[str, ...], bool]:
             return "function", tuple(dims), const
         else:
             return c_text(t), tuple(dims), const
+
+
+def resolve_typedef(ctype: str, lookup) -> str:
+    """The arithmetic type a typedef name stands for (`typedef char base;` -> 'char'), through
+    chains of typedefs; other types (structs, arrays, unknown names) are returned unchanged."""
+    seen = set()
+    words = ctype.split()
+    while len(words) == 1 and words[0] not in seen:
+        seen.add(words[0])
+        sym = lookup(words[0])
+        if sym is None or sym.kind != "typedef" or not re.fullmatch(r"[A-Za-z_]\w*( [A-Za-z_]\w*)*", sym.ctype):
+            break
+        words = sym.ctype.split()
+    return " ".join(words) if words != ctype.split() else ctype
 
 
 def symbol_of(decl: c_ast.Decl) -> Symbol | None:

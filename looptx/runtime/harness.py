@@ -218,7 +218,7 @@ class RegionSignature:
         macros = dict(int_macros)
         for name, v in fixed.items():
             if name in sizes and sizes[name] != v:
-                pos = locate_name(scop.filename, name, scop.region_span) \
+                pos = locate_name(scop.filename, name, scop.region_span, scop.function) \
                     or (scop.region_span[0] or None, None)
                 raise LooptxError(f"size {name}={sizes[name]} disagrees with the value {v} the "
                                   "program was loaded with", hint="load it with the same --define",
@@ -234,7 +234,7 @@ class RegionSignature:
 
         def at(name: str) -> dict:
             # the scop keeps no positions of names; point at the name's first use in the region
-            pos = locate_name(scop.filename, name, scop.region_span)
+            pos = locate_name(scop.filename, name, scop.region_span, scop.function)
             return dict(where, line=pos[0], col=pos[1]) if pos else where
         free = [p for p in scop.params if p not in fixed]
         args: list[HarnessArg] = []
