@@ -110,6 +110,10 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--replay", metavar="CACHE", help="replay the searcher on a recorded space "
                    "(Kernel Tuner cache .json or .json.gz) instead of measuring")
     s.add_argument("--t1", metavar="T1", help="with --replay: the space's T1 definition (its Conditions)")
+    s.add_argument("--objective", metavar="NAME[:max|:min]",
+                   help="with --replay: the recorded value to optimise (default: the cache's "
+                        "'objective', else time); GFLOP/s-, GFLOPS/W- and score-like names are "
+                        "maximised, others minimised, unless :max or :min says otherwise")
     s.add_argument("--spec", metavar="SPEC", help="a .spec file with the tuning spec (overrides the annotation)")
     s.add_argument("--recipe", "-r", metavar="R", help="YAML recipe with $PARAMS (overrides the annotation)")
     s.add_argument("--top", type=int, default=10, help="rows of the final table")
@@ -232,6 +236,11 @@ COMMANDS = {"transform": cmd_transform, "deps": cmd_deps, "run": cmd_run, "searc
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--debug" in argv[1:]:
+        # the internal-error message says "rerun with --debug": after the command works too
+        argv.remove("--debug")
+        argv.insert(0, "--debug")
     args = parser().parse_args(argv)
     reset_notes()
     saved = os.environ.get("LOOPTX_INCLUDE_PATH")

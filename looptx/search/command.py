@@ -525,7 +525,7 @@ def replay_command(args) -> int:
     if args.db or args.resume:
         raise LooptxError("--db and --resume do not apply to --replay: a replay measures nothing "
                           "and records nothing", hint="drop them; run it again to repeat it")
-    rec = load_recorded_space(args.replay, args.t1)
+    rec = load_recorded_space(args.replay, args.t1, getattr(args, "objective", None))
     algo = args.algorithm or "surf+"
     budget = args.budget or min(100, rec.n_valid)
     seed = args.seed or 0
@@ -540,9 +540,19 @@ def replay_command(args) -> int:
     rank = 1 + sum(1 for t in rec.times if t < best)
     point = next(p for (p, r, _), v in zip(trace, trace.best_curve) if r.ok and r.value == best)
     print(f"best point {json.dumps(point, default=str)}")
-    hit = next((i + 1 for i, v in enumerate(trace.best_curve) if v <= 1.05 * rec.optimum), None)
-    print(f"best found {best:.6g} s (optimum {rec.optimum:.6g} s, optimum/best {rec.optimum / best:.4f}, "
-          f"rank {rank} of {rec.n_valid}); within 5% of the optimum after "
-          f"{hit if hit else 'more than ' + str(len(trace))} evaluations; simulated time "
-          f"{trace.times[-1]:.1f} s (searcher {trace.searcher_time:.2f} s)")
+    tail = f"simulated time {trace.times[-1]:.1f} s (searcher {trace.searcher_time:.2f} s)"
+    if rec.objective_name == "time" and rec.ratio:
+        hit = next((i + 1 for i, v in enumerate(trace.best_curve) if v <= 1.05 * rec.optimum), None)
+        print(f"best found {best:.6g} s (optimum {rec.optimum:.6g} s, optimum/best "
+              f"{rec.optimum / best:.4f}, rank {rank} of {rec.n_valid}); within 5% of the optimum "
+              f"after {hit if hit else 'more than ' + str(len(trace))} evaluations; {tail}")
+        return 0
+    # another objective: shown in its own units, with its direction
+    name, way = rec.objective_name, "higher" if rec.higher_is_better else "lower"
+    first = next(i + 1 for i, v in enumerate(trace.best_curve) if v == rec.optimum) \
+        if best == rec.optimum else None
+    unit = " ms" if name == "time" else ""
+    print(f"best found {name} {rec.shown(best):.6g}{unit} (optimum {rec.shown(rec.optimum):.6g}{unit}, {way} is "
+          f"better, rank {rank} of {rec.n_valid}); optimum found "
+          f"{'after ' + str(first) if first else 'not within ' + str(len(trace))} evaluations; {tail}")
     return 0

@@ -18,13 +18,14 @@ import json
 import math
 import operator
 import os
+import re
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from looptx.errors import AnnotationError
+from looptx.errors import AnnotationError, LooptxError, note_once
 from looptx.search.base import Result, get_searcher
 from looptx.search.space import Param, Point, Space, infer_kind, point_key
 
@@ -50,6 +51,12 @@ class RecordedSpace:
     n_valid: int
     # Objective (seconds, inf for a failure) of each valid point, in enumeration order.
     times: tuple[float, ...] = field(default=(), repr=False)
+    # What the cache records as the objective; values are minimised as `key(value)` (time in
+    # seconds; 1/x for a positive higher-is-better one) and shown back with `shown(key)`.
+    objective_name: str = "time"
+    higher_is_better: bool = False
+    shown: Callable[[float], float] = field(default=lambda k: k, repr=False, compare=False)
+    ratio: bool = True          # optimum/best is meaningful (positive, ratio-preserving keys)
 
 
 @dataclass(frozen=True)
@@ -175,8 +182,16 @@ def _compile_condition(text: str, where: str):
                                    "parameter names", file=where) from None
 
 
-def _constraint(expr) -> Callable[[Mapping], bool]:
-    return lambda point: bool(expr(point))
+class _constraint:
+    """A T1 condition as a space constraint; `names` lets the space check it as soon as the
+    params it reads have values, so large grids are listed without visiting every point."""
+
+    def __init__(self, expr, names=()):
+        self.expr = expr
+        self.names = tuple(names)
+
+    def __call__(self, point: Mapping) -> bool:
+        return bool(self.expr(point))
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -228,7 +243,7 @@ def _load_params(data: dict, path: str) -> list[Param]:
             raise AnnotationError(f"parameter '{k}' has no value list in 'tune_params'",
                                   hint="the cache is damaged", file=path)
         m = meta.get(k, {})
-        values = tp[k]
+        values = [_hashable(v) for v in tp[k]]
         kind = m.get("kind") or infer_kind(values)
         params.append(Param(k, tuple(values), kind, tuple(m.get("slots", ()))))
     return params
@@ -241,49 +256,150 @@ def _load_t1(t1_path, params: list[Param]) -> list[Callable]:
     if not isinstance(cs, dict):
         raise AnnotationError("no 'ConfigurationSpace' in the T1 file", hint="give a T1 "
                               "problem definition", file=t1_path)
-    t1_names = [p.get("Name") for p in cs.get("TuningParameters", [])]
+    t1_names = [p.get("Name") for p in cs.get("TuningParameters", []) if isinstance(p, dict)]
     names = [p.name for p in params]
-    if sorted(t1_names) != sorted(names):
-        raise AnnotationError("the T1 parameters do not match the cache's",
-                              hint=f"cache has {', '.join(names)}", file=t1_path)
+    dup = sorted({n for n in t1_names if t1_names.count(n) > 1}, key=str)
+    if dup:
+        raise AnnotationError(f"the T1 file declares {', '.join(map(str, dup))} twice",
+                              hint="give each tuning parameter one entry", file=t1_path)
+    if sorted(map(str, t1_names)) != sorted(names):
+        only_t1 = [str(n) for n in t1_names if n not in names]
+        only_cache = [n for n in names if n not in t1_names]
+        parts = ([f"only the T1 file has {', '.join(only_t1)}"] if only_t1 else []) + \
+            ([f"only the cache has {', '.join(only_cache)}"] if only_cache else [])
+        raise AnnotationError("the T1 parameters do not match the cache's: " + "; ".join(parts),
+                              hint="give the T1 file of the space the cache recorded", file=t1_path)
     out = []
-    for cond in cs.get("Conditions", []):
-        text = cond.get("Expression") if isinstance(cond, dict) else None
+    # T1 names them Conditions; some writers say Constraints, with the same entries
+    for cond in (cs.get("Conditions") or []) + (cs.get("Constraints") or []):
+        text = cond.get("Expression") if isinstance(cond, dict) else cond
         if not isinstance(text, str):
             raise AnnotationError("a condition has no 'Expression' string", hint="fix the T1 file",
                                   file=t1_path)
-        out.append(_constraint(_compile_condition(text, t1_path)))
+        expr = _compile_condition(text, t1_path)
+        used = expr.names_in_order() if hasattr(expr, "names_in_order") else tuple(expr.names)
+        unknown = [n for n in used if n not in names]
+        if unknown:
+            raise AnnotationError(f"condition {text!r} uses '{unknown[0]}', which is not a "
+                                  "parameter of the space", hint=f"parameters: {', '.join(names)}",
+                                  file=t1_path)
+        out.append(_constraint(expr, used))
+    return out
+
+
+def _hashable(value):
+    """Kernel Tuner accepts any JSON value as a parameter value (its own tests use {}); looptx
+    keys points by value, so objects are kept as their JSON text."""
+    if isinstance(value, dict) or (isinstance(value, list) and "{" in json.dumps(value)):
+        return json.dumps(value, sort_keys=True)
+    return value
+
+
+def _widen(params: list[Param], points: list[Point]) -> list[Param]:
+    """Values that records hold but the header's `tune_params` does not (a later session that
+    reused the cache with longer lists) join their parameter, so those records are not lost."""
+    out = []
+    for p in params:
+        seen = list(p.values)
+        known = set(seen)
+        for pt in points:
+            v = Space([p]).normalize({p.name: pt[p.name]})[p.name]
+            if v not in known:
+                known.add(v)
+                seen.append(v)
+        if len(seen) > len(p.values) and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                            for v in seen):
+            seen.sort()
+        out.append(p if len(seen) == len(p.values) else
+                   Param(p.name, tuple(seen), infer_kind(seen) if p.kind != "permutation" else p.kind,
+                         p.slots))
     return out
 
 
 def _record_point(rec: Mapping, key: str, params: list[Param]) -> Point | None:
     if all(p.name in rec for p in params):
-        return {p.name: rec[p.name] for p in params}
-    parts = key.split(",")
-    if len(parts) != len(params):
+        return {p.name: _hashable(rec[p.name]) for p in params}
+    # Kernel Tuner's key joins str() of the values with commas; a tuple value has commas of
+    # its own ("(16, 1),1"), so the key is matched value by value, not split
+    def match(rest: str, k: int):
+        if k == len(params):
+            return {} if rest == "" else None
+        for v in params[k].values:
+            text = str(v)
+            if rest == text and k == len(params) - 1 or rest.startswith(text + ","):
+                tail = match(rest[len(text) + 1:], k + 1)
+                if tail is not None:
+                    return {params[k].name: v, **tail}
         return None
-    point = {}
-    for p, text in zip(params, parts):
-        match = [v for v in p.values if str(v) == text]
-        if not match:
-            return None
-        point[p.name] = match[0]
-    return point
+    return match(key, 0)
 
 
-def load_recorded_space(path, t1_path=None) -> RecordedSpace:
-    """Read a Kernel Tuner cache (`.json` or `.json.gz`), optionally with its T1 definition."""
+_HIGHER = re.compile(r"flop|ops\b|/s\b|per_?s(ec)?\b|/w\b|score|throughput|bandwidth|"
+                     r"efficien|speed_?up", re.I)
+
+
+def objective_direction(name: str, given: str | None = None) -> tuple[str, bool]:
+    """(objective, higher is better) from `NAME`, `NAME:max` or `NAME:min`.  A cache does not
+    record the direction (Kernel Tuner takes it as an argument); without a suffix, throughput-
+    like names (GFLOP/s, GFLOPS/W, score) are maximised and the rest (time, energy) minimised."""
+    text = given if given is not None else name
+    base, _, how = text.rpartition(":") if text.endswith((":max", ":min")) else (text, "", "")
+    return base, (how == "max") if how else bool(_HIGHER.search(base))
+
+
+def _objective_keys(values: list[float], name: str, higher: bool):
+    """(key, shown, ratio): the minimised key of a recorded value, its inverse, and whether
+    optimum/best of keys is a performance ratio."""
+    scale = 1000.0 if name == "time" else 1.0          # Kernel Tuner records ms; looptx uses s
+    low, high = min(values), max(values)
+    if low > 0:
+        if higher:
+            return (lambda v: 1.0 / v), (lambda k: 1.0 / k), True
+        return (lambda v: v / scale), (lambda k: k * scale), name == "time"
+    # zero or negative values (a score): a shift keeps the order and makes keys positive
+    pad = max((high - low) * 1e-3, 1e-12)
+    if higher:
+        return (lambda v: high - v + pad), (lambda k: high + pad - k), False
+    return (lambda v: (v - low + pad) / scale), (lambda k: k * scale + low - pad), False
+
+
+def _value(rec: Mapping, name: str):
+    """The objective of a record, or the failure string that stands for it."""
+    v = rec.get(name)
+    if v is None and name != "time":
+        v = rec.get("time") if isinstance(rec.get("time"), str) else None
+    return v
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def load_recorded_space(path, t1_path=None, objective: str | None = None) -> RecordedSpace:
+    """Read a Kernel Tuner cache (`.json` or `.json.gz`), optionally with its T1 definition.
+    `objective` (NAME, NAME:max or NAME:min) overrides the cache's `objective` field."""
     path = str(path)
     data = _read_json(path)
+    obj_name, higher = objective_direction(str(data.get("objective") or "time"), objective)
     params = _load_params(data, path)
-    grid = Space(params)
-    by_key: dict[str, dict] = {}
+    records = []
     for key, rec in data["cache"].items():
-        if not isinstance(rec, dict) or "time" not in rec:
+        if not isinstance(rec, dict) or _value(rec, obj_name) is None:
             continue
         point = _record_point(rec, key, params)
         if point is not None:
-            by_key[point_key(grid.normalize(point))] = rec
+            records.append((point, rec))
+    try:
+        params = _widen(params, [p for p, _ in records])
+        grid = Space(params)
+    except LooptxError as e:
+        raise e.located(file=path)
+    by_key: dict[str, dict] = {point_key(grid.normalize(p)): r for p, r in records}
+    if data["cache"] and not any(isinstance(r, dict) and _value(r, obj_name) is not None
+                                 for r in data["cache"].values()):
+        raise AnnotationError(f"no record of the cache has the objective '{obj_name}'",
+                              hint="name the recorded value to optimise with --objective NAME",
+                              file=path)
     if t1_path is not None:
         constraints = _load_t1(t1_path, params)
     else:
@@ -292,23 +408,39 @@ def load_recorded_space(path, t1_path=None) -> RecordedSpace:
     name = Path(path).name
     for suffix in (".gz", ".json"):
         name = name[: -len(suffix)] if name.endswith(suffix) else name
-    space = Space(params, constraints, name=name)
+    rows = None
+    if not grid.enumerable:
+        # the recorded points stand for the valid space (with a T1 file, those that meet its
+        # conditions): listing the grid to find them is out of reach
+        rows = [grid.coords(grid.normalize(p)) for p, _ in records
+                if Space._all_hold(constraints, grid.normalize(p))]
+        if t1_path is not None:
+            note_once(str(t1_path), 1, f"the grid has {grid.grid_size} combinations, too many "
+                      "to list; the valid space is the cache's points that meet these conditions")
+    space = Space(params, constraints, name=name, rows=rows)
+    if t1_path is not None and space.size() == 0:
+        raise AnnotationError("the T1 conditions exclude every point of the space",
+                              hint="check the conditions against the cache's parameters",
+                              file=str(t1_path))
+
+    numbers = [v for v in (_value(r, obj_name) for r in by_key.values()) if _is_number(v)
+               and not (obj_name == "time" and v >= _KT_FAILED_TIME)]
+    key, shown, ratio = _objective_keys(numbers or [1.0], obj_name, higher)
 
     compile_times = [float(r.get("compile_time", 0.0)) for r in by_key.values()
                      if isinstance(r.get("compile_time"), (int, float))]
     missing_cost = statistics.median(compile_times) / 1000.0 if compile_times else 0.0
 
-    def objective(point: Point) -> Result:
+    def objective_of(point: Point) -> Result:
         rec = by_key.get(point_key(space.normalize(point)))
         if rec is None or not space.is_valid(point):
             return Result("invalid")
-        t = rec["time"]
+        v = _value(rec, obj_name)
         # old Kernel Tuner versions stored a failure as a time of 1e20 ms
-        if isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) \
-                and t < _KT_FAILED_TIME:
+        if _is_number(v) and not (obj_name == "time" and v >= _KT_FAILED_TIME):
             status = rec.get("looptx_status", "ok")
-            return Result("ok", t / 1000.0) if status == "ok" else Result(status)
-        status = rec.get("looptx_status") or _KT_FAILURE_STATUS.get(str(t), "runtime_error")
+            return Result("ok", key(v)) if status == "ok" else Result(status)
+        status = rec.get("looptx_status") or _KT_FAILURE_STATUS.get(str(v), "runtime_error")
         return Result(status if status != "ok" else "runtime_error")
 
     def cost(point: Point) -> float:
@@ -324,14 +456,15 @@ def load_recorded_space(path, t1_path=None) -> RecordedSpace:
 
     times = []
     for point in space.valid_points():
-        r = objective(point)
+        r = objective_of(point)
         times.append(r.value if r.ok else math.inf)
     finite = [t for t in times if math.isfinite(t)]
     if not finite:
         raise AnnotationError("the recorded space has no successful configuration",
                               hint="record a space with at least one working point", file=path)
-    return RecordedSpace(space=space, objective=objective, cost=cost, optimum=min(finite),
-                         name=name, n_valid=len(times), times=tuple(times))
+    return RecordedSpace(space=space, objective=objective_of, cost=cost, optimum=min(finite),
+                         name=name, n_valid=len(times), times=tuple(times), objective_name=obj_name,
+                         higher_is_better=higher, shown=shown, ratio=ratio)
 
 
 # -- simulation -------------------------------------------------------------------------

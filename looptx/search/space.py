@@ -136,7 +136,10 @@ class Space:
     """A grid of parameter values restricted by constraints (callables on a point)."""
 
     def __init__(self, params: Sequence[Param], constraints: Sequence[Callable[[Mapping], bool]] = (),
-                 *, name: str = "space"):
+                 *, name: str = "space", rows: Sequence[Sequence[int]] | None = None):
+        """`rows`: the coordinates of the valid points when they are known without listing the
+        grid (a recorded space whose grid is too large to list); the constraints must hold on
+        them."""
         self.params: tuple[Param, ...] = tuple(params)
         self.names: tuple[str, ...] = tuple(p.name for p in self.params)
         if len(set(self.names)) != len(self.names):
@@ -154,6 +157,8 @@ class Space:
         self._valid_rows: dict[tuple, int] | None = None
         self._tables: dict[frozenset, list[np.ndarray]] = {}
         self._mapping_adj: dict[int, list[list[int]]] = {}
+        if rows is not None:
+            self._set_valid(sorted({tuple(int(c) for c in r) for r in rows}))
 
     def __repr__(self) -> str:
         return f"Space({self.name!r}, {len(self.params)} params, grid {self.grid_size})"
@@ -197,7 +202,7 @@ class Space:
     # -- enumeration ----------------------------------------------------------------------
     @property
     def enumerable(self) -> bool:
-        return self.grid_size <= ENUMERATION_LIMIT
+        return self._valid is not None or self.grid_size <= ENUMERATION_LIMIT
 
     def enumerate(self) -> Iterator[Point]:
         """All valid points in odometer order (last parameter fastest), lazily."""
@@ -260,7 +265,9 @@ class Space:
                 f"search space '{self.name}' has {self.grid_size} raw points, too many to list",
                 hint=f"add constraints or fewer values (limit {ENUMERATION_LIMIT}), or use a "
                      "sampling searcher")
-        rows = list(self._valid_rows_in_order())
+        self._set_valid(list(self._valid_rows_in_order()))
+
+    def _set_valid(self, rows: list[tuple[int, ...]]) -> None:
         self._valid = [self.from_coords(r) for r in rows]
         self._valid_coords = np.array(rows, dtype=np.int64).reshape(len(rows), len(self.params))
         self._valid_rows = {r: i for i, r in enumerate(rows)}
