@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from test_cuda_codegen import needs_nvcc, nvcc_compile
+from test_cuda_codegen import NVCC as NVCC_PATH, needs_nvcc, nvcc_compile
 
 MIX = """#define N 40
 double A[N][N], r[N];
@@ -375,3 +375,237 @@ def test_tile_point_and_control_loops_on_threads_span_the_tile(tmp_path):
     c2, _ = _write(tmp_path, "tt2", TILETHR, TILETHR_R)
     p = cli("transform", str(c2), "--recipe", str(r), "--target", "cuda", "-D", "N=64")
     assert p.returncode == 2 and "step 2 (cuda)" in p.stderr, p.stderr
+
+
+# ---- element counts of pointer arrays and sizes fixed with -D (CUDA-CHiLL scripts) ------------
+# A pointer parameter has no declared extent: the host code allocated `(size_t)()` elements and
+# nvcc failed.  cudaize's array dict (Python {'a': 1024}, Lua {a=N*M}) or the cuda step's
+# `sizes:` gives the count; without one, transform is a located error.  A size fixed with -D that
+# only a linearized subscript names (a[i*M + j]) was neither #defined nor passed.
+PTR_C = """#include <stdio.h>
+#include <stdlib.h>
+void scale(int n, float *a) {
+  int i;
+  for (i = 0; i < n; i++)
+    a[i] = 2.0f * a[i];
+}
+int main(void) {
+  float *a = (float *)malloc(1024 * sizeof(float));
+  double cs = 0;
+  int i;
+  for (i = 0; i < 1024; i++)
+    a[i] = (float)(i % 17) * 0.25f;
+  scale(1000, a);
+  for (i = 0; i < 1024; i++)
+    cs += a[i] * (i % 13 + 1);
+  printf("%.9g\\n", cs);
+  free(a);
+  return 0;
+}
+"""
+PTR_PY = """from chill import *
+execfile("cudaize.py")
+read_IR("k.c", "scale")
+tile_by_index(["i"], [32], {'l1_control': "ii"}, ["ii", "i"], None)
+cudaize(0, "scale_GPU", {'a': 1024}, ["ii"], ["i"], [])
+"""
+MACRO_C = """#include <stdio.h>
+#ifndef N
+#define N 8
+#endif
+#ifndef M
+#define M 16
+#endif
+void k(double *a, double *b) {
+  int i, j;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++)
+      a[i*M + j] = a[i*M + j] + b[j];
+}
+int main(void) {
+  static double a[N * M], b[M];
+  double cs = 0;
+  int i;
+  for (i = 0; i < N * M; i++)
+    a[i] = (i % 11) * 0.5;
+  for (i = 0; i < M; i++)
+    b[i] = 1.0 / (i + 1);
+  k(a, b);
+  for (i = 0; i < N * M; i++)
+    cs += a[i] * (i % 13 + 1);
+  printf("%.17g\\n", cs);
+  return 0;
+}
+"""
+MACRO_LUA = """init("k.c","k",0)
+N=8
+M=16
+cudaize("k_GPU",{a=N*M,b=M},{block={"i"},thread={"j"}})
+"""
+FIXED = ["-D", "M=16", "-D", "N=8"]
+
+
+def _script(tmp_path, src, name, text):
+    (tmp_path / "k.c").write_text(src)
+    (tmp_path / name).write_text(text)
+    return tmp_path / "k.c", tmp_path / name
+
+
+def _cuda_out(c, r, *args):
+    p = cli("transform", "k.c", "--recipe", r.name, "--target", "cuda", *args, cwd=c.parent)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+@pytest.mark.parametrize("src,name,text,defines,count", [
+    (PTR_C, "r.py", PTR_PY, [], "(size_t)(1024) * sizeof(float)"),
+    (MACRO_C, "r.lua", MACRO_LUA, FIXED, "(size_t)(128) * sizeof(double)")], ids=["py-pointer", "lua-macro"])
+def test_cudaize_array_dict_gives_the_host_copies(tmp_path, src, name, text, defines, count):
+    from difftest import check_same
+    c, r = _script(tmp_path, src, name, text)
+    cu = _cuda_out(c, r, *defines)
+    assert "(size_t)()" not in cu and count in cu, cu
+    if name == "r.lua":
+        assert "#ifndef M\n#define M 16\n#endif" in cu and "a[bx * M + tx]" in cu, cu
+    if NVCC_PATH is not None:
+        assert nvcc_compile(cu) is None
+        assert nvcc_compile(_cuda_out(c, r, "--standalone", *defines)) is None
+    # the C emulation of the same script computes what the original does
+    p = cli("transform", "k.c", "--recipe", r.name, "--target", "c", *defines, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    check_same(c, p.stdout, {"N": 8, "M": 16} if defines else {})
+
+
+def test_pointer_array_without_a_count_is_a_located_error(tmp_path):
+    c, r = _script(tmp_path, PTR_C, "r.py", PTR_PY.replace("{'a': 1024}", "{}"))
+    p = cli("transform", "k.c", "--recipe", "r.py", "--target", "cuda", cwd=tmp_path)
+    assert p.returncode == 2 and p.stdout == "", p.stdout
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith("r.py:5: step 3 (cuda): error: the number of elements of array 'a' is unknown")
+    assert "cudaize's array dict" in lines[0] and "sizes: {a: n}" in lines[0] and "float a[n]" in lines[0]
+    # the C target needs no count
+    assert cli("transform", "k.c", "--recipe", "r.py", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("sizes,message", [
+    ("{'b': 4}", "sizes: 'b' is not an array of the region (arrays: a)"),
+    ("{'a': 'n*'}", "sizes: array 'a': cannot parse element count 'n*'"),
+    ("{'a': 'm*2'}", "sizes: array 'a': 'm' in element count 'm*2' is not a size of the region"),
+    ("{'a': 0}", "sizes: array 'a': element count 0 is not positive"),
+    ("{'a': 2.5}", "argument 'sizes' must be a mapping from array names to element counts")],
+    ids=["unused-array", "unparsable", "unknown-name", "zero", "float"])
+def test_bad_array_dict_entries_are_located_errors(tmp_path, sizes, message):
+    c, r = _script(tmp_path, PTR_C, "r.py", PTR_PY.replace("{'a': 1024}", sizes))
+    for args in (("--target", "cuda"), ("--target", "c")):
+        p = cli("transform", "k.c", "--recipe", "r.py", *args, cwd=tmp_path)
+        assert p.returncode == 2, p.stdout
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("r.py:5: step 3 (cuda): error: "), p.stderr
+        assert message in lines[0], lines[0]
+
+
+TWO_PTR = """void two(int n, float *x, float *y, float *z) {
+  int i;
+  for (i = 0; i < n; i++)
+    y[i] = 2.0f * x[i];
+  for (i = 0; i < n; i++)
+    z[i] = y[i] + x[i];
+}
+"""
+TWO_PTR_R = """steps:
+  - tile: {stmt: 0, loop: i, size: 32, control: ii}
+  - cuda: {stmt: 0, block: [ii], thread: [i], sizes: {x: n, y: n}}
+  - tile: {stmt: 1, loop: i, size: 32, control: ii}
+  - cuda: {stmt: 1, block: [ii], thread: [i], kernel: zk, sizes: %s}
+"""
+
+
+def test_yaml_sizes_are_shared_by_the_kernels_of_a_region(tmp_path):
+    c = tmp_path / "two.c"
+    c.write_text(TWO_PTR)
+    r = tmp_path / "two.yaml"
+    r.write_text(TWO_PTR_R % "{z: n, x: n}")
+    p = cli("transform", str(c), "--function", "two", "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 0, p.stderr
+    for a in "xyz":                       # one device copy per array, with the given count
+        assert p.stdout.count(f"cudaMalloc((void **)&d_{a}, (size_t)(n) * sizeof(float))") == 1
+    if NVCC_PATH is not None:
+        assert nvcc_compile(p.stdout) is None
+    # a fixed size is written as its number (a #define of `n` could hit other names)
+    p = cli("transform", str(c), "--function", "two", "--recipe", str(r), "--target", "cuda",
+            "--standalone", "-D", "n=100")
+    assert p.returncode == 0, p.stderr
+    assert "(size_t)(100) * sizeof(float)" in p.stdout and "#define n" not in p.stdout
+    if NVCC_PATH is not None:
+        assert nvcc_compile(p.stdout) is None
+    # a count the second kernel does not give comes from the first; a different one is refused
+    r.write_text(TWO_PTR_R % "{z: 2*n, x: 2*n}")
+    p = cli("transform", str(c), "--function", "two", "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 2
+    assert p.stderr.strip() == (f"{r}:5: step 4 (cuda): error: sizes: array 'x' has 2 * n elements here "
+                                "but n in step 2 (the kernels of a region share one device copy: give one count)")
+    r.write_text(TWO_PTR_R % "{x: n}")
+    p = cli("transform", str(c), "--function", "two", "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 2 and f"{r}:5: step 4 (cuda): error: the number of elements of array 'z'" in p.stderr
+
+
+def test_declared_extent_wins_over_a_given_count(tmp_path):
+    c = tmp_path / "decl.c"
+    c.write_text("#ifndef N\n#define N 64\n#endif\nvoid f(float a[N], float *b) {\n  int i;\n"
+                 "  for (i = 0; i < N; i++)\n    a[i] = 2.0f * b[i];\n}\n")
+    r = tmp_path / "decl.yaml"
+    r.write_text("steps:\n  - cuda: {stmt: 0, block: [i], sizes: {a: 2048, b: N}}\n")
+    p = cli("transform", str(c), "--function", "f", "--recipe", str(r), "--target", "cuda", "-D", "N=1024")
+    assert p.returncode == 0, p.stderr
+    assert "step 1 gives array 'a' 2048 elements, its declaration 1024: the declaration is used" in p.stderr
+    assert "cudaMalloc((void **)&d_a, (size_t)(N) * sizeof(float))" in p.stdout
+    assert "cudaMalloc((void **)&d_b, (size_t)(1024) * sizeof(float))" in p.stdout
+    assert "#define N 1024" in p.stdout
+    if NVCC_PATH is not None:
+        assert nvcc_compile(p.stdout) is None
+
+
+# the two CUDA-CHiLL repros through their <fn>_host functions, against the C function
+GPU_DRIVERS = {
+    "py-pointer": (PTR_C, "r.py", PTR_PY, [], """
+int main(void) {
+  float a[1024], want[1024];
+  for (int i = 0; i < 1024; i++) a[i] = want[i] = (float)(i % 17) * 0.25f;
+  for (int i = 0; i < 1000; i++) want[i] = 2.0f * want[i];
+  if (scale_host(a, 1000) != 0) return 3;
+  for (int i = 0; i < 1024; i++) if (a[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
+  printf("ok\\n");
+  return 0;
+}
+"""),
+    "lua-macro": (MACRO_C, "r.lua", MACRO_LUA, FIXED, """
+int main(void) {
+  double a[128], b[16], want[128];
+  for (int i = 0; i < 128; i++) a[i] = want[i] = (i % 11) * 0.5;
+  for (int i = 0; i < 16; i++) b[i] = 1.0 / (i + 1);
+  for (int i = 0; i < 8; i++) for (int j = 0; j < 16; j++) want[i*16 + j] += b[j];
+  if (k_host(a, b) != 0) return 3;
+  for (int i = 0; i < 128; i++) if (a[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
+  printf("ok\\n");
+  return 0;
+}
+""")}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", list(GPU_DRIVERS))
+def test_cudaize_array_dict_cases_on_gpu(tmp_path, case):
+    if NVCC_PATH is None:
+        pytest.skip("needs nvcc and an NVIDIA GPU")
+    src, name, text, defines, driver = GPU_DRIVERS[case]
+    c, r = _script(tmp_path, src, name, text)
+    (tmp_path / "main.cu").write_text(_cuda_out(c, r, *defines) + driver)
+    exe = tmp_path / "main"
+    p = subprocess.run([NVCC_PATH, "-arch=sm_90", str(tmp_path / "main.cu"), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-2000:]
+    p = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    if p.returncode == 3:
+        pytest.skip("no usable GPU (the host function's CUDA calls failed)")
+    assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout)

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from looptx import ir
 from looptx.codegen import ast as K
 from looptx.codegen.c import CPrinter, ThreadPrinter, buffer_decl, helper_block, name_loops, used_helpers
+from looptx.codegen.cuda_host import (count_warnings, element_counts, host_function, macros_needed,
+                                      standalone_main)
 from looptx.poly import gpu
 from looptx.poly.variant import Variant
 
@@ -27,6 +29,7 @@ class KernelCode:
     has_sync: bool
     node: K.Node = None
     index_names: tuple = ()                 # (blocks, threads): signed int copies of the CUDA indices
+    mapping: object = None                  # the cuda step's gpu.Mapping (None: a one-thread kernel)
 
 
 @dataclass
@@ -156,7 +159,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
         body = printer.lines(node, 1)
         out.kernels.append(KernelCode(Kn.name, params, Kn.block_size if Kn.mapped else (1,),
                                       len(Kn.block), body, shared, local, _has_sync(node), node,
-                                      (tuple(bnames), tuple(tnames))))
+                                      (tuple(bnames), tuple(tnames)), Kn.mapping))
     # host code: loops outside the kernels, one launch per iteration
     launch = gpu.launch_schedule(v, kern, plan.width, scop.prefix)
     payload = {}
@@ -210,6 +213,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
     out.arrays = [a for a in scop.arrays if not a.local]
     out.params = [p for p in scop.params if p not in dict(scop.fixed)]
     out.written_scalars = written_scalars
+    out.warnings += count_warnings(v, out.arrays)
     return out
 
 
@@ -309,9 +313,13 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
         kernel_text.append("}")
         kernel_text.append("")
     body_text = "\n".join(kernel_text)
-    needed = _macros_needed(scop, int_macros, rc.params)
+    counts = element_counts(rc)
+    launch_text = HostPrinter(rc, emulate=False).lines(rc.host_node, 1)
+    # every size the file names is a parameter of its functions or defined here (a size fixed
+    # with --define may appear only in a linearized subscript or in an element count)
+    needed = macros_needed(scop, int_macros, rc.params, [body_text, *launch_text, *counts.values()])
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
-    helpers = used_helpers(body_text) | used_helpers("\n".join(HostPrinter(rc, False).lines(rc.host_node, 1)))
+    helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text))
     out += helper_block(helpers)
     if divergent:
         out += _BARRIER
@@ -324,14 +332,14 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out.append("/* Launches every kernel of the region on device pointers (host loops included). */")
     out.append(f'extern "C" int lx_launch_{rc.name}({sig})')
     out.append("{")
-    out += HostPrinter(rc, emulate=False).lines(rc.host_node, 1)
+    out += launch_text
     out.append("  return (int)cudaGetLastError();")
     out.append("}")
     out.append("")
-    out += _host_function(rc, sig)
+    out += host_function(rc, sig, counts)
     out += _attrs_function(rc)
     if standalone:
-        out += _standalone_main(rc, sizes or {}, int_macros)
+        out += standalone_main(rc, sizes or {}, int_macros, counts)
     return "\n".join(out) + "\n"
 
 
@@ -376,39 +384,6 @@ def _attrs_function(rc: RegionCuda) -> list[str]:
     return out
 
 
-def _count(a) -> str:
-    if not a.dims:
-        return "1"
-    return " * ".join(f"(size_t)({d})" for d in a.dims)
-
-
-def _host_function(rc: RegionCuda, sig: str) -> list[str]:
-    out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
-           f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t err;"]
-    written = {a.array for s in rc.variant.scop.statements for a in s.accesses if a.kind == "write"}
-    call = []
-    for a in rc.arrays:
-        if a.rank == 0 and a.name not in rc.written_scalars:
-            call.append(a.name)
-            continue
-        n = _count(a)
-        out.append(f"  {a.ctype} *d_{a.name} = 0;")
-        out.append(f"  if ((err = cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}))) != cudaSuccess) return (int)err;")
-        out.append(f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);")
-        call.append(f"d_{a.name}")
-    call += rc.params
-    out.append(f"  int rc = lx_launch_{rc.name}({', '.join(call)});")
-    out.append("  cudaDeviceSynchronize();")
-    for a in rc.arrays:
-        if a.name in written and (a.rank or a.name in rc.written_scalars):
-            out.append(f"  cudaMemcpy({a.name}, d_{a.name}, {_count(a)} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
-    for a in rc.arrays:
-        if a.rank or a.name in rc.written_scalars:
-            out.append(f"  cudaFree(d_{a.name});")
-    out += ["  if (rc == 0) rc = (int)cudaGetLastError();", "  return rc;", "}", ""]
-    return out
-
-
 # __syncthreads() is an aligned barrier: every thread of a warp must reach the same instruction.
 # Where the kernel's loops around a barrier depend on the thread index, threads meet the same
 # number of barriers in the same order but at different places in the code (the copy loops of
@@ -439,67 +414,3 @@ def _divergent_barriers(body: list[str]) -> bool:
                     return True
                 depth = d
     return False
-
-
-def _macros_needed(scop, int_macros: dict, params) -> dict:
-    """Size macros that array extents use but that are not kernel parameters."""
-    import re
-    names = set()
-    for a in scop.arrays:
-        for d in a.dims:
-            names |= set(re.findall(r"[A-Za-z_]\w*", d))
-    values = {**int_macros, **dict(scop.fixed)}       # --define values win over defaults
-    return {n: values[n] for n in sorted(names) if n in values and n not in params}
-
-
-def _standalone_main(rc: RegionCuda, sizes: dict, int_macros: dict) -> list[str]:
-    """main(): seeded inputs, one warm-up, timed runs with events, a checksum per written array."""
-    scop = rc.variant.scop
-    out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif", "int main(void)", "{"]
-    for p in rc.params:
-        val = sizes.get(p, int_macros.get(p))
-        if val is None:
-            out.append(f'  fprintf(stderr, "give {p} with --define {p}=VALUE\\n"); return 2;')
-            out.append("}")
-            return out
-        out.append(f"  const int {p} = {val};")
-    out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")
-    written = {a.array for s in scop.statements for a in s.accesses if a.kind == "write"}
-    draw = ("lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "
-            "{dst} = ({t})(0.5 + (double)(lx_s >> 11) / 9007199254740992.0);")
-    # Read-only scalars are passed by value (the launcher's signature); the rest live on the device.
-    on_device = [a for a in rc.arrays if a.rank or a.name in rc.written_scalars]
-    for a in rc.arrays:
-        if a not in on_device:
-            out.append(f"  {a.ctype} {a.name}; " + draw.format(dst=a.name, t=a.ctype))
-            continue
-        n = _count(a)
-        out.append(f"  {a.ctype} *{a.name} = ({a.ctype} *)malloc({n} * sizeof({a.ctype}));")
-        out.append(f"  for (size_t q = 0; q < {n}; q++) {{ " + draw.format(dst=f"{a.name}[q]", t=a.ctype) + " }")
-    dptrs = []
-    for a in rc.arrays:
-        if a not in on_device:
-            dptrs.append(a.name)
-            continue
-        n = _count(a)
-        out.append(f"  {a.ctype} *d_{a.name}; cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}));")
-        out.append(f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);")
-        dptrs.append(f"d_{a.name}")
-    call = ", ".join(dptrs + rc.params)
-    out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
-            "  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);",
-            "  cudaEventRecord(e0);",
-            f"  for (int r = 0; r < LX_REPS; r++) lx_launch_{rc.name}({call});",
-            "  cudaEventRecord(e1); cudaEventSynchronize(e1);",
-            "  float ms = 0.f; cudaEventElapsedTime(&ms, e0, e1);",
-            "  cudaError_t err = cudaGetLastError();",
-            '  if (err != cudaSuccess) { fprintf(stderr, "%s\\n", cudaGetErrorString(err)); return 1; }',
-            '  printf("kernel time %.6f ms per run (%d runs)\\n", ms / LX_REPS, LX_REPS);']
-    for a in on_device:
-        if a.name in written:
-            n = _count(a)
-            out.append(f"  cudaMemcpy({a.name}, d_{a.name}, {n} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
-            out.append(f"  {{ double cs = 0; for (size_t q = 0; q < {n}; q++) cs += (double){a.name}[q] * (double)(q % 13 + 1); "
-                       f'printf("{a.name} checksum %.17g\\n", cs); }}')
-    out += ["  return 0;", "}", ""]
-    return out

@@ -142,8 +142,38 @@ def _cuda(v: Variant, st: Step) -> Variant:
     from looptx.poly.gpu import map_step
     if st.get("kernel") is not None:
         _check_kernel_name(v, st, st["kernel"])
-    return map_step(v, st["stmt"], st.get("block") or [], st.get("thread") or [], st.get("kernel"),
-                    (st.index, st.name, st.file, st.line))
+    sizes = _array_sizes(v, st) if st.get("sizes") else None
+    v = map_step(v, st["stmt"], st.get("block") or [], st.get("thread") or [], st.get("kernel"),
+                 (st.index, st.name, st.file, st.line))
+    return v.evolve(extra=v.extra + (sizes,)) if sizes else v
+
+
+def _array_sizes(v: Variant, st: Step):
+    """The step's element counts (CUDA-CHiLL cudaize's array dict), for the host code's copies.
+    Every key must be an array of the region; one array given two different counts by two cuda
+    steps of the region is an error (they share one device copy).  An entry for an array with
+    declared extents is accepted and ignored by the host code (the declaration wins; a provable
+    mismatch is a warning, see codegen/cuda_host.py)."""
+    from looptx.codegen.cuda_host import ArraySizes, array_sizes, known_sizes, size_c_text
+    arrays = {a.name for a in v.scop.arrays if not a.local}
+    known = known_sizes(v.scop)
+    earlier = {name: (text, rec) for rec in array_sizes(v) for name, text in rec.sizes}
+    out = []
+    for name, value in st["sizes"].items():
+        if name not in arrays:
+            raise st.error(f"sizes: '{to_user(name)}' is not an array of the region",
+                           hint=f"arrays: {', '.join(sorted(to_user(a) for a in arrays)) or 'none'}")
+        try:
+            text = size_c_text(value, known)
+        except RecipeError as e:
+            raise st.error(f"sizes: array '{to_user(name)}': {e.what}", hint=e.hint) from None
+        if name in earlier and earlier[name][0] != text:
+            other = earlier[name][1]
+            raise st.error(f"sizes: array '{to_user(name)}' has {to_user(text)} elements here but "
+                           f"{to_user(earlier[name][0])} in step {other.step}",
+                           hint="the kernels of a region share one device copy: give one count")
+        out.append((name, text))
+    return ArraySizes(tuple(out), st.index, st.name, st.file, st.line)
 
 
 def _unroll_to_depth(v: Variant, st: Step) -> Variant:

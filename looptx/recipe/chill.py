@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError, RecipeError
@@ -21,7 +22,20 @@ from looptx.recipe.schema import Recipe, Step, load_file, make_step
 IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_idx", "original",
            "source", "loop", "destination", "effort", "num_statements",
            "dofile", "execfile", "exit", "normalize_index", "cur_indices"}
+# calls that only inspect the code (CHiLL's and cudaize.lua's/.py's query helpers): a script
+# stores their results for debug output, which looptx skips, so `cur = cur_indices(0)` is too
+INSPECT = {"cur_indices", "num_statement", "num_statements", "list_to_string", "print_array",
+           "table_contains_key", "valid_indices", "find_cur_level", "chk_cur_level"}
+IGNORED |= INSPECT
+# Lua's literals, which Python CHiLL writes True, False, None
+LUA_LITERALS = {"true": True, "false": False, "nil": None}
 ALL = "all"
+
+
+@dataclass(frozen=True)
+class _Inspected:
+    """The value of a script variable set from an inspection call (INSPECT)."""
+    call: str
 
 
 class _Line:
@@ -37,7 +51,10 @@ class _Line:
             return node.value
         if isinstance(node, ast.Name):
             if node.id in self.bindings:
+                self._computed(node)
                 return self.bindings[node.id]
+            if node.id in LUA_LITERALS:
+                return LUA_LITERALS[node.id]
             raise self.error(f"unknown parameter '{node.id}'",
                              hint="define it as a performance param, or quote loop names")
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
@@ -47,10 +64,20 @@ class _Line:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
             return -node.operand.value
         from looptx.frontend.expr import compile_expr
+        self._computed(node)
+        env = {**LUA_LITERALS, **self.bindings}
         try:
-            return compile_expr(ast.unparse(node), file=self.file, line=self.line)(dict(self.bindings))
+            return compile_expr(ast.unparse(node), file=self.file, line=self.line)(env)
         except LooptxError as e:
             raise self.error(f"cannot evaluate '{ast.unparse(node)}': {e.what}", hint=e.hint) from None
+
+    def _computed(self, node) -> None:
+        """A variable set from an inspection call has no value here: say so where it is used."""
+        for n in ast.walk(node):
+            held = self.bindings.get(n.id) if isinstance(n, ast.Name) else None
+            if isinstance(held, _Inspected):
+                raise self.error(f"'{n.id}' holds the result of {held.call}(), which looptx does not compute",
+                                 hint="write the value itself: a loop name, a level or a number")
 
 
 def _commands(text: str):
@@ -97,14 +124,21 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     created: set[str] = set()         # loop names the script made (tile controls, l<k>_tile)
     procedure = None
     steps: list[Step] = []
-    for k, c, cmd in _commands(text):
+    quiet, problem = _blank_long(text, lua=file.endswith(".lua"))
+    if problem:
+        at, what, hint = problem
+        k = text.count("\n", 0, at)
+        raise RecipeError(what, hint=hint, file=file, line=line + k,
+                          col=(col if k == 0 else 1) + at - (text.rfind("\n", 0, at) + 1))
+    for k, c, cmd in _commands(quiet):
         ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c)
-        if _SCRIPT_IMPORT.match(cmd):
+        if _SCRIPT_IMPORT.match(cmd) or _PRINT.match(cmd):
             continue
         cmd = _lua_tables(cmd)
         assign = _ASSIGN.match(cmd)
         if assign:
-            env[assign.group(1)] = _assigned(ln, assign.group(2))
+            call = _inspection(assign.group(2), env)
+            env[assign.group(1)] = _Inspected(call) if call else _assigned(ln, assign.group(2))
             continue
         try:
             tree = ast.parse(cmd, mode="eval").body
@@ -118,6 +152,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         except (RecursionError, MemoryError):
             raise ln.error(f"command '{cmd[:40]}...' is nested too deeply to parse",
                            hint="write its arguments without deep nesting") from None
+        if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
+            continue                  # a Python string statement: a comment
         if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
             raise ln.error(f"'{cmd}' is not a command", hint="write NAME(arguments)")
         name = tree.func.id
@@ -150,8 +186,87 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
 # `from chill import *`, `import ...` (Python CHiLL scripts), Lua `local` declarations aside
 _SCRIPT_IMPORT = re.compile(r"\s*(from\s+[\w.]+\s+import\b|import\s+\w)")
 _ASSIGN = re.compile(r"\s*(?:local\s+)?([A-Za-z_]\w*)\s*=(?!=)\s*(.+?)\s*;?\s*$", re.S)
+# debug output, in either dialect and with any arguments (Lua's `..`, Python 2's `print "x"`)
+_PRINT = re.compile(r"\s*print\b(?!\s*=[^=])")
+_STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 # commands that name the function to transform: CHiLL's procedure(), read_IR(), Lua init()
 PROCEDURE = {"procedure", "read_IR", "init"}
+
+
+def _inspection(text: str, env: Mapping[str, Any]) -> str | None:
+    """The inspection call an assigned value is computed from (directly, or through a variable
+    that holds one), if any."""
+    bare = _STRING.sub('""', text)
+    m = re.search(r"\b(%s)\s*\(" % "|".join(sorted(INSPECT)), bare)
+    if m:
+        return m.group(1)
+    held = [env[w] for w in re.findall(r"[A-Za-z_]\w*", bare) if isinstance(env.get(w), _Inspected)]
+    return held[0].call if held else None
+
+
+_LONG_BRACKET = re.compile(r"\[(=*)\[")
+
+
+def _blank_long(text: str, lua: bool):
+    """`text` with the parts that span lines but mean nothing blanked out: Lua long comments
+    (`--[[ .. ]]`, `--[==[ .. ]==]`) and Python string statements (a `\"\"\"..\"\"\"` block used
+    as a comment).  Newlines stay, so every later position is still right.  Also the first
+    problem found, (offset, what, hint): an unclosed one, or a Lua long string `[[..]]`."""
+    out, k, n = list(text), 0, len(text)
+    quote, depth, fresh = None, 0, True       # fresh: nothing but blanks and ';' so far on the line
+
+    def blank(a: int, b: int) -> None:
+        out[a:b] = [ch if ch == "\n" else " " for ch in text[a:b]]
+
+    while k < n:
+        ch = text[k]
+        if quote and ch != "\n":
+            if ch == "\\":
+                k += 1
+            elif ch == quote:
+                quote = None
+            k += 1
+            continue
+        quote = None                          # (a short string ends with its line at the latest)
+        if ch == "\n":
+            fresh = True
+        long = _LONG_BRACKET.match(text, k + 2) if text.startswith("--", k) else None
+        if long:
+            close = "]" + long.group(1) + "]"
+            end = text.find(close, long.end())
+            if end < 0:
+                return "".join(out), (k, "unfinished Lua long comment", f"close it with {close}")
+            blank(k, end + len(close))
+            k = end + len(close)
+            continue
+        if ch == "#" or depth == 0 and text.startswith(("--", "//"), k) \
+                or text.startswith("--", k) and not text[k + 2:k + 3].isdigit():
+            k = text.find("\n", k)            # a line comment, as _commands reads them
+            k = n if k < 0 else k
+            continue
+        if text.startswith(('"""', "'''"), k) and fresh and depth == 0:
+            end = text.find(text[k:k + 3], k + 3)
+            if end < 0:
+                return "".join(out), (k, "unfinished string", f"close it with {text[k:k + 3]}")
+            rest = text[end + 3:].split("\n", 1)[0].strip()
+            if not rest or rest.startswith(("#", ";")):
+                blank(k, end + 3)
+                k = end + 3
+                continue
+        bracket = _LONG_BRACKET.match(text, k)
+        if bracket and (lua or bracket.group(1)):
+            return "".join(out), (k, "Lua long strings [[...]] are not supported",
+                                  'write the value as a quoted string, "..."')
+        if ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        if not ch.isspace() and ch != ";":
+            fresh = False
+        k += 1
+    return "".join(out), None
 
 
 def _assigned(ln: _Line, text: str):
@@ -164,9 +279,12 @@ def _assigned(ln: _Line, text: str):
 
 
 def _procedure(ln: _Line, name: str, tree: ast.Call) -> str | None:
-    """The function named by procedure("f"), read_IR("file.c","f") or init("file.c","f",0)."""
+    """The function named by procedure("f"), read_IR("file.c","f") or init("file.c","f",0).
+    A lone argument of read_IR/init that is a C name, read_IR("f"), is the function (the
+    source file is the one looptx was given); one like "mm.c" is the file."""
     args = [ln.value(a) for a in tree.args]
-    pos = 0 if name == "procedure" else 1
+    lone = len(args) == 1 and isinstance(args[0], str) and args[0].isidentifier()
+    pos = 0 if name == "procedure" or lone else 1
     if len(args) > pos and isinstance(args[pos], str):
         return args[pos]
     return None
@@ -399,6 +517,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
                 "thread": _slots(ln, kw.get("thread"), "thread")}
         if "kernel" in kw:
             args["kernel"] = kw["kernel"]
+        if kw.get("sizes"):
+            args["sizes"] = kw["sizes"]
         return [("cuda", args)]
     if name == "cudaize":
         # CUDA-CHiLL (Python): cudaize(0,"k",{arrays},[block],[thread],[params]); Lua:
@@ -414,8 +534,18 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         if not isinstance(rest[0], str):
             raise ln.error("cudaize: the kernel name must be a string",
                            hint='cudaize(0,"kernel",{},["ii","jj"],["i","j"])')
-        return [("cuda", {"stmt": stmt, "kernel": rest[0], "block": _slots(ln, blocks, "block"),
-                          "thread": _slots(ln, threads, "thread")})]
+        args = {"stmt": stmt, "kernel": rest[0], "block": _slots(ln, blocks, "block"),
+                "thread": _slots(ln, threads, "thread")}
+        # the array dict gives element counts ({a=N*N}): the host code needs them for arrays
+        # declared without extents (pointer parameters); the cuda step checks them
+        if rest[1] not in ({}, [], None):
+            if not isinstance(rest[1], dict):
+                raise ln.error("cudaize: the array sizes must be a dict of element counts",
+                               hint="cudaize(0,\"kernel\",{'a': 1024},[\"ii\"],[\"i\"]) or Lua {a=N*N}")
+            # Lua numbers are doubles: N*N/2 is 128.0
+            args["sizes"] = {k: int(x) if isinstance(x, float) and x.is_integer() else x
+                             for k, x in rest[1].items()}
+        return [("cuda", args)]
     if name == "combine":
         need(3, 'combine(0,"i","j")')
         return [("combine", {"stmt": a[0], "loops": [a[1], a[2]]})]

@@ -17,10 +17,10 @@ from looptx.errors import RecipeError, read_utf8
 from looptx.frontend.names import to_model
 
 # argument kinds
-STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY = (
+STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY, COUNTS = (
     "statement number", "loop name", "list of loop names", "list of statement numbers",
     "integer >= 1", "integer >= 0", "integer", "affine expression", "mapping loop -> integer",
-    "name", "list of facts", "list of loop names", "value")
+    "name", "list of facts", "list of loop names", "value", "mapping array -> element count")
 
 # step -> {arg: (kind, required)}
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
@@ -39,7 +39,10 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "datacopy": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True)},
     "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (STR, False)},
     "known": {"facts": (FACTS, True)},
-    "cuda": {"stmt": (STMT, True), "block": (SLOTS, False), "thread": (SLOTS, False), "kernel": (STR, False)},
+    # sizes: element counts of arrays declared without extents (pointer parameters), for the
+    # host code's copies; CUDA-CHiLL's cudaize array dict
+    "cuda": {"stmt": (STMT, True), "block": (SLOTS, False), "thread": (SLOTS, False), "kernel": (STR, False),
+             "sizes": (COUNTS, False)},
     "shared": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True), "pad": (NONNEG, False)},
     "unroll_to_depth": {"stmt": (STMT, False), "depth": (NONNEG, True)},
 }
@@ -186,9 +189,14 @@ def check_arg(step: Step, arg: str, kind: str, value):
         raise bad("mapping from loop names (or levels >= 1) to integers, e.g. {i: 1}")
     if kind == STR and not isinstance(value, str):
         raise bad("name")
+    if kind == COUNTS and not (isinstance(value, dict) and all(
+            isinstance(k, str) and k.strip() and (_is_int(x) or isinstance(x, str) and x.strip())
+            for k, x in value.items())):
+        raise bad("mapping from array names to element counts, e.g. {a: 1024, b: N*N}")
     if kind == FACTS and not (isinstance(value, list) and all(isinstance(x, str) for x in value)):
         raise bad("list of conditions such as 'N >= 16'")
-    big = next((x for x in _ints_of(value) if abs(x) > INT_MAX), None)
+    # element counts are size_t in the host code; everything else counts with int
+    big = next((x for x in _ints_of(value) if abs(x) > INT_MAX), None) if kind != COUNTS else None
     if big is not None:
         raise step.error(f"argument '{arg}' = {big} does not fit in an int",
                          hint=f"the generated loops count with int: use a value between {-INT_MAX} and {INT_MAX}")
@@ -236,6 +244,8 @@ def _model_names(kind: str, value):
         return [to_model(x) for x in value]
     if kind == DICT_INT:
         return {to_model(k): x for k, x in value.items()}
+    if kind == COUNTS:
+        return {to_model(k.strip()): x for k, x in value.items()}
     return value
 
 
@@ -359,7 +369,8 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None) -> Recipe:
     except OSError as e:
         raise RecipeError(f"cannot read the recipe: {e.strerror}", file=path,
                           hint="check the path and the file's permissions") from None
-    if path.endswith((".yaml", ".yml")) or not _looks_like_chill(text):
+    # a .py / .lua script may open with a docstring or a long comment, which is not a command
+    if path.endswith((".yaml", ".yml")) or not (path.endswith((".py", ".lua")) or _looks_like_chill(text)):
         return load_yaml(text, file=path, bindings=bindings)
     from looptx.recipe.chill import parse_chill
     return parse_chill(text, file=path, bindings=bindings or {})

@@ -1,0 +1,299 @@
+"""Host side of a .cu file: how many elements each device array holds (declared extents, else
+the `sizes` of the cuda steps, i.e. CUDA-CHiLL cudaize's array dict), the size macros the file
+must define, the host function and the standalone main.
+
+Element counts: a declared extent wins over a `sizes` entry for the same array (the declaration
+states the memory the caller owns); where both are constants and differ, a warning says so.  A
+pointer parameter (or `T a[][N]`) needs a `sizes` entry; without one, writing the .cu is a
+located error instead of code that does not compile.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from looptx.errors import RecipeError
+from looptx.frontend.names import to_model, to_user
+
+
+@dataclass(frozen=True)
+class ArraySizes:
+    """The `sizes` argument of one cuda step: (array, element count as C text) pairs."""
+    sizes: tuple[tuple[str, str], ...]
+    step: int | None = None
+    step_name: str | None = None
+    file: str | None = None
+    line: int | None = None
+
+    def error(self, what, hint=None):
+        return RecipeError(what, hint=hint, file=self.file, line=self.line, step=self.step,
+                           step_name=self.step_name)
+
+
+def array_sizes(v) -> list[ArraySizes]:
+    return [x for x in v.extra if isinstance(x, ArraySizes)]
+
+
+_SIZE_HINT = "write an integer expression of the region's sizes, e.g. 1024 or N*N"
+
+
+def size_c_text(value, known: set[str]) -> str:
+    """An element count (int, or text over + - * / % ** and size names) as C text; raises an
+    unlocated RecipeError (the caller locates it at its step)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise RecipeError(f"element count {value!r} is not an integer expression", hint=_SIZE_HINT)
+    if isinstance(value, int):
+        if value < 1:
+            raise RecipeError(f"element count {value} is not positive", hint="give at least 1 element")
+        return str(value)
+    try:
+        tree = ast.parse(value.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        raise RecipeError(f"cannot parse element count '{value}'", hint=_SIZE_HINT) from None
+    except (RecursionError, MemoryError):
+        raise RecipeError(f"element count '{value[:40]}...' is nested too deeply", hint=_SIZE_HINT) from None
+
+    def go(n, depth=0) -> str:
+        if depth > 50:
+            raise RecipeError(f"element count '{value[:40]}' is nested too deeply", hint=_SIZE_HINT)
+        if isinstance(n, ast.Constant) and isinstance(n.value, int) and not isinstance(n.value, bool):
+            return str(n.value)
+        if isinstance(n, ast.Name):
+            name = to_model(n.id)
+            if name not in known:
+                raise RecipeError(f"'{n.id}' in element count '{value}' is not a size of the region",
+                                  hint=f"sizes: {', '.join(sorted(known)) or 'none'}; or write the number")
+            return name
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            return f"{'-' if isinstance(n.op, ast.USub) else ''}({go(n.operand, depth + 1)})"
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow):
+            k = n.right.value if isinstance(n.right, ast.Constant) else None
+            if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= 8):
+                raise RecipeError(f"element count '{value}': '**' needs a constant exponent 1..8",
+                                  hint="write the product, e.g. N*N")
+            base = go(n.left, depth + 1)
+            return "(" + " * ".join([f"({base})"] * k) + ")"
+        ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "/", ast.Mod: "%"}
+        if isinstance(n, ast.BinOp) and type(n.op) in ops:
+            return f"({go(n.left, depth + 1)} {ops[type(n.op)]} {go(n.right, depth + 1)})"
+        raise RecipeError(f"element count '{value}' is not an integer expression", hint=_SIZE_HINT)
+    text = go(tree)
+    return text[1:-1] if text.startswith("(") and _balanced(text[1:-1]) else text
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def constant(c_text: str, values: dict) -> int | None:
+    """The value of a count's C text once `values` fix its names (None: still symbolic)."""
+    try:
+        tree = ast.parse(c_text.replace("(size_t)", ""), mode="eval").body
+    except SyntaxError:
+        return None
+
+    def go(n):
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return n.value
+        if isinstance(n, ast.Name):
+            if n.id not in values:
+                raise KeyError(n.id)
+            return int(values[n.id])
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            x = go(n.operand)
+            return -x if isinstance(n.op, ast.USub) else x
+        if isinstance(n, ast.BinOp):
+            a, b = go(n.left), go(n.right)
+            if isinstance(n.op, ast.Add):
+                return a + b
+            if isinstance(n.op, ast.Sub):
+                return a - b
+            if isinstance(n.op, ast.Mult):
+                return a * b
+            if isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod)) and b:
+                q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)    # C truncates
+                return q if not isinstance(n.op, ast.Mod) else a - q * b
+        raise KeyError("?")
+    try:
+        return go(tree)
+    except (KeyError, RecursionError):
+        return None
+
+
+def known_sizes(scop) -> set[str]:
+    return set(scop.params) | {n for n, _ in scop.fixed} | {n for n, _ in scop.macro_values} | \
+        {n for n, _ in scop.derived}
+
+
+def on_device(a, written_scalars) -> bool:
+    return bool(a.rank) or a.name in written_scalars
+
+
+def declared_count(a) -> str | None:
+    if not a.dims:
+        return "1"
+    if any(not d.strip() for d in a.dims):
+        return None
+    return " * ".join(f"(size_t)({d})" for d in a.dims)
+
+
+def element_counts(rc) -> dict[str, str]:
+    """Each device array's element count as C text, or a located error naming the array."""
+    given = {}
+    for rec in array_sizes(rc.variant):
+        for name, text in rec.sizes:
+            given.setdefault(name, text)
+    fixed = dict(rc.variant.scop.fixed)
+    out = {}
+    for a in rc.arrays:
+        if not on_device(a, rc.written_scalars):
+            continue
+        n = declared_count(a)
+        if n is None and a.name in given:
+            # sizes fixed with --define are written as numbers: a #define of a lower-case
+            # parameter name (n) could hit the host code's own names
+            text = re.sub(r"[A-Za-z_]\w*", lambda m: str(fixed.get(m.group(0), m.group(0))), given[a.name])
+            n = f"(size_t)({text})"
+        if n is None:
+            raise _unknown_count(rc, a)
+        out[a.name] = n
+    return out
+
+
+def _unknown_count(rc, a) -> RecipeError:
+    from looptx.poly.gpu import mappings
+    what = (f"the number of elements of array '{a.name}' is unknown (it is declared without "
+            f"{'extents' if len(a.dims) == 1 else 'its first extent'}), so the host code cannot "
+            "allocate and copy it")
+    ex = to_user(rc.params[0]) if rc.params else "1024"
+    hint = (f"give it in cudaize's array dict, e.g. {{'{a.name}': {ex}}}, or in the cuda step as "
+            f"sizes: {{{a.name}: {ex}}}, or declare the parameter with its extents, e.g. "
+            f"{a.ctype} {a.name}[{ex}]")
+    maps = mappings(rc.variant)
+    users = [kc.mapping for kc in rc.kernels if kc.mapping is not None
+             and a.name in {p[2] for p in kc.params}]
+    m = (users or maps or [None])[0]
+    if m is not None:
+        return m.error(what, hint)
+    return RecipeError(what, hint=hint, **rc.variant.scop.where())
+
+
+def count_warnings(v, arrays) -> list[str]:
+    """`sizes` entries that the declaration overrides and that provably differ from it."""
+    scop = v.scop
+    values = {**dict(scop.macro_values), **dict(scop.fixed)}
+    out = []
+    by_name = {a.name: a for a in arrays}
+    for rec in array_sizes(v):
+        for name, text in rec.sizes:
+            a = by_name.get(name)
+            n = declared_count(a) if a is not None else None
+            if n is None:
+                continue
+            want, got = constant(n, values), constant(text, values)
+            if want is not None and got is not None and want != got:
+                where = f"step {rec.step}" if rec.step is not None else "a cuda step"
+                out.append(f"{where} gives array '{name}' {got} elements, its declaration {want}: "
+                           "the declaration is used")
+    return out
+
+
+# ---- text --------------------------------------------------------------------------------------
+
+def macros_needed(scop, int_macros: dict, params, texts) -> dict:
+    """Size macros (fixed with --define, or #defined in the file) that the generated text names
+    and that are not parameters of its functions: the .cu must define them itself."""
+    names = set()
+    for a in scop.arrays:
+        for d in a.dims:
+            names |= set(re.findall(r"[A-Za-z_]\w*", d))
+    for t in texts:
+        names |= set(re.findall(r"[A-Za-z_]\w*", t))
+    values = {**int_macros, **dict(scop.macro_values), **dict(scop.fixed)}    # --define wins
+    return {n: values[n] for n in sorted(names) if n in values and n not in params}
+
+
+def host_function(rc, sig: str, counts: dict) -> list[str]:
+    out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
+           f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t err;"]
+    written = {a.array for s in rc.variant.scop.statements for a in s.accesses if a.kind == "write"}
+    call = []
+    for a in rc.arrays:
+        if not on_device(a, rc.written_scalars):
+            call.append(a.name)
+            continue
+        n = counts[a.name]
+        out.append(f"  {a.ctype} *d_{a.name} = 0;")
+        out.append(f"  if ((err = cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}))) != cudaSuccess) return (int)err;")
+        out.append(f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);")
+        call.append(f"d_{a.name}")
+    call += rc.params
+    out.append(f"  int rc = lx_launch_{rc.name}({', '.join(call)});")
+    out.append("  cudaDeviceSynchronize();")
+    for a in rc.arrays:
+        if a.name in written and on_device(a, rc.written_scalars):
+            out.append(f"  cudaMemcpy({a.name}, d_{a.name}, {counts[a.name]} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
+    for a in rc.arrays:
+        if on_device(a, rc.written_scalars):
+            out.append(f"  cudaFree(d_{a.name});")
+    out += ["  if (rc == 0) rc = (int)cudaGetLastError();", "  return rc;", "}", ""]
+    return out
+
+
+def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str]:
+    """main(): seeded inputs, one warm-up, timed runs with events, a checksum per written array."""
+    scop = rc.variant.scop
+    out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif", "int main(void)", "{"]
+    for p in rc.params:
+        val = sizes.get(p, int_macros.get(p))
+        if val is None:
+            out.append(f'  fprintf(stderr, "give {p} with --define {p}=VALUE\\n"); return 2;')
+            out.append("}")
+            return out
+        out.append(f"  const int {p} = {val};")
+    out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")
+    written = {a.array for s in scop.statements for a in s.accesses if a.kind == "write"}
+    draw = ("lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "
+            "{dst} = ({t})(0.5 + (double)(lx_s >> 11) / 9007199254740992.0);")
+    # Read-only scalars are passed by value (the launcher's signature); the rest live on the device.
+    dev = [a for a in rc.arrays if on_device(a, rc.written_scalars)]
+    for a in rc.arrays:
+        if a not in dev:
+            out.append(f"  {a.ctype} {a.name}; " + draw.format(dst=a.name, t=a.ctype))
+            continue
+        n = counts[a.name]
+        out.append(f"  {a.ctype} *{a.name} = ({a.ctype} *)malloc({n} * sizeof({a.ctype}));")
+        out.append(f"  for (size_t q = 0; q < {n}; q++) {{ " + draw.format(dst=f"{a.name}[q]", t=a.ctype) + " }")
+    dptrs = []
+    for a in rc.arrays:
+        if a not in dev:
+            dptrs.append(a.name)
+            continue
+        n = counts[a.name]
+        out.append(f"  {a.ctype} *d_{a.name}; cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}));")
+        out.append(f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);")
+        dptrs.append(f"d_{a.name}")
+    call = ", ".join(dptrs + rc.params)
+    out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
+            "  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);",
+            "  cudaEventRecord(e0);",
+            f"  for (int r = 0; r < LX_REPS; r++) lx_launch_{rc.name}({call});",
+            "  cudaEventRecord(e1); cudaEventSynchronize(e1);",
+            "  float ms = 0.f; cudaEventElapsedTime(&ms, e0, e1);",
+            "  cudaError_t err = cudaGetLastError();",
+            '  if (err != cudaSuccess) { fprintf(stderr, "%s\\n", cudaGetErrorString(err)); return 1; }',
+            '  printf("kernel time %.6f ms per run (%d runs)\\n", ms / LX_REPS, LX_REPS);']
+    for a in dev:
+        if a.name in written:
+            n = counts[a.name]
+            out.append(f"  cudaMemcpy({a.name}, d_{a.name}, {n} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
+            out.append(f"  {{ double cs = 0; for (size_t q = 0; q < {n}; q++) cs += (double){a.name}[q] * (double)(q % 13 + 1); "
+                       f'printf("{a.name} checksum %.17g\\n", cs); }}')
+    out += ["  return 0;", "}", ""]
+    return out
