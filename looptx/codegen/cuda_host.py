@@ -93,36 +93,10 @@ def _balanced(text: str) -> bool:
 
 def constant(c_text: str, values: dict) -> int | None:
     """The value of a count's C text once `values` fix its names (None: still symbolic)."""
+    from looptx.runtime.harness import eval_extent
     try:
-        tree = ast.parse(c_text.replace("(size_t)", ""), mode="eval").body
-    except SyntaxError:
-        return None
-
-    def go(n):
-        if isinstance(n, ast.Constant) and isinstance(n.value, int):
-            return n.value
-        if isinstance(n, ast.Name):
-            if n.id not in values:
-                raise KeyError(n.id)
-            return int(values[n.id])
-        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
-            x = go(n.operand)
-            return -x if isinstance(n.op, ast.USub) else x
-        if isinstance(n, ast.BinOp):
-            a, b = go(n.left), go(n.right)
-            if isinstance(n.op, ast.Add):
-                return a + b
-            if isinstance(n.op, ast.Sub):
-                return a - b
-            if isinstance(n.op, ast.Mult):
-                return a * b
-            if isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod)) and b:
-                q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)    # C truncates
-                return q if not isinstance(n.op, ast.Mod) else a - q * b
-        raise KeyError("?")
-    try:
-        return go(tree)
-    except (KeyError, RecursionError):
+        return eval_extent(c_text.replace("(size_t)", ""), values)
+    except (KeyError, ValueError, RecursionError):
         return None
 
 
