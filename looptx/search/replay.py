@@ -298,12 +298,14 @@ def _hashable(value):
 def _widen(params: list[Param], points: list[Point]) -> list[Param]:
     """Values that records hold but the header's `tune_params` does not (a later session that
     reused the cache with longer lists) join their parameter, so those records are not lost."""
+    header = Space(params)
+    points = [header.normalize(pt) for pt in points]
     out = []
     for p in params:
         seen = list(p.values)
         known = set(seen)
         for pt in points:
-            v = Space([p]).normalize({p.name: pt[p.name]})[p.name]
+            v = pt[p.name]
             if v not in known:
                 known.add(v)
                 seen.append(v)
