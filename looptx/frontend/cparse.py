@@ -587,7 +587,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                 index_text[acc.ref] = tuple(texts)
         decl = sym.decl_text + ";" if local and sym.decl_text else ""
         arrays.append(Array(name, resolve_typedef(sym.ctype, symbols.get), sym.dims, role, local,
-                            strides, rank, decl))
+                            strides, rank, decl, ex.private_depth.get(name, 0) if local else 0))
 
     statements = []
     for st in raw:

@@ -76,6 +76,9 @@ class Extractor:
         self.line_text = line_text
         self.written: set[str] = set()
         self.local: dict[str, Symbol] = {}
+        # loops enclosing the declaration of each local: C gives every iteration of them its
+        # own object; 0 for a name declared twice (one variable for both, as hoisted)
+        self.private_depth: dict[str, int] = {}
         self.params: list[str] = []
         self.loops: list[Loop] = []
         self.conds: list[str] = []
@@ -273,8 +276,9 @@ class Extractor:
                              "rename the inner variable")
         # Hoisted without its initializer (which reads values of this iteration) and without
         # const (it is assigned once per iteration): the initializer becomes an assignment,
-        # a statement in place.  One hoisted variable serves every iteration, so the
-        # dependences on it are the exact memory-based ones.
+        # a statement in place.  One hoisted variable serves every iteration; the dependences
+        # are those of C's object per iteration (private_depth), and legality also checks that
+        # a new order never overlaps the lifetimes of two iterations' values in that variable.
         bare = copy.copy(node)
         bare.init = None
         sym = replace(sym, decl_text=re.sub(r"\bconst\s+", "", c_text(bare)))
@@ -282,6 +286,7 @@ class Extractor:
         if known is not None and (known.ctype, known.dims) != (sym.ctype, sym.dims):
             raise self.error(node, f"'{node.name}' is declared twice in the region with different types",
                              "rename one of them")
+        self.private_depth[node.name] = 0 if known is not None else len(self.loops)
         self.local[node.name] = sym
         if node.init is not None:
             if sym.kind != "var":

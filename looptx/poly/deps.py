@@ -351,3 +351,62 @@ def loops(deps: Deps) -> list[LoopInfo]:
                     carried.append(tag)
         out.append(LoopInfo(key[-1], len(key) // 2, tuple(stmts), not carried, tuple(carried)))
     return out
+
+
+# ---- locals declared inside loops: one variable for all their objects ----------------------
+
+def lifetime_overlap(deps: Deps, schedule: isl.UnionMap) -> str | None:
+    """Where the new order makes two objects of a loop-local variable live at once, or None.
+
+    C gives every iteration of the loops around a local's declaration its own object, and the
+    dependences say so (no order between iterations).  The code keeps one variable for all
+    of them, which is right as long as no other object's write falls between a write and a
+    read of the value it wrote: e.g. a jam or a distribute that puts S0 of the next iteration
+    between S0 and S1 of this one.
+    """
+    scop = deps.scop
+    for arr in scop.arrays:
+        flows = [d.relation for d in deps.items if d.kind == "RAW" and d.array == arr.name]
+        if not arr.private_depth or not flows:
+            continue
+        flow = isl.UnionMap.empty(deps.context.get_space())
+        for r in flows:
+            flow = flow.union(isl.UnionMap.from_map(r))
+        obj = isl.UnionMap.empty(deps.context.get_space())
+        for s in scop.statements:
+            for a in s.accesses:
+                if a.array == arr.name and a.kind == "write":
+                    obj = obj.union(isl.UnionMap.from_map(scop.access_map(s, a, private=True)))
+        obj = obj.intersect_params(deps.context)
+        theta = schedule.intersect_domain(obj.domain().union(flow.range()))
+        before = theta.lex_lt_union_map(theta)
+        other = before.intersect_domain(flow.domain()).intersect_range(obj.domain()) \
+            .subtract(obj.apply_range(obj.reverse()))
+        bad = other.apply_range(before).intersect(flow)
+        if bad.is_empty():
+            continue
+        m = next(x for x in union_maps(bad) if not x.is_empty())
+        pt = small_point(m, scop)
+        if pt is None:
+            return f"the new order overlaps the lifetimes of two iterations' '{arr.name}'"
+        src, dst, sizes = pt
+        sid, did = m.get_tuple_name(isl.dim_type.in_), m.get_tuple_name(isl.dim_type.out)
+        a_pt = isl.Set(f"{scop.prefix}{{ {sid}[{', '.join(map(str, src))}] }}")
+        b_pt = isl.Set(f"{scop.prefix}{{ {did}[{', '.join(map(str, dst))}] }}")
+        mids = isl.UnionSet(a_pt).apply(other).intersect(isl.UnionSet(b_pt).apply(before.reverse()))
+        if sizes:
+            mids = mids.intersect_params(isl.Set(
+                f"{scop.prefix}{{ : {' and '.join(f'{p} = {v}' for p, v in sizes.items())} }}"))
+        fmt = lambda name, p: f"{name}({','.join(map(str, p))})"
+        at = f" (with {', '.join(f'{p}={v}' for p, v in sizes.items())})" if sizes else ""
+        mid = ""
+        if not mids.is_empty():
+            c = mids.sample_point()
+            cs = c.get_space()
+            vals = [c.get_coordinate_val(isl.dim_type.set, k).to_python()
+                    for k in range(cs.dim(isl.dim_type.set))]
+            mid = f"{fmt(cs.get_tuple_name(isl.dim_type.set), vals)} writes another iteration's '{arr.name}' "
+        return (f"{mid}between {fmt(sid, src)}'s write of '{arr.name}' and {fmt(did, dst)}'s read of it"
+                f"{at}; '{arr.name}' is declared inside the loop, and the new order overlaps the "
+                f"lifetimes of two iterations' values in the one variable that holds them")
+    return None

@@ -305,6 +305,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         if hi is None:
             raise pr.error(f"the threads of loop '{name}' have no constant extent", hint="tile the thread loops")
         lead_sizes.append(hi + 1)
+    strides = []
     for d in range(rank):
         one = lambda m: m.project_out(isl.dim_type.out, d + 1, rank - d - 1).project_out(isl.dim_type.out, 0, d)
         fd = one(foot)
@@ -318,7 +319,9 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         if hi is None:
             raise pr.error(f"the footprint of '{array}' in loop '{name}' has no constant size "
                            f"(dimension {d + 1})", hint="tile the loops first, or fix the sizes with --define")
-        sizes.append(hi + 1)
+        step = _register_stride(fd, low) if pr.kind == "registers" else 1
+        strides.append(step)
+        sizes.append(hi // step + 1)
     total = 1
     for s in sizes:
         total *= s
@@ -354,7 +357,8 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         lo = lm if lo is None else lo.flat_range_product(lm)
     thr_vals = isl.Map(f"{{ [{', '.join(key_names)}] -> [{', '.join(key_names[plen:])}] }}")
     idx = [f"{key_names[plen + j]} - {lead_names[j]}" for j in range(len(threads))] + \
-          [f"{elem_names[d]} - {low_names[d]}" for d in kept]
+          [f"{elem_names[d]} - {low_names[d]}" if strides[d] == 1 else
+           f"floor(({elem_names[d]} - {low_names[d]})/{strides[d]})" for d in kept]
     src_names = elem_names + key_names[plen:] + low_names + lead_names
     offset = isl.Map(f"{{ [{', '.join(src_names)}] -> {buf}[{', '.join(idx)}] }}")
 
@@ -423,6 +427,22 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                                buf if direction == "in" else array, direction, pr,
                                group[0][0], keep, rank, bool(threads)))
     return True
+
+
+def _register_stride(fd: isl.Map, low: isl.Map) -> int:
+    """The common step between the elements one thread keeps (16 when a thread's rows are
+    i, i + 16, ... as after counted tiling), so that its registers hold those elements only,
+    not the box around them; 1 when there is none."""
+    pair = fd.reset_tuple_id(isl.dim_type.out).flat_range_product(low.reset_tuple_id(isl.dim_type.out))
+    offsets = pair.apply_range(isl.Map("{ [e, l] -> [e - l] }")).range()
+    offsets = offsets.project_out(isl.dim_type.param, 0, offsets.dim(isl.dim_type.param))
+    if offsets.is_empty():
+        return 1
+    try:
+        step = offsets.get_stride(0).to_python()
+    except (isl.Error, ValueError):
+        return 1
+    return step if isinstance(step, int) and step > 1 else 1
 
 
 def _tile_low(fd: isl.Map, loose: isl.Map) -> tuple[isl.Map, int] | None:

@@ -16,7 +16,7 @@ from looptx.errors import RecipeError
 from looptx.poly.deps import _constant, upper_constant
 from looptx.poly.peeling import ends
 from looptx.poly.trips import check_factor, recount_inside
-from looptx.poly.variant import LoopDim, Piece, Variant
+from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles
 
 MAX_FULL_UNROLL = 1024
 
@@ -188,7 +188,7 @@ def permute(v: Variant, stmt: int, order: list) -> Variant:
         dims = list(q.dims)
         for pos in shared:
             dims[pos] = by_name[placed[pos]]
-        pieces[k] = replace(q, dims=tuple(dims))
+        pieces[k] = replace(q, dims=counted_tiles(tuple(dims)))
     return v.evolve(pieces=normalize(pieces))
 
 
@@ -205,7 +205,7 @@ def tile(v: Variant, stmt: int, loop, size: int, control: str | None = None) -> 
     for k, pos in group:
         q = pieces[k]
         d = q.dims[pos]
-        ctrl = LoopDim(control, f"floor(({d.expr} - ({lb}))/{size})")
+        ctrl = LoopDim(control, f"floor(({d.expr} - ({lb}))/{size})", counted=(d.name, d.expr, lb, size))
         pieces[k] = replace(q, dims=q.dims[:pos] + (ctrl, 0) + q.dims[pos:])
     return v.evolve(pieces=normalize(pieces))
 

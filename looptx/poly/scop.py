@@ -58,6 +58,9 @@ class Array:
     strides: tuple[str, ...] | None = None   # delinearized 1-D array: extents of virtual dims 1..r-1
     rank: int = 0                      # number of (virtual) dimensions isl sees
     decl: str = ""                     # C declaration text (for locals)
+    # a local declared inside loops: the number of loops around its declaration.  C makes a
+    # new object in each of their iterations; the dependence model indexes it by them.
+    private_depth: int = 0
 
     @property
     def is_scalar(self) -> bool:
@@ -195,25 +198,29 @@ class Scop(CachedValue):
             return u
         return self.cached("domains", build)
 
-    def access_map(self, s: Statement, a: Access, tagged: bool = False) -> isl.Map:
+    def access_map(self, s: Statement, a: Access, tagged: bool = False, private: bool = False) -> isl.Map:
+        """`private`: a local declared inside loops is indexed by them first (its object in
+        the original program), as the dependence analysis sees it."""
         def build():
-            rank = self.array(a.array).rank
-            target = f"{a.array}[{', '.join(a.index)}]" if rank else f"{a.array}[]"
+            arr = self.array(a.array)
+            index = (s.iterators[:arr.private_depth] if private else ()) + tuple(a.index if arr.rank else ())
+            target = f"{a.array}[{', '.join(index)}]"
             src = f"[{s.tuple_text()} -> R{a.ref}[]]" if tagged else s.tuple_text()
             m = isl.Map(f"{self.prefix}{{ {src} -> {target} }}")
             dom = self.domain(s)
             if tagged:
                 dom = isl.Map.from_domain_and_range(dom, isl.Set(f"{{ R{a.ref}[] }}")).wrap()
             return m.intersect_domain(dom)
-        return self.cached(("access", a.ref, tagged), build)
+        return self.cached(("access", a.ref, tagged, private), build)
 
     def accesses(self, kind: str, tagged: bool = False) -> isl.UnionMap:
+        """The input of the dependence analysis: locals declared in loops are private."""
         def build():
             u = isl.UnionMap.empty(self.context.get_space())
             for s in self.statements:
                 for a in s.accesses:
                     if a.kind == kind:
-                        u = u.union(isl.UnionMap.from_map(self.access_map(s, a, tagged)))
+                        u = u.union(isl.UnionMap.from_map(self.access_map(s, a, tagged, private=True)))
             return u
         return self.cached(("accesses", kind, tagged), build)
 

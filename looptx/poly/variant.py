@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import islpy as isl
 
+from looptx.errors import RecipeError
 from looptx.poly.scop import CachedValue, Scop, Statement
 
 
@@ -23,6 +24,9 @@ class LoopDim:
     hidden: bool = False       # not addressable by name (unrolled point loops)
     factor: int = 0            # > 0: control loop of an unroll by `factor` (full tiles separated)
     trip: int = 0              # unrolled loops: the most iterations it has per outer iteration
+    # a tile's control loop: (tile loop name, its expression when tiled, lower bound, size), so
+    # that the tile loop can become counted (0..size-1) when a permute puts it outside
+    counted: tuple = ()
 
     def __str__(self):
         return self.name
@@ -113,6 +117,29 @@ class Variant(CachedValue):
 
     def piece_domain(self, p: Piece) -> isl.Set:
         return self.piece_map(p).domain()
+
+
+def counted_tiles(dims: tuple) -> tuple:
+    """A tile loop placed outside its own control loop runs over its offset in the tile,
+    0..size-1 (CUDA-CHiLL's counted tiling): with its original values it would fix the control
+    loop to one iteration and undo the tiling.  Inside its control again, either form gives the
+    same order."""
+    dims = list(dims)
+    for c, ctrl in enumerate(dims):
+        if not isinstance(ctrl, LoopDim) or not ctrl.counted:
+            continue
+        name, expr, lb, size = ctrl.counted
+        at = next((k for k in range(c) if isinstance(dims[k], LoopDim) and dims[k].name == name), None)
+        if at is None:
+            continue
+        offset = f"(({expr}) - ({lb})) mod {size}"
+        if dims[at].expr == expr:
+            dims[at] = replace(dims[at], expr=offset, reversed=False)
+        elif dims[at].expr != offset:
+            raise RecipeError(f"loop '{name}' cannot be placed outside its tile's control loop "
+                              f"'{ctrl.name}' after it was changed by a later step",
+                              hint=f"permute before changing '{name}' (or keep {ctrl.name} outside {name})")
+    return tuple(dims)
 
 
 def original(scop: Scop) -> Variant:

@@ -87,6 +87,8 @@ def _promotion(kind: str):
     def step(v: Variant, st: Step) -> Variant:
         from looptx.poly.promote import Promotion, plan
         at = S.resolve_name(v, st["stmt"], st["at"])
+        if st.get("around"):
+            at = _loop_around(v, st, at)
         _check_promotion_at(v, st, kind, at)
         pr = Promotion(kind, st["stmt"], st.get("array"), at, st.get("pad", 0) or 0,
                        st.index, st.name, st.file, st.line)
@@ -94,6 +96,24 @@ def _promotion(kind: str):
         plan(out)                      # report a bad footprint at this step, not at the end
         return out
     return step
+
+
+def _loop_around(v: Variant, st: Step, at: str) -> str:
+    """CUDA-CHiLL copies before loop `at`, with the thread loops privatized: the copy belongs
+    to the loop around `at`, and around the thread loops when it is one, made by all the
+    block's threads together."""
+    from looptx.poly.gpu import mappings
+    names = S.loop_names(v, st["stmt"])
+    threads = {t for m in mappings(v) if m.thread and
+               st["stmt"] in {v.pieces[k].stmt for k, _ in S.sharing(v, m.stmt, m.thread[0])}
+               for t in m.thread}
+    k = names.index(at)
+    while k > 0 and names[k - 1] in threads:
+        k -= 1
+    if k == 0:
+        raise st.error(f"no loop encloses '{at}' to make the copy in",
+                       hint="copy at a loop inside it, or map an outer loop to blocks")
+    return names[k - 1]
 
 
 def _check_promotion_at(v: Variant, st: Step, kind: str, at: str) -> None:
@@ -241,6 +261,13 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         from looptx.poly.gpu import check, mappings
         if mappings(v):
             check(v, deps)                     # mapped loops carry no dependence
+        overlap = D.lifetime_overlap(deps, theta)
+        if overlap:
+            raise LegalityError(overlap, hint="keep the statements that use it together, one "
+                                "iteration after another, or make it an array indexed by the loop; "
+                                "or pass --unsafe",
+                                file=st.file if st else None, line=st.line if st else None,
+                                step=st.index if st else None, step_name=st.name if st else None)
         return
     bad = D.violated(deps, theta)
     bad = [(d, r.intersect_params(v.context)) for d, r in bad]

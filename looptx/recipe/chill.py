@@ -458,12 +458,11 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return [("datacopy", {"stmt": stmt_of(a[0]), "at": a[1], "array": a[2]})]
     if name == "copy_to_shared":
         if a and isinstance(a[0], int) and len(a) >= 3 and isinstance(a[2], str):
-            stmt, a = a[0], a[1:]
-        else:
-            stmt = 0
+            # looptx's own form copy_to_shared(0,"kk","A"): the shared step as it stands
+            return [("shared", {"stmt": a[0], "at": a[1], "array": a[2]})]
         need(2, 'copy_to_shared("tx","a",-16)')
         pad = 1 if len(a) > 2 and isinstance(a[2], int) and a[2] < 0 else 0
-        return [("shared", {"stmt": stmt, "at": a[0], "array": a[1], "pad": pad})]
+        return [("shared", {"stmt": 0, "at": a[0], "array": a[1], "pad": pad, "around": True})]
     if name == "distribute":
         if len(a) == 1:
             return [("distribute", {"stmts": ALL, "loop": a[0]})]

@@ -17,10 +17,11 @@ from looptx.errors import RecipeError, read_utf8
 from looptx.frontend.names import to_model
 
 # argument kinds
-STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY, COUNTS = (
+STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY, COUNTS, BOOL = (
     "statement number", "loop name", "list of loop names", "list of statement numbers",
     "integer >= 1", "integer >= 0", "integer", "affine expression", "mapping loop -> integer",
-    "name", "list of facts", "list of loop names", "value", "mapping array -> element count")
+    "name", "list of facts", "list of loop names", "value", "mapping array -> element count",
+    "true or false")
 
 # step -> {arg: (kind, required)}
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
@@ -43,7 +44,10 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # host code's copies; CUDA-CHiLL's cudaize array dict
     "cuda": {"stmt": (STMT, True), "block": (SLOTS, False), "thread": (SLOTS, False), "kernel": (STR, False),
              "sizes": (COUNTS, False)},
-    "shared": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True), "pad": (NONNEG, False)},
+    # around: CUDA-CHiLL's copy_to_shared(L): the copy is made before L, at the loop around it
+    # (around the thread loops when L is one)
+    "shared": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True), "pad": (NONNEG, False),
+               "around": (BOOL, False)},
     "unroll_to_depth": {"stmt": (STMT, False), "depth": (NONNEG, True)},
 }
 ALIASES = {"assume": "known", "interchange": "permute", "unroll_and_jam": "unroll",
@@ -189,6 +193,8 @@ def check_arg(step: Step, arg: str, kind: str, value):
         raise bad("mapping from loop names (or levels >= 1) to integers, e.g. {i: 1}")
     if kind == STR and not isinstance(value, str):
         raise bad("name")
+    if kind == BOOL and not isinstance(value, bool):
+        raise bad("true or false")
     if kind == COUNTS and not (isinstance(value, dict) and all(
             isinstance(k, str) and k.strip() and (_is_int(x) or isinstance(x, str) and x.strip())
             for k, x in value.items())):

@@ -1,0 +1,183 @@
+"""A variable declared inside a loop body is a new object in every iteration (C scoping), so it
+orders nothing between iterations: interchanges and thread mappings that only its reuse seemed
+to forbid are legal.  looptx still keeps one variable for all the objects, so an order that
+would make two iterations' values live at once in it (a distribute, a jam) is refused."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from difftest import KERNELS, check_same
+
+NVCC = shutil.which("nvcc")
+
+PAIR = """\
+#include "harness.h"
+#ifndef N
+#define N 50
+#endif
+#ifndef M
+#define M 40
+#endif
+static double A[N][M], B[N][M];
+static void f(void)
+{
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < M; j++) {
+      double t = A[i][j] * 0.5;
+      B[i][j] = t + B[i][j] * t;
+    }
+#pragma endscop
+}
+int main(void)
+{
+  lx_seed(7);
+  lx_fill_double(&A[0][0], (size_t)N * M);
+  lx_fill_double(&B[0][0], (size_t)N * M);
+  f();
+  lx_dump("B", B, sizeof B);
+  return 0;
+}
+"""
+
+ACCUMULATE = """\
+#include "harness.h"
+#ifndef N
+#define N 50
+#endif
+static double A[N][N], x[N], y[N];
+static void f(void)
+{
+#pragma scop
+  for (int i = 0; i < N; i++) {
+    double s = 0.0;
+    for (int k = 0; k < N; k++)
+      s += A[i][k] * x[k];
+    y[i] = s;
+  }
+#pragma endscop
+}
+int main(void)
+{
+  lx_seed(3);
+  lx_fill_double(&A[0][0], (size_t)N * N);
+  lx_fill_double(x, N);
+  f();
+  lx_dump("y", y, sizeof y);
+  return 0;
+}
+"""
+
+# the same name declared in two nests: one variable for both, so its reuse orders them
+TWICE = """\
+#define N 10
+double A[N][N], B[N][N];
+void f(void)
+{
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      double t = A[i][j];
+      A[i][j] = t * 2.0;
+    }
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      double t = B[i][j];
+      B[i][j] = t + 1.0;
+    }
+#pragma endscop
+}
+"""
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "looptx", *map(str, args)], capture_output=True, text=True)
+
+
+def kernel(tmp_path: Path, text: str, name: str) -> Path:
+    shutil.copy(KERNELS / "harness.h", tmp_path)
+    k = tmp_path / name
+    k.write_text(text)
+    return k
+
+
+def recipe(tmp_path: Path, *steps: str) -> Path:
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
+    return r
+
+
+@pytest.mark.parametrize("steps", [
+    ["permute: {stmt: 0, order: [j, i]}"],
+    ["tile: {stmt: 0, loop: i, size: 8}", "tile: {stmt: 0, loop: j, size: 6}",
+     "permute: {stmt: 0, order: [jj, ii, j, i]}"],
+    ["unroll: {stmt: 0, loop: i, factor: 3}"],
+], ids=["interchange", "tile-permute", "unroll-and-jam"])
+def test_loop_local_orders_no_iterations(tmp_path, steps):
+    k = kernel(tmp_path, PAIR, "pair.c")
+    r = recipe(tmp_path, *steps)
+    for sizes in ({"N": 48, "M": 36}, {"N": 37, "M": 29}):
+        p = cli("transform", k, "--recipe", r, *[f"-D{a}={v}" for a, v in sizes.items()])
+        assert p.returncode == 0, p.stderr
+        check_same(k, p.stdout, sizes)
+
+
+def test_deps_report_no_dependence_between_iterations_on_a_loop_local(tmp_path):
+    k = kernel(tmp_path, PAIR, "pair.c")
+    p = cli("deps", k)
+    assert p.returncode == 0, p.stderr
+    assert "RAW  S0 -> S1    t" in p.stdout and "loop-independent" in p.stdout, p.stdout
+    assert "WAW" not in p.stdout and "WAR" not in p.stdout, p.stdout
+    assert "i        [S0,S1] parallel" in p.stdout and "j        [S0,S1] parallel" in p.stdout, p.stdout
+
+
+@pytest.mark.parametrize("file,steps,name", [
+    (PAIR, ["distribute: {stmts: [0, 1], loop: j}"], "t"),
+    (ACCUMULATE, ["unroll: {stmt: 1, loop: i, factor: 2}"], "s"),
+    (ACCUMULATE, ["distribute: {stmts: [1], loop: i}", "permute: {stmt: 1, order: [k, i]}"], "s"),
+], ids=["distribute", "jam-of-accumulator", "interchange-of-accumulator"])
+def test_overlapping_lifetimes_are_refused(tmp_path, file, steps, name):
+    k = kernel(tmp_path, file, "k.c")
+    p = cli("transform", k, "--recipe", recipe(tmp_path, *steps))
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr, p.stderr
+    assert p.stderr.startswith(f"{tmp_path / 'r.yaml'}:") and "step" in p.stderr, p.stderr
+    assert f"'{name}' is declared inside the loop" in p.stderr and "between" in p.stderr, p.stderr
+
+
+def test_a_name_declared_in_two_nests_stays_one_variable(tmp_path):
+    k = kernel(tmp_path, TWICE, "twice.c")
+    p = cli("transform", k, "--recipe", recipe(tmp_path, "permute: {stmt: 1, order: [j, i]}"))
+    assert p.returncode == 2 and "on t" in p.stderr, p.stderr
+
+
+ACCUMULATE_CUDA = ["tile: {stmt: 1, loop: i, size: 8}", "cuda: {stmt: 1, block: [ii], thread: [i]}"]
+
+
+@pytest.mark.parametrize("n", [48, 37])
+def test_loop_local_accumulator_maps_to_threads(tmp_path, n):
+    """Before, the reuse of `s` was a dependence carried by i, and the mapping was refused.
+    On the C backend the grid is emulated thread by thread."""
+    k = kernel(tmp_path, ACCUMULATE, "mv.c")
+    p = cli("transform", k, "--recipe", recipe(tmp_path, *ACCUMULATE_CUDA), f"-DN={n}")
+    assert p.returncode == 0, p.stderr
+    assert "threadIdx" not in p.stdout and "for (int tx = 0; tx < 8; tx++)" in p.stdout, p.stdout
+    check_same(k, p.stdout, {"N": n})
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not installed (CI machines have it)")
+def test_loop_local_accumulator_is_a_register_of_each_thread(tmp_path):
+    k = kernel(tmp_path, ACCUMULATE, "mv.c")
+    out = tmp_path / "mv.cu"
+    p = cli("transform", k, "--recipe", recipe(tmp_path, *ACCUMULATE_CUDA), "--target", "cuda", "-o", out)
+    assert p.returncode == 0, p.stderr
+    text = out.read_text()
+    kernel_text = text[text.index("__global__"):text.index("extern")]
+    assert "  double s;" in kernel_text and "double *__restrict__ s" not in text, kernel_text
+    b = subprocess.run([NVCC, "-arch=sm_90", "-c", str(out), "-o", str(tmp_path / "mv.o")],
+                       capture_output=True, text=True)
+    assert b.returncode == 0, b.stderr[-2000:]
