@@ -170,8 +170,9 @@ def test_cuda_chill_semantics_on_gpu(tmp_path, case):
     from looptx.runtime.cuda import run_region
     _, c_name, c_text, s_name, s_text, sizes = case
     c, s = _files(tmp_path, c_name, c_text, s_name, s_text)
+    recipe = load_file(str(s))
     for n in sizes:
-        program = load(str(c), defines={"N": n})
-        variant = variants_for(program, load_file(str(s)))[0][0]
+        program = load(str(c), defines={"N": n}, function=recipe.procedure)
+        variant = variants_for(program, recipe)[0][0]
         res = run_region(program, 0, variant, {"N": n}, session=session, repetitions=2)
         assert res["status"] == "ok", (case[0], n, res)

@@ -181,3 +181,21 @@ def test_loop_local_accumulator_is_a_register_of_each_thread(tmp_path):
     b = subprocess.run([NVCC, "-arch=sm_90", "-c", str(out), "-o", str(tmp_path / "mv.o")],
                        capture_output=True, text=True)
     assert b.returncode == 0, b.stderr[-2000:]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n", [48, 37])
+def test_loop_local_accumulator_on_gpu(tmp_path, n):
+    try:
+        from looptx.runtime.cuda import CudaSession
+        session = CudaSession()
+    except Exception as e:                      # no pycuda, no driver, no device
+        pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
+    from looptx.pipeline import load, variants_for
+    from looptx.recipe.schema import load_file
+    from looptx.runtime.cuda import run_region
+    k = kernel(tmp_path, ACCUMULATE, "mv.c")
+    program = load(str(k), defines={"N": n})
+    variant = variants_for(program, load_file(str(recipe(tmp_path, *ACCUMULATE_CUDA))))[0][0]
+    res = run_region(program, 0, variant, {"N": n}, session=session, repetitions=2)
+    assert res["status"] == "ok", (n, res)
