@@ -152,9 +152,43 @@ def test_looptx_form_of_copy_to_shared_keeps_its_meaning():
     assert [(s.name, dict(s.args)) for s in rec.steps] == [("shared", {"stmt": 0, "at": "kk", "array": "A"})]
 
 
+ACC = """#ifndef N
+#define N 64
+#endif
+void acc(float e[N][N], float w[N]) {
+  int i, j, n;
+  for (j = 0; j < N; j++)
+    for (i = 0; i < N; i++)
+      for (n = 0; n < N; n++)
+        e[j][i] += w[n] * w[i];
+}
+"""
+
+# cp.py's pattern: registers at the outer thread loop
+ACC_PY = """from chill import *
+execfile("cudaize.py")
+read_IR("acc.c", "acc")
+tile_by_index(["j","i"], [16, 16], {'l1_control': "jj", 'l2_control': "ii"}, ["jj","ii","j","i","n"], None)
+cudaize(0, "acc_GPU", {'e': N*N, 'w': N}, ["jj","ii"], ["j","i"], [])
+copy_to_registers("tx", "e")
+"""
+
+
+def test_registers_at_a_thread_loop_are_each_threads_own(tmp_path):
+    """They were one thread's array for the whole loop (loaded and stored by tx == 0 alone):
+    wrong on a GPU, right in the sequential emulation."""
+    c, s = _files(tmp_path, "acc.c", ACC, "acc.py", ACC_PY.replace("N*N", "4096").replace("'w': N", "'w': 64"))
+    kernel = _cuda(c, s, tmp_path, "-D", "N=64")
+    assert "  float e_r;" in kernel and "tx == 0" not in kernel, kernel
+    for n in (64, 45):
+        _ok(c, s, n)
+
+
 CASES = [("mm", "mm.c", MM, "mm.py", MM_PY, (64, 45)), ("mv", "mv.c", MV, "r.lua", MV_LUA, (64, 50)),
          ("tile", "k.c", SCALE, "r.py",
-          TILE_OUTSIDE + 'cudaize(0, "k_GPU", {\'a\': 256, \'b\': 256}, ["i"], ["ii", "j"], [])\n', (16, 13))]
+          TILE_OUTSIDE + 'cudaize(0, "k_GPU", {\'a\': 256, \'b\': 256}, ["i"], ["ii", "j"], [])\n', (16, 13)),
+         ("registers-at-tx", "acc.c", ACC, "acc.py", ACC_PY.replace("N*N", "4096").replace("'w': N", "'w': 64"),
+          (64, 45))]
 
 
 @pytest.mark.gpu

@@ -117,3 +117,44 @@ def test_witness_is_shown_at_the_size_the_file_defines():
             f"#pragma scop\n{STENCIL}\n#pragma endscop\n}}\n")
     msg = rejected(parse_file("t.c", text=text).scops[0], "permute: {stmt: 0, order: [j, i]}")
     assert "(with N=3)" in msg, msg
+
+
+FLAT = """#define NX 16
+#define NY 12
+#define Z 0
+void k(float e[NX*NY], float w[NX]) {
+  int i, j;
+#pragma scop
+  for (j = 1; j < NY; j++)
+    for (i = 0; i < NX - 1; i++)
+      e[(j*NX + i) + NX*NY*Z] = %s + w[i];
+#pragma endscop
+}
+"""
+
+
+def test_sizes_that_make_a_subscript_affine_have_their_values():
+    """`e[j*NX + i + NX*NY*Z]` is affine only with the #defined values (16, 12, 0) put in: the
+    model holds for them alone, and says so.  Before, NX stayed free, so rows could alias
+    (NX=24 against i < 15) and a legal interchange was refused at sizes the file never has."""
+    legal = parse_file("t.c", text=FLAT % "e[(j*NX + i) + NX*NY*Z] * 0.5f").scops[0]
+    assert "NX = 16" in legal.assumptions and "Z = 0" in legal.assumptions, legal.assumptions
+    apply_recipe(legal, load_yaml("steps:\n  - permute: {stmt: 0, order: [i, j]}\n"))
+    # a true dependence (distance (1, -1)) is still found, at the file's sizes
+    msg = rejected(parse_file("t.c", text=FLAT % "e[((j - 1)*NX + i + 1) + NX*NY*Z]").scops[0],
+                   "permute: {stmt: 0, order: [i, j]}")
+    assert "(with NY=12, NX=16, Z=0)" in msg and "RAW on e" in msg, msg
+
+
+def test_a_size_defined_below_one_is_not_assumed_positive(tmp_path):
+    c = tmp_path / "k.c"
+    c.write_text(FLAT.replace("%s", "e[(j*NX + i) + NX*NY*Z] * 0.5f").replace("#define NX 16", "#define NX 16\n#define OFF 0")
+                 .replace("w[i];", "w[i + OFF];"))
+    s = parse_file(str(c)).scops[0]
+    assert not any(a.startswith("OFF") for a in s.assumptions), s.assumptions
+    assert not s.context.is_empty()
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 4}\n")
+    p = subprocess.run([sys.executable, "-m", "looptx", "run", str(c), "--recipe", str(r), "--repetitions", "1"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and ": ok " in p.stdout, (p.stdout, p.stderr)

@@ -498,7 +498,6 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
     params = tuple(ex.params)
     fixed = tuple((p, int(defines[p])) for p in params if p in defines)
     fixed_names = {p for p, _ in fixed}
-    assume = tuple(f"{p} >= 1" for p in params if p not in fixed_names) + tuple(assumptions)
 
     def sym_of(name) -> Symbol:
         return ex.local.get(name) or symbols.get(name)
@@ -509,6 +508,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         for acc in st.accesses:
             by_array.setdefault(acc.array, []).append((st, acc))
     index_text: dict[int, tuple[str, ...]] = {}
+    baked: set[str] = set()            # #defined sizes whose values made a subscript affine
     arrays = []
     obligations = []
     for name, uses in by_array.items():
@@ -579,7 +579,13 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                 for p, node in zip(acc.subs, acc.nodes):
                     try:
                         q = p.subs(fixed_vals)
-                        texts.append(st.translator.isl_of(q if q.degree() <= 1 else p.subs(known), node))
+                        if q.degree() > 1:
+                            # the model is then exact only at the values the file #defines: it
+                            # says so, or a subscript such as j*NX + i would alias rows for
+                            # other NX and refuse legal orders without a witness
+                            baked |= {x for x in p.symbols() if x in known and x not in fixed_vals}
+                            q = p.subs(known)
+                        texts.append(st.translator.isl_of(q, node))
                     except NonAffine:
                         raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
                                        "subscripts must be affine in loop iterators and parameters "
@@ -595,6 +601,13 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         statements.append(Statement(st.id, st.iterators, " and ".join(st.constraints), st.body,
                                     accesses, st.schedule, st.reversed, st.line, st.col, st.text))
         obligations += [(st.id, c, line, col, what) for c, line, col, what in st.obligations]
+    # sizes are >= 1 unless the file #defines one otherwise (`#define zDim 0`); a size whose
+    # value made a subscript affine has that value
+    def default(p):
+        if p in baked:
+            return f"{p} = {ex.int_macros[p]}"
+        return None if p in ex.int_macros and int(ex.int_macros[p]) < 1 else f"{p} >= 1"
+    assume = tuple(d for d in (default(p) for p in params if p not in fixed_names) if d) + tuple(assumptions)
     scop = Scop(path, region.index, params, fixed, assume, tuple(statements), tuple(arrays),
                 span, function, tuple((n, e) for n, e in derived if n in params),
                 tuple((p, int(ex.int_macros[p])) for p in params

@@ -146,7 +146,8 @@ def _keep_positions(m: isl.Map, positions: list[int], width: int) -> isl.Map:
 
 
 def _thread_positions(v: Variant, group, pos: int) -> list[int]:
-    """Positions of the GPU thread loops inside loop `pos` of the scope (registers per thread)."""
+    """Positions of the GPU thread loops at or inside loop `pos` of the scope: registers are
+    per thread, also when `pos` is a thread loop itself (CUDA-CHiLL's copy_to_registers("tx", ...))."""
     from looptx.poly.gpu import mappings
     k0 = group[0][0]
     inside = {k for k, _ in group}
@@ -156,7 +157,7 @@ def _thread_positions(v: Variant, group, pos: int) -> list[int]:
         members = {k for k, _ in S.sharing(v, m.stmt, names[outer])}
         if inside <= members:
             tpos = [v.pieces[k0].position_of(t) for t in m.thread]
-            return sorted(p for p in tpos if p is not None and p > pos)
+            return sorted(p for p in tpos if p is not None and p >= pos)
     return []
 
 
