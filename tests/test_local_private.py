@@ -12,38 +12,15 @@ from pathlib import Path
 import pytest
 
 from difftest import KERNELS, check_same
+from test_frontend_regressions import LOCAL
 
 NVCC = shutil.which("nvcc")
 
-PAIR = """\
-#include "harness.h"
-#ifndef N
-#define N 50
-#endif
-#ifndef M
-#define M 40
-#endif
-static double A[N][M], B[N][M];
-static void f(void)
-{
-#pragma scop
-  for (int i = 0; i < N; i++)
-    for (int j = 0; j < M; j++) {
-      double t = A[i][j] * 0.5;
-      B[i][j] = t + B[i][j] * t;
-    }
-#pragma endscop
-}
-int main(void)
-{
-  lx_seed(7);
-  lx_fill_double(&A[0][0], (size_t)N * M);
-  lx_fill_double(&B[0][0], (size_t)N * M);
-  f();
-  lx_dump("B", B, sizeof B);
-  return 0;
-}
-"""
+# test_frontend_regressions' kernel (iterators declared in the for), with one local, t
+PAIR = (LOCAL % ("", "int", "int")).replace(
+    "      const double t = A[i][j] * 0.5;\n      double u;\n      u = t * t;\n      B[i][j] = t + B[i][j] - u;\n",
+    "      double t = A[i][j] * 0.5;\n      B[i][j] = t + B[i][j] * t;\n")
+assert "B[i][j] = t + B[i][j] * t;" in PAIR
 
 ACCUMULATE = """\
 #include "harness.h"
