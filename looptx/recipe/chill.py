@@ -160,6 +160,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if name in PROCEDURE:
             procedure = _procedure(ln, name, tree) or procedure
             continue
+        if name == "loop" and tree.args:
+            _first_nest(ln, "loop", ln.value(tree.args[0]))
         if name in IGNORED:
             continue
         args = [_aliased(ln.value(a), aliases) for a in tree.args]
@@ -283,11 +285,24 @@ def _procedure(ln: _Line, name: str, tree: ast.Call) -> str | None:
     A lone argument of read_IR/init that is a C name, read_IR("f"), is the function (the
     source file is the one looptx was given); one like "mm.c" is the file."""
     args = [ln.value(a) for a in tree.args]
+    if name == "init" and len(args) > 2:
+        _first_nest(ln, "init", args[2])
     lone = len(args) == 1 and isinstance(args[0], str) and args[0].isidentifier()
     pos = 0 if name == "procedure" or lone else 1
     if len(args) > pos and isinstance(args[pos], str):
         return args[pos]
     return None
+
+
+def _first_nest(ln: _Line, name: str, nest) -> None:
+    """CHiLL's loop(N) / init(file, proc, N) picks the N-th loop nest, and the script's statement
+    numbers then count within it.  looptx numbers statements over the whole file: a script for
+    a later nest would silently transform the first one, so that is refused."""
+    if nest not in (0, None):
+        call = f"loop({nest!r})" if name == "loop" else f"init(..., {nest!r})"
+        raise ln.error(f"{call}: only the first loop nest (0) of a procedure can be "
+                       "selected", hint="mark that nest with #pragma scop / #pragma endscop (or a "
+                       "CHiLL block) and number its statements over the whole file, as looptx does")
 
 
 def _lua_tables(cmd: str) -> str:
