@@ -193,6 +193,15 @@ def macros_needed(scop, int_macros: dict, params, texts) -> dict:
     return {n: values[n] for n in sorted(names) if n in values and n not in params}
 
 
+def _to_device(a, n, checked: bool) -> list[str]:
+    """d_NAME allocated for n elements and filled from NAME; the host function returns the
+    CUDA error of a failed allocation, the standalone main (a test driver) does not check."""
+    alloc = f"cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}))"
+    first = [f"  {a.ctype} *d_{a.name} = 0;", f"  if ((err = {alloc}) != cudaSuccess) return (int)err;"] \
+        if checked else [f"  {a.ctype} *d_{a.name}; {alloc};"]
+    return first + [f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);"]
+
+
 def host_function(rc, sig: str, counts: dict) -> list[str]:
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t err;"]
@@ -202,10 +211,7 @@ def host_function(rc, sig: str, counts: dict) -> list[str]:
         if not on_device(a, rc.written_scalars):
             call.append(a.name)
             continue
-        n = counts[a.name]
-        out.append(f"  {a.ctype} *d_{a.name} = 0;")
-        out.append(f"  if ((err = cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}))) != cudaSuccess) return (int)err;")
-        out.append(f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);")
+        out += _to_device(a, counts[a.name], checked=True)
         call.append(f"d_{a.name}")
     call += rc.params
     out.append(f"  int rc = lx_launch_{rc.name}({', '.join(call)});")
@@ -249,9 +255,7 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str
         if a not in dev:
             dptrs.append(a.name)
             continue
-        n = counts[a.name]
-        out.append(f"  {a.ctype} *d_{a.name}; cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}));")
-        out.append(f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);")
+        out += _to_device(a, counts[a.name], checked=False)
         dptrs.append(f"d_{a.name}")
     call = ", ".join(dptrs + rc.params)
     out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
