@@ -198,6 +198,44 @@ def test_fuse_that_splits_a_loop_is_still_refused(tmp_path):
     assert isinstance(err, RecipeError) and "would split loop 't'" in str(err), err
 
 
+SPLIT_J = """#define N 12
+double A[N][N], B[N][N], C[N][N];
+void f(void) {
+  int i, j, kk;
+#pragma scop
+  for (i = 1; i < N; i++)
+    for (j = 0; j < N; j++) {
+      for (kk = 0; kk < N; kk++)
+        B[i][j] += ROW[kk] * C[kk][j];
+      B[i][j] = B[i][j] * 0.5;
+    }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("row, before, order, cut", [
+    # S1 shares i and j; only j is split.  Distributing at i is illegal here (S0 of row i+1
+    # reads row i after S1 scales it), so naming the outer loop gave a hint that cannot work.
+    ("B[i - 1]", [], "[i, kk, j]", "j"),
+    # after tiling, the tile loop ii stays shared and i is the loop that is split
+    ("A[i]", ["tile: {stmt: 0, loop: i, size: 4}"], "[ii, kk, i, j]", "i")])
+def test_permute_names_the_shared_loop_it_splits(tmp_path, row, before, order, cut):
+    src = SPLIT_J.replace("ROW", row)
+    steps = before + [f"permute: {{stmt: 0, order: {order}}}"]
+    p, rec = _run(tmp_path, src, "steps:\n" + "".join(f"  - {s}\n" for s in steps))
+    lines = p.stderr.splitlines()
+    assert p.returncode == 2 and len(lines) == 1, p.stderr
+    assert lines[0].startswith(f"{rec}:{len(steps) + 1}: step {len(steps)} (permute): error: "
+                               f"permute would split loop '{cut}'"), p.stderr
+    hint = f"distribute {{stmts: [0], loop: {cut}}}"
+    assert hint in lines[0], p.stderr
+    steps.insert(len(before), hint.replace(" {", ": {"))
+    for n in ("12", "7"):
+        p, _ = _run(tmp_path, src, "steps:\n" + "".join(f"  - {s}\n" for s in steps), "-D", f"N={n}")
+        assert p.returncode == 0 and ": ok" in p.stdout, p.stdout + p.stderr
+
+
 def test_fuse_gemm_then_mvt_chill_dialect(tmp_path):
     k = kernel(tmp_path, "gemm_mvt.c", GEMM_MVT)
     r = tmp_path / "r.chill"

@@ -179,11 +179,11 @@ def permute(v: Variant, stmt: int, order: list) -> Variant:
         new_names = {placed[pos] for pos in shared}
         old_names = {q.dims[pos].name for pos in shared}
         if new_names != old_names:
-            missing = sorted(new_names - old_names)
-            raise RecipeError(f"permute would split loop '{q.dims[shared[0]].name}', which statement "
-                              f"{q.stmt} shares but which does not enclose loop {missing[0]}",
-                              hint=f"distribute the statements first (distribute {{stmts: [{stmt}], "
-                                   f"loop: {q.dims[shared[0]].name}}})")
+            # loops above the first changed position stay put: distributing there is the least that works
+            cut = q.dims[next(pos for pos in shared if placed[pos] != q.dims[pos].name)].name
+            raise RecipeError(f"permute would split loop '{cut}': statement {q.stmt} shares it but is "
+                              f"not inside loop {sorted(new_names - old_names)[0]}",
+                              hint=f"distribute the statements first (distribute {{stmts: [{stmt}], loop: {cut}}})")
         by_name = {q.dims[pos].name: q.dims[pos] for pos in shared}
         dims = list(q.dims)
         for pos in shared:
