@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 from looptx.errors import AnnotationError
 from looptx.search.base import Result, available_searchers
@@ -124,6 +125,34 @@ def test_bad_files(tmp_path):
     with pytest.raises(AnnotationError) as e:
         load_recorded_space(TINY, t1)
     assert str(t1) in str(e.value)
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_cache_cut_mid_entry_names_the_partial_line(tmp_path, gz):
+    """Kernel Tuner writes a header and then one line `"key": {...},` per result; killed during a
+    write it leaves a partial last line, which its own reader rejects too."""
+    data = json.loads(TINY.read_text())
+    head = {k: v for k, v in data.items() if k != "cache"}
+    text = json.dumps({**head, "cache": {}}, indent="")[:-3]           # as Kernel Tuner's writer
+    text += "".join("\n" + json.dumps({k: r})[1:-1] + "," for k, r in data["cache"].items())
+    lines = text.split("\n")
+    n = len(lines)
+    path = tmp_path / ("cut.json.gz" if gz else "cut.json")
+    for cut in (5, 30, len(lines[-1]) - 3):          # in a key, after a field's comma, in a number
+        partial = "\n".join(lines[:-1] + [lines[-1][:cut]])
+        path.write_bytes(gzip.compress(partial.encode()) if gz else partial.encode())
+        rc, out, err = run_cli("search", "--replay", path, "--budget", 2)
+        assert rc == 2 and len(err.splitlines()) == 1, err
+        assert err.startswith(f"{path}:{n}:1: error: the cache ends in a partly written entry"), err
+        assert f"delete the partial last line, line {n}" in err and ("uncompressed" in err) == gz, err
+    kept = "\n".join(lines[:-1])
+    path.write_bytes(gzip.compress(kept.encode()) if gz else kept.encode())
+    assert len(load_recorded_space(path).times) == len(data["cache"]) - 1
+    # an error before the last line keeps the JSON message, located where it is
+    bad = tmp_path / "bad.json"
+    bad.write_text(text.replace('"time": 3.3', '"time": 3.3 3', 1))
+    with pytest.raises(AnnotationError, match=r"bad.json:\d+:\d+: error: not a readable JSON"):
+        load_recorded_space(bad)
 
 
 def test_fallback_condition_interpreter():

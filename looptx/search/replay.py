@@ -203,11 +203,8 @@ def _read_json(path: str | os.PathLike) -> dict:
             text = f.read()
         try:
             data = json.loads(text)
-        except ValueError as first:
-            try:
-                data = json.loads(_closed_cache(text))
-            except ValueError:
-                raise first from None
+        except json.JSONDecodeError as first:
+            data = _read_open_cache(text, first, path)
     except FileNotFoundError:
         raise AnnotationError("file not found", hint="check the path", file=path) from None
     except (OSError, ValueError, EOFError) as exc:
@@ -218,10 +215,38 @@ def _read_json(path: str | os.PathLike) -> dict:
     return data
 
 
+def _read_open_cache(text: str, first: json.JSONDecodeError, path: str) -> dict:
+    """Kernel Tuner appends each result to its cache as one line `"key": {...},` as it is
+    measured and closes the JSON only when tuning ends, so an interrupted (or still running)
+    session leaves `...},` without the final `}\n}`; Kernel Tuner reads such a file as if
+    closed, and so does this.  A session killed in the middle of a write leaves a partial last
+    line, which Kernel Tuner's reader (util.read_cache) fails on too (only a cut just before the
+    comma, a whole entry, reads); deleting that line makes the file readable by both."""
+    body = text.rstrip()
+    last = body.rfind("\n") + 1
+    line = body.count("\n", 0, last) + 1
+    try:
+        data = json.loads(_closed_cache(text))
+    except json.JSONDecodeError:
+        if last and first.pos >= last and _is_open_cache(body[:last]):
+            gz = " of the uncompressed file" if str(path).endswith(".gz") else ""
+            raise AnnotationError("the cache ends in a partly written entry (Kernel Tuner was stopped "
+                                  "while writing it)", hint=f"delete the partial last line, line {line}{gz}; "
+                                  "the entries before it are complete", file=path, line=line,
+                                  col=1) from None
+        raise AnnotationError(f"not a readable JSON file ({first.msg})", file=path, line=first.lineno,
+                              col=first.colno, hint="give a Kernel Tuner cache (.json or .json.gz)") from None
+    return data
+
+
+def _is_open_cache(text: str) -> bool:
+    try:
+        return isinstance(json.loads(_closed_cache(text)), dict)
+    except ValueError:
+        return False
+
+
 def _closed_cache(text: str) -> str:
-    """Kernel Tuner appends each result to its cache as it is measured and closes the JSON only
-    when tuning ends, so an interrupted (or still running) session leaves `...},` without the
-    final `}\n}`; Kernel Tuner reads such a file as if closed, and so does this."""
     text = text.strip()
     if text and text[-3:] not in ("}\n}", "}}}"):
         text = text[:-1] if text.endswith(",") else text
