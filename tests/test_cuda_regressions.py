@@ -488,13 +488,42 @@ def test_pointer_array_without_a_count_is_a_located_error(tmp_path):
     assert cli("transform", "k.c", "--recipe", "r.py", cwd=tmp_path).returncode == 0
 
 
+@pytest.mark.parametrize("src,name,text,args", [
+    (PTR_C, "r.py", PTR_PY.replace("{'a': 1024}", "{'a': 1024, 'b': 4}"), []),
+    # nbody.lua's dict lists every array of the procedure, also those the region does not use
+    (MACRO_C, "r.lua", MACRO_LUA.replace("b=M}", "b=M, c=N, d=M}"), FIXED)], ids=["py", "lua"])
+def test_array_dict_entry_the_region_does_not_use_is_ignored(tmp_path, src, name, text, args):
+    """CUDA-CHiLL ignores such entries; looptx notes them (one located line) and goes on."""
+    c, r = _script(tmp_path, src, name, text)
+    unused = "'b'" if name == "r.py" else "'c', 'd'"
+    line = next(n for n, ln in enumerate(text.splitlines(), 1) if ln.startswith("cudaize"))
+    for target in ("cuda", "c"):
+        p = cli("transform", "k.c", "--recipe", r.name, "--target", target, *args, cwd=tmp_path)
+        assert p.returncode == 0, p.stderr
+        assert p.stderr.splitlines() == [f"{name}:{line}: note: step {1 if name == 'r.lua' else 3} (cuda): "
+                                         f"the sizes of {unused} are ignored: the region does not use "
+                                         f"{'that array' if name == 'r.py' else 'those arrays'} "
+                                         "(CUDA-CHiLL ignores them too)"], p.stderr
+    r.write_text(text.replace(", 'b': 4}", "}").replace(", c=N, d=M}", "}"))
+    without = cli("transform", "k.c", "--recipe", r.name, "--target", "c", *args, cwd=tmp_path).stdout
+    assert p.stdout.split("*/", 1)[1] == without.split("*/", 1)[1]    # past the recipe in the header
+
+
+def test_yaml_sizes_naming_no_array_of_the_region_is_a_located_error(tmp_path):
+    """looptx's own `sizes:` lists what the user chose to give: a name there is a typo."""
+    c, r = _script(tmp_path, PTR_C, "r.yaml", "steps:\n  - tile: {stmt: 0, loop: i, size: 32}\n"
+                   "  - cuda: {stmt: 0, block: [ii], thread: [i], sizes: {a: 1024, b: 4}}\n")
+    p = cli("transform", "k.c", "--recipe", r.name, "--target", "cuda", "--function", "scale", cwd=tmp_path)
+    assert p.returncode == 2 and p.stderr.splitlines() == [
+        "r.yaml:3: step 2 (cuda): error: sizes: 'b' is not an array of the region (arrays: a)"], p.stderr
+
+
 @pytest.mark.parametrize("sizes,message", [
-    ("{'b': 4}", "sizes: 'b' is not an array of the region (arrays: a)"),
     ("{'a': 'n*'}", "sizes: array 'a': cannot parse element count 'n*'"),
     ("{'a': 'm*2'}", "sizes: array 'a': 'm' in element count 'm*2' is not a size of the region"),
     ("{'a': 0}", "sizes: array 'a': element count 0 is not positive"),
     ("{'a': 2.5}", "argument 'sizes' must be a mapping from array names to element counts")],
-    ids=["unused-array", "unparsable", "unknown-name", "zero", "float"])
+    ids=["unparsable", "unknown-name", "zero", "float"])
 def test_bad_array_dict_entries_are_located_errors(tmp_path, sizes, message):
     c, r = _script(tmp_path, PTR_C, "r.py", PTR_PY.replace("{'a': 1024}", sizes))
     for args in (("--target", "cuda"), ("--target", "c")):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from looptx.errors import LegalityError, LooptxError, RecipeError
+from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
 from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
 from looptx.poly import schedule as S
@@ -170,19 +170,31 @@ def _cuda(v: Variant, st: Step) -> Variant:
 
 def _array_sizes(v: Variant, st: Step):
     """The step's element counts (CUDA-CHiLL cudaize's array dict), for the host code's copies.
-    Every key must be an array of the region; one array given two different counts by two cuda
-    steps of the region is an error (they share one device copy).  An entry for an array with
-    declared extents is accepted and ignored by the host code (the declaration wins; a provable
-    mismatch is a warning, see codegen/cuda_host.py)."""
+    A key of a CHiLL cudaize that names no array of the region is ignored with a note, as
+    CUDA-CHiLL ignores it (its scripts list every array of the procedure, nbody's among them);
+    in looptx's own `sizes:` it is an error; one array given two
+    different counts by two cuda steps of the region is an error (they share one device copy).
+    An entry for an array with declared extents is accepted and ignored by the host code (the
+    declaration wins; a provable mismatch is a warning, see codegen/cuda_host.py)."""
     from looptx.codegen.cuda_host import ArraySizes, array_sizes, known_sizes, size_c_text
     arrays = {a.name for a in v.scop.arrays if not a.local}
     known = known_sizes(v.scop)
     earlier = {name: (text, rec) for rec in array_sizes(v) for name, text in rec.sizes}
+    # an array declared inside the region has no host copy to size: skipped without a word
+    unused = [to_user(name) for name in st["sizes"] if name not in {a.name for a in v.scop.arrays}]
+    if unused and "cudaize" not in st.text:
+        # looptx's own `sizes:` lists what the user chose to give: a name there is a typo
+        raise st.error(f"sizes: '{unused[0]}' is not an array of the region",
+                       hint=f"arrays: {', '.join(sorted(to_user(a) for a in arrays)) or 'none'}")
+    if unused:
+        names = ", ".join(f"'{n}'" for n in unused)
+        note_once(st.file or "recipe", st.line or 1,
+                  f"step {st.index} ({st.name}): the sizes of {names} are ignored: the region does not "
+                  f"use {'that array' if len(unused) == 1 else 'those arrays'} (CUDA-CHiLL ignores them too)")
     out = []
     for name, value in st["sizes"].items():
         if name not in arrays:
-            raise st.error(f"sizes: '{to_user(name)}' is not an array of the region",
-                           hint=f"arrays: {', '.join(sorted(to_user(a) for a in arrays)) or 'none'}")
+            continue
         try:
             text = size_c_text(value, known)
         except RecipeError as e:
