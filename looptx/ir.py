@@ -5,7 +5,7 @@ and array subscripts, so the IR stays close to the source (number spellings are 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 
@@ -16,6 +16,7 @@ class Expr:
 @dataclass(frozen=True)
 class Num(Expr):
     text: str                    # spelling from the source, e.g. "0.5f", "2", "1e-3"
+    spelled: str | None = field(default=None, compare=False)   # the macro use it came from, `SCALAR_VAL(0.5)` (see frontend/spelling)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Un(Expr):
 class Call(Expr):
     fn: str
     args: tuple[Expr, ...]
+    spelled: str | None = field(default=None, compare=False)   # the macro the user called it by, `SQRT_FUN`
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class Cond(Expr):
 class Cast(Expr):
     ctype: str
     a: Expr
+    spelled: str | None = field(default=None, compare=False)   # the macro that names the type, `DATA_TYPE`
 
 
 @dataclass(frozen=True)
@@ -93,11 +96,12 @@ def _prec(e: Expr) -> int:
 
 
 def to_c(e: Expr, ref: Callable[[Ref], str] | None = None,
-         var: Callable[[str], str | None] | None = None) -> str:
+         var: Callable[[str], str | None] | None = None, spelled: bool = False) -> str:
     """Print with the fewest parentheses C's precedence allows.
 
     `ref` prints an array reference (the caller decides subscripts); `var` may replace a
-    variable by already-printed text (parenthesised by the caller if needed)."""
+    variable by already-printed text (parenthesised by the caller if needed); `spelled` prints
+    macro uses as the user wrote them, for code that goes back into the user's file."""
     def p(x: Expr, need: int, right: bool = False) -> str:
         s = go(x)
         px = _prec(x)
@@ -107,7 +111,7 @@ def to_c(e: Expr, ref: Callable[[Ref], str] | None = None,
 
     def go(x: Expr) -> str:
         if isinstance(x, Num):
-            return x.text
+            return x.spelled if spelled and x.spelled else x.text
         if isinstance(x, Var):
             if var is not None:
                 s = var(x.name)
@@ -127,9 +131,9 @@ def to_c(e: Expr, ref: Callable[[Ref], str] | None = None,
                 inner = f"({inner})"
             return f"{x.op}{inner}"
         if isinstance(x, Cast):
-            return f"({x.ctype}){p(x.a, PRECEDENCE['unary'])}"
+            return f"({x.spelled if spelled and x.spelled else x.ctype}){p(x.a, PRECEDENCE['unary'])}"
         if isinstance(x, Call):
-            return f"{x.fn}({', '.join(go(a) for a in x.args)})"
+            return f"{x.spelled if spelled and x.spelled else x.fn}({', '.join(go(a) for a in x.args)})"
         if isinstance(x, Cond):
             q = PRECEDENCE["?:"]
             return f"{p(x.c, q + 1)} ? {p(x.a, q)} : {p(x.b, q)}"

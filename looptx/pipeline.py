@@ -24,10 +24,11 @@ def load(path: str, *, defines=None, function=None, extra_decls=None) -> Program
     return parse_file(path, defines=defines, function=function, extra_decls=extra_decls)
 
 
-def c_block(variant: Variant) -> list[str]:
+def c_block(variant: Variant, spelled: bool = False) -> list[str]:
     """The region in C.  Kernels of cuda steps become a C emulation of their grid (loops over
     blocks and threads around the kernel body) when they have no barrier; otherwise the
-    sequential schedule is printed (correct results; not GPU timings)."""
+    sequential schedule is printed (correct results; not GPU timings).  `spelled`: the block
+    goes back into the user's file, where the file's macros are defined."""
     from looptx.poly.gpu import mappings
     if mappings(variant):
         from looptx.codegen.cuda import emulation_block, generate
@@ -35,7 +36,7 @@ def c_block(variant: Variant) -> list[str]:
         if not any(k.has_sync for k in rc.kernels):
             return emulation_block(rc)
     node, plan = build(variant)
-    return region_lines(variant, name_loops(node, variant), buffers=plan.buffers)
+    return region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled)
 
 
 def region_name(program: Program, index: int) -> str:
@@ -239,5 +240,5 @@ def transform_file(path: str, recipe=None, *, defines=None, function=None, unsaf
     if target == "cuda":
         return to_user(cuda_file(program, variants, header(path, applied, unsafe), standalone=standalone,
                                  warn=warn))
-    blocks = {i: c_block(v) for i, v in variants.items()}
+    blocks = {i: c_block(v, spelled=True) for i, v in variants.items()}
     return to_user(render_file(program, blocks, header(path, applied, unsafe)))

@@ -118,11 +118,11 @@ def subst(e: ir.Expr, mapping: dict[str, ir.Expr]) -> ir.Expr:
     if isinstance(e, ir.Un):
         return ir.Un(e.op, subst(e.a, mapping))
     if isinstance(e, ir.Call):
-        return ir.Call(e.fn, tuple(subst(a, mapping) for a in e.args))
+        return ir.Call(e.fn, tuple(subst(a, mapping) for a in e.args), e.spelled)
     if isinstance(e, ir.Cond):
         return ir.Cond(subst(e.c, mapping), subst(e.a, mapping), subst(e.b, mapping))
     if isinstance(e, ir.Cast):
-        return ir.Cast(e.ctype, subst(e.a, mapping))
+        return ir.Cast(e.ctype, subst(e.a, mapping), e.spelled)
     if isinstance(e, ir.Ref):
         return ir.Ref(e.array, e.ref, tuple(subst(i, mapping) for i in e.index))
     if isinstance(e, ir.Assign):
@@ -179,7 +179,7 @@ def _simplify_children(e: ir.Expr) -> ir.Expr:
         other = "lx_max" if e.a.fn == "lx_min" else "lx_min"
         return ir.Call(other, tuple(simplify(ir.Un("-", a)) for a in e.a.args))
     if isinstance(e, ir.Call):
-        return ir.Call(e.fn, tuple(simplify(a) for a in e.args))
+        return ir.Call(e.fn, tuple(simplify(a) for a in e.args), e.spelled)
     if isinstance(e, ir.Bin):
         return ir.Bin(e.op, simplify(e.a), simplify(e.b))
     if isinstance(e, ir.Un):

@@ -99,11 +99,13 @@ class CPrinter:
 
     sync_text = ""                 # sequential C needs no barrier (a CUDA printer sets one)
 
-    def __init__(self, variant: Variant, indent: str = "  ", declare_loops: bool = True):
+    def __init__(self, variant: Variant, indent: str = "  ", declare_loops: bool = True,
+                 spelled: bool = False):
         self.v = variant
         self.scop = variant.scop
         self.ind = indent
         self.declare = declare_loops
+        self.spelled = spelled         # macro uses as the user wrote them (code for the user's file)
 
     def expr(self, e: ir.Expr) -> str:
         return ir.to_c(e)
@@ -132,7 +134,7 @@ class CPrinter:
             return self.ref_text(refs.get(r.ref, r))
 
         body = K.subst(s.body, {k: v for k, v in mapping.items()})
-        return ir.to_c(body, ref=ref) + ";"
+        return ir.to_c(body, ref=ref, spelled=self.spelled) + ";"
 
     def assign(self, n: K.Assign) -> str:
         return f"{ir.to_c(n.lhs, ref=self.ref_text)} = {ir.to_c(n.rhs, ref=self.ref_text)};"
@@ -179,12 +181,13 @@ class CPrinter:
         return [head + " {"] + inner + [self.ind * depth + "}"]
 
 
-def buffer_decl(b, qualifier: str = "", per_thread: bool = False) -> str:
+def buffer_decl(b, qualifier: str = "", per_thread: bool = False, spelled: bool = False) -> str:
     """`per_thread`: the declaration inside one GPU thread (leading thread dimensions dropped)."""
     dims = list(b.sizes)[b.lead if per_thread else 0:]
     if dims and b.pad:
         dims[-1] += b.pad
-    return f"{qualifier}{b.ctype} {b.name}{''.join(f'[{d}]' for d in dims)};"
+    ctype = b.spelled_ctype if spelled and b.spelled_ctype else b.ctype
+    return f"{qualifier}{ctype} {b.name}{''.join(f'[{d}]' for d in dims)};"
 
 
 class ThreadPrinter(CPrinter):
@@ -201,12 +204,14 @@ class ThreadPrinter(CPrinter):
         return super().ref_text(r)
 
 
-def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=()) -> list[str]:
+def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
+                 spelled: bool = False) -> list[str]:
     """The regenerated region as a C block (without the file's base indentation)."""
-    printer = CPrinter(variant, indent)
+    printer = CPrinter(variant, indent, spelled=spelled)
     body = printer.lines(node, 1)
-    decls = [indent + a.decl for a in variant.scop.arrays if a.local and a.decl]
-    decls += [indent + buffer_decl(b) for b in buffers]
+    decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
+             for a in variant.scop.arrays if a.local and a.decl]
+    decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
     return ["{"] + decls + body + ["}"]
 
 

@@ -12,6 +12,7 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, bad_int_constant, c_int_value, delinearize
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model, to_user
+from looptx.frontend.spelling import Spellings, unmark
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan, scan_comments
 from looptx.frontend.symbols import (DeclCollector, Symbol, c_text, resolve_typedef,
@@ -19,6 +20,7 @@ from looptx.frontend.symbols import (DeclCollector, Symbol, c_text, resolve_type
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
 MAIN = "<stdin>"
+MAX_UNMARKED = 6      # macros left unmarked before a file is read without spellings
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
 INPUT_VARS = "<input_vars>"
 WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
@@ -105,6 +107,15 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         raise
 
 
+def _with_sizes(pp: Preprocessed, sizes: dict[str, int]) -> Preprocessed:
+    fallback = pp.fallback and _with_sizes(pp.fallback, sizes)
+    return replace(pp, int_macros={**sizes, **pp.int_macros}, fallback=fallback)
+
+
+def _with_decls(text: str, extra_decls: str | None) -> str:
+    return f'# 1 "{INPUT_VARS}"\n{extra_decls}\n# 1 "{MAIN}"\n{text}' if extra_decls else text
+
+
 def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft) -> Program:
     if text is None:
         try:
@@ -139,18 +150,21 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                 blanked = _place(blanked, r.chill.end, WRAP_CLOSE)
             wrapped.append(r.index)
 
-    pp = preprocess(blanked, path, {k: str(v) for k, v in defines.items()}) if needs_cpp(blanked) \
-        else Preprocessed(blanked, {})
-    parse_text = pp.text
-    if extra_decls:
-        if needs_cpp(extra_decls):
+    def prepare(keep: frozenset[str]) -> tuple[Preprocessed, str | None]:
+        pp = preprocess(blanked, path, {k: str(v) for k, v in defines.items()}, keep) \
+            if needs_cpp(blanked) else Preprocessed(blanked, {})
+        decls = extra_decls
+        if decls and needs_cpp(decls):
             # a decl_file with #ifdef/#define (Orio compiles it with the build's -D flags,
             # which input_decls turned into #defines); its integer #defines are sizes
-            dp = preprocess(blank(extra_decls, [(c.start, c.end) for c in scan_comments(extra_decls)]),
+            dp = preprocess(blank(decls, [(c.start, c.end) for c in scan_comments(decls)]),
                             path, {k: str(v) for k, v in defines.items()})
-            extra_decls = "\n".join(ln for ln in dp.text.split("\n") if not _LINE_MARK.match(ln))
-            pp = Preprocessed(pp.text, {**dp.int_macros, **pp.int_macros}, pp.main_lines, pp.main_name)
-        parse_text = f'# 1 "{INPUT_VARS}"\n{extra_decls}\n# 1 "{MAIN}"\n{parse_text}'
+            decls = "\n".join(ln for ln in dp.text.split("\n") if not _LINE_MARK.match(ln))
+            pp = _with_sizes(pp, dp.int_macros)
+        return pp, decls
+
+    pp, decls = prepare(frozenset())
+    parse_text = _with_decls(pp.text, decls)
     # cpp collapses blanks; columns are mapped back through the comment-free text that cpp
     # read, since a comment on the line (a begin marker before the code) is not in its output
     cpp_input = SourceText(blanked, path)
@@ -159,8 +173,30 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         return pp.column(cpp_input.line_text(line), line, col) if line <= len(src._line_starts) else col
 
     parser = c_parser.CParser()
+    spellings, ast = Spellings(), None
+    keep: frozenset[str] = frozenset()
+    while pp.marks:
+        # a marked macro used where neither an expression nor a type name can stand (a
+        # declarator) does not parse: that macro is left unmarked, and after a few the file is
+        # read as before, without spellings
+        try:
+            ast = parser.parse(parse_text, filename=MAIN)
+            spellings = unmark(ast, pp.marks)
+            break
+        except Exception as e:                              # ParseError, lexer errors, RecursionError
+            ast, parser = None, c_parser.CParser()
+            where = re.match(r"(.*?):(\d+):(\d+):", str(e))
+            culprit = where and pp.marks.blame(parse_text, where.group(1), int(where.group(2)),
+                                               int(where.group(3)))
+            if not culprit or culprit in keep or len(keep) >= MAX_UNMARKED:
+                pp = pp.fallback
+            else:
+                keep |= {culprit}
+                pp, decls = prepare(keep)
+            parse_text = _with_decls(pp.text, decls)
     try:
-        ast = parser.parse(parse_text, filename=MAIN)
+        if ast is None:
+            ast = parser.parse(parse_text, filename=MAIN)
     except c_parser.ParseError as e:
         raise _syntax_error(e, parser, column, cpp_input) from None
     except RecursionError:
@@ -190,7 +226,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             # element types of arrays declared with it resolve through it
             globals_[e.name] = Symbol(e.name, "typedef", c_text(e.type), line=e.coord.line if e.coord else 0)
         elif isinstance(e, c_ast.Decl):
-            sym = symbol_of(e)
+            sym = symbol_of(e, spellings)
             if sym:
                 globals_[sym.name] = sym
                 if e.coord is not None and e.coord.file == INPUT_VARS:
@@ -245,14 +281,14 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         params_decl = fdef.decl.type.args.params if fdef.decl.type.args else []
         for p in params_decl:
             if isinstance(p, c_ast.Decl):
-                sym = symbol_of(p)
+                sym = symbol_of(p, spellings)
                 if sym:
                     symbols[sym.name] = visible(sym)
         collector = DeclCollector()
         collector.visit(fdef.body)
         start_pos = src.pos(r.start)
         for d in collector.decls:
-            sym = symbol_of(d)
+            sym = symbol_of(d, spellings)
             if sym and where(d) < start_pos:
                 symbols[sym.name] = visible(sym)
         derived = _derived_sizes(ast, [e for e in ast.ext if isinstance(e, c_ast.Decl)
@@ -261,7 +297,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         declared |= set(symbols)
         ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=defines, where=where,
-                       filename=path, line_text=src.line_text)
+                       filename=path, line_text=src.line_text, spellings=spellings)
         raw = ex.run(items)
         if not raw:
             raise src.error(r.start, "the region contains no assignment statements",
@@ -592,8 +628,12 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                                        "(or fix the sizes with --define)") from None
                 index_text[acc.ref] = tuple(texts)
         decl = sym.decl_text + ";" if local and sym.decl_text else ""
-        arrays.append(Array(name, resolve_typedef(sym.ctype, symbols.get), sym.dims, role, local,
-                            strides, rank, decl, ex.private_depth.get(name, 0) if local else 0))
+        spelled_decl = sym.spelled_decl + ";" if local and sym.spelled_decl else ""
+        ctype = resolve_typedef(sym.ctype, symbols.get)
+        # a typedef name is the user's spelling too (`real`, chosen by #ifdef like DATA_TYPE)
+        spelled_ctype = sym.spelled_ctype or (sym.ctype if ctype != sym.ctype else "")
+        arrays.append(Array(name, ctype, sym.dims, role, local, strides, rank, decl,
+                            ex.private_depth.get(name, 0) if local else 0, spelled_ctype, spelled_decl))
 
     statements = []
     for st in raw:

@@ -17,6 +17,7 @@ from pycparser import c_ast
 from looptx import ir
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
+from looptx.frontend.spelling import Spellings
 from looptx.frontend.symbols import Symbol, c_text
 
 PURE_MATH = frozenset("""
@@ -67,8 +68,10 @@ class Extractor:
 
     def __init__(self, *, lookup: Callable[[str], Symbol | None], int_macros: dict[str, int],
                  fixed: dict[str, int], where: Callable[[object], tuple[int, int]], filename: str,
-                 line_text: Callable[[int], str] | None = None):
+                 line_text: Callable[[int], str] | None = None, spellings: Spellings | None = None):
         self.lookup = lookup
+        self.spellings = spellings or Spellings()
+        self.in_index = 0                      # subscripts print as computed, never re-spelled
         self.int_macros = int_macros
         self.fixed = fixed
         self.where = where
@@ -259,7 +262,7 @@ class Extractor:
 
     def declaration(self, node: c_ast.Decl):
         from looptx.frontend.symbols import symbol_of
-        sym = symbol_of(node)
+        sym = symbol_of(node, self.spellings)
         if sym is None or sym.kind not in ("var", "array"):
             raise self.error(node, "unsupported declaration inside the region",
                              "declare scalars and fixed-size arrays only")
@@ -281,7 +284,8 @@ class Extractor:
         # a new order never overlaps the lifetimes of two iterations' values in that variable.
         bare = copy.copy(node)
         bare.init = None
-        sym = replace(sym, decl_text=re.sub(r"\bconst\s+", "", c_text(bare)))
+        plain, spelled = (re.sub(r"\bconst\s+", "", text) for text in (c_text(bare), self.spellings.text(bare)))
+        sym = replace(sym, decl_text=plain, spelled_decl=spelled if spelled != plain else "")
         known = self.local.get(node.name)
         if known is not None and (known.ctype, known.dims) != (sym.ctype, sym.dims):
             raise self.error(node, f"'{node.name}' is declared twice in the region with different types",
@@ -516,10 +520,22 @@ class Extractor:
         rid = self.next_ref
         self.next_ref += 1
         self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs, node))
-        index = tuple(self.expr(s) for s in subs) if sym.kind == "array" else ()
+        self.in_index += 1
+        try:
+            index = tuple(self.expr(s) for s in subs) if sym.kind == "array" else ()
+        finally:
+            self.in_index -= 1
         return ir.Ref(name, rid, index)
 
     def expr(self, node) -> ir.Expr:
+        spelled = self.spellings.exprs.get(id(node)) if not self.in_index else None
+        value = self._expr(node)
+        if spelled is not None and not any(isinstance(x, (ir.Ref, ir.Var)) for x in ir.walk(value)):
+            text = value.text if isinstance(value, ir.Num) else f"({ir.to_c(value)})"
+            return ir.Num(text, spelled)
+        return value
+
+    def _expr(self, node) -> ir.Expr:
         e = self.expr
         if isinstance(node, c_ast.Constant):
             if node.type == "string":
@@ -565,14 +581,14 @@ class Extractor:
         if isinstance(node, c_ast.TernaryOp):
             return ir.Cond(e(node.cond), e(node.iftrue), e(node.iffalse))
         if isinstance(node, c_ast.Cast):
-            return ir.Cast(c_text(node.to_type), e(node.expr))
+            return ir.Cast(c_text(node.to_type), e(node.expr), self.spellings.type_name(node.to_type))
         if isinstance(node, c_ast.FuncCall):
             fname = node.name.name if isinstance(node.name, c_ast.ID) else c_text(node.name)
             if fname not in PURE_MATH:
                 raise self.error(node, f"call to '{fname}' may have side effects",
                                  "only pure math functions (sqrt, exp, fabs, ...) may be called in a region")
             args = node.args.exprs if node.args else []
-            return ir.Call(fname, tuple(e(a) for a in args))
+            return ir.Call(fname, tuple(e(a) for a in args), self.spellings.calls.get(id(node)))
         if isinstance(node, c_ast.StructRef):
             raise self.error(node, "struct member access is not supported", "copy the value into a variable")
         if isinstance(node, c_ast.Assignment):

@@ -8,6 +8,7 @@ System headers are replaced by small fake ones (pycparser cannot read glibc's).
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import shutil
@@ -17,11 +18,13 @@ from dataclasses import dataclass, field
 
 from looptx.errors import SourceError
 from looptx.frontend.affine import bad_int_constant, c_int_value
+from looptx.frontend.spelling import MacroMarks, tokens
 
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(include|define|undef|if|ifdef|ifndef|elif)\b", re.M)
 _SYS_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _LINEMARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
+_ANY_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)")
 _OBJ_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
 # integer-like tokens, bad ones included (`089`, `1'000`) so that they are reported at the #define
 _INT_LITERAL = re.compile(r"^\(*\s*([+-]?)\s*((?:0[xX][0-9a-fA-F']+|0[bB][0-9']+|[0-9][0-9']*)[uUlLzZ]*)\s*\)*$")
@@ -77,23 +80,67 @@ class Preprocessed:
     int_macros: dict[str, int]                 # NAME -> value of `#define NAME <int literal>`
     main_lines: dict[int, str] = field(default_factory=dict)   # original line -> cpp output line
     main_name: str = "<stdin>"                 # file name cpp used for the main file
+    expanded_macros: frozenset[str] = frozenset()   # macros cpp expanded (sizes are not)
+    marks: MacroMarks | None = None            # macros whose uses the text marks (see spelling.py)
+    fallback: Preprocessed | None = None       # the same without marks, for when those do not parse
 
     def column(self, original_line: str, line: int, col: int) -> int:
         """Map a column of the preprocessed line back to the user's line.
 
-        cpp collapses blanks, so count non-blank characters before the column on the
-        preprocessed line and find the same count on the original line."""
+        cpp collapses blanks and expands macros in place, so the two lines are aligned token by
+        token, each macro use on the user's line being one token that matches nothing: a column
+        inside an expansion maps to the macro use, any other to the same token on the user's line."""
         out = self.main_lines.get(line)
         if out is None or original_line == out:
             return col
-        nonblank = sum(1 for ch in out[:col - 1] if not ch.isspace())
-        seen = 0
-        for k, ch in enumerate(original_line):
-            if not ch.isspace():
-                if seen == nonblank:
-                    return k + 1
-                seen += 1
-        return col
+        src = _macro_uses(tokens(original_line), self.expanded_macros)
+        dst = tokens(out)
+        at = next((k for k, (s, e, _) in enumerate(dst) if col - 1 < e), None)
+        if at is None:
+            return col
+        a, b = [t for _, _, t in src], [t for _, _, t in dst]
+        # expansions are in place: what precedes the first macro use and follows the last is
+        # the same token sequence on both lines (an expansion's own ';' must not take the line's)
+        head = 0
+        while head < min(len(a), len(b)) and a[head] == b[head]:
+            head += 1
+        tail = 0
+        while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+            tail += 1
+        if at < head:
+            return src[at][0] + 1
+        if at >= len(b) - tail:
+            return src[len(a) - (len(b) - at)][0] + 1
+        matcher = difflib.SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail], autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if j1 <= at - head < j2:
+                if tag == "equal":
+                    return src[head + i1 + at - head - j1][0] + 1
+                if head + i1 < len(src):
+                    return src[head + i1][0] + 1
+        return len(original_line.rstrip()) + 1
+
+
+def _macro_uses(toks: list[tuple[int, int, str]], macros: frozenset[str]) -> list[tuple[int, int, str]]:
+    """Each use of an expanded macro (with its arguments) becomes one token unlike any other."""
+    out, k = [], 0
+    while k < len(toks):
+        start, end, text = toks[k]
+        if text not in macros:
+            out.append(toks[k])
+            k += 1
+            continue
+        k += 1
+        if k < len(toks) and toks[k][2] == "(":
+            depth = 0
+            while k < len(toks):
+                depth += {"(": 1, ")": -1}.get(toks[k][2], 0)
+                end = toks[k][1]
+                k += 1
+                if depth == 0:
+                    break
+        out.append((start, end, f"\0{text}\0{start}"))
+    return out
 
 
 def needs_cpp(text: str) -> bool:
@@ -256,8 +303,10 @@ def blank_line_directives(text: str) -> str:
     return _LINE_DIRECTIVE.sub(lambda m: " " * len(m.group()), text)
 
 
-def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = None) -> Preprocessed:
-    """Preprocess the comment-free text of `filename` (positions kept by the caller)."""
+def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = None,
+               keep: frozenset[str] = frozenset()) -> Preprocessed:
+    """Preprocess the comment-free text of `filename` (positions kept by the caller); `keep`
+    names macros whose uses are not marked for their spelling."""
     base_dir = os.path.dirname(os.path.abspath(filename)) or "."
     dirs = include_dirs()
     fake = _fake_include_dir(_collect_system_headers(blanked, base_dir, set(), dirs))
@@ -267,7 +316,10 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         dflags = [f"-D{k}={v}" for k, v in (defines or {}).items()]
         first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename, blanked)
         int_macros: dict[str, int] = {}
-        kept, in_builtin, in_system = [], False, False
+        expanded: set[str] = set()
+        all_names = {m.group(1) for m in map(_ANY_DEFINE.match, first.split("\n")) if m}
+        marks = MacroMarks(keep=keep)
+        kept, plain, in_builtin, in_system = [], [], False, False
         current, lineno = "<stdin>", 0
         for line in first.split("\n"):
             mark = _LINEMARKER.match(line)
@@ -276,10 +328,12 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
                 in_system = mark.group(2).startswith(fake)
                 current, lineno = mark.group(2), int(mark.group(1))
                 kept.append(line)
+                plain.append(line)
                 continue
             lineno += 1
             if in_builtin and line.startswith("#define"):
                 kept.append("")
+                plain.append("")
                 continue
             d = _OBJ_DEFINE.match(line)
             if d:
@@ -288,14 +342,28 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
                     int_macros[d.group(1)] = _macro_value(lit.group(1), lit.group(2), blanked, filename,
                                                           base_dir, current, lineno - 1)
                     kept.append("")
+                    plain.append("")
                     continue
-            kept.append(line)
-        second = _cpp(common, "\n".join(kept), base_dir, filename, blanked)
+            named = _ANY_DEFINE.match(line)
+            if named:
+                expanded.add(named.group(1))
+            kept.append(marks.rewrite(line, all_names) if named and not in_system else line)
+            plain.append(line)
+        second = _cpp(common, "\n".join(plain), base_dir, filename, blanked)
+        marked = _cpp(common, "\n".join(kept), base_dir, filename, blanked) if marks else None
     finally:
         shutil.rmtree(fake, ignore_errors=True)
+    unmarked = Preprocessed(second, int_macros, _main_lines(second), expanded_macros=frozenset(expanded))
+    if marked is None:
+        return unmarked
+    return Preprocessed(marks.prelude() + marked, int_macros, _main_lines(marked),
+                        expanded_macros=frozenset(expanded), marks=marks, fallback=unmarked)
+
+
+def _main_lines(text: str) -> dict[int, str]:
     main_lines: dict[int, str] = {}
     current, lineno = None, 0
-    for line in second.split("\n"):
+    for line in text.split("\n"):
         mark = _LINEMARKER.match(line)
         if mark:
             lineno, current = int(mark.group(1)), mark.group(2)
@@ -303,4 +371,4 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         if current == "<stdin>":
             main_lines.setdefault(lineno, line)
         lineno += 1
-    return Preprocessed(second, int_macros, main_lines)
+    return main_lines

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
@@ -27,6 +27,10 @@ class Symbol:
     is_const: bool = False
     line: int = 0
     decl_text: str = ""
+    # the element type and decl_text as the user spelled them (`DATA_TYPE`, frontend/spelling),
+    # where they differ; printing only, so not part of what a symbol is
+    spelled_ctype: str = field(default="", compare=False)
+    spelled_decl: str = field(default="", compare=False)
 
     @property
     def is_int(self) -> bool:
@@ -75,7 +79,7 @@ def resolve_typedef(ctype: str, lookup) -> str:
     return " ".join(words) if words != ctype.split() else ctype
 
 
-def symbol_of(decl: c_ast.Decl) -> Symbol | None:
+def symbol_of(decl: c_ast.Decl, spellings=None) -> Symbol | None:
     if decl.name is None:
         return None
     line = decl.coord.line if decl.coord else 0
@@ -85,8 +89,12 @@ def symbol_of(decl: c_ast.Decl) -> Symbol | None:
         return Symbol(decl.name, "func", "function", line=line)
     ctype, dims, const = _base_type(decl.type)
     kind = "array" if dims else "var"
+    t = decl.type
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        t = t.type
+    spelled = spellings.type_name(t) if spellings is not None else None
     return Symbol(decl.name, kind, ctype, dims, const or "const" in (decl.quals or []), line,
-                  c_text(decl))
+                  c_text(decl), spelled or "")
 
 
 class DeclCollector(c_ast.NodeVisitor):

@@ -77,6 +77,7 @@ class Buffer:
     kind: str
     pad: int = 0
     lead: int = 0                 # leading per-thread dimensions (kept by sequential C only)
+    spelled_ctype: str = ""       # the array's type as the user's file spells it
 
 
 @dataclass
@@ -343,7 +344,8 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     # registers carry leading thread dimensions that only sequential C needs
     kept = [d for d in range(rank) if sizes[d] > 1 or pr.kind != "registers"]
     dims = lead_sizes + [sizes[d] for d in kept]
-    out.buffers.append(Buffer(buf, arr.ctype, tuple(dims), pr.kind, pr.pad, len(lead_sizes)))
+    out.buffers.append(Buffer(buf, arr.ctype, tuple(dims), pr.kind, pr.pad, len(lead_sizes),
+                              arr.spelled_ctype))
     key_names = [f"p{k}" for k in range(nk)]
     elem_names = [f"e{d}" for d in range(rank)]
     low_names = [f"l{d}" for d in range(rank)]

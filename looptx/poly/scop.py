@@ -61,6 +61,9 @@ class Array:
     # a local declared inside loops: the number of loops around its declaration.  C makes a
     # new object in each of their iterations; the dependence model indexes it by them.
     private_depth: int = 0
+    # as the user's file spells them (`DATA_TYPE`), for code that goes back into that file
+    spelled_ctype: str = field(default="", compare=False)
+    spelled_decl: str = field(default="", compare=False)
 
     @property
     def is_scalar(self) -> bool:

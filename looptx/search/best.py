@@ -67,7 +67,7 @@ def write_best(st, best, function=None) -> str:
         # param the code never names (`SN`, when the function reads its own `n`) is not.
         if symbolic is not None:
             used = set(symbolic.scops[r].params)
-            fallback = c_block(original(symbolic.scops[r]))
+            fallback = c_block(original(symbolic.scops[r]), spelled=True)
         else:
             code = _region_code(variants[0][1], r)
             used = {to_model(n) for n in variants[0][0] if re.search(rf"\b{re.escape(n)}\b", code)}
@@ -75,14 +75,14 @@ def write_best(st, best, function=None) -> str:
         conds = [" && ".join(f"{n} == {val}" for n, val in sizes.items() if to_model(n) in used)
                  for sizes, _, _ in variants]
         if not any(conds):
-            blocks[r] = c_block(variants[0][2][r])
+            blocks[r] = c_block(variants[0][2][r], spelled=True)
             continue
         block = []
         for k, ((sizes, _, vs), cond) in enumerate(zip(variants, conds)):
             if cond in conds[:k]:
                 continue                # the same guard: the first size's variant serves it
             block.append(("if" if not block else "else if") + f" ({cond}) {{")
-            block += _inner(c_block(vs[r]))
+            block += _inner(c_block(vs[r], spelled=True))
             block.append("}")
         block.append("else {")
         block += _inner(fallback)

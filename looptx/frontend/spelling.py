@@ -1,0 +1,228 @@
+"""Keep the user's macro spellings (`SCALAR_VAL(0.2)`, `(DATA_TYPE)n`, `SQRT_FUN(x)`) in the
+regenerated C region.
+
+The analysis needs the expansions, but a file that picks its types and constants with `#ifdef`
+(PolyBench's DATA_TYPE_IS_FLOAT) must stay right for every configuration after the region is
+rewritten: printing the expansion would freeze the one looptx was run with.  Three shapes of
+macro are safe to re-spell, and cpp is made to mark their uses so the parse still sees the
+expansion:
+- constants: a body of numbers, operators, parentheses, type keywords and parameters
+  (`x##f`, `1.5`, `(1.0/3)`): `__lxc_K((body), #p...)`, the stringified arguments giving back the
+  spelling;
+- function aliases `f(p1, ..., pn)`: `__lxa_K(p1, ..., pn)`, renamed to `f` after the parse;
+- arithmetic types (`double`, `unsigned long`): a typedef `__lxt_K`, replaced by its words after
+  the parse.
+After the parse `unmark` puts the expansions back in the tree and records, by node, how the
+user spelled them.  A file whose marked text does not parse (a macro used where an expression
+or a type name cannot stand) is parsed as before, without spellings.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pycparser import c_ast, c_generator
+
+_FUNC_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)[ \t]*(.*)$")
+_OBJ_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
+_TYPE_WORDS = {"char", "short", "int", "long", "float", "double", "signed", "unsigned"}
+_OPERATORS = set("+ - * / % ( ) < > <= >= == != && || ! ~ & | ^ ? : << >>".split())
+_NUMBER = re.compile(r"\.?\d")
+MARKER_FILE = "<looptx-macros>"
+_MARKER = re.compile(r"__lx[act]_\d+")
+_LINEMARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
+_C_TOKEN = re.compile(r"""[A-Za-z_]\w*|\.?\d(?:[eEpP][+-]|[\w.])*|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?"""
+                      r"|->|\+\+|--|<<=?|>>=?|&&|\|\||##|[<>=!&|^+\-*/%]=|\S")
+
+
+def tokens(line: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in _C_TOKEN.finditer(line)]
+
+
+@dataclass(frozen=True)
+class Macro:
+    name: str
+    params: tuple[str, ...] | None          # None: object-like
+    target: str = ""                       # the function an alias calls; the type a type macro names
+
+
+@dataclass
+class MacroMarks:
+    """The marked macros of one preprocessing, by marker name."""
+    consts: dict[str, Macro] = field(default_factory=dict)
+    aliases: dict[str, Macro] = field(default_factory=dict)
+    types: dict[str, Macro] = field(default_factory=dict)
+    keep: frozenset[str] = frozenset()     # macros left as they are (a use did not parse marked)
+
+    def __bool__(self) -> bool:
+        return bool(self.consts or self.aliases or self.types)
+
+    def prelude(self) -> str:
+        if not self.types:
+            return ""
+        return f'# 1 "{MARKER_FILE}"\n' + "".join(f"typedef {m.target} {k};\n" for k, m in self.types.items())
+
+    def rewrite(self, line: str, macro_names: set[str]) -> str:
+        """The #define line cpp should see: the same, or one that marks the macro's uses."""
+        named = re.match(r"#define[ \t]+(\w+)", line)
+        if named and named.group(1) in self.keep:
+            return line
+        f = _FUNC_DEFINE.match(line)
+        if f:
+            params = tuple(p.strip() for p in f.group(2).split(",")) if f.group(2).strip() else ()
+            if any(not re.fullmatch(r"[A-Za-z_]\w*", p) for p in params):
+                return line                            # variadic
+            body = f.group(3).strip()
+            words = [t for _, _, t in tokens(body)]
+            if _is_alias(words, params, macro_names):
+                key = f"__lxa_{len(self.aliases)}"
+                self.aliases[key] = Macro(f.group(1), params, words[0])
+                return f"#define {f.group(1)}({', '.join(params)}) {key}({', '.join(params)})"
+            if _is_constant(words, set(params)):
+                key = f"__lxc_{len(self.consts)}"
+                self.consts[key] = Macro(f.group(1), params)
+                strings = "".join(f", #{p}" for p in params)
+                return f"#define {f.group(1)}({', '.join(params)}) {key}(({body}){strings})"
+            return line
+        o = _OBJ_DEFINE.match(line)
+        if not o:
+            return line
+        body = o.group(2).strip()
+        words = [t for _, _, t in tokens(body)]
+        if words and all(w in _TYPE_WORDS for w in words):
+            key = f"__lxt_{len(self.types)}"
+            self.types[key] = Macro(o.group(1), None, " ".join(words))
+            return f"#define {o.group(1)} {key}"
+        if _is_constant(words, set()):
+            key = f"__lxc_{len(self.consts)}"
+            self.consts[key] = Macro(o.group(1), None)
+            return f"#define {o.group(1)} {key}(({body}))"
+        return line
+
+
+    def blame(self, text: str, file: str, line: int, col: int) -> str | None:
+        """The marked macro whose use stopped the parse at `file:line:col` of `text` (a
+        declarator `POLYBENCH_DECL_VAR(A)` with the identity body that SCALAR_VAL also has)."""
+        current, lineno = None, 0
+        culprit = None
+        for physical in text.split("\n"):
+            mark = _LINEMARKER.match(physical)
+            if mark:
+                lineno, current = int(mark.group(1)), mark.group(2)
+                continue
+            # cpp may give a line number twice (a blank line, then a line marker and the code)
+            if current == file and lineno == line:
+                found = list(_MARKER.finditer(physical[:max(col, 1)])) or list(_MARKER.finditer(physical))
+                if found:
+                    key = found[-1].group()
+                    macro = self.consts.get(key) or self.aliases.get(key) or self.types.get(key)
+                    culprit = macro.name if macro else culprit
+            lineno += 1
+        return culprit
+
+
+def _is_alias(words: list[str], params: tuple[str, ...], macro_names: set[str]) -> bool:
+    if len(words) < 3 or not re.fullmatch(r"[A-Za-z_]\w*", words[0]) or words[0] in params \
+            or words[0] in macro_names or words[1] != "(" or words[-1] != ")":
+        return False
+    args = words[2:-1]
+    return args == [x for p in params for x in (p, ",")][:-1] if params else not args
+
+
+def _is_constant(words: list[str], params: set[str]) -> bool:
+    if not words or not any(_NUMBER.match(w) or w in params for w in words):
+        return False
+    depth = 0
+    for w in words:
+        depth += {"(": 1, ")": -1}.get(w, 0)
+        if depth < 0 or not (_NUMBER.match(w) or w in params or w in _OPERATORS or w in _TYPE_WORDS
+                             or w == "##"):
+            return False
+    return depth == 0
+
+
+@dataclass
+class Spellings:
+    """How the user spelled parts of the parsed tree, by node identity (valid with that tree)."""
+    exprs: dict[int, str] = field(default_factory=dict)     # a constant expression -> `SCALAR_VAL(0.2)`
+    calls: dict[int, str] = field(default_factory=dict)     # a FuncCall -> `SQRT_FUN`
+    types: dict[int, str] = field(default_factory=dict)     # an IdentifierType -> `DATA_TYPE`
+
+    def text(self, node) -> str:
+        """C text of a node with the user's spellings."""
+        return SpelledGenerator(self).visit(node)
+
+    def type_name(self, node) -> str | None:
+        """The macro that spells a type node (a cast's or a declaration's), when it is just that."""
+        while isinstance(node, (c_ast.Typename, c_ast.TypeDecl)):
+            if getattr(node, "quals", None):
+                return None
+            node = node.type
+        return self.types.get(id(node)) if isinstance(node, c_ast.IdentifierType) else None
+
+
+def _unquote(s: str) -> str:
+    return re.sub(r"\\(.)", r"\1", s[1:-1])
+
+
+def unmark(ast: c_ast.FileAST, marks: MacroMarks) -> Spellings:
+    """Put the expansions back in the tree (in place) and return the spellings."""
+    out = Spellings()
+    ast.ext = [e for e in ast.ext if not (e.coord is not None and e.coord.file == MARKER_FILE)]
+
+    def fix(node):
+        for name, child in list(node.children()):
+            new = fix(child)
+            if new is not child:
+                m = re.fullmatch(r"(\w+)\[(\d+)\]", name)
+                if m:
+                    getattr(node, m.group(1))[int(m.group(2))] = new
+                else:
+                    setattr(node, name, new)
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+            macro = marks.consts.get(node.name.name)
+            if macro is not None:
+                args = node.args.exprs
+                value = args[0]
+                out.exprs[id(value)] = macro.name if macro.params is None else \
+                    f"{macro.name}({', '.join(_unquote(a.value) for a in args[1:])})"
+                return value
+            macro = marks.aliases.get(node.name.name)
+            if macro is not None:
+                node.name = c_ast.ID(macro.target, coord=node.name.coord)
+                out.calls[id(node)] = macro.name
+        elif isinstance(node, c_ast.IdentifierType):
+            names = []
+            for n in node.names:
+                names += marks.types[n].target.split() if n in marks.types else [n]
+            if names != node.names:
+                if len(node.names) == 1:
+                    out.types[id(node)] = marks.types[node.names[0]].name
+                node.names = names
+        return node
+
+    fix(ast)
+    return out
+
+
+class SpelledGenerator(c_generator.CGenerator):
+    """C text of a declaration with the user's macro spellings."""
+
+    def __init__(self, spellings: Spellings):
+        super().__init__()
+        self.sp = spellings
+
+    def visit(self, node):
+        spelled = self.sp.exprs.get(id(node))
+        if spelled is not None:
+            return spelled
+        return super().visit(node)
+
+    def visit_IdentifierType(self, n):
+        return self.sp.types.get(id(n)) or super().visit_IdentifierType(n)
+
+    def visit_FuncCall(self, n):
+        name = self.sp.calls.get(id(n))
+        if name is None:
+            return super().visit_FuncCall(n)
+        return f"{name}({self.visit(n.args) if n.args else ''})"
