@@ -296,3 +296,64 @@ def test_a_later_loop_nest_is_refused_not_replaced_by_the_first(mm, script, name
     (mm / name).write_text(script.replace("loop(1)", "loop(0)").replace('",1)', '",0)'))
     rc, out, err = cli("transform", mm / "mm.c", "--recipe", mm / name)
     assert rc == 0, err
+
+
+SHIFTED = """#include <stdio.h>
+#ifndef N
+#define N 50
+#endif
+void k(int n, double a[N][N], double b[N][N])
+{
+  int i, j;
+  for (i = 1; i < n; i++)
+    for (j = i; j < n - 1; j++)
+      a[i][j] = b[i - 1][j] + 2.0 * b[i][j + 1];
+}
+int main(void)
+{
+  static double a[N][N], b[N][N];
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      b[i][j] = (i * 3 + j) % 7;
+      a[i][j] = -1;
+    }
+  k(N, a, b);
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      printf("%g\\n", a[i][j]);
+  return 0;
+}
+"""
+
+
+def _program_output(src, size):
+    exe = src.with_suffix(f".{size}")
+    subprocess.run(["gcc", "-O1", f"-DN={size}", str(src), "-o", str(exe)], check=True)
+    return subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
+
+
+@pytest.mark.parametrize("name,text,start", [
+    ("r.py", "from chill import *\nsource('k.c')\nprocedure('k')\nloop(0)\nshift_to(0, 1, 0)\n", 0),
+    ("r.lua", 'init("k.c","k",0)\nshift_to(0,"i",7)\n', 7),
+    ("r.yaml", "steps:\n  - shift_to: {stmt: 0, loop: i, to: -3}\n", -3),
+])
+def test_shift_to_starts_the_loop_where_the_script_says(tmp_path, name, text, start):
+    (tmp_path / "k.c").write_text(SHIFTED)
+    (tmp_path / name).write_text(text)
+    out = tmp_path / "out.c"
+    rc, _, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / name, "--function", "k", "-o", out)
+    assert rc == 0, err
+    assert f"for (int i = {start}; " in out.read_text()
+    for size in (50, 7, 2):
+        assert _program_output(out, size) == _program_output(tmp_path / "k.c", size)
+
+
+def test_shift_to_of_a_loop_without_one_start_is_a_located_error(tmp_path):
+    """j starts at i: no one shift makes it start at 0 (CHiLL would need a skew as well)."""
+    (tmp_path / "k.c").write_text(SHIFTED)
+    (tmp_path / "r.py").write_text("from chill import *\nsource('k.c')\nprocedure('k')\nloop(0)\n"
+                                   "shift_to(0, 2, 0)\n")
+    rc, _, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.py")
+    _one_line_error(rc, err)
+    assert err.startswith(f"{tmp_path / 'r.py'}:5: step 1 (shift_to): error: shift_to: loop 'j' does not "
+                          "start at one constant value"), err

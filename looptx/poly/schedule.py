@@ -13,9 +13,9 @@ from fractions import Fraction
 import islpy as isl
 
 from looptx.errors import RecipeError
-from looptx.poly.deps import _constant, upper_constant
+from looptx.poly.deps import _constant
 from looptx.poly.peeling import ends
-from looptx.poly.trips import check_factor, recount_inside
+from looptx.poly.trips import _global_min, _ranges, check_factor, max_trip, recount_inside
 from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles
 
 MAX_FULL_UNROLL = 1024
@@ -107,57 +107,6 @@ def _check_name_free(v: Variant, group, name: str):
 
 
 # ---- isl helpers ---------------------------------------------------------------------------
-
-def _ranges(v: Variant, group, upto: int) -> isl.Set:
-    width = v.width
-    out = None
-    for k, _ in group:
-        r = v.piece_map(v.pieces[k], width).range()
-        r = r.project_out(isl.dim_type.set, upto + 1, width - upto - 1)
-        out = r if out is None else out.union(r)
-    return out
-
-
-def _param_aff_text(pa: isl.PwAff) -> str | None:
-    """Text of a piecewise expression that is one affine function of parameters, else None."""
-    pieces = pa.get_pieces()
-    if len(pieces) != 1:
-        return None
-    _, aff = pieces[0]
-    if aff.dim(isl.dim_type.div) or aff.dim(isl.dim_type.in_) and any(
-            not aff.get_coefficient_val(isl.dim_type.in_, i).is_zero()
-            for i in range(aff.dim(isl.dim_type.in_))):
-        return None
-    if not aff.get_denominator_val().is_one():
-        return None
-    terms = []
-    for i in range(aff.dim(isl.dim_type.param)):
-        c = aff.get_coefficient_val(isl.dim_type.param, i).to_python()
-        if c:
-            terms.append(f"{c}*{aff.get_dim_name(isl.dim_type.param, i)}")
-    terms.append(str(aff.get_constant_val().to_python()))
-    return " + ".join(terms)
-
-
-def _global_min(v: Variant, group, pos: int) -> str:
-    vals = _ranges(v, group, pos).project_out(isl.dim_type.set, 0, pos)
-    if vals.is_empty():
-        return "0"
-    lo = vals.dim_min(0)
-    text = _param_aff_text(lo)
-    return text if text is not None else "0"
-
-
-def max_trip(v: Variant, group, pos: int) -> int | None:
-    """The largest number of values the loop takes in one iteration of its outer loops, if bounded."""
-    r = _ranges(v, group, pos)
-    m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
-    widths = m.reverse().apply_range(m).deltas()
-    if widths.is_empty():
-        return 0
-    hi = upper_constant(widths)
-    return None if hi is None else hi + 1
-
 
 # ---- the steps -----------------------------------------------------------------------------
 
@@ -397,6 +346,24 @@ def shift(v: Variant, stmt: int, loop, by: int) -> Variant:
         dims[pos] = replace(d, expr=_expr_of_value(d, f"({_value(d)}) + {by}"))
         pieces[k] = replace(q, dims=tuple(dims))
     return v.evolve(pieces=tuple(pieces))
+
+
+def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
+    """CHiLL's shift_to: the shift that makes the loop start at `to`, which is one amount only
+    when the loop starts at one constant value in every iteration of its outer loops."""
+    if not isinstance(to, int):
+        raise RecipeError(f"shift_to position must be an integer, got {to!r}")
+    name = resolve_name(v, stmt, loop)
+    group = sharing(v, stmt, name)
+    pos = group[0][1]
+    per_outer = isl.Map.from_range(_ranges(v, group, pos)).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
+    starts = per_outer.lexmin().range()
+    lo = None if starts.is_empty() else _constant(starts.dim_min(0))
+    if lo is None or lo != _constant(starts.dim_max(0)):
+        raise RecipeError(f"shift_to: loop '{name}' does not start at one constant value",
+                          hint="shift it by a constant amount (shift {stmt, loop, by: K}), or fix the "
+                               "sizes with --define")
+    return shift(v, stmt, loop, to - lo)
 
 
 def reverse(v: Variant, stmt: int, loop) -> Variant:

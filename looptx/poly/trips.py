@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import islpy as isl
+
 from looptx.errors import RecipeError
+from looptx.poly.deps import upper_constant
 from looptx.poly.variant import LoopDim, Variant
 
 
 def recount_inside(v: Variant, group, outer: str, limit: int) -> Variant:
     """Recount the unrolled loops nested inside the loop at `group`'s positions (the pieces of
     one loop, as `schedule.sharing` gives them); refuse when one would exceed `limit` copies."""
-    from looptx.poly.schedule import max_trip
     loops: dict[tuple, list] = {}
     for k, pos in group:
         q = v.pieces[k]
@@ -52,3 +54,54 @@ def check_factor(name: str, factor: int, limit: int) -> None:
                           f"(at most {limit})",
                           hint="use a smaller factor (4 to 16 is typical), or fix the sizes with "
                                "--define so that a factor at or above the trip count unrolls fully")
+
+
+def _ranges(v: Variant, group, upto: int) -> isl.Set:
+    width = v.width
+    out = None
+    for k, _ in group:
+        r = v.piece_map(v.pieces[k], width).range()
+        r = r.project_out(isl.dim_type.set, upto + 1, width - upto - 1)
+        out = r if out is None else out.union(r)
+    return out
+
+
+def _param_aff_text(pa: isl.PwAff) -> str | None:
+    """Text of a piecewise expression that is one affine function of parameters, else None."""
+    pieces = pa.get_pieces()
+    if len(pieces) != 1:
+        return None
+    _, aff = pieces[0]
+    if aff.dim(isl.dim_type.div) or aff.dim(isl.dim_type.in_) and any(
+            not aff.get_coefficient_val(isl.dim_type.in_, i).is_zero()
+            for i in range(aff.dim(isl.dim_type.in_))):
+        return None
+    if not aff.get_denominator_val().is_one():
+        return None
+    terms = []
+    for i in range(aff.dim(isl.dim_type.param)):
+        c = aff.get_coefficient_val(isl.dim_type.param, i).to_python()
+        if c:
+            terms.append(f"{c}*{aff.get_dim_name(isl.dim_type.param, i)}")
+    terms.append(str(aff.get_constant_val().to_python()))
+    return " + ".join(terms)
+
+
+def _global_min(v: Variant, group, pos: int) -> str:
+    vals = _ranges(v, group, pos).project_out(isl.dim_type.set, 0, pos)
+    if vals.is_empty():
+        return "0"
+    lo = vals.dim_min(0)
+    text = _param_aff_text(lo)
+    return text if text is not None else "0"
+
+
+def max_trip(v: Variant, group, pos: int) -> int | None:
+    """The largest number of values the loop takes in one iteration of its outer loops, if bounded."""
+    r = _ranges(v, group, pos)
+    m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
+    widths = m.reverse().apply_range(m).deltas()
+    if widths.is_empty():
+        return 0
+    hi = upper_constant(widths)
+    return None if hi is None else hi + 1

@@ -253,6 +253,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "distribute": lambda v, st: S.distribute(v, _stmts(v, st), st["loop"]),
     "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
     "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]),
+    "shift_to": lambda v, st: S.shift_to(v, st["stmt"], st["loop"], st["to"]),
     "peel": _peel,
     "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
     "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], st.get("name") or to_model(

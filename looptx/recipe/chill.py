@@ -507,6 +507,9 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
     if name == "shift":
         need(3, 'shift(0,"i",1)')
         return [("shift", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2]})]
+    if name == "shift_to":
+        need(3, 'shift_to(0,"i",0)')
+        return [("shift_to", {"stmt": stmt_of(a[0]), "loop": a[1], "to": a[2]})]
     if name == "peel":
         need(2, 'peel(0,"i",1)')
         k = a[2] if len(a) > 2 else 1

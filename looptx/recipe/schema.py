@@ -34,6 +34,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "distribute": {"stmts": (INTS, True), "loop": (NAME, True)},
     "skew": {"stmt": (STMT, True), "loop": (NAME, True), "by": (DICT_INT, True)},
     "shift": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True)},
+    "shift_to": {"stmt": (STMT, True), "loop": (NAME, True), "to": (INT, True)},
     "peel": {"stmt": (STMT, True), "loop": (NAME, True), "first": (NONNEG, False), "last": (NONNEG, False)},
     "reverse": {"stmt": (STMT, True), "loop": (NAME, True)},
     "registers": {"stmt": (STMT, True), "array": (STR, False), "at": (NAME, True)},
