@@ -12,7 +12,7 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, bad_int_constant, c_int_value, delinearize
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model, to_user
-from looptx.frontend.spelling import Spellings, unmark
+from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan, scan_comments
 from looptx.frontend.symbols import (DeclCollector, Symbol, c_text, resolve_typedef,
@@ -20,7 +20,6 @@ from looptx.frontend.symbols import (DeclCollector, Symbol, c_text, resolve_type
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
 MAIN = "<stdin>"
-MAX_UNMARKED = 6      # macros left unmarked before a file is read without spellings
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
 INPUT_VARS = "<input_vars>"
 WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
@@ -107,11 +106,6 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
         raise
 
 
-def _with_sizes(pp: Preprocessed, sizes: dict[str, int]) -> Preprocessed:
-    fallback = pp.fallback and _with_sizes(pp.fallback, sizes)
-    return replace(pp, int_macros={**sizes, **pp.int_macros}, fallback=fallback)
-
-
 def _with_decls(text: str, extra_decls: str | None) -> str:
     return f'# 1 "{INPUT_VARS}"\n{extra_decls}\n# 1 "{MAIN}"\n{text}' if extra_decls else text
 
@@ -150,20 +144,21 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                 blanked = _place(blanked, r.chill.end, WRAP_CLOSE)
             wrapped.append(r.index)
 
-    def prepare(keep: frozenset[str]) -> tuple[Preprocessed, str | None]:
+    decls, decl_sizes = extra_decls, {}
+    if decls and needs_cpp(decls):
+        # a decl_file with #ifdef/#define (Orio compiles it with the build's -D flags, which
+        # input_decls turned into #defines); its integer #defines are sizes
+        dp = preprocess(blank(decls, [(c.start, c.end) for c in scan_comments(decls)]),
+                        path, {k: str(v) for k, v in defines.items()})
+        decls = "\n".join(ln for ln in dp.text.split("\n") if not _LINE_MARK.match(ln))
+        decl_sizes = dp.int_macros
+
+    def prepare(keep: frozenset[str]) -> Preprocessed:
         pp = preprocess(blanked, path, {k: str(v) for k, v in defines.items()}, keep) \
             if needs_cpp(blanked) else Preprocessed(blanked, {})
-        decls = extra_decls
-        if decls and needs_cpp(decls):
-            # a decl_file with #ifdef/#define (Orio compiles it with the build's -D flags,
-            # which input_decls turned into #defines); its integer #defines are sizes
-            dp = preprocess(blank(decls, [(c.start, c.end) for c in scan_comments(decls)]),
-                            path, {k: str(v) for k, v in defines.items()})
-            decls = "\n".join(ln for ln in dp.text.split("\n") if not _LINE_MARK.match(ln))
-            pp = _with_sizes(pp, dp.int_macros)
-        return pp, decls
+        return pp.with_sizes(decl_sizes) if decl_sizes else pp
 
-    pp, decls = prepare(frozenset())
+    ast, pp, spellings = parse_spelled(prepare, lambda p: _with_decls(p.text, decls), MAIN)
     parse_text = _with_decls(pp.text, decls)
     # cpp collapses blanks; columns are mapped back through the comment-free text that cpp
     # read, since a comment on the line (a begin marker before the code) is not in its output
@@ -173,27 +168,6 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         return pp.column(cpp_input.line_text(line), line, col) if line <= len(src._line_starts) else col
 
     parser = c_parser.CParser()
-    spellings, ast = Spellings(), None
-    keep: frozenset[str] = frozenset()
-    while pp.marks:
-        # a marked macro used where neither an expression nor a type name can stand (a
-        # declarator) does not parse: that macro is left unmarked, and after a few the file is
-        # read as before, without spellings
-        try:
-            ast = parser.parse(parse_text, filename=MAIN)
-            spellings = unmark(ast, pp.marks)
-            break
-        except Exception as e:                              # ParseError, lexer errors, RecursionError
-            ast, parser = None, c_parser.CParser()
-            where = re.match(r"(.*?):(\d+):(\d+):", str(e))
-            culprit = where and pp.marks.blame(parse_text, where.group(1), int(where.group(2)),
-                                               int(where.group(3)))
-            if not culprit or culprit in keep or len(keep) >= MAX_UNMARKED:
-                pp = pp.fallback
-            else:
-                keep |= {culprit}
-                pp, decls = prepare(keep)
-            parse_text = _with_decls(pp.text, decls)
     try:
         if ast is None:
             ast = parser.parse(parse_text, filename=MAIN)

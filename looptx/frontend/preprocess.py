@@ -14,7 +14,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from looptx.errors import SourceError
 from looptx.frontend.affine import bad_int_constant, c_int_value
@@ -83,6 +83,11 @@ class Preprocessed:
     expanded_macros: frozenset[str] = frozenset()   # macros cpp expanded (sizes are not)
     marks: MacroMarks | None = None            # macros whose uses the text marks (see spelling.py)
     fallback: Preprocessed | None = None       # the same without marks, for when those do not parse
+
+    def with_sizes(self, sizes: dict[str, int]) -> Preprocessed:
+        """With more size macros (a decl_file's); the file's own win."""
+        fallback = self.fallback and self.fallback.with_sizes(sizes)
+        return replace(self, int_macros={**sizes, **self.int_macros}, fallback=fallback)
 
     def column(self, original_line: str, line: int, col: int) -> int:
         """Map a column of the preprocessed line back to the user's line.

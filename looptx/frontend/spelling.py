@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pycparser import c_ast, c_generator
+from pycparser import c_ast, c_generator, c_parser
 
 _FUNC_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)[ \t]*(.*)$")
 _OBJ_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
@@ -29,6 +29,7 @@ _TYPE_WORDS = {"char", "short", "int", "long", "float", "double", "signed", "uns
 _OPERATORS = set("+ - * / % ( ) < > <= >= == != && || ! ~ & | ^ ? : << >>".split())
 _NUMBER = re.compile(r"\.?\d")
 MARKER_FILE = "<looptx-macros>"
+MAX_UNMARKED = 6      # macros left unmarked before a file is read without spellings
 _MARKER = re.compile(r"__lx[act]_\d+")
 _LINEMARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
 _C_TOKEN = re.compile(r"""[A-Za-z_]\w*|\.?\d(?:[eEpP][+-]|[\w.])*|"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?"""
@@ -203,6 +204,31 @@ def unmark(ast: c_ast.FileAST, marks: MacroMarks) -> Spellings:
 
     fix(ast)
     return out
+
+
+def parse_spelled(prepare, text_of, filename: str):
+    """Parse the preprocessed file with its macro uses marked: (tree, preprocessing, spellings).
+    `prepare(keep)` preprocesses leaving the macros in `keep` unmarked; `text_of` gives the text
+    pycparser reads.  A marked macro used where neither an expression nor a type name can stand
+    (a declarator) stops the parse: that macro is left unmarked and the file read again, and
+    after a few the file is read as before, without spellings.  The tree is None when the file
+    is to be parsed without marks (by the caller, which reports its errors)."""
+    pp = prepare(frozenset())
+    keep: frozenset[str] = frozenset()
+    while pp.marks:
+        text = text_of(pp)
+        try:
+            ast = c_parser.CParser().parse(text, filename=filename)
+            return ast, pp, unmark(ast, pp.marks)
+        except Exception as e:                              # ParseError, lexer errors, RecursionError
+            where = re.match(r"(.*?):(\d+):(\d+):", str(e))
+            culprit = where and pp.marks.blame(text, where.group(1), int(where.group(2)), int(where.group(3)))
+            if not culprit or culprit in keep or len(keep) >= MAX_UNMARKED:
+                pp = pp.fallback
+            else:
+                keep |= {culprit}
+                pp = prepare(keep)
+    return None, pp, Spellings()
 
 
 class SpelledGenerator(c_generator.CGenerator):
