@@ -4,6 +4,7 @@ can be built in, as PolyBench's -DDATA_TYPE_IS_FLOAT; the analysis and the CUDA 
 the expansions.  Errors inside a macro use point at the use."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
@@ -194,3 +195,58 @@ void k(int n, double a[100], double b[100])
     src.write_text(src.read_text().replace("    SET2(a, i);\n", ""))
     rc, _, err = run_cli("deps", src)
     assert rc == 2 and err.startswith(f"{src}:12:34: error: non-affine subscript of 'b'"), err
+
+
+def _program(decls: str, region: str, before_region: str = "") -> str:
+    return f"""#include <stdio.h>
+{decls}
+double A[64], B[64];
+void kern(void)
+{{
+  int i;
+{before_region}#pragma scop
+{region}
+#pragma endscop
+}}
+int main(void)
+{{
+  int i;
+  for (i = 0; i < 64; i++) {{ A[i] = 0; B[i] = i % 9 + 0.5; }}
+  kern();
+  for (i = 0; i < 64; i++) printf("%.17g\\n", A[i]);
+  return 0;
+}}
+"""
+
+
+@pytest.mark.parametrize("source", [
+    # bodies that would regroup inside the marker's parentheses: 2*NN is 6, not 8
+    _program("#define NN 2+2", "  for (i = 0; i < 2*NN; i++)\n    A[i] = B[i] * NN;"),
+    _program("#define ADD(a, b) a+b", "  for (i = 0; i < 9; i++)\n    A[i] = 2 * ADD(B[i], 1);"),
+    _program("#define V(x) x\n#define OFF(i) i+1", "  for (i = 0; i < 9; i++)\n    A[2*OFF(i)] = 2 * V(1+1) * B[i] + V(0.5);"),
+    # the name would not mean at the region what it meant where it was defined or read
+    _program("#define KR 2.0", "  for (i = 0; i < 9; i++)\n    A[i] = B[i] * KR;", "#undef KR\n#define KR 3.0\n"),
+    _program("#define T double\nstatic T C[64];\n#undef T\n#define T float",
+             "  for (i = 0; i < 9; i++)\n    A[i] = C[i] + B[i] * (T)0.1;"),
+], ids=["object-2+2", "fn-a+b", "identity-1+1", "define-in-function", "redefined-type"])
+def test_a_spelling_that_could_change_the_meaning_is_expanded(tmp_path, source):
+    src, out = _transform(tmp_path, source, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n",
+                          "--function", "kern")
+    assert _outputs(out, []) == _outputs(src, [])
+
+
+def test_float_suffix_paste_is_spelled(tmp_path):
+    """PolyBench's float SCALAR_VAL(x) x##f, with looptx run in the float configuration: the
+    output keeps SCALAR_VAL and is right in the double build too."""
+    src, out = _transform(tmp_path, GEMM, REGISTERS, "-D", "USE_FLOAT=1")
+    assert "* SCALAR_VAL(0.1);" in out.read_text() and "0.1f" not in out.read_text()
+    for config in ([], ["-DUSE_FLOAT"]):
+        assert _outputs(out, config) == _outputs(src, config)
+
+
+def test_temporary_of_a_const_array_keeps_the_type_macro(tmp_path):
+    source = GEMM.replace("DATA_TYPE A[N][N], DATA_TYPE B[N][N]", "DATA_TYPE A[N][N], const DATA_TYPE B[N][N]")
+    src, out = _transform(tmp_path, source, REGISTERS.replace("registers: {stmt: 0, array: C", "datacopy: {stmt: 0, array: B"))
+    assert re.search(r"^ *DATA_TYPE B_buf\[1\]\[4\];", out.read_text(), re.M), out.read_text()
+    for config in ([], ["-DUSE_FLOAT"]):
+        assert _outputs(out, config) == _outputs(src, config)

@@ -23,6 +23,7 @@ MAIN = "<stdin>"
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
 INPUT_VARS = "<input_vars>"
 WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
+_DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define\b", re.M)
 _LINE_MARK = re.compile(r"\s*#\s*(line\s+)?\d+\b")
 
 
@@ -153,8 +154,14 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         decls = "\n".join(ln for ln in dp.text.split("\n") if not _LINE_MARK.match(ln))
         decl_sizes = dp.int_macros
 
+    # a macro defined inside a function or a region is not written back by name: the region's
+    # new code replaces the #define that the name needs (or a function region may)
+    inner_defines = frozenset(
+        blanked.count("\n", 0, m.start()) + 1 for m in _DEFINE_LINE.finditer(blanked)
+        if _brace_depth(blanked, m.start()) > 0 or any(r.start <= m.start() < r.end for r in regions))
+
     def prepare(keep: frozenset[str]) -> Preprocessed:
-        pp = preprocess(blanked, path, {k: str(v) for k, v in defines.items()}, keep) \
+        pp = preprocess(blanked, path, {k: str(v) for k, v in defines.items()}, keep, inner_defines) \
             if needs_cpp(blanked) else Preprocessed(blanked, {})
         return pp.with_sizes(decl_sizes) if decl_sizes else pp
 

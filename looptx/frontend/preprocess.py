@@ -9,6 +9,7 @@ System headers are replaced by small fake ones (pycparser cannot read glibc's).
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 import os
 import re
 import shutil
@@ -24,6 +25,7 @@ _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(include|define|undef|if|ifdef|ifndef|el
 _SYS_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _LINEMARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
+_UNDEF = re.compile(r"^#[ \t]*undef[ \t]+([A-Za-z_]\w*)")
 _ANY_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)")
 _OBJ_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
 # integer-like tokens, bad ones included (`089`, `1'000`) so that they are reported at the #define
@@ -309,9 +311,10 @@ def blank_line_directives(text: str) -> str:
 
 
 def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = None,
-               keep: frozenset[str] = frozenset()) -> Preprocessed:
-    """Preprocess the comment-free text of `filename` (positions kept by the caller); `keep`
-    names macros whose uses are not marked for their spelling."""
+               keep: frozenset[str] = frozenset(), inner_defines: frozenset[int] = frozenset()) -> Preprocessed:
+    """Preprocess the comment-free text of `filename` (positions kept by the caller).  Macros
+    named in `keep`, defined on the file's lines `inner_defines`, defined twice or undefined are
+    not marked for their spelling (see spelling.py): the name may not mean the same at the region."""
     base_dir = os.path.dirname(os.path.abspath(filename)) or "."
     dirs = include_dirs()
     fake = _fake_include_dir(_collect_system_headers(blanked, base_dir, set(), dirs))
@@ -323,7 +326,10 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         int_macros: dict[str, int] = {}
         expanded: set[str] = set()
         all_names = {m.group(1) for m in map(_ANY_DEFINE.match, first.split("\n")) if m}
-        marks = MacroMarks(keep=keep)
+        lines = first.split("\n")
+        defined = Counter(m.group(1) for m in map(_ANY_DEFINE.match, lines) if m)
+        undefined = {m.group(1) for m in map(_UNDEF.match, lines) if m}
+        marks = MacroMarks(keep=keep | {n for n, k in defined.items() if k > 1} | undefined)
         kept, plain, in_builtin, in_system = [], [], False, False
         current, lineno = "<stdin>", 0
         for line in first.split("\n"):
@@ -352,7 +358,8 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
             named = _ANY_DEFINE.match(line)
             if named:
                 expanded.add(named.group(1))
-            kept.append(marks.rewrite(line, all_names) if named and not in_system else line)
+            markable = named and not in_system and not (current == "<stdin>" and lineno - 1 in inner_defines)
+            kept.append(marks.rewrite(line, all_names) if markable else line)
             plain.append(line)
         second = _cpp(common, "\n".join(plain), base_dir, filename, blanked)
         marked = _cpp(common, "\n".join(kept), base_dir, filename, blanked) if marks else None

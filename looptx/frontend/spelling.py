@@ -45,6 +45,9 @@ class Macro:
     name: str
     params: tuple[str, ...] | None          # None: object-like
     target: str = ""                       # the function an alias calls; the type a type macro names
+    # the body is a parameter or pastes one (`x`, `x##f`): the use keeps its meaning inside the
+    # marker's parentheses only when each argument is one token
+    atomic_args: bool = False
 
 
 @dataclass
@@ -79,9 +82,10 @@ class MacroMarks:
                 key = f"__lxa_{len(self.aliases)}"
                 self.aliases[key] = Macro(f.group(1), params, words[0])
                 return f"#define {f.group(1)}({', '.join(params)}) {key}({', '.join(params)})"
-            if _is_constant(words, set(params)):
+            shape = _constant_shape(words, set(params))
+            if shape:
                 key = f"__lxc_{len(self.consts)}"
-                self.consts[key] = Macro(f.group(1), params)
+                self.consts[key] = Macro(f.group(1), params, atomic_args=shape == "pastes")
                 strings = "".join(f", #{p}" for p in params)
                 return f"#define {f.group(1)}({', '.join(params)}) {key}(({body}){strings})"
             return line
@@ -94,7 +98,7 @@ class MacroMarks:
             key = f"__lxt_{len(self.types)}"
             self.types[key] = Macro(o.group(1), None, " ".join(words))
             return f"#define {o.group(1)} {key}"
-        if _is_constant(words, set()):
+        if _constant_shape(words, set()):
             key = f"__lxc_{len(self.consts)}"
             self.consts[key] = Macro(o.group(1), None)
             return f"#define {o.group(1)} {key}(({body}))"
@@ -113,7 +117,8 @@ class MacroMarks:
                 continue
             # cpp may give a line number twice (a blank line, then a line marker and the code)
             if current == file and lineno == line:
-                found = list(_MARKER.finditer(physical[:max(col, 1)])) or list(_MARKER.finditer(physical))
+                found = [m for m in _MARKER.finditer(physical) if m.start() < max(col, 1)] \
+                    or list(_MARKER.finditer(physical))
                 if found:
                     key = found[-1].group()
                     macro = self.consts.get(key) or self.aliases.get(key) or self.types.get(key)
@@ -130,16 +135,37 @@ def _is_alias(words: list[str], params: tuple[str, ...], macro_names: set[str]) 
     return args == [x for p in params for x in (p, ",")][:-1] if params else not args
 
 
-def _is_constant(words: list[str], params: set[str]) -> bool:
+def _constant_shape(words: list[str], params: set[str]) -> str | None:
+    """'atom' for a constant body that means the same inside parentheses (a number, or an
+    expression in one pair of them), 'pastes' for a parameter or a paste of one (`x##f`), which
+    does when its argument is one token; None for anything else (`2+2`: `2*NN` is 6, not 8)."""
     if not words or not any(_NUMBER.match(w) or w in params for w in words):
-        return False
+        return None
     depth = 0
-    for w in words:
+    for k, w in enumerate(words):
         depth += {"(": 1, ")": -1}.get(w, 0)
+        pasted = "##" in words[max(k - 1, 0):k + 2]     # a suffix such as the f of `x##f`
         if depth < 0 or not (_NUMBER.match(w) or w in params or w in _OPERATORS or w in _TYPE_WORDS
-                             or w == "##"):
-            return False
-    return depth == 0
+                             or w == "##" or pasted and re.fullmatch(r"\w+", w)):
+            return None
+        if depth == 0 and 0 < k < len(words) - 1 and words[0] == "(":
+            return None                                     # `(a)*(b)`: not one pair
+    if depth:
+        return None
+    if words[0] == "(" and words[-1] == ")" or len(words) == 1 and _NUMBER.match(words[0]):
+        return "atom"
+    if all(w == "##" if k % 2 else re.fullmatch(r"\w+", w) for k, w in enumerate(words)) \
+            and any(w in params for w in words):
+        return "pastes"
+    return None
+
+
+class UnsafeUse(Exception):
+    """A marked macro used with an argument that its marker's parentheses would regroup."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
 
 
 @dataclass
@@ -153,10 +179,11 @@ class Spellings:
         """C text of a node with the user's spellings."""
         return SpelledGenerator(self).visit(node)
 
-    def type_name(self, node) -> str | None:
-        """The macro that spells a type node (a cast's or a declaration's), when it is just that."""
+    def type_name(self, node, qualified: bool = False) -> str | None:
+        """The macro that spells a type node (a cast's or a declaration's), when it is just that
+        (with qualifiers too if `qualified`: a temporary for a const array drops them)."""
         while isinstance(node, (c_ast.Typename, c_ast.TypeDecl)):
-            if getattr(node, "quals", None):
+            if getattr(node, "quals", None) and not qualified:
                 return None
             node = node.type
         return self.types.get(id(node)) if isinstance(node, c_ast.IdentifierType) else None
@@ -185,8 +212,12 @@ def unmark(ast: c_ast.FileAST, marks: MacroMarks) -> Spellings:
             if macro is not None:
                 args = node.args.exprs
                 value = args[0]
+                spelled = [_unquote(a.value) for a in args[1:]]
+                # `-1.5` too: a unary minus binds tighter than any operator around the use
+                if macro.atomic_args and any(len(tokens(a.lstrip("+-").strip())) != 1 for a in spelled):
+                    raise UnsafeUse(macro.name)
                 out.exprs[id(value)] = macro.name if macro.params is None else \
-                    f"{macro.name}({', '.join(_unquote(a.value) for a in args[1:])})"
+                    f"{macro.name}({', '.join(spelled)})"
                 return value
             macro = marks.aliases.get(node.name.name)
             if macro is not None:
@@ -210,8 +241,9 @@ def parse_spelled(prepare, text_of, filename: str):
     """Parse the preprocessed file with its macro uses marked: (tree, preprocessing, spellings).
     `prepare(keep)` preprocesses leaving the macros in `keep` unmarked; `text_of` gives the text
     pycparser reads.  A marked macro used where neither an expression nor a type name can stand
-    (a declarator) stops the parse: that macro is left unmarked and the file read again, and
-    after a few the file is read as before, without spellings.  The tree is None when the file
+    (a declarator) stops the parse, as does a use whose argument the marker's parentheses would
+    regroup (`x` with `1+1`): that macro is left unmarked and the file read again, and after a
+    few the file is read as before, without spellings.  The tree is None when the file
     is to be parsed without marks (by the caller, which reports its errors)."""
     pp = prepare(frozenset())
     keep: frozenset[str] = frozenset()
@@ -220,14 +252,16 @@ def parse_spelled(prepare, text_of, filename: str):
         try:
             ast = c_parser.CParser().parse(text, filename=filename)
             return ast, pp, unmark(ast, pp.marks)
+        except UnsafeUse as e:
+            culprit = e.name
         except Exception as e:                              # ParseError, lexer errors, RecursionError
             where = re.match(r"(.*?):(\d+):(\d+):", str(e))
             culprit = where and pp.marks.blame(text, where.group(1), int(where.group(2)), int(where.group(3)))
-            if not culprit or culprit in keep or len(keep) >= MAX_UNMARKED:
-                pp = pp.fallback
-            else:
-                keep |= {culprit}
-                pp = prepare(keep)
+        if not culprit or culprit in keep or len(keep) >= MAX_UNMARKED:
+            pp = pp.fallback
+        else:
+            keep |= {culprit}
+            pp = prepare(keep)
     return None, pp, Spellings()
 
 

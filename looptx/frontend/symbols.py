@@ -92,7 +92,7 @@ def symbol_of(decl: c_ast.Decl, spellings=None) -> Symbol | None:
     t = decl.type
     while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
         t = t.type
-    spelled = spellings.type_name(t) if spellings is not None else None
+    spelled = spellings.type_name(t, qualified=True) if spellings is not None else None
     return Symbol(decl.name, kind, ctype, dims, const or "const" in (decl.quals or []), line,
                   c_text(decl), spelled or "")
 
