@@ -84,12 +84,10 @@ class Preprocessed:
     main_name: str = "<stdin>"                 # file name cpp used for the main file
     expanded_macros: frozenset[str] = frozenset()   # macros cpp expanded (sizes are not)
     marks: MacroMarks | None = None            # macros whose uses the text marks (see spelling.py)
-    fallback: Preprocessed | None = None       # the same without marks, for when those do not parse
 
     def with_sizes(self, sizes: dict[str, int]) -> Preprocessed:
         """With more size macros (a decl_file's); the file's own win."""
-        fallback = self.fallback and self.fallback.with_sizes(sizes)
-        return replace(self, int_macros={**sizes, **self.int_macros}, fallback=fallback)
+        return replace(self, int_macros={**sizes, **self.int_macros})
 
     def column(self, original_line: str, line: int, col: int) -> int:
         """Map a column of the preprocessed line back to the user's line.
@@ -311,10 +309,11 @@ def blank_line_directives(text: str) -> str:
 
 
 def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = None,
-               keep: frozenset[str] = frozenset(), inner_defines: frozenset[int] = frozenset()) -> Preprocessed:
+               keep: frozenset[str] | None = frozenset(), inner_defines: frozenset[int] = frozenset()) -> Preprocessed:
     """Preprocess the comment-free text of `filename` (positions kept by the caller).  Macros
-    named in `keep`, defined on the file's lines `inner_defines`, defined twice or undefined are
-    not marked for their spelling (see spelling.py): the name may not mean the same at the region."""
+    named in `keep` (all, when it is None), defined on the file's lines `inner_defines`, defined
+    twice or undefined are not marked for their spelling (see spelling.py): the name may not
+    mean the same at the region."""
     base_dir = os.path.dirname(os.path.abspath(filename)) or "."
     dirs = include_dirs()
     fake = _fake_include_dir(_collect_system_headers(blanked, base_dir, set(), dirs))
@@ -329,8 +328,8 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         lines = first.split("\n")
         defined = Counter(m.group(1) for m in map(_ANY_DEFINE.match, lines) if m)
         undefined = {m.group(1) for m in map(_UNDEF.match, lines) if m}
-        marks = MacroMarks(keep=keep | {n for n, k in defined.items() if k > 1} | undefined)
-        kept, plain, in_builtin, in_system = [], [], False, False
+        marks = MacroMarks(keep=(keep or frozenset()) | {n for n, k in defined.items() if k > 1} | undefined)
+        kept, in_builtin, in_system = [], False, False
         current, lineno = "<stdin>", 0
         for line in first.split("\n"):
             mark = _LINEMARKER.match(line)
@@ -339,12 +338,10 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
                 in_system = mark.group(2).startswith(fake)
                 current, lineno = mark.group(2), int(mark.group(1))
                 kept.append(line)
-                plain.append(line)
                 continue
             lineno += 1
             if in_builtin and line.startswith("#define"):
                 kept.append("")
-                plain.append("")
                 continue
             d = _OBJ_DEFINE.match(line)
             if d:
@@ -353,23 +350,18 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
                     int_macros[d.group(1)] = _macro_value(lit.group(1), lit.group(2), blanked, filename,
                                                           base_dir, current, lineno - 1)
                     kept.append("")
-                    plain.append("")
                     continue
             named = _ANY_DEFINE.match(line)
             if named:
                 expanded.add(named.group(1))
-            markable = named and not in_system and not (current == "<stdin>" and lineno - 1 in inner_defines)
+            markable = named and keep is not None and not in_system \
+                and not (current == "<stdin>" and lineno - 1 in inner_defines)
             kept.append(marks.rewrite(line, all_names) if markable else line)
-            plain.append(line)
-        second = _cpp(common, "\n".join(plain), base_dir, filename, blanked)
-        marked = _cpp(common, "\n".join(kept), base_dir, filename, blanked) if marks else None
+        second = _cpp(common, "\n".join(kept), base_dir, filename, blanked)
     finally:
         shutil.rmtree(fake, ignore_errors=True)
-    unmarked = Preprocessed(second, int_macros, _main_lines(second), expanded_macros=frozenset(expanded))
-    if marked is None:
-        return unmarked
-    return Preprocessed(marks.prelude() + marked, int_macros, _main_lines(marked),
-                        expanded_macros=frozenset(expanded), marks=marks, fallback=unmarked)
+    return Preprocessed(marks.prelude() + second, int_macros, _main_lines(second),
+                        expanded_macros=frozenset(expanded), marks=marks or None)
 
 
 def _main_lines(text: str) -> dict[int, str]:

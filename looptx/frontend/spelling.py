@@ -239,7 +239,7 @@ def unmark(ast: c_ast.FileAST, marks: MacroMarks) -> Spellings:
 
 def parse_spelled(prepare, text_of, filename: str):
     """Parse the preprocessed file with its macro uses marked: (tree, preprocessing, spellings).
-    `prepare(keep)` preprocesses leaving the macros in `keep` unmarked; `text_of` gives the text
+    `prepare(keep)` preprocesses leaving the macros in `keep` (all, if None) unmarked; `text_of` gives the text
     pycparser reads.  A marked macro used where neither an expression nor a type name can stand
     (a declarator) stops the parse, as does a use whose argument the marker's parentheses would
     regroup (`x` with `1+1`): that macro is left unmarked and the file read again, and after a
@@ -258,7 +258,7 @@ def parse_spelled(prepare, text_of, filename: str):
             where = re.match(r"(.*?):(\d+):(\d+):", str(e))
             culprit = where and pp.marks.blame(text, where.group(1), int(where.group(2)), int(where.group(3)))
         if not culprit or culprit in keep or len(keep) >= MAX_UNMARKED:
-            pp = pp.fallback
+            pp = prepare(None)
         else:
             keep |= {culprit}
             pp = prepare(keep)
