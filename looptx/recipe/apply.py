@@ -6,6 +6,7 @@ from typing import Callable
 from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
 from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
+from looptx.poly import nonsingular as NS
 from looptx.poly import schedule as S
 from looptx.poly.variant import Variant, original
 from looptx.recipe.exprs import to_isl
@@ -256,6 +257,8 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "shift_to": lambda v, st: S.shift_to(v, st["stmt"], st["loop"], st["to"]),
     "peel": _peel,
     "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
+    "scale": lambda v, st: NS.scale(v, st["stmt"], st["loop"], st["by"]),
+    "nonsingular": lambda v, st: NS.nonsingular(v, st.get("stmt", 0), st["matrix"]),
     "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], st.get("name") or to_model(
         "".join(to_user(S.resolve_name(v, st["stmt"], x)) for x in st["loops"]))),
     "known": _known,

@@ -504,6 +504,14 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
                                hint='write skew(0,"j",{"i":1}) with loop names')
             by = {lvl + 1: c for lvl, c in enumerate(by[:-1]) if c}
         return [("skew", {"stmt": stmt_of(a[0]), "loop": a[1], "by": by})]
+    if name == "nonsingular":
+        # CHiLL: nonsingular(matrix) on the whole nest; nonsingular(stmt, matrix) names its statement
+        need(1, "nonsingular([[1,0],[1,1]])")
+        stmt, matrix = (stmt_of(a[0]), a[1]) if len(a) > 1 else (0, a[0])
+        return [("nonsingular", {"stmt": stmt, "matrix": matrix})]
+    if name == "scale":
+        need(3, 'scale(0,"i",2)')
+        return [("scale", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2]})]
     if name == "shift":
         need(3, 'shift(0,"i",1)')
         return [("shift", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2]})]
@@ -568,4 +576,4 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return [("combine", {"stmt": a[0], "loops": [a[1], a[2]]})]
     raise ln.error(f"unknown or unsupported command '{name}'",
                    hint="supported: permute tile tile_by_index split unroll unroll_to_depth fuse distribute "
-                        "skew shift peel reverse registers datacopy cuda copy_to_shared known recipe")
+                        "skew scale nonsingular shift shift_to peel reverse registers datacopy cuda copy_to_shared known recipe")

@@ -17,11 +17,11 @@ from looptx.errors import RecipeError, read_utf8
 from looptx.frontend.names import to_model
 
 # argument kinds
-STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY, COUNTS, BOOL = (
+STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY, COUNTS, BOOL, MATRIX = (
     "statement number", "loop name", "list of loop names", "list of statement numbers",
     "integer >= 1", "integer >= 0", "integer", "affine expression", "mapping loop -> integer",
     "name", "list of facts", "list of loop names", "value", "mapping array -> element count",
-    "true or false")
+    "true or false", "integer matrix")
 
 # step -> {arg: (kind, required)}
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
@@ -37,6 +37,9 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "shift_to": {"stmt": (STMT, True), "loop": (NAME, True), "to": (INT, True)},
     "peel": {"stmt": (STMT, True), "loop": (NAME, True), "first": (NONNEG, False), "last": (NONNEG, False)},
     "reverse": {"stmt": (STMT, True), "loop": (NAME, True)},
+    "scale": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True)},
+    # i' = T.i (+ the last column): the outer loops of stmt's nest, every statement inside them
+    "nonsingular": {"stmt": (STMT, False), "matrix": (MATRIX, True)},
     "registers": {"stmt": (STMT, True), "array": (STR, False), "at": (NAME, True)},
     "datacopy": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True)},
     "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (STR, False)},
@@ -192,6 +195,9 @@ def check_arg(step: Step, arg: str, kind: str, value):
                                      for k, x in value.items())):
         # Integer keys are loop levels (1 = outermost), as CHiLL's skew(0,2,[1,1]) gives them.
         raise bad("mapping from loop names (or levels >= 1) to integers, e.g. {i: 1}")
+    if kind == MATRIX and not (isinstance(value, list) and value and all(
+            isinstance(r, list) and r and all(_is_int(x) for x in r) for r in value)):
+        raise bad("matrix of integers, one row per loop, e.g. [[1, 0], [1, 1]]")
     if kind == STR and not isinstance(value, str):
         raise bad("name")
     if kind == BOOL and not isinstance(value, bool):
