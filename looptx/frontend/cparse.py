@@ -9,17 +9,17 @@ from dataclasses import dataclass, replace
 from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError
-from looptx.frontend.affine import NonAffine, bad_int_constant, c_int_value, delinearize
+from looptx.frontend.affine import NonAffine, delinearize
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
+from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan, scan_comments
 from looptx.frontend.symbols import (DeclCollector, Symbol, c_text, resolve_typedef,
                                      split_chained_assignments, symbol_of)
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
-MAIN = "<stdin>"
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
 INPUT_VARS = "<input_vars>"
 WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
@@ -179,9 +179,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if ast is None:
             ast = parser.parse(parse_text, filename=MAIN)
     except c_parser.ParseError as e:
-        raise _syntax_error(e, parser, column, cpp_input) from None
+        raise syntax_error(e, parser, column, cpp_input) from None
     except RecursionError:
-        raise _too_deep(parser, column, cpp_input) from None
+        raise too_deep(parser, column, cpp_input) from None
     except Exception as e:                                  # pycparser lexer errors
         raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
     rename_reserved(ast)
@@ -197,7 +197,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             return (0, 0)
         return c.line, column(c.line, c.column or 1)
 
-    _check_tree(ast, where, path)
+    check_tree(ast, where, path)
 
     funcs = [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.coord and e.coord.file == MAIN]
     globals_ = {}
@@ -317,79 +317,6 @@ def _count_statements(funcs, src: SourceText, r: Region, where) -> int:
             return count(node.iftrue) + (count(node.iffalse) if node.iffalse is not None else 0)
         return 0
     return sum(count(it) for it in _region_items(fdef.body, src, r, where))
-
-
-def _syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceText) -> SourceError:
-    msg, path = str(e), text.filename
-    m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg, re.S)
-    if m and m.group(1) == MAIN:
-        line, col = int(m.group(2)), int(m.group(3))
-        what = m.group(4).replace("before:", "before").strip()
-        return SourceError(f"syntax error {what}", hint="fix the C syntax", file=path,
-                           line=line, col=column(line, col))
-    # Some errors (an operand missing: `x = ;`, `a * 2.0 +;`) are raised with the file name
-    # only; the parser stopped at the token that cannot start the expected construct, so that
-    # token is the place to show.
-    what = msg.split(": ", 1)[1].strip() if ": " in msg else msg.strip()
-    what = what[:1].lower() + what[1:]
-    tok = _stopped_at(parser)
-    if tok is not None and getattr(tok, "filename", MAIN) == MAIN and tok.lineno:
-        return SourceError(f"syntax error: {what} before '{tok.value}'", hint="fix the C syntax",
-                           file=path, line=tok.lineno, col=column(tok.lineno, tok.column or 1))
-    if tok is None:                 # the input ended early: point just past its last character
-        last = len(text.text.rstrip())
-        what = "the file ends early" if "end of input" in what else f"{what} at the end of the file"
-        return text.error(last, f"syntax error: {what}", "fix the C syntax")
-    return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path)
-
-
-MAX_NESTING = 200     # the recursive visitors after the parser (pycparser's C generator among
-                      # them) run out of Python stack a little above 240 levels
-
-
-def _check_tree(ast, where, path: str) -> None:
-    """What the parser accepts but later stages cannot take: C23's `1'000` (every reader of a
-    constant assumes C89-C17 spellings) and nesting so deep (a sum of 300 terms is 300 levels)
-    that the recursive visitors would exhaust Python's stack.  Walked without recursion."""
-    stack = [(ast, 0, ast)]
-    while stack:
-        node, depth, placed = stack.pop()
-        coord = getattr(node, "coord", None)
-        if coord is not None and coord.file == MAIN and coord.line:
-            placed = node
-        if depth > MAX_NESTING:
-            line, col = where(placed)
-            raise SourceError(f"expression or block nested too deeply (more than {MAX_NESTING} levels)",
-                              hint="split it, e.g. with temporary variables", file=path,
-                              line=line or None, col=col or None)
-        if isinstance(node, c_ast.Constant) and node.type.endswith("int"):
-            try:
-                c_int_value(node.value)
-            except ValueError:
-                line, col = where(node)
-                what, hint = bad_int_constant(node.value)
-                raise SourceError(what, hint=hint, file=path, line=line or None, col=col or None) from None
-        stack.extend((ch, depth + 1, placed) for _, ch in node.children())
-
-
-def _too_deep(parser: c_parser.CParser, column, text: SourceText) -> SourceError:
-    """pycparser descends recursively, so a deep nest of parentheses or blocks exhausts Python's
-    stack; the token it had reached is inside the nest."""
-    what, hint = "expression or block nested too deeply", "split it, e.g. with temporary variables"
-    tok = _stopped_at(parser)
-    if tok is not None and getattr(tok, "filename", MAIN) == MAIN and tok.lineno:
-        return SourceError(what, hint=hint, file=text.filename, line=tok.lineno,
-                           col=column(tok.lineno, tok.column or 1))
-    return SourceError(what, hint=hint, file=text.filename)
-
-
-def _stopped_at(parser: c_parser.CParser):
-    """The token the parser could not consume (None at the end of the input); pycparser has
-    no public way to ask, so its token stream is read, and a change there yields None."""
-    try:
-        return parser._tokens.peek(1)
-    except Exception:
-        return None
 
 
 def _enclosing_function(funcs, src: SourceText, r: Region, where):
