@@ -222,3 +222,17 @@ def test_open_kernel_tuner_cache_and_old_failure_times(tmp_path):
     trunc.write_text(closed[: len(closed) // 2])
     with pytest.raises(AnnotationError, match="not a readable JSON"):
         load_recorded_space(trunc)
+
+
+def test_a_condition_that_raises_rules_its_points_out_with_a_note(tmp_path):
+    """Kernel Tuner would stop on the exception; the point cannot run, so it is left out of the
+    space, and the first such point is named so that the missing points are explained."""
+    t1 = json.loads(TINY_T1.read_text())
+    t1["ConfigurationSpace"]["Conditions"].append({"Expression": "bx % unroll == 0"})
+    path = tmp_path / "t1.json"
+    path.write_text(json.dumps(t1))
+    rc, out, err = run_cli("search", "--replay", TINY, "--t1", path, "--budget", 2, "--no-progress")
+    assert rc == 0, err
+    assert (f"{path}: note: condition 'bx % unroll == 0' cannot be evaluated at bx=16, unroll=0 "
+            "(") in err, err
+    assert load_recorded_space(TINY, path).n_valid == 8     # only unroll = 1 is left

@@ -303,3 +303,30 @@ def test_simplex_coefficient_lists_from_the_annotation(work):
     src.write_text(text.replace("[2.0, 3.0]", "[2.0, 0.5]"))
     rc, out, err = cli("search", src, "--db", work / "t.db", "--no-progress")
     assert rc == 2 and re.match(r"\S+matmul\.c:\d+:\d+: error: option 'expansion_coef'", err), err
+
+
+def test_a_constraint_that_raises_rules_its_points_out_with_a_located_note(tmp_path):
+    src = tmp_path / "z.c"
+    src.write_text("""#define N 32
+double A[N][N], B[N][N];
+void f(void) {
+/*@ begin PerfTuning (
+  def performance_params {
+    param T[] = [0, 2, 4];
+    constraint c1 = (32 / T) > 4;
+  }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+/*@ begin CHiLL ( tile(0,"i",T) ) @*/
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      A[i][j] = B[i][j] * 2.0;
+/*@ end @*/
+/*@ end @*/
+}
+""")
+    rc, out, err = cli("search", src, "--budget", 5, "--no-progress", "--db", tmp_path / "z.db")
+    assert rc == 0, err
+    assert (f"{src}:7: note: constraint c1 cannot be evaluated at T=0 (division by zero); "
+            "the points where it cannot are ruled out") in err
+    assert "2 valid points" in out, out

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from looptx.errors import AnnotationError, LooptxError, flush_notes, note_once, read_utf8
 from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
 from looptx.frontend.regions import scan
-from looptx.search.space import Param, Space
+from looptx.search.space import Constraint, Param, Space
 
 STANDARD = {"algorithm", "total_runs", "time_limit", "seed", "resume", "batch_size", "workers"}
 # Orio search args with nothing to do here (Z3 constraint solving, CUDA instruction-mix
@@ -117,20 +117,20 @@ def space_for(spec, sizes: Mapping[str, Any], name: str = "space",
         except LooptxError as e:
             raise e.located(file=p.file or spec.file, line=p.line, col=p.col)
     env = {**spec.lets, **sizes}
-    return Space(params, [_Constraint(c.expr, env) for c in spec.constraints], name=name)
+    return Space(params, [_Constraint(c, env, spec.file) for c in spec.constraints], name=name)
 
 
-class _Constraint:
+class _Constraint(Constraint):
     """One performance constraint at fixed problem sizes.  `names` (the params it reads) lets
     the space check it on partial points while it lists the valid ones."""
 
-    def __init__(self, expr, env: Mapping[str, Any]):
-        self.expr = expr
+    def __init__(self, c, env: Mapping[str, Any], file: str):
+        super().__init__(c.expr.names_in_order(), f"constraint {c.name}", c.expr.file or file, c.line)
+        self.expr = c.expr
         self.env = env
-        self.names = expr.names
 
-    def __call__(self, point: Mapping[str, Any]) -> bool:
-        return bool(self.expr({**self.env, **point}))
+    def holds(self, point: Mapping[str, Any]) -> bool:
+        return self.expr({**self.env, **point})
 
 
 def setup(args) -> Setup:

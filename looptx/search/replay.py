@@ -27,7 +27,7 @@ from pathlib import Path
 
 from looptx.errors import AnnotationError, LooptxError, note_once
 from looptx.search.base import Result, get_searcher
-from looptx.search.space import Param, Point, Space, infer_kind, point_key
+from looptx.search.space import Constraint, Param, Point, Space, infer_kind, point_key
 
 _KT_FAILURE_STATUS = {"CompilationFailedConfig": "compile_error",
                       "RuntimeFailedConfig": "runtime_error",
@@ -182,16 +182,16 @@ def _compile_condition(text: str, where: str):
                                    "parameter names", file=where) from None
 
 
-class _constraint:
+class _constraint(Constraint):
     """A T1 condition as a space constraint; `names` lets the space check it as soon as the
     params it reads have values, so large grids are listed without visiting every point."""
 
-    def __init__(self, expr, names=()):
+    def __init__(self, expr, names, text: str, file: str):
+        super().__init__(names, f"condition {text!r}", file)
         self.expr = expr
-        self.names = tuple(names)
 
-    def __call__(self, point: Mapping) -> bool:
-        return bool(self.expr(point))
+    def holds(self, point: Mapping) -> bool:
+        return self.expr(point)
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -308,7 +308,7 @@ def _load_t1(t1_path, params: list[Param]) -> list[Callable]:
             raise AnnotationError(f"condition {text!r} uses '{unknown[0]}', which is not a "
                                   "parameter of the space", hint=f"parameters: {', '.join(names)}",
                                   file=t1_path)
-        out.append(_constraint(expr, used))
+        out.append(_constraint(expr, used, text, t1_path))
     return out
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from looptx.errors import AnnotationError, LooptxError
+from looptx.errors import AnnotationError, LooptxError, note_once
 
 Point = dict
 
@@ -126,6 +127,33 @@ def mapping_values(loops: Sequence[str], block: int, thread: int,
             continue
         out.append(combo)
     return tuple(out)
+
+
+class Constraint:
+    """A user's condition on a point.  Where it raises (a division by a param that is 0, a
+    name it reads that has no value), the point is ruled out as if it failed, as Orio's and
+    Kernel Tuner's searches cannot run it either; the first such point is noted, so the
+    points that vanish from the space are not a mystery."""
+
+    def __init__(self, names: Sequence[str], label: str, file: str, line: int | None = None):
+        self.names = tuple(names)
+        self.label, self.file, self.line = label, file, line
+        self._noted = False
+
+    def holds(self, point: Mapping) -> bool:
+        raise NotImplementedError
+
+    def __call__(self, point: Mapping) -> bool:
+        try:
+            return bool(self.holds(point))
+        except Exception as exc:  # noqa: BLE001 - any failure rules the point out
+            if not self._noted:
+                self._noted = True
+                at = ", ".join(f"{k}={point[k]!r}" for k in self.names if k in point)
+                why = re.sub(r"^cannot evaluate .*?: ", "", str(getattr(exc, "what", None) or exc))
+                note_once(self.file, self.line, f"{self.label} cannot be evaluated at {at} ({why}); "
+                          "the points where it cannot are ruled out")
+            return False
 
 
 class SpaceTooLarge(LooptxError):
