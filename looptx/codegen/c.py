@@ -94,6 +94,14 @@ def name_loops(node: K.Node, variant: Variant, reserved: set[str] | None = None,
     return go(node, dict(scope or {}), set())
 
 
+def signed_params(e: ir.Expr, scop) -> ir.Expr:
+    """A bound or condition with the region's unsigned params read as signed: `i < n - 1`
+    with size_t n and int i is an unsigned comparison, and n - 1 wraps at n = 0."""
+    if not scop.unsigned_params:
+        return e
+    return K.subst(e, {p: ir.Cast("long", ir.Var(p)) for p in scop.unsigned_params})
+
+
 class CPrinter:
     """Prints named KernelAST. `ref_text` may be overridden (registers, shared buffers)."""
 
@@ -108,7 +116,7 @@ class CPrinter:
         self.spelled = spelled         # macro uses as the user wrote them (code for the user's file)
 
     def expr(self, e: ir.Expr) -> str:
-        return ir.to_c(e)
+        return ir.to_c(signed_params(e, self.scop))
 
     def ref_text(self, r: ir.Ref) -> str:
         """An array reference as printed: delinearized arrays are linearized again."""
@@ -204,15 +212,28 @@ class ThreadPrinter(CPrinter):
         return super().ref_text(r)
 
 
+def baked_guard(scop) -> list[str]:
+    """Preprocessor checks that the build gives the #defined sizes the code was made for: a
+    size that multiplies an iterator in a subscript (S*j + i) was modelled at its value, and
+    the code is neither legal nor right for another one."""
+    out = []
+    for name, value in scop.baked:
+        out += [f"#if {name} != {value}",
+                f'#error "looptx transformed this region for {name} == {value} (a subscript with it is '
+                f'affine only at that value): transform again with --define {name}=VALUE"', "#endif"]
+    return out
+
+
 def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
                  spelled: bool = False) -> list[str]:
-    """The regenerated region as a C block (without the file's base indentation)."""
+    """The regenerated region as a C block (without the file's base indentation); for the
+    user's file (`spelled`), after the checks of the sizes it holds for only."""
     printer = CPrinter(variant, indent, spelled=spelled)
     body = printer.lines(node, 1)
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
              for a in variant.scop.arrays if a.local and a.decl]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
-    return ["{"] + decls + body + ["}"]
+    return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
 
 
 class TreePrinter(CPrinter):

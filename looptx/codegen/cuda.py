@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from looptx import ir
 from looptx.codegen import ast as K
-from looptx.codegen.c import CPrinter, ThreadPrinter, buffer_decl, helper_block, name_loops, used_helpers
+from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, helper_block, name_loops,
+                              used_helpers)
 from looptx.codegen.cuda_host import (count_warnings, element_counts, host_function, macros_needed,
                                       standalone_main)
 from looptx.poly import gpu
@@ -244,10 +245,10 @@ class HostPrinter(CPrinter):
     def launch(self, n: K.Launch, depth: int) -> list[str]:
         kc = self.rc.kernels[n.kernel]
         pad = self.ind * depth
-        grid = [ir.to_c(g) if isinstance(g, (ir.Num, ir.Var)) else f"({ir.to_c(g)})" for g in n.grid] or ["1"]
+        grid = [ir.to_c(g) if isinstance(g, (ir.Num, ir.Var)) else f"({self.expr(g)})" for g in n.grid] or ["1"]
         grid += ["1"] * (3 - len(grid))
         block = list(kc.block) + [1] * (3 - len(kc.block))
-        host = {f"lx_h{k}": ir.to_c(a) for k, a in enumerate(n.args)}
+        host = {f"lx_h{k}": self.expr(a) for k, a in enumerate(n.args)}
         if not self.emulate:
             # grid sizes are computed as signed ints: dim3 would turn a negative size into a huge one
             args = ", ".join(host.get(p, p) for _, _, p in kc.params)
@@ -319,6 +320,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     # with --define may appear only in a linearized subscript or in an element count)
     needed = macros_needed(scop, int_macros, rc.params, [body_text, *launch_text, *counts.values()])
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
+    out += baked_guard(scop)
     helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text))
     out += helper_block(helpers)
     if divergent:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from pycparser import c_ast, c_parser
 
-from looptx.errors import SourceError
+from looptx.errors import SourceError, note_once
 from looptx.frontend.affine import NonAffine, delinearize
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model, to_user
@@ -549,19 +549,46 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         statements.append(Statement(st.id, st.iterators, " and ".join(st.constraints), st.body,
                                     accesses, st.schedule, st.reversed, st.line, st.col, st.text))
         obligations += [(st.id, c, line, col, what) for c, line, col, what in st.obligations]
-    # sizes are >= 1 unless the file #defines one otherwise (`#define zDim 0`); a size whose
-    # value made a subscript affine has that value
+    # What C itself says about a parameter, and no more: an array extent is >= 1 (a zero or
+    # negative extent is not C), and so is a #defined size unless the file defines it
+    # otherwise (`#define zDim 0`).  A bound or offset (`lo`, `n` of a loop over a pointer)
+    # may be 0 or negative: assuming otherwise would drop the code for that case (an
+    # `if (i == 0)` at i = lo).  A size whose value made a subscript affine has that value.
+    extents = {d.strip() for a in arrays for d in a.dims}
+
     def default(p):
         if p in baked:
             return f"{p} = {ex.int_macros[p]}"
-        return None if p in ex.int_macros and int(ex.int_macros[p]) < 1 else f"{p} >= 1"
+        if p in ex.int_macros:
+            return None if int(ex.int_macros[p]) < 1 else f"{p} >= 1"
+        return f"{p} >= 1" if p in extents else None
     assume = tuple(d for d in (default(p) for p in params if p not in fixed_names) if d) + tuple(assumptions)
     scop = Scop(path, region.index, params, fixed, assume, tuple(statements), tuple(arrays),
                 span, function, tuple((n, e) for n, e in derived if n in params),
                 tuple((p, int(ex.int_macros[p])) for p in params
-                      if p in ex.int_macros and p not in fixed_names and p not in overridable))
+                      if p in ex.int_macros and p not in fixed_names and p not in overridable),
+                tuple(p for p in params if p not in fixed_names and _unsigned(sym_of(p), symbols)),
+                tuple(sorted((p, int(ex.int_macros[p])) for p in baked)))
     check_obligations(scop, obligations)
+    if scop.baked:
+        sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)
+        note_once(path, span[0] or 1, f"the region is modelled at {sizes} (the #define value{'s' if len(scop.baked) > 1 else ''}), "
+                  "where a subscript that multiplies sizes by iterators is affine; the output checks "
+                  "the build with #if (give other values with --define)")
     return scop
+
+
+_UNSIGNED = {"unsigned", "size_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uintptr_t",
+             "uintmax_t", "_Bool", "bool"}
+
+
+def _unsigned(sym: Symbol | None, symbols: dict) -> bool:
+    if sym is None or sym.kind != "var":
+        return False
+    words = [w for w in sym.ctype.split() if w not in ("const", "volatile", "register")]
+    if len(words) == 1:
+        words = resolve_typedef(words[0], symbols.get).split()
+    return bool(set(words) & _UNSIGNED)
 
 
 def parse(path: str, **kw) -> Program:

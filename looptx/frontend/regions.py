@@ -288,8 +288,11 @@ def scan(text: str, filename: str) -> Markup:
         elif a.module != "PerfTuning":
             raise src.error(a.begin[0], f"unknown annotation module '{a.module}'",
                             "looptx understands /*@ begin PerfTuning (...) @*/ and /*@ begin CHiLL (...) @*/")
-    if not regions:
-        regions = scan_pragmas(src, comments)
+    # Both kinds of marker may mark regions of one file (an annotated kernel beside a
+    # #pragma scop one); a pragma pair inside an annotation's code is that region's own text.
+    regions += [r for r in scan_pragmas(src, comments)
+                if not any(q.outer[0] <= r.outer[0] < q.outer[1] or r.outer[0] <= q.outer[0] < r.outer[1]
+                           for q in regions)]
     regions.sort(key=lambda r: r.start)
     regions = [Region(r.kind, r.start, r.end, r.outer, i, r.chill, r.tuning, r.function, r.keep_markers)
                for i, r in enumerate(regions)]

@@ -133,6 +133,11 @@ class Scop(CachedValue):
     # sizes that are #defined integers: symbolic in the model (the code keeps the name), with
     # the value the build gives them
     macro_values: tuple[tuple[str, int], ...] = ()
+    # params of an unsigned C type (size_t n): the bounds looptx computes from them (n - 2)
+    # are printed over a signed copy, where C would wrap them and compare int iterators unsigned
+    unsigned_params: tuple[str, ...] = ()
+    # #defined sizes whose file value made a subscript affine (S*j + i): the code holds only for it
+    baked: tuple[tuple[str, int], ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------
