@@ -10,7 +10,8 @@ from dataclasses import replace
 from fractions import Fraction
 
 from looptx.errors import RecipeError
-from looptx.poly.schedule import _expr_of_value, _pieces, _value, loop_names, resolve_name, reverse, sharing
+from looptx.poly.schedule import (_expr_of_value, _pieces, _value, loop_names, remap_loop, resolve_name, reverse,
+                                  sharing)
 from looptx.poly.variant import LoopDim, Variant
 
 
@@ -130,11 +131,4 @@ def scale(v: Variant, stmt: int, loop, by: int) -> Variant:
     name = resolve_name(v, stmt, loop)
     if by < 0:
         v = reverse(v, stmt, name)
-    pieces = list(v.pieces)
-    for k, pos in sharing(v, stmt, name):
-        q = pieces[k]
-        d = q.dims[pos]
-        dims = list(q.dims)
-        dims[pos] = replace(d, expr=_expr_of_value(d, _term(abs(by), _value(d))))
-        pieces[k] = replace(q, dims=tuple(dims))
-    return v.evolve(pieces=tuple(pieces))
+    return remap_loop(v, stmt, name, lambda d: replace(d, expr=_expr_of_value(d, _term(abs(by), _value(d)))))

@@ -337,13 +337,17 @@ def skew(v: Variant, stmt: int, loop, by: dict) -> Variant:
 def shift(v: Variant, stmt: int, loop, by: int) -> Variant:
     if not isinstance(by, int):
         raise RecipeError(f"shift amount must be an integer, got {by!r}")
-    name = resolve_name(v, stmt, loop)
+    return remap_loop(v, stmt, resolve_name(v, stmt, loop),
+                      lambda d: replace(d, expr=_expr_of_value(d, f"({_value(d)}) + {by}")))
+
+
+def remap_loop(v: Variant, stmt: int, name: str, new_dim) -> Variant:
+    """Loop `name` of `stmt` becomes new_dim(itself) in every piece that shares it."""
     pieces = list(v.pieces)
     for k, pos in sharing(v, stmt, name):
         q = pieces[k]
-        d = q.dims[pos]
         dims = list(q.dims)
-        dims[pos] = replace(d, expr=_expr_of_value(d, f"({_value(d)}) + {by}"))
+        dims[pos] = new_dim(q.dims[pos])
         pieces[k] = replace(q, dims=tuple(dims))
     return v.evolve(pieces=tuple(pieces))
 
@@ -367,15 +371,8 @@ def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
 
 
 def reverse(v: Variant, stmt: int, loop) -> Variant:
-    name = resolve_name(v, stmt, loop)
-    pieces = list(v.pieces)
-    for k, pos in sharing(v, stmt, name):
-        q = pieces[k]
-        d = q.dims[pos]
-        dims = list(q.dims)
-        dims[pos] = replace(d, expr=f"-({d.expr})", reversed=not d.reversed)
-        pieces[k] = replace(q, dims=tuple(dims))
-    return v.evolve(pieces=tuple(pieces))
+    return remap_loop(v, stmt, resolve_name(v, stmt, loop),
+                      lambda d: replace(d, expr=f"-({d.expr})", reversed=not d.reversed))
 
 
 def distribute(v: Variant, stmts: list[int], loop) -> Variant:
