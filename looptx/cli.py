@@ -106,7 +106,8 @@ def parser() -> argparse.ArgumentParser:
                         "or local-dask")
     s.add_argument("--workers", type=int, metavar="N",
                    help="measure on a local Dask cluster of N workers (one per device)")
-    s.add_argument("--batch-size", type=int, default=1, metavar="B", help="points asked per round")
+    s.add_argument("--batch-size", type=int, metavar="B",
+                   help="points asked per round (default: the annotation's batch_size, else 1)")
     s.add_argument("--replay", metavar="CACHE", help="replay the searcher on a recorded space "
                    "(Kernel Tuner cache .json or .json.gz) instead of measuring")
     s.add_argument("--t1", metavar="T1", help="with --replay: the space's T1 definition (its Conditions)")

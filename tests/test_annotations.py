@@ -276,7 +276,7 @@ def test_spec_is_immutable_and_picklable():
     ("def input_vars { decl static double A[N] random; }", (1, 42), "expected '='"),
     ("def input_vars { decl static double A[M] = random; }", (1, 39), "unknown name 'M'"),
     ("def search { arg algorithm = 1; }", (1, 30), "searcher name"),
-    ("def search { arg total_runs = -2; }", (1, 31), "non-negative"),
+    ("def search { arg total_runs = -2; }", (1, 31), "positive integer"),
     ("def search { arg time_limit = 0; }", (1, 31), "seconds"),
     ("def search { arg seed = 1.5; }", (1, 25), "integer"),
     ("def search { arg resume = 1; }", (1, 27), "True or False"),

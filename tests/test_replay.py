@@ -3,6 +3,7 @@ import gzip
 import itertools
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 from conftest import run_cli
 
 from looptx.errors import AnnotationError
-from looptx.search.base import Result, available_searchers
+from looptx.search.base import Result, available_searchers, get_searcher
 from looptx.search.metrics import (best_curve, mean_ci, random_curve, random_expected_best,
                                    random_fraction, random_hit, random_scores, score_run)
 from looptx.search.replay import _Condition, load_recorded_space, replay, write_cache
@@ -236,3 +237,35 @@ def test_a_condition_that_raises_rules_its_points_out_with_a_note(tmp_path):
     assert (f"{path}: note: condition 'bx % unroll == 0' cannot be evaluated at bx=16, unroll=0 "
             "(") in err, err
     assert load_recorded_space(TINY, path).n_valid == 8     # only unroll = 1 is left
+
+
+def test_replay_honours_the_time_limit_in_simulated_seconds():
+    rc, out, err = run_cli("search", "--replay", TINY, "--t1", TINY_T1, "-a", "random", "--budget", 12,
+                           "--time-limit", 0.3, "--no-progress")
+    assert rc == 0, err
+    n = int(re.search(r"random, (\d+) evaluations", out).group(1))
+    assert 1 <= n < 12, out
+
+
+def test_a_damaged_value_list_names_the_cache(tmp_path):
+    doc = json.loads(TINY.read_text())
+    doc["tune_params"]["bx"] = [16, 16, 32]
+    bad = tmp_path / "dup.json"
+    bad.write_text(json.dumps(doc))
+    rc, _, err = run_cli("search", "--replay", bad, "--budget", 2)
+    assert rc == 2 and err.startswith(f"{bad}: error: parameter 'bx' repeats a value"), err
+
+
+def test_a_resumed_search_gets_its_own_time_limit():
+    """The driver's limit counts the wall time of this call; the searcher's own does too, so a
+    search resumed after it stopped on its limit measures again."""
+    now = [0.0]
+    rec = load_recorded_space(TINY, TINY_T1)
+    cls = get_searcher("random")
+    first = cls(rec.space, seed=0, max_evals=10, time_limit=5.0, clock=lambda: now[0])
+    first.ask(1)
+    now[0] = 6.0
+    assert first.ask(1) == []
+    again = cls(rec.space, seed=0, max_evals=10, time_limit=5.0, clock=lambda: now[0])
+    again.load_state(first.state())
+    assert len(again.ask(1)) == 1

@@ -330,3 +330,50 @@ void f(void) {
     assert (f"{src}:7: note: constraint c1 cannot be evaluated at T=0 (division by zero); "
             "the points where it cannot are ruled out") in err
     assert "2 valid points" in out, out
+
+
+def _spec_file(tmp_path, search_args: str):
+    src = tmp_path / "s.c"
+    src.write_text(f"""#define N 16
+double A[N][N], B[N][N];
+void f(void) {{
+/*@ begin PerfTuning (
+  def performance_params {{ param T[] = [1, 2, 4, 8]; param U[] = [1, 2]; }}
+  def search {{ {search_args} }}
+) @*/
+/*@ begin CHiLL ( tile(0,"i",T) unroll(0,"j",U) ) @*/
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      A[i][j] = B[i][j] * 2.0;
+/*@ end @*/
+/*@ end @*/
+}}
+""")
+    return src
+
+
+def test_the_annotations_batch_size_reaches_the_searcher(tmp_path):
+    src = _spec_file(tmp_path, "arg algorithm = 'Randomsearch'; arg total_runs = 4; arg batch_size = 4;")
+    rc, out, err = cli("search", src, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 0, err
+    with ResultsDB(tmp_path / "s.db", create=False) as rdb:
+        assert rdb.searches()[0].state["batch_size"] == 4
+
+
+@pytest.mark.parametrize("arg,what", [
+    ("arg batch_size = 0;", "arg batch_size must be a positive integer, got 0"),
+    ("arg workers = 'many';", "arg workers must be a positive integer, got 'many'"),
+    ("arg seed = -1;", "arg seed must be a non-negative integer, got -1"),
+    ("arg total_runs = 0;", "arg total_runs must be a positive integer, got 0"),
+])
+def test_bad_standard_search_args_are_located_errors(tmp_path, arg, what):
+    src = _spec_file(tmp_path, arg)
+    rc, out, err = cli("search", src, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and err.startswith(f"{src}:6:"), err
+    assert what in err, err
+
+
+def test_a_negative_seed_on_the_command_line_is_bad_input(tmp_path):
+    src = _spec_file(tmp_path, "")
+    rc, _, err = cli("search", src, "--seed", -1, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 2 and "--seed must be 0 or more, got -1" in err and "Traceback" not in err, err

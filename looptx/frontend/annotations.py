@@ -479,12 +479,14 @@ def _check_arg(p: _Parser, section: str, name: str, v: Any, off: int) -> None:
         if name == "algorithm":
             need(isinstance(v, str) and v != "", "must be a searcher name", "e.g. 'Randomsearch'")
         elif name == "total_runs":
-            need(integer and v >= 0, "must be a non-negative integer", "e.g. arg total_runs = 20;")
+            need(integer and v >= 1, "must be a positive integer", "e.g. arg total_runs = 20;")
         elif name == "time_limit":
             need(number and v > 0, "must be a positive number of seconds",
                  "looptx's time_limit is seconds, not Orio's minutes")
         elif name == "seed":
-            need(integer, "must be an integer", "e.g. arg seed = 1;")
+            need(integer and v >= 0, "must be a non-negative integer", "e.g. arg seed = 1;")
+        elif name in ("batch_size", "workers"):
+            need(integer and v >= 1, "must be a positive integer", f"e.g. arg {name} = 4;")
         elif name == "resume":
             need(isinstance(v, bool), "must be True or False", "e.g. arg resume = True;")
     elif section == "performance_counter" and name == "repetitions":

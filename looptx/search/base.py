@@ -90,6 +90,8 @@ class Searcher(abc.ABC):
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise AnnotationError(f"time_limit must be a positive number of seconds, got {time_limit!r}",
                                   hint="leave it out for no limit")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise AnnotationError(f"seed must be a non-negative integer, got {seed!r}", hint="e.g. 0")
         self.space = space
         self.seed = int(seed)
         self.max_evals = max_evals
@@ -203,7 +205,8 @@ class Searcher(abc.ABC):
         return self._elapsed_before + (self.clock() - self._t0)
 
     def _time_up(self) -> bool:
-        return self.time_limit is not None and self.elapsed >= self.time_limit
+        # the limit counts this run, as the driver's does: a resumed search gets its own
+        return self.time_limit is not None and self.clock() - self._t0 >= self.time_limit
 
     @property
     def budget_left(self) -> int:

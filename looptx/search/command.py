@@ -45,6 +45,8 @@ class Setup:
     timeout: float = 60.0             # seconds for one measurement (build + validate + time)
     rtol: float | None = None
     chosen: dict = field(default_factory=dict)     # performance params fixed by --define
+    batch_size: int = 1
+    workers: int | None = None
 
 
 def find_spec(path: str, text: str, spec_file: str | None):
@@ -169,7 +171,9 @@ def setup(args) -> Setup:
     return Setup(path, spec, regions, sizes, str(algorithm), options, budget, time_limit, seed,
                  bool(args.resume or s.get("resume")), args.backend, args.db or base + ".looptx.db",
                  args.recipe, input_decls(spec, path), build_command, reps, defines,
-                 float(counter.get("timeout", 60.0 if args.backend == "c" else 120.0)), rtol, chosen)
+                 float(counter.get("timeout", 60.0 if args.backend == "c" else 120.0)), rtol, chosen,
+                 args.batch_size if args.batch_size is not None else int(s.get("batch_size", 1)),
+                 args.workers if args.workers is not None else s.get("workers"))
 
 
 def evaluator_for(st: Setup, sizes: Mapping[str, int], function=None):
@@ -205,8 +209,10 @@ def check_args(args) -> None:
         bad("--time-limit", f"must be a positive number of seconds, got {args.time_limit}", "e.g. 600")
     if args.workers is not None and args.workers < 1:
         bad("--workers", f"must be at least 1, got {args.workers}", "one worker per device")
-    if args.batch_size < 1:
+    if args.batch_size is not None and args.batch_size < 1:
         bad("--batch-size", f"must be at least 1, got {args.batch_size}", "e.g. 8")
+    if args.seed is not None and args.seed < 0:
+        bad("--seed", f"must be 0 or more, got {args.seed}", "e.g. 1")
     if args.top < 1:
         bad("--top", f"must be at least 1, got {args.top}", "e.g. 10")
     ex = args.executor
@@ -233,7 +239,7 @@ def run(args) -> int:
         raise e.located(**st.spec.where("search", "algorithm"))
     st.options = _options_for(cls, st.options)
     # --workers alone means a local Dask cluster (one single-threaded worker per device)
-    executor = args.executor or ("local-dask" if args.workers else None)
+    executor = args.executor or ("local-dask" if st.workers else None)
     results, keys = [], []
     fingerprint = _fingerprint(st, args.function)
     for sizes in st.sizes:
@@ -244,7 +250,7 @@ def run(args) -> int:
             raise _empty_space(st, space, sizes)
         budget = st.budget if st.budget is not None else min(n_valid or 100, 100)
         try:
-            searcher = cls(space, seed=st.seed, max_evals=int(budget), batch_size=max(1, args.batch_size),
+            searcher = cls(space, seed=st.seed, max_evals=int(budget), batch_size=st.batch_size,
                            time_limit=st.time_limit, **st.options)
         except LooptxError as e:
             raise _locate_option(e, st)
@@ -257,7 +263,7 @@ def run(args) -> int:
               f"backend {st.backend}")
         flush_notes()                  # the input is good: what looptx ignores, before the wait
         out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
-                         time_limit=st.time_limit, executor=executor, workers=args.workers,
+                         time_limit=st.time_limit, executor=executor, workers=st.workers,
                          progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
                          input_file=st.path, problem=sizes, searcher_options=st.options,
                          fingerprint=fingerprint)
@@ -529,11 +535,13 @@ def replay_command(args) -> int:
     algo = args.algorithm or "surf+"
     budget = args.budget or min(100, rec.n_valid)
     seed = args.seed or 0
-    trace = replay(rec, algo, seed=seed, max_evals=budget, batch_size=args.batch_size)
+    batch = args.batch_size or 1
+    limit = {"time_limit": args.time_limit} if args.time_limit is not None else {}
+    trace = replay(rec, algo, seed=seed, max_evals=budget, batch_size=batch, options=limit)
     best = trace.best_curve[-1] if len(trace) else math.inf
     fails = sum(1 for _, r, _ in trace if not r.ok)
     print(f"replay {os.path.basename(args.replay)}: {trace.searcher}, {len(trace)} evaluations "
-          f"({fails} failed), seed {seed}, batch {args.batch_size}; {rec.n_valid} valid points")
+          f"({fails} failed), seed {seed}, batch {batch}; {rec.n_valid} valid points")
     if not math.isfinite(best):
         print("no successful evaluation")
         return 1

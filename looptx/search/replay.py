@@ -270,7 +270,10 @@ def _load_params(data: dict, path: str) -> list[Param]:
         m = meta.get(k, {})
         values = [_hashable(v) for v in tp[k]]
         kind = m.get("kind") or infer_kind(values)
-        params.append(Param(k, tuple(values), kind, tuple(m.get("slots", ()))))
+        try:
+            params.append(Param(k, tuple(values), kind, tuple(m.get("slots", ()))))
+        except LooptxError as e:
+            raise e.located(file=path) from None
     return params
 
 
