@@ -16,7 +16,7 @@ from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan, scan_comments
-from looptx.frontend.symbols import (DeclCollector, Symbol, c_text, resolve_typedef,
+from looptx.frontend.symbols import (DeclCollector, Symbol, arithmetic_type, c_text, resolve_typedef,
                                      split_chained_assignments, symbol_of)
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
@@ -585,10 +585,7 @@ _UNSIGNED = {"unsigned", "size_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t"
 def _unsigned(sym: Symbol | None, symbols: dict) -> bool:
     if sym is None or sym.kind != "var":
         return False
-    words = [w for w in sym.ctype.split() if w not in ("const", "volatile", "register")]
-    if len(words) == 1:
-        words = resolve_typedef(words[0], symbols.get).split()
-    return bool(set(words) & _UNSIGNED)
+    return bool(set(arithmetic_type(sym.ctype, symbols.get).split()) & _UNSIGNED)
 
 
 def parse(path: str, **kw) -> Program:

@@ -18,7 +18,7 @@ from looptx import ir
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
-from looptx.frontend.symbols import Symbol, c_text, resolve_typedef
+from looptx.frontend.symbols import Symbol, arithmetic_type, c_text
 
 PURE_MATH = frozenset("""
 sqrt sqrtf sqrtl exp expf exp2 exp2f expm1 log logf log2 log10 log1p pow powf sin cos tan sinf cosf
@@ -132,7 +132,8 @@ class Extractor:
         if sym.kind == "array":
             raise NonAffine(node, f"non-affine: array '{name}' used in an index or bound",
                             "copy the value into a variable set before the region")
-        if sym.kind != "var" or not (sym.is_int or self._int_typedef(sym)):
+        # `Index_t n` with `typedef int Index_t;` (LULESH, HPCG's local_int_t) is an int too
+        if sym.kind != "var" or not replace(sym, ctype=arithmetic_type(sym.ctype, self.lookup)).is_int:
             raise NonAffine(node, f"non-affine: '{name}' ({sym.ctype}) used in an index or bound",
                             "bounds and subscripts must be integer affine expressions")
         if name in self.written:
@@ -140,15 +141,6 @@ class Extractor:
                                   "an index or bound", "only loop iterators and unchanged sizes may appear there")
         self._param(name)
         return ("param", None)
-
-    def _int_typedef(self, sym: Symbol) -> bool:
-        """`Index_t n` with `typedef int Index_t;` (LULESH, HPCG's local_int_t)."""
-        quals = {"const", "volatile", "restrict", "register", "static", "extern"}
-        words = [w for w in sym.ctype.split() if w not in quals]
-        if len(words) != 1:
-            return False
-        base = resolve_typedef(words[0], self.lookup)
-        return base != words[0] and replace(sym, ctype=base).is_int
 
     def resolve_subscript(self, name: str, node):
         kind, value = self.resolve_affine(name, node)

@@ -79,6 +79,15 @@ def resolve_typedef(ctype: str, lookup) -> str:
     return " ".join(words) if words != ctype.split() else ctype
 
 
+_QUALIFIERS = {"const", "volatile", "restrict", "register", "static", "extern"}
+
+
+def arithmetic_type(ctype: str, lookup) -> str:
+    """The type's words without qualifiers, a typedef name resolved (`const Index_t` -> 'int')."""
+    words = [w for w in ctype.split() if w not in _QUALIFIERS]
+    return resolve_typedef(words[0], lookup) if len(words) == 1 else " ".join(words)
+
+
 def symbol_of(decl: c_ast.Decl, spellings=None) -> Symbol | None:
     if decl.name is None:
         return None
