@@ -95,6 +95,12 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--backend", choices=["c", "cuda"], default="c")
     s.add_argument("--algorithm", "-a", metavar="NAME",
                    help="searcher (default: the annotation's, else surf+); see --list-searchers")
+    s.add_argument("--option", "-O", action="append", metavar="KEY=VALUE",
+                   help="a searcher option (repeatable), as `arg KEY = VALUE;` in def search, "
+                        "which it overrides: -O cooling_factor=0.9 -O x0=[0,1]; VALUE is a "
+                        "Python literal, a bare word is text (-O acquisition=ei); works with "
+                        "--replay; on --resume, options that differ from the recorded ones are "
+                        "used, with a warning")
     s.add_argument("--budget", type=int, metavar="N", help="evaluations in total (Orio total_runs)")
     s.add_argument("--time-limit", type=float, metavar="S",
                    help="wall-clock limit in SECONDS (Orio's time_limit was in minutes)")
@@ -220,8 +226,11 @@ def cmd_deps(args) -> int:
 def cmd_search(args) -> int:
     from looptx.search.command import run
     if args.list_searchers:
-        from looptx.search.base import available_searchers
-        print("\n".join(available_searchers()))
+        from looptx.search.base import available_searchers, broken_plugins
+        broken = broken_plugins()
+        for what in broken.values():        # listed names must be usable: say why one is not
+            print(f"looptx: warning: {what}", file=sys.stderr)
+        print("\n".join(n for n in available_searchers() if n not in broken))
         return 0
     args.defines = _defines(args.define)
     return run(args)

@@ -86,6 +86,16 @@ def _watch_parent(ppid: int) -> None:
             os._exit(3)
 
 
+def _send(conn, message) -> bool:
+    """Send to the parent; False when it is gone (SIGKILLed mid-call): the pipe is broken and
+    nobody is left to tell, so the child ends quietly instead of printing a traceback."""
+    try:
+        conn.send(message)
+    except OSError:                 # BrokenPipeError, ConnectionResetError, closed handle
+        return False
+    return True
+
+
 def _child_main(conn, initializer, initargs, ppid) -> None:
     global _STATE, _IN_WORKER
     _IN_WORKER = True
@@ -94,9 +104,10 @@ def _child_main(conn, initializer, initargs, ppid) -> None:
     threading.Thread(target=_watch_parent, args=(ppid,), daemon=True).start()
     try:
         _STATE = initializer(*initargs) if initializer is not None else None
-        conn.send(("ready", None, None))
     except BaseException as e:  # noqa: BLE001 - report any init failure to the parent
-        conn.send(("init_error", f"{type(e).__name__}: {e}", traceback.format_exc()))
+        _send(conn, ("init_error", f"{type(e).__name__}: {e}", traceback.format_exc()))
+        return
+    if not _send(conn, ("ready", None, None)):
         return
     while True:
         try:
@@ -104,18 +115,21 @@ def _child_main(conn, initializer, initargs, ppid) -> None:
         except (EOFError, OSError):
             return
         except BaseException as e:  # noqa: BLE001 - unpicklable request, e.g. unimportable fn
-            conn.send(("error", f"cannot load the call: {type(e).__name__}: {e}",
-                       traceback.format_exc()))
+            if not _send(conn, ("error", f"cannot load the call: {type(e).__name__}: {e}",
+                                traceback.format_exc())):
+                return
             continue
         try:
             out = ("ok", fn(*args, **kwargs), None)
         except BaseException as e:  # noqa: BLE001 - SystemExit too: a call must not end the child
             out = ("error", f"{type(e).__name__}: {e}", traceback.format_exc())
         try:
-            conn.send(out)
+            sent = _send(conn, out)
         except Exception as e:  # noqa: BLE001 - result not picklable
-            conn.send(("error", f"result cannot be sent back: {type(e).__name__}: {e}",
-                       traceback.format_exc()))
+            sent = _send(conn, ("error", f"result cannot be sent back: {type(e).__name__}: {e}",
+                                traceback.format_exc()))
+        if not sent:
+            return
 
 
 class IsolatedWorker:

@@ -12,26 +12,32 @@ class AnnealingSearcher(TrajectorySearcher):
     A move goes to a random neighbour (one parameter changed); a slower point is accepted
     with probability exp(-delta / T), where delta is the log-time difference.  Each
     temperature allows `trials_limit` trials and `moves_limit` accepted moves, then
-    T *= cooling_factor; below final_temperature_ratio * T0 the search restarts from a new
-    random point.  T0 makes an average uphill step between a few random points accepted with
-    probability 0.8.  Failures are never accepted.
+    T *= cooling_factor; below final_temperature_ratio * T0 the run ends (with Orio's local
+    search when local_distance > 0) and the search restarts from a new random point.  T0
+    makes an average uphill step between a few random points accepted with probability 0.8.
+    Failures are never accepted.
 
     Options (also accepted as annealing_<name>):
       cooling_factor (0.95), final_temperature_ratio (0.05), trials_limit (100),
-      moves_limit (20), local_distance (1): neighbourhood radius in index steps;
+      moves_limit (20): as Orio's;
+      local_distance (0): as Orio's, the radius of the local search that ends each annealing
+        run: the neighbours of the run's best point within this many index steps are measured,
+        and again around a better one while one is found; 0 = no local search;
+      move_distance (1): how far one move reaches, in index steps of one parameter;
       init_samples (4): random points used to set T0.
     """
 
     name = "annealing"
     options = {"cooling_factor": 0.95, "final_temperature_ratio": 0.05, "trials_limit": 100,
-               "moves_limit": 20, "local_distance": 1, "init_samples": 4}
+               "moves_limit": 20, "local_distance": 0, "move_distance": 1, "init_samples": 4}
 
     def _check_options(self) -> None:
         self._require(0.0 < self.opts["cooling_factor"] < 1.0, "cooling_factor", "in (0, 1)")
         self._require(0.0 < self.opts["final_temperature_ratio"] < 1.0,
                       "final_temperature_ratio", "in (0, 1)")
-        for opt in ("trials_limit", "moves_limit", "local_distance", "init_samples"):
+        for opt in ("trials_limit", "moves_limit", "move_distance", "init_samples"):
             self._require(self.opts[opt] >= 1, opt, "at least 1")
+        self._require(self.opts["local_distance"] >= 0, "local_distance", "0 or more")
 
     def _initial_temperature(self, costs: list[float]) -> float:
         finite = [c for c in costs if math.isfinite(c)]
@@ -52,9 +58,10 @@ class AnnealingSearcher(TrajectorySearcher):
                 t0 = self._initial_temperature(costs)
             i = min(range(len(costs)), key=costs.__getitem__)
             cur, cur_cost = sample[i], costs[i]
+            best, best_cost = cur, cur_cost
             temp = t0
             while temp > opts["final_temperature_ratio"] * t0:
-                nbrs = self.space.neighbours(cur, opts["local_distance"])
+                nbrs = self.space.neighbours(cur, opts["move_distance"])
                 if not nbrs:
                     break
                 moves = 0
@@ -65,11 +72,26 @@ class AnnealingSearcher(TrajectorySearcher):
                     delta = c - cur_cost
                     if c < math.inf and (delta <= 0 or self.rng.random() < math.exp(-delta / temp)):
                         cur, cur_cost = cand, c
-                        nbrs = self.space.neighbours(cur, opts["local_distance"])
+                        if c < best_cost:
+                            best, best_cost = cand, c
+                        nbrs = self.space.neighbours(cur, opts["move_distance"])
                         moves += 1
                         if moves >= opts["moves_limit"] or not nbrs:
                             break
                 temp *= opts["cooling_factor"]
+            yield from self._local_search(best, best_cost)
+
+    def _local_search(self, best, best_cost):
+        """Orio's searchBestNeighbor: steepest descent over the local_distance neighbourhood."""
+        while self.opts["local_distance"] > 0:
+            nbrs = self.space.neighbours(best, self.opts["local_distance"])
+            if not nbrs:
+                return
+            costs = [self._log_cost(r) for r in (yield nbrs)]
+            i = min(range(len(costs)), key=costs.__getitem__)
+            if not costs[i] < best_cost:
+                return
+            best, best_cost = nbrs[i], costs[i]
 
 
 register_searcher(AnnealingSearcher, "Annealing")

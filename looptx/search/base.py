@@ -74,6 +74,10 @@ class Searcher(abc.ABC):
     name: ClassVar[str] = ""
     options: ClassVar[Mapping[str, Any]] = {}
     option_aliases: ClassVar[Mapping[str, str]] = {}
+    # Options of the Orio searcher this one stands for that have no counterpart here:
+    # name -> (Orio's default, why it is ignored).  They are checked as Orio checks them
+    # (a non-negative number) and then dropped; `ignored_options` names them for a warning.
+    orio_ignored: ClassVar[Mapping[str, tuple[Any, str]]] = {}
     listed: ClassVar[bool] = True
     # Whether load_state restores the random generator (trajectory searchers re-run from the seed).
     _restore_rng: ClassVar[bool] = True
@@ -115,24 +119,50 @@ class Searcher(abc.ABC):
         return sorted(cls.options)
 
     @classmethod
-    def _parse_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
-        opts = dict(cls.options)
+    def canonical_option(cls, raw: str) -> str | None:
+        """The option that a given name sets (`annealing_cooling_factor`, `cooling_factor` ->
+        `cooling_factor`), or None when this searcher has no such option."""
+        known = set(cls.options) | set(cls.orio_ignored)
+        key = str(raw).lower()
+        key = cls.option_aliases.get(key, key)
+        if key in known:
+            return key
         # Orio writes options as <algorithm>_<option>, with any name the searcher answers to
         names = [cls.name.lower().rstrip("+"), *cls._prefixes(),
                  *(alias for alias, c in _REGISTRY.items() if c is cls)]
-        prefixes = sorted({n.lower() + "_" for n in names}, key=len, reverse=True)
+        for pre in sorted({n.lower() + "_" for n in names}, key=len, reverse=True):
+            if key.startswith(pre):
+                rest = cls.option_aliases.get(key[len(pre):], key[len(pre):])
+                if rest in known:
+                    return rest
+        return None
+
+    @classmethod
+    def ignored_options(cls, given: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """(name as given, why) for each given option that is accepted only to be ignored."""
+        out = []
+        for raw in given:
+            key = cls.canonical_option(raw)
+            if key in cls.orio_ignored:
+                out.append((raw, cls.orio_ignored[key][1]))
+        return out
+
+    @classmethod
+    def _parse_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        opts = dict(cls.options)
         for raw, value in given.items():
-            key = raw.lower()
-            key = cls.option_aliases.get(key, key)
-            if key not in opts:
-                for pre in prefixes:
-                    if key.startswith(pre) and cls.option_aliases.get(key[len(pre):], key[len(pre):]) in opts:
-                        key = cls.option_aliases.get(key[len(pre):], key[len(pre):])
-                        break
-            if key not in opts:
+            key = cls.canonical_option(raw)
+            if key is None:
                 valid = ", ".join(cls.option_names()) or "none"
                 raise AnnotationError(f"unknown option '{raw}' for searcher '{cls.name}'",
                                       hint=f"valid options: {valid}")
+            if key in cls.orio_ignored:
+                default = cls.orio_ignored[key][0]
+                v = cls._coerce(raw, default, value)
+                if isinstance(v, (int, float)) and v < 0:
+                    raise AnnotationError(f"option '{raw}' of searcher '{cls.name}' must be 0 or "
+                                          f"more, got {value!r}", hint=f"default is {default!r}")
+                continue
             opts[key] = cls._coerce(raw, opts[key], value)
         return opts
 
@@ -454,16 +484,50 @@ def get_searcher(name: str) -> type:
         return _REGISTRY[key]
     for ep in _entry_points():
         if ep.name.lower() == key:
-            cls = ep.load()
-            if not (isinstance(cls, type) and issubclass(cls, Searcher)):
-                raise AnnotationError(f"searcher plugin '{ep.name}' ({ep.value}) is not a "
-                                      "looptx Searcher subclass",
-                                      hint="subclass looptx.search.base.Searcher")
-            if not getattr(cls, "name", ""):
-                cls.name = ep.name
-            return cls
+            return _plugin_class(ep)
     raise AnnotationError(f"unknown searcher '{name}'",
                           hint="available: " + ", ".join(available_searchers()))
+
+
+def load_plugin(ep):
+    """The object an entry point names.  A plugin that does not import is the plugin's fault,
+    not looptx's: one line (exit 2) that says which one and what to do."""
+    try:
+        return ep.load()
+    except Exception as e:  # noqa: BLE001 - whatever the plugin's import raises
+        dist = getattr(ep, "dist", None)
+        pkg = getattr(dist, "name", None) if dist is not None else None
+        where = f"entry point {ep.name} = {ep.value}" + (f" of {pkg} {dist.version}" if pkg else "")
+        fix = f"pip uninstall {pkg}" if pkg else "remove its entry point"
+        raise AnnotationError(f"searcher plugin '{ep.name}' ({where}) cannot be loaded from "
+                              f"module '{ep.module}': {type(e).__name__}: {e}",
+                              hint=f"fix the plugin or uninstall it: {fix}") from None
+
+
+def _plugin_class(ep) -> type:
+    cls = load_plugin(ep)
+    if not (isinstance(cls, type) and issubclass(cls, Searcher)):
+        raise AnnotationError(f"searcher plugin '{ep.name}' ({ep.value}) is not a "
+                              "looptx Searcher subclass",
+                              hint="subclass looptx.search.base.Searcher")
+    if not getattr(cls, "name", ""):
+        cls.name = ep.name
+    return cls
+
+
+def broken_plugins() -> dict[str, str]:
+    """name -> what is wrong, for each installed searcher plugin that cannot be loaded (what
+    --list-searchers warns about; a search never loads a plugin it does not use)."""
+    _load_builtins()
+    out = {}
+    for ep in _entry_points():
+        if ep.name.lower() in _REGISTRY:
+            continue
+        try:
+            _plugin_class(ep)
+        except AnnotationError as e:
+            out[ep.name] = f"{e.what} ({e.hint})"
+    return out
 
 
 def available_searchers() -> list[str]:

@@ -15,12 +15,9 @@ from typing import Any, Mapping
 from looptx.errors import AnnotationError, LooptxError, flush_notes, note_once, read_utf8
 from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
 from looptx.frontend.regions import scan
+from looptx.search.options import (STANDARD, flush_warnings, locate_option, options_for,
+                                   parse_option_args, reset_warnings, with_command_line)
 from looptx.search.space import Constraint, Param, Space
-
-STANDARD = {"algorithm", "total_runs", "time_limit", "seed", "resume", "batch_size", "workers"}
-# Orio search args with nothing to do here (Z3 constraint solving, CUDA instruction-mix
-# statistics): accepted so that Orio files run, with a warning.
-ORIO_ONLY = {"use_z3", "cudacfg_instmix"}
 
 
 @dataclass
@@ -223,8 +220,10 @@ def check_args(args) -> None:
 
 def run(args) -> int:
     check_args(args)
+    reset_warnings()
+    given = parse_option_args(getattr(args, "option", None))
     if args.replay:
-        return replay_command(args)
+        return replay_command(args, given)
     if not args.file:
         raise LooptxError("looptx search needs a FILE (or --replay CACHE)", hint="looptx search file.c")
     from looptx.search.base import get_searcher
@@ -237,7 +236,7 @@ def run(args) -> int:
         if args.algorithm or st.spec is None:      # from the command line: no place in the file
             raise
         raise e.located(**st.spec.where("search", "algorithm"))
-    st.options = _options_for(cls, st.options)
+    st.options = with_command_line(cls, options_for(cls, st.options, st.spec), given, st.spec)
     # --workers alone means a local Dask cluster (one single-threaded worker per device)
     executor = args.executor or ("local-dask" if st.workers else None)
     results, keys = [], []
@@ -253,7 +252,7 @@ def run(args) -> int:
             searcher = cls(space, seed=st.seed, max_evals=int(budget), batch_size=st.batch_size,
                            time_limit=st.time_limit, **st.options)
         except LooptxError as e:
-            raise _locate_option(e, st)
+            raise locate_option(e, cls, st.spec, given)
         ev = evaluator_for(st, sizes, args.function)
         ev.signature()                 # a missing size is a bad input, not a failure per point
         _check_recipe(ev, space, st.seed)
@@ -261,12 +260,13 @@ def run(args) -> int:
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
         print(f"looptx search {st.path} [{label}]: {cls.name}, budget {budget}, {_points_text(space, n_valid)}, "
               f"backend {st.backend}")
-        flush_notes()                  # the input is good: what looptx ignores, before the wait
+        flush_warnings()               # the input is good: what looptx ignores, before the wait
+        flush_notes()
         out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
                          time_limit=st.time_limit, executor=executor, workers=st.workers,
                          progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
                          input_file=st.path, problem=sizes, searcher_options=st.options,
-                         fingerprint=fingerprint)
+                         fingerprint=fingerprint, warn=_warn_now)
         print(top_table(st.db, key, n=args.top))
         results.append((sizes, out))
         keys.append(key)
@@ -277,6 +277,10 @@ def run(args) -> int:
     written = write_best(st, best, args.function)
     print(f"best variant written to {written}")
     return 0
+
+
+def _warn_now(text: str) -> None:
+    print(f"looptx: warning: {text}", file=sys.stderr)
 
 
 def _note_replaced_files(spec) -> None:
@@ -318,50 +322,6 @@ def _nothing_passed(st: Setup, keys: list[str]) -> int:
     print(f"{st.path}: error: no variant passed validation ({summary} of {len(recs)} evaluated)"
           + (f"; the first: {first}" if first else "") + f"; {report}", file=sys.stderr)
     return 1
-
-
-def _options_for(cls, options: Mapping[str, Any]) -> dict:
-    """The spec's search options that concern `cls`: an option prefixed with another searcher's
-    name (`annealing_cooling_factor` while `--algorithm random` overrides the spec) is dropped
-    with a warning; anything else is for `cls` to accept or reject."""
-    from looptx.search.base import get_searcher
-    kept, dropped = {}, {}
-    for key, value in options.items():
-        if key.lower() in ORIO_ONLY:
-            print(f"looptx: warning: Orio's search option {key} has no effect in looptx; ignored",
-                  file=sys.stderr)
-            continue
-        parts = key.lower().split("_")
-        other = None
-        for n in range(len(parts) - 1, 0, -1):
-            try:
-                c = get_searcher("_".join(parts[:n]))
-            except LooptxError:
-                continue
-            other = c if c is not cls else None
-            break
-        if other is not None:
-            dropped.setdefault(other.name, []).append(key)
-            continue
-        kept[key] = value
-    for name, keys in dropped.items():
-        print(f"looptx: warning: option{'s' if len(keys) > 1 else ''} {', '.join(keys)} "
-              f"of searcher '{name}' ignored by '{cls.name}'", file=sys.stderr)
-    return kept
-
-
-def _locate_option(e: LooptxError, st: Setup) -> LooptxError:
-    """A searcher's error about one of its options, located at the `arg` that sets it."""
-    if st.spec is None:
-        return e
-    m = re.search(r"option '([^']+)'", e.what)
-    if m:
-        name = m.group(1).lower()
-        for raw in st.spec.search:
-            r = raw.lower()
-            if r == name or r.endswith("_" + name):
-                return e.located(**st.spec.where("search", raw))
-    return e.located(file=st.spec.file, line=st.spec.line)
 
 
 def _region_tag(st: Setup) -> str:
@@ -524,9 +484,11 @@ def _count(space: Space) -> int | None:
         return None
 
 
-def replay_command(args) -> int:
-    """`looptx search --replay CACHE`: a simulated search on a recorded space (no hardware)."""
+def replay_command(args, given: Mapping | None = None) -> int:
+    """`looptx search --replay CACHE`: a simulated search on a recorded space (no hardware);
+    `given` holds the searcher options of the command line (parse_option_args)."""
     import math
+    from looptx.search.base import get_searcher
     from looptx.search.replay import load_recorded_space, replay
     if args.db or args.resume:
         raise LooptxError("--db and --resume do not apply to --replay: a replay measures nothing "
@@ -537,7 +499,14 @@ def replay_command(args) -> int:
     seed = args.seed or 0
     batch = args.batch_size or 1
     limit = {"time_limit": args.time_limit} if args.time_limit is not None else {}
-    trace = replay(rec, algo, seed=seed, max_evals=budget, batch_size=batch, options=limit)
+    cls = get_searcher(algo)
+    options = with_command_line(cls, {}, given or {})
+    try:
+        trace = replay(rec, algo, seed=seed, max_evals=budget, batch_size=batch,
+                       options={**options, **limit})
+    except LooptxError as e:
+        raise locate_option(e, cls, None, given)
+    flush_warnings()
     best = trace.best_curve[-1] if len(trace) else math.inf
     fails = sum(1 for _, r, _ in trace if not r.ok)
     print(f"replay {os.path.basename(args.replay)}: {trace.searcher}, {len(trace)} evaluations "

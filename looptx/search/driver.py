@@ -261,10 +261,12 @@ def run_search(space, searcher, evaluator, *, db, search_key: str, budget: int,
                on_record: Callable[[EvalRecord], None] | None = None,
                input_file: str | None = None, problem: Mapping | None = None,
                searcher_options: Mapping | None = None, context: str = "spawn",
-               fingerprint: str | None = None) -> SearchOutcome:
+               fingerprint: str | None = None,
+               warn: Callable[[str], None] | None = None) -> SearchOutcome:
     """Run (or resume) one search; see the module docstring.  `db` is a path or a ResultsDB.
     `fingerprint` identifies what a point measures (code, recipe, build command): stored with
-    the search, a resume with another one is refused."""
+    the search, a resume with another one is refused.  `warn` gets what a resume accepts but
+    the user should know (other searcher options than recorded; default: warnings.warn)."""
     from looptx.search.space import point_key
 
     t_start = time.monotonic()
@@ -273,14 +275,15 @@ def run_search(space, searcher, evaluator, *, db, search_key: str, budget: int,
     try:
         return _run(space, searcher, evaluator, rdb, search_key, int(budget), time_limit, executor,
                     workers, progress, resume, on_record, input_file, problem, searcher_options,
-                    context, point_key, t_start, fingerprint)
+                    context, point_key, t_start, fingerprint, warn)
     finally:
         if own_db:
             rdb.close()
 
 
 def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_limit, resume,
-                 input_file, problem, searcher_options, desc, fingerprint=None) -> list[EvalRecord]:
+                 input_file, problem, searcher_options, desc, fingerprint=None,
+                 warn=None) -> list[EvalRecord]:
     space_desc = describe_space(space)
     if fingerprint is not None:
         space_desc["fingerprint"] = fingerprint
@@ -315,7 +318,17 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
                                "to start over",
                           file=str(rdb.path))
     records = rdb.evaluations(key)
-    if info.state is not None and info.searcher == getattr(searcher, "name", None):
+    same = info.searcher == getattr(searcher, "name", None)
+    # As with another searcher, other options are the user's call: the history is kept and
+    # told to the searcher, whose saved state (made under the old options) is not used.
+    changed = _changed_options(searcher, info.searcher_options) if same else []
+    if changed:
+        (warn or _py_warn)(f"search {key!r} resumes with other searcher options than it was "
+                           f"recorded with ({'; '.join(changed)}): its evaluations are kept and "
+                           "the searcher goes on with the new options")
+        rdb.update_search(key, searcher_options=(dict(searcher_options) if searcher_options
+                                                 is not None else getattr(searcher, "opts", None)))
+    if info.state is not None and same and not changed:
         searcher.load_state(info.state)
     for r in records:
         searcher.tell(r.point, r.result())
@@ -323,13 +336,36 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
     return records
 
 
+def _py_warn(text: str) -> None:
+    import warnings
+    warnings.warn(text, stacklevel=4)
+
+
+def _changed_options(searcher, stored) -> list[str]:
+    """'name old -> new' for each option of `searcher` that differs from the stored ones (the
+    options given when the search was created, read with the searcher's defaults)."""
+    new = getattr(searcher, "opts", None)
+    parse = getattr(type(searcher), "_parse_options", None)
+    if new is None or parse is None:
+        return []
+    try:
+        old = parse(stored or {})
+    except Exception:  # noqa: BLE001 - an option this searcher no longer knows
+        return [f"recorded {json.dumps(stored, default=str)}"]
+
+    def plain(v):
+        return json.loads(json.dumps(v, default=str))
+    return [f"{k} {plain(old.get(k))!r} -> {plain(new.get(k))!r}" for k in sorted(set(old) | set(new))
+            if plain(old.get(k)) != plain(new.get(k))]
+
+
 def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, workers, progress,
          resume, on_record, input_file, problem, searcher_options, context, point_key, t_start,
-         fingerprint=None):
+         fingerprint=None, warn=None):
     desc = dict(evaluator.describe() or {})
     records: list[EvalRecord] = _open_search(rdb, key, space, searcher, evaluator, budget,
                                              time_limit, resume, input_file, problem,
-                                             searcher_options, desc, fingerprint)
+                                             searcher_options, desc, fingerprint, warn)
     n_resumed = len(records)
     counts = Counter(r.status for r in records)
     # code hash -> the record whose measurement it owns (measured, not a duplicate)

@@ -127,11 +127,15 @@ class SurfSearcher(Searcher):
       n_trees (100): trees in the forest (Orio uses 1000, slower for little gain);
       pool_size (10000): candidates sampled when the space has more valid points than 20000;
       min_samples_leaf (1): of each tree.
-    Failed points get a fake runtime of twice the worst measured time.
+    Failed points get a fake runtime of twice the worst measured time.  Orio's Mlsearch option
+    local_distance (mlsearch_local_distance) is checked and ignored, with a warning: Orio reads
+    it and never uses it.
     """
 
     name = "surf"
     options = {"n_init": 10, "bs": 5, "n_trees": 100, "pool_size": 10000, "min_samples_leaf": 1}
+    # Orio's Mlsearch checks local_distance (a count, 0 or more) and then never reads it
+    orio_ignored = {"local_distance": (0, "Orio's Mlsearch accepts it but never uses it")}
 
     def __init__(self, space, **kwargs):
         super().__init__(space, **kwargs)
@@ -242,6 +246,7 @@ class SurfPlusSearcher(SurfSearcher):
                "features": "align,pairs", "feasibility": True, "feas_trees": 16,
                "refine": 0.1, "pool_size": 10000, "fantasies": True}
     _FEATURES = ("align", "pairs", "log2", "onehot")
+    orio_ignored = {}            # not an Orio searcher
 
     @classmethod
     def _prefixes(cls):
