@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from looptx.frontend.cparse import Program
+from looptx.frontend.names import to_user
 from looptx.poly import deps as D
+from looptx.poly import privatize as PV
 
 
 def _region_info(program: Program, idx: int):
@@ -16,13 +18,14 @@ def _region_info(program: Program, idx: int):
         })
     loops = [{"name": lp.name, "depth": lp.depth, "statements": list(lp.statements),
               "parallel": lp.parallel, "carries": list(lp.carried)} for lp in D.loops(deps)]
-    return scop, rows, loops
+    private = [{"var": to_user(var), "at": to_user(at)} for var, at in PV.suggestions(scop).items()]
+    return scop, rows, loops, private
 
 
 def deps_json(program: Program) -> dict:
     regions = []
     for idx, r in enumerate(program.regions):
-        scop, rows, loops = _region_info(program, idx)
+        scop, rows, loops, private = _region_info(program, idx)
         regions.append({
             "region": idx, "kind": r.kind, "function": scop.function,
             "lines": list(scop.region_span), "parameters": list(scop.params),
@@ -30,7 +33,7 @@ def deps_json(program: Program) -> dict:
                             "iterators": list(s.iterators)} for s in scop.statements],
             "arrays": [{"name": a.name, "type": a.ctype, "dims": list(a.dims), "role": a.role}
                        for a in scop.arrays],
-            "dependences": rows, "loops": loops,
+            "dependences": rows, "loops": loops, "privatizable": private,
         })
     return {"file": program.filename, "regions": regions}
 
@@ -38,7 +41,7 @@ def deps_json(program: Program) -> dict:
 def deps_text(program: Program) -> str:
     out = []
     for idx, r in enumerate(program.regions):
-        scop, rows, loops = _region_info(program, idx)
+        scop, rows, loops, private = _region_info(program, idx)
         lo, hi = scop.region_span
         fn = f", function {scop.function}" if scop.function else ""
         params = ", ".join(scop.params) or "none"
@@ -57,4 +60,8 @@ def deps_text(program: Program) -> str:
             state = "parallel" if lp["parallel"] else "sequential (carries " + ", ".join(lp["carries"]) + ")"
             stmts = ",".join(f"S{k}" for k in lp["statements"])
             out.append(f"    {'  ' * (lp['depth'] - 1)}{lp['name']:<8} [{stmts}] {state}")
+        for p in private:
+            out.append(f"  '{p['var']}' is a temporary that can be private to each iteration of loop "
+                       f"'{p['at']}': 'privatize: {{var: {p['var']}, at: {p['at']}}}' removes the "
+                       "dependences its reuse makes")
     return "\n".join(out) + "\n"

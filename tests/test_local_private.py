@@ -123,7 +123,7 @@ def test_overlapping_lifetimes_are_refused(tmp_path, file, steps, name):
     p = cli("transform", k, "--recipe", recipe(tmp_path, *steps))
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "Traceback" not in p.stderr, p.stderr
     assert p.stderr.startswith(f"{tmp_path / 'r.yaml'}:") and "step" in p.stderr, p.stderr
-    assert f"'{name}' is declared inside the loop" in p.stderr and "between" in p.stderr, p.stderr
+    assert f"'{name}' has an object per iteration of the loop" in p.stderr and "between" in p.stderr, p.stderr
 
 
 def test_a_name_declared_in_two_nests_stays_one_variable(tmp_path):

@@ -214,13 +214,14 @@ class ThreadPrinter(CPrinter):
 
 def baked_guard(scop) -> list[str]:
     """Preprocessor checks that the build gives the #defined sizes the code was made for: a
-    size that multiplies an iterator in a subscript (S*j + i) was modelled at its value, and
-    the code is neither legal nor right for another one."""
+    size that multiplies an iterator in a subscript (S*j + i), or is a loop step (ii += BS), was
+    modelled at its value, and the code is neither legal nor right for another one."""
     out = []
     for name, value in scop.baked:
         out += [f"#if {name} != {value}",
-                f'#error "looptx transformed this region for {name} == {value} (a subscript with it is '
-                f'affine only at that value): transform again with --define {name}=VALUE"', "#endif"]
+                f'#error "looptx transformed this region for {name} == {value} (its model of the loops '
+                f'and subscripts holds only at that value): transform again with --define {name}=VALUE"',
+                "#endif"]
     return out
 
 

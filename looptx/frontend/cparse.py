@@ -9,13 +9,16 @@ from dataclasses import dataclass, replace
 from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError, note_once
-from looptx.frontend.affine import NonAffine, delinearize
+from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
+from looptx.frontend.escape import dead_after, with_live_out
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
+from looptx.frontend.steps import region_constants
 from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess
-from looptx.frontend.regions import Markup, Region, SourceText, blank, orio_loop_code, scan, scan_comments
+from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
+                                     scan_comments)
 from looptx.frontend.symbols import (DeclCollector, Symbol, arithmetic_type, c_text, resolve_typedef,
                                      split_chained_assignments, symbol_of)
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
@@ -278,15 +281,19 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         declared |= set(symbols)
         ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=defines, where=where,
-                       filename=path, line_text=src.line_text, spellings=spellings)
+                       filename=path, line_text=src.line_text, spellings=spellings,
+                       constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
+                                                  symbols))
         raw = ex.run(items)
         if not raw:
             raise src.error(r.start, "the region contains no assignment statements",
                             "looptx transforms loop nests that compute something")
-        scops.append(_build_scop(path, r, raw, ex, symbols, defines, assumptions,
-                                 (src.pos(r.start)[0], src.pos(r.end)[0]),
-                                 None if r.index in wrapped else fdef.decl.name, derived,
-                                 overridable))
+        scop = _build_scop(path, r, raw, ex, symbols, defines, assumptions,
+                           (src.pos(r.start)[0], src.pos(r.end)[0]),
+                           None if r.index in wrapped else fdef.decl.name, derived, overridable)
+        end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
+        scops.append(with_live_out(scop, dead_after(fdef, items, src.pos(r.start), end, where, spellings)))
+        note_dropped_pragmas(src, markup.comments, r)
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   for r in regions)
     # -D values are integer macros too: generated code that spells an array extent with a size
@@ -454,127 +461,104 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
     index_text: dict[int, tuple[str, ...]] = {}
     baked: set[str] = set()            # #defined sizes whose values made a subscript affine
     arrays = []
-    obligations = []
+    all_rows = []
+    fixed_vals = dict(fixed)
+    # with the sizes fixed or #defined, `i*lx*ly` is affine (100*i): a linearized subscript
+    # that cannot be delinearized is still modelled, flat, when every size in it has a value
+    known = {**{k: v for k, v in ex.int_macros.items() if k in params}, **fixed_vals}
     for name, uses in by_array.items():
         sym = sym_of(name)
         kinds = {acc.kind for _, acc in uses}
         local = name in ex.local
         role = "temp" if local else ("inout" if kinds == {"read", "write"} else
                                      "out" if kinds == {"write"} else "in")
-        strides = None
-        rank = len(sym.dims)
-        fixed_vals = {k: v for k, v in fixed}
-        linearized = rank == 1 and any(p.degree() > 1 for _, acc in uses for p in acc.subs)
-        # with the sizes fixed or #defined, `i*lx*ly` is affine (100*i): a linearized subscript
-        # that cannot be delinearized is still modelled, flat, when every size in it has a value
-        known = {**{k: v for k, v in ex.int_macros.items() if k in params}, **fixed_vals}
-        flat = all(p.subs(known).degree() <= 1 for _, acc in uses for p in acc.subs)
-        if linearized:
-            iters = lambda st: (lambda s: s in st.iterators or s.startswith("__a"))
-            chain_syms = set()
-            for st, acc in uses:
-                chain_syms |= {s for s in acc.subs[0].symbols() if not iters(st)(s)}
-            is_index = lambda s: s not in chain_syms
-            stride_monos, parts = delinearize([acc.subs[0] for _, acc in uses], is_index)
-            failure, extents = None, []
-            if stride_monos is None:
-                failure = (f"non-affine subscript of '{name}' (cannot delinearize)",
-                           "use multi-dimensional arrays or fix the sizes with --define")
-            else:
-                for hi_m, lo_m in zip(stride_monos, stride_monos[1:]):
-                    rest = list(hi_m)
-                    for s_ in lo_m:
-                        rest.remove(s_)
-                    if len(rest) != 1:
-                        failure = (f"non-affine subscript of '{name}': stride {'*'.join(rest)} is "
-                                   "a product of sizes", "fix the sizes with --define")
-                        break
-                    extents.append(rest[0])
-            if failure is not None and not flat:
-                raise ex.error(uses[0][1].ref_node, *failure)
-            linearized = failure is None
-        if linearized:
-            rank = len(stride_monos)
-            strides = tuple(extents)
-            for (st, acc), dims in zip(uses, parts):
-                texts = []
-                for k, part in enumerate(dims):
-                    try:
-                        t = st.translator.isl_of(part.subs(fixed_vals), acc.nodes[0])
-                    except NonAffine:
-                        raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
-                                       "subscripts must be affine in loop iterators and parameters "
-                                       "(or fix the sizes with --define)") from None
-                    texts.append(t)
-                    if k > 0:
-                        line, col = ex.where(acc.nodes[0])
-                        # a #defined row length also has its value, for which alone the
-                        # check may hold (x[i*STRIDE + 1] with STRIDE 2)
-                        row = extents[k - 1]
-                        check = f"0 <= {t} < {row}" if row not in known else \
-                            f"(0 <= {t} < {row}) or (0 <= {t} < {known[row]})"
-                        obligations.append((st.id, check, line, col,
-                                            f"linearized subscript of '{name}' leaves its row "
-                                            f"(index {t} must stay in [0, {extents[k - 1]}))"))
-                index_text[acc.ref] = tuple(texts)
+        rows = None
+        if len(sym.dims) == 1 and any(p.degree() > 1 for _, acc in uses for p in acc.subs):
+            rows = plan_rows(name, resolve_typedef(sym.ctype, symbols.get), uses, ex, known)
+        if rows is not None:
+            all_rows.append(rows)
+            for k, (st, acc) in enumerate(uses):
+                index_text[acc.ref] = tuple(split_texts(rows, k, [0] * (rows.rank - 1), fixed_vals, ex))
         else:
-            for st, acc in uses:
-                texts = []
-                for p, node in zip(acc.subs, acc.nodes):
-                    try:
-                        q = p.subs(fixed_vals)
-                        if q.degree() > 1:
-                            # the model is then exact only at the values the file #defines: it
-                            # says so, or a subscript such as j*NX + i would alias rows for
-                            # other NX and refuse legal orders without a witness
-                            baked |= {x for x in p.symbols() if x in known and x not in fixed_vals}
-                            q = p.subs(known)
-                        texts.append(st.translator.isl_of(q, node))
-                    except NonAffine:
-                        raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
-                                       "subscripts must be affine in loop iterators and parameters "
-                                       "(or fix the sizes with --define)") from None
-                index_text[acc.ref] = tuple(texts)
+            texts, flat_baked = flat_indexes(name, uses, fixed_vals, known, ex)
+            index_text.update(texts)
+            baked |= flat_baked
         decl = sym.decl_text + ";" if local and sym.decl_text else ""
         spelled_decl = sym.spelled_decl + ";" if local and sym.spelled_decl else ""
         ctype = resolve_typedef(sym.ctype, symbols.get)
         # a typedef name is the user's spelling too (`real`, chosen by #ifdef like DATA_TYPE)
         spelled_ctype = sym.spelled_ctype or (sym.ctype if ctype != sym.ctype else "")
-        arrays.append(Array(name, ctype, sym.dims, role, local, strides, rank, decl,
+        arrays.append(Array(name, ctype, sym.dims, role, local,
+                            rows.extents if rows else None, rows.rank if rows else len(sym.dims), decl,
                             ex.private_depth.get(name, 0) if local else 0, spelled_ctype, spelled_decl))
-
-    statements = []
-    for st in raw:
-        accesses = tuple(Access(a.ref, a.array, a.kind, index_text[a.ref]) for a in st.accesses)
-        statements.append(Statement(st.id, st.iterators, " and ".join(st.constraints), st.body,
-                                    accesses, st.schedule, st.reversed, st.line, st.col, st.text))
-        obligations += [(st.id, c, line, col, what) for c, line, col, what in st.obligations]
+    obligations = [(st.id, c, line, col, what) for st in raw for c, line, col, what in st.obligations]
     # What C itself says about a parameter, and no more: an array extent is >= 1 (a zero or
     # negative extent is not C), and so is a #defined size unless the file defines it
     # otherwise (`#define zDim 0`).  A bound or offset (`lo`, `n` of a loop over a pointer)
     # may be 0 or negative: assuming otherwise would drop the code for that case (an
     # `if (i == 0)` at i = lo).  A size whose value made a subscript affine has that value.
     extents = {d.strip() for a in arrays for d in a.dims}
+    # a name whose value a loop step took: a #define is used at the file's value (baked, and
+    # checked by the output); a const or an enum constant has no other
+    steps = {n: s for n, s in ex.step_names.items() if n not in fixed_names}
+    step_baked = {n for n, s in steps.items() if s.macro}
 
-    def default(p):
+    def default(p, baked):
         if p in baked:
             return f"{p} = {ex.int_macros[p]}"
+        if p in steps:
+            return f"{p} = {steps[p].value}"
         if p in ex.int_macros:
             return None if int(ex.int_macros[p]) < 1 else f"{p} >= 1"
         return f"{p} >= 1" if p in extents else None
-    assume = tuple(d for d in (default(p) for p in params if p not in fixed_names) if d) + tuple(assumptions)
-    scop = Scop(path, region.index, params, fixed, assume, tuple(statements), tuple(arrays),
-                span, function, tuple((n, e) for n, e in derived if n in params),
-                tuple((p, int(ex.int_macros[p])) for p in params
-                      if p in ex.int_macros and p not in fixed_names and p not in overridable),
-                tuple(p for p in params if p not in fixed_names and _unsigned(sym_of(p), symbols)),
-                tuple(sorted((p, int(ex.int_macros[p])) for p in baked)))
+
+    def build(index_text, arrays, baked, extra=()) -> Scop:
+        statements = tuple(
+            Statement(st.id, st.iterators, " and ".join(st.constraints), st.body,
+                      tuple(Access(a.ref, a.array, a.kind, index_text[a.ref]) for a in st.accesses),
+                      st.schedule, st.reversed, st.line, st.col, st.text) for st in raw)
+        assume = tuple(d for d in (default(p, baked) for p in params if p not in fixed_names) if d) \
+            + tuple(extra) + tuple(assumptions)
+        return Scop(path, region.index, params, fixed, assume, statements, tuple(arrays),
+                    span, function, tuple((n, e) for n, e in derived if n in params),
+                    tuple((p, int(ex.int_macros[p])) for p in params
+                          if p in ex.int_macros and p not in fixed_names and p not in overridable),
+                    tuple(p for p in params if p not in fixed_names and _unsigned(sym_of(p), symbols)),
+                    tuple(sorted((p, int(ex.int_macros[p])) for p in baked)))
+
+    rows_baked = set()
+    scop = build(index_text, arrays, baked | step_baked)
+    if all_rows:
+        settled = settle(scop, all_rows, ex, fixed_vals,
+                         lambda rows: flat_indexes(rows.name, list(rows.uses), fixed_vals, known, ex))
+        index_text.update(settled.texts)
+        arrays = [replace(a, strides=None, rank=1) if a.name in settled.flat else a for a in arrays]
+        baked |= settled.baked
+        rows_baked = settled.rows_baked - baked
+        scop = build(index_text, arrays, baked | rows_baked | step_baked,
+                     tuple(f"{r} >= 1" for r in settled.at_least_one))
+        if settled.at_least_one:
+            rows = [to_user(r) for r in settled.at_least_one]
+            names = [repr(to_user(a.name)) for a in arrays if set(a.strides or ()) & set(settled.at_least_one)]
+            note_once(path, span[0] or 1,
+                      f"the region is modelled for {' and '.join(f'{r} >= 1' for r in rows)}: the linearized "
+                      f"subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} elements "
+                      "only then (the output is not for smaller values)")
     check_obligations(scop, obligations)
     if scop.baked:
         sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)
+        why = []
+        if baked:
+            why.append("where a subscript that multiplies sizes by iterators is affine")
+        if rows_baked:
+            why.append("where the linearized subscripts stay in their rows")
+        loops = list(dict.fromkeys(x for n, s in steps.items() if n in step_baked for x in s.loops))
+        if loops:
+            names = ", ".join(repr(to_user(x)) for x in loops)
+            why.append(f"where the steps of loops {names} are constants" if len(loops) > 1 else
+                       f"where the step of loop {names} is a constant")
         note_once(path, span[0] or 1, f"the region is modelled at {sizes} (the #define value{'s' if len(scop.baked) > 1 else ''}), "
-                  "where a subscript that multiplies sizes by iterators is affine; the output checks "
-                  "the build with #if (give other values with --define)")
+                  f"{' and '.join(why)}; the output checks the build with #if (give other values with --define)")
     return scop
 
 

@@ -18,6 +18,7 @@ from looptx import ir
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
+from looptx.frontend.steps import Constants, StepName, loop_step
 from looptx.frontend.symbols import Symbol, arithmetic_type, c_text
 
 PURE_MATH = frozenset("""
@@ -68,8 +69,11 @@ class Extractor:
 
     def __init__(self, *, lookup: Callable[[str], Symbol | None], int_macros: dict[str, int],
                  fixed: dict[str, int], where: Callable[[object], tuple[int, int]], filename: str,
-                 line_text: Callable[[int], str] | None = None, spellings: Spellings | None = None):
+                 line_text: Callable[[int], str] | None = None, spellings: Spellings | None = None,
+                 constants: Constants | None = None):
         self.lookup = lookup
+        self.constants = constants or Constants()
+        self.step_names: dict[str, StepName] = {}   # names whose value a loop step took
         self.spellings = spellings or Spellings()
         self.in_index = 0                      # subscripts print as computed, never re-spelled
         self.int_macros = int_macros
@@ -335,47 +339,7 @@ class Extractor:
             del self.ctx_obligations[mark:]
 
     def loop_step(self, node: c_ast.For, it: str) -> int:
-        nxt = node.next
-        bad = lambda: self.error(nxt or node, f"the loop step of '{it}' must be a constant increment",
-                                 "use i++, i--, i += c or i -= c with a constant c")
-        if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID):
-            if nxt.expr.name != it:
-                raise self.error(nxt, f"the loop increments '{nxt.expr.name}', not its iterator '{it}'",
-                                 "increment the loop's own iterator")
-            if nxt.op in ("p++", "++"):
-                return 1
-            if nxt.op in ("p--", "--"):
-                return -1
-            raise bad()
-        if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID):
-            if nxt.lvalue.name != it:
-                raise self.error(nxt, f"the loop increments '{nxt.lvalue.name}', not its iterator '{it}'",
-                                 "increment the loop's own iterator")
-            rhs = nxt.rvalue
-            sign = 1
-            if nxt.op in ("+=", "-="):
-                sign = 1 if nxt.op == "+=" else -1
-            elif nxt.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "-") \
-                    and isinstance(rhs.left, c_ast.ID) and rhs.left.name == it:
-                sign = 1 if rhs.op == "+" else -1
-                rhs = rhs.right
-            else:
-                raise bad()
-            c = self._constant(rhs)
-            if c is None or c == 0:
-                raise self.error(nxt, f"the loop step of '{it}' must be a non-zero constant",
-                                 "use i += c with an integer constant c")
-            return sign * c
-        raise bad()
-
-    def _constant(self, node) -> int | None:
-        tr = Translator(lambda name, n: ("fixed", self.fixed[name]) if name in self.fixed
-                        else (_ for _ in ()).throw(NonAffine(n, "not constant")))
-        try:
-            c = tr.translate(node).constant()
-        except NonAffine:
-            return None
-        return int(c) if c is not None and c.denominator == 1 else None
+        return loop_step(self, node, it)
 
     def loop_condition(self, node: c_ast.For, it: str, step: int) -> list[str]:
         cond = node.cond

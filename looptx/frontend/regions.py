@@ -329,3 +329,32 @@ def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0),
         if heads:
             inside = [h for h in hits if heads[-1] <= h and h[0] < first]
     return (inside or hits or [None])[0]
+
+
+_ANY_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma\b[ \t]*([^\n]*)|\b_Pragma\s*\(\s*\"((?:[^\"\\]|\\.)*)\"", re.M)
+
+
+def note_dropped_pragmas(src: SourceText, comments, region: Region) -> None:
+    """One note per region that holds pragmas (`#pragma omp parallel for`, `#pragma unroll`):
+    the region's code is written anew, and a pragma about a loop of the old order may be wrong
+    in the new one (an omp loop that now carries a dependence), so none is kept."""
+    text = blank(src.text, [(c.start, c.end) for c in comments])
+    found = []
+    for m in _ANY_PRAGMA.finditer(text):
+        if not (m.start() < region.end and region.start < m.end()):
+            continue        # (a function region starts at its first item: inside a pragma line)
+        words = (m.group(1) if m.group(1) is not None else m.group(2)).rstrip(" \t\\").strip()
+        if words.split()[:1] in (["scop"], ["endscop"]):
+            continue
+        found.append((_first_char(m), " ".join(words.split())))
+    if not found:
+        return
+    line, col = src.pos(found[0][0])
+    more = len(found) - 1
+    others = f" (and {more} more pragma{'s' if more > 1 else ''} in the region, on line{'s' if more > 1 else ''} " \
+        f"{', '.join(str(src.pos(at)[0]) for at, _ in found[1:])})" if more else ""
+    # note_once writes FILE:LINE: the column goes with the line
+    note_once(src.filename, f"{line}:{col}",
+              f"'#pragma {found[0][1]}' inside the region is dropped{others}: looptx writes the region's "
+              "loops anew and does not re-derive their parallelism or hints for C code; add the pragma "
+              "back where the transformed loop is parallel (`looptx deps` lists the parallel loops)")

@@ -407,6 +407,7 @@ def lifetime_overlap(deps: Deps, schedule: isl.UnionMap) -> str | None:
                     for k in range(cs.dim(isl.dim_type.set))]
             mid = f"{fmt(cs.get_tuple_name(isl.dim_type.set), vals)} writes another iteration's '{arr.name}' "
         return (f"{mid}between {fmt(sid, src)}'s write of '{arr.name}' and {fmt(did, dst)}'s read of it"
-                f"{at}; '{arr.name}' is declared inside the loop, and the new order overlaps the "
+                f"{at}; '{arr.name}' has an object per iteration of the loop (declared inside it, or "
+                f"privatized), and the new order overlaps the "
                 f"lifetimes of two iterations' values in the one variable that holds them")
     return None

@@ -268,7 +268,9 @@ def _race(v, deps, dep, rel_sched, K, c, what) -> LegalityError:
     inst = isl.Map.from_union_map(back.intersect(isl.UnionMap.from_map(dep.relation)))
     name = v.pieces[K.pieces[0]].dims[c].name if isinstance(v.pieces[K.pieces[0]].dims[c], LoopDim) else "statement order"
     text = D.describe_violation(deps, dep, inst, f"the mapping of loop '{name}' {what}")
-    return K.mapping.error(text, hint="map loops that carry no dependence (see looptx deps)", cls=LegalityError)
+    from looptx.poly.privatize import hint as privatize_hint
+    hint = "map loops that carry no dependence (see looptx deps)" + privatize_hint(deps, dep)
+    return K.mapping.error(text, hint=hint, cls=LegalityError)
 
 
 # ---- schedules of kernels and launches --------------------------------------------------------

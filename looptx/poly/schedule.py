@@ -173,6 +173,14 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
         return v        # the loop never runs at these sizes: there is nothing to copy
     if factor == 0 or (trip is not None and factor >= trip):
         if trip is None:
+            # a #defined bound (k < TAPS) stays symbolic: say which -D gives the loop its count
+            macros = [(k, x) for k, x in v.scop.macro_values
+                      if max_trip(v.evolve(assumptions=v.assumptions + (f"{k} = {x}",)), group, pos) is not None]
+            if macros:
+                k, x = macros[0]
+                raise RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully: "
+                                  f"its bound {k} is a #define, which looptx keeps symbolic",
+                                  hint=f"fix it with --define {k}={x}, or give an unroll factor (e.g. factor: 4)")
             raise RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
                               hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
         if trip > MAX_FULL_UNROLL:

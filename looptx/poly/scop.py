@@ -57,13 +57,17 @@ class Array:
     local: bool = False                # declared inside the region: the generated code declares it
     strides: tuple[str, ...] | None = None   # delinearized 1-D array: extents of virtual dims 1..r-1
     rank: int = 0                      # number of (virtual) dimensions isl sees
-    decl: str = ""                     # C declaration text (for locals)
+    # C declaration text: of locals, and of the function's locals that `privatize` may declare
+    decl: str = ""
     # a local declared inside loops: the number of loops around its declaration.  C makes a
     # new object in each of their iterations; the dependence model indexes it by them.
     private_depth: int = 0
     # as the user's file spells them (`DATA_TYPE`), for code that goes back into that file
     spelled_ctype: str = field(default="", compare=False)
     spelled_decl: str = field(default="", compare=False)
+    # why the function may read the value the region leaves in it ('' when it provably does not:
+    # a local of the function, dead after the region); the precondition of `privatize`
+    live_out: str = "it is not a local of the region's function"
 
     @property
     def is_scalar(self) -> bool:

@@ -7,6 +7,7 @@ from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
 from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
 from looptx.poly import nonsingular as NS
+from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
 from looptx.poly.variant import Variant, original
 from looptx.recipe.exprs import to_isl
@@ -262,6 +263,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], st.get("name") or to_model(
         "".join(to_user(S.resolve_name(v, st["stmt"], x)) for x in st["loops"]))),
     "known": _known,
+    "privatize": lambda v, st: PV.privatize(v, st.get("stmt"), st["var"], st["at"]),
 }
 
 
@@ -292,8 +294,9 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         return
     dep, rel = bad[0]
     what = D.describe_violation(deps, dep, rel)
-    raise LegalityError(what, hint="this order breaks a dependence of the original program; "
-                        "choose another order (or skew first), or pass --unsafe",
+    hint = "this order breaks a dependence of the original program; choose another order " \
+           "(or skew first)" + PV.hint(deps, dep)
+    raise LegalityError(what, hint=hint + ", or pass --unsafe",
                         file=st.file if st else None, line=st.line if st else None,
                         step=st.index if st else None, step_name=st.name if st else None)
 
@@ -312,6 +315,8 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
         try:
             v = fn(v, st)
             v = v.evolve(history=v.history + (st.describe(),))
+            if v.scop is not before.scop and not unsafe:
+                deps = D.compute_deps(v.scop)       # privatize: fewer dependences from now on
             if not unsafe:
                 check_legal(v, deps, st)
         except LooptxError as e:

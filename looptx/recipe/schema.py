@@ -44,6 +44,9 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "datacopy": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True)},
     "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (STR, False)},
     "known": {"facts": (FACTS, True)},
+    # a temporary of the function, declared before the loops, gets one object per iteration of
+    # `at` (checked: dead after the region, no value carried between iterations)
+    "privatize": {"stmt": (STMT, False), "var": (STR, True), "at": (NAME, True)},
     # sizes: element counts of arrays declared without extents (pointer parameters), for the
     # host code's copies; CUDA-CHiLL's cudaize array dict
     "cuda": {"stmt": (STMT, True), "block": (SLOTS, False), "thread": (SLOTS, False), "kernel": (STR, False),

@@ -267,7 +267,7 @@ def run_region(program, index: int, variant, sizes: Mapping[str, int], *, sessio
     ref = reference_outputs(scop, macros, sizes, inputs, written)
     res = session.run(b, inputs, values, written=written, repetitions=repetitions)
     if res.status == "ok":
-        res = validate(res, ref, {a.name: a.ctype for a in sig.data_args}, rtol)
+        res = validate(res, {k: ref[k] for k in sig.results}, {a.name: a.ctype for a in sig.data_args}, rtol)
     out.update(status=res.status, error=res.error, times=res.kernel_times,
                median=statistics.median(res.kernel_times) if res.kernel_times else None,
                transfer_in=res.transfer_in, transfer_out=res.transfer_out,

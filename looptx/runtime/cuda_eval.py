@@ -123,7 +123,7 @@ class CudaEvaluator(CEvaluator):
         written = set(sig.written)
         res = session.run(b, inputs, dict(sig.values), written=written, repetitions=self.repetitions)
         if res.status == "ok":
-            res = validate(res, {k: ref[k] for k in written}, {a.name: a.ctype for a in sig.data_args}, self.rtol)
+            res = validate(res, {k: ref[k] for k in sig.results}, {a.name: a.ctype for a in sig.data_args}, self.rtol)
         info = {"transfer_in": res.transfer_in, "transfer_out": res.transfer_out,
                 "max_rel_error": res.max_rel_error, "device": session.describe(), "flags": self.nvcc_flags}
         if res.status != "ok":

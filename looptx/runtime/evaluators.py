@@ -264,7 +264,7 @@ def _validate(run: RegionRun, sig: RegionSignature, ref: Mapping, rtol) -> tuple
     """(error text or None, worst norm-wise relative error over the written arguments)."""
     worst, error = 0.0, None
     outs = run.outputs()
-    for name in sig.written:
+    for name in sig.results:
         c = compare_detail(ref[name], outs[name], sig.arg(name).ctype, rtol)
         worst = max(worst, c.norm_rel_error)
         if not c.ok and error is None:

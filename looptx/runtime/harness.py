@@ -172,8 +172,11 @@ class HarnessArg:
     dims: tuple[str, ...] = ()     # declared extents (C text), arrays only
     shape: tuple[int, ...] = ()    # evaluated extents; () for scalars and sizes
     value: int | None = None       # sizes only
-    out: bool = False              # written by the region: its final value is a result
+    out: bool = False              # written by the region
     c_dims: tuple[str, ...] = ()   # extents as written in the signature (see from_scop)
+    # its final value is compared with the original's (not for a local of the function that
+    # is dead after the region: a variant may have privatized it)
+    result: bool = True
 
     @property
     def written(self) -> bool:
@@ -248,9 +251,12 @@ class RegionSignature:
                 continue
             ctype_info(a.ctype)   # unsupported element types fail here, not in the compiler
             written = a.role != "in"
+            # a local of the function that is dead after the region is no result: a variant may
+            # have privatized it, leaving the function's own variable untouched
+            result = bool(a.live_out)
             if a.is_scalar:
                 args.append(HarnessArg(a.name, "scalar_out" if written else "scalar_in", a.ctype,
-                                       out=written))
+                                       out=written, result=result))
                 continue
             shape = []
             for d in a.dims:
@@ -275,7 +281,7 @@ class RegionSignature:
                                       hint="give positive sizes with --define NAME=VALUE", **at(a.name))
                 shape.append(n)
             args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
-                                   out=written,
+                                   out=written, result=result,
                                    c_dims=tuple(_bind_extent(d, env, free) for d in a.dims)))
         free_set = set(free)
         # Only names of the program may be #defined into the block: its macros and fixed params.
@@ -292,6 +298,11 @@ class RegionSignature:
     def written(self) -> tuple[str, ...]:
         """Names whose values after the region are results (compared against the original)."""
         return tuple(a.name for a in self.args if a.written)
+
+    @property
+    def results(self) -> tuple[str, ...]:
+        """The written names whose final values must equal the original's."""
+        return tuple(a.name for a in self.args if a.written and a.result)
 
     @property
     def read_only(self) -> tuple[str, ...]:

@@ -1,0 +1,113 @@
+"""Whether the function can read a variable's value after the region: the precondition of the
+`privatize` step (a private copy per iteration leaves the function's own variable as it was).
+
+The answer is per name: '' when the value written in the region is provably dead after it (a
+non-static local or by-value parameter of the region's function, whose address is never taken,
+not used after the region, nor elsewhere in a loop around it), otherwise why it may be read.
+"""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from looptx.frontend.symbols import DeclCollector, c_text
+
+LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
+
+
+def _walk(node, parent=None):
+    yield node, parent
+    for _, ch in node.children():
+        yield from _walk(ch, node)
+
+
+def _bare_decl(d: c_ast.Decl, spellings) -> tuple[str, str]:
+    """(declaration, as spelled) without the initializer and without const."""
+    bare = copy.copy(d)
+    bare.init = None
+    bare.quals = [q for q in (bare.quals or []) if q != "const"]
+    bare.storage = []
+    plain = c_text(bare)
+    spelled = spellings.text(bare) if spellings is not None else plain
+    return plain, (spelled if spelled != plain else "")
+
+
+def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None) -> dict[str, tuple[str, str, str]]:
+    """name -> (why the function may read it after the region, or '';
+    its declaration; its declaration as the user spells it), for the function's locals and
+    parameters declared before the region.  Names not in the result are globals."""
+    found: dict[str, tuple[str, str, str]] = {}
+    params = fdef.decl.type.args.params if fdef.decl.type.args else []
+    for p in params:
+        if not isinstance(p, c_ast.Decl) or not p.name:
+            continue
+        if isinstance(p.type, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+            found[p.name] = ("a parameter of pointer or array type (the caller sees its elements)", "", "")
+        else:
+            found[p.name] = ("",) + _bare_decl(p, spellings)
+    collector = DeclCollector()
+    collector.visit(fdef.body)
+    for d in collector.decls:
+        if not d.name or not where(d) < lo or isinstance(d.type, c_ast.FuncDecl):
+            continue
+        if "static" in (d.storage or []) or "extern" in (d.storage or []):
+            found[d.name] = (f"'{d.name}' is {'static' if 'static' in d.storage else 'extern'}: its "
+                             "value outlives the call", "", "")
+        elif isinstance(d.type, c_ast.PtrDecl):
+            found[d.name] = ("a pointer (its elements belong to another array)", "", "")
+        else:
+            found[d.name] = ("",) + _bare_decl(d, spellings)
+
+    inside = lambda n: lo <= where(n) < hi
+    region_nodes = {id(n) for it in items for n, _ in _walk(it)}
+    # the outermost loop around the region: what it runs outside the region also runs after it
+    around = None
+    for n, _ in _walk(fdef.body):
+        if isinstance(n, LOOPS) and any(id(m) in region_nodes for m, _ in _walk(n) if m is not n):
+            around = {id(m) for m, _ in _walk(n)}
+            break
+    gotos = [n for n, _ in _walk(fdef.body) if isinstance(n, c_ast.Goto)]
+
+    def blame(name: str, why: str) -> None:
+        if name in found and not found[name][0]:
+            found[name] = (why,) + found[name][1:]
+
+    for n, parent in _walk(fdef.body):
+        if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID):
+            line, col = where(n)
+            blame(n.expr.name, f"its address is taken at line {line}, column {col}")
+        if not isinstance(n, c_ast.ID) or (isinstance(parent, c_ast.StructRef) and parent.field is n):
+            continue
+        line, col = where(n)
+        if isinstance(parent, c_ast.FuncCall) and parent.name is n:
+            continue
+        if id(n) not in region_nodes and not inside(n):
+            if where(n) >= hi:
+                blame(n.name, f"it is used at line {line}, column {col}, after the region")
+            elif around is not None and id(n) in around:
+                blame(n.name, f"it is used at line {line}, column {col}, in the loop around the "
+                              "region, which runs that use again after the region")
+        elif not isinstance(parent, c_ast.ArrayRef) or parent.name is not n:
+            kind = found.get(n.name, ("", "", ""))
+            if kind[1] and "[" in kind[1] and not isinstance(parent, c_ast.ArrayRef):
+                blame(n.name, f"the array is used as a pointer at line {line}, column {col}")
+    if gotos:
+        line, col = where(gotos[0])
+        for name in found:
+            blame(name, f"the function jumps with goto (line {line}), which may run the region again")
+    return found
+
+
+def with_live_out(scop, found: dict[str, tuple[str, str, str]]):
+    """The scop with each array's `live_out` (and, where it is dead after the region, the
+    declaration that `privatize` gives it)."""
+    from dataclasses import replace
+    arrays = []
+    for a in scop.arrays:
+        if not a.local and a.name in found:
+            why, decl, spelled = found[a.name]
+            a = replace(a, live_out=why, decl=decl + ";" if decl and not why else "",
+                        spelled_decl=spelled + ";" if spelled and not why else "")
+        arrays.append(a)
+    return replace(scop, arrays=tuple(arrays), _cache={})

@@ -1,0 +1,209 @@
+"""Linearized subscripts of 1-D arrays (`img[y*w + x]`): the multi-dimensional access each is.
+
+A subscript over one chain of size products (1 | w | h*w) is split into one affine part per
+dimension (affine.delinearize).  The model is right only if every part but the first stays
+within its row for every instance: the parts are then the digits of the flat index in the
+mixed radix of the row lengths, the same whichever reference computes them, and the dependence
+analysis sees exactly C's aliasing.  The grouping by size monomial is one split among several:
+`y*w + w - 1` groups as row y + 1, index -1, where row y, index w - 1 is the one that stays in
+its row, so a failed check tries moving one row between two dimensions.  A row length that is
+a plain parameter may have to be >= 1 for a part to stay in its row (`img[y*w]`, whose row of 0
+elements has no element 0); the region is then modelled for that, and says so.  A #defined
+row length for which alone the check holds is used at its value (baked, as a size that makes a
+subscript affine).  A subscript that leaves its row in every split is modelled flat when every
+size has a value, and refused otherwise.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from looptx.errors import SourceError
+from looptx.frontend.affine import NonAffine, Poly, delinearize
+from looptx.frontend.symbols import c_text
+from looptx.poly.scop import check_obligations
+
+_NOT_AFFINE = "subscripts must be affine in loop iterators and parameters (or fix the sizes with --define)"
+
+
+@dataclass(frozen=True)
+class Rows:
+    """An array read through linearized subscripts, as rows: the split of each reference
+    before the checks."""
+    name: str
+    ctype: str
+    extents: tuple[str, ...]    # the row length of each dimension after the first
+    uses: tuple                 # (RawStmt, RawAccess) of each reference
+    parts: tuple                # per reference, one Poly per dimension
+    flat: bool                  # every size has a value: the array may be modelled flat instead
+
+    @property
+    def rank(self) -> int:
+        return len(self.extents) + 1
+
+
+@dataclass(frozen=True)
+class Settled:
+    texts: dict                 # ref -> index texts, for every reference of the settled arrays
+    flat: frozenset             # arrays modelled flat after all (rank 1, no strides)
+    baked: frozenset            # #defined sizes used at their value by the arrays modelled flat
+    rows_baked: frozenset       # #defined row lengths used at their value, the only one they stay in
+    at_least_one: tuple         # row lengths that the model assumes >= 1
+
+
+def plan_rows(name: str, ctype: str, uses: list, ex, known: dict) -> Rows | None:
+    """The rows of a linearized array; None when it is to be modelled flat (no chain of size
+    products, and every size has a value).  Raises when it can be neither."""
+    flat = all(p.subs(known).degree() <= 1 for _, acc in uses for p in acc.subs)
+    chain_syms = set()
+    for st, acc in uses:
+        chain_syms |= {s for s in acc.subs[0].symbols() if s not in st.iterators and not s.startswith("__a")}
+    strides, parts = delinearize([acc.subs[0] for _, acc in uses], lambda s: s not in chain_syms)
+    failure, extents = None, []
+    if strides is None:
+        failure = (f"non-affine subscript of '{name}' (cannot delinearize)",
+                   "use multi-dimensional arrays or fix the sizes with --define")
+    else:
+        for hi_m, lo_m in zip(strides, strides[1:]):
+            rest = list(hi_m)
+            for s_ in lo_m:
+                rest.remove(s_)
+            if len(rest) != 1:
+                failure = (f"non-affine subscript of '{name}': stride {'*'.join(rest)} is "
+                           "a product of sizes", "fix the sizes with --define")
+                break
+            extents.append(rest[0])
+    if failure is not None:
+        if flat:
+            return None
+        raise ex.error(uses[0][1].ref_node, *failure)
+    return Rows(name, ctype, tuple(extents), tuple(uses), tuple(tuple(p) for p in parts), flat)
+
+
+def flat_indexes(name: str, uses: list, fixed_vals: dict, known: dict, ex) -> tuple[dict, set]:
+    """(ref -> index texts, #defined sizes used at their value) of an array modelled as declared."""
+    texts, baked = {}, set()
+    for st, acc in uses:
+        out = []
+        for p, node in zip(acc.subs, acc.nodes):
+            try:
+                q = p.subs(fixed_vals)
+                if q.degree() > 1:
+                    # the model is then exact only at the values the file #defines: it says
+                    # so, or a subscript such as j*NX + i would alias rows for other NX and
+                    # refuse legal orders without a witness
+                    baked |= {x for x in p.symbols() if x in known and x not in fixed_vals}
+                    q = p.subs(known)
+                out.append(st.translator.isl_of(q, node))
+            except NonAffine:
+                raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'", _NOT_AFFINE) from None
+        texts[acc.ref] = tuple(out)
+    return texts, baked
+
+
+def split_texts(rows: Rows, k: int, shifts, fixed_vals: dict, ex) -> list[str]:
+    """isl texts of reference k's parts, shifts[d] rows moved from dimension d into d + 1."""
+    st, acc = rows.uses[k]
+    parts = list(rows.parts[k])
+    for d, t in enumerate(shifts):
+        if t:
+            parts[d] = parts[d] - Poly.const(t)
+            parts[d + 1] = parts[d + 1] + Poly.const(t) * Poly.sym(rows.extents[d])
+    out = []
+    for part in parts:
+        try:
+            out.append(st.translator.isl_of(part.subs(fixed_vals), acc.nodes[0]))
+        except NonAffine:
+            raise ex.error(acc.ref_node, f"non-affine subscript of '{rows.name}'", _NOT_AFFINE) from None
+    return out
+
+
+def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled:
+    """Choose each reference's split on the provisional `scop` (whose statement domains are
+    final).  `flat_of(rows)` gives the flat model's (texts, baked) of an array."""
+    checked: dict = {}
+
+    def holds(sid: int, cond: str, extra: tuple) -> bool:
+        if extra not in checked:
+            checked[extra] = replace(scop, assumptions=scop.assumptions + extra, _cache={})
+        try:
+            check_obligations(checked[extra], [(sid, cond, 0, 0, "")])
+        except SourceError:
+            return False
+        return True
+
+    texts, flat, baked, rows_baked = {}, set(), set(), set()
+    assumed: set[str] = set()                   # row lengths that must be >= 1
+    for rows in all_rows:
+        mine_texts, mine_baked, mine_assumed = {}, set(), set()
+        failed = None
+        for k, (st, acc) in enumerate(rows.uses):
+            shifts = [0] * (rows.rank - 1)
+            for d in reversed(range(rows.rank - 1)):
+                row = rows.extents[d]
+                committed = tuple(sorted(f"{r} >= 1" for r in assumed | mine_assumed)) + \
+                    tuple(sorted(f"{r} = {ex.int_macros[r]}" for r in rows_baked | mine_baked))
+                levels = [((), None)]
+                if row not in fixed_vals and row not in ex.int_macros:
+                    levels.append(((f"{row} >= 1",), "assume"))
+                elif row not in fixed_vals:
+                    levels.append(((f"{row} = {ex.int_macros[row]}",), "bake"))
+                found = False
+                for extra, how in levels:
+                    for t in (0, 1, -1):
+                        shifts[d] = t
+                        part = split_texts(rows, k, shifts, fixed_vals, ex)[d + 1]
+                        if holds(st.id, f"0 <= {part} < {row}", committed + extra):
+                            found = True
+                            break
+                    if found:
+                        if how == "assume":
+                            mine_assumed.add(row)
+                        elif how == "bake":
+                            mine_baked.add(row)
+                        break
+                if not found:
+                    failed = (k, d)
+                    break
+            if failed:
+                break
+            mine_texts[acc.ref] = tuple(split_texts(rows, k, shifts, fixed_vals, ex))
+        if failed is None:
+            texts.update(mine_texts)
+            rows_baked |= mine_baked
+            assumed |= mine_assumed
+        elif rows.flat:
+            flat_texts, flat_baked = flat_of(rows)
+            texts.update(flat_texts)
+            baked |= flat_baked
+            flat.add(rows.name)
+        else:
+            raise _leaves_row(rows, *failed, fixed_vals, ex)
+    return Settled(texts, frozenset(flat), frozenset(baked), frozenset(rows_baked), tuple(sorted(assumed)))
+
+
+def _leaves_row(rows: Rows, k: int, d: int, fixed_vals: dict, ex) -> SourceError:
+    st, acc = rows.uses[k]
+    part = split_texts(rows, k, [0] * (rows.rank - 1), fixed_vals, ex)[d + 1]
+    row = rows.extents[d]
+    dims = "".join(f"[{e}]" for e in rows.extents)
+    view = f"{rows.name}_v"
+    return ex.error(acc.nodes[0],
+                    f"non-affine: linearized subscript of '{rows.name}' leaves its row: in "
+                    f"{rows.name}[{_spelled(ex, acc.nodes[0])}] the index {part} within rows of {row} "
+                    f"elements is not always in [0, {row})",
+                    f"write the access through a multi-dimensional view in which it stays in its row "
+                    f"({rows.ctype} (*{view}){dims} = ({rows.ctype} (*){dims}){rows.name}; then "
+                    f"{view}[..]{'[..]' * (rows.rank - 1)}), or fix the sizes with --define to model it flat")
+
+
+def _spelled(ex, node) -> str:
+    """The subscript as the user's line writes it (up to its closing bracket), else as C."""
+    line, col = ex.where(node)
+    text = ex.line_text(line) if ex.line_text and line else ""
+    depth = 0
+    for k in range(col - 1, len(text)):
+        depth += {"[": 1, "(": 1, "]": -1, ")": -1}.get(text[k], 0)
+        if depth < 0:
+            spelled = " ".join(text[col - 1:k].split())
+            return spelled if text[k] == "]" and col >= 2 and text[col - 2] == "[" else c_text(node)
+    return c_text(node)

@@ -1,0 +1,186 @@
+"""The step of a for loop header (`i++`, `i -= 2`, `ii += BS`).
+
+looptx models loops with a constant step only.  A step written with a name has the name's
+value when the file gives it one: a #defined integer (a build may give another, so the region
+is modelled at the file's value and the output checks it with #if, as for a size that makes a
+subscript affine), or a const integer with a constant initializer or an enum constant (which
+no build changes).  Any other name is refused with what it is and how to give it a value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from pycparser import c_ast
+
+from looptx.frontend.affine import NonAffine, Translator
+from looptx.frontend.symbols import Symbol, arithmetic_type, symbol_of
+
+
+@dataclass(frozen=True)
+class Constants:
+    """Names whose value the file fixes, visible at one region: const integers with their
+    declaration (the symbol the region sees and its initializer) and enum constants."""
+    consts: dict = field(default_factory=dict)      # name -> (Symbol, initializer node)
+    enums: dict = field(default_factory=dict)       # name -> value
+
+
+@dataclass(frozen=True)
+class StepName:
+    """A name whose value a loop step took."""
+    value: int
+    macro: bool          # a #define (the build may change it) rather than a const or an enum
+    loops: tuple         # the iterators of the loops whose step it is
+
+
+def visible_constants(decls, enums, symbols: dict, lookup) -> Constants:
+    """`decls`: the declarations the region may see (file scope, then the function's before
+    the region); one counts when it is the declaration `symbols` resolves the name to.
+    `enums`: pycparser Enum nodes (file scope and the function's)."""
+    consts = {}
+    for d in decls:
+        sym = symbol_of(d)
+        if sym is None or sym.kind != "var" or not sym.is_const or d.init is None \
+                or isinstance(d.init, c_ast.InitList) or symbols.get(sym.name) != sym:
+            continue
+        if replace(sym, ctype=arithmetic_type(sym.ctype, lookup)).is_int:
+            consts[sym.name] = (sym, d.init)
+    values: dict[str, int] = {}
+    for e in enums:
+        nxt = 0
+        for en in (e.values.enumerators if e.values else []):
+            if not isinstance(en, c_ast.Enumerator):
+                continue                    # a pragma between enumerators
+            if en.value is not None:
+                v = _evaluate(en.value, lambda n, node: ("fixed", values[n]) if n in values
+                              else _no_value(node))
+                if v is None:
+                    break                   # later ones count from a value looptx cannot see
+                nxt = v
+            if symbols.get(en.name) is None:
+                values[en.name] = nxt
+            nxt += 1
+    return Constants(consts, values)
+
+
+def _no_value(node):
+    raise NonAffine(node, "not constant")
+
+
+def _evaluate(node, resolve) -> int | None:
+    """The integer value of a constant expression; None when it has none (an _Unusable that
+    `resolve` raises goes through)."""
+    try:
+        c = Translator(resolve).translate(node).constant()
+    except NonAffine:
+        return None
+    return int(c) if c is not None and c.denominator == 1 else None
+
+
+class _Unusable(Exception):
+    """A name in a step with no value: (name, what it is)."""
+
+
+def loop_step(ex, node: c_ast.For, it: str) -> int:
+    """The constant step of the loop; the names whose value it took go to ex.step_names."""
+    nxt = node.next
+    bad = lambda: ex.error(nxt or node, f"the loop step of '{it}' must be a constant increment",
+                           "use i++, i--, i += c or i -= c with a constant c")
+    if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID):
+        if nxt.expr.name != it:
+            raise ex.error(nxt, f"the loop increments '{nxt.expr.name}', not its iterator '{it}'",
+                           "increment the loop's own iterator")
+        if nxt.op in ("p++", "++"):
+            return 1
+        if nxt.op in ("p--", "--"):
+            return -1
+        raise bad()
+    if not (isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID)):
+        raise bad()
+    if nxt.lvalue.name != it:
+        raise ex.error(nxt, f"the loop increments '{nxt.lvalue.name}', not its iterator '{it}'",
+                       "increment the loop's own iterator")
+    rhs = nxt.rvalue
+    if nxt.op in ("+=", "-="):
+        sign = 1 if nxt.op == "+=" else -1
+    elif nxt.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op in ("+", "-") \
+            and isinstance(rhs.left, c_ast.ID) and rhs.left.name == it:
+        sign = 1 if rhs.op == "+" else -1
+        rhs = rhs.right
+    else:
+        raise bad()
+    used: dict[str, StepName] = {}
+    try:
+        c = _step_value(ex, rhs, it, used)
+    except _Unusable as u:
+        name, what, hint = u.args
+        raise ex.error(nxt, f"the loop step of '{it}' must be a constant, and '{name}' is {what}",
+                       hint) from None
+    if c is None or c == 0:
+        raise ex.error(nxt, f"the loop step of '{it}' must be a non-zero constant",
+                       "use i += c with an integer constant c")
+    for name, s in used.items():
+        known = ex.step_names.get(name)
+        ex.step_names[name] = replace(known, loops=known.loops + (it,)) if known else s
+    return sign * c
+
+
+def _step_value(ex, node, it: str, used: dict, depth: int = 0) -> int | None:
+    def resolve(name, n):
+        if name in ex.fixed:
+            return ("fixed", ex.fixed[name])
+        if name in ex.iterators() or name == it:
+            raise _Unusable(name, "a loop iterator", "looptx models loops with a constant step only")
+        if name in ex.int_macros:
+            used[name] = StepName(ex.int_macros[name], True, (it,))
+            return ("fixed", ex.int_macros[name])
+        const = ex.constants.consts.get(name)
+        if const is not None and ex.symbol(name) == const[0] and depth < 8:
+            inner: dict[str, StepName] = {}
+            try:
+                v = _step_value(ex, const[1], it, inner, depth + 1)
+            except _Unusable:
+                v = None
+            if v is not None:
+                used.update(inner)
+                used.setdefault(name, StepName(v, False, (it,)))
+                return ("fixed", v)
+        if name in ex.constants.enums and ex.symbol(name) is None:
+            return ("fixed", ex.constants.enums[name])
+        raise _Unusable(name, *_what(ex.symbol(name), name))
+    return _evaluate(node, resolve)
+
+
+def _what(sym: Symbol | None, name: str) -> tuple[str, str]:
+    """(what the name is, how to give the step a value)."""
+    fix = f"fix it with --define {name}=VALUE (the output is then for that step only)"
+    if sym is None:
+        return ("not declared in the file (a macro the build defines?)",
+                f"the step must be a constant: {fix}")
+    if sym.kind != "var":
+        return (f"no integer ({sym.kind})", "write an integer constant step")
+    if sym.is_const:
+        return ("a const variable whose initializer is no constant looptx can see",
+                f"initialize it with an integer constant, or {fix}")
+    return ("a variable (its value is known only when the program runs)",
+            f"looptx models loops with a constant step only: {fix}, or write the constant")
+
+
+def region_constants(ext, local_decls, symbols: dict) -> Constants:
+    """The Constants a region sees: file-scope declarations (`ext`, the parsed file's top level)
+    and the function's declarations before the region (`local_decls`)."""
+    top = [e for e in ext if not isinstance(e, c_ast.FuncDef)]
+    decls = [e for e in top if isinstance(e, c_ast.Decl)] + list(local_decls)
+    return visible_constants(decls, _enums(top + list(local_decls)), symbols, symbols.get)
+
+
+def _enums(nodes) -> list:
+    out = []
+
+    def walk(n):
+        if isinstance(n, c_ast.Enum) and n.values is not None:
+            out.append(n)
+        for _, ch in n.children():
+            walk(ch)
+    for n in nodes:
+        walk(n)
+    return out

@@ -1,0 +1,137 @@
+"""privatize: a variable of the function becomes private to each iteration of a loop.
+
+A temporary declared before the loops (`double sum;` at the top of the function, doitgen's
+and matmul's accumulator) makes every loop around its uses carry WAR and WAW dependences
+that C's semantics do not need: the value never crosses an iteration.  Declaring it inside
+the loop would remove them, and that is what this step models, after checking that it keeps
+the program's meaning:
+- the value the region leaves in the variable is never read (the front end's `live_out`);
+- every use of the variable is inside the loop;
+- no read takes its value from an earlier iteration of the loop or from before the region:
+  in the program with one object per iteration, every read has a write before it.
+The dependences are then those of a local declared inside the loop (`private_depth`), and the
+code declares it at the top of the region, as it does for such locals, so legality also checks
+that no new order overlaps two iterations' values in it (deps.lifetime_overlap).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import islpy as isl
+
+from looptx.errors import LegalityError, RecipeError
+from looptx.frontend.names import to_user
+from looptx.poly.deps import small_point
+from looptx.poly.scop import union_sets
+from looptx.poly.variant import Variant
+
+
+def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
+    scop = v.scop
+    arr = next((a for a in scop.arrays if a.name == var), None)
+    written = sorted({to_user(a.name) for a in scop.arrays
+                      if a.role != "in" and not a.local and not a.live_out})
+    if arr is None:
+        raise RecipeError(f"'{to_user(var)}' is not used in the region",
+                          hint=f"variables that can be private: {', '.join(written) or 'none'}")
+    if arr.local:
+        raise RecipeError(f"'{to_user(var)}' is declared inside the region: it is already private to "
+                          "the loops around its declaration", hint="remove this step")
+    if arr.role == "in":
+        raise RecipeError(f"the region only reads '{to_user(var)}': there is nothing to privatize",
+                          hint="privatize a variable the region writes")
+    if arr.live_out or not arr.decl:
+        raise RecipeError(f"'{to_user(var)}' cannot be private: {arr.live_out or 'it has no declaration'}",
+                          hint="privatize a local of the function whose value is not used after the region "
+                               "(or declare it inside the loop yourself)")
+    users = [s for s in scop.statements if any(a.array == var for a in s.accesses)]
+    if stmt is None:
+        stmt = next((u.id for u in users if at in u.iterators), users[0].id)
+    if not 0 <= stmt < len(scop.statements):
+        raise RecipeError(f"there is no statement {stmt} in the region",
+                          hint=f"statements: 0..{len(scop.statements) - 1}")
+    s = scop.statements[stmt]
+    if at not in s.iterators:
+        raise RecipeError(f"'{to_user(at)}' is not a loop around statement {stmt} (line {s.line}) in the "
+                          "original nest",
+                          hint=f"name one of {', '.join(map(to_user, s.iterators)) or '(none: S%d is in no loop)' % stmt}")
+    depth = s.iterators.index(at) + 1
+    loop = s.schedule[:2 * depth]
+    for u in users:
+        if tuple(u.schedule[:2 * depth]) != tuple(loop):
+            raise RecipeError(f"S{u.id} (line {u.line}) uses '{to_user(var)}' outside loop '{to_user(at)}'",
+                              hint="privatize at a loop around every use of it")
+    private = replace(arr, local=True, private_depth=depth, role="temp")
+    out = replace(scop, arrays=tuple(private if a.name == var else a for a in scop.arrays), _cache={})
+    _check_no_live_in(out, var, at)
+    return v.evolve(scop=out)
+
+
+def _check_no_live_in(scop, var: str, at: str) -> None:
+    """Every read of `var` has a write before it in the same iteration of `at`."""
+    reads = isl.UnionMap.empty(scop.context.get_space())
+    writes = reads
+    for s in scop.statements:
+        for a in s.accesses:
+            if a.array == var:
+                m = isl.UnionMap.from_map(scop.access_map(s, a, private=True))
+                if a.kind == "read":
+                    reads = reads.union(m)
+                else:
+                    writes = writes.union(m)
+    ctx = scop.context
+    flow = (isl.UnionAccessInfo.from_sink(reads.intersect_params(ctx))
+            .set_must_source(writes.intersect_params(ctx))
+            .set_schedule_map(scop.schedule.intersect_params(ctx)).compute_flow())
+    orphans = flow.get_may_no_source().domain().intersect_params(ctx)
+    if orphans.is_empty():
+        return
+    first = next(x for x in union_sets(orphans) if not x.is_empty())
+    pt = small_point(first.identity(), scop)
+    name = first.get_tuple_name()
+    if pt is None:
+        where = f"{name}"
+    else:
+        where = f"{name}({','.join(map(str, pt[0]))})" + \
+            (f" (with {', '.join(f'{p}={x}' for p, x in pt[2].items())})" if pt[2] else "")
+    raise LegalityError(f"{where} reads '{to_user(var)}' before any write of it in the same iteration "
+                        f"of loop '{to_user(at)}': the value comes from an earlier iteration or from "
+                        "before the region, so a private copy would change it",
+                        hint="privatize at an outer loop, or assign the variable at the start of each "
+                             "iteration")
+
+
+def suggestions(scop) -> dict[str, str]:
+    """var -> the innermost loop at which `privatize` accepts it, for every variable of the
+    region that could be private (for `looptx deps` and the hints of refused orders)."""
+    out = {}
+    for arr in scop.arrays:
+        if arr.local or arr.role == "in" or arr.live_out or not arr.decl:
+            continue
+        users = [s for s in scop.statements if any(a.array == arr.name for a in s.accesses)]
+        common = 0
+        while common < min(len(u.iterators) for u in users) and \
+                len({tuple(u.schedule[:2 * (common + 1)]) for u in users}) == 1:
+            common += 1
+        for depth in range(common, 0, -1):
+            at = users[0].iterators[depth - 1]
+            try:
+                private = replace(arr, local=True, private_depth=depth, role="temp")
+                _check_no_live_in(replace(scop, arrays=tuple(private if a.name == arr.name else a
+                                                             for a in scop.arrays), _cache={}), arr.name, at)
+            except LegalityError:
+                continue
+            out[arr.name] = at
+            break
+    return out
+
+
+def hint(deps, dep) -> str:
+    """'' or, for a WAR/WAW dependence that only the reuse of a privatizable temporary makes,
+    the step that removes it (for the hint of a refused order or mapping)."""
+    at = suggestions(deps.scop).get(dep.array) if dep.kind != "RAW" else None
+    if at is None:
+        return ""
+    var = to_user(dep.array)
+    return (f"; the dependence comes from reusing the temporary '{var}': a step "
+            f"'privatize: {{var: {var}, at: {to_user(at)}}}' before this one removes it")
