@@ -61,10 +61,15 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
         if tuple(u.schedule[:2 * depth]) != tuple(loop):
             raise RecipeError(f"S{u.id} (line {u.line}) uses '{to_user(var)}' outside loop '{to_user(at)}'",
                               hint="privatize at a loop around every use of it")
-    private = replace(arr, local=True, private_depth=depth, role="temp")
-    out = replace(scop, arrays=tuple(private if a.name == var else a for a in scop.arrays), _cache={})
+    out = _with_private(scop, arr, depth)
     _check_no_live_in(out, var, at)
     return v.evolve(scop=out)
+
+
+def _with_private(scop, arr, depth: int):
+    """The scop in which `arr` has one object per iteration of its `depth` outer loops."""
+    private = replace(arr, local=True, private_depth=depth, role="temp")
+    return replace(scop, arrays=tuple(private if a.name == arr.name else a for a in scop.arrays), _cache={})
 
 
 def _check_no_live_in(scop, var: str, at: str) -> None:
@@ -103,7 +108,12 @@ def _check_no_live_in(scop, var: str, at: str) -> None:
 
 def suggestions(scop) -> dict[str, str]:
     """var -> the innermost loop at which `privatize` accepts it, for every variable of the
-    region that could be private (for `looptx deps` and the hints of refused orders)."""
+    region that could be private (for `looptx deps` and the hints of refused orders; cached on
+    the scop, since a search meets many refused points of one region)."""
+    return scop.cached("privatize_suggestions", lambda: _suggestions(scop))
+
+
+def _suggestions(scop) -> dict[str, str]:
     out = {}
     for arr in scop.arrays:
         if arr.local or arr.role == "in" or arr.live_out or not arr.decl:
@@ -116,9 +126,7 @@ def suggestions(scop) -> dict[str, str]:
         for depth in range(common, 0, -1):
             at = users[0].iterators[depth - 1]
             try:
-                private = replace(arr, local=True, private_depth=depth, role="temp")
-                _check_no_live_in(replace(scop, arrays=tuple(private if a.name == arr.name else a
-                                                             for a in scop.arrays), _cache={}), arr.name, at)
+                _check_no_live_in(_with_private(scop, arr, depth), arr.name, at)
             except LegalityError:
                 continue
             out[arr.name] = at
