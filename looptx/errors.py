@@ -96,8 +96,8 @@ _noted: set[tuple[str, str]] = set()
 _pending: list[str] = []
 
 
-def note_once(file: str, line: int | None, text: str) -> None:
-    """Queues `FILE:LINE: note: TEXT`, once per file and text, for `flush_notes`.  Only the main
+def note_once(file: str, line: int | None, text: str, col: int | None = None) -> None:
+    """Queues `FILE:LINE[:COL]: note: TEXT`, once per file and text, for `flush_notes`.  Only the main
     process speaks (build workers load the same file again and would repeat it), and a run that
     ends in a bad input drops its notes: that error is the one line on stderr."""
     import multiprocessing
@@ -107,7 +107,8 @@ def note_once(file: str, line: int | None, text: str) -> None:
     key = (os.path.abspath(file), text)
     if key not in _noted:
         _noted.add(key)
-        _pending.append(f"{file}:{line}: note: {text}" if line else f"{file}: note: {text}")
+        where = f"{file}:{line}:{col}" if line and col else f"{file}:{line}" if line else file
+        _pending.append(f"{where}: note: {text}")
 
 
 def flush_notes() -> None:

@@ -261,7 +261,9 @@ def test_interrupt_marks_search_and_leaves_no_children(tmp_path):
 def test_resume_with_another_searcher_replays_history(tmp_path):
     log = tmp_path / "log"
     search(tmp_path, FakeEvaluator(log=str(log)), name="random", seed=3, budget=6)
-    out = search(tmp_path, FakeEvaluator(log=str(log)), name="exhaustive", budget=24, resume=True)
+    with pytest.warns(UserWarning, match="recorded with searcher 'random' and resumes with "
+                                         "'exhaustive': its 6 evaluations are told"):
+        out = search(tmp_path, FakeEvaluator(log=str(log)), name="exhaustive", budget=24, resume=True)
     assert out.n_evals == 24 and len({r.point_key for r in out.records}) == 24
     assert len(read_log(log)) == 24
 

@@ -387,3 +387,59 @@ def test_help_documents_option(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert re.search(r"--option KEY=VALUE, -O KEY=VALUE a searcher option \(repeatable\)", text)
     assert "--replay" in text and "--resume" in text
+
+
+# -- resume: which searcher goes on -------------------------------------------------------------
+
+def _points(db) -> list[str]:
+    with ResultsDB(db, create=False) as rdb:
+        return [r.point_key for r in rdb.evaluations(rdb.searches()[0].key)]
+
+
+def test_resume_without_algorithm_continues_the_recorded_searcher(tmp_path):
+    f = tmp_path / "an.c"
+    f.write_text(annotated("arg total_runs = 1;"))
+    db = tmp_path / "t.db"
+    rc, out, err = cli("search", f, "--no-progress", "--db", db, "-a", "greedy_ils",
+                       "-O", "restart_after=5")
+    assert rc == 0 and err == "", out + err
+    # no --algorithm: the recorded searcher and its options go on, not the default surf+
+    rc, out, err = cli("search", f, "--no-progress", "--db", db, "--budget", 3, "--resume")
+    assert rc == 0 and err == "", out + err
+    assert ": greedy_ils, budget 3" in out, out
+    assert stored(db) == ("greedy_ils", {"restart_after": 5})
+    pts = _points(db)
+    assert len(pts) == 3 and len(set(pts)) == 3
+
+
+def test_resume_with_another_algorithm_warns_and_records_it(tmp_path):
+    f = tmp_path / "an.c"
+    f.write_text(annotated("arg total_runs = 1;"))
+    db = tmp_path / "t.db"
+    assert cli("search", f, "--no-progress", "--db", db, "-a", "random")[0] == 0
+    rc, out, err = cli("search", f, "--no-progress", "--db", db, "--budget", 3, "--resume",
+                       "-a", "greedy_ils")
+    assert rc == 0, out + err
+    assert lines(err) == [
+        "looptx: warning: search 'an.c|{\"N\": 32}|c|r0' was recorded with searcher 'random' and "
+        "resumes with 'greedy_ils': its 1 evaluations are told to the new searcher, which goes "
+        "on from them"], err
+    assert stored(db)[0] == "greedy_ils"
+    # the next resume goes on with the searcher it now holds, silently
+    rc, out, err = cli("search", f, "--no-progress", "--db", db, "--budget", 4, "--resume")
+    assert rc == 0 and err == "" and ": greedy_ils, budget 4" in out, out + err
+    pts = _points(db)
+    assert len(pts) == 4 and len(set(pts)) == 4
+
+
+def test_resume_against_an_annotation_naming_another_searcher_says_which_goes_on(tmp_path):
+    f = tmp_path / "an.c"
+    f.write_text(annotated("arg algorithm = 'Annealing'; arg total_runs = 1;"))
+    db = tmp_path / "t.db"
+    assert cli("search", f, "--no-progress", "--db", db, "-a", "random")[0] == 0
+    rc, out, err = cli("search", f, "--no-progress", "--db", db, "--budget", 2, "--resume")
+    assert rc == 0 and ": random, budget 2" in out, out + err
+    assert lines(err) == [
+        f"looptx: warning: the search in '{db}' was recorded with searcher 'random', which "
+        "--resume continues; the annotation names 'annealing' (give --algorithm annealing to "
+        "switch)"], err

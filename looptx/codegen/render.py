@@ -15,10 +15,17 @@ def _indent_of(text: str, offset: int) -> str:
 
 
 def _first_code(text: str, r: Region) -> int:
+    # a pragma line before the first statement is dropped from the region: the statement's
+    # indentation is the one to keep
     k = r.start
-    while k < r.end and text[k].isspace():
-        k += 1
-    return k
+    while k < r.end:
+        while k < r.end and text[k].isspace():
+            k += 1
+        if k >= r.end or text[k] != "#":
+            return k
+        while k < r.end and (text[k] != "\n" or text[k - 1] == "\\"):
+            k += 1
+    return r.start if k >= r.end else k
 
 
 def render_file(program: Program, blocks: dict[int, list[str]], header: str = "") -> str:
@@ -41,14 +48,21 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
         inside = r.chill is not None and r.start == r.chill.body_start
         base = _indent_of(text, r.outer[0] if inside else _first_code(text, r))
         body = "\n".join((base + ln) if ln and not ln.startswith("#") else ln for ln in lines)
+        start = r.outer[0]
         if r.kind == "pragma":
             open_m, close_m = r.keep_markers
             new = f"{open_m}\n{body}\n{close_m}"
+        elif body.startswith("#"):
+            line_start = text.rfind("\n", 0, start) + 1
+            if text[line_start:start].strip(" \t") == "":
+                start, new = line_start, body     # not a line of indentation alone before it
+            else:
+                new = "\n" + body
         else:
-            new = body.lstrip(" \t") if not body.startswith("#") else body
-            if body.startswith("#"):
-                new = "\n" + body if text[r.outer[0] - 1:r.outer[0]] not in ("", "\n") else body
-        edits.append((r.outer[0], r.outer[1], new))
+            new = body.lstrip(" \t")
+            if text[start - 1:start] in ("", "\n"):
+                new = base + new    # a function body that begins with a (dropped) pragma line
+        edits.append((start, r.outer[1], new))
         if r.tuning is not None and r.tuning.begin not in removed_tuning:
             removed_tuning.add(r.tuning.begin)
             edits.append((*r.tuning.begin, ""))

@@ -352,12 +352,19 @@ def _function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) 
         raise SourceError(f"function '{fdef.decl.name}' has no statements to transform",
                           hint="name a function with loops, or mark the loops with #pragma scop",
                           file=src.filename, line=line, col=col)
-    first = src.offset(*where(body[0]))
+    line, col = where(body[0])
+    if isinstance(body[0], c_ast.Pragma):
+        col = 1                 # pycparser places a pragma at its text, after `#pragma`
+    first = src.offset(line, col)
     if trailing_return is not None:
         last = src.offset(*where(trailing_return))
     else:
         open_brace = src.offset(*where(fdef.body))
         last = _matching_brace(blanked, open_brace)
+    # end right after the last statement, so that the line break and indentation before the
+    # return or the closing brace stay in the output
+    while last > first and blanked[last - 1] in " \t\r\n":
+        last -= 1
     return Region("function", first, last, (first, last), function=fdef.decl.name)
 
 
@@ -373,8 +380,6 @@ def _nodes(node):
 
 def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where) -> list:
     lo, hi = src.pos(r.start), src.pos(r.end)
-    if r.kind == "function":
-        hi = (hi[0], 10 ** 9)
 
     def inside(n) -> bool:
         p = where(n)
@@ -502,8 +507,13 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
     # checked by the output); a const or an enum constant has no other
     steps = {n: s for n, s in ex.step_names.items() if n not in fixed_names}
     step_baked = {n for n, s in steps.items() if s.macro}
+    # an enum constant's value is fixed by the file itself (no build can change it)
+    enums = {p: ex.constants.enums[p] for p in params if p in ex.constants.enums and sym_of(p) is None}
+    derived = tuple(derived) + tuple((p, str(v)) for p, v in enums.items())
 
     def default(p, baked):
+        if p in enums:
+            return f"{p} = {enums[p]}"
         if p in baked:
             return f"{p} = {ex.int_macros[p]}"
         if p in steps:
@@ -536,14 +546,16 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         baked |= settled.baked
         rows_baked = settled.rows_baked - baked
         scop = build(index_text, arrays, baked | rows_baked | step_baked,
-                     tuple(f"{r} >= 1" for r in settled.at_least_one))
-        if settled.at_least_one:
-            rows = [to_user(r) for r in settled.at_least_one]
-            names = [repr(to_user(a.name)) for a in arrays if set(a.strides or ()) & set(settled.at_least_one)]
+                     tuple(f for _, f in settled.facts))
+        if settled.facts:
+            rows = list(dict.fromkeys(to_user(r) for r, _ in settled.facts))
+            facts = [to_user(f) for _, f in settled.facts]
+            names = [repr(to_user(a.name)) for a in arrays
+                     if set(a.strides or ()) & {r for r, _ in settled.facts}]
             note_once(path, span[0] or 1,
-                      f"the region is modelled for {' and '.join(f'{r} >= 1' for r in rows)}: the linearized "
+                      f"the region is modelled for {' and '.join(facts)}: the linearized "
                       f"subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} elements "
-                      "only then (the output is not for smaller values)")
+                      "only then (the output is not for other values)")
     check_obligations(scop, obligations)
     if scop.baked:
         sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)

@@ -114,7 +114,11 @@ class Extractor:
 
     # ---- names --------------------------------------------------------------------------
     def symbol(self, name: str) -> Symbol | None:
-        return self.local.get(name) or self.lookup(name)
+        sym = self.local.get(name) or self.lookup(name)
+        if sym is None and name in self.constants.enums:
+            # an enum constant is an int that nothing writes: a parameter, like a const int
+            return Symbol(name, "var", "int", is_const=True)
+        return sym
 
     def iterators(self) -> list[str]:
         return [lp.iterator for lp in self.loops]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, delinearize
 from looptx.frontend.symbols import c_text
-from looptx.poly.scop import check_obligations
+from looptx.poly.scop import check_obligations, row_cover_fact
 
 _NOT_AFFINE = "subscripts must be affine in loop iterators and parameters (or fix the sizes with --define)"
 
@@ -47,7 +47,8 @@ class Settled:
     flat: frozenset             # arrays modelled flat after all (rank 1, no strides)
     baked: frozenset            # #defined sizes used at their value by the arrays modelled flat
     rows_baked: frozenset       # #defined row lengths used at their value, the only one they stay in
-    at_least_one: tuple         # row lengths that the model assumes >= 1
+    facts: tuple                # (row length, fact on the parameters) the model assumes so that
+                                # the subscripts stay in their rows: `w >= 1`, `lda >= k`
 
 
 def plan_rows(name: str, ctype: str, uses: list, ex, known: dict) -> Rows | None:
@@ -122,17 +123,20 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
     final).  `flat_of(rows)` gives the flat model's (texts, baked) of an array."""
     checked: dict = {}
 
-    def holds(sid: int, cond: str, extra: tuple) -> bool:
+    def under(extra: tuple):
         if extra not in checked:
             checked[extra] = replace(scop, assumptions=scop.assumptions + extra, _cache={})
+        return checked[extra]
+
+    def holds(sid: int, cond: str, extra: tuple) -> bool:
         try:
-            check_obligations(checked[extra], [(sid, cond, 0, 0, "")])
+            check_obligations(under(extra), [(sid, cond, 0, 0, "")])
         except SourceError:
             return False
         return True
 
     texts, flat, baked, rows_baked = {}, set(), set(), set()
-    assumed: set[str] = set()                   # row lengths that must be >= 1
+    assumed: set[tuple[str, str]] = set()       # (row length, fact) the model assumes
     for rows in all_rows:
         mine_texts, mine_baked, mine_assumed = {}, set(), set()
         failed = None
@@ -140,7 +144,7 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
             shifts = [0] * (rows.rank - 1)
             for d in reversed(range(rows.rank - 1)):
                 row = rows.extents[d]
-                committed = tuple(sorted(f"{r} >= 1" for r in assumed | mine_assumed)) + \
+                committed = tuple(sorted(f for _, f in assumed | mine_assumed)) + \
                     tuple(sorted(f"{r} = {ex.int_macros[r]}" for r in rows_baked | mine_baked))
                 levels = [((), None)]
                 if row not in fixed_vals and row not in ex.int_macros:
@@ -157,10 +161,19 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                             break
                     if found:
                         if how == "assume":
-                            mine_assumed.add(row)
+                            mine_assumed.add((row, f"{row} >= 1"))
                         elif how == "bake":
                             mine_baked.add(row)
                         break
+                if not found and row not in fixed_vals and row not in ex.int_macros:
+                    # a row length that is a plain parameter, long enough for the in-row index
+                    # (the leading dimension of a BLAS matrix, `lda >= k`)
+                    shifts[d] = 0
+                    part = split_texts(rows, k, shifts, fixed_vals, ex)[d + 1]
+                    fact = row_cover_fact(under(committed), st.id, part, row)
+                    if fact and holds(st.id, f"0 <= {part} < {row}", committed + (fact,)):
+                        found = True
+                        mine_assumed.add((row, fact))
                 if not found:
                     failed = (k, d)
                     break

@@ -353,8 +353,7 @@ def note_dropped_pragmas(src: SourceText, comments, region: Region) -> None:
     more = len(found) - 1
     others = f" (and {more} more pragma{'s' if more > 1 else ''} in the region, on line{'s' if more > 1 else ''} " \
         f"{', '.join(str(src.pos(at)[0]) for at, _ in found[1:])})" if more else ""
-    # note_once writes FILE:LINE: the column goes with the line
-    note_once(src.filename, f"{line}:{col}",
+    note_once(src.filename, line,
               f"'#pragma {found[0][1]}' inside the region is dropped{others}: looptx writes the region's "
               "loops anew and does not re-derive their parallelism or hints for C code; add the pragma "
-              "back where the transformed loop is parallel (`looptx deps` lists the parallel loops)")
+              "back where the transformed loop is parallel (`looptx deps` lists the parallel loops)", col=col)

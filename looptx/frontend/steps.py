@@ -144,7 +144,7 @@ def _step_value(ex, node, it: str, used: dict, depth: int = 0) -> int | None:
                 used.update(inner)
                 used.setdefault(name, StepName(v, False, (it,)))
                 return ("fixed", v)
-        if name in ex.constants.enums and ex.symbol(name) is None:
+        if name in ex.constants.enums and ex.lookup(name) is None and name not in ex.local:
             return ("fixed", ex.constants.enums[name])
         raise _Unusable(name, *_what(ex.symbol(name), name))
     return _evaluate(node, resolve)

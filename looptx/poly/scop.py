@@ -278,3 +278,32 @@ def check_obligations(scop: Scop, obligations) -> None:
             raise SourceError(f"non-affine: {what}", hint="make the operand provably non-negative "
                               "(or use floord())", file=scop.filename, line=line, col=col)
 
+
+def row_cover_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
+    """The fact on the parameters `row >= max(part) + 1`, the maximum taken over statement sid's
+    domain, when that maximum is one affine piece; None otherwise.  It is what keeps the in-row
+    index of a linearized subscript below the row length when nothing else does: BLAS's
+    `lda >= k` for `a[i*lda + p]` with `p < k`."""
+    s = scop.statements[sid]
+    if row not in scop.params:
+        return None
+    dom = scop.domain(s)
+    try:
+        img = dom.apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({part})] }}"))
+        pieces = img.dim_max(0).get_pieces()
+        row_aff = isl.Aff(f"{scop.prefix}{{ [({row})] }}")
+    except isl.Error:
+        return None
+    if len(pieces) != 1:
+        return None
+    top = pieces[0][1]
+    # an index whose maximum grows with the row itself (`x + 1` in rows of w, x < w) leaves its
+    # row whatever the row length: no fact on it can help, and an empty one would hide that
+    if top.involves_dims(isl.dim_type.param, scop.params.index(row), 1):
+        return None
+    holds = top.add_constant_val(1).le_set(row_aff)
+    if holds.intersect(dom.params()).is_empty():
+        return None
+    text = str(holds)
+    fact = text[text.index(":") + 1:text.rindex("}")].strip() if ":" in text else ""
+    return fact if fact and "exists" not in fact and " or " not in fact else None

@@ -248,24 +248,26 @@ def run(args) -> int:
         if n_valid == 0 or (n_valid is None and not space.sample(_rng(st.seed), 1)):
             raise _empty_space(st, space, sizes)
         budget = st.budget if st.budget is not None else min(n_valid or 100, 100)
+        key = f"{os.path.basename(st.path)}|{json.dumps(sizes, sort_keys=True)}|{st.backend}|r{_region_tag(st)}"
+        run_cls, run_options = (_recorded_searcher(st, key, cls, given) if st.resume and not args.algorithm
+                                else (cls, st.options))
         try:
-            searcher = cls(space, seed=st.seed, max_evals=int(budget), batch_size=st.batch_size,
-                           time_limit=st.time_limit, **st.options)
+            searcher = run_cls(space, seed=st.seed, max_evals=int(budget), batch_size=st.batch_size,
+                               time_limit=st.time_limit, **run_options)
         except LooptxError as e:
-            raise locate_option(e, cls, st.spec, given)
+            raise locate_option(e, run_cls, st.spec, given)
         ev = evaluator_for(st, sizes, args.function)
         ev.signature()                 # a missing size is a bad input, not a failure per point
         _check_recipe(ev, space, st.seed)
-        key = f"{os.path.basename(st.path)}|{json.dumps(sizes, sort_keys=True)}|{st.backend}|r{_region_tag(st)}"
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
-        print(f"looptx search {st.path} [{label}]: {cls.name}, budget {budget}, {_points_text(space, n_valid)}, "
+        print(f"looptx search {st.path} [{label}]: {run_cls.name}, budget {budget}, {_points_text(space, n_valid)}, "
               f"backend {st.backend}")
         flush_warnings()               # the input is good: what looptx ignores, before the wait
         flush_notes()
         out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
                          time_limit=st.time_limit, executor=executor, workers=st.workers,
                          progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
-                         input_file=st.path, problem=sizes, searcher_options=st.options,
+                         input_file=st.path, problem=sizes, searcher_options=run_options,
                          fingerprint=fingerprint, warn=_warn_now)
         print(top_table(st.db, key, n=args.top))
         results.append((sizes, out))
@@ -277,6 +279,30 @@ def run(args) -> int:
     written = write_best(st, best, args.function)
     print(f"best variant written to {written}")
     return 0
+
+
+def _recorded_searcher(st: Setup, key: str, cls, given):
+    """(searcher class, options) that `--resume` without `--algorithm` goes on with: the ones
+    the search was recorded with (Orio's and Kernel Tuner's resumes keep their strategy), with
+    any --option on top."""
+    from looptx.search.base import get_searcher
+    from looptx.search.db import ResultsDB
+    if not os.path.exists(st.db):
+        return cls, st.options
+    with ResultsDB(st.db, create=False) as rdb:
+        info = rdb.get_search(key)
+    if info is None or not info.searcher or info.searcher == cls.name or not info.n_evals:
+        return cls, st.options
+    try:
+        rec = get_searcher(info.searcher)
+    except LooptxError as e:
+        raise LooptxError(f"the search in '{st.db}' was recorded with searcher '{info.searcher}', "
+                          f"which is not available now ({e.what})",
+                          hint=f"install it again, or resume with --algorithm {cls.name}", file=st.db) from None
+    if st.spec is not None and st.spec.search.get("algorithm"):
+        _warn_now(f"the search in '{st.db}' was recorded with searcher '{rec.name}', which --resume "
+                  f"continues; the annotation names '{cls.name}' (give --algorithm {cls.name} to switch)")
+    return rec, with_command_line(rec, dict(info.searcher_options or {}), given)
 
 
 def _warn_now(text: str) -> None:

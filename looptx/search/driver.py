@@ -322,6 +322,13 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
     # As with another searcher, other options are the user's call: the history is kept and
     # told to the searcher, whose saved state (made under the old options) is not used.
     changed = _changed_options(searcher, info.searcher_options) if same else []
+    if not same:
+        (warn or _py_warn)(f"search {key!r} was recorded with searcher {info.searcher!r} and resumes "
+                           f"with {getattr(searcher, 'name', None)!r}: its {len(records)} evaluations "
+                           "are told to the new searcher, which goes on from them")
+        rdb.update_search(key, searcher=getattr(searcher, "name", None),
+                          searcher_options=(dict(searcher_options) if searcher_options is not None
+                                            else getattr(searcher, "opts", None)))
     if changed:
         (warn or _py_warn)(f"search {key!r} resumes with other searcher options than it was "
                            f"recorded with ({'; '.join(changed)}): its evaluations are kept and "

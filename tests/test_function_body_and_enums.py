@@ -1,0 +1,161 @@
+"""A whole function body as the region (`--function`, CONTRACT: "if NAME has no marker, its whole
+body is the region") when the body begins with a pragma or ends with a return, and enum
+constants used as loop bounds and in statements.  Checked by compiling and running the original
+and the output (gcc) at sizes that do and do not divide the tile size; the CUDA mapping that a
+known enum extent allows is compiled with nvcc."""
+import pytest
+from conftest import run_cli as cli
+from test_app_kernels import _run
+from test_cuda_codegen import needs_nvcc, nvcc_compile
+
+MAIN = """
+int main(void)
+{
+    static double a[80], b[80];
+    double s = 0;
+    for (int n = 1; n <= 70; n += 23) {
+        for (int i = 0; i < 80; i++) { a[i] = (i * 7) % 13; b[i] = (i * 5) % 11 - 3.0; }
+        s += f(n, a, b);
+        for (int i = 0; i < 80; i++) s += a[i] * (i % 7 + 1) + b[i];
+    }
+    printf("%.17g\\n", s);
+    return 0;
+}
+"""
+
+PRAGMA_FIRST = """#include <stdio.h>
+double f(int n, double *a, double *b)
+{
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        a[i] = b[i] * 2.0 + a[i];
+    #pragma omp simd
+    for (int i = 1; i < n; i++)
+        b[i] = b[i - 1] + a[i];
+    return a[0] + b[n - 1];
+}
+""" + MAIN
+
+BRACE_LAST = """#include <stdio.h>
+double f(int n, double *a, double *b)
+{
+    double unused = 0;
+    for (int i = 0; i < n; i++)
+        a[i] = b[i] * 2.0 + a[i];
+    for (int i = 1; i < n; i++)
+        b[i] = b[i - 1] + a[i];
+    unused = a[1] * 0.5;
+    return a[0] + unused;
+}
+""" + MAIN
+
+
+def _function(tmp_path, text, *steps):
+    src = tmp_path / "f.c"
+    src.write_text(text)
+    argv = ["transform", src, "--function", "f", "-o", tmp_path / "f.out.c"]
+    if steps:
+        recipe = tmp_path / "r.yaml"
+        recipe.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
+        argv += ["--recipe", recipe]
+    rc, _, err = cli(*argv)
+    assert rc == 0, err
+    out = tmp_path / "f.out.c"
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+    return out.read_text(), err
+
+
+@pytest.mark.parametrize("steps", [(), ("tile: {stmt: 0, loop: i, size: 8}",),
+                                   ("unroll: {stmt: 1, loop: i, factor: 3}",)])
+def test_function_body_that_begins_with_a_pragma(tmp_path, steps):
+    out, err = _function(tmp_path, PRAGMA_FIRST, *steps)
+    body = out[out.index("double f("):out.index("int main")]
+    assert "#pragma" not in body, body          # both dropped, with the note below
+    assert "note: '#pragma omp parallel for' inside the region is dropped" in err
+    # the generated block keeps the statements' indentation; the return and the closing
+    # brace keep their lines
+    assert "\n    {\n" in body and "\n    return a[0] + b[n - 1];\n}\n" in body, body
+
+
+def test_function_body_with_a_statement_before_the_return(tmp_path):
+    out, _ = _function(tmp_path, BRACE_LAST, "tile: {stmt: 1, loop: i, size: 16}")
+    body = out[out.index("double f("):out.index("int main")]
+    # the generated statements stay in the block; the return keeps its line, and no line of
+    # indentation alone is left before the helper macros
+    assert "\n      unused = a[1] * 0.5;\n    }\n    return a[0] + unused;\n}\n" in body, body
+    assert "double unused = 0;\n#ifndef" in body, body
+
+
+def test_function_body_without_return_ends_with_its_own_brace(tmp_path):
+    text = BRACE_LAST.replace("    return a[0] + unused;\n", "").replace(
+        "double f(", "void g(").replace("s += f(n, a, b);", "g(n, a, b);")
+    src = tmp_path / "g.c"
+    src.write_text(text)
+    rc, out, err = cli("transform", src, "--function", "g")
+    assert rc == 0, err
+    assert "\n    }\n}\n" in out and "}}" not in out, out
+
+
+ENUM = """#include <stdio.h>
+enum { NY = %(ny)d, NX = 24, SCALE = 3 };
+void g(double a[NY][NX], double b[NY][NX])
+{
+#pragma scop
+    for (int i = 0; i < NY; i++)
+        for (int j = 0; j < NX; j++)
+            a[i][j] = SCALE * b[i][j] + a[i][j] - j;
+#pragma endscop
+}
+int main(void)
+{
+    static double a[NY][NX], b[NY][NX];
+    for (int i = 0; i < NY; i++)
+        for (int j = 0; j < NX; j++) { a[i][j] = (i * 3 + j) %% 7; b[i][j] = (i + 5 * j) %% 11; }
+    g(a, b);
+    double s = 0;
+    for (int i = 0; i < NY; i++)
+        for (int j = 0; j < NX; j++) s += a[i][j] * (i + 2 * j + 1);
+    printf("%%.17g\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("ny", [32, 29])
+def test_enum_constants_bound_loops_and_appear_in_statements(tmp_path, ny):
+    src = tmp_path / "e.c"
+    src.write_text(ENUM % {"ny": ny})
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n"
+                      "  - unroll: {stmt: 0, loop: j, factor: 5}\n")
+    out = tmp_path / "e.out.c"
+    rc, _, err = cli("transform", src, "--recipe", recipe, "-o", out)
+    assert rc == 0 and err == "", err
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+    # the enum's value is part of the model (no build can change it): no guard, known trips
+    text = out.read_text()
+    assert "#error" not in text and f"ii < {(ny + 7) // 8}" in text, text
+    rc, out_run, err = cli("run", src, "--recipe", recipe)
+    assert rc == 0 and "max rel err 0.0e+00" in out_run, out_run + err
+
+
+def test_an_enum_constant_shadowed_by_a_parameter_is_that_parameter(tmp_path):
+    src = tmp_path / "s.c"
+    src.write_text("enum { N = 16 };\nvoid g(int N, double *a)\n{\n#pragma scop\n"
+                   "    for (int i = 0; i < N; i++)\n        a[i] = a[i] + 1.0;\n#pragma endscop\n}\n")
+    rc, out, err = cli("transform", src, "--define", "N=20")
+    assert rc == 0, err
+    assert "i < 20" in out or "i <= 19" in out, out
+
+
+@needs_nvcc
+def test_enum_extents_allow_a_thread_mapping(tmp_path):
+    src = tmp_path / "e.c"
+    src.write_text(ENUM % {"ny": 29})
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n"
+                      "  - cuda: {stmt: 0, block: [ii], thread: [j, i]}\n")
+    out = tmp_path / "e.cu"
+    rc, _, err = cli("transform", src, "--recipe", recipe, "--target", "cuda", "-o", out)
+    assert rc == 0, err
+    assert nvcc_compile(out.read_text()) is None
