@@ -443,3 +443,27 @@ def test_resume_against_an_annotation_naming_another_searcher_says_which_goes_on
         f"looptx: warning: the search in '{db}' was recorded with searcher 'random', which "
         "--resume continues; the annotation names 'annealing' (give --algorithm annealing to "
         "switch)"], err
+
+
+def _seed(db) -> int:
+    with ResultsDB(db, create=False) as rdb:
+        return rdb.searches()[0].seed
+
+
+def test_resume_goes_on_with_the_recorded_seed_and_warns_on_another(tmp_path):
+    f = tmp_path / "an.c"
+    f.write_text(annotated("arg total_runs = 2;"))
+    whole, cut = tmp_path / "whole.db", tmp_path / "cut.db"
+    assert cli("search", f, "--no-progress", "--db", whole, "-a", "random", "--seed", 7, "--budget", 4)[0] == 0
+    assert cli("search", f, "--no-progress", "--db", cut, "-a", "random", "--seed", 7, "--budget", 1)[0] == 0
+    # no --seed on resume: the recorded seed 7 goes on (not the default 0), silently
+    rc, out, err = cli("search", f, "--no-progress", "--db", cut, "--budget", 2, "--resume")
+    assert rc == 0 and err == "", out + err
+    assert _seed(cut) == 7 and _points(cut) == _points(whole)[:2]
+    # another --seed: a warning, a fresh stream from it, and the database records it
+    rc, out, err = cli("search", f, "--no-progress", "--db", cut, "--budget", 4, "--resume", "--seed", 9)
+    assert rc == 0, out + err
+    assert lines(err) == [f"looptx: warning: the search in '{cut}' was recorded with seed 7; it goes on "
+                          "with --seed 9"], err
+    pts = _points(cut)
+    assert _seed(cut) == 9 and len(pts) == 4 and len(set(pts)) == 4

@@ -249,10 +249,12 @@ def run(args) -> int:
             raise _empty_space(st, space, sizes)
         budget = st.budget if st.budget is not None else min(n_valid or 100, 100)
         key = f"{os.path.basename(st.path)}|{json.dumps(sizes, sort_keys=True)}|{st.backend}|r{_region_tag(st)}"
-        run_cls, run_options = (_recorded_searcher(st, key, cls, given) if st.resume and not args.algorithm
+        recorded = _recorded(st, key) if st.resume else None
+        run_cls, run_options = (_recorded_searcher(st, recorded, cls, given) if recorded and not args.algorithm
                                 else (cls, st.options))
+        seed = _resumed_seed(st, recorded, args.seed)
         try:
-            searcher = run_cls(space, seed=st.seed, max_evals=int(budget), batch_size=st.batch_size,
+            searcher = run_cls(space, seed=seed, max_evals=int(budget), batch_size=st.batch_size,
                                time_limit=st.time_limit, **run_options)
         except LooptxError as e:
             raise locate_option(e, run_cls, st.spec, given)
@@ -281,17 +283,33 @@ def run(args) -> int:
     return 0
 
 
-def _recorded_searcher(st: Setup, key: str, cls, given):
+def _recorded(st: Setup, key: str):
+    """What the results database recorded of the search that --resume continues, or None."""
+    from looptx.search.db import ResultsDB
+    if not os.path.exists(st.db):
+        return None
+    with ResultsDB(st.db, create=False) as rdb:
+        info = rdb.get_search(key)
+    return info if info is not None and info.n_evals else None
+
+
+def _resumed_seed(st: Setup, info, given: int | None) -> int:
+    """A resumed search goes on with its recorded seed (the searchers that keep no state redraw
+    from it); a --seed that differs from it is a warning, and wins."""
+    if info is None or info.seed is None or info.seed == st.seed:
+        return st.seed
+    if given is None:
+        return int(info.seed)
+    _warn_now(f"the search in '{st.db}' was recorded with seed {info.seed}; it goes on with --seed {given}")
+    return st.seed
+
+
+def _recorded_searcher(st: Setup, info, cls, given):
     """(searcher class, options) that `--resume` without `--algorithm` goes on with: the ones
     the search was recorded with (Orio's and Kernel Tuner's resumes keep their strategy), with
     any --option on top."""
     from looptx.search.base import get_searcher
-    from looptx.search.db import ResultsDB
-    if not os.path.exists(st.db):
-        return cls, st.options
-    with ResultsDB(st.db, create=False) as rdb:
-        info = rdb.get_search(key)
-    if info is None or not info.searcher or info.searcher == cls.name or not info.n_evals:
+    if not info.searcher or info.searcher == cls.name:
         return cls, st.options
     try:
         rec = get_searcher(info.searcher)

@@ -335,7 +335,11 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
                            "the searcher goes on with the new options")
         rdb.update_search(key, searcher_options=(dict(searcher_options) if searcher_options
                                                  is not None else getattr(searcher, "opts", None)))
-    if info.state is not None and same and not changed:
+    # another seed (the user's --seed) is another random stream: the saved one is not restored
+    reseeded = info.seed is not None and getattr(searcher, "seed", info.seed) != info.seed
+    if reseeded:
+        rdb.update_search(key, seed=searcher.seed)
+    if info.state is not None and same and not changed and not reseeded:
         searcher.load_state(info.state)
     for r in records:
         searcher.tell(r.point, r.result())
