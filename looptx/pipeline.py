@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, Mapping, TextIO
 
 from looptx import __version__
-from looptx.codegen.c import name_loops, region_lines, tree_lines
+from looptx.codegen.c import name_loops, outer_decls, region_lines, tree_lines
 from looptx.codegen.render import render_file
 from looptx.errors import LooptxError, RecipeError
 from looptx.frontend.cparse import Program, parse_file
@@ -34,7 +34,8 @@ def c_block(variant: Variant, spelled: bool = False) -> list[str]:
         from looptx.codegen.cuda import emulation_block, generate
         rc = generate(variant, "region")
         if not any(k.has_sync for k in rc.kernels):
-            return emulation_block(rc)
+            return (outer_decls(variant.scop) if spelled else []) + emulation_block(rc) \
+                + (list(variant.scop.final_values) if spelled else [])
     node, plan = build(variant)
     return region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled)
 

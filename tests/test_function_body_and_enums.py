@@ -96,6 +96,85 @@ def test_function_body_without_return_ends_with_its_own_brace(tmp_path):
     assert "\n    }\n}\n" in out and "}}" not in out, out
 
 
+CALLS_AROUND = """#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+double f(int n, double *a, double *b)
+{
+    double *t = malloc((n + 1) * sizeof(double));
+    memset(t, 0, (n + 1) * sizeof(double));
+    printf("f(%d)\\n", n);
+    for (int i = 0; i < n; i++)
+        t[i] = 2.0 * a[i] - b[i];
+    for (int i = 1; i < n; i++)
+        b[i] = b[i - 1] + t[i];
+    double r = t[1];
+    free(t);
+    (void)fflush(stdout);
+    return r + b[0];
+}
+""" + MAIN
+
+
+@pytest.mark.parametrize("steps", [(), ("unroll: {stmt: 0, loop: i, factor: 4}",),
+                                   ("tile: {stmt: 1, loop: i, size: 8}",)])
+def test_function_body_calls_before_and_after_the_loops_stay_outside(tmp_path, steps):
+    # a kernel that allocates, clears and reports around its loops: the region is the loops
+    out, err = _function(tmp_path, CALLS_AROUND, *steps)
+    assert "f.c:7:5: note: the call to 'memset' stays outside the region of 'f' (and 3 more statements)" \
+        ": the region is lines 9-13" in err, err
+    body = out[out.index("double f("):out.index("int main")]
+    assert body.index("memset(") < body.index("    {\n") < body.index("free(t);"), body
+    # declared in the region and returned after it: declared before the region's block
+    assert "    double r;\n    {\n" in body, body
+
+
+def test_function_body_call_between_the_loops_is_refused(tmp_path):
+    src = tmp_path / "f.c"
+    src.write_text(CALLS_AROUND.replace("    double r = t[1];\n", "    printf(\"mid\\n\");\n"
+                                        "    for (int i = 0; i < n; i++) a[i] = t[i];\n    double r = 0;\n"))
+    rc, out, err = cli("transform", src, "--function", "f")
+    assert rc == 2 and out == "", err
+    assert err.strip() == (f"{src}:13:5: error: the call to 'printf' is between the loops of 'f', whose body "
+                           "--function takes as one region (mark each loop nest with #pragma scop/#pragma "
+                           "endscop, or move the call before the first loop or after the last)"), err
+
+
+DECLARED_IN_REGION = """#include <stdio.h>
+double f(int n, double a[n], double b[n])
+{
+#pragma scop
+    double s = 0.0;
+    for (int i = 0; i < n; i++) {
+        a[i] = 2.0 * b[i] - a[i];
+        s += a[i] * (i %% 3);
+    }
+    double last = a[n - 1];
+#pragma endscop
+    return s + last;
+}
+""" + MAIN
+
+
+@pytest.mark.parametrize("recipe", ["", "unroll: {stmt: 1, loop: i, factor: 4}", "tile: {stmt: 2, loop: i, size: 8}"])
+def test_variables_declared_in_a_region_and_read_after_it(tmp_path, recipe):
+    # C's scope of a declaration in a pragma region goes on past #pragma endscop: the
+    # output declares them before its block, and `looptx run` compares their values
+    src = tmp_path / "f.c"
+    src.write_text(DECLARED_IN_REGION.replace("%%", "%"))
+    argv = ["transform", src, "-o", tmp_path / "f.out.c"]
+    if recipe:
+        (tmp_path / "r.yaml").write_text(f"- {recipe}\n")
+        argv += ["--recipe", tmp_path / "r.yaml"]
+    rc, _, err = cli(*argv)
+    assert rc == 0, err
+    out = (tmp_path / "f.out.c").read_text()
+    assert "    double s;\n    double last;\n    {\n" in out, out
+    assert _run(tmp_path / "f.out.c", tmp_path) == _run(src, tmp_path)
+    rc, report, err = cli("run", src, *argv[4:], "-D", "n=29")
+    assert rc == 0 and ": ok " in report, err
+
+
 ENUM = """#include <stdio.h>
 enum { NY = %(ny)d, NX = 24, SCALE = 3 };
 void g(double a[NY][NX], double b[NY][NX])

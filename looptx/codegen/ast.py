@@ -110,23 +110,27 @@ def statements(n: Node):
 
 # ---- integer expression helpers ------------------------------------------------------------
 
-def subst(e: ir.Expr, mapping: dict[str, ir.Expr]) -> ir.Expr:
+def subst(e: ir.Expr, mapping: dict[str, ir.Expr], in_refs: dict[str, ir.Expr] | None = None) -> ir.Expr:
+    """`in_refs`: another mapping for the subscripts of array references."""
+    def go(x):
+        return subst(x, mapping, in_refs)
     if isinstance(e, ir.Var):
         return mapping.get(e.name, e)
     if isinstance(e, ir.Bin):
-        return ir.Bin(e.op, subst(e.a, mapping), subst(e.b, mapping))
+        return ir.Bin(e.op, go(e.a), go(e.b))
     if isinstance(e, ir.Un):
-        return ir.Un(e.op, subst(e.a, mapping))
+        return ir.Un(e.op, go(e.a))
     if isinstance(e, ir.Call):
-        return ir.Call(e.fn, tuple(subst(a, mapping) for a in e.args), e.spelled)
+        return ir.Call(e.fn, tuple(go(a) for a in e.args), e.spelled)
     if isinstance(e, ir.Cond):
-        return ir.Cond(subst(e.c, mapping), subst(e.a, mapping), subst(e.b, mapping))
+        return ir.Cond(go(e.c), go(e.a), go(e.b))
     if isinstance(e, ir.Cast):
-        return ir.Cast(e.ctype, subst(e.a, mapping), e.spelled)
+        return ir.Cast(e.ctype, go(e.a), e.spelled)
     if isinstance(e, ir.Ref):
-        return ir.Ref(e.array, e.ref, tuple(subst(i, mapping) for i in e.index))
+        m = mapping if in_refs is None else in_refs
+        return ir.Ref(e.array, e.ref, tuple(subst(i, m) for i in e.index))
     if isinstance(e, ir.Assign):
-        return ir.Assign(e.op, subst(e.lhs, mapping), subst(e.rhs, mapping))
+        return ir.Assign(e.op, go(e.lhs), go(e.rhs))
     return e
 
 

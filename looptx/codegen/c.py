@@ -94,6 +94,17 @@ def name_loops(node: K.Node, variant: Variant, reserved: set[str] | None = None,
     return go(node, dict(scope or {}), set())
 
 
+_WIDE = {"size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int64_t", "uint64_t",
+         "intmax_t", "uintmax_t", "off_t"}
+
+
+def loop_ctype(scop) -> str:
+    """The type of the generated loops' variables: long where the user's iterators are 64-bit
+    (their loops may run past INT_MAX), int otherwise."""
+    wide = any("long" in t.split() or t in _WIDE for s in scop.statements for _, t, _ in s.iter_types)
+    return "long" if wide else "int"
+
+
 def signed_params(e: ir.Expr, scop) -> ir.Expr:
     """A bound or condition with the region's unsigned params read as signed: `i < n - 1`
     with size_t n and int i is an unsigned comparison, and n - 1 wraps at n = 0."""
@@ -114,6 +125,7 @@ class CPrinter:
         self.ind = indent
         self.declare = declare_loops
         self.spelled = spelled         # macro uses as the user wrote them (code for the user's file)
+        self.loop_ctype = loop_ctype(self.scop)
 
     def expr(self, e: ir.Expr) -> str:
         return ir.to_c(signed_params(e, self.scop))
@@ -141,7 +153,10 @@ class CPrinter:
         def ref(r: ir.Ref) -> str:
             return self.ref_text(refs.get(r.ref, r))
 
-        body = K.subst(s.body, {k: v for k, v in mapping.items()})
+        # an iterator of another type than int is read as that type (a size_t `i - 3` wraps,
+        # a long `i * i` does not overflow), except as a subscript, where the value is the same
+        typed = {n: ir.Cast(t, mapping[n], spelled or None) for n, t, spelled in s.iter_types if n in mapping}
+        body = K.subst(s.body, {**mapping, **typed}, in_refs=mapping) if typed else K.subst(s.body, mapping)
         return ir.to_c(body, ref=ref, spelled=self.spelled) + ";"
 
     def assign(self, n: K.Assign) -> str:
@@ -162,7 +177,7 @@ class CPrinter:
             v = n.var
             step = f"{v}++" if n.step == 1 else f"{v}--" if n.step == -1 else \
                 f"{v} += {n.step}" if n.step > 0 else f"{v} -= {-n.step}"
-            decl = "int " if self.declare else ""
+            decl = self.loop_ctype + " " if self.declare else ""
             head = f"{pad}for ({decl}{v} = {self.expr(n.init)}; {self.expr(n.cond)}; {step})"
             return self._with_body(head, n.body, depth)
         if isinstance(n, K.If):
@@ -234,7 +249,14 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
              for a in variant.scop.arrays if a.local and a.decl]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
-    return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
+    return (baked_guard(variant.scop) + outer_decls(variant.scop) if spelled else []) \
+        + ["{"] + decls + body + ["}"] + (list(variant.scop.final_values) if spelled else [])
+
+
+def outer_decls(scop) -> list[str]:
+    """Declarations of the variables the region declares and the function reads after it: they
+    go before the region's block, in the user's file (a harness declares them itself)."""
+    return [a.spelled_decl or a.decl for a in scop.arrays if a.declared_in_region and a.decl]
 
 
 class TreePrinter(CPrinter):

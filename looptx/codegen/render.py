@@ -28,9 +28,28 @@ def _first_code(text: str, r: Region) -> int:
     return r.start if k >= r.end else k
 
 
+def with_members(lines: list[str], hoisted, indent: str = "  ") -> list[str]:
+    """The block with the variables that stand for struct members (Scop.hoisted) declared at
+    the top of its braces and stored back at their end.  What a block has before its braces
+    (declarations of variables read after the region) and after them (the loops' final values)
+    stays in the function's scope."""
+    if not hoisted:
+        return list(lines)
+    decls = [indent + d for d, _ in hoisted]
+    backs = [indent + w for _, w in hoisted if w]
+    # the block's own lines are indented: its first unindented brace lines are its braces
+    k = next((i for i, ln in enumerate(lines) if ln == "{"), None)
+    m = next((i for i, ln in enumerate(lines) if ln == "}" and k is not None and i > k), None)
+    if m is not None:
+        return list(lines[:k + 1]) + decls + list(lines[k + 1:m]) + backs + list(lines[m:])
+    body = [indent + ln if ln and not ln.startswith("#") else ln for ln in lines]
+    return ["{"] + decls + body + backs + ["}"]
+
+
 def render_file(program: Program, blocks: dict[int, list[str]], header: str = "") -> str:
     """`blocks[i]` are the generated lines of region i (a C block, unindented)."""
     text = program.source.text
+    hoisted = {s.region: s.hoisted for s in program.scops}
     helpers = set()
     for lines in blocks.values():
         helpers |= used_helpers("\n".join(lines))
@@ -40,7 +59,7 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
     for r in program.regions:
         if r.index not in blocks:
             continue
-        lines = list(blocks[r.index])
+        lines = with_members(blocks[r.index], hoisted.get(r.index, ()))
         if first and helpers:
             lines = helper_block(helpers) + lines
         first = False

@@ -10,7 +10,10 @@ from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError, note_once
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
-from looptx.frontend.escape import dead_after, with_live_out
+from looptx.frontend.escape import dead_after, used_after, with_live_out
+from looptx.frontend.final_values import final_value_lines
+from looptx.frontend.function_region import braces, function_region
+from looptx.frontend.members import hoist_members
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
@@ -19,8 +22,8 @@ from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
-from looptx.frontend.symbols import (DeclCollector, Symbol, arithmetic_type, c_text, resolve_typedef,
-                                     split_chained_assignments, symbol_of)
+from looptx.frontend.symbols import (DeclCollector, Symbol, arithmetic_type, c_text, iterator_types,
+                                     resolve_typedef, split_chained_assignments, symbol_of)
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
@@ -48,27 +51,9 @@ class Program:
         return self.source.filename
 
 
-def _braces(text: str, start: int = 0):
-    """(offset, depth after it) of every brace outside string and character literals."""
-    depth, i, quote = 0, start, None
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote or ch == "\n":
-                quote = None
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "{}":
-            depth += 1 if ch == "{" else -1
-            yield i, depth
-        i += 1
-
-
 def _brace_depth(text: str, offset: int) -> int:
     depth = 0
-    for i, depth_after in _braces(text[:offset]):
+    for i, depth_after in braces(text[:offset]):
         depth = depth_after
     return depth
 
@@ -241,7 +226,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if inside:
             regions = inside
         else:
-            regions = [_function_region(fdef, src, where, blanked)]
+            regions = [function_region(fdef, src, where, blanked)]
     if not regions:
         raise SourceError("no region to transform",
                           hint="mark the loop nest with #pragma scop/#pragma endscop or "
@@ -279,20 +264,30 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                        and e.coord is not None and e.coord.file == MAIN],
                                  symbols, start_pos, where, anywhere=True) \
             + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
+        # struct member chains become variables read before the region (frontend/members.py)
+        hoist = hoist_members(items, ast=ast, fdef=fdef, where=where, spellings=spellings,
+                              start=start_pos, text=blanked, path=path, line=start_pos[0])
+        symbols.update(hoist.symbols)
         declared |= set(symbols)
         ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=defines, where=where,
-                       filename=path, line_text=src.line_text, spellings=spellings,
+                       filename=path, line_text=src.line_text, spellings=hoist.spellings,
                        constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
                                                   symbols))
-        raw = ex.run(items)
-        if not raw:
-            raise src.error(r.start, "the region contains no assignment statements",
-                            "looptx transforms loop nests that compute something")
-        scop = _build_scop(path, r, raw, ex, symbols, defines, assumptions,
-                           (src.pos(r.start)[0], src.pos(r.end)[0]),
-                           None if r.index in wrapped else fdef.decl.name, derived, overridable)
-        end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
-        scops.append(with_live_out(scop, dead_after(fdef, items, src.pos(r.start), end, where, spellings)))
+        with hoist.explaining():
+            raw = ex.run(list(hoist.items))
+            if not raw:
+                raise src.error(r.start, "the region contains no assignment statements",
+                                "looptx transforms loop nests that compute something")
+            end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
+            after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
+            scop = hoist.attach(_build_scop(path, r, raw, ex, symbols, defines, assumptions,
+                                            (src.pos(r.start)[0], src.pos(r.end)[0]),
+                                            None if r.index in wrapped else fdef.decl.name, derived,
+                                            overridable, after))
+        live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out)
+        scop = replace(with_live_out(scop, live),
+                       final_values=final_value_lines(fdef, items, live, end, src, blanked, where))
+        scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r)
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   for r in regions)
@@ -337,39 +332,6 @@ def _enclosing_function(funcs, src: SourceText, r: Region, where):
 
 def _in_function(fdef, funcs, src, r: Region, where) -> bool:
     return _enclosing_function(funcs, src, r, where) is fdef
-
-
-def _function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -> Region:
-    """The whole body of a function, minus its leading declarations and a trailing return."""
-    body = list(fdef.body.block_items or [])
-    while body and isinstance(body[0], c_ast.Decl):
-        body.pop(0)
-    trailing_return = None
-    while body and isinstance(body[-1], c_ast.Return):
-        trailing_return = body.pop()
-    if not body:
-        line, col = where(fdef)
-        raise SourceError(f"function '{fdef.decl.name}' has no statements to transform",
-                          hint="name a function with loops, or mark the loops with #pragma scop",
-                          file=src.filename, line=line, col=col)
-    line, col = where(body[0])
-    if isinstance(body[0], c_ast.Pragma):
-        col = 1                 # pycparser places a pragma at its text, after `#pragma`
-    first = src.offset(line, col)
-    if trailing_return is not None:
-        last = src.offset(*where(trailing_return))
-    else:
-        open_brace = src.offset(*where(fdef.body))
-        last = _matching_brace(blanked, open_brace)
-    # end right after the last statement, so that the line break and indentation before the
-    # return or the closing brace stay in the output
-    while last > first and blanked[last - 1] in " \t\r\n":
-        last -= 1
-    return Region("function", first, last, (first, last), function=fdef.decl.name)
-
-
-def _matching_brace(text: str, open_at: int) -> int:
-    return next((i for i, depth in _braces(text, open_at) if depth == 0), len(text))
 
 
 def _nodes(node):
@@ -450,7 +412,8 @@ def _derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
 
 
 def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols: dict,
-                defines: dict, assumptions, span, function, derived=(), overridable=frozenset()) -> Scop:
+                defines: dict, assumptions, span, function, derived=(), overridable=frozenset(),
+                after=None) -> Scop:
     params = tuple(ex.params)
     fixed = tuple((p, int(defines[p])) for p in params if p in defines)
     fixed_names = {p for p, _ in fixed}
@@ -474,7 +437,8 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
     for name, uses in by_array.items():
         sym = sym_of(name)
         kinds = {acc.kind for _, acc in uses}
-        local = name in ex.local
+        after_use = (after or {}).get(name, "")
+        local = name in ex.local and not after_use
         role = "temp" if local else ("inout" if kinds == {"read", "write"} else
                                      "out" if kinds == {"write"} else "in")
         rows = None
@@ -488,14 +452,15 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
             texts, flat_baked = flat_indexes(name, uses, fixed_vals, known, ex)
             index_text.update(texts)
             baked |= flat_baked
-        decl = sym.decl_text + ";" if local and sym.decl_text else ""
-        spelled_decl = sym.spelled_decl + ";" if local and sym.spelled_decl else ""
+        decl = sym.decl_text + ";" if (local or after_use) and sym.decl_text else ""
+        spelled_decl = sym.spelled_decl + ";" if (local or after_use) and sym.spelled_decl else ""
         ctype = resolve_typedef(sym.ctype, symbols.get)
         # a typedef name is the user's spelling too (`real`, chosen by #ifdef like DATA_TYPE)
         spelled_ctype = sym.spelled_ctype or (sym.ctype if ctype != sym.ctype else "")
         arrays.append(Array(name, ctype, sym.dims, role, local,
                             rows.extents if rows else None, rows.rank if rows else len(sym.dims), decl,
-                            ex.private_depth.get(name, 0) if local else 0, spelled_ctype, spelled_decl))
+                            ex.private_depth.get(name, 0) if local else 0, spelled_ctype, spelled_decl,
+                            **({"live_out": after_use, "declared_in_region": True} if after_use else {})))
     obligations = [(st.id, c, line, col, what) for st in raw for c, line, col, what in st.obligations]
     # What C itself says about a parameter, and no more: an array extent is >= 1 (a zero or
     # negative extent is not C), and so is a #defined size unless the file defines it
@@ -526,7 +491,8 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         statements = tuple(
             Statement(st.id, st.iterators, " and ".join(st.constraints), st.body,
                       tuple(Access(a.ref, a.array, a.kind, index_text[a.ref]) for a in st.accesses),
-                      st.schedule, st.reversed, st.line, st.col, st.text) for st in raw)
+                      st.schedule, st.reversed, st.line, st.col, st.text,
+                      iterator_types(st.iterators, st.iter_ctypes, symbols.get)) for st in raw)
         assume = tuple(d for d in (default(p, baked) for p in params if p not in fixed_names) if d) \
             + tuple(extra) + tuple(assumptions)
         return Scop(path, region.index, params, fixed, assume, statements, tuple(arrays),

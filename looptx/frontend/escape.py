@@ -33,10 +33,12 @@ def _bare_decl(d: c_ast.Decl, spellings) -> tuple[str, str]:
     return plain, (spelled if spelled != plain else "")
 
 
-def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None) -> dict[str, tuple[str, str, str]]:
+def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
+               hoisted: dict[str, str] | None = None) -> dict[str, tuple[str, str, str]]:
     """name -> (why the function may read it after the region, or '';
     its declaration; its declaration as the user spells it), for the function's locals and
-    parameters declared before the region.  Names not in the result are globals."""
+    parameters declared before the region.  Names not in the result are globals.  `hoisted`:
+    the variables that stand for struct members (frontend/members.py), with why each is live."""
     found: dict[str, tuple[str, str, str]] = {}
     params = fdef.decl.type.args.params if fdef.decl.type.args else []
     for p in params:
@@ -96,6 +98,8 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None) 
         line, col = where(gotos[0])
         for name in found:
             blame(name, f"the function jumps with goto (line {line}), which may run the region again")
+    # a member's variable is the struct's data: a written scalar is stored back after the region
+    found.update((name, (why, "", "")) for name, why in (hoisted or {}).items())
     return found
 
 
@@ -111,3 +115,15 @@ def with_live_out(scop, found: dict[str, tuple[str, str, str]]):
                         spelled_decl=spelled + ";" if spelled and not why else "")
         arrays.append(a)
     return replace(scop, arrays=tuple(arrays), _cache={})
+
+
+def used_after(fdef: c_ast.FuncDef, names, hi, where) -> dict[str, str]:
+    """name -> where the function reads it after the region, for the variables that the region
+    declares at its top level (C's scope of such a declaration goes on past the region)."""
+    found: dict[str, str] = {}
+    for n, parent in _walk(fdef.body):
+        if isinstance(n, c_ast.ID) and n.name in names and n.name not in found and where(n) >= hi \
+                and not (isinstance(parent, c_ast.StructRef) and parent.field is n):
+            line, col = where(n)
+            found[n.name] = f"it is used at line {line}, column {col}, after the region"
+    return found

@@ -15,9 +15,10 @@ from typing import Callable
 from pycparser import c_ast
 
 from looptx import ir
-from looptx.errors import SourceError
+from looptx.errors import SourceError, note_once
 from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
+from looptx.frontend.ifconvert import if_converted
 from looptx.frontend.steps import Constants, StepName, loop_step
 from looptx.frontend.symbols import Symbol, arithmetic_type, c_text
 
@@ -55,6 +56,7 @@ class RawStmt:
     text: str
     translator: Translator          # atoms of this statement's subscripts
     obligations: list = field(default_factory=list)   # (isl condition, line, col, what)
+    iter_ctypes: tuple[str, ...] = ()  # each iterator's declared type
 
 
 @dataclass
@@ -62,6 +64,7 @@ class Loop:
     iterator: str
     constraints: list[str]
     reversed: bool
+    ctype: str = "int"                 # as declared (typedef names unresolved)
 
 
 class Extractor:
@@ -198,8 +201,9 @@ class Extractor:
         except NonAffine as e:
             raise self.error(node, "non-affine condition: " + e.what.replace("non-affine: ", ""),
                              "conditions must be affine comparisons of iterators and parameters") from None
-        raise self.error(node, "condition is not a comparison",
-                         "write conditions as comparisons such as i < N or i + j == N")
+        # C's truth of an integer: `if (i % 4)`, `if (!(i % 2))`, `if (flag)`
+        a = self.affine_text(node)
+        return f"({a}) = 0" if negate else f"(({a}) < 0 or ({a}) > 0)"
 
     # ---- statements ---------------------------------------------------------------------
     def run(self, items: list) -> list[RawStmt]:
@@ -332,7 +336,7 @@ class Extractor:
             cons.append(f"({it} - ({lb_text})) mod {abs(step)} = 0")
         self.check_body_keeps(node.stmt, it)
         self.loop_positions.append(self.next_position())
-        self.loops.append(Loop(it, cons, step < 0))
+        self.loops.append(Loop(it, cons, step < 0, self._iterator_type(init, it)))
         self.positions.append(0)
         try:
             self.item(node.stmt)
@@ -341,6 +345,16 @@ class Extractor:
             self.positions.pop()
             self.loop_positions.pop()
             del self.ctx_obligations[mark:]
+
+    def _iterator_type(self, init, it: str) -> str:
+        if isinstance(init, c_ast.DeclList):
+            t = init.decls[0].type
+            while isinstance(t, c_ast.TypeDecl):
+                t = t.type
+            return " ".join(w for w in t.names if w not in ("const", "register")) \
+                if isinstance(t, c_ast.IdentifierType) else "int"
+        sym = self.local.get(it) or self.lookup(it)
+        return sym.ctype if sym is not None and sym.ctype else "int"
 
     def loop_step(self, node: c_ast.For, it: str) -> int:
         return loop_step(self, node, it)
@@ -397,7 +411,20 @@ class Extractor:
 
     def if_stmt(self, node: c_ast.If):
         mark = len(self.ctx_obligations)
-        then_c = self.cond_text(node.cond)
+        try:
+            then_c = self.cond_text(node.cond)
+        except SourceError as e:
+            converted, why = if_converted(node)
+            if converted is None:
+                e.hint = f"{e.hint}; or write the branch as conditional assignments, " \
+                         f"x = c ? v : x ({why})"
+                raise
+            line, col = self.where(node)
+            note_once(self.filename, line, "a branch on array data is modelled, and printed, as "
+                      "conditional assignments (x = c ? v : x)", col=col)
+            for a in converted:
+                self.statement(a)
+            return
         self.conds.append(then_c)
         try:
             self.item(node.iftrue)
@@ -441,7 +468,7 @@ class Extractor:
         sched.append(self.next_position())
         self.stmts.append(RawStmt(sid, tuple(self.iterators()), tuple(lp.reversed for lp in self.loops),
                                   constraints, body, self.cur_accesses, tuple(sched), line, col,
-                                  c_text(node), tr, obligations))
+                                  c_text(node), tr, obligations, tuple(lp.ctype for lp in self.loops)))
 
     def _lvalue_problem(self, lhs) -> str:
         if isinstance(lhs, c_ast.StructRef):

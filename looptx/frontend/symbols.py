@@ -150,3 +150,15 @@ def split_chained_assignments(node) -> None:
                 if chained(body):
                     setattr(n, attr, c_ast.Compound(split(body), coord=body.coord))
         stack.extend(ch for _, ch in n.children())
+
+
+def iterator_types(names, ctypes, lookup) -> tuple[tuple[str, str, str], ...]:
+    """(name, type, the user's spelling of it or '') of the loop iterators declared with a type
+    other than int: generated code reads them as that type (`i - 3` wraps for a size_t i)."""
+    out = []
+    for name, ctype in zip(names, ctypes):
+        spelled = " ".join(w for w in ctype.split() if w not in _QUALIFIERS)
+        t = arithmetic_type(ctype, lookup)
+        if t not in ("int", "signed", "signed int", ""):
+            out.append((name, t, spelled if spelled != t else ""))
+    return tuple(out)

@@ -68,6 +68,9 @@ class Array:
     # why the function may read the value the region leaves in it ('' when it provably does not:
     # a local of the function, dead after the region); the precondition of `privatize`
     live_out: str = "it is not a local of the region's function"
+    # declared at the region's top level and read after it (`double r = t[0];` ... `return r;`):
+    # a variable of the function, which the user's file declares before the region's block
+    declared_in_region: bool = False
 
     @property
     def is_scalar(self) -> bool:
@@ -94,6 +97,9 @@ class Statement:
     line: int = 0
     col: int = 0
     text: str = ""
+    # iterators declared with another type than int (size_t, long, unsigned): (name, type,
+    # type as the user spells it or ''); the body reads them as that type
+    iter_types: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def name(self) -> str:
@@ -142,6 +148,12 @@ class Scop(CachedValue):
     unsigned_params: tuple[str, ...] = ()
     # #defined sizes whose file value made a subscript affine (S*j + i): the code holds only for it
     baked: tuple[tuple[str, int], ...] = ()
+    # struct members the region reads as variables (frontend/members.py): (the declaration
+    # before the regenerated region, `const int g__n = g->n;`, and the write-back after it or '')
+    hoisted: tuple[tuple[str, str], ...] = ()
+    # C lines after the regenerated region that leave in the function's own loop variables the
+    # values the code after it reads (frontend/final_values.py)
+    final_values: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------

@@ -243,7 +243,7 @@ class RegionSignature:
         args: list[HarnessArg] = []
         for p in free:
             if p not in env:
-                raise LooptxError(f"the size '{p}' has no value",
+                raise LooptxError(f"the size '{p}'{_member_note(scop, p)} has no value",
                                   hint=f"give it with --define {p}=VALUE", **at(p))
             args.append(HarnessArg(p, "size", "int", value=int(env[p])))
         for a in scop.arrays:
@@ -260,6 +260,12 @@ class RegionSignature:
                 continue
             shape = []
             for d in a.dims:
+                if not d.strip() and _member_of(scop, a.name):
+                    raise LooptxError(
+                        f"the extent of '{_member_of(scop, a.name)}' (a pointer member, read as "
+                        f"'{a.name}') is unknown", hint="looptx run and search allocate arrays of known "
+                        "extent: declare the member as an array with its extents, or validate the "
+                        "output with your own harness", **at(a.name))
                 if not d.strip():
                     raise LooptxError(
                         f"the extent of array '{a.name}' is unknown (it is a pointer or an "
@@ -463,3 +469,17 @@ def _elementwise(r: np.ndarray, x: np.ndarray) -> float:
 def _first(mask: np.ndarray) -> tuple[int, ...] | None:
     idx = np.argwhere(mask)
     return tuple(int(i) for i in idx[0]) if idx.size else (() if mask.shape == () and bool(mask) else None)
+
+
+def _member_of(scop, name: str) -> str | None:
+    """The struct member that a variable of the region stands for (frontend/members.py)."""
+    for decl, _ in scop.hoisted:
+        m = re.search(rf"\b{re.escape(name)}\b[^=]*=\s*(.+?);\s*$", decl)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _member_note(scop, name: str) -> str:
+    member = _member_of(scop, name)
+    return f" (the struct member {member})" if member else ""

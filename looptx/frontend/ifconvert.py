@@ -1,0 +1,82 @@
+"""Branches on data (`if (x[i] > 0.0) y[i] = x[i]; else y[i] = 0.0;`) as conditional assignments.
+
+A condition that reads arrays cannot be a piece of an iteration domain, but a branch whose
+statements only assign can be written without it: each assignment becomes
+`lhs = c ? rhs : lhs` (the else branch's `lhs = c ? lhs : rhs`), and two branches that assign the
+same place become one `lhs = c ? rhs1 : rhs2`.  That is pet's and PPCG's reading too (a may-write
+under a data condition); the model then sees every array the condition reads.  The converted
+statements evaluate the condition one after the other, so this is exact only when no branch
+statement before the last changes what the condition reads.
+"""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from looptx.frontend.symbols import c_text
+
+
+def _assignments(node) -> list | None:
+    """The branch's statements when they are all assignments (or ++/--), else None."""
+    if node is None:
+        return []
+    items = (node.block_items or []) if isinstance(node, c_ast.Compound) else [node]
+    out = []
+    for it in items:
+        if isinstance(it, c_ast.UnaryOp) and it.op in ("p++", "++", "p--", "--"):
+            it = c_ast.Assignment("+=" if "+" in it.op else "-=", it.expr,
+                                  c_ast.Constant("int", "1", it.coord), it.coord)
+        if not isinstance(it, c_ast.Assignment):
+            return None
+        out.append(it)
+    return out
+
+
+def _names(node) -> set[str]:
+    found = set()
+
+    class V(c_ast.NodeVisitor):
+        def visit_ID(self, n):
+            found.add(n.name)
+    V().visit(node)
+    return found
+
+
+def _written(a: c_ast.Assignment) -> str | None:
+    base = a.lvalue
+    while isinstance(base, c_ast.ArrayRef):
+        base = base.name
+    return base.name if isinstance(base, c_ast.ID) else None
+
+
+def _value(a: c_ast.Assignment):
+    """The value `a` stores, as an expression (`lhs + rhs` for `lhs += rhs`)."""
+    if a.op == "=":
+        return a.rvalue
+    return c_ast.BinaryOp(a.op[:-1], copy.deepcopy(a.lvalue), a.rvalue, a.coord)
+
+
+def if_converted(node: c_ast.If) -> tuple[list[c_ast.Assignment] | None, str]:
+    """(the branch as conditional assignments, '') or (None, why it cannot be)."""
+    then, other = _assignments(node.iftrue), _assignments(node.iffalse)
+    if then is None or other is None:
+        return None, "a branch with such a condition may hold only assignments"
+    cond = node.cond
+    if len(then) == 1 and len(other) == 1 and then[0].op == "=" and other[0].op == "=" \
+            and c_text(then[0].lvalue) == c_text(other[0].lvalue):
+        a, b = then[0], other[0]
+        return [c_ast.Assignment("=", a.lvalue, c_ast.TernaryOp(cond, a.rvalue, b.rvalue, a.coord),
+                                 a.coord)], ""
+    stmts = then + other
+    read = _names(cond)
+    if any(_written(a) in read or _written(a) is None for a in stmts[:-1]):
+        return None, "a statement of the branch changes what its condition reads"
+    out = []
+    for k, a in enumerate(stmts):
+        keep = copy.deepcopy(a.lvalue)
+        value = _value(a)
+        pick = c_ast.TernaryOp(copy.deepcopy(cond), value, keep, a.coord) if k < len(then) \
+            else c_ast.TernaryOp(copy.deepcopy(cond), keep, value, a.coord)
+        out.append(c_ast.Assignment("=", a.lvalue, pick, a.coord))
+    return out, ""

@@ -1,0 +1,488 @@
+"""Struct members in a region (`g->n`, `s.len`, `g->a[i][j]`, `p->u[i]`), hoisted by the tool.
+
+The region is modelled and regenerated as if the user had copied every member chain it uses into
+a variable just before it, which is the usual manual fix:
+
+    const int g__n = g->n;              scalar member, read only: a parameter like `int n`
+    double (*const g__a)[64] = g->a;    array member: a pointer to its rows, extents [64][64]
+    double *const g__u = g->u;          pointer member: extent unknown, like a pointer parameter
+    double s__acc = s->acc;             scalar member the region writes ...
+    s->acc = s__acc;                    ... written back after the region
+
+so everything downstream sees ordinary variables, parameters and arrays.  That is exact when the
+chain's value cannot change inside the region: the region must not assign a pointer or array
+member, nor any part of a chain's base, and a written scalar member must not be reachable
+through another chain of the region (two pointers to one struct).  What cannot be hoisted is
+refused with the manual fix as the hint.
+
+The region's items are rewritten on a copy: only the nodes on the path to a member chain are
+copied, the rest of the tree is shared, so positions and the user's spellings stay with it.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+from pycparser import c_ast
+
+from looptx.errors import LooptxError, SourceError, note_once
+from looptx.frontend.names import to_user
+from looptx.frontend.spelling import Spellings
+from looptx.frontend.symbols import FLOAT_TYPES, INT_TYPES, DeclCollector, Symbol, symbol_of
+
+_ARITH = (INT_TYPES | FLOAT_TYPES | {"int", "long", "short", "char", "signed", "unsigned"}) - {"void"}
+_INCDEC = ("p++", "++", "p--", "--")
+_COPY_HINT = "copy the value into a variable before the region"
+
+
+@dataclass(frozen=True)
+class Member:
+    """One hoisted chain."""
+    chain: str                 # as the user wrote it: `g->a`
+    name: str                  # the variable that stands for it in the region
+    symbol: Symbol             # what the region sees (a variable, parameter or array)
+    decl: str                  # `double (*const g__a)[64] = g->a;`
+    written: bool = False      # a scalar member the region assigns
+
+    @property
+    def write_back(self) -> str:
+        return f"{self.chain} = {self.name};" if self.written else ""
+
+
+@dataclass(frozen=True)
+class Hoist:
+    """The region's items with every member chain replaced by its variable, and the members."""
+    items: tuple
+    members: tuple[Member, ...] = ()
+    spellings: Spellings | None = None
+    file: str = ""
+    line: int = 0
+
+    @property
+    def symbols(self) -> dict[str, Symbol]:
+        return {m.name: m.symbol for m in self.members}
+
+    @property
+    def live_out(self) -> dict[str, str]:
+        """Why the function may read each hoisted variable's value after the region (all of
+        them: written scalars are stored back into the struct, the others are its data)."""
+        return {m.name: (f"it is written back to '{m.chain}' after the region" if m.written
+                         else f"it is the struct member '{m.chain}'") for m in self.members}
+
+    @contextmanager
+    def explaining(self):
+        """Errors about a hoisted variable name the member the user wrote."""
+        try:
+            yield
+        except LooptxError as e:
+            for m in self.members:
+                pattern = re.compile(rf"(?<![\w>.]){re.escape(m.name)}(?!\w)")
+                e.what = pattern.sub(m.chain, e.what)
+                if e.hint:
+                    e.hint = pattern.sub(m.chain, e.hint)
+            raise
+
+    def note(self) -> None:
+        """Says what was hoisted (before the notes of the region's analysis, which name the
+        variables; a region that fails drops it with them)."""
+        if not self.members:
+            return
+        text = (f"struct members are read once before the region: {', '.join(to_user(m.chain) for m in self.members)} "
+                f"(as {', '.join(to_user(m.name) for m in self.members)})")
+        written = [to_user(m.chain) for m in self.members if m.written]
+        if written:
+            text += f"; {', '.join(written)} {'is' if len(written) == 1 else 'are'} written back after it"
+        note_once(self.file, self.line or 1, text)
+
+    def attach(self, scop):
+        """The scop with the declarations and write-backs its regenerated code needs."""
+        if not self.members:
+            return scop
+        return replace(scop, hoisted=tuple((m.decl, m.write_back) for m in self.members))
+
+
+@dataclass(frozen=True)
+class _Chain:
+    node: c_ast.StructRef
+    base: str
+    steps: tuple[tuple[str, str], ...]          # (op, field) from the base out
+    lvalue: bool = False                       # assigned (or ++/--) as a whole
+
+    @property
+    def key(self):
+        return (self.base, self.steps)
+
+    @property
+    def all_dot(self) -> bool:
+        return all(op == "." for op, _ in self.steps)
+
+
+def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text: str, path: str,
+                  line: int = 0) -> Hoist:
+    """The region's items with their member chains replaced (`start`: the region's first
+    position; `text`: the file as the user wrote it, for names that must not clash)."""
+    def error(node, what, hint=_COPY_HINT) -> SourceError:
+        ln, col = where(node)
+        return SourceError(what, hint=hint, file=path, line=ln, col=col)
+
+    found = _find_chains(items, spellings, error)
+    if not found:
+        return Hoist(tuple(items), spellings=spellings, file=path, line=line)
+    types = _Types(ast)
+    decls = _visible_decls(ast, fdef, where, start)
+    inside = {d.name for it in items for d in _decls(it) if d.name}
+    by_key: dict[tuple, list[_Chain]] = {}
+    for ch in found:
+        by_key.setdefault(ch.key, []).append(ch)
+    bases = {ch.base for ch in found}
+    for it in items:
+        for n in _all_nodes(it):
+            if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) \
+                    and isinstance(n.init.lvalue, c_ast.StructRef):
+                raise error(n.init, f"the loop iterator '{spellings.text(n.init.lvalue)}' is a struct member",
+                            "count with a local variable, and store it into the member after the loop")
+    _check_base_writes(items, bases, by_key, spellings, error)
+
+    taken = _identifiers(ast)
+    members, repl, info, holders = [], {}, {}, {}
+    for key, uses in by_key.items():
+        first = uses[0]
+        chain = spellings.text(first.node)
+        if first.base in inside:
+            raise error(first.node, f"the struct member '{chain}' belongs to '{first.base}', which is "
+                                    "declared inside the region", "declare it before the region")
+        decl = decls.get(first.base)
+        if decl is None:
+            raise error(first.node, f"undeclared identifier '{first.base}'", "declare it before the region")
+        member, holders[key], const = types.chain(decl.type, first.steps, chain, first.node, error)
+        written = any(u.lvalue for u in uses)
+        name = _fresh("__".join([first.base, *(f for _, f in first.steps)]), taken, text)
+        taken.add(name)
+        m = types.member(member, name, chain, written, const, spellings, first.node, error, by_key, key)
+        members.append(m)
+        info[key] = m
+        for u in uses:
+            repl[id(u.node)] = c_ast.ID(name, u.node.coord)
+    _check_aliases(by_key, info, holders, error)
+    calls = dict(spellings.calls)
+    new_items = tuple(_rewrite(it, repl, calls) for it in items)
+    hoist = Hoist(new_items, tuple(members), Spellings(spellings.exprs, calls, spellings.types), path, line)
+    hoist.note()
+    return hoist
+
+
+# ---- finding the chains ----------------------------------------------------------------------
+def _children(node):
+    if isinstance(node, c_ast.UnaryOp) and node.op == "sizeof":
+        return []           # sizeof(g->a) stays as written: it reads nothing
+    return [ch for _, ch in node.children()]
+
+
+def _find_chains(items, spellings, error) -> list[_Chain]:
+    out = []
+    stack = [(it, None) for it in reversed(list(items))]
+    while stack:
+        node, parent = stack.pop()
+        if isinstance(node, c_ast.StructRef):
+            out.append(_chain(node, parent, spellings, error))
+            continue
+        stack.extend((ch, node) for ch in reversed(_children(node)))
+    return out
+
+
+def _chain(node: c_ast.StructRef, parent, spellings, error) -> _Chain:
+    steps, n = [], node
+    while isinstance(n, c_ast.StructRef):
+        steps.append((n.type, n.field.name))
+        n = n.name
+    if not isinstance(n, c_ast.ID):
+        what = ("a subscript" if isinstance(n, c_ast.ArrayRef) else
+                "a call" if isinstance(n, c_ast.FuncCall) else
+                "a pointer dereference" if isinstance(n, c_ast.UnaryOp) and n.op == "*" else
+                "a cast" if isinstance(n, c_ast.Cast) else "an expression")
+        raise error(node, f"struct member access is not supported through {what} ('{spellings.text(node)}')",
+                    "copy the member into a variable before the region; looptx reads only chains of "
+                    "members of a variable, such as g->n or s.blk.v, itself")
+    lvalue = (isinstance(parent, c_ast.Assignment) and parent.lvalue is node) or \
+        (isinstance(parent, c_ast.UnaryOp) and parent.op in _INCDEC and parent.expr is node)
+    return _Chain(node, n.name, tuple(reversed(steps)), lvalue=lvalue)
+
+
+def _all_nodes(root):
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(ch for _, ch in n.children())
+
+
+def _decls(node):
+    c = DeclCollector()
+    c.visit(node)
+    return c.decls
+
+
+def _check_base_writes(items, bases, by_key, spellings, error) -> None:
+    """The region must not change what a chain denotes: no assignment to a base (`g = h`,
+    `g[0] = s`, `g++`) nor to a pointer, array or struct member of a chain (`g->p = q`)."""
+    for it in items:
+        for n in _all_nodes(it):
+            if isinstance(n, c_ast.Assignment):
+                target = n.lvalue
+            elif isinstance(n, c_ast.UnaryOp) and n.op in _INCDEC:
+                target = n.expr
+            else:
+                continue
+            root = target
+            while isinstance(root, c_ast.ArrayRef):
+                root = root.name
+            if isinstance(root, c_ast.ID) and root.name in bases:
+                other = next(spellings.text(chs[0].node) for (b, _), chs in by_key.items() if b == root.name)
+                raise error(n, f"the region assigns '{spellings.text(target)}', the base of the struct "
+                               f"member '{other}' that looptx reads once before the region",
+                            "assign it before or after the region, or copy the members into variables")
+
+
+def _check_aliases(by_key, info, holders, error) -> None:
+    """A written scalar member is one variable in the region: another chain that may reach the
+    same object (`s->sum` and `t->sum`, or any member of a union around it) would be another.
+    `holders[key]`: the struct or union that holds each step of the chain."""
+    for key, uses in by_key.items():
+        if not info[key].written:
+            continue
+        w = uses[0]
+        unions = {id(c) for c in holders[key] if isinstance(c, c_ast.Union)}
+        for other_key, others in by_key.items():
+            if other_key == key:
+                continue
+            o = others[0]
+            same_end = holders[other_key][-1] is holders[key][-1] and o.steps[-1][1] == w.steps[-1][1]
+            shares_union = bool(unions & {id(c) for c in holders[other_key]})
+            if (same_end or shares_union) and not _distinct(w, o, holders[key]):
+                raise error(w.node, f"the region writes the struct member '{info[key].chain}' and also uses "
+                                    f"'{info[other_key].chain}', which may be the same "
+                                    f"{'storage (a union)' if shares_union and not same_end else 'object'}",
+                            "copy the member into a variable before the region and store it back after it")
+
+
+def _distinct(a: _Chain, b: _Chain, a_holders) -> bool:
+    """Whether two chains surely denote different objects: members of two variables reached
+    without pointers, or paths from one variable that part at members of a struct (not a union)
+    and follow no pointer after."""
+    if a.base != b.base:
+        return a.all_dot and b.all_dot
+    k = next((i for i, (x, y) in enumerate(zip(a.steps, b.steps)) if x != y), None)
+    if k is None or isinstance(a_holders[k], c_ast.Union):
+        return False
+    return all(op == "." for op, _ in a.steps[k + 1:] + b.steps[k + 1:])
+
+
+# ---- types -----------------------------------------------------------------------------------
+class _Types:
+    """Typedefs and struct definitions of the file, for the types of member chains."""
+
+    def __init__(self, ast):
+        self.typedefs: dict[str, c_ast.Typedef] = {}
+        self.structs: dict[tuple[str, str], c_ast.Node] = {}
+        for n in _all_nodes(ast):
+            if isinstance(n, c_ast.Typedef) and n.name:
+                self.typedefs.setdefault(n.name, n)
+            elif isinstance(n, (c_ast.Struct, c_ast.Union)) and n.name and n.decls is not None:
+                self.structs.setdefault((type(n).__name__, n.name), n)
+
+    def unalias(self, t):
+        for _ in range(64):
+            if isinstance(t, (c_ast.TypeDecl, c_ast.Typename)) and isinstance(t.type, c_ast.IdentifierType) \
+                    and len(t.type.names) == 1 and t.type.names[0] in self.typedefs:
+                t = self.typedefs[t.type.names[0]].type
+            else:
+                break
+        return t
+
+    def record(self, t):
+        """(struct or union node with its members, or None; how the type is written)."""
+        t = self.unalias(t)
+        if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, (c_ast.Struct, c_ast.Union)):
+            s = t.type
+            kind = "struct" if isinstance(s, c_ast.Struct) else "union"
+            if s.decls is None:
+                s = self.structs.get((type(s).__name__, s.name))
+            return s, f"{kind} {t.type.name or '(anonymous)'}"
+        return None, None
+
+    def find(self, s, name: str):
+        """(member declaration, the struct or union that holds it): through anonymous members."""
+        for d in s.decls or ():
+            if d.name == name:
+                return d, s
+            if d.name is None:
+                inner = d.type if isinstance(d.type, (c_ast.Struct, c_ast.Union)) else self.record(d.type)[0]
+                if inner is not None:
+                    hit = self.find(inner, name)
+                    if hit is not None:
+                        return hit
+        return None
+
+    def chain(self, t, steps, chain: str, node, error):
+        """The type of the chain's last member, the struct holding each step, and whether the
+        chain passes through a const struct (`const grid_t *g`: the elements of g->a are const)."""
+        containers = []
+        const = False
+        prefix = chain.split("->")[0].split(".")[0]
+        for op, name in steps:
+            if op == "->":
+                u = self.unalias(t)
+                if not isinstance(u, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+                    raise error(node, f"'{prefix}' in '{chain}' is not a pointer to a struct",
+                                "write '.' for a struct value")
+                t = u.type
+            const = const or any("const" in (getattr(x, "quals", None) or []) for x in (t, self.unalias(t)))
+            s, written_as = self.record(t)
+            if s is None:
+                if written_as:
+                    raise error(node, f"the type of '{prefix}' ({written_as}) is not defined in the file, so "
+                                      f"the type of '{chain}' is unknown",
+                                "define the struct in the file, or copy the member into a variable before the region")
+                raise error(node, f"'{prefix}' in '{chain}' is not a struct", _COPY_HINT)
+            hit = self.find(s, name)
+            if hit is None:
+                raise error(node, f"'{prefix}' has no member '{name}'", "check the member's name")
+            d, holder = hit
+            containers.append(holder)
+            t = d.type
+            prefix = f"{prefix}{op}{name}"
+        return t, containers, const
+
+    def arithmetic(self, t) -> bool:
+        inner = t.type
+        if isinstance(inner, c_ast.Enum):
+            return True
+        if not isinstance(inner, c_ast.IdentifierType):
+            return False
+        u = self.unalias(t)
+        if u is not t:
+            return isinstance(u, c_ast.TypeDecl) and self.arithmetic(u)
+        return set(inner.names) <= _ARITH
+
+    def declarator(self, t, name):
+        """The declarator of `name` with the type t (typedefs of pointer and array types
+        resolved, so that its extents show), or None for a function type."""
+        u = self.unalias(t)
+        if isinstance(u, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            t = u
+        if isinstance(t, c_ast.PtrDecl):
+            inner = self.declarator(t.type, name)
+            return inner and c_ast.PtrDecl(list(t.quals or []), inner)
+        if isinstance(t, c_ast.ArrayDecl):
+            inner = self.declarator(t.type, name)
+            return inner and c_ast.ArrayDecl(inner, t.dim, list(t.dim_quals or []))
+        if isinstance(t, c_ast.TypeDecl):
+            return c_ast.TypeDecl(name, list(t.quals or []), None, t.type)
+        return None
+
+    def member(self, t, name, chain, written, const, spellings, node, error, by_key, key) -> Member:
+        d = self.declarator(t, name)
+        if written and any(k[0] == key[0] and k[1][:len(key[1])] == key[1] and k != key for k in by_key):
+            raise error(node, f"the region assigns '{chain}', part of a member chain that looptx "
+                              "reads once before the region",
+                        "assign it before or after the region, or copy the members into variables")
+        if written and not isinstance(d, c_ast.TypeDecl):
+            kind = "array" if isinstance(d, c_ast.ArrayDecl) else "pointer"
+            raise error(node, f"the region assigns the {kind} member '{chain}', whose value looptx "
+                              "reads once before the region", "assign it before the region")
+        leaf = d
+        while isinstance(leaf, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            leaf = leaf.type
+        if leaf is None or not self.arithmetic(leaf):
+            _, record = self.record(leaf) if leaf is not None else (None, None)
+            what = ("a function pointer" if leaf is None else
+                    "not a number" if not record else
+                    f"a {record}" if leaf is d else
+                    f"a pointer to {record}" if isinstance(d, c_ast.PtrDecl) else f"an array of {record}")
+            raise error(node, f"the struct member '{chain}' is {what}",
+                        "copy the value into a variable before the region: a region computes on numbers, "
+                        "pointers to numbers and arrays of numbers")
+        if const and isinstance(d, c_ast.ArrayDecl) and "const" not in leaf.quals:
+            leaf.quals.insert(0, "const")       # the rows of a const struct's array are const
+        symbol = symbol_of(_decl(name, d), spellings)
+        if isinstance(d, c_ast.TypeDecl):
+            quals = [q for q in d.quals if q != "const"]
+            held = c_ast.TypeDecl(name, quals if written else ["const", *quals], None, d.type)
+        else:
+            # an array member is reached through a pointer to its rows; the pointer is const
+            quals = [] if isinstance(d, c_ast.ArrayDecl) else [q for q in d.quals if q != "const"]
+            held = c_ast.PtrDecl(["const", *quals], d.type)
+        text = f"{spellings.text(_decl(name, held)).replace('* const ', '*const ')} = {chain};"
+        return Member(chain, name, symbol, text, written)
+
+
+def _decl(name, t) -> c_ast.Decl:
+    return c_ast.Decl(name, [], [], [], [], t, None, None)
+
+
+def _visible_decls(ast, fdef, where, start) -> dict[str, c_ast.Decl]:
+    """The declaration each name has at the region: globals, parameters, then the function's
+    locals declared before it (as cparse builds the region's symbols)."""
+    out = {}
+    for e in ast.ext:
+        if isinstance(e, c_ast.Decl) and e.name and not isinstance(e.type, c_ast.FuncDecl):
+            out[e.name] = e
+    params = fdef.decl.type.args.params if fdef.decl.type.args else []
+    for p in params:
+        if isinstance(p, c_ast.Decl) and p.name:
+            out[p.name] = p
+    for d in _decls(fdef.body):
+        if d.name and where(d) < start:
+            out[d.name] = d
+    return out
+
+
+def _identifiers(ast) -> set[str]:
+    names = set()
+    for n in _all_nodes(ast):
+        for attr in ("name", "declname"):
+            v = getattr(n, attr, None)
+            if isinstance(v, str):
+                names.add(v)
+    return names
+
+
+def _fresh(stem: str, taken: set[str], text: str) -> str:
+    name, k = stem, 1
+    while name in taken or re.search(rf"(?<!\w){re.escape(to_user(name))}(?!\w)", text):
+        k += 1
+        name = f"{stem}_{k}"
+    return name
+
+
+def _rewrite(node, repl: dict, calls: dict):
+    """node with the chains in `repl` replaced: the nodes on the way to one are copied (and
+    keep their call spellings), every other node is shared."""
+    if id(node) in repl:
+        return repl[id(node)]
+    if isinstance(node, c_ast.UnaryOp) and node.op == "sizeof":
+        return node
+    new = None
+    for slot in node.__slots__:
+        if slot in ("coord", "__weakref__"):
+            continue
+        value = getattr(node, slot, None)
+        if isinstance(value, c_ast.Node):
+            changed = _rewrite(value, repl, calls)
+        elif isinstance(value, list) and any(isinstance(v, c_ast.Node) for v in value):
+            changed = [_rewrite(v, repl, calls) if isinstance(v, c_ast.Node) else v for v in value]
+            if all(a is b for a, b in zip(changed, value)):
+                changed = value
+        else:
+            continue
+        if changed is not value:
+            if new is None:
+                new = copy.copy(node)
+            setattr(new, slot, changed)
+    if new is None:
+        return node
+    if id(node) in calls:
+        calls[id(new)] = calls[id(node)]
+    return new

@@ -1,0 +1,123 @@
+"""Loop iterators keep their C meaning in the output: the value a loop leaves in the function's
+own variable (`int i; for (i = 0; ...)` ... `return i;`), and the type the user declared them
+with (`size_t i` makes `i - 3` wrap; `long i` keeps `i * i` from overflowing).  Each case is
+compiled with gcc, original against output, at sizes that do and do not divide the tile and
+unroll factors, including empty loops."""
+import pytest
+from test_app_kernels import _run, _transform
+
+AFTER = """#include <stdio.h>
+int f(int n, int m, double *a)
+{
+    int i, j = -3, k;
+    k = -7;
+#pragma scop
+    for (i = 0; i < n; i++)
+        for (j = i; j < m; j++)
+            a[i * 64 + j] = a[i * 64 + j] * 2.0 + i;
+    for (k = n - 1; k >= 2; k -= 3)
+        a[k] += 1.0;
+#pragma endscop
+    return i * 10000 + j * 100 + k;
+}
+int main(void)
+{
+    static double a[64 * 64];
+    long s = 0;
+    int sizes[][2] = {{0, 0}, {1, 5}, {13, 17}, {32, 32}, {17, 9}};
+    for (int t = 0; t < 5; t++) {
+        for (int x = 0; x < 64 * 64; x++) a[x] = x %% 5;
+        s = s * 31 + f(sizes[t][0], sizes[t][1], a);
+        for (int x = 0; x < 64 * 64; x++) s += (long)(a[x] * (x %% 7 + 1));
+    }
+    printf("%%ld\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [(), ("unroll: {stmt: 0, loop: j, factor: 4}",),
+                                   ("tile: {stmt: 0, loop: j, size: 8}",),
+                                   ("unroll: {stmt: 1, loop: k, factor: 3}",)])
+def test_the_function_reads_the_values_the_loops_leave_in_its_iterators(tmp_path, steps):
+    # j is left at m by the last i with i < m, unchanged when no i runs: only running the
+    # region's loop headers again gives that in every case
+    src, out, _ = _transform(tmp_path, "after.c", AFTER % (), steps)
+    text = out.read_text()
+    assert "/* i, j, k: the values the loops leave, which the code after the region reads */" in text, text
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+def test_no_final_values_when_the_code_after_assigns_the_iterator_first(tmp_path):
+    text = (AFTER % ()).replace("    return i * 10000 + j * 100 + k;",
+                               "    for (i = 0; i < 2; i++) a[i] += 1;\n    j = 0;\n    return i + j + k;")
+    src, out, _ = _transform(tmp_path, "after.c", text, ("unroll: {stmt: 0, loop: j, factor: 4}",))
+    body = out.read_text()
+    assert "/* k: the value the loops leave" in body and "for (i = 0; i < n; i++)\n" not in body, body
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+AROUND = """#include <stdio.h>
+int f(int n, double *a)
+{
+    int i = 0, total = 0;
+    for (int t = 0; t < 3; t++) {
+        total += i;
+#pragma scop
+        for (i = t; i < n; i++)
+            a[i] = a[i] + t;
+#pragma endscop
+    }
+    return total;
+}
+int main(void)
+{
+    static double a[40];
+    printf("%d %d %d\\n", f(0, a), f(5, a), f(37, a));
+    return 0;
+}
+"""
+
+
+def test_a_loop_around_the_region_reads_the_iterator_before_it(tmp_path):
+    src, out, _ = _transform(tmp_path, "around.c", AROUND, ("unroll: {stmt: 0, loop: i, factor: 4}",))
+    assert "/* i: the value the loops leave" in out.read_text()
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+TYPED = """#include <stdio.h>
+#include <stddef.h>
+typedef long idx_t;
+void f(size_t n, double *a, idx_t m, double *b, unsigned p, double *c)
+{
+#pragma scop
+    for (size_t i = 0; i < n; i++)
+        a[i] = (double)(i - 3) + a[i];
+    for (idx_t i = 0; i < m; i++)
+        b[i] = (double)(i * i * 3);
+    for (unsigned i = 0; i < p; i++)
+        c[i] = (double)(i - 1u) * 0.5;
+#pragma endscop
+}
+int main(void)
+{
+    static double a[20], b[50001], c[20];
+    f(13, a, 50001, b, 7, c);
+    f(4, a, 3, b, 1, c);
+    printf("%.17g %.17g %.17g %.17g %.17g\\n", a[0], a[12], b[50000], b[2], c[0] + c[6]);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [(), ("tile: {stmt: 0, loop: i, size: 8}",),
+                                   ("unroll: {stmt: 1, loop: i, factor: 4}", "unroll: {stmt: 2, loop: i, factor: 3}")])
+def test_iterators_keep_their_declared_types(tmp_path, steps):
+    src, out, _ = _transform(tmp_path, "typed.c", TYPED, steps)
+    text = out.read_text()
+    # 64-bit iterators make the generated loops long; the body reads each one as its own type
+    assert "for (long i" in text and "(size_t)i - 3" in text and "(idx_t)i * (idx_t)i" in text, text
+    assert "- 1u) * 0.5" in text and "(double)((unsigned)" in text, text
+    expected = _run(src, tmp_path)
+    assert expected.startswith("3.6893488147419103e+19 ")   # (double)(i - 3) at i = 0 wraps, twice
+    assert _run(out, tmp_path) == expected
