@@ -296,6 +296,8 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     scop = rc.variant.scop
     out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
            "#include <stdlib.h>", ""]
+    # before the sizes' #defines, which could name a helper's parameter
+    out += ["static __host__ __device__ inline " + h for h in scop.helpers]
     kernel_text = []
     divergent = False
     for kc in rc.kernels:

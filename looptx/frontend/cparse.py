@@ -14,7 +14,9 @@ from looptx.frontend.escape import dead_after, used_after, with_live_out
 from looptx.frontend.final_values import final_value_lines
 from looptx.frontend.function_region import braces, function_region
 from looptx.frontend.members import hoist_members
-from looptx.frontend.extract import Extractor, RawStmt
+from looptx.frontend.rowlength import name_row_lengths
+from looptx.frontend.extract import PURE_MATH, Extractor, RawStmt
+from looptx.frontend.purefuncs import helper_definitions, pure_functions
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
@@ -236,6 +238,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                for i, r in enumerate(regions)]
 
     scops = []
+    pure = pure_functions(funcs, PURE_MATH)
     overridable = _defaults(text)
     declared = set(globals_)
     for r in regions:
@@ -268,25 +271,33 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         hoist = hoist_members(items, ast=ast, fdef=fdef, where=where, spellings=spellings,
                               start=start_pos, text=blanked, path=path, line=start_pos[0])
         symbols.update(hoist.symbols)
+        rows = name_row_lengths(hoist.items, lookup=symbols.get, spellings=hoist.spellings, path=path,
+                                line=start_pos[0], ast=ast, text=blanked)
+        symbols.update(rows.symbols)
         declared |= set(symbols)
         ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=defines, where=where,
-                       filename=path, line_text=src.line_text, spellings=hoist.spellings,
+                       filename=path, line_text=src.line_text, spellings=rows.spellings,
                        constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
-                                                  symbols))
+                                                  symbols), pure=frozenset(pure))
         with hoist.explaining():
-            raw = ex.run(list(hoist.items))
+            raw = ex.run(list(rows.items))
             if not raw:
                 raise src.error(r.start, "the region contains no assignment statements",
                                 "looptx transforms loop nests that compute something")
             end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
             after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
-            scop = hoist.attach(_build_scop(path, r, raw, ex, symbols, defines, assumptions,
+            scop = hoist.attach(_build_scop(path, r, raw, ex, symbols, defines,
+                                            tuple(assumptions or ()) + rows.assumptions,
                                             (src.pos(r.start)[0], src.pos(r.end)[0]),
-                                            None if r.index in wrapped else fdef.decl.name, derived,
-                                            overridable, after))
+                                            None if r.index in wrapped else fdef.decl.name,
+                                            derived + rows.derived, overridable, after))
+            scop = replace(scop, hoisted=scop.hoisted + rows.declarations())
         live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out)
+        called = {n.name.name for it in items for n in _nodes(it)
+                  if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in pure}
         scop = replace(with_live_out(scop, live),
-                       final_values=final_value_lines(fdef, items, live, end, src, blanked, where))
+                       final_values=final_value_lines(fdef, items, live, end, src, blanked, where),
+                       helpers=helper_definitions(funcs, pure, called))
         scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r)
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)

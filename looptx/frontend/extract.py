@@ -73,8 +73,9 @@ class Extractor:
     def __init__(self, *, lookup: Callable[[str], Symbol | None], int_macros: dict[str, int],
                  fixed: dict[str, int], where: Callable[[object], tuple[int, int]], filename: str,
                  line_text: Callable[[int], str] | None = None, spellings: Spellings | None = None,
-                 constants: Constants | None = None):
+                 constants: Constants | None = None, pure: frozenset = frozenset()):
         self.lookup = lookup
+        self.pure = pure                       # the file's pure helpers (frontend/purefuncs.py)
         self.constants = constants or Constants()
         self.step_names: dict[str, StepName] = {}   # names whose value a loop step took
         self.spellings = spellings or Spellings()
@@ -580,9 +581,10 @@ class Extractor:
             return ir.Cast(c_text(node.to_type), e(node.expr), self.spellings.type_name(node.to_type))
         if isinstance(node, c_ast.FuncCall):
             fname = node.name.name if isinstance(node.name, c_ast.ID) else c_text(node.name)
-            if fname not in PURE_MATH:
+            if fname not in PURE_MATH and fname not in self.pure:
                 raise self.error(node, f"call to '{fname}' may have side effects",
-                                 "only pure math functions (sqrt, exp, fabs, ...) may be called in a region")
+                                 "only pure math functions (sqrt, exp, fabs, ...) and the file's helpers "
+                                 "that return an expression of their number parameters may be called in a region")
             args = node.args.exprs if node.args else []
             return ir.Call(fname, tuple(e(a) for a in args), self.spellings.calls.get(id(node)))
         if isinstance(node, c_ast.StructRef):

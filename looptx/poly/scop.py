@@ -154,6 +154,9 @@ class Scop(CachedValue):
     # C lines after the regenerated region that leave in the function's own loop variables the
     # values the code after it reads (frontend/final_values.py)
     final_values: tuple[str, ...] = ()
+    # definitions of the file's pure helpers the region calls (frontend/purefuncs.py), for code
+    # compiled without the user's file (harness, CUDA)
+    helpers: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------

@@ -212,6 +212,7 @@ class RegionSignature:
     args: tuple[HarnessArg, ...]
     constants: tuple[tuple[str, int], ...]   # #defined when the block uses them (fixed params, macros)
     values: tuple[tuple[str, int], ...]      # every size known (for reports)
+    helpers: tuple[str, ...] = ()            # the file's pure helpers the block calls
 
     @classmethod
     def from_scop(cls, scop, int_macros: Sequence[tuple[str, int]] = (),
@@ -293,7 +294,7 @@ class RegionSignature:
         # Only names of the program may be #defined into the block: its macros and fixed params.
         constants = {k: v for k, v in {**macros, **fixed}.items() if k not in free_set}
         return cls(scop.filename, scop.region, tuple(args),
-                   tuple(sorted(constants.items())), tuple(sorted(env.items())))
+                   tuple(sorted(constants.items())), tuple(sorted(env.items())), scop.helpers)
 
     # -- views ------------------------------------------------------------------------------
     @property
@@ -351,6 +352,8 @@ def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = 
     defines = [(k, v) for k, v in sig.constants if k in used]
     out = [f"/* looptx region harness: {sig.filename.rsplit('/', 1)[-1]}, region {sig.region} */",
            "#include <math.h>", "#include <stdlib.h>", "#include <stdint.h>", "#include <stddef.h>"]
+    # before the sizes' #defines, which could name a helper's parameter
+    out += ["static inline " + h for h in sig.helpers]
     # #undef first: the same name may be a macro of the C library (rare, but then the user's
     # file overrode it just the same).
     for k, v in defines:

@@ -1,12 +1,14 @@
-// expect: 17:16 call
-/* A call to a user function: looptx cannot see what it reads or writes. */
+// expect: 19:16 call
+/* A call to a user function that reads a global: not a pure helper, so looptx cannot see what
+   it reads. */
 #define N 16
 
 static double A[N];
+static double offset = 1.0;
 
 static double bump(double x)
 {
-    return x + 1.0;
+    return x + offset;
 }
 
 void kernel(void)

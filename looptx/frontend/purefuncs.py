@@ -1,0 +1,116 @@
+"""The file's own pure helpers (`static inline double sq(double v) { return v * v; }`), which a
+region may call like `sqrt`.
+
+A helper is pure when its parameters are numbers passed by value and its body only declares
+locals from them and returns an expression of its parameters, locals, constants, pure math calls
+and other pure helpers: a call then reads nothing but its arguments and writes nothing, so the
+model's accesses stay exact.  The generated code calls it by name; a harness or a CUDA file that
+compiles the region alone gets its definition (static, and __host__ __device__ for CUDA).
+"""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast, c_generator
+
+from looptx.frontend.symbols import FLOAT_TYPES, INT_TYPES
+
+_NUMBER = INT_TYPES | FLOAT_TYPES | {"int", "long", "short", "char", "signed", "unsigned", "const"}
+
+
+def _number_type(t) -> bool:
+    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) \
+        and set(t.type.names) <= _NUMBER and bool(set(t.type.names) - {"const"})
+
+
+def _params(fdef: c_ast.FuncDef) -> list[str] | None:
+    ftype = fdef.decl.type
+    if not isinstance(ftype, c_ast.FuncDecl) or not _number_type(ftype.type):
+        return None
+    params = ftype.args.params if ftype.args else []
+    if len(params) == 1 and isinstance(params[0], c_ast.Typename) and c_generator.CGenerator().visit(params[0]) == "void":
+        return []
+    names = []
+    for p in params:
+        if not isinstance(p, c_ast.Decl) or not p.name or not _number_type(p.type):
+            return None
+        names.append(p.name)
+    return names
+
+
+def _pure_expr(e, names: set[str], calls: set[str], math: frozenset, known: set[str]) -> bool:
+    if isinstance(e, c_ast.ID):
+        return e.name in names
+    if isinstance(e, c_ast.Constant):
+        return e.type in ("int", "double", "float", "char")
+    if isinstance(e, c_ast.BinaryOp):
+        return _pure_expr(e.left, names, calls, math, known) and _pure_expr(e.right, names, calls, math, known)
+    if isinstance(e, c_ast.UnaryOp):
+        return e.op in ("-", "+", "!", "~") and _pure_expr(e.expr, names, calls, math, known)
+    if isinstance(e, c_ast.TernaryOp):
+        return all(_pure_expr(x, names, calls, math, known) for x in (e.cond, e.iftrue, e.iffalse))
+    if isinstance(e, c_ast.Cast):
+        return _number_type(e.to_type.type) and _pure_expr(e.expr, names, calls, math, known)
+    if isinstance(e, c_ast.FuncCall) and isinstance(e.name, c_ast.ID):
+        if e.name.name not in math and e.name.name not in known:
+            return False
+        calls.add(e.name.name)
+        args = e.args.exprs if e.args else []
+        return all(_pure_expr(a, names, calls, math, known) for a in args)
+    return False
+
+
+def _body_calls(fdef: c_ast.FuncDef, math: frozenset, known: set[str]) -> set[str] | None:
+    """The helpers a pure body calls, or None when the body is not pure (given `known` pure)."""
+    names = set(_params(fdef) or [])
+    calls: set[str] = set()
+    items = list(fdef.body.block_items or [])
+    if not items or not isinstance(items[-1], c_ast.Return) or items[-1].expr is None:
+        return None
+    for d in items[:-1]:
+        if not (isinstance(d, c_ast.Decl) and d.init is not None and _number_type(d.type)
+                and not d.storage and _pure_expr(d.init, names, calls, math, known)):
+            return None
+        names.add(d.name)
+    return calls if _pure_expr(items[-1].expr, names, calls, math, known) else None
+
+
+def pure_functions(funcs: list[c_ast.FuncDef], math: frozenset) -> dict[str, tuple[str, ...]]:
+    """name -> the pure helpers it calls (itself not included), of the file's pure helpers."""
+    candidates = {f.decl.name: f for f in funcs if _params(f) is not None}
+    pure: dict[str, set[str]] = {}
+    changed = True
+    while changed:              # helpers calling helpers: grow the pure set to its fixed point
+        changed = False
+        for name, f in candidates.items():
+            if name in pure:
+                continue
+            calls = _body_calls(f, math, set(pure))
+            if calls is not None and name not in calls:
+                pure[name] = calls - math
+                changed = True
+    return {n: tuple(sorted(c)) for n, c in pure.items()}
+
+
+def helper_definitions(funcs: list[c_ast.FuncDef], pure: dict[str, tuple[str, ...]],
+                       called: set[str]) -> tuple[str, ...]:
+    """C definitions of the pure helpers the region calls and those they call, callees first."""
+    by_name = {f.decl.name: f for f in funcs}
+    order: list[str] = []
+
+    def visit(n):
+        if n in order or n not in pure:
+            return
+        for c in pure[n]:
+            visit(c)
+        order.append(n)
+    for n in sorted(called):
+        visit(n)
+    gen = c_generator.CGenerator()
+    out = []
+    for n in order:
+        f = copy.copy(by_name[n])
+        f.decl = copy.copy(f.decl)
+        f.decl.storage, f.decl.funcspec = [], []     # the harness and CUDA files say their own
+        out.append(gen.visit(f).strip())
+    return tuple(out)

@@ -1,0 +1,96 @@
+"""The file's own pure helpers called in a region (`sq(x)`, a clamp built on fabs, helpers
+calling helpers, a local const in the helper): run against the original with gcc, validated by
+`looptx run` (whose harness compiles the region without the user's file), compiled for CUDA
+with nvcc; helpers that may touch memory are refused at the call."""
+import pytest
+from conftest import run_cli as cli
+from test_app_kernels import _run, _transform
+from test_cuda_codegen import needs_nvcc, nvcc_compile
+
+HELPERS = """#include <math.h>
+static inline double sq(double v) { return v * v; }
+static double cube(double v) { return v * sq(v); }
+double clampd(double v, double lo, double hi) { return fabs(v) < lo ? lo : (v > hi ? hi : v); }
+static inline double blend(double a, double b) { const double m = 0.5 * (a + b); return m * m - (double)(int)a; }
+"""
+
+KERNEL = HELPERS + """
+void k(int n, int m, double r[n * m], const double x[n * m])
+{
+#pragma scop
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            r[i * m + j] = sq(x[i * m + j]) + clampd(cube(x[i * m + j]), 0.5, 3.0)
+                           + blend(x[i * m + j], r[i * m + j]);
+#pragma endscop
+}
+"""
+
+MAIN = """#include <stdio.h>
+int main(void)
+{
+    static double r[40 * 40], x[40 * 40];
+    double s = 0;
+    int sizes[][2] = {{1, 3}, {13, 7}, {16, 16}, {29, 31}};
+    for (int t = 0; t < 4; t++) {
+        for (int q = 0; q < 40 * 40; q++) { x[q] = (q % 17) * 0.25 - 2.0; r[q] = q % 3; }
+        k(sizes[t][0], sizes[t][1], r, x);
+        for (int q = 0; q < 40 * 40; q++) s += r[q] * (q % 11 + 1);
+    }
+    printf("%.17g\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [(), ("unroll: {stmt: 0, loop: j, factor: 4}",),
+                                   ("tile: {stmt: 0, loop: i, size: 8}", "tile: {stmt: 0, loop: j, size: 8}")])
+def test_pure_helpers_in_a_region(tmp_path, steps):
+    src, out, _ = _transform(tmp_path, "k.c", KERNEL + MAIN, steps)
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+    argv = ["run", src, "-D", "n=29", "-D", "m=31"]
+    if steps:
+        argv += ["--recipe", tmp_path / "k.yaml"]
+    rc, report, err = cli(*argv)
+    assert rc == 0 and ": ok " in report, report + err
+
+
+@needs_nvcc
+def test_pure_helpers_in_a_cuda_kernel(tmp_path):
+    src = tmp_path / "k.c"
+    src.write_text(KERNEL)
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 16}\n  - tile: {stmt: 0, loop: j, size: 16}\n"
+                      "  - permute: {stmt: 0, order: [ii, jj, i, j]}\n"
+                      "  - cuda: {stmt: 0, block: [jj, ii], thread: [j, i]}\n")
+    out = tmp_path / "k.cu"
+    rc, _, err = cli("transform", src, "--recipe", recipe, "--target", "cuda", "-o", out)
+    assert rc == 0, err
+    cu = out.read_text()
+    assert "static __host__ __device__ inline double sq(double v)" in cu, cu
+    assert cu.index("double sq(") < cu.index("double cube(") < cu.index("__global__"), cu
+    assert nvcc_compile(cu) is None
+
+
+@pytest.mark.parametrize("helper, why", [
+    ("int calls; double f(double v) { calls++; return v; }", "writes a global"),
+    ("double scale = 2.0; double f(double v) { return scale * v; }", "reads a global"),
+    ("double f(double *v) { return v[0]; }", "takes a pointer"),
+    ("double f(double v) { if (v > 0) return v; return -v; }", "more than a return"),
+])
+def test_helpers_that_may_touch_memory_are_refused(tmp_path, helper, why):
+    src = tmp_path / "bad.c"
+    src.write_text(helper + """
+void k(int n, double *r, const double *x)
+{
+#pragma scop
+    for (int i = 0; i < n; i++)
+        r[i] = f(x[i]);
+#pragma endscop
+}
+""")
+    rc, out, err = cli("transform", src)
+    assert rc == 2 and out == "", why
+    assert err.strip() == (f"{src}:6:16: error: call to 'f' may have side effects (only pure math functions "
+                           "(sqrt, exp, fabs, ...) and the file's helpers that return an expression of their "
+                           "number parameters may be called in a region)"), err

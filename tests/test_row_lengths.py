@@ -1,0 +1,87 @@
+"""Row lengths written inline in linearized subscripts (`u[i*(nx + 2) + j]`, halo and padding):
+read through a name the model knows exactly, compiled and run against the original at sizes
+that do and do not divide the tile size; an array whose row products differ keeps its rows."""
+import pytest
+from conftest import run_cli as cli
+from test_app_kernels import _run, _transform
+
+HALO = """#include <stdio.h>
+#define IDX(i, j) ((i) * (nx + 2) + (j))
+void jac(int ny, int nx, double *restrict u, const double *restrict v, double *restrict w, int m)
+{
+#pragma scop
+    for (int i = 1; i <= ny; i++)
+        for (int j = 1; j <= nx; j++)
+            u[IDX(i, j)] = 0.25 * (v[IDX(i - 1, j)] + v[IDX(i + 1, j)] + v[IDX(i, j - 1)] + v[IDX(i, j + 1)]);
+    for (int i = 0; i < ny; i++)
+        for (int j = 0; j < m; j++)
+            w[i * (m + 1) + j] = v[(i + 1) * (nx + 2) + 1] * 2.0 + w[i * (m + 1) + j + 1];
+#pragma endscop
+}
+int main(void)
+{
+    static double u[60 * 60], v[60 * 60], w[60 * 60];
+    double s = 0;
+    int sizes[][3] = {{1, 1, 1}, {16, 8, 8}, {13, 29, 17}, {40, 37, 9}};
+    for (int t = 0; t < 4; t++) {
+        for (int k = 0; k < 60 * 60; k++) { u[k] = k %% 7; v[k] = (k * 13) %% 17; w[k] = k %% 5; }
+        jac(sizes[t][0], sizes[t][1], u, v, w, sizes[t][2]);
+        for (int k = 0; k < 60 * 60; k++) s += (u[k] + 2 * w[k]) * (k %% 13 + 1);
+    }
+    printf("%%.17g\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [(), ("tile: {stmt: 0, loop: j, size: 8}", "permute: {stmt: 0, order: [jj, i, j]}"),
+                                   ("unroll: {stmt: 1, loop: j, factor: 4}",)])
+def test_inline_row_lengths_are_named(tmp_path, steps):
+    src, out, err = _transform(tmp_path, "halo.c", HALO % (), steps)
+    assert "note: inline row lengths are read through names: lx_row = nx + 2, lx_row_2 = m + 1" in err, err
+    text = out.read_text()
+    assert "const long lx_row = nx + 2;" in text and "const long lx_row_2 = m + 1;" in text, text
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+def test_looptx_run_gives_the_named_lengths_their_values(tmp_path):
+    src = tmp_path / "pad.c"
+    src.write_text("""void pad(int n, int m, double a[n * (m + 1)], const double b[n * m])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      a[i * (m + 1) + j] = b[i * m + j];
+#pragma endscop
+}
+""")
+    (tmp_path / "r.yaml").write_text("- tile: {stmt: 0, loop: j, size: 8}\n- permute: {stmt: 0, order: [jj, i, j]}\n")
+    rc, out, err = cli("run", src, "--recipe", tmp_path / "r.yaml", "-D", "n=23", "-D", "m=19")
+    assert rc == 0 and ": ok " in out, out + err
+
+
+def test_an_array_with_other_row_products_keeps_its_rows(tmp_path):
+    # a[i * (n + 1)] is the diagonal of rows of n, next to a[i * n + j]: nothing is named
+    text = """#include <stdio.h>
+void d(int n, double *a)
+{
+#pragma scop
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            a[i * n + j] = a[i * n + j] / a[i * (n + 1)];
+#pragma endscop
+}
+int main(void)
+{
+    static double a[30 * 30];
+    for (int k = 0; k < 900; k++) a[k] = k %% 11 + 1;
+    d(29, a);
+    double s = 0;
+    for (int k = 0; k < 900; k++) s += a[k] * (k %% 7 + 1);
+    printf("%%.17g\\n", s);
+    return 0;
+}
+"""
+    src, out, err = _transform(tmp_path, "diag.c", text % (), ())
+    assert "lx_row" not in out.read_text() and "inline row lengths" not in err
+    assert _run(out, tmp_path) == _run(src, tmp_path)
