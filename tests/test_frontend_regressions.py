@@ -283,5 +283,7 @@ def test_run_size_without_value_has_a_column(tmp_path):
 def test_run_pointer_extent_has_a_column(tmp_path):
     k = tmp_path / "k.c"
     k.write_text(SYRK)
+    assert cli("run", k, "--define", "n=5", "--define", "m=4").returncode == 0    # s: as far as s[0]
+    k.write_text(SYRK.replace("s[0]", "s[j - 1]"))
     file, line, col, msg = one_error(cli("run", k, "--define", "n=5", "--define", "m=4"))
-    assert (line, col) == (7, 18) and "extent of array 's'" in msg, msg
+    assert (line, col) == (7, 18) and "array 's' below its first element" in msg, msg

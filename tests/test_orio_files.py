@@ -123,13 +123,11 @@ def test_orio_axpy_in_its_function_with_align_is_searched_and_the_best_file_matc
         assert all(math.isclose(a, b, rel_tol=1e-12, abs_tol=0) for a, b in zip(want, got))
 
 
-def test_a_pointer_parameter_input_vars_does_not_declare_still_asks_for_extents(tmp_path):
+def test_a_pointer_parameter_input_vars_does_not_declare_is_allocated_as_far_as_the_loop_reaches(tmp_path):
     src = tmp_path / "axpy4.c"
     src.write_text(AXPY.replace("   decl dynamic double y[N] = 0;\n", ""))
     rc, out, err = cli("search", src, "--db", tmp_path / "a.db", "--no-progress")
-    assert rc == 2, out + err
-    line = err.strip().splitlines()[-1]
-    assert "the extent of array 'y' is unknown" in line and line.startswith(f"{src}:2:"), err
+    assert rc == 0 and out.count("status: ok") == 2, out + err
 
 
 PLAIN = """void f(int N, double A[N], double B[N]) {
@@ -401,8 +399,8 @@ def test_a_decl_file_with_directives_is_preprocessed_with_the_build_flags(tmp_pa
     assert rc == 0 and out.count("status: ok 2") == 2, out + err
     src.write_text(DECL_FILE.replace("BUILD", "-DDYNAMIC"))
     rc, out, err = cli("search", src, "--db", tmp_path / "e.db", "--no-progress")
-    assert rc == 2, out + err      # a pointer: its extent is unknown, at its use in the loop
-    assert err.strip().startswith(f"{src}:12:5: error: the extent of array 'x' is unknown"), err
+    # pointers: allocated as far as the loop reaches into them
+    assert rc == 0 and out.count("status: ok 2") == 2, out + err
 
 
 def test_orio_init_and_validation_files_are_noted_not_silently_ignored(tmp_path):

@@ -402,5 +402,9 @@ def test_looptx_run_names_the_members_it_needs(tmp_path):
     rc, out, err = cli("run", src, "--define", "g__n=37")
     assert rc == 0 and ": ok " in out, out + err
     src.write_text(RUN % " + g->u[j]")
+    rc, out, err = cli("run", src, "--define", "g__n=37")       # g->u: as far as the region reaches
+    assert rc == 0 and ": ok " in out, out + err
+    src.write_text(RUN % " + g->u[j - 1]")
     rc, _, err = cli("run", src, "--define", "g__n=37")
-    assert rc == 2 and "error: the extent of 'g->u' (a pointer member, read as 'g__u') is unknown" in err, err
+    assert rc == 2 and "error: the region reads 'g->u' (a pointer member, read as 'g__u') below its first " \
+                       "element (index -1)" in err, err

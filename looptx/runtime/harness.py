@@ -259,19 +259,16 @@ class RegionSignature:
                 args.append(HarnessArg(a.name, "scalar_out" if written else "scalar_in", a.ctype,
                                        out=written, result=result))
                 continue
-            shape = []
-            for d in a.dims:
-                if not d.strip() and _member_of(scop, a.name):
-                    raise LooptxError(
-                        f"the extent of '{_member_of(scop, a.name)}' (a pointer member, read as "
-                        f"'{a.name}') is unknown", hint="looptx run and search allocate arrays of known "
-                        "extent: declare the member as an array with its extents, or validate the "
-                        "output with your own harness", **at(a.name))
+            shape, c_dims = [], [_bind_extent(d, env, free) for d in a.dims]
+            reached = _reach(scop, a, env) if any(not d.strip() for d in a.dims) else None
+            for k, d in enumerate(a.dims):
                 if not d.strip():
-                    raise LooptxError(
-                        f"the extent of array '{a.name}' is unknown (it is a pointer or an "
-                        "incomplete array)", hint=f"declare it with its extents, e.g. "
-                        f"'{a.ctype} {a.name}[N]', so the harness can allocate it", **at(a.name))
+                    # a pointer (or `a[][M]`): as far as the region reaches into it
+                    if reached is None or reached[k][0] < 0:
+                        raise _unknown_extent(scop, a, reached, at(a.name))
+                    shape.append(reached[k][1] + 1)
+                    c_dims[k] = str(shape[-1])
+                    continue
                 try:
                     n = eval_extent(d, env)
                 except KeyError as e:
@@ -288,8 +285,7 @@ class RegionSignature:
                                       hint="give positive sizes with --define NAME=VALUE", **at(a.name))
                 shape.append(n)
             args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
-                                   out=written, result=result,
-                                   c_dims=tuple(_bind_extent(d, env, free) for d in a.dims)))
+                                   out=written, result=result, c_dims=tuple(c_dims)))
         free_set = set(free)
         # Only names of the program may be #defined into the block: its macros and fixed params.
         constants = {k: v for k, v in {**macros, **fixed}.items() if k not in free_set}
@@ -486,3 +482,23 @@ def _member_of(scop, name: str) -> str | None:
 def _member_note(scop, name: str) -> str:
     member = _member_of(scop, name)
     return f" (the struct member {member})" if member else ""
+
+
+def _reach(scop, a, env: dict) -> tuple | None:
+    from looptx.poly.footprint import reach
+    values = {p: int(env[p]) for p in scop.params if p in env}
+    return reach(scop, a.name, values)
+
+
+def _unknown_extent(scop, a, reached, where: dict) -> LooptxError:
+    member = _member_of(scop, a.name)
+    what = f"'{member}' (a pointer member, read as '{a.name}')" if member else f"array '{a.name}'"
+    if reached is not None:
+        return LooptxError(f"the region reads {what} below its first element (index "
+                           f"{min(lo for lo, _ in reached)}), so its extent is unknown",
+                           hint="declare it with its extents, e.g. "
+                                f"'{a.ctype} {a.name}[N]', so the harness can allocate it", **where)
+    return LooptxError(f"the extent of {what} is unknown (a pointer or an incomplete array, and the "
+                       "region's accesses do not bound it at these sizes)",
+                       hint=f"declare it with its extents, e.g. '{a.ctype} {a.name}[N]', or give every "
+                            "size with --define", **where)
