@@ -24,20 +24,23 @@ def load(path: str, *, defines=None, function=None, extra_decls=None) -> Program
     return parse_file(path, defines=defines, function=function, extra_decls=extra_decls)
 
 
-def c_block(variant: Variant, spelled: bool = False) -> list[str]:
+def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list[str]:
     """The region in C.  Kernels of cuda steps become a C emulation of their grid (loops over
     blocks and threads around the kernel body) when they have no barrier; otherwise the
     sequential schedule is printed (correct results; not GPU timings).  `spelled`: the block
-    goes back into the user's file, where the file's macros are defined."""
+    goes back into the user's file, where the file's macros are defined, between the
+    declarations and final values C's scopes need, unless `bare` (codegen/c.region_lines)."""
     from looptx.poly.gpu import mappings
     if mappings(variant):
         from looptx.codegen.cuda import emulation_block, generate
         rc = generate(variant, "region")
         if not any(k.has_sync for k in rc.kernels):
-            return (outer_decls(variant.scop) if spelled else []) + emulation_block(rc) \
-                + (list(variant.scop.final_values) if spelled else [])
+            around = spelled and not bare
+            return (outer_decls(variant.scop) if around else []) + emulation_block(rc) \
+                + (list(variant.scop.final_values) if around else [])
     node, plan = build(variant)
-    return region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled)
+    return region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled,
+                        bare=bare)
 
 
 def region_name(program: Program, index: int) -> str:

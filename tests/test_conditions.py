@@ -101,6 +101,40 @@ def test_a_branch_that_changes_its_own_condition_is_refused(tmp_path):
     rc, out, err = cli("transform", src)
     assert rc == 2 and out == "", err
     assert err.strip() == (
-        f"{src}:5:13: error: non-affine condition: array element used in an index or bound (conditions "
+        f"{src}:5:13: error: non-affine condition: it reads array data (conditions "
         "must be affine comparisons of iterators and parameters; or write the branch as conditional "
         "assignments, x = c ? v : x (a statement of the branch changes what its condition reads))"), err
+
+
+GUARDED = """#include <stdio.h>
+double f(int n, int m, int unused, double *x, double *y, double *z)
+{
+#pragma scop
+    for (int i = 0; i < n; i++) {
+        if (i < n - 1 && x[i] > 0.0)
+            y[i + 1] = x[i];
+        if (x[i] > 1.0 && i > 0)
+            z[i - 1] += x[i];
+        if (x[i] > 2.0)
+            z[i] = 1.0;
+        else if (x[i] < -2.0) {
+            if (i %% 2 == 0)
+                z[i] = -1.0;
+        } else
+            z[i] = 0.5 * z[i];
+    }
+#pragma endscop
+    return 0.0;
+}
+""" + MAIN
+
+
+@pytest.mark.parametrize("steps", [(), ("unroll: {stmt: 0, loop: i, factor: 4}",)])
+def test_affine_conjuncts_of_a_branch_on_data_stay_in_the_domain(tmp_path, steps):
+    # y[i + 1] is touched only where i < n - 1, as in the original (no write past the end)
+    src, out, _ = _transform(tmp_path, "guarded.c", GUARDED % (), steps)
+    text = out.read_text()
+    if not steps:
+        assert "if (n >= i + 2)\n          y[i + 1] = x[i] > 0.0 ? x[i] : y[i + 1];" in text, text
+        assert "z[i] = x[i] > 2.0 ? 1.0 : x[i] < -2.0 ? i % 2 == 0 ? -1.0 : z[i] : 0.5 * z[i];" in text, text
+    assert _run(out, tmp_path, "-fsanitize=address") == _run(src, tmp_path, "-fsanitize=address")

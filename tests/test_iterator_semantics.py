@@ -121,3 +121,68 @@ def test_iterators_keep_their_declared_types(tmp_path, steps):
     expected = _run(src, tmp_path)
     assert expected.startswith("3.6893488147419103e+19 ")   # (double)(i - 3) at i = 0 wraps, twice
     assert _run(out, tmp_path) == expected
+
+
+KINDS = """#include <stdio.h>
+int pos = -1;
+static int where(void) { return pos; }
+static int peek(const int *p) { return *p; }
+int g1(int n, double *a)
+{
+#pragma scop
+    for (pos = 0; pos < n; pos++)
+        a[pos] = a[pos] * 2.0;
+#pragma endscop
+    return where();
+}
+int g2(int n, double *a)
+{
+    int i = -1;
+    const int *p = &i;
+#pragma scop
+    for (i = 0; i < n; i++)
+        a[i] = a[i] + 1.0;
+#pragma endscop
+    return peek(p);
+}
+int g3(int n, double *a)
+{
+#pragma scop
+    int j;
+    for (j = n - 1; j >= 0; j -= 2)
+        a[j] = a[j] - 3.0;
+#pragma endscop
+    return j;
+}
+void g4(unsigned n, double *a)
+{
+#pragma scop
+    for (int i = 0; i < n; i++)
+        a[i] += i - 5;
+#pragma endscop
+}
+int main(void)
+{
+    static double a[40];
+    long s = 0;
+    for (int n = 0; n < 12; n++) {
+        s = s * 7 + g1(n, a) + 3 * g2(n, a) + 5 * g3(n, a);
+        g4(n, a);
+    }
+    for (int k = 0; k < 40; k++) s += (long)a[k] * (k + 1);
+    printf("%ld\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [(), ("unroll: {stmt: 0, loop: pos, factor: 4}", "unroll: {stmt: 1, loop: i, factor: 3}",
+                                        "unroll: {stmt: 2, loop: j, factor: 2}", "unroll: {stmt: 3, loop: i, factor: 3}")])
+def test_globals_addresses_region_declared_iterators_and_unsigned_sizes(tmp_path, steps):
+    # a global iterator and one read through a pointer keep their final values; an iterator
+    # the region declares is declared before its block; the unrolled tail of a loop bounded by
+    # an unsigned size computes its index in signed arithmetic (i - 5 at i = 1 is -4)
+    src, out, _ = _transform(tmp_path, "kinds.c", KINDS, steps)
+    text = out.read_text()
+    assert "    int j;\n    {\n" in text, text
+    assert _run(out, tmp_path) == _run(src, tmp_path)

@@ -94,3 +94,28 @@ void k(int n, double *r, const double *x)
     assert err.strip() == (f"{src}:6:16: error: call to 'f' may have side effects (only pure math functions "
                            "(sqrt, exp, fabs, ...) and the file's helpers that return an expression of their "
                            "number parameters may be called in a region)"), err
+
+
+@needs_nvcc
+def test_a_helper_named_like_a_cuda_builtin_and_one_naming_an_enum(tmp_path):
+    src = tmp_path / "k.c"
+    src.write_text("""enum { SCALE = 3 };
+static inline double max(double a, double b) { return a > b ? a : b; }
+static inline double scaled(double v) { return SCALE * v; }
+void k(int n, double *y, const double *x)
+{
+#pragma scop
+    for (int i = 0; i < n; i++)
+        y[i] = max(scaled(x[i]), 0.0);
+#pragma endscop
+}
+""")
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32}\n"
+                      "  - cuda: {stmt: 0, block: [ii], thread: [i], sizes: {x: n, y: n}}\n")
+    out = tmp_path / "k.cu"
+    rc, _, err = cli("transform", src, "--recipe", recipe, "--target", "cuda", "-o", out)
+    assert rc == 0, err
+    cu = out.read_text()
+    assert "#define max lx_fn_max\n" in cu and "return 3 * v;" in cu, cu
+    assert nvcc_compile(cu) is None

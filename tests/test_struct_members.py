@@ -408,3 +408,20 @@ def test_looptx_run_names_the_members_it_needs(tmp_path):
     rc, _, err = cli("run", src, "--define", "g__n=37")
     assert rc == 2 and "error: the region reads 'g->u' (a pointer member, read as 'g__u') below its first " \
                        "element (index -1)" in err, err
+
+
+def test_a_bit_field_member_is_refused(tmp_path):
+    src = tmp_path / "bits.c"
+    src.write_text("""typedef struct { unsigned cnt : 3; double v[8]; } s_t;
+void f(s_t *g, int n)
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    g->cnt += 1;
+#pragma endscop
+}
+""")
+    rc, out, err = cli("transform", src)
+    assert rc == 2 and out == "", err
+    assert err.strip() == (f"{src}:6:5: error: 'g->cnt' is a bit-field, which looptx cannot read into a variable "
+                           "(copy it into a variable before the region and store it back after it)"), err

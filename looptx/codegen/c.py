@@ -147,7 +147,9 @@ class CPrinter:
 
     def statement(self, leaf: K.Leaf) -> str:
         s = self.scop.statements[leaf.stmt]
-        mapping = dict(zip(s.iterators, leaf.iters))
+        # an iterator's value is computed as the bounds are (`n - n % 3 + 1` with size_t n in
+        # signed arithmetic), not in the unsigned arithmetic C would pick
+        mapping = {k: signed_params(v, self.scop) for k, v in zip(s.iterators, leaf.iters)}
         refs = dict(leaf.refs)
 
         def ref(r: ir.Ref) -> str:
@@ -241,22 +243,26 @@ def baked_guard(scop) -> list[str]:
 
 
 def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
-                 spelled: bool = False) -> list[str]:
+                 spelled: bool = False, bare: bool = False) -> list[str]:
     """The regenerated region as a C block (without the file's base indentation); for the
-    user's file (`spelled`), after the checks of the sizes it holds for only."""
+    user's file (`spelled`), after the checks of the sizes it holds for only, and between the
+    declarations and final values that C's scopes need (not `bare`: a caller that puts several
+    variants under guards places those once)."""
     printer = CPrinter(variant, indent, spelled=spelled)
     body = printer.lines(node, 1)
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
              for a in variant.scop.arrays if a.local and a.decl]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
-    return (baked_guard(variant.scop) + outer_decls(variant.scop) if spelled else []) \
-        + ["{"] + decls + body + ["}"] + (list(variant.scop.final_values) if spelled else [])
+    around = spelled and not bare
+    return (baked_guard(variant.scop) if spelled else []) + (outer_decls(variant.scop) if around else []) \
+        + ["{"] + decls + body + ["}"] + (list(variant.scop.final_values) if around else [])
 
 
 def outer_decls(scop) -> list[str]:
     """Declarations of the variables the region declares and the function reads after it: they
     go before the region's block, in the user's file (a harness declares them itself)."""
-    return [a.spelled_decl or a.decl for a in scop.arrays if a.declared_in_region and a.decl]
+    return [a.spelled_decl or a.decl for a in scop.arrays if a.declared_in_region and a.decl] \
+        + list(scop.declared_before)
 
 
 class TreePrinter(CPrinter):

@@ -296,8 +296,11 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     scop = rc.variant.scop
     out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
            "#include <stdlib.h>", ""]
-    # before the sizes' #defines, which could name a helper's parameter
-    out += ["static __host__ __device__ inline " + h for h in scop.helpers]
+    # before the sizes' #defines, which could name a helper's parameter; renamed, since CUDA's
+    # headers overload names a C file may use for its own (max, min, abs)
+    for h in scop.helpers:
+        name = re.match(r"[^(]*?(\w+)\s*\(", h).group(1)
+        out += [f"#define {name} lx_fn_{name}", "static __host__ __device__ inline " + h]
     kernel_text = []
     divergent = False
     for kc in rc.kernels:

@@ -238,7 +238,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                for i, r in enumerate(regions)]
 
     scops = []
-    pure = pure_functions(funcs, PURE_MATH)
+    pure = pure_functions(funcs, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)})
     overridable = _defaults(text)
     declared = set(globals_)
     for r in regions:
@@ -287,17 +287,26 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
             after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
             scop = hoist.attach(_build_scop(path, r, raw, ex, symbols, defines,
-                                            tuple(assumptions or ()) + rows.assumptions,
+                                            tuple(assumptions or ())
+                                            + rows.assumptions(ex.params, {**int_macros, **defines}),
                                             (src.pos(r.start)[0], src.pos(r.end)[0]),
                                             None if r.index in wrapped else fdef.decl.name,
                                             derived + rows.derived, overridable, after))
-            scop = replace(scop, hoisted=scop.hoisted + rows.declarations())
+            accessed = {a.name for a in scop.arrays}
+            scop = replace(scop, hoisted=scop.hoisted + rows.declarations(),
+                           declared_before=tuple((ex.local[n].spelled_decl or ex.local[n].decl_text) + ";"
+                                                 for n in after if n not in accessed and ex.local[n].decl_text))
         live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out)
+        # the region's own variables read after it count for the loop variables' final values
+        read_after = {**{n: (why, "", "") for n, why in after.items()}, **live}
         called = {n.name.name for it in items for n in _nodes(it)
                   if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in pure}
         scop = replace(with_live_out(scop, live),
-                       final_values=final_value_lines(fdef, items, live, end, src, blanked, where),
-                       helpers=helper_definitions(funcs, pure, called))
+                       # an Orio fragment at file scope is pasted into a function of Orio's: no
+                       # code of the file runs after it
+                       final_values=() if r.index in wrapped else
+                       final_value_lines(fdef, items, read_after, end, src, blanked, where),
+                       helpers=helper_definitions(funcs, pure, called, ex.constants.enums))
         scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r)
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)

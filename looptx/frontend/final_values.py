@@ -52,8 +52,18 @@ def needed_iterators(fdef: c_ast.FuncDef, items: list, live: dict, hi, where) ->
     may read after the region (`live`: name -> why, from escape.dead_after)."""
     own = {_own_iterator(n) for it in items for n, _ in _walk(it) if isinstance(n, c_ast.For)} - {None}
     around = _inside_a_loop(fdef, items)
-    return {name for name in own if live.get(name, ("",))[0]
-            and (around or not _assigned_first(fdef, name, hi, where))}
+    needed = set()
+    for name in own:
+        if name not in live:
+            needed.add(name)        # a global: other functions may read it
+            continue
+        why = live[name][0]
+        # only a use after the region can be a plain assignment that discards the value (an
+        # address taken, a static, a goto, a loop around the region keep it)
+        if why and (around or not why.endswith("after the region")
+                    or not _assigned_first(fdef, name, hi, where)):
+            needed.add(name)
+    return needed
 
 
 class _Header:

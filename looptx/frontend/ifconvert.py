@@ -24,6 +24,12 @@ def _assignments(node) -> list | None:
     items = (node.block_items or []) if isinstance(node, c_ast.Compound) else [node]
     out = []
     for it in items:
+        if isinstance(it, c_ast.If):            # else-if chains, nested branches
+            inner, _ = if_converted(it)
+            if inner is None:
+                return None
+            out += inner
+            continue
         if isinstance(it, c_ast.UnaryOp) and it.op in ("p++", "++", "p--", "--"):
             it = c_ast.Assignment("+=" if "+" in it.op else "-=", it.expr,
                                   c_ast.Constant("int", "1", it.coord), it.coord)

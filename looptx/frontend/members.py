@@ -350,6 +350,10 @@ class _Types:
             if hit is None:
                 raise error(node, f"'{prefix}' has no member '{name}'", "check the member's name")
             d, holder = hit
+            if getattr(d, "bitsize", None) is not None:
+                # a copy in a variable of its type would not wrap at the field's width
+                raise error(node, f"'{prefix}{op}{name}' is a bit-field, which looptx cannot read into a variable",
+                            "copy it into a variable before the region and store it back after it")
             containers.append(holder)
             t = d.type
             prefix = f"{prefix}{op}{name}"

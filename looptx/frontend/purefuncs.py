@@ -60,9 +60,9 @@ def _pure_expr(e, names: set[str], calls: set[str], math: frozenset, known: set[
     return False
 
 
-def _body_calls(fdef: c_ast.FuncDef, math: frozenset, known: set[str]) -> set[str] | None:
+def _body_calls(fdef: c_ast.FuncDef, math: frozenset, known: set[str], enums=frozenset()) -> set[str] | None:
     """The helpers a pure body calls, or None when the body is not pure (given `known` pure)."""
-    names = set(_params(fdef) or [])
+    names = set(_params(fdef) or []) | set(enums)
     calls: set[str] = set()
     items = list(fdef.body.block_items or [])
     if not items or not isinstance(items[-1], c_ast.Return) or items[-1].expr is None:
@@ -75,8 +75,9 @@ def _body_calls(fdef: c_ast.FuncDef, math: frozenset, known: set[str]) -> set[st
     return calls if _pure_expr(items[-1].expr, names, calls, math, known) else None
 
 
-def pure_functions(funcs: list[c_ast.FuncDef], math: frozenset) -> dict[str, tuple[str, ...]]:
-    """name -> the pure helpers it calls (itself not included), of the file's pure helpers."""
+def pure_functions(funcs: list[c_ast.FuncDef], math: frozenset, enums=frozenset()) -> dict[str, tuple[str, ...]]:
+    """name -> the pure helpers it calls (itself not included), of the file's pure helpers
+    (`enums`: the file's enum constants, which a helper may name)."""
     candidates = {f.decl.name: f for f in funcs if _params(f) is not None}
     pure: dict[str, set[str]] = {}
     changed = True
@@ -85,7 +86,7 @@ def pure_functions(funcs: list[c_ast.FuncDef], math: frozenset) -> dict[str, tup
         for name, f in candidates.items():
             if name in pure:
                 continue
-            calls = _body_calls(f, math, set(pure))
+            calls = _body_calls(f, math, set(pure), enums)
             if calls is not None and name not in calls:
                 pure[name] = calls - math
                 changed = True
@@ -93,8 +94,9 @@ def pure_functions(funcs: list[c_ast.FuncDef], math: frozenset) -> dict[str, tup
 
 
 def helper_definitions(funcs: list[c_ast.FuncDef], pure: dict[str, tuple[str, ...]],
-                       called: set[str]) -> tuple[str, ...]:
-    """C definitions of the pure helpers the region calls and those they call, callees first."""
+                       called: set[str], enums: dict | None = None) -> tuple[str, ...]:
+    """C definitions of the pure helpers the region calls and those they call, callees first,
+    with the enum constants they name at their values (the files they go to lack the enum)."""
     by_name = {f.decl.name: f for f in funcs}
     order: list[str] = []
 
@@ -109,8 +111,22 @@ def helper_definitions(funcs: list[c_ast.FuncDef], pure: dict[str, tuple[str, ..
     gen = c_generator.CGenerator()
     out = []
     for n in order:
-        f = copy.copy(by_name[n])
-        f.decl = copy.copy(f.decl)
+        f = copy.deepcopy(by_name[n])
         f.decl.storage, f.decl.funcspec = [], []     # the harness and CUDA files say their own
-        out.append(gen.visit(f).strip())
+        text = gen.visit(_with_values(f, enums or {})).strip()
+        out.append(text)
     return tuple(out)
+
+
+def _with_values(node, values: dict):
+    for name, child in node.children():
+        if isinstance(child, c_ast.ID) and child.name in values:
+            new = c_ast.Constant("int", str(values[child.name]), child.coord)
+            attr, _, index = name.partition("[")
+            if index:
+                getattr(node, attr)[int(index.rstrip("]"))] = new
+            else:
+                setattr(node, attr, new)
+        else:
+            _with_values(child, values)
+    return node

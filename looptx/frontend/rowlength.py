@@ -9,6 +9,7 @@ knows `lx_row = nx + 2` exactly, and the output reads `u[i * lx_row + j]`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -30,9 +31,16 @@ class RowNames:
     def symbols(self) -> dict[str, Symbol]:
         return {n: Symbol(n, "var", "long", is_const=True) for n, _, _ in self.names}
 
-    @property
-    def assumptions(self) -> tuple[str, ...]:
-        return tuple(f"{n} = {text}" for n, text, _ in self.names)
+    def assumptions(self, params, values: dict) -> tuple[str, ...]:
+        """`lx_row = nx + 2` for the model, over its parameters (#defined names at their
+        values); a length over a name the model does not know stays unrelated, which is sound."""
+        out = []
+        for n, text, _ in self.names:
+            names = set(re.findall(r"[A-Za-z_]\w*", text))
+            if n not in params or not names <= set(params) | set(values):
+                continue
+            out.append(f"{n} = " + re.sub(r"[A-Za-z_]\w*", lambda m: str(values.get(m.group(0), m.group(0))), text))
+        return tuple(out)
 
     @property
     def derived(self) -> tuple[tuple[str, str], ...]:
@@ -84,8 +92,10 @@ def _row_factor(node, iterators: set[str]) -> bool:
             return True
         if isinstance(n, c_ast.Constant):
             return n.type == "int"
-        if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-", "*"):
+        if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-"):
             return plain(n.left) and plain(n.right)
+        if isinstance(n, c_ast.BinaryOp) and n.op == "*":     # linear: one side a constant
+            return plain(n.left) and plain(n.right) and not (_ids(n.left) and _ids(n.right))
         if isinstance(n, c_ast.UnaryOp) and n.op == "-":
             return plain(n.expr)
         return False

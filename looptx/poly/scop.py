@@ -154,6 +154,9 @@ class Scop(CachedValue):
     # C lines after the regenerated region that leave in the function's own loop variables the
     # values the code after it reads (frontend/final_values.py)
     final_values: tuple[str, ...] = ()
+    # declarations of the region's own variables that no statement accesses but the code after
+    # it reads (a loop variable declared in the region): before the regenerated block
+    declared_before: tuple[str, ...] = ()
     # definitions of the file's pure helpers the region calls (frontend/purefuncs.py), for code
     # compiled without the user's file (harness, CUDA)
     helpers: tuple[str, ...] = ()

@@ -50,6 +50,7 @@ def write_best(st, best, function=None) -> str:
     if st.backend == "cuda":
         return _write_cuda(st, base, head, variants)
     from looptx.codegen.render import render_file
+    from looptx.codegen.c import outer_decls
     from looptx.pipeline import c_block
     from looptx.poly.variant import original
     try:
@@ -65,9 +66,10 @@ def write_best(st, best, function=None) -> str:
         # it), so it runs under a guard on the sizes the region's code reads; any other size
         # runs the original code.  Only those names are surely in scope there: an Orio input
         # param the code never names (`SN`, when the function reads its own `n`) is not.
+        scop = symbolic.scops[r] if symbolic is not None else variants[0][2][r].scop
         if symbolic is not None:
             used = set(symbolic.scops[r].params)
-            fallback = c_block(original(symbolic.scops[r]), spelled=True)
+            fallback = c_block(original(symbolic.scops[r]), spelled=True, bare=True)
         else:
             code = _region_code(variants[0][1], r)
             used = {to_model(n) for n in variants[0][0] if re.search(rf"\b{re.escape(n)}\b", code)}
@@ -77,17 +79,18 @@ def write_best(st, best, function=None) -> str:
         if not any(conds):
             blocks[r] = c_block(variants[0][2][r], spelled=True)
             continue
+        # declarations and loop variables' final values once, around the guarded variants
         block = []
         for k, ((sizes, _, vs), cond) in enumerate(zip(variants, conds)):
             if cond in conds[:k]:
                 continue                # the same guard: the first size's variant serves it
             block.append(("if" if not block else "else if") + f" ({cond}) {{")
-            block += _inner(c_block(vs[r], spelled=True))
+            block += _inner(c_block(vs[r], spelled=True, bare=True))
             block.append("}")
         block.append("else {")
         block += _inner(fallback)
         block.append("}")
-        blocks[r] = block
+        blocks[r] = outer_decls(scop) + block + list(scop.final_values)
     out = render_file(symbolic or variants[0][1], blocks, head)
     return _write(base + ".best.c", out)
 
