@@ -15,10 +15,10 @@ from typing import Callable
 from pycparser import c_ast
 
 from looptx import ir
-from looptx.errors import SourceError, note_once
+from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
-from looptx.frontend.ifconvert import if_converted
+from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.steps import Constants, StepName, loop_step
 from looptx.frontend.symbols import Symbol, arithmetic_type, c_text
 
@@ -189,7 +189,7 @@ class Extractor:
             try:
                 a, b = self.affine_text(node.left), self.affine_text(node.right)
             except SourceError as e:
-                e.what = "non-affine condition: " + _condition_problem(e.what)
+                e.what = "non-affine condition: " + condition_problem(e.what)
                 e.hint = "conditions must be affine comparisons of iterators and parameters"
                 raise
             if op == "==":
@@ -200,7 +200,7 @@ class Extractor:
         try:
             self.translator().translate(node)
         except NonAffine as e:
-            raise self.error(node, "non-affine condition: " + _condition_problem(e.what),
+            raise self.error(node, "non-affine condition: " + condition_problem(e.what),
                              "conditions must be affine comparisons of iterators and parameters") from None
         # C's truth of an integer: `if (i % 4)`, `if (!(i % 2))`, `if (flag)`
         a = self.affine_text(node)
@@ -415,7 +415,7 @@ class Extractor:
         try:
             then_c = self.cond_text(node.cond)
         except SourceError as e:
-            self._branch_on_data(node, e)
+            branch_on_data(self, node, e)
             del self.ctx_obligations[mark:]
             return
         self.conds.append(then_c)
@@ -430,36 +430,6 @@ class Extractor:
             finally:
                 self.conds.pop()
         del self.ctx_obligations[mark:]
-
-    def _branch_on_data(self, node: c_ast.If, e: SourceError) -> None:
-        """An if whose condition reads data, as conditional assignments.  Without an else, the
-        affine conjuncts of its condition (`i < n - 1 && x[i] > 0`) stay a piece of the domain,
-        so that the assignment's target is touched only where the original could touch it."""
-        affine, data = [], []
-        if node.iffalse is None:
-            for c in _conjuncts(node.cond):
-                try:
-                    affine.append(self.cond_text(c))
-                except SourceError:
-                    data.append(c)
-        if affine and data:
-            cond = data[0]
-            for c in data[1:]:
-                cond = c_ast.BinaryOp("&&", cond, c, c.coord)
-            node = c_ast.If(cond, node.iftrue, None, node.coord)
-        converted, why = if_converted(node)
-        if converted is None:
-            e.hint = f"{e.hint}; or write the branch as conditional assignments, x = c ? v : x ({why})"
-            raise e
-        line, col = self.where(node)
-        note_once(self.filename, line, "a branch on array data is modelled, and printed, as "
-                  "conditional assignments (x = c ? v : x)", col=col)
-        self.conds.extend(affine)
-        try:
-            for a in converted:
-                self.statement(a)
-        finally:
-            del self.conds[len(self.conds) - len(affine):]
 
     def statement(self, node):
         if isinstance(node, c_ast.UnaryOp):
@@ -616,17 +586,6 @@ class Extractor:
         if isinstance(node, c_ast.ExprList):
             raise self.error(node, "comma expression is not supported", "write separate statements")
         raise self.error(node, f"unsupported expression ({type(node).__name__})", "rewrite it with plain C arithmetic")
-
-
-def _condition_problem(what: str) -> str:
-    what = what.replace("non-affine: ", "")
-    return "it reads array data" if what.startswith("array element used in an index or bound") else what
-
-
-def _conjuncts(cond) -> list:
-    if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&":
-        return _conjuncts(cond.left) + _conjuncts(cond.right)
-    return [cond]
 
 
 def _ids(node):

@@ -14,6 +14,7 @@ import copy
 
 from pycparser import c_ast
 
+from looptx.errors import SourceError, note_once
 from looptx.frontend.symbols import c_text
 
 
@@ -86,3 +87,46 @@ def if_converted(node: c_ast.If) -> tuple[list[c_ast.Assignment] | None, str]:
             else c_ast.TernaryOp(copy.deepcopy(cond), keep, value, a.coord)
         out.append(c_ast.Assignment("=", a.lvalue, pick, a.coord))
     return out, ""
+
+
+def branch_on_data(ex, node: c_ast.If, e) -> None:
+    """An if whose condition reads data, as conditional assignments (`ex`: the region's
+    Extractor).  Without an else, the affine conjuncts of its condition (`i < n - 1 && x[i] > 0`)
+    stay a piece of the domain, so that the assignment's target is touched only where the
+    original could touch it."""
+    affine, data = [], []
+    if node.iffalse is None:
+        for c in conjuncts(node.cond):
+            try:
+                affine.append(ex.cond_text(c))
+            except SourceError:
+                data.append(c)
+    if affine and data:
+        cond = data[0]
+        for c in data[1:]:
+            cond = c_ast.BinaryOp("&&", cond, c, c.coord)
+        node = c_ast.If(cond, node.iftrue, None, node.coord)
+    converted, why = if_converted(node)
+    if converted is None:
+        e.hint = f"{e.hint}; or write the branch as conditional assignments, x = c ? v : x ({why})"
+        raise e
+    line, col = ex.where(node)
+    note_once(ex.filename, line, "a branch on array data is modelled, and printed, as "
+              "conditional assignments (x = c ? v : x)", col=col)
+    ex.conds.extend(affine)
+    try:
+        for a in converted:
+            ex.statement(a)
+    finally:
+        del ex.conds[len(ex.conds) - len(affine):]
+
+
+def condition_problem(what: str) -> str:
+    what = what.replace("non-affine: ", "")
+    return "it reads array data" if what.startswith("array element used in an index or bound") else what
+
+
+def conjuncts(cond) -> list:
+    if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&":
+        return conjuncts(cond.left) + conjuncts(cond.right)
+    return [cond]
