@@ -74,8 +74,9 @@ class _Header:
 
     def __call__(self, node, keyword: str) -> str:
         text = self.blanked
-        at = self.src.offset(*self.where(node))
-        if text.startswith(keyword, at):
+        line, col = self.where(node)
+        at = self.src.offset(line, col) if line >= 1 else -1
+        if at >= 0 and text.startswith(keyword, at):
             k = at + len(keyword)
             while k < len(text) and text[k].isspace():
                 k += 1
