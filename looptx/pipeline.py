@@ -29,18 +29,21 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
     blocks and threads around the kernel body) when they have no barrier; otherwise the
     sequential schedule is printed (correct results; not GPU timings).  `spelled`: the block
     goes back into the user's file, where the file's macros are defined, between the
-    declarations and final values C's scopes need, unless `bare` (codegen/c.region_lines)."""
+    declarations and final values C's scopes need, unless `bare` (a caller that puts several
+    variants under guards places those once)."""
     from looptx.poly.gpu import mappings
+    lines = None
     if mappings(variant):
         from looptx.codegen.cuda import emulation_block, generate
         rc = generate(variant, "region")
         if not any(k.has_sync for k in rc.kernels):
-            around = spelled and not bare
-            return (outer_decls(variant.scop) if around else []) + emulation_block(rc) \
-                + (list(variant.scop.final_values) if around else [])
-    node, plan = build(variant)
-    return region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled,
-                        bare=bare)
+            lines = emulation_block(rc)
+    if lines is None:
+        node, plan = build(variant)
+        lines = region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled)
+    if not spelled or bare:
+        return lines
+    return outer_decls(variant.scop) + lines + list(variant.scop.final_values)
 
 
 def region_name(program: Program, index: int) -> str:

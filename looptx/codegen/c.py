@@ -243,19 +243,15 @@ def baked_guard(scop) -> list[str]:
 
 
 def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
-                 spelled: bool = False, bare: bool = False) -> list[str]:
+                 spelled: bool = False) -> list[str]:
     """The regenerated region as a C block (without the file's base indentation); for the
-    user's file (`spelled`), after the checks of the sizes it holds for only, and between the
-    declarations and final values that C's scopes need (not `bare`: a caller that puts several
-    variants under guards places those once)."""
+    user's file (`spelled`), after the checks of the sizes it holds for only."""
     printer = CPrinter(variant, indent, spelled=spelled)
     body = printer.lines(node, 1)
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
              for a in variant.scop.arrays if a.local and a.decl]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
-    around = spelled and not bare
-    return (baked_guard(variant.scop) if spelled else []) + (outer_decls(variant.scop) if around else []) \
-        + ["{"] + decls + body + ["}"] + (list(variant.scop.final_values) if around else [])
+    return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
 
 
 def outer_decls(scop) -> list[str]:

@@ -15,7 +15,7 @@ import copy
 from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once
-from looptx.frontend.symbols import c_text
+from looptx.frontend.symbols import c_text, id_names
 
 
 def _assignments(node) -> list | None:
@@ -38,16 +38,6 @@ def _assignments(node) -> list | None:
             return None
         out.append(it)
     return out
-
-
-def _names(node) -> set[str]:
-    found = set()
-
-    class V(c_ast.NodeVisitor):
-        def visit_ID(self, n):
-            found.add(n.name)
-    V().visit(node)
-    return found
 
 
 def _written(a: c_ast.Assignment) -> str | None:
@@ -76,7 +66,7 @@ def if_converted(node: c_ast.If) -> tuple[list[c_ast.Assignment] | None, str]:
         return [c_ast.Assignment("=", a.lvalue, c_ast.TernaryOp(cond, a.rvalue, b.rvalue, a.coord),
                                  a.coord)], ""
     stmts = then + other
-    read = _names(cond)
+    read = id_names(cond)
     if any(_written(a) in read or _written(a) is None for a in stmts[:-1]):
         return None, "a statement of the branch changes what its condition reads"
     out = []

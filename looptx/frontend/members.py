@@ -30,9 +30,9 @@ from pycparser import c_ast
 from looptx.errors import LooptxError, SourceError, note_once
 from looptx.frontend.names import to_user
 from looptx.frontend.spelling import Spellings
-from looptx.frontend.symbols import FLOAT_TYPES, INT_TYPES, DeclCollector, Symbol, symbol_of
+from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, symbol_of
 
-_ARITH = (INT_TYPES | FLOAT_TYPES | {"int", "long", "short", "char", "signed", "unsigned"}) - {"void"}
+_ARITH = ARITH_WORDS
 _INCDEC = ("p++", "++", "p--", "--")
 _COPY_HINT = "copy the value into a variable before the region"
 

@@ -13,9 +13,9 @@ import copy
 
 from pycparser import c_ast, c_generator
 
-from looptx.frontend.symbols import FLOAT_TYPES, INT_TYPES
+from looptx.frontend.symbols import ARITH_WORDS
 
-_NUMBER = INT_TYPES | FLOAT_TYPES | {"int", "long", "short", "char", "signed", "unsigned", "const"}
+_NUMBER = ARITH_WORDS | {"const"}
 
 
 def _number_type(t) -> bool:

@@ -18,7 +18,7 @@ from looptx.errors import note_once
 from looptx.frontend.members import _rewrite, _fresh, _identifiers
 from looptx.frontend.names import to_user
 from looptx.frontend.spelling import Spellings
-from looptx.frontend.symbols import Symbol, c_text
+from looptx.frontend.symbols import Symbol, c_text, id_names
 
 
 @dataclass(frozen=True)
@@ -51,18 +51,6 @@ class RowNames:
         return tuple((f"const long {n} = {spelled};", "") for n, _, spelled in self.names)
 
 
-def _ids(node) -> set[str]:
-    out = set()
-
-    def go(n):
-        if isinstance(n, c_ast.ID):
-            out.add(n.name)
-        for _, ch in n.children():
-            go(ch)
-    go(node)
-    return out
-
-
 def _iterators(items) -> set[str]:
     out = set()
 
@@ -85,7 +73,7 @@ def _row_factor(node, iterators: set[str]) -> bool:
     `nx + 2*h`), no iterator and nothing but + - * on names and integer constants."""
     if not (isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-")):
         return False
-    names = _ids(node)
+    names = id_names(node)
 
     def plain(n) -> bool:
         if isinstance(n, c_ast.ID):
@@ -95,7 +83,7 @@ def _row_factor(node, iterators: set[str]) -> bool:
         if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-"):
             return plain(n.left) and plain(n.right)
         if isinstance(n, c_ast.BinaryOp) and n.op == "*":     # linear: one side a constant
-            return plain(n.left) and plain(n.right) and not (_ids(n.left) and _ids(n.right))
+            return plain(n.left) and plain(n.right) and not (id_names(n.left) and id_names(n.right))
         if isinstance(n, c_ast.UnaryOp) and n.op == "-":
             return plain(n.expr)
         return False
@@ -107,8 +95,8 @@ def _products(e, iterators: set[str]):
     subscript; the key is the factor's text when it is a row length to name, None otherwise."""
     if isinstance(e, c_ast.BinaryOp) and e.op == "*":
         for factor, other in ((e.right, e.left), (e.left, e.right)):
-            names = _ids(factor)
-            if names and not names & iterators and _ids(other) & iterators:
+            names = id_names(factor)
+            if names and not names & iterators and id_names(other) & iterators:
                 yield factor, (c_text(factor) if _row_factor(factor, iterators) else None)
                 break
     for _, ch in e.children():

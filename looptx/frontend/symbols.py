@@ -12,6 +12,19 @@ INT_TYPES = {"int", "long", "short", "char", "unsigned", "signed", "size_t", "ss
              "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
              "uint64_t", "intptr_t", "uintptr_t", "intmax_t", "uintmax_t", "bool", "_Bool"}
 FLOAT_TYPES = {"float", "double"}
+ARITH_WORDS = INT_TYPES | FLOAT_TYPES       # the words of an arithmetic type's name
+
+
+def id_names(node) -> set[str]:
+    """The names of every identifier in an expression or statement."""
+    out = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.ID):
+            out.add(n.name)
+        stack.extend(ch for _, ch in n.children())
+    return out
 
 
 def c_text(node) -> str:
