@@ -476,14 +476,28 @@ def test_cudaize_array_dict_gives_the_host_copies(tmp_path, src, name, text, def
     check_same(c, p.stdout, {"N": 8, "M": 16} if defines else {})
 
 
-def test_pointer_array_without_a_count_is_a_located_error(tmp_path):
+def test_pointer_array_without_a_count_is_copied_as_far_as_the_region_reaches(tmp_path):
     c, r = _script(tmp_path, PTR_C, "r.py", PTR_PY.replace("{'a': 1024}", "{}"))
+    p = cli("transform", "k.c", "--recipe", "r.py", "--target", "cuda", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "const size_t lx_n_a = ((n >= 1) ? ((size_t)(n - 1) + 1) : (size_t)0);" in p.stdout, p.stdout
+    assert "cudaMalloc((void **)&d_a, lx_n_a * sizeof(float))" in p.stdout
+
+
+def test_pointer_array_read_below_its_start_is_a_located_error(tmp_path):
+    """`a[i + k]`: at a negative k the region reads before the pointer, so the highest element
+    reached is not the count to copy; the user must give it."""
+    src = ("void scale(int n, int k, float *a, const float *b) {\n  int i;\n"
+           "  for (i = 0; i < n; i++)\n    a[i] = 2.0f * b[i + k];\n}\n")
+    c, r = _script(tmp_path, src, "r.py", PTR_PY.replace("{'a': 1024}", "{}"))
     p = cli("transform", "k.c", "--recipe", "r.py", "--target", "cuda", cwd=tmp_path)
     assert p.returncode == 2 and p.stdout == "", p.stdout
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1, p.stderr
-    assert lines[0].startswith("r.py:5: step 3 (cuda): error: the number of elements of array 'a' is unknown")
-    assert "cudaize's array dict" in lines[0] and "sizes: {a: n}" in lines[0] and "float a[n]" in lines[0]
+    assert lines[0].startswith("r.py:5: step 3 (cuda): error: the number of elements of array 'b' is unknown "
+                               "(it is declared without extents and the region may read it below its first "
+                               "element at some sizes)"), lines[0]
+    assert "cudaize's array dict" in lines[0] and "sizes: {b: n}" in lines[0] and "float b[n]" in lines[0]
     # the C target needs no count
     assert cli("transform", "k.c", "--recipe", "r.py", cwd=tmp_path).returncode == 0
 
@@ -574,9 +588,11 @@ def test_yaml_sizes_are_shared_by_the_kernels_of_a_region(tmp_path):
     assert p.returncode == 2
     assert p.stderr.strip() == (f"{r}:5: step 4 (cuda): error: sizes: array 'x' has 2 * n elements here "
                                 "but n in step 2 (the kernels of a region share one device copy: give one count)")
+    # an array no step counts is copied as far as the region reaches
     r.write_text(TWO_PTR_R % "{x: n}")
     p = cli("transform", str(c), "--function", "two", "--recipe", str(r), "--target", "cuda")
-    assert p.returncode == 2 and f"{r}:5: step 4 (cuda): error: the number of elements of array 'z'" in p.stderr
+    assert p.returncode == 0, p.stderr
+    assert "const size_t lx_n_z = ((n >= 1) ? ((size_t)(n - 1) + 1) : (size_t)0);" in p.stdout
 
 
 def test_declared_extent_wins_over_a_given_count(tmp_path):

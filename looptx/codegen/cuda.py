@@ -103,10 +103,10 @@ def _has_sync(node: K.Node) -> bool:
 
 def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
     """Every kernel of the region and the host launch code (as KernelAST)."""
-    from looptx.poly.astgen import _Builder, expr
+    from looptx.poly.astgen import _Builder
     from looptx.poly.deps import compute_deps
+    from looptx.poly.gpu_host import host_tree
     from looptx.poly.promote import Plan, plan as make_plan, promotions
-    import islpy as isl
 
     scop = variant.scop
     plan = make_plan(variant) if promotions(variant) else Plan(variant, variant.width)
@@ -163,53 +163,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
                                       (tuple(bnames), tuple(tnames)), Kn.mapping))
     # host code: loops outside the kernels, one launch per iteration
     launch = gpu.launch_schedule(v, kern, plan.width, scop.prefix)
-    payload = {}
-    errors = []
-
-    def at_domain(node, build):
-        try:
-            call = node.user_get_expr()
-            n = int(call.get_op_arg(0).get_id().name[1:])
-            sched = isl.Map.from_union_map(build.get_schedule())
-            iter_map = isl.PwMultiAff.from_map(sched.reverse())
-            args = [expr(call.get_op_arg(k)) for k in range(1, call.get_op_n_arg())]
-            host = [args[p] for p in kern[n].host_dims]
-            grid = []
-            for m in plans[n].grid:
-                pa = isl.PwMultiAff.from_map(m.set_tuple_name(isl.dim_type.in_, f"L{n}")).get_pw_aff(0)
-                grid.append(expr(build.expr_from_pw_aff(pa.pullback_pw_multi_aff(iter_map))))
-            key = f"h{len(payload)}"
-            payload[key] = (n, tuple(host), tuple(grid))
-            return node.set_annotation(isl.Id(key))
-        except BaseException as e:
-            errors.append(e)
-            return node
-    b = isl.AstBuild.from_context(v.context)
-    b, keep = b.set_at_each_domain(at_domain)
-    hnode = b.node_from_schedule_map(launch)
-    del keep
-    if errors:
-        raise errors[0]
-
-    def conv(nd):
-        t = nd.get_type()
-        T = isl.ast_node_type
-        if t == T.for_:
-            import re
-            var = nd.for_get_iterator().get_id().name
-            m = re.fullmatch(r"c(\d+)", var)
-            return K.For(var, expr(nd.for_get_init()), expr(nd.for_get_cond()),
-                         nd.for_get_inc().get_val().to_python(), conv(nd.for_get_body()),
-                         int(m.group(1)) if m else -1)
-        if t == T.if_:
-            return K.If(expr(nd.if_get_cond()), conv(nd.if_get_then_node()),
-                        conv(nd.if_get_else_node()) if nd.if_has_else_node() else None)
-        if t == T.block:
-            from looptx.poly.scop import items
-            return K.Block(tuple(conv(c) for c in items(nd.block_get_children())))
-        n, host, grid = payload[nd.get_annotation().name]
-        return K.Launch(n, v.pieces[kern[n].pieces[0]].stmt, host, grid)
-    out.host_node = name_loops(conv(hnode), v)
+    out.host_node = name_loops(host_tree(v, kern, plans, launch), v)
     out.buffers = plan.buffers
     out.arrays = [a for a in scop.arrays if not a.local]
     out.params = [p for p in scop.params if p not in dict(scop.fixed)]
@@ -326,7 +280,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     needed = macros_needed(scop, int_macros, rc.params, [body_text, *launch_text, *counts.values()])
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
     out += baked_guard(scop)
-    helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text))
+    helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text + list(counts.values())))
     out += helper_block(helpers)
     if divergent:
         out += _BARRIER
@@ -343,7 +297,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out.append("  return (int)cudaGetLastError();")
     out.append("}")
     out.append("")
-    out += host_function(rc, sig, counts)
+    out += host_function(rc, dev_args, counts)
     out += _attrs_function(rc)
     if standalone:
         out += standalone_main(rc, sizes or {}, int_macros, counts)

@@ -4,8 +4,10 @@ must define, the host function and the standalone main.
 
 Element counts: a declared extent wins over a `sizes` entry for the same array (the declaration
 states the memory the caller owns); where both are constants and differ, a warning says so.  A
-pointer parameter (or `T a[][N]`) needs a `sizes` entry; without one, writing the .cu is a
-located error instead of code that does not compile.
+pointer parameter (or `T a[][N]`) without a `sizes` entry is copied up to the highest element
+the region reaches (an isl maximum over the sizes, poly/footprint.py); where that has no bound,
+or the region may read below the first element, writing the .cu is a located error instead of
+code that does not compile.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from looptx import ir
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_model, to_user
 
@@ -135,15 +138,44 @@ def element_counts(rc) -> dict[str, str]:
             text = re.sub(r"[A-Za-z_]\w*", lambda m: str(fixed.get(m.group(0), m.group(0))), given[a.name])
             n = f"(size_t)({text})"
         if n is None:
-            raise _unknown_count(rc, a)
+            n = _reached_count(rc.variant.scop, a, fixed)
+        if n is None or n.startswith("why:"):
+            raise _unknown_count(rc, a, n)
         out[a.name] = n
     return out
 
 
-def _unknown_count(rc, a) -> RecipeError:
+def _reached_count(scop, a, fixed: dict) -> str:
+    """Elements up to the highest the region reaches, for an array without extents and
+    without a `sizes` entry: the host copies from the first element to that one.  "why: ..."
+    where that is not the count."""
+    from looptx.poly.footprint import highest
+    top = highest(scop, a.name)
+    if isinstance(top, str):
+        return "why:" + top
+
+    def text(e) -> str:
+        return ir.to_c(e, var=lambda name: str(fixed[name]) if name in fixed else None)
+
+    def c(e) -> str:
+        return f"(size_t)({text(e)})"
+    if a.strides:
+        flat = c(top.index[0])
+        for extent, idx in zip(a.strides, top.index[1:]):
+            flat = f"({flat} * (size_t)({fixed.get(extent, extent)}) + {c(idx)})"
+        count = f"({flat} + 1)"
+    else:
+        count = " * ".join([f"({c(top.index[0])} + 1)"] + [f"(size_t)({d})" for d in a.dims[1:]])
+    if top.reached_if is None:
+        return count
+    return f"(({text(top.reached_if)}) ? {count} : (size_t)0)"
+
+
+def _unknown_count(rc, a, why: str | None) -> RecipeError:
     from looptx.poly.gpu import mappings
+    why = f" and {why[4:]}" if why else ""
     what = (f"the number of elements of array '{a.name}' is unknown (it is declared without "
-            f"{'extents' if len(a.dims) == 1 else 'its first extent'}), so the host code cannot "
+            f"{'extents' if len(a.dims) == 1 else 'its first extent'}{why}), so the host code cannot "
             "allocate and copy it")
     ex = to_user(rc.params[0]) if rc.params else "1024"
     hint = (f"give it in cudaize's array dict, e.g. {{'{a.name}': {ex}}}, or in the cuda step as "
@@ -202,9 +234,33 @@ def _to_device(a, n, checked: bool) -> list[str]:
     return first + [f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);"]
 
 
-def host_function(rc, sig: str, counts: dict) -> list[str]:
+def _named_counts(counts: dict) -> tuple[list[str], dict]:
+    """A long count (one reached by the region, with its empty-region case) computed once."""
+    decls, out = [], {}
+    for name, n in counts.items():
+        if len(n) > 40:
+            decls.append(f"  const size_t lx_n_{name} = {n};")
+            n = f"lx_n_{name}"
+        out[name] = n
+    return decls, out
+
+
+def _internal_sizes(rc) -> list[tuple[str, str]]:
+    """Sizes looptx named itself (an inline row length, `lx_row = nx + 2`): the caller of the
+    host function never declared them, so it computes them."""
+    fixed = dict(rc.variant.scop.fixed)
+    return [(n, re.sub(r"[A-Za-z_]\w*", lambda m: str(fixed.get(m.group(0), m.group(0))), init))
+            for n, init in rc.variant.scop.derived if n.startswith("lx_") and n in rc.params]
+
+
+def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
+    internal = _internal_sizes(rc)
+    own = {n for n, _ in internal}
+    sig = ", ".join(dev_args + [f"int {p}" for p in rc.params if p not in own]) or "void"
+    decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t err;"]
+    out += [f"  const int {n} = {init};" for n, init in internal] + decls
     written = {a.array for s in rc.variant.scop.statements for a in s.accesses if a.kind == "write"}
     call = []
     for a in rc.arrays:
@@ -230,13 +286,18 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str
     """main(): seeded inputs, one warm-up, timed runs with events, a checksum per written array."""
     scop = rc.variant.scop
     out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif", "int main(void)", "{"]
+    derived = dict(_internal_sizes(rc))
     for p in rc.params:
         val = sizes.get(p, int_macros.get(p))
+        if val is None and p in derived:
+            val = derived[p]
         if val is None:
             out.append(f'  fprintf(stderr, "give {p} with --define {p}=VALUE\\n"); return 2;')
             out.append("}")
             return out
         out.append(f"  const int {p} = {val};")
+    decls, counts = _named_counts(counts)
+    out += decls
     out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")
     written = {a.array for s in scop.statements for a in s.accesses if a.kind == "write"}
     draw = ("lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "

@@ -1,9 +1,13 @@
 """How far a region reaches into an array whose extent C does not give (`double *a`,
-`double a[][M]`), at given sizes: what a harness must allocate to run it."""
+`double a[][M]`): at given sizes, what a harness must allocate to run it; symbolically, what
+the host code of a .cu file must copy."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import islpy as isl
 
+from looptx import ir
 from looptx.poly.scop import Scop
 
 
@@ -43,3 +47,48 @@ def reach(scop: Scop, array: str, values: dict[str, int]) -> tuple[tuple[int, in
             return None
         out.append((lo.to_python(), hi.to_python()))
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class Highest:
+    """The lexicographically highest element a region reaches in an array, as expressions of
+    the sizes (one per dimension isl sees), and when the region reaches it at all (None:
+    always, as far as the model's assumptions go)."""
+    index: tuple[ir.Expr, ...]
+    reached_if: ir.Expr | None
+
+
+def highest(scop: Scop, array: str) -> Highest | str:
+    """For host code that copies an array of unknown extent; else why not: the region does not
+    access it, an index has no bound, or it may reach below the first element (a negative index
+    at some sizes) so that the count is not the highest + 1."""
+    from looptx.poly.astgen import expr
+    arr = scop.array(array)
+    if not arr.rank:
+        return "it is a scalar"
+    reached = None
+    for s in scop.statements:
+        for a in s.accesses:
+            if a.array == array:
+                r = scop.access_map(s, a).range()
+                reached = r if reached is None else reached.union(r)
+    if reached is None or reached.is_empty():
+        return "the region does not access it"
+    # a lexicographically negative index is below the first element: rows of a delinearized
+    # array have their columns inside [0, row length), which the model already requires
+    below = " or ".join(f"({' and '.join([f'd{k} = 0' for k in range(d)] + [f'd{d} < 0'])})"
+                        for d in range(arr.rank if arr.strides else 1))
+    dims = ", ".join(f"d{k}" for k in range(arr.rank))
+    negative = isl.Set(f"{scop.prefix}{{ {array}[{dims}] : {below} }}")
+    if not reached.intersect(negative).is_empty():
+        return "the region may read it below its first element at some sizes"
+    try:
+        top = reached.lexmax_pw_multi_aff()
+    except isl.Error:
+        return "its highest index has no bound"
+    where = top.domain()
+    build = isl.AstBuild.from_context(where)
+    index = tuple(expr(build.expr_from_pw_aff(top.get_pw_aff(k))) for k in range(arr.rank))
+    always = where.is_equal(scop.context) or scop.context.is_subset(where)
+    cond = None if always else expr(isl.AstBuild.from_context(scop.context).expr_from_set(where))
+    return Highest(index, cond)
