@@ -85,3 +85,59 @@ int main(void)
     src, out, err = _transform(tmp_path, "diag.c", text % (), ())
     assert "lx_row" not in out.read_text() and "inline row lengths" not in err
     assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+SPELLINGS = """#include <stdio.h>
+void k(int n, int m, int h, const double *restrict u, double *restrict v, const double *restrict x,
+       double *restrict w)
+{
+#pragma scop
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < m; j++)
+            v[i*(m+2) + j] = u[(2+m)*(i-1) + j] + u[i*(m + 1 + 1) + j + 1];
+    for (int i = h; i < n + h; i++)
+        for (int j = h; j < m + h; j++)
+            w[i*(m + 2*h) + j] += x[i*(2*h + m) + j] * 2.0 + v[i*(m+2) + 1];
+#pragma endscop
+}
+int main(void)
+{
+    static double u[70 * 70], v[70 * 70], x[70 * 70], w[70 * 70];
+    double s = 0;
+    int sizes[][3] = {{1, 1, 0}, {2, 3, 1}, {16, 8, 1}, {13, 29, 2}, {40, 37, 0}};
+    for (int t = 0; t < 5; t++) {
+        for (int k = 0; k < 70 * 70; k++) { u[k] = x[k] = (k * 13) %% 17; v[k] = w[k] = k %% 5; }
+        k(sizes[t][0], sizes[t][1], sizes[t][2], u, v, x, w);
+        for (int k = 0; k < 70 * 70; k++) s += (v[k] + 3 * w[k]) * (k %% 13 + 1);
+    }
+    printf("%%.17g\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [(), ("tile: {stmt: 0, loop: j, size: 8}", "permute: {stmt: 0, order: [jj, i, j]}"),
+                                   ("tile: {stmt: 1, loop: i, size: 4}", "unroll: {stmt: 1, loop: j, factor: 3}")])
+def test_one_row_length_however_spelled_and_a_halo_of_size_h(tmp_path, steps):
+    """`(m+2)`, `(2+m)` and `(m + 1 + 1)` are one row length; rows of `m + 2*h` with the in-row
+    index from `h` are rows for h >= 0, which the model assumes with a note (as for a BLAS
+    leading dimension)."""
+    src, out, err = _transform(tmp_path, "sp.c", SPELLINGS % (), steps)
+    assert "lx_row = m + 2, lx_row_2 = m + (2 * h)" in err, err
+    assert "note: the region is modelled for h >= 0" in err, err
+    text = out.read_text()
+    assert text.count("const long lx_row") == 2, text
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+def test_a_row_leaving_index_names_the_length_as_written(tmp_path):
+    f = tmp_path / "leave.c"
+    f.write_text("void k(int n, int m, const double *u, double *v)\n{\n#pragma scop\n"
+                 "  for (int i = 1; i < n; i++)\n    for (int j = 0; j < m + 3; j++)\n"
+                 "      v[i*(m + 2) + j] = u[i*(m + 2) + j] * 2.0;\n#pragma endscop\n}\n")
+    rc, out, err = cli("transform", f)
+    assert rc == 2
+    line = err.strip().splitlines()[-1]
+    assert "the index j within rows of (m + 2) elements is not always in [0, (m + 2))" in line, err
+    assert "double (*v_v)[(m + 2)] = (double (*)[(m + 2)])v" in line or "double (*u_v)[(m + 2)]" in line, err
+    assert "lx_row" not in line

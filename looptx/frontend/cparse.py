@@ -279,7 +279,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        filename=path, line_text=src.line_text, spellings=rows.spellings,
                        constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
                                                   symbols), pure=frozenset(pure))
-        with hoist.explaining():
+        with hoist.explaining(), rows.explaining():
             raw = ex.run(list(rows.items))
             if not raw:
                 raise src.error(r.start, "the region contains no assignment statements",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, delinearize
 from looptx.frontend.symbols import c_text
-from looptx.poly.scop import check_obligations, row_cover_fact
+from looptx.poly.scop import check_obligations, row_cover_fact, row_floor_fact
 
 _NOT_AFFINE = "subscripts must be affine in loop iterators and parameters (or fix the sizes with --define)"
 
@@ -168,12 +168,16 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                 if not found and row not in fixed_vals and row not in ex.int_macros:
                     # a row length that is a plain parameter, long enough for the in-row index
                     # (the leading dimension of a BLAS matrix, `lda >= k`)
+                    # or an in-row index that starts at a size (a halo's `j` from `h`)
                     shifts[d] = 0
                     part = split_texts(rows, k, shifts, fixed_vals, ex)[d + 1]
-                    fact = row_cover_fact(under(committed), st.id, part, row)
-                    if fact and holds(st.id, f"0 <= {part} < {row}", committed + (fact,)):
-                        found = True
-                        mine_assumed.add((row, fact))
+                    facts = [f for f in (row_cover_fact(under(committed), st.id, part, row),
+                                         row_floor_fact(under(committed), st.id, part, row)) if f]
+                    for extra in [(f,) for f in facts] + ([tuple(facts)] if len(facts) == 2 else []):
+                        if holds(st.id, f"0 <= {part} < {row}", committed + extra):
+                            found = True
+                            mine_assumed.update((row, f) for f in extra)
+                            break
                 if not found:
                     failed = (k, d)
                     break

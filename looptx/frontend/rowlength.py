@@ -10,11 +10,12 @@ knows `lx_row = nx + 2` exactly, and the output reads `u[i * lx_row + j]`.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from looptx.errors import note_once
+from looptx.errors import LooptxError, note_once
 from looptx.frontend.members import _rewrite, _fresh, _identifiers
 from looptx.frontend.names import to_user
 from looptx.frontend.spelling import Spellings
@@ -45,6 +46,19 @@ class RowNames:
     @property
     def derived(self) -> tuple[tuple[str, str], ...]:
         return tuple((n, text) for n, text, _ in self.names)
+
+    @contextmanager
+    def explaining(self):
+        """Errors name a row length as the user wrote it, not by looptx's own name."""
+        try:
+            yield
+        except LooptxError as e:
+            for n, _, spelled in self.names:
+                pattern = re.compile(rf"(?<!\w){re.escape(n)}(?!\w)")
+                e.what = pattern.sub(f"({spelled})", e.what)
+                if e.hint:
+                    e.hint = pattern.sub(f"({spelled})", e.hint)
+            raise
 
     def declarations(self) -> tuple[tuple[str, str], ...]:
         """(declaration, write-back) pairs for Scop.hoisted."""
@@ -90,14 +104,53 @@ def _row_factor(node, iterators: set[str]) -> bool:
     return bool(names) and not names & iterators and plain(node)
 
 
+def _linear(n) -> dict | None:
+    """A row factor as {name or '': coefficient}: `(m + 2)`, `(2 + m)` and `(m + 1 + 1)` are one
+    row length; None where it is not a sum of constant multiples of names."""
+    if isinstance(n, c_ast.ID):
+        return {n.name: 1}
+    if isinstance(n, c_ast.Constant):
+        try:
+            return {"": int(n.value.rstrip("uUlL"), 0)}
+        except ValueError:
+            return None
+    if isinstance(n, c_ast.UnaryOp) and n.op == "-":
+        inner = _linear(n.expr)
+        return None if inner is None else {k: -v for k, v in inner.items()}
+    if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-", "*"):
+        a, b = _linear(n.left), _linear(n.right)
+        if a is None or b is None:
+            return None
+        if n.op == "*":
+            if set(a) == {""}:
+                a, b = b, a
+            if set(b) != {""}:
+                return None
+            return {k: v * b[""] for k, v in a.items()}
+        sign = 1 if n.op == "+" else -1
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = out.get(k, 0) + sign * v
+        return out
+    return None
+
+
+def _row_key(factor, iterators: set[str]):
+    if not _row_factor(factor, iterators):
+        return None
+    lin = _linear(factor)
+    return tuple(sorted((k, v) for k, v in lin.items() if v)) if lin is not None else None
+
+
 def _products(e, iterators: set[str]):
     """(size factor node, its key) of each product of an iterator expression and a size in a
-    subscript; the key is the factor's text when it is a row length to name, None otherwise."""
+    subscript; the key is the factor's linear form when it is a row length to name (one key
+    however the user orders its terms), None otherwise."""
     if isinstance(e, c_ast.BinaryOp) and e.op == "*":
         for factor, other in ((e.right, e.left), (e.left, e.right)):
             names = id_names(factor)
             if names and not names & iterators and id_names(other) & iterators:
-                yield factor, (c_text(factor) if _row_factor(factor, iterators) else None)
+                yield factor, _row_key(factor, iterators)
                 break
     for _, ch in e.children():
         yield from _products(ch, iterators)
@@ -119,8 +172,9 @@ def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, tex
             visit(ch)
     for it in items:
         visit(it)
-    found: dict[str, str] = {}         # C text -> name
-    spelled: dict[str, str] = {}
+    found: dict = {}                   # linear form -> name
+    texts: dict = {}                   # linear form -> C text of its first spelling
+    spelled: dict = {}
     repl = {}
     taken = None
     for array, products in uses.items():
@@ -132,6 +186,7 @@ def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, tex
             taken = _identifiers(ast) if taken is None else taken
             found[key] = _fresh("lx_row", taken, text)
             taken.add(found[key])
+            texts[key] = c_text(products[0][0])
             spelled[key] = spellings.text(products[0][0])
         for factor, _ in products:
             repl[id(factor)] = c_ast.ID(found[key], factor.coord)
@@ -139,7 +194,7 @@ def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, tex
         return RowNames(tuple(items), spellings)
     calls = dict(spellings.calls)
     new_items = tuple(_rewrite(it, repl, calls) for it in items)
-    names = tuple((name, key, spelled[key]) for key, name in found.items())
+    names = tuple((name, texts[key], spelled[key]) for key, name in found.items())
     note_once(path, line or 1, "inline row lengths are read through names: "
               + ", ".join(f"{to_user(n)} = {to_user(s)}" for n, _, s in names))
     return RowNames(new_items, Spellings(spellings.exprs, calls, spellings.types), names)

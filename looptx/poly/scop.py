@@ -325,3 +325,26 @@ def row_cover_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
     text = str(holds)
     fact = text[text.index(":") + 1:text.rindex("}")].strip() if ":" in text else ""
     return fact if fact and "exists" not in fact and " or " not in fact else None
+
+
+def row_floor_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
+    """The fact on the parameters `min(part) >= 0` (statement sid's domain), when that minimum
+    is one affine piece free of the row length: a halo's in-row index `j` from `h` in rows of
+    `m + 2*h` is in its row for h >= 0 only."""
+    s = scop.statements[sid]
+    if row not in scop.params:
+        return None
+    dom = scop.domain(s)
+    try:
+        img = dom.apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({part})] }}"))
+        pieces = img.dim_min(0).get_pieces()
+    except isl.Error:
+        return None
+    if len(pieces) != 1 or pieces[0][1].involves_dims(isl.dim_type.param, scop.params.index(row), 1):
+        return None
+    holds = pieces[0][1].ge_set(isl.Aff(f"{scop.prefix}{{ [(0)] }}"))
+    if holds.intersect(dom.params()).is_empty():
+        return None
+    text = str(holds)
+    fact = text[text.index(":") + 1:text.rindex("}")].strip() if ":" in text else ""
+    return fact if fact and "exists" not in fact and " or " not in fact else None
