@@ -141,3 +141,36 @@ def test_a_row_leaving_index_names_the_length_as_written(tmp_path):
     assert "the index j within rows of (m + 2) elements is not always in [0, (m + 2))" in line, err
     assert "double (*v_v)[(m + 2)] = (double (*)[(m + 2)])v" in line or "double (*u_v)[(m + 2)]" in line, err
     assert "lx_row" not in line
+
+
+def test_a_halo_of_symbolic_width_is_delinearized(tmp_path):
+    """(i + H)*(nx + 2*H) + j + H: the sizes that multiply loop variables are the row lengths;
+    H is an offset within its digit, and j + H - 1 stays in its row for H > 0."""
+    text = """#include <stdio.h>
+void k(int n, int nx, int H, const double *restrict u, double *restrict v)
+{
+#pragma scop
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < nx; j++)
+            v[(i+H)*(nx+2*H) + j+H] = u[(i+H)*(nx+2*H) + j+H-1] + u[(i+H-1)*(nx+2*H) + j+H] + v[(i+H)*(nx+2*H) + j+H];
+#pragma endscop
+}
+int main(void)
+{
+    static double u[80 * 80], v[80 * 80];
+    double s = 0;
+    int sizes[][3] = {{1, 1, 1}, {9, 17, 1}, {16, 8, 2}, {31, 29, 3}};
+    for (int t = 0; t < 4; t++) {
+        for (int k = 0; k < 80 * 80; k++) { u[k] = (k * 13) %% 17; v[k] = k %% 5; }
+        k(sizes[t][0], sizes[t][1], sizes[t][2], u, v);
+        for (int k = 0; k < 80 * 80; k++) s += v[k] * (k %% 13 + 1);
+    }
+    printf("%%.17g\\n", s);
+    return 0;
+}
+"""
+    for steps in [(), ("tile: {stmt: 0, loop: j, size: 8}", "permute: {stmt: 0, order: [jj, i, j]}")]:
+        src, out, err = _transform(tmp_path, "h.c", text % (), steps)
+        assert "note: the region is modelled for H > 0" in err, err
+        assert "v[(H + i) * lx_row + (H + j)]" in out.read_text()
+        assert _run(out, tmp_path) == _run(src, tmp_path)

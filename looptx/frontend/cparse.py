@@ -26,7 +26,7 @@ from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dro
                                      scan_comments)
 from looptx.frontend.symbols import (DeclCollector, Symbol, arithmetic_type, c_text, iterator_types,
                                      resolve_typedef, split_chained_assignments, symbol_of)
-from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations
+from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
 INPUT_VARS = "<input_vars>"
@@ -542,6 +542,13 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                       f"the region is modelled for {' and '.join(facts)}: the linearized "
                       f"subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} elements "
                       "only then (the output is not for other values)")
+    facts, obligations = size_facts(scop, obligations)
+    if facts:
+        scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={})
+        note_once(path, span[0] or 1,
+                  f"the region is modelled for {' and '.join(to_user(f) for f in facts)}: C's '/' and "
+                  "'%' of sizes round toward zero, which the model's floor matches only then "
+                  "(the output is not for other values)")
     check_obligations(scop, obligations)
     if scop.baked:
         sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)

@@ -55,10 +55,20 @@ def plan_rows(name: str, ctype: str, uses: list, ex, known: dict) -> Rows | None
     """The rows of a linearized array; None when it is to be modelled flat (no chain of size
     products, and every size has a value).  Raises when it can be neither."""
     flat = all(p.subs(known).degree() <= 1 for _, acc in uses for p in acc.subs)
-    chain_syms = set()
+    chain_syms, row_syms = set(), set()
     for st, acc in uses:
         chain_syms |= {s for s in acc.subs[0].symbols() if s not in st.iterators and not s.startswith("__a")}
-    strides, parts = delinearize([acc.subs[0] for _, acc in uses], lambda s: s not in chain_syms)
+        for m, _ in acc.subs[0].terms:
+            if any(x in st.iterators for x in m):
+                row_syms |= {x for x in m if x not in st.iterators and not x.startswith("__a")}
+    polys = [acc.subs[0] for _, acc in uses]
+    strides, parts = None, None
+    if row_syms and row_syms != chain_syms:
+        # the sizes that multiply iterators are the row lengths; another size is an offset
+        # in its digit, as in a halo of width H: (i + H)*(nx + 2*H) + j + H
+        strides, parts = delinearize(polys, lambda s: s not in row_syms)
+    if strides is None:
+        strides, parts = delinearize(polys, lambda s: s not in chain_syms)
     failure, extents = None, []
     if strides is None:
         failure = (f"non-affine subscript of '{name}' (cannot delinearize)",

@@ -297,6 +297,26 @@ def check_obligations(scop: Scop, obligations) -> None:
                               "(or use floord())", file=scop.filename, line=line, col=col)
 
 
+def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
+    """The obligations over sizes alone (`n >= 0` for C's `n / 2`, which rounds toward zero and
+    is floor only for n >= 0) that the statements' domains do not imply but allow: facts the
+    model may assume, with a note; and the other obligations, which must hold as they are."""
+    facts, rest = [], []
+    for ob in obligations:
+        sid, cond = ob[0], ob[1]
+        dom = scop.domain(scop.statements[sid])
+        try:
+            fact = isl.Set(f"{scop.prefix}{{ : {cond} }}")
+        except isl.Error:                 # names an iterator
+            rest.append(ob)
+            continue
+        if dom.params().is_subset(fact) or dom.intersect_params(fact).is_empty():
+            rest.append(ob)
+        elif cond not in facts:
+            facts.append(cond)
+    return facts, rest
+
+
 def row_cover_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
     """The fact on the parameters `row >= max(part) + 1`, the maximum taken over statement sid's
     domain, when that maximum is one affine piece; None otherwise.  It is what keeps the in-row
