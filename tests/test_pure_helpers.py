@@ -119,3 +119,76 @@ void k(int n, double *y, const double *x)
     cu = out.read_text()
     assert "#define max lx_fn_max\n" in cu and "return 3 * v;" in cu, cu
     assert nvcc_compile(cu) is None
+
+
+# Helpers over signed integers in subscripts and loop bounds (`a[idx(i, j)]`, `i < lim(n)`): the
+# call is its returned expression of the arguments (a const local substituted), so the model
+# reads it exactly; #defined integers and enum constants in a helper are constants.
+INDEX = """#include <stdio.h>
+#define N 40
+enum { PAD = 2 };
+static inline int idx(int i, int j) { return i * (N + PAD) + j; }
+static inline int lim(int n) { const int h = n / 2; return h + 1; }
+static inline int clampi(int a, int b) { return a < b ? a : b; }
+static inline double sq(double v) { return v * v; }
+static inline double scaled(double v) { return v * N; }
+void k(int n, double *restrict a, const double *restrict b)
+{
+#pragma scop
+    for (int i = 0; i < lim(n); i++)
+        for (int j = 0; j < clampi(n, N); j++)
+            a[idx(i, j)] = sq(b[idx(i, j)]) + b[idx(i + 1, j)] + scaled(0.25);
+#pragma endscop
+}
+int main(void)
+{
+    static double a[70 * 70], b[70 * 70];
+    double s = 0;
+    int sizes[] = {0, 1, 7, 16, 33, 50};
+    for (int t = 0; t < 6; t++) {
+        for (int q = 0; q < 4900; q++) { a[q] = q %% 7; b[q] = (q * 13) %% 17; }
+        k(sizes[t], a, b);
+        for (int q = 0; q < 4900; q++) s += a[q] * (q %% 13 + 1);
+    }
+    printf("%%.17g\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [(), ("tile: {stmt: 0, loop: j, size: 8}", "permute: {stmt: 0, order: [jj, i, j]}"),
+                                   ("unroll: {stmt: 0, loop: i, factor: 3}",)])
+def test_index_helpers_in_subscripts_and_bounds(tmp_path, steps):
+    src, out, err = _transform(tmp_path, "idx.c", INDEX % (), steps)
+    text = out.read_text()
+    assert "a[idx(" not in text and "lim(n)" not in text, text
+    assert "note: inline row lengths are read through names: lx_row = N + PAD" in err, err
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+    assert _run(out, tmp_path, "-DN=23") == _run(src, tmp_path, "-DN=23")
+
+
+def test_index_helpers_run_and_compile_for_cuda(tmp_path):
+    f = tmp_path / "idx.c"
+    f.write_text(INDEX % ())
+    (tmp_path / "r.yaml").write_text("- tile: {stmt: 0, loop: j, size: 8}\n")
+    for extra in ([], ["-D", "N=50"]):
+        rc, out, err = cli("run", f, "-D", "n=37", *extra, "--recipe", tmp_path / "r.yaml")
+        assert rc == 0 and ": ok " in out, out + err
+    (tmp_path / "c.yaml").write_text("- tile: {stmt: 0, loop: j, size: 32, control: jB}\n"
+                                     "- cuda: {stmt: 0, block: [jB, i], thread: [j]}\n")
+    rc, out, err = cli("transform", f, "--recipe", tmp_path / "c.yaml", "--target", "cuda")
+    assert rc == 0, err
+    assert "const int lx_row = N + 2;" in out
+    from test_cuda_codegen import NVCC
+    if NVCC is not None:
+        assert nvcc_compile(out) is None
+
+
+def test_an_unsigned_index_helper_is_not_read_as_its_expression(tmp_path):
+    """Unsigned arithmetic wraps where the model's integers do not: the call stays refused."""
+    f = tmp_path / "u.c"
+    f.write_text("static inline unsigned uidx(unsigned i) { return i - 1; }\n"
+                 "void k(int n, double *a)\n{\n#pragma scop\n  for (int i = 1; i < n; i++)\n"
+                 "    a[uidx(i)] = 1.0;\n#pragma endscop\n}\n")
+    rc, out, err = cli("transform", f)
+    assert rc == 2 and "u.c:6:5: error: non-affine subscript of 'a': call to 'uidx' in an index or bound" in err, err

@@ -16,7 +16,7 @@ from looptx.frontend.function_region import braces, function_region
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.extract import PURE_MATH, Extractor, RawStmt
-from looptx.frontend.purefuncs import helper_definitions, pure_functions
+from looptx.frontend.purefuncs import helper_definitions, index_helpers, inline_index_helpers, pure_functions
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
@@ -238,7 +238,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                for i, r in enumerate(regions)]
 
     scops = []
-    pure = pure_functions(funcs, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)})
+    # a helper may name enum constants and #defined integers: constants wherever it is called
+    pure = pure_functions(funcs, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)}
+                          | set(int_macros))
+    index_fns = index_helpers(funcs, pure)
     overridable = _defaults(text)
     declared = set(globals_)
     for r in regions:
@@ -268,7 +271,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                  symbols, start_pos, where, anywhere=True) \
             + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         # struct member chains become variables read before the region (frontend/members.py)
-        hoist = hoist_members(items, ast=ast, fdef=fdef, where=where, spellings=spellings,
+        hoist = hoist_members(inline_index_helpers(items, index_fns), ast=ast, fdef=fdef, where=where, spellings=spellings,
                               start=start_pos, text=blanked, path=path, line=start_pos[0])
         symbols.update(hoist.symbols)
         rows = name_row_lengths(hoist.items, lookup=symbols.get, spellings=hoist.spellings, path=path,
@@ -288,10 +291,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
             scop = hoist.attach(_build_scop(path, r, raw, ex, symbols, defines,
                                             tuple(assumptions or ())
-                                            + rows.assumptions(ex.params, {**int_macros, **defines}),
+                                            + rows.assumptions(ex.params, {**ex.constants.enums, **int_macros, **defines}),
                                             (src.pos(r.start)[0], src.pos(r.end)[0]),
                                             None if r.index in wrapped else fdef.decl.name,
-                                            derived + rows.derived, overridable, after))
+                                            derived + rows.derived(ex.constants.enums), overridable, after))
             accessed = {a.name for a in scop.arrays}
             scop = replace(scop, hoisted=scop.hoisted + rows.declarations(),
                            declared_before=tuple((ex.local[n].spelled_decl or ex.local[n].decl_text) + ";"
@@ -306,7 +309,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        # code of the file runs after it
                        final_values=() if r.index in wrapped else
                        final_value_lines(fdef, items, read_after, end, src, blanked, where),
-                       helpers=helper_definitions(funcs, pure, called, ex.constants.enums))
+                       helpers=helper_definitions(funcs, pure, called,
+                                                  {**int_macros, **defines, **ex.constants.enums}))
         scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r)
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)

@@ -130,3 +130,142 @@ def _with_values(node, values: dict):
         else:
             _with_values(child, values)
     return node
+
+
+_SIGNED = {"int", "long", "short", "signed", "const"}
+
+
+def _signed_int(t) -> bool:
+    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) \
+        and set(t.type.names) <= _SIGNED and bool(set(t.type.names) - {"const"})
+
+
+def index_helpers(funcs: list[c_ast.FuncDef], pure: dict) -> dict[str, tuple[list[str], c_ast.Node]]:
+    """Pure helpers over signed integers (`static inline int idx(int i, int j) { return i*N + j; }`)
+    as (parameters, returned expression with the locals substituted): a call in a subscript or
+    a loop bound is that expression of its arguments, which the model can read exactly."""
+    out = {}
+    for f in funcs:
+        name = f.decl.name
+        if name not in pure or not _signed_int(f.decl.type.type):
+            continue
+        params = f.decl.type.args.params if f.decl.type.args else []
+        if any(not (isinstance(p, c_ast.Decl) and _signed_int(p.type)) for p in params):
+            continue
+        items = list(f.body.block_items or [])
+        values: dict = {}
+        ok = True
+        for d in items[:-1]:
+            if not _signed_int(d.type):
+                ok = False
+                break
+            values[d.name] = _substituted(d.init, values, None)
+        if ok:
+            out[name] = ([p.name for p in params], _substituted(items[-1].expr, values, None))
+    return out
+
+
+def _substituted(expr, values: dict, coord):
+    """A copy of expr with the names in `values` replaced by (copies of) their expressions."""
+    if isinstance(expr, c_ast.ID) and expr.name in values:
+        return _with_coord(copy.deepcopy(values[expr.name]), coord)
+    new = copy.copy(expr)
+    if coord is not None:
+        new.coord = coord
+    for slot in expr.__slots__:
+        if slot in ("coord", "__weakref__"):
+            continue
+        value = getattr(expr, slot, None)
+        if isinstance(value, c_ast.Node):
+            setattr(new, slot, _substituted(value, values, coord))
+        elif isinstance(value, list) and any(isinstance(v, c_ast.Node) for v in value):
+            setattr(new, slot, [_substituted(v, values, coord) if isinstance(v, c_ast.Node) else v for v in value])
+    return new
+
+
+def _with_coord(node, coord):
+    if coord is not None:
+        for n in _walk(node):
+            n.coord = coord
+    return node
+
+
+def _walk(node):
+    yield node
+    for _, ch in node.children():
+        yield from _walk(ch)
+
+
+def inline_index_helpers(items, helpers: dict, *, depth: int = 0):
+    """The region's items with each call of an index helper inside a subscript, a loop header
+    or an `if` condition replaced by its expression (parenthesized by the tree); calls
+    elsewhere stay calls.  New nodes carry the call's position, for errors."""
+    if not helpers:
+        return tuple(items)
+
+    def expand(node, limit=32):
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name in helpers \
+                and limit > 0:
+            params, body = helpers[node.name.name]
+            args = node.args.exprs if node.args else []
+            if len(args) == len(params):
+                args = [expand(a, limit) for a in args]
+                return expand(_substituted(body, dict(zip(params, args)), node.coord), limit - 1)
+        new = None
+        for slot in node.__slots__:
+            if slot in ("coord", "__weakref__"):
+                continue
+            value = getattr(node, slot, None)
+            if isinstance(value, c_ast.Node):
+                changed = expand(value, limit)
+            elif isinstance(value, list) and any(isinstance(v, c_ast.Node) for v in value):
+                changed = [expand(v, limit) if isinstance(v, c_ast.Node) else v for v in value]
+                if all(a is b for a, b in zip(changed, value)):
+                    changed = value
+            else:
+                continue
+            if changed is not value:
+                new = new or copy.copy(node)
+                setattr(new, slot, changed)
+        return new or node
+
+    def visit(node):
+        if isinstance(node, c_ast.ArrayRef):
+            sub = expand(node.subscript)
+            name = visit(node.name)
+            if sub is node.subscript and name is node.name:
+                return node
+            new = copy.copy(node)
+            new.subscript, new.name = sub, name
+            return new
+        if isinstance(node, c_ast.For):
+            new = copy.copy(node)
+            new.init = expand(node.init) if node.init is not None else None
+            new.cond = expand(node.cond) if node.cond is not None else None
+            new.next = expand(node.next) if node.next is not None else None
+            new.stmt = visit(node.stmt)
+            return new
+        if isinstance(node, c_ast.If):
+            new = copy.copy(node)
+            new.cond = expand(node.cond)
+            new.iftrue = visit(node.iftrue) if node.iftrue is not None else None
+            new.iffalse = visit(node.iffalse) if node.iffalse is not None else None
+            return new
+        new = None
+        for slot in node.__slots__:
+            if slot in ("coord", "__weakref__"):
+                continue
+            value = getattr(node, slot, None)
+            if isinstance(value, c_ast.Node):
+                changed = visit(value)
+            elif isinstance(value, list) and any(isinstance(v, c_ast.Node) for v in value):
+                changed = [visit(v) if isinstance(v, c_ast.Node) else v for v in value]
+                if all(a is b for a, b in zip(changed, value)):
+                    changed = value
+            else:
+                continue
+            if changed is not value:
+                new = new or copy.copy(node)
+                setattr(new, slot, changed)
+        return new or node
+    return tuple(visit(it) for it in items)

@@ -40,12 +40,16 @@ class RowNames:
             names = set(re.findall(r"[A-Za-z_]\w*", text))
             if n not in params or not names <= set(params) | set(values):
                 continue
-            out.append(f"{n} = " + re.sub(r"[A-Za-z_]\w*", lambda m: str(values.get(m.group(0), m.group(0))), text))
+            # a size the model has as a parameter (a #define that --define may change) stays one
+            out.append(f"{n} = " + re.sub(r"[A-Za-z_]\w*", lambda m: m.group(0) if m.group(0) in params
+                                          else str(values.get(m.group(0), m.group(0))), text))
         return tuple(out)
 
-    @property
-    def derived(self) -> tuple[tuple[str, str], ...]:
-        return tuple((n, text) for n, text, _ in self.names)
+    def derived(self, constants: dict) -> tuple[tuple[str, str], ...]:
+        """(name, C text) with the file's enum constants at their values: a harness that
+        computes the length has no enum."""
+        return tuple((n, re.sub(r"[A-Za-z_]\w*", lambda m: str(constants.get(m.group(0), m.group(0))), text))
+                     for n, text, _ in self.names)
 
     @contextmanager
     def explaining(self):

@@ -474,7 +474,8 @@ def _member_of(scop, name: str) -> str | None:
     """The struct member that a variable of the region stands for (frontend/members.py)."""
     for decl, _ in scop.hoisted:
         m = re.search(rf"\b{re.escape(name)}\b[^=]*=\s*(.+?);\s*$", decl)
-        if m:
+        # a row length looptx named (`lx_row = nx + 2`) is hoisted too, but is no member
+        if m and re.search(r"(->|\.)\s*[A-Za-z_]", m.group(1)):
             return m.group(1)
     return None
 
