@@ -165,38 +165,40 @@ def index_helpers(funcs: list[c_ast.FuncDef], pure: dict) -> dict[str, tuple[lis
     return out
 
 
-def _substituted(expr, values: dict, coord):
-    """A copy of expr with the names in `values` replaced by (copies of) their expressions."""
-    if isinstance(expr, c_ast.ID) and expr.name in values:
-        return _with_coord(copy.deepcopy(values[expr.name]), coord)
-    new = copy.copy(expr)
-    if coord is not None:
-        new.coord = coord
-    for slot in expr.__slots__:
+def _map_children(node, fn, always: bool = False):
+    """node with fn applied to each child; a copy only where a child changed (or `always`)."""
+    new = copy.copy(node) if always else None
+    for slot in node.__slots__:
         if slot in ("coord", "__weakref__"):
             continue
-        value = getattr(expr, slot, None)
+        value = getattr(node, slot, None)
         if isinstance(value, c_ast.Node):
-            setattr(new, slot, _substituted(value, values, coord))
+            changed = fn(value)
         elif isinstance(value, list) and any(isinstance(v, c_ast.Node) for v in value):
-            setattr(new, slot, [_substituted(v, values, coord) if isinstance(v, c_ast.Node) else v for v in value])
-    return new
+            changed = [fn(v) if isinstance(v, c_ast.Node) else v for v in value]
+            if all(a is b for a, b in zip(changed, value)):
+                changed = value
+        else:
+            continue
+        if changed is not value:
+            new = new or copy.copy(node)
+            setattr(new, slot, changed)
+    return new or node
 
 
-def _with_coord(node, coord):
+def _substituted(expr, values: dict, coord):
+    """A copy of expr with the names in `values` replaced by (copies of) their expressions,
+    every node at `coord` when one is given (errors then point at the call)."""
+    if isinstance(expr, c_ast.ID) and expr.name in values:
+        out = copy.deepcopy(values[expr.name])
+    else:
+        out = _map_children(expr, lambda c: _substituted(c, values, coord), always=True)
     if coord is not None:
-        for n in _walk(node):
-            n.coord = coord
-    return node
+        out.coord = coord
+    return out
 
 
-def _walk(node):
-    yield node
-    for _, ch in node.children():
-        yield from _walk(ch)
-
-
-def inline_index_helpers(items, helpers: dict, *, depth: int = 0):
+def inline_index_helpers(items, helpers: dict):
     """The region's items with each call of an index helper inside a subscript, a loop header
     or an `if` condition replaced by its expression (parenthesized by the tree); calls
     elsewhere stay calls.  New nodes carry the call's position, for errors."""
@@ -211,61 +213,13 @@ def inline_index_helpers(items, helpers: dict, *, depth: int = 0):
             if len(args) == len(params):
                 args = [expand(a, limit) for a in args]
                 return expand(_substituted(body, dict(zip(params, args)), node.coord), limit - 1)
-        new = None
-        for slot in node.__slots__:
-            if slot in ("coord", "__weakref__"):
-                continue
-            value = getattr(node, slot, None)
-            if isinstance(value, c_ast.Node):
-                changed = expand(value, limit)
-            elif isinstance(value, list) and any(isinstance(v, c_ast.Node) for v in value):
-                changed = [expand(v, limit) if isinstance(v, c_ast.Node) else v for v in value]
-                if all(a is b for a, b in zip(changed, value)):
-                    changed = value
-            else:
-                continue
-            if changed is not value:
-                new = new or copy.copy(node)
-                setattr(new, slot, changed)
-        return new or node
+        return _map_children(node, lambda c: expand(c, limit))
 
     def visit(node):
         if isinstance(node, c_ast.ArrayRef):
-            sub = expand(node.subscript)
-            name = visit(node.name)
-            if sub is node.subscript and name is node.name:
-                return node
-            new = copy.copy(node)
-            new.subscript, new.name = sub, name
-            return new
-        if isinstance(node, c_ast.For):
-            new = copy.copy(node)
-            new.init = expand(node.init) if node.init is not None else None
-            new.cond = expand(node.cond) if node.cond is not None else None
-            new.next = expand(node.next) if node.next is not None else None
-            new.stmt = visit(node.stmt)
-            return new
-        if isinstance(node, c_ast.If):
-            new = copy.copy(node)
-            new.cond = expand(node.cond)
-            new.iftrue = visit(node.iftrue) if node.iftrue is not None else None
-            new.iffalse = visit(node.iffalse) if node.iffalse is not None else None
-            return new
-        new = None
-        for slot in node.__slots__:
-            if slot in ("coord", "__weakref__"):
-                continue
-            value = getattr(node, slot, None)
-            if isinstance(value, c_ast.Node):
-                changed = visit(value)
-            elif isinstance(value, list) and any(isinstance(v, c_ast.Node) for v in value):
-                changed = [visit(v) if isinstance(v, c_ast.Node) else v for v in value]
-                if all(a is b for a, b in zip(changed, value)):
-                    changed = value
-            else:
-                continue
-            if changed is not value:
-                new = new or copy.copy(node)
-                setattr(new, slot, changed)
-        return new or node
+            return _map_children(node, lambda c: expand(c) if c is node.subscript else visit(c))
+        if isinstance(node, (c_ast.For, c_ast.If)):
+            header = {id(c) for c in (getattr(node, "init", None), node.cond, getattr(node, "next", None)) if c}
+            return _map_children(node, lambda c: expand(c) if id(c) in header else visit(c))
+        return _map_children(node, visit)
     return tuple(visit(it) for it in items)

@@ -317,54 +317,54 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
     return facts, rest
 
 
-def row_cover_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
-    """The fact on the parameters `row >= max(part) + 1`, the maximum taken over statement sid's
-    domain, when that maximum is one affine piece; None otherwise.  It is what keeps the in-row
-    index of a linearized subscript below the row length when nothing else does: BLAS's
-    `lda >= k` for `a[i*lda + p]` with `p < k`."""
+def _row_extreme(scop: Scop, sid: int, part: str, row: str, top: bool):
+    """The maximum (or minimum) of an in-row index over statement sid's domain as one affine
+    piece free of the row length, with the domain's parameters; None otherwise.  An index whose
+    extreme moves with the row itself (`x + 1` in rows of w, x < w) leaves its row whatever the
+    row length: no fact on it can help, and an empty one would hide that."""
     s = scop.statements[sid]
     if row not in scop.params:
         return None
     dom = scop.domain(s)
     try:
         img = dom.apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({part})] }}"))
-        pieces = img.dim_max(0).get_pieces()
-        row_aff = isl.Aff(f"{scop.prefix}{{ [({row})] }}")
-    except isl.Error:
-        return None
-    if len(pieces) != 1:
-        return None
-    top = pieces[0][1]
-    # an index whose maximum grows with the row itself (`x + 1` in rows of w, x < w) leaves its
-    # row whatever the row length: no fact on it can help, and an empty one would hide that
-    if top.involves_dims(isl.dim_type.param, scop.params.index(row), 1):
-        return None
-    holds = top.add_constant_val(1).le_set(row_aff)
-    if holds.intersect(dom.params()).is_empty():
-        return None
-    text = str(holds)
-    fact = text[text.index(":") + 1:text.rindex("}")].strip() if ":" in text else ""
-    return fact if fact and "exists" not in fact and " or " not in fact else None
-
-
-def row_floor_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
-    """The fact on the parameters `min(part) >= 0` (statement sid's domain), when that minimum
-    is one affine piece free of the row length: a halo's in-row index `j` from `h` in rows of
-    `m + 2*h` is in its row for h >= 0 only."""
-    s = scop.statements[sid]
-    if row not in scop.params:
-        return None
-    dom = scop.domain(s)
-    try:
-        img = dom.apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({part})] }}"))
-        pieces = img.dim_min(0).get_pieces()
+        pieces = (img.dim_max(0) if top else img.dim_min(0)).get_pieces()
     except isl.Error:
         return None
     if len(pieces) != 1 or pieces[0][1].involves_dims(isl.dim_type.param, scop.params.index(row), 1):
         return None
-    holds = pieces[0][1].ge_set(isl.Aff(f"{scop.prefix}{{ [(0)] }}"))
-    if holds.intersect(dom.params()).is_empty():
+    return pieces[0][1], dom.params()
+
+
+def _fact_text(holds: isl.Set, params: isl.Set) -> str | None:
+    """A set of parameter values as a conjunction of constraints, when the domain allows it."""
+    if holds.intersect(params).is_empty():
         return None
     text = str(holds)
     fact = text[text.index(":") + 1:text.rindex("}")].strip() if ":" in text else ""
     return fact if fact and "exists" not in fact and " or " not in fact else None
+
+
+def row_cover_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
+    """The fact on the parameters `row >= max(part) + 1` (statement sid's domain).  It is what
+    keeps the in-row index of a linearized subscript below the row length when nothing else
+    does: BLAS's `lda >= k` for `a[i*lda + p]` with `p < k`."""
+    found = _row_extreme(scop, sid, part, row, top=True)
+    if found is None:
+        return None
+    top, params = found
+    try:
+        row_aff = isl.Aff(f"{scop.prefix}{{ [({row})] }}")
+    except isl.Error:
+        return None
+    return _fact_text(top.add_constant_val(1).le_set(row_aff), params)
+
+
+def row_floor_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
+    """The fact on the parameters `min(part) >= 0` (statement sid's domain): a halo's in-row
+    index `j` from `h` in rows of `m + 2*h` is in its row for h >= 0 only."""
+    found = _row_extreme(scop, sid, part, row, top=False)
+    if found is None:
+        return None
+    low, params = found
+    return _fact_text(low.ge_set(isl.Aff(f"{scop.prefix}{{ [(0)] }}")), params)
