@@ -129,15 +129,27 @@ def test_function_body_calls_before_and_after_the_loops_stay_outside(tmp_path, s
     assert "    double r;\n    {\n" in body, body
 
 
-def test_function_body_call_between_the_loops_is_refused(tmp_path):
+CALL_BETWEEN = CALLS_AROUND.replace("    double r = t[1];\n", "    printf(\"mid %g\\n\", t[0]);\n"
+                                   "    for (int i = 0; i < n; i++) a[i] = t[i] + b[i];\n    double r = t[1];\n")
+
+
+@pytest.mark.parametrize("steps", [(), ("unroll: {stmt: 0, loop: i, factor: 4}", "tile: {stmt: 2, loop: i, size: 8}"),
+                                   ("fuse: {stmts: [1, 2], loop: i}",)])
+def test_function_body_call_between_the_loops_splits_the_regions(tmp_path, steps):
+    """A call between loop nests runs between them: the loops before it are one region and
+    those after it another, numbered on through the file; a step over both is refused."""
     src = tmp_path / "f.c"
-    src.write_text(CALLS_AROUND.replace("    double r = t[1];\n", "    printf(\"mid\\n\");\n"
-                                        "    for (int i = 0; i < n; i++) a[i] = t[i];\n    double r = 0;\n"))
-    rc, out, err = cli("transform", src, "--function", "f")
-    assert rc == 2 and out == "", err
-    assert err.strip() == (f"{src}:13:5: error: the call to 'printf' is between the loops of 'f', whose body "
-                           "--function takes as one region (mark each loop nest with #pragma scop/#pragma "
-                           "endscop, or move the call before the first loop or after the last)"), err
+    src.write_text(CALL_BETWEEN)
+    if steps and steps[0].startswith("fuse"):
+        (tmp_path / "r.yaml").write_text("steps:\n  - " + steps[0] + "\n")
+        rc, out, err = cli("transform", src, "--function", "f", "--recipe", tmp_path / "r.yaml")
+        assert rc == 2 and "r.yaml:2: step 1 (fuse): error:" in err, err
+        return
+    out, err = _function(tmp_path, CALL_BETWEEN, *steps)
+    assert "note: the call to 'memset' stays outside the region of 'f' (and 4 more statements)" \
+        ": the regions are lines 9-12, 14-15" in err, err
+    body = out[out.index("double f("):out.index("int main")]
+    assert body.index("    {\n") < body.index('printf("mid') < body.rindex("    {\n") < body.index("free(t);"), body
 
 
 DECLARED_IN_REGION = """#include <stdio.h>

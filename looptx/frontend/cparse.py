@@ -228,7 +228,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if inside:
             regions = inside
         else:
-            regions = [function_region(fdef, src, where, blanked)]
+            regions = function_region(fdef, src, where, blanked)
     if not regions:
         raise SourceError("no region to transform",
                           hint="mark the loop nest with #pragma scop/#pragma endscop or "
@@ -313,7 +313,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                                   {**int_macros, **defines, **ex.constants.enums}))
         scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r)
+    # the regions --function split at calls between loops count on from each other
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
+                  + sum(len(s.statements) for q, s in zip(regions, scops) if q.kind == "function" and q.start < r.start)
                   for r in regions)
     # -D values are integer macros too: generated code that spells an array extent with a size
     # the region's loops never use (C[N + M][..] in loops over M only) needs its value.  A -D

@@ -1,5 +1,6 @@
-"""The region of `--function NAME` when NAME has no marker: its body's loops, between the
-declarations and calls before them and the calls and return after them."""
+"""The regions of `--function NAME` when NAME has no marker: its body's loops, between the
+declarations and calls before them and the calls and return after them, split at the calls
+between them."""
 from __future__ import annotations
 
 from pycparser import c_ast
@@ -38,10 +39,11 @@ def _outside_statement(node) -> str | None:
     return None
 
 
-def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -> Region:
+def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -> list[Region]:
     """The whole body of a function, minus its leading declarations, calls before its first
     loop and calls and a return after its last (a kernel that allocates, clears or frees
-    around its loops): the region is the loops in between."""
+    around its loops): the region is the loops in between.  A call between loops (a
+    `printf`, a `swap(&a, &b)`) splits them into one region before it and one after."""
     body = list(fdef.body.block_items or [])
     outside = []
     while body and (isinstance(body[0], c_ast.Decl) or _outside_statement(body[0])):
@@ -58,34 +60,41 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         raise SourceError(f"function '{fdef.decl.name}' has no statements to transform",
                           hint="name a function with loops, or mark the loops with #pragma scop",
                           file=src.filename, line=line, col=col)
-    between = next((stmt for stmt in body if _outside_statement(stmt)), None)
-    if between is not None:
-        line, col = where(between)
-        raise SourceError(f"{_outside_statement(between)} is between the loops of '{fdef.decl.name}', "
-                          "whose body --function takes as one region",
-                          hint="mark each loop nest with #pragma scop/#pragma endscop, or move the call "
-                               "before the first loop or after the last",
-                          file=src.filename, line=line, col=col)
-    line, col = where(body[0])
-    if isinstance(body[0], c_ast.Pragma):
-        col = 1                 # pycparser places a pragma at its text, after `#pragma`
-    first = src.offset(line, col)
+    runs, stops = [[]], []
+    for stmt in body:
+        if _outside_statement(stmt):
+            outside.append(stmt)
+            stops.append(stmt)
+            runs.append([])
+        else:
+            runs[-1].append(stmt)
     if trailing is not None:
-        last = src.offset(*where(trailing))
+        end_at = src.offset(*where(trailing))
     else:
-        open_brace = src.offset(*where(fdef.body))
-        last = matching_brace(blanked, open_brace)
-    # end right after the last statement, so that the line break and indentation before the
-    # return or the closing brace stay in the output
-    while last > first and blanked[last - 1] in " \t\r\n":
-        last -= 1
+        end_at = matching_brace(blanked, src.offset(*where(fdef.body)))
+    regions = []
+    for k, run in enumerate(runs):
+        # declarations alone between two calls compute nothing: they stay where they are
+        if not any(not isinstance(stmt, c_ast.Decl) for stmt in run):
+            continue
+        line, col = where(run[0])
+        if isinstance(run[0], c_ast.Pragma):
+            col = 1                 # pycparser places a pragma at its text, after `#pragma`
+        first = src.offset(line, col)
+        last = src.offset(*where(stops[k])) if k < len(stops) else end_at
+        # end right after the last statement, so that the line break and indentation before
+        # the next statement or the closing brace stay in the output
+        while last > first and blanked[last - 1] in " \t\r\n":
+            last -= 1
+        regions.append(Region("function", first, last, (first, last), function=fdef.decl.name))
     if outside:
         stmt = min(outside, key=where)
+        spans = ", ".join(f"{src.pos(r.start)[0]}-{src.pos(r.end)[0]}" for r in regions)
         note_once(src.filename, where(stmt)[0],
                   f"{_outside_statement(stmt)} stays outside the region of '{fdef.decl.name}'"
                   f"{' (and ' + str(len(outside) - 1) + ' more statement' + ('s' if len(outside) > 2 else '') + ')' if len(outside) > 1 else ''}"
-                  f": the region is lines {src.pos(first)[0]}-{src.pos(last)[0]}", col=where(stmt)[1])
-    return Region("function", first, last, (first, last), function=fdef.decl.name)
+                  f": the region{'s are' if len(regions) > 1 else ' is'} lines {spans}", col=where(stmt)[1])
+    return regions
 
 
 def matching_brace(text: str, open_at: int) -> int:
