@@ -186,3 +186,47 @@ def test_globals_addresses_region_declared_iterators_and_unsigned_sizes(tmp_path
     text = out.read_text()
     assert "    int j;\n    {\n" in text, text
     assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+DECLARED_INSIDE = """#include <stdio.h>
+int f(int n, int m, double *a)
+{
+#pragma scop
+    int i;
+    for (i = 0; i < n; i++)
+        a[i] = a[i] * 2.0 + 1.0;
+    for (int t = 0; t < m; t++) {
+        int k;
+        for (k = 1; k < n; k++)
+            a[k] += a[k - 1] * 0.5;
+    }
+#pragma endscop
+    return %s;
+}
+int main(void)
+{
+    static double a[64];
+    double s = 0;
+    int sizes[][2] = {{0, 0}, {1, 2}, {13, 3}, {40, 1}};
+    for (int t = 0; t < 4; t++) {
+        for (int x = 0; x < 64; x++) a[x] = x %% 5;
+        s = s * 3 + f(sizes[t][0], sizes[t][1], a);
+        for (int x = 0; x < 64; x++) s += a[x] * (x %% 7 + 1);
+    }
+    printf("%%.17g\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("result", ["0", "i"], ids=["unread", "returned"])
+def test_an_iterator_the_region_declares(tmp_path, result):
+    """`int i;` inside the region: nothing after the region can read it unless the function
+    does (then it is declared before the region's block and gets its final value); a block
+    scoped one inside a loop of the region never outlives it."""
+    src, out, _ = _transform(tmp_path, "inside.c", DECLARED_INSIDE % (result,),
+                             ("unroll: {stmt: 0, loop: i, factor: 4}",))
+    text = out.read_text()
+    assert ("the value the loops leave" in text) == (result == "i"), text
+    assert "for (k = 1; k < n; k++)\n      ;" not in text, text
+    assert _run(out, tmp_path) == _run(src, tmp_path)

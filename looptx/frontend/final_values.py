@@ -51,11 +51,15 @@ def needed_iterators(fdef: c_ast.FuncDef, items: list, live: dict, hi, where) ->
     """The function's own variables that the region's loops count with and that the function
     may read after the region (`live`: name -> why, from escape.dead_after)."""
     own = {_own_iterator(n) for it in items for n, _ in _walk(it) if isinstance(n, c_ast.For)} - {None}
+    # declared in the region: a later read makes it a variable the output declares before the
+    # region's block (and `live` then has it); otherwise nothing after the region sees it
+    declared = {n.name for it in items for n, _ in _walk(it) if isinstance(n, c_ast.Decl)}
     around = _inside_a_loop(fdef, items)
     needed = set()
     for name in own:
         if name not in live:
-            needed.add(name)        # a global: other functions may read it
+            if name not in declared:
+                needed.add(name)    # a global: other functions may read it
             continue
         why = live[name][0]
         # only a use after the region can be a plain assignment that discards the value (an

@@ -67,6 +67,8 @@ def plan_rows(name: str, ctype: str, uses: list, ex, known: dict) -> Rows | None
         # the sizes that multiply iterators are the row lengths; another size is an offset
         # in its digit, as in a halo of width H: (i + H)*(nx + 2*H) + j + H
         strides, parts = delinearize(polys, lambda s: s not in row_syms)
+        if strides is not None and any(p.degree() > 1 for ps in parts for p in ps):
+            strides, parts = None, None           # an offset that is itself a product of sizes
     if strides is None:
         strides, parts = delinearize(polys, lambda s: s not in chain_syms)
     failure, extents = None, []
