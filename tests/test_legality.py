@@ -158,3 +158,21 @@ def test_a_size_defined_below_one_is_not_assumed_positive(tmp_path):
     p = subprocess.run([sys.executable, "-m", "looptx", "run", str(c), "--recipe", str(r), "--repetitions", "1"],
                        capture_output=True, text=True)
     assert p.returncode == 0 and ": ok " in p.stdout, (p.stdout, p.stderr)
+
+
+def test_a_violation_only_at_unequal_sizes_has_a_witness(tmp_path):
+    """PolyBench 2mm's fuse of S1 and S3 breaks a dependence only when nk <= 0 (S0's tmp = 0
+    then flows straight to S3): the witness is found at small unequal sizes, not dropped."""
+    import islpy as isl
+    from looptx.poly.deps import small_point
+    c = tmp_path / "mm2.c"
+    c.write_text("void k(int ni, int nj, int nk, int nl, double tmp[ni][nj], double D[ni][nl])\n{\n"
+                 "#pragma scop\n  for (int i = 0; i < ni; i++)\n    for (int j = 0; j < nj; j++)\n"
+                 "      tmp[i][j] = nk;\n  for (int i = 0; i < ni; i++)\n    for (int j = 0; j < nl; j++)\n"
+                 "      D[i][j] = tmp[i][j];\n#pragma endscop\n}\n")
+    scop = parse_file(str(c)).scops[0]
+    rel = isl.Map(f"{scop.prefix}{{ S0[i, j] -> S1[i2, j2] : nk <= 0 and i2 = i and 0 <= i < ni and "
+                  "0 <= j < nj and 0 <= j2 < j and j2 < nl }")
+    src, dst, sizes = small_point(rel, scop)
+    assert sizes["nk"] <= 0 and all(0 < sizes[p] <= 2 for p in ("ni", "nj", "nl")), sizes
+    assert src == (0, 1) and dst == (0, 0), (src, dst)

@@ -166,6 +166,17 @@ def small_point(rel: isl.Map, scop: Scop) -> tuple[tuple[int, ...], tuple[int, .
     tries = [{**{p: n for p in free}, **built} for n in SMALL_SIZES] if free else [{}]
     if built:
         tries += [{p: n for p in free} for n in SMALL_SIZES]
+    if free:
+        # a violation only at unequal or non-positive sizes (2mm's fuse breaks a dependence
+        # only when nk <= 0): any small parameter values that have one
+        for lo, hi in ((lo, hi) for lo in (0, -8) for hi in SMALL_SIZES):
+            box = " and ".join(f"{lo} <= {p} <= {hi}" for p in free)
+            ps = rel.params().intersect(isl.Set(f"{scop.prefix}{{ : {box} }}"))
+            if not ps.is_empty():
+                pt = ps.sample_point()
+                tries.append({p: pt.get_coordinate_val(isl.dim_type.param, scop.params.index(p)).to_python()
+                              for p in free})
+                break
     for sizes in {tuple(t.items()): t for t in tries}.values():
         r = rel
         if sizes:
