@@ -271,7 +271,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                  symbols, start_pos, where, anywhere=True) \
             + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         # struct member chains become variables read before the region (frontend/members.py)
-        hoist = hoist_members(inline_index_helpers(items, index_fns), ast=ast, fdef=fdef, where=where, spellings=spellings,
+        # calls of index helpers in subscripts and bounds are read as their expressions
+        expanded = inline_index_helpers(items, index_fns)
+        hoist = hoist_members(expanded, ast=ast, fdef=fdef, where=where, spellings=spellings,
                               start=start_pos, text=blanked, path=path, line=start_pos[0])
         symbols.update(hoist.symbols)
         rows = name_row_lengths(hoist.items, lookup=symbols.get, spellings=hoist.spellings, path=path,
@@ -291,7 +293,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
             scop = hoist.attach(_build_scop(path, r, raw, ex, symbols, defines,
                                             tuple(assumptions or ())
-                                            + rows.assumptions(ex.params, {**ex.constants.enums, **int_macros, **defines}),
+                                            + rows.assumptions(ex.params, {**ex.constants.enums, **int_macros,
+                                                                            **defines}),
                                             (src.pos(r.start)[0], src.pos(r.end)[0]),
                                             None if r.index in wrapped else fdef.decl.name,
                                             derived + rows.derived(ex.constants.enums), overridable, after))
