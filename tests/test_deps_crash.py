@@ -147,4 +147,5 @@ def test_run_with_recipe(program, tmp_path):
     rev = tmp_path / "rev.yaml"
     rev.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
     p = cli("run", str(program), "--recipe", str(rev), "--repetitions", "1", cwd=tmp_path)
-    assert p.returncode == 2 and "RAW dependence S0 -> S0 on T" in p.stderr, (p.returncode, p.stderr)
+    assert p.returncode == 2 and "step 1 (reverse): error: S0(" in p.stderr and "(RAW on T)" in p.stderr, \
+        (p.returncode, p.stderr)
