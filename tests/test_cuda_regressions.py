@@ -638,22 +638,27 @@ int main(void) {
 """)}
 
 
-@pytest.mark.gpu
-@pytest.mark.parametrize("case", list(GPU_DRIVERS))
-def test_cudaize_array_dict_cases_on_gpu(tmp_path, case):
+def gpu_build_and_run(main_cu, *nvcc_flags, timeout=60) -> subprocess.CompletedProcess:
+    """A driver .cu with a main, built with nvcc and run; skipped without a GPU."""
     try:
         from looptx.runtime.cuda import CudaSession
         CudaSession()
     except Exception as e:                      # no pycuda, no driver, no device
         pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
     assert NVCC_PATH is not None, "a GPU machine without nvcc cannot build the kernels"
+    exe = main_cu.with_suffix("")
+    p = subprocess.run([NVCC_PATH, "-arch=sm_90", *nvcc_flags, str(main_cu), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", list(GPU_DRIVERS))
+def test_cudaize_array_dict_cases_on_gpu(tmp_path, case):
     src, name, text, defines, driver = GPU_DRIVERS[case]
     c, r = _script(tmp_path, src, name, text)
     (tmp_path / "main.cu").write_text(_cuda_out(c, r, *defines) + driver)
-    exe = tmp_path / "main"
-    p = subprocess.run([NVCC_PATH, "-arch=sm_90", str(tmp_path / "main.cu"), "-o", str(exe)],
-                       capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr[-2000:]
-    p = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    p = gpu_build_and_run(tmp_path / "main.cu")
     # 3: a CUDA call of the generated host function failed, on a machine that has a GPU
     assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout)

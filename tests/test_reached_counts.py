@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from test_cuda_codegen import NVCC as NVCC_PATH, needs_nvcc, nvcc_compile
-from test_cuda_regressions import cli
+from test_cuda_regressions import cli, gpu_build_and_run
 
 STENCIL = """#define M 64
 void st(int n, int nx, double *u, double *v, double w[][M]) {
@@ -152,18 +152,7 @@ GPU_IDS = ["stencil-rows", "shifted-pointer"]
 @pytest.mark.gpu
 @pytest.mark.parametrize("case", range(len(GPU_CASES)), ids=GPU_IDS)
 def test_host_function_on_gpu_matches_the_c_function(tmp_path, case):
-    try:
-        from looptx.runtime.cuda import CudaSession
-        CudaSession()
-    except Exception as e:                      # no pycuda, no driver, no device
-        pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
-    assert NVCC_PATH is not None, "a GPU machine without nvcc cannot build the kernels"
-    main = _driver(tmp_path, *GPU_CASES[case])
-    exe = tmp_path / "main"
-    p = subprocess.run([NVCC_PATH, "-arch=sm_90", "-fmad=false", str(main), "-o", str(exe)],
-                       capture_output=True, text=True)
-    assert p.returncode == 0, p.stderr[-2000:]
-    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
+    r = gpu_build_and_run(_driver(tmp_path, *GPU_CASES[case]), "-fmad=false", timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
 
 

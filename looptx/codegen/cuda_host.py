@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from looptx import ir
 from looptx.errors import RecipeError
-from looptx.frontend.names import to_model, to_user
+from looptx.frontend.names import to_model, to_user, with_values
 
 
 @dataclass(frozen=True)
@@ -135,24 +135,24 @@ def element_counts(rc) -> dict[str, str]:
         if n is None and a.name in given:
             # sizes fixed with --define are written as numbers: a #define of a lower-case
             # parameter name (n) could hit the host code's own names
-            text = re.sub(r"[A-Za-z_]\w*", lambda m: str(fixed.get(m.group(0), m.group(0))), given[a.name])
-            n = f"(size_t)({text})"
+            n = f"(size_t)({with_values(given[a.name], fixed)})"
+        why = None
         if n is None:
-            n = _reached_count(rc.variant.scop, a, fixed)
-        if n is None or n.startswith("why:"):
-            raise _unknown_count(rc, a, n)
+            n, why = _reached_count(rc.variant.scop, a, fixed)
+        if n is None:
+            raise _unknown_count(rc, a, why)
         out[a.name] = n
     return out
 
 
-def _reached_count(scop, a, fixed: dict) -> str:
-    """Elements up to the highest the region reaches, for an array without extents and
-    without a `sizes` entry: the host copies from the first element to that one.  "why: ..."
-    where that is not the count."""
+def _reached_count(scop, a, fixed: dict) -> tuple[str | None, str | None]:
+    """(count, None): elements up to the highest the region reaches, for an array without
+    extents and without a `sizes` entry (the host copies from the first element to that one);
+    (None, why) where that is not the count."""
     from looptx.poly.footprint import highest
     top = highest(scop, a.name)
     if isinstance(top, str):
-        return "why:" + top
+        return None, top
 
     def text(e) -> str:
         return ir.to_c(e, var=lambda name: str(fixed[name]) if name in fixed else None)
@@ -167,13 +167,13 @@ def _reached_count(scop, a, fixed: dict) -> str:
     else:
         count = " * ".join([f"({c(top.index[0])} + 1)"] + [f"(size_t)({d})" for d in a.dims[1:]])
     if top.reached_if is None:
-        return count
-    return f"(({text(top.reached_if)}) ? {count} : (size_t)0)"
+        return count, None
+    return f"(({text(top.reached_if)}) ? {count} : (size_t)0)", None
 
 
 def _unknown_count(rc, a, why: str | None) -> RecipeError:
     from looptx.poly.gpu import mappings
-    why = f" and {why[4:]}" if why else ""
+    why = f" and {why}" if why else ""
     what = (f"the number of elements of array '{a.name}' is unknown (it is declared without "
             f"{'extents' if len(a.dims) == 1 else 'its first extent'}{why}), so the host code cannot "
             "allocate and copy it")
@@ -249,8 +249,8 @@ def _internal_sizes(rc) -> list[tuple[str, str]]:
     """Sizes looptx named itself (an inline row length, `lx_row = nx + 2`): the caller of the
     host function never declared them, so it computes them."""
     fixed = dict(rc.variant.scop.fixed)
-    return [(n, re.sub(r"[A-Za-z_]\w*", lambda m: str(fixed.get(m.group(0), m.group(0))), init))
-            for n, init in rc.variant.scop.derived if n.startswith("lx_") and n in rc.params]
+    return [(n, with_values(init, fixed)) for n, init in rc.variant.scop.derived
+            if n.startswith("lx_") and n in rc.params]
 
 
 def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:

@@ -10,6 +10,8 @@ from the user's spelling instead (recipe/apply.py), so that the user can write t
 """
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast
 
 # isl_stream.c check_keywords(), compared with strcasecmp: `MAX` and `True` are keywords too.
@@ -65,3 +67,8 @@ def _declarator(node):
     while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.FuncDecl)):
         t = t.type
     return t
+
+
+def with_values(text: str, values) -> str:
+    """C text with each name that `values` gives replaced by its value."""
+    return re.sub(r"[A-Za-z_]\w*", lambda m: str(values.get(m.group(0), m.group(0))), text)

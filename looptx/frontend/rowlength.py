@@ -17,7 +17,7 @@ from pycparser import c_ast
 
 from looptx.errors import LooptxError, note_once
 from looptx.frontend.members import _rewrite, _fresh, _identifiers
-from looptx.frontend.names import to_user
+from looptx.frontend.names import to_user, with_values
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.symbols import Symbol, c_text, id_names
 
@@ -41,15 +41,13 @@ class RowNames:
             if n not in params or not names <= set(params) | set(values):
                 continue
             # a size the model has as a parameter (a #define that --define may change) stays one
-            out.append(f"{n} = " + re.sub(r"[A-Za-z_]\w*", lambda m: m.group(0) if m.group(0) in params
-                                          else str(values.get(m.group(0), m.group(0))), text))
+            out.append(f"{n} = " + with_values(text, {k: v for k, v in values.items() if k not in params}))
         return tuple(out)
 
     def derived(self, constants: dict) -> tuple[tuple[str, str], ...]:
         """(name, C text) with the file's enum constants at their values: a harness that
         computes the length has no enum."""
-        return tuple((n, re.sub(r"[A-Za-z_]\w*", lambda m: str(constants.get(m.group(0), m.group(0))), text))
-                     for n, text, _ in self.names)
+        return tuple((n, with_values(text, constants)) for n, text, _ in self.names)
 
     @contextmanager
     def explaining(self):
