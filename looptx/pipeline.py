@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any, Mapping, TextIO
 
 from looptx import __version__
-from looptx.codegen.c import name_loops, outer_decls, region_lines, tree_lines
+from looptx.codegen.c import name_loops, outer_decls, region_lines, tree_lines, versioned
 from looptx.codegen.render import render_file
 from looptx.errors import LooptxError, RecipeError
 from looptx.frontend.cparse import Program, parse_file
@@ -41,7 +41,10 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
     if lines is None:
         node, plan = build(variant)
         lines = region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled)
-    if not spelled or bare:
+    if not spelled:
+        return lines
+    lines = versioned(variant.scop, lines)
+    if bare:
         return lines
     return outer_decls(variant.scop) + lines + list(variant.scop.final_values)
 

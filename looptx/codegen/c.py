@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from looptx import ir
+from looptx.frontend.names import to_user
 from looptx.codegen import ast as K
 from looptx.poly.variant import LoopDim, Variant
 
@@ -252,6 +253,27 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
              for a in variant.scop.arrays if a.local and a.decl]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
     return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
+
+
+def fact_check(scop) -> str | None:
+    """C text of the condition on the sizes under which the model's code is right (the facts
+    it assumed, Scop.runtime_facts); None where C gives them already."""
+    cond = scop.runtime_check()
+    return None if cond is None else to_user(ir.to_c(signed_params(K.simplify_cond(cond), scop)))
+
+
+def versioned(scop, lines: list[str], indent: str = "  ") -> list[str]:
+    """The regenerated block run only where the sizes meet the facts its model assumed, and
+    the region as written elsewhere.  Both branches sit inside the block's braces, after the
+    struct members and row lengths it declares, so both read them."""
+    text = fact_check(scop) if scop.fallback else None
+    if text is None or "{" not in lines:
+        return lines
+    k = lines.index("{")
+    inner = [indent + ln if ln and not ln.startswith("#") else ln for ln in lines[k + 1:-1]]
+    orig = [2 * indent + ln if ln and not ln.startswith("#") else ln for ln in scop.fallback]
+    return lines[:k] + ["{", f"{indent}if ({text}) {{"] + inner + [f"{indent}}} else {{"] + orig \
+        + [f"{indent}}}", "}"]
 
 
 def outer_decls(scop) -> list[str]:

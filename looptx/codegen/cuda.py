@@ -10,7 +10,7 @@ from looptx import ir
 from looptx.codegen import ast as K
 from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, helper_block, name_loops,
                               used_helpers)
-from looptx.codegen.cuda_host import (count_warnings, element_counts, host_function, macros_needed,
+from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, macros_needed,
                                       standalone_main)
 from looptx.poly import gpu
 from looptx.poly.variant import Variant
@@ -293,6 +293,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out.append("/* Launches every kernel of the region on device pointers (host loops included). */")
     out.append(f'extern "C" int lx_launch_{rc.name}({sig})')
     out.append("{")
+    out += fact_guard(rc.variant.scop)
     out += launch_text
     out.append("  return (int)cudaGetLastError();")
     out.append("}")

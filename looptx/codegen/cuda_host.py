@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from looptx import ir
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_model, to_user, with_values
+from looptx.codegen.c import fact_check
 
 
 @dataclass(frozen=True)
@@ -253,6 +254,17 @@ def _internal_sizes(rc) -> list[tuple[str, str]]:
             if n.startswith("lx_") and n in rc.params]
 
 
+def fact_guard(scop) -> list[str]:
+    """The kernels hold only where the sizes meet the facts the model assumed (a row length
+    `ldc >= n` of a written linearized array): elsewhere nothing runs and the caller gets an
+    error, where a C region would run its code as written."""
+    text = fact_check(scop)
+    if text is None:
+        return []
+    return [f"  /* looptx made this code for {text} only (its model of the linearized subscripts or C's '/') */",
+            f"  if (!({text})) return (int)cudaErrorInvalidValue;"]
+
+
 def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     internal = _internal_sizes(rc)
     own = {n for n, _ in internal}
@@ -260,7 +272,7 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t err;"]
-    out += [f"  const int {n} = {init};" for n, init in internal] + decls
+    out += [f"  const int {n} = {init};" for n, init in internal] + fact_guard(rc.variant.scop) + decls
     written = {a.array for s in rc.variant.scop.statements for a in s.accesses if a.kind == "write"}
     call = []
     for a in rc.arrays:

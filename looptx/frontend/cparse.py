@@ -11,6 +11,7 @@ from pycparser import c_ast, c_parser
 from looptx.errors import SourceError, note_once
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
 from looptx.frontend.escape import dead_after, used_after, with_live_out
+from looptx.frontend.fallback import as_written
 from looptx.frontend.final_values import final_value_lines
 from looptx.frontend.function_region import braces, function_region
 from looptx.frontend.members import hoist_members
@@ -299,7 +300,12 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                             None if r.index in wrapped else fdef.decl.name,
                                             derived + rows.derived(ex.constants.enums), overridable, after))
             accessed = {a.name for a in scop.arrays}
-            scop = replace(scop, hoisted=scop.hoisted + rows.declarations(),
+            fallback = as_written(rows.items, set(after), rows.spellings) if scop.runtime_facts else None
+            if scop.runtime_facts and fallback is None:
+                note_once(path, start_pos[0], "the output cannot run the region as written where the sizes break "
+                          "the facts above (an array the code after the region reads is declared in it with an "
+                          "initializer list): it does not check them")
+            scop = replace(scop, hoisted=scop.hoisted + rows.declarations(), fallback=fallback or (),
                            declared_before=tuple((ex.local[n].spelled_decl or ex.local[n].decl_text) + ";"
                                                  for n in after if n not in accessed and ex.local[n].decl_text))
         live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out)
@@ -542,22 +548,19 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         rows_baked = settled.rows_baked - baked
         scop = build(index_text, arrays, baked | rows_baked | step_baked,
                      tuple(f for _, f in settled.facts))
-        if settled.facts:
-            rows = list(dict.fromkeys(to_user(r) for r, _ in settled.facts))
-            facts = [to_user(f) for _, f in settled.facts]
-            names = [repr(to_user(a.name)) for a in arrays
-                     if set(a.strides or ()) & {r for r, _ in settled.facts}]
-            note_once(path, span[0] or 1,
-                      f"the region is modelled for {' and '.join(facts)}: the linearized "
-                      f"subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} elements "
-                      "only then (the output is not for other values)")
     facts, obligations = size_facts(scop, obligations)
+    row_facts = _checked_row_facts(scop, settled.facts) if all_rows else ()
+    if all_rows and settled.facts:
+        _note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts)
+    if facts or row_facts:
+        scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={},
+                       runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))))
     if facts:
-        scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={})
         note_once(path, span[0] or 1,
                   f"the region is modelled for {' and '.join(to_user(f) for f in facts)}: C's '/' and "
                   "'%' of sizes round toward zero, which the model's floor matches only then "
-                  "(the output is not for other values)")
+                  "(the output checks that: its C runs the region as written otherwise, its CUDA host code "
+                  "returns cudaErrorInvalidValue)")
     check_obligations(scop, obligations)
     if scop.baked:
         sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)
@@ -574,6 +577,27 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         note_once(path, span[0] or 1, f"the region is modelled at {sizes} (the #define value{'s' if len(scop.baked) > 1 else ''}), "
                   f"{' and '.join(why)}; the output checks the build with #if (give other values with --define)")
     return scop
+
+
+def _checked_row_facts(scop: Scop, facts) -> tuple[str, ...]:
+    """The row facts the output checks at run time: those of an array the region writes
+    (rows that overlap where the fact fails carry dependences the model has not seen) and those
+    over sizes that bound loops (isl simplifies the loops with them).  Overlapping rows of an
+    array it only reads are read in any order alike."""
+    written = {a.array for st in scop.statements for a in st.accesses if a.kind == "write"}
+    return tuple(f for row, f in facts
+                 if any(row in (a.strides or ()) for a in scop.arrays if a.name in written) or scop.bounds_use(f))
+
+
+def _note_row_facts(path, line, arrays, facts, checked) -> None:
+    rows = list(dict.fromkeys(to_user(r) for r, _ in facts))
+    names = [repr(to_user(a.name)) for a in arrays if set(a.strides or ()) & {r for r, _ in facts}]
+    after = ("the output checks that: its C runs the region as written otherwise, its CUDA host "
+             "code returns cudaErrorInvalidValue" if checked else
+             "the region only reads them, in any order, so the output holds for other values too")
+    note_once(path, line, f"the region is modelled for {' and '.join(to_user(f) for _, f in facts)}: the "
+              f"linearized subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} "
+              f"elements only then ({after})")
 
 
 _UNSIGNED = {"unsigned", "size_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uintptr_t",

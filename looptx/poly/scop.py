@@ -5,6 +5,7 @@ cached on the instance (never pickled: a worker process rebuilds them from the t
 """
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -160,6 +161,12 @@ class Scop(CachedValue):
     # definitions of the file's pure helpers the region calls (frontend/purefuncs.py), for code
     # compiled without the user's file (harness, CUDA)
     helpers: tuple[str, ...] = ()
+    # facts on the sizes that the model assumes and C does not give (a row length `s >= k` of a
+    # linearized subscript, `n >= 0` under C's `n / 2`): isl constraints, also in `assumptions`
+    runtime_facts: tuple[str, ...] = ()
+    # the region's statements as written (members and row lengths by the names the block
+    # declares), which the user's file runs where the sizes break a runtime fact
+    fallback: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------
@@ -212,6 +219,32 @@ class Scop(CachedValue):
             cons = list(self.assumptions) + [f"{p} = {v}" for p, v in self.fixed]
             return isl.Set(f"{self.prefix}{{ : {' and '.join(cons) if cons else '1 = 1'} }}")
         return self.cached("context", build)
+
+    def runtime_check(self) -> ir.Expr | None:
+        """The condition, over the sizes, under which the code made from the model is right:
+        the runtime facts, simplified by what C itself gives; None when they add nothing."""
+        from looptx.poly.astgen import expr
+        if not self.runtime_facts:
+            return None
+        base_cons = [c for c in self.assumptions if c not in self.runtime_facts] \
+            + [f"{p} = {v}" for p, v in self.fixed]
+        base = isl.Set(f"{self.prefix}{{ : {' and '.join(base_cons) or '1 = 1'} }}")
+        facts = isl.Set(f"{self.prefix}{{ : {' and '.join(self.runtime_facts)} }}").intersect(base)
+        if base.is_subset(facts):
+            return None
+        return expr(isl.AstBuild.from_context(base).expr_from_set(facts))
+
+    def bounds_use(self, fact: str) -> bool:
+        """Whether a fact tells anything about the sizes that bound the loops: only then can
+        isl's loops, simplified under the context, differ for sizes that break it."""
+        bounding = {w for s in self.statements for w in re.findall(r"[A-Za-z_]\w*", s.domain or "")}
+        base = isl.Set(f"{self.prefix}{{ : {' and '.join(c for c in self.assumptions if c != fact) or '1 = 1'} }}")
+        with_fact = base.intersect(isl.Set(f"{self.prefix}{{ : {fact} }}"))
+        for k in reversed(range(len(self.params))):
+            if self.params[k] not in bounding:
+                base = base.project_out(isl.dim_type.param, k, 1)
+                with_fact = with_fact.project_out(isl.dim_type.param, k, 1)
+        return not base.is_subset(with_fact)
 
     def domain(self, s: Statement) -> isl.Set:
         def build():

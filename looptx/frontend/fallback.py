@@ -1,0 +1,60 @@
+"""The region as written, for the branch of the user's file that runs where the sizes break a
+fact the model assumed (Scop.runtime_facts): Polly's versioning, with the user's own code as the
+version that holds for every size."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from looptx.frontend.names import to_user
+from looptx.frontend.spelling import SpelledGenerator, Spellings
+
+
+class _Printer(SpelledGenerator):
+    """Loop and branch bodies indented one level under their headers at any depth (pycparser's
+    own printer puts a body's nested body at the body's level)."""
+
+    def __init__(self, spellings: Spellings):
+        super().__init__(spellings)
+        self.reduce_parentheses = True
+
+    def _generate_stmt(self, n, add_indent=False):
+        if add_indent and not isinstance(n, c_ast.Compound):
+            self.indent_level += 2
+            try:
+                return super()._generate_stmt(n)
+            finally:
+                self.indent_level -= 2
+        return super()._generate_stmt(n, add_indent)
+
+
+def as_written(items, declared_before: set[str], spellings: Spellings) -> tuple[str, ...] | None:
+    """C lines of the region's statements.  `items` already read struct members and row lengths
+    through the variables the regenerated block declares, so that its write-backs hold for
+    either branch.  A variable the region declares and the function reads after it is declared
+    before the block: its declaration here becomes an assignment.  None where that cannot be
+    written (an array's initializer list)."""
+    gen = _Printer(spellings)
+    out: list[str] = []
+    for it in items:
+        if isinstance(it, c_ast.Decl) and it.name in declared_before:
+            if it.init is None:
+                continue
+            if isinstance(it.init, c_ast.InitList) or not isinstance(it.type, c_ast.TypeDecl):
+                return None
+            it = c_ast.Assignment("=", c_ast.ID(it.name), it.init, coord=it.coord)
+        out += gen._generate_stmt(it).rstrip("\n").split("\n")
+    return tuple(to_user(ln) for ln in _braces_on_headers(out))
+
+
+def _braces_on_headers(lines: list[str]) -> list[str]:
+    """`for (...) {` on one line, as the regenerated branch writes it, and no blank lines."""
+    out: list[str] = []
+    for ln in lines:
+        if not ln.strip():
+            continue
+        if ln.strip() == "{" and out and out[-1].lstrip().startswith(("for ", "for(", "if ", "if(", "while", "else", "do")) \
+                and len(out[-1]) - len(out[-1].lstrip()) == len(ln) - len(ln.lstrip()):
+            out[-1] += " {"
+            continue
+        out.append(ln)
+    return out
