@@ -481,7 +481,7 @@ def test_pointer_array_without_a_count_is_copied_as_far_as_the_region_reaches(tm
     p = cli("transform", "k.c", "--recipe", "r.py", "--target", "cuda", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert "const size_t lx_n_a = ((n >= 1) ? ((size_t)(n - 1) + 1) : (size_t)0);" in p.stdout, p.stdout
-    assert "cudaMalloc((void **)&d_a, lx_n_a * sizeof(float))" in p.stdout
+    assert "cudaMalloc((void **)&lx_d_a, lx_n_a * sizeof(float))" in p.stdout
 
 
 def test_pointer_array_read_below_its_start_is_a_located_error(tmp_path):
@@ -572,7 +572,7 @@ def test_yaml_sizes_are_shared_by_the_kernels_of_a_region(tmp_path):
     p = cli("transform", str(c), "--function", "two", "--recipe", str(r), "--target", "cuda")
     assert p.returncode == 0, p.stderr
     for a in "xyz":                       # one device copy per array, with the given count
-        assert p.stdout.count(f"cudaMalloc((void **)&d_{a}, (size_t)(n) * sizeof(float))") == 1
+        assert p.stdout.count(f"cudaMalloc((void **)&lx_d_{a}, (size_t)(n) * sizeof(float))") == 1
     if NVCC_PATH is not None:
         assert nvcc_compile(p.stdout) is None
     # a fixed size is written as its number (a #define of `n` could hit other names)
@@ -604,8 +604,8 @@ def test_declared_extent_wins_over_a_given_count(tmp_path):
     p = cli("transform", str(c), "--function", "f", "--recipe", str(r), "--target", "cuda", "-D", "N=1024")
     assert p.returncode == 0, p.stderr
     assert "step 1 gives array 'a' 2048 elements, its declaration 1024: the declaration is used" in p.stderr
-    assert "cudaMalloc((void **)&d_a, (size_t)(N) * sizeof(float))" in p.stdout
-    assert "cudaMalloc((void **)&d_b, (size_t)(1024) * sizeof(float))" in p.stdout
+    assert "cudaMalloc((void **)&lx_d_a, (size_t)(N) * sizeof(float))" in p.stdout
+    assert "cudaMalloc((void **)&lx_d_b, (size_t)(1024) * sizeof(float))" in p.stdout
     assert "#define N 1024" in p.stdout
     if NVCC_PATH is not None:
         assert nvcc_compile(p.stdout) is None

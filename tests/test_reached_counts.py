@@ -50,7 +50,7 @@ def _cu(tmp_path, src, recipe, fn, *args):
 
 def _counts_by_gcc(tmp_path, cu: str, fn: str, names: list[str], sizes: list[tuple]) -> list[dict]:
     """The host function's count lines, compiled by gcc and printed at each of `sizes`."""
-    head = re.search(rf'extern "C" int {fn}_host\((.*)\)\n\{{\n  cudaError_t err;\n((?:  const .*\n)*)', cu)
+    head = re.search(rf'extern "C" int {fn}_host\((.*)\)\n\{{\n  cudaError_t lx_err;\n((?:  const .*\n)*)', cu)
     assert head, cu
     params = [p.split()[-1] for p in head.group(1).split(", ") if p.startswith("int ")]
     body = head.group(2)
@@ -108,7 +108,7 @@ def test_host_function_computes_the_row_length_it_named(tmp_path):
 
 def test_given_sizes_still_win(tmp_path):
     cu = _cu(tmp_path, SHIFT, SHIFT_R.replace("thread: [j, i]}", "thread: [j, i], sizes: {c: m + 1}}"), "sh")
-    assert "cudaMalloc((void **)&d_c, (size_t)(m + 1) * sizeof(double))" in cu
+    assert "cudaMalloc((void **)&lx_d_c, (size_t)(m + 1) * sizeof(double))" in cu
     assert "lx_n_c" not in cu and "lx_n_b" in cu
 
 

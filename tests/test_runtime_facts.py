@@ -237,3 +237,35 @@ def test_cuda_host_code_on_gpu_runs_only_where_the_fact_holds(tmp_path):
     (tmp_path / "main.cu").write_text(_scale_cu(tmp_path) + DRIVER)
     p = gpu_build_and_run(tmp_path / "main.cu")
     assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout, p.stderr[-2000:])
+
+
+BOUND = """#include <stdio.h>
+void k(int n, double *a)
+{
+#pragma scop
+  for (int i = 0; i < n / 2 + 1; i++)
+    a[i] += 1.0;
+  for (int i = 0; i <= n / 2; i++)
+    a[i + 1] *= 3.0;
+#pragma endscop
+}
+int main(void)
+{
+  double s = 0;
+  for (int n = -5; n <= 9; n++) {
+    double a[16] = {0};
+    k(n, a);
+    for (int q = 0; q < 16; q++) s += a[q] * (q + 1) * (n + 7);
+  }
+  printf("%%.17g\\n", s);
+  return 0;
+}
+"""
+
+
+def test_a_division_in_a_loop_bound_is_a_fact_too(tmp_path):
+    # the domain, read with floor, implies n >= 0 from i = 0 (`2i <= n`); C's division runs
+    # i = 0 at n = -1 as well, so that is no evidence
+    src, out, err = _transform(tmp_path, "bound.c", BOUND % (), ("unroll: {stmt: 0, loop: i, factor: 2}",))
+    assert "modelled for n >= 0" in err, err
+    assert _run(out, tmp_path) == _run(src, tmp_path)

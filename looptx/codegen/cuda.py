@@ -10,7 +10,8 @@ from looptx import ir
 from looptx.codegen import ast as K
 from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, helper_block, name_loops,
                               used_helpers)
-from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, macros_needed,
+from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, host_only_texts,
+                                      macros_needed,
                                       standalone_main)
 from looptx.poly import gpu
 from looptx.poly.variant import Variant
@@ -277,7 +278,8 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     launch_text = HostPrinter(rc, emulate=False).lines(rc.host_node, 1)
     # every size the file names is a parameter of its functions or defined here (a size fixed
     # with --define may appear only in a linearized subscript or in an element count)
-    needed = macros_needed(scop, int_macros, rc.params, [body_text, *launch_text, *counts.values()])
+    needed = macros_needed(scop, int_macros, rc.params, [body_text, *launch_text, *counts.values(),
+                                                         *host_only_texts(rc)])
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
     out += baked_guard(scop)
     helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text + list(counts.values())))

@@ -227,12 +227,12 @@ def macros_needed(scop, int_macros: dict, params, texts) -> dict:
 
 
 def _to_device(a, n, checked: bool) -> list[str]:
-    """d_NAME allocated for n elements and filled from NAME; the host function returns the
+    """lx_d_NAME allocated for n elements and filled from NAME; the host function returns the
     CUDA error of a failed allocation, the standalone main (a test driver) does not check."""
-    alloc = f"cudaMalloc((void **)&d_{a.name}, {n} * sizeof({a.ctype}))"
-    first = [f"  {a.ctype} *d_{a.name} = 0;", f"  if ((err = {alloc}) != cudaSuccess) return (int)err;"] \
-        if checked else [f"  {a.ctype} *d_{a.name}; {alloc};"]
-    return first + [f"  cudaMemcpy(d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);"]
+    alloc = f"cudaMalloc((void **)&lx_d_{a.name}, {n} * sizeof({a.ctype}))"
+    first = [f"  {a.ctype} *lx_d_{a.name} = 0;", f"  if ((lx_err = {alloc}) != cudaSuccess) return (int)lx_err;"] \
+        if checked else [f"  {a.ctype} *lx_d_{a.name}; {alloc};"]
+    return first + [f"  cudaMemcpy(lx_d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);"]
 
 
 def _named_counts(counts: dict) -> tuple[list[str], dict]:
@@ -265,13 +265,19 @@ def fact_guard(scop) -> list[str]:
             f"  if (!({text})) return (int)cudaErrorInvalidValue;"]
 
 
+def host_only_texts(rc) -> list[str]:
+    """What the host function computes from the sizes besides the counts (its own row lengths,
+    the facts' check): the size macros they name must be defined in the .cu too."""
+    return [init for _, init in _internal_sizes(rc)] + [fact_check(rc.variant.scop) or ""]
+
+
 def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     internal = _internal_sizes(rc)
     own = {n for n, _ in internal}
     sig = ", ".join(dev_args + [f"int {p}" for p in rc.params if p not in own]) or "void"
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
-           f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t err;"]
+           f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t lx_err;"]
     out += [f"  const int {n} = {init};" for n, init in internal] + fact_guard(rc.variant.scop) + decls
     written = {a.array for s in rc.variant.scop.statements for a in s.accesses if a.kind == "write"}
     call = []
@@ -280,17 +286,17 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
             call.append(a.name)
             continue
         out += _to_device(a, counts[a.name], checked=True)
-        call.append(f"d_{a.name}")
+        call.append(f"lx_d_{a.name}")
     call += rc.params
-    out.append(f"  int rc = lx_launch_{rc.name}({', '.join(call)});")
+    out.append(f"  int lx_rc = lx_launch_{rc.name}({', '.join(call)});")
     out.append("  cudaDeviceSynchronize();")
     for a in rc.arrays:
         if a.name in written and on_device(a, rc.written_scalars):
-            out.append(f"  cudaMemcpy({a.name}, d_{a.name}, {counts[a.name]} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
+            out.append(f"  cudaMemcpy({a.name}, lx_d_{a.name}, {counts[a.name]} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
     for a in rc.arrays:
         if on_device(a, rc.written_scalars):
-            out.append(f"  cudaFree(d_{a.name});")
-    out += ["  if (rc == 0) rc = (int)cudaGetLastError();", "  return rc;", "}", ""]
+            out.append(f"  cudaFree(lx_d_{a.name});")
+    out += ["  if (lx_rc == 0) lx_rc = (int)cudaGetLastError();", "  return lx_rc;", "}", ""]
     return out
 
 
@@ -322,29 +328,29 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str
             continue
         n = counts[a.name]
         out.append(f"  {a.ctype} *{a.name} = ({a.ctype} *)malloc({n} * sizeof({a.ctype}));")
-        out.append(f"  for (size_t q = 0; q < {n}; q++) {{ " + draw.format(dst=f"{a.name}[q]", t=a.ctype) + " }")
+        out.append(f"  for (size_t lx_q = 0; lx_q < {n}; lx_q++) {{ " + draw.format(dst=f"{a.name}[lx_q]", t=a.ctype) + " }")
     dptrs = []
     for a in rc.arrays:
         if a not in dev:
             dptrs.append(a.name)
             continue
         out += _to_device(a, counts[a.name], checked=False)
-        dptrs.append(f"d_{a.name}")
+        dptrs.append(f"lx_d_{a.name}")
     call = ", ".join(dptrs + rc.params)
     out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
-            "  cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);",
-            "  cudaEventRecord(e0);",
-            f"  for (int r = 0; r < LX_REPS; r++) lx_launch_{rc.name}({call});",
-            "  cudaEventRecord(e1); cudaEventSynchronize(e1);",
-            "  float ms = 0.f; cudaEventElapsedTime(&ms, e0, e1);",
-            "  cudaError_t err = cudaGetLastError();",
-            '  if (err != cudaSuccess) { fprintf(stderr, "%s\\n", cudaGetErrorString(err)); return 1; }',
-            '  printf("kernel time %.6f ms per run (%d runs)\\n", ms / LX_REPS, LX_REPS);']
+            "  cudaEvent_t lx_e0, lx_e1; cudaEventCreate(&lx_e0); cudaEventCreate(&lx_e1);",
+            "  cudaEventRecord(lx_e0);",
+            f"  for (int lx_r = 0; lx_r < LX_REPS; lx_r++) lx_launch_{rc.name}({call});",
+            "  cudaEventRecord(lx_e1); cudaEventSynchronize(lx_e1);",
+            "  float lx_ms = 0.f; cudaEventElapsedTime(&lx_ms, lx_e0, lx_e1);",
+            "  cudaError_t lx_err = cudaGetLastError();",
+            '  if (lx_err != cudaSuccess) { fprintf(stderr, "%s\\n", cudaGetErrorString(lx_err)); return 1; }',
+            '  printf("kernel time %.6f ms per run (%d runs)\\n", lx_ms / LX_REPS, LX_REPS);']
     for a in dev:
         if a.name in written:
             n = counts[a.name]
-            out.append(f"  cudaMemcpy({a.name}, d_{a.name}, {n} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
-            out.append(f"  {{ double cs = 0; for (size_t q = 0; q < {n}; q++) cs += (double){a.name}[q] * (double)(q % 13 + 1); "
-                       f'printf("{a.name} checksum %.17g\\n", cs); }}')
+            out.append(f"  cudaMemcpy({a.name}, lx_d_{a.name}, {n} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
+            out.append(f"  {{ double lx_cs = 0; for (size_t lx_q = 0; lx_q < {n}; lx_q++) lx_cs += (double){a.name}[lx_q] * (double)(lx_q % 13 + 1); "
+                       f'printf("{a.name} checksum %.17g\\n", lx_cs); }}')
     out += ["  return 0;", "}", ""]
     return out

@@ -18,7 +18,7 @@ from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.extract import PURE_MATH, Extractor, RawStmt
 from looptx.frontend.purefuncs import helper_definitions, index_helpers, inline_index_helpers, pure_functions
-from looptx.frontend.names import rename_reserved, to_model, to_user
+from looptx.frontend.names import rename_reserved, to_model, to_user, with_values
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
 from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
@@ -551,7 +551,8 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
     facts, obligations = size_facts(scop, obligations)
     row_facts = _checked_row_facts(scop, settled.facts) if all_rows else ()
     if all_rows and settled.facts:
-        _note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts)
+        own = {n: f"({e})" for n, e in derived if n.startswith("lx_")}
+        _note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts, own)
     if facts or row_facts:
         scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={},
                        runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))))
@@ -589,13 +590,16 @@ def _checked_row_facts(scop: Scop, facts) -> tuple[str, ...]:
                  if any(row in (a.strides or ()) for a in scop.arrays if a.name in written) or scop.bounds_use(f))
 
 
-def _note_row_facts(path, line, arrays, facts, checked) -> None:
-    rows = list(dict.fromkeys(to_user(r) for r, _ in facts))
+def _note_row_facts(path, line, arrays, facts, checked, own: dict) -> None:
+    """`own`: looptx's names of inline row lengths, which the note spells as the user wrote them."""
+    def user(text: str) -> str:
+        return to_user(with_values(text, own))
+    rows = list(dict.fromkeys(user(r) for r, _ in facts))
     names = [repr(to_user(a.name)) for a in arrays if set(a.strides or ()) & {r for r, _ in facts}]
     after = ("the output checks that: its C runs the region as written otherwise, its CUDA host "
              "code returns cudaErrorInvalidValue" if checked else
              "the region only reads them, in any order, so the output holds for other values too")
-    note_once(path, line, f"the region is modelled for {' and '.join(to_user(f) for _, f in facts)}: the "
+    note_once(path, line, f"the region is modelled for {' and '.join(user(f) for _, f in facts)}: the "
               f"linearized subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} "
               f"elements only then ({after})")
 

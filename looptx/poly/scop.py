@@ -330,6 +330,22 @@ def check_obligations(scop: Scop, obligations) -> None:
                               "(or use floord())", file=scop.filename, line=line, col=col)
 
 
+def _free_of_divisions(scop: Scop, s: Statement) -> isl.Set:
+    """A statement's domain without its constraints that divide (`i < n / 2 + 1`): the model
+    reads them with floor, so what they imply of the sizes (n >= 0 from i = 0) is no evidence
+    for C's division, which runs i = 0 at n = -1 too."""
+    parts, depth, start = [], 0, 0
+    text = s.domain or ""
+    for k, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and text.startswith(" and ", k):
+            parts.append(text[start:k])
+            start = k + 5
+    parts.append(text[start:])
+    kept = [p for p in parts if p.strip() and not re.search(r"\bfloor\b|\bmod\b", p)]
+    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {' and '.join(kept) or '1 = 1'} }}").intersect_params(scop.context)
+
+
 def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
     """The obligations over sizes alone (`n >= 0` for C's `n / 2`, which rounds toward zero and
     is floor only for n >= 0) that the statements' domains do not imply but allow: facts the
@@ -343,7 +359,8 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
         except isl.Error:                 # names an iterator
             rest.append(ob)
             continue
-        if dom.params().is_subset(fact) or dom.intersect_params(fact).is_empty():
+        if _free_of_divisions(scop, scop.statements[sid]).params().is_subset(fact) \
+                or dom.intersect_params(fact).is_empty():
             rest.append(ob)
         elif cond not in facts:
             facts.append(cond)
