@@ -269,3 +269,35 @@ def test_a_division_in_a_loop_bound_is_a_fact_too(tmp_path):
     src, out, err = _transform(tmp_path, "bound.c", BOUND % (), ("unroll: {stmt: 0, loop: i, factor: 2}",))
     assert "modelled for n >= 0" in err, err
     assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+HALO = """#include <stdio.h>
+void shifted(int n, int m, int h, double *restrict v, const double *restrict u)
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = h; j < m + h; j++)
+      v[i*(m + 2*h) + j] = u[i*(m + 2*h) + j - h] * 0.5 + u[i*(m + 2*h) + j + h];
+#pragma endscop
+}
+int main(void)
+{
+  static double v[2000], u[2000];
+  int sizes[][3] = {{3, 5, 0}, {4, 7, 1}, {5, 9, 2}, {0, 3, 1}, {6, 1, 3}, {7, 33, 2}};
+  double s = 0;
+  for (int t = 0; t < 6; t++) {
+    for (int q = 0; q < 2000; q++) { u[q] = q %% 11; v[q] = q %% 3; }
+    shifted(sizes[t][0], sizes[t][1], sizes[t][2], v, u);
+    for (int q = 0; q < 2000; q++) s += v[q] * (q %% 17 + 1);
+  }
+  printf("%%.17g\\n", s);
+  return 0;
+}
+"""
+
+
+def test_a_halo_read_shifted_back_by_the_halo(tmp_path):
+    # `j - h` with j from h is in its row of m + 2h for h >= 0, as `j` and `j + h` are
+    src, out, err = _transform(tmp_path, "halo.c", HALO % (), ("tile: {stmt: 0, loop: j, size: 4}",))
+    assert "modelled for h >= 0" in err, err
+    assert _run(out, tmp_path) == _run(src, tmp_path)

@@ -376,20 +376,31 @@ def _row_extreme(scop: Scop, sid: int, part: str, row: str, top: bool):
     if row not in scop.params:
         return None
     dom = scop.domain(s)
-    try:
-        img = dom.apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({part})] }}"))
-        pieces = (img.dim_max(0) if top else img.dim_min(0)).get_pieces()
-    except isl.Error:
-        return None
-    if len(pieces) != 1 or pieces[0][1].involves_dims(isl.dim_type.param, scop.params.index(row), 1):
-        return None
-    return pieces[0][1], dom.params()
+    k = scop.params.index(row)
+    # isl may write the extreme through the row length where the context defines it
+    # (`lx_row = m + 2h`: the extreme m - 1 of `j - h` comes back as lx_row - 2h - 1); over the
+    # domain without its constraints on the row length, the extreme is free of it or unbounded
+    for where in (dom, dom.eliminate(isl.dim_type.param, k, 1)):
+        try:
+            img = where.apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({part})] }}"))
+            pieces = (img.dim_max(0) if top else img.dim_min(0)).get_pieces()
+        except isl.Error:
+            return None
+        if len(pieces) == 1 and not pieces[0][1].involves_dims(isl.dim_type.param, k, 1):
+            return pieces[0][1], dom.params()
+    return None
 
 
-def _fact_text(holds: isl.Set, params: isl.Set) -> str | None:
-    """A set of parameter values as a conjunction of constraints, when the domain allows it."""
+def _fact_text(holds: isl.Set, params: isl.Set, row: int | None = None) -> str | None:
+    """A set of parameter values as a conjunction of constraints, when the domain allows it;
+    over the other sizes where the row length (param `row`) is one of theirs (`h >= 0` for
+    `lx_row >= m + h` with lx_row = m + 2h)."""
     if holds.intersect(params).is_empty():
         return None
+    if row is not None:
+        free = holds.intersect(params).eliminate(isl.dim_type.param, row, 1)
+        if free.intersect(params).is_subset(holds):
+            holds = free.gist(params.eliminate(isl.dim_type.param, row, 1))
     text = str(holds)
     fact = text[text.index(":") + 1:text.rindex("}")].strip() if ":" in text else ""
     return fact if fact and "exists" not in fact and " or " not in fact else None
@@ -407,7 +418,7 @@ def row_cover_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
         row_aff = isl.Aff(f"{scop.prefix}{{ [({row})] }}")
     except isl.Error:
         return None
-    return _fact_text(top.add_constant_val(1).le_set(row_aff), params)
+    return _fact_text(top.add_constant_val(1).le_set(row_aff), params, scop.params.index(row))
 
 
 def row_floor_fact(scop: Scop, sid: int, part: str, row: str) -> str | None:
