@@ -8,11 +8,10 @@ from dataclasses import dataclass, field
 
 from looptx import ir
 from looptx.codegen import ast as K
-from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, helper_block, name_loops,
-                              used_helpers)
+from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, helper_block, loop_ctype,
+                              name_loops, used_helpers)
 from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, host_only_texts,
-                                      macros_needed,
-                                      standalone_main)
+                                      macros_needed, size_ctype, standalone_main)
 from looptx.poly import gpu
 from looptx.poly.variant import Variant
 
@@ -150,8 +149,8 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
                 params.append(("scalar", a.ctype, a.name))
             else:
                 params.append(("array" if a.name in written else "const", a.ctype, a.name))
-        params += [("int", "int", p) for p in scop.params if p not in dict(scop.fixed)]
-        params += [("int", "int", f"lx_h{n}") for n in range(len(Kn.host_dims))]
+        params += [("int", size_ctype(scop, p), p) for p in scop.params if p not in dict(scop.fixed)]
+        params += [("int", loop_ctype(scop), f"lx_h{n}") for n in range(len(Kn.host_dims))]
         printer = CudaPrinter(v, written_scalars, plan.buffers)
         shared = [buffer_decl(buffers[b], "__shared__ ") for b in sorted(used) if b in buffers
                   and buffers[b].kind == "shared"]
@@ -176,9 +175,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
 # ---- printing ----------------------------------------------------------------------------------
 
 def _ptr(kind: str, ctype: str, name: str) -> str:
-    if kind == "int":
-        return f"int {name}"
-    if kind == "scalar":
+    if kind in ("int", "scalar"):
         return f"{ctype} {name}"
     const = "const " if kind == "const" else ""
     return f"{const}{ctype} *__restrict__ {name}"
@@ -290,7 +287,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out.append(body_text)
     dev_args = [_ptr("array" if a.rank or a.name in rc.written_scalars else "scalar", a.ctype, a.name)
                 for a in rc.arrays]
-    int_args = [f"int {p}" for p in rc.params]
+    int_args = [f"{size_ctype(rc.variant.scop, p)} {p}" for p in rc.params]
     sig = ", ".join(dev_args + int_args) or "void"
     out.append("/* Launches every kernel of the region on device pointers (host loops included). */")
     out.append(f'extern "C" int lx_launch_{rc.name}({sig})')
@@ -315,7 +312,7 @@ def launch_spec(rc: RegionCuda) -> dict:
             args.append(("value", a.name, a.ctype))
         else:
             args.append(("ptr", a.name, a.ctype))
-    args += [("int", p, "int") for p in rc.params]
+    args += [("int", p, size_ctype(rc.variant.scop, p)) for p in rc.params]
     kernels = []
     for kc in rc.kernels:
         threads = 1

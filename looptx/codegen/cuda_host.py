@@ -265,6 +265,15 @@ def fact_guard(scop) -> list[str]:
             f"  if (!({text})) return (int)cudaErrorInvalidValue;"]
 
 
+def size_ctype(scop, p: str) -> str:
+    """A size's type in the .cu's signatures: 64-bit where the user's is, and a row length
+    looptx named where a size it is made of is (64-bit index arithmetic costs the kernels)."""
+    if p.startswith("lx_"):
+        init = dict(scop.derived).get(p, "")
+        return "long" if set(re.findall(r"[A-Za-z_]\w*", init)) & set(scop.wide_params) else "int"
+    return "long" if p in scop.wide_params else "int"
+
+
 def host_only_texts(rc) -> list[str]:
     """What the host function computes from the sizes besides the counts (its own row lengths,
     the facts' check): the size macros they name must be defined in the .cu too."""
@@ -274,11 +283,12 @@ def host_only_texts(rc) -> list[str]:
 def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     internal = _internal_sizes(rc)
     own = {n for n, _ in internal}
-    sig = ", ".join(dev_args + [f"int {p}" for p in rc.params if p not in own]) or "void"
+    scop = rc.variant.scop
+    sig = ", ".join(dev_args + [f"{size_ctype(scop, p)} {p}" for p in rc.params if p not in own]) or "void"
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t lx_err;"]
-    out += [f"  const int {n} = {init};" for n, init in internal] + fact_guard(rc.variant.scop) + decls
+    out += [f"  const {size_ctype(scop, n)} {n} = {init};" for n, init in internal] + fact_guard(scop) + decls
     written = {a.array for s in rc.variant.scop.statements for a in s.accesses if a.kind == "write"}
     call = []
     for a in rc.arrays:
@@ -313,7 +323,7 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str
             out.append(f'  fprintf(stderr, "give {p} with --define {p}=VALUE\\n"); return 2;')
             out.append("}")
             return out
-        out.append(f"  const int {p} = {val};")
+        out.append(f"  const {size_ctype(scop, p)} {p} = {val};")
     decls, counts = _named_counts(counts)
     out += decls
     out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")

@@ -535,7 +535,8 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                     tuple((p, int(ex.int_macros[p])) for p in params
                           if p in ex.int_macros and p not in fixed_names and p not in overridable),
                     tuple(p for p in params if p not in fixed_names and _unsigned(sym_of(p), symbols)),
-                    tuple(sorted((p, int(ex.int_macros[p])) for p in baked)))
+                    tuple(sorted((p, int(ex.int_macros[p])) for p in baked)),
+                    wide_params=tuple(p for p in params if p not in fixed_names and _wide(sym_of(p), symbols)))
 
     rows_baked = set()
     scop = build(index_text, arrays, baked | step_baked)
@@ -612,6 +613,16 @@ def _unsigned(sym: Symbol | None, symbols: dict) -> bool:
     if sym is None or sym.kind != "var":
         return False
     return bool(set(arithmetic_type(sym.ctype, symbols.get).split()) & _UNSIGNED)
+
+
+_WIDE = {"long", "size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int64_t", "uint64_t",
+         "intmax_t", "uintmax_t"}
+
+
+def _wide(sym: Symbol | None, symbols: dict) -> bool:
+    if sym is None or sym.kind != "var":
+        return False
+    return bool(set(arithmetic_type(sym.ctype, symbols.get).split()) & _WIDE)
 
 
 def parse(path: str, **kw) -> Program:

@@ -161,6 +161,9 @@ class Scop(CachedValue):
     # definitions of the file's pure helpers the region calls (frontend/purefuncs.py), for code
     # compiled without the user's file (harness, CUDA)
     helpers: tuple[str, ...] = ()
+    # params of a 64-bit C type (long n, size_t n): code with its own signatures (CUDA) keeps
+    # them 64-bit, where n * m may pass INT_MAX
+    wide_params: tuple[str, ...] = ()
     # facts on the sizes that the model assumes and C does not give (a row length `s >= k` of a
     # linearized subscript, `n >= 0` under C's `n / 2`): isl constraints, also in `assumptions`
     runtime_facts: tuple[str, ...] = ()

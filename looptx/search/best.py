@@ -153,7 +153,7 @@ def _cuda_region(region: int, head: str, variants) -> str:
         dispatch.append((cond, f"lx_launch_{rc.name}({', '.join(a[1] for a in spec['args'])})", spec))
     params = [f"int {n}" for n in size_names]
     for kind, nm, ct in dispatch[0][2]["args"]:
-        params.append(f"int {nm}" if kind == "int" else f"{ct} {nm}" if kind == "value" else f"{ct} *{nm}")
+        params.append(f"{ct} {nm}" if kind in ("int", "value") else f"{ct} *{nm}")
     body = ["".join(f"#undef {n}\n" for n in size_names) +
             "/* The tuned launchers by problem size; -1 for a size that was not tuned. */",
             f'extern "C" int lx_launch_{name}({", ".join(params)})', "{"]
