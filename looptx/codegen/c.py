@@ -5,6 +5,7 @@ import re
 
 from looptx import ir
 from looptx.frontend.names import to_user
+from looptx.frontend.symbols import WIDE_WORDS
 from looptx.codegen import ast as K
 from looptx.poly.variant import LoopDim, Variant
 
@@ -95,14 +96,10 @@ def name_loops(node: K.Node, variant: Variant, reserved: set[str] | None = None,
     return go(node, dict(scope or {}), set())
 
 
-_WIDE = {"size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int64_t", "uint64_t",
-         "intmax_t", "uintmax_t", "off_t"}
-
-
 def loop_ctype(scop) -> str:
     """The type of the generated loops' variables: long where the user's iterators are 64-bit
     (their loops may run past INT_MAX), int otherwise."""
-    wide = any("long" in t.split() or t in _WIDE for s in scop.statements for _, t, _ in s.iter_types)
+    wide = any(set(t.split()) & WIDE_WORDS for s in scop.statements for _, t, _ in s.iter_types)
     return "long" if wide else "int"
 
 

@@ -11,22 +11,23 @@ from pycparser import c_ast, c_parser
 from looptx.errors import SourceError, note_once
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
 from looptx.frontend.escape import dead_after, used_after, with_live_out
-from looptx.frontend.fallback import as_written
+from looptx.frontend.fallback import as_written, checked_row_facts, note_row_facts
 from looptx.frontend.final_values import final_value_lines
 from looptx.frontend.function_region import braces, function_region
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.extract import PURE_MATH, Extractor, RawStmt
 from looptx.frontend.purefuncs import helper_definitions, index_helpers, inline_index_helpers, pure_functions
-from looptx.frontend.names import rename_reserved, to_model, to_user, with_values
+from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
 from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
-from looptx.frontend.symbols import (DeclCollector, Symbol, arithmetic_type, c_text, iterator_types,
-                                     resolve_typedef, split_chained_assignments, symbol_of)
+from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, DeclCollector, Symbol, c_text,
+                                     has_type_word, iterator_types, resolve_typedef, split_chained_assignments,
+                                     symbol_of)
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
@@ -534,9 +535,9 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                     span, function, tuple((n, e) for n, e in derived if n in params),
                     tuple((p, int(ex.int_macros[p])) for p in params
                           if p in ex.int_macros and p not in fixed_names and p not in overridable),
-                    tuple(p for p in params if p not in fixed_names and _unsigned(sym_of(p), symbols)),
+                    tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, UNSIGNED_WORDS)),
                     tuple(sorted((p, int(ex.int_macros[p])) for p in baked)),
-                    wide_params=tuple(p for p in params if p not in fixed_names and _wide(sym_of(p), symbols)))
+                    wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)))
 
     rows_baked = set()
     scop = build(index_text, arrays, baked | step_baked)
@@ -550,10 +551,10 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         scop = build(index_text, arrays, baked | rows_baked | step_baked,
                      tuple(f for _, f in settled.facts))
     facts, obligations = size_facts(scop, obligations)
-    row_facts = _checked_row_facts(scop, settled.facts) if all_rows else ()
+    row_facts = checked_row_facts(scop, settled.facts) if all_rows else ()
     if all_rows and settled.facts:
         own = {n: f"({e})" for n, e in derived if n.startswith("lx_")}
-        _note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts, own)
+        note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts, own)
     if facts or row_facts:
         scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={},
                        runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))))
@@ -579,50 +580,6 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         note_once(path, span[0] or 1, f"the region is modelled at {sizes} (the #define value{'s' if len(scop.baked) > 1 else ''}), "
                   f"{' and '.join(why)}; the output checks the build with #if (give other values with --define)")
     return scop
-
-
-def _checked_row_facts(scop: Scop, facts) -> tuple[str, ...]:
-    """The row facts the output checks at run time: those of an array the region writes
-    (rows that overlap where the fact fails carry dependences the model has not seen) and those
-    over sizes that bound loops (isl simplifies the loops with them).  Overlapping rows of an
-    array it only reads are read in any order alike."""
-    written = {a.array for st in scop.statements for a in st.accesses if a.kind == "write"}
-    return tuple(f for row, f in facts
-                 if any(row in (a.strides or ()) for a in scop.arrays if a.name in written) or scop.bounds_use(f))
-
-
-def _note_row_facts(path, line, arrays, facts, checked, own: dict) -> None:
-    """`own`: looptx's names of inline row lengths, which the note spells as the user wrote them."""
-    def user(text: str) -> str:
-        return to_user(with_values(text, own))
-    rows = list(dict.fromkeys(user(r) for r, _ in facts))
-    names = [repr(to_user(a.name)) for a in arrays if set(a.strides or ()) & {r for r, _ in facts}]
-    after = ("the output checks that: its C runs the region as written otherwise, its CUDA host "
-             "code returns cudaErrorInvalidValue" if checked else
-             "the region only reads them, in any order, so the output holds for other values too")
-    note_once(path, line, f"the region is modelled for {' and '.join(user(f) for _, f in facts)}: the "
-              f"linearized subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} "
-              f"elements only then ({after})")
-
-
-_UNSIGNED = {"unsigned", "size_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uintptr_t",
-             "uintmax_t", "_Bool", "bool"}
-
-
-def _unsigned(sym: Symbol | None, symbols: dict) -> bool:
-    if sym is None or sym.kind != "var":
-        return False
-    return bool(set(arithmetic_type(sym.ctype, symbols.get).split()) & _UNSIGNED)
-
-
-_WIDE = {"long", "size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int64_t", "uint64_t",
-         "intmax_t", "uintmax_t"}
-
-
-def _wide(sym: Symbol | None, symbols: dict) -> bool:
-    if sym is None or sym.kind != "var":
-        return False
-    return bool(set(arithmetic_type(sym.ctype, symbols.get).split()) & _WIDE)
 
 
 def parse(path: str, **kw) -> Program:

@@ -1,11 +1,12 @@
-"""The region as written, for the branch of the user's file that runs where the sizes break a
-fact the model assumed (Scop.runtime_facts): Polly's versioning, with the user's own code as the
-version that holds for every size."""
+"""Facts the model assumes and C does not give (Scop.runtime_facts): which the output checks,
+their note, and the region as written for the branch of the user's file that runs where the
+sizes break them (Polly's versioning, with the user's own code as the version for every size)."""
 from __future__ import annotations
 
 from pycparser import c_ast
 
-from looptx.frontend.names import to_user
+from looptx.errors import note_once
+from looptx.frontend.names import to_user, with_values
 from looptx.frontend.spelling import SpelledGenerator, Spellings
 
 
@@ -58,3 +59,27 @@ def _braces_on_headers(lines: list[str]) -> list[str]:
             continue
         out.append(ln)
     return out
+
+
+def checked_row_facts(scop, facts) -> tuple[str, ...]:
+    """The row facts the output checks at run time: those of an array the region writes
+    (rows that overlap where the fact fails carry dependences the model has not seen) and those
+    over sizes that bound loops (isl simplifies the loops with them).  Overlapping rows of an
+    array it only reads are read in any order alike."""
+    written = {a.array for st in scop.statements for a in st.accesses if a.kind == "write"}
+    return tuple(f for row, f in facts
+                 if any(row in (a.strides or ()) for a in scop.arrays if a.name in written) or scop.bounds_use(f))
+
+
+def note_row_facts(path, line, arrays, facts, checked, own: dict) -> None:
+    """`own`: looptx's names of inline row lengths, which the note spells as the user wrote them."""
+    def user(text: str) -> str:
+        return to_user(with_values(text, own))
+    rows = list(dict.fromkeys(user(r) for r, _ in facts))
+    names = [repr(to_user(a.name)) for a in arrays if set(a.strides or ()) & {r for r, _ in facts}]
+    after = ("the output checks that: its C runs the region as written otherwise, its CUDA host "
+             "code returns cudaErrorInvalidValue" if checked else
+             "the region only reads them, in any order, so the output holds for other values too")
+    note_once(path, line, f"the region is modelled for {' and '.join(user(f) for _, f in facts)}: the "
+              f"linearized subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} "
+              f"elements only then ({after})")

@@ -175,3 +175,17 @@ def iterator_types(names, ctypes, lookup) -> tuple[tuple[str, str, str], ...]:
         if t not in ("int", "signed", "signed int", ""):
             out.append((name, t, spelled if spelled != t else ""))
     return tuple(out)
+
+
+UNSIGNED_WORDS = {"unsigned", "size_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "uintptr_t",
+                  "uintmax_t", "_Bool", "bool"}
+# a type with one of these words is 64-bit on the LP64 machines looptx targets
+WIDE_WORDS = {"long", "size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int64_t", "uint64_t",
+              "intmax_t", "uintmax_t", "off_t"}
+
+
+def has_type_word(sym: Symbol | None, symbols: dict, words: set[str]) -> bool:
+    """Whether a variable's arithmetic type (typedefs resolved) has one of `words`."""
+    if sym is None or sym.kind != "var":
+        return False
+    return bool(set(arithmetic_type(sym.ctype, symbols.get).split()) & words)
