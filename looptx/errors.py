@@ -6,6 +6,8 @@ and exits with `error.exit_code`.  Anything else that escapes is an internal bug
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 
 class LooptxError(Exception):
     """Bad input: exit code 2, one line `FILE:LINE:COL: error: WHAT (HOW TO FIX)`."""
@@ -92,19 +94,40 @@ def read_utf8(path: str, error: type[LooptxError], what: str) -> str:
                     col=col) from None
 
 
-_noted: set[tuple[str, str]] = set()
+_noted: set[tuple[str, int | None, str]] = set()
 _pending: list[str] = []
+_spellers: list = []
 
 
-def note_once(file: str, line: int | None, text: str, col: int | None = None) -> None:
-    """Queues `FILE:LINE[:COL]: note: TEXT`, once per file and text, for `flush_notes`.  Only the main
-    process speaks (build workers load the same file again and would repeat it), and a run that
-    ends in a bad input drops its notes: that error is the one line on stderr."""
+@contextmanager
+def spelled_as_written(spell):
+    """Errors and notes raised inside name looptx's own variables (`g__n`, `lx_row`) as the user
+    wrote them: `spell` maps a message's text."""
+    _spellers.append(spell)
+    try:
+        yield
+    except LooptxError as e:
+        e.what = spell(e.what)
+        if e.hint:
+            e.hint = spell(e.hint)
+        raise
+    finally:
+        _spellers.pop()
+
+
+def note_once(file: str, line: int | None, text: str, col: int | None = None, per_line: bool = False) -> None:
+    """Queues `FILE:LINE[:COL]: note: TEXT`, once per file and text (a file is read again for
+    each size of a search), or once per line too (`per_line`: what one region's output does),
+    for `flush_notes`.  Only the main process speaks (build workers load the same file again and
+    would repeat it), and a run that ends in a bad input drops its notes: that error is the one
+    line on stderr."""
     import multiprocessing
     import os
     if multiprocessing.parent_process() is not None:
         return
-    key = (os.path.abspath(file), text)
+    for spell in reversed(_spellers):
+        text = spell(text)
+    key = (os.path.abspath(file), line if per_line else None, text)
     if key not in _noted:
         _noted.add(key)
         where = f"{file}:{line}:{col}" if line and col else f"{file}:{line}" if line else file

@@ -46,7 +46,8 @@ def test_overlapping_rows_of_a_written_array_run_the_region_as_written(tmp_path,
     src, out, err = _transform(tmp_path, "ola.c", OLA % (), steps)
     assert "modelled for s >= k" in err and "the output checks that" in err, err
     text = out.read_text()
-    assert "if (s >= k) {" in text and "} else {" in text, text
+    # regenerated without a step, the code is the region as written: one copy, no check
+    assert ("if (s >= k) {" in text and "} else {" in text) == bool(steps), text
     assert _run(out, tmp_path) == _run(src, tmp_path)
 
 
@@ -203,7 +204,8 @@ def test_cuda_host_code_refuses_sizes_that_break_the_fact(tmp_path):
     for fn in ("lx_launch_scale", "scale_host"):
         body = cu[cu.index(f'extern "C" int {fn}('):]
         body = body[:body.index("\n}\n")]
-        assert "if (!(ldc >= n)) return (int)cudaErrorInvalidValue;" in body, body
+        # an empty region (m or n below 1) runs nothing and is not refused
+        assert "if (!(m < 1 || ldc >= n || n < 1)) return (int)cudaErrorInvalidValue;" in body, body
     assert nvcc_compile(cu) is None
 
 
@@ -212,12 +214,12 @@ DRIVER = """
 int main(void)
 {
   static float c[4000], ref[4000];
-  int sizes[][3] = {{7, 40, 40}, {5, 33, 70}, {6, 40, 20}, {0, 5, 5}};
-  for (int t = 0; t < 4; t++) {
+  int sizes[][3] = {{7, 40, 40}, {5, 33, 70}, {6, 40, 20}, {0, 5, 5}, {0, 40, 20}};
+  for (int t = 0; t < 5; t++) {
     int m = sizes[t][0], n = sizes[t][1], ldc = sizes[t][2];
     for (int q = 0; q < 4000; q++) c[q] = ref[q] = (float)(q % 13);
     int rc = scale_host(0.5f, c, m, n, ldc);
-    if (ldc < n) {
+    if (ldc < n && m > 0) {
       if (rc != (int)cudaErrorInvalidValue) { printf("rc %d at ldc < n\\n", rc); return 1; }
       for (int q = 0; q < 4000; q++) if (c[q] != ref[q]) { printf("wrote at ldc < n\\n"); return 1; }
       continue;
@@ -301,3 +303,43 @@ def test_a_halo_read_shifted_back_by_the_halo(tmp_path):
     src, out, err = _transform(tmp_path, "halo.c", HALO % (), ("tile: {stmt: 0, loop: j, size: 4}",))
     assert "modelled for h >= 0" in err, err
     assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+UNSIGNED = """void k(unsigned n, int m, double *restrict a, const double *restrict b)
+{
+#pragma scop
+  for (int i = 0; i < m + n / 2; i++)
+    a[i] = b[i] * 2.0 + a[i + 1];
+#pragma endscop
+}
+"""
+
+
+def test_an_unsigned_size_needs_no_check(tmp_path):
+    src, out, err = _transform(tmp_path, "u.c", UNSIGNED, ("tile: {stmt: 0, loop: i, size: 4}",))
+    assert "modelled for" not in err and "else" not in out.read_text(), err
+
+
+TWO = """typedef struct { int n, k, s; float *y; } frames_t;
+void two(frames_t *p, const float *restrict x)
+{
+#pragma scop
+  for (int i = 0; i < p->n; i++)
+    for (int j = 0; j < p->k; j++)
+      p->y[i*p->s + j] = 0.5f * p->y[i*p->s + j] + x[i];
+#pragma endscop
+#pragma scop
+  for (int i = 0; i < p->n; i++)
+    for (int j = 0; j < p->k; j++)
+      p->y[i*p->s + j] += x[j];
+#pragma endscop
+}
+"""
+
+
+def test_notes_name_members_as_written_in_each_region(tmp_path):
+    src, out, err = _transform(tmp_path, "two.c", TWO, ())
+    notes = [ln for ln in err.splitlines() if "modelled for" in ln]
+    assert [n.split(":")[1] for n in notes] == ["5", "10"], err
+    assert all("modelled for p->s >= p->k: the linearized subscripts of 'p->y' stay in their rows of p->s" in n
+               for n in notes), err

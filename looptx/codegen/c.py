@@ -252,10 +252,10 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
 
 
-def fact_check(scop) -> str | None:
+def fact_check(scop, or_idle: bool = False) -> str | None:
     """C text of the condition on the sizes under which the model's code is right (the facts
     it assumed, Scop.runtime_facts); None where C gives them already."""
-    cond = scop.runtime_check()
+    cond = scop.runtime_check(or_idle)
     return None if cond is None else to_user(ir.to_c(signed_params(K.simplify_cond(cond), scop)))
 
 
@@ -269,6 +269,8 @@ def versioned(scop, lines: list[str], indent: str = "  ") -> list[str]:
     k = lines.index("{")
     inner = [indent + ln if ln and not ln.startswith("#") else ln for ln in lines[k + 1:-1]]
     orig = [2 * indent + ln if ln and not ln.startswith("#") else ln for ln in scop.fallback]
+    if "".join("".join(inner).split()) == "".join("".join(orig).split()):
+        return lines                    # nothing changed: the code as written is right anyway
     return lines[:k] + ["{", f"{indent}if ({text}) {{"] + inner + [f"{indent}}} else {{"] + orig \
         + [f"{indent}}}", "}"]
 

@@ -258,7 +258,7 @@ def fact_guard(scop) -> list[str]:
     """The kernels hold only where the sizes meet the facts the model assumed (a row length
     `ldc >= n` of a written linearized array): elsewhere nothing runs and the caller gets an
     error, where a C region would run its code as written."""
-    text = fact_check(scop)
+    text = fact_check(scop, or_idle=True)
     if text is None:
         return []
     return [f"  /* looptx made this code for {text} only (its model of the linearized subscripts or C's '/') */",
@@ -277,7 +277,7 @@ def size_ctype(scop, p: str) -> str:
 def host_only_texts(rc) -> list[str]:
     """What the host function computes from the sizes besides the counts (its own row lengths,
     the facts' check): the size macros they name must be defined in the .cu too."""
-    return [init for _, init in _internal_sizes(rc)] + [fact_check(rc.variant.scop) or ""]
+    return [init for _, init in _internal_sizes(rc)] + [fact_check(rc.variant.scop, or_idle=True) or ""]
 
 
 def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:

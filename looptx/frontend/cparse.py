@@ -11,7 +11,7 @@ from pycparser import c_ast, c_parser
 from looptx.errors import SourceError, note_once
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
 from looptx.frontend.escape import dead_after, used_after, with_live_out
-from looptx.frontend.fallback import as_written, checked_row_facts, note_row_facts
+from looptx.frontend.fallback import as_c, as_written, checked_row_facts, note_row_facts
 from looptx.frontend.final_values import final_value_lines
 from looptx.frontend.function_region import braces, function_region
 from looptx.frontend.members import hoist_members
@@ -553,17 +553,16 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
     facts, obligations = size_facts(scop, obligations)
     row_facts = checked_row_facts(scop, settled.facts) if all_rows else ()
     if all_rows and settled.facts:
-        own = {n: f"({e})" for n, e in derived if n.startswith("lx_")}
-        note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts, own)
+        note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts)
     if facts or row_facts:
         scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={},
                        runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))))
     if facts:
         note_once(path, span[0] or 1,
-                  f"the region is modelled for {' and '.join(to_user(f) for f in facts)}: C's '/' and "
+                  f"the region is modelled for {' and '.join(as_c(f) for f in facts)}: C's '/' and "
                   "'%' of sizes round toward zero, which the model's floor matches only then "
                   "(the output checks that: its C runs the region as written otherwise, its CUDA host code "
-                  "returns cudaErrorInvalidValue)")
+                  "returns cudaErrorInvalidValue)", per_line=True)
     check_obligations(scop, obligations)
     if scop.baked:
         sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)

@@ -3,10 +3,12 @@ their note, and the region as written for the branch of the user's file that run
 sizes break them (Polly's versioning, with the user's own code as the version for every size)."""
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast
 
 from looptx.errors import note_once
-from looptx.frontend.names import to_user, with_values
+from looptx.frontend.names import to_user
 from looptx.frontend.spelling import SpelledGenerator, Spellings
 
 
@@ -71,15 +73,17 @@ def checked_row_facts(scop, facts) -> tuple[str, ...]:
                  if any(row in (a.strides or ()) for a in scop.arrays if a.name in written) or scop.bounds_use(f))
 
 
-def note_row_facts(path, line, arrays, facts, checked, own: dict) -> None:
-    """`own`: looptx's names of inline row lengths, which the note spells as the user wrote them."""
-    def user(text: str) -> str:
-        return to_user(with_values(text, own))
-    rows = list(dict.fromkeys(user(r) for r, _ in facts))
+def as_c(fact: str) -> str:
+    """A fact in isl's text as C writes it (`2*s` for isl's `2s`), for notes."""
+    return to_user(re.sub(r"\b(\d+)([A-Za-z_])", r"\1*\2", fact))
+
+
+def note_row_facts(path, line, arrays, facts, checked) -> None:
+    rows = list(dict.fromkeys(to_user(r) for r, _ in facts))
     names = [repr(to_user(a.name)) for a in arrays if set(a.strides or ()) & {r for r, _ in facts}]
     after = ("the output checks that: its C runs the region as written otherwise, its CUDA host "
              "code returns cudaErrorInvalidValue" if checked else
              "the region only reads them, in any order, so the output holds for other values too")
-    note_once(path, line, f"the region is modelled for {' and '.join(user(f) for _, f in facts)}: the "
+    note_once(path, line, f"the region is modelled for {' and '.join(as_c(f) for _, f in facts)}: the "
               f"linearized subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} "
-              f"elements only then ({after})")
+              f"elements only then ({after})", per_line=True)

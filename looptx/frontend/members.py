@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import copy
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from pycparser import c_ast
 
-from looptx.errors import LooptxError, SourceError, note_once
+from looptx.errors import SourceError, note_once, spelled_as_written
 from looptx.frontend.names import to_user
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, symbol_of
@@ -71,18 +70,13 @@ class Hoist:
         return {m.name: (f"it is written back to '{m.chain}' after the region" if m.written
                          else f"it is the struct member '{m.chain}'") for m in self.members}
 
-    @contextmanager
     def explaining(self):
-        """Errors about a hoisted variable name the member the user wrote."""
-        try:
-            yield
-        except LooptxError as e:
+        """Errors and notes about a hoisted variable name the member the user wrote."""
+        def spell(text: str) -> str:
             for m in self.members:
-                pattern = re.compile(rf"(?<![\w>.]){re.escape(m.name)}(?!\w)")
-                e.what = pattern.sub(m.chain, e.what)
-                if e.hint:
-                    e.hint = pattern.sub(m.chain, e.hint)
-            raise
+                text = re.sub(rf"(?<![\w>.]){re.escape(m.name)}(?!\w)", lambda _: m.chain, text)
+            return text
+        return spelled_as_written(spell)
 
     def note(self) -> None:
         """Says what was hoisted (before the notes of the region's analysis, which name the

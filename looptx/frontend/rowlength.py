@@ -10,12 +10,11 @@ knows `lx_row = nx + 2` exactly, and the output reads `u[i * lx_row + j]`.
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from looptx.errors import LooptxError, note_once
+from looptx.errors import note_once, spelled_as_written
 from looptx.frontend.members import _rewrite, _fresh, _identifiers
 from looptx.frontend.names import to_user, with_values
 from looptx.frontend.spelling import Spellings
@@ -49,18 +48,13 @@ class RowNames:
         computes the length has no enum."""
         return tuple((n, with_values(text, constants)) for n, text, _ in self.names)
 
-    @contextmanager
     def explaining(self):
-        """Errors name a row length as the user wrote it, not by looptx's own name."""
-        try:
-            yield
-        except LooptxError as e:
+        """Errors and notes name a row length as the user wrote it, not by looptx's own name."""
+        def spell(text: str) -> str:
             for n, _, spelled in self.names:
-                pattern = re.compile(rf"(?<!\w){re.escape(n)}(?!\w)")
-                e.what = pattern.sub(f"({spelled})", e.what)
-                if e.hint:
-                    e.hint = pattern.sub(f"({spelled})", e.hint)
-            raise
+                text = re.sub(rf"(?<!\w){re.escape(n)}(?!\w)", lambda _: f"({spelled})", text)
+            return text
+        return spelled_as_written(spell)
 
     def declarations(self) -> tuple[tuple[str, str], ...]:
         """(declaration, write-back) pairs for Scop.hoisted."""

@@ -223,9 +223,11 @@ class Scop(CachedValue):
             return isl.Set(f"{self.prefix}{{ : {' and '.join(cons) if cons else '1 = 1'} }}")
         return self.cached("context", build)
 
-    def runtime_check(self) -> ir.Expr | None:
+    def runtime_check(self, or_idle: bool = False) -> ir.Expr | None:
         """The condition, over the sizes, under which the code made from the model is right:
-        the runtime facts, simplified by what C itself gives; None when they add nothing."""
+        the runtime facts, simplified by what C itself gives; None when they add nothing.
+        `or_idle`: also true where the region surely runs no statement (code that refuses the
+        other sizes must not refuse those)."""
         from looptx.poly.astgen import expr
         if not self.runtime_facts:
             return None
@@ -233,6 +235,11 @@ class Scop(CachedValue):
             + [f"{p} = {v}" for p, v in self.fixed]
         base = isl.Set(f"{self.prefix}{{ : {' and '.join(base_cons) or '1 = 1'} }}")
         facts = isl.Set(f"{self.prefix}{{ : {' and '.join(self.runtime_facts)} }}").intersect(base)
+        if or_idle:
+            busy = base.empty(base.get_space())
+            for s in self.statements:
+                busy = busy.union(_free_of_divisions(self, s, base).params())
+            facts = facts.union(base.subtract(busy)).coalesce()
         if base.is_subset(facts):
             return None
         return expr(isl.AstBuild.from_context(base).expr_from_set(facts))
@@ -333,7 +340,7 @@ def check_obligations(scop: Scop, obligations) -> None:
                               "(or use floord())", file=scop.filename, line=line, col=col)
 
 
-def _free_of_divisions(scop: Scop, s: Statement) -> isl.Set:
+def _free_of_divisions(scop: Scop, s: Statement, context: isl.Set | None = None) -> isl.Set:
     """A statement's domain without its constraints that divide (`i < n / 2 + 1`): the model
     reads them with floor, so what they imply of the sizes (n >= 0 from i = 0) is no evidence
     for C's division, which runs i = 0 at n = -1 too."""
@@ -346,7 +353,8 @@ def _free_of_divisions(scop: Scop, s: Statement) -> isl.Set:
             start = k + 5
     parts.append(text[start:])
     kept = [p for p in parts if p.strip() and not re.search(r"\bfloor\b|\bmod\b", p)]
-    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {' and '.join(kept) or '1 = 1'} }}").intersect_params(scop.context)
+    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {' and '.join(kept) or '1 = 1'} }}").intersect_params(
+        scop.context if context is None else context)
 
 
 def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
@@ -354,6 +362,8 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
     is floor only for n >= 0) that the statements' domains do not imply but allow: facts the
     model may assume, with a note; and the other obligations, which must hold as they are."""
     facts, rest = [], []
+    # an unsigned size is never negative, whatever the model's integers may be
+    unsigned = isl.Set(f"{scop.prefix}{{ : {' and '.join(f'{p} >= 0' for p in scop.unsigned_params) or '1 = 1'} }}")
     for ob in obligations:
         sid, cond = ob[0], ob[1]
         dom = scop.domain(scop.statements[sid])
@@ -362,6 +372,8 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
         except isl.Error:                 # names an iterator
             rest.append(ob)
             continue
+        if unsigned.is_subset(fact):
+            continue                      # C's division of an unsigned size is floor
         if _free_of_divisions(scop, scop.statements[sid]).params().is_subset(fact) \
                 or dom.intersect_params(fact).is_empty():
             rest.append(ob)
