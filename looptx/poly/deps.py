@@ -170,8 +170,7 @@ def small_point(rel: isl.Map, scop: Scop) -> tuple[tuple[int, ...], tuple[int, .
         # a violation only at unequal or non-positive sizes (2mm's fuse breaks a dependence
         # only when nk <= 0): any small parameter values that have one
         for lo, hi in ((lo, hi) for lo in (0, -8) for hi in SMALL_SIZES):
-            box = " and ".join(f"{lo} <= {p} <= {hi}" for p in free)
-            ps = rel.params().intersect(isl.Set(f"{scop.prefix}{{ : {box} }}"))
+            ps = rel.params().intersect(scop.params_where(f"{lo} <= {p} <= {hi}" for p in free))
             if not ps.is_empty():
                 pt = ps.sample_point()
                 tries.append({p: pt.get_coordinate_val(isl.dim_type.param, scop.params.index(p)).to_python()
@@ -180,7 +179,7 @@ def small_point(rel: isl.Map, scop: Scop) -> tuple[tuple[int, ...], tuple[int, .
     for sizes in {tuple(t.items()): t for t in tries}.values():
         r = rel
         if sizes:
-            r = r.intersect_params(isl.Set(f"{scop.prefix}{{ : {' and '.join(f'{p} = {v}' for p, v in sizes.items())} }}"))
+            r = r.intersect_params(scop.params_where(f'{p} = {v}' for p, v in sizes.items()))
         if r.is_empty():
             continue
         w = r.wrap()
@@ -205,8 +204,7 @@ def element(scop: Scop, ref: int, point: tuple[int, ...], sizes: dict) -> str:
     m = scop.access_map(s, acc)
     pt_set = isl.Set(f"{scop.prefix}{{ {s.name}[{', '.join(map(str, point))}] }}")
     if sizes:
-        pt_set = pt_set.intersect_params(isl.Set(
-            f"{scop.prefix}{{ : {' and '.join(f'{p} = {v}' for p, v in sizes.items())} }}"))
+        pt_set = pt_set.intersect_params(scop.params_where(f'{p} = {v}' for p, v in sizes.items()))
     img = pt_set.apply(m)
     if img.is_empty():
         return acc.array
@@ -406,8 +404,7 @@ def lifetime_overlap(deps: Deps, schedule: isl.UnionMap) -> str | None:
         b_pt = isl.Set(f"{scop.prefix}{{ {did}[{', '.join(map(str, dst))}] }}")
         mids = isl.UnionSet(a_pt).apply(other).intersect(isl.UnionSet(b_pt).apply(before.reverse()))
         if sizes:
-            mids = mids.intersect_params(isl.Set(
-                f"{scop.prefix}{{ : {' and '.join(f'{p} = {v}' for p, v in sizes.items())} }}"))
+            mids = mids.intersect_params(scop.params_where(f'{p} = {v}' for p, v in sizes.items()))
         fmt = lambda name, p: f"{name}({','.join(map(str, p))})"
         at = f" (with {', '.join(f'{p}={v}' for p, v in sizes.items())})" if sizes else ""
         mid = ""

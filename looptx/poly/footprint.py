@@ -19,7 +19,7 @@ def reach(scop: Scop, array: str, values: dict[str, int]) -> tuple[tuple[int, in
     fix = [f"{p} = {values[p]}" for p in scop.params if p in values]
     if len(fix) < len(scop.params):
         return None
-    sizes = isl.Set(f"{scop.prefix}{{ : {' and '.join(fix) or '1 = 1'} }}")
+    sizes = scop.params_where(fix)
     reached = None
     for s in scop.statements:
         for a in s.accesses:

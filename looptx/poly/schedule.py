@@ -555,7 +555,7 @@ def _check_together(v: Variant, group, a: str, b: str) -> None:
 def known(v: Variant, facts: list[str]) -> Variant:
     for f in facts:
         try:
-            isl.Set(f"{v.scop.prefix}{{ : {f} }}")
+            v.scop.params_where([f])
         except isl.Error:
             raise RecipeError(f"known: cannot read the fact '{f}'",
                               hint="facts are conditions on parameters, e.g. N >= 16") from None
@@ -563,7 +563,7 @@ def known(v: Variant, facts: list[str]) -> Variant:
     macros = dict(v.scop.macro_values)
     if macros and not out.context.is_empty():
         # a #defined size is symbolic in the model but has one value in every build
-        values = isl.Set(f"{v.scop.prefix}{{ : {' and '.join(f'{k} = {x}' for k, x in macros.items())} }}")
+        values = v.scop.params_where(f"{k} = {x}" for k, x in macros.items())
         if out.context.intersect_params(values).is_empty():
             shown = ", ".join(f"{k}={x}" for k, x in sorted(macros.items()))
             raise RecipeError(f"known: the facts {list(facts)} cannot hold with the #defined "

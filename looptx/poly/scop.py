@@ -216,12 +216,15 @@ class Scop(CachedValue):
             raise SourceError(f"internal model error: isl could not read {text!r}",
                               hint=str(e).splitlines()[0], file=self.filename) from None
 
+    def params_where(self, constraints) -> isl.Set:
+        """The parameter values that meet every constraint (isl text)."""
+        cons = list(constraints)
+        return isl.Set(f"{self.prefix}{{ : {' and '.join(cons) if cons else '1 = 1'} }}")
+
     @property
     def context(self) -> isl.Set:
-        def build():
-            cons = list(self.assumptions) + [f"{p} = {v}" for p, v in self.fixed]
-            return isl.Set(f"{self.prefix}{{ : {' and '.join(cons) if cons else '1 = 1'} }}")
-        return self.cached("context", build)
+        return self.cached("context", lambda: self.params_where(
+            list(self.assumptions) + [f"{p} = {v}" for p, v in self.fixed]))
 
     def runtime_check(self, or_idle: bool = False) -> ir.Expr | None:
         """The condition, over the sizes, under which the code made from the model is right:
@@ -231,25 +234,28 @@ class Scop(CachedValue):
         from looptx.poly.astgen import expr
         if not self.runtime_facts:
             return None
-        base_cons = [c for c in self.assumptions if c not in self.runtime_facts] \
-            + [f"{p} = {v}" for p, v in self.fixed]
-        base = isl.Set(f"{self.prefix}{{ : {' and '.join(base_cons) or '1 = 1'} }}")
-        facts = isl.Set(f"{self.prefix}{{ : {' and '.join(self.runtime_facts)} }}").intersect(base)
-        if or_idle:
-            busy = base.empty(base.get_space())
-            for s in self.statements:
-                busy = busy.union(_free_of_divisions(self, s, base).params())
-            facts = facts.union(base.subtract(busy)).coalesce()
-        if base.is_subset(facts):
-            return None
-        return expr(isl.AstBuild.from_context(base).expr_from_set(facts))
+
+        def build():
+            base = self.params_where([c for c in self.assumptions if c not in self.runtime_facts]
+                                     + [f"{p} = {v}" for p, v in self.fixed])
+            facts = self.params_where(self.runtime_facts).intersect(base)
+            if or_idle:
+                busy = base.empty(base.get_space())
+                for s in self.statements:
+                    busy = busy.union(_free_of_divisions(self, s, base).params())
+                facts = facts.union(base.subtract(busy)).coalesce()
+            if base.is_subset(facts):
+                return None
+            return expr(isl.AstBuild.from_context(base).expr_from_set(facts))
+        # asked for by the C block and by each function of a .cu
+        return self.cached(("runtime_check", or_idle, self.runtime_facts), build)
 
     def bounds_use(self, fact: str) -> bool:
         """Whether a fact tells anything about the sizes that bound the loops: only then can
         isl's loops, simplified under the context, differ for sizes that break it."""
         bounding = {w for s in self.statements for w in re.findall(r"[A-Za-z_]\w*", s.domain or "")}
-        base = isl.Set(f"{self.prefix}{{ : {' and '.join(c for c in self.assumptions if c != fact) or '1 = 1'} }}")
-        with_fact = base.intersect(isl.Set(f"{self.prefix}{{ : {fact} }}"))
+        base = self.params_where(c for c in self.assumptions if c != fact)
+        with_fact = base.intersect(self.params_where([fact]))
         for k in reversed(range(len(self.params))):
             if self.params[k] not in bounding:
                 base = base.project_out(isl.dim_type.param, k, 1)
@@ -363,12 +369,12 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
     model may assume, with a note; and the other obligations, which must hold as they are."""
     facts, rest = [], []
     # an unsigned size is never negative, whatever the model's integers may be
-    unsigned = isl.Set(f"{scop.prefix}{{ : {' and '.join(f'{p} >= 0' for p in scop.unsigned_params) or '1 = 1'} }}")
+    unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
     for ob in obligations:
         sid, cond = ob[0], ob[1]
         dom = scop.domain(scop.statements[sid])
         try:
-            fact = isl.Set(f"{scop.prefix}{{ : {cond} }}")
+            fact = scop.params_where([cond])
         except isl.Error:                 # names an iterator
             rest.append(ob)
             continue

@@ -86,7 +86,7 @@ class Variant(CachedValue):
         if "context" not in self._cache:
             ctx = self.scop.context
             if self.assumptions:
-                ctx = ctx.intersect(isl.Set(f"{self.scop.prefix}{{ : {' and '.join(self.assumptions)} }}"))
+                ctx = ctx.intersect(self.scop.params_where(self.assumptions))
             self._cache["context"] = ctx
         return self._cache["context"]
 
