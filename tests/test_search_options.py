@@ -82,7 +82,8 @@ def test_orio_annealing_local_distance_zero_is_accepted(tmp_path):
     rc, out, err = cli("search", f, "--no-progress", "--db", tmp_path / "t.db")
     assert rc == 0, out + err
     assert err == ""
-    assert stored(tmp_path / "t.db") == ("annealing", {"annealing_local_distance": 0})
+    assert stored(tmp_path / "t.db") == ("annealing", {"annealing_local_distance": 0,
+                                                       "_options_version": 2})
 
 
 def test_annealing_local_distance_negative_is_located(tmp_path):
@@ -350,7 +351,8 @@ def test_option_wins_over_the_annotation_and_resume_warns_when_it_changes(tmp_pa
     db = tmp_path / "t.db"
     rc, out, err = cli("search", f, "--no-progress", "--db", db, "-O", "cooling_factor=0.5")
     assert rc == 0 and err == "", out + err
-    assert stored(db) == ("annealing", {"annealing_trials_limit": 7, "cooling_factor": 0.5})
+    assert stored(db) == ("annealing", {"annealing_trials_limit": 7, "cooling_factor": 0.5,
+                                        "_options_version": 2})
     # the same options again: nothing to say
     rc, out, err = cli("search", f, "--no-progress", "--db", db, "--budget", 2, "--resume",
                        "-O", "cooling_factor=0.5")
@@ -363,10 +365,63 @@ def test_option_wins_over_the_annotation_and_resume_warns_when_it_changes(tmp_pa
         "looptx: warning: search 'an.c|{\"N\": 32}|c|r0' resumes with other searcher options "
         "than it was recorded with (cooling_factor 0.5 -> 0.75; trials_limit 7 -> 3): its "
         "evaluations are kept and the searcher goes on with the new options"], err
-    assert stored(db)[1] == {"annealing_trials_limit": 3, "cooling_factor": 0.75}
+    assert stored(db)[1] == {"annealing_trials_limit": 3, "cooling_factor": 0.75,
+                             "_options_version": 2}
     with ResultsDB(db, create=False) as rdb:
         recs = rdb.evaluations(rdb.searches()[0].key)
     assert len(recs) == 3 and len({r.point_key for r in recs}) == 3
+
+
+def _record_as_version_1(db, options):
+    """Make `db`'s search look recorded before annealing's local_distance took Orio's meaning
+    (it was the move reach, and no version was stored)."""
+    import sqlite3
+    with sqlite3.connect(db) as c:
+        c.execute("UPDATE searches SET searcher_options = ?", (json.dumps(options),))
+
+
+@pytest.mark.parametrize("old, resumed, warned", [
+    # the old local_distance 2 is today's move_distance 2: the same search goes on quietly
+    ({"annealing_local_distance": 2}, ["-O", "move_distance=2"], None),
+    # today's local_distance 2 is another search (a final local search, moves of 1)
+    ({"annealing_local_distance": 2}, ["-O", "local_distance=2"],
+     "local_distance 0 -> 2; move_distance 2 -> 1"),
+    # recorded with the defaults then and now: nothing changed
+    ({"cooling_factor": 0.95, "final_temperature_ratio": 0.05, "trials_limit": 100,
+      "moves_limit": 20, "local_distance": 1, "init_samples": 4}, [], None),
+])
+def test_resume_reads_an_annealing_database_with_the_meaning_it_was_recorded_with(
+        tmp_path, old, resumed, warned):
+    f = tmp_path / "an.c"
+    f.write_text(annotated("arg algorithm = 'Annealing'; arg total_runs = 1;"))
+    db = tmp_path / "t.db"
+    rc, out, err = cli("search", f, "--no-progress", "--db", db)
+    assert rc == 0 and err == "", out + err
+    _record_as_version_1(db, old)
+    rc, out, err = cli("search", f, "--no-progress", "--db", db, "--budget", 2, "--resume",
+                       *resumed)
+    assert rc == 0, out + err
+    if warned is None:
+        assert err == "", err
+    else:
+        assert lines(err) == [
+            "looptx: warning: search 'an.c|{\"N\": 32}|c|r0' resumes with other searcher "
+            f"options than it was recorded with ({warned}): its evaluations are kept and the "
+            "searcher goes on with the new options"], err
+    assert stored(db)[1]["_options_version"] == 2
+    assert len(set(_points(db))) == 2
+
+
+def test_resume_without_algorithm_reads_old_annealing_options_with_their_meaning(tmp_path):
+    f = tmp_path / "an.c"
+    f.write_text(annotated("arg total_runs = 1;"))
+    db = tmp_path / "t.db"
+    rc, out, err = cli("search", f, "--no-progress", "--db", db, "-a", "annealing")
+    assert rc == 0 and err == "", out + err
+    _record_as_version_1(db, {"local_distance": 3})
+    rc, out, err = cli("search", f, "--no-progress", "--db", db, "--budget", 2, "--resume")
+    assert rc == 0 and err == "", out + err
+    assert stored(db) == ("annealing", {"move_distance": 3, "_options_version": 2})
 
 
 def test_bad_option_in_a_real_search_names_the_option(tmp_path):

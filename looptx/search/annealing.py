@@ -30,6 +30,15 @@ class AnnealingSearcher(TrajectorySearcher):
     name = "annealing"
     options = {"cooling_factor": 0.95, "final_temperature_ratio": 0.05, "trials_limit": 100,
                "moves_limit": 20, "local_distance": 0, "move_distance": 1, "init_samples": 4}
+    # 1: local_distance was the move reach (now move_distance) and no run ended in a local search
+    options_version = 2
+
+    @classmethod
+    def upgrade_options(cls, given, version):
+        if version >= 2:
+            return dict(given)
+        return {("move_distance" if cls.canonical_option(k) == "local_distance" else k): v
+                for k, v in given.items()}
 
     def _check_options(self) -> None:
         self._require(0.0 < self.opts["cooling_factor"] < 1.0, "cooling_factor", "in (0, 1)")

@@ -79,6 +79,9 @@ class Searcher(abc.ABC):
     # (a non-negative number) and then dropped; `ignored_options` names them for a warning.
     orio_ignored: ClassVar[Mapping[str, tuple[Any, str]]] = {}
     listed: ClassVar[bool] = True
+    # Raised when an option's meaning changes, so that a results database recorded under the
+    # old meaning is read with it (`upgrade_options`) when the search is resumed.
+    options_version: ClassVar[int] = 1
     # Whether load_state restores the random generator (trajectory searchers re-run from the seed).
     _restore_rng: ClassVar[bool] = True
 
@@ -146,6 +149,11 @@ class Searcher(abc.ABC):
             if key in cls.orio_ignored:
                 out.append((raw, cls.orio_ignored[key][1]))
         return out
+
+    @classmethod
+    def upgrade_options(cls, given: Mapping[str, Any], version: int) -> dict[str, Any]:
+        """`given`, recorded under `options_version` `version`, with today's meaning."""
+        return dict(given)
 
     @classmethod
     def _parse_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,8 @@ from looptx.errors import AnnotationError, LooptxError, flush_notes, note_once, 
 from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
 from looptx.frontend.regions import scan
 from looptx.search.options import (STANDARD, flush_warnings, locate_option, options_for,
-                                   parse_option_args, reset_warnings, with_command_line)
+                                   parse_option_args, recorded_options, reset_warnings,
+                                   with_command_line)
 from looptx.search.space import Constraint, Param, Space
 
 
@@ -320,7 +321,7 @@ def _recorded_searcher(st: Setup, info, cls, given):
     if st.spec is not None and st.spec.search.get("algorithm"):
         _warn_now(f"the search in '{st.db}' was recorded with searcher '{rec.name}', which --resume "
                   f"continues; the annotation names '{cls.name}' (give --algorithm {cls.name} to switch)")
-    return rec, with_command_line(rec, dict(info.searcher_options or {}), given)
+    return rec, with_command_line(rec, recorded_options(rec, info.searcher_options), given)
 
 
 def _warn_now(text: str) -> None:

@@ -46,6 +46,7 @@ from typing import Any, Callable, Mapping
 
 from looptx.runtime.worker import WorkerPool
 from looptx.search.db import EvalRecord, ResultsDB, SearchError, utc_now
+from looptx.search.options import options_to_record, recorded_options
 from looptx.search.evaluate import (DEFAULT_PREPARE_TIMEOUT, MEASURE_STATUSES, Measurement,
                                     Prepared, dask_measure_task, dask_prepare_task,
                                     install_evaluator, measure_task, measurement_from_call,
@@ -296,8 +297,7 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
     if info is None:
         rdb.create_search(key, input_file=input_file, problem=problem,
                           backend=desc.get("backend"), searcher=getattr(searcher, "name", None),
-                          searcher_options=(dict(searcher_options) if searcher_options is not None
-                                            else getattr(searcher, "opts", None)),
+                          searcher_options=_options_record(searcher, searcher_options),
                           seed=getattr(searcher, "seed", None), budget=budget,
                           time_limit=time_limit, space=space_desc, evaluator=desc)
         return []
@@ -327,14 +327,18 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
                            f"with {getattr(searcher, 'name', None)!r}: its {len(records)} evaluations "
                            "are told to the new searcher, which goes on from them")
         rdb.update_search(key, searcher=getattr(searcher, "name", None),
-                          searcher_options=(dict(searcher_options) if searcher_options is not None
-                                            else getattr(searcher, "opts", None)))
+                          searcher_options=_options_record(searcher, searcher_options))
     if changed:
         (warn or _py_warn)(f"search {key!r} resumes with other searcher options than it was "
                            f"recorded with ({'; '.join(changed)}): its evaluations are kept and "
                            "the searcher goes on with the new options")
-        rdb.update_search(key, searcher_options=(dict(searcher_options) if searcher_options
-                                                 is not None else getattr(searcher, "opts", None)))
+        rdb.update_search(key, searcher_options=_options_record(searcher, searcher_options))
+    elif same and info.searcher_options is not None and \
+            _options_record(searcher, recorded_options(type(searcher), info.searcher_options)) \
+            != info.searcher_options:
+        # recorded under an older meaning: kept with today's, so that it is read once as that
+        rdb.update_search(key, searcher_options=_options_record(
+            searcher, recorded_options(type(searcher), info.searcher_options)))
     # another seed (the user's --seed) is another random stream: the saved one is not restored
     reseeded = info.seed is not None and getattr(searcher, "seed", info.seed) != info.seed
     if reseeded:
@@ -352,6 +356,11 @@ def _py_warn(text: str) -> None:
     warnings.warn(text, stacklevel=4)
 
 
+def _options_record(searcher, given) -> dict | None:
+    options = dict(given) if given is not None else getattr(searcher, "opts", None)
+    return None if options is None else options_to_record(type(searcher), options)
+
+
 def _changed_options(searcher, stored) -> list[str]:
     """'name old -> new' for each option of `searcher` that differs from the stored ones (the
     options given when the search was created, read with the searcher's defaults)."""
@@ -360,7 +369,7 @@ def _changed_options(searcher, stored) -> list[str]:
     if new is None or parse is None:
         return []
     try:
-        old = parse(stored or {})
+        old = parse(recorded_options(type(searcher), stored))
     except Exception:  # noqa: BLE001 - an option this searcher no longer knows
         return [f"recorded {json.dumps(stored, default=str)}"]
 

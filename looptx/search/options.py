@@ -21,6 +21,10 @@ STANDARD = {"algorithm": "--algorithm", "total_runs": "--budget", "time_limit": 
 # statistics): accepted so that Orio files run, with a warning.
 ORIO_ONLY = {"use_z3", "cudacfg_instmix"}
 
+# Stored next to a search's options in the results database: the searcher's options_version
+# when they were recorded (absent: version 1).
+VERSION_KEY = "_options_version"
+
 _queued: list[str] = []
 
 
@@ -145,3 +149,19 @@ def locate_option(e: LooptxError, cls, spec=None,
             if r == name or r.endswith("_" + name):
                 return e.located(**spec.where("search", raw))
     return e.located(file=spec.file, line=spec.line)
+
+
+def options_to_record(cls, options: Mapping[str, Any]) -> dict:
+    """`options` as the results database keeps them: with the meaning they have today."""
+    out = dict(options)
+    if getattr(cls, "options_version", 1) > 1:
+        out[VERSION_KEY] = cls.options_version
+    return out
+
+
+def recorded_options(cls, stored: Mapping[str, Any] | None) -> dict:
+    """Options a results database kept for searcher `cls`, read with today's meaning."""
+    given = dict(stored or {})
+    version = given.pop(VERSION_KEY, 1)
+    upgrade = getattr(cls, "upgrade_options", None)
+    return upgrade(given, int(version)) if upgrade is not None else given
