@@ -357,3 +357,34 @@ def test_shift_to_of_a_loop_without_one_start_is_a_located_error(tmp_path):
     _one_line_error(rc, err)
     assert err.startswith(f"{tmp_path / 'r.py'}:5: step 1 (shift_to): error: shift_to: loop 'j' does not "
                           "start at one constant value"), err
+
+
+def _datacopy_script(refs: str) -> str:
+    return ("from chill import *\nsource('mm.c')\nprocedure('normalMM')\nloop(0)\n"
+            f"tile(0,2,16)\ndatacopy({refs},3,False,-1,1,4,0)\n")
+
+
+@pytest.mark.parametrize("refs, array", [("[(0,[2])]", "a"), ("[(0,[3])]", "b"),
+                                         ("[(0,[0,1])]", "c")])
+def test_datacopy_of_chill_reference_numbers(mm, refs, array):
+    """CHiLL numbers a statement's references as its front end finds them: the written one, then
+    the reads left to right (`c = c + a*b`: 0 c, 1 c, 2 a, 3 b)."""
+    (mm / "r.py").write_text(_datacopy_script(refs))
+    rc, out, err = cli("transform", mm / "mm.c", "--recipe", mm / "r.py", "-D", "N=64")
+    assert rc == 0, err
+    assert f"{array}_buf" in out and not any(f"{x}_buf" in out for x in "abc" if x != array), out
+    _run_ok(mm, "r.py", (64, 37))
+
+
+@pytest.mark.parametrize("refs, message", [
+    ("[(0,[1,2])]", "step 2 (datacopy): error: the references name several arrays (a, c)"),
+    ("[(0,[0])]", "step 2 (datacopy): error: datacopy of some of the references of 'c' only: "
+                  "looptx copies every reference of an array (add reference 1)"),
+    ("[(0,[4])]", "step 2 (datacopy): error: statement 0 has no array reference 4 (it has 4: "
+                  "0 c, 1 c, 2 a, 3 b)"),
+])
+def test_datacopy_reference_numbers_that_name_no_one_whole_array_are_located(mm, refs, message):
+    (mm / "r.py").write_text(_datacopy_script(refs))
+    rc, _, err = cli("transform", mm / "mm.c", "--recipe", mm / "r.py", "-D", "N=64")
+    _one_line_error(rc, err)
+    assert err.startswith(f"{mm / 'r.py'}:6: {message}"), err

@@ -92,12 +92,48 @@ def _promotion(kind: str):
         if st.get("around"):
             at = _loop_around(v, st, at)
         _check_promotion_at(v, st, kind, at)
-        pr = Promotion(kind, st["stmt"], st.get("array"), at, st.get("pad", 0) or 0,
+        array = _array_of_refs(v, st) if st.get("refs") is not None else st.get("array")
+        if kind == "datacopy" and array is None:
+            raise st.error("datacopy needs the array to copy",
+                           hint="give array: A, or CHiLL's refs: [1] (reference numbers)")
+        pr = Promotion(kind, st["stmt"], array, at, st.get("pad", 0) or 0,
                        st.index, st.name, st.file, st.line)
         out = v.evolve(extra=v.extra + (pr,))
         plan(out)                      # report a bad footprint at this step, not at the end
         return out
     return step
+
+
+def _array_of_refs(v: Variant, st: Step) -> str:
+    """The array that CHiLL's reference numbers name: a statement's array references are
+    numbered as CHiLL's front end finds them, the written one first (a compound assignment's
+    target once), then the ones it reads, left to right.  looptx copies every reference of an
+    array, so the numbers must be all of that array's references."""
+    s = v.scop.statements[st["stmt"]]
+    scalar = {a.name for a in v.scop.arrays if a.is_scalar}
+    writes = [a for a in s.accesses if a.kind == "write"]
+    reads = [a for a in s.accesses if a.kind == "read"]
+    if s.body.op != "=" and writes:
+        # the read a compound assignment makes of its target is the same reference
+        same = [k for k, a in enumerate(reads) if (a.array, a.index) == (writes[0].array, writes[0].index)]
+        if same:
+            del reads[same[-1]]
+    refs = [a.array for a in writes + reads if a.array not in scalar]
+    bad = [r for r in st["refs"] if r >= len(refs)]
+    if bad:
+        raise st.error(f"statement {st['stmt']} has no array reference {bad[0]} (it has "
+                       f"{len(refs)}: {', '.join(f'{k} {a}' for k, a in enumerate(refs))})",
+                       hint="number its array references from 0, the written one first")
+    named = sorted({refs[r] for r in st["refs"]})
+    if len(named) > 1:
+        raise st.error(f"the references name several arrays ({', '.join(named)})",
+                       hint="copy one array per datacopy")
+    missing = [k for k, a in enumerate(refs) if a == named[0] and k not in st["refs"]]
+    if missing:
+        raise st.error(f"datacopy of some of the references of '{named[0]}' only: looptx copies "
+                       f"every reference of an array (add reference {missing[0]})",
+                       hint=f"list them all, or write array: {named[0]}")
+    return named[0]
 
 
 def _loop_around(v: Variant, st: Step, at: str) -> str:

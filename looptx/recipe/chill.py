@@ -469,6 +469,16 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         need(2, 'copy_to_registers("kk","c")')
         return [("registers", {"stmt": 0, "at": a[0], "array": a[1]})]
     if name == "datacopy":
+        if a and _is_ref_list(a[0]):
+            # CHiLL's datacopy([(stmt, [ref, ...])], level, ...): the array the refs name
+            need(2, 'datacopy([(0,[1])],"k")')
+            if len(a[0]) != 1:
+                raise ln.error("datacopy of references in several statements is not supported",
+                               hint="copy each statement's array with its own "
+                                    'datacopy(stmt,"k","A")')
+            stmt, refs = a[0][0]
+            return [("datacopy", {"stmt": stmt, "at": a[1],
+                                  "refs": list(refs) if isinstance(refs, (list, tuple)) else [refs]})]
         need(3, 'datacopy(0,"k","A")')
         return [("datacopy", {"stmt": stmt_of(a[0]), "at": a[1], "array": a[2]})]
     if name == "copy_to_shared":
@@ -577,3 +587,9 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
     raise ln.error(f"unknown or unsupported command '{name}'",
                    hint="supported: permute tile tile_by_index split unroll unroll_to_depth fuse distribute "
                         "skew scale nonsingular shift shift_to peel reverse registers datacopy cuda copy_to_shared known recipe")
+
+
+def _is_ref_list(x) -> bool:
+    """CHiLL's [(stmt, [ref#, ...]), ...] (parsed as lists)."""
+    return isinstance(x, (list, tuple)) and bool(x) and all(
+        isinstance(e, (list, tuple)) and len(e) == 2 and isinstance(e[0], int) for e in x)

@@ -17,11 +17,11 @@ from looptx.errors import RecipeError, read_utf8
 from looptx.frontend.names import to_model
 
 # argument kinds
-STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY, COUNTS, BOOL, MATRIX = (
+STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY, COUNTS, BOOL, MATRIX, REFS = (
     "statement number", "loop name", "list of loop names", "list of statement numbers",
     "integer >= 1", "integer >= 0", "integer", "affine expression", "mapping loop -> integer",
     "name", "list of facts", "list of loop names", "value", "mapping array -> element count",
-    "true or false", "integer matrix")
+    "true or false", "integer matrix", "list of reference numbers")
 
 # step -> {arg: (kind, required)}
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
@@ -41,7 +41,10 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # i' = T.i (+ the last column): the outer loops of stmt's nest, every statement inside them
     "nonsingular": {"stmt": (STMT, False), "matrix": (MATRIX, True)},
     "registers": {"stmt": (STMT, True), "array": (STR, False), "at": (NAME, True)},
-    "datacopy": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True)},
+    # `refs`: CHiLL's reference numbers in the statement (the written one first, then the ones
+    # it reads, left to right), all of one array, instead of `array`
+    "datacopy": {"stmt": (STMT, True), "array": (STR, False), "refs": (REFS, False),
+                 "at": (NAME, True)},
     "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (STR, False)},
     "known": {"facts": (FACTS, True)},
     # a temporary of the function, declared before the loops, gets one object per iteration of
@@ -185,6 +188,9 @@ def check_arg(step: Step, arg: str, kind: str, value):
     if kind == INTS and value != "all" and not (isinstance(value, list) and value and
                                                all(_is_int(x) and x >= 0 for x in value)):
         raise bad("non-empty list of statement numbers")
+    if kind == REFS and not (isinstance(value, list) and value and
+                             all(_is_int(x) and x >= 0 for x in value)):
+        raise bad("non-empty list of reference numbers (0, 1, ...)")
     if kind == POSINT and not (_is_int(value) and value >= 1):
         raise bad("integer >= 1")
     if kind == NONNEG and not (_is_int(value) and value >= 0):
