@@ -7,6 +7,7 @@ from looptx import ir
 from looptx.frontend.names import to_user
 from looptx.frontend.symbols import WIDE_WORDS
 from looptx.codegen import ast as K
+from looptx.poly.parallel import OMP_FOR
 from looptx.poly.variant import LoopDim, Variant
 
 HELPERS = {
@@ -115,6 +116,7 @@ class CPrinter:
     """Prints named KernelAST. `ref_text` may be overridden (registers, shared buffers)."""
 
     sync_text = ""                 # sequential C needs no barrier (a CUDA printer sets one)
+    omp = True                     # OpenMP pragmas are for host C; GPU code has its own threads
 
     def __init__(self, variant: Variant, indent: str = "  ", declare_loops: bool = True,
                  spelled: bool = False):
@@ -124,6 +126,7 @@ class CPrinter:
         self.declare = declare_loops
         self.spelled = spelled         # macro uses as the user wrote them (code for the user's file)
         self.loop_ctype = loop_ctype(self.scop)
+        self.root: K.Node | None = None    # the whole region (what is outside a loop)
 
     def expr(self, e: ir.Expr) -> str:
         return ir.to_c(signed_params(e, self.scop))
@@ -179,7 +182,7 @@ class CPrinter:
                 f"{v} += {n.step}" if n.step > 0 else f"{v} -= {-n.step}"
             decl = self.loop_ctype + " " if self.declare else ""
             head = f"{pad}for ({decl}{v} = {self.expr(n.init)}; {self.expr(n.cond)}; {step})"
-            return self._with_body(head, n.body, depth)
+            return [pad + line for line in self.pragmas(n)] + self._with_body(head, n.body, depth)
         if isinstance(n, K.If):
             head = f"{pad}if ({self.expr(n.cond)})"
             if n.orelse is None:
@@ -196,12 +199,70 @@ class CPrinter:
             return [f"{pad}// {n.name}"] + self.lines(n.body, depth)
         raise TypeError(n)
 
+    def pragmas(self, n: K.For) -> list[str]:
+        """The loop's pragma steps.  Under `omp parallel for`, a buffer that a copy inside the
+        loop fills is private (it is declared before the region), as are the inner loops'
+        variables where loops are not declared in their headers."""
+        stmts = list(dict.fromkeys(x.stmt for x in K.leaves(n.body)))
+        ld = loop_dim(self.v, stmts[0], n.dim) if stmts and n.dim >= 0 else None
+        if ld is None:
+            return []
+        texts = []
+        # a loop fused after the step has the pragma in the pieces of the statement it was for
+        for stmt in stmts:
+            for _, p in self.v.pieces_of(stmt):
+                d = p.dims[n.dim] if n.dim < len(p.dims) else None
+                if isinstance(d, LoopDim) and d.name == ld.name:
+                    texts += [t for t in d.pragmas if t not in texts]
+        out = []
+        for t in texts:
+            if t == OMP_FOR:
+                if not self.omp:
+                    continue
+                private = [] if self.declare else sorted({f.var for f in _fors(n.body)})
+                private += self._private(n)
+                t += f" private({', '.join(private)})" if private else ""
+            out.append(f"#pragma {t}")
+        return out
+
+    def _private(self, n: K.For) -> list[str]:
+        """What the block declares before the loops and each iteration of `n` uses as its own:
+        a buffer that copies inside `n` fill, and a local of the region written inside `n` and
+        used nowhere else (the dependence check has made sure that each iteration writes it
+        before reading it; one used outside keeps the value of its one writing iteration)."""
+        arrays = {a.name: a for a in self.scop.arrays}
+        out = {c.lhs.array for c in _nodes(n.body, K.Assign)
+               if isinstance(c.lhs, ir.Ref) and c.lhs.array not in arrays}
+        inside = {id(x) for x in _nodes(n.body, K.Leaf)}
+        outside = {r.array for x in _nodes(self.root or n, K.Leaf) if id(x) not in inside
+                   for _, r in x.refs}
+        for x in _nodes(n.body, K.Leaf):
+            for ref, r in x.refs:
+                a = arrays.get(r.array)
+                if a is not None and a.local and not a.declared_in_region and \
+                        r.array not in outside and self.scop.access(ref).kind == "write":
+                    out.add(r.array)
+        return sorted(to_user(a) for a in out)
+
     def _with_body(self, head: str, body: K.Node, depth: int, force: bool = False) -> list[str]:
         inner = self.lines(body, depth + 1)
+        # a pragma is not a statement: the loop it comes before must be the body's only one
+        force = force or bool(inner) and inner[0].lstrip().startswith("#")
         if not force and isinstance(body, (K.Leaf, K.For)) or (not force and len(inner) == 1
                                                                 and not isinstance(body, K.If)):
             return [head] + inner
         return [head + " {"] + inner + [self.ind * depth + "}"]
+
+
+def _nodes(n: K.Node, kind):
+    if isinstance(n, kind):
+        yield n
+    for c in K.children(n):
+        yield from _nodes(c, kind)
+
+
+def _fors(n: K.Node):
+    return _nodes(n, K.For)
 
 
 def buffer_decl(b, qualifier: str = "", per_thread: bool = False, spelled: bool = False) -> str:
@@ -215,6 +276,8 @@ def buffer_decl(b, qualifier: str = "", per_thread: bool = False, spelled: bool 
 
 class ThreadPrinter(CPrinter):
     """Code run by one GPU thread: per-thread register arrays lose their thread dimensions."""
+
+    omp = False
 
     def __init__(self, variant, buffers=(), indent="  "):
         super().__init__(variant, indent)
@@ -245,6 +308,7 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     """The regenerated region as a C block (without the file's base indentation); for the
     user's file (`spelled`), after the checks of the sizes it holds for only."""
     printer = CPrinter(variant, indent, spelled=spelled)
+    printer.root = node
     body = printer.lines(node, 1)
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
              for a in variant.scop.arrays if a.local and a.decl]

@@ -184,6 +184,8 @@ def _ptr(kind: str, ctype: str, name: str) -> str:
 class HostPrinter(CPrinter):
     """Host loops with kernel launches (CUDA) or with the kernel body inlined in grid loops (C)."""
 
+    omp = False
+
     def __init__(self, rc: RegionCuda, emulate: bool, indent="  "):
         super().__init__(rc.variant, indent)
         self.rc = rc

@@ -27,6 +27,7 @@ class LoopDim:
     # a tile's control loop: (tile loop name, its expression when tiled, lower bound, size), so
     # that the tile loop can become counted (0..size-1) when a permute puts it outside
     counted: tuple = ()
+    pragmas: tuple[str, ...] = ()      # `#pragma` lines printed before the loop (C target)
 
     def __str__(self):
         return self.name

@@ -7,6 +7,7 @@ from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
 from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
 from looptx.poly import nonsingular as NS
+from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
 from looptx.poly.variant import Variant, original
@@ -277,6 +278,14 @@ def _unroll_to_depth(v: Variant, st: Step) -> Variant:
     return v
 
 
+def _omp_for(v: Variant, st: Step) -> Variant:
+    """CHiLL's omp_for: the loop runs as `omp parallel for`; its `private` variables get one
+    object per iteration first (the privatize step, checked the same way)."""
+    for var in st.get("private") or ():
+        v = PV.privatize(v, st["stmt"], to_model(var), S.resolve_name(v, st["stmt"], st["loop"]))
+    return PL.add_pragma(v, st["stmt"], st["loop"], PL.OMP_FOR)
+
+
 STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "cuda": _cuda,
     "shared": _promotion("shared"),
@@ -300,6 +309,8 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
         "".join(to_user(S.resolve_name(v, st["stmt"], x)) for x in st["loops"]))),
     "known": _known,
     "privatize": lambda v, st: PV.privatize(v, st.get("stmt"), st["var"], st["at"]),
+    "pragma": lambda v, st: PL.add_pragma(v, st["stmt"], st["loop"], st["text"].strip()),
+    "omp_for": _omp_for,
 }
 
 
@@ -315,6 +326,7 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         from looptx.poly.gpu import check, mappings
         if mappings(v):
             check(v, deps)                     # mapped loops carry no dependence
+        PL.check_parallel(v, deps)
         overlap = D.lifetime_overlap(deps, theta)
         if overlap:
             raise LegalityError(overlap, hint="keep the statements that use it together, one "

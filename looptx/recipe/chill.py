@@ -481,6 +481,15 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
                                   "refs": list(refs) if isinstance(refs, (list, tuple)) else [refs]})]
         need(3, 'datacopy(0,"k","A")')
         return [("datacopy", {"stmt": stmt_of(a[0]), "at": a[1], "array": a[2]})]
+    if name == "pragma":
+        need(3, 'pragma(0,"i","GCC ivdep")')
+        return [("pragma", {"stmt": stmt_of(a[0]), "loop": a[1], "text": a[2]})]
+    if name == "omp_for":
+        need(2, 'omp_for(0,"i")')
+        args = {"stmt": stmt_of(a[0]), "loop": a[1]}
+        if len(a) > 2 and a[2]:
+            args["private"] = a[2] if isinstance(a[2], list) else [a[2]]
+        return [("omp_for", args)]
     if name == "copy_to_shared":
         if a and isinstance(a[0], int) and len(a) >= 3 and isinstance(a[2], str):
             # looptx's own form copy_to_shared(0,"kk","A"): the shared step as it stands
@@ -586,7 +595,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return [("combine", {"stmt": a[0], "loops": [a[1], a[2]]})]
     raise ln.error(f"unknown or unsupported command '{name}'",
                    hint="supported: permute tile tile_by_index split unroll unroll_to_depth fuse distribute "
-                        "skew scale nonsingular shift shift_to peel reverse registers datacopy cuda copy_to_shared known recipe")
+                        "skew scale nonsingular shift shift_to peel reverse registers datacopy pragma omp_for cuda copy_to_shared known recipe")
 
 
 def _is_ref_list(x) -> bool:

@@ -46,6 +46,9 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "datacopy": {"stmt": (STMT, True), "array": (STR, False), "refs": (REFS, False),
                  "at": (NAME, True)},
     "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (STR, False)},
+    # `#pragma text` before the loop; omp_for: `omp parallel for`, checked like a GPU mapping
+    "pragma": {"stmt": (STMT, True), "loop": (NAME, True), "text": (STR, True)},
+    "omp_for": {"stmt": (STMT, True), "loop": (NAME, True), "private": (NAMES, False)},
     "known": {"facts": (FACTS, True)},
     # a temporary of the function, declared before the loops, gets one object per iteration of
     # `at` (checked: dead after the region, no value carried between iterations)
