@@ -293,3 +293,37 @@ def test_a_tile_after_an_inner_unroll_of_the_loop_is_orios_no_op_up_to_the_facto
                                     .replace("param T[] = [4, 8, 2];", "param T[] = [8];"))
     rc, out, err = cli("transform", tmp_path / "big.c")
     assert rc == 2 and "tile size 8 of loop 'j', which an inner directive unrolled by 4" in err, err
+
+
+OMP_LOOP = """  transform Composite(
+    tile = [('i',T1_I,'ii')],
+    permut = [(['ii'],'j','i','k')],
+    pragma = [('k', ['GCC ivdep'])],
+    openmp = (OMP, 'omp parallel for private(i,j,k)'))
+  for(i=0; i<=M-1; i++)
+    for(j=0; j<=N-1; j++)
+      for(k=0; k<=K-1; k++)
+        C[i][j] = C[i][j] + A[i][k] * B[k][j];"""
+OMP_MM = PERF.format(params="    param T1_I[] = [1,16];\n    param OMP[] = [False,True];",
+                     algorithm="Exhaustive", runs=100,
+                     sizes="param M[] = [64, 37]; param N = 12; param K = 9;",
+                     decls="    decl static double A[M][K] = random;\n    decl static double B[K][N] = random;\n"
+                           "    decl static double C[M][N] = 0;",
+                     globals="int i, j, k, ii;", loop=OMP_LOOP).replace("gcc -O1", "gcc -O1 -fopenmp")
+
+
+def test_orio_openmp_and_pragma_parts_become_checked_steps(tmp_path, monkeypatch):
+    """Orio puts `#pragma omp ...` before the outermost loop of the transformed nest (here the
+    tile loop the permutation put outside) and each pragma string before its loop."""
+    assert _steps(tmp_path, OMP_MM, T1_I=16, OMP=True) == [
+        "tile: {stmt: 0, loop: i, size: 16, control: ii}",
+        "permute: {stmt: 0, order: [ii, j, i, k]}",
+        "pragma: {stmt: 0, loop: k, text: GCC ivdep}",
+        "omp_for: {stmt: 0, loop: 1}"]
+    assert _steps(tmp_path, OMP_MM, T1_I=1, OMP=False)[-1] == "pragma: {stmt: 0, loop: k, text: GCC ivdep}"
+    monkeypatch.setenv("OMP_NUM_THREADS", "4")
+    rows, err = _search_all_valid(tmp_path, "mm.c", OMP_MM, [{"M": 64, "N": 12, "K": 9},
+                                                             {"M": 37, "N": 12, "K": 9}])
+    assert len(rows) == 2 * 4 and "ignored" not in err, err
+    best = (tmp_path / "mm.best.c").read_text()
+    assert "#pragma GCC ivdep" in best

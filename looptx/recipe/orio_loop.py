@@ -10,9 +10,10 @@ code between the markers (which Orio files repeat verbatim, and which must match
 each directive as steps that are checked against the exact dependences.  Directives apply to
 the loops of the statement that follows them, inner directives first, as in Orio.
 
-Parts that only give the compiler hints (`vector`, `openmp`, `pragma`, `boundreplace`) or that
-looptx does not generate from Orio's arguments (`arrcopy`) leave the code unchanged and are
-reported once as ignored; `scalarreplace` becomes a `registers` step for every array with an
+`pragma` and `openmp` become pragma and omp_for steps (the OpenMP loop checked like any
+other).  Parts that only give the compiler hints (`vector`, `boundreplace`) or that looptx does
+not generate from Orio's arguments (`arrcopy`) leave the code unchanged and are reported once as
+ignored; `scalarreplace` becomes a `registers` step for every array with an
 element that stays put across the innermost loop, where that is legal, and is skipped elsewhere.
 """
 from __future__ import annotations
@@ -345,9 +346,24 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
     elif name in ("boundreplace", "BoundReplace"):
         pass                   # loop bounds in scalars: the generated code computes them once anyway
     elif name in ("pragma", "Pragma"):
-        if args:
-            _ignored(ln, "pragma")
-    elif name in ("openmp", "vector"):
+        entries = [(None, args.get("pragma_str"))] if name == "Pragma" else \
+            [_seq(ln, e, "a pragma entry (loop, strings)", (2,)) for e in _seq(ln, args, "pragma")]
+        for lid, texts in entries:
+            texts = [texts] if isinstance(texts, str) else _seq(ln, texts, "the pragma strings")
+            found = [(d.stmts[0], _own_loop(ln, nest, d, name))] if lid is None else \
+                [(s, dict(nest.chains[s])[loop]) for s, loop in _find(ln, nest, d, lid, "a pragma")]
+            for s, loop in found:
+                for text in texts:
+                    step("pragma", stmt=s, loop=loop, text=str(text))
+    elif name == "openmp":
+        # Orio puts its pragma before the outermost loop of the transformed code: the one at
+        # the directive's depth once its other parts are applied.  looptx checks that the loop
+        # carries no dependence and writes the private list itself.
+        if _flag(ln, args, name):
+            for s in d.stmts:
+                if _in(nest, d, s):
+                    step("omp_for", stmt=s, loop=1 + sum(1 for x, _ in nest.chains[s] if x in d.outside))
+    elif name == "vector":
         if _flag(ln, args, name):
             _ignored(ln, f"{name} part")
     elif name in ("arrcopy", "ArrCopy"):
