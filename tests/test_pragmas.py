@@ -32,7 +32,6 @@ MM = """void mm(int n, double C[n][n], double A[n][n], double B[n][n]) {
 }
 """
 
-# a local of the region, declared in the loop: the block declares it before the loops
 LOCAL = """void sq(int n, double *y, double *x) {
   int i;
 #pragma scop
@@ -88,11 +87,16 @@ def _pragma_before(out: str, loop_var: str) -> str:
     return lines[k - 1].strip()
 
 
-def test_omp_for_with_a_private_temporary_runs_as_the_original(tmp_path):
-    steps = ["omp_for: {stmt: 0, loop: i, private: [s]}"]
-    out = _transform(tmp_path, MV, steps)
-    assert _pragma_before(out, "i") == "#pragma omp parallel for private(s)", out
-    _run_ok(tmp_path, MV, steps, (300, 37))
+@pytest.mark.parametrize("source, steps, private, sizes", [
+    # the step's private temporary
+    (MV, ["omp_for: {stmt: 0, loop: i, private: [s]}"], "s", (300, 37)),
+    # a local of the region, declared in the loop: the block declares it before the loops
+    (LOCAL, ["omp_for: {stmt: 0, loop: i}"], "t", (1000, 7)),
+])
+def test_omp_for_with_a_private_variable_runs_as_the_original(tmp_path, source, steps, private, sizes):
+    out = _transform(tmp_path, source, steps)
+    assert _pragma_before(out, "i") == f"#pragma omp parallel for private({private})", out
+    _run_ok(tmp_path, source, steps, sizes)
 
 
 def test_omp_for_of_a_reused_temporary_names_the_privatize_step(tmp_path):
@@ -124,13 +128,6 @@ def test_omp_matmul_variants_run_as_the_original(tmp_path, steps):
         # the buffer is declared before the loops; each iteration of jj fills its own
         assert "#pragma omp parallel for private(B_buf)" in out, out
     _run_ok(tmp_path, MM, steps, (40, 37))
-
-
-def test_a_local_of_the_region_is_private(tmp_path):
-    steps = ["omp_for: {stmt: 0, loop: i}"]
-    out = _transform(tmp_path, LOCAL, steps)
-    assert _pragma_before(out, "i") == "#pragma omp parallel for private(t)", out
-    _run_ok(tmp_path, LOCAL, steps, (1000, 7))
 
 
 def test_a_later_step_that_makes_the_loop_carry_a_dependence_is_refused(tmp_path):

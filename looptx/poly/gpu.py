@@ -18,6 +18,7 @@ from looptx.errors import LegalityError, RecipeError
 from looptx.poly import deps as D
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
+from looptx.poly.parallel import instances, scheduled_deps
 from looptx.poly.variant import LoopDim, Variant
 
 AXES = ("x", "y", "z")
@@ -213,24 +214,13 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
     if not mappings(v):
         return []
     width = v.width
-    sched = v.schedule_map(width)
     barriers = []
     for K in kernels(v):
         if not K.mapped:
             continue
         mapped = K.block + K.thread
         first_thread = min(K.thread) if K.thread else width   # no thread loop: one thread per block
-        stmts = {v.pieces[k].stmt for k in K.pieces}
-        ksched = isl.UnionMap.empty(sched.get_space())
-        for k in K.pieces:
-            ksched = ksched.union(isl.UnionMap.from_map(v.piece_map(v.pieces[k], width)))
-        for dep in deps.items:
-            if dep.source not in stmts or dep.sink not in stmts:
-                continue
-            rel = isl.UnionMap.from_map(dep.relation).apply_domain(ksched).apply_range(ksched)
-            if rel.is_empty():
-                continue
-            m = isl.Map.from_union_map(rel).intersect_params(v.context)
+        for dep, m in scheduled_deps(v, K.pieces, deps, width):
             for c in range(K.root, width):
                 t = m
                 for q in range(c):
@@ -263,9 +253,7 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
 
 
 def _race(v, deps, dep, rel_sched, K, c, what) -> LegalityError:
-    sched = v.schedule_map()
-    back = isl.UnionMap.from_map(rel_sched).apply_domain(sched.reverse()).apply_range(sched.reverse())
-    inst = isl.Map.from_union_map(back.intersect(isl.UnionMap.from_map(dep.relation)))
+    inst = instances(v, dep, rel_sched)
     name = v.pieces[K.pieces[0]].dims[c].name if isinstance(v.pieces[K.pieces[0]].dims[c], LoopDim) else "statement order"
     text = D.describe_violation(deps, dep, inst, f"the mapping of loop '{name}' {what}")
     from looptx.poly.privatize import hint as privatize_hint
