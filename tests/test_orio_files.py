@@ -496,3 +496,21 @@ def test_milc_matvec_as_written(tmp_path):
     # privatize): those two points are illegal, the rest validate
     assert rc == 0 and "status: illegal 2, ok 4" in out, out + err
     assert "best variant written" in out
+
+
+def test_transform_of_a_fragment_checks_the_size_it_was_made_for(tmp_path):
+    """`transform` makes a fragment's code at its first input_params size, which the file does
+    not declare: other sizes (the spec's second, a third) run the region as written."""
+    src = tmp_path / "two.c"
+    src.write_text(STRIDED.replace("param U[] = [1,2,3];", "param U[] = [2,3];"))
+    out = tmp_path / "two.out.c"
+    rc, _, err = cli("transform", src, "-o", out)
+    assert rc == 0, err
+    guard = re.search(r"if \((.*)\) \{", out.read_text()).group(1)
+    assert sorted(guard.split(" && ")) == ["lx == 4", "ly == 3", "ne == 7"], guard
+    assert re.search(r"the region is transformed for (\w+ = \d+, ){3}the first problem size", err), err
+    sizes = [{"lx": 4, "ly": 3, "ne": 7}, {"lx": 5, "ly": 3, "ne": 7}, {"lx": 6, "ly": 2, "ne": 3}]
+    check_best(str(src), str(out), sizes, tmp_path)
+    # a size given with --define is the user's: no check
+    rc, text, err = cli("transform", src, "-D", "lx=5", "-D", "ly=3", "-D", "ne=7")
+    assert rc == 0 and "lx == " not in text and "first problem size" not in err, text + err

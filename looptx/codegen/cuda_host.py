@@ -261,7 +261,9 @@ def fact_guard(scop) -> list[str]:
     text = fact_check(scop, or_idle=True)
     if text is None:
         return []
-    return [f"  /* looptx made this code for {text} only (its model of the linearized subscripts or C's '/') */",
+    why = "the sizes it was transformed for" if scop.stand_ins else \
+        "its model of the linearized subscripts or C's '/'"
+    return [f"  /* looptx made this code for {text} only ({why}) */",
             f"  if (!({text})) return (int)cudaErrorInvalidValue;"]
 
 

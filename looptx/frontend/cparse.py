@@ -11,7 +11,7 @@ from pycparser import c_ast, c_parser
 from looptx.errors import SourceError, note_once
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
 from looptx.frontend.escape import dead_after, used_after, with_live_out
-from looptx.frontend.fallback import as_c, as_written, checked_row_facts, note_row_facts
+from looptx.frontend.fallback import as_c, as_written, checked_row_facts, note_row_facts, with_stand_ins
 from looptx.frontend.final_values import final_value_lines
 from looptx.frontend.function_region import braces, function_region
 from looptx.frontend.members import hoist_members
@@ -180,6 +180,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     split_chained_assignments(ast)
     if soft:
         defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in _declared_in_file(ast)}
+    stand_ins = {to_model(k) for k in defines if k in soft}
     int_macros = {to_model(k): v for k, v in pp.int_macros.items()}
     defines = {to_model(k): v for k, v in defines.items()}
 
@@ -300,6 +301,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                             (src.pos(r.start)[0], src.pos(r.end)[0]),
                                             None if r.index in wrapped else fdef.decl.name,
                                             derived + rows.derived(ex.constants.enums), overridable, after))
+            scop = with_stand_ins(scop, stand_ins, path, start_pos[0])
             accessed = {a.name for a in scop.arrays}
             fallback = as_written(rows.items, set(after), rows.spellings) if scop.runtime_facts else None
             if scop.runtime_facts and fallback is None:

@@ -167,6 +167,9 @@ class Scop(CachedValue):
     # facts on the sizes that the model assumes and C does not give (a row length `s >= k` of a
     # linearized subscript, `n >= 0` under C's `n / 2`): isl constraints, also in `assumptions`
     runtime_facts: tuple[str, ...] = ()
+    # sizes fixed only as stand-ins (an Orio fragment's first input_params size, for `transform`):
+    # their `p = v` is a runtime fact, not a given
+    stand_ins: tuple[str, ...] = ()
     # the region's statements as written (members and row lengths by the names the block
     # declares), which the user's file runs where the sizes break a runtime fact
     fallback: tuple[str, ...] = ()
@@ -237,7 +240,7 @@ class Scop(CachedValue):
 
         def build():
             base = self.params_where([c for c in self.assumptions if c not in self.runtime_facts]
-                                     + [f"{p} = {v}" for p, v in self.fixed])
+                                     + [f"{p} = {v}" for p, v in self.fixed if p not in self.stand_ins])
             facts = self.params_where(self.runtime_facts).intersect(base)
             if or_idle:
                 busy = base.empty(base.get_space())
