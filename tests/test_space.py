@@ -219,3 +219,62 @@ def test_mapping_values():
                for v in mapping_values(["i", "j", "k"], 2, 2, cover=True))
     # 3 loops in 4 slots: the empty slot is not thread x (3 places), loops in any order (6)
     assert len(mapping_values(["i", "j", "k"], 2, 2, cover=True)) == 3 * 6
+
+
+def test_a_large_grid_that_constraints_prune_is_listed():
+    """30^5 raw points (above the listing limit), 900 valid: the pruned listing stays within
+    the limit's work, so the space is listed rather than sampled blindly."""
+    sp = Space([Param(f"U{i}", tuple(range(1, 31)), "int") for i in range(1, 6)],
+               [_Named({"U3"}, lambda p: p["U3"] == 1), _Named({"U4", "U5"}, lambda p: p["U4"] == p["U5"] == 1)])
+    assert sp.grid_size > 2_000_000 and sp.enumerable and sp.size() == 900
+
+
+def test_sample_a_huge_sparse_space_by_independent_groups():
+    """SPAPT's shape: pairs of params tied by constraints, far too many points to list and too
+    few valid ones for rejection sampling.  Each group's valid rows are listed and combined,
+    which is exactly uniform over the valid points."""
+    params = [Param(f"U{i}", tuple(range(1, 31)), "int") for i in range(8)] + \
+        [Param(f"T{i}", (1, 16, 32, 64), "int") for i in range(4)]
+    cons = [_Named({f"U{2 * k}", f"U{2 * k + 1}"}, lambda p, k=k: p[f"U{2 * k}"] == 1 or p[f"U{2 * k + 1}"] == 1)
+            for k in range(4)]
+    cons += [_Named({"T0", "T1"}, lambda p: p["T1"] % p["T0"] == 0)]
+    sp = Space(params, cons)
+    assert not sp.enumerable
+    rng = np.random.default_rng(3)
+    pts = sp.sample(rng, 3000)
+    assert len(pts) == 3000 and all(sp.is_valid(p) for p in pts)
+    # uniform: of the 59 valid (U0, U1) pairs, 30 have U0 == 1 (a biased sampler that picks
+    # U0 first and then a U1 that fits gives U0 == 1 only 1 time in 30)
+    share = sum(p["U0"] == 1 for p in pts) / len(pts)
+    assert abs(share - 30 / 59) < 0.04, share
+    assert len(sp.sample(rng, 5, exclude={point_key(p) for p in pts})) == 5
+
+
+def test_search_of_a_sparse_space_with_and_constraints(tmp_path):
+    """A constraint `U3 == 1 and U4 == 1 and U5 == 1` over 30^5 points: each conjunct prunes on
+    its own, so the 900 valid points are found (once 'the search space is empty')."""
+    from conftest import run_cli as cli
+    src = tmp_path / "sparse.c"
+    src.write_text("""/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_counter { arg repetitions = 1; }
+  def performance_params {
+    param U1[] = range(1,31); param U2[] = range(1,31); param U3[] = range(1,31);
+    param U4[] = range(1,31); param U5[] = range(1,31);
+    constraint only_two = U3 == 1 and U4 == 1 and U5 == 1;
+  }
+  def input_params { param N[] = [24]; }
+  def input_vars { decl static double A[N][N] = random; decl static double x[N] = random;
+                   decl static double y[N] = 0; }
+  def search { arg algorithm = 'Randomsearch'; arg total_runs = 3; }
+) @*/
+int i, j;
+/*@ begin CHiLL ( unroll(0,"i",U1) unroll(0,"j",U2) ) @*/
+for (i = 0; i < N; i++)
+  for (j = 0; j < N; j++)
+    y[i] = y[i] + A[i][j] * x[j];
+/*@ end @*/
+/*@ end @*/
+""")
+    rc, out, err = cli("search", src, "--no-progress", "--db", tmp_path / "s.db")
+    assert rc == 0 and "900 valid points" in out and "status: ok 3" in out, out + err

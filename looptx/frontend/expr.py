@@ -183,6 +183,23 @@ class Expr:
         """File (line, col) of an ast (lineno, col_offset) inside this expression."""
         return _map_pos(self.text, self.line, self.col, pos, self._shift)
 
+    def conjuncts(self) -> list["Expr"]:
+        """The operands of a top-level `and` (nested ones too), each an Expr of its own text
+        and place; [] for any other expression."""
+        body = getattr(self._tree, "body", None)
+        if not (isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And)):
+            return []
+        source = "(\n" + self.text + "\n)" if self._shift else self.text
+        out = []
+        for node in body.values:
+            segment = ast.get_source_segment(source, node)
+            if segment is None:
+                return []
+            line, col = self.location((node.lineno, node.col_offset))
+            part = compile_expr(segment, file=self.file, line=line, col=col)
+            out += part.conjuncts() or [part]
+        return out
+
     def names_in_order(self) -> tuple[str, ...]:
         """The free names in order of first use in the text."""
         return tuple(dict.fromkeys(n for n, _ in self._name_locs))

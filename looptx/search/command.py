@@ -120,6 +120,16 @@ def space_for(spec, sizes: Mapping[str, Any], name: str = "space",
     return Space(params, [_Constraint(c, env, spec.file) for c in spec.constraints], name=name)
 
 
+class _Bound:
+    """An expression evaluated at a point, with the problem size's names."""
+
+    def __init__(self, expr, env: Mapping[str, Any]):
+        self.expr, self.env = expr, env
+
+    def __call__(self, point: Mapping[str, Any]):
+        return self.expr({**self.env, **point})
+
+
 class _Constraint(Constraint):
     """One performance constraint at fixed problem sizes.  `names` (the params it reads) lets
     the space check it on partial points while it lists the valid ones."""
@@ -128,6 +138,8 @@ class _Constraint(Constraint):
         super().__init__(c.expr.names_in_order(), f"constraint {c.name}", c.expr.file or file, c.line)
         self.expr = c.expr
         self.env = env
+        # `U3 == 1 and U4 == 1`: each side rules out prefixes of the listing on its own
+        self.parts = tuple((part.names_in_order(), _Bound(part, env)) for part in c.expr.conjuncts())
 
     def holds(self, point: Mapping[str, Any]) -> bool:
         return self.expr({**self.env, **point})

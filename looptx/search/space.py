@@ -156,6 +156,20 @@ class Constraint:
             return False
 
 
+class _Prune:
+    """A conjunct of a constraint, checked on partial points only to rule prefixes out: where
+    it cannot be evaluated, the whole constraint decides."""
+
+    def __init__(self, part: Callable[[Mapping], object]):
+        self.part = part
+
+    def __call__(self, point: Mapping) -> bool:
+        try:
+            return bool(self.part(point))
+        except Exception:  # noqa: BLE001 - not this check's to decide
+            return True
+
+
 class SpaceTooLarge(LooptxError):
     """The raw grid is too large to list every valid point."""
 
@@ -180,6 +194,8 @@ class Space:
         self.grid_size: int = math.prod(self.sizes)
         self._index = tuple({v: i for i, v in enumerate(p.values)} for p in self.params)
         self._valid: list[Point] | None = None
+        self._listing_tried = False
+        self._part_rows: list | None = None
         self._valid_coords: np.ndarray | None = None
         self._valid_keys: list[str] | None = None
         self._valid_rows: dict[tuple, int] | None = None
@@ -230,7 +246,20 @@ class Space:
     # -- enumeration ----------------------------------------------------------------------
     @property
     def enumerable(self) -> bool:
-        return self._valid is not None or self.grid_size <= ENUMERATION_LIMIT
+        """Whether the valid points can be listed: a grid within the limit, or a larger one
+        whose constraints prune it to a listing within the same work (sparse SPAPT spaces)."""
+        if self._valid is not None or self.grid_size <= ENUMERATION_LIMIT:
+            return True
+        if self._listing_tried:
+            return False
+        self._listing_tried = True
+        rows = []
+        for row in self._valid_rows_in_order(budget=ENUMERATION_LIMIT):
+            if row is None:
+                return False
+            rows.append(row)
+        self._set_valid(rows)
+        return True
 
     def enumerate(self) -> Iterator[Point]:
         """All valid points in odometer order (last parameter fastest), lazily."""
@@ -240,28 +269,39 @@ class Space:
         for row in self._valid_rows_in_order():
             yield self.from_coords(row)
 
-    def _valid_rows_in_order(self) -> Iterator[tuple[int, ...]]:
+    def _valid_rows_in_order(self, budget: int | None = None) -> Iterator[tuple[int, ...] | None]:
         """Coordinates of the valid points in odometer order.
 
         A constraint that says which params it reads (a `names` attribute) is checked as soon
         as the last of them has a value, so a prefix it rules out is never extended: Orio
         spaces of a million combinations, whose constraints each tie two or three params,
-        are listed in a fraction of the time of checking every combination."""
+        are listed in a fraction of the time of checking every combination.  The conjuncts of
+        a constraint (`parts`) prune as soon as their own params have values; the constraint
+        itself still decides.  With a `budget` of values tried, None ends a listing that would
+        take more."""
         n = len(self.params)
         at_depth: list[list] = [[] for _ in range(n)]
         position = {name: d for d, name in enumerate(self.names)}
+
+        def depth(names) -> int:
+            return n - 1 if names is None else max((position[x] for x in names if x in position),
+                                                   default=0)
         for c in self.constraints:
-            names = getattr(c, "names", None)
-            d = n - 1 if names is None else max((position[x] for x in names if x in position),
-                                                default=0)
-            at_depth[d].append(c)
+            at_depth[depth(getattr(c, "names", None))].append(c)
+            for names, part in getattr(c, "parts", ()):
+                at_depth[depth(names)].append(_Prune(part))
         point: dict = {}
         row = [0] * n
+        tried = [0]
 
-        def extend(d: int) -> Iterator[tuple[int, ...]]:
+        def extend(d: int) -> Iterator[tuple[int, ...] | None]:
             p = self.params[d]
             checks = at_depth[d]
             for i, v in enumerate(p.values):
+                tried[0] += 1
+                if budget is not None and tried[0] > budget:
+                    yield None
+                    return
                 point[p.name] = v
                 row[d] = i
                 if checks and not self._all_hold(checks, point):
@@ -269,7 +309,10 @@ class Space:
                 if d == n - 1:
                     yield tuple(row)
                 else:
-                    yield from extend(d + 1)
+                    for r in extend(d + 1):
+                        yield r
+                        if r is None:
+                            return
             del point[p.name]
 
         if n:
@@ -352,10 +395,67 @@ class Space:
                 found[key] = point
                 if len(found) == n:
                     break
-        if len(found) == n or not self.enumerable:
+        if len(found) == n:
             return list(found.values())
-        # Rejection sampling stalled (valid points are rare): list them all instead.
-        return self._sample_listed(rng, n, exclude)
+        if self.enumerable:
+            # Rejection sampling stalled (valid points are rare): list them all instead.
+            return self._sample_listed(rng, n, exclude)
+        return self._sample_by_parts(rng, n, exclude, found)
+
+    def _parts(self) -> list[tuple[list[int], list[tuple[int, ...]]]] | None:
+        """The params split into groups that no constraint links (SPAPT's constraints each tie
+        two or three params), with each group's valid value rows: the valid points are every
+        combination of one row per group.  None where a group is too large to list."""
+        if self._part_rows is not None:
+            return self._part_rows or None
+        n = len(self.params)
+        group = list(range(n))
+
+        def root(i):
+            while group[i] != i:
+                group[i] = group[group[i]]
+                i = group[i]
+            return i
+        position = {name: d for d, name in enumerate(self.names)}
+        for c in self.constraints:
+            names = getattr(c, "names", None)
+            ds = list(range(n)) if names is None else [position[x] for x in names if x in position]
+            for d in ds[1:]:
+                group[root(d)] = root(ds[0])
+        members: dict[int, list[int]] = {}
+        for d in range(n):
+            members.setdefault(root(d), []).append(d)
+        parts = []
+        for ds in members.values():
+            sub = Space([self.params[d] for d in ds],
+                        [c for c in self.constraints if {position.get(x) for x in
+                         (getattr(c, "names", None) or ())} & set(ds)])
+            if not sub.enumerable:
+                self._part_rows = []
+                return None
+            parts.append((ds, [tuple(r) for r in sub.valid_coords().tolist()]))
+        self._part_rows = parts
+        return parts
+
+    def _sample_by_parts(self, rng, n, exclude, found: dict) -> list[Point]:
+        """Uniform valid points of a space too large to list whose valid points are too rare for
+        rejection sampling: one valid row of each independent group of params."""
+        parts = self._parts()
+        if parts is None or any(not rows for _, rows in parts):
+            return list(found.values())
+        row = [0] * len(self.params)
+        attempts = 0
+        while len(found) < n and attempts < 200 * n + 2000:
+            attempts += 1
+            for ds, rows in parts:
+                for d, c in zip(ds, rows[int(rng.integers(len(rows)))]):
+                    row[d] = c
+            point = self.from_coords(row)
+            key = point_key(point)
+            # constraints on no param at all (or reading names only the whole point has)
+            if key not in found and key not in exclude and self._constraints_hold(point):
+                found[key] = point
+        return list(found.values())
 
     def _sample_listed(self, rng, n, exclude) -> list[Point]:
         keys = self.valid_keys()
