@@ -522,3 +522,14 @@ def test_resume_goes_on_with_the_recorded_seed_and_warns_on_another(tmp_path):
                           "with --seed 9"], err
     pts = _points(cut)
     assert _seed(cut) == 9 and len(pts) == 4 and len(set(pts)) == 4
+
+
+def test_a_misspelled_search_arg_names_the_closest_one(tmp_path):
+    text = annotated("arg algorithm = 'Randomsearch'; arg total_run = 4;")
+    f = tmp_path / "mm.c"
+    f.write_text(text)
+    rc, out, err = cli("search", f, "--no-progress", "--db", tmp_path / "t.db")
+    line, col = position(text, "total_run")
+    assert rc == 2 and len(lines(err)) == 1, err
+    assert err.startswith(f"{f}:{line}:{col}: error: unknown option 'total_run' for searcher "
+                          "'random' (did you mean 'total_runs'?)"), err

@@ -161,8 +161,12 @@ class Searcher(abc.ABC):
         for raw, value in given.items():
             key = cls.canonical_option(raw)
             if key is None:
+                import difflib
+                from looptx.search.options import STANDARD
                 valid = ", ".join(cls.option_names()) or "none"
-                raise AnnotationError(f"unknown option '{raw}' for searcher '{cls.name}'",
+                close = difflib.get_close_matches(str(raw).lower(), [*STANDARD, *cls.option_names()], 1, 0.75)
+                raise AnnotationError(f"unknown option '{raw}' for searcher '{cls.name}'"
+                                      + (f" (did you mean '{close[0]}'?)" if close else ""),
                                       hint=f"valid options: {valid}")
             if key in cls.orio_ignored:
                 default = cls.orio_ignored[key][0]
