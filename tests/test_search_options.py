@@ -86,15 +86,21 @@ def test_orio_annealing_local_distance_zero_is_accepted(tmp_path):
                                                        "_options_version": 2})
 
 
-def test_annealing_local_distance_negative_is_located(tmp_path):
-    text = annotated("arg algorithm = 'Annealing'; arg annealing_local_distance = -1;")
+@pytest.mark.parametrize("search, arg, message", [
+    ("arg algorithm = 'Annealing'; arg annealing_local_distance = -1;", "annealing_local_distance",
+     "option 'local_distance' of searcher 'annealing' must be 0 or more"),
+    # a misspelled arg names the closest one
+    ("arg algorithm = 'Randomsearch'; arg total_run = 4;", "total_run",
+     "unknown option 'total_run' for searcher 'random' (did you mean 'total_runs'?)"),
+])
+def test_a_bad_search_arg_is_located(tmp_path, search, arg, message):
+    text = annotated(search)
     f = tmp_path / "mm.c"
     f.write_text(text)
     rc, out, err = cli("search", f, "--no-progress", "--db", tmp_path / "t.db")
-    line, col = position(text, "annealing_local_distance")
+    line, col = position(text, arg)
     assert rc == 2 and len(lines(err)) == 1, err
-    assert err.startswith(f"{f}:{line}:{col}: error: option 'local_distance' of searcher "
-                          "'annealing' must be 0 or more"), err
+    assert err.startswith(f"{f}:{line}:{col}: error: {message}"), err
 
 
 def _annealing(space, **opts):
@@ -523,13 +529,3 @@ def test_resume_goes_on_with_the_recorded_seed_and_warns_on_another(tmp_path):
     pts = _points(cut)
     assert _seed(cut) == 9 and len(pts) == 4 and len(set(pts)) == 4
 
-
-def test_a_misspelled_search_arg_names_the_closest_one(tmp_path):
-    text = annotated("arg algorithm = 'Randomsearch'; arg total_run = 4;")
-    f = tmp_path / "mm.c"
-    f.write_text(text)
-    rc, out, err = cli("search", f, "--no-progress", "--db", tmp_path / "t.db")
-    line, col = position(text, "total_run")
-    assert rc == 2 and len(lines(err)) == 1, err
-    assert err.startswith(f"{f}:{line}:{col}: error: unknown option 'total_run' for searcher "
-                          "'random' (did you mean 'total_runs'?)"), err
