@@ -127,6 +127,9 @@ class CPrinter:
         self.spelled = spelled         # macro uses as the user wrote them (code for the user's file)
         self.loop_ctype = loop_ctype(self.scop)
         self.root: K.Node | None = None    # the whole region (what is outside a loop)
+        # most code has no pragma step: its loops skip the search for one
+        self.any_pragmas = any(isinstance(d, LoopDim) and d.pragmas
+                               for p in variant.pieces for d in p.dims)
 
     def expr(self, e: ir.Expr) -> str:
         return ir.to_c(signed_params(e, self.scop))
@@ -203,6 +206,8 @@ class CPrinter:
         """The loop's pragma steps.  Under `omp parallel for`, a buffer that a copy inside the
         loop fills is private (it is declared before the region), as are the inner loops'
         variables where loops are not declared in their headers."""
+        if not self.any_pragmas:
+            return []
         stmts = list(dict.fromkeys(x.stmt for x in K.leaves(n.body)))
         ld = loop_dim(self.v, stmts[0], n.dim) if stmts and n.dim >= 0 else None
         if ld is None:

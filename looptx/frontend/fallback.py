@@ -4,6 +4,7 @@ sizes break them (Polly's versioning, with the user's own code as the version fo
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from pycparser import c_ast
 
@@ -92,7 +93,6 @@ def note_row_facts(path, line, arrays, facts, checked) -> None:
 def with_stand_ins(scop, names: set[str], path: str, line: int):
     """`scop` with the sizes in `names` fixed as stand-ins: the output is made for their values
     and checks them (an Orio fragment transformed at its first input_params size)."""
-    from dataclasses import replace
     used = [(p, v) for p, v in scop.fixed if p in names and p in scop.params]
     if not used:
         return scop

@@ -137,12 +137,12 @@ class _Constraint(Constraint):
     def __init__(self, c, env: Mapping[str, Any], file: str):
         super().__init__(c.expr.names_in_order(), f"constraint {c.name}", c.expr.file or file, c.line)
         self.expr = c.expr
-        self.env = env
+        self.whole = _Bound(c.expr, env)
         # `U3 == 1 and U4 == 1`: each side rules out prefixes of the listing on its own
         self.parts = tuple((part.names_in_order(), _Bound(part, env)) for part in c.expr.conjuncts())
 
     def holds(self, point: Mapping[str, Any]) -> bool:
-        return self.expr({**self.env, **point})
+        return self.whole(point)
 
 
 def setup(args) -> Setup:

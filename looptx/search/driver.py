@@ -333,12 +333,11 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
                            f"recorded with ({'; '.join(changed)}): its evaluations are kept and "
                            "the searcher goes on with the new options")
         rdb.update_search(key, searcher_options=_options_record(searcher, searcher_options))
-    elif same and info.searcher_options is not None and \
-            _options_record(searcher, recorded_options(type(searcher), info.searcher_options)) \
-            != info.searcher_options:
+    elif same and info.searcher_options is not None:
         # recorded under an older meaning: kept with today's, so that it is read once as that
-        rdb.update_search(key, searcher_options=_options_record(
-            searcher, recorded_options(type(searcher), info.searcher_options)))
+        today = _options_record(searcher, recorded_options(type(searcher), info.searcher_options))
+        if today != info.searcher_options:
+            rdb.update_search(key, searcher_options=today)
     # another seed (the user's --seed) is another random stream: the saved one is not restored
     reseeded = info.seed is not None and getattr(searcher, "seed", info.seed) != info.seed
     if reseeded:
