@@ -26,8 +26,11 @@ class _UserNames:
         self.stream.flush()
 
 
-def _defines(values: list[str] | None) -> dict[str, int]:
-    out = {}
+def _defines(values: list[str] | None, path: str | None = None) -> dict[str, int | str]:
+    """--define NAME=VALUE items: an integer, or for a performance param of `path` the value's
+    spelling (True, -O3, 'ij'), which `picked` matches against the param's values."""
+    out: dict[str, int | str] = {}
+    perf = None
     for item in values or []:
         name, sep, val = item.partition("=")
         if not sep or not name.isidentifier():
@@ -35,9 +38,17 @@ def _defines(values: list[str] | None) -> dict[str, int]:
                               "macro tested with #ifdef (MINI_DATASET) is NAME=1")
         try:
             out[name] = int(val, 0)
+            continue
         except ValueError:
+            pass
+        if perf is None:
+            from looptx.pipeline import performance_params
+            perf = performance_params(path) if path else frozenset()
+        if name not in perf:
             raise LooptxError(f"bad --define '{item}': '{val}' is not an integer",
-                              hint="write --define NAME=INTEGER") from None
+                              hint="write --define NAME=INTEGER; only a performance param takes "
+                                   "other values") from None
+        out[name] = val
     return out
 
 
@@ -147,7 +158,7 @@ def parser() -> argparse.ArgumentParser:
 
 def cmd_transform(args) -> int:
     from looptx.pipeline import transform_file
-    text = transform_file(args.file, recipe=args.recipe, defines=_defines(args.define),
+    text = transform_file(args.file, recipe=args.recipe, defines=_defines(args.define, args.file),
                           function=args.function, unsafe=args.unsafe, target=args.target,
                           show_steps=_UserNames(sys.stdout) if args.show_steps else None,
                           standalone=args.standalone, warn=_UserNames(sys.stderr))
@@ -166,7 +177,7 @@ def cmd_transform(args) -> int:
 def cmd_run(args) -> int:
     from looptx.pipeline import fragment_inputs, script_function
     from looptx.recipe.schema import find_recipe, load_file
-    decls, defines = fragment_inputs(args.file, _defines(args.define))
+    decls, defines = fragment_inputs(args.file, _defines(args.define, args.file))
     # Read before the C file, as transform does: a script that does not parse must be blamed
     # itself, not through the "no region" its unread procedure() would cause.
     recipe = load_file(find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file)))) \
@@ -214,7 +225,7 @@ def cmd_run(args) -> int:
 def cmd_deps(args) -> int:
     from looptx.report_deps import deps_json, deps_text
     from looptx.pipeline import fragment_inputs, load
-    decls, defines = fragment_inputs(args.file, _defines(args.define))
+    decls, defines = fragment_inputs(args.file, _defines(args.define, args.file))
     program = load(args.file, defines=defines, function=args.function, extra_decls=decls)
     if args.json:
         sys.stdout.write(to_user(json.dumps(deps_json(program), indent=2)) + "\n")
@@ -232,7 +243,7 @@ def cmd_search(args) -> int:
             print(f"looptx: warning: {what}", file=sys.stderr)
         print("\n".join(n for n in available_searchers() if n not in broken))
         return 0
-    args.defines = _defines(args.define)
+    args.defines = _defines(args.define, args.file)
     return run(args)
 
 

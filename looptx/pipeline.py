@@ -183,26 +183,41 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
     return variants, "\n".join(applied) or None
 
 
-def fragment_inputs(path: str, defines: Mapping[str, int] | None):
-    """(extra declarations, defines) for parsing an Orio fragment, which declares its arrays in
-    `def input_vars` and its sizes in `def input_params`: the first problem size, unless
-    --define gives it.  A complete C file (no input_vars) gets (None, defines) unchanged."""
+def _tuning_spec(path: str):
+    """The file's first PerfTuning spec, None without one."""
     from looptx.frontend.annotations import parse_tuning_spec
     from looptx.frontend.regions import scan
-    defines = dict(defines or {})
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
     except OSError:
-        return None, defines                 # load() reports the missing file
+        return None                          # load() reports the missing file
     markup = scan(text, path)
     if not markup.tuning:
-        return None, defines
+        return None
     ann = markup.tuning[0]
     line, col = markup.src.pos(ann.body_start)
-    spec = parse_tuning_spec(ann.body, file=path, line=line, col=col,
+    return parse_tuning_spec(ann.body, file=path, line=line, col=col,
                              base_dir=os.path.dirname(os.path.abspath(path)))
-    if not (spec.input_vars or spec.decl_file):
+
+
+def performance_params(path: str) -> frozenset[str]:
+    """The names of the file's performance params; none when its spec does not read (the
+    command that reads it for real says why)."""
+    try:
+        spec = _tuning_spec(path)
+    except LooptxError:
+        return frozenset()
+    return frozenset(p.name for p in spec.performance_params) if spec else frozenset()
+
+
+def fragment_inputs(path: str, defines: Mapping[str, int] | None):
+    """(extra declarations, defines) for parsing an Orio fragment, which declares its arrays in
+    `def input_vars` and its sizes in `def input_params`: the first problem size, unless
+    --define gives it.  A complete C file (no input_vars) gets (None, defines) unchanged."""
+    defines = dict(defines or {})
+    spec = _tuning_spec(path)
+    if spec is None or not (spec.input_vars or spec.decl_file):
         return None, defines
     from looptx.search.command import input_decls
     sizes = spec.problem_sizes() if spec.input_params else []

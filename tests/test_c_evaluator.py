@@ -114,6 +114,31 @@ def test_compile_error_is_a_status(ev):
     assert m.status == "compile_error" and "no-such-flag-lx" in m.error
 
 
+def test_the_measurement_timeout_is_for_the_run_not_the_compile(recipe, tmp_path):
+    # SPAPT-size unrolls take longer to compile than a run may take: the compile (variant and
+    # reference) happens in prepare(), under the prepare budget, and measure() only runs
+    slow, log = tmp_path / "slowcc.sh", tmp_path / "calls"
+    slow.write_text(f"#!/bin/sh\necho x >> {log}\nsleep 2\nexec gcc \"$@\"\n")
+    slow.chmod(0o755)
+    ev = CEvaluator(MATMUL, sizes=SIZES, recipe_path=recipe, build_command=f"{slow} -O2",
+                    repetitions=1, timeout=1.0, cache_dir=str(tmp_path / "cache"))
+    p = ev.prepare({"T": 4, "R": "i"})
+    assert p.status == "ok" and p.payload.compile_time >= 2
+    assert len(log.read_text().split()) == 2            # the variant and the original
+    m = ev.measure(p)
+    assert m.status == "ok" and m.compile_time >= 2
+    assert len(log.read_text().split()) == 2
+
+
+def test_a_compile_that_fails_in_prepare_is_reported_without_compiling_again(ev):
+    p = ev.prepare({"T": 4, "R": "i"})
+    bad = edited(p, STMT, "C[i][j] += A[i][k] * B[k][j] +;").payload
+    failed = Prepared(point=p.point, status="ok", code_hash="y",
+                      payload=CPayload(bad.source, bad.signature, bad.toolchain, 3.5, "the compiler ran past 290 s"))
+    m = ev.measure(failed)
+    assert m.status == "compile_error" and m.error == "the compiler ran past 290 s" and m.compile_time == 3.5
+
+
 def test_build_command_placeholders_are_filled_from_the_point(recipe):
     ev = CEvaluator(MATMUL, sizes=SIZES, recipe_path=recipe, build_command="gcc @CFLAGS@ -lm",
                     repetitions=1)

@@ -261,6 +261,42 @@ def test_define_picks_a_performance_param_for_transform_and_search(tmp_path):
                               "'U' (1, 2, 4) (pick one of its values)", err
 
 
+FLAGGED = SCALE.replace("param U[] = [1,2,4];",
+                        "param U[] = [1,2,4]; param SCR[] = [False, True]; param CF[] = ['-O1', '-O2'];") \
+    .replace("'gcc -O1'", "'gcc @CF@'").replace("Unroll(ufactor=U)", "Composite(unrolljam=(['i'],[U]), scalarreplace=(SCR, 'double'))")
+
+
+@pytest.mark.parametrize("given, shown", [(("SCR=True",), "SCR: True"), (("SCR=1", "U=2"), "SCR: True, U: 2"),
+                                          (("SCR=false", "U=4"), "SCR: False, U: 4"),
+                                          (("CF=-O2", "U=2"), "CF: -O2, U: 2"),
+                                          (("CF='-O2'", "SCR=true"), "CF: -O2, SCR: True")])
+def test_define_picks_a_bool_or_string_performance_param(tmp_path, given, shown):
+    """SPAPT's SCREP/VEC/OMP flags are [False, True] and build flags are strings: -D picks them
+    by their spelling (once only integers were accepted)."""
+    src = tmp_path / "flags.c"
+    src.write_text(FLAGGED)
+    rc, out, err = cli("transform", src, *[a for g in given for a in ("-D", g)])
+    assert rc == 0, err
+    params = re.search(r"params: \{(.*)\}", out).group(1)
+    assert all(p in params for p in shown.split(", ")), (params, shown)
+    code = tmp_path / "t.c"
+    code.write_text(out)
+    assert _run_main(tmp_path, code) == _run_main(tmp_path, src)
+    rc, out, err = cli("search", src, *[a for g in given for a in ("-D", g)], "--db", tmp_path / "f.db",
+                       "--no-progress", "--budget", "2")
+    assert rc == 0 and "status: ok 2" in out, out + err
+
+
+@pytest.mark.parametrize("given, what", [
+    ("SCR=maybe", ":3:55: error: --define SCR=maybe is not a value of performance param 'SCR' (False, True)"),
+    ("SN=big", ": error: bad --define 'SN=big': 'big' is not an integer")])
+def test_define_of_an_unknown_spelling_is_located(tmp_path, given, what):
+    src = tmp_path / "flags.c"
+    src.write_text(FLAGGED)
+    rc, out, err = cli("transform", src, "-D", given)
+    assert rc == 2 and err.startswith(f"{src}{what}") and len(err.strip().splitlines()) == 1, err
+
+
 FRAGMENT = """/*@ begin PerfTuning (
   def build { arg build_command = 'gcc -O1'; }
   def performance_params { param U[] = [1,2,3]; }
@@ -401,6 +437,63 @@ def test_a_decl_file_with_directives_is_preprocessed_with_the_build_flags(tmp_pa
     rc, out, err = cli("search", src, "--db", tmp_path / "e.db", "--no-progress")
     # pointers: allocated as far as the loop reaches into them
     assert rc == 0 and out.count("status: ok 2") == 2, out + err
+
+
+ALIAS_DECL_H = """#define n N
+double A[N*N];
+double x[N];
+double y[N];
+"""
+ALIAS_FILE = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_params { param U[] = [1, 2, 4]; }
+  def input_params { param N[] = [40, 23]; }
+  def input_vars { arg decl_file = 'decl.h'; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i, j;
+/*@ begin Loop(
+  transform Composite(unrolljam = (['j'], [U]))
+  for (i = 0; i <= n-1; i++)
+    for (j = 0; j <= n-1; j++)
+      y[i] = y[i] + A[i*n+j]*x[j];
+) @*/
+for (i = 0; i <= n-1; i++)
+  for (j = 0; j <= n-1; j++)
+    y[i] = y[i] + A[i*n+j]*x[j];
+/*@ end @*/
+/*@ end @*/
+"""
+ALIAS_MAIN = """#include <stdio.h>
+#include "decl.h"
+int main(void) {
+  for (int q = 0; q < N * N; q++) A[q] = (q * 7 % 11) / 8.0;
+  for (int q = 0; q < N; q++) { x[q] = (q % 5) / 4.0; y[q] = q; }
+#include "FRAGMENT"
+  for (int q = 0; q < N; q++) printf("%.17g\\n", y[q]);
+  return 0;
+}
+"""
+
+
+def test_a_decl_file_macro_alias_of_a_size_is_a_size(tmp_path):
+    """SPAPT's gemver and atax decl files `#define n N`; Orio includes them before the code,
+    so the code's `n` is the problem size (once 'undeclared identifier n')."""
+    (tmp_path / "decl.h").write_text(ALIAS_DECL_H)
+    src = tmp_path / "alias.c"
+    src.write_text(ALIAS_FILE)
+    rc, out, err = cli("search", src, "--db", tmp_path / "a.db", "--no-progress")
+    assert rc == 0 and out.count("status: ok 3") == 2, out + err
+    for n in (40, 23):
+        outputs = []
+        for frag in (src, tmp_path / "alias.best.c"):
+            main = tmp_path / f"main_{frag.stem}_{n}.c"
+            main.write_text(ALIAS_MAIN.replace("FRAGMENT", str(frag)))
+            exe = tmp_path / f"m_{frag.stem}_{n}"
+            subprocess.run(["gcc", "-O1", "-w", f"-DN={n}", "-I", str(tmp_path), str(main), "-o", str(exe)],
+                           check=True)
+            outputs.append(subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout)
+        assert len(outputs[0].split()) == n and outputs[0] == outputs[1]
 
 
 def test_orio_init_and_validation_files_are_noted_not_silently_ignored(tmp_path):

@@ -22,7 +22,8 @@ from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
 from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
-from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess
+from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
+    preprocess_decls
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, DeclCollector, Symbol, c_text,
@@ -141,8 +142,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     if decls and needs_cpp(decls):
         # a decl_file with #ifdef/#define (Orio compiles it with the build's -D flags, which
         # input_decls turned into #defines); its integer #defines are sizes
-        dp = preprocess(blank(decls, [(c.start, c.end) for c in scan_comments(decls)]),
-                        path, {k: str(v) for k, v in defines.items()})
+        dp = preprocess_decls(blank(decls, [(c.start, c.end) for c in scan_comments(decls)]),
+                              path, {k: str(v) for k, v in defines.items()})
         decls = "\n".join(ln for ln in dp.text.split("\n") if not _LINE_MARK.match(ln))
         decl_sizes = dp.int_macros
 

@@ -31,7 +31,7 @@ from looptx.errors import LegalityError, LooptxError
 from looptx.runtime.cpu import (BuildResult, RegionRun, Toolchain, build_shared, compiler_version,
                                 cpu_model, time_region)
 from looptx.runtime.harness import RegionSignature, compare_detail, make_inputs, region_source
-from looptx.search.evaluate import Measurement, Prepared, summarize_times
+from looptx.search.evaluate import DEFAULT_PREPARE_TIMEOUT, Measurement, Prepared, summarize_times
 
 __all__ = ["CEvaluator", "CPayload", "run_once"]
 
@@ -43,6 +43,7 @@ _PLACEHOLDER = re.compile(r"@(\w+)@")
 # Per-process caches (evaluators are pickled to workers; these never travel with them).
 _PROGRAMS: dict = {}
 _REFERENCES: dict = {}
+_REFERENCE_BUILDS: dict = {}     # the original region's library, built once per process
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class CPayload:
     signature: RegionSignature
     toolchain: Toolchain
     compile_time: float = 0.0      # of the build done in prepare() (the pool builds in parallel)
+    build_error: str | None = None  # that build's failure, reported by measure() as compile_error
 
 
 def _load_program(path: str, sizes: Mapping[str, int], function, extra_decls):
@@ -183,15 +185,21 @@ class CEvaluator:
 
     # -- the protocol -----------------------------------------------------------------------
     def prepare(self, point: dict) -> Prepared:
+        t0 = time.perf_counter()
         built, pruned = self.built_or_pruned(point)
         if pruned is not None:
             return pruned
         payload, applied = built
         # Compiling here fills the build cache from the driver's parallel prepare pool, so the
-        # serialized measure() step only loads the library.  A failed build is reported (with its
-        # message) by measure(), which runs the compiler again.
-        b = build_shared(payload.source, payload.toolchain, cache=self.cache_dir, timeout=self.timeout)
-        payload = dataclasses.replace(payload, compile_time=b.compile_time)
+        # serialized measure() step only loads the library.  The measurement timeout is for the
+        # run: heavily unrolled code may take minutes to compile, so the compiler gets what is
+        # left of the prepare budget, and a failed build reaches measure() as its result.
+        left = lambda: max(self.timeout, DEFAULT_PREPARE_TIMEOUT - (time.perf_counter() - t0) - 10.0)
+        b = build_shared(payload.source, payload.toolchain, cache=self.cache_dir, timeout=left())
+        if b.ok:
+            self.reference_build(payload.signature, payload.toolchain.compiler, left())
+        payload = dataclasses.replace(payload, compile_time=b.compile_time,
+                                      build_error=None if b.ok else b.error)
         return Prepared(point=point, status="ok", code_hash=_code_hash(payload), recipe=applied,
                         payload=payload)
 
@@ -202,6 +210,9 @@ class CEvaluator:
             return Measurement(status="runtime_error", error="measure() got a point that was not "
                                f"prepared for the C backend (status {prepared.status})")
         info = {"compiler": p.toolchain.compiler, "flags": p.toolchain.flags_text}
+        if p.build_error is not None:
+            return Measurement(status="compile_error", error=p.build_error, compile_time=p.compile_time,
+                               info=info, run_time=time.perf_counter() - t0)
         build = build_shared(p.source, p.toolchain, cache=self.cache_dir, timeout=self.timeout)
         if not build.ok:
             return Measurement(status="compile_error", error=build.error,
@@ -223,6 +234,21 @@ class CEvaluator:
                 "device": f"cpu: {cpu_model()}", "backend": "c"}
 
     # -- the reference ----------------------------------------------------------------------
+    def reference_build(self, sig: RegionSignature, compiler: str, timeout: float) -> BuildResult:
+        key = (self.path, tuple(sorted(self.sizes.items())), self.function, self.extra_decls,
+               self.region, compiler, sig, self.cache_dir)
+        hit = _REFERENCE_BUILDS.get(key)
+        if hit is not None and os.path.exists(hit.path):
+            return hit
+        src = original_source(self.program(), self.region, sig)
+        b = build_shared(src, Toolchain(compiler, REFERENCE_FLAGS), cache=self.cache_dir,
+                         timeout=timeout)
+        if b.ok:
+            if len(_REFERENCE_BUILDS) > 8:
+                _REFERENCE_BUILDS.clear()
+            _REFERENCE_BUILDS[key] = b
+        return b
+
     def reference(self, sig: RegionSignature, compiler: str = "gcc"):
         """(inputs, outputs of the original region at -O1) for this evaluator's sizes and seed;
         computed once per process."""
@@ -232,9 +258,7 @@ class CEvaluator:
         if hit is not None:
             return hit
         inputs = make_inputs(sig, self.seed)
-        src = original_source(self.program(), self.region, sig)
-        b = build_shared(src, Toolchain(compiler, REFERENCE_FLAGS), cache=self.cache_dir,
-                         timeout=self.timeout)
+        b = self.reference_build(sig, compiler, self.timeout)
         if not b.ok:
             raise RuntimeError(f"the original region does not compile: {b.error}")
         run = RegionRun(b.path, sig, inputs)

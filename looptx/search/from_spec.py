@@ -33,11 +33,25 @@ def first_point(spec, sizes: dict[str, Any] | None = None,
 
 
 def picked(spec, p, value) -> Any:
-    """The value of performance param `p` that `--define NAME=VALUE` names (exit 2 if none)."""
-    found = next((v for v in p.values if v == value and type(v) is not bool), None)
+    """The value of performance param `p` that `--define NAME=VALUE` names (exit 2 if none):
+    an integer, or a spelling of the value (True, -O3, 'ij', [1, 2])."""
+    found = next((v for v in p.values if _names(value, v)), None)
     if found is None:
         shown = ", ".join(map(str, p.values[:12])) + (", ..." if len(p.values) > 12 else "")
         raise AnnotationError(f"--define {p.name}={value} is not a value of performance param "
                               f"'{p.name}' ({shown})", hint="pick one of its values",
                               file=p.file or spec.file, line=p.line, col=p.col)
     return found
+
+
+def _names(given, value) -> bool:
+    if isinstance(value, bool):
+        # SPAPT's flags are [False, True]: -D SCR=1 and -D SCR=true mean True as in C
+        spelled = str(given).strip().lower()
+        return spelled in (("true", "1") if value else ("false", "0"))
+    if isinstance(given, int) or type(value) is int:
+        return type(value) is int and type(given) is int and value == given
+    text = given.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    return text == str(value) or text.replace(" ", "") == str(value).replace(" ", "")
