@@ -388,3 +388,44 @@ def test_datacopy_reference_numbers_that_name_no_one_whole_array_are_located(mm,
     rc, _, err = cli("transform", mm / "mm.c", "--recipe", mm / "r.py", "-D", "N=64")
     _one_line_error(rc, err)
     assert err.startswith(f"{mm / 'r.py'}:6: {message}"), err
+
+
+SPLIT_AT_PARAM = """#include <stdio.h>
+#ifndef N
+#define N 50
+#endif
+/*@ begin PerfTuning (
+  def performance_params { param S[] = [5, 13]; }
+) @*/
+void k(int n, double a[N], double b[N])
+{
+  int i;
+  /*@ begin CHiLL ( split(0,"i","L1 < S") ) @*/
+  for (i = 1; i < n; i++)
+    a[i] = a[i - 1] * 0.5 + b[i];
+  /*@ end @*/
+}
+/*@ end @*/
+int main(void)
+{
+  static double a[N], b[N];
+  for (int i = 0; i < N; i++) { a[i] = i % 3; b[i] = (i * 7) % 5; }
+  k(N, a, b);
+  for (int i = 0; i < N; i++) printf("%g\\n", a[i]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("s", [5, 13])
+def test_a_performance_param_inside_a_split_condition_has_its_value(tmp_path, s):
+    """CHiLL's split(0,"i","L1 < S") with S a performance param (once: "'S' in 'at' is neither a
+    loop nor a parameter")."""
+    src = tmp_path / "k.c"
+    src.write_text(SPLIT_AT_PARAM)
+    out = tmp_path / "out.c"
+    rc, _, err = cli("transform", src, "-D", f"S={s}", "-o", out)
+    assert rc == 0, err
+    assert f"at: {s}}}" in out.read_text() and f"for (int i = {s}; i < n; i++)" in out.read_text()
+    for size in (50, 9, 2):
+        assert _program_output(out, size) == _program_output(src, size)

@@ -225,6 +225,24 @@ def test_bad_directives_are_located(tmp_path, directive, message):
         assert lines[0].startswith(f"{path}:{line}:3: error:"), (cmd, lines[0])
 
 
+def test_unrolljam_of_a_loop_outside_the_nest_is_noted_and_ignored(tmp_path):
+    """SPAPT's stencil3d unroll-and-jams 't', the time loop around its directive: Orio ignores
+    that factor, and so does looptx, but it says so (the param changes nothing)."""
+    text = PERF.format(params="    param UT[] = [1, 2];\n    param UK[] = [1, 2];", algorithm="Exhaustive",
+                       runs=4, sizes="param N = 20;", decls="    decl static double A[N][N] = random;",
+                       globals="int t, i, k;",
+                       loop="  transform Composite(unrolljam = (['t','k'],[UT,UK]))\n"
+                            "  for (i=0; i<=N-1; i++)\n    for (k=0; k<=N-1; k++)\n"
+                            "      A[i][k] = A[i][k] * 2.0;")
+    path = tmp_path / "outside.c"
+    path.write_text(text)
+    line = text[:text.index("transform Composite")].count("\n") + 1
+    rc, out, err = cli("transform", path, "-D", "UT=2", "-D", "UK=2")
+    assert rc == 0 and "unroll: {stmt: 0, loop: k, factor: 2}" in out and "loop: t" not in out, out + err
+    assert f"{path}:{line}: note: Orio's unrolling names loop 't', which is not around the directive's " \
+           "statements: its factor is ignored, as in Orio" in err, err
+
+
 def test_bare_directive_takes_the_code_between_the_markers(tmp_path):
     text = PERF.format(params="    param UF[] = [1,2,5];", algorithm="Exhaustive", runs=3,
                        sizes="param N[] = [40, 23];", decls="    decl static double y[N] = random;",

@@ -388,6 +388,11 @@ def _slots(ln: _Line, value, what: str) -> list[str]:
     return out
 
 
+def _bound_int(ln: _Line, name: str) -> str:
+    v = ln.bindings.get(name)
+    return name if type(v) is not int else str(v) if v >= 0 else f"({v})"
+
+
 def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
     """One dialect command -> [(step name, args)]."""
     def need(n: int, form: str):
@@ -513,6 +518,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             m = re.fullmatch(r"\s*L(\d+)\s*(<=|<)\s*(.+)", at)
             if m:
                 at = m.group(3) if m.group(2) == "<" else f"({m.group(3)}) + 1"
+            # a performance param in the condition ("L1 < S") has its value here, as a bare one has
+            at = re.sub(r"\b[A-Za-z_]\w*\b", lambda w: _bound_int(ln, w.group()), at)
         return [("split", {"stmt": stmt_of(a[0]), "loop": a[1], "at": at})]
     if name == "skew":
         need(3, 'skew(0,"j",{"i":1})')

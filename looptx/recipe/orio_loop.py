@@ -487,11 +487,18 @@ def _permute(ln: _Line, nest: _Nest, d: _Directive, seq: list, step) -> None:
 
 def _unroll(ln: _Line, nest: _Nest, d: _Directive, factors, step, out: list[Step]) -> None:
     """Unroll-and-jam, inner loops first as Orio does; a factor of 1, or a loop that is not
-    there, leaves things as they are (Orio skips both silently)."""
+    there, leaves things as they are (Orio skips both silently; looptx notes the missing loop)."""
     todo = []
     for lid, uf in factors:
+        found = _find(ln, nest, d, [lid] if isinstance(lid, str) else lid, "unrolling")
+        if not found:
+            # SPAPT's stencil3d unroll-and-jams 't', the time loop around the directive: its
+            # factor is a parameter that changes nothing, which the user should know
+            note_once(ln.file, ln.line, f"Orio's unrolling names loop {lid!r}, which is not around "
+                                        "the directive's statements: its factor is ignored, as in Orio",
+                      per_line=True)
         if uf > 1:
-            for s, loop in _find(ln, nest, d, [lid] if isinstance(lid, str) else lid, "unrolling"):
+            for s, loop in found:
                 todo.append((-[x for x, _ in nest.chains[s]].index(loop), s, loop, uf))
     for _, s, loop, uf in sorted(todo, key=lambda t: t[0]):
         if loop in nest.unrolled:
