@@ -9,7 +9,7 @@ import os
 import sys
 
 from looptx import __version__
-from looptx.errors import LooptxError, drop_notes, flush_notes, reset_notes
+from looptx.errors import LooptxError, drop_notes, flush_notes, paths_as_given, reset_notes
 from looptx.frontend.names import to_user
 
 
@@ -264,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         argv.insert(0, "--debug")
     args = parser().parse_args(argv)
     reset_notes()
+    paths_as_given(getattr(args, "file", None), getattr(args, "recipe", None))
     saved = os.environ.get("LOOPTX_INCLUDE_PATH")
     try:
         given_dirs = _include_path(getattr(args, "include_dir", None))

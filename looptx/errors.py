@@ -97,6 +97,14 @@ def read_utf8(path: str, error: type[LooptxError], what: str) -> str:
 _noted: set[tuple[str, int | None, str]] = set()
 _pending: list[str] = []
 _spellers: list = []
+_as_given: dict[str, str] = {}     # absolute path -> the path as the command line gave it
+
+
+def paths_as_given(*paths: str | None) -> None:
+    """Notes name these files as the user wrote them, as errors do (a search loads its file
+    by its absolute path)."""
+    import os
+    _as_given.update({os.path.abspath(p): p for p in paths if p})
 
 
 @contextmanager
@@ -130,6 +138,7 @@ def note_once(file: str, line: int | None, text: str, col: int | None = None, pe
     key = (os.path.abspath(file), line if per_line else None, text)
     if key not in _noted:
         _noted.add(key)
+        file = _as_given.get(key[0], file)
         where = f"{file}:{line}:{col}" if line and col else f"{file}:{line}" if line else file
         _pending.append(f"{where}: note: {text}")
 
@@ -149,3 +158,4 @@ def reset_notes() -> None:
     """A new command (several run in one process under the tests) says its notes again."""
     _pending.clear()
     _noted.clear()
+    _as_given.clear()

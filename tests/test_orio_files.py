@@ -285,6 +285,10 @@ def test_define_picks_a_bool_or_string_performance_param(tmp_path, given, shown)
     rc, out, err = cli("search", src, *[a for g in given for a in ("-D", g)], "--db", tmp_path / "f.db",
                        "--no-progress", "--budget", "2")
     assert rc == 0 and "status: ok 2" in out, out + err
+    with ResultsDB(tmp_path / "f.db", create=False) as rdb:
+        rows = [r for s in rdb.searches() for r in rdb.evaluations(s.key)]
+    # the flags each point was built with, not the build command's template
+    assert rows and all(r.flags == f"gcc {r.point['CF']}" for r in rows), [r.flags for r in rows]
 
 
 @pytest.mark.parametrize("given, what", [

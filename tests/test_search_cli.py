@@ -377,3 +377,29 @@ def test_a_negative_seed_on_the_command_line_is_bad_input(tmp_path):
     src = _spec_file(tmp_path, "")
     rc, _, err = cli("search", src, "--seed", -1, "--db", tmp_path / "s.db", "--no-progress")
     assert rc == 2 and "--seed must be 0 or more, got -1" in err and "Traceback" not in err, err
+
+
+DATA_BRANCH = """/*@ begin PerfTuning (
+  def performance_params { param U[] = [1, 2]; }
+  def input_params { param N[] = [20]; }
+  def input_vars { decl static double x[N] = random; decl static double y[N] = 0; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i;
+/*@ begin CHiLL ( unroll(0,"i",U) ) @*/
+for (i = 0; i < N; i++)
+  if (x[i] > 0.5) y[i] = x[i];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_notes_name_the_file_as_the_command_line_does(tmp_path, monkeypatch):
+    """A search loads its file by its absolute path; its notes once named it so, while its
+    errors used the user's relative path."""
+    (tmp_path / "branch.c").write_text(DATA_BRANCH)
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = cli("search", "branch.c", "--no-progress")
+    assert rc == 0, out + err
+    notes = [ln for ln in err.splitlines() if ": note: " in ln]
+    assert notes and all(ln.startswith("branch.c:") for ln in notes), err

@@ -181,6 +181,12 @@ def scan_annotations(src: SourceText, comments: list[Comment]) -> list[Annotatio
     for c in comments:
         if not c.text.startswith("/*@"):
             continue
+        inner = c.text.find("/*@", 3)
+        if inner > 0 and re.match(r"/\*@\s*begin\b", c.text):
+            # C comments do not nest: a header missing its '@*/' runs on to the next marker's
+            line, _ = src.pos(c.start + inner)
+            raise src.error(c.start, f"this annotation is not closed before the next one (line {line})",
+                            "end it with ') @*/'")
         if not c.text.endswith("*/"):
             raise src.error(c.start, "this annotation is never closed",
                             "end it with ') @*/'")

@@ -178,7 +178,8 @@ def _ints_of(value) -> list:
 
 def check_arg(step: Step, arg: str, kind: str, value):
     def bad(expect: str):
-        return step.error(f"argument '{arg}' must be a {expect}, got {_show(value)}",
+        article = "an" if expect[0] in "aeiou" else "a"
+        return step.error(f"argument '{arg}' must be {article} {expect}, got {_show(value)}",
                           hint=f"see the '{step.name}' step in the recipe reference")
     if kind == STMT and not (_is_int(value) and value >= 0):
         raise bad("statement number (0, 1, ...)")

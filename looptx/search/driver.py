@@ -237,6 +237,12 @@ class _Progress:
 
 # --- the loop ---------------------------------------------------------------------------------
 
+def _point_flags(flags: str | None, point: Mapping) -> str | None:
+    # a build command with @NAME@ placeholders: each evaluation records the flags it was built with
+    from looptx.frontend.tuning import substitute_params
+    return substitute_params(flags, point) if flags and "@" in flags else flags
+
+
 def _record(prepared_or_point, status: str, m: Measurement | None, *, index: int, desc: Mapping,
             point: dict, pkey: str, duplicate_of: int | None = None) -> EvalRecord:
     p = prepared_or_point if isinstance(prepared_or_point, Prepared) else None
@@ -248,7 +254,7 @@ def _record(prepared_or_point, status: str, m: Measurement | None, *, index: int
         times=tuple(m.times) if m is not None else (),
         spread=m.spread if m is not None else None,
         code_hash=p.code_hash if p else None, recipe=p.recipe if p else None,
-        compiler=desc.get("compiler"), flags=desc.get("flags"),
+        compiler=desc.get("compiler"), flags=_point_flags(desc.get("flags"), point),
         device=info.get("device") or desc.get("device"),
         compile_time=0.0 if (dup or m is None) else float(m.compile_time),
         run_time=0.0 if (dup or m is None) else float(m.run_time),
