@@ -429,3 +429,35 @@ def test_a_performance_param_inside_a_split_condition_has_its_value(tmp_path, s)
     assert f"at: {s}}}" in out.read_text() and f"for (int i = {s}; i < n; i++)" in out.read_text()
     for size in (50, 9, 2):
         assert _program_output(out, size) == _program_output(src, size)
+
+
+def test_rename_index_names_the_loop_for_later_commands(tmp_path):
+    (tmp_path / "k.c").write_text(SHIFTED)
+    base = "from chill import *\nsource('k.c')\nprocedure('k')\nloop(0)\n"
+    (tmp_path / "a.py").write_text(base + 'rename_index(0, "j", "col")\ntile(0, "col", 8, "cc")\nunroll(0, "col", 2)\n')
+    (tmp_path / "b.py").write_text(base + 'tile(0, "j", 8, "cc")\nunroll(0, "j", 2)\n')
+    outs = []
+    for name in ("a.py", "b.py"):
+        out = tmp_path / f"{name}.c"
+        rc, _, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / name, "-o", out)
+        assert rc == 0, err
+        outs.append(out.read_text().split("*/", 1)[1])
+    assert outs[0] == outs[1] and "cc" in outs[0]
+    rc, _, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "a.py")
+    assert f"{tmp_path / 'a.py'}:5: note: rename_index: later commands name loop 'j' as 'col'; the output keeps 'j'" in err, err
+    (tmp_path / "s.py").write_text(base + 'tile(0, "j", 8, "cc")\nadd_sync(0, "cc")\nunroll(0, "j", 2)\n')
+    rc, out, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "s.py")
+    assert rc == 0 and out.split("*/", 1)[1] == outs[1], err
+    assert f"{tmp_path / 's.py'}:6: note: add_sync is not needed" in err, err
+
+
+@pytest.mark.parametrize("line, message", [
+    ('rename_index(0, "j")', "rename_index takes (statement, old loop name, new loop name)"),
+    ('add_sync(0)', "add_sync takes (statement, loop)"),
+    ('tile(0, "i", 8, "ii")\nrename_index(0, "j", "ii")', "the name 'ii' is already a loop's")])
+def test_rename_index_and_add_sync_arguments_are_checked(tmp_path, line, message):
+    (tmp_path / "k.c").write_text(SHIFTED)
+    (tmp_path / "r.py").write_text(f"from chill import *\nsource('k.c')\nprocedure('k')\nloop(0)\n{line}\n")
+    rc, _, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.py")
+    _one_line_error(rc, err)
+    assert err.startswith(f"{tmp_path / 'r.py'}:{4 + len(line.splitlines())}:") and message in err, err

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from looptx.errors import LooptxError, RecipeError
+from looptx.errors import LooptxError, RecipeError, note_once
 from looptx.frontend.regions import bracket_step
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
@@ -163,6 +163,16 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if name == "loop" and tree.args:
             _first_nest(ln, "loop", ln.value(tree.args[0]))
         if name in IGNORED:
+            continue
+        if name == "rename_index":
+            _rename_index(ln, [ln.value(a) for a in tree.args], aliases, created)
+            continue
+        if name == "add_sync":
+            if len(tree.args) != 2:
+                raise ln.error("add_sync takes (statement, loop)", hint='write add_sync(0,"kk")')
+            note_once(ln.file, ln.line, "add_sync is not needed: looptx puts __syncthreads() where its "
+                                        "shared-memory copies need one, and refuses thread mappings that race",
+                      per_line=True)
             continue
         args = [_aliased(ln.value(a), aliases) for a in tree.args]
         kw = {a.arg: _aliased(ln.value(a.value), aliases) for a in tree.keywords}
@@ -369,6 +379,21 @@ def _rename(name: str, args: list, converted, aliases: dict[str, str], created: 
                 for alias, loop in zip(short, step_args.get(role) or []):
                     if loop != "1" and (alias not in created or alias == loop):
                         aliases[alias] = loop
+
+
+def _rename_index(ln: _Line, args: list, aliases: dict[str, str], created: set[str]) -> None:
+    """CHiLL's rename_index(stmt, "old", "new"): later commands name the loop `new`, as
+    CUDA-CHiLL's l1_tile names are read; the printed iterator keeps its model name."""
+    if len(args) != 3 or not all(isinstance(a, str) and a.isidentifier() for a in args[1:]):
+        raise ln.error("rename_index takes (statement, old loop name, new loop name)",
+                       hint='write rename_index(0,"i","row")')
+    old, new = args[1], args[2]
+    if new in aliases or new in created:
+        raise ln.error(f"rename_index: the name '{new}' is already a loop's", hint="pick another name")
+    aliases[new] = aliases.get(old, old)
+    created.add(new)
+    note_once(ln.file, ln.line, f"rename_index: later commands name loop '{old}' as '{new}'; the "
+                                f"output keeps '{old}'", per_line=True)
 
 
 def _slots(ln: _Line, value, what: str) -> list[str]:
