@@ -45,6 +45,24 @@ def test_a_jam_would_overlap_two_iterations_values_in_the_one_variable():
     assert isinstance(err, LegalityError) and "overlaps the lifetimes" in str(err)
 
 
+SUM_ARRAY = KERNELS / "doitgen-local-sum.c"
+SUM_ARRAY_SIZES = [{"NR": 5, "NQ": 6, "NP": 32}, {"NR": 3, "NQ": 7, "NP": 17}]
+
+
+def test_an_array_temporary_is_privatized_element_by_element():
+    """PolyBench's doitgen keeps sum[p] in an array: another element written in between is not
+    in the way, only the same element of another iteration (once refused as a whole)."""
+    swap = "permute: {stmt: 0, order: [q, r]}"
+    err = refused(SUM_ARRAY, [swap])
+    assert isinstance(err, LegalityError) and "sum" in str(err)
+    accepted(SUM_ARRAY, ["privatize: {var: sum, at: q}", swap], SUM_ARRAY_SIZES)
+    accepted(SUM_ARRAY, ["privatize: {var: sum, at: q}", "unroll: {stmt: 0, loop: p, factor: 2}"],
+             SUM_ARRAY_SIZES)
+    # a jam of q puts the next iteration's write of sum[p] between this one's write and read
+    err = refused(SUM_ARRAY, ["privatize: {var: sum, at: q}", "unroll: {stmt: 0, loop: q, factor: 2}"])
+    assert isinstance(err, LegalityError) and "overlaps the lifetimes" in str(err)
+
+
 @needs_nvcc
 def test_privatize_unlocks_a_thread_mapping_that_compiles(tmp_path):
     recipe = tmp_path / "r.yaml"

@@ -382,15 +382,19 @@ def lifetime_overlap(deps: Deps, schedule: isl.UnionMap) -> str | None:
         for r in flows:
             flow = flow.union(isl.UnionMap.from_map(r))
         obj = isl.UnionMap.empty(deps.context.get_space())
+        cell = obj          # the element written in the one variable the code keeps
         for s in scop.statements:
             for a in s.accesses:
                 if a.array == arr.name and a.kind == "write":
                     obj = obj.union(isl.UnionMap.from_map(scop.access_map(s, a, private=True)))
+                    cell = cell.union(isl.UnionMap.from_map(scop.access_map(s, a)))
         obj = obj.intersect_params(deps.context)
         theta = schedule.intersect_domain(obj.domain().union(flow.range()))
         before = theta.lex_lt_union_map(theta)
+        # another iteration's write of the same element (of an array: another element is not
+        # in the way)
         other = before.intersect_domain(flow.domain()).intersect_range(obj.domain()) \
-            .subtract(obj.apply_range(obj.reverse()))
+            .intersect(cell.apply_range(cell.reverse())).subtract(obj.apply_range(obj.reverse()))
         bad = other.apply_range(before).intersect(flow)
         if bad.is_empty():
             continue
