@@ -461,3 +461,46 @@ def test_rename_index_and_add_sync_arguments_are_checked(tmp_path, line, message
     rc, _, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.py")
     _one_line_error(rc, err)
     assert err.startswith(f"{tmp_path / 'r.py'}:{4 + len(line.splitlines())}:") and message in err, err
+
+
+MM_MAIN = MM + """#include <stdio.h>
+int main(void)
+{
+  static float a[N][N], b[N][N], c[N][N];
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      a[i][j] = (i * 3 + j) % 7;
+      b[i][j] = (i + 2 * j) % 5;
+      c[i][j] = (i * j) % 3;
+    }
+  normalMM(c, a, b);
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      printf("%g\\n", c[i][j]);
+  return 0;
+}
+"""
+
+TWICE_TILED = """init("mm.c", "normalMM", 0)
+N=1024
+tile_by_index({"i","j"}, {32,64}, {l1_control="ii", l2_control="jj"}, {"ii", "jj", "i", "j", "k"})
+tile_by_index({"i"}, {64}, {l1_control="ty",l1_tile="tx"}, {"ii", "jj", "tx", "ty", "j", "k"})
+cudaize("mm_GPU", {a=N*N, b=N*N, c=N*N}, {block={"ii","jj"}, thread={"tx","ty"}})
+"""
+
+
+def test_a_guard_with_a_division_names_the_right_block_index(tmp_path):
+    """i tiled by 32 and then by 64: the guard i < N reads bx % 2.  isl wrote `ty % 2` (the
+    context's parameter at the schedule's position of bx) until the two were aligned, and half
+    of the blocks did nothing; the code for a fixed N did not show it."""
+    (tmp_path / "mm.c").write_text(MM_MAIN)
+    (tmp_path / "r.lua").write_text(TWICE_TILED)
+    out = tmp_path / "out.c"
+    rc, _, err = cli("transform", tmp_path / "mm.c", "--recipe", tmp_path / "r.lua", "-o", out)
+    assert rc == 0, err
+    assert "32 * (bx % 2) + N > tx + 32 * bx" in out.read_text()
+    for size in (64, 48, 100):
+        assert _program_output(out, size) == _program_output(tmp_path / "mm.c", size)
+    rc, _, err = cli("transform", tmp_path / "mm.c", "--recipe", tmp_path / "r.lua", "--target", "cuda",
+                     "-o", tmp_path / "out.cu")
+    assert rc == 0 and "32 * (bx % 2) + N > tx + 32 * bx" in (tmp_path / "out.cu").read_text(), err

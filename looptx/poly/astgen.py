@@ -116,7 +116,7 @@ class _Builder:
 
     def _access(self, build, m: isl.Map, iter_map) -> ir.Ref:
         pma = isl.PwMultiAff.from_map(m).pullback_pw_multi_aff(iter_map)
-        acc = build.access_from_pw_multi_aff(pma)
+        acc = build.access_from_pw_multi_aff(pma.align_params(build.get_schedule_space()))
         if acc.get_type() == isl.ast_expr_type.id:
             return ir.Ref(acc.get_id().name, -1, ())
         return ir.Ref(acc.get_op_arg(0).get_id().name, -1,
@@ -186,12 +186,18 @@ class _Builder:
     def build(self) -> K.Node:
         try:
             with isl_budget(MAX_OPERATIONS):
-                b = isl.AstBuild.from_context(self.context if self.context is not None
-                                              else self.v.context)
-                b = b.set_options(self.options())
+                context = self.context if self.context is not None else self.v.context
+                sched = self._by_piece(self.schedule if self.schedule is not None else self.plan.schedule())
+                # isl (0.26, islpy 2026.2) writes a div of the schedule with the context's
+                # parameter at the same position when the two order their parameters
+                # differently (`lx_t1 % 2` for `lx_b0 % 2`, a wrong guard): align them first
+                context = context.align_params(sched.get_space())
+                sched = sched.align_params(context.get_space())
+                options = self.options().align_params(context.get_space())
+                b = isl.AstBuild.from_context(context)
+                b = b.set_options(options)
                 b, keep = b.set_at_each_domain(self.at_domain)
-                sched = self.schedule if self.schedule is not None else self.plan.schedule()
-                node = b.node_from_schedule_map(self._by_piece(sched))
+                node = b.node_from_schedule_map(sched)
                 del keep
         except isl.Error as e:
             self.errors.append(e)

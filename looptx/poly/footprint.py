@@ -90,5 +90,7 @@ def highest(scop: Scop, array: str) -> Highest | str:
     build = isl.AstBuild.from_context(where)
     index = tuple(expr(build.expr_from_pw_aff(top.get_pw_aff(k))) for k in range(arr.rank))
     always = where.is_equal(scop.context) or scop.context.is_subset(where)
-    cond = None if always else expr(isl.AstBuild.from_context(scop.context).expr_from_set(where))
+    context = scop.context.align_params(where.get_space())      # see _Builder.build in astgen
+    cond = None if always else expr(isl.AstBuild.from_context(context).expr_from_set(
+        where.align_params(context.get_space())))
     return Highest(index, cond)

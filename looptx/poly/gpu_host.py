@@ -29,16 +29,19 @@ def host_tree(v: Variant, kern, plans, launch: isl.UnionMap) -> K.Node:
             grid = []
             for m in plans[n].grid:
                 pa = isl.PwMultiAff.from_map(m.set_tuple_name(isl.dim_type.in_, f"L{n}")).get_pw_aff(0)
-                grid.append(expr(build.expr_from_pw_aff(pa.pullback_pw_multi_aff(iter_map))))
+                pa = pa.pullback_pw_multi_aff(iter_map).align_params(build.get_schedule_space())
+                grid.append(expr(build.expr_from_pw_aff(pa)))
             key = f"h{len(payload)}"
             payload[key] = (n, tuple(host), tuple(grid))
             return node.set_annotation(isl.Id(key))
         except BaseException as e:
             errors.append(e)
             return node
-    b = isl.AstBuild.from_context(v.context)
+    # aligned parameters: see _Builder.build in astgen (isl misplaces divs otherwise)
+    context = v.context.align_params(launch.get_space())
+    b = isl.AstBuild.from_context(context)
     b, keep = b.set_at_each_domain(at_domain)
-    hnode = b.node_from_schedule_map(launch)
+    hnode = b.node_from_schedule_map(launch.align_params(context.get_space()))
     del keep
     if errors:
         raise errors[0]

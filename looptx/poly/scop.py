@@ -249,7 +249,8 @@ class Scop(CachedValue):
                 facts = facts.union(base.subtract(busy)).coalesce()
             if base.is_subset(facts):
                 return None
-            return expr(isl.AstBuild.from_context(base).expr_from_set(facts))
+            base = base.align_params(facts.get_space())              # see _Builder.build in astgen
+            return expr(isl.AstBuild.from_context(base).expr_from_set(facts.align_params(base.get_space())))
         # asked for by the C block and by each function of a .cu
         return self.cached(("runtime_check", or_idle, self.runtime_facts), build)
 
