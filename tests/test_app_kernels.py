@@ -2,6 +2,7 @@
 offsets and sizes that may be 0, size_t sizes, #defined sizes that make a subscript affine
 only at their value, typedef'd integer sizes, and files that mix the two region markers.
 Each is checked by compiling and running the original and the output."""
+import shutil
 import subprocess
 
 import pytest
@@ -158,6 +159,27 @@ def test_a_define_that_makes_a_subscript_affine_is_checked_in_the_output(tmp_pat
     assert "#error" in failed and "transformed this region for S == 16" in failed
     src2, out2, _ = _transform(tmp_path, "rows8.c", SHIFT_ROWS, [], "--define", "S=8")
     assert "#if S" not in out2.read_text()
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_a_define_the_model_took_at_its_value_is_defined_in_the_cu(tmp_path):
+    """The .cu does not see the file's macros: S, modelled at 16, is #defined there and checked
+    as in the C output (once an argument of its functions, with `#if S != 16` reading an
+    undefined S, so nvcc always stopped at the #error)."""
+    src = tmp_path / "rows.c"
+    src.write_text(SHIFT_ROWS)
+    recipe = tmp_path / "map.yaml"
+    recipe.write_text("steps:\n  - cuda: {stmt: 0, block: [j], thread: [i]}\n")
+    cu = tmp_path / "rows.cu"
+    rc, _, err = cli("transform", src, "--recipe", recipe, "--target", "cuda", "-o", cu)
+    assert rc == 0, err
+    text = cu.read_text()
+    assert "#define S 16" in text and "int S" not in text, text
+    for flags, ok in (([], True), (["-DS=8"], False)):
+        p = subprocess.run(["nvcc", "-arch=sm_90", "-c", *flags, str(cu), "-o", str(tmp_path / "k.o")],
+                           capture_output=True, text=True)
+        assert (p.returncode == 0) == ok, p.stderr[-1500:]
+        assert ok or "transformed this region for S == 16" in p.stderr
 
 
 TYPEDEF = """#include <stdio.h>

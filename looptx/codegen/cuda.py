@@ -149,7 +149,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
                 params.append(("scalar", a.ctype, a.name))
             else:
                 params.append(("array" if a.name in written else "const", a.ctype, a.name))
-        params += [("int", size_ctype(scop, p), p) for p in scop.params if p not in dict(scop.fixed)]
+        params += [("int", size_ctype(scop, p), p) for p in _size_params(scop)]
         params += [("int", loop_ctype(scop), f"lx_h{n}") for n in range(len(Kn.host_dims))]
         printer = CudaPrinter(v, written_scalars, plan.buffers)
         shared = [buffer_decl(buffers[b], "__shared__ ") for b in sorted(used) if b in buffers
@@ -166,10 +166,18 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
     out.host_node = name_loops(host_tree(v, kern, plans, launch), v)
     out.buffers = plan.buffers
     out.arrays = [a for a in scop.arrays if not a.local]
-    out.params = [p for p in scop.params if p not in dict(scop.fixed)]
+    out.params = _size_params(scop)
     out.written_scalars = written_scalars
     out.warnings += count_warnings(v, out.arrays)
     return out
+
+
+def _size_params(scop) -> list[str]:
+    """The sizes the .cu's functions take.  A #defined size the model took at its value (one
+    that multiplies an iterator in a subscript) is not one: the code holds only there, so the
+    .cu defines it, as a size fixed with --define, and checks the build as the C output does."""
+    fixed = {n for n, _ in scop.fixed} | {n for n, _ in scop.baked}
+    return [p for p in scop.params if p not in fixed]
 
 
 # ---- printing ----------------------------------------------------------------------------------
