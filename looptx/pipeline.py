@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 from typing import Any, Mapping, TextIO
 
@@ -126,6 +127,9 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
     on its statements, renumbered from 0 (steps without statements go to every region)."""
     bases = program.stmt_base or tuple(sum(len(s.statements) for s in program.scops[:i])
                                        for i in range(len(program.scops)))
+    if bases and recipe.procedure and recipe.procedure == program.function:
+        # a CHiLL script numbers statements within the procedure it names
+        bases = tuple(b - bases[0] for b in bases)
     bounds = [(b, b + len(s.statements)) for b, s in zip(bases, program.scops)]
     out: dict[int, list] = {i: [] for i in range(len(program.scops))}
     for st in recipe.steps:
@@ -226,8 +230,8 @@ def fragment_inputs(path: str, defines: Mapping[str, int] | None):
 
 def script_function(path: str, recipe, function: str | None) -> str | None:
     """The function to work on: --function, else the one a CHiLL script names
-    (procedure("f"), read_IR("file.c","f"), init("file.c","f",0)) when the file marks no
-    region itself, so that a CHiLL or CUDA-CHiLL script runs on an unmarked file as it is."""
+    (procedure("f"), read_IR("file.c","f"), init("file.c","f",0)): its marked regions, or
+    its body when it marks none, so that a CHiLL or CUDA-CHiLL script runs as it is."""
     if function or not recipe:
         return function
     if isinstance(recipe, str):
@@ -235,15 +239,22 @@ def script_function(path: str, recipe, function: str | None) -> str | None:
             recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))))
         except LooptxError:
             return None        # reported where the recipe is loaded for real
-    if not recipe.procedure:
-        return None
-    from looptx.frontend.regions import scan
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            marked = scan(f.read(), path).regions
-    except (OSError, LooptxError):
-        return None
-    return None if marked else recipe.procedure
+    name = recipe.procedure
+    if name:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            return name        # load() reports the missing file
+        if not re.search(rf"\b{re.escape(name)}\s*\(", text):
+            # blamed where the script names it, not at line 1 of the C file
+            at = re.search(rf"""(procedure|read_IR|init)\s*\((?:[^)]*,)?\s*["']{re.escape(name)}["']""",
+                           recipe.text or "")
+            line = (recipe.text.count("\n", 0, at.start()) + 1) if at else None
+            raise RecipeError(f"the script's procedure '{name}' is not a function of {os.path.basename(path)}",
+                              hint="name a function the file defines", file=recipe.file, line=line,
+                              col=1 if line else None)
+    return name
 
 
 def transform_file(path: str, recipe=None, *, defines=None, function=None, unsafe=False,

@@ -142,14 +142,48 @@ def test_bad_script_lines_are_located(tmp_path):
     assert err.startswith(f"{f}:2:") and "(" in err.split("error:")[1]
 
 
-def test_procedure_does_not_override_marked_regions(tmp_path):
-    marked = MM.replace("  for (i = 0;", "#pragma scop\n  for (i = 0;").replace(
-        "b[j][k];\n}", "b[j][k];\n#pragma endscop\n}\nvoid other(void) { }")
-    (tmp_path / "mm.c").write_text(marked)
-    (tmp_path / "r.py").write_text("from chill import *\nprocedure('other')\nunroll(0,\"k\",2)\n")
-    rc, out, err = cli("transform", tmp_path / "mm.c", "--recipe", tmp_path / "r.py")
+TWO_MARKED = """static void f1(int n, double *a, double *b)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      a[i*n + j] = b[j*n + i];
+#pragma endscop
+}
+void f2(int n, double *a, double *b)
+{
+  int i, j;
+#pragma scop
+  for (i = 1; i < n; i++)
+    for (j = 0; j < n; j++)
+      a[i*n + j] = a[(i-1)*n + j] + b[i*n + j];
+#pragma endscop
+}
+"""
+
+
+def test_the_procedure_a_script_names_is_the_one_transformed(tmp_path):
+    """The file marks regions in f1 and f2; the script names f2 and numbers its statements from
+    0 there, as CHiLL does (once f1 was transformed instead, with exit 0)."""
+    (tmp_path / "two.c").write_text(TWO_MARKED)
+    (tmp_path / "r.py").write_text('from chill import *\nsource("two.c")\nprocedure("f2")\nloop(0)\npermute([2, 1])\n')
+    rc, out, err = cli("transform", tmp_path / "two.c", "--recipe", tmp_path / "r.py")
     assert rc == 0, err
-    assert "k += 2" in out
+    f1, f2 = out.split("void f2")
+    assert "for (i = 0; i < n; i++)" in f1 and "for (int j = 0; j < n; j++)\n      for (int i = 1;" in f2, out
+
+
+@pytest.mark.parametrize("script, line", [
+    ('from chill import *\nprocedure("nope")\nloop(0)\npermute([2, 1])\n', 2),
+    ('init("two.c", "missing", 0)\ntile_by_index({"j"},{16},{l1_control="jj"},{"i","jj","j"})\n', 1)])
+def test_a_procedure_the_file_does_not_define_is_located_in_the_script(tmp_path, script, line):
+    (tmp_path / "two.c").write_text(TWO_MARKED)
+    name = "r.lua" if script.startswith("init") else "r.py"
+    (tmp_path / name).write_text(script)
+    rc, _, err = cli("transform", tmp_path / "two.c", "--recipe", tmp_path / name)
+    _one_line_error(rc, err)
+    assert err.startswith(f"{tmp_path / name}:{line}:1: error: the script's procedure"), err
 
 
 # ---- script syntax CHiLL accepts that users leave in their scripts (chill_wild C3, C6, C7)
