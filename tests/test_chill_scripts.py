@@ -538,3 +538,23 @@ def test_a_guard_with_a_division_names_the_right_block_index(tmp_path):
     rc, _, err = cli("transform", tmp_path / "mm.c", "--recipe", tmp_path / "r.lua", "--target", "cuda",
                      "-o", tmp_path / "out.cu")
     assert rc == 0 and "32 * (bx % 2) + N > tx + 32 * bx" in (tmp_path / "out.cu").read_text(), err
+
+
+@pytest.mark.parametrize("name", ["mm.script", "mm.chill"])
+def test_the_classic_script_header_is_read_as_chill_does(mm, name):
+    """CHiLL's test-suite scripts open with `source: mm.c` / `procedure: normalMM` / `loop: 0`
+    (once read as YAML: "could not find expected ':'")."""
+    (mm / name).write_text("source: mm.c\nprocedure: normalMM\nformat: rose\nloop: 0\n\n"
+                           "tile(0,2,16)\nunroll(0,3,4)\n")
+    (mm / "calls.py").write_text('source("mm.c")\nprocedure("normalMM")\nloop(0)\ntile(0,2,16)\nunroll(0,3,4)\n')
+    texts = []
+    for script in (name, "calls.py"):
+        rc, out, err = cli("transform", mm / "mm.c", "--recipe", mm / script)
+        assert rc == 0, err
+        texts.append(out.split("*/", 1)[1])
+    assert texts[0] == texts[1] and "jj" in texts[0]
+    _run_ok(mm, name, (40, 37))
+    (mm / "bad.script").write_text("source: mm.c\nprocedure: normalMM\nloop: 0\ntile(0,2)\n")
+    rc, _, err = cli("transform", mm / "mm.c", "--recipe", mm / "bad.script")
+    _one_line_error(rc, err)
+    assert err.startswith(f"{mm / 'bad.script'}:4:"), err

@@ -20,7 +20,7 @@ from looptx.frontend.regions import bracket_step
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
 IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_idx", "original",
-           "source", "loop", "destination", "effort", "num_statements",
+           "source", "loop", "destination", "format", "effort", "num_statements",
            "dofile", "execfile", "exit", "normalize_index", "cur_indices"}
 # calls that only inspect the code (CHiLL's and cudaize.lua's/.py's query helpers): a script
 # stores their results for debug output, which looptx skips, so `cur = cur_indices(0)` is too
@@ -124,6 +124,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     created: set[str] = set()         # loop names the script made (tile controls, l<k>_tile)
     procedure = None
     steps: list[Step] = []
+    text = _classic_header(text)
     quiet, problem = _blank_long(text, lua=file.endswith(".lua"))
     if problem:
         at, what, hint = problem
@@ -379,6 +380,21 @@ def _rename(name: str, args: list, converted, aliases: dict[str, str], created: 
                 for alias, loop in zip(short, step_args.get(role) or []):
                     if loop != "1" and (alias not in created or alias == loop):
                         aliases[alias] = loop
+
+
+def _classic_header(text: str) -> str:
+    """CHiLL's classic script header (`source: mm.c`, `procedure: normalMM`, `loop: 0`) as the
+    commands it stands for, line for line."""
+    from looptx.recipe.schema import CHILL_HEADER
+    out = []
+    for line in text.split("\n"):
+        m = CHILL_HEADER.fullmatch(line.strip())
+        if m:
+            value = m.group(2).strip("\"'")
+            key = {"dest": "destination"}.get(m.group(1), m.group(1))
+            line = f"{key}({value})" if key == "loop" and value.isdigit() else f"{key}({value!r})"
+        out.append(line)
+    return "\n".join(out)
 
 
 def _rename_index(ln: _Line, args: list, aliases: dict[str, str], created: set[str]) -> None:

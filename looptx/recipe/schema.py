@@ -405,7 +405,15 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None) -> Recipe:
 def _looks_like_chill(text: str) -> bool:
     """A CHiLL / CUDA-CHiLL script: its first line (comments aside) is a command, a variable
     assignment, or Python CHiLL's `from chill import *`."""
-    first = next((ln.strip() for ln in text.splitlines()
-                  if ln.strip() and not ln.strip().startswith(("#", "--", "//"))), "")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith(("#", "--", "//"))]
+    first = lines[0] if lines else ""
+    if CHILL_HEADER.match(first):
+        # CHiLL's .script files open with `source: mm.c`, `procedure: f`, `loop: 0`: a YAML
+        # mapping of that shape has no command lines after it
+        return any(re.match(r"[A-Za-z_]\w*\s*\(", ln) for ln in lines)
     return bool(re.match(r"[A-Za-z_]\w*\s*\(|(?:local\s+)?[A-Za-z_]\w*\s*=[^=]|"
                          r"from\s+chill\s+import|import\s+chill\b", first))
+
+
+# the header lines of CHiLL's classic scripts
+CHILL_HEADER = re.compile(r"(source|procedure|loop|format|dest|destination)\s*:\s*(.*?)\s*;?\s*$")
