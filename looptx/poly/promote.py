@@ -320,7 +320,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         lows.append(low)
         if hi is None:
             raise pr.error(f"the footprint of '{array}' in loop '{name}' has no constant size "
-                           f"(dimension {d + 1})", hint="tile the loops first, or fix the sizes with --define")
+                           f"(its subscript {d + 1}, counting from 1)", hint="tile the loops first, or fix the sizes with --define")
         step = _register_stride(fd, low) if pr.kind == "registers" else 1
         strides.append(step)
         sizes.append(hi // step + 1)

@@ -386,7 +386,9 @@ def find_recipe(name: str, base_dir: str | None = None) -> str:
     for c in candidates:
         if os.path.isfile(c):
             return c
-    raise RecipeError(f"recipe '{name}' not found", hint="give a path to a .yaml file or a name under recipes/")
+    # named as given: the C file is not what is missing
+    raise RecipeError(f"recipe '{name}' not found", hint="give a path to a .yaml file or a name under recipes/",
+                      file=name)
 
 
 def load_file(path: str, bindings: Mapping[str, Any] | None = None) -> Recipe:

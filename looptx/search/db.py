@@ -193,7 +193,7 @@ class ResultsDB:
             self._conn.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.DatabaseError as e:
             raise SearchError(f"'{self.path}' is not a looptx results database ({e})",
-                              hint="pass another file with --db", file=str(path)) from None
+                              hint="give the .looptx.db file a search wrote", file=str(path)) from None
 
     def _init_schema(self, create: bool) -> None:
         c = self._conn
