@@ -8,7 +8,8 @@ import subprocess
 import pytest
 from conftest import run_cli as cli
 
-from looptx.recipe.chill import _lua_tables, parse_chill
+from looptx.recipe.chill import parse_chill
+from looptx.recipe.chill_text import lua_tables
 from looptx.recipe.schema import load_file
 
 MM = """#ifndef N
@@ -125,8 +126,8 @@ def test_a_loop_the_script_named_tx_keeps_its_meaning():
 
 
 def test_lua_tables_and_assignments():
-    assert _lua_tables('cuda(0,block={BX,BY},thread={TX,TY})') == 'cuda(0,block={BX,BY},thread={TX,TY})'
-    assert _lua_tables('f({a=N*N, b = 2}, {x="a=b"}, c==d)') == \
+    assert lua_tables('cuda(0,block={BX,BY},thread={TX,TY})') == 'cuda(0,block={BX,BY},thread={TX,TY})'
+    assert lua_tables('f({a=N*N, b = 2}, {x="a=b"}, c==d)') == \
         'f({"a":N*N, "b": 2}, {"x":"a=b"}, c==d)'
     rec = parse_chill('local T = 8\nU=T*2 -- unroll factor\ntile(0,"i",T,"ii"); unroll(0,"j",U)')
     assert [dict(s.args).get("size", dict(s.args).get("factor")) for s in rec.steps] == [8, 16]

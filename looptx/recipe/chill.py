@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError, RecipeError, note_once
-from looptx.frontend.regions import bracket_step
+from looptx.recipe.chill_text import blank_long, classic_header, commands, lua_tables
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
 IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_idx", "original",
@@ -80,39 +80,6 @@ class _Line:
                                  hint="write the value itself: a loop name, a level or a number")
 
 
-def _commands(text: str):
-    """(line index, column index, text) of each command.  A command ends at the parenthesis
-    that closes its argument list (so `tile(..) tile(..)` on one line are two), or at the end
-    of its line when no parenthesis is open (`print_code`, or junk the parser will name)."""
-    start, buf, depth, quote = None, [], 0, None
-    for k, raw in enumerate(text.split("\n")):
-        for c, ch in enumerate(raw):
-            # '#' starts a comment anywhere outside strings; C's '//' only between commands,
-            # since inside one it is Python's floor division (TI//2); Lua's '--' also inside a
-            # command (a multi-line cudaize often carries one), unless a number follows (N--1)
-            if not quote and (ch == "#" or depth == 0 and raw.startswith(("--", "//"), c)
-                              or raw.startswith("--", c) and not raw[c + 2:c + 3].isdigit()):
-                break
-            if start is None:
-                if ch.isspace() or ch in ";,":
-                    continue
-                start, buf = (k, c), []
-            buf.append(ch)
-            closing = not quote and ch in ")]}"
-            quote, depth = bracket_step(ch, quote, depth)
-            if closing and depth <= 0:
-                yield start[0], start[1], "".join(buf)
-                start, depth = None, 0
-        if start is not None:
-            if depth == 0:
-                yield start[0], start[1], "".join(buf).strip()
-                start = None
-            else:
-                buf.append(" ")
-    if start is not None:
-        yield start[0], start[1], "".join(buf).strip()
-
-
 def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1,
                 bindings: Mapping[str, Any] | None = None, base_dir: str | None = None,
                 n_statements: int | None = None) -> Recipe:
@@ -124,18 +91,18 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     created: set[str] = set()         # loop names the script made (tile controls, l<k>_tile)
     procedure = None
     steps: list[Step] = []
-    text = _classic_header(text)
-    quiet, problem = _blank_long(text, lua=file.endswith(".lua"))
+    text = classic_header(text)
+    quiet, problem = blank_long(text, lua=file.endswith(".lua"))
     if problem:
         at, what, hint = problem
         k = text.count("\n", 0, at)
         raise RecipeError(what, hint=hint, file=file, line=line + k,
                           col=(col if k == 0 else 1) + at - (text.rfind("\n", 0, at) + 1))
-    for k, c, cmd in _commands(quiet):
+    for k, c, cmd in commands(quiet):
         ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c)
         if _SCRIPT_IMPORT.match(cmd) or _PRINT.match(cmd):
             continue
-        cmd = _lua_tables(cmd)
+        cmd = lua_tables(cmd)
         assign = _ASSIGN.match(cmd)
         if assign:
             call = _inspection(assign.group(2), env)
@@ -217,71 +184,6 @@ def _inspection(text: str, env: Mapping[str, Any]) -> str | None:
     return held[0].call if held else None
 
 
-_LONG_BRACKET = re.compile(r"\[(=*)\[")
-
-
-def _blank_long(text: str, lua: bool):
-    """`text` with the parts that span lines but mean nothing blanked out: Lua long comments
-    (`--[[ .. ]]`, `--[==[ .. ]==]`) and Python string statements (a `\"\"\"..\"\"\"` block used
-    as a comment).  Newlines stay, so every later position is still right.  Also the first
-    problem found, (offset, what, hint): an unclosed one, or a Lua long string `[[..]]`."""
-    out, k, n = list(text), 0, len(text)
-    quote, depth, fresh = None, 0, True       # fresh: nothing but blanks and ';' so far on the line
-
-    def blank(a: int, b: int) -> None:
-        out[a:b] = [ch if ch == "\n" else " " for ch in text[a:b]]
-
-    while k < n:
-        ch = text[k]
-        if quote and ch != "\n":
-            if ch == "\\":
-                k += 1
-            elif ch == quote:
-                quote = None
-            k += 1
-            continue
-        quote = None                          # (a short string ends with its line at the latest)
-        if ch == "\n":
-            fresh = True
-        long = _LONG_BRACKET.match(text, k + 2) if text.startswith("--", k) else None
-        if long:
-            close = "]" + long.group(1) + "]"
-            end = text.find(close, long.end())
-            if end < 0:
-                return "".join(out), (k, "unfinished Lua long comment", f"close it with {close}")
-            blank(k, end + len(close))
-            k = end + len(close)
-            continue
-        if ch == "#" or depth == 0 and text.startswith(("--", "//"), k) \
-                or text.startswith("--", k) and not text[k + 2:k + 3].isdigit():
-            k = text.find("\n", k)            # a line comment, as _commands reads them
-            k = n if k < 0 else k
-            continue
-        if text.startswith(('"""', "'''"), k) and fresh and depth == 0:
-            end = text.find(text[k:k + 3], k + 3)
-            if end < 0:
-                return "".join(out), (k, "unfinished string", f"close it with {text[k:k + 3]}")
-            rest = text[end + 3:].split("\n", 1)[0].strip()
-            if not rest or rest.startswith(("#", ";")):
-                blank(k, end + 3)
-                k = end + 3
-                continue
-        bracket = _LONG_BRACKET.match(text, k)
-        if bracket and (lua or bracket.group(1)):
-            return "".join(out), (k, "Lua long strings [[...]] are not supported",
-                                  'write the value as a quoted string, "..."')
-        if ch in "\"'":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth = max(0, depth - 1)
-        if not ch.isspace() and ch != ";":
-            fresh = False
-        k += 1
-    return "".join(out), None
-
-
 def _assigned(ln: _Line, text: str):
     try:
         node = ast.parse(text, mode="eval").body
@@ -314,33 +216,6 @@ def _first_nest(ln: _Line, name: str, nest) -> None:
         raise ln.error(f"{call}: only the first loop nest (0) of a procedure can be "
                        "selected", hint="mark that nest with #pragma scop / #pragma endscop (or a "
                        "CHiLL block) and number its statements over the whole file, as looptx does")
-
-
-def _lua_tables(cmd: str) -> str:
-    """Lua table constructors as Python dicts: `{a=N*N, block={"ii"}}` -> `{"a": N*N, ...}`.
-    Only `NAME=` directly inside braces is rewritten, so keyword arguments (`cuda(0,block=..)`)
-    and comparisons (`==`) stay as they are."""
-    out, stack, quote, k = [], [], None, 0
-    while k < len(cmd):
-        ch = cmd[k]
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in "\"'":
-            quote = ch
-        elif ch in "([{":
-            stack.append(ch)
-        elif ch in ")]}" and stack:
-            stack.pop()
-        elif stack and stack[-1] == "{" and (ch.isalpha() or ch == "_"):
-            prev = "".join(out).rstrip()[-1:]
-            m = re.match(r"([A-Za-z_]\w*)\s*=(?!=)", cmd[k:])
-            if m and prev in ("{", ","):
-                out.append(f'"{m.group(1)}":')
-                k += m.end()
-                continue
-        out.append(ch)
-        k += 1
-    return "".join(out)
 
 
 def _aliased(value, aliases: dict[str, str]):
@@ -380,21 +255,6 @@ def _rename(name: str, args: list, converted, aliases: dict[str, str], created: 
                 for alias, loop in zip(short, step_args.get(role) or []):
                     if loop != "1" and (alias not in created or alias == loop):
                         aliases[alias] = loop
-
-
-def _classic_header(text: str) -> str:
-    """CHiLL's classic script header (`source: mm.c`, `procedure: normalMM`, `loop: 0`) as the
-    commands it stands for, line for line."""
-    from looptx.recipe.schema import CHILL_HEADER
-    out = []
-    for line in text.split("\n"):
-        m = CHILL_HEADER.fullmatch(line.strip())
-        if m:
-            value = m.group(2).strip("\"'")
-            key = {"dest": "destination"}.get(m.group(1), m.group(1))
-            line = f"{key}({value})" if key == "loop" and value.isdigit() else f"{key}({value!r})"
-        out.append(line)
-    return "\n".join(out)
 
 
 def _rename_index(ln: _Line, args: list, aliases: dict[str, str], created: set[str]) -> None:

@@ -1,0 +1,151 @@
+"""The text of CHiLL and CUDA-CHiLL scripts: where each command starts and ends, Lua long
+comments and strings, Lua table constructors and the classic `source:` header, read as the
+commands they stand for (chill.py translates the commands)."""
+from __future__ import annotations
+
+import re
+
+from looptx.frontend.regions import bracket_step
+
+
+def commands(text: str):
+    """(line index, column index, text) of each command.  A command ends at the parenthesis
+    that closes its argument list (so `tile(..) tile(..)` on one line are two), or at the end
+    of its line when no parenthesis is open (`print_code`, or junk the parser will name)."""
+    start, buf, depth, quote = None, [], 0, None
+    for k, raw in enumerate(text.split("\n")):
+        for c, ch in enumerate(raw):
+            # '#' starts a comment anywhere outside strings; C's '//' only between commands,
+            # since inside one it is Python's floor division (TI//2); Lua's '--' also inside a
+            # command (a multi-line cudaize often carries one), unless a number follows (N--1)
+            if not quote and (ch == "#" or depth == 0 and raw.startswith(("--", "//"), c)
+                              or raw.startswith("--", c) and not raw[c + 2:c + 3].isdigit()):
+                break
+            if start is None:
+                if ch.isspace() or ch in ";,":
+                    continue
+                start, buf = (k, c), []
+            buf.append(ch)
+            closing = not quote and ch in ")]}"
+            quote, depth = bracket_step(ch, quote, depth)
+            if closing and depth <= 0:
+                yield start[0], start[1], "".join(buf)
+                start, depth = None, 0
+        if start is not None:
+            if depth == 0:
+                yield start[0], start[1], "".join(buf).strip()
+                start = None
+            else:
+                buf.append(" ")
+    if start is not None:
+        yield start[0], start[1], "".join(buf).strip()
+
+
+
+_LONG_BRACKET = re.compile(r"\[(=*)\[")
+
+
+def blank_long(text: str, lua: bool):
+    """`text` with the parts that span lines but mean nothing blanked out: Lua long comments
+    (`--[[ .. ]]`, `--[==[ .. ]==]`) and Python string statements (a `\"\"\"..\"\"\"` block used
+    as a comment).  Newlines stay, so every later position is still right.  Also the first
+    problem found, (offset, what, hint): an unclosed one, or a Lua long string `[[..]]`."""
+    out, k, n = list(text), 0, len(text)
+    quote, depth, fresh = None, 0, True       # fresh: nothing but blanks and ';' so far on the line
+
+    def blank(a: int, b: int) -> None:
+        out[a:b] = [ch if ch == "\n" else " " for ch in text[a:b]]
+
+    while k < n:
+        ch = text[k]
+        if quote and ch != "\n":
+            if ch == "\\":
+                k += 1
+            elif ch == quote:
+                quote = None
+            k += 1
+            continue
+        quote = None                          # (a short string ends with its line at the latest)
+        if ch == "\n":
+            fresh = True
+        long = _LONG_BRACKET.match(text, k + 2) if text.startswith("--", k) else None
+        if long:
+            close = "]" + long.group(1) + "]"
+            end = text.find(close, long.end())
+            if end < 0:
+                return "".join(out), (k, "unfinished Lua long comment", f"close it with {close}")
+            blank(k, end + len(close))
+            k = end + len(close)
+            continue
+        if ch == "#" or depth == 0 and text.startswith(("--", "//"), k) \
+                or text.startswith("--", k) and not text[k + 2:k + 3].isdigit():
+            k = text.find("\n", k)            # a line comment, as commands reads them
+            k = n if k < 0 else k
+            continue
+        if text.startswith(('"""', "'''"), k) and fresh and depth == 0:
+            end = text.find(text[k:k + 3], k + 3)
+            if end < 0:
+                return "".join(out), (k, "unfinished string", f"close it with {text[k:k + 3]}")
+            rest = text[end + 3:].split("\n", 1)[0].strip()
+            if not rest or rest.startswith(("#", ";")):
+                blank(k, end + 3)
+                k = end + 3
+                continue
+        bracket = _LONG_BRACKET.match(text, k)
+        if bracket and (lua or bracket.group(1)):
+            return "".join(out), (k, "Lua long strings [[...]] are not supported",
+                                  'write the value as a quoted string, "..."')
+        if ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        if not ch.isspace() and ch != ";":
+            fresh = False
+        k += 1
+    return "".join(out), None
+
+
+
+def lua_tables(cmd: str) -> str:
+    """Lua table constructors as Python dicts: `{a=N*N, block={"ii"}}` -> `{"a": N*N, ...}`.
+    Only `NAME=` directly inside braces is rewritten, so keyword arguments (`cuda(0,block=..)`)
+    and comparisons (`==`) stay as they are."""
+    out, stack, quote, k = [], [], None, 0
+    while k < len(cmd):
+        ch = cmd[k]
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            stack.append(ch)
+        elif ch in ")]}" and stack:
+            stack.pop()
+        elif stack and stack[-1] == "{" and (ch.isalpha() or ch == "_"):
+            prev = "".join(out).rstrip()[-1:]
+            m = re.match(r"([A-Za-z_]\w*)\s*=(?!=)", cmd[k:])
+            if m and prev in ("{", ","):
+                out.append(f'"{m.group(1)}":')
+                k += m.end()
+                continue
+        out.append(ch)
+        k += 1
+    return "".join(out)
+
+
+
+def classic_header(text: str) -> str:
+    """CHiLL's classic script header (`source: mm.c`, `procedure: normalMM`, `loop: 0`) as the
+    commands it stands for, line for line."""
+    from looptx.recipe.schema import CHILL_HEADER
+    out = []
+    for line in text.split("\n"):
+        m = CHILL_HEADER.fullmatch(line.strip())
+        if m:
+            value = m.group(2).strip("\"'")
+            key = {"dest": "destination"}.get(m.group(1), m.group(1))
+            line = f"{key}({value})" if key == "loop" and value.isdigit() else f"{key}({value!r})"
+        out.append(line)
+    return "\n".join(out)
