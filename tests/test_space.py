@@ -250,6 +250,22 @@ def test_sample_a_huge_sparse_space_by_independent_groups():
     assert len(sp.sample(rng, 5, exclude={point_key(p) for p in pts})) == 5
 
 
+def test_a_constraint_over_every_param_still_finds_valid_points():
+    """SPAPT's tensor: a register budget ties all unroll factors, so no group can be listed,
+    and its valid points are too rare for rejection sampling; the space was called empty.  A
+    pruned search with random value orders finds distinct valid points."""
+    params = [Param(f"T{i}", (1, 16, 32, 64, 128), "int") for i in range(4)] + \
+        [Param(u, tuple(range(1, 31)), "int") for u in "IJKLM"]
+    cons = [_Named({"T0", "T1"}, lambda p: p["T1"] % p["T0"] == 0),
+            _Named(set("IJKLM"), lambda p: p["I"] * p["J"] * p["K"] * p["L"] + p["I"] * p["M"] * p["K"] * p["L"]
+                   + p["J"] * p["M"] <= 130)]
+    sp = Space(params, cons)
+    assert not sp.enumerable
+    pts = sp.sample(np.random.default_rng(5), 20)
+    assert len(pts) == 20 and len({point_key(p) for p in pts}) == 20 and all(sp.is_valid(p) for p in pts)
+    assert len({p["I"] for p in pts}) > 1                  # not one corner of the space
+
+
 def test_search_of_a_sparse_space_with_and_constraints(tmp_path):
     """A constraint `U3 == 1 and U4 == 1 and U5 == 1` over 30^5 points: each conjunct prunes on
     its own, so the 900 valid points are found (once 'the search space is empty')."""

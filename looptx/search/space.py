@@ -269,7 +269,8 @@ class Space:
         for row in self._valid_rows_in_order():
             yield self.from_coords(row)
 
-    def _valid_rows_in_order(self, budget: int | None = None) -> Iterator[tuple[int, ...] | None]:
+    def _valid_rows_in_order(self, budget: int | None = None,
+                             rng: np.random.Generator | None = None) -> Iterator[tuple[int, ...] | None]:
         """Coordinates of the valid points in odometer order.
 
         A constraint that says which params it reads (a `names` attribute) is checked as soon
@@ -278,7 +279,7 @@ class Space:
         are listed in a fraction of the time of checking every combination.  The conjuncts of
         a constraint (`parts`) prune as soon as their own params have values; the constraint
         itself still decides.  With a `budget` of values tried, None ends a listing that would
-        take more."""
+        take more.  With `rng`, each level tries its values in a random order."""
         n = len(self.params)
         at_depth: list[list] = [[] for _ in range(n)]
         position = {name: d for d, name in enumerate(self.names)}
@@ -297,7 +298,9 @@ class Space:
         def extend(d: int) -> Iterator[tuple[int, ...] | None]:
             p = self.params[d]
             checks = at_depth[d]
-            for i, v in enumerate(p.values):
+            order = range(len(p.values)) if rng is None else rng.permutation(len(p.values))
+            for i in order:
+                i, v = int(i), p.values[int(i)]
                 tried[0] += 1
                 if budget is not None and tried[0] > budget:
                     yield None
@@ -442,7 +445,7 @@ class Space:
         rejection sampling: one valid row of each independent group of params."""
         parts = self._parts()
         if parts is None or any(not rows for _, rows in parts):
-            return list(found.values())
+            return self._sample_by_search(rng, n, exclude, found)
         row = [0] * len(self.params)
         attempts = 0
         while len(found) < n and attempts < 200 * n + 2000:
@@ -455,6 +458,24 @@ class Space:
             # constraints on no param at all (or reading names only the whole point has)
             if key not in found and key not in exclude and self._constraints_hold(point):
                 found[key] = point
+        return list(found.values())
+
+    def _sample_by_search(self, rng, n, exclude, found: dict) -> list[Point]:
+        """Valid points of a space whose constraints tie too many params to list them by group
+        (SPAPT's tensor: a register budget over every unroll factor): a pruned depth-first
+        search with random value orders, restarted for each point.  Not uniform, but every
+        point it gives is valid, and a space is not called empty while it finds one."""
+        for _ in range(4 * n + 4):
+            if len(found) >= n:
+                break
+            for row in self._valid_rows_in_order(budget=ENUMERATION_LIMIT // 10, rng=rng):
+                if row is None:
+                    break
+                point = self.from_coords(row)
+                key = point_key(point)
+                if key not in found and key not in exclude:
+                    found[key] = point
+                    break
         return list(found.values())
 
     def _sample_listed(self, rng, n, exclude) -> list[Point]:
