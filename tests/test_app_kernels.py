@@ -2,11 +2,11 @@
 offsets and sizes that may be 0, size_t sizes, #defined sizes that make a subscript affine
 only at their value, typedef'd integer sizes, and files that mix the two region markers.
 Each is checked by compiling and running the original and the output."""
-import shutil
 import subprocess
 
 import pytest
 from conftest import run_cli as cli
+from test_cuda_codegen import NVCC, needs_nvcc
 
 
 def _run(src, tmp_path, *flags):
@@ -161,7 +161,7 @@ def test_a_define_that_makes_a_subscript_affine_is_checked_in_the_output(tmp_pat
     assert "#if S" not in out2.read_text()
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@needs_nvcc
 def test_a_define_the_model_took_at_its_value_is_defined_in_the_cu(tmp_path):
     """The .cu does not see the file's macros: S, modelled at 16, is #defined there and checked
     as in the C output (once an argument of its functions, with `#if S != 16` reading an
@@ -176,7 +176,7 @@ def test_a_define_the_model_took_at_its_value_is_defined_in_the_cu(tmp_path):
     text = cu.read_text()
     assert "#define S 16" in text and "int S" not in text, text
     for flags, ok in (([], True), (["-DS=8"], False)):
-        p = subprocess.run(["nvcc", "-arch=sm_90", "-c", *flags, str(cu), "-o", str(tmp_path / "k.o")],
+        p = subprocess.run([NVCC, "-arch=sm_90", "-c", *flags, str(cu), "-o", str(tmp_path / "k.o")],
                            capture_output=True, text=True)
         assert (p.returncode == 0) == ok, p.stderr[-1500:]
         assert ok or "transformed this region for S == 16" in p.stderr
