@@ -47,6 +47,7 @@ from typing import Any, Callable, Mapping
 from looptx.runtime.worker import WorkerPool
 from looptx.search.db import EvalRecord, ResultsDB, SearchError, utc_now
 from looptx.search.options import options_to_record, recorded_options
+from looptx.frontend.tuning import substitute_params
 from looptx.search.evaluate import (DEFAULT_PREPARE_TIMEOUT, MEASURE_STATUSES, Measurement,
                                     Prepared, dask_measure_task, dask_prepare_task,
                                     install_evaluator, measure_task, measurement_from_call,
@@ -239,7 +240,6 @@ class _Progress:
 
 def _point_flags(flags: str | None, point: Mapping) -> str | None:
     # a build command with @NAME@ placeholders: each evaluation records the flags it was built with
-    from looptx.frontend.tuning import substitute_params
     return substitute_params(flags, point) if flags and "@" in flags else flags
 
 
