@@ -204,12 +204,17 @@ def cmd_run(args) -> int:
                   f"max rel err {r['max_rel_error']:.1e}  [{r['compiler']} {r['flags']}]")
         return status
     from looptx.pipeline import load, variants_for
-    from looptx.runtime.cuda import run_region
+    from looptx.runtime.cuda import run_region, variable_size_problem
     program = load(args.file, defines=defines, function=args.function, extra_decls=decls)
     variants, _ = variants_for(program, recipe, unsafe=args.unsafe)
     status = 0
     for i, v in variants.items():
         r = run_region(program, i, v, defines, repetitions=args.repetitions)
+        if r["status"] == "ok" and defines:
+            problem = variable_size_problem(args.file, recipe, defines, i, function=args.function,
+                                            extra_decls=decls, unsafe=args.unsafe)
+            if problem is not None:
+                r.update(status="wrong_result", error=problem)
         for w in r.get("warnings", []):
             print(to_user(f"looptx: warning: {w}"), file=sys.stderr)
         if r["status"] != "ok":

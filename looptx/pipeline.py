@@ -21,8 +21,9 @@ from looptx.recipe.orio_loop import parse_orio_loop
 from looptx.recipe.schema import Recipe, find_recipe, load_file
 
 
-def load(path: str, *, defines=None, function=None, extra_decls=None) -> Program:
-    return parse_file(path, defines=defines, function=function, extra_decls=extra_decls)
+def load(path: str, *, defines=None, function=None, extra_decls=None,
+         soft: frozenset = frozenset()) -> Program:
+    return parse_file(path, defines=defines, function=function, extra_decls=extra_decls, soft=soft)
 
 
 def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list[str]:

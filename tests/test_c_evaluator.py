@@ -254,3 +254,65 @@ def test_every_corpus_kernel_runs_through_the_harness():
             failures.append(f"{f.name}: {r['status']} {r['error']}")
     assert not failures, failures
     assert len(list(KERNELS.glob("*.c"))) >= 30
+
+
+def _symbolic_measures(monkeypatch, corrupt=None):
+    """Record the measurements of the code for variable sizes; `corrupt` edits its source."""
+    seen = []
+    build, measure = CEvaluator.build, CEvaluator.measure
+
+    def fake_build(self, point, recipe=None):
+        payload, applied = build(self, point, recipe)
+        if self.symbolic is not None and corrupt is not None:
+            payload = CPayload(corrupt(payload.source), payload.signature, payload.toolchain)
+        return payload, applied
+
+    def spy(self, prepared):
+        m = measure(self, prepared)
+        if self.symbolic is not None:
+            seen.append(m.status)
+        return m
+
+    monkeypatch.setattr(CEvaluator, "build", fake_build)
+    monkeypatch.setattr(CEvaluator, "measure", spy)
+    return seen
+
+
+def test_run_once_also_validates_the_code_for_variable_sizes(recipe, monkeypatch):
+    # `looptx run -D` builds code for those sizes; `looptx transform` without -D writes code
+    # where they are variables, which isl simplifies differently: that code is run too
+    seen = _symbolic_measures(monkeypatch)
+    sizes = {"NI": 37, "NJ": 41, "NK": 43}
+    r = run_once(MATMUL, recipe, defines=sizes, bindings={"T": 8, "R": "i"}, isolate=False)
+    assert r["status"] == "ok" and seen == ["ok"], r["error"]
+    # a fault only the variable-size code has is reported, with the sizes it was run at
+    seen = _symbolic_measures(monkeypatch, corrupt=lambda s: s.replace("] += ", "] -= ", 1))
+    r = run_once(MATMUL, recipe, defines=sizes, bindings={"T": 8, "R": "i"}, isolate=False)
+    assert seen == ["wrong_result"] and r["status"] == "wrong_result", r
+    assert "writes without -D" in r["error"] and "NI=37" in r["error"] and "wrong result in 'C'" in r["error"]
+
+
+OLA = """void ola(int n, int k, int s, float *restrict y, const float *restrict x, const float *restrict w)
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < k; j++)
+      y[i*s + j] = 0.5f * y[i*s + j] + w[j] * x[i];
+#pragma endscop
+}
+"""
+
+
+def test_run_once_skips_variable_size_code_that_runs_the_region_as_written(tmp_path, monkeypatch):
+    # the model assumes s >= k (rows of y apart); where the sizes break it, the output of
+    # transform runs the region as written, so there is no transformed code to validate
+    src = tmp_path / "ola.c"
+    src.write_text(OLA)
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n")
+    seen = _symbolic_measures(monkeypatch)
+    r = run_once(str(src), str(rec), defines={"n": 7, "k": 5, "s": 6}, isolate=False)
+    assert r["status"] == "ok" and seen == ["ok"], r["error"]
+    seen = _symbolic_measures(monkeypatch)
+    r = run_once(str(src), str(rec), defines={"n": 7, "k": 5, "s": 3}, isolate=False)
+    assert r["status"] == "ok" and seen == [], r["error"]

@@ -108,3 +108,19 @@ def test_barracuda_fig2_on_gpu(session, recipe):
     r = run_region(program, 0, variant, sizes, session=session, repetitions=5)
     assert r["status"] == "ok", r
     print(f"fig2 {recipe}: {r['median'] * 1e3:.3f} ms per run, max rel err {r['max_rel_error']:.1e}")
+
+
+def test_run_also_validates_the_cu_for_variable_sizes(session, monkeypatch):
+    # `looptx run --target cuda -D` measures the .cu for those sizes; the .cu transform writes
+    # without -D takes them as arguments and is run at them too
+    import looptx.codegen.cuda as cg
+    from looptx.recipe.schema import load_file
+    from looptx.runtime.cuda import variable_size_problem
+    recipe = load_file(str(SHARED_RECIPES[0]))
+    sizes = {"NI": 37, "NJ": 41, "NK": 43}
+    path = str(KERNELS / "matmul.c")
+    assert variable_size_problem(path, recipe, sizes, 0, session=session) is None
+    cu_file = cg.cu_file
+    monkeypatch.setattr(cg, "cu_file", lambda *a, **k: cu_file(*a, **k).replace("C_r += ", "C_r -= "))
+    problem = variable_size_problem(path, recipe, sizes, 0, session=session)
+    assert problem is not None and "writes without -D" in problem and "NI=37" in problem, problem

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Mapping
 
 import islpy as isl
 
@@ -253,6 +254,16 @@ class Scop(CachedValue):
             return expr(isl.AstBuild.from_context(base).expr_from_set(facts.align_params(base.get_space())))
         # asked for by the C block and by each function of a .cu
         return self.cached(("runtime_check", or_idle, self.runtime_facts), build)
+
+    def facts_hold(self, values: Mapping[str, int]) -> bool:
+        """Whether these sizes meet the runtime facts whatever the other sizes are, so that
+        the code made from the model, not the region as written, is what runs for them."""
+        if not self.runtime_facts:
+            return True
+        given = [f"{p} = {int(v)}" for p, v in values.items() if p in self.params]
+        base = self.params_where([c for c in self.assumptions if c not in self.runtime_facts]
+                                 + [f"{p} = {v}" for p, v in self.fixed] + given)
+        return base.is_subset(self.params_where(self.runtime_facts))
 
     def bounds_use(self, fact: str) -> bool:
         """Whether a fact tells anything about the sizes that bound the loops: only then can

@@ -273,3 +273,33 @@ def run_region(program, index: int, variant, sizes: Mapping[str, int], *, sessio
                transfer_in=res.transfer_in, transfer_out=res.transfer_out,
                max_rel_error=res.max_rel_error, device=session.describe())
     return out
+
+
+def variable_size_problem(path: str, recipe, sizes: Mapping[str, int], index: int, *,
+                          function=None, extra_decls=None, unsafe=False,
+                          session: CudaSession | None = None, repetitions: int = 3) -> str | None:
+    """What is wrong, at these sizes, with the .cu `looptx transform` writes without -D, where
+    the sizes the file declares are kernel arguments: `looptx run -D` measures the .cu for
+    fixed sizes, whose bounds and guards isl simplifies differently.  None when it is right,
+    when there is no such .cu (the region needs its sizes fixed), or when its host code
+    refuses these sizes (a runtime fact fails)."""
+    from looptx.pipeline import fragment_inputs, load, variants_for
+    from looptx.runtime.harness import RegionSignature
+    stand_ins = fragment_inputs(path, None)[1]
+    try:
+        program = load(path, defines=stand_ins, function=function, extra_decls=extra_decls,
+                       soft=frozenset(stand_ins))
+        variants, _ = variants_for(program, recipe, unsafe=unsafe)
+        scop = program.scops[index]
+        sig = RegionSignature.from_scop(scop, program.int_macros, sizes)
+    except (LooptxError, IndexError):
+        return None
+    if index not in variants or not set(scop.params) - set(dict(scop.fixed)) \
+            or not scop.facts_hold(dict(sig.values)):
+        return None
+    r = run_region(program, index, variants[index], sizes, session=session, repetitions=repetitions)
+    if r["status"] == "ok":
+        return None
+    given = ", ".join(f"{k}={v}" for k, v in sizes.items())
+    return (f"the .cu for variable sizes (what `looptx transform` writes without -D) fails at "
+            f"{given}: {r['status'].replace('_', ' ')}: {r.get('error')}")

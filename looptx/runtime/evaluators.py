@@ -19,6 +19,7 @@ A variant that fails validation is 'wrong_result' and never gets a time.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import os
@@ -57,17 +58,22 @@ class CPayload:
     build_error: str | None = None  # that build's failure, reported by measure() as compile_error
 
 
-def _load_program(path: str, sizes: Mapping[str, int], function, extra_decls):
+def _load_program(path: str, sizes: Mapping[str, int], function, extra_decls, symbolic=None):
     from looptx.pipeline import load
 
     try:
         mtime = os.stat(path).st_mtime_ns
     except OSError:
         mtime = None
-    key = (path, mtime, tuple(sorted(sizes.items())), function, extra_decls)
+    key = (path, mtime, tuple(sorted(sizes.items())), function, extra_decls, symbolic)
     prog = _PROGRAMS.get(key)
     if prog is None:
-        prog = load(path, defines=dict(sizes), function=function, extra_decls=extra_decls)
+        if symbolic is None:
+            prog = load(path, defines=dict(sizes), function=function, extra_decls=extra_decls)
+        else:
+            given = {k: v for k, v in sizes.items() if k in symbolic}
+            prog = load(path, defines=given, function=function, extra_decls=extra_decls,
+                        soft=frozenset(given))
         if len(_PROGRAMS) > 16:
             _PROGRAMS.clear()
         _PROGRAMS[key] = prog
@@ -105,7 +111,8 @@ class CEvaluator:
                  repetitions: int = 5, timeout: float = 60.0, seed: int = 0,
                  rtol: float | None = None, region: int = 0, warmup: int = 1,
                  compiler: str | None = None, extra_decls: str | None = None,
-                 unsafe: bool = False, cache_dir: str | None = None):
+                 unsafe: bool = False, cache_dir: str | None = None,
+                 symbolic: tuple[str, ...] | None = None):
         self.path = os.path.abspath(path)
         self.sizes = {str(k): int(v) for k, v in dict(sizes).items()}
         self.recipe_path = os.path.abspath(recipe_path) if recipe_path else None
@@ -122,6 +129,10 @@ class CEvaluator:
         self.extra_decls = extra_decls
         self.unsafe = bool(unsafe)
         self.cache_dir = cache_dir
+        # None: every size is a constant of the model.  Else the model is the one `looptx
+        # transform` makes without -D: sizes are variables given at run time, and only the
+        # names in `symbolic` (a fragment's input_params) stand in for undeclared ones.
+        self.symbolic = None if symbolic is None else tuple(symbolic)
         if build_command is None:
             try:
                 Toolchain.from_options(cflags, None, compiler)   # fail here, not once per point
@@ -147,7 +158,7 @@ class CEvaluator:
             raise LooptxError(f"bad build command '{text}': {e}") from None
 
     def program(self):
-        return _load_program(self.path, self.sizes, self.function, self.extra_decls)
+        return _load_program(self.path, self.sizes, self.function, self.extra_decls, self.symbolic)
 
     def signature(self) -> RegionSignature:
         prog = self.program()
@@ -236,7 +247,7 @@ class CEvaluator:
     # -- the reference ----------------------------------------------------------------------
     def reference_build(self, sig: RegionSignature, compiler: str, timeout: float) -> BuildResult:
         key = (self.path, tuple(sorted(self.sizes.items())), self.function, self.extra_decls,
-               self.region, compiler, sig, self.cache_dir)
+               self.symbolic, self.region, compiler, sig, self.cache_dir)
         hit = _REFERENCE_BUILDS.get(key)
         if hit is not None and os.path.exists(hit.path):
             return hit
@@ -253,7 +264,7 @@ class CEvaluator:
         """(inputs, outputs of the original region at -O1) for this evaluator's sizes and seed;
         computed once per process."""
         key = (self.path, tuple(sorted(self.sizes.items())), self.function, self.extra_decls,
-               self.region, self.seed, compiler, sig)
+               self.symbolic, self.region, self.seed, compiler, sig)
         hit = _REFERENCES.get(key)
         if hit is not None:
             return hit
@@ -371,11 +382,47 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
             "max_rel_error": None, "original_times": (), "original_median": None,
             "speedup": None, "compile_time": 0.0}
     base.update(out)
+    if base["status"] == "ok" and defines:
+        problem = _symbolic_problem(ev, dict(bindings), rec, payload, isolate, timeout)
+        if problem is not None:
+            base.update({"status": "wrong_result", "error": problem})
     base.update({"compiler": compiler_version(payload.toolchain.compiler),
                  "flags": payload.toolchain.flags_text, "recipe": applied,
                  "regions": len(prog.scops), "region": region, "sizes": dict(defines),
                  "code_hash": _code_hash(payload)})
     return base
+
+
+def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: bool,
+                      timeout: float) -> str | None:
+    """What is wrong, at the given sizes, with the code `looptx transform` writes without -D,
+    where the sizes the file declares are variables: it is not the code for fixed sizes that
+    run measured (isl simplifies bounds and guards differently).  None when it is right, when
+    there is no such code (the region needs its sizes fixed), or when at these sizes it runs
+    the region as written (a runtime fact fails)."""
+    from looptx.pipeline import fragment_inputs
+    sev = copy.copy(ev)
+    sev.symbolic, sev.repetitions = tuple(fragment_inputs(ev.path, None)[1]), 1
+    try:
+        payload, _ = sev.build(bindings, rec)
+    except LooptxError:
+        return None
+    scop = sev.program().scops[sev.region]
+    if payload.source == fixed.source or not scop.facts_hold(dict(payload.signature.values)):
+        return None
+    prepared = Prepared(point={}, status="ok", payload=payload)
+    if isolate:
+        from looptx.runtime.worker import run_isolated
+        r = run_isolated(sev.measure, prepared, timeout=timeout)
+        status, error = (r.value.status, r.value.error) if r.ok else (r.status, r.error)
+    else:
+        m = sev.measure(prepared)
+        status, error = m.status, m.error
+    if status == "ok":
+        return None
+    sizes = ", ".join(f"{k}={v}" for k, v in ev.sizes.items())
+    what = error if status == "wrong_result" else f"{status.replace('_', ' ')}: {error}"
+    return f"the code for variable sizes (what `looptx transform` writes without -D) fails at {sizes}: {what}"
 
 
 def _run_once_measure(ev: CEvaluator, payload: CPayload) -> dict:
