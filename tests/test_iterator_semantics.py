@@ -230,3 +230,52 @@ def test_an_iterator_the_region_declares(tmp_path, result):
     assert ("the value the loops leave" in text) == (result == "i"), text
     assert "for (k = 1; k < n; k++)\n      ;" not in text, text
     assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+COUNTDOWN = """#include <stdio.h>
+unsigned f(unsigned n, double *a, double *b)
+{
+    unsigned i;
+#pragma scop
+    for (i = n - 1; i < n; i--)
+        a[i] = a[i] * 2.0 + a[i + 1];
+    for (size_t k = n + 2; k <= n + 2; k -= 2)
+        b[k] = b[k] + k;
+#pragma endscop
+    return i;
+}
+int main(void)
+{
+    static double a[80], b[80];
+    double s = 0;
+    unsigned sizes[] = {0, 1, 5, 37, 64};
+    for (int t = 0; t < 5; t++) {
+        for (int x = 0; x < 80; x++) { a[x] = x %% 5; b[x] = x %% 3; }
+        s = s * 3 + f(sizes[t], a, b) %% 1000;
+        for (int x = 0; x < 80; x++) s += a[x] * (x %% 7 + 1) + b[x];
+    }
+    printf("%%.17g\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [(), ("tile: {stmt: 0, loop: i, size: 8}",),
+                                   ("unroll: {stmt: 0, loop: i, factor: 3}",)])
+def test_an_unsigned_count_down_stops_where_it_wraps(tmp_path, steps):
+    # past 0 an unsigned i wraps to UINT_MAX, which fails `i < n`: the loop runs n - 1 .. 0
+    # (and k, by 2, stops at 0 or 1), and the function gets the wrapped i
+    src, out, _ = _transform(tmp_path, "down.c", COUNTDOWN % (), steps)
+    assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+def test_a_loop_without_a_bound_in_its_direction_is_refused(tmp_path):
+    import subprocess
+    import sys
+    src = tmp_path / "up.c"
+    src.write_text("void f(int n, double *a)\n{\n    int i;\n#pragma scop\n"
+                   "    for (i = n - 1; i < n; i--)\n        a[i] = 0.0;\n#pragma endscop\n}\n")
+    p = subprocess.run([sys.executable, "-m", "looptx", "transform", str(src)],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert f"{src}:5:5: error: the loop over 'i' has no bound in the direction it runs" in p.stderr

@@ -29,7 +29,7 @@ from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dro
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, DeclCollector, Symbol, c_text,
                                      has_type_word, iterator_types, resolve_typedef, split_chained_assignments,
                                      symbol_of)
-from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts
+from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts, unbounded_loop
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
 INPUT_VARS = "<input_vars>"
@@ -553,6 +553,14 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         rows_baked = settled.rows_baked - baked
         scop = build(index_text, arrays, baked | rows_baked | step_baked,
                      tuple(f for _, f in settled.facts))
+    for st in raw:
+        d = unbounded_loop(scop, scop.statements[st.id])
+        if d is not None:
+            it = st.iterators[d]
+            raise SourceError(f"the loop over '{it}' has no bound in the direction it runs: C "
+                              "would leave it only by overflow", hint=f"bound '{it}' in its "
+                              "direction (i < N when it counts up, i >= 0 when it counts down)",
+                              file=path, line=st.loop_pos[d][0], col=st.loop_pos[d][1])
     facts, obligations = size_facts(scop, obligations)
     row_facts = checked_row_facts(scop, settled.facts) if all_rows else ()
     if all_rows and settled.facts:

@@ -20,7 +20,7 @@ from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.steps import Constants, StepName, loop_step
-from looptx.frontend.symbols import Symbol, arithmetic_type, c_text
+from looptx.frontend.symbols import UNSIGNED_WORDS, Symbol, arithmetic_type, c_text
 
 PURE_MATH = frozenset("""
 sqrt sqrtf sqrtl exp expf exp2 exp2f expm1 log logf log2 log10 log1p pow powf sin cos tan sinf cosf
@@ -57,6 +57,7 @@ class RawStmt:
     translator: Translator          # atoms of this statement's subscripts
     obligations: list = field(default_factory=list)   # (isl condition, line, col, what)
     iter_ctypes: tuple[str, ...] = ()  # each iterator's declared type
+    loop_pos: tuple[tuple[int, int], ...] = ()   # line, column of each enclosing `for`
 
 
 @dataclass
@@ -65,6 +66,7 @@ class Loop:
     constraints: list[str]
     reversed: bool
     ctype: str = "int"                 # as declared (typedef names unresolved)
+    pos: tuple[int, int] = (0, 0)      # line, column of the `for`
 
 
 class Extractor:
@@ -335,9 +337,14 @@ class Extractor:
         cons = [f"{it} >= {lb_text}" if step > 0 else f"{it} <= {lb_text}"] + conj
         if abs(step) > 1:
             cons.append(f"({it} - ({lb_text})) mod {abs(step)} = 0")
+        ctype = self._iterator_type(init, it)
+        if step < 0 and set(arithmetic_type(ctype, self.lookup).split()) & UNSIGNED_WORDS:
+            # `for (i = n - 1; i < n; i--)` over an unsigned i: past 0, i wraps to the type's
+            # largest value, which fails the test; the model's i goes negative instead
+            cons.append(f"{it} >= 0")
         self.check_body_keeps(node.stmt, it)
         self.loop_positions.append(self.next_position())
-        self.loops.append(Loop(it, cons, step < 0, self._iterator_type(init, it)))
+        self.loops.append(Loop(it, cons, step < 0, ctype, self.where(node)))
         self.positions.append(0)
         try:
             self.item(node.stmt)
@@ -461,7 +468,8 @@ class Extractor:
         sched.append(self.next_position())
         self.stmts.append(RawStmt(sid, tuple(self.iterators()), tuple(lp.reversed for lp in self.loops),
                                   constraints, body, self.cur_accesses, tuple(sched), line, col,
-                                  c_text(node), tr, obligations, tuple(lp.ctype for lp in self.loops)))
+                                  c_text(node), tr, obligations, tuple(lp.ctype for lp in self.loops),
+                                  tuple(lp.pos for lp in self.loops)))
 
     def _lvalue_problem(self, lhs) -> str:
         if isinstance(lhs, c_ast.StructRef):

@@ -347,6 +347,16 @@ class Scop(CachedValue):
         return u
 
 
+def unbounded_loop(scop: Scop, s: Statement) -> int | None:
+    """The depth of the outermost loop around a statement with no bound in the direction it
+    runs (`for (i = n; i < m; i--)`: C leaves it only by overflow), or None."""
+    dom = scop.domain(s)
+    for d in range(s.depth):
+        if not dom.project_out(isl.dim_type.set, d + 1, s.depth - d - 1).is_bounded():
+            return d
+    return None
+
+
 def check_obligations(scop: Scop, obligations) -> None:
     """Each obligation (stmt, isl condition, line, col, what) must hold on the statement's domain."""
     for sid, cond, line, col, what in obligations:
