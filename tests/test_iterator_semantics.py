@@ -279,3 +279,46 @@ def test_a_loop_without_a_bound_in_its_direction_is_refused(tmp_path):
                        capture_output=True, text=True)
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert f"{src}:5:5: error: the loop over 'i' has no bound in the direction it runs" in p.stderr
+
+
+STRIDED = """#include <stdio.h>
+void f(int n, int m, double *a, double *b)
+{
+#pragma scop
+    for (int j = 1; j < n; j += 2)
+        a[j] = a[j] * 2.0 + a[j - 1];
+    for (int i = 0; i < m; i++)
+        for (int k = i; k < n; k += 3)
+            b[i * 64 + k] = b[i * 64 + k] + a[k] * i;
+#pragma endscop
+}
+int main(void)
+{
+    static double a[80], b[64 * 80];
+    double s = 0;
+    int sizes[][2] = {{0, 0}, {1, 1}, {2, 3}, {17, 5}, {24, 8}, {37, 13}, {64, 6}};
+    for (int t = 0; t < 7; t++) {
+        for (int x = 0; x < 80; x++) a[x] = x %% 5;
+        for (int x = 0; x < 64 * 80; x++) b[x] = x %% 3;
+        f(sizes[t][0], sizes[t][1], a, b);
+        for (int x = 0; x < 80; x++) s += a[x] * (x %% 7 + 1);
+        for (int x = 0; x < 64 * 80; x++) s += b[x] * (x %% 5 + 1);
+    }
+    printf("%%.17g\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("factor", [2, 3, 4])
+def test_an_unroll_factor_counts_iterations_of_a_strided_loop(tmp_path, factor):
+    # CHiLL's and Orio's factor is the number of copies: over j += 2, factor 2 gives j, j + 2
+    # and a step of 4 (not one copy of a strip of 2 values)
+    steps = (f"unroll: {{stmt: 0, loop: j, factor: {factor}}}",
+             f"unroll: {{stmt: 1, loop: k, factor: {factor}}}")
+    src, out, _ = _transform(tmp_path, "strided.c", STRIDED % (), steps)
+    text = out.read_text()
+    assert f"j += {2 * factor})" in text and f"a[j + {2 * (factor - 1)}] = " in text, text
+    assert f"a[j + {2 * factor}] = " not in text, text
+    assert f"k += {3 * factor})" in text, text
+    assert _run(out, tmp_path) == _run(src, tmp_path)

@@ -283,6 +283,12 @@ def separation_options(v: Variant, width: int | None = None) -> list[tuple[int, 
             (names[ctrl], f"{names[ctrl]} + {d.factor - 1}")
         window = isl.Set(f"{v.scop.prefix}{{ [{', '.join(names)}, x] : {lo} <= x <= {hi} }}")
         box = pre.insert_dims(isl.dim_type.set, ctrl + 1, 1).intersect(window)
+        stride = d.factor // max(members[0][0].dims[members[0][1]].trip, 1)
+        if stride > 1:
+            # over `j += 2` the strip holds every other value: only those must occur
+            same = ", ".join(names)
+            lattice = isl.Map(f"{v.scop.prefix}{{ [{same}, x] -> [{same}, y] : (y - x) mod {stride} = 0 }}")
+            box = box.intersect(pairs.apply(lattice))
         partial = box.subtract(pairs).project_out(isl.dim_type.set, ctrl + 1, 1)
         full = pre.subtract(partial).coalesce().insert_dims(isl.dim_type.set, ctrl + 1, width - ctrl - 1)
         target = isl.Set(f"{{ separation_class[[{ctrl}] -> [0]] }}")

@@ -7,6 +7,7 @@ implicitly raises a RecipeError that says to distribute first.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from fractions import Fraction
 
@@ -203,21 +204,38 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
     if done:
         # The control loop of an unroll steps by its factor; a second partial unroll of it
         # would need strided copies, which are not generated.
+        done = next((d.trip for k, _ in group for d in v.pieces[k].dims
+                     if isinstance(d, LoopDim) and d.name == name + "'"), done)
         raise RecipeError(f"loop '{name}' is already unrolled by {done}",
                           hint=f"unroll it once by the product of the factors ({done * factor}), "
                                "or fully (factor 0)")
     check_factor(name, factor, MAX_FULL_UNROLL)
     lb = _global_min(v, group, pos)
     runs = _straight_runs(v, group)
+    # A factor counts iterations, as in CHiLL and Orio: over `j += 2` a strip of 2 * factor
+    # values holds `factor` of them
+    width = factor * _stride(v, group, pos)
     pieces = list(v.pieces)
     for k, pos in group:
         q = pieces[k]
         d = q.dims[pos]
-        ctrl = replace(d, expr=f"{factor}*floor(({d.expr} - ({lb}))/{factor}) + ({lb})", factor=factor)
+        ctrl = replace(d, expr=f"{width}*floor(({d.expr} - ({lb}))/{width}) + ({lb})", factor=width)
         point = LoopDim(name + "'", d.expr, unroll=True, reversed=d.reversed, hidden=True, trip=factor)
         dims = q.dims[:pos] + (ctrl,) + q.dims[pos + 1:]
         pieces[k] = replace(q, dims=dims[:-1] + (runs[k], point, dims[-1]))
     return recount_inside(v.evolve(pieces=normalize(pieces)), group, name, MAX_FULL_UNROLL)
+
+
+def _stride(v: Variant, group, pos: int) -> int:
+    """The step between the loop's values (per outer iteration), common to the group."""
+    out = 0
+    for k, _ in group:
+        rng = v.piece_map(v.pieces[k], v.width).range()
+        rng = rng.project_out(isl.dim_type.set, pos + 1, rng.dim(isl.dim_type.set) - pos - 1)
+        m = isl.Map.from_range(rng).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
+        step = m.get_range_stride_info(0).get_stride().to_python() if not m.is_empty() else 1
+        out = math.gcd(out, max(int(step), 1))
+    return out or 1
 
 
 def _straight_runs(v: Variant, group) -> dict[int, object]:

@@ -97,11 +97,15 @@ def _global_min(v: Variant, group, pos: int) -> str:
 
 
 def max_trip(v: Variant, group, pos: int) -> int | None:
-    """The largest number of values the loop takes in one iteration of its outer loops, if bounded."""
+    """The largest number of values the loop takes in one iteration of its outer loops, if
+    bounded (a loop over `j += 2` takes every other value of its span)."""
     r = _ranges(v, group, pos)
     m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
     widths = m.reverse().apply_range(m).deltas()
     if widths.is_empty():
         return 0
     hi = upper_constant(widths)
-    return None if hi is None else hi + 1
+    if hi is None:
+        return None
+    stride = max(int(m.get_range_stride_info(0).get_stride().to_python()), 1)
+    return hi // stride + 1
