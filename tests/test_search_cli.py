@@ -210,6 +210,7 @@ def test_bad_annotation_is_one_line_exit_2(path, tmp_path):
     (["--budget", "-1"], "budget"),
     (["--workers", "0"], "workers"),
     (["--executor", "ftp://x"], "executor"),
+    (["--executor", "dask://host"], "HOST:PORT"),
     (["-D", "N"], "bad --define"),
 ])
 def test_bad_search_options(work, argv, needle, tmp_path):

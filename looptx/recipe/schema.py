@@ -189,6 +189,8 @@ def check_arg(step: Step, arg: str, kind: str, value):
         if not isinstance(value, list) or not all(isinstance(x, (str, int)) and not isinstance(x, bool)
                                                   for x in value):
             raise bad("list of loop names")
+        if not value and arg in ("order", "loops"):
+            raise bad("non-empty list of loop names")
     if kind == INTS and value != "all" and not (isinstance(value, list) and value and
                                                all(_is_int(x) and x >= 0 for x in value)):
         raise bad("non-empty list of statement numbers")

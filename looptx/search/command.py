@@ -226,7 +226,7 @@ def check_args(args) -> None:
     if args.top < 1:
         bad("--top", f"must be at least 1, got {args.top}", "e.g. 10")
     ex = args.executor
-    if ex is not None and ex != "local-dask" and not re.match(r"^(dask|tcp|tls)://[^/\s]+$", ex):
+    if ex is not None and ex != "local-dask" and not re.match(r"^(dask|tcp|tls)://([^/\s:\[\]]+|\[[0-9a-fA-F:.]+\]):\d+$", ex):
         bad("--executor", f"'{ex}' is not a Dask scheduler address",
             "write dask://HOST:PORT (or tcp://, tls://), or local-dask")
 
