@@ -60,15 +60,16 @@ def region_name(program: Program, index: int) -> str:
 def cuda_file(program: Program, variants: dict[int, Variant], head: str, *, standalone=False,
               warn: TextIO | None = None) -> str:
     from looptx.codegen.cuda import cu_file, generate
-    parts = []
+    parts, warnings = [], []
     for i, v in variants.items():
         rc = generate(v, region_name(program, i))
-        for w in rc.warnings:
-            if warn is not None:
-                warn.write(f"looptx: warning: {w}\n")
+        warnings += rc.warnings
         parts.append(cu_file(rc, head if not parts else "", dict(program.int_macros),
                              standalone=standalone and len(variants) == 1,
                              sizes=dict(program.scops[i].fixed)))
+    # said once the whole file is made: a bad input later on is the only line on stderr
+    for w in warnings if warn is not None else ():
+        warn.write(f"looptx: warning: {w}\n")
     return "\n".join(parts)
 
 

@@ -662,3 +662,14 @@ def test_cudaize_array_dict_cases_on_gpu(tmp_path, case):
     p = gpu_build_and_run(tmp_path / "main.cu")
     # 3: a CUDA call of the generated host function failed, on a machine that has a GPU
     assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout)
+
+
+def test_warnings_of_a_cu_that_ends_in_a_bad_input_are_not_printed(tmp_path):
+    # the serial-kernel warning comes first, then the host code finds b's size unknown: the
+    # error must be the one line on stderr
+    c, r = _write(tmp_path, "shift", "void shiftcopy(int n, double *a, const double *b)\n{\n"
+                  "  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n    a[i] = b[i - 1];\n"
+                  "#pragma endscop\n}\n", "steps: []\n")
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert f"{c}:5:" in p.stderr and "number of elements of array 'b' is unknown" in p.stderr

@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from looptx.errors import AnnotationError, LooptxError, flush_notes, note_once, read_utf8
+from looptx.errors import AnnotationError, LooptxError, drop_notes, flush_notes, note_once, read_utf8
 from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
 from looptx.frontend.regions import scan
 from looptx.search.options import (STANDARD, flush_warnings, locate_option, options_for,
@@ -277,13 +277,16 @@ def run(args) -> int:
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
         print(f"looptx search {st.path} [{label}]: {run_cls.name}, budget {budget}, {_points_text(space, n_valid)}, "
               f"backend {st.backend}")
-        flush_warnings()               # the input is good: what looptx ignores, before the wait
-        flush_notes()
         out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
                          time_limit=st.time_limit, executor=executor, workers=st.workers,
                          progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
                          input_file=st.path, problem=sizes, searcher_options=run_options,
                          fingerprint=fingerprint, warn=_warn_now)
+        if out.best_point is not None:
+            # Held until a variant passes: a search that ends in a bad input (every point
+            # rejected by a step) prints that one error line and nothing else.
+            flush_warnings()
+            flush_notes()
         print(top_table(st.db, key, n=args.top))
         results.append((sizes, out))
         keys.append(key)
@@ -372,10 +375,14 @@ def _nothing_passed(st: Setup, keys: list[str]) -> int:
         first = first if len(first) <= 400 else first[:400] + " ..."
     report = f"`looptx report {st.db}` lists every error"
     if recs and set(counts) <= {"illegal", "invalid"} and first:
+        drop_notes()
+        reset_warnings()
         print(f"{first}; no variant passed: all {len(recs)} evaluated points were rejected "
               f"({summary}); constrain the performance params or change the transformation, "
               f"{report}", file=sys.stderr)
         return 2
+    flush_warnings()
+    flush_notes()
     print(f"{st.path}: error: no variant passed validation ({summary} of {len(recs)} evaluated)"
           + (f"; the first: {first}" if first else "") + f"; {report}", file=sys.stderr)
     return 1
