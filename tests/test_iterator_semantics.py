@@ -322,3 +322,41 @@ def test_an_unroll_factor_counts_iterations_of_a_strided_loop(tmp_path, factor):
     assert f"a[j + {2 * factor}] = " not in text, text
     assert f"k += {3 * factor})" in text, text
     assert _run(out, tmp_path) == _run(src, tmp_path)
+
+
+WIDE = """#include <stdio.h>
+#include <stdlib.h>
+void lastrows(int n, int ld, unsigned char *a, const long *w)
+{
+    int i, j;
+#pragma scop
+    for (i = n - 2; i < n; i++)
+        for (j = 0; j < 8; j++)
+            a[(long)i * ld + j] += 1 + w[(size_t)i * 0 + j];
+#pragma endscop
+}
+int main(void)
+{
+    int n = 46400, ld = 46400;                 /* (n - 2) * ld > 2^31: int arithmetic overflows */
+    static long w[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    unsigned char *a = calloc((size_t)n * ld, 1);
+    if (!a) { printf("no memory\\n"); return 0; }
+    lastrows(n, ld, a, w);
+    lastrows(7, 9, a, w);
+    unsigned long s = 0;
+    for (int i = n - 2; i < n; i++) for (int j = 0; j < 8; j++) s = s * 3 + a[(long)i * ld + j];
+    for (int x = 0; x < 63; x++) s = s * 3 + a[x];
+    printf("%lu\\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_subscript_in_a_64_bit_type_keeps_it(tmp_path):
+    # `(long)i * ld` is the idiom for arrays of more than 2^31 elements: the output's subscripts
+    # compute in long too (UBSan stops the run at an int overflow)
+    src, out, _ = _transform(tmp_path, "wide.c", WIDE, ("unroll: {stmt: 0, loop: j, factor: 2}",))
+    region = out.read_text().split("#pragma endscop")[0]
+    assert "a[(long)i * ld + j]" in region and "a[i * ld" not in region, region
+    flags = ("-fsanitize=undefined", "-fno-sanitize-recover")
+    assert _run(out, tmp_path, *flags) == _run(src, tmp_path, *flags)

@@ -143,7 +143,7 @@ class CPrinter:
         if arr is not None and arr.rank == 0 or not r.index:
             return r.array
         if arr is not None and arr.strides:
-            flat = r.index[0]
+            flat = ir.Cast("long", r.index[0]) if arr.wide_index else r.index[0]
             for extent, e in zip(arr.strides, r.index[1:]):
                 flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(extent)), e)
             return f"{r.array}[{ir.to_c(K.simplify(flat))}]"

@@ -499,6 +499,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         arrays.append(Array(name, ctype, sym.dims, role, local,
                             rows.extents if rows else None, rows.rank if rows else len(sym.dims), decl,
                             ex.private_depth.get(name, 0) if local else 0, spelled_ctype, spelled_decl,
+                            wide_index=name in ex.wide_index,
                             **({"live_out": after_use, "declared_in_region": True} if after_use else {})))
     obligations = [(st.id, c, line, col, what) for st in raw for c, line, col, what in st.obligations]
     # What C itself says about a parameter, and no more: an array extent is >= 1 (a zero or

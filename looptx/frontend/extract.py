@@ -20,7 +20,7 @@ from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.steps import Constants, StepName, loop_step
-from looptx.frontend.symbols import UNSIGNED_WORDS, Symbol, arithmetic_type, c_text
+from looptx.frontend.symbols import UNSIGNED_WORDS, WIDE_WORDS, Symbol, arithmetic_type, c_text
 
 PURE_MATH = frozenset("""
 sqrt sqrtf sqrtl exp expf exp2 exp2f expm1 log logf log2 log10 log1p pow powf sin cos tan sinf cosf
@@ -80,6 +80,7 @@ class Extractor:
         self.pure = pure                       # the file's pure helpers (frontend/purefuncs.py)
         self.constants = constants or Constants()
         self.step_names: dict[str, StepName] = {}   # names whose value a loop step took
+        self.wide_index: set[str] = set()           # arrays with a subscript in a 64-bit type
         self.spellings = spellings or Spellings()
         self.in_index = 0                      # subscripts print as computed, never re-spelled
         self.int_macros = int_macros
@@ -514,6 +515,8 @@ class Extractor:
                 what = e.what.replace("non-affine: ", "").replace("non-affine ", "")
                 raise self.error(node, f"non-affine subscript of '{name}': {what}",
                                  e.hint or "subscripts must be affine in loop iterators and parameters") from None
+        if any(self._wide(s) for s in subs):
+            self.wide_index.add(name)
         rid = self.next_ref
         self.next_ref += 1
         self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs, node))
@@ -523,6 +526,25 @@ class Extractor:
         finally:
             self.in_index -= 1
         return ir.Ref(name, rid, index)
+
+    def _wide(self, node) -> bool:
+        """Whether a subscript computes in a 64-bit type: a cast to one, or a variable of one."""
+        for n in _nodes(node):
+            if isinstance(n, c_ast.Cast) and isinstance(n.to_type.type, c_ast.TypeDecl) \
+                    and isinstance(n.to_type.type.type, c_ast.IdentifierType):
+                words = " ".join(n.to_type.type.type.names)
+            elif isinstance(n, c_ast.ID) and n.name.startswith("lx_"):
+                continue        # looptx's row lengths: long, and printed as they are
+            elif isinstance(n, c_ast.ID) and n.name not in self.iterators():
+                sym = self.symbol(n.name)
+                words = sym.ctype if sym is not None and sym.kind == "var" else ""
+            elif isinstance(n, c_ast.ID):
+                words = next((lp.ctype for lp in self.loops if lp.iterator == n.name), "")
+            else:
+                continue
+            if set(arithmetic_type(words, self.lookup).split()) & WIDE_WORDS:
+                return True
+        return False
 
     def expr(self, node) -> ir.Expr:
         spelled = self.spellings.exprs.get(id(node)) if not self.in_index else None
@@ -597,10 +619,13 @@ class Extractor:
 
 
 def _ids(node):
-    if isinstance(node, c_ast.ID):
-        yield node
+    return (n for n in _nodes(node) if isinstance(n, c_ast.ID))
+
+
+def _nodes(node):
+    yield node
     for _, ch in node.children():
-        yield from _ids(ch)
+        yield from _nodes(ch)
 
 
 def int_constant(node) -> int | None:
