@@ -19,8 +19,8 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
-from looptx.frontend.steps import Constants, StepName, loop_step
-from looptx.frontend.symbols import UNSIGNED_WORDS, WIDE_WORDS, Symbol, arithmetic_type, c_text
+from looptx.frontend.steps import Constants, StepName, loop_condition, loop_step
+from looptx.frontend.symbols import UNSIGNED_WORDS, Symbol, arithmetic_type, c_nodes, c_text, wide_subscript
 
 PURE_MATH = frozenset("""
 sqrt sqrtf sqrtl exp expf exp2 exp2f expm1 log logf log2 log10 log1p pow powf sin cos tan sinf cosf
@@ -369,32 +369,7 @@ class Extractor:
         return loop_step(self, node, it)
 
     def loop_condition(self, node: c_ast.For, it: str, step: int) -> list[str]:
-        cond = node.cond
-        if cond is None:
-            raise self.error(node, f"the loop over '{it}' has no condition", "add an upper bound")
-        conjuncts, stack = [], [cond]
-        while stack:
-            c = stack.pop()
-            if isinstance(c, c_ast.BinaryOp) and c.op == "&&":
-                stack += [c.right, c.left]
-            else:
-                conjuncts.append(c)
-        out = []
-        for c in conjuncts:
-            if not (isinstance(c, c_ast.BinaryOp) and c.op in ("<", "<=", ">", ">=", "!=")):
-                raise self.error(c, f"the condition of the loop over '{it}' must be a bound "
-                                    "(<, <=, >, >= or !=)", "write for (i = LB; i < UB; i++)")
-            names = {n.name for n in _ids(c)}
-            if it not in names:
-                raise self.error(c, f"the loop condition does not test the iterator '{it}'",
-                                 f"bound '{it}' itself, e.g. {it} < N")
-            a, b = self.affine_text(c.left), self.affine_text(c.right)
-            op = c.op
-            if op == "!=":
-                on_left = it in {n.name for n in _ids(c.left)}
-                op = ("<" if step > 0 else ">") if on_left else (">" if step > 0 else "<")
-            out.append(f"({a}) {op} ({b})")
-        return out
+        return loop_condition(self, node, it, step)
 
     def check_body_keeps(self, body, it: str):
         class V(c_ast.NodeVisitor):
@@ -515,7 +490,7 @@ class Extractor:
                 what = e.what.replace("non-affine: ", "").replace("non-affine ", "")
                 raise self.error(node, f"non-affine subscript of '{name}': {what}",
                                  e.hint or "subscripts must be affine in loop iterators and parameters") from None
-        if any(self._wide(s) for s in subs):
+        if any(wide_subscript(s, self.symbol, self.lookup, self.loops) for s in subs):
             self.wide_index.add(name)
         rid = self.next_ref
         self.next_ref += 1
@@ -526,25 +501,6 @@ class Extractor:
         finally:
             self.in_index -= 1
         return ir.Ref(name, rid, index)
-
-    def _wide(self, node) -> bool:
-        """Whether a subscript computes in a 64-bit type: a cast to one, or a variable of one."""
-        for n in _nodes(node):
-            if isinstance(n, c_ast.Cast) and isinstance(n.to_type.type, c_ast.TypeDecl) \
-                    and isinstance(n.to_type.type.type, c_ast.IdentifierType):
-                words = " ".join(n.to_type.type.type.names)
-            elif isinstance(n, c_ast.ID) and n.name.startswith("lx_"):
-                continue        # looptx's row lengths: long, and printed as they are
-            elif isinstance(n, c_ast.ID) and n.name not in self.iterators():
-                sym = self.symbol(n.name)
-                words = sym.ctype if sym is not None and sym.kind == "var" else ""
-            elif isinstance(n, c_ast.ID):
-                words = next((lp.ctype for lp in self.loops if lp.iterator == n.name), "")
-            else:
-                continue
-            if set(arithmetic_type(words, self.lookup).split()) & WIDE_WORDS:
-                return True
-        return False
 
     def expr(self, node) -> ir.Expr:
         spelled = self.spellings.exprs.get(id(node)) if not self.in_index else None
@@ -619,13 +575,7 @@ class Extractor:
 
 
 def _ids(node):
-    return (n for n in _nodes(node) if isinstance(n, c_ast.ID))
-
-
-def _nodes(node):
-    yield node
-    for _, ch in node.children():
-        yield from _nodes(ch)
+    return (n for n in c_nodes(node) if isinstance(n, c_ast.ID))
 
 
 def int_constant(node) -> int | None:

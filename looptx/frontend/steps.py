@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pycparser import c_ast
 
 from looptx.frontend.affine import NonAffine, Translator
-from looptx.frontend.symbols import Symbol, arithmetic_type, symbol_of
+from looptx.frontend.symbols import Symbol, arithmetic_type, c_nodes, symbol_of
 
 
 @dataclass(frozen=True)
@@ -183,4 +183,34 @@ def _enums(nodes) -> list:
             walk(ch)
     for n in nodes:
         walk(n)
+    return out
+
+
+def loop_condition(ex, node: c_ast.For, it: str, step: int) -> list[str]:
+    """The loop's test as isl constraints (a `!=` becomes the bound it is in the step's direction)."""
+    cond = node.cond
+    if cond is None:
+        raise ex.error(node, f"the loop over '{it}' has no condition", "add an upper bound")
+    conjuncts, stack = [], [cond]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, c_ast.BinaryOp) and c.op == "&&":
+            stack += [c.right, c.left]
+        else:
+            conjuncts.append(c)
+    out = []
+    for c in conjuncts:
+        if not (isinstance(c, c_ast.BinaryOp) and c.op in ("<", "<=", ">", ">=", "!=")):
+            raise ex.error(c, f"the condition of the loop over '{it}' must be a bound "
+                              "(<, <=, >, >= or !=)", "write for (i = LB; i < UB; i++)")
+        names = {n.name for n in c_nodes(c) if isinstance(n, c_ast.ID)}
+        if it not in names:
+            raise ex.error(c, f"the loop condition does not test the iterator '{it}'",
+                           f"bound '{it}' itself, e.g. {it} < N")
+        a, b = ex.affine_text(c.left), ex.affine_text(c.right)
+        op = c.op
+        if op == "!=":
+            on_left = it in {n.name for n in c_nodes(c.left) if isinstance(n, c_ast.ID)}
+            op = ("<" if step > 0 else ">") if on_left else (">" if step > 0 else "<")
+        out.append(f"({a}) {op} ({b})")
     return out

@@ -189,3 +189,30 @@ def has_type_word(sym: Symbol | None, symbols: dict, words: set[str]) -> bool:
     if sym is None or sym.kind != "var":
         return False
     return bool(set(arithmetic_type(sym.ctype, symbols.get).split()) & words)
+
+
+def c_nodes(node):
+    """A pycparser tree, node by node."""
+    yield node
+    for _, ch in node.children():
+        yield from c_nodes(ch)
+
+
+def wide_subscript(node, symbol, lookup, loops) -> bool:
+    """Whether a subscript computes in a 64-bit type: a cast to one, or a variable of one."""
+    for n in c_nodes(node):
+        if isinstance(n, c_ast.Cast) and isinstance(n.to_type.type, c_ast.TypeDecl) \
+                and isinstance(n.to_type.type.type, c_ast.IdentifierType):
+            words = " ".join(n.to_type.type.type.names)
+        elif isinstance(n, c_ast.ID) and n.name.startswith("lx_"):
+            continue        # looptx's row lengths: long, and printed as they are
+        elif isinstance(n, c_ast.ID) and n.name not in {lp.iterator for lp in loops}:
+            sym = symbol(n.name)
+            words = sym.ctype if sym is not None and sym.kind == "var" else ""
+        elif isinstance(n, c_ast.ID):
+            words = next((lp.ctype for lp in loops if lp.iterator == n.name), "")
+        else:
+            continue
+        if set(arithmetic_type(words, lookup).split()) & WIDE_WORDS:
+            return True
+    return False
