@@ -20,7 +20,7 @@ from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.steps import Constants, StepName, loop_condition, loop_step
-from looptx.frontend.symbols import UNSIGNED_WORDS, Symbol, arithmetic_type, c_nodes, c_text, wide_subscript
+from looptx.frontend.symbols import UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, wide_subscript
 
 PURE_MATH = frozenset("""
 sqrt sqrtf sqrtl exp expf exp2 exp2f expm1 log logf log2 log10 log1p pow powf sin cos tan sinf cosf
@@ -572,10 +572,6 @@ class Extractor:
         if isinstance(node, c_ast.ExprList):
             raise self.error(node, "comma expression is not supported", "write separate statements")
         raise self.error(node, f"unsupported expression ({type(node).__name__})", "rewrite it with plain C arithmetic")
-
-
-def _ids(node):
-    return (n for n in c_nodes(node) if isinstance(n, c_ast.ID))
 
 
 def int_constant(node) -> int | None:
