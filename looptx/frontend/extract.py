@@ -321,6 +321,9 @@ class Extractor:
             it, lb = init.decls[0].name, init.decls[0].init
         elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
             it, lb = init.lvalue.name, init.rvalue
+            if self.local.get(it) is None and self.lookup(it) is None:
+                raise self.error(init.lvalue, f"undeclared identifier '{it}'",
+                                 f"declare the iterator (int {it};) or write for (int {it} = ...)")
         else:
             raise self.error(init or node, "the loop must initialise exactly one iterator",
                              "write for (i = LB; i < UB; i++)")
