@@ -202,6 +202,7 @@ def test_registry_orio_names_and_case():
     assert get_searcher("Simplex").name == "simplex"
     assert get_searcher("annealing").name == "annealing"
     assert get_searcher("MlSearch").name == "surf"
+    assert get_searcher("ChaosGA").name == "genetic"
     assert get_searcher("SURF+").name == "surf+"
     assert ALL[:1] == ["exhaustive"] and "surf+" in ALL and "randomlocal" not in ALL
     with pytest.raises(AnnotationError) as e:

@@ -121,4 +121,5 @@ class GeneticSearcher(TrajectorySearcher):
             fit = [fit[i] for i in elite] + [self._log_cost(r) for r in results]
 
 
-register_searcher(GeneticSearcher, "ga")
+# Orio's ChaosGA is a genetic search too (its chaotic initial population aside)
+register_searcher(GeneticSearcher, "ga", "ChaosGA")
