@@ -612,3 +612,16 @@ def test_transform_of_a_fragment_checks_the_size_it_was_made_for(tmp_path):
     # a size given with --define is the user's: no check
     rc, text, err = cli("transform", src, "-D", "lx=5", "-D", "ly=3", "-D", "ne=7")
     assert rc == 0 and "lx == " not in text and "first problem size" not in err, text + err
+
+
+def test_define_picks_a_sequence_param_as_the_spec_writes_it():
+    # Orio specs write loop orders as lists (param PERM[] = [['i1','i2'], ['i2','i1']]); the
+    # evaluator keeps them as tuples: -D takes either spelling, quoted or bare
+    from types import SimpleNamespace
+    from looptx.errors import AnnotationError
+    from looptx.search.from_spec import picked
+    p = SimpleNamespace(name="PERM", values=[("i1", "i2"), ("i2", "i1")], file="f.c", line=3, col=9)
+    for given in ("['i2','i1']", "('i2', 'i1')", "[i2, i1]", "i2,i1"):
+        assert picked(None, p, given) == ("i2", "i1"), given
+    with pytest.raises(AnnotationError, match="not a value"):
+        picked(SimpleNamespace(file="f.c"), p, "['i1','i1']")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 from looptx.errors import AnnotationError
@@ -54,4 +55,12 @@ def _names(given, value) -> bool:
     text = given.strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         text = text[1:-1]
-    return text == str(value) or text.replace(" ", "") == str(value).replace(" ", "")
+    if text == str(value) or text.replace(" ", "") == str(value).replace(" ", ""):
+        return True
+    # a sequence as the spec writes it ([ 'i1', 'i2' ]), as Python prints it (tuple), or bare
+    return isinstance(value, (list, tuple)) and _sequence_text(text) == _sequence_text(str(value))
+
+
+def _sequence_text(text: str) -> str:
+    flat = re.sub(r"[\s'\"]", "", text).replace("[", "(").replace("]", ")").replace(",)", ")")
+    return flat[1:-1] if flat.startswith("(") and flat.endswith(")") else flat
