@@ -7,7 +7,6 @@ implicitly raises a RecipeError that says to distribute first.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from fractions import Fraction
 
@@ -16,7 +15,7 @@ import islpy as isl
 from looptx.errors import RecipeError
 from looptx.poly.deps import _constant
 from looptx.poly.peeling import ends
-from looptx.poly.trips import _global_min, _ranges, check_factor, max_trip, recount_inside
+from looptx.poly.trips import _global_min, _ranges, check_factor, loop_stride, max_trip, recount_inside
 from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles
 
 MAX_FULL_UNROLL = 1024
@@ -214,7 +213,7 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
     runs = _straight_runs(v, group)
     # A factor counts iterations, as in CHiLL and Orio: over `j += 2` a strip of 2 * factor
     # values holds `factor` of them
-    width = factor * _stride(v, group, pos)
+    width = factor * loop_stride(v, group, pos)
     pieces = list(v.pieces)
     for k, pos in group:
         q = pieces[k]
@@ -224,18 +223,6 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
         dims = q.dims[:pos] + (ctrl,) + q.dims[pos + 1:]
         pieces[k] = replace(q, dims=dims[:-1] + (runs[k], point, dims[-1]))
     return recount_inside(v.evolve(pieces=normalize(pieces)), group, name, MAX_FULL_UNROLL)
-
-
-def _stride(v: Variant, group, pos: int) -> int:
-    """The step between the loop's values (per outer iteration), common to the group."""
-    out = 0
-    for k, _ in group:
-        rng = v.piece_map(v.pieces[k], v.width).range()
-        rng = rng.project_out(isl.dim_type.set, pos + 1, rng.dim(isl.dim_type.set) - pos - 1)
-        m = isl.Map.from_range(rng).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
-        step = m.get_range_stride_info(0).get_stride().to_python() if not m.is_empty() else 1
-        out = math.gcd(out, max(int(step), 1))
-    return out or 1
 
 
 def _straight_runs(v: Variant, group) -> dict[int, object]:

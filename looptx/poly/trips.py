@@ -96,16 +96,27 @@ def _global_min(v: Variant, group, pos: int) -> str:
     return text if text is not None else "0"
 
 
+def _values(v: Variant, group, pos: int) -> isl.Map:
+    """Outer loops' values -> the loop's values."""
+    r = _ranges(v, group, pos)
+    return isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
+
+
+def _stride_of(m: isl.Map) -> int:
+    return 1 if m.is_empty() else max(int(m.get_range_stride_info(0).get_stride().to_python()), 1)
+
+
+def loop_stride(v: Variant, group, pos: int) -> int:
+    """The step between the loop's values in one iteration of its outer loops (2 for j += 2)."""
+    return _stride_of(_values(v, group, pos))
+
+
 def max_trip(v: Variant, group, pos: int) -> int | None:
     """The largest number of values the loop takes in one iteration of its outer loops, if
     bounded (a loop over `j += 2` takes every other value of its span)."""
-    r = _ranges(v, group, pos)
-    m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
+    m = _values(v, group, pos)
     widths = m.reverse().apply_range(m).deltas()
     if widths.is_empty():
         return 0
     hi = upper_constant(widths)
-    if hi is None:
-        return None
-    stride = max(int(m.get_range_stride_info(0).get_stride().to_python()), 1)
-    return hi // stride + 1
+    return None if hi is None else hi // _stride_of(m) + 1
