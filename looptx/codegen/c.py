@@ -145,7 +145,9 @@ class CPrinter:
         if arr is not None and arr.strides:
             flat = ir.Cast("long", r.index[0]) if arr.wide_index else r.index[0]
             for extent, e in zip(arr.strides, r.index[1:]):
-                flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(extent)), e)
+                # a group length (`z[2*(i*m + j) + 1]`, frontend/interleaved) is a number
+                size = ir.Num(extent) if extent.isdigit() else ir.Var(extent)
+                flat = ir.Bin("+", ir.Bin("*", flat, size), e)
             return f"{r.array}[{ir.to_c(K.simplify(flat))}]"
         return r.array + "".join(f"[{ir.to_c(i)}]" for i in r.index)
 

@@ -549,7 +549,7 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
         settled = settle(scop, all_rows, ex, fixed_vals,
                          lambda rows: flat_indexes(rows.name, list(rows.uses), fixed_vals, known, ex))
         index_text.update(settled.texts)
-        arrays = [replace(a, strides=None, rank=1) if a.name in settled.flat else a for a in arrays]
+        arrays = settled.shaped(arrays)
         baked |= settled.baked
         rows_baked = settled.rows_baked - baked
         scop = build(index_text, arrays, baked | rows_baked | step_baked,

@@ -80,7 +80,10 @@ def as_c(fact: str) -> str:
 
 
 def note_row_facts(path, line, arrays, facts, checked) -> None:
-    rows = list(dict.fromkeys(to_user(r) for r, _ in facts))
+    # rows of an interleaved array hold groups of elements (frontend/interleaved)
+    groups = {r: g for a in arrays for r, g in zip(a.strides or (), (a.strides or ())[1:]) if g.isdigit()}
+    rows = list(dict.fromkeys(to_user(r) + (f" groups of {groups[r]}" if r in groups else "")
+                              for r, _ in facts))
     names = [repr(to_user(a.name)) for a in arrays if set(a.strides or ()) & {r for r, _ in facts}]
     after = ("the output checks that: its C runs the region as written otherwise, its CUDA host "
              "code returns cudaErrorInvalidValue" if checked else

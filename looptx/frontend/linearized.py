@@ -11,7 +11,9 @@ a plain parameter may have to be >= 1 for a part to stay in its row (`img[y*w]`,
 elements has no element 0); the region is then modelled for that, and says so.  A #defined
 row length for which alone the check holds is used at its value (baked, as a size that makes a
 subscript affine).  A subscript that leaves its row in every split is modelled flat when every
-size has a value, and refused otherwise.
+size has a value, and refused otherwise.  A subscript that is a constant multiple of a
+row-major index plus an element offset (an interleaved complex layout) is split first as rows
+of groups of elements (frontend/interleaved.py), and as rows of elements where that fails.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, delinearize
+from looptx.frontend.interleaved import interleaved, is_group, size_poly
 from looptx.frontend.symbols import c_text
 from looptx.poly.scop import check_obligations, row_cover_fact, row_floor_fact
 
@@ -49,6 +52,14 @@ class Settled:
     rows_baked: frozenset       # #defined row lengths used at their value, the only one they stay in
     facts: tuple                # (row length, fact on the parameters) the model assumes so that
                                 # the subscripts stay in their rows: `w >= 1`, `lda >= k`
+    shapes: dict                # array -> row lengths, of the arrays split into rows of groups
+                                # of elements (frontend/interleaved): ('m', '2') for z[i][j][k]
+
+    def shaped(self, arrays) -> list:
+        """The Arrays with the rank and row lengths of their settled model."""
+        return [replace(a, strides=None, rank=1) if a.name in self.flat else
+                replace(a, strides=self.shapes[a.name], rank=len(self.shapes[a.name]) + 1)
+                if a.name in self.shapes else a for a in arrays]
 
 
 def plan_rows(name: str, ctype: str, uses: list, ex, known: dict) -> Rows | None:
@@ -120,7 +131,7 @@ def split_texts(rows: Rows, k: int, shifts, fixed_vals: dict, ex) -> list[str]:
     for d, t in enumerate(shifts):
         if t:
             parts[d] = parts[d] - Poly.const(t)
-            parts[d + 1] = parts[d + 1] + Poly.const(t) * Poly.sym(rows.extents[d])
+            parts[d + 1] = parts[d + 1] + Poly.const(t) * size_poly(rows.extents[d])
     out = []
     for part in parts:
         try:
@@ -147,17 +158,18 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
             return False
         return True
 
-    texts, flat, baked, rows_baked = {}, set(), set(), set()
-    assumed: set[tuple[str, str]] = set()       # (row length, fact) the model assumes
-    for rows in all_rows:
+    def split(rows: Rows, committed_assumed, committed_baked):
+        """(texts, rows baked, facts assumed, None) of the references' splits, or (.., (k, d))
+        where reference k leaves its row in dimension d + 1 for every split tried."""
         mine_texts, mine_baked, mine_assumed = {}, set(), set()
-        failed = None
         for k, (st, acc) in enumerate(rows.uses):
             shifts = [0] * (rows.rank - 1)
             for d in reversed(range(rows.rank - 1)):
                 row = rows.extents[d]
-                committed = tuple(sorted(f for _, f in assumed | mine_assumed)) + \
-                    tuple(sorted(f"{r} = {ex.int_macros[r]}" for r in rows_baked | mine_baked))
+                if is_group(row):
+                    continue            # the element within its group: in [0, c) by construction
+                committed = tuple(sorted(f for _, f in committed_assumed | mine_assumed)) + \
+                    tuple(sorted(f"{r} = {ex.int_macros[r]}" for r in committed_baked | mine_baked))
                 levels = [((), None)]
                 if row not in fixed_vals and row not in ex.int_macros:
                     levels.append(((f"{row} >= 1",), "assume"))
@@ -191,11 +203,26 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                             mine_assumed.update((row, f) for f in extra)
                             break
                 if not found:
-                    failed = (k, d)
-                    break
-            if failed:
-                break
+                    return mine_texts, mine_baked, mine_assumed, (k, d)
             mine_texts[acc.ref] = tuple(split_texts(rows, k, shifts, fixed_vals, ex))
+        return mine_texts, mine_baked, mine_assumed, None
+
+    texts, flat, baked, rows_baked = {}, set(), set(), set()
+    shapes = {}
+    assumed: set[tuple[str, str]] = set()       # (row length, fact) the model assumes
+    for rows in all_rows:
+        # rows of groups of elements first (an interleaved complex layout): the layout the
+        # subscripts spell, and one that needs less of the sizes (`z[2*(i*ld + j) + 1]`
+        # stays in rows of ld groups for ld >= m, in rows of ld elements only for ld >= 2*m)
+        groups = interleaved(rows)
+        found = split(groups, assumed, rows_baked) if groups is not None else None
+        if found is not None and found[3] is None:
+            rows, (mine_texts, mine_baked, mine_assumed, failed) = groups, found
+            shapes[rows.name] = rows.extents
+        else:
+            mine_texts, mine_baked, mine_assumed, failed = split(rows, assumed, rows_baked)
+            if failed and found is not None and not rows.flat:
+                rows, failed = groups, found[3]     # the error names the grouped view
         if failed is None:
             texts.update(mine_texts)
             rows_baked |= mine_baked
@@ -207,19 +234,22 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
             flat.add(rows.name)
         else:
             raise _leaves_row(rows, *failed, fixed_vals, ex)
-    return Settled(texts, frozenset(flat), frozenset(baked), frozenset(rows_baked), tuple(sorted(assumed)))
+    return Settled(texts, frozenset(flat), frozenset(baked), frozenset(rows_baked),
+                   tuple(sorted(assumed)), shapes)
 
 
 def _leaves_row(rows: Rows, k: int, d: int, fixed_vals: dict, ex) -> SourceError:
     st, acc = rows.uses[k]
     part = split_texts(rows, k, [0] * (rows.rank - 1), fixed_vals, ex)[d + 1]
     row = rows.extents[d]
+    if d + 1 < len(rows.extents) and is_group(rows.extents[d + 1]):
+        row = f"{row} groups of {rows.extents[d + 1]}"
     dims = "".join(f"[{e}]" for e in rows.extents)
     view = f"{rows.name}_v"
     return ex.error(acc.nodes[0],
                     f"non-affine: linearized subscript of '{rows.name}' leaves its row: in "
                     f"{rows.name}[{_spelled(ex, acc.nodes[0])}] the index {part} within rows of {row} "
-                    f"elements is not always in [0, {row})",
+                    f"elements is not always in [0, {rows.extents[d]})",
                     f"write the access through a multi-dimensional view in which it stays in its row "
                     f"({rows.ctype} (*{view}){dims} = ({rows.ctype} (*){dims}){rows.name}; then "
                     f"{view}[..]{'[..]' * (rows.rank - 1)}), or fix the sizes with --define to model it flat")
