@@ -1,6 +1,7 @@
 """Typed steps -> Variant, with the exact legality check after every step."""
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
@@ -349,11 +350,55 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
                         step=st.index if st else None, step_name=st.name if st else None)
 
 
+def _unrolled_away(before: Variant, after: Variant) -> list[tuple[int, str, int]]:
+    """(statement, loop, trip count) of each loop a step unrolled fully: it had a name
+    before and is only a hidden (unrolled) loop after."""
+    out = []
+    for s in sorted({p.stmt for p in after.pieces}):
+        was = {d.name for _, p in before.pieces_of(s) for d in p.loops if not d.hidden}
+        now = {d.name for _, p in after.pieces_of(s) for d in p.loops if not d.hidden}
+        gone = {d.name: d.trip for _, p in after.pieces_of(s) for d in p.loops if d.hidden}
+        out += [(s, name, gone[name]) for name in sorted(was - now) if name in gone]
+    return out
+
+
+_NO_LOOP = re.compile(r"statement (\d+) has no loop named '(.+)'")
+_NO_LEVEL = re.compile(r"statement (\d+) has no loop level (\d+)")
+
+
+def _say_unrolled(e: LooptxError, removed: dict[tuple[int, str], tuple[Step, int]], v: Variant) -> None:
+    """A step that names a loop an earlier step unrolled fully says which step took it away:
+    "no loop named 'k'" alone sends the user looking for a typo."""
+    m = _NO_LOOP.fullmatch(e.what)
+    if m:
+        stmt, name = int(m.group(1)), m.group(2)
+        hit = removed.get((stmt, name))
+        if hit is None and any(d.name == name and d.hidden for p in v.pieces if p.stmt == stmt
+                               for d in p.loops):
+            # a statement that came under the loop after it was unrolled (fuse)
+            hit = next((r for (_, n), r in removed.items() if n == name), None)
+        if hit:
+            by, trip = hit
+            e.what = f"statement {stmt} has no loop named '{name}' any more: step {by.index} " \
+                     f"({by.name}) removed it (full unroll)"
+            e.hint = f"order the steps so that this one comes before step {by.index}, or unroll " \
+                     f"'{name}' by a factor below its trip count" + (f" ({trip})" if trip else "")
+        return
+    m = _NO_LEVEL.fullmatch(e.what)
+    gone = [(n, by) for (s, n), (by, _) in removed.items() if m and s == int(m.group(1))]
+    if gone:
+        name, by = gone[0]
+        e.what += f" (step {by.index} ({by.name}) removed loop '{name}' by a full unroll)"
+        e.hint = f"order the steps so that this one comes before step {by.index}; " \
+                 "levels count the loops that remain"
+
+
 def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = False,
                  trace: Callable[[Step, Variant], None] | None = None,
                  start: Variant | None = None) -> Variant:
     v = start or original(scop)
     deps = deps if deps is not None or unsafe else D.compute_deps(scop)
+    removed: dict[tuple[int, str], tuple[Step, int]] = {}
     for st in recipe.steps:
         fn = STEPS.get(st.name)
         if fn is None:
@@ -371,7 +416,11 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
             if st.optional:
                 v = before
                 continue
+            if removed and type(e) is RecipeError:
+                _say_unrolled(e, removed, before)
             raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.name)
+        for stmt, name, trip in _unrolled_away(before, v):
+            removed.setdefault((stmt, name), (st, trip))
         if trace is not None:
             trace(st, v)
     return v.evolve(unchecked=True) if unsafe else v

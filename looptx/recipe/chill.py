@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError, RecipeError, note_once
+from looptx.recipe import chill_checks as checks
 from looptx.recipe.chill_text import blank_long, classic_header, commands, lua_tables
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
@@ -39,11 +40,21 @@ class _Inspected:
 
 
 class _Line:
-    def __init__(self, text: str, file: str, line: int, bindings: Mapping[str, Any], col: int | None = None):
+    def __init__(self, text: str, file: str, line: int, bindings: Mapping[str, Any], col: int | None = None,
+                 spots=None, origin: tuple[int, int] = (1, 1)):
         self.text, self.file, self.line, self.col, self.bindings = text, file, line, col, bindings
+        # spots: (line index, column index) of each character of `text` from its file's text,
+        # which starts at `origin` (line, column) of the file
+        self.spots, self.origin = spots or [], origin
 
-    def error(self, what: str, hint: str | None = None, index: int | None = None, name: str | None = None):
-        return RecipeError(what, hint=hint, file=self.file, line=self.line, col=self.col, step=index,
+    def error(self, what: str, hint: str | None = None, index: int | None = None, name: str | None = None,
+              at: int | None = None):
+        """`at`: the offset in the command's text of what is wrong, when known."""
+        line, col = self.line, self.col
+        if at is not None and at < len(self.spots):
+            k, c = self.spots[at]
+            line, col = self.origin[0] + k, (self.origin[1] if k == 0 else 1) + c
+        return RecipeError(what, hint=hint, file=self.file, line=line, col=col, step=index,
                            step_name=name)
 
     def value(self, node):
@@ -98,10 +109,16 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         k = text.count("\n", 0, at)
         raise RecipeError(what, hint=hint, file=file, line=line + k,
                           col=(col if k == 0 else 1) + at - (text.rfind("\n", 0, at) + 1))
-    for k, c, cmd in commands(quiet):
-        ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c)
+    lang = checks.dialect(quiet, file)
+    for k, c, cmd, spots in commands(quiet):
+        ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c, spots=spots, origin=(line, col))
         if _SCRIPT_IMPORT.match(cmd) or _PRINT.match(cmd):
             continue
+        comma = checks.trailing_call_comma(cmd) if lang != "python" else None
+        if comma:
+            raise ln.error(f"a comma ends the argument list of {comma[1]}(...), which Lua does not "
+                           "allow", hint="remove the comma, or write the argument that is missing after it",
+                           at=comma[0])
         cmd = lua_tables(cmd)
         assign = _ASSIGN.match(cmd)
         if assign:
@@ -296,6 +313,7 @@ def _bound_int(ln: _Line, name: str) -> str:
 
 def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
     """One dialect command -> [(step name, args)]."""
+    checks.keywords(ln, name, kw)
     def need(n: int, form: str):
         if len(a) < n:
             raise ln.error(f"{name} needs {n} arguments", hint=f"write {form}")
@@ -340,6 +358,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             raise ln.error("tile_by_index needs the loops and the sizes",
                            hint='tile_by_index(["i","j"],[32,32],{"l1_control":"ii"},["ii","i","j"])')
         loops, sizes = a[0], a[1]
+        if len(a) > 2:
+            checks.tile_names(ln, a[2], len(loops) if isinstance(loops, list) else 1)
         names = a[2] if len(a) > 2 and isinstance(a[2], dict) else {}
         order = a[3] if len(a) > 3 and isinstance(a[3], list) else None
         if len(loops) != len(sizes):
@@ -477,6 +497,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         # cudaize(["stmt",] "k", {arrays}, {block={..}, thread={..}}, {params})
         stmt, rest = (a[0], a[1:]) if a and isinstance(a[0], int) else (0, a)
         if len(rest) >= 3 and isinstance(rest[2], dict):
+            checks.table_keys(ln, rest[2], ("block", "thread"), "cudaize's mapping table",
+                              '{block={"ii","jj"}, thread={"i","j"}}')
             blocks, threads = rest[2].get("block"), rest[2].get("thread")
         elif len(rest) >= 4:
             blocks, threads = rest[2], rest[3]

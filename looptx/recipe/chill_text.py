@@ -9,10 +9,12 @@ from looptx.frontend.regions import bracket_step
 
 
 def commands(text: str):
-    """(line index, column index, text) of each command.  A command ends at the parenthesis
-    that closes its argument list (so `tile(..) tile(..)` on one line are two), or at the end
-    of its line when no parenthesis is open (`print_code`, or junk the parser will name)."""
-    start, buf, depth, quote = None, [], 0, None
+    """(line index, column index, text, spots) of each command; spots[n] is the (line index,
+    column index) of text[n], so a problem inside a command that spans lines is located.  A
+    command ends at the parenthesis that closes its argument list (so `tile(..) tile(..)` on
+    one line are two), or at the end of its line when no parenthesis is open (`print_code`, or
+    junk the parser will name)."""
+    start, buf, spots, depth, quote = None, [], [], 0, None
     for k, raw in enumerate(text.split("\n")):
         for c, ch in enumerate(raw):
             # '#' starts a comment anywhere outside strings; C's '//' only between commands,
@@ -24,21 +26,23 @@ def commands(text: str):
             if start is None:
                 if ch.isspace() or ch in ";,":
                     continue
-                start, buf = (k, c), []
+                start, buf, spots = (k, c), [], []
             buf.append(ch)
+            spots.append((k, c))
             closing = not quote and ch in ")]}"
             quote, depth = bracket_step(ch, quote, depth)
             if closing and depth <= 0:
-                yield start[0], start[1], "".join(buf)
+                yield start[0], start[1], "".join(buf), spots
                 start, depth = None, 0
         if start is not None:
             if depth == 0:
-                yield start[0], start[1], "".join(buf).strip()
+                yield start[0], start[1], "".join(buf).strip(), spots
                 start = None
             else:
                 buf.append(" ")
+                spots.append((k, len(raw)))
     if start is not None:
-        yield start[0], start[1], "".join(buf).strip()
+        yield start[0], start[1], "".join(buf).strip(), spots
 
 
 
@@ -109,7 +113,8 @@ def blank_long(text: str, lua: bool):
 
 
 def lua_tables(cmd: str) -> str:
-    """Lua table constructors as Python dicts: `{a=N*N, block={"ii"}}` -> `{"a": N*N, ...}`.
+    """Lua table constructors as Python dicts: `{a=N*N, block={"ii"}}` -> `{"a": N*N, ...}`,
+    with `;` between fields read as `,`.
     Only `NAME=` directly inside braces is rewritten, so keyword arguments (`cuda(0,block=..)`)
     and comparisons (`==`) stay as they are."""
     out, stack, quote, k = [], [], None, 0
@@ -123,6 +128,8 @@ def lua_tables(cmd: str) -> str:
             stack.append(ch)
         elif ch in ")]}" and stack:
             stack.pop()
+        elif ch == ";" and stack and stack[-1] == "{":
+            ch = ","                    # Lua's other field separator, {"i"; "j";}
         elif stack and stack[-1] == "{" and (ch.isalpha() or ch == "_"):
             prev = "".join(out).rstrip()[-1:]
             m = re.match(r"([A-Za-z_]\w*)\s*=(?!=)", cmd[k:])
