@@ -10,12 +10,16 @@ from looptx.poly import privatize as PV
 def _region_info(program: Program, idx: int):
     scop = program.scops[idx]
     deps = D.compute_deps(scop)
-    rows = []
+    rows, seen = [], set()
     for d in deps.items:
-        rows.append({
-            "kind": d.kind, "source": d.source, "sink": d.sink, "array": d.array,
-            "distance": D.distance(deps, d), "carried_by": D.carried_by(deps, d),
-        })
+        row = {"kind": d.kind, "source": d.source, "sink": d.sink, "array": d.array,
+               "distance": D.distance(deps, d), "carried_by": D.carried_by(deps, d)}
+        # the model keeps one dependence per pair of references (s * s + s reads s three
+        # times); a reader asks which statements depend on which, and how far apart
+        key = (d.kind, d.source, d.sink, d.array, tuple(row["distance"]), tuple(row["carried_by"]))
+        if key not in seen:
+            seen.add(key)
+            rows.append(row)
     loops = [{"name": lp.name, "depth": lp.depth, "statements": list(lp.statements),
               "parallel": lp.parallel, "carries": list(lp.carried)} for lp in D.loops(deps)]
     private = [{"var": to_user(var), "at": to_user(at)} for var, at in PV.suggestions(scop).items()]

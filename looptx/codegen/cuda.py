@@ -10,6 +10,7 @@ from looptx import ir
 from looptx.codegen import ast as K
 from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, helper_block, loop_ctype,
                               name_loops, used_helpers)
+from looptx.codegen.cuda_const import const_parameters
 from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, host_only_texts,
                                       macros_needed, size_ctype, standalone_main)
 from looptx.poly import gpu
@@ -182,6 +183,15 @@ def _size_params(scop) -> list[str]:
 
 # ---- printing ----------------------------------------------------------------------------------
 
+def _arg_kind(rc: RegionCuda, a, const: set[str]) -> str:
+    """The kind of an argument of the launcher and the host function: an array keeps the
+    `const` the original function's parameter has (codegen/cuda_const.py)."""
+    if not a.rank and a.name not in rc.written_scalars:
+        return "scalar"
+    written = {x.array for s in rc.variant.scop.statements for x in s.accesses if x.kind == "write"}
+    return "const" if a.name in const and a.rank and a.name not in written else "array"
+
+
 def _ptr(kind: str, ctype: str, name: str) -> str:
     if kind in ("int", "scalar"):
         return f"{ctype} {name}"
@@ -256,6 +266,7 @@ def emulation_block(rc: RegionCuda) -> list[str]:
 def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = False,
             sizes: dict | None = None) -> str:
     scop = rc.variant.scop
+    _refuse_complex(rc)
     out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
            "#include <stdlib.h>", ""]
     # before the sizes' #defines, which could name a helper's parameter; renamed, since CUDA's
@@ -295,8 +306,8 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
         out += _BARRIER
     out.append("")
     out.append(body_text)
-    dev_args = [_ptr("array" if a.rank or a.name in rc.written_scalars else "scalar", a.ctype, a.name)
-                for a in rc.arrays]
+    const = const_parameters(scop)
+    dev_args = [_ptr(_arg_kind(rc, a, const), a.ctype, a.name) for a in rc.arrays]
     int_args = [f"{size_ctype(rc.variant.scop, p)} {p}" for p in rc.params]
     sig = ", ".join(dev_args + int_args) or "void"
     out.append("/* Launches every kernel of the region on device pointers (host loops included). */")
@@ -312,6 +323,21 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     if standalone:
         out += standalone_main(rc, sizes or {}, int_macros, counts)
     return "\n".join(out) + "\n"
+
+
+def _refuse_complex(rc: RegionCuda) -> None:
+    """C99 `_Complex` has no CUDA C++ spelling nvcc takes in a kernel's signature (its stub
+    code names a `_Complex_double` no header declares): a located error, not a .cu that does
+    not compile.  The C target (and its emulation of the grid) keeps them."""
+    from looptx.errors import SourceError
+    from looptx.runtime.harness import _declared_at
+    scop = rc.variant.scop
+    for a in rc.arrays:
+        if "_Complex" in a.ctype.split():
+            where = _declared_at(scop, a.name, scop.where())
+            raise SourceError(f"'{a.name}' is of type '{a.ctype}', which the CUDA output does not "
+                              "support", hint="use --target c, or write the region over separate "
+                              "real and imaginary arrays", **where)
 
 
 def launch_spec(rc: RegionCuda) -> dict:

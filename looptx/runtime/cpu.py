@@ -219,7 +219,7 @@ class RegionRun:
             given = np.asarray(inputs[a.name])
             if given.shape != a.shape:
                 raise ValueError(f"input '{a.name}' has shape {given.shape}, expected {a.shape}")
-            if a.kind == "scalar_in":
+            if a.kind == "scalar_in" and not a.by_address:
                 ct = getattr(ctypes, ctname)
                 argtypes.append(ct)
                 args.append(ct(given.item()))
@@ -249,7 +249,7 @@ class RegionRun:
         """The first read-only array the last calls changed, or None."""
         for n in self.sig.read_only:
             if n in self.arrays and not np.array_equal(self.arrays[n], np.asarray(self._inputs[n]),
-                                                       equal_nan=self.arrays[n].dtype.kind == "f"):
+                                                       equal_nan=self.arrays[n].dtype.kind in "fc"):
                 return n
         return None
 

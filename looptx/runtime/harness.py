@@ -71,26 +71,39 @@ _CTYPES: dict[str, tuple[str, str, bool]] = {
     "uint32_t": ("uint32", "c_uint32", True),
     "uint64_t": ("uint64", "c_uint64", True),
     "size_t": ("uintp", "c_size_t", True),
+    "long double": ("longdouble", "c_longdouble", False),
+    # ctypes (before Python 3.14) passes no complex value: '' = by address (HarnessArg.by_address)
+    "float _Complex": ("complex64", "", False),
+    "double _Complex": ("complex128", "", False),
+    "long double _Complex": ("clongdouble", "", False),
 }
 
 # Default tolerances of `compare` (norm-wise relative error, see compare_detail).
-_RTOL = {"float64": 1e-10, "float32": 1e-4}
+_RTOL = {"float64": 1e-10, "float32": 1e-4, "longdouble": 1e-13}
 
 
 def ctype_info(ctype: str) -> tuple[np.dtype, str, bool]:
     """(numpy dtype, ctypes type name, integer?) of a C element type; LooptxError if unknown."""
-    key = " ".join(ctype.replace("const", " ").replace("volatile", " ").split())
+    words = ctype.replace("const", " ").replace("volatile", " ").split()
+    # C lets _Complex stand anywhere among the type's words (`_Complex double`)
+    key = " ".join([w for w in words if w != "_Complex"] + ["_Complex"] * ("_Complex" in words))
     if key not in _CTYPES:
         raise LooptxError(f"the run harness does not support element type '{ctype}'",
-                          hint="use double, float or an integer type")
+                          hint="use an integer type, float, double, long double or their _Complex")
     dt, ct, is_int = _CTYPES[key]
     return np.dtype(dt), ct, is_int
 
 
 def default_rtol(ctype: str) -> float:
-    """1e-10 for double, 1e-4 for float, 0 (exact) for integer types."""
+    """1e-10 for double, 1e-4 for float, 1e-13 for long double (the parts' type for a
+    complex one), 0 (exact) for integer types."""
     dt, _, is_int = ctype_info(ctype)
-    return 0.0 if is_int else _RTOL.get(dt.name, 1e-10)
+    return 0.0 if is_int else _RTOL.get(_part_dtype(dt).name, 1e-10)
+
+
+def _part_dtype(dt: np.dtype) -> np.dtype:
+    """The real type of a complex type's parts; other types unchanged."""
+    return np.empty(0, dtype=dt).real.dtype
 
 
 # ------------------------------------------------------------------ extents as C expressions
@@ -187,13 +200,22 @@ class HarnessArg:
         return self.kind != "size"
 
     @property
+    def by_address(self) -> bool:
+        """A read-only scalar passed by address: ctypes has no complex value to pass."""
+        return self.kind == "scalar_in" and not ctype_info(self.ctype)[1]
+
+    @property
     def c_name(self) -> str:
         """The name of the function parameter (written scalars get a pointer of their own)."""
+        if self.by_address:
+            return f"lx_in_{self.name}"
         return f"lx_io_{self.name}" if self.kind == "scalar_out" else self.name
 
     def c_param(self) -> str:
         if self.kind == "size":
             return f"int {self.name}"
+        if self.by_address:
+            return f"const {self.ctype} *restrict {self.c_name}"
         if self.kind == "scalar_in":
             return f"{self.ctype} {self.name}"
         if self.kind == "scalar_out":
@@ -250,7 +272,10 @@ class RegionSignature:
         for a in scop.arrays:
             if a.local:
                 continue
-            ctype_info(a.ctype)   # unsupported element types fail here, not in the compiler
+            try:
+                ctype_info(a.ctype)   # unsupported element types fail here, not in the compiler
+            except LooptxError as e:
+                raise LooptxError(str(e.what), hint=e.hint, **_declared_at(scop, a.name, where)) from None
             written = a.role != "in"
             # a local of the function that is dead after the region is no result: a variant may
             # have privatized it, leaving the function's own variable untouched
@@ -358,7 +383,7 @@ def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = 
     out.append(f"void {name}({sig.c_params()})")
     out.append("{")
     outs = [a for a in sig.args if a.kind == "scalar_out"]
-    for a in outs:
+    for a in outs + [a for a in sig.args if a.by_address]:
         out.append(f"  {a.ctype} {a.name} = *{a.c_name};")
     out += ["  " + ln for ln in block_lines]
     for a in outs:
@@ -381,6 +406,9 @@ def make_inputs(sig: RegionSignature, seed: int = 0) -> dict[str, np.ndarray]:
         rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, zlib.crc32(a.name.encode())])
         if is_int:
             v = rng.integers(1, 10, size=a.shape, dtype=np.int64).astype(dt)
+        elif dt.kind == "c":
+            v = rng.uniform(0.5, 1.5, size=a.shape + (2,))
+            v = (v[..., 0] + 1j * v[..., 1]).astype(dt)
         else:
             v = rng.uniform(0.5, 1.5, size=a.shape).astype(dt)
         out[a.name] = np.ascontiguousarray(v) if a.shape else np.array(v, dtype=dt)
@@ -405,7 +433,8 @@ class Comparison:
 
 
 def compare_detail(reference, result, ctype: str, rtol: float | None = None) -> Comparison:
-    """Compare a result with the reference, in float64.
+    """Compare a result with the reference, in float64 (long double: in long double; complex:
+    its real and imaginary parts, both against the largest part of the reference).
 
     Decision: the *norm-wise* relative error max_i |x_i - r_i| / max_i |r_i| must not exceed
     rtol (defaults: double 1e-10, float 1e-4, integers 0 = exact).  Norm-wise because a legal
@@ -430,12 +459,20 @@ def compare_detail(reference, result, ctype: str, rtol: float | None = None) -> 
         err = float(np.max(np.abs(x64 - r64))) / (scale or 1.0) if nbad else 0.0
         el = _elementwise(r64, x64) if nbad else 0.0
         return Comparison(nbad == 0, err, el, tol, nbad, _first(diff_mask) if nbad else None)
-    r64, x64 = r.astype(np.float64), x.astype(np.float64)
+    parts = dt.kind == "c"
+    if parts:
+        # a trailing axis of (real, imaginary): an element is bad where either part is
+        r, x = np.stack([r.real, r.imag], axis=-1), np.stack([x.real, x.imag], axis=-1)
+
+    def per_element(mask):
+        return mask.any(axis=-1) if parts else mask
+    wide = np.longdouble if _part_dtype(dt) == np.longdouble else np.float64
+    r64, x64 = r.astype(wide), x.astype(wide)
     fin = np.isfinite(r64)
     # Same non-finite class where the reference is not finite (NaN matches NaN, Inf its sign).
     nonfin_bad = ~fin & ~((np.isnan(r64) & np.isnan(x64)) | (r64 == x64))
     lost = fin & ~np.isfinite(x64)
-    bad_special = nonfin_bad | lost
+    bad_special = per_element(nonfin_bad | lost)
     if np.any(bad_special):
         return Comparison(False, float("inf"), float("inf"), tol,
                           int(np.count_nonzero(bad_special)), _first(bad_special))
@@ -446,7 +483,7 @@ def compare_detail(reference, result, ctype: str, rtol: float | None = None) -> 
     diff = np.abs(xf - rf)
     scale = float(np.max(np.abs(rf))) or 1.0
     err = float(np.max(diff)) / scale
-    bad = diff > tol * scale
+    bad = per_element(diff > tol * scale)
     nbad = int(np.count_nonzero(bad))
     ok = err <= tol
     return Comparison(ok, err, _elementwise(rf, xf), tol, nbad, _first(bad) if nbad else None)
@@ -503,3 +540,12 @@ def _unknown_extent(scop, a, reached, where: dict) -> LooptxError:
                        "region's accesses do not bound it at these sizes)",
                        hint=f"declare it with its extents, e.g. '{a.ctype} {a.name}[N]', or give every "
                             "size with --define", **where)
+
+
+def _declared_at(scop, name: str, where: dict) -> dict:
+    """The place of `name`'s declaration: its first mention between the head of the region's
+    function and the region (a parameter), else its first mention in the file (a global)."""
+    start = scop.region_span[0]
+    head = locate_name(scop.filename, scop.function, (1, start)) if scop.function and start else None
+    pos = locate_name(scop.filename, name, (head[0] if head else 1, max(start - 1, 1)))
+    return dict(where, line=pos[0], col=pos[1]) if pos else where
