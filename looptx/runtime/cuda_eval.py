@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError
-from looptx.runtime.evaluators import CEvaluator
+from looptx.runtime.evaluators import CEvaluator, unvalidated
 from looptx.search.evaluate import Measurement, Prepared, summarize_times
 
 __all__ = ["CudaEvaluator", "CudaPayload"]
@@ -119,9 +119,11 @@ class CudaEvaluator(CEvaluator):
                                run_time=time.perf_counter() - t0)
         session = _session()
         sig = self.signature()
-        inputs, ref = self.reference(sig)
+        chosen = self.reference_data(sig)
+        ref = chosen.outputs
         written = set(sig.written)
-        res = session.run(b, inputs, dict(sig.values), written=written, repetitions=self.repetitions)
+        res = session.run(b, chosen.inputs, dict(sig.values), written=written,
+                          repetitions=self.repetitions)
         if res.status == "ok":
             res = validate(res, {k: ref[k] for k in sig.results}, {a.name: a.ctype for a in sig.data_args}, self.rtol)
         info = {"transfer_in": res.transfer_in, "transfer_out": res.transfer_out,
@@ -130,10 +132,12 @@ class CudaEvaluator(CEvaluator):
             return Measurement(status=res.status, error=res.error, compile_time=compile_time,
                                run_time=time.perf_counter() - t0, info=info)
         med, spread = summarize_times(res.kernel_times)
-        return Measurement(status="ok", time=med, times=tuple(res.kernel_times), spread=spread,
-                           compile_time=compile_time, run_time=time.perf_counter() - t0, info=info)
+        m = Measurement(status="ok", time=med, times=tuple(res.kernel_times), spread=spread,
+                        compile_time=compile_time, run_time=time.perf_counter() - t0, info=info)
+        return unvalidated(m, chosen, sig)
 
     def describe(self) -> dict:
+        self.check_reference()          # see CEvaluator.describe
         try:
             out = subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout
             version = next((ln for ln in out.splitlines() if "release" in ln), "nvcc").strip()

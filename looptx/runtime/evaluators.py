@@ -28,10 +28,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+import numpy as np
+
 from looptx.errors import LegalityError, LooptxError
 from looptx.runtime.cpu import (BuildResult, RegionRun, Toolchain, build_shared, compiler_version,
                                 cpu_model, time_region)
-from looptx.runtime.harness import RegionSignature, compare_detail, make_inputs, region_source
+from looptx.runtime.harness import RegionSignature, compare_detail, region_source
+from looptx.runtime.reference import (DATASETS, UNVALIDATED_HINT, Reference, choose_reference,
+                                      split_defines, unvalidated_text)
 from looptx.search.evaluate import DEFAULT_PREPARE_TIMEOUT, Measurement, Prepared, summarize_times
 
 __all__ = ["CEvaluator", "CPayload", "run_once"]
@@ -58,22 +62,26 @@ class CPayload:
     build_error: str | None = None  # that build's failure, reported by measure() as compile_error
 
 
-def _load_program(path: str, sizes: Mapping[str, int], function, extra_decls, symbolic=None):
+def _load_program(path: str, sizes: Mapping[str, int], function, extra_decls, symbolic=None,
+                  picks: Mapping[str, str] | None = None):
     from looptx.pipeline import load
 
     try:
         mtime = os.stat(path).st_mtime_ns
     except OSError:
         mtime = None
-    key = (path, mtime, tuple(sorted(sizes.items())), function, extra_decls, symbolic)
+    picks = dict(picks or {})
+    key = (path, mtime, tuple(sorted(sizes.items())), function, extra_decls, symbolic,
+           tuple(sorted(picks.items())))
     prog = _PROGRAMS.get(key)
     if prog is None:
+        # picks travel as `transform` passes them: the annotation's default point reads them
         if symbolic is None:
-            prog = load(path, defines=dict(sizes), function=function, extra_decls=extra_decls)
+            prog = load(path, defines={**sizes, **picks}, function=function, extra_decls=extra_decls)
         else:
             given = {k: v for k, v in sizes.items() if k in symbolic}
-            prog = load(path, defines=given, function=function, extra_decls=extra_decls,
-                        soft=frozenset(given))
+            prog = load(path, defines={**given, **picks}, function=function,
+                        extra_decls=extra_decls, soft=frozenset(given))
         if len(_PROGRAMS) > 16:
             _PROGRAMS.clear()
         _PROGRAMS[key] = prog
@@ -114,7 +122,8 @@ class CEvaluator:
                  unsafe: bool = False, cache_dir: str | None = None,
                  symbolic: tuple[str, ...] | None = None):
         self.path = os.path.abspath(path)
-        self.sizes = {str(k): int(v) for k, v in dict(sizes).items()}
+        # `-D SCR=True` picks a performance param's value, as in `looptx transform`
+        self.sizes, self.picks = split_defines(self.path, sizes)
         self.recipe_path = os.path.abspath(recipe_path) if recipe_path else None
         self.function = function
         self.cflags = cflags
@@ -133,6 +142,10 @@ class CEvaluator:
         # transform` makes without -D: sizes are variables given at run time, and only the
         # names in `symbolic` (a fragment's input_params) stand in for undeclared ones.
         self.symbolic = None if symbolic is None else tuple(symbolic)
+        # the data set the parent's check_reference() found the original finite on (None: not
+        # checked), so that workers do not try the others again
+        self.dataset: int | None = None
+        self._reference_checked = False
         if build_command is None:
             try:
                 Toolchain.from_options(cflags, None, compiler)   # fail here, not once per point
@@ -158,7 +171,8 @@ class CEvaluator:
             raise LooptxError(f"bad build command '{text}': {e}") from None
 
     def program(self):
-        return _load_program(self.path, self.sizes, self.function, self.extra_decls, self.symbolic)
+        return _load_program(self.path, self.sizes, self.function, self.extra_decls, self.symbolic,
+                             self.picks)
 
     def signature(self) -> RegionSignature:
         prog = self.program()
@@ -230,19 +244,25 @@ class CEvaluator:
                                compile_time=build.compile_time, info=info,
                                run_time=time.perf_counter() - t0)
         info["cached_build"] = build.cached
-        inputs, ref = self.reference(p.signature, p.toolchain.compiler)
-        m = measure_library(build, p.signature, inputs, ref, repetitions=self.repetitions,
+        ref = self.reference_data(p.signature, p.toolchain.compiler)
+        m = measure_library(build, p.signature, ref.inputs, ref.outputs, repetitions=self.repetitions,
                             warmup=self.warmup, rtol=self.rtol, info=info)
+        m = unvalidated(m, ref, p.signature)
         return dataclasses.replace(m, compile_time=build.compile_time + p.compile_time,
                                    run_time=time.perf_counter() - t0)
 
     def describe(self) -> dict:
+        """What measures (recorded with a search).  The driver asks first, in its own process,
+        so the original is run here once: a reference that cannot validate any variant stops
+        the search before it measures points that could only fail."""
+        self.check_reference()
         tc = Toolchain.from_options(self.cflags, None, self.compiler) if self.build_command is None \
             else None
         compiler = tc.compiler if tc else (self.build_command.split() or ["gcc"])[0]
         return {"compiler": compiler_version(compiler),
                 "flags": tc.flags_text if tc else self.build_command,
-                "device": f"cpu: {cpu_model()}", "backend": "c"}
+                "device": f"cpu: {cpu_model()}", "backend": "c",
+                **({"inputs": DATASETS[self.dataset]} if self.dataset else {})}
 
     # -- the reference ----------------------------------------------------------------------
     def reference_build(self, sig: RegionSignature, compiler: str, timeout: float) -> BuildResult:
@@ -263,23 +283,94 @@ class CEvaluator:
     def reference(self, sig: RegionSignature, compiler: str = "gcc"):
         """(inputs, outputs of the original region at -O1) for this evaluator's sizes and seed;
         computed once per process."""
+        ref = self.reference_data(sig, compiler)
+        return ref.inputs, ref.outputs
+
+    def reference_data(self, sig: RegionSignature, compiler: str = "gcc") -> Reference:
+        """The original's run on the first data set that keeps its results finite
+        (runtime/reference.py); computed once per process."""
         key = (self.path, tuple(sorted(self.sizes.items())), self.function, self.extra_decls,
-               self.symbolic, self.region, self.seed, compiler, sig)
+               self.symbolic, self.region, self.seed, compiler, sig, self.dataset)
         hit = _REFERENCES.get(key)
         if hit is not None:
             return hit
-        inputs = make_inputs(sig, self.seed)
         b = self.reference_build(sig, compiler, self.timeout)
         if not b.ok:
             raise RuntimeError(f"the original region does not compile: {b.error}")
-        run = RegionRun(b.path, sig, inputs)
-        run.reset()
-        run.call()
-        hit = (inputs, run.outputs())
+
+        def run(inputs):
+            r = RegionRun(b.path, sig, inputs)
+            r.reset()
+            r.call()
+            return r.outputs()
+        hit = choose_reference(sig, self.seed, run, None if self.dataset is None else (self.dataset,))
         if len(_REFERENCES) > 8:
             _REFERENCES.clear()
         _REFERENCES[key] = hit
         return hit
+
+    def check_reference(self) -> None:
+        """LooptxError (bad input) when the original's results hold NaN/Inf on every data set:
+        no variant could be validated.  Run once per evaluator, in a child process (the
+        original is the user's code); one that crashes or does not build is left to measure()
+        to report per point."""
+        if self._reference_checked:
+            return
+        self._reference_checked = True
+        sig = self.signature()
+        try:
+            compiler = self.toolchain(None).compiler
+        except LooptxError:
+            compiler = (self.build_command or "gcc").split()[0]
+        import multiprocessing as mp
+        import threading
+
+        from looptx.runtime.worker import run_isolated
+        # a fork child starts at once with the program already parsed; with other threads
+        # running (a Dask client) a fork could inherit a held lock
+        context = "fork" if "fork" in mp.get_all_start_methods() \
+            and threading.active_count() == 1 else "spawn"
+        r = run_isolated(_reference_verdict, self, sig, compiler, timeout=max(self.timeout, 120.0),
+                         context=context)
+        if not r.ok or r.value is None:
+            return
+        dataset, problem = r.value
+        if problem is not None:
+            line = self.program().scops[self.region].region_span[0] or None
+            raise LooptxError(f"cannot validate any variant of region {self.region}: {problem}",
+                              hint=UNVALIDATED_HINT, file=self.path, line=line,
+                              col=_indent(self.path, line))
+        self.dataset = dataset
+
+
+def _indent(path: str, line: int | None) -> int | None:
+    """The column of the first character of `line` (where the region's first statement starts)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = next((t for i, t in enumerate(f, 1) if i == line), None)
+    except OSError:
+        return None
+    return None if text is None else len(text) - len(text.lstrip()) + 1
+
+
+def _reference_verdict(ev: CEvaluator, sig: RegionSignature, compiler: str):
+    """(data set, None) or (data set, why nothing validates); None if the original does not
+    build (in a child process: see check_reference)."""
+    if not ev.reference_build(sig, compiler, ev.timeout).ok:
+        return None
+    ref = ev.reference_data(sig, compiler)
+    return ref.dataset, None if ref.validatable else unvalidated_text(ref)
+
+
+def unvalidated(m: Measurement, ref: Reference, sig: RegionSignature) -> Measurement:
+    """A measurement that passed against a reference with NaN/Inf in its results is no ok: it
+    becomes a 'wrong_result' with info['unvalidated'] (`looptx run` prints 'unvalidated')."""
+    if not m.ok or ref.validatable:
+        return m
+    agreeing = sum(int(np.size(ref.outputs[b.name])) - b.count for b in ref.nonfinite)
+    text = f"{unvalidated_text(ref, agreeing)} ({UNVALIDATED_HINT})"
+    return dataclasses.replace(m, status="wrong_result", time=None, spread=None, error=text,
+                               info={**dict(m.info), "unvalidated": True})
 
 
 def original_source(program, region: int, sig: RegionSignature) -> str:
@@ -345,7 +436,8 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
     `recipe`: None (the region's annotation, its params bound from `bindings` or the first
     valid point of the tuning spec), a recipe path/name, or a `Recipe`.  Bad input (an illegal or
     malformed recipe, missing sizes) raises LooptxError, as in `looptx transform`.  The returned
-    dict: status ('ok' | 'compile_error' | 'wrong_result' | 'crash' | 'timeout' |
+    dict: status ('ok' | 'compile_error' | 'wrong_result' | 'unvalidated' (the variant agrees
+    with an original whose results hold NaN/Inf on every data set) | 'crash' | 'timeout' |
     'runtime_error'), error, times, median, spread, max_rel_error, original_times,
     original_median, speedup (original median / variant median, both built with the same flags
     and measured in this call), compiler, flags, recipe (applied text), regions (how many the
@@ -428,7 +520,7 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
 def _run_once_measure(ev: CEvaluator, payload: CPayload) -> dict:
     sig = payload.signature
     m = ev.measure(Prepared(point={}, status="ok", payload=payload))
-    out = {"status": m.status, "error": m.error, "times": m.times, "median": m.time,
+    out = {"status": "unvalidated" if m.info.get("unvalidated") else m.status, "error": m.error, "times": m.times, "median": m.time,
            "spread": m.spread, "max_rel_error": m.info.get("max_rel_error"),
            "compile_time": m.compile_time}
     if not m.ok:

@@ -239,7 +239,8 @@ class RegionSignature:
     @classmethod
     def from_scop(cls, scop, int_macros: Sequence[tuple[str, int]] = (),
                   sizes: Mapping[str, int] | None = None) -> "RegionSignature":
-        sizes = {str(k): int(v) for k, v in (sizes or {}).items()}
+        # a performance param's pick (`-D SCR=True`) is no size
+        sizes = {str(k): int(v) for k, v in (sizes or {}).items() if _integral(v)}
         fixed = dict(scop.fixed)
         macros = dict(int_macros)
         for name, v in fixed.items():
@@ -350,6 +351,14 @@ class RegionSignature:
         return ", ".join(a.c_param() for a in self.args) or "void"
 
 
+def _integral(v) -> bool:
+    try:
+        int(v) if not isinstance(v, str) else int(v, 0)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 def _bind_extent(text: str, env: Mapping[str, int], free: Sequence[str]) -> str:
     # Sizes are substituted into the extent text rather than #defined: a size name that is not
     # a name of the program (say `e`) may well be an iterator of the block.  Free parameters
@@ -425,11 +434,25 @@ class Comparison:
     rtol: float
     bad_elements: int              # elements whose error exceeds rtol * max|r| (or non-finite)
     first_bad: tuple[int, ...] | None = None
+    # reference elements that are NaN/Inf: compared by kind only, they prove nothing
+    not_compared: int = 0
+    kind_mismatch: bool = False    # failed on NaN/Inf where the reference differs
+    size: int = 0                  # elements of the reference
+
+    @property
+    def compared(self) -> int:
+        """How many elements were compared by value (finite in the reference)."""
+        return self.size - self.not_compared
 
     def describe(self, name: str) -> str:
         where = f" first at {list(self.first_bad)}" if self.first_bad is not None else ""
+        skipped = (f"; {self.not_compared} of {self.size} reference element(s) are NaN/Inf"
+                   if self.not_compared else "")
+        if self.kind_mismatch:
+            return (f"'{name}': {self.bad_elements} element(s) NaN/Inf where the reference is "
+                    f"not, or of another kind (NaN, +Inf, -Inf){where}{skipped}")
         return (f"'{name}': {self.bad_elements} wrong element(s){where}, relative error "
-                f"{self.norm_rel_error:.3g} > {self.rtol:.3g}")
+                f"{self.norm_rel_error:.3g} > {self.rtol:.3g}{skipped}")
 
 
 def compare_detail(reference, result, ctype: str, rtol: float | None = None) -> Comparison:
@@ -443,8 +466,9 @@ def compare_detail(reference, result, ctype: str, rtol: float | None = None) -> 
     such correct variants, while real bugs (a lost or doubled term) move elements by a term's
     magnitude, far above the tolerance.  The element-wise maximum is reported for diagnosis.
     Non-finite values: where the reference is finite the result must be finite (NaN/Inf never
-    pass); where the reference is NaN/+Inf/-Inf the result must be the same.  An all-zero
-    reference makes the error absolute."""
+    pass); where the reference is NaN/+Inf/-Inf the result must be the same, which proves
+    nothing (`not_compared` counts those elements; runtime/reference.py decides what such a
+    reference can validate).  An all-zero reference makes the error absolute."""
     dt, _, is_int = ctype_info(ctype)
     tol = default_rtol(ctype) if rtol is None else float(rtol)
     r = np.asarray(reference)
@@ -458,7 +482,8 @@ def compare_detail(reference, result, ctype: str, rtol: float | None = None) -> 
         scale = float(np.max(np.abs(r64))) if r.size else 0.0
         err = float(np.max(np.abs(x64 - r64))) / (scale or 1.0) if nbad else 0.0
         el = _elementwise(r64, x64) if nbad else 0.0
-        return Comparison(nbad == 0, err, el, tol, nbad, _first(diff_mask) if nbad else None)
+        return Comparison(nbad == 0, err, el, tol, nbad, _first(diff_mask) if nbad else None,
+                          size=int(r.size))
     parts = dt.kind == "c"
     if parts:
         # a trailing axis of (real, imaginary): an element is bad where either part is
@@ -473,11 +498,14 @@ def compare_detail(reference, result, ctype: str, rtol: float | None = None) -> 
     nonfin_bad = ~fin & ~((np.isnan(r64) & np.isnan(x64)) | (r64 == x64))
     lost = fin & ~np.isfinite(x64)
     bad_special = per_element(nonfin_bad | lost)
+    skipped = int(np.count_nonzero(per_element(~fin)))
+    counts = dict(not_compared=skipped, size=int(r.size // 2 if parts else r.size))
     if np.any(bad_special):
         return Comparison(False, float("inf"), float("inf"), tol,
-                          int(np.count_nonzero(bad_special)), _first(bad_special))
+                          int(np.count_nonzero(bad_special)), _first(bad_special),
+                          kind_mismatch=True, **counts)
     if not np.any(fin):
-        return Comparison(True, 0.0, 0.0, tol, 0)
+        return Comparison(True, 0.0, 0.0, tol, 0, **counts)
     rf = np.where(fin, r64, 0.0)
     xf = np.where(fin, x64, 0.0)
     diff = np.abs(xf - rf)
@@ -486,7 +514,8 @@ def compare_detail(reference, result, ctype: str, rtol: float | None = None) -> 
     bad = per_element(diff > tol * scale)
     nbad = int(np.count_nonzero(bad))
     ok = err <= tol
-    return Comparison(ok, err, _elementwise(rf, xf), tol, nbad, _first(bad) if nbad else None)
+    return Comparison(ok, err, _elementwise(rf, xf), tol, nbad, _first(bad) if nbad else None,
+                      **counts)
 
 
 def compare(reference, result, ctype: str, rtol: float | None = None) -> tuple[bool, float]:

@@ -24,6 +24,9 @@ from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 # the driver records and reports to the searcher as failures without building anything.
 PRUNED_STATUSES = ("illegal", "over_limit", "codegen_error", "invalid")
 PREPARE_STATUSES = ("ok",) + PRUNED_STATUSES
+# A variant that agrees with an original whose outputs hold NaN/Inf on every input data set is
+# not shown right: it is a 'wrong_result' with info['unvalidated'] (runtime/reference.py), never
+# an ok point a search could call its best.
 MEASURE_STATUSES = ("ok", "compile_error", "runtime_error", "crash", "timeout", "wrong_result")
 ALL_STATUSES = MEASURE_STATUSES + PRUNED_STATUSES
 
@@ -105,6 +108,10 @@ def checked_measurement(m: Any) -> Measurement:
     if not isinstance(m, Measurement):
         return Measurement(status="runtime_error",
                            error=f"evaluator.measure returned {type(m).__name__}, not Measurement")
+    if m.ok and m.info.get("unvalidated"):
+        return Measurement(status="wrong_result", times=m.times, compile_time=m.compile_time,
+                           run_time=m.run_time, info=m.info,
+                           error=m.error or "the result could not be validated")
     if m.ok and (m.time is None or not isinstance(m.time, (int, float))
                  or not math.isfinite(m.time) or m.time < 0):
         return Measurement(status="runtime_error", times=m.times, compile_time=m.compile_time,

@@ -1,0 +1,197 @@
+"""The reference run's input data, and what a reference output with NaN or Inf can prove.
+
+    ref = choose_reference(sig, seed, run)          # run(inputs) -> outputs of the original
+    ref.validatable                                 # False: some result is NaN/Inf on every data set
+    unvalidated_text(ref, comparisons)              # the one-line reason a run is not ok
+
+The inputs are always finite, so a NaN or Inf in the original's output comes from the kernel
+itself (sqrt of a negative number, a zero pivot).  Such an element validates nothing: NaN
+"equals" NaN whatever a variant computes, and NaN spreads, so an illegal variant of a
+factorization fed non-SPD random data compares equal everywhere (Kernel Tuner likewise refuses a
+reference answer it cannot compare).  The original therefore runs on up to two data sets and the
+first whose results are all finite is used:
+
+  0  uniform [0.5, 1.5), integers 1..9 (`harness.make_inputs`): what every kernel with finite
+     outputs has always been validated on, so those are unaffected;
+  1  uniform [1, 2) and, in every square 2-D floating array, a diagonal above the sum of its
+     row: factorizations without pivoting (Cholesky, LU, Gauss-Seidel sweeps) stay finite.
+
+When every data set leaves NaN/Inf in a result, the one with the fewest is used: a variant whose
+finite elements differ, or whose NaN/Inf sit elsewhere or are of another kind, is still a wrong
+result, but one that agrees is never ok, only 'unvalidated'.
+"""
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from looptx.errors import LooptxError
+from looptx.runtime.harness import RegionSignature, ctype_info, make_inputs
+
+__all__ = ["DATASETS", "NonFinite", "Reference", "choose_reference", "dataset_inputs",
+           "nonfinite_of", "unvalidated_text", "split_defines", "integer_sizes"]
+
+DATASETS = ("uniform [0.5,1.5)", "uniform [1,2) with a dominant diagonal")
+
+
+def dataset_inputs(sig: RegionSignature, seed: int, dataset: int) -> dict[str, np.ndarray]:
+    """The seeded inputs of data set `dataset` (see the module text)."""
+    if dataset == 0:
+        return make_inputs(sig, seed)
+    out = make_inputs(sig, seed)           # integers (and the dtypes) as in data set 0
+    for a in sig.data_args:
+        dt, _, is_int = ctype_info(a.ctype)
+        if is_int:
+            continue
+        # a stream of its own: the values must not be data set 0's shifted by 0.5
+        rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, zlib.crc32(a.name.encode()), dataset])
+        if dt.kind == "c":
+            v = rng.uniform(1.0, 2.0, size=a.shape + (2,))
+            v = v[..., 0] + 1j * v[..., 1]
+        else:
+            v = rng.uniform(1.0, 2.0, size=a.shape)
+        if len(a.shape) == 2 and a.shape[0] == a.shape[1]:
+            # |off-diagonal| < 2*sqrt(2) (complex), so +3n dominates any row or column sum
+            v[np.diag_indices(a.shape[0])] += 3.0 * a.shape[0]
+        v = np.asarray(v).astype(dt)
+        out[a.name] = np.ascontiguousarray(v) if a.shape else np.array(v, dtype=dt)
+    return out
+
+
+@dataclass(frozen=True)
+class NonFinite:
+    """How many elements of one result are NaN, +Inf and -Inf (complex: either part)."""
+
+    name: str
+    nan: int
+    posinf: int
+    neginf: int
+    size: int
+
+    @property
+    def count(self) -> int:
+        return self.nan + self.posinf + self.neginf
+
+    def describe(self) -> str:
+        kinds = [(n, k) for n, k in ((self.nan, "NaN"), (self.posinf, "+Inf"),
+                                     (self.neginf, "-Inf")) if n]
+        if len(kinds) == 1:
+            return f"'{self.name}' is {kinds[0][1]} in {self.count} of its {self.size} elements"
+        split = ", ".join(f"{n} {k}" for n, k in kinds)
+        return f"'{self.name}' is NaN or Inf in {self.count} of its {self.size} elements ({split})"
+
+
+def nonfinite_of(sig: RegionSignature, outputs: Mapping[str, np.ndarray]) -> tuple[NonFinite, ...]:
+    """The results (`sig.results`) that hold NaN or Inf; () when all are finite (the usual case,
+    one isfinite pass per floating result)."""
+    out = []
+    for name in sig.results:
+        if name not in outputs:
+            continue
+        v = np.asarray(outputs[name])
+        if v.dtype.kind not in "fc" or np.isfinite(v).all():
+            continue
+        parts = (v.real, v.imag) if v.dtype.kind == "c" else (v,)
+        nan = np.zeros(v.shape, dtype=bool)
+        pos = np.zeros(v.shape, dtype=bool)
+        neg = np.zeros(v.shape, dtype=bool)
+        for p in parts:
+            nan |= np.isnan(p)
+            pos |= np.isposinf(p)
+            neg |= np.isneginf(p)
+        pos &= ~nan
+        neg &= ~(nan | pos)
+        out.append(NonFinite(name, int(nan.sum()), int(pos.sum()), int(neg.sum()), int(v.size)))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The original region's outputs on the data set chosen to validate variants with."""
+
+    inputs: dict
+    outputs: dict
+    dataset: int = 0
+    nonfinite: tuple[NonFinite, ...] = ()
+    tried: tuple[int, ...] = (0,)
+
+    @property
+    def validatable(self) -> bool:
+        return not self.nonfinite
+
+
+def choose_reference(sig: RegionSignature, seed: int,
+                     run: Callable[[dict], Mapping[str, np.ndarray]],
+                     datasets: Sequence[int] | None = None) -> Reference:
+    """The first data set (of `datasets`, default all) whose results are finite, else the one
+    with the fewest NaN/Inf (the first of equals)."""
+    order = tuple(range(len(DATASETS))) if datasets is None else tuple(datasets)
+    best = None
+    for k, d in enumerate(order):
+        inputs = dataset_inputs(sig, seed, d)
+        outputs = dict(run(inputs))
+        bad = nonfinite_of(sig, outputs)
+        ref = Reference(inputs, outputs, d, bad, order[:k + 1])
+        if not bad:
+            return ref
+        if best is None or sum(b.count for b in bad) < sum(b.count for b in best.nonfinite):
+            best = ref
+    return Reference(best.inputs, best.outputs, best.dataset, best.nonfinite, order)
+
+
+def unvalidated_text(ref: Reference, agreeing: int | None = None) -> str:
+    """Why a variant that matches the reference is not validated (one line).  `agreeing`: how
+    many finite result elements the variant matched, if it ran."""
+    sets = "; ".join(DATASETS[d] for d in ref.tried)
+    what = ", ".join(b.describe() for b in ref.nonfinite)
+    text = (f"the original's output {what} on every input data set tried ({sets}); NaN matches "
+            "NaN whatever the code computes, so the result cannot be validated")
+    if agreeing:
+        text += f" (its {agreeing} finite element(s) agree)"
+    return text
+
+
+UNVALIDATED_HINT = ("make the region's outputs finite for positive inputs, or check the variant "
+                    "in your own driver with inputs that keep them finite, such as an SPD matrix")
+
+
+# ------------------------------------------------------------------ -D values of `looptx run`
+
+def split_defines(path: str, defines: Mapping[str, object] | None) -> tuple[dict[str, int], dict[str, str]]:
+    """(sizes, performance-param picks) of --define values, as `looptx transform` takes them: an
+    integer anywhere, any other spelling (True, 'ij', -O3) only for a performance param."""
+    sizes, picks = {}, {}
+    perf = None
+    for name, v in dict(defines or {}).items():
+        if isinstance(v, (int, np.integer)):
+            sizes[str(name)] = int(v)
+            continue
+        text = str(v)
+        try:
+            sizes[str(name)] = int(text, 0)
+            continue
+        except ValueError:
+            pass
+        if perf is None:
+            from looptx.pipeline import performance_params
+            perf = performance_params(path) if path else frozenset()
+        if name not in perf:
+            raise LooptxError(f"bad --define '{name}={text}': '{text}' is not an integer",
+                              hint="write --define NAME=INTEGER; only a performance param takes "
+                                   "other values")
+        picks[str(name)] = text
+    return sizes, picks
+
+
+def integer_sizes(defines: Mapping[str, object] | None) -> dict[str, int]:
+    """The integer --define values: a performance param's pick (True, 'ij') is no size."""
+    out = {}
+    for k, v in dict(defines or {}).items():
+        try:
+            out[str(k)] = int(v) if isinstance(v, (int, np.integer)) else int(str(v), 0)
+        except ValueError:
+            continue
+    return out
