@@ -52,6 +52,24 @@ def _defines(values: list[str] | None, path: str | None = None) -> dict[str, int
     return out
 
 
+def _checked_defines(args) -> dict[str, int | str]:
+    """The --define items of the command, each naming something its files use."""
+    from looptx.frontend.defines import check_defines
+    given = dict(item.partition("=")[::2] for item in args.define or [])
+    given = {k: v for k, v in given.items() if k.isidentifier()}
+    extra = [getattr(args, "spec", None)]
+    if getattr(args, "recipe", None) and args.file:
+        from looptx.recipe.schema import find_recipe
+        try:
+            extra.append(find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file))))
+        except LooptxError:
+            pass                    # the command reports a recipe it cannot find
+    # the name first: a misspelled one with a value that only a param could take (SCRR=True)
+    # is the misspelling
+    check_defines(args.file, given, extra=tuple(extra))
+    return _defines(args.define, args.file)
+
+
 def _common(p: argparse.ArgumentParser):
     p.add_argument("file", help="C file with marked regions (#pragma scop or /*@ begin CHiLL ... @*/)")
     p.add_argument("--define", "-D", action="append", metavar="N=V",
@@ -158,7 +176,7 @@ def parser() -> argparse.ArgumentParser:
 
 def cmd_transform(args) -> int:
     from looptx.pipeline import transform_file
-    text = transform_file(args.file, recipe=args.recipe, defines=_defines(args.define, args.file),
+    text = transform_file(args.file, recipe=args.recipe, defines=_checked_defines(args),
                           function=args.function, unsafe=args.unsafe, target=args.target,
                           show_steps=_UserNames(sys.stdout) if args.show_steps else None,
                           standalone=args.standalone, warn=_UserNames(sys.stderr))
@@ -177,7 +195,7 @@ def cmd_transform(args) -> int:
 def cmd_run(args) -> int:
     from looptx.pipeline import fragment_inputs, script_function
     from looptx.recipe.schema import find_recipe, load_file
-    decls, defines = fragment_inputs(args.file, _defines(args.define, args.file))
+    decls, defines = fragment_inputs(args.file, _checked_defines(args))
     # Read before the C file, as transform does: a script that does not parse must be blamed
     # itself, not through the "no region" its unread procedure() would cause.
     recipe = load_file(find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file)))) \
@@ -230,7 +248,7 @@ def cmd_run(args) -> int:
 def cmd_deps(args) -> int:
     from looptx.report_deps import deps_json, deps_text
     from looptx.pipeline import fragment_inputs, load
-    decls, defines = fragment_inputs(args.file, _defines(args.define, args.file))
+    decls, defines = fragment_inputs(args.file, _checked_defines(args))
     program = load(args.file, defines=defines, function=args.function, extra_decls=decls)
     if args.json:
         sys.stdout.write(to_user(json.dumps(deps_json(program), indent=2)) + "\n")
@@ -248,7 +266,7 @@ def cmd_search(args) -> int:
             print(f"looptx: warning: {what}", file=sys.stderr)
         print("\n".join(n for n in available_searchers() if n not in broken))
         return 0
-    args.defines = _defines(args.define, args.file)
+    args.defines = _checked_defines(args)
     return run(args)
 
 

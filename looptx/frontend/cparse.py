@@ -14,6 +14,7 @@ from looptx.frontend.escape import dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_c, as_written, checked_row_facts, note_row_facts, with_stand_ins
 from looptx.frontend.final_values import final_value_lines
 from looptx.frontend.function_region import braces, function_region
+from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.extract import PURE_MATH, Extractor, RawStmt
@@ -87,7 +88,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     except SourceError as e:
         # A project header that is not found is read as empty (libc ones are replaced anyway),
         # so what it declares shows up later as an unknown name or a syntax error.
-        if not e.what.startswith(("cannot read the input", "preprocessor")):
+        if not e.what.startswith(("cannot read the input", "preprocessor", "the file is not UTF-8")):
             try:
                 if text is None:
                     with open(path, encoding="utf-8", errors="replace") as f:
@@ -107,8 +108,7 @@ def _with_decls(text: str, extra_decls: str | None) -> str:
 def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft) -> Program:
     if text is None:
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
+            text = read_c_source(path)
         except OSError as e:
             raise SourceError(f"cannot read the input: {e.strerror}", hint="check the path", file=path) from None
     defines = dict(defines or {})

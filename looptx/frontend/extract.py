@@ -216,8 +216,9 @@ class Extractor:
         self.block(items)
         return self.stmts
 
-    def prescan(self, node):
-        """Record every name written in the region and reject constructs early."""
+    def prescan(self, node, inside: bool = False):
+        """Record every name written in the region and reject constructs early (`inside`: in a
+        while, do or switch, which are reported themselves)."""
         if isinstance(node, c_ast.Assignment):
             base = node.lvalue
             while isinstance(base, c_ast.ArrayRef):
@@ -232,8 +233,13 @@ class Extractor:
                 self.written.add(base.name)
         elif isinstance(node, c_ast.Decl) and node.name:
             self.written.add(node.name)
+        elif isinstance(node, (c_ast.Break, c_ast.Continue, c_ast.Return)) and not inside:
+            # the exit is what cannot be modelled: said before the data-dependent condition
+            # that usually guards it (`if (a[i] < 0) break;`)
+            self.item(node)
+        inside = inside or isinstance(node, (c_ast.While, c_ast.DoWhile, c_ast.Switch))
         for _, child in node.children():
-            self.prescan(child)
+            self.prescan(child, inside)
 
     def block(self, items):
         for it in items:

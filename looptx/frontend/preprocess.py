@@ -235,6 +235,11 @@ def missing_headers(text: str, filename: str) -> str:
             f"{'its folder' if one else 'their folders'} with -I DIR")
 
 
+# What a libc header defines that changes how the code parses: `double complex` is C99's
+# spelling of `double _Complex` through this macro of <complex.h>.
+HEADER_MACROS = {"complex.h": "#ifndef complex\n#define complex _Complex\n#endif\n"}
+
+
 def _fake_include_dir(headers: set[str]) -> str:
     root = tempfile.mkdtemp(prefix="looptx-libc-")
     with open(os.path.join(root, "_lx_fake.h"), "w") as f:
@@ -243,7 +248,7 @@ def _fake_include_dir(headers: set[str]) -> str:
         path = os.path.join(root, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
-            f.write('#include "_lx_fake.h"\n')
+            f.write('#include "_lx_fake.h"\n' + HEADER_MACROS.get(name, ""))
     return root
 
 

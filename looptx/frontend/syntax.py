@@ -17,8 +17,8 @@ def syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceTex
     m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg, re.S)
     if m and m.group(1) == MAIN:
         line, col = int(m.group(2)), int(m.group(3))
-        what = m.group(4).replace("before:", "before").strip()
-        return SourceError(f"syntax error {what}", hint="fix the C syntax", file=path,
+        what = re.sub(r"^before: (.*)$", r"before '\1'", m.group(4).strip(), flags=re.S)
+        return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path,
                            line=line, col=column(line, col))
     # Some errors (an operand missing: `x = ;`, `a * 2.0 +;`) are raised with the file name
     # only; the parser stopped at the token that cannot start the expected construct, so that

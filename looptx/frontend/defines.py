@@ -1,0 +1,122 @@
+"""--define names that name nothing: a misspelled size (`-D nn=5` for `n`) would otherwise be
+reported as the size that then has no value, without the typo.
+
+Only a name found nowhere is refused: -D also sets macros that the file, its own headers or its
+decl_file test (`#ifdef MINI_DATASET`), sizes of struct members (`g__n` for `g->n`), names in a
+recipe or a .spec, and the implementation's `_NAMES` for system headers; the build and cpp see
+them all, so any of those may be given without being a size of the region."""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+
+from looptx.errors import LooptxError
+from looptx.frontend.preprocess import include_dirs
+from looptx.frontend.regions import SourceText, blank, scan_comments
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+_DECL_FILE = re.compile(r"""\bdecl_file\s*=\s*['"]([^'"]+)['"]""")
+_PARAM = re.compile(r"\bparam\s+([A-Za-z_]\w*)")        # Orio's performance and input params
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+# a name declared with an integer type: where a size is declared (`int n`, `size_t n`, `long m`)
+_INT_DECL = re.compile(r"\b(?:int|long|short|size_t|unsigned|signed|Index_t|ssize_t)\s*\*?\s*"
+                       r"(?:const\s+)?([A-Za-z_]\w*)\s*[,;)=\[]")
+_NOT_NAMES = frozenset("""auto break case char const continue default do double else enum extern
+float for goto if inline int long register restrict return short signed sizeof static struct
+switch typedef union unsigned void volatile while include define ifdef ifndef endif pragma scop
+endscop""".split())
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _texts(path: str, text: str) -> list[str]:
+    """The file and what it brings in: its headers found beside it or in the -I folders (as
+    cpp finds them), recursively, and its Orio decl_file."""
+    out, seen, todo = [text], {os.path.abspath(path)}, [(path, text)]
+    while todo:
+        where, body = todo.pop()
+        base = os.path.dirname(os.path.abspath(where))
+        names = _INCLUDE.findall(body) + _DECL_FILE.findall(body)
+        for name in names:
+            for d in [base] + include_dirs():
+                found = os.path.normpath(os.path.join(d, name))
+                if os.path.isfile(found):
+                    break
+            else:
+                continue
+            if found in seen:
+                continue
+            seen.add(found)
+            got = _read(found)
+            if got is not None:
+                out.append(got)
+                todo.append((found, got))
+    return out
+
+
+def _is_found(name: str, words: set[str]) -> bool:
+    if name in words or name.startswith("_") or name.startswith("lx_"):
+        return True
+    parts = name.split("__")
+    return len(parts) > 1 and all(p in words for p in parts if p)
+
+
+def _suggestion(name: str, code: str, perf: frozenset[str]) -> str | None:
+    likely = set(_DEFINE.findall(code)) | set(_INT_DECL.findall(code)) | set(perf)
+    for pool in (likely, set(_IDENT.findall(code)) - _NOT_NAMES):
+        close = difflib.get_close_matches(name, sorted(pool), n=1, cutoff=0.6)
+        if close:
+            return close[0]
+    return None
+
+
+def _first_use(name: str, code: str) -> int | None:
+    m = re.search(rf"(?<![\w.>\\]){re.escape(name)}\b", code)
+    return m.start() if m else None
+
+
+def _first_region(text: str, path: str) -> int | None:
+    """Where the sizes a --define could fix are used (a file that does not scan is reported
+    by the command itself)."""
+    from looptx.frontend.regions import scan
+    try:
+        regions = scan(text, path).regions
+    except LooptxError:
+        return None
+    return regions[0].outer[0] if regions else None
+
+
+def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = frozenset(),
+                  extra: tuple[str | None, ...] = ()) -> None:
+    """Refuses a --define whose name appears nowhere the build or the model could use it.
+    `extra`: other files of the command (a recipe, a .spec) that may name it."""
+    if not path or not defines:
+        return
+    text = _read(path)
+    if text is None:
+        return                                   # the command reports the missing file
+    words: set[str] = set()
+    for t in _texts(path, text) + [_read(p) or "" for p in extra if p]:
+        words.update(_IDENT.findall(t))
+    for name, value in defines.items():
+        if name in perf or _is_found(name, words):
+            continue
+        src = SourceText(text, path)
+        code = blank(text, [(c.start, c.end) for c in scan_comments(text)])
+        close = _suggestion(name, code, perf | frozenset(_PARAM.findall(text)))
+        where: dict = {"file": path}
+        at = (_first_use(close, code) or _first_use(close, text)) if close else _first_region(text, path)
+        if at is not None:
+            where["line"], where["col"] = src.pos(at)
+        base = os.path.basename(path)
+        raise LooptxError(f"-D {name}={value}: '{name}' is not a size or parameter of {base}",
+                          hint=f"did you mean '{close}'? --define {close}={value}" if close else
+                          f"give --define only for names that {base} uses", **where)

@@ -1,0 +1,58 @@
+"""Reading a C file that is not all UTF-8.
+
+gcc takes any byte inside a comment or a string literal, and older sources often hold a Latin-1
+name or accent there; such a file is read with those bytes as Latin-1 characters (the output is
+written in UTF-8), with a note.  A byte that is not UTF-8 in the code itself cannot be a C
+token: it is reported at its line and column, as an editor counts them."""
+from __future__ import annotations
+
+import re
+
+from looptx.errors import SourceError, note_once
+from looptx.frontend.regions import SourceText
+
+_TOKEN = re.compile(r'/\*|//|"|\'')
+_BAD = re.compile(r"[\udc80-\udcff]")
+
+
+def _quiet_spans(text: str) -> list[tuple[int, int]]:
+    """Comments and string / character literals, where any byte is allowed."""
+    out, i, n = [], 0, len(text)
+    while True:
+        m = _TOKEN.search(text, i)
+        if not m:
+            return out
+        tok, s = m.group(), m.start()
+        if tok in ("/*", "//"):
+            e = text.find("*/" if tok == "/*" else "\n", s + 2)
+            e = n if e < 0 else e + (2 if tok == "/*" else 0)
+        else:
+            e = s + 1
+            while e < n and text[e] != tok and text[e] != "\n":
+                e += 2 if text[e] == "\\" else 1
+            e = min(e + 1, n)
+        out.append((s, e))
+        i = e
+
+
+def read_c_source(path: str) -> str:
+    """The text of the C file `path` (OSError propagates)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    text = data.decode("utf-8", errors="surrogateescape")
+    bad = [m.start() for m in _BAD.finditer(text)]
+    if not bad:
+        return text
+    spans = _quiet_spans(text)
+    src = SourceText(text, path)
+    for at in bad:
+        if not any(s <= at < e for s, e in spans):
+            byte = ord(text[at]) - 0xDC00
+            line, col = src.pos(at)
+            raise SourceError(f"the file is not UTF-8 text (byte 0x{byte:02x} in the code)",
+                              hint="save it as UTF-8, e.g. iconv -f latin1 -t utf-8", file=path,
+                              line=line, col=col)
+    line = src.pos(bad[0])[0]
+    note_once(path, line, f"the file is not UTF-8 text: {len(bad)} byte(s) in comments or strings "
+              "(the first on this line) are read as Latin-1 and written back in UTF-8")
+    return _BAD.sub(lambda m: chr(ord(m.group()) - 0xDC00), text)
