@@ -3,7 +3,8 @@ Variant -> Variant; legality is checked by the caller against the original depen
 
 Loops are addressed by name among the loops of the step's statement; a step on loop L acts on
 every piece that shares L (CHiLL semantics).  A step that would have to split a shared loop
-implicitly raises a RecipeError that says to distribute first.
+implicitly raises a RecipeError that says to distribute first.  Fusion, which also renames
+loops, is in fusion.py.
 """
 from __future__ import annotations
 
@@ -418,77 +419,6 @@ def distribute(v: Variant, stmts: list[int], loop) -> Variant:
             base = Fraction(q.dims[pos - 1])
             pieces[k] = replace(q, dims=q.dims[:pos - 1] + (base + Fraction(rank, n + 1),) + q.dims[pos:])
     return v.evolve(pieces=normalize(pieces))
-
-
-def fuse(v: Variant, stmts: list[int], loop) -> Variant:
-    stmts = sorted(set(stmts))
-    if len(stmts) < 2:
-        raise RecipeError("fuse needs at least two statements", hint="list the statements to fuse")
-    name = resolve_name(v, stmts[0], loop)
-    first = {k: pos for k, pos in locate(v, stmts[0], name)}
-    pos0 = next(iter(first.values()))
-    lead = v.pieces[next(iter(first))]
-    pieces = list(v.pieces)
-    moved: set[int] = set()
-    origin: dict[int, int] = {}
-    for s in stmts[1:]:
-        where = locate(v, s, loop if not isinstance(loop, int) else name)
-        for k, pos in where:
-            if pos != pos0:
-                raise RecipeError(f"cannot fuse: loop '{name}' is at depth {pos0 // 2 + 1} for statement "
-                                  f"{stmts[0]} but at depth {pos // 2 + 1} for statement {s}",
-                                  hint="fuse loops at the same depth")
-        sx = v.pieces[where[0][0]]
-        key = sx.prefix(pos0)
-        in_l = lambda q: len(q.dims) > pos0 and q.prefix(pos0) == key and \
-            isinstance(q.dims[pos0], LoopDim) and q.dims[pos0].name == sx.dims[pos0].name
-        for k, q in enumerate(v.pieces):
-            if in_l(q) and k not in moved:
-                dims = list(q.dims)
-                for j in range(pos0):
-                    if isinstance(lead.dims[j], int):
-                        dims[j] = lead.dims[j]
-                    else:
-                        dims[j] = replace(dims[j], name=lead.dims[j].name)
-                dims[pos0] = replace(dims[pos0], name=lead.dims[pos0].name)
-                origin[k] = s
-                pieces[k] = replace(q, dims=tuple(dims))
-                moved.add(k)
-    _check_no_split(v, pieces, moved, origin, name, pos0)
-    # inside the fused loop, children keep textual order
-    fused_key = pieces[next(iter(first))].prefix(pos0 + 1)
-    members = [k for k, q in enumerate(pieces) if len(q.dims) > pos0 + 1 and q.prefix(pos0 + 1) == fused_key]
-    child = {}
-    for k in members:
-        child.setdefault((origin.get(k, -1), pieces[k].dims[pos0 + 1]), []).append(k)
-    ranked = sorted(child, key=lambda c: min(pieces[k].stmt for k in child[c]))
-    for rank, c in enumerate(ranked):
-        for k in child[c]:
-            q = pieces[k]
-            pieces[k] = replace(q, dims=q.dims[:pos0 + 1] + (rank,) + q.dims[pos0 + 2:])
-    return v.evolve(pieces=normalize(pieces))
-
-
-def _check_no_split(v: Variant, pieces: list[Piece], moved: set[int], origin: dict[int, int],
-                    name: str, pos0: int) -> None:
-    """Fusion moves the listed nests under the first one's outer loops.  An outer loop is split
-    only if some of the pieces it encloses move to another loop while others stay: a loop that
-    the fused statements already share (a time loop around both) maps to itself and is fine."""
-    for j in range(1, pos0, 2):
-        after: dict[tuple, dict[tuple, list[int]]] = {}
-        for k, q in enumerate(v.pieces):
-            if len(q.dims) > j and isinstance(q.dims[j], LoopDim):
-                after.setdefault(q.prefix(j + 1), {}).setdefault(pieces[k].prefix(j + 1), []).append(k)
-        for old, targets in after.items():
-            if len(targets) < 2:
-                continue
-            groups = list(targets.values())
-            went = next(g for g in groups if any(k in moved for k in g))
-            mover = next(k for k in went if k in moved)
-            stay = next(g for g in groups if g is not went)[0]
-            raise RecipeError(f"fusing statement {origin.get(mover, v.pieces[mover].stmt)} at '{name}' "
-                              f"would split loop '{old[-1]}', which it shares with statement "
-                              f"{v.pieces[stay].stmt}", hint="distribute first, or fuse that statement too")
 
 
 def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Variant:

@@ -56,6 +56,22 @@ class Piece:
 
 
 @dataclass(frozen=True)
+class Renamed:
+    """A loop of `stmt` that a fuse renamed from `old` to `new`: a fused loop takes the name the
+    first listed statement gives it (`lead` is that statement), and an inner loop whose name
+    that takes gets a fresh one (`lead` -1).  Kept in Variant.extra so that a later step that
+    names `old` can be told where the loop went, instead of a bare "no loop named"."""
+    stmt: int
+    old: str
+    new: str
+    lead: int
+
+
+def renames(v: "Variant") -> list[Renamed]:
+    return [x for x in v.extra if isinstance(x, Renamed)]
+
+
+@dataclass(frozen=True)
 class Variant(CachedValue):
     scop: Scop
     pieces: tuple[Piece, ...]

@@ -11,8 +11,9 @@ from looptx.poly import nonsingular as NS
 from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
-from looptx.poly.variant import Variant, original
+from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
+from looptx.recipe.fusing import fuse_step, say_fused
 from looptx.recipe.schema import Recipe, Step
 
 
@@ -297,7 +298,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "tile": _tile,
     "split": _split,
     "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"]),
-    "fuse": lambda v, st: S.fuse(v, _stmts(v, st), st["loop"]),
+    "fuse": fuse_step,
     "distribute": lambda v, st: S.distribute(v, _stmts(v, st), st["loop"]),
     "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
     "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]),
@@ -399,6 +400,7 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
     v = start or original(scop)
     deps = deps if deps is not None or unsafe else D.compute_deps(scop)
     removed: dict[tuple[int, str], tuple[Step, int]] = {}
+    renamed_by: dict = {}              # (statement, old loop name) -> (fuse step, Renamed)
     for st in recipe.steps:
         fn = STEPS.get(st.name)
         if fn is None:
@@ -418,9 +420,13 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
                 continue
             if removed and type(e) is RecipeError:
                 _say_unrolled(e, removed, before)
+            if renamed_by and type(e) is RecipeError:
+                say_fused(e, renamed_by)
             raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.name)
         for stmt, name, trip in _unrolled_away(before, v):
             removed.setdefault((stmt, name), (st, trip))
+        for r in renames(v)[len(renames(before)):]:
+            renamed_by[(r.stmt, r.old)] = (st, r)
         if trace is not None:
             trace(st, v)
     return v.evolve(unchecked=True) if unsafe else v

@@ -431,7 +431,9 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return [("distribute", {"stmts": stmts, "loop": a[1]})]
     if name == "fuse":
         need(2, "fuse([0,1],1)")
-        return [("fuse", {"stmts": a[0] if isinstance(a[0], list) else [a[0]], "loop": a[1]})]
+        # CHiLL fuses by level, whatever each statement calls its loop there
+        where = {"level": a[1]} if isinstance(a[1], int) and not isinstance(a[1], bool) else {"loop": a[1]}
+        return [("fuse", {"stmts": a[0] if isinstance(a[0], list) else [a[0]], **where})]
     if name == "split":
         need(3, 'split(0,"i","N/2")')
         at = a[2]

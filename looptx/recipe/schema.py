@@ -30,7 +30,9 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
              "outer": (POSINT, False)},
     "split": {"stmt": (STMT, True), "loop": (NAME, True), "at": (EXPR, True)},
     "unroll": {"stmt": (STMT, True), "loop": (NAME, True), "factor": (NONNEG, True)},
-    "fuse": {"stmts": (INTS, True), "loop": (NAME, True)},
+    # one of: `loop` (a name every statement uses; an integer is a level), `level` (CHiLL's
+    # fuse(stmts, level)), `loops` (each statement's loop, in the order of stmts)
+    "fuse": {"stmts": (INTS, True), "loop": (NAME, False), "level": (POSINT, False), "loops": (NAMES, False)},
     "distribute": {"stmts": (INTS, True), "loop": (NAME, True)},
     "skew": {"stmt": (STMT, True), "loop": (NAME, True), "by": (DICT_INT, True)},
     "shift": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True)},
@@ -63,6 +65,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
                "around": (BOOL, False)},
     "unroll_to_depth": {"stmt": (STMT, False), "depth": (NONNEG, True)},
 }
+# steps that take exactly one of some optional arguments
+ONE_OF = {"fuse": ("loop", "level", "loops")}
 ALIASES = {"assume": "known", "interchange": "permute", "unroll_and_jam": "unroll",
            "copy_to_shared": "shared", "copy_to_registers": "registers", "scalar_replace": "registers"}
 
@@ -258,6 +262,14 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
                 raise proto.error(f"missing argument '{key}' ({kind})", hint=f"add {key}: ...")
             continue
         check_arg(proto, key, kind, args[key])
+    choice = ONE_OF.get(canon, ())
+    given = [k for k in choice if k in args]
+    if choice and not given:
+        raise proto.error(f"missing argument: one of {', '.join(choice[:-1])} or {choice[-1]}",
+                          hint="e.g. loop: i (a name all the statements use), level: 1, or loops: [i, j]")
+    if len(given) > 1:
+        raise proto.error(f"give one of {', '.join(choice[:-1])} and {choice[-1]}, not both "
+                          f"{given[0]} and {given[1]}", hint=f"keep {given[0]}: ... or {given[1]}: ...")
     ordered = tuple((k, _model_names(schema[k][0], args[k]) if k != "kernel" else args[k])
                     for k in schema if k in args)
     return Step(canon, ordered, index, file, line, text or f"{canon}: {args}")

@@ -1,0 +1,60 @@
+"""The recipe's fuse step: which loops to fuse (one name, a level, or a name per statement),
+the note that says which loops a fuse renamed, and the message for a later step that names a
+loop by the name it had before."""
+from __future__ import annotations
+
+import re
+
+from looptx.errors import LooptxError, note_once
+from looptx.frontend.names import to_user
+from looptx.poly import fusion as F
+from looptx.poly import schedule as S
+from looptx.poly.variant import Renamed, Variant, renames
+from looptx.recipe.schema import Step
+
+
+def fuse_step(v: Variant, st: Step) -> Variant:
+    """`fuse {stmts, loop: i}` fuses the loops every listed statement calls `i`; `level: N` (or
+    an integer `loop`, as CHiLL's fuse([0,1],1) gives it) the N-th loop of each, counted from
+    the outermost; `loops: [i, j]` the loop each statement names, in the order of `stmts`.  The
+    fused loop keeps the first (lowest-numbered) statement's name; see poly/fusion.py for the
+    renames, which a note lists."""
+    stmts = st["stmts"]
+    if stmts == "all":
+        if st.get("loops") is not None:
+            raise st.error("fuse: 'loops' names one loop per statement, so 'stmts' must list them",
+                           hint="write stmts: [0, 1] with loops: [i, j]")
+        spec = st.get("level") or st["loop"]
+        stmts = sorted({v.pieces[k].stmt for k, _ in S.sharing(v, 0, S.resolve_name(v, 0, spec))})
+    out = F.fuse(v, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops"))
+    new = renames(out)[len(renames(v)):]
+    if new:
+        note_once(st.file or "recipe", st.line, f"step {st.index} (fuse): " + _say_renamed(new))
+    return out
+
+
+def _say_renamed(new: list[Renamed]) -> str:
+    parts = []
+    for stmt in sorted({r.stmt for r in new}):
+        mine = [r for r in new if r.stmt == stmt]
+        said = [f"loop '{r.old}' is now '{r.new}'" + (f" (fused with statement {r.lead}'s)" if r.lead >= 0
+                                                      else " (its name went to a fused loop)")
+                for r in mine]
+        parts.append(f"in statement {stmt}, " + ", ".join(said))
+    return to_user("; ".join(parts))
+
+
+_NO_LOOP = re.compile(r"statement (\d+) has no loop named '(.+)'")
+
+
+def say_fused(e: LooptxError, renamed_by: dict[tuple[int, str], tuple[Step, Renamed]]) -> None:
+    """A step that names a loop by the name it had before a fuse renamed it is told the new
+    name: "no loop named 'j'" alone sends the user looking for a typo."""
+    m = _NO_LOOP.fullmatch(e.what)
+    hit = renamed_by.get((int(m.group(1)), m.group(2))) if m else None
+    if hit is None:
+        return
+    by, r = hit
+    how = f"fused it into loop '{r.new}' of statement {r.lead}" if r.lead >= 0 else f"renamed it '{r.new}'"
+    e.what = f"statement {r.stmt} has no loop named '{r.old}' any more: step {by.index} ({by.name}) {how}"
+    e.hint = f"name it '{r.new}'"
