@@ -1,7 +1,15 @@
 """Unrolling on KernelAST: every loop whose schedule dimension is marked `unroll` is replaced
 by copies of its body with the loop variable substituted; a copy that may fall outside the
-loop's bounds keeps a guard (remainder iterations of partial tiles)."""
+loop's bounds keeps a guard (remainder iterations of partial tiles).
+
+A partial unroll whose control loop code generation dropped (a counted strip, see
+poly.trips.Strip) arrives as the whole loop and is strip-mined here as CHiLL and Orio do: a
+main loop from the loop's own start stepping by the factor, with unguarded copies, then a
+cleanup loop over the fewer than `factor` iterations left.  A partial strip of a kept control
+loop (jam) stays a loop too, unless the unroll is a full one."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 from looptx import ir
 from looptx.codegen import ast as K
@@ -84,13 +92,80 @@ def _flatten(items):
             yield n
 
 
-def unroll_marked(node: K.Node, variant: Variant) -> K.Node:
+def _copy(body: K.Node, var: str, value: ir.Expr) -> K.Node:
+    value = K.simplify(value)
+    return K.map_exprs(body, lambda e: K.simplify_any(K.subst(e, {var: value})))
+
+
+def _offset(var: ir.Expr, k: int) -> ir.Expr:
+    return ir.Bin("+", var, ir.Num(str(k)))
+
+
+def strip_mine(node: K.For, factor: int, dim: int) -> K.Node:
+    """`for (v = lb; v <= ub; v += s)` as a main loop over whole strips of `factor` iterations
+    and a cleanup loop over the rest; a constant trip count needs no loops for the rest.  Both
+    loops take the control loop's schedule position `dim`, whose loop is the user's one."""
+    ub, s = _upper(node), node.step
+    if ub is None or s <= 0:
+        return replace(node, dim=dim)            # an unexpected shape stays an (exact) loop
+    var, lb, width = ir.Var(node.var), node.init, factor * s
+    span = _const(ir.Bin("-", ub, lb))
+    if span is not None:
+        n = span // s + 1 if span >= 0 else 0
+        whole, rest = divmod(n, factor)
+        out = []
+        if whole > 1:
+            out.append(K.For(node.var, lb, K.simplify_cond(ir.Bin("<=", var, ir.Bin("-", ub, ir.Num(str(width - s))))),
+                             width, K.Block(tuple(_flatten(_copy(node.body, node.var, _offset(var, k * s))
+                                                           for k in range(factor)))), dim))
+        elif whole == 1:
+            out += [_copy(node.body, node.var, _offset(lb, k * s)) for k in range(factor)]
+        out += [_copy(node.body, node.var, _offset(lb, (whole * factor + k) * s)) for k in range(rest)]
+        return _block(out)
+    main = K.For(node.var, lb, K.simplify_cond(ir.Bin("<=", var, ir.Bin("-", ub, ir.Num(str(width - s))))),
+                 width, K.Block(tuple(_flatten(_copy(node.body, node.var, _offset(var, k * s))
+                                               for k in range(factor)))), dim)
+    # the first value past the whole strips, lb + width * floor(x / width) for x = ub - lb + s
+    # >= 0; C's truncating % makes it exceed ub when the loop is empty (x < 0), so the
+    # cleanup loop needs no guard
+    x = K.simplify(ir.Bin("+", ir.Bin("-", ub, lb), ir.Num(str(s))))
+    start = K.simplify(ir.Bin("-", ir.Bin("+", ub, ir.Num(str(s))), ir.Bin("%", x, ir.Num(str(width)))))
+    cleanup = K.For(node.var, start, node.cond, s, node.body, dim)
+    return K.Block((main, cleanup))
+
+
+def _block(items: list) -> K.Node:
+    items = list(_flatten(items))
+    if not items:
+        return K.Block(())
+    return items[0] if len(items) == 1 else K.Block(tuple(items))
+
+
+def _strip(strips: dict, node: K.For):
+    leaf = next(K.leaves(node.body), None)
+    if leaf is None or node.dim < 0:
+        return None
+    return strips.get((leaf.stmt, node.dim))
+
+
+def unroll_marked(node: K.Node, variant: Variant, strips: dict | None = None,
+                  loops: frozenset = frozenset()) -> K.Node:
+    """`strips`: (statement, point position) -> (factor, control position, counted, cleanup)
+    as poly.trips.strip_table gives it; `loops`: positions of the enclosing loops."""
+    strips = strips or {}
     if isinstance(node, K.For):
-        body = unroll_marked(node.body, variant)
+        body = unroll_marked(node.body, variant, strips, loops | {node.dim})
         node = K.For(node.var, node.init, node.cond, node.step, body, node.dim)
+        info = _strip(strips, node)
+        if info is not None and info[2]:
+            return strip_mine(node, info[0], info[1])
         d = _marked(variant, node)
         span = _const(ir.Bin("-", _upper(node), node.init)) if _upper(node) is not None else None
         if d is not None and d.trip > 0:
+            if span is None and info is not None and info[3] and info[1] not in loops:
+                # the one partial strip (its control value is fixed here, not a loop):
+                # a cleanup loop, named as the unrolled loop
+                return replace(node, dim=info[1])
             trip = d.trip if span is None else min(d.trip, span // node.step + 1)
             return unroll_for(node, max(trip, 0))
         stmts = list(K.statements(node.body))
@@ -98,10 +173,10 @@ def unroll_marked(node: K.Node, variant: Variant) -> K.Node:
             return unroll_for(node, span // node.step + 1)       # register copies
         return node
     if isinstance(node, K.If):
-        return K.If(node.cond, unroll_marked(node.then, variant),
-                    unroll_marked(node.orelse, variant) if node.orelse is not None else None)
+        return K.If(node.cond, unroll_marked(node.then, variant, strips, loops),
+                    unroll_marked(node.orelse, variant, strips, loops) if node.orelse is not None else None)
     if isinstance(node, K.Block):
-        return K.Block(tuple(_flatten(unroll_marked(c, variant) for c in node.items)))
+        return K.Block(tuple(_flatten(unroll_marked(c, variant, strips, loops) for c in node.items)))
     if isinstance(node, K.Mark):
-        return K.Mark(node.name, unroll_marked(node.body, variant), node.info)
+        return K.Mark(node.name, unroll_marked(node.body, variant, strips, loops), node.info)
     return node

@@ -6,6 +6,7 @@ returns its input; the caller re-raises after isl returns.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import islpy as isl
 
@@ -13,7 +14,8 @@ from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import RecipeError
 from looptx.poly.scop import isl_budget, items, union_maps
-from looptx.poly.variant import LoopDim, Variant
+from looptx.poly.trips import strip_table, strips, unroll_groups
+from looptx.poly.variant import Variant
 
 OP = isl.ast_expr_op_type
 BIN = {OP.add: "+", OP.sub: "-", OP.mul: "*", OP.div: "/", OP.pdiv_q: "/", OP.pdiv_r: "%",
@@ -74,6 +76,27 @@ class _Builder:
         self.owner = {c.dst_array if c.direction == "in" else c.src_array: c.promotion
                       for c in self.plan.copies}
         self.apart = self._apart()
+        # the GPU mapping addresses schedule positions and loops itself: its unrolls keep the
+        # control loops and their guarded partial strips
+        self.strips = [] if schedule is not None else strips(
+            self.v, self.plan.width, [c.schedule for c in self.plan.copies] + [sy.schedule for sy in self.plan.syncs])
+
+    def _plan_schedule(self) -> isl.UnionMap:
+        """The plan's schedule, with the control loop of each counted strip dropped (fixed to 0):
+        its point loop then holds the whole loop, which code generation strip-mines from the
+        loop's own start (`Strip.counted` says when that keeps the order)."""
+        counted = [s for s in self.strips if s.counted]
+        if not counted:
+            return self.plan.schedule()
+        pieces = list(self.v.pieces)
+        for s in counted:
+            for k in s.members:
+                q = pieces[k]
+                pieces[k] = replace(q, dims=q.dims[:s.ctrl] + (0,) + q.dims[s.ctrl + 1:])
+        u = self.v.evolve(pieces=tuple(pieces)).schedule_map(self.plan.width)
+        for m in [c.schedule for c in self.plan.copies] + [sy.schedule for sy in self.plan.syncs]:
+            u = u.union(isl.UnionMap.from_map(m))
+        return u
 
     def _piece(self, sid: int, instances: isl.UnionSet) -> int | None:
         pieces = self.v.pieces_of(sid)
@@ -179,7 +202,8 @@ class _Builder:
         # unrolling itself is done on KernelAST (codegen.unroll): isl's unroll option is 10-30x
         # slower on jammed multi-statement bodies; isl only separates the full tiles
         opts = isl.UnionMap.empty(self.v.context.get_space())
-        for _, sep in separation_options(self.v, self.plan.width):
+        skip = {s.key for s in self.strips if s.counted}
+        for _, sep in separation_options(self.v, self.plan.width, skip):
             opts = opts.union(sep)
         return opts
 
@@ -187,7 +211,7 @@ class _Builder:
         try:
             with isl_budget(MAX_OPERATIONS):
                 context = self.context if self.context is not None else self.v.context
-                sched = self._by_piece(self.schedule if self.schedule is not None else self.plan.schedule())
+                sched = self._by_piece(self.schedule if self.schedule is not None else self._plan_schedule())
                 # isl (0.26, islpy 2026.2) writes a div of the schedule with the context's
                 # parameter at the same position when the two order their parameters
                 # differently (`lx_t1 % 2` for `lx_b0 % 2`, a wrong guard): align them first
@@ -212,7 +236,7 @@ class _Builder:
                                   **scop.where()) from None
             raise e
         from looptx.codegen.unroll import unroll_marked
-        return unroll_marked(self.convert(node), self.v)
+        return unroll_marked(self.convert(node), self.v, strip_table(self.v, self.strips))
 
     def convert(self, n) -> K.Node:
         t = n.get_type()
@@ -255,23 +279,20 @@ def _isl_reason(e: isl.Error) -> str:
     return m.group(1) if m else text
 
 
-def separation_options(v: Variant, width: int | None = None) -> list[tuple[int, isl.UnionMap]]:
+def separation_options(v: Variant, width: int | None = None, skip=()) -> list[tuple[int, isl.UnionMap]]:
     """Full-tile separation for unrolled loops, so that the unrolled body has no guards and the
     remainder iterations get their own code (isl's separation_class option).  One class per
-    unrolled loop: an iteration is full when all its unrolled values occur."""
+    unrolled loop: an iteration is full when all its unrolled values occur.  `skip`: the
+    unrolls whose control loop is dropped (counted strips) need none."""
     width = width or v.width
-    loops: dict[tuple, list] = {}
-    for p in v.pieces:
-        for ctrl, d in enumerate(p.dims):
-            if isinstance(d, LoopDim) and d.factor > 0:
-                point = _point_dim(p, ctrl)
-                if point is not None:
-                    loops.setdefault((ctrl, p.prefix(ctrl + 1)), []).append((p, point, d))
     out = []
-    for (ctrl, _), members in loops.items():
+    for (ctrl, pre_key), members in unroll_groups(v).items():
+        if (ctrl, pre_key) in skip:
+            continue
         pre = pairs = None
         d = members[0][2]
-        for p, point, _ in members:
+        for k, point, _ in members:
+            p = v.pieces[k]
             rng = v.piece_map(p, width).range()
             pr = rng.project_out(isl.dim_type.set, ctrl + 1, width - ctrl - 1)
             pa = rng.project_out(isl.dim_type.set, point + 1, width - point - 1) \
@@ -283,7 +304,8 @@ def separation_options(v: Variant, width: int | None = None) -> list[tuple[int, 
             (names[ctrl], f"{names[ctrl]} + {d.factor - 1}")
         window = isl.Set(f"{v.scop.prefix}{{ [{', '.join(names)}, x] : {lo} <= x <= {hi} }}")
         box = pre.insert_dims(isl.dim_type.set, ctrl + 1, 1).intersect(window)
-        stride = d.factor // max(members[0][0].dims[members[0][1]].trip, 1)
+        first, point, _ = members[0]
+        stride = d.factor // max(v.pieces[first].dims[point].trip, 1)
         if stride > 1:
             # over `j += 2` the strip holds every other value: only those must occur
             same = ", ".join(names)
@@ -294,15 +316,6 @@ def separation_options(v: Variant, width: int | None = None) -> list[tuple[int, 
         target = isl.Set(f"{{ separation_class[[{ctrl}] -> [0]] }}")
         out.append((ctrl, isl.UnionMap.from_map(isl.Map.from_domain_and_range(full, target))))
     return out
-
-
-def _point_dim(p, ctrl: int) -> int | None:
-    want = p.dims[ctrl].name + "'"
-    for k in range(ctrl + 1, len(p.dims)):
-        d = p.dims[k]
-        if isinstance(d, LoopDim) and d.hidden and d.name == want:
-            return k
-    return None
 
 
 def build_ast(variant: Variant) -> K.Node:

@@ -8,7 +8,7 @@ may run more often per iteration; without a recount, the surplus iterations were
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import islpy as isl
 
@@ -120,3 +120,127 @@ def max_trip(v: Variant, group, pos: int) -> int | None:
         return 0
     hi = upper_constant(widths)
     return None if hi is None else hi // _stride_of(m) + 1
+
+
+# ---- strips of partial unrolls, for code generation ------------------------------------------
+
+@dataclass(frozen=True)
+class Strip:
+    """The control loop (schedule position `ctrl`) and point loop (`point`) of one partial
+    unroll by `factor` iterations, over the pieces `members`.
+
+    `counted`: the control loop can be dropped from the schedule and the point loop
+    strip-mined from its own start in code generation (CHiLL's main loop plus cleanup loop).
+    That keeps the order exactly only when nothing lies between the two loops (no jam) and no
+    other statement or copy shares the control loop, and it realigns the strips, so a loop
+    with pragmas (checked against the original strips) keeps them too.
+    `cleanup`: a partial strip of the old layout may stay a loop; not for a full unroll (a
+    factor at least the loop's trip count, jammed), which must leave no loop behind."""
+    key: tuple
+    ctrl: int
+    point: int
+    factor: int
+    members: tuple
+    counted: bool
+    cleanup: bool
+
+
+def _point_of(p, ctrl: int) -> int | None:
+    want = p.dims[ctrl].name + "'"
+    for k in range(ctrl + 1, len(p.dims)):
+        d = p.dims[k]
+        if isinstance(d, LoopDim) and d.hidden and d.name == want:
+            return k
+    return None
+
+
+def unroll_groups(v: Variant) -> dict[tuple, list]:
+    """(ctrl position, prefix) -> [(piece, point position, control LoopDim)] per partial unroll."""
+    loops: dict[tuple, list] = {}
+    for k, p in enumerate(v.pieces):
+        for ctrl, d in enumerate(p.dims):
+            if isinstance(d, LoopDim) and d.factor > 0:
+                point = _point_of(p, ctrl)
+                if point is not None:
+                    loops.setdefault((ctrl, p.prefix(ctrl + 1)), []).append((k, point, d))
+    return loops
+
+
+def _outer(m: isl.Map, upto: int, width: int) -> isl.Set:
+    return m.range().project_out(isl.dim_type.set, upto, width - upto)
+
+
+def _whole_trip(v: Variant, members, ctrl: int, point: int, width: int) -> int | None:
+    """Most values of the unrolled loop per iteration of the loops outside its control loop."""
+    r = None
+    for k, _, _ in members:
+        x = v.piece_map(v.pieces[k], width).range()
+        x = x.project_out(isl.dim_type.set, point + 1, width - point - 1) \
+             .project_out(isl.dim_type.set, ctrl, point - ctrl)
+        r = x if r is None else r.union(x)
+    m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, ctrl)
+    widths = m.reverse().apply_range(m).deltas()
+    if widths.is_empty():
+        return 0
+    hi = upper_constant(widths)
+    return None if hi is None else hi // _stride_of(m) + 1
+
+
+def strips(v: Variant, width: int, others=(), counting: bool = True) -> list[Strip]:
+    """Every partial unroll of `v` (schedules padded to `width`); `others` are the schedules of
+    the added statements (copies, barriers) that may share a control loop.  `counting`: False
+    keeps every control loop (a GPU mapping addresses schedule positions itself)."""
+    groups = unroll_groups(v)
+    out = []
+    for key, members in groups.items():
+        ctrl = key[0]
+        d = members[0][2]
+        points = {pt for _, pt, _ in members}
+        point = min(points)
+        factor = max(v.pieces[members[0][0]].dims[point].trip, 1)
+        plain = not d.unroll and not d.pragmas
+        counted = counting and plain and len(points) == 1 and all(
+            all(isinstance(x, int) for x in v.pieces[k].dims[ctrl + 1:point]) for k, _, _ in members) \
+            and len({v.pieces[k].dims[ctrl + 1:point] for k, _, _ in members}) == 1
+        if counted:
+            mine = {k for k, _, _ in members}
+            inside = None
+            for k, _, _ in members:
+                x = _outer(v.piece_map(v.pieces[k], width), ctrl, width)
+                inside = x if inside is None else inside.union(x)
+            rest = [v.piece_map(p, width) for k, p in enumerate(v.pieces) if k not in mine]
+            counted = all(_outer(m, ctrl, width).intersect(inside).is_empty()
+                          for m in list(rest) + list(others))
+        cleanup = plain and not counted
+        if cleanup:
+            trip = _whole_trip(v, members, ctrl, point, width)
+            cleanup = trip is None or trip > factor
+        out.append(Strip(key, ctrl, point, factor, tuple(k for k, _, _ in members), counted, cleanup))
+    return _consistent(v, out)
+
+
+def _consistent(v: Variant, found: list[Strip]) -> list[Strip]:
+    """Code generation finds a strip by (statement, point position): where two strips of one
+    statement meet there (pieces of a split unrolled apart) and differ, neither is counted and
+    their partial strips keep the guarded copies (`strip_table` leaves such keys out)."""
+    while True:
+        clash = set(_table(v, found)[1])
+        new = [replace(s, counted=False, cleanup=False)
+               if any((v.pieces[k].stmt, s.point) in clash for k in s.members) else s for s in found]
+        if new == found:
+            return found
+        found = new
+
+
+def _table(v: Variant, found: list[Strip]):
+    seen: dict[tuple, set] = {}
+    for s in found:
+        for k in s.members:
+            seen.setdefault((v.pieces[k].stmt, s.point), set()).add((s.factor, s.ctrl, s.counted, s.cleanup))
+    table = {key: next(iter(vals)) for key, vals in seen.items() if len(vals) == 1}
+    return table, [key for key, vals in seen.items() if len(vals) > 1]
+
+
+def strip_table(v: Variant, found: list[Strip]) -> dict[tuple, tuple]:
+    """(statement, point position) -> (factor, control position, counted, cleanup)."""
+    return _table(v, found)[0]
