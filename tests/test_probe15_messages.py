@@ -1,5 +1,5 @@
 """Messages of probe15 (finding 9 and 10): a misspelled -D name, a file that is not UTF-8, a
-data-dependent `break`, Orio's `8/2`, and C99's `double complex`.  Bad inputs are exit 2 with
+data-dependent `break`, Orio's `8/2` (4.0 in Python 3: refused with a `//` hint), and C99's `double complex`.  Bad inputs are exit 2 with
 one located line and no traceback."""
 import subprocess
 import sys
@@ -151,9 +151,12 @@ def test_break_is_reported_before_its_data_condition(tmp_path):
     assert "non-affine" not in msg
 
 
-def test_exact_integer_division_is_an_integer_tile_size(tmp_path):
+def test_true_division_in_a_param_list_is_refused_with_the_floor_hint(tmp_path):
+    # CONTRACT: annotation expressions are Python 3, so 8/2 is 4.0; 8//2 is the tile size 4
     src = tmp_path / "frag.c"
     src.write_text(FRAGMENT.replace("SIZES", "8/2, 16"))
+    one_line_error(cli("transform", src), f"{src}:7", "got 4.0 ('/' is true division")
+    src.write_text(FRAGMENT.replace("SIZES", "8//2, 16"))
     proc = cli("transform", src)
     assert proc.returncode == 0, proc.stderr
     assert "size: 4," in proc.stdout

@@ -3,8 +3,7 @@
 Orio evaluates spec values with `eval` over builtins + itertools, so a spec can run anything.
 Here the text is parsed with `ast.parse` (parsing executes nothing) and the tree is walked by
 a small interpreter that knows only a whitelist of node types and functions.  Semantics are
-Python 3's (chained comparisons, lazy generator expressions), except that an exact quotient
-of two integers is an integer, as in the Python 2 that Orio's specs were written for.
+Python 3's (true division, chained comparisons, lazy generator expressions).
 
 Every result that could grow without bound (ranges, repeats, powers, combinatorics, big ints)
 is sized *before* it is built, and each evaluation has a step budget, so a spec can neither hang
@@ -320,7 +319,7 @@ class _EvalError(Exception):
         self.pos, self.what, self.hint = pos, what, hint
 
 
-_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub,
+_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Div: operator.truediv,
            ast.FloorDiv: operator.floordiv, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
            ast.BitOr: operator.or_, ast.BitXor: operator.xor}
 
@@ -353,14 +352,6 @@ def _mul(a, b):
     return a * b
 
 
-def _div(a, b):
-    """Orio's specs are Python 2, where `8/2` is the int 4: an exact quotient of two integers
-    stays an integer (a tile size of 16/2 is 8); any other quotient is Python 3's."""
-    if type(a) is int and type(b) is int and b != 0 and a % b == 0:
-        return a // b
-    return a / b
-
-
 def _mod(a, b):
     if isinstance(a, str) and _FORMAT_GUARD.search(a):
         raise _Refused("'%' formatting with '*' or a width of 5 or more digits")
@@ -373,7 +364,7 @@ def _lshift(a, b):
     return a << b
 
 
-_BINOPS.update({ast.Div: _div, ast.Mult: _mul, ast.Mod: _mod, ast.Pow: _power, ast.LShift: _lshift})
+_BINOPS.update({ast.Mult: _mul, ast.Mod: _mod, ast.Pow: _power, ast.LShift: _lshift})
 _UNOPS = {ast.UAdd: operator.pos, ast.USub: operator.neg, ast.Not: operator.not_,
           ast.Invert: operator.invert}
 _PY_ERRORS = (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError, KeyError,

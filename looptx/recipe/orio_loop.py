@@ -280,8 +280,11 @@ def _bool(ln: _Line, value, what: str) -> bool:
 
 def _int(ln: _Line, value, what: str, least: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        # CONTRACT: annotations are Python 3, so a spec written for Python 2 gets 8/2 == 4.0
+        whole = isinstance(value, float) and value.is_integer()
         raise ln.error(f"{what} must be an integer >= {least}, got {value!r}",
-                       hint="give a whole number, or a param whose values are")
+                       hint="'/' is true division in an annotation: write // for a whole quotient"
+                       if whole else "give a whole number, or a param whose values are")
     return value
 
 
