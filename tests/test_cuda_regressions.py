@@ -273,6 +273,22 @@ def test_fixed_cases_on_gpu(tmp_path, name, src, recipe):
         variant = variants_for(program, load_file(str(r)))[0][0]
         res = run_region(program, 0, variant, sizes, session=session, repetitions=2)
         assert res["status"] == "ok", (name, defines, res)
+        # the command line also checks the .cu for variable sizes, where there is one
+        p = cli("run", str(c), "--recipe", str(r), "--target", "cuda",
+                *[a for d in defines for a in ("-D", d)])
+        assert p.returncode == 0 and ": ok" in p.stdout, (name, defines, p.stdout, p.stderr)
+
+
+@pytest.mark.parametrize("name", ["bt", "tilethr"])
+def test_no_variable_size_cu_to_check_where_the_grid_needs_the_sizes(tmp_path, name):
+    # their thread loops have a constant extent only with the sizes fixed: `run -D` measured the
+    # fixed-size .cu and then refused the variable-size one, which transform does not write
+    from looptx.recipe.schema import load_file
+    from looptx.runtime.cuda import variable_size_problem
+    src, recipe = next((s, r) for n, s, r in GOOD if n == name)
+    c, r = _write(tmp_path, name, src, recipe)
+    sizes = {d.split("=")[0]: int(d.split("=")[1]) for d in SIZES[name][0]}
+    assert variable_size_problem(str(c), load_file(str(r)), sizes, 0) is None
 
 
 # An array extent that names a size the region's loops never use: with -D the .cu must still
