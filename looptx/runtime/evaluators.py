@@ -322,16 +322,10 @@ class CEvaluator:
             compiler = self.toolchain(None).compiler
         except LooptxError:
             compiler = (self.build_command or "gcc").split()[0]
-        import multiprocessing as mp
-        import threading
-
         from looptx.runtime.worker import run_isolated
-        # a fork child starts at once with the program already parsed; with other threads
-        # running (a Dask client) a fork could inherit a held lock
-        context = "fork" if "fork" in mp.get_all_start_methods() \
-            and threading.active_count() == 1 else "spawn"
-        r = run_isolated(_reference_verdict, self, sig, compiler, timeout=max(self.timeout, 120.0),
-                         context=context)
+        # run_isolated's own start method: isl and CUDA are initialised here, and a fork of
+        # them may deadlock (runtime/worker.py)
+        r = run_isolated(_reference_verdict, self, sig, compiler, timeout=max(self.timeout, 120.0))
         if not r.ok or r.value is None:
             return
         dataset, problem = r.value
