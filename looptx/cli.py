@@ -29,26 +29,15 @@ class _UserNames:
 def _defines(values: list[str] | None, path: str | None = None) -> dict[str, int | str]:
     """--define NAME=VALUE items: an integer, or for a performance param of `path` the value's
     spelling (True, -O3, 'ij'), which `picked` matches against the param's values."""
+    from looptx.frontend.defines import define_value
     out: dict[str, int | str] = {}
-    perf = None
+    perf: dict = {}
     for item in values or []:
         name, sep, val = item.partition("=")
         if not sep or not name.isidentifier():
             raise LooptxError(f"bad --define '{item}'", hint="write --define NAME=INTEGER; a flag "
                               "macro tested with #ifdef (MINI_DATASET) is NAME=1")
-        try:
-            out[name] = int(val, 0)
-            continue
-        except ValueError:
-            pass
-        if perf is None:
-            from looptx.pipeline import performance_params
-            perf = performance_params(path) if path else frozenset()
-        if name not in perf:
-            raise LooptxError(f"bad --define '{item}': '{val}' is not an integer",
-                              hint="write --define NAME=INTEGER; only a performance param takes "
-                                   "other values") from None
-        out[name] = val
+        out[name] = define_value(path, name, val, perf)
     return out
 
 

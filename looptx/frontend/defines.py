@@ -16,6 +16,27 @@ from looptx.frontend.preprocess import include_dirs
 from looptx.frontend.regions import SourceText, blank, scan_comments
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+
+
+def define_value(path: str | None, name: str, value, perf: dict) -> int | str:
+    """One --define value: an integer anywhere; any other spelling (True, 'ij', -O3) only for a
+    performance param of `path`, which the caller matches against the param's values.  `perf`
+    caches the file's performance params across the values of one command."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    try:
+        return int(text, 0)
+    except ValueError:
+        pass
+    if "names" not in perf:
+        from looptx.pipeline import performance_params
+        perf["names"] = performance_params(path) if path else frozenset()
+    if name not in perf["names"]:
+        raise LooptxError(f"bad --define '{name}={text}': '{text}' is not an integer",
+                          hint="write --define NAME=INTEGER; only a performance param takes "
+                               "other values")
+    return text
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 _DECL_FILE = re.compile(r"""\bdecl_file\s*=\s*['"]([^'"]+)['"]""")
 _PARAM = re.compile(r"\bparam\s+([A-Za-z_]\w*)")        # Orio's performance and input params

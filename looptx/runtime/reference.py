@@ -28,7 +28,6 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from looptx.errors import LooptxError
 from looptx.runtime.harness import RegionSignature, ctype_info, make_inputs
 
 __all__ = ["DATASETS", "NonFinite", "Reference", "choose_reference", "dataset_inputs",
@@ -163,26 +162,15 @@ UNVALIDATED_HINT = ("make the region's outputs finite for positive inputs, or ch
 def split_defines(path: str, defines: Mapping[str, object] | None) -> tuple[dict[str, int], dict[str, str]]:
     """(sizes, performance-param picks) of --define values, as `looptx transform` takes them: an
     integer anywhere, any other spelling (True, 'ij', -O3) only for a performance param."""
+    from looptx.frontend.defines import define_value
     sizes, picks = {}, {}
-    perf = None
+    perf: dict = {}
     for name, v in dict(defines or {}).items():
-        if isinstance(v, (int, np.integer)):
-            sizes[str(name)] = int(v)
-            continue
-        text = str(v)
-        try:
-            sizes[str(name)] = int(text, 0)
-            continue
-        except ValueError:
-            pass
-        if perf is None:
-            from looptx.pipeline import performance_params
-            perf = performance_params(path) if path else frozenset()
-        if name not in perf:
-            raise LooptxError(f"bad --define '{name}={text}': '{text}' is not an integer",
-                              hint="write --define NAME=INTEGER; only a performance param takes "
-                                   "other values")
-        picks[str(name)] = text
+        value = define_value(path, str(name), int(v) if isinstance(v, np.integer) else v, perf)
+        if isinstance(value, int):
+            sizes[str(name)] = value
+        else:
+            picks[str(name)] = value
     return sizes, picks
 
 
