@@ -101,10 +101,11 @@ def _offset(var: ir.Expr, k: int) -> ir.Expr:
     return ir.Bin("+", var, ir.Num(str(k)))
 
 
-def strip_mine(node: K.For, factor: int, dim: int) -> K.Node:
+def strip_mine(node: K.For, factor: int, dim: int, exact: bool = False) -> K.Node:
     """`for (v = lb; v <= ub; v += s)` as a main loop over whole strips of `factor` iterations
-    and a cleanup loop over the rest; a constant trip count needs no loops for the rest.  Both
-    loops take the control loop's schedule position `dim`, whose loop is the user's one."""
+    and a cleanup loop over the rest; a constant trip count needs no loops for the rest, and
+    `exact` (the trip count is known to be a multiple of `factor`) none at all.  Both loops
+    take the control loop's schedule position `dim`, whose loop is the user's one."""
     ub, s = _upper(node), node.step
     if ub is None or s <= 0:
         return replace(node, dim=dim)            # an unexpected shape stays an (exact) loop
@@ -125,6 +126,8 @@ def strip_mine(node: K.For, factor: int, dim: int) -> K.Node:
     main = K.For(node.var, lb, K.simplify_cond(ir.Bin("<=", var, ir.Bin("-", ub, ir.Num(str(width - s))))),
                  width, K.Block(tuple(_flatten(_copy(node.body, node.var, _offset(var, k * s))
                                                for k in range(factor)))), dim)
+    if exact:
+        return main
     # the first value past the whole strips, lb + width * floor(x / width) for x = ub - lb + s
     # >= 0; C's truncating % makes it exceed ub when the loop is empty (x < 0), so the
     # cleanup loop needs no guard
@@ -150,15 +153,15 @@ def _strip(strips: dict, node: K.For):
 
 def unroll_marked(node: K.Node, variant: Variant, strips: dict | None = None,
                   loops: frozenset = frozenset()) -> K.Node:
-    """`strips`: (statement, point position) -> (factor, control position, counted, cleanup)
-    as poly.trips.strip_table gives it; `loops`: positions of the enclosing loops."""
+    """`strips`: (statement, point position) -> (factor, control position, counted, cleanup,
+    exact) as poly.trips.strip_table gives it; `loops`: positions of the enclosing loops."""
     strips = strips or {}
     if isinstance(node, K.For):
         body = unroll_marked(node.body, variant, strips, loops | {node.dim})
         node = K.For(node.var, node.init, node.cond, node.step, body, node.dim)
         info = _strip(strips, node)
         if info is not None and info[2]:
-            return strip_mine(node, info[0], info[1])
+            return strip_mine(node, info[0], info[1], info[4])
         d = _marked(variant, node)
         span = _const(ir.Bin("-", _upper(node), node.init)) if _upper(node) is not None else None
         if d is not None and d.trip > 0:

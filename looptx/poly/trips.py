@@ -135,7 +135,9 @@ class Strip:
     other statement or copy shares the control loop, and it realigns the strips, so a loop
     with pragmas (checked against the original strips) keeps them too.
     `cleanup`: a partial strip of the old layout may stay a loop; not for a full unroll (a
-    factor at least the loop's trip count, jammed), which must leave no loop behind."""
+    factor at least the loop's trip count, jammed), which must leave no loop behind.
+    `exact`: every run of a counted point loop has a multiple of `factor` iterations (a `known`
+    fact such as `N % 4 == 0`), so its strip-mined form needs no cleanup loop."""
     key: tuple
     ctrl: int
     point: int
@@ -143,6 +145,7 @@ class Strip:
     members: tuple
     counted: bool
     cleanup: bool
+    exact: bool = False
 
 
 def _point_of(p, ctrl: int) -> int | None:
@@ -170,15 +173,28 @@ def _outer(m: isl.Map, upto: int, width: int) -> isl.Set:
     return m.range().project_out(isl.dim_type.set, upto, width - upto)
 
 
-def _whole_trip(v: Variant, members, ctrl: int, point: int, width: int) -> int | None:
-    """Most values of the unrolled loop per iteration of the loops outside its control loop."""
+def _point_values(v: Variant, members, ctrl: int, point: int, width: int) -> isl.Map:
+    """The loops outside the control loop -> the values of the unrolled loop."""
     r = None
     for k, _, _ in members:
         x = v.piece_map(v.pieces[k], width).range()
         x = x.project_out(isl.dim_type.set, point + 1, width - point - 1) \
              .project_out(isl.dim_type.set, ctrl, point - ctrl)
         r = x if r is None else r.union(x)
-    m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, ctrl)
+    return isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, ctrl)
+
+
+def _whole_strips(m: isl.Map, factor: int) -> bool:
+    """Whether every run of the loop `m` maps to has a multiple of `factor` values."""
+    s = _stride_of(m)
+    spans = isl.Map.from_pw_multi_aff(m.lexmax_pw_multi_aff().sub(m.lexmin_pw_multi_aff())).range()
+    partial = isl.Set(f"{{ [w] : (w + {s}) mod {factor * s} != 0 }}").align_params(spans.get_space())
+    return spans.intersect(partial).is_empty()
+
+
+def _whole_trip(v: Variant, members, ctrl: int, point: int, width: int) -> int | None:
+    """Most values of the unrolled loop per iteration of the loops outside its control loop."""
+    m = _point_values(v, members, ctrl, point, width)
     widths = m.reverse().apply_range(m).deltas()
     if widths.is_empty():
         return 0
@@ -215,7 +231,9 @@ def strips(v: Variant, width: int, others=(), counting: bool = True) -> list[Str
         if cleanup:
             trip = _whole_trip(v, members, ctrl, point, width)
             cleanup = trip is None or trip > factor
-        out.append(Strip(key, ctrl, point, factor, tuple(k for k, _, _ in members), counted, cleanup))
+        exact = counted and _whole_strips(_point_values(v, members, ctrl, point, width), factor)
+        out.append(Strip(key, ctrl, point, factor, tuple(k for k, _, _ in members), counted,
+                         cleanup, exact))
     return _consistent(v, out)
 
 
@@ -225,7 +243,7 @@ def _consistent(v: Variant, found: list[Strip]) -> list[Strip]:
     their partial strips keep the guarded copies (`strip_table` leaves such keys out)."""
     while True:
         clash = set(_table(v, found)[1])
-        new = [replace(s, counted=False, cleanup=False)
+        new = [replace(s, counted=False, cleanup=False, exact=False)
                if any((v.pieces[k].stmt, s.point) in clash for k in s.members) else s for s in found]
         if new == found:
             return found
@@ -236,11 +254,12 @@ def _table(v: Variant, found: list[Strip]):
     seen: dict[tuple, set] = {}
     for s in found:
         for k in s.members:
-            seen.setdefault((v.pieces[k].stmt, s.point), set()).add((s.factor, s.ctrl, s.counted, s.cleanup))
+            seen.setdefault((v.pieces[k].stmt, s.point), set()).add(
+                (s.factor, s.ctrl, s.counted, s.cleanup, s.exact))
     table = {key: next(iter(vals)) for key, vals in seen.items() if len(vals) == 1}
     return table, [key for key, vals in seen.items() if len(vals) > 1]
 
 
 def strip_table(v: Variant, found: list[Strip]) -> dict[tuple, tuple]:
-    """(statement, point position) -> (factor, control position, counted, cleanup)."""
+    """(statement, point position) -> (factor, control position, counted, cleanup, exact)."""
     return _table(v, found)[0]
