@@ -134,7 +134,7 @@ def parser() -> argparse.ArgumentParser:
                    help="points asked per round (default: the annotation's batch_size, else 1)")
     s.add_argument("--replay", metavar="CACHE", help="replay the searcher on a recorded space "
                    "(Kernel Tuner cache .json or .json.gz) instead of measuring")
-    s.add_argument("--t1", metavar="T1", help="with --replay: the space's T1 definition (its Conditions)")
+    s.add_argument("--t1", metavar="T1", help="with --replay: the space's T1 definition (its Values and Conditions)")
     s.add_argument("--objective", metavar="NAME[:max|:min]",
                    help="with --replay: the recorded value to optimise (default: the cache's "
                         "'objective', else time); GFLOP/s-, GFLOPS/W- and score-like names are "
@@ -253,7 +253,7 @@ def cmd_search(args) -> int:
         broken = broken_plugins()
         for what in broken.values():        # listed names must be usable: say why one is not
             print(f"looptx: warning: {what}", file=sys.stderr)
-        print("\n".join(n for n in available_searchers() if n not in broken))
+        print("\n".join(n for n in available_searchers(hidden=True) if n not in broken))
         return 0
     args.defines = _checked_defines(args)
     return run(args)

@@ -280,10 +280,12 @@ def _bool(ln: _Line, value, what: str) -> bool:
 
 def _int(ln: _Line, value, what: str, least: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        # CONTRACT: annotations are Python 3, so a spec written for Python 2 gets 8/2 == 4.0
+        # A whole float comes from a `/` (CONTRACT: Python 3) or from a param list that mixes
+        # ints with a float; which one is not known here, so the hint names both.
         whole = isinstance(value, float) and value.is_integer()
         raise ln.error(f"{what} must be an integer >= {least}, got {value!r}",
-                       hint="'/' is true division in an annotation: write // for a whole quotient"
+                       hint="'/' is true division in an annotation (write // for a whole quotient), "
+                       "and one float among a param's values makes them all floats"
                        if whole else "give a whole number, or a param whose values are")
     return value
 

@@ -183,11 +183,13 @@ def _ints_of(value) -> list:
 def check_arg(step: Step, arg: str, kind: str, value):
     def bad(expect: str):
         article = "an" if expect[0] in "aeiou" else "a"
-        # annotations are Python 3 (CONTRACT), so a param list written for Python 2 gives 8/2 == 4.0
+        # A whole float comes from a `/` (annotations are Python 3) or from a param list that
+        # mixes ints with a float; the step cannot tell which, so the hint names both.
         whole = isinstance(value, float) and value.is_integer() and "integer" in expect
         return step.error(f"argument '{arg}' must be {article} {expect}, got {_show(value)}",
-                          hint="'/' is true division in an annotation: write // for a whole "
-                          "quotient" if whole else f"see the '{step.name}' step in the recipe reference")
+                          hint="'/' is true division in an annotation (write // for a whole quotient), "
+                          "and one float among a param's values makes them all floats"
+                          if whole else f"see the '{step.name}' step in the recipe reference")
     if kind == STMT and not (_is_int(value) and value >= 0):
         raise bad("statement number (0, 1, ...)")
     if kind == NAME and not (isinstance(value, str) and value.strip() or _is_int(value) and value >= 1):

@@ -115,6 +115,7 @@ class Searcher(abc.ABC):
         self._t0 = clock()
         self._elapsed_before = 0.0
         self._exhausted = False
+        self._asked_any = False       # this run asked a point (resumed history does not count)
 
     # -- options --------------------------------------------------------------------------
     @classmethod
@@ -247,8 +248,10 @@ class Searcher(abc.ABC):
         return self._elapsed_before + (self.clock() - self._t0)
 
     def _time_up(self) -> bool:
-        # the limit counts this run, as the driver's does: a resumed search gets its own
-        return self.time_limit is not None and self.clock() - self._t0 >= self.time_limit
+        # the limit counts this run, as the driver's does: a resumed search gets its own; and
+        # as in Orio and Kernel Tuner, a run asks for a point before the limit can stop it
+        return self.time_limit is not None and self._asked_any \
+            and self.clock() - self._t0 >= self.time_limit
 
     @property
     def budget_left(self) -> int:
@@ -281,6 +284,7 @@ class Searcher(abc.ABC):
                     break
         if not out and not self._pending:
             self._exhausted = True
+        self._asked_any = self._asked_any or bool(out)
         return out
 
     def tell(self, point: Point, result: Result) -> None:
@@ -478,6 +482,9 @@ def _load_builtins() -> None:
         _loaded = True
         for mod in _BUILTINS:
             importlib.import_module(f"looptx.search.{mod}")
+        # Orio's MSimplex starts the simplex again from new points; looptx's simplex restarts
+        # from a fresh random point at each convergence, which is the same search.
+        _REGISTRY.setdefault("msimplex", _REGISTRY["simplex"])
 
 
 def _entry_points():
@@ -492,13 +499,30 @@ def get_searcher(name: str) -> type:
     plugin (entry-point group `looptx.searchers`)."""
     _load_builtins()
     key = str(name).lower()
+    if key == "msimplex":
+        from looptx.search.options import _warn
+        _warn("looptx: note: Orio's MSimplex runs as simplex, which restarts from a fresh random "
+              "point at each convergence (a multi-start simplex)")
     if key in _REGISTRY:
         return _REGISTRY[key]
     for ep in _entry_points():
         if ep.name.lower() == key:
             return _plugin_class(ep)
+    if key in _ORIO_ONLY:
+        raise AnnotationError(f"'{name}' is an Orio searcher ({_ORIO_ONLY[key]}) that looptx does "
+                              "not provide",
+                              hint="use one of: " + ", ".join(available_searchers(hidden=True)))
+    import difflib
+    names = sorted(set(_REGISTRY) | {ep.name.lower() for ep in _entry_points()})
+    close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
+    mean = f"did you mean '{_REGISTRY[close[0]].name if close[0] in _REGISTRY else close[0]}'? " \
+        if close else ""
     raise AnnotationError(f"unknown searcher '{name}'",
-                          hint="available: " + ", ".join(available_searchers()))
+                          hint=mean + "available: " + ", ".join(available_searchers(hidden=True)))
+
+
+# Orio searchers with no counterpart here: refused by name rather than as a typo.
+_ORIO_ONLY = {"direct": "DIviding RECTangles", "firefly": "firefly algorithm"}
 
 
 def load_plugin(ep):
@@ -542,12 +566,14 @@ def broken_plugins() -> dict[str, str]:
     return out
 
 
-def available_searchers() -> list[str]:
-    """Names of the built-in searchers (default first among equals: surf+) and plugins."""
+def available_searchers(hidden: bool = False) -> list[str]:
+    """Names of the built-in searchers (default first among equals: surf+) and plugins;
+    `hidden` adds the variants kept out of the main list (randomlocal), which work all the
+    same and so belong in what an unknown name is told."""
     _load_builtins()
     names = []
     for cls in _REGISTRY.values():
-        if cls.listed and cls.name not in names:
+        if (cls.listed or hidden) and cls.name not in names:
             names.append(cls.name)
     for ep in _entry_points():
         if ep.name not in names:

@@ -17,13 +17,24 @@ from looptx.frontend.names import to_model, to_user
 from looptx.frontend.tuning import substitute_params
 
 
+def _searchers(st, best) -> str:
+    """The searchers the database's searches ran with (a resume may have gone on with the
+    recorded one, or switched): the annotation's name would be wrong provenance."""
+    runs = []
+    for _, o in best:
+        chain = " then ".join(getattr(o, "searchers", ()) or ()) or st.algorithm
+        if chain not in runs:
+            runs.append(chain)
+    return "; ".join(runs)
+
+
 def write_best(st, best, function=None) -> str:
     """`best`: [(sizes, SearchOutcome)] for the sizes that found a valid variant; `st` the
     search's Setup.  Returns the path written."""
     from looptx.pipeline import load, variants_for
     from looptx.recipe.schema import find_recipe, load_file
     base = os.path.splitext(st.path)[0]
-    lines = [f"looptx {__version__}: best variant(s) found by `looptx search` ({st.algorithm}, "
+    lines = [f"looptx {__version__}: best variant(s) found by `looptx search` ({_searchers(st, best)}, "
              f"backend {st.backend}) for {os.path.basename(st.path)}"]
     variants = []
     for sizes, o in best:

@@ -2,7 +2,9 @@
 -> one search per problem size -> the best variant written next to the input.
 
 Precedence of settings: command line, then the annotation's `def search`, then defaults
-(searcher surf+, budget min(space size, 100), seed 0).  `time_limit` is in seconds."""
+(searcher surf+, budget min(space size, 100), seed 0).  `time_limit` is in seconds.
+Orio refuses a search with neither total_runs nor time_limit; looptx runs the default budget
+instead (a first look at a space should need no flags) and says so on its first line."""
 from __future__ import annotations
 
 import json
@@ -19,6 +21,9 @@ from looptx.search.options import (STANDARD, flush_warnings, locate_option, opti
                                    parse_option_args, recorded_options, reset_warnings,
                                    with_command_line)
 from looptx.search.space import Constraint, Param, Space
+
+
+DEFAULT_BUDGET = 100
 
 
 @dataclass
@@ -254,14 +259,18 @@ def run(args) -> int:
     executor = args.executor or ("local-dask" if st.workers else None)
     results, keys = [], []
     fingerprint = _fingerprint(st, args.function)
+    from looptx.search.resume_checks import check_db_folder, check_resume_target
+    check_db_folder(st.db)
+    if args.resume:        # `arg resume = True` in a file also serves its first run
+        check_resume_target(st.db, [_key(st, sz) for sz in st.sizes], st.path)
     for sizes in st.sizes:
         space = space_for(st.spec, sizes, name=os.path.basename(st.path), chosen=st.chosen)
         _check_constraints(st, space, sizes)
         n_valid = _count(space)
         if n_valid == 0 or (n_valid is None and not space.sample(_rng(st.seed), 1)):
             raise _empty_space(st, space, sizes)
-        budget = st.budget if st.budget is not None else min(n_valid or 100, 100)
-        key = f"{os.path.basename(st.path)}|{json.dumps(sizes, sort_keys=True)}|{st.backend}|r{_region_tag(st)}"
+        budget = st.budget if st.budget is not None else min(n_valid or DEFAULT_BUDGET, DEFAULT_BUDGET)
+        key = _key(st, sizes)
         recorded = _recorded(st, key) if st.resume else None
         run_cls, run_options = (_recorded_searcher(st, recorded, cls, given) if recorded and not args.algorithm
                                 else (cls, st.options))
@@ -273,21 +282,31 @@ def run(args) -> int:
             raise locate_option(e, run_cls, st.spec, given)
         ev = evaluator_for(st, sizes, args.function)
         ev.signature()                 # a missing size is a bad input, not a failure per point
+        from looptx.search.param_checks import check_integer_params
+        check_integer_params(st.spec, space, ev)
         _check_recipe(ev, space, st.seed)
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
-        print(f"looptx search {st.path} [{label}]: {run_cls.name}, budget {budget}, {_points_text(space, n_valid)}, "
+        shown = budget if st.budget is not None else f"{budget} (default: no total_runs or --budget)"
+        print(f"looptx search {st.path} [{label}]: {run_cls.name}, budget {shown}, {_points_text(space, n_valid)}, "
               f"backend {st.backend}")
-        out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
-                         time_limit=st.time_limit, executor=executor, workers=st.workers,
-                         progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
-                         input_file=st.path, problem=sizes, searcher_options=run_options,
-                         fingerprint=fingerprint, warn=_warn_now)
+        try:
+            out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
+                             time_limit=st.time_limit, executor=executor, workers=st.workers,
+                             progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
+                             input_file=st.path, problem=sizes, searcher_options=run_options,
+                             fingerprint=fingerprint, warn=_warn_now)
+        except KeyboardInterrupt:
+            from looptx.search.interrupt import interrupted
+            return interrupted(st, results, key, args.function)
         if out.best_point is not None:
             # Held until a variant passes: a search that ends in a bad input (every point
             # rejected by a step) prints that one error line and nothing else.
             flush_warnings()
             flush_notes()
         print(top_table(st.db, key, n=args.top))
+        if out.stop_reason == "time_limit":
+            print(f"time limit of {st.time_limit:g} s reached: stopped after {out.n_evals} of "
+                  f"{budget} evaluations")
         results.append((sizes, out))
         keys.append(key)
     best = [(sz, o) for sz, o in results if o.best_point is not None]
@@ -386,6 +405,10 @@ def _nothing_passed(st: Setup, keys: list[str]) -> int:
     print(f"{st.path}: error: no variant passed validation ({summary} of {len(recs)} evaluated)"
           + (f"; the first: {first}" if first else "") + f"; {report}", file=sys.stderr)
     return 1
+
+
+def _key(st: Setup, sizes: Mapping[str, Any]) -> str:
+    return f"{os.path.basename(st.path)}|{json.dumps(sizes, sort_keys=True)}|{st.backend}|r{_region_tag(st)}"
 
 
 def _region_tag(st: Setup) -> str:
@@ -493,13 +516,24 @@ def _empty_space(st: Setup, space: Space, sizes: Mapping[str, Any]) -> LooptxErr
     points = _grid_sample(space, limit=200_000, seed=st.seed)
     base = {**spec.lets, **sizes}
 
+    failed: dict = {}
+
     def holds(c, p):
         try:
             return bool(c.expr({**base, **p}))
-        except Exception:  # noqa: BLE001 - as in the search: a failing constraint is false
+        except Exception as e:  # noqa: BLE001 - as in the search: a failing constraint is false
+            failed.setdefault(c.name, (e, p))
             return False
     for c in spec.constraints:
         if not any(holds(c, p) for p in points):
+            if c.name in failed:
+                # false where it evaluates, an error everywhere else: the error is the cause
+                e, p = failed[c.name]
+                what = e.what if isinstance(e, LooptxError) else f"{type(e).__name__}: {e}"
+                shown = ", ".join(f"{k}={v!r}" for k, v in p.items())
+                return AnnotationError(f"constraint '{c.name}' cannot be evaluated: {what} (at {shown}); "
+                                       f"it holds for no point{where_size}",
+                                       hint="fix the expression", **_constraint_where(st, c))
             return AnnotationError(f"constraint '{c.name}' holds for no point{where_size}: the search "
                                    "space is empty", hint="relax the constraint or add param values",
                                    **_constraint_where(st, c))
@@ -551,49 +585,5 @@ def _count(space: Space) -> int | None:
 def replay_command(args, given: Mapping | None = None) -> int:
     """`looptx search --replay CACHE`: a simulated search on a recorded space (no hardware);
     `given` holds the searcher options of the command line (parse_option_args)."""
-    import math
-    from looptx.search.base import get_searcher
-    from looptx.search.replay import load_recorded_space, replay
-    if args.db or args.resume:
-        raise LooptxError("--db and --resume do not apply to --replay: a replay measures nothing "
-                          "and records nothing", hint="drop them; run it again to repeat it")
-    rec = load_recorded_space(args.replay, args.t1, getattr(args, "objective", None))
-    algo = args.algorithm or "surf+"
-    budget = args.budget or min(100, rec.n_valid)
-    seed = args.seed or 0
-    batch = args.batch_size or 1
-    limit = {"time_limit": args.time_limit} if args.time_limit is not None else {}
-    cls = get_searcher(algo)
-    options = with_command_line(cls, {}, given or {})
-    try:
-        trace = replay(rec, algo, seed=seed, max_evals=budget, batch_size=batch,
-                       options={**options, **limit})
-    except LooptxError as e:
-        raise locate_option(e, cls, None, given)
-    flush_warnings()
-    best = trace.best_curve[-1] if len(trace) else math.inf
-    fails = sum(1 for _, r, _ in trace if not r.ok)
-    print(f"replay {os.path.basename(args.replay)}: {trace.searcher}, {len(trace)} evaluations "
-          f"({fails} failed), seed {seed}, batch {batch}; {rec.n_valid} valid points")
-    if not math.isfinite(best):
-        print("no successful evaluation")
-        return 1
-    rank = 1 + sum(1 for t in rec.times if t < best)
-    point = next(p for (p, r, _), v in zip(trace, trace.best_curve) if r.ok and r.value == best)
-    print(f"best point {json.dumps(point, default=str)}")
-    tail = f"simulated time {trace.times[-1]:.1f} s (searcher {trace.searcher_time:.2f} s)"
-    if rec.objective_name == "time" and rec.ratio:
-        hit = next((i + 1 for i, v in enumerate(trace.best_curve) if v <= 1.05 * rec.optimum), None)
-        print(f"best found {best:.6g} s (optimum {rec.optimum:.6g} s, optimum/best "
-              f"{rec.optimum / best:.4f}, rank {rank} of {rec.n_valid}); within 5% of the optimum "
-              f"after {hit if hit else 'more than ' + str(len(trace))} evaluations; {tail}")
-        return 0
-    # another objective: shown in its own units, with its direction
-    name, way = rec.objective_name, "higher" if rec.higher_is_better else "lower"
-    first = next(i + 1 for i, v in enumerate(trace.best_curve) if v == rec.optimum) \
-        if best == rec.optimum else None
-    unit = " ms" if name == "time" else ""
-    print(f"best found {name} {rec.shown(best):.6g}{unit} (optimum {rec.shown(rec.optimum):.6g}{unit}, {way} is "
-          f"better, rank {rank} of {rec.n_valid}); optimum found "
-          f"{'after ' + str(first) if first else 'not within ' + str(len(trace))} evaluations; {tail}")
-    return 0
+    from looptx.search.replay_cli import replay_command as replay_cli
+    return replay_cli(args, given)

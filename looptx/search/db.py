@@ -178,6 +178,12 @@ class ResultsDB:
         if not create and not self.path.exists():
             raise SearchError(f"results database '{self.path}' does not exist",
                               hint="run `looptx search` first or check the path", file=str(path))
+        folder = self.path.parent
+        if create and not self.path.exists() and not folder.is_dir():
+            # sqlite says only 'unable to open database file'
+            raise SearchError(f"cannot create the results database '{self.path}': the folder "
+                              f"'{folder}' does not exist",
+                              hint="create the folder first, or give another --db", file=str(path))
         try:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per row.
             self._conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None)

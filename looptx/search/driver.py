@@ -46,6 +46,8 @@ from typing import Any, Callable, Mapping
 
 from looptx.runtime.worker import WorkerPool
 from looptx.search.db import EvalRecord, ResultsDB, SearchError, utc_now
+from looptx.search.interrupt import quiet_dask, sigint_blocked
+from looptx.search.provenance import history as _history, searcher_label as _searcher_label
 from looptx.search.options import options_to_record, recorded_options
 from looptx.frontend.tuning import substitute_params
 from looptx.search.evaluate import (DEFAULT_PREPARE_TIMEOUT, MEASURE_STATUSES, Measurement,
@@ -74,6 +76,8 @@ class SearchOutcome:
     stop_reason: str = "budget"          # 'budget' | 'time_limit' | 'finished' (searcher done)
     n_measured: int = 0                  # measurements actually run by this call
     n_resumed: int = 0                   # evaluations replayed from the database
+    # every searcher that measured for this search, in order, as 'name' or 'name {options}'
+    searchers: tuple[str, ...] = ()
 
 
 def describe_space(space) -> dict:
@@ -132,12 +136,14 @@ class _LocalBackend:
         self._timeout = float(evaluator.timeout)
 
     def submit_prepare(self, point: dict) -> cf.Future:
-        f = self._prep.submit(prepare_task, point, timeout=self._prepare_timeout)
+        with sigint_blocked():           # the pool's threads start the children
+            f = self._prep.submit(prepare_task, point, timeout=self._prepare_timeout)
         return _chain(f, lambda r: prepared_from_call(point, r))
 
     def submit_measure(self, prepared: Prepared) -> cf.Future:
-        f = self._meas.submit(measure_task, prepared, timeout=self._timeout,
-                              restart_after=restart_after_measure)
+        with sigint_blocked():
+            f = self._meas.submit(measure_task, prepared, timeout=self._timeout,
+                                  restart_after=restart_after_measure)
         return _chain(f, measurement_from_call)
 
     def close(self, kill: bool) -> None:
@@ -159,9 +165,14 @@ class _DaskBackend:
             # Isolated measurement children need non-daemonic worker processes; the nanny reads
             # this setting whenever it (re)starts a worker, so it stays set for the cluster's life.
             self._stack.enter_context(dask.config.set({"distributed.worker.daemon": False}))
-            cluster = self._stack.enter_context(LocalCluster(
-                n_workers=workers or 1, threads_per_worker=1, processes=True,
-                dashboard_address=None))
+            # Read by the worker processes as they import distributed: the tasks that Ctrl-C
+            # cancels would each log a warning there.
+            os.environ.setdefault("DASK_LOGGING", repr({
+                **dask.config.get("logging", {}), "distributed.worker.state_machine": "error"}))
+            with sigint_blocked():       # its event-loop thread starts the worker processes
+                cluster = self._stack.enter_context(LocalCluster(
+                    n_workers=workers or 1, threads_per_worker=1, processes=True,
+                    dashboard_address=None))
             client = self._stack.enter_context(Client(cluster))
         elif isinstance(executor, str):
             addr = "tcp://" + executor[len("dask://"):] if executor.startswith("dask://") else executor
@@ -197,7 +208,8 @@ class _DaskBackend:
         with contextlib.suppress(Exception):
             self.client.cancel([f for f in self._futures if not f.done()])
         self._futures.clear()
-        self._stack.close()
+        with quiet_dask() if kill else contextlib.nullcontext():
+            self._stack.close()
 
 
 def _make_backend(executor, evaluator, workers, context):
@@ -313,9 +325,10 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
                           file=str(rdb.path))
     stored = json.loads(json.dumps(info.space)) if info.space is not None else None
     if stored is not None and stored.get("params") != json.loads(json.dumps(space_desc))["params"]:
-        raise SearchError(f"the search space of {key!r} changed since it was recorded",
-                          hint="resume with the same annotations, or start a new --db",
-                          file=str(rdb.path))
+        from looptx.search.resume_checks import space_change
+        what, how = space_change(stored.get("params") or [], json.loads(json.dumps(space_desc))["params"])
+        raise SearchError(f"the search space of {key!r} changed since it was recorded: {what}",
+                          hint=how, file=str(rdb.path))
     if stored is not None and fingerprint is not None and stored.get("fingerprint") is not None \
             and stored["fingerprint"] != fingerprint:
         raise SearchError(f"the code, recipe or build command of {key!r} changed since it was "
@@ -329,6 +342,10 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
     # told to the searcher, whose saved state (made under the old options) is not used.
     changed = _changed_options(searcher, info.searcher_options) if same else []
     if not same:
+        # The best file names who found what: a run that switched searchers keeps them all.
+        history = list(_history(info)) + [_searcher_label(searcher, searcher_options)]
+        rdb.update_search(key, evaluator={**(info.evaluator if isinstance(info.evaluator, dict) else {}),
+                                          "searchers": history})
         (warn or _py_warn)(f"search {key!r} was recorded with searcher {info.searcher!r} and resumes "
                            f"with {getattr(searcher, 'name', None)!r}: its {len(records)} evaluations "
                            "are told to the new searcher, which goes on from them")
@@ -414,7 +431,10 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
             if left <= 0:
                 stop_reason = "budget"
                 break
-            if deadline is not None and time.monotonic() >= deadline:
+            # As Orio and Kernel Tuner do, the limit is checked only once this call has an
+            # evaluation: a limit shorter than the setup still measures a point.
+            started = len(records) > n_resumed
+            if deadline is not None and started and time.monotonic() >= deadline:
                 stop_reason = "time_limit"
                 break
             if getattr(searcher, "finished", False):
@@ -427,7 +447,8 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
                 break
             remeasure = set(getattr(searcher, "remeasure", ()) or ())
             out, timed_out, nm = _round(points, backend, searcher, rdb, key, desc, point_key,
-                                        measured, remeasure, next_index, deadline,
+                                        measured, remeasure, next_index,
+                                        deadline if started else None,
                                         lambda rec: _after_record(rec, records, counts, bar,
                                                                   on_record, budget))
             n_measured += nm
@@ -450,6 +471,7 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
             rdb.update_search(key, status=status, finished=utc_now() if status == "finished" else None)
     records.sort(key=lambda r: r.eval_index)
     best = _best(records)
+    info = rdb.get_search(key)
     bm = None if best is None else Measurement(status="ok", time=best.time, times=best.times,
                                                spread=best.spread, compile_time=best.compile_time,
                                                run_time=best.run_time, info=best.info)
@@ -457,7 +479,8 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
                          best_measurement=bm, best_record=best, n_evals=len(records),
                          counts=dict(counts), wall_time=time.monotonic() - t_start,
                          records=tuple(records), stop_reason=stop_reason, n_measured=n_measured,
-                         n_resumed=n_resumed)
+                         n_resumed=n_resumed,
+                         searchers=_history(info) if info is not None else ())
 
 
 def _after_record(rec, records, counts, bar, on_record, budget):

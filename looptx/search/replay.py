@@ -3,8 +3,8 @@
 A Kernel Tuner cache holds the measured time of every configuration of a space; replaying a
 searcher against it costs no hardware and gives the exact same answers every time, which is
 how searchers are compared (benchmarks/search_quality.py).  Conventions:
-- the valid space is the T1 `Conditions` over the parameter grid when a T1 file is given, else
-  the configurations present in the cache;
+- the valid space is the T1 `Conditions` over the grid of its `Values` when a T1 file is
+  given, else the configurations present in the cache; `-D NAME=VALUE` narrows either;
 - a valid configuration absent from the cache, or stored with an error string, is a failure
   that still costs one evaluation;
 - simulated time = recorded compile_time + benchmark_time (ms in the cache, seconds here) plus
@@ -18,7 +18,6 @@ import json
 import math
 import operator
 import os
-import re
 import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -27,6 +26,9 @@ from pathlib import Path
 
 from looptx.errors import AnnotationError, LooptxError, note_once
 from looptx.search.base import Result, get_searcher
+from looptx.search.replay_checks import (objective_keys, fixed_constraints, fixed_values,
+                                         objective_direction, refuse_negative_times,
+                                         split_objective, t1_value_space)
 from looptx.search.space import Constraint, Param, Point, Space, infer_kind, point_key
 
 _KT_FAILURE_STATUS = {"CompilationFailedConfig": "compile_error",
@@ -277,7 +279,7 @@ def _load_params(data: dict, path: str) -> list[Param]:
     return params
 
 
-def _load_t1(t1_path, params: list[Param]) -> list[Callable]:
+def _load_t1(t1_path, params: list[Param]) -> tuple[list[Callable], list[Param]]:
     t1_path = str(t1_path)
     t1 = _read_json(t1_path)
     cs = t1.get("ConfigurationSpace")
@@ -312,7 +314,8 @@ def _load_t1(t1_path, params: list[Param]) -> list[Callable]:
                                   "parameter of the space", hint=f"parameters: {', '.join(names)}",
                                   file=t1_path)
         out.append(_constraint(expr, used, text, t1_path))
-    return out
+    params, in_values = t1_value_space(cs.get("TuningParameters", []), params, t1_path)
+    return in_values + out, params
 
 
 def _hashable(value):
@@ -364,35 +367,6 @@ def _record_point(rec: Mapping, key: str, params: list[Param]) -> Point | None:
     return match(key, 0)
 
 
-_HIGHER = re.compile(r"flop|ops\b|/s\b|per_?s(ec)?\b|/w\b|score|throughput|bandwidth|"
-                     r"efficien|speed_?up", re.I)
-
-
-def objective_direction(name: str, given: str | None = None) -> tuple[str, bool]:
-    """(objective, higher is better) from `NAME`, `NAME:max` or `NAME:min`.  A cache does not
-    record the direction (Kernel Tuner takes it as an argument); without a suffix, throughput-
-    like names (GFLOP/s, GFLOPS/W, score) are maximised and the rest (time, energy) minimised."""
-    text = given if given is not None else name
-    base, _, how = text.rpartition(":") if text.endswith((":max", ":min")) else (text, "", "")
-    return base, (how == "max") if how else bool(_HIGHER.search(base))
-
-
-def _objective_keys(values: list[float], name: str, higher: bool):
-    """(key, shown, ratio): the minimised key of a recorded value, its inverse, and whether
-    optimum/best of keys is a performance ratio."""
-    scale = 1000.0 if name == "time" else 1.0          # Kernel Tuner records ms; looptx uses s
-    low, high = min(values), max(values)
-    if low > 0:
-        if higher:
-            return (lambda v: 1.0 / v), (lambda k: 1.0 / k), True
-        return (lambda v: v / scale), (lambda k: k * scale), name == "time"
-    # zero or negative values (a score): a shift keeps the order and makes keys positive
-    pad = max((high - low) * 1e-3, 1e-12)
-    if higher:
-        return (lambda v: high - v + pad), (lambda k: high + pad - k), False
-    return (lambda v: (v - low + pad) / scale), (lambda k: k * scale + low - pad), False
-
-
 def _value(rec: Mapping, name: str):
     """The objective of a record, or the failure string that stands for it."""
     v = rec.get(name)
@@ -405,13 +379,20 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def load_recorded_space(path, t1_path=None, objective: str | None = None) -> RecordedSpace:
+def load_recorded_space(path, t1_path=None, objective: str | None = None,
+                        fixed: Iterable[str] = ()) -> RecordedSpace:
     """Read a Kernel Tuner cache (`.json` or `.json.gz`), optionally with its T1 definition.
-    `objective` (NAME, NAME:max or NAME:min) overrides the cache's `objective` field."""
+    `objective` (NAME, NAME:max or NAME:min) overrides the cache's `objective` field; `fixed`
+    holds `-D` items NAME=VALUE, each narrowing the space to the points with that value.
+    A recorded time of 0 is kept and shown as recorded; a negative one is refused at its line."""
     path = str(path)
     data = _read_json(path)
-    obj_name, higher = objective_direction(str(data.get("objective") or "time"), objective)
     params = _load_params(data, path)
+    if objective is not None:
+        base, how = split_objective(objective, [r for r in data["cache"].values() if isinstance(r, dict)],
+                                    [p.name for p in params], path)
+        objective = f"{base}:{how}" if how else base
+    obj_name, higher = objective_direction(str(data.get("objective") or "time"), objective)
     records = []
     for key, rec in data["cache"].items():
         if not isinstance(rec, dict) or _value(rec, obj_name) is None:
@@ -430,11 +411,15 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None) -> Rec
         raise AnnotationError(f"no record of the cache has the objective '{obj_name}'",
                               hint="name the recorded value to optimise with --objective NAME",
                               file=path)
+    refuse_negative_times(path, data["cache"], obj_name)
     if t1_path is not None:
-        constraints = _load_t1(t1_path, params)
+        constraints, params = _load_t1(t1_path, params)
+        grid = Space(params)
     else:
         known = frozenset(by_key)
         constraints = [lambda point: point_key(point) in known]
+    fixed = fixed_values(list(fixed), params, path)
+    constraints += fixed_constraints(fixed, path)
     name = Path(path).name
     for suffix in (".gz", ".json"):
         name = name[: -len(suffix)] if name.endswith(suffix) else name
@@ -448,6 +433,9 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None) -> Rec
             note_once(str(t1_path), 1, f"the grid has {grid.grid_size} combinations, too many "
                       "to list; the valid space is the cache's points that meet these conditions")
     space = Space(params, constraints, name=name, rows=rows)
+    if fixed and space.size() == 0:
+        raise AnnotationError("no point of the space has " + ", ".join(f"{k}={v}" for k, v in fixed.items()),
+                              hint="-D narrows the replayed space to one value; drop one", file=path)
     if t1_path is not None and space.size() == 0:
         raise AnnotationError("the T1 conditions exclude every point of the space",
                               hint="check the conditions against the cache's parameters",
@@ -455,7 +443,7 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None) -> Rec
 
     numbers = [v for v in (_value(r, obj_name) for r in by_key.values()) if _is_number(v)
                and not (obj_name == "time" and v >= _KT_FAILED_TIME)]
-    key, shown, ratio = _objective_keys(numbers or [1.0], obj_name, higher)
+    key, shown, ratio = objective_keys(numbers or [1.0], obj_name, higher)
 
     compile_times = [float(r.get("compile_time", 0.0)) for r in by_key.values()
                      if isinstance(r.get("compile_time"), (int, float))]

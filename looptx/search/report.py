@@ -17,7 +17,7 @@ from typing import IO, Any, Iterator
 
 from looptx.search.db import EvalRecord, ResultsDB, SearchInfo
 
-__all__ = ["top_table", "export_csv", "export_json", "convergence_plot",
+__all__ = ["top_table", "export_csv", "export_json", "convergence_plot", "convergence_figure", "plot_format",
            "export_kernel_tuner_cache", "format_time", "best_so_far", "report_command"]
 
 
@@ -171,27 +171,45 @@ def export_json(db, path_or_stream, search_key: str | None = None) -> dict:
     return doc
 
 
-def convergence_plot(db, png_path, search_key: str | None = None, *,
-                     title: str | None = None) -> int:
-    """Best-so-far time against evaluation number, one line per search (labelled with its key
-    and searcher), log-scaled time axis.  Returns the number of lines drawn."""
+def plot_format(path) -> str:
+    """The file format `--plot PATH` names by its extension (png without one); an extension
+    matplotlib cannot write is bad input."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+
+    ext = os.path.splitext(os.fspath(path))[1].lower().lstrip(".")
+    known = FigureCanvasAgg(Figure()).get_supported_filetypes()
+    if ext and ext not in known:
+        from looptx.search.db import SearchError
+        raise SearchError(f"cannot write a plot as '.{ext}'", file=os.fspath(path),
+                          hint="use one of " + ", ".join(f".{k}" for k in sorted(known)))
+    return ext or "png"
+
+
+def convergence_figure(db, search_key: str | None = None, *, title: str | None = None):
+    """(figure, lines drawn) of `convergence_plot`."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     # Figure + Agg canvas directly: no pyplot global state, no GUI backend selection.
     fig = Figure(figsize=(7, 4.5), dpi=110)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
-    lines = 0
+    lines, evaluations = 0, 1
     with _opened(db) as rdb:
         for info in _selected(rdb, search_key):
             curve = best_so_far(rdb.evaluations(info.key))
+            evaluations = max(evaluations, len(curve))
             xs = [i + 1 for i, v in enumerate(curve) if math.isfinite(v)]
             ys = [v for v in curve if math.isfinite(v)]
             if not xs:
                 continue
             ax.step(xs, ys, where="post", label=f"{info.key} ({info.searcher or '?'})")
             lines += 1
+    # evaluations that failed before the first success cost budget too: the axis shows them
+    ax.set_xlim(1, max(evaluations, 2))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("evaluation")
     ax.set_ylabel("best time so far (s)")
     ax.set_yscale("log")
@@ -203,7 +221,17 @@ def convergence_plot(db, png_path, search_key: str | None = None, *,
         ax.text(0.5, 0.5, "no successful evaluation", ha="center", va="center",
                 transform=ax.transAxes)
     fig.tight_layout()
-    fig.savefig(os.fspath(png_path), format="png")
+    return fig, lines
+
+
+def convergence_plot(db, png_path, search_key: str | None = None, *,
+                     title: str | None = None) -> int:
+    """Best-so-far time against evaluation number, one line per search (labelled with its key
+    and searcher), log-scaled time axis, in the format the file's extension names.  Returns
+    the number of lines drawn."""
+    fmt = plot_format(png_path)
+    fig, lines = convergence_figure(db, search_key, title=title)
+    fig.savefig(os.fspath(png_path), format=fmt)
     return lines
 
 
@@ -258,6 +286,10 @@ def report_command(args) -> int:
     if not os.path.exists(args.db):
         raise SearchError(f"no results database at '{args.db}'",
                           hint="give the FILE.looptx.db written by `looptx search`", file=args.db)
+    if args.top < 1:
+        raise SearchError(f"--top must be at least 1, got {args.top}", hint="e.g. --top 10")
+    if args.plot:
+        plot_format(args.plot)
     # Checked before anything is printed: an export that cannot be written is bad input.
     for out in (args.csv, args.json, args.plot, args.kernel_tuner):
         if out and out != "-":

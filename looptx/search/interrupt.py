@@ -1,0 +1,103 @@
+"""Ctrl-C during a search: one line, the best file of what was measured, and no child
+process tracebacks.
+
+Children (spawn workers, Dask nannies) share the terminal's process group, so they receive the
+SIGINT too; a child still importing (numpy, distributed) then prints its own traceback.  They
+are started with SIGINT blocked: the mask survives fork and exec, and a spawn child ignores
+SIGINT once it runs (the parent ends them).  The main thread blocks it only while it starts
+threads or processes, so Ctrl-C still reaches the search at once."""
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import sys
+import threading
+
+
+@contextlib.contextmanager
+def sigint_blocked():
+    """Threads and processes started inside inherit a mask with SIGINT blocked."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+@contextlib.contextmanager
+def quiet_dask():
+    """A cluster torn down mid-task logs warnings about lost data: not the user's concern."""
+    loggers = [logging.getLogger(n) for n in ("distributed", "distributed.worker", "distributed.scheduler",
+                                              "distributed.nanny", "distributed.core", "distributed.client")]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, lv in zip(loggers, levels):
+            lg.setLevel(lv)
+
+
+def interrupted(st, results: list, key: str, function=None) -> int:
+    """After Ctrl-C in the search of `key`: the best file of every size with a variant (the
+    finished sizes in `results` and what the interrupted one measured), and one line on stderr."""
+    # a second Ctrl-C while writing would leave a half-written best file
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN) \
+        if threading.current_thread() is threading.main_thread() else None
+    try:
+        out = None
+        with contextlib.suppress(Exception):
+            out = recorded_outcome(st.db, key)
+        n = out.n_evals if out is not None else 0
+        sizes = _sizes_of(key)
+        best = [(sz, o) for sz, o in results if o.best_point is not None]
+        if out is not None and out.best_point is not None:
+            best.append((sizes, out))
+        written = None
+        if best:
+            with contextlib.suppress(Exception):
+                from looptx.search.best import write_best
+                written = write_best(st, best, function)
+        what = f"best variant so far written to {written}; " if written else ""
+        print(f"looptx: search interrupted after {n} evaluation{'s' if n != 1 else ''} of this "
+              f"size; {what}every measured point is in {st.db} (continue with --resume)",
+              file=sys.stderr)
+        sys.stdout.flush()
+        return 130
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+
+
+def recorded_outcome(db, key: str) -> SearchOutcome:
+    """The outcome of what the database holds of a search (an interrupted one included)."""
+    from collections import Counter
+    from looptx.search.db import ResultsDB
+    from looptx.search.driver import Measurement, SearchOutcome, _best, _history
+    with ResultsDB(db, create=False) as rdb:
+        info = rdb.get_search(key)
+        records = rdb.evaluations(key)
+    records.sort(key=lambda r: r.eval_index)
+    best = _best(records)
+    bm = None if best is None else Measurement(status="ok", time=best.time, times=best.times,
+                                               spread=best.spread, compile_time=best.compile_time,
+                                               run_time=best.run_time, info=best.info)
+    return SearchOutcome(search_key=key, best_point=best.point if best else None,
+                         best_measurement=bm, best_record=best, n_evals=len(records),
+                         counts=dict(Counter(r.status for r in records)), wall_time=0.0,
+                         records=tuple(records), stop_reason="interrupted",
+                         searchers=_history(info) if info is not None else ())
+
+
+def _sizes_of(key: str) -> dict:
+    import json
+    try:
+        return json.loads(key.split("|")[1])
+    except (IndexError, ValueError):
+        return {}
+

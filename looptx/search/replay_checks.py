@@ -1,0 +1,232 @@
+"""Checks and restrictions of a recorded space that come from the command line or a T1 file:
+the objective to optimise and its direction, the T1 `Values`, `-D` fixes, and recorded times
+that cannot be times.
+They live apart from replay.py's reader so each can say precisely what is wrong."""
+from __future__ import annotations
+
+import ast
+import difflib
+import gzip
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+
+from looptx.errors import AnnotationError, note_once
+from looptx.search.space import Constraint, Param, infer_kind
+
+
+def _closest(word: str, names: Sequence[str]) -> str:
+    near = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
+    if not near:
+        near = [n for n in names if n.lower() == word.lower()]
+    return f"did you mean '{near[0]}'? " if near else ""
+
+
+def _listing(values, limit: int = 12) -> str:
+    values = list(values)
+    text = ", ".join(map(str, values[:limit]))
+    return text + (f", ... ({len(values)} in all)" if len(values) > limit else "")
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def recorded_objectives(records: Sequence[Mapping], params: Sequence[str]) -> list[str]:
+    """Fields that some record holds a number in: what --objective may name."""
+    seen: dict[str, None] = {}
+    for rec in records:
+        for k, v in rec.items():
+            if k not in params and _is_number(v):
+                seen.setdefault(k)
+    return list(seen)
+
+
+def split_objective(text: str, records: Sequence[Mapping], params: Sequence[str],
+                    path: str) -> tuple[str, str]:
+    """(NAME, '', 'max' or 'min') of an --objective, refused with what is wrong with it: empty,
+    a direction other than max/min, or a name no record holds a value for."""
+    names = recorded_objectives(records, params)
+    valid = f"recorded: {_listing(names) or 'none'}; write NAME, NAME:max or NAME:min"
+    if not text.strip():
+        raise AnnotationError("--objective is empty: name the recorded value to optimise",
+                              hint=valid, file=path)
+    base, how = text, ""
+    if ":" in text and text not in names:
+        base, _, how = text.rpartition(":")
+        if how not in ("max", "min"):
+            raise AnnotationError(f"--objective '{text}': the direction after ':' must be max or "
+                                  f"min, not '{how}'", hint=valid, file=path)
+    if not any(base in rec for rec in records):
+        raise AnnotationError(f"no record of the cache has the objective '{base}'",
+                              hint=_closest(base, names) + valid, file=path)
+    return base, how
+
+
+def refuse_negative_times(path: str, cache: Mapping[str, object], name: str) -> None:
+    """A time below zero is no measurement, and every rank and ratio built on it would be
+    wrong, so it is refused at its record; a time of 0 (a kernel below the timer's resolution)
+    is kept and shown as recorded."""
+    if name != "time":
+        return
+    for key, rec in cache.items():
+        v = rec.get("time") if isinstance(rec, Mapping) else None
+        if _is_number(v) and v < 0:
+            raise AnnotationError(f"the record '{key}' has a negative time ({v} ms)",
+                                  hint="a time cannot be below 0; remove or re-measure that "
+                                  "record, or optimise another value with --objective",
+                                  file=path, line=_line_of(path, key))
+
+
+def _line_of(path: str, key: str) -> int | None:
+    """The line of the cache where the record `key` starts (Kernel Tuner writes one a line)."""
+    try:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt", encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, EOFError):
+        return None
+    at = text.find(json.dumps(key) + ":")
+    return text.count("\n", 0, at) + 1 if at >= 0 else None
+
+
+class _InValues(Constraint):
+    def __init__(self, name: str, allowed: frozenset, file: str):
+        super().__init__((name,), f"the T1 Values of {name}", file)
+        self.name, self.allowed = name, allowed
+
+    def holds(self, point: Mapping) -> bool:
+        return _canon(point[self.name]) in self.allowed
+
+
+class _Fixed(Constraint):
+    def __init__(self, name: str, value, file: str):
+        super().__init__((name,), f"-D {name}={value}", file)
+        self.name, self.value = name, _canon(value)
+
+    def holds(self, point: Mapping) -> bool:
+        return _canon(point[self.name]) == self.value
+
+
+def _canon(v) -> str:
+    return json.dumps(list(v) if isinstance(v, tuple) else v, sort_keys=True, default=str)
+
+
+def _t1_values(entry: Mapping, t1_path: str):
+    """The Values of one T1 tuning parameter, or None where it lists none."""
+    values = entry.get("Values")
+    if isinstance(values, str):
+        try:
+            values = ast.literal_eval(values.strip() or "[]")
+        except (ValueError, SyntaxError):
+            raise AnnotationError(f"cannot read the Values of {entry.get('Name')}: {values!r}",
+                                  hint="write a list such as \"[16, 32, 64]\"", file=t1_path) from None
+    if values is None or (isinstance(values, (list, tuple)) and not values):
+        return None
+    if not isinstance(values, (list, tuple)):
+        raise AnnotationError(f"the Values of {entry.get('Name')} are not a list", file=t1_path,
+                              hint="write a list such as \"[16, 32, 64]\"")
+    return [tuple(v) if isinstance(v, list) else v for v in values]
+
+
+def t1_value_space(entries: Sequence[Mapping], params: list[Param],
+                   t1_path: str) -> tuple[list[Param], list[Constraint]]:
+    """The T1 space is the product of its Values: a cached value the T1 file does not list is
+    outside it (a constraint), and a listed value the cache never measured joins the grid, so
+    its points are failures that cost an evaluation like any unmeasured valid point."""
+    by_name = {e.get("Name"): e for e in entries if isinstance(e, Mapping)}
+    out, constraints, unmeasured, excluded = [], [], [], []
+    for p in params:
+        values = _t1_values(by_name.get(p.name, {}), t1_path)
+        if values is None:
+            out.append(p)
+            continue
+        allowed = frozenset(_canon(v) for v in values)
+        have = {_canon(v) for v in p.values}
+        extra = [v for v in values if _canon(v) not in have]
+        dropped = [v for v in p.values if _canon(v) not in allowed]
+        unmeasured += [f"{p.name}={v}" for v in extra]
+        excluded += [f"{p.name}={v}" for v in dropped]
+        if extra:
+            merged = list(p.values) + extra
+            kind = p.kind if p.kind == "permutation" else infer_kind(merged)
+            p = Param(p.name, tuple(merged), kind, p.slots)
+        if dropped:
+            constraints.append(_InValues(p.name, allowed, t1_path))
+        out.append(p)
+    if excluded:
+        note_once(t1_path, None, f"the cache holds values the T1 file does not list "
+                  f"({_listing(excluded, 6)}); their points are not part of the space")
+    if unmeasured:
+        note_once(t1_path, None, f"the T1 file lists values the cache never measured "
+                  f"({_listing(unmeasured, 6)}); their points count as failed evaluations")
+    return out, constraints
+
+
+def fixed_values(defines: Sequence[str], params: Sequence[Param], path: str) -> dict:
+    """`-D NAME=VALUE` items as {name: the param's own value}: each must name a parameter of
+    the cache and one of its recorded values, as a -D of a performance param does in a real
+    search."""
+    names = [p.name for p in params]
+    out = {}
+    for item in defines:
+        name, _, text = item.partition("=")
+        p = next((q for q in params if q.name == name), None)
+        if p is None:
+            raise AnnotationError(f"-D {item}: '{name}' is not a parameter of the cache",
+                                  hint=_closest(name, names) + f"parameters: {_listing(names)}",
+                                  file=path)
+        match = [v for v in p.values if _spelled(v, text)]
+        if not match:
+            raise AnnotationError(f"-D {item}: the cache has no value {text} for {name}",
+                                  hint=f"values: {_listing(p.values)}", file=path)
+        out[name] = match[0]
+    return out
+
+
+def _spelled(value, text: str) -> bool:
+    if str(value) == text or _canon(value) == text:
+        return True
+    if isinstance(value, bool):
+        return text in (("True", "true", "1") if value else ("False", "false", "0"))
+    try:
+        return _is_number(value) and float(text) == value
+    except ValueError:
+        return False
+
+
+def fixed_constraints(fixed: Mapping, path: str) -> list[Constraint]:
+    return [_Fixed(n, v, path) for n, v in fixed.items()]
+
+
+_HIGHER = re.compile(r"flop|ops\b|/s\b|per_?s(ec)?\b|/w\b|score|throughput|bandwidth|"
+                     r"efficien|speed_?up", re.I)
+
+
+def objective_direction(name: str, given: str | None = None) -> tuple[str, bool]:
+    """(objective, higher is better) from `NAME`, `NAME:max` or `NAME:min`.  A cache does not
+    record the direction (Kernel Tuner takes it as an argument); without a suffix, throughput-
+    like names (GFLOP/s, GFLOPS/W, score) are maximised and the rest (time, energy) minimised."""
+    text = given if given is not None else name
+    base, _, how = text.rpartition(":") if text.endswith((":max", ":min")) else (text, "", "")
+    return base, (how == "max") if how else bool(_HIGHER.search(base))
+
+
+def objective_keys(values: list[float], name: str, higher: bool):
+    """(key, shown, ratio): the minimised key of a recorded value, its inverse, and whether
+    optimum/best of keys is a performance ratio."""
+    scale = 1000.0 if name == "time" else 1.0          # Kernel Tuner records ms; looptx uses s
+    low, high = min(values), max(values)
+    if low == 0 and name == "time" and not higher:
+        # a time of 0 stays 0, shown as recorded; optimum/best means nothing with it
+        return (lambda v: v / scale), (lambda k: k * scale), False
+    if low > 0:
+        if higher:
+            return (lambda v: 1.0 / v), (lambda k: 1.0 / k), True
+        return (lambda v: v / scale), (lambda k: k * scale), name == "time"
+    # zero or negative values (a score): a shift keeps the order and makes keys positive
+    pad = max((high - low) * 1e-3, 1e-12)
+    if higher:
+        return (lambda v: high - v + pad), (lambda k: high + pad - k), False
+    return (lambda v: (v - low + pad) / scale), (lambda k: k * scale + low - pad), False
