@@ -1,10 +1,9 @@
 """Messages of probe15 (finding 9 and 10): a misspelled -D name, a file that is not UTF-8, a
-data-dependent `break`, Orio's `8/2` (4.0 in Python 3: refused with a `//` hint), and C99's `double complex`.  Bad inputs are exit 2 with
-one located line and no traceback."""
-import subprocess
-import sys
-
+data-dependent `break`, Orio's `8/2` (4.0 in Python 3: refused with a `//` hint), and C99's
+`double complex`.  Bad inputs are exit 2 with one located line, a hint and no traceback."""
 import pytest
+from test_badinput_regressions import cli
+from test_badinput_regressions import one_error as one_line_error
 
 DOT = """#include <stddef.h>
 float sdot(size_t n, const float *x, const float *y, float *out)
@@ -81,19 +80,6 @@ void f(int n, TYPE a[n], TYPE b[n])
 """
 
 
-def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "looptx", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd)
-
-
-def one_line_error(proc, start: str, *words: str) -> str:
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
-    assert lines[0].startswith(start), lines[0]
-    for w in words:
-        assert w in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.mark.parametrize("command", ["transform", "run", "search"])
