@@ -255,7 +255,9 @@ def cmd_search(args) -> int:
             print(f"looptx: warning: {what}", file=sys.stderr)
         print("\n".join(n for n in available_searchers(hidden=True) if n not in broken))
         return 0
-    args.defines = _checked_defines(args)
+    # a replay checks each -D against the cache's params and recorded values itself, string
+    # values included (search/replay_checks.fixed_values); there is no FILE to read them from
+    args.defines = {} if args.replay else _checked_defines(args)
     return run(args)
 
 

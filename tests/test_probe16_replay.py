@@ -134,3 +134,16 @@ def test_report_plot_format_axis_and_top(tmp_path):
         rc, out, err = cli("report", db, "--top", top)
         one_error(rc, err, f"--top must be at least 1, got {top}")
         assert out == ""
+
+
+@pytest.mark.parametrize("spelling", ["['j', '1', 'i', '1']", "('j', '1', 'i', '1')", "j,1,i,1"])
+def test_define_fixes_a_sequence_param_of_a_replayed_space(spelling):
+    # a replay has no FILE whose performance params could say which -D values are not
+    # integers: the cache's own values decide, in the spellings a real search takes
+    mapping = ROOT / "search" / "cpu_matmul_mapping.json.gz"
+    rc, out, err = cli("search", "--replay", mapping, "-a", "random", "--budget", "3",
+                       "-D", f"MAP={spelling}")
+    assert rc == 0, err
+    assert 'best point {"MAP": ["j", "1", "i", "1"]' in out
+    rc, out, err = cli("search", "--replay", mapping, "-D", "MAP=xyz")
+    one_error(rc, err, "the cache has no value xyz for MAP")

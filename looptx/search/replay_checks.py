@@ -188,6 +188,11 @@ def fixed_values(defines: Sequence[str], params: Sequence[Param], path: str) -> 
 def _spelled(value, text: str) -> bool:
     if str(value) == text or _canon(value) == text:
         return True
+    if isinstance(value, (tuple, list)):
+        # a sequence as a spec writes it (['i', 'j']), as a tuple, or bare (i,j), as a -D of a
+        # performance param takes it in a real search
+        bare = text.strip().strip("[]()").replace("'", "").replace('"', "")
+        return [x.strip() for x in bare.split(",") if x.strip()] == [str(x) for x in value]
     if isinstance(value, bool):
         return text in (("True", "true", "1") if value else ("False", "false", "0"))
     try:
