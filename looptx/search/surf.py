@@ -11,9 +11,8 @@ the first good region it finds, misleads it.  SURF+ keeps the pool and the trees
   random tree), plus a share of uniform random picks;
 - failures train a feasibility forest instead of getting fake runtimes;
 - size-like parameters get power-of-two alignment and pairwise-product features;
-- in a batch, each pick's tree is fitted as if the batch's earlier picks had come back at the
-  median time so far (constant-liar fantasies), so the batch covers what a sequential search
-  would try next;
+- in a batch, each pick's tree is fitted as if the batch's earlier picks had come back slow
+  (pessimistic fantasies), so the batch covers what a sequential search would try next;
 - the end of the budget refines the incumbent: its unseen neighbours, best predicted first.
 Both are history-based: a fresh instance that is told the history continues the search, and
 refits cost milliseconds (a tree per pick, not a forest per point).
@@ -217,7 +216,7 @@ class SurfPlusSearcher(SurfSearcher):
     picks is uniform random, which keeps the search above random search on spaces whose best
     configurations the trees cannot predict.  Failures train a second forest (the chance of
     success); points it predicts to fail go last.  Within a batch, each pick's tree is fitted
-    with the batch's earlier picks as fantasy results at the median time so far, and the first
+    with the batch's earlier picks as fantasy results at the slowest time seen, and the first
     round holds only the `n_init` random points.  The last `refine` share of the budget
     goes to the unseen neighbours of the incumbent.  Settings were tuned on the recorded
     convolution spaces (benchmarks/search_quality.py, benchmarks/RESULTS-search.md).
@@ -237,7 +236,7 @@ class SurfPlusSearcher(SurfSearcher):
       refine (0.1): share of the budget, at its end, for the incumbent's neighbourhood;
       pool_size (10000): candidates sampled when the space has more valid points than 20000;
       fantasies (True): batches with 'ts' fit each pick's tree to the earlier picks at the
-        median time so far; off = independent trees per pick (plain parallel Thompson
+        slowest time so far; off = independent trees per pick (plain parallel Thompson
         sampling).
     """
 
@@ -310,17 +309,14 @@ class SurfPlusSearcher(SurfSearcher):
 
     def _fantasy_tree(self, model: _Model, batch: list[Point]) -> object:
         """A Thompson tree for the next pick of a batch, fitted as if the batch's earlier
-        picks had come back at the median (log-)time of the successes so far.
+        picks had come back as slow as the slowest success so far.
 
         Sequentially, a pick that does not improve (most do not) becomes a training point and
-        splits the incumbent's cell, and the next tree looks elsewhere; the fantasy does that
-        split in advance, so the picks of a batch spread over the cells a sequential search
-        would visit one after the other.  At the median rather than the slowest time, a
-        fantasy still splits the cell but leaves its surroundings promising, as a real
-        near-miss does: over 100 seeds of the 9 non-trivial recorded spaces, batches of 8 gain
-        S@50 0.40 -> 0.44 and F@25 0.79 -> 0.81 at the same S@200 (benchmarks/RESULTS-search.md)."""
+        splits the incumbent's cell, and the next tree looks elsewhere; the pessimistic
+        fantasy does that split in advance, so the picks of a batch spread over the cells a
+        sequential search would visit one after the other."""
         X = np.concatenate([model.X, self._pool_().features(batch)])
-        y = np.concatenate([model.y, np.full(len(batch), float(np.median(model.y)))])
+        y = np.concatenate([model.y, np.full(len(batch), model.y.max())])
         return self._objective_trees(X, y, 1, self.seed * 7919 + len(self._told) * 31
                                      + len(batch))[0]
 
