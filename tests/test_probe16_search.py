@@ -195,7 +195,7 @@ def test_interrupt_prints_one_line_and_keeps_the_results(tmp_path, workers):
     os.killpg(proc.pid, signal.SIGINT)                           # as Ctrl-C: the whole group
     out, err = proc.communicate(timeout=60)
     if proc.returncode == 0 or "best variant written to" in out:
-        pytest.skip("the search finished before the interrupt")
+        pytest.skip("timing: on a loaded machine the 4 points finished before the SIGINT landed, so there was nothing to interrupt")
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "WARNING" not in err and "ERROR" not in err, err
     line = one_line(err)
