@@ -210,3 +210,24 @@ def _n_evals(db) -> int:
             return c.execute("SELECT COUNT(*) FROM evaluations").fetchone()[0]
     except sqlite3.Error:
         return 0
+
+
+# -- #13 a param no step uses ---------------------------------------------------------------
+
+def test_param_no_step_uses_is_warned_about_at_its_line(tmp_path):
+    src = write(tmp_path, constraint="    param PAR[] = [False, True];\n    constraint c = (PAR or TI > 1);\n")
+    rc, _, err = search(src, "--budget", 2, "--db", tmp_path / "u.db")
+    assert rc == 0, err
+    line = [ln for ln in err.splitlines() if "PAR" in ln]
+    assert len(line) == 1, err
+    assert line[0].startswith(f"{src}:7:11: warning: param 'PAR' is used by no step"), line[0]
+    assert "measured 2 times over" in line[0]
+    assert "'TI'" not in err and "'UF'" not in err
+
+
+def test_param_in_the_build_command_is_used(tmp_path):
+    src = write(tmp_path, constraint="    param OPT[] = ['-O1', '-O2'];\n")
+    src.write_text(src.read_text().replace("'gcc -O1'", "'gcc @OPT'"))
+    rc, _, err = search(src, "--budget", 2, "--db", tmp_path / "u.db")
+    assert rc == 0, err
+    assert "used by no step" not in err, err

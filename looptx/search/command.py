@@ -285,6 +285,10 @@ def run(args) -> int:
         from looptx.search.param_checks import check_integer_params
         check_integer_params(st.spec, space, ev)
         _check_recipe(ev, space, st.seed)
+        if sizes is st.sizes[0]:
+            from looptx.search.unused_params import unused_param_warnings
+            for line in unused_param_warnings(st):
+                print(line, file=sys.stderr)
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
         shown = budget if st.budget is not None else f"{budget} (default: no total_runs or --budget)"
         print(f"looptx search {st.path} [{label}]: {run_cls.name}, budget {shown}, {_points_text(space, n_valid)}, "
