@@ -61,11 +61,54 @@ def _drop_guard(guard: ir.Expr) -> bool:
     return diff is not None and diff >= 0
 
 
+def _args(e: ir.Expr, fn: str) -> tuple[ir.Expr, ...]:
+    return e.args if isinstance(e, ir.Call) and e.fn == fn else (e,)
+
+
+def _aligned_base(node: K.For, ub: ir.Expr, trip: int) -> ir.Expr | None:
+    """The strip's own start where the loop starts at `lx_max(strip, other)` (a jammed strip
+    of a non-rectangular nest): every value lies in [strip, strip + trip - 1], so copies at
+    strip + k with guards keep `lx_max` out of the subscripts."""
+    if node.step != 1 or not (isinstance(node.init, ir.Call) and node.init.fn == "lx_max"):
+        return None             # a strided start fixes the residue class: keep it
+    for base in node.init.args:
+        span = [_const(ir.Bin("-", u, base)) for u in _args(ub, "lx_min")]
+        if any(x is not None and 0 <= x < trip for x in span):
+            return base
+    return None
+
+
+def _guards(value: ir.Expr, init: ir.Expr, ub: ir.Expr) -> list[ir.Expr]:
+    """The bounds a copy at `value` must check, less those that simplify to true."""
+    out = [ir.Bin("<=", lo, value) for lo in _args(init, "lx_max")]
+    out += [ir.Bin("<=", value, hi) for hi in _args(ub, "lx_min")]
+    return [g for g in out if not _drop_guard(g)]
+
+
+def _aligned_copies(node: K.For, base: ir.Expr, ub: ir.Expr, trip: int) -> K.Node:
+    copies = []
+    for k in range(trip):
+        value = K.simplify(ir.Bin("+", base, ir.Num(str(k))))
+        body = K.map_exprs(node.body, lambda e, value=value: K.simplify_any(K.subst(e, {node.var: value})))
+        guards = _guards(value, node.init, ub)
+        if any(_const(ir.Bin("-", g.b, g.a)) is not None and _const(ir.Bin("-", g.b, g.a)) < 0 for g in guards):
+            continue
+        cond = None
+        for g in guards:
+            g = K.simplify_cond(g)
+            cond = g if cond is None else ir.Bin("&&", cond, g)
+        copies.append(body if cond is None else K.If(cond, body))
+    return _block(copies)
+
+
 def unroll_for(node: K.For, trip: int) -> K.Node:
     ub = _upper(node)
     if ub is None or node.step <= 0:
         raise RecipeError("internal: cannot unroll a loop of unexpected shape",
                           hint="please report this recipe")
+    base = _aligned_base(node, ub, trip)
+    if base is not None:
+        return _aligned_copies(node, base, ub, trip)
     copies = []
     for k in range(trip):
         value = K.simplify(ir.Bin("+", node.init, ir.Num(str(k * node.step))))
