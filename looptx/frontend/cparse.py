@@ -258,11 +258,14 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                             "mark a loop nest, not an empty block")
         symbols = dict(globals_)
         params_decl = fdef.decl.type.args.params if fdef.decl.type.args else []
+        const_params = []
         for p in params_decl:
             if isinstance(p, c_ast.Decl):
                 sym = symbol_of(p, spellings)
                 if sym:
                     symbols[sym.name] = visible(sym)
+                    if sym.kind == "array" and sym.is_const:
+                        const_params.append(sym.name)
         collector = DeclCollector()
         collector.visit(fdef.body)
         start_pos = src.pos(r.start)
@@ -323,7 +326,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        final_values=() if r.index in wrapped else
                        final_value_lines(fdef, items, read_after, end, src, blanked, where),
                        helpers=helper_definitions(funcs, pure, called,
-                                                  {**int_macros, **defines, **ex.constants.enums}))
+                                                  {**int_macros, **defines, **ex.constants.enums}),
+                       const_params=tuple(const_params))
         scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r)
     # the regions --function split at calls between loops count on from each other

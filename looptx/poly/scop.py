@@ -177,6 +177,9 @@ class Scop(CachedValue):
     # the region's statements as written (members and row lengths by the names the block
     # declares), which the user's file runs where the sizes break a runtime fact
     fallback: tuple[str, ...] = ()
+    # the function's array parameters whose elements it declares const (`const double *A`),
+    # by their names in the file: code with its own signature (the CUDA host) keeps them const
+    const_params: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------
