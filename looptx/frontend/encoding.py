@@ -9,30 +9,9 @@ from __future__ import annotations
 import re
 
 from looptx.errors import SourceError, note_once
-from looptx.frontend.regions import SourceText
+from looptx.frontend.regions import SourceText, quiet_spans
 
-_TOKEN = re.compile(r'/\*|//|"|\'')
 _BAD = re.compile(r"[\udc80-\udcff]")
-
-
-def _quiet_spans(text: str) -> list[tuple[int, int]]:
-    """Comments and string / character literals, where any byte is allowed."""
-    out, i, n = [], 0, len(text)
-    while True:
-        m = _TOKEN.search(text, i)
-        if not m:
-            return out
-        tok, s = m.group(), m.start()
-        if tok in ("/*", "//"):
-            e = text.find("*/" if tok == "/*" else "\n", s + 2)
-            e = n if e < 0 else e + (2 if tok == "/*" else 0)
-        else:
-            e = s + 1
-            while e < n and text[e] != tok and text[e] != "\n":
-                e += 2 if text[e] == "\\" else 1
-            e = min(e + 1, n)
-        out.append((s, e))
-        i = e
 
 
 def read_c_source(path: str) -> str:
@@ -43,7 +22,7 @@ def read_c_source(path: str) -> str:
     bad = [m.start() for m in _BAD.finditer(text)]
     if not bad:
         return text
-    spans = _quiet_spans(text)
+    spans = [(s, e) for _, s, e in quiet_spans(text)]
     src = SourceText(text, path)
     for at in bad:
         if not any(s <= at < e for s, e in spans):

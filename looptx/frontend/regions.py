@@ -73,29 +73,31 @@ class Region:
 _TOKEN = re.compile(r'/\*|//|"|\'')
 
 
-def scan_comments(text: str) -> list[Comment]:
-    """All comments, skipping string and character literals."""
+def quiet_spans(text: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of every comment ('comment') and string or character literal
+    ('literal'), in order: the text where a C compiler takes any character."""
     out, i, n = [], 0, len(text)
     while True:
         m = _TOKEN.search(text, i)
         if not m:
             return out
         tok, s = m.group(), m.start()
-        if tok == "/*":
-            e = text.find("*/", s + 2)
-            e = n if e < 0 else e + 2
-            out.append(Comment(s, e, text[s:e]))
-            i = e
-        elif tok == "//":
-            e = text.find("\n", s)
-            e = n if e < 0 else e
-            out.append(Comment(s, e, text[s:e]))
-            i = e
+        if tok in ("/*", "//"):
+            e = text.find("*/" if tok == "/*" else "\n", s + 2)
+            e = n if e < 0 else e + (2 if tok == "/*" else 0)
+            out.append(("comment", s, e))
         else:
-            j = s + 1
-            while j < n and text[j] != tok and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
+            e = s + 1
+            while e < n and text[e] != tok and text[e] != "\n":
+                e += 2 if text[e] == "\\" else 1
+            e = min(e + 1, n)
+            out.append(("literal", s, e))
+        i = e
+
+
+def scan_comments(text: str) -> list[Comment]:
+    """All comments, skipping string and character literals."""
+    return [Comment(s, e, text[s:e]) for kind, s, e in quiet_spans(text) if kind == "comment"]
 
 
 def blank(text: str, spans) -> str:
