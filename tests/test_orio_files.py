@@ -243,7 +243,7 @@ def test_define_picks_a_performance_param_for_transform_and_search(tmp_path):
     src.write_text(SCALE)
     # the function's own `n` stays symbolic: the output is right for every n it is called with
     rc, out, err = cli("transform", src)
-    assert rc == 0 and "for (int i = 0; i < n; i++)" in out and "64" not in out, out + err
+    assert rc == 0 and "for (i = 0; i < n; i++)" in out and "64" not in out, out + err
     rc, out, err = cli("transform", src, "-D", "U=4")
     assert rc == 0 and "params: {U: 4}" in out and "factor: 4" in out and "64" not in out, out + err
     code = tmp_path / "u4.c"

@@ -241,7 +241,7 @@ def test_fuse_gemm_then_mvt_chill_dialect(tmp_path):
     r = tmp_path / "r.chill"
     r.write_text('fuse([0,1],"j")\n')
     text = transform_file(str(k), recipe=str(r))
-    assert region(text).count("for (int j") == 1
+    assert region(text).count("for (j") == 1
     for sizes in ({"N": 16}, {"N": 19}):
         check_same(k, text, sizes)
 

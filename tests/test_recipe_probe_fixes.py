@@ -93,7 +93,7 @@ def test_lua_table_trailing_separator_is_accepted(tmp_path, table):
     assert rc == 0, err
     body = out[out.index("#define"):]
     assert body == want[want.index("#define"):]
-    assert body.index("for (int j") < body.index("for (int i") < body.index("for (int k")
+    assert body.index("for (j") < body.index("for (i") < body.index("for (k")
 
 
 def test_lua_names_table_trailing_separator_is_accepted(tmp_path):

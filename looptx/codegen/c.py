@@ -97,6 +97,12 @@ def name_loops(node: K.Node, variant: Variant, reserved: set[str] | None = None,
     return go(node, dict(scope or {}), set())
 
 
+# the user's declared type of a loop counter, by the type the generated loops count in
+_SAME_TYPE = {"int": "int", "signed": "int", "signed int": "int", "int signed": "int",
+              "long": "long", "long int": "long", "signed long": "long", "signed long int": "long",
+              "long signed int": "long"}
+
+
 def loop_ctype(scop) -> str:
     """The type of the generated loops' variables: long where the user's iterators are 64-bit
     (their loops may run past INT_MAX), int otherwise."""
@@ -130,6 +136,13 @@ class CPrinter:
         # most code has no pragma step: its loops skip the search for one
         self.any_pragmas = any(isinstance(d, LoopDim) and d.pragmas
                                for p in variant.pieces for d in p.dims)
+        # In the user's file, loops count with the function's own variables where it has them
+        # (CHiLL does; new declarations would leave the user's unused).  Not under a pragma:
+        # an OpenMP loop's inner counters must be private, which a declaration in it makes them.
+        self.reuse = frozenset(n for n, t in self.scop.own_iterators
+                               if _SAME_TYPE.get(t) == self.loop_ctype) \
+            if spelled and declare_loops and not self.any_pragmas else frozenset()
+        self._open: list[str] = []       # counters of the loops being printed
 
     def expr(self, e: ir.Expr) -> str:
         return ir.to_c(signed_params(e, self.scop))
@@ -185,9 +198,15 @@ class CPrinter:
             v = n.var
             step = f"{v}++" if n.step == 1 else f"{v}--" if n.step == -1 else \
                 f"{v} += {n.step}" if n.step > 0 else f"{v} -= {-n.step}"
-            decl = self.loop_ctype + " " if self.declare else ""
+            # a loop inside one with the same counter shadows it: it declares its own
+            own = to_user(v) in self.reuse and v not in self._open
+            decl = self.loop_ctype + " " if self.declare and not own else ""
             head = f"{pad}for ({decl}{v} = {self.expr(n.init)}; {self.expr(n.cond)}; {step})"
-            return [pad + line for line in self.pragmas(n)] + self._with_body(head, n.body, depth)
+            self._open.append(v)
+            try:
+                return [pad + line for line in self.pragmas(n)] + self._with_body(head, n.body, depth)
+            finally:
+                self._open.pop()
         if isinstance(n, K.If):
             head = f"{pad}if ({self.expr(n.cond)})"
             if n.orelse is None:

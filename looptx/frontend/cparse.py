@@ -12,7 +12,7 @@ from looptx.errors import SourceError, note_once
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
 from looptx.frontend.escape import dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_c, as_written, checked_row_facts, note_row_facts, with_stand_ins
-from looptx.frontend.final_values import final_value_lines
+from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import braces, function_region
 from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
@@ -327,7 +327,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        final_value_lines(fdef, items, read_after, end, src, blanked, where),
                        helpers=helper_definitions(funcs, pure, called,
                                                   {**int_macros, **defines, **ex.constants.enums}),
-                       const_params=tuple(const_params))
+                       const_params=tuple(const_params),
+                       own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
         scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r)
     # the regions --function split at calls between loops count on from each other

@@ -133,3 +133,24 @@ def final_value_lines(fdef, items: list, live: dict, hi, src: SourceText, blanke
     names = ", ".join(sorted(needed))
     return (f"/* {names}: the value{'s' if len(needed) > 1 else ''} the loops leave, which the "
             "code after the region reads */",) + tuple(body)
+
+
+def reusable_iterators(fdef: c_ast.FuncDef, items: list, symbols: dict) -> tuple[tuple[str, str], ...]:
+    """(name, arithmetic type) of the function's own variables that the region's loops count
+    with (`int i, j; ... for (i = 0; ...)`), declared outside the region: code for the user's
+    file counts with them again, as CHiLL does, instead of declaring new ones and leaving the
+    user's unused (gcc -Wall warns).  Not a volatile one or one whose address the function
+    takes: the loops would keep it in memory."""
+    from looptx.frontend.symbols import arithmetic_type
+    own = {_own_iterator(n) for it in items for n, _ in _walk(it) if isinstance(n, c_ast.For)} - {None}
+    declared = {n.name for it in items for n, _ in _walk(it) if isinstance(n, c_ast.Decl)}
+    addressed = {n.expr.name for n, _ in _walk(fdef.body)
+                 if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
+    out = []
+    for name in sorted(own - declared - addressed):
+        sym = symbols.get(name)
+        if sym is None or sym.kind != "var" or "volatile" in sym.decl_text.split():
+            continue
+        out.append((name, arithmetic_type(sym.ctype, symbols.get)))
+    return tuple(out)
+

@@ -180,6 +180,9 @@ class Scop(CachedValue):
     # the function's array parameters whose elements it declares const (`const double *A`),
     # by their names in the file: code with its own signature (the CUDA host) keeps them const
     const_params: tuple[str, ...] = ()
+    # (name, arithmetic type) of the function's variables the region's loops count with,
+    # declared outside it (frontend/final_values.reusable_iterators)
+    own_iterators: tuple[tuple[str, str], ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------
