@@ -96,9 +96,41 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
         return parse_orio_loop(r.chill.body, file=program.filename, line=line, col=col,
                                bindings=bindings, statements=program.scops[index].statements,
                                between=program.source.text[r.start:r.end] if r.start != r.chill.body_start else None)
-    return parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings=bindings,
-                       base_dir=os.path.dirname(os.path.abspath(program.filename)),
-                       n_statements=len(program.scops[index].statements))
+    n = len(program.scops[index].statements)
+    rec = parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings=bindings,
+                      base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n)
+    return _file_numbers_read(rec, _stmt_bases(program)[index], n)
+
+
+def _stmt_bases(program: Program) -> tuple[int, ...]:
+    """The file-wide number of each region's statement 0."""
+    return program.stmt_base or tuple(sum(len(s.statements) for s in program.scops[:i])
+                                      for i in range(len(program.scops)))
+
+
+def _file_numbers_read(rec: Recipe, base: int, n: int) -> Recipe:
+    """A CHiLL block numbers its statements from 0, as a CHiLL script does; a number past
+    the block's own that is this block's in the file's numbering (the CONTRACT's) means that
+    statement.  Where both readings name a statement the block's own wins."""
+    if base == 0:
+        return rec
+
+    def stmts(st):
+        v = st.get("stmt")
+        return [v] if v is not None else st.get("stmts") if isinstance(st.get("stmts"), list) else []
+
+    def file_wide(st) -> bool:
+        ss = stmts(st)
+        return bool(ss) and all(isinstance(x, int) and base <= x < base + n for x in ss) \
+            and any(x >= n for x in ss)
+
+    if not any(file_wide(st) for st in rec.steps):
+        return rec
+    steps = tuple(replace(st, args=tuple((k, v - base if k == "stmt" else
+                                          [x - base for x in v] if k == "stmts" and isinstance(v, list) else v)
+                                         for k, v in st.args)) if file_wide(st) else st
+                  for st in rec.steps)
+    return replace(rec, steps=steps)
 
 
 def default_bindings(program: Program, index: int) -> dict[str, Any]:
@@ -127,8 +159,7 @@ def default_bindings(program: Program, index: int) -> dict[str, Any]:
 def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
     """A command-line recipe numbers statements over the whole file; each region gets the steps
     on its statements, renumbered from 0 (steps without statements go to every region)."""
-    bases = program.stmt_base or tuple(sum(len(s.statements) for s in program.scops[:i])
-                                       for i in range(len(program.scops)))
+    bases = _stmt_bases(program)
     if bases and recipe.procedure and recipe.procedure == program.function:
         # a CHiLL script numbers statements within the procedure it names
         bases = tuple(b - bases[0] for b in bases)

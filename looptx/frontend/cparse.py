@@ -105,6 +105,26 @@ def _with_decls(text: str, extra_decls: str | None) -> str:
     return f'# 1 "{INPUT_VARS}"\n{extra_decls}\n# 1 "{MAIN}"\n{text}' if extra_decls else text
 
 
+def _outside_fragment_regions(err: SourceError, markup, blanked: str, wrapped: list) -> SourceError:
+    """A syntax error at file scope, inside a PerfTuning block but outside its regions, is a
+    statement of an Orio fragment that no region holds: Orio pastes the whole fragment into a
+    function, looptx makes one function per region, so such code has no place to run."""
+    if not wrapped or not markup.tuning or err.line is None:
+        return err
+    try:
+        at = markup.src.offset(err.line, err.col or 1)
+    except IndexError:
+        return err
+    if at < 0 or _brace_depth(blanked, at) != 0 or any(r.outer[0] <= at < r.outer[1] for r in markup.regions):
+        return err
+    if not any(t.begin[1] <= at < t.end[0] for t in markup.tuning):
+        return err
+    return SourceError("a statement in a PerfTuning fragment outside its CHiLL / Loop regions: looptx "
+                       "keeps only declarations there (each region runs as a function of its own)",
+                       hint="move the statement into a region, or write the fragment inside a C function",
+                       file=err.file, line=err.line, col=err.col)
+
+
 def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft) -> Program:
     if text is None:
         try:
@@ -172,7 +192,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if ast is None:
             ast = parser.parse(parse_text, filename=MAIN)
     except c_parser.ParseError as e:
-        raise syntax_error(e, parser, column, cpp_input) from None
+        raise _outside_fragment_regions(syntax_error(e, parser, column, cpp_input), markup, blanked,
+                                        wrapped) from None
     except RecursionError:
         raise too_deep(parser, column, cpp_input) from None
     except Exception as e:                                  # pycparser lexer errors

@@ -18,7 +18,9 @@ def read_c_source(path: str) -> str:
     """The text of the C file `path` (OSError propagates)."""
     with open(path, "rb") as f:
         data = f.read()
-    text = data.decode("utf-8", errors="surrogateescape")
+    # Windows line ends: pycparser takes no carriage return; dropping it keeps every line
+    # and column as an editor shows them
+    text = data.decode("utf-8", errors="surrogateescape").replace("\r\n", "\n")
     bad = [m.start() for m in _BAD.finditer(text)]
     if not bad:
         return text

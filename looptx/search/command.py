@@ -257,7 +257,7 @@ def run(args) -> int:
     st.options = with_command_line(cls, options_for(cls, st.options, st.spec), given, st.spec)
     # --workers alone means a local Dask cluster (one single-threaded worker per device)
     executor = args.executor or ("local-dask" if st.workers else None)
-    results, keys = [], []
+    results, keys, empties = [], [], []     # empties: sizes whose constraints leave no point
     fingerprint = _fingerprint(st, args.function)
     from looptx.search.resume_checks import check_db_folder, check_resume_target
     check_db_folder(st.db)
@@ -268,7 +268,14 @@ def run(args) -> int:
         _check_constraints(st, space, sizes)
         n_valid = _count(space)
         if n_valid == 0 or (n_valid is None and not space.sample(_rng(st.seed), 1)):
-            raise _empty_space(st, space, sizes)
+            # One problem size whose constraints leave nothing does not stop the others; the
+            # best file runs the original code at that size.
+            empties.append(_empty_space(st, space, sizes))
+            if sizes is st.sizes[-1] and not results:
+                raise empties[0]
+            print(str(empties[-1]).replace(": error: ", ": warning: ", 1) + "; this problem size is skipped",
+                  file=sys.stderr)
+            continue
         budget = st.budget if st.budget is not None else min(n_valid or DEFAULT_BUDGET, DEFAULT_BUDGET)
         key = _key(st, sizes)
         recorded = _recorded(st, key) if st.resume else None

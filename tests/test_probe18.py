@@ -1,0 +1,87 @@
+"""Findings of probe 18 on annotated files written as Orio users write them: Windows line
+ends, a statement outside a fragment's regions, file-wide statement numbers in a second CHiLL
+block, and a problem size whose constraints leave no point."""
+from __future__ import annotations
+
+from conftest import run_cli as cli
+
+SPEC = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_counter { arg repetitions = 1; }
+  def performance_params {
+    param TI[] = [4, 8];
+    param UF[] = [1, 2];
+    %s
+  }
+  def input_params { %s }
+  def input_vars {
+    decl static double A[N][N] = random;
+    decl static double B[N][N] = random;
+    decl static double x[N] = random;
+  }
+  def search { arg algorithm = 'Exhaustive'; arg total_runs = 2; }
+) @*/
+int i, j;
+%s/*@ begin CHiLL ( tile(0,"i",TI,"ii") unroll(0,"j",UF) ) @*/
+for (i = 0; i < N; i++)
+  for (j = 0; j < N; j++)
+    B[i][j] = A[i][j] * 2.0 + B[i][j];
+/*@ end @*/
+%s/*@ end @*/
+"""
+SECOND = """/*@ begin CHiLL ( unroll(%d,"i",UF) ) @*/
+for (i = 1; i < N; i++)
+  x[i] = x[i - 1] * 0.5 + B[i][i];
+/*@ end @*/
+"""
+
+
+def write(tmp_path, constraint="", sizes="param N[] = [12];", before="", after="", crlf=False):
+    text = SPEC % (constraint, sizes, before, after)
+    path = tmp_path / "f.c"
+    path.write_bytes(text.replace("\n", "\r\n").encode() if crlf else text.encode())
+    return path
+
+
+def search(path, *argv):
+    db = path.parent / "f.db"
+    if db.exists():
+        db.unlink()
+    return cli("search", path, "--no-progress", "--db", db, *argv)
+
+
+def test_windows_line_ends_are_read(tmp_path):
+    rc, out, err = search(write(tmp_path, crlf=True))
+    assert rc == 0, err
+    assert "status: ok 2" in out, out
+    assert (tmp_path / "f.best.c").exists()
+
+
+def test_a_statement_outside_the_fragments_regions_is_named_as_such(tmp_path):
+    for before in ("B[0][0] = 1.0;\n", "for (i = 0; i < N; i++) x[i] = 0.0;\n"):
+        rc, _, err = search(write(tmp_path, before=before))
+        assert rc == 2 and "Traceback" not in err
+        line = [ln for ln in err.splitlines() if ln.strip()]
+        assert len(line) == 1, err
+        assert line[0].startswith(f"{tmp_path / 'f.c'}:18:1: error: a statement in a PerfTuning fragment "
+                                  "outside its CHiLL / Loop regions"), err
+
+
+def test_a_second_chill_block_takes_its_own_or_the_files_statement_numbers(tmp_path):
+    for number in (0, 1):
+        rc, out, err = search(write(tmp_path, after=SECOND % number))
+        assert rc == 0, (number, err)
+        assert "status: ok 2" in out, out
+    rc, _, err = search(write(tmp_path, after=SECOND % 2))
+    assert rc == 2 and "there is no statement 2" in err, err
+
+
+def test_a_problem_size_without_points_is_skipped_not_fatal(tmp_path):
+    path = write(tmp_path, constraint="constraint fits = TI <= N;", sizes="param N[] = [3, 12];")
+    rc, out, err = search(path)
+    assert rc == 0, err
+    assert "constraint 'fits' holds for no point for N=3" in err and "this problem size is skipped" in err, err
+    best = (tmp_path / "f.best.c").read_text()
+    assert "if (N == 12)" in best and "else" in best, best
+    rc, _, err = search(write(tmp_path, constraint="constraint fits = TI <= N;", sizes="param N[] = [2, 3];"))
+    assert rc == 2 and "holds for no point for N=2" in err, err
