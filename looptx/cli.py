@@ -102,7 +102,8 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--recipe", "-r", metavar="R", help="YAML recipe file or a name under recipes/")
     r.add_argument("--target", choices=["c", "cuda"], default="c")
     r.add_argument("--repetitions", type=int, default=5, help="timed runs (median reported)")
-    r.add_argument("--cflags", default="-O3", help="C compiler flags (C target)")
+    r.add_argument("--cflags", default=None,
+                   help="C compiler flags (C target; default: the PerfTuning block's build command, else -O3)")
     r.add_argument("--unsafe", action="store_true", help="skip dependence checks")
 
     s = sub.add_parser("search", help="autotune an annotated file (Orio PerfTuning block)",
@@ -182,7 +183,7 @@ def cmd_transform(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from looptx.pipeline import fragment_inputs, script_function
+    from looptx.pipeline import build_command_of, fragment_inputs, script_function
     from looptx.recipe.schema import find_recipe, load_file
     decls, defines = fragment_inputs(args.file, _checked_defines(args))
     # Read before the C file, as transform does: a script that does not parse must be blamed
@@ -193,12 +194,14 @@ def cmd_run(args) -> int:
     if args.target == "c":
         from looptx.runtime.evaluators import run_once
         status, region, n_regions = 0, 0, 1
+        # an annotated file is built as its search builds it (-fopenmp, @CFLAGS@, libs)
+        build_command = None if args.cflags is not None else build_command_of(args.file)
         while region < n_regions:
             # Every region is built, checked and run: a recipe's steps on a later region must
             # not go unchecked because the first one validated.
             r = run_once(args.file, recipe, defines=defines, function=args.function,
-                         repetitions=args.repetitions, cflags=args.cflags, unsafe=args.unsafe,
-                         region=region, extra_decls=decls)
+                         repetitions=args.repetitions, cflags=args.cflags or "-O3", unsafe=args.unsafe,
+                         region=region, extra_decls=decls, build_command=build_command)
             n_regions = r["regions"]
             where = args.file if n_regions == 1 else f"{args.file} region {region}"
             region += 1

@@ -238,6 +238,12 @@ def _tuning_spec(path: str):
                              base_dir=os.path.dirname(os.path.abspath(path)))
 
 
+def build_command_of(path: str) -> str | None:
+    """The build command of the file's PerfTuning block, None without one."""
+    spec = _tuning_spec(path)
+    return spec.compile_command() if spec is not None else None
+
+
 def performance_params(path: str) -> frozenset[str]:
     """The names of the file's performance params; none when its spec does not read (the
     command that reads it for real says why)."""

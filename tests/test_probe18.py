@@ -85,3 +85,14 @@ def test_a_problem_size_without_points_is_skipped_not_fatal(tmp_path):
     assert "if (N == 12)" in best and "else" in best, best
     rc, _, err = search(write(tmp_path, constraint="constraint fits = TI <= N;", sizes="param N[] = [2, 3];"))
     assert rc == 2 and "holds for no point for N=2" in err, err
+
+
+def test_run_builds_an_annotated_file_with_its_build_command(tmp_path):
+    path = write(tmp_path, constraint="param CFLAGS[] = ['-O1', '-O2'];")
+    path.write_text(path.read_text().replace("'gcc -O1'", "'gcc @CFLAGS@ -fno-inline'"))
+    rc, out, _ = cli("run", path)
+    assert rc == 0 and "[gcc" in out and out.rstrip().endswith("-O1 -fno-inline]"), out
+    rc, out, _ = cli("run", path, "-D", "CFLAGS=-O2")
+    assert rc == 0 and out.rstrip().endswith("-O2 -fno-inline]"), out
+    rc, out, _ = cli("run", path, "--cflags=-O2")
+    assert rc == 0 and out.rstrip().endswith("-O2]"), out

@@ -303,9 +303,13 @@ class TuningSpec:
             return dict(file=self.file, line=self.line)
         return dict(file=pos[0], line=pos[1], col=pos[2])
 
-    def build_command(self, point: Mapping[str, Any]) -> str | None:
+    def compile_command(self) -> str | None:
+        """`def build`'s command with its `libs` (None when neither is written); its `@PARAM@`
+        placeholders are filled per point by the evaluator."""
         cmd = self.build.get("build_command")
-        return None if cmd is None else substitute_params(cmd, point)
+        if self.build.get("libs"):
+            cmd = f"{cmd or 'gcc -O3'} {self.build['libs']}"
+        return cmd
 
 
 def unknown_build_params(command: str, known) -> list[str]:

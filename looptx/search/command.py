@@ -174,11 +174,8 @@ def setup(args) -> Setup:
     time_limit = args.time_limit if args.time_limit is not None else s.get("time_limit")
     seed = args.seed if args.seed is not None else int(s.get("seed", 0))
     base = os.path.splitext(path)[0]
-    build = dict(spec.build) if spec is not None else {}
     counter = dict(spec.performance_counter) if spec is not None else {}
-    build_command = build.get("build_command")
-    if build.get("libs"):
-        build_command = f"{build_command or 'gcc -O3'} {build['libs']}"
+    build_command = spec.compile_command() if spec is not None else None
     reps = int(counter.get("repetitions") or (5 if args.backend == "c" else 10))
     rtol = dict(spec.validation).get("rtol") if spec is not None else None
     if spec is not None:
