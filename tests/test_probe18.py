@@ -96,3 +96,37 @@ def test_run_builds_an_annotated_file_with_its_build_command(tmp_path):
     assert rc == 0 and out.rstrip().endswith("-O2 -fno-inline]"), out
     rc, out, _ = cli("run", path, "--cflags=-O2")
     assert rc == 0 and out.rstrip().endswith("-O2]"), out
+
+
+LOOP = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_counter { arg repetitions = 1; }
+  def performance_params { param T[] = [1, 4, 8]; param U[] = [1, 2]; param R[] = [1, 2]; }
+  def input_params { param N[] = [12]; }
+  def input_vars { decl static double a[N][N] = random; decl static double b[N][N] = 0; }
+  def search { arg algorithm = 'Randomsearch'; arg total_runs = 8; }
+) @*/
+int i, j;
+/*@ begin Loop(
+  transform Composite(tile = [%s], unrolljam = (['i','j'],[U, R]))
+  for (i = 0; i <= N-1; i++)
+    for (j = 0; j <= N-1; j++)
+      b[j][i] = a[i][j];
+) @*/
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_an_orio_directive_error_whose_text_holds_the_points_value_stops_before_measuring(tmp_path):
+    """`tile = [('i',T)]` says `got ('i', 4)` at T=4: one error of the directive, not of a
+    point, reported before any measuring (it spent the whole budget before)."""
+    for entry, what in (("('i',T)", "a tile entry (loop, size, new index) must be a list of 3, got ('i', "),
+                        ("('i',T,'ii'),('q',T,'qq')", "no loop 'q' for a tile")):
+        path = tmp_path / "l.c"
+        path.write_text(LOOP % entry)
+        rc, out, err = search(path)
+        assert rc == 2, err
+        lines = [ln for ln in err.splitlines() if ln.strip()]
+        assert len(lines) == 1 and f"{path}:11:3: error: {what}" in lines[0], err
+        assert "no variant passed" not in err and "status:" not in out, out + err

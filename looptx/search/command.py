@@ -563,11 +563,12 @@ def _probe_points(space: Space, seed: int, n: int = 3) -> list[dict]:
 def _check_recipe(ev, space: Space, seed: int) -> None:
     """Static errors of the recipe (an unknown name, a missing recipe file, an unsupported
     command) would make every point 'invalid': report them once, before measuring anything.
-    A few valid points are built; only when all of them fail with the very same non-legality
-    error is it a property of the recipe rather than of the points (an illegal point, or one a
-    step rejects for its values, is the search's to prune)."""
+    A few valid points are built; only when all of them fail with the same non-legality error
+    (at the same place, its text the same, or the same less the points' values) is it a
+    property of the recipe rather than of the points (an illegal point, or one a step rejects
+    for its values, is the search's to prune)."""
     from looptx.errors import LegalityError
-    errors = []
+    errors, raw, masked = [], set(), set()
     for p in _probe_points(space, seed):
         try:
             ev.build(dict(p))
@@ -575,12 +576,26 @@ def _check_recipe(ev, space: Space, seed: int) -> None:
             return
         except LooptxError as e:
             errors.append(e)
+            where = (type(e), e.file, e.line, e.col, e.step)
+            raw.add((where, e.what))
+            masked.add((where, _less_point(e.what, p)))
             continue
         except Exception:  # noqa: BLE001 - an internal failure is recorded per point
             return
         return
-    if errors and len({str(e) for e in errors}) == 1:
+    # the hint is left out: it may list the loops the point's earlier steps made
+    if errors and (len(raw) == 1 or len(masked) == 1):
         raise errors[0]
+
+
+def _less_point(text: str, point) -> str:
+    """An error's text with the point's values taken out (Orio's `tile = [('i', T)]` says
+    `got ('i', 8)` at T=8): the same text at every probe is the recipe's error."""
+    for value in sorted({repr(v) if isinstance(v, str) else str(v) for v in point.values()
+                         if not isinstance(v, bool)}, key=len, reverse=True):
+        # strings only quoted (bare, one may be a word of the text); True / False are words
+        text = re.sub(rf"(?<![\w.]){re.escape(value)}(?![\w.])", "<value>", text)
+    return text
 
 
 def _count(space: Space) -> int | None:
