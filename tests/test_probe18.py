@@ -130,3 +130,19 @@ def test_an_orio_directive_error_whose_text_holds_the_points_value_stops_before_
         lines = [ln for ln in err.splitlines() if ln.strip()]
         assert len(lines) == 1 and f"{path}:11:3: error: {what}" in lines[0], err
         assert "no variant passed" not in err and "status:" not in out, out + err
+
+
+def test_a_syntax_error_in_the_decl_file_is_located_there(tmp_path):
+    (tmp_path / "decl.h").write_text("double A[N][N];\ndouble B[N][N]\ndouble x[N];\n")
+    path = write(tmp_path)
+    text = path.read_text()
+    start = text.index("  def input_vars {")
+    end = text.index("  def search")
+    path.write_text(text[:start] + "  def input_vars { arg decl_file = 'decl.h'; }\n" + text[end:])
+    rc, _, err = search(path)
+    assert rc == 2 and "Traceback" not in err, err
+    assert err.strip().startswith(f"{tmp_path / 'decl.h'}:2:"), err
+    assert "syntax error in the decl_file" in err, err
+    (tmp_path / "decl.h").write_text("double A[N][N];\ndouble B[N][N];\ndouble x[N];\n")
+    rc, _, err = search(path)
+    assert rc == 0, err

@@ -105,6 +105,30 @@ def _with_decls(text: str, extra_decls: str | None) -> str:
     return f'# 1 "{INPUT_VARS}"\n{extra_decls}\n# 1 "{MAIN}"\n{text}' if extra_decls else text
 
 
+def _declarations_error(decls: str | None, path: str) -> SourceError | None:
+    """The syntax error of an Orio fragment's declarations, at the decl_file's line (its
+    marker, from search.command.input_decls) or in `def input_vars`; None if they parse."""
+    if not decls:
+        return None
+    try:
+        c_parser.CParser().parse(decls, filename=INPUT_VARS)
+        return None
+    except c_parser.ParseError as e:
+        m = re.match(r"(.*?):(\d+):(\d+): (.*)", str(e), re.S)
+    except Exception:  # noqa: BLE001 - a lexer error: the whole file's parse reports it
+        return None
+    if m is None:
+        return None
+    what = re.sub(r"^before: (.*)$", r"before '\1'", m.group(4).strip(), flags=re.S)
+    if m.group(1) in (INPUT_VARS, MAIN):
+        return SourceError(f"syntax error in the declarations of def input_vars: {what}",
+                           hint="fix the decl lines of def input_vars", file=path)
+    name = m.group(1)
+    file = name if os.path.isabs(name) else os.path.join(os.path.dirname(path), name)
+    return SourceError(f"syntax error in the decl_file: {what}", hint="fix the C syntax of the decl_file",
+                       file=file, line=int(m.group(2)), col=int(m.group(3)))
+
+
 def _outside_fragment_regions(err: SourceError, markup, blanked: str, wrapped: list) -> SourceError:
     """A syntax error at file scope, inside a PerfTuning block but outside its regions, is a
     statement of an Orio fragment that no region holds: Orio pastes the whole fragment into a
@@ -192,8 +216,11 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if ast is None:
             ast = parser.parse(parse_text, filename=MAIN)
     except c_parser.ParseError as e:
-        raise _outside_fragment_regions(syntax_error(e, parser, column, cpp_input), markup, blanked,
-                                        wrapped) from None
+        # a declaration without its `;` is found only in the code after it: look at the
+        # fragment's declarations (def input_vars, the decl_file) alone first
+        raise _declarations_error(decls, path) or \
+            _outside_fragment_regions(syntax_error(e, parser, column, cpp_input), markup, blanked,
+                                      wrapped) from None
     except RecursionError:
         raise too_deep(parser, column, cpp_input) from None
     except Exception as e:                                  # pycparser lexer errors

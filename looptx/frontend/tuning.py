@@ -303,6 +303,10 @@ class TuningSpec:
             return dict(file=self.file, line=self.line)
         return dict(file=pos[0], line=pos[1], col=pos[2])
 
+    def build_command(self, point: Mapping[str, Any]) -> str | None:
+        cmd = self.build.get("build_command")
+        return None if cmd is None else substitute_params(cmd, point)
+
     def compile_command(self) -> str | None:
         """`def build`'s command with its `libs` (None when neither is written); its `@PARAM@`
         placeholders are filled per point by the evaluator."""

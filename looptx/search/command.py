@@ -97,7 +97,8 @@ def input_decls(spec, path: str) -> str | None:
             lines += [f"#define {m.group(1)} {m.group(2) or 1}"
                       for m in re.finditer(r"(?<!\S)-D([A-Za-z_]\w*)(?:=(\S+))?", build)
                       if "#" in text]
-            lines.append(text)
+            # its own name and lines in a syntax error (cparse reads the marker)
+            lines += [f'# 1 "{spec.decl_file}"', text]
         except OSError as e:
             raise AnnotationError(f"cannot read decl_file '{spec.decl_file}': {e.strerror}",
                                   hint=f"put {spec.decl_file} next to {os.path.basename(path)}",
