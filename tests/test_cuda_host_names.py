@@ -55,7 +55,7 @@ int main(void)
     long n = sizes[t][0]; size_t m = (size_t)sizes[t][1];
     double *a = (double *)calloc(n * m + 1, sizeof(double)), *b = (double *)malloc((n * m + 1) * sizeof(double));
     for (long q = 0; q < (long)(n * m); q++) b[q] = (double)(q % 17);
-    if (kern_host(b, a, n, m) != 0) { printf("rc\\n"); return 1; }
+    if (kern_host(n, m, a, b) != 0) { printf("rc\\n"); return 1; }
     for (long i = 0; i < n; i++) for (size_t j = 0; j < m; j++)
       if (a[i * m + j] != b[j * n + i] * 2.0) { printf("differs\\n"); return 1; }
     free(a); free(b);
@@ -78,9 +78,12 @@ def _long_cu(tmp_path) -> str:
 def test_64_bit_sizes_stay_64_bit(tmp_path):
     # n * m passes INT_MAX on a GPU with 17 GiB for doubles: the kernels index in long
     cu = _long_cu(tmp_path)
-    for fn in ("kern_kernel0(", "lx_launch_kern(", "kern_host("):
+    for fn in ("kern_kernel0(", "lx_launch_kern("):
         sig = cu[cu.index(fn):].split("\n")[0]
         assert sig.endswith("long n, long m)"), sig
+    # the host function takes the original's parameters in its order
+    sig = cu[cu.index("kern_host("):].split("\n")[0]
+    assert sig.startswith("kern_host(long n, long m, double *__restrict__ a, const double *__restrict__ b)"), sig
     assert nvcc_compile(cu) is None
 
 

@@ -634,7 +634,7 @@ int main(void) {
   float a[1024], want[1024];
   for (int i = 0; i < 1024; i++) a[i] = want[i] = (float)(i % 17) * 0.25f;
   for (int i = 0; i < 1000; i++) want[i] = 2.0f * want[i];
-  if (scale_host(a, 1000) != 0) return 3;
+  if (scale_host(1000, a) != 0) return 3;
   for (int i = 0; i < 1024; i++) if (a[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
   printf("ok\\n");
   return 0;

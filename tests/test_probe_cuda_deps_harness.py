@@ -50,7 +50,7 @@ MV_R = """steps:
 MV_CALLER = """
 int call_mv(int n, const double *A, const double *x, double *y, double *u)
 {
-  return mv_host(y, A, x, u, n);
+  return mv_host(n, A, x, y, u);
 }
 """
 
@@ -62,8 +62,9 @@ def test_host_function_keeps_the_const_of_the_original_parameters(tmp_path):
     assert p.returncode == 0, p.stderr
     head = re.search(r'extern "C" int mv_host\(([^)]*)\)', p.stdout).group(1)
     # u is only read but not declared const: the caller's prototype says `double *u`
-    assert head == ("double *__restrict__ y, const double *__restrict__ A, const double *__restrict__ x, "
-                    "double *__restrict__ u, int n"), head
+    # and its parameters in their order, so that a call written for mv matches
+    assert head == ("int n, const double *__restrict__ A, const double *__restrict__ x, "
+                    "double *__restrict__ y, double *__restrict__ u"), head
     assert nvcc_compile(p.stdout + MV_CALLER) is None
     for n in ("n=37", "n=64"):
         _ok_run(tmp_path, "mv", n)

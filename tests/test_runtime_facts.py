@@ -218,7 +218,7 @@ int main(void)
   for (int t = 0; t < 5; t++) {
     int m = sizes[t][0], n = sizes[t][1], ldc = sizes[t][2];
     for (int q = 0; q < 4000; q++) c[q] = ref[q] = (float)(q % 13);
-    int rc = scale_host(0.5f, c, m, n, ldc);
+    int rc = scale_host(m, n, ldc, 0.5f, c);
     if (ldc < n && m > 0) {
       if (rc != (int)cudaErrorInvalidValue) { printf("rc %d at ldc < n\\n", rc); return 1; }
       for (int q = 0; q < 4000; q++) if (c[q] != ref[q]) { printf("wrote at ldc < n\\n"); return 1; }

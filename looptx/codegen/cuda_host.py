@@ -282,11 +282,22 @@ def host_only_texts(rc) -> list[str]:
     return [init for _, init in _internal_sizes(rc)] + [fact_check(rc.variant.scop, or_idle=True) or ""]
 
 
+def in_function_order(scop, named: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(name, declaration) of the host function's arguments: the original function's
+    parameters in its order (`tc(C, A, B)` gives `tc_host(C, A, B)`: a call written for the
+    original, all pointers of one type, would compile with any other order and compute
+    garbage), then what the region reads that is not one (globals, #defined sizes)."""
+    order = {to_user(n): k for k, n in enumerate(scop.function_params)}
+    return sorted(named, key=lambda item: order.get(to_user(item[0]), len(order)))
+
+
 def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     internal = _internal_sizes(rc)
     own = {n for n, _ in internal}
     scop = rc.variant.scop
-    sig = ", ".join(dev_args + [f"{size_ctype(scop, p)} {p}" for p in rc.params if p not in own]) or "void"
+    named = list(zip([a.name for a in rc.arrays], dev_args)) + \
+        [(p, f"{size_ctype(scop, p)} {p}") for p in rc.params if p not in own]
+    sig = ", ".join(text for _, text in in_function_order(scop, named)) or "void"
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t lx_err;"]

@@ -307,6 +307,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         symbols = dict(globals_)
         params_decl = fdef.decl.type.args.params if fdef.decl.type.args else []
         const_params = []
+        function_params = tuple(p.name for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
         for p in params_decl:
             if isinstance(p, c_ast.Decl):
                 sym = symbol_of(p, spellings)
@@ -376,6 +377,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        helpers=helper_definitions(funcs, pure, called,
                                                   {**int_macros, **defines, **ex.constants.enums}),
                        const_params=tuple(const_params),
+                       function_params=() if r.index in wrapped else function_params,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
         scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r)

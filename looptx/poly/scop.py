@@ -183,6 +183,9 @@ class Scop(CachedValue):
     # (name, arithmetic type) of the function's variables the region's loops count with,
     # declared outside it (frontend/final_values.reusable_iterators)
     own_iterators: tuple[tuple[str, str], ...] = ()
+    # the region's function's parameters, in their order (names as in the file): the .cu's host
+    # function takes its arguments in that order, so a call written for the original matches
+    function_params: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------
