@@ -326,6 +326,12 @@ def baked_guard(scop) -> list[str]:
                 f'#error "looptx transformed this region for {name} == {value} (its model of the loops '
                 f'and subscripts holds only at that value): transform again with --define {name}=VALUE"',
                 "#endif"]
+    # a default (#ifndef K) that --define fixed: its loops are made for that value
+    for name, value in scop.pinned_macros:
+        out += [f"#if {name} != {value}",
+                f'#error "looptx transformed this region with --define {name}={value}: transform '
+                f'again with --define {name}=VALUE"',
+                "#endif"]
     return out
 
 

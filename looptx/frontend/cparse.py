@@ -227,9 +227,13 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
     rename_reserved(ast)
     split_chained_assignments(ast)
+    declared_here = _declared_in_file(ast)
     if soft:
-        defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in _declared_in_file(ast)}
+        defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in declared_here}
     stand_ins = {to_model(k) for k in defines if k in soft}
+    # a variable of the file (a function's `int n`) that --define fixes is still passed other
+    # values by the callers: the output is made for the value and checks it
+    pinned = {to_model(k) for k in defines if k not in soft and to_model(k) in declared_here}
     int_macros = {to_model(k): v for k, v in pp.int_macros.items()}
     defines = {to_model(k): v for k, v in defines.items()}
 
@@ -355,6 +359,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                             None if r.index in wrapped else fdef.decl.name,
                                             derived + rows.derived(ex.constants.enums), overridable, after))
             scop = with_stand_ins(scop, stand_ins, path, start_pos[0])
+            scop = with_stand_ins(scop, pinned, path, start_pos[0], "the value --define gives")
             accessed = {a.name for a in scop.arrays}
             fallback = as_written(rows.items, set(after), rows.spellings) if scop.runtime_facts else None
             if scop.runtime_facts and fallback is None:
@@ -596,7 +601,8 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
                           if p in ex.int_macros and p not in fixed_names and p not in overridable),
                     tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, UNSIGNED_WORDS)),
                     tuple(sorted((p, int(ex.int_macros[p])) for p in baked)),
-                    wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)))
+                    wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
+                    pinned_macros=tuple((p, v) for p, v in fixed if p in overridable and p not in baked))
 
     rows_baked = set()
     scop = build(index_text, arrays, baked | step_baked)

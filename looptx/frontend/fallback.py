@@ -93,16 +93,17 @@ def note_row_facts(path, line, arrays, facts, checked) -> None:
               f"elements only then ({after})", per_line=True)
 
 
-def with_stand_ins(scop, names: set[str], path: str, line: int):
+def with_stand_ins(scop, names: set[str], path: str, line: int,
+                   why: str = "the first problem size of input_params (give others with --define)"):
     """`scop` with the sizes in `names` fixed as stand-ins: the output is made for their values
-    and checks them (an Orio fragment transformed at its first input_params size)."""
+    and checks them (an Orio fragment transformed at its first input_params size, or a
+    variable of the file that --define fixes: the function is still called with others)."""
     used = [(p, v) for p, v in scop.fixed if p in names and p in scop.params]
     if not used:
         return scop
     facts = tuple(f"{p} = {v}" for p, v in used)
     note_once(path, line, f"the region is transformed for {', '.join(f'{to_user(p)} = {v}' for p, v in used)}, "
-              "the first problem size of input_params (give others with --define); the output "
-              "checks it: its C runs the region as written for other sizes, its CUDA host code "
-              "returns cudaErrorInvalidValue")
+              f"{why}; the output checks it: its C runs the region as written for other sizes, its "
+              "CUDA host code returns cudaErrorInvalidValue")
     return replace(scop, runtime_facts=tuple(dict.fromkeys(scop.runtime_facts + facts)),
                    stand_ins=tuple(p for p, _ in used), _cache={})

@@ -186,6 +186,9 @@ class Scop(CachedValue):
     # the region's function's parameters, in their order (names as in the file): the .cu's host
     # function takes its arguments in that order, so a call written for the original matches
     function_params: tuple[str, ...] = ()
+    # #defined sizes the file only defaults (#ifndef K) that --define fixed: the output holds for
+    # that value only, and a build with another -D must fail (codegen.c.baked_guard)
+    pinned_macros: tuple[tuple[str, int], ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------

@@ -14,7 +14,7 @@ from looptx.poly import schedule as S
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
 from looptx.recipe.fusing import fuse_step, say_fused
-from looptx.recipe.schema import Recipe, Step
+from looptx.recipe.schema import C_WORDS, Recipe, Step
 
 
 def _no_promotion_inside(v: Variant, st: Step) -> None:
@@ -66,9 +66,18 @@ def _known(v: Variant, st: Step) -> Variant:
     return S.known(v, [to_isl(f, name, condition=True) for f in st["facts"]])
 
 
+def _new_loop_name(v: Variant, st: Step, name: str, arg: str) -> str:
+    """A step's new loop becomes a C variable next to the region's arrays and sizes."""
+    if name in {a.name for a in v.scop.arrays} | set(v.scop.params):
+        raise st.error(f"argument '{arg}': '{to_user(name)}' is already the name of an array or size "
+                       "of the region", hint=f"give '{arg}' another name")
+    return name
+
+
 def _tile(v: Variant, st: Step) -> Variant:
     # default names are made from the user's spelling, so later steps can name them
-    control = st.get("control") or to_model(to_user(S.resolve_name(v, st["stmt"], st["loop"])) * 2)
+    control = _new_loop_name(v, st, st.get("control") or to_model(
+        to_user(S.resolve_name(v, st["stmt"], st["loop"])) * 2), "control")
     v = S.tile(v, st["stmt"], st["loop"], st["size"], control)
     outer = st.get("outer")
     if outer:
@@ -177,19 +186,13 @@ def _check_promotion_at(v: Variant, st: Step, kind: str, at: str) -> None:
                        "put it at a loop inside the thread loops")
 
 
-_C_WORDS = frozenset("""auto break case char const continue default do double else enum extern
-float for goto if inline int long register restrict return short signed sizeof static struct
-switch typedef union unsigned void volatile while bool true false class namespace template new
-delete this operator private public protected virtual friend dim3 main""".split())
-
-
 def _check_kernel_name(v: Variant, st: Step, name) -> None:
     """The name becomes a C++ function next to the region's arrays and the other kernels."""
     from looptx.poly.gpu import mappings
     why = None
     if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
         why = "is not a C identifier"
-    elif name in _C_WORDS or name.startswith(("__", "lx_")) or name.endswith("_host"):
+    elif name in C_WORDS or name.startswith(("__", "lx_")) or name.endswith("_host"):
         why = "is reserved (a C/CUDA keyword or a name the generated code uses)"
     elif name in {a.name for a in v.scop.arrays} | set(v.scop.params):
         why = "is already the name of an array or size of the region"
@@ -307,8 +310,8 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
     "scale": lambda v, st: NS.scale(v, st["stmt"], st["loop"], st["by"]),
     "nonsingular": lambda v, st: NS.nonsingular(v, st.get("stmt", 0), st["matrix"]),
-    "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], st.get("name") or to_model(
-        "".join(to_user(S.resolve_name(v, st["stmt"], x)) for x in st["loops"]))),
+    "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], _new_loop_name(v, st, st.get("name") or to_model(
+        "".join(to_user(S.resolve_name(v, st["stmt"], x)) for x in st["loops"])), "name")),
     "known": _known,
     "privatize": lambda v, st: PV.privatize(v, st.get("stmt"), st["var"], st["at"]),
     "pragma": lambda v, st: PL.add_pragma(v, st["stmt"], st["loop"], st["text"].strip()),

@@ -17,16 +17,22 @@ from looptx.errors import RecipeError, read_utf8
 from looptx.frontend.names import to_model
 
 # argument kinds
-STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY, COUNTS, BOOL, MATRIX, REFS = (
+STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS, ANY, COUNTS, BOOL, MATRIX, REFS, NEWNAME = (
     "statement number", "loop name", "list of loop names", "list of statement numbers",
     "integer >= 1", "integer >= 0", "integer", "affine expression", "mapping loop -> integer",
     "name", "list of facts", "list of loop names", "value", "mapping array -> element count",
-    "true or false", "integer matrix", "list of reference numbers")
+    "true or false", "integer matrix", "list of reference numbers", "new loop name")
+
+# C and CUDA C++ keywords, and names the generated code declares: no user name may be one
+C_WORDS = frozenset("""auto break case char const continue default do double else enum extern
+float for goto if inline int long register restrict return short signed sizeof static struct
+switch typedef union unsigned void volatile while bool true false class namespace template new
+delete this operator private public protected virtual friend dim3 main""".split())
 
 # step -> {arg: (kind, required)}
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "permute": {"stmt": (STMT, True), "order": (NAMES, True)},
-    "tile": {"stmt": (STMT, True), "loop": (NAME, True), "size": (POSINT, True), "control": (STR, False),
+    "tile": {"stmt": (STMT, True), "loop": (NAME, True), "size": (POSINT, True), "control": (NEWNAME, False),
              "outer": (POSINT, False)},
     "split": {"stmt": (STMT, True), "loop": (NAME, True), "at": (EXPR, True)},
     "unroll": {"stmt": (STMT, True), "loop": (NAME, True), "factor": (NONNEG, True)},
@@ -47,7 +53,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # it reads, left to right), all of one array, instead of `array`
     "datacopy": {"stmt": (STMT, True), "array": (STR, False), "refs": (REFS, False),
                  "at": (NAME, True)},
-    "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (STR, False)},
+    "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (NEWNAME, False)},
     # `#pragma text` before the loop; omp_for: `omp parallel for`, checked like a GPU mapping
     "pragma": {"stmt": (STMT, True), "loop": (NAME, True), "text": (STR, True)},
     "omp_for": {"stmt": (STMT, True), "loop": (NAME, True), "private": (NAMES, False)},
@@ -224,6 +230,10 @@ def check_arg(step: Step, arg: str, kind: str, value):
         raise bad("matrix of integers, one row per loop, e.g. [[1, 0], [1, 1]]")
     if kind == STR and not isinstance(value, str):
         raise bad("name")
+    # a new loop's name is a C variable of the output: `i i` or `ii/*` would be pasted into it
+    if kind == NEWNAME and not (isinstance(value, str) and value.isidentifier() and value.isascii()
+                                and value not in C_WORDS and not value.startswith(("lx_", "__"))):
+        raise bad("C identifier that is not a keyword or a reserved lx_ name, e.g. ii")
     if kind == BOOL and not isinstance(value, bool):
         raise bad("true or false")
     if kind == COUNTS and not (isinstance(value, dict) and all(

@@ -1,0 +1,103 @@
+"""Findings of probe 17 (new kernels through transform / run): new loop names pasted into the
+C unchecked, and sizes that --define fixed while the output let callers or builds use others."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from conftest import run_cli as cli
+
+TRSV = """void backsub(int n, double U[n][n], double x[n], const double b[n])
+{
+  int i, j;
+#pragma scop
+  for (i = n - 1; i >= 0; i--) {
+    x[i] = b[i];
+    for (j = i + 1; j < n; j++)
+      x[i] -= U[i][j] * x[j];
+    x[i] = x[i] / U[i][i];
+  }
+#pragma endscop
+}
+"""
+DRIVER = """
+#include <stdio.h>
+#include <math.h>
+int main(void)
+{
+  for (int n = 1; n < 30; n += 3) {
+    double U[n][n], x[n], b[n], y[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = 1.0 + i % 5;
+      for (int j = 0; j < n; j++) U[i][j] = i == j ? 2.0 + i % 3 : 0.25 / (1 + i + j);
+    }
+    backsub(n, U, x, b);
+    for (int i = n - 1; i >= 0; i--) {          /* the same back-substitution, by hand */
+      y[i] = b[i];
+      for (int j = i + 1; j < n; j++) y[i] -= U[i][j] * y[j];
+      y[i] /= U[i][i];
+    }
+    for (int i = 0; i < n; i++) if (fabs(x[i] - y[i]) > 1e-12) { printf("n=%d differs\\n", n); return 1; }
+  }
+  printf("ok\\n");
+  return 0;
+}
+"""
+CONV = """#ifndef K
+#define K 5
+#endif
+void conv(int n, const float in[n + K], const float w[K], float out[n])
+{
+  int x, q;
+#pragma scop
+  for (x = 0; x < n; x++)
+    for (q = 0; q < K; q++)
+      out[x] += in[x + q] * w[q];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("step,arg,bad", [("tile: {stmt: 0, loop: i, size: 4, control: %s}", "control", "i i"),
+                                          ("tile: {stmt: 0, loop: i, size: 4, control: %s}", "control", "ii/*"),
+                                          ("tile: {stmt: 0, loop: i, size: 4, control: %s}", "control", "int"),
+                                          ("combine: {stmt: 1, loops: [i, j], name: %s}", "name", "a b")])
+def test_a_new_loop_name_must_be_a_c_identifier(tmp_path, step, arg, bad):
+    (tmp_path / "k.c").write_text(TRSV)
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - {step % repr(bad)}\n")
+    rc, out, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and out == "", out
+    assert f"argument '{arg}' must be a C identifier" in err and "Traceback" not in err, err
+
+
+def test_a_new_loop_name_must_not_be_an_array_or_size(tmp_path):
+    (tmp_path / "k.c").write_text(TRSV)
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 4, control: U}\n")
+    rc, _, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "'U' is already the name of an array or size" in err, err
+
+
+def test_a_parameter_fixed_by_define_is_checked_by_the_output(tmp_path):
+    """`-D n=23` on the function's own `int n` made code right for n = 23 only, with no check:
+    the output runs it where n == 23 and the region as written for every other n."""
+    (tmp_path / "k.c").write_text(TRSV)
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 1, loop: j, factor: 4}\n")
+    rc, out, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml", "-D", "n=23")
+    assert rc == 0, err
+    assert "if (n == 23) {" in out and "the value --define gives" in err, out + err
+    (tmp_path / "t.c").write_text(out + DRIVER)
+    subprocess.run(["gcc", "-O1", str(tmp_path / "t.c"), "-o", str(tmp_path / "t"), "-lm"], check=True)
+    assert subprocess.run([str(tmp_path / "t")], capture_output=True, text=True).stdout.strip() == "ok"
+
+
+def test_a_defaulted_macro_fixed_by_define_fails_a_build_with_another_value(tmp_path):
+    (tmp_path / "c.c").write_text(CONV)
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: q, factor: 0}\n")
+    rc, out, err = cli("transform", tmp_path / "c.c", "--recipe", tmp_path / "r.yaml", "-D", "K=5")
+    assert rc == 0, err
+    (tmp_path / "o.c").write_text(out)
+    ok = subprocess.run(["gcc", "-c", str(tmp_path / "o.c"), "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    other = subprocess.run(["gcc", "-DK=3", "-c", str(tmp_path / "o.c"), "-o", str(tmp_path / "o.o")],
+                           capture_output=True, text=True)
+    assert other.returncode != 0 and "transformed this region with --define K=5" in other.stderr, other.stderr
