@@ -101,3 +101,36 @@ def test_a_defaulted_macro_fixed_by_define_fails_a_build_with_another_value(tmp_
     other = subprocess.run(["gcc", "-DK=3", "-c", str(tmp_path / "o.c"), "-o", str(tmp_path / "o.o")],
                            capture_output=True, text=True)
     assert other.returncode != 0 and "transformed this region with --define K=5" in other.stderr, other.stderr
+
+
+CONV2D = """#define H 64
+#define W 64
+#define K 5
+void conv2d(const float in[H+K-1][W+K-1], const float filt[K][K], float out[H][W])
+{
+  int y, x, p, q;
+#pragma scop
+  for (y = 0; y < H; y++)
+    for (x = 0; x < W; x++)
+      for (p = 0; p < K; p++)
+        for (q = 0; q < K; q++)
+          out[y][x] += in[y+p][x+q] * filt[p][q];
+#pragma endscop
+}
+"""
+CONV2D_R = """steps:
+  - tile: {stmt: 0, loop: y, size: 16, control: yy}
+  - tile: {stmt: 0, loop: x, size: 16, control: xx}
+  - permute: {stmt: 0, order: [yy, xx, y, x, p, q]}
+  - cuda: {stmt: 0, block: [xx, yy], thread: [x, y]}
+  - shared: {stmt: 0, array: filt, at: x%s}
+"""
+
+
+def test_a_shared_copy_at_a_thread_loop_says_it_runs_one_thread_at_a_time(tmp_path):
+    (tmp_path / "c.c").write_text(CONV2D)
+    for around, noted in (("", True), (", around: true", False)):
+        (tmp_path / "r.yaml").write_text(CONV2D_R % around)
+        rc, _, err = cli("transform", tmp_path / "c.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda")
+        assert rc == 0, err
+        assert ("one thread at a time between barriers; `around: true` copies before them" in err) == noted, err

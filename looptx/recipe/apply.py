@@ -104,6 +104,8 @@ def _promotion(kind: str):
         if st.get("around"):
             at = _loop_around(v, st, at)
         _check_promotion_at(v, st, kind, at)
+        if kind == "shared" and not st.get("around"):
+            _note_serial_copy(v, st, at)
         array = _array_of_refs(v, st) if st.get("refs") is not None else st.get("array")
         if kind == "datacopy" and array is None:
             raise st.error("datacopy needs the array to copy",
@@ -184,6 +186,20 @@ def _check_promotion_at(v: Variant, st: Step, kind: str, at: str) -> None:
                        hint=f"put it at the innermost block loop '{innermost}' or at a loop inside "
                             "the thread loops" if kind == "shared" else
                        "put it at a loop inside the thread loops")
+
+
+def _note_serial_copy(v: Variant, st: Step, at: str) -> None:
+    """`shared` at a thread loop (without `around`) copies inside the thread loops: each copy
+    is a barrier that all of the block's threads reach while one of them copies, so the block
+    runs one thread at a time (51x slower on an H100 conv2d).  Legal, hence a note."""
+    from looptx.poly.gpu import mappings
+    for m in mappings(v):
+        if at in m.thread and st["stmt"] in {v.pieces[k].stmt for k, _ in S.sharing(v, m.stmt, at)}:
+            note_once(st.file or "recipe", st.line or 1,
+                      f"step {st.index} ({st.name}): the copy at thread loop '{to_user(at)}' is made inside "
+                      "the thread loops, one thread at a time between barriers; `around: true` copies "
+                      "before them, by all the block's threads (CUDA-CHiLL's copy_to_shared(\"tx\", ...))")
+            return
 
 
 def _check_kernel_name(v: Variant, st: Step, name) -> None:
