@@ -131,6 +131,6 @@ def test_a_shared_copy_at_a_thread_loop_says_it_runs_one_thread_at_a_time(tmp_pa
     (tmp_path / "c.c").write_text(CONV2D)
     for around, noted in (("", True), (", around: true", False)):
         (tmp_path / "r.yaml").write_text(CONV2D_R % around)
-        rc, _, err = cli("transform", tmp_path / "c.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda")
+        rc, _, err = cli("transform", tmp_path / "c.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda", "-D", "K=5")
         assert rc == 0, err
         assert ("one thread at a time between barriers; `around: true` copies before them" in err) == noted, err
