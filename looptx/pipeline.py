@@ -215,7 +215,14 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
                 show_steps.write(f"region {i}, after step {st.index} ({st.describe()}):\n")
                 show_steps.write("\n".join("  " + ln for ln in tree_lines(v, build_ast(v))) + "\n")
             trace = show
-        variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
+        try:
+            variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
+        except LooptxError as e:
+            base = _stmt_bases(program)[i]
+            if base and recipe is not None:
+                # a witness names the region's statements (S0(1,1)); the recipe, the file's
+                e.what = re.sub(r"\bS(\d+)\(", lambda m: f"S{int(m.group(1)) + base}(", e.what)
+            raise
         applied.append(rec.describe() if len(program.regions) == 1 else f"region {i}:\n{rec.describe()}")
     return variants, "\n".join(applied) or None
 

@@ -7,12 +7,21 @@ from looptx.poly import deps as D
 from looptx.poly import privatize as PV
 
 
+def _base(program: Program, idx: int) -> int:
+    """The file-wide number of the region's statement 0: recipes number statements over the
+    whole file (CONTRACT), so `deps` shows those numbers."""
+    bases = program.stmt_base or tuple(sum(len(s.statements) for s in program.scops[:i])
+                                       for i in range(len(program.scops)))
+    return bases[idx]
+
+
 def _region_info(program: Program, idx: int):
     scop = program.scops[idx]
     deps = D.compute_deps(scop)
+    b = _base(program, idx)
     rows, seen = [], set()
     for d in deps.items:
-        row = {"kind": d.kind, "source": d.source, "sink": d.sink, "array": d.array,
+        row = {"kind": d.kind, "source": d.source + b, "sink": d.sink + b, "array": d.array,
                "distance": D.distance(deps, d), "carried_by": D.carried_by(deps, d)}
         # the model keeps one dependence per pair of references (s * s + s reads s three
         # times); a reader asks which statements depend on which, and how far apart
@@ -20,7 +29,7 @@ def _region_info(program: Program, idx: int):
         if key not in seen:
             seen.add(key)
             rows.append(row)
-    loops = [{"name": lp.name, "depth": lp.depth, "statements": list(lp.statements),
+    loops = [{"name": lp.name, "depth": lp.depth, "statements": [k + b for k in lp.statements],
               "parallel": lp.parallel, "carries": list(lp.carried)} for lp in D.loops(deps)]
     private = [{"var": to_user(var), "at": to_user(at)} for var, at in PV.suggestions(scop).items()]
     return scop, rows, loops, private
@@ -33,7 +42,7 @@ def deps_json(program: Program) -> dict:
         regions.append({
             "region": idx, "kind": r.kind, "function": scop.function,
             "lines": list(scop.region_span), "parameters": list(scop.params),
-            "statements": [{"id": s.id, "line": s.line, "text": s.text,
+            "statements": [{"id": s.id + _base(program, idx), "line": s.line, "text": s.text,
                             "iterators": list(s.iterators)} for s in scop.statements],
             "arrays": [{"name": a.name, "type": a.ctype, "dims": list(a.dims), "role": a.role}
                        for a in scop.arrays],
@@ -52,7 +61,7 @@ def deps_text(program: Program) -> str:
         out.append(f"{program.filename}: region {idx} (lines {lo}-{hi}{fn}), parameters: {params}")
         for s in scop.statements:
             loops_of = "".join(f"[{i}]" for i in s.iterators)
-            out.append(f"  S{s.id:<3} line {s.line:<5} {loops_of:<14} {s.text}")
+            out.append(f"  S{s.id + _base(program, idx):<3} line {s.line:<5} {loops_of:<14} {s.text}")
         out.append("  dependences:" if rows else "  dependences: none")
         for d in rows:
             dist = "(" + ", ".join(d["distance"]) + ")" if d["distance"] else "()"

@@ -134,3 +134,38 @@ def test_a_shared_copy_at_a_thread_loop_says_it_runs_one_thread_at_a_time(tmp_pa
         rc, _, err = cli("transform", tmp_path / "c.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda", "-D", "K=5")
         assert rc == 0, err
         assert ("one thread at a time between barriers; `around: true` copies before them" in err) == noted, err
+
+
+TWO = """void first(int n, double *a, double *b)
+{
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    a[i] = b[i] + 1.0;
+  for (i = 0; i < n; i++)
+    b[i] = a[i] * 2.0;
+#pragma endscop
+}
+void second(int n, double c[n][n])
+{
+  int i, j;
+#pragma scop
+  for (i = 1; i < n; i++)
+    for (j = 0; j < n - 1; j++)
+      c[i][j] = c[i - 1][j + 1] + 1.0;
+#pragma endscop
+}
+"""
+
+
+def test_deps_and_witnesses_number_statements_over_the_file(tmp_path):
+    import json
+    (tmp_path / "t.c").write_text(TWO)
+    rc, out, _ = cli("deps", tmp_path / "t.c")
+    assert rc == 0 and "  S2   line 17" in out and "RAW  S2 -> S2" in out and "[S2] sequential" in out, out
+    rc, out, _ = cli("deps", tmp_path / "t.c", "--json")
+    second = json.loads(out)["regions"][1]
+    assert [s["id"] for s in second["statements"]] == [2] and second["dependences"][0]["source"] == 2
+    (tmp_path / "r.yaml").write_text("steps:\n  - permute: {stmt: 2, order: [j, i]}\n")
+    rc, _, err = cli("transform", tmp_path / "t.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "S2(1,1) writes c[1][1] before S2(2,0)" in err, err
