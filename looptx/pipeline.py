@@ -173,8 +173,9 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
                 out[i].append(st)
             continue
         homes = {i for s in stmts for i, (lo, hi) in enumerate(bounds) if lo <= s < hi}
-        if not homes:
-            s = next(s for s in stmts if not any(lo <= s < hi for lo, hi in bounds))
+        missing = [s for s in stmts if not any(lo <= s < hi for lo, hi in bounds)]
+        if missing:
+            s = missing[0]
             spans: list[list[int]] = []
             for lo, hi in bounds:
                 if spans and spans[-1][1] == lo:

@@ -169,3 +169,10 @@ def test_deps_and_witnesses_number_statements_over_the_file(tmp_path):
     (tmp_path / "r.yaml").write_text("steps:\n  - permute: {stmt: 2, order: [j, i]}\n")
     rc, _, err = cli("transform", tmp_path / "t.c", "--recipe", tmp_path / "r.yaml")
     assert rc == 2 and "S2(1,1) writes c[1][1] before S2(2,0)" in err, err
+
+
+def test_a_step_naming_a_statement_the_file_lacks_says_so(tmp_path):
+    (tmp_path / "t.c").write_text(TWO)
+    (tmp_path / "r.yaml").write_text("steps:\n  - distribute: {stmts: [1, 7], loop: i}\n")
+    rc, _, err = cli("transform", tmp_path / "t.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "there is no statement 7 in the file (statements are numbered 0..2" in err, err
