@@ -176,3 +176,12 @@ def test_a_step_naming_a_statement_the_file_lacks_says_so(tmp_path):
     (tmp_path / "r.yaml").write_text("steps:\n  - distribute: {stmts: [1, 7], loop: i}\n")
     rc, _, err = cli("transform", tmp_path / "t.c", "--recipe", tmp_path / "r.yaml")
     assert rc == 2 and "there is no statement 7 in the file (statements are numbered 0..2" in err, err
+
+
+def test_a_step_written_constant_first_is_a_step(tmp_path):
+    src = ("void f(int n, double *a)\n{\n  int i;\n#pragma scop\n  for (i = 0; i < n; i = 2 + i)\n"
+           "    a[i] = a[i] * 0.5 + 1.0;\n#pragma endscop\n}\n")
+    (tmp_path / "s.c").write_text(src)
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, out, err = cli("run", tmp_path / "s.c", "--recipe", tmp_path / "r.yaml", "-D", "n=11")
+    assert rc == 0 and ": ok" in out, out + err

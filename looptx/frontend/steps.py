@@ -106,6 +106,9 @@ def loop_step(ex, node: c_ast.For, it: str) -> int:
             and isinstance(rhs.left, c_ast.ID) and rhs.left.name == it:
         sign = 1 if rhs.op == "+" else -1
         rhs = rhs.right
+    elif nxt.op == "=" and isinstance(rhs, c_ast.BinaryOp) and rhs.op == "+" \
+            and isinstance(rhs.right, c_ast.ID) and rhs.right.name == it:
+        sign, rhs = 1, rhs.left             # i = 2 + i
     else:
         raise bad()
     used: dict[str, StepName] = {}
