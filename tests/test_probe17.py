@@ -185,3 +185,14 @@ def test_a_step_written_constant_first_is_a_step(tmp_path):
     (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
     rc, out, err = cli("run", tmp_path / "s.c", "--recipe", tmp_path / "r.yaml", "-D", "n=11")
     assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("line,want", [
+    ('tile_by_index({"i"}, {4}, {l1_control="ii"}, {"ii", "i"}',
+     """syntax error in command 'tile_by_index({"i"}, {4}, {l1_control="ii"}, {"ii", "i"}' (a closing parenthesis is missing"""),
+    ('TI = 32\nunroll(0,"i",TI/0)', "error: cannot evaluate 'TI / 0': division by zero")])
+def test_chill_script_messages_show_the_command_as_written(tmp_path, line, want):
+    (tmp_path / "s.c").write_text(TRSV)
+    (tmp_path / "s.lua").write_text(f'init("s.c", "backsub", 0)\n{line}\n')
+    rc, _, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "s.lua")
+    assert rc == 2 and want in err, err

@@ -80,7 +80,8 @@ class _Line:
         try:
             return compile_expr(ast.unparse(node), file=self.file, line=self.line)(env)
         except LooptxError as e:
-            raise self.error(f"cannot evaluate '{ast.unparse(node)}': {e.what}", hint=e.hint) from None
+            what = e.what if e.what.startswith("cannot evaluate") else f"cannot evaluate '{ast.unparse(node)}': {e.what}"
+            raise self.error(what, hint=e.hint) from None
 
     def _computed(self, node) -> None:
         """A variable set from an inspection call has no value here: say so where it is used."""
@@ -119,7 +120,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             raise ln.error(f"a comma ends the argument list of {comma[1]}(...), which Lua does not "
                            "allow", hint="remove the comma, or write the argument that is missing after it",
                            at=comma[0])
-        cmd = lua_tables(cmd)
+        written, cmd = cmd, lua_tables(cmd)
         assign = _ASSIGN.match(cmd)
         if assign:
             call = _inspection(assign.group(2), env)
@@ -132,8 +133,11 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                 raise ln.error(f"Orio Loop-module directive '{cmd[:60]}' in a CHiLL region",
                                hint="put it with its loop nest in /*@ begin Loop ( ... ) @*/, or write "
                                     "CHiLL commands here, e.g. unroll(0,\"i\",UF)") from None
-            raise ln.error(f"syntax error in command '{cmd}'",
-                           hint="write commands as NAME(arguments), e.g. tile(0,\"i\",32,\"ii\")") from None
+            # the command as written (not as its Lua tables were rewritten to be read)
+            open_parens = written.count("(") - written.count(")")
+            raise ln.error(f"syntax error in command '{written}'",
+                           hint=f"{'a closing parenthesis is missing; ' if open_parens > 0 else ''}"
+                                "write commands as NAME(arguments), e.g. tile(0,\"i\",32,\"ii\")") from None
         except (RecursionError, MemoryError):
             raise ln.error(f"command '{cmd[:40]}...' is nested too deeply to parse",
                            hint="write its arguments without deep nesting") from None
