@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from looptx.errors import AnnotationError, LooptxError, drop_notes, flush_notes, note_once, read_utf8
 from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
 from looptx.frontend.regions import scan
-from looptx.search.options import (STANDARD, flush_warnings, locate_option, options_for,
+from looptx.search.options import (STANDARD, flush_warnings, locate_option, options_for, queue_warning,
                                    parse_option_args, recorded_options, reset_warnings,
                                    with_command_line)
 from looptx.search.space import Constraint, Param, Space
@@ -246,6 +246,10 @@ def run(args) -> int:
     from looptx.search.driver import run_search
     from looptx.search.report import top_table
     st = setup(args)
+    if st.spec is None or not st.spec.performance_params:
+        # queued: a search that ends in a bad input prints that one error line only
+        queue_warning(f"looptx: warning: {st.path} declares no performance params (no PerfTuning block "
+                      "with def performance_params): there is one variant to measure, as `looptx run` does")
     try:
         cls = get_searcher(st.algorithm)
     except LooptxError as e:

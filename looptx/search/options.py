@@ -43,6 +43,9 @@ def _warn(line: str) -> None:
         _queued.append(line)
 
 
+queue_warning = _warn      # for the search command's own warnings (flushed with these)
+
+
 def parse_option_args(items: list[str] | None) -> dict[str, tuple[Any, str]]:
     """`--option KEY=VALUE` items -> {KEY: (value, the item as written)}.  VALUE is read by the
     annotation's safe evaluator (1, 0.5, [1, 2], True, 'ts'); a value that names something
