@@ -237,8 +237,8 @@ def test_lua_long_comments(mm):
     _one_line_error(rc, err)
     assert err.startswith(f"{mm / 'c4.lua'}:2:5: error: Lua long strings [[...]] are not supported"), err
     # `--` followed by a digit is still arithmetic, and "--[[" in a string is no comment
-    rec = parse_chill('tile(0,"i",8--1,"--[[ii")\n', file="r.lua")
-    assert dict(rec.steps[0].args)["size"] == 9 and dict(rec.steps[0].args)["control"] == "--[[ii"
+    rec = parse_chill('tile(0,"i",8--1,"ii")\npragma(0,"i","--[[ii")\n', file="r.lua")
+    assert dict(rec.steps[0].args)["size"] == 9 and dict(rec.steps[1].args)["text"] == "--[[ii"
 
 
 def test_lua_and_python_literals(mm):

@@ -79,12 +79,15 @@ def _place(text: str, span: tuple[int, int], what: str) -> str:
 
 def parse_file(path: str, *, defines: dict[str, int] | None = None, function: str | None = None,
                extra_decls: str | None = None, text: str | None = None,
-               assumptions: tuple[str, ...] = (), soft: frozenset = frozenset()) -> Program:
+               assumptions: tuple[str, ...] = (), soft: frozenset = frozenset(),
+               pin: bool = False) -> Program:
     """The program model of a C file.  `defines` fix sizes (or act as macros); those named in
-    `soft` only fix names the file does not declare itself."""
+    `soft` only fix names the file does not declare itself.  `pin`: the C code goes back into the
+    user's file, whose callers may pass a variable that --define fixed other values, so the
+    code checks the value (a harness or a search point passes exactly the value)."""
     try:
         return _parse_file(path, defines=defines, function=function, extra_decls=extra_decls,
-                           text=text, assumptions=assumptions, soft=soft)
+                           text=text, assumptions=assumptions, soft=soft, pin=pin)
     except SourceError as e:
         # A project header that is not found is read as empty (libc ones are replaced anyway),
         # so what it declares shows up later as an unknown name or a syntax error.
@@ -149,7 +152,7 @@ def _outside_fragment_regions(err: SourceError, markup, blanked: str, wrapped: l
                        file=err.file, line=err.line, col=err.col)
 
 
-def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft) -> Program:
+def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft, pin=False) -> Program:
     if text is None:
         try:
             text = read_c_source(path)
@@ -233,7 +236,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     stand_ins = {to_model(k) for k in defines if k in soft}
     # a variable of the file (a function's `int n`) that --define fixes is still passed other
     # values by the callers: the output is made for the value and checks it
-    pinned = {to_model(k) for k in defines if k not in soft and to_model(k) in declared_here}
+    pinned = {to_model(k) for k in defines if k not in soft and to_model(k) in declared_here} if pin else set()
     int_macros = {to_model(k): v for k, v in pp.int_macros.items()}
     defines = {to_model(k): v for k, v in defines.items()}
 
@@ -360,6 +363,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                             derived + rows.derived(ex.constants.enums), overridable, after))
             scop = with_stand_ins(scop, stand_ins, path, start_pos[0])
             scop = with_stand_ins(scop, pinned, path, start_pos[0], "the value --define gives")
+            if not pin:
+                scop = replace(scop, pinned_macros=())    # a search's best file dispatches on them
             accessed = {a.name for a in scop.arrays}
             fallback = as_written(rows.items, set(after), rows.spellings) if scop.runtime_facts else None
             if scop.runtime_facts and fallback is None:

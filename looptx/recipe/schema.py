@@ -293,7 +293,7 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
 def _model_names(kind: str, value):
     """Loop, array and size names as the model spells them (isl-reserved ones renamed); names
     inside expressions and facts are renamed where they are parsed (recipe/exprs.py)."""
-    if kind in (NAME, STR):
+    if kind in (NAME, STR, NEWNAME):
         return to_model(value)
     if kind in (NAMES, SLOTS):
         return [to_model(x) for x in value]
