@@ -146,3 +146,13 @@ def test_a_syntax_error_in_the_decl_file_is_located_there(tmp_path):
     (tmp_path / "decl.h").write_text("double A[N][N];\ndouble B[N][N];\ndouble x[N];\n")
     rc, _, err = search(path)
     assert rc == 0, err
+
+
+def test_a_kernel_tuner_export_of_a_two_search_database_asks_first_and_writes_nothing(tmp_path):
+    path = write(tmp_path, sizes="param N[] = [8, 12];")
+    rc, _, err = search(path)
+    assert rc == 0, err
+    csv, cache = tmp_path / "x.csv", tmp_path / "kt.json"
+    rc, out, err = cli("report", tmp_path / "f.db", "--csv", csv, "--kernel-tuner", cache)
+    assert rc == 2 and "holds 2 searches" in err and out == "", out + err
+    assert not csv.exists() and not cache.exists()

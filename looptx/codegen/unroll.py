@@ -119,7 +119,13 @@ def unroll_for(node: K.For, trip: int) -> K.Node:
         elif k == 0 and _const(ir.Bin("-", ub, node.init)) is not None and _const(ir.Bin("-", ub, node.init)) < 0:
             continue
         else:
-            copies.append(K.If(K.simplify_cond(guard), body))
+            # `v <= lx_min(a, b)` is `v <= a && v <= b`: the parts the copy meets anyway go
+            cond = None
+            for g in (ir.Bin("<=", value, hi) for hi in _args(ub, "lx_min")):
+                if not _drop_guard(g):
+                    g = K.simplify_cond(g)
+                    cond = g if cond is None else ir.Bin("&&", cond, g)
+            copies.append(K.If(cond if cond is not None else K.simplify_cond(guard), body))
         if len(copies) > MAX_COPIES:
             raise RecipeError("unrolling would create too many copies", hint="use smaller unroll factors")
     if not copies:

@@ -305,6 +305,8 @@ def report_command(args) -> int:
         if not rdb.searches():
             print(f"{args.db}: no searches recorded")
             return 0
+        if args.kernel_tuner:
+            rdb.require_search(key)    # a cache holds one search: ask which before writing anything
         to_stdout = "-" in (args.csv, args.json)
         if not to_stdout:
             sys.stdout.write(top_table(rdb, key, n=args.top))
