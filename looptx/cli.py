@@ -44,13 +44,6 @@ def _defines(values: list[str] | None, path: str | None = None) -> dict[str, int
 def _checked_defines(args) -> dict[str, int | str]:
     """The --define items of the command, each naming something its files use."""
     from looptx.frontend.defines import check_defines
-    seen: dict[str, str] = {}
-    for item in args.define or []:
-        name, _, value = item.partition("=")
-        if seen.get(name, value) != value:
-            raise LooptxError(f"--define gives {name} two values, {seen[name]} and {value}",
-                              hint=f"give {name} once")
-        seen[name] = value
     given = dict(item.partition("=")[::2] for item in args.define or [])
     given = {k: v for k, v in given.items() if k.isidentifier()}
     extra = [getattr(args, "spec", None)]

@@ -197,10 +197,3 @@ def test_chill_script_messages_show_the_command_as_written(tmp_path, line, want)
     rc, _, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "s.lua")
     assert rc == 2 and want in err, err
 
-
-def test_two_values_for_one_define_are_refused(tmp_path):
-    (tmp_path / "k.c").write_text(TRSV)
-    rc, out, err = cli("transform", tmp_path / "k.c", "-D", "n=4", "-D", "n=5")
-    assert rc == 2 and out == "" and "--define gives n two values, 4 and 5" in err, err
-    rc, _, err = cli("transform", tmp_path / "k.c", "-D", "n=4", "-D", "n=4")
-    assert rc == 0, err
