@@ -196,4 +196,3 @@ def test_chill_script_messages_show_the_command_as_written(tmp_path, line, want)
     (tmp_path / "s.lua").write_text(f'init("s.c", "backsub", 0)\n{line}\n')
     rc, _, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "s.lua")
     assert rc == 2 and want in err, err
-
