@@ -99,13 +99,7 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
     n = len(program.scops[index].statements)
     rec = parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings=bindings,
                       base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n)
-    return _file_numbers_read(rec, _stmt_bases(program)[index], n)
-
-
-def _stmt_bases(program: Program) -> tuple[int, ...]:
-    """The file-wide number of each region's statement 0."""
-    return program.stmt_base or tuple(sum(len(s.statements) for s in program.scops[:i])
-                                      for i in range(len(program.scops)))
+    return _file_numbers_read(rec, program.bases[index], n)
 
 
 def _file_numbers_read(rec: Recipe, base: int, n: int) -> Recipe:
@@ -115,22 +109,27 @@ def _file_numbers_read(rec: Recipe, base: int, n: int) -> Recipe:
     if base == 0:
         return rec
 
-    def stmts(st):
-        v = st.get("stmt")
-        return [v] if v is not None else st.get("stmts") if isinstance(st.get("stmts"), list) else []
-
     def file_wide(st) -> bool:
-        ss = stmts(st)
+        ss = _step_stmts(st) or []
         return bool(ss) and all(isinstance(x, int) and base <= x < base + n for x in ss) \
             and any(x >= n for x in ss)
 
     if not any(file_wide(st) for st in rec.steps):
         return rec
-    steps = tuple(replace(st, args=tuple((k, v - base if k == "stmt" else
-                                          [x - base for x in v] if k == "stmts" and isinstance(v, list) else v)
-                                         for k, v in st.args)) if file_wide(st) else st
-                  for st in rec.steps)
-    return replace(rec, steps=steps)
+    return replace(rec, steps=tuple(_renumbered(st, base) if file_wide(st) else st for st in rec.steps))
+
+
+def _step_stmts(st) -> list | None:
+    """The statements a step names (None for a step that names none)."""
+    if st.get("stmt") is not None:
+        return [st["stmt"]]
+    return st["stmts"] if isinstance(st.get("stmts"), list) else None
+
+
+def _renumbered(st, lo: int):
+    """The step with its statement numbers counted from `lo` on."""
+    return replace(st, args=tuple((k, v - lo if k == "stmt" else [x - lo for x in v]
+                                   if k == "stmts" and isinstance(v, list) else v) for k, v in st.args))
 
 
 def default_bindings(program: Program, index: int) -> dict[str, Any]:
@@ -156,18 +155,23 @@ def default_bindings(program: Program, index: int) -> dict[str, Any]:
         raise
 
 
+def recipe_bases(recipe: Recipe, program: Program) -> tuple[int, ...]:
+    """The number a command-line recipe gives each region's statement 0: over the whole file,
+    or, in a CHiLL script, within the procedure it names."""
+    bases = program.bases
+    if bases and recipe.procedure and recipe.procedure == program.function:
+        return tuple(b - bases[0] for b in bases)
+    return bases
+
+
 def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
     """A command-line recipe numbers statements over the whole file; each region gets the steps
     on its statements, renumbered from 0 (steps without statements go to every region)."""
-    bases = _stmt_bases(program)
-    if bases and recipe.procedure and recipe.procedure == program.function:
-        # a CHiLL script numbers statements within the procedure it names
-        bases = tuple(b - bases[0] for b in bases)
+    bases = recipe_bases(recipe, program)
     bounds = [(b, b + len(s.statements)) for b, s in zip(bases, program.scops)]
     out: dict[int, list] = {i: [] for i in range(len(program.scops))}
     for st in recipe.steps:
-        stmts = [st["stmt"]] if st.get("stmt") is not None else \
-            (st["stmts"] if isinstance(st.get("stmts"), list) else None)
+        stmts = _step_stmts(st)
         if stmts is None:
             for i in out:
                 out[i].append(st)
@@ -192,10 +196,7 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
             raise st.error("the statements of one step must be in the same region",
                            hint="write one step per region")
         i = homes.pop()
-        lo = bounds[i][0]
-        args = tuple((k, (v - lo if k == "stmt" else [x - lo for x in v] if k == "stmts" and isinstance(v, list)
-                          else v)) for k, v in st.args)
-        out[i].append(replace(st, args=args))
+        out[i].append(_renumbered(st, bounds[i][0]))
     return {i: replace(recipe, steps=tuple(steps)) for i, steps in out.items()}
 
 
@@ -219,8 +220,8 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         try:
             variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
         except LooptxError as e:
-            base = _stmt_bases(program)[i]
-            if base and recipe is not None:
+            base = recipe_bases(recipe, program)[i] if recipe is not None else 0
+            if base:
                 # a witness names the region's statements (S0(1,1)); the recipe, the file's
                 e.what = re.sub(r"\bS(\d+)\(", lambda m: f"S{int(m.group(1)) + base}(", e.what)
             raise

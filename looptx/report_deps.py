@@ -7,18 +7,10 @@ from looptx.poly import deps as D
 from looptx.poly import privatize as PV
 
 
-def _base(program: Program, idx: int) -> int:
-    """The file-wide number of the region's statement 0: recipes number statements over the
-    whole file (CONTRACT), so `deps` shows those numbers."""
-    bases = program.stmt_base or tuple(sum(len(s.statements) for s in program.scops[:i])
-                                       for i in range(len(program.scops)))
-    return bases[idx]
-
-
 def _region_info(program: Program, idx: int):
     scop = program.scops[idx]
     deps = D.compute_deps(scop)
-    b = _base(program, idx)
+    b = program.bases[idx]
     rows, seen = [], set()
     for d in deps.items:
         row = {"kind": d.kind, "source": d.source + b, "sink": d.sink + b, "array": d.array,
@@ -42,7 +34,7 @@ def deps_json(program: Program) -> dict:
         regions.append({
             "region": idx, "kind": r.kind, "function": scop.function,
             "lines": list(scop.region_span), "parameters": list(scop.params),
-            "statements": [{"id": s.id + _base(program, idx), "line": s.line, "text": s.text,
+            "statements": [{"id": s.id + program.bases[idx], "line": s.line, "text": s.text,
                             "iterators": list(s.iterators)} for s in scop.statements],
             "arrays": [{"name": a.name, "type": a.ctype, "dims": list(a.dims), "role": a.role}
                        for a in scop.arrays],
@@ -61,7 +53,7 @@ def deps_text(program: Program) -> str:
         out.append(f"{program.filename}: region {idx} (lines {lo}-{hi}{fn}), parameters: {params}")
         for s in scop.statements:
             loops_of = "".join(f"[{i}]" for i in s.iterators)
-            out.append(f"  S{s.id + _base(program, idx):<3} line {s.line:<5} {loops_of:<14} {s.text}")
+            out.append(f"  S{s.id + program.bases[idx]:<3} line {s.line:<5} {loops_of:<14} {s.text}")
         out.append("  dependences:" if rows else "  dependences: none")
         for d in rows:
             dist = "(" + ", ".join(d["distance"]) + ")" if d["distance"] else "()"

@@ -85,47 +85,25 @@ def _guards(value: ir.Expr, init: ir.Expr, ub: ir.Expr) -> list[ir.Expr]:
     return [g for g in out if not _drop_guard(g)]
 
 
-def _aligned_copies(node: K.For, base: ir.Expr, ub: ir.Expr, trip: int) -> K.Node:
-    copies = []
-    for k in range(trip):
-        value = K.simplify(ir.Bin("+", base, ir.Num(str(k))))
-        body = K.map_exprs(node.body, lambda e, value=value: K.simplify_any(K.subst(e, {node.var: value})))
-        guards = _guards(value, node.init, ub)
-        if any(_const(ir.Bin("-", g.b, g.a)) is not None and _const(ir.Bin("-", g.b, g.a)) < 0 for g in guards):
-            continue
-        cond = None
-        for g in guards:
-            g = K.simplify_cond(g)
-            cond = g if cond is None else ir.Bin("&&", cond, g)
-        copies.append(body if cond is None else K.If(cond, body))
-    return _block(copies)
-
-
 def unroll_for(node: K.For, trip: int) -> K.Node:
     ub = _upper(node)
     if ub is None or node.step <= 0:
         raise RecipeError("internal: cannot unroll a loop of unexpected shape",
                           hint="please report this recipe")
     base = _aligned_base(node, ub, trip)
-    if base is not None:
-        return _aligned_copies(node, base, ub, trip)
     copies = []
     for k in range(trip):
-        value = K.simplify(ir.Bin("+", node.init, ir.Num(str(k * node.step))))
+        value = K.simplify(ir.Bin("+", node.init if base is None else base, ir.Num(str(k * node.step))))
         body = K.map_exprs(node.body, lambda e, value=value: K.simplify_any(K.subst(e, {node.var: value})))
-        guard = ir.Bin("<=", value, ub)
-        if _drop_guard(guard):
-            copies.append(body)
-        elif k == 0 and _const(ir.Bin("-", ub, node.init)) is not None and _const(ir.Bin("-", ub, node.init)) < 0:
-            continue
-        else:
-            # `v <= lx_min(a, b)` is `v <= a && v <= b`: the parts the copy meets anyway go
-            cond = None
-            for g in (ir.Bin("<=", value, hi) for hi in _args(ub, "lx_min")):
-                if not _drop_guard(g):
-                    g = K.simplify_cond(g)
-                    cond = g if cond is None else ir.Bin("&&", cond, g)
-            copies.append(K.If(cond if cond is not None else K.simplify_cond(guard), body))
+        # counted from the loop's start, a copy is past it by construction
+        guards = _guards(value, node.init if base is not None else value, ub)
+        if any(_const(ir.Bin("-", g.b, g.a)) is not None and _const(ir.Bin("-", g.b, g.a)) < 0 for g in guards):
+            continue            # a copy that never runs
+        cond = None
+        for g in guards:
+            g = K.simplify_cond(g)
+            cond = g if cond is None else ir.Bin("&&", cond, g)
+        copies.append(body if cond is None else K.If(cond, body))
         if len(copies) > MAX_COPIES:
             raise RecipeError("unrolling would create too many copies", hint="use smaller unroll factors")
     if not copies:

@@ -56,6 +56,13 @@ class Program:
     def filename(self) -> str:
         return self.source.filename
 
+    @property
+    def bases(self) -> tuple[int, ...]:
+        """The file-wide number of each region's statement 0 (recipes and `deps` number
+        statements over the file)."""
+        return self.stmt_base or tuple(sum(len(s.statements) for s in self.scops[:i])
+                                       for i in range(len(self.scops)))
+
 
 def _brace_depth(text: str, offset: int) -> int:
     depth = 0

@@ -446,22 +446,30 @@ def _fingerprint(st: Setup, function=None) -> str:
     except (LooptxError, IndexError):
         region_text = text
     parts.append(region_text)
+    parts += recipe_texts(st, region_text)
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+
+
+def recipe_texts(st: Setup, text: str) -> list[str]:
+    """The contents of the recipe files that `text` names (CHiLL's `recipe("r.yaml")`) and of
+    --recipe, `<missing NAME>` for one that cannot be read."""
     base = os.path.dirname(os.path.abspath(st.path))
-    recipes = re.findall(r"""\brecipe\s*\(\s*["']([^"']+)["']""", region_text)
+    recipes = re.findall(r"""\brecipe\s*\(\s*["']([^"']+)["']""", text)
     if st.recipe:
         try:
             from looptx.recipe.schema import find_recipe
             recipes.append(find_recipe(st.recipe, base))
         except LooptxError:
             recipes.append(st.recipe)
+    out = []
     for name in recipes:
         path = name if os.path.isabs(name) else os.path.join(base, name)
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
-                parts.append(f.read())
+                out.append(f.read())
         except OSError:
-            parts.append(f"<missing {name}>")
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+            out.append(f"<missing {name}>")
+    return out
 
 
 def _points_text(space: Space, n_valid: int | None) -> str:

@@ -4,11 +4,11 @@ twins.  Orio accepts such a param without a word; a warning names it before any 
 (the search still runs, as the user wrote it)."""
 from __future__ import annotations
 
-import os
 import re
 
-from looptx.frontend.regions import scan
+from looptx.frontend.regions import blank, scan
 from looptx.errors import LooptxError
+from looptx.search.command import recipe_texts
 
 
 def unused_param_warnings(st) -> list[str]:
@@ -37,25 +37,7 @@ def _where_params_can_be_used(st) -> str:
     except OSError:
         return ""
     try:
-        markup = scan(text, st.path)
-        for ann in markup.tuning:
-            text = text[:ann.begin[0]] + " " * (ann.begin[1] - ann.begin[0]) + text[ann.begin[1]:]
+        text = blank(text, [ann.begin for ann in scan(text, st.path).tuning])
     except LooptxError:
         pass
-    parts = [text, st.build_command or ""]
-    base = os.path.dirname(os.path.abspath(st.path))
-    names = re.findall(r"""\brecipe\s*\(\s*["']([^"']+)["']""", text)
-    if st.recipe:
-        names.append(st.recipe)
-    for name in names:
-        try:
-            from looptx.recipe.schema import find_recipe
-            path = find_recipe(name, base)
-        except LooptxError:
-            path = name if os.path.isabs(name) else os.path.join(base, name)
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                parts.append(f.read())
-        except OSError:
-            parts.append(name)
-    return "\n".join(parts)
+    return "\n".join([text, st.build_command or "", *recipe_texts(st, text)])
