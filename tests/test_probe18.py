@@ -156,3 +156,27 @@ def test_a_kernel_tuner_export_of_a_two_search_database_asks_first_and_writes_no
     rc, out, err = cli("report", tmp_path / "f.db", "--csv", csv, "--kernel-tuner", cache)
     assert rc == 2 and "holds 2 searches" in err and out == "", out + err
     assert not csv.exists() and not cache.exists()
+
+
+def test_macros_of_the_build_command_are_seen_by_the_region(tmp_path):
+    # Orio compiles the fragment with the build command: a float macro has no other way in
+    text = SPEC.replace("gcc -O1", "gcc -O1 -DSCALE=3.0 -DSTEPS=3").replace(
+        "A[i][j] * 2.0", "A[i][j] * SCALE").replace("B[i][j] = ", "for (int s = 0; s < STEPS; s++) B[i][j] = ")
+    path = tmp_path / "f.c"
+    path.write_text(text % ("", "param N[] = [12];", "", ""))
+    rc, out, err = search(path)
+    assert rc == 0, err
+    assert "status: ok 2" in out, out
+    best = (tmp_path / "f.best.c").read_text()
+    assert "SCALE" in best and "STEPS" in best, best
+    rc, out, err = cli("transform", path)
+    assert rc == 0, err
+    assert "* SCALE" in out and "< STEPS" in out, out
+
+
+def test_a_macro_that_the_build_command_leaves_out_is_still_unknown(tmp_path):
+    path = tmp_path / "f.c"
+    path.write_text((SPEC % ("", "param N[] = [12];", "", "")).replace("A[i][j] * 2.0", "A[i][j] * SCALE"))
+    rc, out, err = search(path)
+    assert rc == 2
+    assert "undeclared identifier 'SCALE'" in err, err

@@ -13,7 +13,9 @@ from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_te
 from looptx.frontend.escape import dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_c, as_written, checked_row_facts, note_row_facts, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
-from looptx.frontend.function_region import braces, function_region
+from looptx.frontend.function_region import function_region
+from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
+                                       outside_fragment_regions)
 from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
@@ -33,7 +35,6 @@ from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, DeclCollector, 
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts, unbounded_loop
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
-INPUT_VARS = "<input_vars>"
 WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
 _DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define\b", re.M)
 _LINE_MARK = re.compile(r"\s*#\s*(line\s+)?\d+\b")
@@ -62,13 +63,6 @@ class Program:
         statements over the file)."""
         return self.stmt_base or tuple(sum(len(s.statements) for s in self.scops[:i])
                                        for i in range(len(self.scops)))
-
-
-def _brace_depth(text: str, offset: int) -> int:
-    depth = 0
-    for i, depth_after in braces(text[:offset]):
-        depth = depth_after
-    return depth
 
 
 def _place(text: str, span: tuple[int, int], what: str) -> str:
@@ -115,50 +109,6 @@ def _with_decls(text: str, extra_decls: str | None) -> str:
     return f'# 1 "{INPUT_VARS}"\n{extra_decls}\n# 1 "{MAIN}"\n{text}' if extra_decls else text
 
 
-def _declarations_error(decls: str | None, path: str) -> SourceError | None:
-    """The syntax error of an Orio fragment's declarations, at the decl_file's line (its
-    marker, from search.command.input_decls) or in `def input_vars`; None if they parse."""
-    if not decls:
-        return None
-    try:
-        c_parser.CParser().parse(decls, filename=INPUT_VARS)
-        return None
-    except c_parser.ParseError as e:
-        m = re.match(r"(.*?):(\d+):(\d+): (.*)", str(e), re.S)
-    except Exception:  # noqa: BLE001 - a lexer error: the whole file's parse reports it
-        return None
-    if m is None:
-        return None
-    what = re.sub(r"^before: (.*)$", r"before '\1'", m.group(4).strip(), flags=re.S)
-    if m.group(1) in (INPUT_VARS, MAIN):
-        return SourceError(f"syntax error in the declarations of def input_vars: {what}",
-                           hint="fix the decl lines of def input_vars", file=path)
-    name = m.group(1)
-    file = name if os.path.isabs(name) else os.path.join(os.path.dirname(path), name)
-    return SourceError(f"syntax error in the decl_file: {what}", hint="fix the C syntax of the decl_file",
-                       file=file, line=int(m.group(2)), col=int(m.group(3)))
-
-
-def _outside_fragment_regions(err: SourceError, markup, blanked: str, wrapped: list) -> SourceError:
-    """A syntax error at file scope, inside a PerfTuning block but outside its regions, is a
-    statement of an Orio fragment that no region holds: Orio pastes the whole fragment into a
-    function, looptx makes one function per region, so such code has no place to run."""
-    if not wrapped or not markup.tuning or err.line is None:
-        return err
-    try:
-        at = markup.src.offset(err.line, err.col or 1)
-    except IndexError:
-        return err
-    if at < 0 or _brace_depth(blanked, at) != 0 or any(r.outer[0] <= at < r.outer[1] for r in markup.regions):
-        return err
-    if not any(t.begin[1] <= at < t.end[0] for t in markup.tuning):
-        return err
-    return SourceError("a statement in a PerfTuning fragment outside its CHiLL / Loop regions: looptx "
-                       "keeps only declarations there (each region runs as a function of its own)",
-                       hint="move the statement into a region, or write the fragment inside a C function",
-                       file=err.file, line=err.line, col=err.col)
-
-
 def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft, pin=False) -> Program:
     if text is None:
         try:
@@ -180,7 +130,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
 
     wrapped = []
     for r in regions:
-        if _brace_depth(blanked, r.start) == 0:
+        if brace_depth(blanked, r.start) == 0:
             if r.kind == "pragma":
                 line_end = text.find("\n", r.outer[0])
                 blanked = blank(blanked, [(r.outer[0], line_end)])
@@ -205,11 +155,13 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     # new code replaces the #define that the name needs (or a function region may)
     inner_defines = frozenset(
         blanked.count("\n", 0, m.start()) + 1 for m in _DEFINE_LINE.finditer(blanked)
-        if _brace_depth(blanked, m.start()) > 0 or any(r.start <= m.start() < r.end for r in regions))
+        if brace_depth(blanked, m.start()) > 0 or any(r.start <= m.start() < r.end for r in regions))
+
+    macros = build_macros(markup, path)
 
     def prepare(keep: frozenset[str] | None) -> Preprocessed:
-        pp = preprocess(blanked, path, {k: str(v) for k, v in defines.items()}, keep, inner_defines) \
-            if needs_cpp(blanked) else Preprocessed(blanked, {})
+        pp = preprocess(blanked, path, {k: str(v) for k, v in defines.items()}, keep, inner_defines, macros) \
+            if needs_cpp(blanked) or macros else Preprocessed(blanked, {})
         return pp.with_sizes(decl_sizes) if decl_sizes else pp
 
     ast, pp, spellings = parse_spelled(prepare, lambda p: _with_decls(p.text, decls), MAIN)
@@ -228,8 +180,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     except c_parser.ParseError as e:
         # a declaration without its `;` is found only in the code after it: look at the
         # fragment's declarations (def input_vars, the decl_file) alone first
-        raise _declarations_error(decls, path) or \
-            _outside_fragment_regions(syntax_error(e, parser, column, cpp_input), markup, blanked,
+        raise declarations_error(decls, path) or \
+            outside_fragment_regions(syntax_error(e, parser, column, cpp_input), markup, blanked,
                                       wrapped) from None
     except RecursionError:
         raise too_deep(parser, column, cpp_input) from None

@@ -314,18 +314,21 @@ def blank_line_directives(text: str) -> str:
 
 
 def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = None,
-               keep: frozenset[str] | None = frozenset(), inner_defines: frozenset[int] = frozenset()) -> Preprocessed:
+               keep: frozenset[str] | None = frozenset(), inner_defines: frozenset[int] = frozenset(),
+               macros: dict[str, str] | None = None) -> Preprocessed:
     """Preprocess the comment-free text of `filename` (positions kept by the caller).  Macros
     named in `keep` (all, when it is None), defined on the file's lines `inner_defines`, defined
     twice or undefined are not marked for their spelling (see spelling.py): the name may not
-    mean the same at the region."""
+    mean the same at the region.  `macros` (a build command's -D flags) are expanded as the
+    compiler will, integers too; `defines` win over them."""
     base_dir = os.path.dirname(os.path.abspath(filename)) or "."
     dirs = include_dirs()
     fake = _fake_include_dir(_collect_system_headers(blanked, base_dir, set(), dirs))
     try:
         common = ["-undef", "-nostdinc", "-I", base_dir] + [a for d in dirs for a in ("-I", d)] \
             + ["-isystem", fake]
-        dflags = [f"-D{k}={v}" for k, v in (defines or {}).items()]
+        build = {k: v for k, v in (macros or {}).items() if k not in (defines or {})}
+        dflags = [f"-D{k}={v}" for k, v in {**(defines or {}), **build}.items()]
         first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename, blanked)
         int_macros: dict[str, int] = {}
         expanded: set[str] = set()
@@ -345,18 +348,20 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
                 kept.append(line)
                 continue
             lineno += 1
-            if in_builtin and line.startswith("#define"):
+            named = _ANY_DEFINE.match(line)
+            if in_builtin and named and named.group(1) not in build:
                 kept.append("")
                 continue
             d = _OBJ_DEFINE.match(line)
             if d:
                 lit = _INT_LITERAL.match(d.group(2).strip())
-                if lit and not in_system:      # libc constants are not problem sizes: expand them
+                # libc constants are not problem sizes, nor is what the build command fixes
+                # (the harness's own -D of a size would clash with it): expand them
+                if lit and not in_system and not in_builtin:
                     int_macros[d.group(1)] = _macro_value(lit.group(1), lit.group(2), blanked, filename,
                                                           base_dir, current, lineno - 1)
                     kept.append("")
                     continue
-            named = _ANY_DEFINE.match(line)
             if named:
                 expanded.add(named.group(1))
             markable = named and keep is not None and not in_system \

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
@@ -208,6 +209,7 @@ class VarDecl:
 
 
 _AT_NAME = re.compile(r"@([A-Za-z_]\w*)(@?)")
+_D_FLAG = re.compile(r"-D([A-Za-z_]\w*)(?:=(.*))?", re.S)
 
 
 def format_value(v) -> str:
@@ -307,6 +309,16 @@ class TuningSpec:
         cmd = self.build.get("build_command")
         return None if cmd is None else substitute_params(cmd, point)
 
+    def command_macros(self) -> dict[str, str]:
+        """NAME -> value of the `-D` flags of `def build` that hold no `@PARAM@`: Orio compiles the
+        code with them, so the code and its decl_file may use them (`-DSCALE=3.0`, `-DDYNAMIC`)."""
+        macros = {}
+        for word in _words(f"{self.build.get('build_command') or ''} {self.build.get('libs') or ''}"):
+            m = _D_FLAG.fullmatch(word)
+            if m and "@" not in word:
+                macros[m.group(1)] = "1" if m.group(2) is None else m.group(2)
+        return macros
+
     def compile_command(self) -> str | None:
         """`def build`'s command with its `libs` (None when neither is written); its `@PARAM@`
         placeholders are filled per point by the evaluator."""
@@ -314,6 +326,13 @@ class TuningSpec:
         if self.build.get("libs"):
             cmd = f"{cmd or 'gcc -O3'} {self.build['libs']}"
         return cmd
+
+
+def _words(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:          # an unbalanced quote: the compiler's own error says more
+        return command.split()
 
 
 def unknown_build_params(command: str, known) -> list[str]:

@@ -93,10 +93,8 @@ def input_decls(spec, path: str) -> str | None:
         try:
             text = read_utf8(f, AnnotationError, "decl_file")
             # Orio compiles the decl file with the build command: its -D flags steer #ifdefs
-            build = f"{spec.build.get('build_command') or ''} {spec.build.get('libs') or ''}"
-            lines += [f"#define {m.group(1)} {m.group(2) or 1}"
-                      for m in re.finditer(r"(?<!\S)-D([A-Za-z_]\w*)(?:=(\S+))?", build)
-                      if "#" in text]
+            if "#" in text:
+                lines += [f"#define {k} {v}" for k, v in spec.command_macros().items()]
             # its own name and lines in a syntax error (cparse reads the marker)
             lines += [f'# 1 "{spec.decl_file}"', text]
         except OSError as e:

@@ -1,0 +1,81 @@
+"""Orio fragments: the code of a PerfTuning block outside any function, compiled by Orio with
+its build command and its input_vars / decl_file declarations."""
+from __future__ import annotations
+
+import os
+import re
+
+from pycparser import c_parser
+
+from looptx.errors import LooptxError, SourceError
+from looptx.frontend.function_region import braces
+from looptx.frontend.syntax import MAIN
+
+INPUT_VARS = "<input_vars>"
+
+
+def brace_depth(text: str, offset: int) -> int:
+    depth = 0
+    for i, depth_after in braces(text[:offset]):
+        depth = depth_after
+    return depth
+
+
+def declarations_error(decls: str | None, path: str) -> SourceError | None:
+    """The syntax error of an Orio fragment's declarations, at the decl_file's line (its
+    marker, from search.command.input_decls) or in `def input_vars`; None if they parse."""
+    if not decls:
+        return None
+    try:
+        c_parser.CParser().parse(decls, filename=INPUT_VARS)
+        return None
+    except c_parser.ParseError as e:
+        m = re.match(r"(.*?):(\d+):(\d+): (.*)", str(e), re.S)
+    except Exception:  # noqa: BLE001 - a lexer error: the whole file's parse reports it
+        return None
+    if m is None:
+        return None
+    what = re.sub(r"^before: (.*)$", r"before '\1'", m.group(4).strip(), flags=re.S)
+    if m.group(1) in (INPUT_VARS, MAIN):
+        return SourceError(f"syntax error in the declarations of def input_vars: {what}",
+                           hint="fix the decl lines of def input_vars", file=path)
+    name = m.group(1)
+    file = name if os.path.isabs(name) else os.path.join(os.path.dirname(path), name)
+    return SourceError(f"syntax error in the decl_file: {what}", hint="fix the C syntax of the decl_file",
+                       file=file, line=int(m.group(2)), col=int(m.group(3)))
+
+
+def outside_fragment_regions(err: SourceError, markup, blanked: str, wrapped: list) -> SourceError:
+    """A syntax error at file scope, inside a PerfTuning block but outside its regions, is a
+    statement of an Orio fragment that no region holds: Orio pastes the whole fragment into a
+    function, looptx makes one function per region, so such code has no place to run."""
+    if not wrapped or not markup.tuning or err.line is None:
+        return err
+    try:
+        at = markup.src.offset(err.line, err.col or 1)
+    except IndexError:
+        return err
+    if at < 0 or brace_depth(blanked, at) != 0 or any(r.outer[0] <= at < r.outer[1] for r in markup.regions):
+        return err
+    if not any(t.begin[1] <= at < t.end[0] for t in markup.tuning):
+        return err
+    return SourceError("a statement in a PerfTuning fragment outside its CHiLL / Loop regions: looptx "
+                       "keeps only declarations there (each region runs as a function of its own)",
+                       hint="move the statement into a region, or write the fragment inside a C function",
+                       file=err.file, line=err.line, col=err.col)
+
+
+def build_macros(markup, path: str) -> dict[str, str]:
+    """The -D flags of the PerfTuning block's build command, which Orio compiles the code with
+    (a spec that does not parse is reported where the search reads it)."""
+    if not markup.tuning:
+        return {}
+    from looptx.frontend.annotations import parse_tuning_spec
+    ann = markup.tuning[0]
+    line, col = markup.src.pos(ann.body_start)
+    try:
+        spec = parse_tuning_spec(ann.body, file=path, line=line, col=col,
+                                 base_dir=os.path.dirname(os.path.abspath(path)))
+    except LooptxError:
+        return {}
+    return spec.command_macros()
