@@ -299,18 +299,29 @@ INNER_UNROLL = PERF.format(params="    param U[] = [8, 4];\n    param T[] = [4, 
       y[i] = y[i] + A[i][j] * x[j];""")
 
 
-def test_a_tile_after_an_inner_unroll_of_the_loop_is_orios_no_op_up_to_the_factor(tmp_path):
-    """Orio's unrolled loop steps by its factor, so a tile no larger is a no-op (it named a
-    vanished loop: 'no loop named j'); a larger one is refused at the directive."""
+def test_a_tile_after_an_inner_unroll_of_the_loop_takes_whole_unrolled_steps(tmp_path):
+    """Orio's unrolled loop steps by its factor: a tile no larger is a no-op, a multiple of it
+    holds whole unrolled steps (SPAPT stacks Tile over Unroll), any other size is refused."""
     src = tmp_path / "inner.c"
-    src.write_text(INNER_UNROLL.replace("param T[] = [4, 8, 2];", "param T[] = [4, 8, 2];\n"
-                                        "    constraint small = T <= U;"))
+    src.write_text(INNER_UNROLL.replace("param U[] = [8, 4];", "param U[] = [8, 4, 2];")
+                   .replace("param T[] = [4, 8, 2];", "param T[] = [4, 8, 2, 16];\n"
+                            "    constraint whole = T <= U or T % U == 0;")
+                   .replace("total_runs = 6", "total_runs = 12"))
     rows, _ = _search_all_valid(tmp_path, "inner.c", src.read_text(), [{"N": 10, "M": 8}, {"N": 7, "M": 8}])
-    assert len(rows) == 2 * 5
-    (tmp_path / "big.c").write_text(INNER_UNROLL.replace("param U[] = [8, 4];", "param U[] = [4];")
-                                    .replace("param T[] = [4, 8, 2];", "param T[] = [8];"))
-    rc, out, err = cli("transform", tmp_path / "big.c")
-    assert rc == 2 and "tile size 8 of loop 'j', which an inner directive unrolled by 4" in err, err
+    assert len(rows) == 2 * 12
+    for t, u in ((16, 4), (8, 2)):
+        (tmp_path / "big.c").write_text(INNER_UNROLL.replace("param U[] = [8, 4];", f"param U[] = [{u}];")
+                                        .replace("param T[] = [4, 8, 2];", f"param T[] = [{t}];")
+                                        .replace("param M = 8", "param M = 37"))
+        rc, out, err = cli("transform", tmp_path / "big.c")
+        assert rc == 0, err
+        # the intra-tile loop runs whole unrolled steps of u, with its remainder
+        assert f"for (int jj = 0; jj < {-(-37 // t)}; jj++)" in out, out
+        assert f"j += {u})" in out and f"x[j + {u - 1}]" in out, out
+    (tmp_path / "odd.c").write_text(INNER_UNROLL.replace("param U[] = [8, 4];", "param U[] = [4];")
+                                    .replace("param T[] = [4, 8, 2];", "param T[] = [6];"))
+    rc, out, err = cli("transform", tmp_path / "odd.c")
+    assert rc == 2 and "tile size 6 of loop 'j' is not a multiple of its step 4" in err, err
 
 
 OMP_LOOP = """  transform Composite(

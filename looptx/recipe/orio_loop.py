@@ -322,7 +322,7 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
             [(_own_loop(ln, nest, d, name), args.get("tsize"), args.get("tindex"))]
         for item in items:
             lid, size, new = _seq(ln, item, "a tile entry (loop, size, new index)", (3,))
-            _tile(ln, nest, d, lid, _int(ln, size, "a tile size"), new, step)
+            _tile(ln, nest, d, lid, _int(ln, size, "a tile size"), new, step, out)
     elif name in ("permut", "Permut"):
         seqs = _seq(ln, args, "permut") if name == "permut" else [args.get("seq")]
         for seq in seqs:
@@ -417,7 +417,7 @@ def _find(ln: _Line, nest: _Nest, d: _Directive, lid, what: str) -> list[tuple[i
                    hint=f"the loops here are {', '.join(around) or 'none'}")
 
 
-def _tile(ln: _Line, nest: _Nest, d: _Directive, lid, size: int, new, step) -> None:
+def _tile(ln: _Line, nest: _Nest, d: _Directive, lid, size: int, new, step, out: list[Step]) -> None:
     """Orio's tile loop steps over index values, so tiling a tile loop (('ii','i'), T2, 'iii')
     takes a multiple of its size; looptx's tile loops count tiles, so the size is divided."""
     if not isinstance(new, str) or not new.isidentifier():
@@ -426,18 +426,19 @@ def _tile(ln: _Line, nest: _Nest, d: _Directive, lid, size: int, new, step) -> N
         stride = nest.tiled.get(loop, 1) * nest.unroll_factor.get(loop, 1)
         if size == 1 or size <= stride:
             continue          # Orio leaves the loop as it is (tile size 1, or the loop's own step)
-        if loop in nest.unroll_factor:
-            # an inner transform Unroll applies first; its loop steps by the factor (or is gone,
-            # unrolled fully) and looptx does not tile an unrolled loop
-            raise ln.error(f"tile size {size} of loop '{dict(nest.chains[s])[loop]}', which an "
-                           f"inner directive unrolled by {stride}, is larger than its step",
-                           hint="tile it in the same Composite as the unroll, or tile by at most "
-                                "the unroll factor")
         if size % stride:
             raise ln.error(f"tile size {size} of loop '{dict(nest.chains[s])[loop]}' is not a "
                            f"multiple of its step {stride}",
                            hint="constrain the sizes, e.g. T2 % T1 == 0, as Orio requires")
-        step("tile", stmt=s, loop=dict(nest.chains[s])[loop], size=size // stride, control=new)
+        unrolled_at = nest.unrolled.get(loop)
+        # An inner transform Unroll applied first: Orio tiles the loop that steps by the factor.
+        # Tiling alone reorders nothing, so tiling before that unroll (by index values, the
+        # unrolled loop then runs whole steps inside each tile) gives the same code shape.
+        step("tile", stmt=s, loop=dict(nest.chains[s])[loop],
+             size=size // (stride if unrolled_at is None else nest.tiled.get(loop, 1)), control=new)
+        if unrolled_at is not None:
+            out.insert(unrolled_at, out.pop())
+            nest.unrolled = {x: k + (k >= unrolled_at) for x, k in nest.unrolled.items()}
         nest.next_id += 1
         nest.tiled[nest.next_id] = size
         for chain in nest.chains:
