@@ -196,3 +196,18 @@ def test_chill_script_messages_show_the_command_as_written(tmp_path, line, want)
     (tmp_path / "s.lua").write_text(f'init("s.c", "backsub", 0)\n{line}\n')
     rc, _, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "s.lua")
     assert rc == 2 and want in err, err
+
+
+@pytest.mark.parametrize("at,want", [("j", "'at' uses loop 'j', which is not outside loop 'i'"),
+                                     ("i", "'at' uses loop 'i', which is not outside loop 'i'")])
+def test_split_at_a_loop_that_is_not_outside_the_split_loop_is_refused(tmp_path, at, want):
+    # the nest has no dependence: it used to split i by `i < j` with exit 0
+    (tmp_path / "t.c").write_text("void f(int n, double A[n][n], double B[n][n])\n{\n#pragma scop\n"
+                                  "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n"
+                                  "      B[j][i] = A[i][j] + 1.0;\n#pragma endscop\n}\n")
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - split: {{stmt: 0, loop: i, at: {at}}}\n")
+    rc, _, err = cli("transform", tmp_path / "t.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and want in err, err
+    (tmp_path / "r.yaml").write_text("steps:\n  - split: {stmt: 0, loop: j, at: i}\n")
+    rc, out, err = cli("run", tmp_path / "t.c", "--recipe", tmp_path / "r.yaml", "-D", "n=9")
+    assert rc == 0 and ": ok" in out, out + err

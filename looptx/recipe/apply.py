@@ -41,14 +41,22 @@ def _split(v: Variant, st: Step) -> Variant:
     at = st["at"]
     params = set(v.scop.params)
     at_isl = {}
-    for k, _ in S.sharing(v, stmt, S.resolve_name(v, stmt, st["loop"])):
+    split_loop = S.resolve_name(v, stmt, st["loop"])
+    for k, pos in S.sharing(v, stmt, split_loop):
         loops = S.loop_expr_map(v, k)
+        # the loop itself and those inside it change within one iteration of the split loop
+        outer = [d.name for d in v.pieces[k].dims[:pos] if getattr(d, "hidden", True) is False]
 
-        def name(n, loops=loops):
-            if n in loops:
+        def name(n, loops=loops, outer=outer):
+            if n in outer:
                 return f"({loops[n]})"
             if n in params:
                 return n
+            if n in loops:
+                raise RecipeError(f"'at' uses loop '{to_user(n)}', which is not outside loop "
+                                  f"'{to_user(split_loop)}'",
+                                  hint="'at' is an expression of the sizes and the loops around the split "
+                                       f"loop ({', '.join(map(to_user, outer)) or 'none here'})")
             raise RecipeError(f"'{n}' in 'at' is neither a loop of statement {stmt} nor a parameter",
                               hint=f"loops: {', '.join(loops)}; parameters: {', '.join(sorted(params)) or 'none'}")
         at_isl[k] = to_isl(at, name)
