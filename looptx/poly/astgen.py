@@ -114,8 +114,7 @@ class _Builder:
         out = set()
         for s in self.scop.statements:
             pcs = self.v.pieces_of(s.id)
-            if len(pcs) > 1 and len({tuple(self.plan.redirect.get((k, a.ref), (None,))[0]
-                                           for a in s.accesses) for k, _ in pcs}) > 1:
+            if len(pcs) > 1:
                 out.add(s.id)
         return out
 
@@ -300,8 +299,8 @@ def separation_options(v: Variant, width: int | None = None, skip=()) -> list[tu
             pre = pr if pre is None else pre.union(pr)
             pairs = pa if pairs is None else pairs.union(pa)
         names = [f"t{k}" for k in range(ctrl + 1)]
-        lo, hi = (f"{names[ctrl]} - {d.factor - 1}", names[ctrl]) if d.reversed else \
-            (names[ctrl], f"{names[ctrl]} + {d.factor - 1}")
+        # schedule values increase along a loop that runs downwards too (over -i)
+        lo, hi = names[ctrl], f"{names[ctrl]} + {d.factor - 1}"
         window = isl.Set(f"{v.scop.prefix}{{ [{', '.join(names)}, x] : {lo} <= x <= {hi} }}")
         box = pre.insert_dims(isl.dim_type.set, ctrl + 1, 1).intersect(window)
         first, point, _ = members[0]
