@@ -214,6 +214,16 @@ class Scop(CachedValue):
             self._cache["refs"] = {a.ref: (s, a) for s in self.statements for a in s.accesses}
         return self._cache["refs"]
 
+    def value_only_params(self) -> frozenset[str]:
+        """Sizes that bound no loop, index no array, size none and appear in no fact: the region
+        only reads their value (`H[i-1][j] - gap`), so any value runs it."""
+        texts = [s.domain or "" for s in self.statements] \
+            + [x for s in self.statements for a in s.accesses for x in a.index] \
+            + [d for a in self.arrays for d in a.dims + tuple(a.strides or ())] \
+            + list(self.assumptions) + list(self.runtime_facts) + [init for _, init in self.derived]
+        used = {w for t in texts for w in re.findall(r"[A-Za-z_]\w*", t)}
+        return frozenset(p for p in self.params if p not in used)
+
     @property
     def fixed_values(self) -> dict[str, int]:
         return dict(self.fixed)
