@@ -15,7 +15,7 @@ from looptx.frontend.fallback import as_c, as_written, checked_row_facts, note_r
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
-                                       outside_fragment_regions)
+                                       outside_fragment_regions, unfinished_region_code)
 from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
@@ -30,8 +30,8 @@ from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, DeclCollector, Symbol, c_text,
-                                     has_type_word, iterator_types, resolve_typedef, split_chained_assignments,
-                                     symbol_of)
+                                     continues_as_guards, has_type_word, iterator_types, resolve_typedef,
+                                     split_chained_assignments, symbol_of)
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts, unbounded_loop
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
@@ -180,15 +180,16 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     except c_parser.ParseError as e:
         # a declaration without its `;` is found only in the code after it: look at the
         # fragment's declarations (def input_vars, the decl_file) alone first
-        raise declarations_error(decls, path) or \
-            outside_fragment_regions(syntax_error(e, parser, column, cpp_input), markup, blanked,
-                                      wrapped) from None
+        err = syntax_error(e, parser, column, cpp_input)
+        raise declarations_error(decls, path) or unfinished_region_code(
+            outside_fragment_regions(err, markup, blanked, wrapped), markup, blanked) from None
     except RecursionError:
         raise too_deep(parser, column, cpp_input) from None
     except Exception as e:                                  # pycparser lexer errors
         raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
     rename_reserved(ast)
     split_chained_assignments(ast)
+    continues_as_guards(ast)
     declared_here = _declared_in_file(ast)
     if soft:
         defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in declared_here}

@@ -269,9 +269,11 @@ class Extractor:
         elif isinstance(node, (c_ast.Goto, c_ast.Label)):
             raise self.error(node, "goto and labels are not supported", "restructure the loop nest")
         elif isinstance(node, (c_ast.Break, c_ast.Continue)):
-            kw = "break" if isinstance(node, c_ast.Break) else "continue"
-            raise self.error(node, f"'{kw}' is not supported inside a region",
-                             "express the exit as a loop bound or an affine if")
+            if isinstance(node, c_ast.Break):
+                raise self.error(node, "'break' is not supported inside a region",
+                                 "express the exit as a loop bound or an affine if")
+            raise self.error(node, "'continue' is supported only as the last statement of an if "
+                                   "directly in a for loop's body", "guard the statements it skips with an if")
         elif isinstance(node, c_ast.Return):
             raise self.error(node, "'return' is not supported inside a region", "move it after the region")
         elif isinstance(node, c_ast.Switch):
@@ -384,6 +386,12 @@ class Extractor:
         class V(c_ast.NodeVisitor):
             def __init__(s):
                 s.bad = None
+                s.shadow = None
+
+            def visit_Decl(s, n):
+                if n.name == it and s.shadow is None:
+                    s.shadow = n
+                s.generic_visit(n)
 
             def visit_Assignment(s, n):
                 base = n.lvalue
@@ -398,6 +406,10 @@ class Extractor:
                 s.generic_visit(n)
         v = V()
         v.visit(body)
+        if v.shadow is not None:
+            raise self.error(v.shadow, f"the loop body declares another '{it}', which hides the loop's "
+                                       "iterator; looptx does not model shadowed names",
+                             f"rename the inner '{it}'")
         if v.bad is not None:
             raise self.error(v.bad, f"loop iterator '{it}' is modified in the loop body",
                              "only the loop header may change its iterator")

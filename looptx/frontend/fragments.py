@@ -79,3 +79,25 @@ def build_macros(markup, path: str) -> dict[str, str]:
     except LooptxError:
         return {}
     return spec.command_macros()
+
+
+def unfinished_region_code(err: SourceError, markup, blanked: str) -> SourceError:
+    """A syntax error at a region's end marker (`#pragma endscop`, or the brace that closes a
+    region's wrapper function there) is code that stops short: it is shown where that code
+    ends, not at the marker."""
+    if err.line is None or not err.what.startswith("syntax error"):
+        return err
+    try:
+        at = markup.src.offset(err.line, err.col or 1)
+    except IndexError:
+        return err
+    for r in markup.regions:
+        close = (r.end, r.outer[1]) if r.kind == "pragma" else r.chill.end
+        last = len(blanked[:close[0]].rstrip())
+        if close[0] <= at < close[1] and last > 0:
+            line, col = markup.src.pos(last - 1)
+            return SourceError("syntax error: the region's code ends inside a statement (its last "
+                               "statement has no ';', or a '{' is not closed)",
+                               hint="end the last statement with ';' and close every '{' before the "
+                                    "region's end", file=err.file, line=line, col=col + 1)
+    return err

@@ -216,3 +216,43 @@ def wide_subscript(node, symbol, lookup, loops) -> bool:
         if set(arithmetic_type(words, lookup).split()) & WIDE_WORDS:
             return True
     return False
+
+
+def continues_as_guards(node) -> None:
+    """Rewrites, in place, `if (c) continue;` at the top level of a for loop's body as a guard
+    around the rest of the body, `if (!(c)) { rest }` (and `if (c) { S; continue; }` as
+    `if (c) { S; } else { rest }`): exact, and the guard is an if like any other (affine: a
+    piece of the domain; on data: conditional assignments).  A `continue` anywhere else is still
+    refused where it stands."""
+    def ends_in_continue(st) -> list | None:
+        """The branch's statements before its final continue, None when it does not end so."""
+        if isinstance(st, c_ast.Continue):
+            return []
+        if isinstance(st, c_ast.Compound) and st.block_items and isinstance(st.block_items[-1], c_ast.Continue):
+            return list(st.block_items[:-1])
+        return None
+
+    def guarded(items: list) -> list:
+        for k, it in enumerate(items):
+            if not isinstance(it, c_ast.If) or it.iffalse is not None:
+                continue
+            before = ends_in_continue(it.iftrue)
+            if before is None:
+                continue
+            rest = c_ast.Compound(guarded(items[k + 1:]), coord=it.coord)
+            if before:
+                return items[:k] + [c_ast.If(it.cond, c_ast.Compound(before, coord=it.iftrue.coord),
+                                             rest, coord=it.coord)]
+            return items[:k] + [c_ast.If(c_ast.UnaryOp("!", it.cond, coord=it.cond.coord), rest, None,
+                                         coord=it.coord)]
+        return items
+
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.For) and n.stmt is not None:
+            body = n.stmt if isinstance(n.stmt, c_ast.Compound) else c_ast.Compound([n.stmt], coord=n.stmt.coord)
+            items = guarded(list(body.block_items or []))
+            if items != list(body.block_items or []):
+                n.stmt = c_ast.Compound(items, coord=body.coord)
+        stack.extend(ch for _, ch in n.children())
