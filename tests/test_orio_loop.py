@@ -203,6 +203,8 @@ def test_directives_map_onto_steps_as_orio_applies_them(tmp_path):
     ("transform Composite(tile=[('i',16,'ii'),(('ii','i'),24,'iii')])", "not a multiple of its step 16"),
     ("transform Composite(permut=[('k','z')])", "no loop 'z' here"),
     ("transform Composite(scalarreplace=(3,'double'))", "scalarreplace must be True or False"),
+    ("transform Composite(scalarreplace=(True,'dbl','x','y'))", "scalarreplace is (flag, type, prefix)"),
+    ("transform Composite(scalarreplace=(True,2))", "scalarreplace is (flag, type, prefix)"),
     ("transform Composite(cuda=(32,False,False,1))", "cuda part is not generated"),
     ("transform CUDA(threadCount=32)", "CUDA transformation is not generated"),
     ("transform Composite(tile=[('i',T,'ii')])", "unknown parameter 'T'"),

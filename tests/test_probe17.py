@@ -211,3 +211,123 @@ def test_split_at_a_loop_that_is_not_outside_the_split_loop_is_refused(tmp_path,
     (tmp_path / "r.yaml").write_text("steps:\n  - split: {stmt: 0, loop: j, at: i}\n")
     rc, out, err = cli("run", tmp_path / "t.c", "--recipe", tmp_path / "r.yaml", "-D", "n=9")
     assert rc == 0 and ": ok" in out, out + err
+
+
+SW = """#define MAX(a,b) ((a) > (b) ? (a) : (b))
+void sw(int n, int m, int H[n+1][m+1], const int s[n][m], int gap)
+{
+  int i, j;
+#pragma scop
+  for (i = 1; i <= n; i++)
+    for (j = 1; j <= m; j++)
+      H[i][j] = MAX(MAX(H[i-1][j-1] + s[i-1][j-1], H[i-1][j] - gap), MAX(H[i][j-1] - gap, 0));
+#pragma endscop
+}
+"""
+
+
+def test_run_gives_an_integer_that_is_only_data_a_value(tmp_path):
+    (tmp_path / "sw.c").write_text(SW)
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n")
+    rc, out, err = cli("run", tmp_path / "sw.c", "--recipe", tmp_path / "r.yaml", "-D", "n=9", "-D", "m=11")
+    assert rc == 0 and ": ok" in out, out + err
+    assert "'gap' is only read as a value in the region: the harness sets it to" in err, err
+    # a size that bounds a loop still has to be given
+    rc, out, err = cli("run", tmp_path / "sw.c", "--recipe", tmp_path / "r.yaml", "-D", "n=9")
+    assert rc == 2 and "the size 'm' has no value" in err, err
+
+
+def test_run_at_sizes_where_the_region_reaches_no_element_of_a_pointer(tmp_path):
+    (tmp_path / "c.c").write_text("void f(int n, double *a, const double *c)\n{\n#pragma scop\n"
+                                  "  for (int i = 0; i < n; i++)\n    a[i] = a[i] * 0.5;\n"
+                                  "  for (int i = 0; i < n - 2; i++)\n    a[i] += c[i + 1] - c[i + 2];\n"
+                                  "#pragma endscop\n}\n")
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 1, loop: i, factor: 2}\n")
+    for n in ("1", "2", "7"):
+        rc, out, err = cli("run", tmp_path / "c.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, (n, out + err)
+
+
+@pytest.mark.parametrize("inner", ["for (int i = 0; i < n; i++)\n      a[i][i] += 1.0;",
+                                   "{ double i = 2.0; a[0][0] += i; }"])
+def test_a_body_that_declares_the_loops_iterator_again_is_refused_as_shadowing(tmp_path, inner):
+    (tmp_path / "s.c").write_text("void f(int n, double a[n][n])\n{\n#pragma scop\n"
+                                  f"  for (int i = 0; i < n; i++)\n    {inner}\n#pragma endscop\n}}\n")
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, _, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and ":5:" in err and "the loop body declares another 'i'" in err, err
+
+
+MMDEC = """void mm(int n, double C[n][n], const double A[n][n], const double B[n][n])
+{
+  int i, j, k;
+#pragma scop
+  for (i = n - 1; i >= 0; i--)
+    for (k = 0; k < n; k++)
+      for (j = 0; j < n; j++)
+        C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+}
+"""
+
+
+def test_unroll_and_jam_of_a_decreasing_loop_has_a_main_loop_and_a_remainder(tmp_path):
+    (tmp_path / "m.c").write_text(MMDEC)
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    rc, out, err = cli("transform", tmp_path / "m.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 0, err
+    # the jammed copies run unguarded over whole strips; the rest is a loop of its own
+    assert "if (" not in out and "for (i = n - 1; i > 2; i -= 4)" in out, out
+    assert "i >= 0; i--)" in out and "C[i - 3][j] += A[i - 3][k] * B[k][j];" in out, out
+    for n in ("1", "3", "4", "7", "13"):
+        rc, out, err = cli("run", tmp_path / "m.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, (n, out + err)
+
+
+CONTINUES = """void forces(int n, const double x[n], double f[n], const double m[n])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    f[i] = 0.0;
+    for (int j = 0; j < n; j++) {
+      if (i == j)
+        continue;
+      f[i] += m[j] * (x[j] - x[i]);
+    }
+  }
+#pragma endscop
+}
+void clip(int n, double a[n], const double b[n])
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    if (b[i] < 0.5) { a[i] = 0.0; continue; }
+    a[i] = a[i] + b[i];
+    if (i % 3 == 0) continue;
+    a[i] = 2.0 * a[i];
+  }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("function,recipe", [("forces", "unroll: {stmt: 1, loop: j, factor: 4}"),
+                                             ("clip", "unroll: {stmt: 2, loop: i, factor: 2}")])
+def test_if_continue_in_a_loop_body_guards_the_rest_of_the_body(tmp_path, function, recipe):
+    (tmp_path / "c.c").write_text(CONTINUES)
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - {recipe}\n")
+    rc, out, err = cli("transform", tmp_path / "c.c", "--function", function, "--recipe", tmp_path / "r.yaml")
+    assert rc == 0 and "continue" not in out.split(f"void {function}")[1].split("#pragma endscop")[0], out + err
+    for n in ("1", "2", "5", "13"):
+        rc, out, err = cli("run", tmp_path / "c.c", "--function", function, "--recipe", tmp_path / "r.yaml",
+                           "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, (n, out + err)
+
+
+def test_a_continue_nested_deeper_is_refused_where_it_stands(tmp_path):
+    (tmp_path / "c.c").write_text("void g(int n, double a[n])\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n"
+                                  "    for (int j = 0; j < n; j++) {\n"
+                                  "      if (j > i) { a[i] += 1.0; if (i > 2) continue; }\n"
+                                  "      a[i] += a[j];\n    }\n#pragma endscop\n}\n")
+    rc, _, err = cli("transform", tmp_path / "c.c")
+    assert rc == 2 and "c.c:6:44: error: 'continue' is supported only as the last statement of an if" in err, err

@@ -180,3 +180,17 @@ def test_a_macro_that_the_build_command_leaves_out_is_still_unknown(tmp_path):
     rc, out, err = search(path)
     assert rc == 2
     assert "undeclared identifier 'SCALE'" in err, err
+
+
+def test_a_missing_semicolon_at_the_end_of_a_region_is_shown_where_the_code_ends(tmp_path):
+    text = SPEC % ("", "param N[] = [12];", "", "")
+    text = text.replace("B[i][j] = A[i][j] * 2.0 + B[i][j];", "B[i][j] = A[i][j] * 2.0 + B[i][j]")
+    path = tmp_path / "f.c"
+    path.write_text(text)
+    line = text.split("\n").index("    B[i][j] = A[i][j] * 2.0 + B[i][j]") + 1
+    rc, out, err = search(path)
+    assert rc == 2 and f"f.c:{line}:38: error: syntax error: the region's code ends inside a statement" in err, err
+    (tmp_path / "g.c").write_text("void f(int n, double *a)\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n"
+                                  "    a[i] = a[i] * 2.0\n#pragma endscop\n}\n")
+    rc, out, err = cli("transform", tmp_path / "g.c")
+    assert rc == 2 and "g.c:5:22: error: syntax error: the region's code ends inside a statement" in err, err

@@ -339,6 +339,10 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
         _unroll(ln, nest, d, [(_own_loop(ln, nest, d, name), _int(ln, args.get("ufactor"), "ufactor"))],
                 step, out)
     elif name in ("scalarreplace", "ScalarReplace"):
+        if name == "scalarreplace" and isinstance(args, (list, tuple)) and (
+                len(args) > 3 or not all(isinstance(x, str) for x in args[1:])):
+            raise ln.error(f"scalarreplace is (flag, type, prefix) with the last two optional, got {args!r}",
+                           hint="write e.g. scalarreplace = (SCREP, 'double', 'scv_')")
         if name == "ScalarReplace" or _flag(ln, args, "scalarreplace"):
             seen = set()
             for s in d.stmts:
