@@ -108,15 +108,12 @@ class _Builder:
         return None
 
     def _apart(self) -> set[int]:
-        """Statements whose pieces reference different buffers.  isl sees one relation per
-        statement and may print instances of two pieces in one leaf (a peeled iteration whose
-        loop collapses into its neighbour's), but a leaf can only use one piece's buffers."""
-        out = set()
-        for s in self.scop.statements:
-            pcs = self.v.pieces_of(s.id)
-            if len(pcs) > 1:
-                out.add(s.id)
-        return out
+        """Statements of several pieces (split, peeled, distributed apart).  isl sees one
+        relation per statement: it would print the pieces as a loop over their schedule
+        position with a test on it (`for (c2 ...) if (c2 == 1)`), and may print instances of two
+        pieces in one leaf (a peeled iteration whose loop collapses into its neighbour's), where
+        a leaf can only use one piece's buffers."""
+        return {s.id for s in self.scop.statements if len(self.v.pieces_of(s.id)) > 1}
 
     def _by_piece(self, u: isl.UnionMap) -> isl.UnionMap:
         """The pieces of `self.apart` statements as statements of their own, `S<id>_<piece>`, so
