@@ -13,7 +13,7 @@ from looptx.poly.scop import Scop
 
 def reach(scop: Scop, array: str, values: dict[str, int]) -> tuple[tuple[int, int], ...] | None:
     """(lowest, highest) index of each declared dimension of `array` over every access of the
-    region at the sizes `values` (every parameter must have one), (0, 0) each when it reaches
+    region at the sizes `values` (every parameter must have one), (0, -1) each when it reaches
     none at these sizes; None when the region does not index it or an index is unbounded.  A linearized array's dimension is its flat index."""
     arr = scop.array(array)
     fix = [f"{p} = {values[p]}" for p in scop.params if p in values]
@@ -41,8 +41,7 @@ def reach(scop: Scop, array: str, values: dict[str, int]) -> tuple[tuple[int, in
     if reached is None:
         return None
     if reached.is_empty():
-        # accessed, but not at these sizes (n = 1): one element stands in for the array
-        return ((0, 0),) * reached.dim(isl.dim_type.set)
+        return ((0, -1),) * reached.dim(isl.dim_type.set)
     out = []
     for d in range(reached.dim(isl.dim_type.set)):
         lo, hi = reached.dim_min_val(d), reached.dim_max_val(d)

@@ -298,7 +298,8 @@ class RegionSignature:
                     # a pointer (or `a[][M]`): as far as the region reaches into it
                     if reached is None or reached[k][0] < 0:
                         raise _unknown_extent(scop, a, reached, at(a.name))
-                    shape.append(reached[k][1] + 1)
+                    # one element stands in where the region reaches none at these sizes (n = 1)
+                    shape.append(max(reached[k][1] + 1, 1))
                     c_dims[k] = str(shape[-1])
                     continue
                 try:
