@@ -155,12 +155,56 @@ TILETHR_R = """steps:
   - cuda: {stmt: 0, block: [i], thread: [j, jj]}
 """
 
+# strided loops on threads and on blocks: indices count iterations (2 * tx), no idle half
+STRIDE = """#ifndef N
+#define N 64
+#endif
+double a[N], c[N], d[N];
+void f(void) {
+  int i;
+#pragma scop
+  for (i = 0; i < N - 2; i += 2)
+    d[i] = c[i + 1] - c[i + 2];
+  for (i = 1; i < N; i += 3)
+    a[i] = 2.0 * c[i];
+#pragma endscop
+}
+"""
+STRIDE_R = """steps:
+  - tile: {stmt: 0, loop: i, size: 32, control: ii}
+  - cuda: {stmt: 0, block: [ii], thread: [i]}
+  - cuda: {stmt: 1, block: [i], thread: ["1"]}
+"""
+
+# an unrolled loop on threads: each thread runs the unrolled copies (2 * tx, 2 * tx + 1)
+UNROLLTHR = """#ifndef N
+#define N 96
+#endif
+double A[N][N], B[N][N], C[N][N];
+void mm(void) {
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (k = 0; k < N; k++)
+        C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+}
+"""
+UNROLLTHR_R = """steps:
+  - tile: {stmt: 0, loop: j, size: 64, control: jj}
+  - unroll: {stmt: 0, loop: j, factor: 2}
+  - cuda: {stmt: 0, block: [jj, i], thread: [j]}
+"""
+
 GOOD = [("mix", MIX, MIX_R), ("pre", PRE, PRE_R), ("two", TWO, TWO_R), ("bt", BT, BT_DIST),
-        ("dup", DUP, DUP_SAME), ("tilethr", TILETHR.replace(" + c[i][N - 1 - j]", ""), TILETHR_R)]
+        ("dup", DUP, DUP_SAME), ("tilethr", TILETHR.replace(" + c[i][N - 1 - j]", ""), TILETHR_R),
+        ("stride", STRIDE, STRIDE_R), ("unrollthr", UNROLLTHR, UNROLLTHR_R)]
 # sizes that do and do not divide the tile size (16); the thread loop of bt needs a fixed M
 SIZES = {"mix": [["N=40"], ["N=48"]], "pre": [["N=37"], ["N=32"]], "two": [["N=100"], ["N=64"]],
          "bt": [["N=50", "M=32"], ["N=33", "M=16"]], "dup": [["N=40"], ["N=17"]],
-         "tilethr": [["N=64"], ["N=37"]]}
+         "tilethr": [["N=64"], ["N=37"]], "stride": [["N=100"], ["N=37"]],
+         "unrollthr": [["N=96"], ["N=37"]]}
 
 
 def cli(*args, cwd=None):
@@ -183,6 +227,19 @@ def test_c_emulation_matches_original(tmp_path, name, src, recipe):
         p = cli("run", str(c), "--recipe", str(r), *[a for d in defines for a in ("-D", d)])
         assert p.returncode == 0, (defines, p.stdout, p.stderr)
         assert ": ok" in p.stdout, (defines, p.stdout)
+
+
+def test_strided_loops_map_their_iterations_not_their_values(tmp_path):
+    c, r = _write(tmp_path, "stride", STRIDE, STRIDE_R)
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda", "-D", "N=100")
+    assert p.returncode == 0, p.stderr
+    assert "dim3(16, 1, 1)" in p.stdout and "d[2 * tx + 32 * bx] = c[2 * tx + 32 * bx + 1]" in p.stdout, p.stdout
+    assert "a[3 * bx + 1] = 2.0 * c[3 * bx + 1]" in p.stdout and "% 2" not in p.stdout, p.stdout
+    c, r = _write(tmp_path, "unrollthr", UNROLLTHR, UNROLLTHR_R)
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 0, p.stderr
+    assert "dim3(32, 1, 1)" in p.stdout and "B[k * N + (2 * tx + 64 * bx + 1)]" in p.stdout, p.stdout
+    assert "% 2" not in p.stdout, p.stdout
 
 
 def _launch_order(cu: str) -> list[str]:

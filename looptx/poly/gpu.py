@@ -348,6 +348,19 @@ def _offset(R: isl.Set, width: int, outer: list[int], d: int, prefix: str):
     return off, m, lo
 
 
+def _dense(off: isl.Map, R: isl.Set) -> tuple[isl.Map, int]:
+    """(index map, stride): a loop that steps by s (`i += 2`) has every s-th value, so its block
+    or thread index counts iterations, (value - lowest) / s, and no block or thread idles."""
+    info = off.intersect_domain(R).range().get_stride_info(0)
+    stride = info.get_stride().to_python()
+    offset = info.get_offset()
+    if stride <= 1 or not offset.is_cst():
+        return off, 1
+    # the hull's lowest value may lie off the loop's lattice (the first index is then o, not 0)
+    o = offset.get_constant_val().to_python() % stride
+    return off.apply_range(isl.Map(f"{{ [x] -> [y] : x = {stride}y + {o} }}")), stride
+
+
 def _pin(off: isl.Map, param: str) -> isl.Set:
     return off.intersect_range(isl.Set(f"[{param}] -> {{ [v] : v = {param} }}")).domain()
 
@@ -380,8 +393,10 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         grid = []
         for n, p in enumerate(K.block):
             off, m, lo = _offset(R, width, list(range(K.root)), p, prefix)
+            off, stride = _dense(off, R)
             pins_block = pins_block.intersect(_pin(off, f"lx_b{n}"))
-            size = lo.flat_range_product(m.lexmax()).apply_range(isl.Map("{ [l, h] -> [h - l + 1] }"))
+            size = lo.flat_range_product(m.lexmax()).apply_range(
+                isl.Map(f"{{ [l, h] -> [floor((h - l) / {stride}) + 1] }}"))
             grid.append(size)
         pins_all = pins_block
         thread_pins, zero_pins = [], []
@@ -392,6 +407,7 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             # thread loops around it: the point loop of a tile whose control loop is a thread
             # loop too (CUDA-CHiLL's thread={"j","jj"}) spans the tile, not the whole range
             off, m, lo = _offset(R, width, sorted(outer + [q for q in K.thread if q < p]), p, prefix)
+            off, _ = _dense(off, R)
             thread_pins.append(_pin(off, f"lx_t{n}"))
             zero_pins.append(isl.Set(f"[lx_t{n}] -> {{ [{', '.join(f't{k}' for k in range(width))}] : lx_t{n} = 0 }}"))
             pins_all = pins_all.intersect(thread_pins[-1])
