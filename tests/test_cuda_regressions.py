@@ -197,14 +197,44 @@ UNROLLTHR_R = """steps:
   - cuda: {stmt: 0, block: [jj, i], thread: [j]}
 """
 
+# a shared copy whose footprint starts off a multiple of the block (column 32 * bx + 1)
+BLUR = """#ifndef N
+#define N 40
+#endif
+double in[N][N], tmp[N][N], out[N][N];
+void blur(void) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 1; j < N - 1; j++)
+      tmp[i][j] = (in[i][j-1] + in[i][j] + in[i][j+1]) / 3.0;
+  for (i = 1; i < N - 1; i++)
+    for (j = 1; j < N - 1; j++)
+      out[i][j] = (tmp[i-1][j] + tmp[i][j] + tmp[i+1][j]) / 3.0;
+#pragma endscop
+}
+"""
+BLUR_R = """steps:
+  - tile: {stmt: 0, loop: j, size: 32, control: jj}
+  - tile: {stmt: 0, loop: i, size: 8, control: ii}
+  - permute: {stmt: 0, order: [ii, jj, i, j]}
+  - cuda: {stmt: 0, block: [jj, ii], thread: [j, i]}
+  - tile: {stmt: 1, loop: j, size: 32, control: jj}
+  - tile: {stmt: 1, loop: i, size: 8, control: ii}
+  - permute: {stmt: 1, order: [ii, jj, i, j]}
+  - cuda: {stmt: 1, block: [jj, ii], thread: [j, i]}
+  - shared: {stmt: 1, array: tmp, at: jj}
+"""
+
 GOOD = [("mix", MIX, MIX_R), ("pre", PRE, PRE_R), ("two", TWO, TWO_R), ("bt", BT, BT_DIST),
         ("dup", DUP, DUP_SAME), ("tilethr", TILETHR.replace(" + c[i][N - 1 - j]", ""), TILETHR_R),
-        ("stride", STRIDE, STRIDE_R), ("unrollthr", UNROLLTHR, UNROLLTHR_R)]
+        ("stride", STRIDE, STRIDE_R), ("unrollthr", UNROLLTHR, UNROLLTHR_R),
+        ("blur", BLUR, BLUR_R)]
 # sizes that do and do not divide the tile size (16); the thread loop of bt needs a fixed M
 SIZES = {"mix": [["N=40"], ["N=48"]], "pre": [["N=37"], ["N=32"]], "two": [["N=100"], ["N=64"]],
          "bt": [["N=50", "M=32"], ["N=33", "M=16"]], "dup": [["N=40"], ["N=17"]],
          "tilethr": [["N=64"], ["N=37"]], "stride": [["N=100"], ["N=37"]],
-         "unrollthr": [["N=96"], ["N=37"]]}
+         "unrollthr": [["N=96"], ["N=37"]], "blur": [["N=40"], ["N=67"]]}
 
 
 def cli(*args, cwd=None):
@@ -240,6 +270,15 @@ def test_strided_loops_map_their_iterations_not_their_values(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "dim3(32, 1, 1)" in p.stdout and "B[k * N + (2 * tx + 64 * bx + 1)]" in p.stdout, p.stdout
     assert "% 2" not in p.stdout, p.stdout
+
+
+def test_a_shared_copy_counts_its_elements_from_the_footprints_first(tmp_path):
+    # thread x copies column x of the tile (CUDA-CHiLL's form), not a rotation (tx + 31) % 32
+    c, r = _write(tmp_path, "blur", BLUR, BLUR_R)
+    p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 0, p.stderr
+    assert "tmp_sh[c5 - 8 * by][tx] = tmp[c5 * N + (32 * bx + tx + 1)];" in p.stdout, p.stdout
+    assert "% 32" not in p.stdout, p.stdout
 
 
 def _launch_order(cu: str) -> list[str]:

@@ -465,28 +465,34 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
 
 def _cooperative(c, block: tuple[int, ...], width: int, prefix: str) -> isl.Set:
     """The block's threads share a copy: the innermost element dimension goes to threadIdx.x
-    (coalesced), the next to y, ...; the outermost takes the remaining threads linearized."""
+    (coalesced), the next to y, ...; the outermost takes the remaining threads linearized.
+    Elements count from the footprint's first one (given the loops outside), so thread x
+    copies buffer element x, x + X, ... rather than a rotation of them."""
     ts = [f"t{k}" for k in range(width)]
     elem = [c.keep + 1 + 2 * k for k in range(c.rank)]          # schedule positions of e0..e_{r-1}
-    cons = []
-    nb = len(block)
+    params = ", ".join(f"lx_t{j}" for j in range(len(block)))
+    if c.rank == 0:
+        return isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] : "
+                       f"{' and '.join(f'lx_t{j} = 0' for j in range(len(block))) or '1 = 1'} }}")
+    footprint = c.schedule.range()
+    out = isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] }}")
     dims = list(reversed(elem))                                  # innermost first
     for k, pos in enumerate(dims):
-        if k >= nb:
+        if k >= len(block):
             break
-        if k == len(dims) - 1 and nb > k + 1:
+        if k == len(dims) - 1 and len(block) > k + 1:
             # last element dimension: all remaining thread dimensions, linearized
             lin, stride = [], 1
-            for j in range(k, nb):
+            for j in range(k, len(block)):
                 lin.append(f"{stride}*lx_t{j}")
                 stride *= block[j]
-            cons.append(f"({ts[pos]} - ({' + '.join(lin)})) mod {stride} = 0")
+            cond = f"(v - ({' + '.join(lin)})) mod {stride} = 0"
         else:
-            cons.append(f"({ts[pos]} - lx_t{k}) mod {block[k]} = 0")
-    if c.rank == 0:
-        cons = [f"lx_t{j} = 0" for j in range(nb)]
-    params = ", ".join(f"lx_t{j}" for j in range(nb))
-    return isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] : {' and '.join(cons) or '1 = 1'} }}")
+            cond = f"(v - lx_t{k}) mod {block[k]} = 0"
+        off = _offset(footprint, width, list(range(pos)), pos, prefix)[0]
+        mine = isl.Set(f"[{params}] -> {{ [v] : {cond} }}").align_params(off.get_space())
+        out = out.align_params(off.get_space()).intersect(off.intersect_range(mine).domain())
+    return out
 
 
 def launch_schedule(v: Variant, kern: list[Kernel], width: int, prefix: str) -> isl.UnionMap:
