@@ -227,6 +227,15 @@ def test_param_no_step_uses_is_warned_about_at_its_line(tmp_path):
     assert "'TI'" not in err and "'UF'" not in err
 
 
+def test_param_named_like_a_variable_of_the_code_is_warned_about_too(tmp_path):
+    # `i` is the region's loop variable and a string in the CHiLL commands, not a use
+    src = write(tmp_path, constraint="    param i[] = [1, 2];\n")
+    rc, _, err = search(src, "--budget", 2, "--db", tmp_path / "u.db")
+    assert rc == 0, err
+    assert f"{src}:7:11: warning: param 'i' is used by no step" in err, err
+    assert "'TI'" not in err and "'UF'" not in err
+
+
 def test_param_in_the_build_command_is_used(tmp_path):
     src = write(tmp_path, constraint="    param OPT[] = ['-O1', '-O2'];\n")
     src.write_text(src.read_text().replace("'gcc -O1'", "'gcc @OPT'"))

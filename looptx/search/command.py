@@ -294,7 +294,7 @@ def run(args) -> int:
         _check_recipe(ev, space, st.seed)
         if sizes is st.sizes[0]:
             from looptx.search.unused_params import unused_param_warnings
-            for line in unused_param_warnings(st):
+            for line in unused_param_warnings(st, ev, space):
                 print(line, file=sys.stderr)
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
         shown = budget if st.budget is not None else f"{budget} (default: no total_runs or --budget)"

@@ -6,20 +6,26 @@ from __future__ import annotations
 
 import re
 
-from looptx.frontend.regions import blank, scan
+import numpy as np
+
+from looptx.frontend.regions import blank, orio_loop_code, scan
 from looptx.errors import LooptxError
 from looptx.search.command import recipe_texts
 
 
-def unused_param_warnings(st) -> list[str]:
+def unused_param_warnings(st, ev=None, space=None) -> list[str]:
     spec = st.spec
     if spec is None or not spec.performance_params:
         return []
-    corpus = _where_params_can_be_used(st)
+    code, named = _where_params_can_be_used(st)
     out = []
     for p in spec.performance_params:
         n = len(p.values)
-        if n < 2 or p.name in st.chosen or re.search(rf"(?<![\w]){re.escape(p.name)}(?!\w)", corpus):
+        if n < 2 or p.name in st.chosen or _names(p.name, named):
+            continue
+        # the code may use the param as a macro, or hold a variable of that name (a loop `i`):
+        # then the variants at its values tell
+        if _names(p.name, code) and not _builds_alike(ev, space, p.name):
             continue
         where = f"{p.file or spec.file}:{p.line}:{p.col}: "
         out.append(f"{where}warning: param '{p.name}' is used by no step, recipe or build command: "
@@ -28,16 +34,51 @@ def unused_param_warnings(st) -> list[str]:
     return out
 
 
-def _where_params_can_be_used(st) -> str:
-    """The file's text without the PerfTuning comment (its constraints name params without
-    using them), the recipe files it or --recipe names, and the build command."""
+def _names(name: str, text: str) -> bool:
+    return re.search(rf"(?<![\w]){re.escape(name)}(?!\w)", text) is not None
+
+
+def _builds_alike(ev, space, name: str) -> bool:
+    """Whether the param's values, the others held at a valid point, build one code."""
+    if ev is None or space is None:
+        return False
+    try:
+        base = next(iter(space.valid_points() if space.enumerable else space.sample(np.random.default_rng(0), 1)))
+        param = next(q for q in space.params if q.name == name)
+        sources = set()
+        for value in param.values:
+            point = {**base, name: value}
+            if space.is_valid(point):
+                payload = ev.build(point)[0]
+                sources.add((getattr(payload, "source", None) or repr(payload),
+                             getattr(getattr(payload, "toolchain", None), "key", lambda: "")()))
+    except Exception:  # noqa: BLE001 - no verdict: the search reports what fails to build
+        return False
+    return len(sources) == 1
+
+
+def _where_params_can_be_used(st) -> tuple[str, str]:
+    """(the file's text without the PerfTuning comment, whose constraints name params without
+    using them; the recipe files it or --recipe names and the build command, their strings
+    blanked: a CHiLL command names loops in quotes)."""
     try:
         with open(st.path, encoding="utf-8", errors="replace") as f:
             text = f.read()
     except OSError:
-        return ""
+        return "", ""
+    directives = []
     try:
-        text = blank(text, [ann.begin for ann in scan(text, st.path).tuning])
-    except LooptxError:
+        markup = scan(text, st.path)
+        for r in markup.regions:
+            if r.chill is None:
+                continue
+            body = r.chill.body
+            if r.start == r.chill.body_start:
+                # an Orio Loop annotation: its directives, not the loop code it holds
+                body = "".join(b if c == " " else " " for b, c in zip(body, orio_loop_code(body)))
+            directives.append(body)
+        text = blank(text, [ann.begin for ann in markup.tuning])
+    except (LooptxError, ValueError):
         pass
-    return "\n".join([text, st.build_command or "", *recipe_texts(st, text)])
+    named = "\n".join([st.build_command or "", *recipe_texts(st, text), *directives])
+    return text, re.sub(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", '""', named)
