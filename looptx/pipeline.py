@@ -9,7 +9,7 @@ from typing import Any, Mapping, TextIO
 from looptx import __version__
 from looptx.codegen.c import name_loops, outer_decls, region_lines, tree_lines, versioned
 from looptx.codegen.render import render_file
-from looptx.errors import LooptxError, RecipeError
+from looptx.errors import LooptxError, RecipeError, note_once
 from looptx.frontend.cparse import Program, parse_file
 from looptx.frontend.names import to_user
 from looptx.poly.astgen import build, build_ast
@@ -280,13 +280,22 @@ def script_function(path: str, recipe, function: str | None) -> str | None:
     """The function to work on: --function, else the one a CHiLL script names
     (procedure("f"), read_IR("file.c","f"), init("file.c","f",0)): its marked regions, or
     its body when it marks none, so that a CHiLL or CUDA-CHiLL script runs as it is."""
-    if function or not recipe:
+    if not recipe:
         return function
     if isinstance(recipe, str):
         try:
             recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))))
         except LooptxError:
-            return None        # reported where the recipe is loaded for real
+            return function    # reported where the recipe is loaded for real
+    if getattr(recipe, "source", None) and os.path.basename(recipe.source[0]) != os.path.basename(path):
+        # CHiLL reads the script's own file; looptx works on the one it is given
+        named, line = recipe.source
+        exists = os.path.exists(os.path.join(os.path.dirname(os.path.abspath(recipe.file or path)), named))
+        note_once(recipe.file, line, f"the script names '{named}'{'' if exists else ' (no such file)'}; "
+                                     f"looptx transforms {os.path.basename(path)}, the file it was given",
+                  per_line=True)
+    if function:
+        return function
     name = recipe.procedure
     if name:
         try:

@@ -331,3 +331,14 @@ def test_a_continue_nested_deeper_is_refused_where_it_stands(tmp_path):
                                   "      a[i] += a[j];\n    }\n#pragma endscop\n}\n")
     rc, _, err = cli("transform", tmp_path / "c.c")
     assert rc == 2 and "c.c:6:44: error: 'continue' is supported only as the last statement of an if" in err, err
+
+
+def test_a_script_that_names_another_source_file_gets_a_note(tmp_path):
+    (tmp_path / "s.c").write_text(TRSV)
+    (tmp_path / "s.lua").write_text('init("missing.c", "backsub", 0)\nunroll(1,"j",2)\n')
+    rc, _, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "s.lua")
+    assert rc == 0, err
+    assert "s.lua:1: note: the script names 'missing.c' (no such file); looptx transforms s.c" in err, err
+    (tmp_path / "s.lua").write_text('init("s.c", "backsub", 0)\nunroll(1,"j",2)\n')
+    rc, _, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "s.lua")
+    assert rc == 0 and "note" not in err, err

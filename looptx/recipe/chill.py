@@ -102,6 +102,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     aliases: dict[str, str] = {}      # loop names CUDA-CHiLL gives by renaming -> model names
     created: set[str] = set()         # loop names the script made (tile controls, l<k>_tile)
     procedure = None
+    source = None
     steps: list[Step] = []
     text = classic_header(text)
     quiet, problem = blank_long(text, lua=file.endswith(".lua"))
@@ -148,6 +149,9 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         name = tree.func.id
         if name in PROCEDURE:
             procedure = _procedure(ln, name, tree) or procedure
+            named = [ln.value(a) for a in tree.args[:1]] if name != "procedure" else []
+            if named and isinstance(named[0], str) and not named[0].isidentifier():
+                source = (named[0], ln.line)
             continue
         if name == "loop" and tree.args:
             _first_nest(ln, "loop", ln.value(tree.args[0]))
@@ -181,7 +185,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             steps.append(make_step(step_name, step_args, len(steps) + 1, file=file, line=ln.line,
                                    params={}, text=cmd))
         _rename(name, args, converted, aliases, created)
-    return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())), procedure)
+    return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())), procedure, source)
 
 
 # `from chill import *`, `import ...` (Python CHiLL scripts), Lua `local` declarations aside

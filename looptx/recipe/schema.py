@@ -124,6 +124,8 @@ class Recipe:
     text: str = ""
     bindings: tuple[tuple[str, Any], ...] = field(default=())
     procedure: str | None = None      # the function a CHiLL script names (procedure, read_IR, init)
+    # the C file a CHiLL script's read_IR / init names, with that command's line
+    source: tuple[str, int] | None = None
 
     def describe(self) -> str:
         lines = [s.describe() for s in self.steps]
