@@ -349,7 +349,7 @@ void k(grid_t *g, grid_t *h, union num *q, struct opaque *o, double *x, int b)
     ("g->next->sum += 1.0; g->next = h;", 30, "the region assigns 'g->next', part of a member chain"),
     ("x[i] = g->blk[b].u[i];", 16, "struct member access is not supported through a subscript ('g->blk[b].u')"),
     ("x[i] = get(i)->n;", 16, "struct member access is not supported through a call ('get(i)->n')"),
-    ("x[i] = (*g).sum;", 18, "struct member access is not supported through a pointer dereference"),
+    ("x[i] = (*(g + 1)).sum;", 19, "struct member access is not supported through a pointer dereference"),
     ("x[i] = o->n;", 16, "the type of 'o' (struct opaque) is not defined in the file"),
     ("x[i] = g->fn(x[i]);", 16, "the struct member 'g->fn' is a function pointer"),
     ("g->b = h->b;", 9, "the struct member 'g->b' is a struct blk"),

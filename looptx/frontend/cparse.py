@@ -30,7 +30,8 @@ from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, DeclCollector, Symbol, c_text,
-                                     continues_as_guards, has_type_word, iterator_types, resolve_typedef,
+                                     continues_as_guards, dereferences_as_subscripts, has_type_word,
+                                     iterator_types, resolve_typedef,
                                      split_chained_assignments, symbol_of)
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts, unbounded_loop
 
@@ -190,6 +191,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     rename_reserved(ast)
     split_chained_assignments(ast)
     continues_as_guards(ast)
+    dereferences_as_subscripts(ast)
     declared_here = _declared_in_file(ast)
     if soft:
         defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in declared_here}

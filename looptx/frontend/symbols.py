@@ -256,3 +256,60 @@ def continues_as_guards(node) -> None:
             if items != list(body.block_items or []):
                 n.stmt = c_ast.Compound(items, coord=body.coord)
         stack.extend(ch for _, ch in n.children())
+
+
+def dereferences_as_subscripts(node) -> None:
+    """Rewrites, in place, `*(p + e)`, `*(e + p)`, `*(p + i - 1)` and `*p` as `p[e]`, `p[i - 1]`
+    and `p[0]`, where p names a pointer or array the file declares: the same element, which the
+    model reads as a subscript; `(*g).f` is `g->f`."""
+    pointers = set()
+    for n in _walk(node):
+        if isinstance(n, c_ast.Decl) and isinstance(n.type, (c_ast.PtrDecl, c_ast.ArrayDecl)) and n.name:
+            pointers.add(n.name)
+
+    def is_pointer(x) -> bool:
+        return isinstance(x, c_ast.ID) and x.name in pointers
+
+    def terms(e, sign: int) -> list:
+        if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+            return terms(e.left, sign) + terms(e.right, sign if e.op == "+" else -sign)
+        return [(sign, e)]
+
+    def subscript(x):
+        if not (isinstance(x, c_ast.UnaryOp) and x.op == "*"):
+            return None
+        parts = terms(x.expr, 1)
+        bases = [t for t in parts if is_pointer(t[1])]
+        if len(bases) != 1 or bases[0][0] != 1:
+            return None
+        index = None
+        for sign, t in parts:
+            if t is bases[0][1]:
+                continue
+            if index is None:
+                index = t if sign > 0 else c_ast.UnaryOp("-", t, coord=t.coord)
+            else:
+                index = c_ast.BinaryOp("+" if sign > 0 else "-", index, t, coord=t.coord)
+        return c_ast.ArrayRef(bases[0][1], index or c_ast.Constant("int", "0", coord=x.coord), coord=x.coord)
+
+    for n in _walk(node):
+        if isinstance(n, c_ast.StructRef) and isinstance(n.name, c_ast.UnaryOp) and n.name.op == "*":
+            if n.type == "." and is_pointer(n.name.expr):
+                n.name, n.type = n.name.expr, "->"          # (*g).sum is g->sum
+            continue            # members.py names any other dereference as the struct's base
+        for attr in getattr(n, "__slots__", ()):
+            child = getattr(n, attr, None)
+            if isinstance(child, c_ast.Node):
+                new = subscript(child)
+                if new is not None:
+                    setattr(n, attr, new)
+            elif isinstance(child, list):
+                setattr(n, attr, [subscript(c) or c if isinstance(c, c_ast.Node) else c for c in child])
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(ch for _, ch in n.children())
