@@ -308,11 +308,22 @@ void clip(int n, double a[n], const double b[n])
   }
 #pragma endscop
 }
+void sel(int n, double *a, double *b)
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    if (i % 2) continue;
+    if (a[i] > 0.5) { b[i] = 1.0; continue; } else b[i] = 2.0;
+    a[i] = 0.0;
+  }
+#pragma endscop
+}
 """
 
 
 @pytest.mark.parametrize("function,recipe", [("forces", "unroll: {stmt: 1, loop: j, factor: 4}"),
-                                             ("clip", "unroll: {stmt: 2, loop: i, factor: 2}")])
+                                             ("clip", "unroll: {stmt: 2, loop: i, factor: 2}"),
+                                             ("sel", "unroll: {stmt: 5, loop: i, factor: 2}")])
 def test_if_continue_in_a_loop_body_guards_the_rest_of_the_body(tmp_path, function, recipe):
     (tmp_path / "c.c").write_text(CONTINUES)
     (tmp_path / "r.yaml").write_text(f"steps:\n  - {recipe}\n")

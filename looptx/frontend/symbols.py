@@ -220,8 +220,8 @@ def wide_subscript(node, symbol, lookup, loops) -> bool:
 
 def continues_as_guards(node) -> None:
     """Rewrites, in place, `if (c) continue;` at the top level of a for loop's body as a guard
-    around the rest of the body, `if (!(c)) { rest }` (and `if (c) { S; continue; }` as
-    `if (c) { S; } else { rest }`): exact, and the guard is an if like any other (affine: a
+    around the rest of the body, `if (!(c)) { rest }` (and `if (c) { S; continue; } else E;` as
+    `if (c) { S; } else { E; rest }`): exact, and the guard is an if like any other (affine: a
     piece of the domain; on data: conditional assignments).  A `continue` anywhere else is still
     refused where it stands."""
     def ends_in_continue(st) -> list | None:
@@ -234,13 +234,15 @@ def continues_as_guards(node) -> None:
 
     def guarded(items: list) -> list:
         for k, it in enumerate(items):
-            if not isinstance(it, c_ast.If) or it.iffalse is not None:
+            if not isinstance(it, c_ast.If):
                 continue
             before = ends_in_continue(it.iftrue)
             if before is None:
                 continue
-            rest = c_ast.Compound(guarded(items[k + 1:]), coord=it.coord)
-            if before:
+            # `if (c) { ...; continue; } else E;` runs E and then the rest of the body
+            rest = c_ast.Compound(guarded(([it.iffalse] if it.iffalse is not None else []) + items[k + 1:]),
+                                  coord=it.coord)
+            if before or it.iffalse is not None:
                 return items[:k] + [c_ast.If(it.cond, c_ast.Compound(before, coord=it.iftrue.coord),
                                              rest, coord=it.coord)]
             return items[:k] + [c_ast.If(c_ast.UnaryOp("!", it.cond, coord=it.cond.coord), rest, None,
