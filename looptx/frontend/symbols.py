@@ -249,15 +249,12 @@ def continues_as_guards(node) -> None:
                                          coord=it.coord)]
         return items
 
-    stack = [node]
-    while stack:
-        n = stack.pop()
+    for n in _walk(node):
         if isinstance(n, c_ast.For) and n.stmt is not None:
             body = n.stmt if isinstance(n.stmt, c_ast.Compound) else c_ast.Compound([n.stmt], coord=n.stmt.coord)
             items = guarded(list(body.block_items or []))
             if items != list(body.block_items or []):
                 n.stmt = c_ast.Compound(items, coord=body.coord)
-        stack.extend(ch for _, ch in n.children())
 
 
 def dereferences_as_subscripts(node) -> None:
