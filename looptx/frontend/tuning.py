@@ -313,7 +313,10 @@ class TuningSpec:
         """NAME -> value of the `-D` flags of `def build` that hold no `@PARAM@`: Orio compiles the
         code with them, so the code and its decl_file may use them (`-DSCALE=3.0`, `-DDYNAMIC`)."""
         macros = {}
-        for word in _words(f"{self.build.get('build_command') or ''} {self.build.get('libs') or ''}"):
+        words = _words(f"{self.build.get('build_command') or ''} {self.build.get('libs') or ''}")
+        # `-D NAME=V` is `-DNAME=V`
+        words = [f"-D{w}" if k and words[k - 1] == "-D" else w for k, w in enumerate(words)]
+        for word in words:
             m = _D_FLAG.fullmatch(word)
             if m and "@" not in word:
                 macros[m.group(1)] = "1" if m.group(2) is None else m.group(2)
