@@ -221,7 +221,7 @@ def wide_subscript(node, symbol, lookup, loops) -> bool:
 def continues_as_guards(node) -> None:
     """Rewrites, in place, `if (c) continue;` at the top level of a for loop's body as a guard
     around the rest of the body, `if (!(c)) { rest }` (and `if (c) { S; continue; } else E;` as
-    `if (c) { S; } else { E; rest }`): exact, and the guard is an if like any other (affine: a
+    `if (c) { S; } else { E; rest }`, and a continue ending the else branch alike): exact, and the guard is an if like any other (affine: a
     piece of the domain; on data: conditional assignments).  A `continue` anywhere else is still
     refused where it stands."""
     def ends_in_continue(st) -> list | None:
@@ -238,7 +238,13 @@ def continues_as_guards(node) -> None:
                 continue
             before = ends_in_continue(it.iftrue)
             if before is None:
-                continue
+                skipped = ends_in_continue(it.iffalse) if it.iffalse is not None else None
+                if skipped is None:
+                    continue
+                # `if (c) S; else { T; continue; }` runs S and then the rest of the body
+                rest = c_ast.Compound(guarded([it.iftrue] + items[k + 1:]), coord=it.coord)
+                return items[:k] + [c_ast.If(it.cond, rest, c_ast.Compound(skipped, coord=it.iffalse.coord),
+                                             coord=it.coord)]
             # `if (c) { ...; continue; } else E;` runs E and then the rest of the body
             rest = c_ast.Compound(guarded(([it.iffalse] if it.iffalse is not None else []) + items[k + 1:]),
                                   coord=it.coord)

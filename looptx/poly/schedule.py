@@ -273,10 +273,13 @@ def split(v: Variant, stmt: int, loop, at_isl: dict[int, str]) -> Variant:
         val = _value(q.dims[pos])
         at = at_isl[k]
         lo = replace(q, restrict=_restricted(v, q, f"{val} < {at}"))
-        hi = replace(q, dims=q.dims[:pos - 1] + (Fraction(q.dims[pos - 1]) + Fraction(1, 2),) + q.dims[pos:],
-                     restrict=_restricted(v, q, f"{val} >= {at}"))
-        pieces[k] = lo
-        extra.append(hi)
+        hi = replace(q, restrict=_restricted(v, q, f"{val} >= {at}"))
+        # the piece the loop reaches second runs second: the high one, or for a loop that
+        # runs downwards the low one
+        first, second = (hi, lo) if q.dims[pos].reversed else (lo, hi)
+        pieces[k] = first
+        extra.append(replace(second, dims=q.dims[:pos - 1] + (Fraction(q.dims[pos - 1]) + Fraction(1, 2),)
+                             + q.dims[pos:]))
     return v.evolve(pieces=normalize(pieces + extra))
 
 

@@ -192,6 +192,22 @@ def _whole_strips(m: isl.Map, factor: int) -> bool:
     return spans.intersect(partial).is_empty()
 
 
+def _one_run_of_whole_strips(maps: list[isl.Map], factor: int) -> bool:
+    """Whether code generation prints the unrolled loop as one loop of whole strips: every
+    member runs over the same values, without holes (`j != i` leaves one, and isl then prints
+    the loop in pieces, each strip-mined from its own start), a multiple of `factor` of them."""
+    first = maps[0]
+    if not all(m.is_equal(first) for m in maps[1:]) or first.is_empty():
+        return False
+    s = _stride_of(first)
+    lo = isl.Map.from_pw_multi_aff(first.lexmin_pw_multi_aff())
+    hi = isl.Map.from_pw_multi_aff(first.lexmax_pw_multi_aff())
+    up = isl.Map(f"{{ [a] -> [x] : x >= a and (x - a) mod {s} = 0 }}").align_params(lo.get_space())
+    down = isl.Map("{ [b] -> [x] : x <= b }").align_params(hi.get_space())
+    box = lo.apply_range(up).intersect(hi.apply_range(down))
+    return box.is_subset(first) and _whole_strips(first, factor)
+
+
 def _whole_trip(v: Variant, members, ctrl: int, point: int, width: int) -> int | None:
     """Most values of the unrolled loop per iteration of the loops outside its control loop."""
     m = _point_values(v, members, ctrl, point, width)
@@ -231,7 +247,8 @@ def strips(v: Variant, width: int, others=(), counting: bool = True) -> list[Str
         if cleanup:
             trip = _whole_trip(v, members, ctrl, point, width)
             cleanup = trip is None or trip > factor
-        exact = counted and _whole_strips(_point_values(v, members, ctrl, point, width), factor)
+        exact = counted and _one_run_of_whole_strips([_point_values(v, [m], ctrl, point, width)
+                                                        for m in members], factor)
         out.append(Strip(key, ctrl, point, factor, tuple(k for k, _, _ in members), counted,
                          cleanup, exact))
     return _consistent(v, out)
