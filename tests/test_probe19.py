@@ -56,3 +56,11 @@ def test_a_continue_ending_the_else_branch_guards_the_rest_of_the_body(tmp_path)
     for n in ("1", "6", "13"):
         rc, out, err = cli("run", tmp_path / "e.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}")
         assert rc == 0 and ": ok" in out, (n, out + err)
+
+
+def test_a_product_of_sizes_in_split_at_is_named_as_written(tmp_path):
+    (tmp_path / "s.c").write_text("void f(int n, double a[n]) {\n  int i;\n#pragma scop\n"
+                                  "  for (i = 0; i < n; i++)\n    a[i] = a[i] * 2.0;\n#pragma endscop\n}\n")
+    (tmp_path / "r.yaml").write_text('steps:\n  - split: {stmt: 0, loop: i, at: "n*n"}\n')
+    rc, _, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "r.yaml:2: step 1 (split): error: 'n*n' multiplies 'n' by 'n': not an affine" in err, err

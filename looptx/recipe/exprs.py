@@ -42,8 +42,11 @@ def to_isl(text: str, name: Callable[[str], str], *, condition: bool = False) ->
             if isinstance(n.op, ast.Sub):
                 return f"({a}) - ({b})"
             if isinstance(n.op, ast.Mult):
-                return f"({a})*({b})" if not (a.lstrip("-").isdigit() or b.lstrip("-").isdigit()) \
-                    else f"{a}*({b})" if a.lstrip("-").isdigit() else f"{b}*({a})"
+                if not (a.lstrip("-").isdigit() or b.lstrip("-").isdigit()):
+                    raise RecipeError(f"'{text}' multiplies '{ast.unparse(n.left)}' by "
+                                      f"'{ast.unparse(n.right)}': not an affine expression",
+                                      hint="multiply loops and sizes by integer constants only")
+                return f"{a}*({b})" if a.lstrip("-").isdigit() else f"{b}*({a})"
             if isinstance(n.op, (ast.Div, ast.FloorDiv, ast.Mod)):
                 if not b.lstrip("-").isdigit():
                     raise RecipeError(f"'{text}' divides by '{b}', which is not an integer constant",
