@@ -30,3 +30,10 @@ def run_cli(*argv) -> tuple[int, str, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         rc = main([str(a) for a in argv])
     return rc, out.getvalue(), err.getvalue()
+
+
+def runs_ok(path, recipe, sizes, *argv) -> None:
+    """`looptx run` builds, validates and times the recipe at each size `n` of `sizes`."""
+    for n in sizes:
+        rc, out, err = run_cli("run", path, "--recipe", recipe, *argv, "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, (n, out + err)

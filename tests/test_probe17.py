@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from conftest import run_cli as cli
+from conftest import run_cli as cli, runs_ok
 
 TRSV = """void backsub(int n, double U[n][n], double x[n], const double b[n])
 {
@@ -243,9 +243,7 @@ def test_run_at_sizes_where_the_region_reaches_no_element_of_a_pointer(tmp_path)
                                   "  for (int i = 0; i < n - 2; i++)\n    a[i] += c[i + 1] - c[i + 2];\n"
                                   "#pragma endscop\n}\n")
     (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 1, loop: i, factor: 2}\n")
-    for n in ("1", "2", "7"):
-        rc, out, err = cli("run", tmp_path / "c.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}")
-        assert rc == 0 and ": ok" in out, (n, out + err)
+    runs_ok(tmp_path / "c.c", tmp_path / "r.yaml", ("1", "2", "7"))
 
 
 @pytest.mark.parametrize("inner", ["for (int i = 0; i < n; i++)\n      a[i][i] += 1.0;",
@@ -279,9 +277,7 @@ def test_unroll_and_jam_of_a_decreasing_loop_has_a_main_loop_and_a_remainder(tmp
     # the jammed copies run unguarded over whole strips; the rest is a loop of its own
     assert "if (" not in out and "for (i = n - 1; i > 2; i -= 4)" in out, out
     assert "i >= 0; i--)" in out and "C[i - 3][j] += A[i - 3][k] * B[k][j];" in out, out
-    for n in ("1", "3", "4", "7", "13"):
-        rc, out, err = cli("run", tmp_path / "m.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}")
-        assert rc == 0 and ": ok" in out, (n, out + err)
+    runs_ok(tmp_path / "m.c", tmp_path / "r.yaml", ("1", "3", "4", "7", "13"))
 
 
 CONTINUES = """void forces(int n, const double x[n], double f[n], const double m[n])
@@ -329,10 +325,7 @@ def test_if_continue_in_a_loop_body_guards_the_rest_of_the_body(tmp_path, functi
     (tmp_path / "r.yaml").write_text(f"steps:\n  - {recipe}\n")
     rc, out, err = cli("transform", tmp_path / "c.c", "--function", function, "--recipe", tmp_path / "r.yaml")
     assert rc == 0 and "continue" not in out.split(f"void {function}")[1].split("#pragma endscop")[0], out + err
-    for n in ("1", "2", "5", "13"):
-        rc, out, err = cli("run", tmp_path / "c.c", "--function", function, "--recipe", tmp_path / "r.yaml",
-                           "-D", f"n={n}")
-        assert rc == 0 and ": ok" in out, (n, out + err)
+    runs_ok(tmp_path / "c.c", tmp_path / "r.yaml", ("1", "2", "5", "13"), "--function", function)
 
 
 def test_a_continue_nested_deeper_is_refused_where_it_stands(tmp_path):

@@ -29,7 +29,7 @@ from pycparser import c_ast
 from looptx.errors import SourceError, note_once, spelled_as_written
 from looptx.frontend.names import to_user
 from looptx.frontend.spelling import Spellings
-from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, symbol_of
+from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, all_nodes, symbol_of
 
 _ARITH = ARITH_WORDS
 _INCDEC = ("p++", "++", "p--", "--")
@@ -132,7 +132,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
         by_key.setdefault(ch.key, []).append(ch)
     bases = {ch.base for ch in found}
     for it in items:
-        for n in _all_nodes(it):
+        for n in all_nodes(it):
             if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) \
                     and isinstance(n.init.lvalue, c_ast.StructRef):
                 raise error(n.init, f"the loop iterator '{spellings.text(n.init.lvalue)}' is a struct member",
@@ -204,14 +204,6 @@ def _chain(node: c_ast.StructRef, parent, spellings, error) -> _Chain:
     return _Chain(node, n.name, tuple(reversed(steps)), lvalue=lvalue)
 
 
-def _all_nodes(root):
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(ch for _, ch in n.children())
-
-
 def _decls(node):
     c = DeclCollector()
     c.visit(node)
@@ -222,7 +214,7 @@ def _check_base_writes(items, bases, by_key, spellings, error) -> None:
     """The region must not change what a chain denotes: no assignment to a base (`g = h`,
     `g[0] = s`, `g++`) nor to a pointer, array or struct member of a chain (`g->p = q`)."""
     for it in items:
-        for n in _all_nodes(it):
+        for n in all_nodes(it):
             if isinstance(n, c_ast.Assignment):
                 target = n.lvalue
             elif isinstance(n, c_ast.UnaryOp) and n.op in _INCDEC:
@@ -280,7 +272,7 @@ class _Types:
     def __init__(self, ast):
         self.typedefs: dict[str, c_ast.Typedef] = {}
         self.structs: dict[tuple[str, str], c_ast.Node] = {}
-        for n in _all_nodes(ast):
+        for n in all_nodes(ast):
             if isinstance(n, c_ast.Typedef) and n.name:
                 self.typedefs.setdefault(n.name, n)
             elif isinstance(n, (c_ast.Struct, c_ast.Union)) and n.name and n.decls is not None:
@@ -439,7 +431,7 @@ def _visible_decls(ast, fdef, where, start) -> dict[str, c_ast.Decl]:
 
 def _identifiers(ast) -> set[str]:
     names = set()
-    for n in _all_nodes(ast):
+    for n in all_nodes(ast):
         for attr in ("name", "declname"):
             v = getattr(n, attr, None)
             if isinstance(v, str):

@@ -255,7 +255,7 @@ def continues_as_guards(node) -> None:
                                          coord=it.coord)]
         return items
 
-    for n in _walk(node):
+    for n in all_nodes(node):
         if isinstance(n, c_ast.For) and n.stmt is not None:
             body = n.stmt if isinstance(n.stmt, c_ast.Compound) else c_ast.Compound([n.stmt], coord=n.stmt.coord)
             items = guarded(list(body.block_items or []))
@@ -268,7 +268,7 @@ def dereferences_as_subscripts(node) -> None:
     and `p[0]`, where p names a pointer or array the file declares: the same element, which the
     model reads as a subscript; `(*g).f` is `g->f`."""
     pointers = set()
-    for n in _walk(node):
+    for n in all_nodes(node):
         if isinstance(n, c_ast.Decl) and isinstance(n.type, (c_ast.PtrDecl, c_ast.ArrayDecl)) and n.name:
             pointers.add(n.name)
 
@@ -297,7 +297,7 @@ def dereferences_as_subscripts(node) -> None:
                 index = c_ast.BinaryOp("+" if sign > 0 else "-", index, t, coord=t.coord)
         return c_ast.ArrayRef(bases[0][1], index or c_ast.Constant("int", "0", coord=x.coord), coord=x.coord)
 
-    for n in _walk(node):
+    for n in all_nodes(node):
         if isinstance(n, c_ast.StructRef) and isinstance(n.name, c_ast.UnaryOp) and n.name.op == "*":
             if n.type == "." and is_pointer(n.name.expr):
                 n.name, n.type = n.name.expr, "->"          # (*g).sum is g->sum
@@ -312,7 +312,9 @@ def dereferences_as_subscripts(node) -> None:
                 setattr(n, attr, [subscript(c) or c if isinstance(c, c_ast.Node) else c for c in child])
 
 
-def _walk(node):
+def all_nodes(node):
+    """Every node under `node`, itself first; a node's children are read after it is yielded,
+    so a caller may replace them first."""
     stack = [node]
     while stack:
         n = stack.pop()
