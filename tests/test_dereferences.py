@@ -38,3 +38,14 @@ def test_a_member_through_a_dereference_is_the_arrow_member(tmp_path):
     (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
     rc, out, err = cli("transform", tmp_path / "g.c", "--recipe", tmp_path / "r.yaml")
     assert rc == 0 and "const double g__scale = g->scale;" in out and "x[i + 3] * g__scale;" in out, out + err
+
+
+def test_a_dereference_of_a_pointer_member_is_its_subscript(tmp_path):
+    (tmp_path / "m.c").write_text("struct S { int n; double *u; double v[8]; };\n"
+                                  "void f(int n, struct S *g)\n{\n  int i;\n#pragma scop\n"
+                                  "  for (i = 0; i < 8; i++)\n    g->v[i] = *g->u + *(g->u + i) + *((*g).u + i);\n"
+                                  "#pragma endscop\n}\n")
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, out, err = cli("transform", tmp_path / "m.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 0 and "g__v[i + 1] = g__u[0] + g__u[i + 1] + g__u[i + 1];" in out, out + err
+    runs_ok(tmp_path / "m.c", tmp_path / "r.yaml", ("7",))

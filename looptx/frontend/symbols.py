@@ -265,15 +265,17 @@ def continues_as_guards(node) -> None:
 
 def dereferences_as_subscripts(node) -> None:
     """Rewrites, in place, `*(p + e)`, `*(e + p)`, `*(p + i - 1)` and `*p` as `p[e]`, `p[i - 1]`
-    and `p[0]`, where p names a pointer or array the file declares: the same element, which the
-    model reads as a subscript; `(*g).f` is `g->f`."""
+    and `p[0]`, where p names a pointer or array the file declares (or a pointer member,
+    `*(g->u + i)`): the same element, which the model reads as a subscript; `(*g).f` is `g->f`."""
     pointers = set()
     for n in all_nodes(node):
         if isinstance(n, c_ast.Decl) and isinstance(n.type, (c_ast.PtrDecl, c_ast.ArrayDecl)) and n.name:
             pointers.add(n.name)
 
     def is_pointer(x) -> bool:
-        return isinstance(x, c_ast.ID) and x.name in pointers
+        # a member chain `g->u` ends in a pointer member of a struct the file defines
+        name = x.name if isinstance(x, c_ast.ID) else x.field.name if isinstance(x, c_ast.StructRef) else None
+        return name in pointers
 
     def terms(e, sign: int) -> list:
         if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
