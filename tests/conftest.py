@@ -37,3 +37,10 @@ def runs_ok(path, recipe, sizes, *argv) -> None:
     for n in sizes:
         rc, out, err = run_cli("run", path, "--recipe", recipe, *argv, "-D", f"n={n}")
         assert rc == 0 and ": ok" in out, (n, out + err)
+
+
+def transform_case(tmp_path, src: str, step: str, *argv) -> tuple[int, str, str]:
+    """Writes `src` to k.c and the one-step recipe r.yaml in tmp_path, and transforms k.c."""
+    (tmp_path / "k.c").write_text(src)
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - {step}\n")
+    return run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml", *argv)

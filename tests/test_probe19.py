@@ -4,7 +4,7 @@ its pieces in the wrong order; a `continue` ending an else branch was refused.""
 from __future__ import annotations
 
 import pytest
-from conftest import run_cli as cli, runs_ok
+from conftest import runs_ok, transform_case
 
 DIAG = """void f(int n, double a[n][n], double b[n][n]) {
   int i, j;
@@ -31,30 +31,27 @@ def test_an_unrolled_loop_printed_in_pieces_keeps_every_iteration_at_fixed_sizes
 
 
 def test_a_split_of_a_loop_that_runs_downwards_keeps_its_order(tmp_path):
-    (tmp_path / "s.c").write_text("void f(int n, double a[n]) {\n  int i;\n#pragma scop\n"
+    rc, out, err = transform_case(tmp_path, "void f(int n, double a[n]) {\n  int i;\n#pragma scop\n"
                                   "  for (i = n - 2; i >= 0; i--)\n    a[i] = a[i] + a[i + 1];\n"
-                                  "#pragma endscop\n}\n")
-    (tmp_path / "r.yaml").write_text("steps:\n  - split: {stmt: 0, loop: i, at: 5}\n")
-    rc, out, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "r.yaml")
+                                  "#pragma endscop\n}\n",
+                                  "split: {stmt: 0, loop: i, at: 5}")
     assert rc == 0, err
     assert out.index("i > 4; i--)") < out.index("i >= 0; i--)"), out
-    runs_ok(tmp_path / "s.c", tmp_path / "r.yaml", ("1", "6", "13"))
+    runs_ok(tmp_path / "k.c", tmp_path / "r.yaml", ("1", "6", "13"))
 
 
 def test_a_continue_ending_the_else_branch_guards_the_rest_of_the_body(tmp_path):
-    (tmp_path / "e.c").write_text("void f(int n, double *p, double *q) {\n#pragma scop\n"
+    rc, out, err = transform_case(tmp_path, "void f(int n, double *p, double *q) {\n#pragma scop\n"
                                   "  for (int i = 0; i < n; i++) {\n"
                                   "    if (i % 2 == 0) q[i] = 1.0; else { q[i] = 2.0; continue; }\n"
-                                  "    p[i] = p[i] + q[i];\n  }\n#pragma endscop\n}\n")
-    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
-    rc, out, err = cli("transform", tmp_path / "e.c", "--recipe", tmp_path / "r.yaml")
+                                  "    p[i] = p[i] + q[i];\n  }\n#pragma endscop\n}\n",
+                                  "unroll: {stmt: 0, loop: i, factor: 2}")
     assert rc == 0 and "continue" not in out.split("#pragma scop")[1], out + err
-    runs_ok(tmp_path / "e.c", tmp_path / "r.yaml", ("1", "6", "13"))
+    runs_ok(tmp_path / "k.c", tmp_path / "r.yaml", ("1", "6", "13"))
 
 
 def test_a_product_of_sizes_in_split_at_is_named_as_written(tmp_path):
-    (tmp_path / "s.c").write_text("void f(int n, double a[n]) {\n  int i;\n#pragma scop\n"
-                                  "  for (i = 0; i < n; i++)\n    a[i] = a[i] * 2.0;\n#pragma endscop\n}\n")
-    (tmp_path / "r.yaml").write_text('steps:\n  - split: {stmt: 0, loop: i, at: "n*n"}\n')
-    rc, _, err = cli("transform", tmp_path / "s.c", "--recipe", tmp_path / "r.yaml")
+    rc, _, err = transform_case(tmp_path, "void f(int n, double a[n]) {\n  int i;\n#pragma scop\n"
+                                "  for (i = 0; i < n; i++)\n    a[i] = a[i] * 2.0;\n#pragma endscop\n}\n",
+                                'split: {stmt: 0, loop: i, at: "n*n"}')
     assert rc == 2 and "r.yaml:2: step 1 (split): error: 'n*n' multiplies 'n' by 'n': not an affine" in err, err

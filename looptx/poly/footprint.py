@@ -14,7 +14,8 @@ from looptx.poly.scop import Scop
 def reach(scop: Scop, array: str, values: dict[str, int]) -> tuple[tuple[int, int], ...] | None:
     """(lowest, highest) index of each declared dimension of `array` over every access of the
     region at the sizes `values` (every parameter must have one), (0, -1) each when it reaches
-    none at these sizes; None when the region does not index it or an index is unbounded.  A linearized array's dimension is its flat index."""
+    none at these sizes; None when the region does not index it or an index is unbounded.  A
+    linearized array's dimension is its flat index."""
     arr = scop.array(array)
     fix = [f"{p} = {values[p]}" for p in scop.params if p in values]
     if len(fix) < len(scop.params):

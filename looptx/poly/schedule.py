@@ -283,6 +283,11 @@ def split(v: Variant, stmt: int, loop, at_isl: dict[int, str]) -> Variant:
     return v.evolve(pieces=normalize(pieces + extra))
 
 
+def loops_outside(v: Variant, piece_index: int, pos: int) -> list[str]:
+    """Names of the piece's loops outside schedule position `pos`, outermost first."""
+    return [d.name for d in v.pieces[piece_index].dims[:pos] if isinstance(d, LoopDim) and not d.hidden]
+
+
 def loop_expr_map(v: Variant, piece_index: int) -> dict[str, str]:
     """Loop name -> its value (isl text over the statement's iterators) for one piece."""
     q = v.pieces[piece_index]

@@ -45,7 +45,7 @@ def _split(v: Variant, st: Step) -> Variant:
     for k, pos in S.sharing(v, stmt, split_loop):
         loops = S.loop_expr_map(v, k)
         # the loop itself and those inside it change within one iteration of the split loop
-        outer = [d.name for d in v.pieces[k].dims[:pos] if getattr(d, "hidden", True) is False]
+        outer = S.loops_outside(v, k, pos)
 
         def name(n, loops=loops, outer=outer):
             if n in outer:
