@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from looptx.errors import LegalityError, RecipeError
+from looptx.errors import LegalityError, RecipeError, note_once
 from looptx.poly import deps as D
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
@@ -75,6 +75,17 @@ def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None) -> V
         raise RecipeError("cuda maps at most 3 block and 3 thread loops", hint="use x, y, z only")
     if not thread and not block:
         raise RecipeError("cuda needs a block or a thread loop", hint="e.g. block: [ii], thread: [i]")
+    gone = [n for n in block + thread if _unrolled_away(v, stmt, n)]
+    if gone and len(gone) < len(block) + len(thread):
+        # A loop that an earlier unroll removed (its strips all fit one copy, as at small fixed
+        # sizes) runs once: mapped to an axis, it would be an axis of extent 1.
+        if where and where[2]:
+            note_once(where[2], where[3], f"loop{'s' if len(gone) > 1 else ''} "
+                      f"{', '.join(repr(n) for n in gone)} {'were' if len(gone) > 1 else 'was'} "
+                      f"unrolled fully by an earlier step: the cuda step maps "
+                      f"{'them' if len(gone) > 1 else 'it'} to no axis")
+        block = [b for b in block if b not in gone]
+        thread = [t for t in thread if t not in gone]
     block = [S.resolve_name(v, stmt, b) for b in block]
     thread = [S.resolve_name(v, stmt, t) for t in thread]
     if len(set(block + thread)) != len(block) + len(thread):
@@ -112,6 +123,19 @@ def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None) -> V
                           hint=f"distribute the statements at loop '{shared}' first, or map the "
                                f"kernel with one cuda step")
     return v.evolve(extra=v.extra + (m,))
+
+
+def _unrolled_away(v: Variant, stmt: int, name) -> bool:
+    try:
+        S.resolve_name(v, stmt, name)
+        return False
+    except RecipeError:
+        pass
+    try:
+        S.resolve_name(v, stmt, name, hidden=True)
+        return True
+    except RecipeError:
+        return False
 
 
 def _own_piece(v: Variant, m: Mapping, group) -> int:
@@ -412,6 +436,8 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             zero_pins.append(isl.Set(f"[lx_t{n}] -> {{ [{', '.join(f't{k}' for k in range(width))}] : lx_t{n} = 0 }}"))
             pins_all = pins_all.intersect(thread_pins[-1])
             size = upper_constant(off.intersect_domain(R).range())
+            if size is None and R.is_empty():
+                size = 0          # nothing runs at these sizes: one idle thread
             if size is None:
                 name = v.pieces[K.pieces[0]].dims[p].name
                 raise K.mapping.error(f"thread loop '{name}' has no constant extent",

@@ -290,8 +290,10 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             target = f"{a.array}[{', '.join(a.index)}]" if arr.rank else f"{a.array}[]"
             fr = qr.reverse().apply_range(isl.Map(f"{scop.prefix}{{ {st.tuple_text()} -> {target} }}"))
             loose = fr if loose is None else loose.union(fr)
-    if foot is None or foot.is_empty():
+    if foot is None:
         return False
+    if foot.is_empty():
+        return True          # the references run at no point of these sizes: nothing to copy
     if pr.kind == "registers" and not threads:
         _check_invariant(v, pr, group, array, pos, width, foot, name)
     rank = arr.rank
