@@ -298,8 +298,9 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     # with --define may appear only in a linearized subscript or in an element count)
     needed = macros_needed(scop, int_macros, rc.params, [body_text, *launch_text, *counts.values(),
                                                          *host_only_texts(rc)])
-    # a pinned default's guard reads it: defined here at its --define value when the build is not
-    needed.update({k: v for k, v in scop.pinned_macros if k not in needed})
+    # the guards read the pinned defaults and the #defined sizes modelled at their values: the
+    # .cu has no #define of the user's file, so it defines them here when the build does not
+    needed.update({k: v for k, v in (*scop.pinned_macros, *scop.baked) if k not in needed})
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
     out += baked_guard(scop)
     helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text + list(counts.values())))

@@ -411,10 +411,11 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
                                hint="copy each statement's array with its own "
                                     'datacopy(stmt,"k","A")')
             stmt, refs = a[0][0]
-            return [("datacopy", {"stmt": stmt, "at": a[1],
+            return [("datacopy", {"stmt": stmt, "at": a[1], "around": True,
                                   "refs": list(refs) if isinstance(refs, (list, tuple)) else [refs]})]
         need(3, 'datacopy(0,"k","A")')
-        return [("datacopy", {"stmt": stmt_of(a[0]), "at": a[1], "array": a[2]})]
+        # CHiLL copies around loop L: before it, once per iteration of the loop around it
+        return [("datacopy", {"stmt": stmt_of(a[0]), "at": a[1], "array": a[2], "around": True})]
     if name == "pragma":
         need(3, 'pragma(0,"i","GCC ivdep")')
         return [("pragma", {"stmt": stmt_of(a[0]), "loop": a[1], "text": a[2]})]

@@ -51,8 +51,10 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "registers": {"stmt": (STMT, True), "array": (STR, False), "at": (NAME, True)},
     # `refs`: CHiLL's reference numbers in the statement (the written one first, then the ones
     # it reads, left to right), all of one array, instead of `array`
+    # around: CHiLL's datacopy(stmt, L, ...): the copy is made before loop L, at the loop
+    # around it, and covers L
     "datacopy": {"stmt": (STMT, True), "array": (STR, False), "refs": (REFS, False),
-                 "at": (NAME, True)},
+                 "at": (NAME, True), "around": (BOOL, False)},
     "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (NEWNAME, False)},
     # `#pragma text` before the loop; omp_for: `omp parallel for`, checked like a GPU mapping
     "pragma": {"stmt": (STMT, True), "loop": (NAME, True), "text": (STR, True)},

@@ -1,0 +1,69 @@
+"""Findings of probe 20 (inputs from public repositories): a .cu checked #defined sizes it never
+defined, and CHiLL's datacopy(stmt, L, A) copied inside loop L instead of around it."""
+from __future__ import annotations
+
+import pytest
+from conftest import run_cli
+from test_cuda_codegen import needs_nvcc, nvcc_compile
+
+# CUDA-CHiLL's cp.c indexes a volume with #defined extents, which multiply iterators
+VOLUME = """#define VX 512
+#define VY 64
+#define ZDIM 0
+void f(float *e, float *a) {
+  int i, j;
+  for (j = 0; j < VY; j++)
+    for (i = 0; i < VX; i++)
+      e[(j*VX + i) + VX*VY*ZDIM] += a[i];
+}
+"""
+
+
+@needs_nvcc
+def test_a_cu_defines_the_sizes_its_build_checks(tmp_path):
+    (tmp_path / "v.c").write_text(VOLUME)
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 128, control: ii}\n"
+                                     "  - cuda: {stmt: 0, block: [ii, j], thread: [i], sizes: {e: 32768}}\n")
+    rc, out, err = run_cli("transform", tmp_path / "v.c", "--function", "f", "--recipe", tmp_path / "r.yaml",
+                           "--target", "cuda")
+    assert rc == 0, err
+    # the kernel prints the values, but the checks read the names
+    assert "e[tx + 512 * by + 128 * bx]" in out
+    for name, value in (("VX", 512), ("VY", 64), ("ZDIM", 0)):
+        assert f"#ifndef {name}\n#define {name} {value}\n#endif" in out
+        assert out.index(f"#define {name} {value}") < out.index(f"#if {name} != {value}")
+    assert nvcc_compile(out) is None
+    # another value still stops the build
+    assert "transform again with --define VX=VALUE" in nvcc_compile("#define VX 256\n" + out)
+
+
+MM = """void mm(int an, int bm, int ambn, float A[an][ambn], float B[ambn][bm], float C[an][bm]) {
+  int i, j, n;
+  for (i = 0; i < an; i++)
+    for (j = 0; j < bm; j++)
+      for (n = 0; n < ambn; n++)
+        C[i][j] += A[i][n] * B[n][j];
+}
+"""
+
+
+@pytest.mark.parametrize("script", ["from chill import *\nsource('mm.c')\nprocedure('mm')\nloop(0)\n"
+                                    "tile(0,3,16)\ndatacopy(0,4,'A')\n",
+                                    "steps:\n  - tile: {stmt: 0, loop: n, size: 16, control: nn}\n"
+                                    "  - permute: {stmt: 0, order: [nn, i, j, n]}\n"
+                                    "  - datacopy: {stmt: 0, at: n, array: A, around: true}\n"])
+def test_chill_datacopy_copies_around_its_level(tmp_path, script):
+    """CHiLL's datacopy1 test: tile(0,3,16) gives nn, i, j, n; datacopy(0,4,'A') copies the 16
+    elements of A's row that loop n reads, before n (CHiLL's RIGHTANSWERS: float _P1[16])."""
+    (tmp_path / "mm.c").write_text(MM)
+    name = "r.py" if script.startswith("from") else "r.yaml"
+    (tmp_path / name).write_text(script)
+    rc, out, err = run_cli("transform", tmp_path / "mm.c", "--recipe", tmp_path / name, "--function", "mm")
+    assert rc == 0, err
+    assert "float A_buf[1][16];" in out, out
+    body = out[out.index("for (j = 0;"):]
+    assert body.index("A_buf[0][c9 - 16 * nn] = A[i][c9];") < body.index("for (n = 16 * nn;"), out
+    for an, bm, ambn in ((1, 1, 1), (3, 5, 16), (7, 4, 37)):
+        rc, out, err = run_cli("run", tmp_path / "mm.c", "--recipe", tmp_path / name, "-D", f"an={an}",
+                               "-D", f"bm={bm}", "-D", f"ambn={ambn}", "--repetitions", "1", "--function", "mm")
+        assert rc == 0 and ": ok" in out, (an, bm, ambn, out + err)
