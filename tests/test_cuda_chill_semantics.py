@@ -152,6 +152,18 @@ def test_looptx_form_of_copy_to_shared_keeps_its_meaning():
     assert [(s.name, dict(s.args)) for s in rec.steps] == [("shared", {"stmt": 0, "at": "kk", "array": "A"})]
 
 
+@pytest.mark.parametrize("call, file", [('copy_to_shared(0,"tx","a",-16)', "r.py"),
+                                        ('copy_to_shared(0,"tx","a",-16)', "r.lua"),
+                                        ('copy_to_shared(0,"tx","a")', "r.lua")])
+def test_cudaize_lua_form_of_copy_to_shared_is_cuda_chills(call, file):
+    """cudaize.lua's copy_to_shared takes the statement first (CUDA-CHiLL's mm.lua): it copies
+    before tx, by all the threads, as the Python copy_to_shared("tx","a",-16) does."""
+    from looptx.recipe.chill import parse_chill
+    rec = parse_chill(call, file=file)
+    assert [(s.name, dict(s.args)) for s in rec.steps] == [
+        ("shared", {"stmt": 0, "at": "tx", "array": "a", "pad": int(call.endswith("-16)")), "around": True})]
+
+
 ACC = """#ifndef N
 #define N 64
 #endif
