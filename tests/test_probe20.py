@@ -67,3 +67,48 @@ def test_chill_datacopy_copies_around_its_level(tmp_path, script):
         rc, out, err = run_cli("run", tmp_path / "mm.c", "--recipe", tmp_path / name, "-D", f"an={an}",
                                "-D", f"bm={bm}", "-D", f"ambn={ambn}", "--repetitions", "1", "--function", "mm")
         assert rc == 0 and ": ok" in out, (an, bm, ambn, out + err)
+
+
+LOCAL = """void scal(int n, float alpha, float *x, float *y) {
+  int i;
+  float k;
+  k = alpha * 2.0f;
+  for (i = 0; i < n; i++)
+    y[i] = k * x[i];
+}
+"""
+LOCAL_IN = """void scal(int n, float alpha, float *x, float *y) {
+  int i;
+  float k = alpha * 2.0f;
+#pragma scop
+  for (i = 0; i < n; i++)
+    y[i] = k * x[i];
+#pragma endscop
+}
+"""
+
+
+@needs_nvcc
+@pytest.mark.parametrize("src, sig", [
+    # k is written before every read and dead after: the caller has no k to give
+    (LOCAL, "scal_host(int n, float alpha, float *__restrict__ x, float *__restrict__ y)"),
+    # set before the region, k is an input of the region, passed by value
+    (LOCAL_IN, "scal_host(int n, float *__restrict__ x, float *__restrict__ y, float k)"),
+])
+def test_the_host_function_keeps_the_functions_scratch_variables(tmp_path, src, sig):
+    (tmp_path / "s.c").write_text(src)
+    stmt = 1 if src is LOCAL else 0
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - tile: {{stmt: {stmt}, loop: i, size: 64, control: ii}}\n"
+                                     f"  - cuda: {{stmt: {stmt}, block: [ii], thread: [i]}}\n")
+    rc, out, err = run_cli("transform", tmp_path / "s.c", "--function", "scal", "--recipe",
+                           tmp_path / "r.yaml", "--target", "cuda")
+    assert rc == 0, err
+    assert f'extern "C" int {sig}' in out, out
+    host = out[out.index("int scal_host"):]
+    if src is LOCAL:
+        assert "cudaMalloc((void **)&lx_d_k" in host and "cudaMemcpy(lx_d_k" not in host \
+            and "cudaMemcpy(k," not in host, host
+    assert nvcc_compile(out) is None
+    runs = run_cli("run", tmp_path / "s.c", "--function", "scal", "--recipe", tmp_path / "r.yaml",
+                   "-D", "n=100", "--repetitions", "1")
+    assert runs[0] == 0 and ": ok" in runs[1], runs

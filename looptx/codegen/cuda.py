@@ -11,6 +11,7 @@ from looptx.codegen import ast as K
 from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, helper_block, loop_ctype,
                               name_loops, used_helpers)
 from looptx.codegen.cuda_const import const_parameters
+from looptx.poly.privatize import scratch
 from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, host_only_texts,
                                       macros_needed, size_ctype, standalone_main)
 from looptx.poly import gpu
@@ -44,6 +45,8 @@ class RegionCuda:
     arrays: list = field(default_factory=list)     # scop arrays that are arguments
     params: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # variables of the function that carry no value in or out: the host function's own
+    scratch: frozenset = frozenset()
 
 
 class CudaPrinter(ThreadPrinter):
@@ -169,6 +172,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
     out.arrays = [a for a in scop.arrays if not a.local]
     out.params = _size_params(scop)
     out.written_scalars = written_scalars
+    out.scratch = scratch(scop)
     out.warnings += count_warnings(v, out.arrays)
     return out
 

@@ -226,13 +226,14 @@ def macros_needed(scop, int_macros: dict, params, texts) -> dict:
     return {n: values[n] for n in sorted(names) if n in values and n not in params}
 
 
-def _to_device(a, n, checked: bool) -> list[str]:
-    """lx_d_NAME allocated for n elements and filled from NAME; the host function returns the
-    CUDA error of a failed allocation, the standalone main (a test driver) does not check."""
+def _to_device(a, n, checked: bool, fill: bool = True) -> list[str]:
+    """lx_d_NAME allocated for n elements and filled from NAME (`fill`); the host function
+    returns the CUDA error of a failed allocation, the standalone main (a test driver) does not
+    check."""
     alloc = f"cudaMalloc((void **)&lx_d_{a.name}, {n} * sizeof({a.ctype}))"
     first = [f"  {a.ctype} *lx_d_{a.name} = 0;", f"  if ((lx_err = {alloc}) != cudaSuccess) return (int)lx_err;"] \
         if checked else [f"  {a.ctype} *lx_d_{a.name}; {alloc};"]
-    return first + [f"  cudaMemcpy(lx_d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);"]
+    return first + [f"  cudaMemcpy(lx_d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);"] * fill
 
 
 def _named_counts(counts: dict) -> tuple[list[str], dict]:
@@ -295,7 +296,7 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     internal = _internal_sizes(rc)
     own = {n for n, _ in internal}
     scop = rc.variant.scop
-    named = list(zip([a.name for a in rc.arrays], dev_args)) + \
+    named = [(a.name, arg) for a, arg in zip(rc.arrays, dev_args) if a.name not in rc.scratch] + \
         [(p, f"{size_ctype(scop, p)} {p}") for p in rc.params if p not in own]
     sig = ", ".join(text for _, text in in_function_order(scop, named)) or "void"
     decls, counts = _named_counts(counts)
@@ -306,15 +307,18 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     call = []
     for a in rc.arrays:
         if not on_device(a, rc.written_scalars):
+            if a.name in rc.scratch:
+                out.append(f"  {a.ctype} {a.name} = 0;")
             call.append(a.name)
             continue
-        out += _to_device(a, counts[a.name], checked=True)
+        # a scratch variable's device copy needs no value from the host, nor gives one back
+        out += _to_device(a, counts[a.name], checked=True, fill=a.name not in rc.scratch)
         call.append(f"lx_d_{a.name}")
     call += rc.params
     out.append(f"  int lx_rc = lx_launch_{rc.name}({', '.join(call)});")
     out.append("  cudaDeviceSynchronize();")
     for a in rc.arrays:
-        if a.name in written and on_device(a, rc.written_scalars):
+        if a.name in written and on_device(a, rc.written_scalars) and a.name not in rc.scratch:
             out.append(f"  cudaMemcpy({a.name}, lx_d_{a.name}, {counts[a.name]} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
     for a in rc.arrays:
         if on_device(a, rc.written_scalars):

@@ -72,13 +72,13 @@ def _with_private(scop, arr, depth: int):
     return replace(scop, arrays=tuple(private if a.name == arr.name else a for a in scop.arrays), _cache={})
 
 
-def _check_no_live_in(scop, var: str, at: str) -> None:
-    """Every read of `var` has a write before it in the same iteration of `at`."""
+def _orphan_reads(scop, names) -> isl.UnionSet:
+    """The statement instances that read one of `names` before the region writes it."""
     reads = isl.UnionMap.empty(scop.context.get_space())
     writes = reads
     for s in scop.statements:
         for a in s.accesses:
-            if a.array == var:
+            if a.array in names:
                 m = isl.UnionMap.from_map(scop.access_map(s, a, private=True))
                 if a.kind == "read":
                     reads = reads.union(m)
@@ -88,7 +88,22 @@ def _check_no_live_in(scop, var: str, at: str) -> None:
     flow = (isl.UnionAccessInfo.from_sink(reads.intersect_params(ctx))
             .set_must_source(writes.intersect_params(ctx))
             .set_schedule_map(scop.schedule.intersect_params(ctx)).compute_flow())
-    orphans = flow.get_may_no_source().domain().intersect_params(ctx)
+    return flow.get_may_no_source().domain().intersect_params(ctx)
+
+
+def scratch(scop) -> frozenset[str]:
+    """Variables of the region's function (not parameters, not globals) that carry no value
+    into the region or out of it: every read follows a write of the region, and the function
+    does not read them after it.  Code with its own signature (the .cu's host function) keeps
+    them to itself, since the caller has no such variable."""
+    return scop.cached("scratch", lambda: frozenset(
+        a.name for a in scop.arrays
+        if a.decl and not a.local and not a.live_out and _orphan_reads(scop, {a.name}).is_empty()))
+
+
+def _check_no_live_in(scop, var: str, at: str) -> None:
+    """Every read of `var` has a write before it in the same iteration of `at`."""
+    orphans = _orphan_reads(scop, {var})
     if orphans.is_empty():
         return
     first = next(x for x in union_sets(orphans) if not x.is_empty())
