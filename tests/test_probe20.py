@@ -112,3 +112,14 @@ def test_the_host_function_keeps_the_functions_scratch_variables(tmp_path, src, 
     runs = run_cli("run", tmp_path / "s.c", "--function", "scal", "--recipe", tmp_path / "r.yaml",
                    "-D", "n=100", "--repetitions", "1")
     assert runs[0] == 0 and ": ok" in runs[1], runs
+
+
+def test_a_crash_of_run_says_which_build_crashed(tmp_path):
+    """PolyBench and CHiLL inputs with undefined behaviour crash the original itself: `run`
+    says whether the reference, the variant or the timed runs died."""
+    (tmp_path / "z.c").write_text("void f(int n, int *a, int *b) {\n  int i, z;\n  z = 0;\n"
+                                  "  for (i = 0; i < n; i++)\n    a[i] = b[i] / z;\n}\n")
+    rc, out, err = run_cli("run", tmp_path / "z.c", "--function", "f", "-D", "n=10")
+    assert rc == 1, out + err
+    assert "z.c: crash: killed by signal SIGFPE while running the original region (the reference " \
+           "run, built with -O1)" in out + err, out + err

@@ -81,6 +81,7 @@ def check_faults(recs, expect):
     assert "SIGSEGV" in errors["crash"]
     assert "no-such-flag" in errors["compile_error"]
     assert "wrong result" in errors["wrong_result"]
+    assert "raise it with `arg timeout = SECONDS;` in the performance_counter section" in errors["timeout"]
 
 
 def test_every_fault_costs_one_point(tmp_path):

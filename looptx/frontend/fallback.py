@@ -94,7 +94,7 @@ def note_row_facts(path, line, arrays, facts, checked) -> None:
 
 
 def with_stand_ins(scop, names: set[str], path: str, line: int,
-                   why: str = "the first problem size of input_params (give others with --define)"):
+                   why: str = "the problem size being built (--define, else the first of input_params)"):
     """`scop` with the sizes in `names` fixed as stand-ins: the output is made for their values
     and checks them (an Orio fragment transformed at its first input_params size, or a
     variable of the file that --define fixes: the function is still called with others)."""

@@ -455,13 +455,16 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
         rec = load_file(find_recipe(str(recipe), os.path.dirname(ev.path)), dict(bindings))
     payload, applied = ev.build(dict(bindings), rec)
     if isolate:
+        import tempfile
         from looptx.runtime.worker import run_isolated
-        r = run_isolated(_run_once_measure, ev, payload, timeout=timeout)
+        with tempfile.NamedTemporaryFile("r", prefix="looptx-phase-") as phase:
+            r = run_isolated(_run_once_measure, ev, payload, phase.name, timeout=timeout)
+            stage = phase.read().strip()
         if r.ok:
             out = r.value
         else:
             status = r.status if r.status in ("crash", "timeout") else "runtime_error"
-            out = {"status": status, "error": r.error}
+            out = {"status": status, "error": r.error + (f" while running {stage}" if stage else "")}
     else:
         out = _run_once_measure(ev, payload)
     base = {"status": None, "error": None, "times": (), "median": None, "spread": None,
@@ -511,8 +514,22 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
     return f"the code for variable sizes (what `looptx transform` writes without -D) fails at {sizes}: {what}"
 
 
-def _run_once_measure(ev: CEvaluator, payload: CPayload) -> dict:
+def _stage(phase_file: str | None, what: str) -> None:
+    """Says what the child runs now: a crash kills it before it can say anything else, and a
+    crash of the original (undefined behaviour in the user's code) is not the variant's fault."""
+    if phase_file:
+        with open(phase_file, "w") as f:
+            f.write(what)
+
+
+def _run_once_measure(ev: CEvaluator, payload: CPayload, phase_file: str | None = None) -> dict:
     sig = payload.signature
+    _stage(phase_file, "the original region (the reference run, built with -O1)")
+    try:
+        ev.reference_data(sig, payload.toolchain.compiler)
+    except RuntimeError:
+        pass                    # measure() reports a reference that does not build
+    _stage(phase_file, "the variant")
     m = ev.measure(Prepared(point={}, status="ok", payload=payload))
     out = {"status": "unvalidated" if m.info.get("unvalidated") else m.status, "error": m.error, "times": m.times, "median": m.time,
            "spread": m.spread, "max_rel_error": m.info.get("max_rel_error"),
@@ -524,6 +541,7 @@ def _run_once_measure(ev: CEvaluator, payload: CPayload) -> dict:
     # are timed again *interleaved*, one call each in turn, so that frequency changes or a busy
     # neighbour during the measurement affect both alike.
     orig = CPayload(original_source(ev.program(), ev.region, sig), sig, payload.toolchain)
+    _stage(phase_file, "the original region built with the variant's flags")
     mo = ev.measure(Prepared(point={}, status="ok", payload=orig))
     out["original_status"] = mo.status
     if not mo.ok:
@@ -533,6 +551,7 @@ def _run_once_measure(ev: CEvaluator, payload: CPayload) -> dict:
     runs = [RegionRun(build_shared(x.source, x.toolchain, cache=ev.cache_dir).path, sig, inputs)
             for x in (payload, orig)]
     tv, to = [], []
+    _stage(phase_file, "the timed runs of the variant and the original")
     for _ in range(max(1, ev.repetitions)):
         tv += time_region(runs[0], 1, 0)
         to += time_region(runs[1], 1, 0)

@@ -186,7 +186,12 @@ def measurement_from_call(r) -> Measurement:
     if r.ok:
         return checked_measurement(r.value)
     status = r.status if r.status in ("crash", "timeout") else "runtime_error"
-    return Measurement(status=status, error=r.error, run_time=r.elapsed)
+    error = r.error
+    if status == "timeout":
+        # the build, the reference run, validation and the timed runs share one limit
+        error += (": the limit covers building, validating and timing one point; raise it with "
+                  "`arg timeout = SECONDS;` in the performance_counter section")
+    return Measurement(status=status, error=error, run_time=r.elapsed)
 
 
 def restart_after_measure(r) -> bool:
