@@ -353,15 +353,17 @@ def _proj(width: int, dims: list[int], prefix: str) -> isl.Map:
     return isl.Map(f"{prefix}{{ [{', '.join(ts)}] -> [{', '.join(ts[d] for d in dims)}] }}")
 
 
-def _offset(R: isl.Set, width: int, outer: list[int], d: int, prefix: str):
+def _offset(R: isl.Set, width: int, outer: list[int], d: int, prefix: str, exact: bool = False):
     """(map: schedule point -> [dim d - its lowest value given the `outer` dims],
-    map outer -> [d values]): the lowest value is taken over the kernel's statements R."""
+    map outer -> [d values]): the lowest value is taken over the kernel's statements R (`exact`:
+    not over their hull, whose dropped divisions may lose how d follows the outer dims)."""
     to_outer = _proj(width, outer, prefix)
     to_d = _proj(width, [d], prefix)
     both = to_outer.flat_range_product(to_d).intersect_domain(R)
     # bounds of the convex hull: a superset, so every index stays >= 0 and the launch may have a
     # few idle blocks or threads, but the index expressions and grid sizes stay simple
-    hull = isl.Set.from_basic_set(both.range().remove_divs().simple_hull())
+    hull = both.range().coalesce() if exact else \
+        isl.Set.from_basic_set(both.range().remove_divs().simple_hull())
     if not hull.is_bounded():
         # a bound that is a max of parameters (i < MAX(N, M)) holds in no single piece
         hull = both.range().coalesce()
@@ -432,10 +434,20 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             # loop too (CUDA-CHiLL's thread={"j","jj"}) spans the tile, not the whole range
             off, m, lo = _offset(R, width, sorted(outer + [q for q in K.thread if q < p]), p, prefix)
             off, _ = _dense(off, R)
+            size = upper_constant(off.intersect_domain(R).range())
+            inner = [q for q in range(1, p, 2) if q not in outer and q not in K.thread]
+            if inner:
+                # a loop that each thread runs between the block and thread loops (Orio's
+                # grid-stride rounds) may move the thread loop's range: counted from there, the
+                # block may be smaller
+                off2, m2, lo2 = _offset(R, width, list(range(p)), p, prefix, exact=True)
+                off2, _ = _dense(off2, R)
+                size2 = upper_constant(off2.intersect_domain(R).range())
+                if size2 is not None and (size is None or size2 < size):
+                    off, m, lo, size = off2, m2, lo2, size2
             thread_pins.append(_pin(off, f"lx_t{n}"))
             zero_pins.append(isl.Set(f"[lx_t{n}] -> {{ [{', '.join(f't{k}' for k in range(width))}] : lx_t{n} = 0 }}"))
             pins_all = pins_all.intersect(thread_pins[-1])
-            size = upper_constant(off.intersect_domain(R).range())
             if size is None and R.is_empty():
                 size = 0          # nothing runs at these sizes: one idle thread
             if size is None:

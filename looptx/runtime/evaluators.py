@@ -127,6 +127,12 @@ class CEvaluator:
         self.recipe_path = os.path.abspath(recipe_path) if recipe_path else None
         self.function = function
         self.cflags = cflags
+        if build_command and os.path.basename((build_command.split() or [""])[0]) == "nvcc":
+            # an Orio CUDA file's command builds the .cu; the C code is built as C
+            from looptx.errors import note_once
+            note_once(self.path, None, f"the build command '{build_command}' is for CUDA: the C "
+                      "backend builds the C code with gcc -O3 (--backend cuda builds the .cu)")
+            build_command = None
         self.build_command = build_command
         self.compiler = compiler
         self.repetitions = int(repetitions)
