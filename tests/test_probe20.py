@@ -123,3 +123,51 @@ def test_a_crash_of_run_says_which_build_crashed(tmp_path):
     assert rc == 1, out + err
     assert "z.c: crash: killed by signal SIGFPE while running the original region (the reference " \
            "run, built with -O1)" in out + err, out + err
+
+
+REUSED = """void f(int n, int m, double a[n][m], double b[n][m], double c[n][m]) {
+  int i, j;
+  double t;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    t = 0.0;
+    for (j = 0; j < m; j++) {
+      t = t * 0.5 + a[i][j];
+      b[i][j] = t;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    t = 1.0;
+    for (j = 0; j < m; j++) {
+      t = t * 0.25 + b[i][j];
+      c[i][j] = t;
+    }
+  }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("stmt", [1, 3])
+def test_privatize_a_temporary_that_a_later_nest_sets_again(tmp_path, stmt):
+    """PolyBench deriche's ym1: each nest sets it before reading it, so one nest's uses can be
+    private to its rows while the other nest keeps the function's variable."""
+    (tmp_path / "k.c").write_text(REUSED)
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - omp_for: {{stmt: {stmt}, loop: i, private: [t]}}\n")
+    rc, out, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 0, err
+    assert "#pragma omp parallel for private(t_i)" in out and "double t_i;" in out, out
+    assert out.count("t_i = t_i * ") == 1 and out.count("t = t * ") == 1, out
+    for n, m in ((1, 1), (3, 7), (17, 2)):
+        rc, o, e = run_cli("run", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}",
+                           "-D", f"m={m}", "--repetitions", "1")
+        assert rc == 0 and ": ok" in o, (n, m, o + e)
+
+
+def test_privatize_refuses_a_temporary_whose_value_leaves_the_loop(tmp_path):
+    # the second nest starts from the value the first one leaves in t
+    (tmp_path / "k.c").write_text(REUSED.replace("    t = 1.0;\n", ""))
+    (tmp_path / "r.yaml").write_text("steps:\n  - omp_for: {stmt: 1, loop: i, private: [t]}\n")
+    rc, out, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and out == "", err
+    assert "uses 't' outside loop 'i', and a value of it passes between that use and the loop" in err, err

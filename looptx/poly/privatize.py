@@ -15,14 +15,16 @@ that no new order overlaps two iterations' values in it (deps.lifetime_overlap).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+import re
+from dataclasses import fields, is_dataclass, replace
 
 import islpy as isl
 
+from looptx import ir
 from looptx.errors import LegalityError, RecipeError
 from looptx.frontend.names import to_user
 from looptx.poly.deps import small_point
-from looptx.poly.scop import union_sets
+from looptx.poly.scop import union_maps, union_sets
 from looptx.poly.variant import Variant
 
 
@@ -57,13 +59,88 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
                           hint=f"name one of {', '.join(map(to_user, s.iterators)) or '(none: S%d is in no loop)' % stmt}")
     depth = s.iterators.index(at) + 1
     loop = s.schedule[:2 * depth]
-    for u in users:
-        if tuple(u.schedule[:2 * depth]) != tuple(loop):
-            raise RecipeError(f"S{u.id} (line {u.line}) uses '{to_user(var)}' outside loop '{to_user(at)}'",
+    inside = {u.id for u in users if tuple(u.schedule[:2 * depth]) == tuple(loop)}
+    if len(inside) < len(users):
+        # Reused elsewhere in the region (deriche's ym1, set again by the next nest): the uses
+        # inside the loop become a variable of their own, if no value passes between them and
+        # the others
+        crossing = _crossing_flow(scop, var, inside)
+        if crossing is not None:
+            u = scop.statements[crossing]
+            raise RecipeError(f"S{u.id} (line {u.line}) uses '{to_user(var)}' outside loop '{to_user(at)}', "
+                              "and a value of it passes between that use and the loop",
                               hint="privatize at a loop around every use of it")
+        scop, arr = _own_variable(scop, arr, inside, at)
     out = _with_private(scop, arr, depth)
-    _check_no_live_in(out, var, at)
+    _check_no_live_in(out, arr.name, at)
     return v.evolve(scop=out)
+
+
+def _accesses(scop, names, private: bool = True):
+    reads = isl.UnionMap.empty(scop.context.get_space())
+    writes = reads
+    for s in scop.statements:
+        for a in s.accesses:
+            if a.array in names:
+                m = isl.UnionMap.from_map(scop.access_map(s, a, private=private))
+                if a.kind == "read":
+                    reads = reads.union(m)
+                else:
+                    writes = writes.union(m)
+    return reads, writes
+
+
+def _crossing_flow(scop, var: str, inside: set[int]) -> int | None:
+    """A statement outside `inside` that reads a value of `var` written inside, or writes one
+    read inside; None when the uses inside and outside share no value."""
+    reads, writes = _accesses(scop, {var})
+    ctx = scop.context
+    flow = (isl.UnionAccessInfo.from_sink(reads.intersect_params(ctx))
+            .set_must_source(writes.intersect_params(ctx))
+            .set_schedule_map(scop.schedule.intersect_params(ctx)).compute_flow())
+    found = []
+    for m in union_maps(flow.get_may_dependence().intersect_params(ctx)):
+        if m.is_empty():
+            continue
+        src = int(m.get_tuple_name(isl.dim_type.in_)[1:])
+        dst = int(m.get_tuple_name(isl.dim_type.out)[1:])
+        if (src in inside) != (dst in inside):
+            found.append(dst if src in inside else src)
+    return min(found, default=None)
+
+
+def _own_variable(scop, arr, inside: set[int], at: str):
+    """The scop in which the statements `inside` use a new variable instead of `arr`, named
+    after it and the loop (`ym1_i`), declared like it."""
+    taken = {a.name for a in scop.arrays} | set(scop.params) | \
+        {it for st in scop.statements for it in st.iterators}
+    name, k = f"{arr.name}_{at}", 1
+    while name in taken:
+        k += 1
+        name = f"{arr.name}_{at}{k}"
+    word = re.compile(rf"(?<![\w.]){re.escape(to_user(arr.name))}(?!\w)")
+
+    def rename(e):
+        if isinstance(e, ir.Ref) and e.array == arr.name:
+            return replace(e, array=name, index=tuple(rename(x) for x in e.index))
+        if not is_dataclass(e):
+            return e
+        changes = {}
+        for f in fields(e):
+            x = getattr(e, f.name)
+            if isinstance(x, ir.Expr):
+                changes[f.name] = rename(x)
+            elif isinstance(x, tuple) and any(isinstance(y, ir.Expr) for y in x):
+                changes[f.name] = tuple(rename(y) if isinstance(y, ir.Expr) else y for y in x)
+        return replace(e, **changes) if changes else e
+
+    stmts = tuple(replace(s, body=rename(s.body),
+                          accesses=tuple(replace(a, array=name) if a.array == arr.name else a
+                                         for a in s.accesses)) if s.id in inside else s
+                  for s in scop.statements)
+    own = replace(arr, name=name, decl=word.sub(to_user(name), arr.decl),
+                  spelled_decl=word.sub(to_user(name), arr.spelled_decl))
+    return replace(scop, statements=stmts, arrays=scop.arrays + (own,), _cache={}), own
 
 
 def _with_private(scop, arr, depth: int):
@@ -74,16 +151,7 @@ def _with_private(scop, arr, depth: int):
 
 def _orphan_reads(scop, names) -> isl.UnionSet:
     """The statement instances that read one of `names` before the region writes it."""
-    reads = isl.UnionMap.empty(scop.context.get_space())
-    writes = reads
-    for s in scop.statements:
-        for a in s.accesses:
-            if a.array in names:
-                m = isl.UnionMap.from_map(scop.access_map(s, a, private=True))
-                if a.kind == "read":
-                    reads = reads.union(m)
-                else:
-                    writes = writes.union(m)
+    reads, writes = _accesses(scop, names)
     ctx = scop.context
     flow = (isl.UnionAccessInfo.from_sink(reads.intersect_params(ctx))
             .set_must_source(writes.intersect_params(ctx))
