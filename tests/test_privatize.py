@@ -201,12 +201,13 @@ def test_deps_and_refusals_name_the_privatize_step_that_would_help(tmp_path):
     import json
     assert rc == 0 and json.loads(out)["regions"][0]["privatizable"] == [{"var": "sum", "at": "p"}]
     err = refused(DOITGEN, BLOCKED)
-    assert "a step 'privatize: {var: sum, at: p}' before this one removes it" in err.hint, err
+    assert "a step 'privatize: {var: sum, at: p}' (privatize(\"sum\",\"p\") in a CHiLL script) before " \
+           "this one removes it" in err.hint, err
     recipe = tmp_path / "r.yaml"
     recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32}\n"
                       "  - cuda: {stmt: 0, block: [ii], thread: [i]}\n")
     rc, _, err = cli("transform", GEMV, "--recipe", recipe, "--target", "cuda", "-o", tmp_path / "g.cu")
-    assert rc == 2 and "'privatize: {var: acc, at: i}' before this one" in err, err
+    assert rc == 2 and "'privatize: {var: acc, at: i}' (privatize(\"acc\",\"i\") in a CHiLL script) before this one" in err, err
     # a dependence that privatizing cannot remove gets no such hint
     err = refused(GEMV, ["permute: {stmt: 1, order: [j, i]}"])
     assert "privatize" not in str(err) + (err.hint or ""), err

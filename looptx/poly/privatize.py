@@ -190,39 +190,69 @@ def _check_no_live_in(scop, var: str, at: str) -> None:
 
 
 def suggestions(scop) -> dict[str, str]:
-    """var -> the innermost loop at which `privatize` accepts it, for every variable of the
-    region that could be private (for `looptx deps` and the hints of refused orders; cached on
-    the scop, since a search meets many refused points of one region)."""
-    return scop.cached("privatize_suggestions", lambda: _suggestions(scop))
+    """var -> the innermost loop at which `privatize` accepts it (its first nest that can have
+    it private), for `looptx deps`."""
+    out: dict[str, str] = {}
+    for var, _, at, _ in _groups(scop):
+        out.setdefault(var, at)
+    return out
 
 
-def _suggestions(scop) -> dict[str, str]:
-    out = {}
+def _groups(scop) -> list[tuple[str, frozenset, str, int | None]]:
+    """(var, statements, loop, stmt) for every nest whose uses of a variable of the region can
+    be private to one of its loops: the innermost such loop, and the statement a privatize step
+    must name (None when the nest holds every use).  Cached on the scop: a search meets many
+    refused points of one region."""
+    return scop.cached("privatize_suggestions", lambda: _find_groups(scop))
+
+
+def _find_groups(scop) -> list[tuple[str, frozenset, str, int | None]]:
+    out = []
     for arr in scop.arrays:
         if arr.local or arr.role == "in" or arr.live_out or not arr.decl:
             continue
         users = [s for s in scop.statements if any(a.array == arr.name for a in s.accesses)]
-        common = 0
-        while common < min(len(u.iterators) for u in users) and \
-                len({tuple(u.schedule[:2 * (common + 1)]) for u in users}) == 1:
-            common += 1
-        for depth in range(common, 0, -1):
-            at = users[0].iterators[depth - 1]
-            try:
-                _check_no_live_in(_with_private(scop, arr, depth), arr.name, at)
-            except LegalityError:
-                continue
-            out[arr.name] = at
-            break
+        nests: dict[tuple, list] = {}
+        for u in users:
+            nests.setdefault(tuple(u.schedule[:2]) if u.iterators else ("top", u.id), []).append(u)
+        for group in nests.values():
+            ids = frozenset(u.id for u in group)
+            found = _innermost_private(scop, arr, group, ids, len(ids) == len(users))
+            if found is not None:
+                out.append((arr.name, ids, found, None if len(ids) == len(users) else group[0].id))
     return out
+
+
+def _innermost_private(scop, arr, group, ids, whole: bool) -> str | None:
+    common = 0
+    while common < min(len(u.iterators) for u in group) and \
+            len({tuple(u.schedule[:2 * (common + 1)]) for u in group}) == 1:
+        common += 1
+    if not common or not whole and _crossing_flow(scop, arr.name, set(ids)) is not None:
+        return None
+    own_scop, own = (scop, arr) if whole else _own_variable(scop, arr, set(ids), group[0].iterators[0])
+    for depth in range(common, 0, -1):
+        at = group[0].iterators[depth - 1]
+        try:
+            _check_no_live_in(_with_private(own_scop, own, depth), own.name, at)
+        except LegalityError:
+            continue
+        return at
+    return None
 
 
 def hint(deps, dep) -> str:
     """'' or, for a WAR/WAW dependence that only the reuse of a privatizable temporary makes,
     the step that removes it (for the hint of a refused order or mapping)."""
-    at = suggestions(deps.scop).get(dep.array) if dep.kind != "RAW" else None
-    if at is None:
+    if dep.kind == "RAW":
         return ""
-    var = to_user(dep.array)
+    hit = next(((at, stmt) for var, ids, at, stmt in _groups(deps.scop)
+                if var == dep.array and dep.source in ids and dep.sink in ids), None)
+    if hit is None:
+        return ""
+    at, stmt = hit
+    var, loop = to_user(dep.array), to_user(at)
+    yaml = f"{{var: {var}, at: {loop}}}" if stmt is None else f"{{stmt: {stmt}, var: {var}, at: {loop}}}"
+    chill = f'"{var}","{loop}"' if stmt is None else f'{stmt},"{var}","{loop}"'
     return (f"; the dependence comes from reusing the temporary '{var}': a step "
-            f"'privatize: {{var: {var}, at: {to_user(at)}}}' before this one removes it")
+            f"'privatize: {yaml}' (privatize({chill}) in a CHiLL script) before this one removes it")

@@ -538,9 +538,18 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
     if name == "combine":
         need(3, 'combine(0,"i","j")')
         return [("combine", {"stmt": a[0], "loops": [a[1], a[2]]})]
+    if name == "privatize":
+        # looptx's own command (CHiLL has none): the privatize step, privatize("sum","j") or
+        # privatize(0,"sum","j")
+        if a and isinstance(a[0], int):
+            need(3, 'privatize(0,"sum","j")')
+            return [("privatize", {"stmt": a[0], "var": a[1], "at": a[2]})]
+        need(2, 'privatize("sum","j")')
+        return [("privatize", {"var": a[0], "at": a[1]})]
     raise ln.error(f"unknown or unsupported command '{name}'",
                    hint="supported: permute tile tile_by_index split unroll unroll_to_depth fuse distribute "
-                        "skew scale nonsingular shift shift_to peel reverse registers datacopy pragma omp_for cuda copy_to_shared known recipe")
+                        "skew scale nonsingular shift shift_to peel reverse registers datacopy pragma omp_for cuda "
+                        "copy_to_shared known privatize recipe")
 
 
 def _is_ref_list(x) -> bool:
