@@ -609,7 +609,7 @@ def test_pointer_array_read_below_its_start_is_a_located_error(tmp_path):
     assert lines[0].startswith("r.py:5: step 3 (cuda): error: the number of elements of array 'b' is unknown "
                                "(it is declared without extents and the region may read it below its first "
                                "element at some sizes)"), lines[0]
-    assert "cudaize's array dict" in lines[0] and "sizes: {b: n}" in lines[0] and "float b[n]" in lines[0]
+    assert "cudaize's array dict" in lines[0] and "sizes: {b: COUNT}" in lines[0] and "float b[COUNT]" in lines[0]
     # the C target needs no count
     assert cli("transform", "k.c", "--recipe", "r.py", cwd=tmp_path).returncode == 0
 

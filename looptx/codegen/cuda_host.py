@@ -178,10 +178,11 @@ def _unknown_count(rc, a, why: str | None) -> RecipeError:
     what = (f"the number of elements of array '{a.name}' is unknown (it is declared without "
             f"{'extents' if len(a.dims) == 1 else 'its first extent'}{why}), so the host code cannot "
             "allocate and copy it")
-    ex = to_user(rc.params[0]) if rc.params else "1024"
+    # a size as the example would read as the answer, and may be a 0 or a flag
+    ex = "COUNT"
     hint = (f"give it in cudaize's array dict, e.g. {{'{a.name}': {ex}}}, or in the cuda step as "
             f"sizes: {{{a.name}: {ex}}}, or declare the parameter with its extents, e.g. "
-            f"{a.ctype} {a.name}[{ex}]")
+            f"{a.ctype} {a.name}[{ex}] (COUNT: its number of elements, an expression of the sizes)")
     maps = mappings(rc.variant)
     users = [kc.mapping for kc in rc.kernels if kc.mapping is not None
              and a.name in {p[2] for p in kc.params}]
