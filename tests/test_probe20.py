@@ -185,3 +185,32 @@ def test_privatize_in_a_chill_script(tmp_path):
     (tmp_path / "r.py").write_text(head + "privatize(0,'t','i')\nomp_for(1,'i')\n")
     rc, out, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.py")
     assert rc == 0 and "#pragma omp parallel for private(t_i)" in out, err
+
+
+TAPS = """#define NA 40
+void f(int n, float e[n], const float w[NA], const float x[n + NA]) {
+  int i, k;
+  for (i = 0; i < n; i++)
+    for (k = 0; k < NA; k++)
+      e[i] += w[k] * x[i + k];
+}
+"""
+
+
+@needs_nvcc
+def test_a_shared_copy_sized_by_a_define_takes_its_value(tmp_path):
+    """CUDA-CHiLL's cp.py copies `atoms` (ATOMCOUNT, a #define) to shared memory: the buffer
+    is sized at the file's value, which the output checks."""
+    (tmp_path / "t.c").write_text(TAPS)
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32, control: ii}\n"
+                                     "  - cuda: {stmt: 0, block: [ii], thread: [i]}\n"
+                                     "  - shared: {stmt: 0, array: w, at: ii}\n")
+    rc, out, err = run_cli("transform", tmp_path / "t.c", "--function", "f", "--recipe", tmp_path / "r.yaml",
+                           "--target", "cuda")
+    assert rc == 0, err
+    assert "note: the copy of 'w' is made at NA = 40, the #define's value" in err, err
+    assert "__shared__ float w_sh[40];" in out and "#if NA != 40" in out, out
+    assert nvcc_compile(out) is None
+    rc, out, err = run_cli("run", tmp_path / "t.c", "--function", "f", "--recipe", tmp_path / "r.yaml",
+                           "-D", "n=37", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err

@@ -13,7 +13,8 @@ from fractions import Fraction
 
 import islpy as isl
 
-from looptx.errors import RecipeError
+from looptx.errors import RecipeError, note_once
+from looptx.frontend.names import to_user
 from looptx.poly.deps import _constant
 from looptx.poly.peeling import ends
 from looptx.poly.trips import _global_min, _ranges, check_factor, loop_stride, max_trip, recount_inside
@@ -160,6 +161,27 @@ def tile(v: Variant, stmt: int, loop, size: int, control: str | None = None) -> 
     return v.evolve(pieces=normalize(pieces))
 
 
+def _note_macro_value(scop, macro: str, value: int, what: str) -> None:
+    where = scop.where()
+    note_once(where["file"], where["line"], f"{what} at {to_user(macro)} = {value}, the #define's value "
+              f"(the output checks the build with #if; give other values with --define)")
+
+
+def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
+    """`v` with the first #defined size at whose file value `works(v)` succeeds fixed to it
+    (and checked by the output's #if), or `error` raised when there is none."""
+    for k, x in v.scop.macro_values:
+        fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",),
+                         scop=replace(v.scop, baked=v.scop.baked + ((k, x),)))
+        try:
+            works(fixed)
+        except RecipeError:
+            continue
+        _note_macro_value(v.scop, k, x, what)
+        return fixed
+    raise error
+
+
 def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
     name = resolve_name(v, stmt, loop)
     if not isinstance(factor, int) or factor < 0:
@@ -174,16 +196,19 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
         return v        # the loop never runs at these sizes: there is nothing to copy
     if factor == 0 or (trip is not None and factor >= trip):
         if trip is None:
-            # a #defined bound (k < TAPS) stays symbolic: say which -D gives the loop its count
-            macros = [(k, x) for k, x in v.scop.macro_values
-                      if max_trip(v.evolve(assumptions=v.assumptions + (f"{k} = {x}",)), group, pos) is not None]
-            if macros:
-                k, x = macros[0]
-                raise RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully: "
-                                  f"its bound {k} is a #define, which looptx keeps symbolic",
-                                  hint=f"fix it with --define {k}={x}, or give an unroll factor (e.g. factor: 4)")
-            raise RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
-                              hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
+            # a #defined bound (k < TAPS) stays symbolic until a step needs its value: then, as
+            # CHiLL does, the loop is unrolled at the file's value, which the output checks
+            fixed = next((v.evolve(assumptions=v.assumptions + (f"{k} = {x}",),
+                                   scop=replace(v.scop, baked=v.scop.baked + ((k, x),)))
+                          for k, x in v.scop.macro_values
+                          if max_trip(v.evolve(assumptions=v.assumptions + (f"{k} = {x}",)), group, pos)
+                          is not None), None)
+            if fixed is None:
+                raise RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
+                                  hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
+            k, x = fixed.scop.baked[-1]
+            _note_macro_value(v.scop, k, x, f"loop '{to_user(name)}' is unrolled fully")
+            v, trip = fixed, max_trip(fixed, group, pos)
         if trip > MAX_FULL_UNROLL:
             raise RecipeError(f"loop '{name}' has up to {trip} iterations: too many to unroll fully",
                               hint=f"unroll by a factor instead (at most {MAX_FULL_UNROLL} copies)")

@@ -121,7 +121,13 @@ def _promotion(kind: str):
         pr = Promotion(kind, st["stmt"], array, at, st.get("pad", 0) or 0,
                        st.index, st.name, st.file, st.line)
         out = v.evolve(extra=v.extra + (pr,))
-        plan(out)                      # report a bad footprint at this step, not at the end
+        try:
+            plan(out)                  # report a bad footprint at this step, not at the end
+        except RecipeError as e:
+            if "no constant size" not in e.what:
+                raise
+            # a #defined size kept symbolic: as CHiLL does, copy at the file's value
+            out = S.at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
         return out
     return step
 
