@@ -299,6 +299,11 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     scop = rc.variant.scop
     named = [(a.name, arg) for a, arg in zip(rc.arrays, dev_args) if a.name not in rc.scratch] + \
         [(p, f"{size_ctype(scop, p)} {p}") for p in rc.params if p not in own]
+    # an extent the region does not read (`double X[m*n]` of a loop to `nrows`) still sizes the
+    # copies: the function's parameter it names is the host function's too
+    words = {w for n in counts.values() for w in re.findall(r"[A-Za-z_]\w*", n)}
+    have = {to_user(n) for n, _ in named} | {to_user(n) for n in own}
+    named += [(p, f"int {p}") for p in scop.function_params if p in words and to_user(p) not in have]
     sig = ", ".join(text for _, text in in_function_order(scop, named)) or "void"
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",

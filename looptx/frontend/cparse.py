@@ -199,6 +199,11 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     # a variable of the file (a function's `int n`) that --define fixes is still passed other
     # values by the callers: the output is made for the value and checks it
     pinned = {to_model(k) for k in defines if k not in soft and to_model(k) in declared_here} if pin else set()
+    # a size that neither the file declares nor #defines comes from the build's -D (Orio's
+    # NRA), which may give another value: the output is made for this one and checks it
+    defined = set(re.findall(r"^\s*#\s*define\s+([A-Za-z_]\w*)", text, re.M))
+    external = frozenset(to_model(k) for k in defines if pin and k not in soft and k not in defined
+                         and to_model(k) not in declared_here)
     int_macros = {to_model(k): v for k, v in pp.int_macros.items()}
     defines = {to_model(k): v for k, v in defines.items()}
 
@@ -263,7 +268,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     pure = pure_functions(funcs, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)}
                           | set(int_macros))
     index_fns = index_helpers(funcs, pure)
-    overridable = _defaults(text)
+    overridable = _defaults(text) | external
     declared = set(globals_)
     for r in regions:
         fdef = _enclosing_function(funcs, src, r, where)

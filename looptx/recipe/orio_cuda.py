@@ -27,9 +27,10 @@ _NEUTRAL = {"cacheBlocks": False, "pinHostMem": False, "streamCount": 1, "domain
             "dataOnDevice": False, "preferL1Size": 0}
 
 
-def cuda_steps(ln, nest, d, args: dict, step, out, *, own_loop, as_int, unroll) -> None:
+def cuda_steps(ln, nest, d, args: dict, step, out, *, own_loop, as_int, unroll,
+               name: str = "CUDA") -> None:
     """Appends the steps of one Orio CUDA transformation (see the module docstring)."""
-    loop = own_loop(ln, nest, d, "CUDA")
+    lid, loop = _mapped_loop(ln, nest, d, name, own_loop)
     tc = as_int(ln, args.get("threadCount", 32), "threadCount")
     if tc > MAX_THREADS:
         raise ln.error(f"threadCount {tc} is more than the {MAX_THREADS} threads of a block",
@@ -43,7 +44,7 @@ def cuda_steps(ln, nest, d, args: dict, step, out, *, own_loop, as_int, unroll) 
         many = len(asked) > 1
         note_once(ln.file, ln.line, f"Orio's CUDA {', '.join(asked)} {'are' if many else 'is'} "
                   f"ignored: looptx's host code and kernels do not use {'them' if many else 'it'}")
-    inside = [s for s in d.stmts if d.loop in [x for x, _ in nest.chains[s]]]
+    inside = [s for s in d.stmts if lid in [x for x, _ in nest.chains[s]]]
     s0 = inside[0]
     # Orio's kernel declares the scalars the loop sets in each thread; here a privatize step
     # does, where the scalar carries no value across iterations and is dead after the region
@@ -51,8 +52,14 @@ def cuda_steps(ln, nest, d, args: dict, step, out, *, own_loop, as_int, unroll) 
         step("privatize", optional=True, var=var, at=loop)
     taken = {nm for chain in nest.chains for _, nm in chain}
     blocks = _fresh(f"{loop}_blk", taken)
-    step("tile", stmt=s0, loop=loop, size=tc, control=blocks)
-    _insert_before(nest, d.loop, blocks)
+    # Composite's unrolljam of the loop comes first: each thread runs one unrolled iteration,
+    # so a block's tile spans TC of them, tiled before the unroll (whole steps per thread)
+    unrolled_at = nest.unrolled.get(lid)
+    step("tile", stmt=s0, loop=loop, size=tc * nest.unroll_factor.get(lid, 1), control=blocks)
+    if unrolled_at is not None:
+        out.insert(unrolled_at, out.pop())
+        nest.unrolled = {x: k + (k >= unrolled_at) for x, k in nest.unrolled.items()}
+    _insert_before(nest, lid, blocks)
     if bc is not None and bc > 1:
         rounds = _fresh(f"{loop}_grid", taken | {blocks})
         step("tile", stmt=s0, loop=blocks, size=bc, control=rounds)
@@ -65,9 +72,21 @@ def cuda_steps(ln, nest, d, args: dict, step, out, *, own_loop, as_int, unroll) 
                 chain[k], chain[k + 1] = chain[k + 1], chain[k]
     step("cuda", stmt=s0, block=[blocks], thread=[loop])
     if unroll_by is not None and unroll_by > 1:
-        inner = _innermost(nest, d)
+        inner = _innermost(nest, d, lid)
         if inner:
             unroll(ln, nest, d, [(name, unroll_by) for name in inner], step, out)
+
+
+def _mapped_loop(ln, nest, d, name: str, own_loop) -> tuple[int, str]:
+    """The loop the directive maps: the one it stands before, or the one loop of the block it
+    stands before (Orio's regression tests write `Composite(cuda=...) { for (...) ... }`)."""
+    if d.loop is not None:
+        return d.loop, own_loop(ln, nest, d, name)
+    firsts = {next((x for x in nest.chains[s] if x[0] not in d.outside), None) for s in d.stmts}
+    if len(firsts) != 1 or None in firsts:
+        raise ln.error(f"'transform {name}' must stand before one for loop, or a block that holds one",
+                       hint="put it in front of the loop it maps to the GPU")
+    return firsts.pop()
 
 
 def _fresh(stem: str, taken: set[str]) -> str:
@@ -87,14 +106,14 @@ def _insert_before(nest, lid: int, name: str) -> None:
             chain.insert(ids.index(lid), (nest.next_id, name))
 
 
-def _innermost(nest, d) -> list[str]:
+def _innermost(nest, d, mapped: int) -> list[str]:
     """The loops inside the mapped one that are the innermost loop of every statement in them
     (an outer loop would be unrolled and jammed, which unrollInner does not ask for)."""
-    chains = [nest.chains[s] for s in d.stmts if d.loop in [x for x, _ in nest.chains[s]]]
+    chains = [nest.chains[s] for s in d.stmts if mapped in [x for x, _ in nest.chains[s]]]
     out = []
     for chain in chains:
         lid, name = chain[-1]
-        if lid == d.loop or name in out:
+        if lid == mapped or name in out:
             continue
         if all(c[-1][0] == lid for c in chains if lid in [x for x, _ in c]):
             out.append(name)

@@ -394,7 +394,8 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
             if not part or not part[0]:
                 return
             args = dict(zip(COMPOSITE_ORDER, part))
-        cuda_steps(ln, nest, d, args, step, out, own_loop=_own_loop, as_int=_int, unroll=_unroll)
+        cuda_steps(ln, nest, d, args, step, out, own_loop=_own_loop, as_int=_int, unroll=_unroll,
+                   name="Composite(cuda=...)" if name == "cuda" else "CUDA")
 
 
 def _in(nest: _Nest, d: _Directive, s: int) -> list[tuple[int, str]]:
