@@ -142,8 +142,13 @@ def test_unknown_extent_and_non_int_size(tmp_path):
     prog = load(str(f))
     with pytest.raises(LooptxError, match=r"reads array 'a' below its first element \(index -1\)"):
         RegionSignature.from_scop(prog.scops[0], prog.int_macros, {"n": 4})
-    # Without the pointer: an extent macro that is not a parameter gets the file's value.
+    # Declared a[n], that read leaves the array: the original itself is wrong at every size
     f.write_text(f.read_text().replace("double *a", "double a[n]"))
+    prog = load(str(f))
+    with pytest.raises(LooptxError, match=r"reaches element -1 of array 'a', outside its 4 elements"):
+        RegionSignature.from_scop(prog.scops[0], prog.int_macros, {"n": 4})
+    # Without the pointer: an extent macro that is not a parameter gets the file's value.
+    f.write_text(f.read_text().replace("a[i - 1]", "a[i]"))
     prog = load(str(f))
     sig = RegionSignature.from_scop(prog.scops[0], prog.int_macros, {"n": 4})
     assert sig.shapes["g"] == (100, 102)

@@ -92,3 +92,37 @@ def test_composite_cuda_over_a_block_with_unrolljam(tmp_path):
         for n in (1, 2, 3, uj, 17, 100):
             rc, o, e = run_cli("run", tmp_path / "c.c", "-D", f"n={n}", "--repetitions", "1")
             assert rc == 0 and ": ok" in o, (uj, n, o + e)
+
+
+def test_run_names_an_access_past_the_declared_extents(tmp_path):
+    """SPAPT's atax run with nx > N: the original itself leaves its arrays, so every variant
+    looked wrong or crashed; `run` now says so before building anything."""
+    (tmp_path / "a.c").write_text("void f(int n, int m, double y[n], const double x[m]) {\n  int i;\n"
+                                  "  for (i = 0; i < m; i++)\n    y[i] = 2.0 * x[i];\n}\n")
+    rc, out, err = run_cli("run", tmp_path / "a.c", "--function", "f", "-D", "n=37", "-D", "m=40")
+    assert rc == 2 and out == "", out + err
+    assert "error: at these sizes the region reaches element 39 of array 'y', outside its 37 " \
+           "elements (y[n])" in err and len(err.strip().splitlines()) == 1, err
+    rc, out, err = run_cli("run", tmp_path / "a.c", "--function", "f", "-D", "n=40", "-D", "m=37")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_decl_file_global_set_from_the_sizes_takes_its_value(tmp_path):
+    """SPAPT's atax decl.h: `int nx = N;` is N, as a local `int n = N;` is."""
+    (tmp_path / "decl.h").write_text("int nx = N;\ndouble x[N];\ndouble y[N];\n")
+    (tmp_path / "f.c").write_text("""/*@ begin PerfTuning (
+  def performance_params { param U[] = [1, 2]; }
+  def input_params { param N[] = [40]; }
+  def input_vars { arg decl_file = 'decl.h'; }
+) @*/
+int i;
+/*@ begin Loop(transform Unroll(ufactor=U)
+for (i=0; i<=nx-1; i++) y[i] = 2*x[i];
+) @*/
+for (i=0; i<=nx-1; i++) y[i] = 2*x[i];
+/*@ end @*/
+/*@ end @*/
+""")
+    for n in ("37", "1"):
+        rc, out, err = run_cli("run", tmp_path / "f.c", "-D", f"N={n}", "-D", "U=2", "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err

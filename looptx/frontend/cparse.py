@@ -296,8 +296,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             sym = symbol_of(d, spellings)
             if sym and where(d) < start_pos:
                 symbols[sym.name] = visible(sym)
+        # globals of the file, its headers or an Orio decl_file (`int nx = N;`)
         derived = _derived_sizes(ast, [e for e in ast.ext if isinstance(e, c_ast.Decl)
-                                       and e.coord is not None and e.coord.file == MAIN],
+                                       and e.coord is not None],
                                  symbols, start_pos, where, anywhere=True) \
             + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         # struct member chains become variables read before the region (frontend/members.py)

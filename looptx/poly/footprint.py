@@ -16,6 +16,44 @@ def reach(scop: Scop, array: str, values: dict[str, int]) -> tuple[tuple[int, in
     region at the sizes `values` (every parameter must have one), (0, -1) each when it reaches
     none at these sizes; None when the region does not index it or an index is unbounded.  A
     linearized array's dimension is its flat index."""
+    reached = _reached(scop, array, values)
+    if reached is None:
+        return None
+    if reached.is_empty():
+        return ((0, -1),) * reached.dim(isl.dim_type.set)
+    out = []
+    for d in range(reached.dim(isl.dim_type.set)):
+        lo, hi = reached.dim_min_val(d), reached.dim_max_val(d)
+        if not (lo.is_int() and hi.is_int()):
+            return None
+        out.append((lo.to_python(), hi.to_python()))
+    return tuple(out)
+
+
+def flat_reach(scop: Scop, array: str, values: dict[str, int],
+               extents: tuple[int, ...]) -> tuple[int, int] | None:
+    """(lowest, highest) element offset the region reaches in `array`, laid out with the
+    declared `extents` (one per declared dimension), at the sizes `values`; None when unknown
+    or when it reaches nothing."""
+    reached = _reached(scop, array, values)
+    if reached is None or reached.is_empty() or reached.dim(isl.dim_type.set) != len(extents):
+        return None
+    names = [f"i{k}" for k in range(len(extents))]
+    terms = []
+    for k, name in enumerate(names):
+        stride = 1
+        for e in extents[k + 1:]:
+            stride *= e
+        terms.append(f"{stride} * {name}")
+    flat = reached.apply(isl.Map(f"{{ {array}[{', '.join(names)}] -> [{' + '.join(terms)}] }}"))
+    lo, hi = flat.dim_min_val(0), flat.dim_max_val(0)
+    if not (lo.is_int() and hi.is_int()):
+        return None
+    return lo.to_python(), hi.to_python()
+
+
+def _reached(scop: Scop, array: str, values: dict[str, int]):
+    """The elements of `array` the region reaches at the sizes `values`, or None."""
     arr = scop.array(array)
     fix = [f"{p} = {values[p]}" for p in scop.params if p in values]
     if len(fix) < len(scop.params):
@@ -39,17 +77,10 @@ def reach(scop: Scop, array: str, values: dict[str, int]) -> tuple[tuple[int, in
             m = isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> {array}[{', '.join(index)}] }}")
             r = m.intersect_domain(scop.domain(s)).intersect_params(sizes).range()
             reached = r if reached is None else reached.union(r)
-    if reached is None:
-        return None
-    if reached.is_empty():
-        return ((0, -1),) * reached.dim(isl.dim_type.set)
-    out = []
-    for d in range(reached.dim(isl.dim_type.set)):
-        lo, hi = reached.dim_min_val(d), reached.dim_max_val(d)
-        if not (lo.is_int() and hi.is_int()):
-            return None
-        out.append((lo.to_python(), hi.to_python()))
-    return tuple(out)
+    if reached is not None:
+        # the parameters are fixed: project them out, so the bounds are numbers
+        reached = reached.project_out(isl.dim_type.param, 0, reached.dim(isl.dim_type.param))
+    return reached
 
 
 @dataclass(frozen=True)

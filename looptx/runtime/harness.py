@@ -317,6 +317,8 @@ class RegionSignature:
                     raise LooptxError(f"array '{a.name}' has extent [{d}] = {n} for these sizes",
                                       hint="give positive sizes with --define NAME=VALUE", **at(a.name))
                 shape.append(n)
+            if reached is None:
+                _check_within(scop, a, env, tuple(shape), at(a.name))
             args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
                                    out=written, result=result, c_dims=tuple(c_dims)))
         free_set = set(free)
@@ -576,6 +578,25 @@ def _unknown_extent(scop, a, reached, where: dict) -> LooptxError:
                        "region's accesses do not bound it at these sizes)",
                        hint=f"declare it with its extents, e.g. '{a.ctype} {a.name}[N]', or give every "
                             "size with --define", **where)
+
+
+def _check_within(scop, a, env: dict, shape: tuple[int, ...], where: dict) -> None:
+    """The region must stay inside an array's declared extents at these sizes: past them, the
+    original itself reads or writes other memory, and every variant would look wrong or crash
+    (SPAPT's atax run with nx > N)."""
+    from looptx.poly.footprint import flat_reach
+    values = {p: int(env[p]) for p in scop.params if p in env}
+    span = flat_reach(scop, a.name, values, shape)
+    total = 1
+    for n in shape:
+        total *= n
+    if span is None or (span[0] >= 0 and span[1] < total):
+        return
+    extents = "".join(f"[{d}]" for d in a.dims)
+    far = span[0] if span[0] < 0 else span[1]
+    raise LooptxError(f"at these sizes the region reaches element {far} of array '{a.name}', "
+                      f"outside its {total} elements ({a.name}{extents})",
+                      hint="give sizes that agree with the array's extents (--define NAME=VALUE)", **where)
 
 
 def _declared_at(scop, name: str, where: dict) -> dict:
