@@ -147,3 +147,9 @@ def test_orio_cuda_on_gpu(matmul, point):
         rc, out, err = run_cli("run", matmul, "--target", "cuda", *defines,
                                *[x for s in sizes for x in ("-D", s)], "--repetitions", "2")
         assert rc == 0 and ": ok" in out, (sizes, out + err)
+
+
+def test_a_param_only_an_ignored_cuda_argument_uses_is_warned(matmul, tmp_path):
+    rc, out, err = run_cli("search", matmul, "--budget", "2", "--db", tmp_path / "w.db")
+    assert rc == 0, out + err
+    assert "warning: param 'PL' is used by no step" in err and "param 'TC'" not in err, err

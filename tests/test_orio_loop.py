@@ -243,8 +243,8 @@ def test_unrolljam_of_a_loop_outside_the_nest_is_noted_and_ignored(tmp_path):
     line = text[:text.index("transform Composite")].count("\n") + 1
     rc, out, err = cli("transform", path, "-D", "UT=2", "-D", "UK=2")
     assert rc == 0 and "unroll: {stmt: 0, loop: k, factor: 2}" in out and "loop: t" not in out, out + err
-    assert f"{path}:{line}: note: Orio's unrolling names loop 't', which is not around the directive's " \
-           "statements: its factor is ignored, as in Orio" in err, err
+    assert f"{path}:{line}: note: Orio's unrolling names loop 't', which is not among the loops the " \
+           "directive transforms: its factor is ignored, as in Orio" in err, err
 
 
 def test_bare_directive_takes_the_code_between_the_markers(tmp_path):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from looptx.errors import note_once
 
 MAX_THREADS = 1024
-_HOST_ONLY = ("cacheBlocks", "pinHostMem", "streamCount", "domain", "dataOnDevice", "preferL1Size")
+HOST_ONLY = ("cacheBlocks", "pinHostMem", "streamCount", "domain", "dataOnDevice", "preferL1Size")
 # Composite's cuda = (threadCount, cacheBlocks, pinHostMem, streamCount)
 COMPOSITE_ORDER = ("threadCount", "cacheBlocks", "pinHostMem", "streamCount")
 # what each argument is when it asks for nothing
@@ -39,7 +39,7 @@ def cuda_steps(ln, nest, d, args: dict, step, out, *, own_loop, as_int, unroll,
     bc = None if bc is None else as_int(ln, bc, "blockCount")
     unroll_by = args.get("unrollInner")
     unroll_by = None if unroll_by is None else as_int(ln, unroll_by, "unrollInner")
-    asked = [a for a in _HOST_ONLY if a in args and args[a] != _NEUTRAL[a]]
+    asked = [a for a in HOST_ONLY if a in args and args[a] != _NEUTRAL[a]]
     if asked:
         many = len(asked) > 1
         note_once(ln.file, ln.line, f"Orio's CUDA {', '.join(asked)} {'are' if many else 'is'} "

@@ -517,8 +517,8 @@ def _unroll(ln: _Line, nest: _Nest, d: _Directive, factors, step, out: list[Step
         if not found:
             # SPAPT's stencil3d unroll-and-jams 't', the time loop around the directive: its
             # factor is a parameter that changes nothing, which the user should know
-            note_once(ln.file, ln.line, f"Orio's unrolling names loop {lid!r}, which is not around "
-                                        "the directive's statements: its factor is ignored, as in Orio",
+            note_once(ln.file, ln.line, f"Orio's unrolling names loop {lid!r}, which is not among the "
+                                        "loops the directive transforms: its factor is ignored, as in Orio",
                       per_line=True)
         if uf > 1:
             for s, loop in found:

@@ -62,6 +62,17 @@ class CPayload:
     build_error: str | None = None  # that build's failure, reported by measure() as compile_error
 
 
+def c_build_command(command: str | None, path: str) -> str | None:
+    """The build command for C code: an Orio CUDA file's names nvcc, which builds the .cu, so
+    the C code is built with the default compiler instead (with a note)."""
+    if command and os.path.basename((command.split() or [""])[0]) == "nvcc":
+        from looptx.errors import note_once
+        note_once(path, None, f"the build command '{command}' is for CUDA: the C backend builds "
+                  "the C code with gcc -O3 (--backend cuda builds the .cu)")
+        return None
+    return command
+
+
 def _load_program(path: str, sizes: Mapping[str, int], function, extra_decls, symbolic=None,
                   picks: Mapping[str, str] | None = None):
     from looptx.pipeline import load
@@ -127,13 +138,7 @@ class CEvaluator:
         self.recipe_path = os.path.abspath(recipe_path) if recipe_path else None
         self.function = function
         self.cflags = cflags
-        if build_command and os.path.basename((build_command.split() or [""])[0]) == "nvcc":
-            # an Orio CUDA file's command builds the .cu; the C code is built as C
-            from looptx.errors import note_once
-            note_once(self.path, None, f"the build command '{build_command}' is for CUDA: the C "
-                      "backend builds the C code with gcc -O3 (--backend cuda builds the .cu)")
-            build_command = None
-        self.build_command = build_command
+        self.build_command = c_build_command(build_command, self.path)
         self.compiler = compiler
         self.repetitions = int(repetitions)
         self.warmup = int(warmup)

@@ -175,6 +175,9 @@ def setup(args) -> Setup:
     base = os.path.splitext(path)[0]
     counter = dict(spec.performance_counter) if spec is not None else {}
     build_command = spec.compile_command() if spec is not None else None
+    if args.backend == "c":
+        from looptx.runtime.evaluators import c_build_command
+        build_command = c_build_command(build_command, os.path.abspath(path))
     reps = int(counter.get("repetitions") or (5 if args.backend == "c" else 10))
     rtol = dict(spec.validation).get("rtol") if spec is not None else None
     if spec is not None:

@@ -10,6 +10,7 @@ import numpy as np
 
 from looptx.frontend.regions import blank, orio_loop_code, scan
 from looptx.errors import LooptxError
+from looptx.recipe.orio_cuda import HOST_ONLY
 from looptx.search.command import recipe_texts
 
 
@@ -76,7 +77,8 @@ def _where_params_can_be_used(st) -> tuple[str, str]:
             if r.start == r.chill.body_start:
                 # an Orio Loop annotation: its directives, not the loop code it holds
                 body = "".join(b if c == " " else " " for b, c in zip(body, orio_loop_code(body)))
-            directives.append(body)
+            # Orio CUDA arguments looptx ignores (preferL1Size=PL) use no param
+            directives.append(re.sub(rf"\b(?:{'|'.join(HOST_ONLY)})\s*=\s*[^,)]*", "", body))
         text = blank(text, [ann.begin for ann in markup.tuning])
     except (LooptxError, ValueError):
         pass
