@@ -153,3 +153,13 @@ def test_a_param_only_an_ignored_cuda_argument_uses_is_warned(matmul, tmp_path):
     rc, out, err = run_cli("search", matmul, "--budget", "2", "--db", tmp_path / "w.db")
     assert rc == 0, out + err
     assert "warning: param 'PL' is used by no step" in err and "param 'TC'" not in err, err
+
+
+@needs_nvcc
+def test_orio_cuda_at_fixed_sizes_builds(matmul):
+    # the sizes are macros of the .cu then, not arguments of its host function
+    rc, out, err = run_cli("transform", matmul, "--target", "cuda", "-D", "m=1000", "-D", "n=3", "-D", "p=2")
+    assert rc == 0, err
+    assert 'extern "C" int MatMult_host(double *__restrict__ A, double *__restrict__ B, ' \
+           'double *__restrict__ C)' in out, out
+    assert nvcc_compile(out) is None

@@ -302,7 +302,9 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     # an extent the region does not read (`double X[m*n]` of a loop to `nrows`) still sizes the
     # copies: the function's parameter it names is the host function's too
     words = {w for n in counts.values() for w in re.findall(r"[A-Za-z_]\w*", n)}
-    have = {to_user(n) for n, _ in named} | {to_user(n) for n in own}
+    # (a size fixed with --define is a macro of the .cu, not an argument)
+    have = {to_user(n) for n, _ in named} | {to_user(n) for n in own} | \
+        {to_user(n) for n, _ in (*scop.fixed, *scop.baked, *scop.macro_values)}
     named += [(p, f"int {p}") for p in scop.function_params if p in words and to_user(p) not in have]
     sig = ", ".join(text for _, text in in_function_order(scop, named)) or "void"
     decls, counts = _named_counts(counts)
