@@ -30,6 +30,18 @@ def reach(scop: Scop, array: str, values: dict[str, int]) -> tuple[tuple[int, in
     return tuple(out)
 
 
+def outside_extents(scop: Scop, array: str, values: dict[str, int], extents: tuple[int, ...]) -> int | None:
+    """An element offset outside `array`'s `extents` (laid out row-major) that the region
+    reaches at the sizes `values`, else None."""
+    span = flat_reach(scop, array, values, extents)
+    total = 1
+    for n in extents:
+        total *= n
+    if span is None or (span[0] >= 0 and span[1] < total):
+        return None
+    return span[0] if span[0] < 0 else span[1]
+
+
 def flat_reach(scop: Scop, array: str, values: dict[str, int],
                extents: tuple[int, ...]) -> tuple[int, int] | None:
     """(lowest, highest) element offset the region reaches in `array`, laid out with the

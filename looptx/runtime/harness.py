@@ -584,19 +584,12 @@ def _check_within(scop, a, env: dict, shape: tuple[int, ...], where: dict) -> No
     """The region must stay inside an array's declared extents at these sizes: past them, the
     original itself reads or writes other memory, and every variant would look wrong or crash
     (SPAPT's atax run with nx > N)."""
-    from looptx.poly.footprint import flat_reach
-    values = {p: int(env[p]) for p in scop.params if p in env}
-    span = flat_reach(scop, a.name, values, shape)
-    total = 1
-    for n in shape:
-        total *= n
-    if span is None or (span[0] >= 0 and span[1] < total):
-        return
-    extents = "".join(f"[{d}]" for d in a.dims)
-    far = span[0] if span[0] < 0 else span[1]
-    raise LooptxError(f"at these sizes the region reaches element {far} of array '{a.name}', "
-                      f"outside its {total} elements ({a.name}{extents})",
-                      hint="give sizes that agree with the array's extents (--define NAME=VALUE)", **where)
+    from looptx.poly.footprint import outside_extents
+    far = outside_extents(scop, a.name, {p: int(env[p]) for p in scop.params if p in env}, shape)
+    if far is not None:
+        raise LooptxError(f"at these sizes the region reaches element {far} of array '{a.name}', outside "
+                          f"its {int(np.prod(shape))} elements ({a.name}{''.join(f'[{d}]' for d in a.dims)})",
+                          hint="give sizes that agree with the array's extents (--define NAME=VALUE)", **where)
 
 
 def _declared_at(scop, name: str, where: dict) -> dict:
