@@ -76,13 +76,13 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
     return v.evolve(scop=out)
 
 
-def _accesses(scop, names, private: bool = True):
+def _accesses(scop, names):
     reads = isl.UnionMap.empty(scop.context.get_space())
     writes = reads
     for s in scop.statements:
         for a in s.accesses:
             if a.array in names:
-                m = isl.UnionMap.from_map(scop.access_map(s, a, private=private))
+                m = isl.UnionMap.from_map(scop.access_map(s, a, private=True))
                 if a.kind == "read":
                     reads = reads.union(m)
                 else:
@@ -90,16 +90,20 @@ def _accesses(scop, names, private: bool = True):
     return reads, writes
 
 
+def _flow(scop, names):
+    """isl's value flow of the variables `names` in the original program."""
+    reads, writes = _accesses(scop, names)
+    ctx = scop.context
+    return (isl.UnionAccessInfo.from_sink(reads.intersect_params(ctx))
+            .set_must_source(writes.intersect_params(ctx))
+            .set_schedule_map(scop.schedule.intersect_params(ctx)).compute_flow())
+
+
 def _crossing_flow(scop, var: str, inside: set[int]) -> int | None:
     """A statement outside `inside` that reads a value of `var` written inside, or writes one
     read inside; None when the uses inside and outside share no value."""
-    reads, writes = _accesses(scop, {var})
-    ctx = scop.context
-    flow = (isl.UnionAccessInfo.from_sink(reads.intersect_params(ctx))
-            .set_must_source(writes.intersect_params(ctx))
-            .set_schedule_map(scop.schedule.intersect_params(ctx)).compute_flow())
     found = []
-    for m in union_maps(flow.get_may_dependence().intersect_params(ctx)):
+    for m in union_maps(_flow(scop, {var}).get_may_dependence().intersect_params(scop.context)):
         if m.is_empty():
             continue
         src = int(m.get_tuple_name(isl.dim_type.in_)[1:])
@@ -151,12 +155,7 @@ def _with_private(scop, arr, depth: int):
 
 def _orphan_reads(scop, names) -> isl.UnionSet:
     """The statement instances that read one of `names` before the region writes it."""
-    reads, writes = _accesses(scop, names)
-    ctx = scop.context
-    flow = (isl.UnionAccessInfo.from_sink(reads.intersect_params(ctx))
-            .set_must_source(writes.intersect_params(ctx))
-            .set_schedule_map(scop.schedule.intersect_params(ctx)).compute_flow())
-    return flow.get_may_no_source().domain().intersect_params(ctx)
+    return _flow(scop, names).get_may_no_source().domain().intersect_params(scop.context)
 
 
 def scratch(scop) -> frozenset[str]:

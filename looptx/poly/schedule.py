@@ -198,17 +198,14 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
         if trip is None:
             # a #defined bound (k < TAPS) stays symbolic until a step needs its value: then, as
             # CHiLL does, the loop is unrolled at the file's value, which the output checks
-            fixed = next((v.evolve(assumptions=v.assumptions + (f"{k} = {x}",),
-                                   scop=replace(v.scop, baked=v.scop.baked + ((k, x),)))
-                          for k, x in v.scop.macro_values
-                          if max_trip(v.evolve(assumptions=v.assumptions + (f"{k} = {x}",)), group, pos)
-                          is not None), None)
-            if fixed is None:
-                raise RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
-                                  hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
-            k, x = fixed.scop.baked[-1]
-            _note_macro_value(v.scop, k, x, f"loop '{to_user(name)}' is unrolled fully")
-            v, trip = fixed, max_trip(fixed, group, pos)
+            error = RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
+                                hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
+
+            def counted(w: Variant) -> None:
+                if max_trip(w, group, pos) is None:
+                    raise error
+            v = at_macro_value(v, counted, error, f"loop '{to_user(name)}' is unrolled fully")
+            trip = max_trip(v, group, pos)
         if trip > MAX_FULL_UNROLL:
             raise RecipeError(f"loop '{name}' has up to {trip} iterations: too many to unroll fully",
                               hint=f"unroll by a factor instead (at most {MAX_FULL_UNROLL} copies)")
