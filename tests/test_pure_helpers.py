@@ -76,7 +76,9 @@ def test_pure_helpers_in_a_cuda_kernel(tmp_path):
     ("int calls; double f(double v) { calls++; return v; }", "writes a global"),
     ("double scale = 2.0; double f(double v) { return scale * v; }", "reads a global"),
     ("double f(double *v) { return v[0]; }", "takes a pointer"),
-    ("double f(double v) { if (v > 0) return v; return -v; }", "more than a return"),
+    ("double f(double v) { if (v > 0) return v; }", "a path without a return"),
+    ("double f(double v) { double w = v; if (v > 0) w = -v; return w; }", "assigns a local"),
+    ("double g; double f(double v) { if (v > 0) { g = v; return v; } return -v; }", "a branch writes a global"),
 ])
 def test_helpers_that_may_touch_memory_are_refused(tmp_path, helper, why):
     src = tmp_path / "bad.c"

@@ -12,6 +12,7 @@ from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl,
                               name_loops, used_helpers)
 from looptx.codegen.cuda_const import const_parameters
 from looptx.poly.privatize import scratch
+from looptx.codegen.cxx_names import cxx_safe
 from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, host_only_texts,
                                       macros_needed, size_ctype, standalone_main)
 from looptx.poly import gpu
@@ -273,11 +274,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     _refuse_complex(rc)
     out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
            "#include <stdlib.h>", ""]
-    # before the sizes' #defines, which could name a helper's parameter; renamed, since CUDA's
-    # headers overload names a C file may use for its own (max, min, abs)
-    for h in scop.helpers:
-        name = re.match(r"[^(]*?(\w+)\s*\(", h).group(1)
-        out += [f"#define {name} lx_fn_{name}", "static __host__ __device__ inline " + h]
+    at_helpers = len(out)
     kernel_text = []
     divergent = False
     for kc in rc.kernels:
@@ -302,6 +299,9 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     # with --define may appear only in a linearized subscript or in an element count)
     needed = macros_needed(scop, int_macros, rc.params, [body_text, *launch_text, *counts.values(),
                                                          *host_only_texts(rc)])
+    # before the sizes' #defines, which could name a helper's parameter; renamed, since CUDA's
+    # headers overload names a C file may use for its own (max, min, abs)
+    out[at_helpers:at_helpers] = _user_helpers(scop.helpers, [body_text, *launch_text, *counts.values()])
     # the guards read the pinned defaults and the #defined sizes modelled at their values: the
     # .cu has no #define of the user's file, so it defines them here when the build does not
     needed.update({k: v for k, v in (*scop.pinned_macros, *scop.baked) if k not in needed})
@@ -329,7 +329,26 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out += _attrs_function(rc)
     if standalone:
         out += standalone_main(rc, sizes or {}, int_macros, counts)
-    return "\n".join(out) + "\n"
+    return cxx_safe("\n".join(out) + "\n")
+
+
+def _user_helpers(helpers, texts: list[str]) -> list[str]:
+    """The file's helper functions that the code calls (nvcc warns of an unused one), with
+    those they call."""
+    named = {re.match(r"[^(]*?(\w+)\s*\(", h).group(1): h for h in helpers}
+    used: set[str] = set()
+    pending = "\n".join(texts)
+    while True:
+        new = {n for n in named if n not in used and re.search(rf"\b{n}\s*\(", pending)}
+        if not new:
+            break
+        used |= new
+        pending = "\n".join(named[n].split("(", 1)[1] for n in new)
+    out = []
+    for name, h in named.items():
+        if name in used:
+            out += [f"#define {name} lx_fn_{name}", "static __host__ __device__ inline " + h]
+    return out
 
 
 def _refuse_complex(rc: RegionCuda) -> None:

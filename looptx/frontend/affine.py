@@ -159,8 +159,10 @@ Resolver = Callable[[str, c_ast.Node], "tuple[str, object]"]
 class Translator:
     """pycparser integer expression -> Poly over iterators, parameters and opaque atoms."""
 
-    def __init__(self, resolve: Resolver):
+    def __init__(self, resolve: Resolver, fix_products: Callable[["Poly"], "Poly"] | None = None):
         self.resolve = resolve
+        # a product of sizes that have values (NX*NY of two #defines) may be modelled at them
+        self.fix_products = fix_products
         self.atoms: dict[str, str] = {}
         self.obligations: list = []
 
@@ -174,6 +176,15 @@ class Translator:
 
     def isl_of(self, p: Poly, node) -> str:
         """Affine isl text of p with atoms expanded; NonAffine if p is not affine."""
+        if p.degree() > 1 and self.fix_products is not None:
+            p = self.fix_products(p)
+        if p.degree() > 1:
+            products = [m for m, _ in p.terms if len(m) > 1]
+            if all(self.resolve(n, node)[0] != "iter" for m in products for n in m):
+                names = sorted({n for m in products for n in m})
+                raise NonAffine(node, f"non-affine expression: a product of sizes ({'*'.join(products[0])})",
+                                "give all but one of them a value with --define ("
+                                + " ".join(f"--define {n}=VALUE" for n in names[1:]) + ")")
         if p.degree() > 1 or not p.is_integral():
             raise NonAffine(node, "non-affine expression",
                             "looptx needs expressions affine in loop iterators and parameters")

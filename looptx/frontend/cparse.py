@@ -545,6 +545,8 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
     # checked by the output); a const or an enum constant has no other
     steps = {n: s for n, s in ex.step_names.items() if n not in fixed_names}
     step_baked = {n for n, s in steps.items() if s.macro}
+    product_baked = {n for n in ex.product_names if n not in fixed_names}
+    step_baked |= product_baked
     # an enum constant's value is fixed by the file itself (no build can change it)
     enums = {p: ex.constants.enums[p] for p in params if p in ex.constants.enums and sym_of(p) is None}
     derived = tuple(derived) + tuple((p, str(v)) for p, v in enums.items())
@@ -617,6 +619,8 @@ def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols
             why.append("where a subscript that multiplies sizes by iterators is affine")
         if rows_baked:
             why.append("where the linearized subscripts stay in their rows")
+        if product_baked:
+            why.append(f"where a bound multiplies #defined sizes ({' * '.join(sorted(product_baked))})")
         loops = list(dict.fromkeys(x for n, s in steps.items() if n in step_baked for x in s.loops))
         if loops:
             names = ", ".join(repr(to_user(x)) for x in loops)

@@ -80,6 +80,7 @@ class Extractor:
         self.pure = pure                       # the file's pure helpers (frontend/purefuncs.py)
         self.constants = constants or Constants()
         self.step_names: dict[str, StepName] = {}   # names whose value a loop step took
+        self.product_names: dict[str, int] = {}     # #defines multiplied together in a bound
         self.wide_index: set[str] = set()           # arrays with a subscript in a 64-bit type
         self.spellings = spellings or Spellings()
         self.in_index = 0                      # subscripts print as computed, never re-spelled
@@ -166,7 +167,18 @@ class Extractor:
             self.params.append(name)
 
     def translator(self) -> Translator:
-        return Translator(self.resolve_affine)
+        return Translator(self.resolve_affine, self._fix_products)
+
+    def _fix_products(self, p):
+        """`j < NX*NY` with both #defined: the compiler sees a constant, and so do CHiLL and Orio
+        (after the preprocessor); the region is modelled at the file's values, which the
+        output then checks.  A product with a size that has no value stays non-affine."""
+        names = {s for m, _ in p.terms if len(m) > 1 for s in m}
+        if not names or any(n not in self.int_macros or n in self.iterators() for n in names):
+            return p
+        values = {n: int(self.int_macros[n]) for n in names}
+        self.product_names.update(values)
+        return p.subs(values)
 
     def affine_text(self, node) -> str:
         tr = self.translator()

@@ -3,7 +3,7 @@ region may call like `sqrt`.
 
 A helper is pure when its parameters are numbers passed by value and its body only declares
 locals from them and returns an expression of its parameters, locals, constants, pure math calls
-and other pure helpers: a call then reads nothing but its arguments and writes nothing, so the
+and other pure helpers, possibly after `if (cond) return expr;` branches of the same kind: a call then reads nothing but its arguments and writes nothing, so the
 model's accesses stay exact.  The generated code calls it by name; a harness or a CUDA file that
 compiles the region alone gets its definition (static, and __host__ __device__ for CUDA).
 """
@@ -62,17 +62,36 @@ def _pure_expr(e, names: set[str], calls: set[str], math: frozenset, known: set[
 
 def _body_calls(fdef: c_ast.FuncDef, math: frozenset, known: set[str], enums=frozenset()) -> set[str] | None:
     """The helpers a pure body calls, or None when the body is not pure (given `known` pure)."""
-    names = set(_params(fdef) or []) | set(enums)
     calls: set[str] = set()
-    items = list(fdef.body.block_items or [])
-    if not items or not isinstance(items[-1], c_ast.Return) or items[-1].expr is None:
-        return None
-    for d in items[:-1]:
-        if not (isinstance(d, c_ast.Decl) and d.init is not None and _number_type(d.type)
-                and not d.storage and _pure_expr(d.init, names, calls, math, known)):
-            return None
+    ok = _pure_block(list(fdef.body.block_items or []), set(_params(fdef) or []) | set(enums), calls, math, known)
+    return calls if ok else None
+
+
+def _pure_block(items, names: set[str], calls: set[str], math: frozenset, known: set[str]) -> bool:
+    """Locals set from pure expressions, then a `return` of one, with `if (c) return a;`
+    branches on the way (Pluto's Game of Life rule `b2s23`): every path returns a value that
+    only the arguments decide."""
+    names = set(names)
+    if not items:
+        return False
+    for k, d in enumerate(items):
+        last = k == len(items) - 1
+        if isinstance(d, c_ast.Return):
+            return last and d.expr is not None and _pure_expr(d.expr, names, calls, math, known)
+        if isinstance(d, c_ast.If):
+            if not _pure_expr(d.cond, names, calls, math, known) or (last and d.iffalse is None):
+                return False
+            for branch in (d.iftrue, d.iffalse):
+                inner = [] if branch is None else \
+                    list(branch.block_items or []) if isinstance(branch, c_ast.Compound) else [branch]
+                if branch is not None and not _pure_block(inner, names, calls, math, known):
+                    return False
+            continue
+        if last or not (isinstance(d, c_ast.Decl) and d.init is not None and _number_type(d.type)
+                        and not d.storage and _pure_expr(d.init, names, calls, math, known)):
+            return False
         names.add(d.name)
-    return calls if _pure_expr(items[-1].expr, names, calls, math, known) else None
+    return True
 
 
 def pure_functions(funcs: list[c_ast.FuncDef], math: frozenset, enums=frozenset()) -> dict[str, tuple[str, ...]]:
@@ -156,7 +175,8 @@ def index_helpers(funcs: list[c_ast.FuncDef], pure: dict) -> dict[str, tuple[lis
         values: dict = {}
         ok = True
         for d in items[:-1]:
-            if not _signed_int(d.type):
+            # a helper that branches is called, not read as one expression
+            if not isinstance(d, c_ast.Decl) or not _signed_int(d.type):
                 ok = False
                 break
             values[d.name] = _substituted(d.init, values, None)

@@ -113,7 +113,7 @@ def _promotion(kind: str):
             at = _loop_around(v, st, at)
         _check_promotion_at(v, st, kind, at)
         if kind == "shared" and not st.get("around"):
-            _note_serial_copy(v, st, at)
+            v = _shared_by_all_threads(v, st, at)
         array = _array_of_refs(v, st) if st.get("refs") is not None else st.get("array")
         if kind == "datacopy" and array is None:
             raise st.error("datacopy needs the array to copy",
@@ -202,18 +202,48 @@ def _check_promotion_at(v: Variant, st: Step, kind: str, at: str) -> None:
                        "put it at a loop inside the thread loops")
 
 
-def _note_serial_copy(v: Variant, st: Step, at: str) -> None:
+def _shared_by_all_threads(v: Variant, st: Step, at: str) -> Variant:
     """`shared` at a thread loop (without `around`) copies inside the thread loops: each copy
     is a barrier that all of the block's threads reach while one of them copies, so the block
-    runs one thread at a time (51x slower on an H100 conv2d).  Legal, hence a note."""
+    runs one thread at a time (51x slower on an H100 conv2d).  Legal, hence a note.  At a loop
+    inside the thread loops, that loop is what each thread runs in CUDA: it moves around the
+    thread loops, so that all the block's threads make each copy together (the usual shared
+    tiling).  That is always legal: each thread's iterations keep their order, and the mapping
+    already allows no dependence between two threads inside the thread loops."""
     from looptx.poly.gpu import mappings
+    names = S.loop_names(v, st["stmt"])
     for m in mappings(v):
-        if at in m.thread and st["stmt"] in {v.pieces[k].stmt for k, _ in S.sharing(v, m.stmt, at)}:
+        if not m.thread or st["stmt"] not in {v.pieces[k].stmt for k, _ in S.sharing(v, m.stmt, m.thread[0])}:
+            continue
+        where = f"step {st.index} ({st.name})"
+        if at in m.thread:
             note_once(st.file or "recipe", st.line or 1,
-                      f"step {st.index} ({st.name}): the copy at thread loop '{to_user(at)}' is made inside "
+                      f"{where}: the copy at thread loop '{to_user(at)}' is made inside "
                       "the thread loops, one thread at a time between barriers; `around: true` copies "
                       "before them, by all the block's threads (CUDA-CHiLL's copy_to_shared(\"tx\", ...))")
-            return
+            return v
+        threads = [t for t in names if t in m.thread]
+        if len(threads) != len(m.thread) or names.index(at) < names.index(threads[-1]):
+            return v
+        span = names[names.index(threads[0]):names.index(at) + 1]
+        order = [n for n in span if n not in m.thread] + threads
+        try:
+            out = S.permute(v, st["stmt"], order)
+        except RecipeError as e:
+            note_once(st.file or "recipe", st.line or 1,
+                      f"{where}: the copy at '{to_user(at)}', inside the thread loops, is made one "
+                      f"thread at a time between barriers ({e.what}); put '{to_user(at)}' outside the "
+                      "thread loops to have all the block's threads copy together")
+            return v
+        moved = [n for n in span if n not in m.thread]
+        note_once(st.file or "recipe", st.line or 1,
+                  f"{where}: loop{'s' if len(moved) > 1 else ''} {', '.join(repr(to_user(n)) for n in moved)} "
+                  f"now run{'' if len(moved) > 1 else 's'} around the thread loops "
+                  f"{', '.join(repr(to_user(t)) for t in threads)} (each thread's iterations keep their "
+                  f"order), so that all the block's threads make the copy together: "
+                  f"order {', '.join(map(to_user, S.loop_names(out, st['stmt'])))}")
+        return out
+    return v
 
 
 def _check_kernel_name(v: Variant, st: Step, name) -> None:

@@ -319,7 +319,14 @@ def _yaml_error(e: yaml.YAMLError, file: str, source: str = "") -> RecipeError:
                            file=file, line=line, col=pos - source.rfind("\n", 0, pos))
     mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
     problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-    return RecipeError(f"YAML syntax error: {problem}", hint="fix the recipe's YAML",
+    hint = "fix the recipe's YAML"
+    start = getattr(e, "context_mark", None)
+    context = getattr(e, "context", None)
+    if start is not None and context and mark is not None and start.line != mark.line:
+        # the parser notices an unclosed `{` or `[` on a later line than the one to fix
+        hint = f"{context[len('while '):] if context.startswith('while ') else context} that starts at " \
+               f"line {start.line + 1}, column {start.column + 1}: is it closed there?"
+    return RecipeError(f"YAML syntax error: {problem}", hint=hint,
                        file=file, line=mark.line + 1 if mark else None,
                        col=mark.column + 1 if mark else None)
 
