@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 KERNELS = ROOT / "kernels"
-CFLAGS = ["-std=c99", "-O1", "-ffp-contract=off", "-fno-fast-math", "-w"]
+CFLAGS = ["-std=c99", "-O0", "-ffp-contract=off", "-fno-fast-math", "-w"]
 BUILD_DIR = Path(tempfile.mkdtemp(prefix="looptx-difftest-"))
 
 

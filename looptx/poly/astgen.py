@@ -278,40 +278,53 @@ def _isl_reason(e: isl.Error) -> str:
 def separation_options(v: Variant, width: int | None = None, skip=()) -> list[tuple[int, isl.UnionMap]]:
     """Full-tile separation for unrolled loops, so that the unrolled body has no guards and the
     remainder iterations get their own code (isl's separation_class option).  One class per
-    unrolled loop: an iteration is full when all its unrolled values occur.  `skip`: the
-    unrolls whose control loop is dropped (counted strips) need none."""
+    unrolled loop: an iteration is full when all its unrolled values occur.  Where that depends
+    on a loop between the control loop and the unrolled one (a jam of trmm's `i` over
+    `k = i + 1 ..`: the copy for `i + 1` has no `k = i + 1`), that loop is separated too, so the
+    guard goes with the iterations that need it.  `skip`: the unrolls whose control loop is
+    dropped (counted strips) need none."""
     width = width or v.width
     out = []
     for (ctrl, pre_key), members in unroll_groups(v).items():
         if (ctrl, pre_key) in skip:
             continue
-        pre = pairs = None
-        d = members[0][2]
-        for k, point, _ in members:
-            p = v.pieces[k]
-            rng = v.piece_map(p, width).range()
-            pr = rng.project_out(isl.dim_type.set, ctrl + 1, width - ctrl - 1)
-            pa = rng.project_out(isl.dim_type.set, point + 1, width - point - 1) \
-                    .project_out(isl.dim_type.set, ctrl + 1, point - ctrl - 1)
-            pre = pr if pre is None else pre.union(pr)
-            pairs = pa if pairs is None else pairs.union(pa)
-        names = [f"t{k}" for k in range(ctrl + 1)]
-        # schedule values increase along a loop that runs downwards too (over -i)
-        lo, hi = names[ctrl], f"{names[ctrl]} + {d.factor - 1}"
-        window = isl.Set(f"{v.scop.prefix}{{ [{', '.join(names)}, x] : {lo} <= x <= {hi} }}")
-        box = pre.insert_dims(isl.dim_type.set, ctrl + 1, 1).intersect(window)
-        first, point, _ = members[0]
-        stride = d.factor // max(v.pieces[first].dims[point].trip, 1)
-        if stride > 1:
-            # over `j += 2` the strip holds every other value: only those must occur
-            same = ", ".join(names)
-            lattice = isl.Map(f"{v.scop.prefix}{{ [{same}, x] -> [{same}, y] : (y - x) mod {stride} = 0 }}")
-            box = box.intersect(pairs.apply(lattice))
-        partial = box.subtract(pairs).project_out(isl.dim_type.set, ctrl + 1, 1)
-        full = pre.subtract(partial).coalesce().insert_dims(isl.dim_type.set, ctrl + 1, width - ctrl - 1)
-        target = isl.Set(f"{{ separation_class[[{ctrl}] -> [0]] }}")
-        out.append((ctrl, isl.UnionMap.from_map(isl.Map.from_domain_and_range(full, target))))
+        first, point, d = members[0]
+        for level in [ctrl] + [q for q in range(ctrl + 2, point, 2)]:
+            full = _full_prefixes(v, members, ctrl, level, point, d, width)
+            if full is None:
+                continue
+            target = isl.Set(f"{{ separation_class[[{level}] -> [0]] }}")
+            out.append((level, isl.UnionMap.from_map(isl.Map.from_domain_and_range(full, target))))
     return out
+
+
+def _full_prefixes(v: Variant, members, ctrl: int, level: int, point: int, d, width: int):
+    """The schedule prefixes up to `level` under which every unrolled value of the strip occurs
+    (in the whole schedule space), or None below the control loop when they are all or none."""
+    pre = pairs = None
+    for k, pt, _ in members:
+        rng = v.piece_map(v.pieces[k], width).range()
+        pr = rng.project_out(isl.dim_type.set, level + 1, width - level - 1)
+        pa = rng.project_out(isl.dim_type.set, pt + 1, width - pt - 1) \
+                .project_out(isl.dim_type.set, level + 1, pt - level - 1)
+        pre = pr if pre is None else pre.union(pr)
+        pairs = pa if pairs is None else pairs.union(pa)
+    names = [f"t{k}" for k in range(level + 1)]
+    # schedule values increase along a loop that runs downwards too (over -i)
+    lo, hi = names[ctrl], f"{names[ctrl]} + {d.factor - 1}"
+    window = isl.Set(f"{v.scop.prefix}{{ [{', '.join(names)}, x] : {lo} <= x <= {hi} }}")
+    box = pre.insert_dims(isl.dim_type.set, level + 1, 1).intersect(window)
+    stride = d.factor // max(v.pieces[members[0][0]].dims[point].trip, 1)
+    if stride > 1:
+        # over `j += 2` the strip holds every other value: only those must occur
+        same = ", ".join(names)
+        lattice = isl.Map(f"{v.scop.prefix}{{ [{same}, x] -> [{same}, y] : (y - x) mod {stride} = 0 }}")
+        box = box.intersect(pairs.apply(lattice))
+    partial = box.subtract(pairs).project_out(isl.dim_type.set, level + 1, 1)
+    full = pre.subtract(partial).coalesce()
+    if level != ctrl and (full.is_empty() or partial.intersect(pre).is_empty()):
+        return None
+    return full.insert_dims(isl.dim_type.set, level + 1, width - level - 1)
 
 
 def build_ast(variant: Variant) -> K.Node:
