@@ -9,9 +9,8 @@ from dataclasses import dataclass, replace
 from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError, note_once
-from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
 from looptx.frontend.escape import dead_after, used_after, with_live_out
-from looptx.frontend.fallback import as_c, as_written, checked_row_facts, note_row_facts, with_stand_ins
+from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
@@ -19,7 +18,8 @@ from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, de
 from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
-from looptx.frontend.extract import PURE_MATH, Extractor, RawStmt
+from looptx.frontend.extract import PURE_MATH, Extractor
+from looptx.frontend.scopbuild import build_scop
 from looptx.frontend.purefuncs import helper_definitions, index_helpers, inline_index_helpers, pure_functions
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
@@ -29,11 +29,9 @@ from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line
     preprocess_decls
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
-from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, DeclCollector, Symbol, c_text,
-                                     continues_as_guards, dereferences_as_subscripts, has_type_word,
-                                     iterator_types, resolve_typedef,
-                                     split_chained_assignments, symbol_of)
-from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts, unbounded_loop
+from looptx.frontend.symbols import (DeclCollector, Symbol, c_text,
+                                     continues_as_guards, dereferences_as_subscripts, split_chained_assignments, symbol_of)
+from looptx.poly.scop import Scop
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
 WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
@@ -322,7 +320,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                 "looptx transforms loop nests that compute something")
             end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
             after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
-            scop = hoist.attach(_build_scop(path, r, raw, ex, symbols, defines,
+            scop = hoist.attach(build_scop(path, r, raw, ex, symbols, defines,
                                             tuple(assumptions or ())
                                             + rows.assumptions(ex.params, {**ex.constants.enums, **int_macros,
                                                                             **defines}),
@@ -481,154 +479,6 @@ def _derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
             continue
         out.append((d.name, c_text(d.init)))
     return tuple(out)
-
-
-def _build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols: dict,
-                defines: dict, assumptions, span, function, derived=(), overridable=frozenset(),
-                after=None) -> Scop:
-    params = tuple(ex.params)
-    fixed = tuple((p, int(defines[p])) for p in params if p in defines)
-    fixed_names = {p for p, _ in fixed}
-
-    def sym_of(name) -> Symbol:
-        return ex.local.get(name) or symbols.get(name)
-
-    # arrays: decide each one's (virtual) rank, delinearizing linearized 1-D subscripts
-    by_array: dict[str, list] = {}
-    for st in raw:
-        for acc in st.accesses:
-            by_array.setdefault(acc.array, []).append((st, acc))
-    index_text: dict[int, tuple[str, ...]] = {}
-    baked: set[str] = set()            # #defined sizes whose values made a subscript affine
-    arrays = []
-    all_rows = []
-    fixed_vals = dict(fixed)
-    # with the sizes fixed or #defined, `i*lx*ly` is affine (100*i): a linearized subscript
-    # that cannot be delinearized is still modelled, flat, when every size in it has a value
-    known = {**{k: v for k, v in ex.int_macros.items() if k in params}, **fixed_vals}
-    for name, uses in by_array.items():
-        sym = sym_of(name)
-        kinds = {acc.kind for _, acc in uses}
-        after_use = (after or {}).get(name, "")
-        local = name in ex.local and not after_use
-        role = "temp" if local else ("inout" if kinds == {"read", "write"} else
-                                     "out" if kinds == {"write"} else "in")
-        rows = None
-        if len(sym.dims) == 1 and any(p.degree() > 1 for _, acc in uses for p in acc.subs):
-            rows = plan_rows(name, resolve_typedef(sym.ctype, symbols.get), uses, ex, known)
-        if rows is not None:
-            all_rows.append(rows)
-            for k, (st, acc) in enumerate(uses):
-                index_text[acc.ref] = tuple(split_texts(rows, k, [0] * (rows.rank - 1), fixed_vals, ex))
-        else:
-            texts, flat_baked = flat_indexes(name, uses, fixed_vals, known, ex)
-            index_text.update(texts)
-            baked |= flat_baked
-        decl = sym.decl_text + ";" if (local or after_use) and sym.decl_text else ""
-        spelled_decl = sym.spelled_decl + ";" if (local or after_use) and sym.spelled_decl else ""
-        ctype = resolve_typedef(sym.ctype, symbols.get)
-        # a typedef name is the user's spelling too (`real`, chosen by #ifdef like DATA_TYPE)
-        spelled_ctype = sym.spelled_ctype or (sym.ctype if ctype != sym.ctype else "")
-        arrays.append(Array(name, ctype, sym.dims, role, local,
-                            rows.extents if rows else None, rows.rank if rows else len(sym.dims), decl,
-                            ex.private_depth.get(name, 0) if local else 0, spelled_ctype, spelled_decl,
-                            wide_index=name in ex.wide_index,
-                            **({"live_out": after_use, "declared_in_region": True} if after_use else {})))
-    obligations = [(st.id, c, line, col, what) for st in raw for c, line, col, what in st.obligations]
-    # What C itself says about a parameter, and no more: an array extent is >= 1 (a zero or
-    # negative extent is not C), and so is a #defined size unless the file defines it
-    # otherwise (`#define zDim 0`).  A bound or offset (`lo`, `n` of a loop over a pointer)
-    # may be 0 or negative: assuming otherwise would drop the code for that case (an
-    # `if (i == 0)` at i = lo).  A size whose value made a subscript affine has that value.
-    extents = {d.strip() for a in arrays for d in a.dims}
-    # a name whose value a loop step took: a #define is used at the file's value (baked, and
-    # checked by the output); a const or an enum constant has no other
-    steps = {n: s for n, s in ex.step_names.items() if n not in fixed_names}
-    step_baked = {n for n, s in steps.items() if s.macro}
-    product_baked = {n for n in ex.product_names if n not in fixed_names}
-    step_baked |= product_baked
-    # an enum constant's value is fixed by the file itself (no build can change it)
-    enums = {p: ex.constants.enums[p] for p in params if p in ex.constants.enums and sym_of(p) is None}
-    derived = tuple(derived) + tuple((p, str(v)) for p, v in enums.items())
-
-    def default(p, baked):
-        if p in enums:
-            return f"{p} = {enums[p]}"
-        if p in baked:
-            return f"{p} = {ex.int_macros[p]}"
-        if p in steps:
-            return f"{p} = {steps[p].value}"
-        if p in ex.int_macros:
-            return None if int(ex.int_macros[p]) < 1 else f"{p} >= 1"
-        return f"{p} >= 1" if p in extents else None
-
-    def build(index_text, arrays, baked, extra=()) -> Scop:
-        statements = tuple(
-            Statement(st.id, st.iterators, " and ".join(st.constraints), st.body,
-                      tuple(Access(a.ref, a.array, a.kind, index_text[a.ref]) for a in st.accesses),
-                      st.schedule, st.reversed, st.line, st.col, st.text,
-                      iterator_types(st.iterators, st.iter_ctypes, symbols.get)) for st in raw)
-        assume = tuple(d for d in (default(p, baked) for p in params if p not in fixed_names) if d) \
-            + tuple(extra) + tuple(assumptions)
-        return Scop(path, region.index, params, fixed, assume, statements, tuple(arrays),
-                    span, function, tuple((n, e) for n, e in derived if n in params),
-                    tuple((p, int(ex.int_macros[p])) for p in params
-                          if p in ex.int_macros and p not in fixed_names and p not in overridable),
-                    tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, UNSIGNED_WORDS)),
-                    tuple(sorted((p, int(ex.int_macros[p])) for p in baked)),
-                    wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
-                    pinned_macros=tuple((p, v) for p, v in fixed if p in overridable and p not in baked))
-
-    rows_baked = set()
-    scop = build(index_text, arrays, baked | step_baked)
-    if all_rows:
-        settled = settle(scop, all_rows, ex, fixed_vals,
-                         lambda rows: flat_indexes(rows.name, list(rows.uses), fixed_vals, known, ex))
-        index_text.update(settled.texts)
-        arrays = settled.shaped(arrays)
-        baked |= settled.baked
-        rows_baked = settled.rows_baked - baked
-        scop = build(index_text, arrays, baked | rows_baked | step_baked,
-                     tuple(f for _, f in settled.facts))
-    for st in raw:
-        d = unbounded_loop(scop, scop.statements[st.id])
-        if d is not None:
-            it = st.iterators[d]
-            raise SourceError(f"the loop over '{it}' has no bound in the direction it runs: C "
-                              "would leave it only by overflow", hint=f"bound '{it}' in its "
-                              "direction (i < N when it counts up, i >= 0 when it counts down)",
-                              file=path, line=st.loop_pos[d][0], col=st.loop_pos[d][1])
-    facts, obligations = size_facts(scop, obligations)
-    row_facts = checked_row_facts(scop, settled.facts) if all_rows else ()
-    if all_rows and settled.facts:
-        note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts)
-    if facts or row_facts:
-        scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={},
-                       runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))))
-    if facts:
-        note_once(path, span[0] or 1,
-                  f"the region is modelled for {' and '.join(as_c(f) for f in facts)}: C's '/' and "
-                  "'%' of sizes round toward zero, which the model's floor matches only then "
-                  "(the output checks that: its C runs the region as written otherwise, its CUDA host code "
-                  "returns cudaErrorInvalidValue)", per_line=True)
-    check_obligations(scop, obligations)
-    if scop.baked:
-        sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)
-        why = []
-        if baked:
-            why.append("where a subscript that multiplies sizes by iterators is affine")
-        if rows_baked:
-            why.append("where the linearized subscripts stay in their rows")
-        if product_baked:
-            why.append(f"where a bound multiplies #defined sizes ({' * '.join(sorted(product_baked))})")
-        loops = list(dict.fromkeys(x for n, s in steps.items() if n in step_baked for x in s.loops))
-        if loops:
-            names = ", ".join(repr(to_user(x)) for x in loops)
-            why.append(f"where the steps of loops {names} are constants" if len(loops) > 1 else
-                       f"where the step of loop {names} is a constant")
-        note_once(path, span[0] or 1, f"the region is modelled at {sizes} (the #define value{'s' if len(scop.baked) > 1 else ''}), "
-                  f"{' and '.join(why)}; the output checks the build with #if (give other values with --define)")
-    return scop
 
 
 def parse(path: str, **kw) -> Program:

@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from looptx.errors import LegalityError, LooptxError
+from looptx.errors import LegalityError, LooptxError, notes_muted
 from looptx.runtime.cpu import (BuildResult, RegionRun, Toolchain, build_shared, compiler_version,
                                 cpu_model, time_region)
 from looptx.runtime.harness import RegionSignature, compare_detail, region_source
@@ -504,11 +504,15 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
     sev = copy.copy(ev)
     sev.symbolic, sev.repetitions = tuple(fragment_inputs(ev.path, None)[1]), 1
     try:
-        payload, _ = sev.build(bindings, rec)
+        with notes_muted():
+            payload, _ = sev.build(bindings, rec)
+            scop = sev.program().scops[sev.region]
     except LooptxError:
         return None
-    scop = sev.program().scops[sev.region]
-    if payload.source == fixed.source or not scop.facts_hold(dict(payload.signature.values)):
+    values = dict(payload.signature.values)
+    if payload.source == fixed.source or not scop.facts_hold(values) or \
+            any(n in values and values[n] != v for n, v in scop.baked):
+        # a #defined size taken at its value: that code stops the build at any other (#error)
         return None
     prepared = Prepared(point={}, status="ok", payload=payload)
     if isolate:
