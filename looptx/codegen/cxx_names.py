@@ -1,14 +1,14 @@
 """C names that C++ reserves: a `.cu` is C++, so an array a C file calls `new` or `class`
 (Pluto's 1dheat.c: `double A[N], new[N];`) must be renamed there.  Parameter names are not
 part of a C function's linkage, so the host function may take `new_` for the caller's `new`.
-The generated code itself uses none of these words, so every one of them in the text came
-from the user's names."""
+The generated code itself uses none of these words (`asm`, which its barrier uses, is GNU C
+too, and not on the list), so every one of them in the text came from the user's names."""
 from __future__ import annotations
 
 import re
 
 CXX_ONLY = frozenset("""
-    alignas alignof and and_eq asm bitand bitor bool catch char8_t char16_t char32_t class compl
+    alignas alignof and and_eq bitand bitor bool catch char8_t char16_t char32_t class compl
     concept consteval constexpr constinit const_cast co_await co_return co_yield decltype delete
     dynamic_cast explicit export false friend mutable namespace new noexcept not not_eq nullptr
     operator or or_eq private protected public reinterpret_cast requires static_assert

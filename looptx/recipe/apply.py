@@ -238,7 +238,7 @@ def _shared_by_all_threads(v: Variant, st: Step, at: str) -> Variant:
         moved = [n for n in span if n not in m.thread]
         note_once(st.file or "recipe", st.line or 1,
                   f"{where}: loop{'s' if len(moved) > 1 else ''} {', '.join(repr(to_user(n)) for n in moved)} "
-                  f"now run{'' if len(moved) > 1 else 's'} around the thread loops "
+                  f"now run{'' if len(moved) > 1 else 's'} around the thread loop{'s' if len(threads) > 1 else ''} "
                   f"{', '.join(repr(to_user(t)) for t in threads)} (each thread's iterations keep their "
                   f"order), so that all the block's threads make the copy together: "
                   f"order {', '.join(map(to_user, S.loop_names(out, st['stmt'])))}")
