@@ -265,3 +265,33 @@ def test_an_unclosed_brace_in_a_recipe_names_the_line_it_opens_on(tmp_path):
     assert rc == 2 and err.strip() == (
         f"{tmp_path / 'r.yaml'}:3:11: error: YAML syntax error: expected ',' or '}}', but got ':' "
         "(parsing a flow mapping that starts at line 2, column 11: is it closed there?)"), err
+
+
+# probe 21's trmm: a jam of `i` over the triangular `k = i + 1 ..` loop
+TRMM = """void trmm(int N, double alpha, double A[N][N], double B[N][N])
+{
+  int i, j, k;
+#pragma scop
+  for (i = 0; i <= N - 1; i++)
+    for (j = 0; j <= N - 1; j++)
+      for (k = i + 1; k <= N - 1; k++)
+        B[i][j] = B[i][j] + alpha * A[i][k] * B[k][j];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("sizes", [("-D", "N=41"), ()])
+def test_a_jam_over_a_triangular_loop_peels_the_iteration_one_copy_lacks(tmp_path, sizes):
+    (tmp_path / "t.c").write_text(TRMM)
+    (tmp_path / "t.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, out, err = run_cli("transform", tmp_path / "t.c", "--recipe", tmp_path / "t.yaml", *sizes)
+    assert rc == 0, err
+    # k = i + 1 runs the first copy alone; the loop from i + 2 runs both, unguarded
+    assert "B[i][j] = B[i][j] + alpha * A[i][i + 1] * B[i + 1][j];" in out, out
+    loop = out[out.index("for (k = i + 2;"):]
+    loop = loop[:loop.index("}")]
+    assert "if" not in loop and "B[i + 1][j] = " in loop, loop
+    for n in (41, 8, 1):
+        rc, out, err = run_cli("run", tmp_path / "t.c", "--recipe", tmp_path / "t.yaml", "-D", f"N={n}")
+        assert rc == 0 and ": ok" in out, (n, out + err)

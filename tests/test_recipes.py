@@ -10,6 +10,7 @@ from recipe_cases import candidates, transform_text
 KINDS = ["permute", "tile", "split", "unroll", "fuse", "distribute", "skew", "shift", "peel", "reverse",
          "registers", "datacopy"]
 MIN_ACCEPTED = {"fuse": 2, "distribute": 3}
+SIZED = {"tile", "split", "unroll", "peel", "registers", "datacopy"}
 _programs = {}
 
 
@@ -30,7 +31,9 @@ def test_step_on_corpus(kind):
             if text is None:
                 rejected.append((k.stem, step, str(err)))
                 continue
-            for sizes in size_sets(k):
+            # sizes that do and do not divide the step's sizes where it has any; the others
+            # check at the non-dividing set (the second) only
+            for sizes in size_sets(k) if kind in SIZED else size_sets(k)[-1:]:
                 check_same(k, text, sizes)
             accepted.append((k.stem, step))
     assert len(accepted) >= MIN_ACCEPTED.get(kind, 8), (kind, len(accepted), rejected[:10])

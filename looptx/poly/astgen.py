@@ -289,7 +289,8 @@ def separation_options(v: Variant, width: int | None = None, skip=()) -> list[tu
         if (ctrl, pre_key) in skip:
             continue
         first, point, d = members[0]
-        for level in [ctrl] + [q for q in range(ctrl + 2, point, 2)]:
+        innermost = min(pt for _, pt, _ in members)
+        for level in [ctrl] + [q for q in range(ctrl + 2, innermost, 2)]:
             full = _full_prefixes(v, members, ctrl, level, point, d, width)
             if full is None:
                 continue
