@@ -45,11 +45,15 @@ SCALE = """void scale(int n, double *new, const double *class)
 """
 
 
+def _case(tmp_path, name: str, src: str, recipe: str):
+    (tmp_path / f"{name}.c").write_text(src)
+    (tmp_path / f"{name}.yaml").write_text(recipe)
+    return tmp_path / f"{name}.c", tmp_path / f"{name}.yaml"
+
+
 @pytest.fixture
 def heat(tmp_path):
-    (tmp_path / "heat.c").write_text(HEAT)
-    (tmp_path / "heat.yaml").write_text(HEAT_RECIPE)
-    return tmp_path / "heat.c", tmp_path / "heat.yaml"
+    return _case(tmp_path, "heat", HEAT, HEAT_RECIPE)
 
 
 @needs_nvcc
@@ -111,9 +115,7 @@ INNER_COPY = """steps:
 
 @pytest.fixture
 def mm(tmp_path):
-    (tmp_path / "mm.c").write_text(MM)
-    (tmp_path / "mm.yaml").write_text(INNER_COPY)
-    return tmp_path / "mm.c", tmp_path / "mm.yaml"
+    return _case(tmp_path, "mm", MM, INNER_COPY)
 
 
 @needs_nvcc

@@ -28,7 +28,8 @@ from looptx.errors import AnnotationError, LooptxError, note_once
 from looptx.search.base import Result, get_searcher
 from looptx.search.replay_checks import (objective_keys, fixed_constraints, fixed_values,
                                          objective_direction, refuse_negative_times,
-                                         split_objective, t1_value_space)
+                                         split_objective, t1_value_space, no_success_error,
+                                         t4_as_cache)
 from looptx.search.space import Constraint, Param, Point, Space, infer_kind, point_key
 
 _KT_FAILURE_STATUS = {"CompilationFailedConfig": "compile_error",
@@ -214,6 +215,8 @@ def _read_json(path: str | os.PathLike) -> dict:
                               hint="give a Kernel Tuner cache (.json or .json.gz)", file=path) from None
     if not isinstance(data, dict):
         raise AnnotationError("expected a JSON object", hint="give a Kernel Tuner cache", file=path)
+    if "cache" not in data and isinstance(data.get("results"), list):
+        return t4_as_cache(data, path)
     return data
 
 
@@ -393,9 +396,10 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
                                     [p.name for p in params], path)
         objective = f"{base}:{how}" if how else base
     obj_name, higher = objective_direction(str(data.get("objective") or "time"), objective)
-    records = []
+    records, unmeasured = [], []
     for key, rec in data["cache"].items():
         if not isinstance(rec, dict) or _value(rec, obj_name) is None:
+            unmeasured.append(key)
             continue
         point = _record_point(rec, key, params)
         if point is not None:
@@ -412,6 +416,10 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
                               hint="name the recorded value to optimise with --objective NAME",
                               file=path)
     refuse_negative_times(path, data["cache"], obj_name)
+    if unmeasured and records:
+        note_once(path, None, f"{len(unmeasured)} record{'s' if len(unmeasured) > 1 else ''} of the cache "
+                  f"give{'' if len(unmeasured) > 1 else 's'} no '{obj_name}' (the first: '{unmeasured[0]}'); "
+                  "left out of the space")
     if t1_path is not None:
         constraints, params = _load_t1(t1_path, params)
         grid = Space(params)
@@ -437,7 +445,9 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
         raise AnnotationError("no point of the space has " + ", ".join(f"{k}={v}" for k, v in fixed.items()),
                               hint="-D narrows the replayed space to one value; drop one", file=path)
     if t1_path is not None and space.size() == 0:
-        raise AnnotationError("the T1 conditions exclude every point of the space",
+        raised = [c.failure for c in constraints if getattr(c, "failure", None)]
+        raise AnnotationError("the T1 conditions exclude every point of the space"
+                              + (f": {raised[0]}" if raised else ""),
                               hint="check the conditions against the cache's parameters",
                               file=str(t1_path))
 
@@ -478,8 +488,8 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
         times.append(r.value if r.ok else math.inf)
     finite = [t for t in times if math.isfinite(t)]
     if not finite:
-        raise AnnotationError("the recorded space has no successful configuration",
-                              hint="record a space with at least one working point", file=path)
+        raise no_success_error(path, data["cache"], records, obj_name, params, fixed, t1_path,
+                               _KT_FAILURE_STATUS)
     return RecordedSpace(space=space, objective=objective_of, cost=cost, optimum=min(finite),
                          name=name, n_valid=len(times), times=tuple(times), objective_name=obj_name,
                          higher_is_better=higher, shown=shown, ratio=ratio)

@@ -4,7 +4,6 @@ that cannot be times.
 They live apart from replay.py's reader so each can say precisely what is wrong."""
 from __future__ import annotations
 
-import ast
 import difflib
 import gzip
 import json
@@ -110,6 +109,9 @@ class _Fixed(Constraint):
 
 
 def _canon(v) -> str:
+    # a T1 file's `[False, True]` names the 0 and 1 a cache records (Kernel Tuner writes either)
+    if isinstance(v, bool):
+        v = int(v)
     return json.dumps(list(v) if isinstance(v, tuple) else v, sort_keys=True, default=str)
 
 
@@ -117,11 +119,16 @@ def _t1_values(entry: Mapping, t1_path: str):
     """The Values of one T1 tuning parameter, or None where it lists none."""
     values = entry.get("Values")
     if isinstance(values, str):
+        # a Python expression that Kernel Tuner evaluates: `list(range(1, 9))`,
+        # `[128 + 64*i for i in range(15)]`, `[1] + [2*i for i in range(1, 11)]`; read by the
+        # annotations' safe evaluator, never eval
+        from looptx.frontend.expr import evaluate
         try:
-            values = ast.literal_eval(values.strip() or "[]")
-        except (ValueError, SyntaxError):
-            raise AnnotationError(f"cannot read the Values of {entry.get('Name')}: {values!r}",
-                                  hint="write a list such as \"[16, 32, 64]\"", file=t1_path) from None
+            values = evaluate(values.strip() or "[]")
+        except AnnotationError as e:
+            raise AnnotationError(f"cannot read the Values of {entry.get('Name')}: {values!r} ({e.what})",
+                                  hint="write a list such as \"[16, 32, 64]\" or an expression of "
+                                       "literals, range and comprehensions", file=t1_path) from None
     if values is None or (isinstance(values, (list, tuple)) and not values):
         return None
     if not isinstance(values, (list, tuple)):
@@ -151,7 +158,13 @@ def t1_value_space(entries: Sequence[Mapping], params: list[Param],
         if extra:
             merged = list(p.values) + extra
             kind = p.kind if p.kind == "permutation" else infer_kind(merged)
-            p = Param(p.name, tuple(merged), kind, p.slots)
+            try:
+                p = Param(p.name, tuple(merged), kind, p.slots)
+            except AnnotationError as e:
+                raise AnnotationError(f"the T1 Values of {p.name} ({_listing(extra, 6)}) and the values the "
+                                      f"cache recorded ({_listing(list(p.values), 6)}) name one value twice "
+                                      f"({e.what})", hint="list the cache's values in the T1 file",
+                                      file=t1_path) from None
         if dropped:
             constraints.append(_InValues(p.name, allowed, t1_path))
         out.append(p)
@@ -235,3 +248,74 @@ def objective_keys(values: list[float], name: str, higher: bool):
     if higher:
         return (lambda v: high - v + pad), (lambda k: high + pad - k), False
     return (lambda v: (v - low + pad) / scale), (lambda k: k * scale + low - pad), False
+
+
+def no_success_error(path: str, cache: Mapping, records: list, obj_name: str, params: Sequence[Param],
+                     fixed: Mapping, t1_path, failure_names) -> AnnotationError:
+    """Why the replayed space has no successful point, where the cause is not the recording:
+    a value of the objective that is not a number, a parameter no record gives, a -D or the T1
+    conditions that leave only failed points."""
+    entries = [r for r in cache.values() if isinstance(r, Mapping)]
+    if entries and not records:
+        missing = [p.name for p in params if not any(p.name in r for r in entries)]
+        if missing:
+            return AnnotationError(f"'{missing[0]}' of tune_params_keys is in no record of the cache",
+                                   hint="drop it from tune_params_keys and tune_params, or give the "
+                                        "cache that recorded it", file=path)
+    values = [r.get(obj_name) for r in entries if obj_name in r]
+    odd = next((v for v in values if not _is_number(v) and str(v) not in failure_names), None)
+    if odd is not None and not any(_is_number(v) for v in values):
+        return AnnotationError(f"the objective '{obj_name}' is not a number in the records (e.g. {odd!r})",
+                               hint="name a numeric field with --objective NAME", file=path)
+    if fixed:
+        given = ", ".join(f"-D {k}={v}" for k, v in fixed.items())
+        return AnnotationError(f"with {given} only failed points are left", file=path,
+                               hint="give another value, or drop the -D")
+    if t1_path is not None:
+        return AnnotationError("the points that meet the T1 conditions all failed", file=str(t1_path),
+                               hint="check the conditions against the cache's parameters")
+    return AnnotationError("the recorded space has no successful configuration",
+                           hint="record a space with at least one working point", file=path)
+
+
+_T4_FAILURE = {"compile": "CompilationFailedConfig", "runtime": "RuntimeFailedConfig",
+               "constraints": "InvalidConfig"}
+
+
+def t4_as_cache(data: Mapping, path: str) -> dict:
+    """A Kernel Tuner T4 results file (`results[]` of configuration, measurements, invalidity
+    and times, as benchmark_hub's `*_T4.json` and Kernel Tuner's converter write) as the cache
+    it came from: the configurations' values make tune_params, each measurement its own field
+    (milliseconds, as in a cache), a result that is not "correct" Kernel Tuner's failure string."""
+    results = [r for r in data["results"] if isinstance(r, Mapping) and isinstance(r.get("configuration"), Mapping)]
+    if not results:
+        raise AnnotationError("the T4 file holds no result with a configuration",
+                              hint="give a T4 results file with results, or a Kernel Tuner cache", file=path)
+    names = list(results[0]["configuration"])
+    values: dict[str, list] = {n: [] for n in names}
+    cache = {}
+    for r in results:
+        conf = r["configuration"]
+        if list(conf) != names:
+            raise AnnotationError(f"the T4 results name different parameters ({', '.join(conf)} after "
+                                  f"{', '.join(names)})", hint="give the results of one tuning run", file=path)
+        rec = dict(conf)
+        for n in names:
+            if conf[n] not in values[n]:
+                values[n].append(conf[n])
+        for m in r.get("measurements") or ():
+            if isinstance(m, Mapping) and isinstance(m.get("name"), str):
+                rec[m["name"]] = m.get("value")
+        if r.get("invalidity", "correct") != "correct":
+            rec["time"] = _T4_FAILURE.get(r.get("invalidity"), "RuntimeFailedConfig")
+        times = r.get("times") if isinstance(r.get("times"), Mapping) else {}
+        runs = [t for t in times.get("runtimes") or () if _is_number(t)]
+        rec["compile_time"] = times.get("compilation_time", 0.0) if _is_number(times.get("compilation_time")) else 0.0
+        rec["benchmark_time"] = sum(runs)
+        cache[",".join(str(conf[n]) for n in names)] = rec
+    for n in names:
+        if all(_is_number(v) for v in values[n]):
+            values[n].sort()
+    objectives = results[0].get("objectives") or ["time"]
+    return {"tune_params_keys": names, "tune_params": values, "cache": cache,
+            "objective": objectives[0] if isinstance(objectives[0], str) else "time"}

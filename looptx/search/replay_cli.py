@@ -41,6 +41,16 @@ def check_replay_args(args) -> None:
                   "times are the cache's, from the device it was recorded on")
 
 
+def _as_recorded(value):
+    """A parameter value as the cache holds it: an object is keyed by its JSON text."""
+    if isinstance(value, str) and value[:1] in "{[":
+        try:
+            return json.loads(value)
+        except ValueError:
+            pass
+    return value
+
+
 def replay_command(args, given: Mapping | None = None) -> int:
     """A simulated search on a recorded space (no hardware); `given` holds the searcher
     options of the command line (parse_option_args)."""
@@ -70,12 +80,15 @@ def replay_command(args, given: Mapping | None = None) -> int:
               else _plural(rec.n_valid, "valid point"))
     print(f"replay {os.path.basename(args.replay)}: {trace.searcher}, {_plural(n, 'evaluation')} "
           f"({fails} failed), seed {seed}, batch {batch}; {points}")
+    if args.time_limit is not None and n < budget and n < rec.n_valid:
+        print(f"the time limit ({args.time_limit:g} s of simulated time) stopped the replay after "
+              f"{n} of {_plural(budget, 'evaluation')}")
     if not math.isfinite(best):
         print("no successful evaluation")
         return 1
     rank = 1 + sum(1 for t in rec.times if t < best)
     point = next(p for (p, r, _), v in zip(trace, trace.best_curve) if r.ok and r.value == best)
-    print(f"best point {json.dumps(point, default=str)}")
+    print(f"best point {json.dumps({k: _as_recorded(v) for k, v in point.items()}, default=str)}")
     tail = f"simulated time {trace.times[-1]:.1f} s (searcher {trace.searcher_time:.2f} s)"
     if rec.objective_name == "time" and rec.ratio and not rec.higher_is_better:
         hit = next((i + 1 for i, v in enumerate(trace.best_curve) if v <= 1.05 * rec.optimum), None)

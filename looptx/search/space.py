@@ -139,6 +139,7 @@ class Constraint:
         self.names = tuple(names)
         self.label, self.file, self.line = label, file, line
         self._noted = False
+        self.failure: str | None = None      # the first point where it raised, and why
 
     def holds(self, point: Mapping) -> bool:
         raise NotImplementedError
@@ -151,8 +152,8 @@ class Constraint:
                 self._noted = True
                 at = ", ".join(f"{k}={point[k]!r}" for k in self.names if k in point)
                 why = re.sub(r"^cannot evaluate .*?: ", "", str(getattr(exc, "what", None) or exc))
-                note_once(self.file, self.line, f"{self.label} cannot be evaluated at {at} ({why}); "
-                          "the points where it cannot are ruled out")
+                self.failure = f"{self.label} cannot be evaluated at {at} ({why})"
+                note_once(self.file, self.line, f"{self.failure}; the points where it cannot are ruled out")
             return False
 
 
