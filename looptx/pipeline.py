@@ -200,6 +200,20 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
     return {i: replace(recipe, steps=tuple(steps)) for i, steps in out.items()}
 
 
+_STMT_NUMBERS = re.compile(r"\b(S(?=\d+\()|statements? |stmts?: \[?)(\d+(?:(?:, | and )\d+)*)")
+
+
+def in_file_numbers(e: LooptxError, base: int) -> None:
+    """A step's error names the region's statements (`S0(1,1)`, `statement 1`, `stmts: [0]`);
+    a command-line recipe numbers them over the file, from `base` in this region."""
+    if not base:
+        return
+    shift = lambda m: m.group(1) + re.sub(r"\d+", lambda n: str(int(n.group(0)) + base), m.group(2))
+    e.what = _STMT_NUMBERS.sub(shift, e.what)
+    if e.hint:
+        e.hint = _STMT_NUMBERS.sub(shift, e.hint)
+
+
 def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
                  show_steps: TextIO | None = None, bindings: Mapping[str, Any] | None = None):
     """One Variant per region, and the recipes applied (for the header)."""
@@ -220,10 +234,7 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         try:
             variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
         except LooptxError as e:
-            base = recipe_bases(recipe, program)[i] if recipe is not None else 0
-            if base:
-                # a witness names the region's statements (S0(1,1)); the recipe, the file's
-                e.what = re.sub(r"\bS(\d+)\(", lambda m: f"S{int(m.group(1)) + base}(", e.what)
+            in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else 0)
             raise
         applied.append(rec.describe() if len(program.regions) == 1 else f"region {i}:\n{rec.describe()}")
     return variants, "\n".join(applied) or None

@@ -259,8 +259,10 @@ class CPrinter:
         arrays = {a.name: a for a in self.scop.arrays}
         out = {c.lhs.array for c in _nodes(n.body, K.Assign)
                if isinstance(c.lhs, ir.Ref) and c.lhs.array not in arrays}
-        inside = {id(x) for x in _nodes(n.body, K.Leaf)}
-        outside = {r.array for x in _nodes(self.root or n, K.Leaf) if id(x) not in inside
+        # a statement of the loop that also runs outside it (an unroll's remainder, a peeled
+        # iteration) runs other iterations of the same loop, each with its own copy
+        inside = {x.stmt for x in _nodes(n.body, K.Leaf)}
+        outside = {r.array for x in _nodes(self.root or n, K.Leaf) if x.stmt not in inside
                    for _, r in x.refs}
         for x in _nodes(n.body, K.Leaf):
             for ref, r in x.refs:

@@ -20,7 +20,8 @@ from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.extract import PURE_MATH, Extractor
 from looptx.frontend.scopbuild import build_scop
-from looptx.frontend.purefuncs import helper_definitions, index_helpers, inline_index_helpers, pure_functions
+from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline_index_helpers, pure_functions,
+                                      self_contained)
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
@@ -214,6 +215,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     check_tree(ast, where, path)
 
     funcs = [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.coord and e.coord.file == MAIN]
+    for f in funcs:
+        _ansi_parameters(f)
     globals_ = {}
     declared_data = {}          # what Orio's input_vars declare (extra_decls), with extents
     for e in ast.ext:
@@ -313,6 +316,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        filename=path, line_text=src.line_text, spellings=rows.spellings,
                        constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
                                                   symbols), pure=frozenset(pure))
+        ex.defined = frozenset(f.decl.name for f in funcs if self_contained(f))
         with hoist.explaining(), rows.explaining():
             raw = ex.run(list(rows.items))
             if not raw:
@@ -430,6 +434,20 @@ def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where) -> li
                         return found
         return []
     return search(body)
+
+
+def _ansi_parameters(fdef: c_ast.FuncDef) -> None:
+    """An old-style definition (Rodinia's backprop: `void f(a, n) float *a; int n; {`) read as
+    `void f(float *a, int n)`: its parameters' types are in the declarations after the list."""
+    args = fdef.decl.type.args if isinstance(fdef.decl.type, c_ast.FuncDecl) else None
+    if not fdef.param_decls or args is None:
+        return
+    typed = {d.name: d for d in fdef.param_decls if isinstance(d, c_ast.Decl)}
+    # C89: a parameter without a declaration is an int
+    args.params = [typed.get(p.name) or c_ast.Decl(p.name, [], [], [], [], c_ast.TypeDecl(
+        p.name, [], None, c_ast.IdentifierType(["int"])), None, None, coord=p.coord)
+        if isinstance(p, c_ast.ID) else p for p in args.params]
+    fdef.param_decls = None
 
 
 def _defaults(text: str) -> frozenset:

@@ -20,7 +20,7 @@ from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.steps import Constants, StepName, loop_condition, loop_step
-from looptx.frontend.symbols import UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, wide_subscript
+from looptx.frontend.symbols import UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, resolve_typedef, wide_subscript
 
 PURE_MATH = frozenset("""
 sqrt sqrtf sqrtl exp expf exp2 exp2f expm1 log logf log2 log10 log1p pow powf sin cos tan sinf cosf
@@ -78,6 +78,7 @@ class Extractor:
                  constants: Constants | None = None, pure: frozenset = frozenset()):
         self.lookup = lookup
         self.pure = pure                       # the file's pure helpers (frontend/purefuncs.py)
+        self.defined: frozenset[str] = frozenset()  # the file's functions that touch no memory
         self.constants = constants or Constants()
         self.step_names: dict[str, StepName] = {}   # names whose value a loop step took
         self.product_names: dict[str, int] = {}     # #defines multiplied together in a bound
@@ -589,10 +590,23 @@ class Extractor:
         if isinstance(node, c_ast.TernaryOp):
             return ir.Cond(e(node.cond), e(node.iftrue), e(node.iffalse))
         if isinstance(node, c_ast.Cast):
-            return ir.Cast(c_text(node.to_type), e(node.expr), self.spellings.type_name(node.to_type))
+            # `(real_t) 1.`: the type it stands for, so that code compiled without the file's
+            # typedefs (run's harness, the .cu) reads; the output keeps the user's spelling
+            written = c_text(node.to_type)
+            ctype = resolve_typedef(written, self.lookup)
+            return ir.Cast(ctype, e(node.expr), self.spellings.type_name(node.to_type)
+                           or (written if ctype != written else None))
         if isinstance(node, c_ast.FuncCall):
             fname = node.name.name if isinstance(node.name, c_ast.ID) else c_text(node.name)
             if fname not in PURE_MATH and fname not in self.pure:
+                if fname in self.defined:
+                    # nw's `maximum`, which assigns its local in branches, is pure too, but
+                    # not in a form looptx reads
+                    raise self.error(node, f"call to '{fname}', a function of the file that looptx "
+                                     "cannot read as pure", "a helper may take number parameters, "
+                                     "declare locals with their values, and return an expression, "
+                                     "possibly after `if (c) return e;` branches; rewrite it so, or "
+                                     "inline its value as a ?: expression")
                 raise self.error(node, f"call to '{fname}' may have side effects",
                                  "only pure math functions (sqrt, exp, fabs, ...) and the file's helpers "
                                  "that return an expression of their number parameters may be called in a region")

@@ -148,8 +148,16 @@ def _macro_uses(toks: list[tuple[int, int, str]], macros: frozenset[str]) -> lis
     return out
 
 
+# GCC's keywords, which pycparser does not know, in a file that includes no libc header
+GNU_FLAGS = ["-D__restrict__=", "-D__restrict=", "-D__inline=inline", "-D__extension__=",
+             "-D__const=const", "-D__attribute__(x)="]
+_GNU_WORDS = re.compile(r"\b(__restrict__|__restrict|__attribute__|__inline|__extension__|__const)\b")
+
+
 def needs_cpp(text: str) -> bool:
-    return bool(_DIRECTIVE.search(text))
+    """Directives to run, or GCC's keywords (TSVC's `float * __restrict__ x`), which the
+    prelude defines away for pycparser."""
+    return bool(_DIRECTIVE.search(text) or _GNU_WORDS.search(text))
 
 
 def include_dirs() -> list[str]:
@@ -326,7 +334,7 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
     fake = _fake_include_dir(_collect_system_headers(blanked, base_dir, set(), dirs))
     try:
         common = ["-undef", "-nostdinc", "-I", base_dir] + [a for d in dirs for a in ("-I", d)] \
-            + ["-isystem", fake]
+            + ["-isystem", fake] + GNU_FLAGS
         build = {k: v for k, v in (macros or {}).items() if k not in (defines or {})}
         dflags = [f"-D{k}={v}" for k, v in {**(defines or {}), **build}.items()]
         first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename, blanked)

@@ -243,3 +243,27 @@ def inline_index_helpers(items, helpers: dict):
             return _map_children(node, lambda c: expand(c) if id(c) in header else visit(c))
         return _map_children(node, visit)
     return tuple(visit(it) for it in items)
+
+
+def self_contained(fdef: c_ast.FuncDef) -> bool:
+    """Number parameters, and a body that names nothing but them, its own locals and calls:
+    pure whatever its statements (Rodinia nw's `maximum` sets its local in branches), though
+    not in the form looptx reads."""
+    params = _params(fdef)
+    if params is None or fdef.body is None:
+        return False
+    names, used = set(params), set()
+
+    def visit(n):
+        if isinstance(n, c_ast.Decl) and n.name:
+            names.add(n.name)
+        if isinstance(n, c_ast.FuncCall):
+            for a in (n.args.exprs if n.args else []):
+                visit(a)
+            return
+        if isinstance(n, c_ast.ID):
+            used.add(n.name)
+        for _, c in n.children():
+            visit(c)
+    visit(fdef.body)
+    return used <= names

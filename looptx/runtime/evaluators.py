@@ -206,9 +206,14 @@ class CEvaluator:
         if recipe is None and self.recipe_path is not None:
             from looptx.recipe.schema import load_file
             recipe = load_file(self.recipe_path, dict(point))
+        from looptx.pipeline import in_file_numbers, recipe_bases
         prog = self.program()
         rec = _region_recipe(prog, self.region, recipe, dict(point))
-        return _variant(prog, self.region, rec, self.unsafe)
+        try:
+            return _variant(prog, self.region, rec, self.unsafe)
+        except LooptxError as e:
+            in_file_numbers(e, recipe_bases(recipe, prog)[self.region] if recipe is not None else 0)
+            raise
 
     def built_or_pruned(self, point: dict):
         """(build(point), None), or (None, a pruned Prepared) when the point is illegal or bad."""
@@ -507,11 +512,13 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
         with notes_muted():
             payload, _ = sev.build(bindings, rec)
             scop = sev.program().scops[sev.region]
+            # a step may take a #define at its value too (a copy's buffer, a full unroll)
+            baked = sev.variant(bindings, rec)[0].scop.baked
     except LooptxError:
         return None
     values = dict(payload.signature.values)
     if payload.source == fixed.source or not scop.facts_hold(values) or \
-            any(n in values and values[n] != v for n, v in scop.baked):
+            any(n in values and values[n] != v for n, v in (*scop.baked, *baked)):
         # a #defined size taken at its value: that code stops the build at any other (#error)
         return None
     prepared = Prepared(point={}, status="ok", payload=payload)
