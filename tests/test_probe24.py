@@ -164,3 +164,42 @@ def test_an_old_style_definition_has_its_typed_parameters(tmp_path):
         rc, out, err = run_cli("run", tmp_path / "k.c", "--function", "scale", "--recipe", tmp_path / "r.yaml",
                                "-D", f"n={n}", "-D", "m=3")
         assert rc == 0 and ": ok" in out, (n, out + err)
+
+
+# Rodinia's lud: two sibling `j` loops reuse the temporary `sum`
+LUD = """void lud_omp(float *a, int size)
+{
+     int i,j,k;
+     float sum;
+
+     for (i=0; i <size; i++){
+	 for (j=i; j <size; j++){
+	     sum=a[i*size+j];
+	     for (k=0; k<i; k++) sum -= a[i*size+k]*a[k*size+j];
+	     a[i*size+j]=sum;
+	 }
+
+	 for (j=i+1;j<size; j++){
+	     sum=a[j*size+i];
+	     for (k=0; k<i; k++) sum -=a[j*size+k]*a[k*size+i];
+	     a[j*size+i]=sum/a[i*size+i];
+	 }
+     }
+}
+"""
+
+
+def test_privatize_at_a_loop_name_two_sibling_loops_share_asks_which(tmp_path):
+    (tmp_path / "lud.c").write_text(LUD)
+    (tmp_path / "r.yaml").write_text("steps:\n  - privatize: {var: sum, at: j}\n")
+    rc, out, err = run_cli("transform", tmp_path / "lud.c", "--function", "lud_omp", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and err.strip().endswith(
+        "step 1 (privatize): error: 'j' names 2 loops that use 'sum' (around statements 0 and 3) (say which "
+        "with stmt: privatize: {stmt: 3, var: sum, at: j}, one step per loop)"), err
+    (tmp_path / "r.yaml").write_text("steps:\n  - privatize: {stmt: 0, var: sum, at: j}\n"
+                                     "  - privatize: {stmt: 3, var: sum, at: j}\n"
+                                     "  - omp_for: {stmt: 3, loop: j}\n  - omp_for: {stmt: 0, loop: j}\n")
+    for n in (37, 8):
+        rc, out, err = run_cli("run", tmp_path / "lud.c", "--function", "lud_omp", "--recipe", tmp_path / "r.yaml",
+                               "-D", f"size={n}")
+        assert rc == 0 and ": ok" in out, (n, out + err)

@@ -48,6 +48,15 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
                                "(or declare it inside the loop yourself)")
     users = [s for s in scop.statements if any(a.array == var for a in s.accesses)]
     if stmt is None:
+        loops = _loops_named(users, at)
+        if len(loops) > 1:
+            # Rodinia's lud: two sibling `j` loops reuse `sum`; privatizing the first alone
+            # would leave the user wondering why the second still carries the dependence
+            firsts = [group[0] for group in loops.values()]
+            raise RecipeError(f"'{to_user(at)}' names {len(loops)} loops that use '{to_user(var)}' "
+                              f"(around statements {' and '.join(str(u) for u in firsts)})",
+                              hint=f"say which with stmt: privatize: {{stmt: {firsts[-1]}, var: {to_user(var)}, "
+                                   f"at: {to_user(at)}}}, one step per loop")
         stmt = next((u.id for u in users if at in u.iterators), users[0].id)
     if not 0 <= stmt < len(scop.statements):
         raise RecipeError(f"there is no statement {stmt} in the region",
@@ -240,6 +249,16 @@ def _innermost_private(scop, arr, group, ids, whole: bool) -> str | None:
     return None
 
 
+def _loops_named(users, at: str) -> dict[tuple, list[int]]:
+    """The distinct loops named `at` around the statements `users`: schedule prefix -> ids."""
+    out: dict[tuple, list[int]] = {}
+    for u in users:
+        if at in u.iterators:
+            depth = u.iterators.index(at) + 1
+            out.setdefault(tuple(u.schedule[:2 * depth]), []).append(u.id)
+    return out
+
+
 def hint(deps, dep) -> str:
     """'' or, for a WAR/WAW dependence that only the reuse of a privatizable temporary makes,
     the step that removes it (for the hint of a refused order or mapping)."""
@@ -250,6 +269,9 @@ def hint(deps, dep) -> str:
     if hit is None:
         return ""
     at, stmt = hit
+    if stmt is None and len(_loops_named([s for s in deps.scop.statements
+                                          if any(a.array == dep.array for a in s.accesses)], at)) > 1:
+        stmt = dep.sink
     var, loop = to_user(dep.array), to_user(at)
     yaml = f"{{var: {var}, at: {loop}}}" if stmt is None else f"{{stmt: {stmt}, var: {var}, at: {loop}}}"
     chill = f'"{var}","{loop}"' if stmt is None else f'{stmt},"{var}","{loop}"'
