@@ -337,7 +337,8 @@ def transform_file(path: str, recipe=None, *, defines=None, function=None, unsaf
     # that size only.
     # a .cu's host function takes no argument for a fixed size, so only C output checks one
     program = parse_file(path, defines=defines, function=script_function(path, recipe, function),
-                         extra_decls=decls, soft=frozenset(defines) - given, pin=target == "c")
+                         extra_decls=decls, soft=frozenset(defines) - given, pin=target == "c",
+                         for_file=target == "c")
     if target not in ("c", "cuda"):
         raise RecipeError(f"target '{target}' is not available", hint="use --target c or --target cuda")
     variants, applied = variants_for(program, recipe, unsafe=unsafe, show_steps=show_steps,

@@ -255,8 +255,8 @@ def test_c_constant_beyond_int(tmp_path, change, where):
 
 
 def test_define_beyond_int(tmp_path):
-    (tmp_path / "k.c").write_text(KERNEL)
-    one_error(cli("transform", "k.c", "-D", "N=5000000000", cwd=tmp_path), "k.c:6:19: error: 'N'")
+    (tmp_path / "k.c").write_text(KERNEL.replace("#define N 16", "#ifndef N\n#define N 16\n#endif"))
+    one_error(cli("transform", "k.c", "-D", "N=5000000000", cwd=tmp_path), "k.c:8:19: error: 'N'")
 
 
 # ---- 14: every message says how to fix it --------------------------------------------------------

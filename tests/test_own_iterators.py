@@ -1,8 +1,8 @@
 """Code for the user's file counts with the function's own loop variables (`int i, j;` then
 `for (i = 0; ...)`), as CHiLL does: declaring new ones left the user's unused, and gcc -Wall
-warned about every transformed function.  Loops under an OpenMP pragma, a volatile or
-address-taken variable, and a loop nested in one with the same counter keep their own
-declarations."""
+warned about every transformed function.  An OpenMP loop names the inner ones in its private
+clause; a volatile or address-taken variable, and a loop nested in one with the same counter,
+keep their own declarations."""
 from __future__ import annotations
 
 import subprocess
@@ -78,11 +78,18 @@ def test_a_volatile_or_address_taken_counter_is_not_reused(tmp_path, decl):
     assert "for (int i = " in out and "for (j = " in out, out
 
 
-def test_loops_under_an_openmp_pragma_declare_their_counters(tmp_path):
+def test_an_openmp_loop_makes_the_functions_inner_counters_private(tmp_path):
     original, out = _out(tmp_path, "int i, j;", "steps:\n  - omp_for: {stmt: 0, loop: i}\n")
-    assert "#pragma omp" in out and "for (int i = " in out and "for (int j = " in out, out
-    assert _compile_and_run(tmp_path, out, "new", ["-fopenmp", "-Wno-unused-variable"]) == \
-        _compile_and_run(tmp_path, original, "old")
+    assert "#pragma omp parallel for private(j)" in out and "for (i = " in out and "for (j = " in out, out
+    assert _compile_and_run(tmp_path, out, "new", ["-fopenmp"]) == _compile_and_run(tmp_path, original, "old")
+
+
+def test_loops_outside_the_openmp_loop_keep_the_functions_counters(tmp_path):
+    """omp_for on the inner loop (Rodinia's lud): the outer loop is not under the pragma, so it
+    counts with the function's `i`, and gcc -Wall has no unused variable to report."""
+    original, out = _out(tmp_path, "int i, j;", "steps:\n  - omp_for: {stmt: 0, loop: j}\n")
+    assert "for (i = " in out and "#pragma omp parallel for\n" in out and "for (j = " in out, out
+    assert _compile_and_run(tmp_path, out, "new", ["-fopenmp"]) == _compile_and_run(tmp_path, original, "old")
 
 
 def test_a_counter_of_another_type_is_not_reused(tmp_path):

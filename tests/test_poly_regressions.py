@@ -359,7 +359,9 @@ def test_datacopy_codegen_budget_is_a_located_error(tmp_path):
     assert lines[0].startswith(f"{r}:7: step 6 (datacopy): error: ") and "too complex" in lines[0], lines[0]
 
 
-KNOWN = """#define N 100
+KNOWN = """#ifndef N
+#define N 100
+#endif
 double x[N], y[N];
 void f(void) {
 int i;
@@ -381,7 +383,7 @@ def test_known_fact_false_for_fixed_sizes_is_bad_input(tmp_path):
     p = subprocess.run([sys.executable, "-m", "looptx", "transform", str(src), "-D", "N=100"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
-    assert p.stderr.startswith(f"{src}:6: step 1 (known)") and "cannot hold" in p.stderr
+    assert p.stderr.startswith(f"{src}:8: step 1 (known)") and "cannot hold" in p.stderr
     ok = transform_file(str(src), defines={"N": 96})
     assert "y[i + 1]" in ok
 

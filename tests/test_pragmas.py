@@ -83,13 +83,13 @@ def _run_ok(tmp_path, source, steps, sizes):
 
 def _pragma_before(out: str, loop_var: str) -> str:
     lines = out.splitlines()
-    k = next(k for k, ln in enumerate(lines) if re.search(rf"for \(int {loop_var} = ", ln))
+    k = next(k for k, ln in enumerate(lines) if re.search(rf"for \((?:int )?{loop_var} = ", ln))
     return lines[k - 1].strip()
 
 
 @pytest.mark.parametrize("source, steps, private, sizes", [
     # the step's private temporary
-    (MV, ["omp_for: {stmt: 0, loop: i, private: [s]}"], "s", (300, 37)),
+    (MV, ["omp_for: {stmt: 0, loop: i, private: [s]}"], "j, s", (300, 37)),
     # a local of the region, declared in the loop: the block declares it before the loops
     (LOCAL, ["omp_for: {stmt: 0, loop: i}"], "t", (1000, 7)),
 ])
@@ -125,8 +125,9 @@ def test_omp_matmul_variants_run_as_the_original(tmp_path, steps):
     out = _transform(tmp_path, MM, steps)
     assert out.count("#pragma omp parallel for") == 1, out
     if any("datacopy" in s for s in steps):
-        # the buffer is declared before the loops; each iteration of jj fills its own
-        assert "#pragma omp parallel for private(B_buf)" in out, out
+        # the buffer is declared before the loops; each iteration of jj fills its own, and
+        # counts with its own copies of the function's i, j, k
+        assert "#pragma omp parallel for private(i, j, k, B_buf)" in out, out
     _run_ok(tmp_path, MM, steps, (40, 37))
 
 
@@ -145,7 +146,7 @@ def test_pragma_text_goes_before_its_loop_and_compiles(tmp_path):
     out = _transform(tmp_path, MM, steps)
     assert _pragma_before(out, "k") == "#pragma GCC ivdep", out
     # a loop whose body is a pragma'd loop gets braces: a pragma is not a statement
-    assert re.search(r"for \(int j = [^\n]*\{\n\s*#pragma GCC ivdep", out), out
+    assert re.search(r"for \((?:int )?j = [^\n]*\{\n\s*#pragma GCC ivdep", out), out
     _run_ok(tmp_path, MM, steps, (20,))
 
 
@@ -155,7 +156,7 @@ def test_chill_dialect_pragma_and_omp_for(tmp_path):
                                    "omp_for(0,1,['s'])\npragma(1,2,\"GCC unroll 4\")\n")
     rc, out, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.py")
     assert rc == 0, err
-    assert _pragma_before(out, "i") == "#pragma omp parallel for private(s)", out
+    assert _pragma_before(out, "i") == "#pragma omp parallel for private(j, s)", out
     assert _pragma_before(out, "j") == "#pragma GCC unroll 4", out
 
 
@@ -171,5 +172,5 @@ def test_a_loop_fused_after_omp_for_keeps_the_pragma(tmp_path):
     same = TWO.replace("b[i] = a[i] - a[i - 1];", "b[i] = a[i] * 2.0;")
     steps = ["omp_for: {stmt: 1, loop: i}", "fuse: {stmts: [0, 1], loop: i}"]
     out = _transform(tmp_path, same, steps)
-    assert out.count("#pragma omp parallel for") == 1 and out.count("for (int i") == 1, out
+    assert out.count("#pragma omp parallel for") == 1 and len(re.findall(r"for \((?:int )?i = ", out)) == 1, out
     _run_ok(tmp_path, same, steps, (50, 7))

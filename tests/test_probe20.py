@@ -156,7 +156,7 @@ def test_privatize_a_temporary_that_a_later_nest_sets_again(tmp_path, stmt):
     (tmp_path / "r.yaml").write_text(f"steps:\n  - omp_for: {{stmt: {stmt}, loop: i, private: [t]}}\n")
     rc, out, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml")
     assert rc == 0, err
-    assert "#pragma omp parallel for private(t_i)" in out and "double t_i;" in out, out
+    assert "#pragma omp parallel for private(j, t_i)" in out and "double t_i;" in out, out
     assert out.count("t_i = t_i * ") == 1 and out.count("t = t * ") == 1, out
     for n, m in ((1, 1), (3, 7), (17, 2)):
         rc, o, e = run_cli("run", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}",
@@ -184,7 +184,7 @@ def test_privatize_in_a_chill_script(tmp_path):
         "script)" in err, err
     (tmp_path / "r.py").write_text(head + "privatize(0,'t','i')\nomp_for(1,'i')\n")
     rc, out, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.py")
-    assert rc == 0 and "#pragma omp parallel for private(t_i)" in out, err
+    assert rc == 0 and "#pragma omp parallel for private(j, t_i)" in out, err
 
 
 TAPS = """#define NA 40

@@ -137,11 +137,11 @@ class CPrinter:
         self.any_pragmas = any(isinstance(d, LoopDim) and d.pragmas
                                for p in variant.pieces for d in p.dims)
         # In the user's file, loops count with the function's own variables where it has them
-        # (CHiLL does; new declarations would leave the user's unused).  Not under a pragma:
-        # an OpenMP loop's inner counters must be private, which a declaration in it makes them.
+        # (CHiLL does; new declarations would leave the user's unused).  Inside an OpenMP loop
+        # they are named in its private clause.
         self.reuse = frozenset(n for n, t in self.scop.own_iterators
                                if _SAME_TYPE.get(t) == self.loop_ctype) \
-            if spelled and declare_loops and not self.any_pragmas else frozenset()
+            if spelled and declare_loops else frozenset()
         self._open: list[str] = []       # counters of the loops being printed
 
     def expr(self, e: ir.Expr) -> str:
@@ -198,13 +198,12 @@ class CPrinter:
             v = n.var
             step = f"{v}++" if n.step == 1 else f"{v}--" if n.step == -1 else \
                 f"{v} += {n.step}" if n.step > 0 else f"{v} -= {-n.step}"
-            # a loop inside one with the same counter shadows it: it declares its own
-            own = to_user(v) in self.reuse and v not in self._open
-            decl = self.loop_ctype + " " if self.declare and not own else ""
+            decl = self.loop_ctype + " " if self.declare and not self._own(v) else ""
             head = f"{pad}for ({decl}{v} = {self.expr(n.init)}; {self.expr(n.cond)}; {step})"
+            prag = self.pragmas(n)
             self._open.append(v)
             try:
-                return [pad + line for line in self.pragmas(n)] + self._with_body(head, n.body, depth)
+                return [pad + line for line in prag] + self._with_body(head, n.body, depth)
             finally:
                 self._open.pop()
         if isinstance(n, K.If):
@@ -222,6 +221,11 @@ class CPrinter:
         if isinstance(n, K.Mark):
             return [f"{pad}// {n.name}"] + self.lines(n.body, depth)
         raise TypeError(n)
+
+    def _own(self, v: str) -> bool:
+        """Whether a loop counts with the function's variable: a loop inside one with the same
+        counter shadows it and declares its own."""
+        return to_user(v) in self.reuse and v not in self._open
 
     def pragmas(self, n: K.For) -> list[str]:
         """The loop's pragma steps.  Under `omp parallel for`, a buffer that a copy inside the
@@ -245,7 +249,9 @@ class CPrinter:
             if t == OMP_FOR:
                 if not self.omp:
                     continue
-                private = [] if self.declare else sorted({f.var for f in _fors(n.body)})
+                # the parallel loop's own counter is private already (OpenMP predetermines it)
+                private = sorted({f.var for f in _fors(n.body)
+                                  if not self.declare or self._own(f.var) and f.var != n.var})
                 private += self._private(n)
                 t += f" private({', '.join(private)})" if private else ""
             out.append(f"#pragma {t}")
@@ -345,7 +351,7 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     printer.root = node
     body = printer.lines(node, 1)
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
-             for a in variant.scop.arrays if a.local and a.decl]
+             for a in variant.scop.arrays if a.local and a.decl and not (spelled and a.declared_by_function)]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
     return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
 

@@ -25,6 +25,7 @@ from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline
 from looptx.frontend.names import rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
+from looptx.frontend.temporaries import substitute_index_temporaries
 from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
@@ -81,14 +82,16 @@ def _place(text: str, span: tuple[int, int], what: str) -> str:
 def parse_file(path: str, *, defines: dict[str, int] | None = None, function: str | None = None,
                extra_decls: str | None = None, text: str | None = None,
                assumptions: tuple[str, ...] = (), soft: frozenset = frozenset(),
-               pin: bool = False) -> Program:
+               pin: bool = False, for_file: bool = False) -> Program:
     """The program model of a C file.  `defines` fix sizes (or act as macros); those named in
     `soft` only fix names the file does not declare itself.  `pin`: the C code goes back into the
     user's file, whose callers may pass a variable that --define fixed other values, so the
-    code checks the value (a harness or a search point passes exactly the value)."""
+    code checks the value (a harness or a search point passes exactly the value).  `for_file`:
+    the code goes back into the file as it is, whose plain #defines a -D cannot change (a
+    .cu, like a harness, #defines the sizes itself)."""
     try:
         return _parse_file(path, defines=defines, function=function, extra_decls=extra_decls,
-                           text=text, assumptions=assumptions, soft=soft, pin=pin)
+                           text=text, assumptions=assumptions, soft=soft, pin=pin, for_file=for_file)
     except SourceError as e:
         # A project header that is not found is read as empty (libc ones are replaced anyway),
         # so what it declares shows up later as an unknown name or a syntax error.
@@ -109,7 +112,8 @@ def _with_decls(text: str, extra_decls: str | None) -> str:
     return f'# 1 "{INPUT_VARS}"\n{extra_decls}\n# 1 "{MAIN}"\n{text}' if extra_decls else text
 
 
-def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft, pin=False) -> Program:
+def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft, pin=False,
+                for_file=False) -> Program:
     if text is None:
         try:
             text = read_c_source(path)
@@ -165,6 +169,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         return pp.with_sizes(decl_sizes) if decl_sizes else pp
 
     ast, pp, spellings = parse_spelled(prepare, lambda p: _with_decls(p.text, decls), MAIN)
+    if for_file and pp.overridden:
+        raise pp.overridden[0]
     parse_text = _with_decls(pp.text, decls)
     # cpp collapses blanks; columns are mapped back through the comment-free text that cpp
     # read, since a comment on the line (a begin marker before the code) is not in its output
@@ -191,6 +197,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     split_chained_assignments(ast)
     continues_as_guards(ast)
     dereferences_as_subscripts(ast)
+    substitute_index_temporaries(ast)
     declared_here = _declared_in_file(ast)
     if soft:
         defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in declared_here}

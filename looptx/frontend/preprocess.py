@@ -84,6 +84,7 @@ class Preprocessed:
     main_name: str = "<stdin>"                 # file name cpp used for the main file
     expanded_macros: frozenset[str] = frozenset()   # macros cpp expanded (sizes are not)
     marks: MacroMarks | None = None            # macros whose uses the text marks (see spelling.py)
+    overridden: tuple = ()                     # errors: a -D that a plain #define of the file overrides
 
     def with_sizes(self, sizes: dict[str, int]) -> Preprocessed:
         """With more size macros (a decl_file's); the file's own win."""
@@ -315,6 +316,37 @@ def _macro_value(sign: str, literal: str, text: str, filename: str, base_dir: st
     return -value if sign == "-" else value
 
 
+def _redefined(name: str, body: str, given: str, text: str, filename: str, base_dir: str,
+               current: str, line: int) -> SourceError | None:
+    """A -D of a name that the file #defines without `#ifndef`: gcc keeps the file's value
+    (with a 'redefined' warning), so code made at the -D value is not for the file.  (A
+    harness of looptx's own, which #defines the sizes itself, may still run it.)"""
+    lit = _INT_LITERAL.match(body)
+    try:
+        same = body == given or (lit is not None and lit.end() == len(body)
+                                 and _macro_value(lit.group(1), lit.group(2), text, filename,
+                                                  base_dir, current, line) == int(given, 0))
+    except (SourceError, ValueError):
+        same = False
+    if same:
+        return None
+    if current != "<stdin>":
+        filename = os.path.join(base_dir, current)
+        try:
+            with open(filename, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            text = ""
+    lines = text.split("\n")
+    col = max(lines[line - 1].find(name) + 1, 1) if 0 < line <= len(lines) else 1
+    return SourceError(f"-D {name}={given} does not change '{name}' in this file: this #define "
+                       f"sets it to {body} and a build keeps it (gcc only warns that '{name}' is "
+                       "redefined), so code made for the -D value is not for the file",
+                       hint=f"drop -D {name}, change the #define, or make it a default a build "
+                            f"may override: #ifndef {name} ... #endif",
+                       file=filename, line=line, col=col)
+
+
 def blank_line_directives(text: str) -> str:
     """`#line 100` (and `# 100 "f.c"`) renumber the lines that follow; looptx reports the
     physical lines of the file, so the directives are blanked (the output keeps them)."""
@@ -339,6 +371,7 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         dflags = [f"-D{k}={v}" for k, v in {**(defines or {}), **build}.items()]
         first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename, blanked)
         int_macros: dict[str, int] = {}
+        overridden: list[SourceError] = []
         expanded: set[str] = set()
         all_names = {m.group(1) for m in map(_ANY_DEFINE.match, first.split("\n")) if m}
         lines = first.split("\n")
@@ -361,6 +394,10 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
                 kept.append("")
                 continue
             d = _OBJ_DEFINE.match(line)
+            if d and not in_system and not in_builtin and d.group(1) in (defines or {}):
+                clash = _redefined(d.group(1), d.group(2).strip(), str(defines[d.group(1)]),
+                                   blanked, filename, base_dir, current, lineno - 1)
+                overridden += [clash] if clash is not None else []
             if d:
                 lit = _INT_LITERAL.match(d.group(2).strip())
                 # libc constants are not problem sizes, nor is what the build command fixes
@@ -379,7 +416,8 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
     finally:
         shutil.rmtree(fake, ignore_errors=True)
     return Preprocessed(marks.prelude() + second, int_macros, _main_lines(second),
-                        expanded_macros=frozenset(expanded), marks=marks or None)
+                        expanded_macros=frozenset(expanded), marks=marks or None,
+                        overridden=tuple(overridden))
 
 
 def _main_lines(text: str) -> dict[int, str]:

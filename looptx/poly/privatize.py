@@ -80,6 +80,8 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
                               "and a value of it passes between that use and the loop",
                               hint="privatize at a loop around every use of it")
         scop, arr = _own_variable(scop, arr, inside, at)
+    else:
+        arr = replace(arr, declared_by_function=True)
     out = _with_private(scop, arr, depth)
     _check_no_live_in(out, arr.name, at)
     return v.evolve(scop=out)

@@ -73,6 +73,10 @@ class Array:
     # declared at the region's top level and read after it (`double r = t[0];` ... `return r;`):
     # a variable of the function, which the user's file declares before the region's block
     declared_in_region: bool = False
+    # a variable of the function that `privatize` made local, under its own name: the user's
+    # file declares it already, so code for that file does not declare it again (the copy
+    # would leave the function's declaration unused)
+    declared_by_function: bool = False
     # a subscript computes in a 64-bit type (`a[(long)i * ld + j]`, a size_t operand): code
     # that linearizes the array again does too, or `i * ld` overflows int on large arrays
     wide_index: bool = False

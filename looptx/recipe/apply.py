@@ -346,8 +346,16 @@ def _unroll_to_depth(v: Variant, st: Step) -> Variant:
 def _omp_for(v: Variant, st: Step) -> Variant:
     """CHiLL's omp_for: the loop runs as `omp parallel for`; its `private` variables get one
     object per iteration first (the privatize step, checked the same way)."""
+    at = S.resolve_name(v, st["stmt"], st["loop"]) if st.get("private") else None
+    if at is not None and 0 <= st["stmt"] < len(v.scop.statements):
+        # A loop a step made (a tile's `ii`) is not in the nest that privatize reads: the
+        # variable gets a copy per iteration of the first original loop from there inwards,
+        # finer than one per iteration of the parallel loop, so that is private too.
+        names = S.loop_names(v, st["stmt"])
+        original = v.scop.statements[st["stmt"]].iterators
+        at = next((n for n in names[names.index(at):] if n in original), at) if at in names else at
     for var in st.get("private") or ():
-        v = PV.privatize(v, st["stmt"], to_model(var), S.resolve_name(v, st["stmt"], st["loop"]))
+        v = PV.privatize(v, st["stmt"], to_model(var), at)
     return PL.add_pragma(v, st["stmt"], st["loop"], PL.OMP_FOR)
 
 

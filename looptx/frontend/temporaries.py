@@ -1,0 +1,209 @@
+"""Integer temporaries of a loop body that name a subscript (Rodinia's lud:
+`int row_i = i * size;` ... `int idx = row_i + j; sum = a[idx];`).
+
+Such a variable is written in the region, so the model cannot take it as a size; but while
+neither it nor what its initializer reads changes, each of its uses equals the initializer.
+The pass writes the initializer in its place, `a[i * size + j]`, and drops the declaration,
+which no use needs any more.  Only temporaries that reach a subscript, a loop bound or a
+condition are rewritten: one used only as a value stays as written, a per-iteration local."""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from looptx.frontend.symbols import all_nodes, id_names
+
+# Declared types whose value is the initializer's, as C computes it, for every value an int
+# subscript can have: no unsigned wrap-around, no narrowing to a short or a char.
+_TYPE_WORDS = frozenset({"int", "long", "signed", "ptrdiff_t", "ssize_t", "int32_t", "int64_t",
+                         "intptr_t"})
+_QUALS = frozenset({"const", "register"})
+_PURE_OPS = frozenset({"+", "-", "*", "/", "%"})
+
+
+def _is_int_type(d) -> bool:
+    t = d.type
+    if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
+        return False
+    if set(d.storage or ()) - {"register"} or set(d.quals or ()) - _QUALS:
+        return False
+    return bool(t.type.names) and set(t.type.names) <= _TYPE_WORDS
+
+
+def _is_int_decl(d) -> bool:
+    return isinstance(d, c_ast.Decl) and d.init is not None and bool(d.name) and _is_int_type(d)
+
+
+def _plain(e) -> bool:
+    """An initializer of names, integer constants and + - * / %: nothing it reads is memory."""
+    if isinstance(e, c_ast.ID):
+        return True
+    if isinstance(e, c_ast.Constant):
+        return e.type.endswith("int")
+    if isinstance(e, c_ast.BinaryOp):
+        return e.op in _PURE_OPS and _plain(e.left) and _plain(e.right)
+    if isinstance(e, c_ast.UnaryOp):
+        return e.op in ("-", "+") and _plain(e.expr)
+    if isinstance(e, c_ast.Cast):
+        return _plain(e.expr)
+    return False
+
+
+def _written(items) -> set[str]:
+    """Names assigned, incremented, declared or addressed anywhere in `items`."""
+    out = set()
+    for it in items:
+        for n in all_nodes(it):
+            if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
+                out.add(n.lvalue.name)
+            elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") \
+                    and isinstance(n.expr, c_ast.ID):
+                out.add(n.expr.name)
+            elif isinstance(n, c_ast.Decl) and n.name:
+                out.add(n.name)
+    return out
+
+
+def _index_names(items) -> set[str]:
+    """Names read where the model needs affine expressions: subscripts, loop headers and the
+    conditions of ifs and loops."""
+    out = set()
+    for it in items:
+        for n in all_nodes(it):
+            if isinstance(n, c_ast.ArrayRef):
+                out |= id_names(n.subscript)
+            elif isinstance(n, c_ast.For):
+                for part in (n.init, n.cond, n.next):
+                    if part is not None:
+                        out |= id_names(part)
+            elif isinstance(n, (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.TernaryOp)) \
+                    and n.cond is not None:
+                out |= id_names(n.cond)
+    return out
+
+
+class _Substitute(c_ast.NodeVisitor):
+    """Replaces every read of `name` under a node by a copy of `expr` (pycparser's generator
+    adds the parentheses that C's precedence needs)."""
+
+    def __init__(self, name: str, expr):
+        self.name, self.expr = name, expr
+
+    def generic_visit(self, node):
+        for attr in getattr(node, "__slots__", ()):
+            child = getattr(node, attr, None)
+            if isinstance(child, c_ast.ID) and child.name == self.name:
+                setattr(node, attr, self._copy())
+            elif isinstance(child, c_ast.Node):
+                self.visit(child)
+            elif isinstance(child, list):
+                setattr(node, attr, [self._copy() if isinstance(c, c_ast.ID) and c.name == self.name
+                                     else self._visited(c) for c in child])
+
+    def _visited(self, c):
+        if isinstance(c, c_ast.Node):
+            self.visit(c)
+        return c
+
+    def _copy(self):
+        return copy.deepcopy(self.expr)
+
+
+def _assigned(item, scalars: dict) -> tuple[str, object] | None:
+    """(x, e) of `x = e;` where x is an integer local of the function (`scalars`)."""
+    if isinstance(item, c_ast.Assignment) and item.op == "=" and isinstance(item.lvalue, c_ast.ID) \
+            and item.lvalue.name in scalars and _plain(item.rvalue) \
+            and item.lvalue.name not in id_names(item.rvalue):
+        return item.lvalue.name, item.rvalue
+    return None
+
+
+def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list) -> None:
+    """Substitutes the temporaries of one block: a declaration's uses in the rest of the block,
+    then the declaration goes; an assignment's uses up to the next statement that writes the
+    variable again (NPB's `i = 1; for (m ...) rhs[k][j][i][m] ...; i = 2; ...`), and the
+    assignment goes to `sources`, dropped later if nothing else reads what it stores."""
+    items = list(block.block_items or [])
+    k = len(items) - 1
+    while k >= 0:
+        d = items[k]
+        if _is_int_decl(d) and _plain(d.init):
+            name, expr, end = d.name, d.init, len(items)
+        else:
+            pair = _assigned(d, scalars)
+            if pair is None:
+                k -= 1
+                continue
+            name, expr = pair
+            end = next((j for j in range(k + 1, len(items)) if name in _written([items[j]])), len(items))
+        rest = items[k + 1:end]
+        if name in _index_names(rest) and not ((id_names(expr) | {name}) & _written(rest)):
+            sub = _Substitute(name, expr)
+            for it in rest:
+                sub.visit(it)
+            if isinstance(d, c_ast.Decl):
+                del items[k]
+            else:
+                sources.append((block, d))
+        k -= 1
+    block.block_items = items
+
+
+def _reads_left(body, name: str, sources: list) -> bool:
+    """Whether anything but a loop that sets `name` first reads it: a read outside such loops
+    may see what an assignment of `sources` stored."""
+    stores = {id(d) for _, d in sources}
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) and n.init.op == "=" \
+                and isinstance(n.init.lvalue, c_ast.ID) and n.init.lvalue.name == name \
+                and name not in id_names(n.init.rvalue):
+            continue
+        if isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID) \
+                and n.lvalue.name == name and (id(n) in stores or name not in id_names(n.rvalue)):
+            stack.append(n.rvalue)
+            continue
+        if isinstance(n, c_ast.ID) and n.name == name:
+            return True
+        stack.extend(ch for _, ch in n.children())
+    return False
+
+
+def _int_scalars(fdef: c_ast.FuncDef) -> dict:
+    """The function's integer scalars declared once (parameters and locals), by name."""
+    decls = []
+    args = fdef.decl.type.args.params if isinstance(fdef.decl.type, c_ast.FuncDecl) \
+        and fdef.decl.type.args else []
+    decls += [a for a in args if isinstance(a, c_ast.Decl)]
+    decls += [n for n in all_nodes(fdef.body) if isinstance(n, c_ast.Decl)]
+    count: dict = {}
+    for d in decls:
+        count[d.name] = count.get(d.name, 0) + 1
+    addressed = {n.expr.name for n in all_nodes(fdef.body)
+                 if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
+    return {d.name: d for d in decls if d.name and count[d.name] == 1 and d.name not in addressed
+            and _is_int_type(d) and "volatile" not in (d.quals or ()) and "static" not in (d.storage or ())}
+
+
+def substitute_index_temporaries(ast) -> None:
+    """Rewrites, in place, the subscript temporaries of every loop body of the file (see the
+    module docstring); inner bodies first, so a temporary built from another one
+    (`idx = row_i + j`) has its uses rewritten before the outer one is looked at."""
+    for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
+        scalars = _int_scalars(fdef)
+        bodies = []
+        for n in all_nodes(fdef.body):
+            if isinstance(n, c_ast.For) and n.stmt is not None:
+                bodies.extend(b for b in all_nodes(n.stmt) if isinstance(b, c_ast.Compound))
+        seen, sources = set(), []
+        for b in reversed(bodies):
+            if id(b) not in seen:
+                seen.add(id(b))
+                _rewrite_block(b, scalars, sources)
+        for name in {d.lvalue.name for _, d in sources}:
+            if not _reads_left(fdef.body, name, sources):
+                for block, d in sources:
+                    if d.lvalue.name == name:
+                        block.block_items = [it for it in block.block_items if it is not d]
