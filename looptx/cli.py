@@ -273,13 +273,27 @@ COMMANDS = {"transform": cmd_transform, "deps": cmd_deps, "run": cmd_run, "searc
             "report": cmd_report}
 
 
+def _flag_values(argv: list[str]) -> list[str]:
+    """`--cflags -O2`: argparse takes a value that starts with '-' for another option, so a
+    single compiler flag given as its own word is joined to its option (`--cflags=-O2`)."""
+    out, k = [], 0
+    while k < len(argv):
+        if argv[k] == "--cflags" and k + 1 < len(argv) and argv[k + 1].startswith("-"):
+            out.append(f"--cflags={argv[k + 1]}")
+            k += 2
+            continue
+        out.append(argv[k])
+        k += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--debug" in argv[1:]:
         # the internal-error message says "rerun with --debug": after the command works too
         argv.remove("--debug")
         argv.insert(0, "--debug")
-    args = parser().parse_args(argv)
+    args = parser().parse_args(_flag_values(argv))
     reset_notes()
     paths_as_given(getattr(args, "file", None), getattr(args, "recipe", None))
     saved = os.environ.get("LOOPTX_INCLUDE_PATH")

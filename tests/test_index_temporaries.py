@@ -211,3 +211,45 @@ def test_a_region_that_sets_a_size_before_its_loops_says_where_to_start(tmp_path
     rc, out, err = run_cli("deps", tmp_path / "f.c", "--function", "f")
     assert rc == 2 and err.count("\n") == 1, err
     assert "f.c:10:" in err and "'d' is written inside the region" in err and "loops from line 9 on" in err, err
+
+
+# NPB BT's compute_rhs: every loop is bounded by an element of a global the region only reads
+GRID = """int grid_points[3];
+double u[12][12][12][5], rhs[12][12][12][5];
+void compute_rhs(void)
+{
+  int i, j, k, m;
+#pragma scop
+  for (k = 1; k <= grid_points[2] - 2; k++)
+    for (j = 1; j <= grid_points[1] - 2; j++) {
+      i = grid_points[0] - 3;
+      for (m = 0; m < 5; m++)
+        rhs[k][j][i][m] -= 0.25 * (u[k][j][i-2][m] - 4.0*u[k][j][i-1][m] + 5.0*u[k][j][i][m]);
+      for (i = 1; i <= grid_points[0] - 4; i++)
+        for (m = 0; m < 5; m++)
+          rhs[k][j][i][m] += u[k][j][i+1][m] * grid_points[0];
+    }
+#pragma endscop
+}
+"""
+
+
+def test_constant_elements_of_a_read_only_array_are_sizes(tmp_path):
+    (tmp_path / "bt.c").write_text(GRID)
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 1, loop: i, size: 4}\n"
+                                     "  - omp_for: {stmt: 0, loop: k}\n")
+    rc, out, err = run_cli("transform", tmp_path / "bt.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 0, err
+    assert "read once before the region: grid_points[0], grid_points[1], grid_points[2]" in err, err
+    assert "const int grid_points__0 = grid_points[0];" in out and "i = grid_points" not in out, out
+    for sizes in (("12", "11", "10"), ("7", "12", "5")):
+        args = [x for name, v in zip(("grid_points__0", "grid_points__1", "grid_points__2"), sizes)
+                for x in ("-D", f"{name}={v}")]
+        rc, out, err = run_cli("run", tmp_path / "bt.c", "--recipe", tmp_path / "r.yaml", *args,
+                               "--cflags=-O0 -fopenmp")
+        assert rc == 0 and ": ok" in out, (sizes, out + err)
+    # an element the region writes is data, not a size
+    (tmp_path / "w.c").write_text(GRID.replace("      i = grid_points[0] - 3;\n",
+                                               "      grid_points[0] = 5;\n      i = 3;\n"))
+    rc, out, err = run_cli("deps", tmp_path / "w.c")
+    assert rc == 2 and "array element used in an index or bound" in err, err

@@ -87,7 +87,8 @@ def _is_found(name: str, words: set[str]) -> bool:
     if name in words or name.startswith("_") or name.startswith("lx_"):
         return True
     parts = name.split("__")
-    return len(parts) > 1 and all(p in words for p in parts if p)
+    # `g__n` for g->n; `grid_points__2` and `a__0_1` for the elements a region reads once
+    return len(parts) > 1 and all(p in words or re.fullmatch(r"\d+(?:_\d+)*", p) for p in parts if p)
 
 
 def _suggestion(name: str, code: str, perf: frozenset[str]) -> str | None:

@@ -19,7 +19,8 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
-from looptx.frontend.steps import Constants, StepName, loop_condition, loop_step
+from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
+                                   loop_step)
 from looptx.frontend.symbols import UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, resolve_typedef, wide_subscript
 
 PURE_MATH = frozenset("""
@@ -387,12 +388,12 @@ class Extractor:
         cons = [f"{it} >= {lb_text}" if step > 0 else f"{it} <= {lb_text}"] + conj
         if abs(step) > 1:
             cons.append(f"({it} - ({lb_text})) mod {abs(step)} = 0")
-        ctype = self._iterator_type(init, it)
+        ctype = iterator_type(self, init, it)
         if step < 0 and set(arithmetic_type(ctype, self.lookup).split()) & UNSIGNED_WORDS:
             # `for (i = n - 1; i < n; i--)` over an unsigned i: past 0, i wraps to the type's
             # largest value, which fails the test; the model's i goes negative instead
             cons.append(f"{it} >= 0")
-        self.check_body_keeps(node.stmt, it)
+        check_body_keeps(self, node.stmt, it)
         self.loop_positions.append(self.next_position())
         self.loops.append(Loop(it, cons, step < 0, ctype, self.where(node)))
         self.positions.append(0)
@@ -404,53 +405,11 @@ class Extractor:
             self.loop_positions.pop()
             del self.ctx_obligations[mark:]
 
-    def _iterator_type(self, init, it: str) -> str:
-        if isinstance(init, c_ast.DeclList):
-            t = init.decls[0].type
-            while isinstance(t, c_ast.TypeDecl):
-                t = t.type
-            return " ".join(w for w in t.names if w not in ("const", "register")) \
-                if isinstance(t, c_ast.IdentifierType) else "int"
-        sym = self.local.get(it) or self.lookup(it)
-        return sym.ctype if sym is not None and sym.ctype else "int"
-
     def loop_step(self, node: c_ast.For, it: str) -> int:
         return loop_step(self, node, it)
 
     def loop_condition(self, node: c_ast.For, it: str, step: int) -> list[str]:
         return loop_condition(self, node, it, step)
-
-    def check_body_keeps(self, body, it: str):
-        class V(c_ast.NodeVisitor):
-            def __init__(s):
-                s.bad = None
-                s.shadow = None
-
-            def visit_Decl(s, n):
-                if n.name == it and s.shadow is None:
-                    s.shadow = n
-                s.generic_visit(n)
-
-            def visit_Assignment(s, n):
-                base = n.lvalue
-                if isinstance(base, c_ast.ID) and base.name == it and s.bad is None:
-                    s.bad = n
-                s.generic_visit(n)
-
-            def visit_UnaryOp(s, n):
-                if n.op in ("p++", "++", "p--", "--") and isinstance(n.expr, c_ast.ID) \
-                        and n.expr.name == it and s.bad is None:
-                    s.bad = n
-                s.generic_visit(n)
-        v = V()
-        v.visit(body)
-        if v.shadow is not None:
-            raise self.error(v.shadow, f"the loop body declares another '{it}', which hides the loop's "
-                                       "iterator; looptx does not model shadowed names",
-                             f"rename the inner '{it}'")
-        if v.bad is not None:
-            raise self.error(v.bad, f"loop iterator '{it}' is modified in the loop body",
-                             "only the loop header may change its iterator")
 
     def if_stmt(self, node: c_ast.If):
         mark = len(self.ctx_obligations)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once, spelled_as_written
+from looptx.frontend.elements import constant_elements, note_elements
 from looptx.frontend.names import to_user
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, all_nodes, symbol_of
@@ -44,6 +45,7 @@ class Member:
     symbol: Symbol             # what the region sees (a variable, parameter or array)
     decl: str                  # `double (*const g__a)[64] = g->a;`
     written: bool = False      # a scalar member the region assigns
+    element: bool = False      # an element at constant subscripts (elements.py), not a member
 
     @property
     def write_back(self) -> str:
@@ -68,6 +70,7 @@ class Hoist:
         """Why the function may read each hoisted variable's value after the region (all of
         them: written scalars are stored back into the struct, the others are its data)."""
         return {m.name: (f"it is written back to '{m.chain}' after the region" if m.written
+                         else f"it is the array element '{m.chain}'" if m.element
                          else f"it is the struct member '{m.chain}'") for m in self.members}
 
     def explaining(self):
@@ -81,11 +84,13 @@ class Hoist:
     def note(self) -> None:
         """Says what was hoisted (before the notes of the region's analysis, which name the
         variables; a region that fails drops it with them)."""
-        if not self.members:
+        chains = [m for m in self.members if not m.element]
+        note_elements([m for m in self.members if m.element], self.file, self.line)
+        if not chains:
             return
-        text = (f"struct members are read once before the region: {', '.join(to_user(m.chain) for m in self.members)} "
-                f"(as {', '.join(to_user(m.name) for m in self.members)})")
-        written = [to_user(m.chain) for m in self.members if m.written]
+        text = (f"struct members are read once before the region: {', '.join(to_user(m.chain) for m in chains)} "
+                f"(as {', '.join(to_user(m.name) for m in chains)})")
+        written = [to_user(m.chain) for m in chains if m.written]
         if written:
             text += f"; {', '.join(written)} {'is' if len(written) == 1 else 'are'} written back after it"
         note_once(self.file, self.line or 1, text)
@@ -122,11 +127,18 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
         return SourceError(what, hint=hint, file=path, line=ln, col=col)
 
     found = _find_chains(items, spellings, error)
-    if not found:
-        return Hoist(tuple(items), spellings=spellings, file=path, line=line)
-    types = _Types(ast)
     decls = _visible_decls(ast, fdef, where, start)
     inside = {d.name for it in items for d in _decls(it) if d.name}
+    taken = _identifiers(ast)
+
+    def fresh(stem: str) -> str:
+        name = _fresh(stem, taken, text)
+        taken.add(name)
+        return name
+    elements, element_repl = constant_elements(items, decls, inside, spellings, fresh)
+    if not found and not elements:
+        return Hoist(tuple(items), spellings=spellings, file=path, line=line)
+    types = _Types(ast)
     by_key: dict[tuple, list[_Chain]] = {}
     for ch in found:
         by_key.setdefault(ch.key, []).append(ch)
@@ -139,8 +151,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
                             "count with a local variable, and store it into the member after the loop")
     _check_base_writes(items, bases, by_key, spellings, error)
 
-    taken = _identifiers(ast)
-    members, repl, info, holders = [], {}, {}, {}
+    members, repl, info, holders = [], dict(element_repl), {}, {}
     for key, uses in by_key.items():
         first = uses[0]
         chain = spellings.text(first.node)
@@ -152,8 +163,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
             raise error(first.node, f"undeclared identifier '{first.base}'", "declare it before the region")
         member, holders[key], const = types.chain(decl.type, first.steps, chain, first.node, error)
         written = any(u.lvalue for u in uses)
-        name = _fresh("__".join([first.base, *(f for _, f in first.steps)]), taken, text)
-        taken.add(name)
+        name = fresh("__".join([first.base, *(f for _, f in first.steps)]))
         m = types.member(member, name, chain, written, const, spellings, first.node, error, by_key, key)
         members.append(m)
         info[key] = m
@@ -162,7 +172,8 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
     _check_aliases(by_key, info, holders, error)
     calls = dict(spellings.calls)
     new_items = tuple(_rewrite(it, repl, calls) for it in items)
-    hoist = Hoist(new_items, tuple(members), Spellings(spellings.exprs, calls, spellings.types), path, line)
+    hoist = Hoist(new_items, tuple(members + elements), Spellings(spellings.exprs, calls, spellings.types),
+                  path, line)
     hoist.note()
     return hoist
 
@@ -196,6 +207,13 @@ def _chain(node: c_ast.StructRef, parent, spellings, error) -> _Chain:
                 "a call" if isinstance(n, c_ast.FuncCall) else
                 "a pointer dereference" if isinstance(n, c_ast.UnaryOp) and n.op == "*" else
                 "a cast" if isinstance(n, c_ast.Cast) else "an expression")
+        if isinstance(n, c_ast.ArrayRef):
+            # an array of structs indexed in the loop: no copy before the region can stand for it
+            raise error(node, f"struct member access is not supported through a subscript "
+                              f"('{spellings.text(node)}'): looptx models arrays of numbers, not arrays of structs",
+                        f"keep each member in an array of its own (a struct of arrays: "
+                        f"{steps[0][1]}[...] for {spellings.text(node)}), or copy the member into a "
+                        "variable before the region where the subscript is fixed")
         raise error(node, f"struct member access is not supported through {what} ('{spellings.text(node)}')",
                     "copy the member into a variable before the region; looptx reads only chains of "
                     "members of a variable, such as g->n or s.blk.v, itself")

@@ -217,3 +217,49 @@ def loop_condition(ex, node: c_ast.For, it: str, step: int) -> list[str]:
             op = ("<" if step > 0 else ">") if on_left else (">" if step > 0 else "<")
         out.append(f"({a}) {op} ({b})")
     return out
+
+
+def iterator_type(ex, init, it: str) -> str:
+    """The C type a loop's iterator is declared with (its own declaration, or the variable's)."""
+    if isinstance(init, c_ast.DeclList):
+        t = init.decls[0].type
+        while isinstance(t, c_ast.TypeDecl):
+            t = t.type
+        return " ".join(w for w in t.names if w not in ("const", "register")) \
+            if isinstance(t, c_ast.IdentifierType) else "int"
+    sym = ex.local.get(it) or ex.lookup(it)
+    return sym.ctype if sym is not None and sym.ctype else "int"
+
+
+def check_body_keeps(ex, body, it: str) -> None:
+    """The loop body neither changes its iterator nor declares another one of that name."""
+    class V(c_ast.NodeVisitor):
+        def __init__(s):
+            s.bad = None
+            s.shadow = None
+
+        def visit_Decl(s, n):
+            if n.name == it and s.shadow is None:
+                s.shadow = n
+            s.generic_visit(n)
+
+        def visit_Assignment(s, n):
+            base = n.lvalue
+            if isinstance(base, c_ast.ID) and base.name == it and s.bad is None:
+                s.bad = n
+            s.generic_visit(n)
+
+        def visit_UnaryOp(s, n):
+            if n.op in ("p++", "++", "p--", "--") and isinstance(n.expr, c_ast.ID) \
+                    and n.expr.name == it and s.bad is None:
+                s.bad = n
+            s.generic_visit(n)
+    v = V()
+    v.visit(body)
+    if v.shadow is not None:
+        raise ex.error(v.shadow, f"the loop body declares another '{it}', which hides the loop's "
+                                 "iterator; looptx does not model shadowed names",
+                       f"rename the inner '{it}'")
+    if v.bad is not None:
+        raise ex.error(v.bad, f"loop iterator '{it}' is modified in the loop body",
+                       "only the loop header may change its iterator")

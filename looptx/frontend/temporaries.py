@@ -36,9 +36,13 @@ def _is_int_decl(d) -> bool:
 
 
 def _plain(e) -> bool:
-    """An initializer of names, integer constants and + - * / %: nothing it reads is memory."""
+    """An initializer of names, integer constants, elements at constant subscripts (NPB's
+    `grid_points[0] - 3`) and + - * / %."""
     if isinstance(e, c_ast.ID):
         return True
+    if isinstance(e, c_ast.ArrayRef):
+        return isinstance(e.subscript, c_ast.Constant) and e.subscript.type == "int" \
+            and (isinstance(e.name, c_ast.ID) or _plain(e.name) and isinstance(e.name, c_ast.ArrayRef))
     if isinstance(e, c_ast.Constant):
         return e.type.endswith("int")
     if isinstance(e, c_ast.BinaryOp):
@@ -51,15 +55,17 @@ def _plain(e) -> bool:
 
 
 def _written(items) -> set[str]:
-    """Names assigned, incremented, declared or addressed anywhere in `items`."""
+    """Names assigned, incremented, declared or addressed anywhere in `items` (an array's
+    name when one of its elements is)."""
     out = set()
     for it in items:
         for n in all_nodes(it):
-            if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
-                out.add(n.lvalue.name)
-            elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") \
-                    and isinstance(n.expr, c_ast.ID):
-                out.add(n.expr.name)
+            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
+            while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
+                target = target.name
+            if isinstance(target, c_ast.ID):
+                out.add(target.name)
             elif isinstance(n, c_ast.Decl) and n.name:
                 out.add(n.name)
     return out

@@ -178,6 +178,7 @@ def setup(args) -> Setup:
     if args.backend == "c":
         from looptx.runtime.evaluators import c_build_command
         build_command = c_build_command(build_command, os.path.abspath(path))
+        _check_compiler(build_command, spec)
     reps = int(counter.get("repetitions") or (5 if args.backend == "c" else 10))
     rtol = dict(spec.validation).get("rtol") if spec is not None else None
     if spec is not None:
@@ -188,6 +189,22 @@ def setup(args) -> Setup:
                  float(counter.get("timeout", 60.0 if args.backend == "c" else 120.0)), rtol, chosen,
                  args.batch_size if args.batch_size is not None else int(s.get("batch_size", 1)),
                  args.workers if args.workers is not None else s.get("workers"))
+
+
+def _check_compiler(build_command: str | None, spec) -> None:
+    """A compiler that is not installed (Orio files name icc) would fail every point, each
+    recorded as a compile error: said once, before anything is measured."""
+    import shlex
+    import shutil
+    try:
+        words = shlex.split(build_command or "")
+    except ValueError:
+        return                  # an unbalanced quote: the compiler's own error says more
+    if not words or "@" in words[0] or shutil.which(words[0]) is not None:
+        return
+    raise AnnotationError(f"the build command's compiler '{words[0]}' is not installed",
+                          hint="install it, or name one that is in the PerfTuning block's "
+                               "build_command (e.g. 'gcc -O3')", **spec.where("build", "build_command"))
 
 
 def evaluator_for(st: Setup, sizes: Mapping[str, int], function=None):
@@ -266,6 +283,14 @@ def run(args) -> int:
     check_db_folder(st.db)
     if args.resume:        # `arg resume = True` in a file also serves its first run
         check_resume_target(st.db, [_key(st, sz) for sz in st.sizes], st.path)
+    for sizes in st.sizes[1:] and st.sizes:
+        # sizes the region cannot run at (past an array's declared extents) are bad input:
+        # said before any size is measured, not after the others
+        try:
+            evaluator_for(st, sizes, args.function).signature()
+        except LooptxError as e:
+            e.what = e.what.replace("at these sizes", "at " + ", ".join(f"{k}={v}" for k, v in sizes.items()))
+            raise
     for sizes in st.sizes:
         space = space_for(st.spec, sizes, name=os.path.basename(st.path), chosen=st.chosen)
         _check_constraints(st, space, sizes)

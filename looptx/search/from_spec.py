@@ -27,10 +27,34 @@ def first_point(spec, sizes: dict[str, Any] | None = None,
             return point
     if chosen:
         given = ", ".join(f"{k}={v}" for k, v in chosen.items())
+        c = _ruling_out(spec, names, choices, sizes)
+        if c is not None:
+            raise AnnotationError(f"constraint '{c.name}' rules out every point with {given}",
+                                  hint="pick other values with --define", file=spec.file,
+                                  line=c.line or spec.line, col=c.col or None)
         raise AnnotationError(f"no point with {given} satisfies the constraints",
                               hint="pick other values with --define", file=spec.file, line=spec.line)
     raise AnnotationError("no point of the performance parameters satisfies the constraints",
                           hint="relax a constraint or widen a parameter", file=spec.file, line=spec.line)
+
+
+def _ruling_out(spec, names, choices, sizes):
+    """The first constraint that is false at every point of `choices` (one that raises counts
+    as false), or None when each point fails a different one."""
+    left = list(spec.constraints)
+    for values in itertools.product(*choices):
+        env = {**spec.lets, **sizes, **dict(zip(names, values))}
+        left = [c for c in left if not _holds(c, env)]
+        if not left:
+            return None
+    return left[0] if left else None
+
+
+def _holds(c, env) -> bool:
+    try:
+        return bool(c.expr(env))
+    except Exception:  # noqa: BLE001 - as the space reads a constraint that cannot be evaluated
+        return False
 
 
 def picked(spec, p, value) -> Any:

@@ -1,0 +1,112 @@
+"""Array elements at constant subscripts that bound the region's loops (NPB's
+`for (k = 1; k <= grid_points[2] - 2; k++)`), read once before the region.
+
+An element is no size of the model; but when the region never writes its array, its value
+is the same at every use, so the region is modelled, as struct members are, as if the user had
+written `const int grid_points__2 = grid_points[2];` before it.  Only elements that reach a
+loop bound, a subscript or a condition are hoisted: an element read as data stays a read."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from looptx.errors import note_once
+from looptx.frontend.names import to_user
+from looptx.frontend.symbols import INT_TYPES, all_nodes, symbol_of
+
+# element types whose value is a size as C computes it (a char or a bool is not one)
+_SIZE_WORDS = INT_TYPES - {"char", "bool", "_Bool", "int8_t", "uint8_t"}
+
+
+def _constant_element(node) -> tuple[str, tuple[int, ...]] | None:
+    """(array, subscripts) of `a[2]` or `a[0][1]`, None for anything else."""
+    subs = []
+    while isinstance(node, c_ast.ArrayRef):
+        s = node.subscript
+        if not (isinstance(s, c_ast.Constant) and s.type == "int"):
+            return None
+        try:
+            subs.append(int(s.value.rstrip("uUlL"), 0))
+        except ValueError:
+            return None
+        node = node.name
+    return (node.name, tuple(reversed(subs))) if isinstance(node, c_ast.ID) and subs else None
+
+
+def _index_parts(items):
+    """The subtrees where the model needs affine expressions: loop headers, subscripts and
+    the conditions of ifs, loops and ?:."""
+    for it in items:
+        for n in all_nodes(it):
+            if isinstance(n, c_ast.For):
+                yield from (p for p in (n.init, n.cond, n.next) if p is not None)
+            elif isinstance(n, c_ast.ArrayRef):
+                yield n.subscript
+            elif isinstance(n, (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.TernaryOp)) and n.cond is not None:
+                yield n.cond
+
+
+def _written_arrays(items) -> set[str]:
+    out = set()
+    for it in items:
+        for n in all_nodes(it):
+            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("p++", "++", "p--", "--", "&") else None
+            while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
+                target = target.name
+            if isinstance(target, c_ast.ID):
+                out.add(target.name)
+    return out
+
+
+def _element_type(decl) -> list[str] | None:
+    """The element type's words of an array or pointer declaration of integers."""
+    t = decl.type
+    if not isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        return None
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        t = t.type
+    if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) \
+            and set(t.type.names) <= _SIZE_WORDS:
+        return list(t.type.names)
+    return None
+
+
+def constant_elements(items, decls: dict, inside: set[str], spellings, fresh) -> tuple[list, dict]:
+    """(members, replacements) for the constant elements the region reads in a bound, a
+    subscript or a condition, of integer arrays declared before it that it never writes.
+    `fresh(stem)` names a variable; the members are members.Member values."""
+    from looptx.frontend.members import Member
+    written = _written_arrays(items)
+    wanted = set()
+    for part in _index_parts(items):
+        for n in all_nodes(part):
+            e = _constant_element(n)
+            if e and e[0] not in written and e[0] not in inside and e[0] in decls \
+                    and _element_type(decls[e[0]]) is not None:
+                wanted.add(e)
+    if not wanted:
+        return [], {}
+    members, names, repl = [], {}, {}
+    for it in items:
+        for n in all_nodes(it):
+            e = _constant_element(n) if isinstance(n, c_ast.ArrayRef) else None
+            if e not in wanted:
+                continue
+            if e not in names:
+                base, subs = e
+                name = fresh(f"{base}__{'_'.join(map(str, subs))}")
+                names[e] = name
+                words = _element_type(decls[base])
+                chain = spellings.text(n)
+                t = c_ast.TypeDecl(name, ["const"], None, c_ast.IdentifierType(words))
+                symbol = symbol_of(c_ast.Decl(name, ["const"], [], [], [], t, None, None), spellings)
+                members.append(Member(chain, name, symbol, f"const {' '.join(words)} {name} = {chain};",
+                                      element=True))
+            repl[id(n)] = c_ast.ID(names[e], n.coord)
+    return members, repl
+
+
+def note_elements(members, file: str, line: int) -> None:
+    if members:
+        note_once(file, line or 1, "array elements at constant subscripts are read once before the region: "
+                  f"{', '.join(to_user(m.chain) for m in members)} (as {', '.join(to_user(m.name) for m in members)})")

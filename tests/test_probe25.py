@@ -1,0 +1,95 @@
+"""Probe 25 (NPB, Parboil, PolyBench/GPU, Orio files of HPCL's Kalman filters): a compiler the
+build command names but the machine lacks, problem sizes past the declared extents found after
+other sizes were measured, the constraint that rules out a --define, a single --cflags flag,
+and the hint for an array of structs."""
+from __future__ import annotations
+
+from conftest import run_cli
+
+# the Kalman filters' add_matrix, as HPCL wrote it for icc
+ADD = """void add_matrix(double* mat_a, int rows, int cols, double* mat_b, double* mat_c)  {
+/*@ begin PerfTuning (
+ def build {
+   arg build_command = '%s';
+ }
+ def performance_params {
+  param U_I[] = range(1,4);
+  param U_J[] = range(1,4);
+  constraint unroll_limit = ((U_I == 1) or (U_J == 1));
+ }
+ def input_params {
+  let N = [%s];
+  param rows[] = N;
+  param cols[] = N;
+ }
+ def input_vars {
+   decl dynamic double mat_a[rows*cols] = random;
+   decl dynamic double mat_b[%s] = random;
+   decl dynamic double mat_c[rows*cols] = 0;
+ }
+ def search {
+   arg algorithm = 'Exhaustive';
+ }
+) @*/
+int i, j;
+/*@ begin Loop (
+  transform Composite(
+    unrolljam = (['i','j'],[U_I,U_J])
+)
+  for (i = 0; i <= rows-1; i++)
+    for (j = 0; j <= cols-1; j++)
+      mat_c[cols * i + j] = mat_a[cols * i + j] + mat_b[cols * i + j];
+) @*/
+  for (i = 0; i <= rows-1; i++)
+    for (j = 0; j <= cols-1; j++)
+      mat_c[cols * i + j] = mat_a[cols * i + j] + mat_b[cols * i + j];
+/*@ end @*/
+/*@ end @*/
+}
+"""
+
+
+def _one_error(rc, err, start, *parts):
+    assert rc == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(start) and all(p in err for p in parts), err
+
+
+def test_a_compiler_that_is_not_installed_is_said_before_any_point(tmp_path):
+    src = tmp_path / "add.c"
+    src.write_text(ADD % ("icc_not_here -O3", "6", "rows*cols"))
+    rc, out, err = run_cli("search", src, "--budget", "2")
+    _one_error(rc, err, f"{src}:4:", "the build command's compiler 'icc_not_here' is not installed")
+    assert not (tmp_path / "add.looptx.db").exists()
+
+
+def test_sizes_past_the_declared_extents_are_found_before_measuring(tmp_path):
+    """mat_b is declared with cols*cols elements: wrong at rows=6, cols=12 only, the third
+    problem size; no size is measured before the error."""
+    src = tmp_path / "add.c"
+    src.write_text(ADD % ("gcc -O2", "6, 12", "cols*cols"))
+    rc, out, err = run_cli("search", src, "--budget", "2")
+    _one_error(rc, err, f"{src}:", "at rows=12, cols=6 the region reaches element", "of array 'mat_b'")
+    assert "looptx search" not in out, out
+
+
+def test_the_constraint_that_rules_out_a_define_is_named(tmp_path):
+    src = tmp_path / "add.c"
+    src.write_text(ADD % ("gcc -O2", "6", "rows*cols"))
+    rc, out, err = run_cli("run", src, "-D", "U_I=2", "-D", "U_J=3")
+    _one_error(rc, err, f"{src}:9:", "constraint 'unroll_limit' rules out every point with U_I=2, U_J=3")
+    rc, out, err = run_cli("run", src, "-D", "U_I=1", "-D", "U_J=3", "--cflags", "-O1")
+    assert rc == 0 and ": ok" in out and "-O1]" in out, out + err
+
+
+def test_an_array_of_structs_gets_a_hint_that_fits(tmp_path):
+    # Parboil mri-q's kVals
+    src = tmp_path / "q.c"
+    src.write_text("struct kValues { float Kx; float PhiMag; };\n"
+                   "void q(int numK, int numX, struct kValues *kVals, float *x, float *Qr)\n{\n"
+                   "  int indexK, indexX;\n#pragma scop\n"
+                   "  for (indexX = 0; indexX < numX; indexX++)\n"
+                   "    for (indexK = 0; indexK < numK; indexK++)\n"
+                   "      Qr[indexX] += kVals[indexK].PhiMag * kVals[indexK].Kx * x[indexX];\n"
+                   "#pragma endscop\n}\n")
+    rc, out, err = run_cli("deps", src)
+    _one_error(rc, err, f"{src}:8:", "not arrays of structs", "a struct of arrays: PhiMag[...]")
