@@ -93,3 +93,21 @@ def test_an_array_of_structs_gets_a_hint_that_fits(tmp_path):
                    "#pragma endscop\n}\n")
     rc, out, err = run_cli("deps", src)
     _one_error(rc, err, f"{src}:8:", "not arrays of structs", "a struct of arrays: PhiMag[...]")
+
+
+def test_a_jam_over_a_rectangle_splits_the_inner_loop_once(tmp_path):
+    """Unroll j by 4, then jam i by 3: only the last tile of i is partial, which the i loop's
+    own separation handles; the j loop was also split at j = 4 (35 copies of the statement
+    where 20 do)."""
+    src = tmp_path / "add.c"
+    src.write_text("void add(double* a, int rows, int cols, double* b, double* c)\n{\n  int i, j;\n#pragma scop\n"
+                   "  for (i = 0; i <= rows-1; i++)\n    for (j = 0; j <= cols-1; j++)\n"
+                   "      c[cols * i + j] = a[cols * i + j] + b[cols * i + j];\n#pragma endscop\n}\n")
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 4}\n"
+                                     "  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml")
+    assert rc == 0, err
+    assert out.count("c[") == 20 and "j = 4;" not in out, out
+    for rows, cols in ((7, 9), (6, 6), (2, 3)):
+        rc, out, err = run_cli("run", src, "--recipe", tmp_path / "r.yaml", "-D", f"rows={rows}", "-D", f"cols={cols}")
+        assert rc == 0 and ": ok" in out, (rows, cols, out + err)

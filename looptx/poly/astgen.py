@@ -290,18 +290,22 @@ def separation_options(v: Variant, width: int | None = None, skip=()) -> list[tu
             continue
         first, point, d = members[0]
         innermost = min(pt for _, pt, _ in members)
+        outer = None
         for level in [ctrl] + [q for q in range(ctrl + 2, innermost, 2)]:
-            full = _full_prefixes(v, members, ctrl, level, point, d, width)
+            full = _full_prefixes(v, members, ctrl, level, point, d, width, outer)
             if full is None:
                 continue
+            outer = full if level == ctrl else outer
             target = isl.Set(f"{{ separation_class[[{level}] -> [0]] }}")
             out.append((level, isl.UnionMap.from_map(isl.Map.from_domain_and_range(full, target))))
     return out
 
 
-def _full_prefixes(v: Variant, members, ctrl: int, level: int, point: int, d, width: int):
+def _full_prefixes(v: Variant, members, ctrl: int, level: int, point: int, d, width: int, outer=None):
     """The schedule prefixes up to `level` under which every unrolled value of the strip occurs
-    (in the whole schedule space), or None below the control loop when they are all or none."""
+    (in the whole schedule space), or None below the control loop when they are all or none,
+    or when the partial ones all lie in partial iterations of the control loop (`outer`, its
+    full prefixes), which the control loop's class separates already."""
     pre = pairs = None
     for k, pt, _ in members:
         rng = v.piece_map(v.pieces[k], width).range()
@@ -324,6 +328,10 @@ def _full_prefixes(v: Variant, members, ctrl: int, level: int, point: int, d, wi
     partial = box.subtract(pairs).project_out(isl.dim_type.set, level + 1, 1)
     full = pre.subtract(partial).coalesce()
     if level != ctrl and (full.is_empty() or partial.intersect(pre).is_empty()):
+        return None
+    if level != ctrl and outer is not None and partial.intersect(pre).insert_dims(
+            isl.dim_type.set, level + 1, width - level - 1).intersect(outer).is_empty():
+        # a jam over a rectangle: only the last tile of the control loop is partial
         return None
     return full.insert_dims(isl.dim_type.set, level + 1, width - level - 1)
 
