@@ -39,31 +39,24 @@ UNROLL_THEN_OMP = """steps:
 """
 
 
-@pytest.mark.parametrize("recipe", [OMP_THEN_UNROLL, UNROLL_THEN_OMP])
-def test_an_unrolled_parallel_loop_keeps_its_temporaries_private(tmp_path, recipe, monkeypatch):
+# `private:` on a tile's control loop: each iteration of the original loop inside it gets its
+# own temporaries, which makes them private to the parallel loop too
+TILE_THEN_OMP = """steps:
+  - tile: {stmt: 0, loop: i, size: 8, control: ii}
+  - omp_for: {stmt: 0, loop: ii, private: [ar, br, cr]}
+"""
+
+
+@pytest.mark.parametrize("recipe, pragma", [(OMP_THEN_UNROLL, "private(ar, br, cr)"),
+                                            (UNROLL_THEN_OMP, "private(ar, br, cr)"),
+                                            (TILE_THEN_OMP, "private(i, ar, br, cr)")])
+def test_a_parallel_loop_keeps_its_temporaries_private(tmp_path, recipe, pragma, monkeypatch):
     (tmp_path / "k10.c").write_text(K10)
     (tmp_path / "r.yaml").write_text(recipe)
     rc, out, err = run_cli("transform", tmp_path / "k10.c", "--recipe", tmp_path / "r.yaml")
     assert rc == 0, err
-    # the unroll's remainder runs outside the parallel loop: another iteration, not a reader
-    assert "#pragma omp parallel for private(ar, br, cr)" in out, out
-    monkeypatch.setenv("OMP_NUM_THREADS", "2")
-    for n in (1001, 6):
-        rc, out, err = run_cli("run", tmp_path / "k10.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}",
-                               "--cflags", "-O0 -fopenmp")
-        assert rc == 0 and ": ok" in out, (n, out + err)
-
-
-@pytest.mark.parametrize("order", ["", "  - permute: {stmt: 0, order: [ii, i]}\n"])
-def test_omp_for_privatizes_on_a_loop_a_step_made(tmp_path, order, monkeypatch):
-    """`private:` on a tile's control loop: each iteration of the original loop inside it gets
-    its own temporaries, which makes them private to the parallel loop too."""
-    (tmp_path / "k10.c").write_text(K10)
-    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8, control: ii}\n" + order
-                                     + "  - omp_for: {stmt: 0, loop: ii, private: [ar, br, cr]}\n")
-    rc, out, err = run_cli("transform", tmp_path / "k10.c", "--recipe", tmp_path / "r.yaml")
-    assert rc == 0, err
-    assert "#pragma omp parallel for private(i, ar, br, cr)" in out, out
+    # an unroll's remainder runs outside the parallel loop: another iteration, not a reader
+    assert f"#pragma omp parallel for {pragma}" in out, out
     monkeypatch.setenv("OMP_NUM_THREADS", "2")
     for n in (1001, 13):
         rc, out, err = run_cli("run", tmp_path / "k10.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}",

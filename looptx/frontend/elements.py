@@ -12,6 +12,7 @@ from pycparser import c_ast
 from looptx.errors import note_once
 from looptx.frontend.names import to_user
 from looptx.frontend.symbols import INT_TYPES, all_nodes, symbol_of
+from looptx.frontend.temporaries import written_names
 
 # element types whose value is a size as C computes it (a char or a bool is not one)
 _SIZE_WORDS = INT_TYPES - {"char", "bool", "_Bool", "int8_t", "uint8_t"}
@@ -45,19 +46,6 @@ def _index_parts(items):
                 yield n.cond
 
 
-def _written_arrays(items) -> set[str]:
-    out = set()
-    for it in items:
-        for n in all_nodes(it):
-            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
-                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("p++", "++", "p--", "--", "&") else None
-            while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
-                target = target.name
-            if isinstance(target, c_ast.ID):
-                out.add(target.name)
-    return out
-
-
 def _element_type(decl) -> list[str] | None:
     """The element type's words of an array or pointer declaration of integers."""
     t = decl.type
@@ -76,7 +64,7 @@ def constant_elements(items, decls: dict, inside: set[str], spellings, fresh) ->
     subscript or a condition, of integer arrays declared before it that it never writes.
     `fresh(stem)` names a variable; the members are members.Member values."""
     from looptx.frontend.members import Member
-    written = _written_arrays(items)
+    written = written_names(items)
     wanted = set()
     for part in _index_parts(items):
         for n in all_nodes(part):

@@ -302,18 +302,24 @@ def _macro_value(sign: str, literal: str, text: str, filename: str, base_dir: st
     try:
         value = c_int_value(literal)
     except ValueError:
-        if current != "<stdin>":
-            filename = os.path.join(base_dir, current)
-            try:
-                with open(filename, encoding="utf-8", errors="replace") as f:
-                    text = f.read()
-            except OSError:
-                text = ""
-        lines = text.split("\n")
-        col = lines[line - 1].find(literal) + 1 if 0 < line <= len(lines) else 0
+        filename, col = _column_in(literal, text, filename, base_dir, current, line)
         what, hint = bad_int_constant(literal)
-        raise SourceError(what, hint=hint, file=filename, line=line, col=max(col, 1)) from None
+        raise SourceError(what, hint=hint, file=filename, line=line, col=col) from None
     return -value if sign == "-" else value
+
+
+def _column_in(word: str, text: str, filename: str, base_dir: str, current: str, line: int):
+    """(file, column) of `word` on a line that cpp reported in `current` (the main file's
+    comment-free `text`, or a header, read again)."""
+    if current != "<stdin>":
+        filename = os.path.join(base_dir, current)
+        try:
+            with open(filename, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError:
+            text = ""
+    lines = text.split("\n")
+    return filename, max(lines[line - 1].find(word) + 1, 1) if 0 < line <= len(lines) else 1
 
 
 def _redefined(name: str, body: str, given: str, text: str, filename: str, base_dir: str,
@@ -330,15 +336,7 @@ def _redefined(name: str, body: str, given: str, text: str, filename: str, base_
         same = False
     if same:
         return None
-    if current != "<stdin>":
-        filename = os.path.join(base_dir, current)
-        try:
-            with open(filename, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        except OSError:
-            text = ""
-    lines = text.split("\n")
-    col = max(lines[line - 1].find(name) + 1, 1) if 0 < line <= len(lines) else 1
+    filename, col = _column_in(name, text, filename, base_dir, current, line)
     return SourceError(f"-D {name}={given} does not change '{name}' in this file: this #define "
                        f"sets it to {body} and a build keeps it (gcc only warns that '{name}' is "
                        "redefined), so code made for the -D value is not for the file",

@@ -54,7 +54,7 @@ def _plain(e) -> bool:
     return False
 
 
-def _written(items) -> set[str]:
+def written_names(items) -> set[str]:
     """Names assigned, incremented, declared or addressed anywhere in `items` (an array's
     name when one of its elements is)."""
     out = set()
@@ -142,9 +142,9 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list) -> None:
                 k -= 1
                 continue
             name, expr = pair
-            end = next((j for j in range(k + 1, len(items)) if name in _written([items[j]])), len(items))
+            end = next((j for j in range(k + 1, len(items)) if name in written_names([items[j]])), len(items))
         rest = items[k + 1:end]
-        if name in _index_names(rest) and not ((id_names(expr) | {name}) & _written(rest)):
+        if name in _index_names(rest) and not ((id_names(expr) | {name}) & written_names(rest)):
             sub = _Substitute(name, expr)
             for it in rest:
                 sub.visit(it)
