@@ -204,13 +204,24 @@ def test_assigned_subscript_temporaries_are_their_values(tmp_path, function, rec
     assert rc == 0 and ": ok" in out, out + err
 
 
-def test_a_region_that_sets_a_size_before_its_loops_says_where_to_start(tmp_path):
+def test_the_statements_that_set_a_size_before_the_loops_stay_outside_the_region(tmp_path):
+    """NPB MG's rprj3: `if (m3k == 3) d3 = 2; else d3 = 1;` before the loops, which read d3 in
+    subscripts; inside a --function region, d3 would be no size and the region refused."""
     src = ("double r[64], s[64];\nvoid f(int m, int k)\n{\n  int j, d;\n  if (k == 3)\n    d = 2;\n"
            "  else\n    d = 1;\n  for (j = 1; j < m; j++)\n    s[j] = r[2*j - d];\n}\n")
     (tmp_path / "f.c").write_text(src)
     rc, out, err = run_cli("deps", tmp_path / "f.c", "--function", "f")
+    assert rc == 0 and "parameters: m, d" in out, out + err
+    assert "f.c:5:3: note: the statements before the first loop set d, which the loops read as a size" in err, err
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 4}\n")
+    rc, out, err = run_cli("run", tmp_path / "f.c", "--function", "f", "--recipe", tmp_path / "r.yaml",
+                           "-D", "m=30", "-D", "d=2")
+    assert rc == 0 and ": ok" in out, out + err
+    # a statement of another form keeps them in the region, which names the way out
+    (tmp_path / "g.c").write_text(src.replace("  if (k == 3)", "  s[0] = 0.0;\n  if (k == 3)"))
+    rc, out, err = run_cli("deps", tmp_path / "g.c", "--function", "f")
     assert rc == 2 and err.count("\n") == 1, err
-    assert "f.c:10:" in err and "'d' is written inside the region" in err and "loops from line 9 on" in err, err
+    assert "g.c:11:" in err and "'d' is written inside the region" in err and "loops from line 10 on" in err, err
 
 
 # NPB BT's compute_rhs: every loop is bounded by an element of a global the region only reads

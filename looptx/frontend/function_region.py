@@ -39,6 +39,39 @@ def _outside_statement(node) -> str | None:
     return None
 
 
+def _set_names(stmts) -> set[str] | None:
+    """The scalars that statements of the form `x = e;` or `if (c) x = e; else ...` set, or
+    None when one of them does anything else."""
+    out = set()
+    for st in stmts:
+        if isinstance(st, c_ast.Compound):
+            inner = _set_names(st.block_items or [])
+        elif isinstance(st, c_ast.If):
+            inner = _set_names([b for b in (st.iftrue, st.iffalse) if b is not None])
+        elif isinstance(st, c_ast.Assignment) and st.op == "=" and isinstance(st.lvalue, c_ast.ID):
+            inner = {st.lvalue.name}
+        else:
+            return None
+        if inner is None:
+            return None
+        out |= inner
+    return out
+
+
+def _leading_sizes(body: list) -> list:
+    """The statements before the first loop that only set scalars which the loops after them
+    read in a bound, a subscript or a condition and never set (NPB MG's `if (m3k == 3) d3 = 2;
+    else d3 = 1;`): in the region, a scalar it sets is no size, and the region would be refused.
+    Only then are they left out, so that other regions keep their statement numbers."""
+    from looptx.frontend.temporaries import index_names, written_names
+    k = next((i for i, st in enumerate(body) if isinstance(st, c_ast.For)), 0)
+    names = _set_names(body[:k]) if k else None
+    rest = body[k:]
+    if not names or names & written_names(rest) or not names & index_names(rest):
+        return []
+    return body[:k]
+
+
 def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -> list[Region]:
     """The whole body of a function, minus its leading declarations, calls before its first
     loop and calls and a return after its last (a kernel that allocates, clears or frees
@@ -50,6 +83,14 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         stmt = body.pop(0)
         if not isinstance(stmt, c_ast.Decl):
             outside.append(stmt)
+    sizes = _leading_sizes(body)
+    if sizes:
+        del body[:len(sizes)]
+        names = sorted(_set_names(sizes))
+        line, col = where(sizes[0])
+        note_once(src.filename, line, f"the statements before the first loop set {', '.join(names)}, which "
+                  f"the loops read as {'sizes' if len(names) > 1 else 'a size'} (a bound, subscript or "
+                  "condition) and never set: they stay outside the region", col=col)
     trailing = None
     while body and (isinstance(body[-1], c_ast.Return) or _outside_statement(body[-1])):
         trailing = body.pop()

@@ -71,7 +71,7 @@ def written_names(items) -> set[str]:
     return out
 
 
-def _index_names(items) -> set[str]:
+def index_names(items) -> set[str]:
     """Names read where the model needs affine expressions: subscripts, loop headers and the
     conditions of ifs and loops."""
     out = set()
@@ -144,7 +144,7 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list) -> None:
             name, expr = pair
             end = next((j for j in range(k + 1, len(items)) if name in written_names([items[j]])), len(items))
         rest = items[k + 1:end]
-        if name in _index_names(rest) and not ((id_names(expr) | {name}) & written_names(rest)):
+        if name in index_names(rest) and not ((id_names(expr) | {name}) & written_names(rest)):
             sub = _Substitute(name, expr)
             for it in rest:
                 sub.visit(it)
