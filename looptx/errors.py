@@ -123,8 +123,10 @@ def spelled_as_written(spell):
         _spellers.pop()
 
 
-def note_once(file: str, line: int | None, text: str, col: int | None = None, per_line: bool = False) -> None:
-    """Queues `FILE:LINE[:COL]: note: TEXT`, once per file and text (a file is read again for
+def note_once(file: str, line: int | None, text: str, col: int | None = None, per_line: bool = False,
+              kind: str = "note") -> None:
+    """Queues `FILE:LINE[:COL]: note: TEXT` (`kind`: 'warning' for what makes code much
+    slower), once per file and text (a file is read again for
     each size of a search), or once per line too (`per_line`: what one region's output does),
     for `flush_notes`.  Only the main process speaks (build workers load the same file again and
     would repeat it), and a run that ends in a bad input drops its notes: that error is the one
@@ -140,7 +142,7 @@ def note_once(file: str, line: int | None, text: str, col: int | None = None, pe
         _noted.add(key)
         file = _as_given.get(key[0], file)
         where = f"{file}:{line}:{col}" if line and col else f"{file}:{line}" if line else file
-        _pending.append(f"{where}: note: {text}")
+        _pending.append(f"{where}: {kind}: {text}")
 
 
 def flush_notes() -> None:

@@ -63,7 +63,7 @@ def cuda_file(program: Program, variants: dict[int, Variant], head: str, *, stan
     parts, warnings = [], []
     for i, v in variants.items():
         rc = generate(v, region_name(program, i))
-        warnings += rc.warnings
+        warnings += [file_numbered(w, program.bases[i] if program.bases else 0) for w in rc.warnings]
         parts.append(cu_file(rc, head if not parts else "", dict(program.int_macros),
                              standalone=standalone and len(variants) == 1,
                              sizes=dict(program.scops[i].fixed)))
@@ -206,12 +206,17 @@ _STMT_NUMBERS = re.compile(r"\b(S(?=\d+\()|statements? |stmts?: \[?)(\d+(?:(?:, 
 def in_file_numbers(e: LooptxError, base: int) -> None:
     """A step's error names the region's statements (`S0(1,1)`, `statement 1`, `stmts: [0]`);
     a command-line recipe numbers them over the file, from `base` in this region."""
-    if not base:
-        return
-    shift = lambda m: m.group(1) + re.sub(r"\d+", lambda n: str(int(n.group(0)) + base), m.group(2))
-    e.what = _STMT_NUMBERS.sub(shift, e.what)
+    e.what = file_numbered(e.what, base)
     if e.hint:
-        e.hint = _STMT_NUMBERS.sub(shift, e.hint)
+        e.hint = file_numbered(e.hint, base)
+
+
+def file_numbered(text: str, base: int) -> str:
+    """`text` with the region's statement numbers as the file numbers them (from `base`)."""
+    if not base:
+        return text
+    shift = lambda m: m.group(1) + re.sub(r"\d+", lambda n: str(int(n.group(0)) + base), m.group(2))
+    return _STMT_NUMBERS.sub(shift, text)
 
 
 def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,

@@ -161,7 +161,7 @@ def test_a_copy_that_cannot_move_out_of_the_thread_loops_says_it_is_serial(tmp_p
     (tmp_path / "d.yaml").write_text(INNER_COPY.replace("stmt: 0", "stmt: 1"))
     rc, out, err = run_cli("transform", tmp_path / "d.c", "--recipe", tmp_path / "d.yaml", "--target", "cuda")
     assert rc == 0, err
-    assert "step 6 (shared): the copy at 'kk', inside the thread loops, is made one thread at a time " \
+    assert "warning: step 6 (shared): the copy at 'kk', inside the thread loops, is made one thread at a time " \
            "between barriers (permute would split loop 'i'" in err, err
     rc, out, err = run_cli("run", tmp_path / "d.c", "--recipe", tmp_path / "d.yaml", "-D", "n=37")
     assert rc == 0 and ": ok" in out, out + err

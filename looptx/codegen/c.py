@@ -178,7 +178,11 @@ class CPrinter:
         # a long `i * i` does not overflow), except as a subscript, where the value is the same
         typed = {n: ir.Cast(t, mapping[n], spelled or None) for n, t, spelled in s.iter_types if n in mapping}
         body = K.subst(s.body, {**mapping, **typed}, in_refs=mapping) if typed else K.subst(s.body, mapping)
-        return ir.to_c(body, ref=ref, spelled=self.spelled) + ";"
+        return ir.to_c(self.body_of(body), ref=ref, spelled=self.spelled) + ";"
+
+    def body_of(self, body: ir.Expr) -> ir.Expr:
+        """A statement's expression as this printer's language computes it (C: as written)."""
+        return body
 
     def assign(self, n: K.Assign) -> str:
         return f"{ir.to_c(n.lhs, ref=self.ref_text)} = {ir.to_c(n.rhs, ref=self.ref_text)};"

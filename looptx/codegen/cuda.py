@@ -3,6 +3,8 @@ host function that allocates, copies, launches and copies back, an optional stan
 and the C emulation of the grid used by the C backend."""
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from dataclasses import dataclass, field
 
@@ -59,6 +61,9 @@ class CudaPrinter(ThreadPrinter):
         super().__init__(variant, buffers, indent)
         self.written_scalars = set(written_scalars)
 
+    def body_of(self, body: ir.Expr) -> ir.Expr:
+        return c_math_args(body)
+
     def ref_text(self, r: ir.Ref) -> str:
         try:
             arr = self.scop.array(r.array)
@@ -72,6 +77,39 @@ class CudaPrinter(ThreadPrinter):
         for extent, e in zip(arr.dims[1:], r.index[1:]):
             flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(f"({extent})" if not extent.isidentifier() else extent)), e)
         return f"{r.array}[{ir.to_c(K.simplify(flat))}]"
+
+
+# math.h's double functions: C converts their arguments to double; C++ picks an overload by
+# the argument's type instead (a float one, or for an int a constexpr host template that a
+# kernel cannot call), so the .cu makes C's conversion explicit.  ldexp's exponent stays int.
+_DOUBLE_MATH = {f: None for f in """sqrt exp exp2 expm1 log log2 log10 log1p pow sin cos tan asin acos
+atan atan2 sinh cosh tanh fabs fmax fmin floor ceil round trunc fmod cbrt hypot erf erfc copysign
+fma""".split()} | {"ldexp": (0,)}
+
+
+def c_math_args(e: ir.Expr) -> ir.Expr:
+    """`e` with the arguments of math.h's double functions cast to double."""
+    if isinstance(e, ir.Call) and e.fn in _DOUBLE_MATH:
+        which = _DOUBLE_MATH[e.fn]
+        args = tuple(_as_double(c_math_args(a)) if which is None or k in which else c_math_args(a)
+                     for k, a in enumerate(e.args))
+        return dataclasses.replace(e, args=args)
+    changes = {}
+    for f in dataclasses.fields(e):
+        x = getattr(e, f.name)
+        if isinstance(x, ir.Expr):
+            changes[f.name] = c_math_args(x)
+        elif isinstance(x, tuple) and any(isinstance(y, ir.Expr) for y in x):
+            changes[f.name] = tuple(c_math_args(y) if isinstance(y, ir.Expr) else y for y in x)
+    return dataclasses.replace(e, **changes) if changes else e
+
+
+def _as_double(a: ir.Expr) -> ir.Expr:
+    double_literal = isinstance(a, ir.Num) and any(c in a.text for c in ".eE") and not a.text.lower().endswith("f") \
+        and not a.text.lower().startswith("0x")
+    double = double_literal or isinstance(a, ir.Cast) and a.ctype == "double" \
+        or isinstance(a, ir.Call) and a.fn in _DOUBLE_MATH and a.fn not in ("ldexp",)
+    return a if double else ir.Cast("double", a)
 
 
 def _refs(node: K.Node) -> set[str]:
@@ -128,8 +166,10 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
     for K0 in kern:
         if not K0.mapped:
             stmts = sorted({v.pieces[k].stmt for k in K0.pieces})
-            out.warnings.append(f"statements {', '.join(f'S{s}' for s in stmts)} are not mapped by a cuda "
-                                f"step: they run in a one-thread kernel ({K0.name}): correct, slow")
+            many = len(stmts) > 1
+            out.warnings.append(f"statement{'s' if many else ''} {', '.join(map(str, stmts))} "
+                                f"{'are' if many else 'is'} not mapped by a cuda step: "
+                                f"{'they run' if many else 'it runs'} in a one-thread kernel ({K0.name}): correct, slow")
     plans = gpu.kernel_plans(plan, kern, scop.prefix)
     written = {a.array for s in scop.statements for a in s.accesses if a.kind == "write"}
     written_scalars = {a.name for a in scop.arrays if a.rank == 0 and a.name in written and not a.local}

@@ -159,10 +159,13 @@ Resolver = Callable[[str, c_ast.Node], "tuple[str, object]"]
 class Translator:
     """pycparser integer expression -> Poly over iterators, parameters and opaque atoms."""
 
-    def __init__(self, resolve: Resolver, fix_products: Callable[["Poly"], "Poly"] | None = None):
+    def __init__(self, resolve: Resolver, fix_products: Callable[["Poly"], "Poly"] | None = None,
+                 fix_divisor: Callable[["Poly"], "Poly"] | None = None):
         self.resolve = resolve
         # a product of sizes that have values (NX*NY of two #defines) may be modelled at them
         self.fix_products = fix_products
+        # and so may a divisor (`c % K`, darknet's `c % ksize` with --define ksize=3)
+        self.fix_divisor = fix_divisor
         self.atoms: dict[str, str] = {}
         self.obligations: list = []
 
@@ -230,6 +233,8 @@ class Translator:
             if node.op in ("/", "%"):
                 a, b = t(node.left), t(node.right)
                 c = b.constant()
+                if c is None and self.fix_divisor is not None:
+                    c = self.fix_divisor(b).constant()
                 if c is None or c.denominator != 1 or c <= 0:
                     raise NonAffine(node, f"non-affine: '{node.op}' by a non-constant or non-positive value",
                                     "divide only by positive integer constants")

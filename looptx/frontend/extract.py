@@ -83,6 +83,7 @@ class Extractor:
         self.constants = constants or Constants()
         self.step_names: dict[str, StepName] = {}   # names whose value a loop step took
         self.product_names: dict[str, int] = {}     # #defines multiplied together in a bound
+        self.divisor_names: dict[str, int] = {}     # #defines a subscript or bound divides by
         self.wide_index: set[str] = set()           # arrays with a subscript in a 64-bit type
         self.spellings = spellings or Spellings()
         self.in_index = 0                      # subscripts print as computed, never re-spelled
@@ -176,7 +177,26 @@ class Extractor:
             self.params.append(name)
 
     def translator(self) -> Translator:
-        return Translator(self.resolve_affine, self._fix_products)
+        return Translator(self.resolve_affine, self._fix_products, self._fix_divisor)
+
+    def _fix_divisor(self, p):
+        """A divisor whose names all have values (a #define, an enum constant, a size that
+        --define fixed) is that number; a #define's value is checked in the output, as for
+        products."""
+        values, macros = {}, {}
+        for n in p.symbols():
+            if n in self.iterators():
+                return p
+            if n in self.fixed:
+                values[n] = int(self.fixed[n])
+            elif n in self.constants.enums:
+                values[n] = int(self.constants.enums[n])
+            elif n in self.int_macros:
+                values[n] = macros[n] = int(self.int_macros[n])
+            else:
+                return p
+        self.divisor_names.update(macros)
+        return p.subs(values)
 
     def _fix_products(self, p):
         """`j < NX*NY` with both #defined: the compiler sees a constant, and so do CHiLL and Orio
@@ -348,7 +368,9 @@ class Extractor:
         # a new order never overlaps the lifetimes of two iterations' values in that variable.
         bare = copy.copy(node)
         bare.init = None
-        plain, spelled = (re.sub(r"\bconst\s+", "", text) for text in (c_text(bare), self.spellings.text(bare)))
+        # code of looptx's own (a harness, a .cu) has no typedefs of the file: LULESH's `Real_t`
+        plain, spelled = (re.sub(r"\bconst\s+", "", text) for text in (c_text(_typedefs_resolved(bare, self.lookup)),
+                                                                         self.spellings.text(bare)))
         sym = replace(sym, decl_text=plain, spelled_decl=spelled if spelled != plain else "")
         known = self.local.get(node.name)
         if known is not None and (known.ctype, known.dims) != (sym.ctype, sym.dims):
@@ -359,7 +381,9 @@ class Extractor:
         if node.init is not None:
             if sym.kind != "var":
                 raise self.error(node, "array initializers inside the region are not supported",
-                                 "assign the elements in a loop")
+                                 "declare the array before the region (at file scope, as `static const` "
+                                 "for constant weights such as a 3x3 kernel), or mark only the loops "
+                                 "around it as the region with #pragma scop, or assign the elements in a loop")
             self.statement(c_ast.Assignment("=", c_ast.ID(node.name, node.coord), node.init, node.coord))
 
     def for_loop(self, node: c_ast.For):
@@ -441,7 +465,7 @@ class Extractor:
         sid = len(self.stmts)
         # subscripts keep fixed sizes symbolic so that linearized ones can still be
         # delinearized; the sizes are substituted once the array's shape is known
-        tr = Translator(self.resolve_subscript)
+        tr = Translator(self.resolve_subscript, fix_divisor=self._fix_divisor)
         self.cur_accesses: list[RawAccess] = []
         self.cur_tr = tr
         lhs = node.lvalue
@@ -603,6 +627,25 @@ class Extractor:
         if isinstance(node, c_ast.ExprList):
             raise self.error(node, "comma expression is not supported", "write separate statements")
         raise self.error(node, f"unsupported expression ({type(node).__name__})", "rewrite it with plain C arithmetic")
+
+
+def _typedefs_resolved(decl: c_ast.Decl, lookup) -> c_ast.Decl:
+    """The declaration with a typedef'd arithmetic element type written as the type it names."""
+    t = decl.type
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        t = t.type
+    if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
+        return decl
+    words = " ".join(t.type.names)
+    resolved = arithmetic_type(words, lookup)
+    if not resolved or resolved == words:
+        return decl
+    out = copy.deepcopy(decl)
+    t = out.type
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        t = t.type
+    t.type = c_ast.IdentifierType(resolved.split())
+    return out
 
 
 def int_constant(node) -> int | None:

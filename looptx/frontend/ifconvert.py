@@ -18,18 +18,27 @@ from looptx.errors import SourceError, note_once
 from looptx.frontend.symbols import c_text, id_names
 
 
-def _assignments(node) -> list | None:
-    """The branch's statements when they are all assignments (or ++/--), else None."""
+def _assignments(node, decls: list | None = None) -> list | None:
+    """The branch's statements when they are all assignments (or ++/--), else None.  A
+    declaration (LULESH's `Real_t ssc = ...;` in an else) goes to `decls` without its
+    initializer, which is an assignment of the branch."""
     if node is None:
         return []
     items = (node.block_items or []) if isinstance(node, c_ast.Compound) else [node]
     out = []
     for it in items:
         if isinstance(it, c_ast.If):            # else-if chains, nested branches
-            inner, _ = if_converted(it)
+            inner, _ = if_converted(it, decls)
             if inner is None:
                 return None
             out += inner
+            continue
+        if isinstance(it, c_ast.Decl) and decls is not None and it.name and not it.storage:
+            bare = copy.copy(it)
+            bare.init = None
+            decls.append(bare)
+            if it.init is not None:
+                out.append(c_ast.Assignment("=", c_ast.ID(it.name, it.coord), it.init, it.coord))
             continue
         if isinstance(it, c_ast.UnaryOp) and it.op in ("p++", "++", "p--", "--"):
             it = c_ast.Assignment("+=" if "+" in it.op else "-=", it.expr,
@@ -54,11 +63,12 @@ def _value(a: c_ast.Assignment):
     return c_ast.BinaryOp(a.op[:-1], copy.deepcopy(a.lvalue), a.rvalue, a.coord)
 
 
-def if_converted(node: c_ast.If) -> tuple[list[c_ast.Assignment] | None, str]:
-    """(the branch as conditional assignments, '') or (None, why it cannot be)."""
-    then, other = _assignments(node.iftrue), _assignments(node.iffalse)
+def if_converted(node: c_ast.If, decls: list | None = None) -> tuple[list[c_ast.Assignment] | None, str]:
+    """(the branch as conditional assignments, '') or (None, why it cannot be); `decls`
+    collects the branch's declarations (see _assignments)."""
+    then, other = _assignments(node.iftrue, decls), _assignments(node.iffalse, decls)
     if then is None or other is None:
-        return None, "a branch with such a condition may hold only assignments"
+        return None, "a branch with such a condition may hold only assignments and declarations"
     cond = node.cond
     if len(then) == 1 and len(other) == 1 and then[0].op == "=" and other[0].op == "=" \
             and c_text(then[0].lvalue) == c_text(other[0].lvalue):
@@ -96,13 +106,16 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
         for c in data[1:]:
             cond = c_ast.BinaryOp("&&", cond, c, c.coord)
         node = c_ast.If(cond, node.iftrue, None, node.coord)
-    converted, why = if_converted(node)
+    decls = []
+    converted, why = if_converted(node, decls)
     if converted is None:
         e.hint = f"{e.hint}; or write the branch as conditional assignments, x = c ? v : x ({why})"
         raise e
     line, col = ex.where(node)
     note_once(ex.filename, line, "a branch on array data is modelled, and printed, as "
               "conditional assignments (x = c ? v : x)", col=col)
+    for d in decls:
+        ex.declaration(d)
     ex.conds.extend(affine)
     try:
         for a in converted:

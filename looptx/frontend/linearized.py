@@ -62,26 +62,17 @@ class Settled:
                 if a.name in self.shapes else a for a in arrays]
 
 
-def plan_rows(name: str, ctype: str, uses: list, ex, known: dict) -> Rows | None:
+def plan_rows(name: str, ctype: str, uses: list, ex, known: dict, fixed: dict | None = None) -> Rows | None:
     """The rows of a linearized array; None when it is to be modelled flat (no chain of size
-    products, and every size has a value).  Raises when it can be neither."""
+    products, and every size has a value).  Raises when it can be neither.  `fixed`: the
+    sizes --define gives; where the rows cannot be read with them symbolic (a stride `s` in
+    `W*(i*s + ...)`), they are read again at those values."""
     flat = all(p.subs(known).degree() <= 1 for _, acc in uses for p in acc.subs)
-    chain_syms, row_syms = set(), set()
-    for st, acc in uses:
-        chain_syms |= {s for s in acc.subs[0].symbols() if s not in st.iterators and not s.startswith("__a")}
-        for m, _ in acc.subs[0].terms:
-            if any(x in st.iterators for x in m):
-                row_syms |= {x for x in m if x not in st.iterators and not x.startswith("__a")}
     polys = [acc.subs[0] for _, acc in uses]
-    strides, parts = None, None
-    if row_syms and row_syms != chain_syms:
-        # the sizes that multiply iterators are the row lengths; another size is an offset
-        # in its digit, as in a halo of width H: (i + H)*(nx + 2*H) + j + H
-        strides, parts = delinearize(polys, lambda s: s not in row_syms)
-        if strides is not None and any(p.degree() > 1 for ps in parts for p in ps):
-            strides, parts = None, None           # an offset that is itself a product of sizes
-    if strides is None:
-        strides, parts = delinearize(polys, lambda s: s not in chain_syms)
+    strides, parts = _rows_of(uses, polys)
+    used = {x for p in polys for x in p.symbols()} & set(fixed or {})
+    if strides is None and used:
+        strides, parts = _rows_of(uses, [p.subs({x: fixed[x] for x in used}) for p in polys])
     failure, extents = None, []
     if strides is None:
         failure = (f"non-affine subscript of '{name}' (cannot delinearize)",
@@ -101,6 +92,26 @@ def plan_rows(name: str, ctype: str, uses: list, ex, known: dict) -> Rows | None
             return None
         raise ex.error(uses[0][1].ref_node, *failure)
     return Rows(name, ctype, tuple(extents), tuple(uses), tuple(tuple(p) for p in parts), flat)
+
+
+def _rows_of(uses: list, polys: list):
+    """(strides, parts) of the subscripts `polys` of `uses`, or (None, None)."""
+    chain_syms, row_syms = set(), set()
+    for (st, _), p in zip(uses, polys):
+        chain_syms |= {s for s in p.symbols() if s not in st.iterators and not s.startswith("__a")}
+        for m, _ in p.terms:
+            if any(x in st.iterators for x in m):
+                row_syms |= {x for x in m if x not in st.iterators and not x.startswith("__a")}
+    strides, parts = None, None
+    if row_syms and row_syms != chain_syms:
+        # the sizes that multiply iterators are the row lengths; another size is an offset
+        # in its digit, as in a halo of width H: (i + H)*(nx + 2*H) + j + H
+        strides, parts = delinearize(polys, lambda s: s not in row_syms)
+        if strides is not None and any(p.degree() > 1 for ps in parts for p in ps):
+            strides, parts = None, None           # an offset that is itself a product of sizes
+    if strides is None:
+        strides, parts = delinearize(polys, lambda s: s not in chain_syms)
+    return strides, parts
 
 
 def flat_indexes(name: str, uses: list, fixed_vals: dict, known: dict, ex) -> tuple[dict, set]:

@@ -48,7 +48,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                                      "out" if kinds == {"write"} else "in")
         rows = None
         if len(sym.dims) == 1 and any(p.degree() > 1 for _, acc in uses for p in acc.subs):
-            rows = plan_rows(name, resolve_typedef(sym.ctype, symbols.get), uses, ex, known)
+            rows = plan_rows(name, resolve_typedef(sym.ctype, symbols.get), uses, ex, known, fixed_vals)
         if rows is not None:
             all_rows.append(rows)
             for k, (st, acc) in enumerate(uses):
@@ -79,7 +79,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
     steps = {n: s for n, s in ex.step_names.items() if n not in fixed_names}
     step_baked = {n for n, s in steps.items() if s.macro}
     product_baked = {n for n in ex.product_names if n not in fixed_names}
-    step_baked |= product_baked
+    divisor_baked = {n for n in ex.divisor_names if n not in fixed_names} - product_baked
+    step_baked |= product_baked | divisor_baked
     # an enum constant's value is fixed by the file itself (no build can change it)
     enums = {p: ex.constants.enums[p] for p in params if p in ex.constants.enums and sym_of(p) is None}
     derived = tuple(derived) + tuple((p, str(v)) for p, v in enums.items())
@@ -154,6 +155,9 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
             why.append("where the linearized subscripts stay in their rows")
         if product_baked:
             why.append(f"where a bound multiplies #defined sizes ({' * '.join(sorted(product_baked))})")
+        if divisor_baked:
+            why.append(f"where a subscript or bound divides by {', '.join(sorted(divisor_baked))} (a '/' or '%' "
+                       "must be by a number)")
         loops = list(dict.fromkeys(x for n, s in steps.items() if n in step_baked for x in s.loops))
         if loops:
             names = ", ".join(repr(to_user(x)) for x in loops)

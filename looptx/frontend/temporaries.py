@@ -36,10 +36,13 @@ def _is_int_decl(d) -> bool:
 
 
 def _plain(e) -> bool:
-    """An initializer of names, integer constants, elements at constant subscripts (NPB's
-    `grid_points[0] - 3`) and + - * / %."""
+    """An initializer of names, members (`l.stride_y`), integer constants, elements at constant
+    subscripts (NPB's `grid_points[0] - 3`) and + - * / %."""
     if isinstance(e, c_ast.ID):
         return True
+    if isinstance(e, c_ast.StructRef):
+        # a member of a variable (darknet's `l.stride_y`), hoisted before the region later
+        return isinstance(e.name, c_ast.ID) or isinstance(e.name, c_ast.StructRef) and _plain(e.name)
     if isinstance(e, c_ast.ArrayRef):
         return isinstance(e.subscript, c_ast.Constant) and e.subscript.type == "int" \
             and (isinstance(e.name, c_ast.ID) or _plain(e.name) and isinstance(e.name, c_ast.ArrayRef))

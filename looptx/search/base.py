@@ -572,7 +572,10 @@ def available_searchers(hidden: bool = False) -> list[str]:
     same and so belong in what an unknown name is told."""
     _load_builtins()
     names = []
-    for cls in _REGISTRY.values():
+    # built-ins in their modules' order, whichever module a caller imported first
+    rank = {f"looptx.search.{m}": k for k, m in enumerate(_BUILTINS)}
+    classes = sorted(_REGISTRY.values(), key=lambda c: rank.get(c.__module__, len(rank)))
+    for cls in classes:
         if (cls.listed or hidden) and cls.name not in names:
             names.append(cls.name)
     for ep in _entry_points():
