@@ -18,10 +18,12 @@ from looptx import ir
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
+from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
                                    loop_step)
-from looptx.frontend.symbols import UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, resolve_typedef, wide_subscript
+from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, resolve_typedef,
+                                     typedefs_resolved, wide_subscript)
 
 PURE_MATH = frozenset("""
 sqrt sqrtf sqrtl exp expf exp2 exp2f expm1 log logf log2 log10 log1p pow powf sin cos tan sinf cosf
@@ -180,34 +182,10 @@ class Extractor:
         return Translator(self.resolve_affine, self._fix_products, self._fix_divisor)
 
     def _fix_divisor(self, p):
-        """A divisor whose names all have values (a #define, an enum constant, a size that
-        --define fixed) is that number; a #define's value is checked in the output, as for
-        products."""
-        values, macros = {}, {}
-        for n in p.symbols():
-            if n in self.iterators():
-                return p
-            if n in self.fixed:
-                values[n] = int(self.fixed[n])
-            elif n in self.constants.enums:
-                values[n] = int(self.constants.enums[n])
-            elif n in self.int_macros:
-                values[n] = macros[n] = int(self.int_macros[n])
-            else:
-                return p
-        self.divisor_names.update(macros)
-        return p.subs(values)
+        return fix_divisor(self, p)
 
     def _fix_products(self, p):
-        """`j < NX*NY` with both #defined: the compiler sees a constant, and so do CHiLL and Orio
-        (after the preprocessor); the region is modelled at the file's values, which the
-        output then checks.  A product with a size that has no value stays non-affine."""
-        names = {s for m, _ in p.terms if len(m) > 1 for s in m}
-        if not names or any(n not in self.int_macros or n in self.iterators() for n in names):
-            return p
-        values = {n: int(self.int_macros[n]) for n in names}
-        self.product_names.update(values)
-        return p.subs(values)
+        return fix_products(self, p)
 
     def affine_text(self, node) -> str:
         tr = self.translator()
@@ -369,7 +347,7 @@ class Extractor:
         bare = copy.copy(node)
         bare.init = None
         # code of looptx's own (a harness, a .cu) has no typedefs of the file: LULESH's `Real_t`
-        plain, spelled = (re.sub(r"\bconst\s+", "", text) for text in (c_text(_typedefs_resolved(bare, self.lookup)),
+        plain, spelled = (re.sub(r"\bconst\s+", "", text) for text in (c_text(typedefs_resolved(bare, self.lookup)),
                                                                          self.spellings.text(bare)))
         sym = replace(sym, decl_text=plain, spelled_decl=spelled if spelled != plain else "")
         known = self.local.get(node.name)
@@ -627,25 +605,6 @@ class Extractor:
         if isinstance(node, c_ast.ExprList):
             raise self.error(node, "comma expression is not supported", "write separate statements")
         raise self.error(node, f"unsupported expression ({type(node).__name__})", "rewrite it with plain C arithmetic")
-
-
-def _typedefs_resolved(decl: c_ast.Decl, lookup) -> c_ast.Decl:
-    """The declaration with a typedef'd arithmetic element type written as the type it names."""
-    t = decl.type
-    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
-        t = t.type
-    if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
-        return decl
-    words = " ".join(t.type.names)
-    resolved = arithmetic_type(words, lookup)
-    if not resolved or resolved == words:
-        return decl
-    out = copy.deepcopy(decl)
-    t = out.type
-    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
-        t = t.type
-    t.type = c_ast.IdentifierType(resolved.split())
-    return out
 
 
 def int_constant(node) -> int | None:

@@ -1,6 +1,7 @@
 """Declarations visible at a region: names, C types and array extents (from pycparser)."""
 from __future__ import annotations
 
+import copy as _copy
 import re
 from dataclasses import dataclass, field
 
@@ -322,3 +323,22 @@ def all_nodes(node):
         n = stack.pop()
         yield n
         stack.extend(ch for _, ch in n.children())
+
+
+def typedefs_resolved(decl: c_ast.Decl, lookup) -> c_ast.Decl:
+    """The declaration with a typedef'd arithmetic element type written as the type it names."""
+    t = decl.type
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        t = t.type
+    if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
+        return decl
+    words = " ".join(t.type.names)
+    resolved = arithmetic_type(words, lookup)
+    if not resolved or resolved == words:
+        return decl
+    out = _copy.deepcopy(decl)
+    t = out.type
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        t = t.type
+    t.type = c_ast.IdentifierType(resolved.split())
+    return out
