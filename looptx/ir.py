@@ -5,7 +5,7 @@ and array subscripts, so the IR stays close to the source (number spellings are 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Callable
 
 
@@ -142,6 +142,18 @@ def to_c(e: Expr, ref: Callable[[Ref], str] | None = None,
         raise TypeError(f"not an expression: {x!r}")
 
     return go(e)
+
+
+def map_up(e: Expr, f: Callable[[Expr], Expr]) -> Expr:
+    """`e` rebuilt bottom-up: f applied to each node once its operands are mapped."""
+    changes = {}
+    for fld in fields(e):
+        x = getattr(e, fld.name)
+        if isinstance(x, Expr):
+            changes[fld.name] = map_up(x, f)
+        elif isinstance(x, tuple) and any(isinstance(y, Expr) for y in x):
+            changes[fld.name] = tuple(map_up(y, f) if isinstance(y, Expr) else y for y in x)
+    return f(replace(e, **changes) if changes else e)
 
 
 def walk(e: Expr):

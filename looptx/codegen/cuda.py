@@ -89,19 +89,13 @@ fma""".split()} | {"ldexp": (0,)}
 
 def c_math_args(e: ir.Expr) -> ir.Expr:
     """`e` with the arguments of math.h's double functions cast to double."""
-    if isinstance(e, ir.Call) and e.fn in _DOUBLE_MATH:
-        which = _DOUBLE_MATH[e.fn]
-        args = tuple(_as_double(c_math_args(a)) if which is None or k in which else c_math_args(a)
-                     for k, a in enumerate(e.args))
-        return dataclasses.replace(e, args=args)
-    changes = {}
-    for f in dataclasses.fields(e):
-        x = getattr(e, f.name)
-        if isinstance(x, ir.Expr):
-            changes[f.name] = c_math_args(x)
-        elif isinstance(x, tuple) and any(isinstance(y, ir.Expr) for y in x):
-            changes[f.name] = tuple(c_math_args(y) if isinstance(y, ir.Expr) else y for y in x)
-    return dataclasses.replace(e, **changes) if changes else e
+    def cast(x):
+        if not (isinstance(x, ir.Call) and x.fn in _DOUBLE_MATH):
+            return x
+        which = _DOUBLE_MATH[x.fn]
+        return dataclasses.replace(x, args=tuple(_as_double(a) if which is None or k in which else a
+                                                 for k, a in enumerate(x.args)))
+    return ir.map_up(e, cast)
 
 
 def _as_double(a: ir.Expr) -> ir.Expr:

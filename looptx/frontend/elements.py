@@ -12,7 +12,7 @@ from pycparser import c_ast
 from looptx.errors import note_once
 from looptx.frontend.names import to_user
 from looptx.frontend.symbols import INT_TYPES, all_nodes, symbol_of
-from looptx.frontend.temporaries import written_names
+from looptx.frontend.temporaries import index_parts, written_names
 
 # element types whose value is a size as C computes it (a char or a bool is not one)
 _SIZE_WORDS = INT_TYPES - {"char", "bool", "_Bool", "int8_t", "uint8_t"}
@@ -33,19 +33,6 @@ def _constant_element(node) -> tuple[str, tuple[int, ...]] | None:
     return (node.name, tuple(reversed(subs))) if isinstance(node, c_ast.ID) and subs else None
 
 
-def _index_parts(items):
-    """The subtrees where the model needs affine expressions: loop headers, subscripts and
-    the conditions of ifs, loops and ?:."""
-    for it in items:
-        for n in all_nodes(it):
-            if isinstance(n, c_ast.For):
-                yield from (p for p in (n.init, n.cond, n.next) if p is not None)
-            elif isinstance(n, c_ast.ArrayRef):
-                yield n.subscript
-            elif isinstance(n, (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.TernaryOp)) and n.cond is not None:
-                yield n.cond
-
-
 def _element_type(decl) -> list[str] | None:
     """The element type's words of an array or pointer declaration of integers."""
     t = decl.type
@@ -59,19 +46,19 @@ def _element_type(decl) -> list[str] | None:
     return None
 
 
-def constant_elements(items, decls: dict, inside: set[str], spellings, fresh) -> tuple[list, dict]:
+def constant_elements(items, decls_of, inside: set[str], spellings, fresh) -> tuple[list, dict]:
     """(members, replacements) for the constant elements the region reads in a bound, a
     subscript or a condition, of integer arrays declared before it that it never writes.
-    `fresh(stem)` names a variable; the members are members.Member values."""
+    `decls_of()` gives the declarations visible at the region (read only when there is a
+    candidate), `fresh(stem)` names a variable; the members are members.Member values."""
     from looptx.frontend.members import Member
-    written = written_names(items)
-    wanted = set()
-    for part in _index_parts(items):
-        for n in all_nodes(part):
-            e = _constant_element(n)
-            if e and e[0] not in written and e[0] not in inside and e[0] in decls \
-                    and _element_type(decls[e[0]]) is not None:
-                wanted.add(e)
+    candidates = {e for part in index_parts(items) for n in all_nodes(part)
+                  for e in (_constant_element(n),) if e and e[0] not in inside}
+    if not candidates:
+        return [], {}
+    written, decls = written_names(items), decls_of()
+    wanted = {e for e in candidates if e[0] not in written and e[0] in decls
+              and _element_type(decls[e[0]]) is not None}
     if not wanted:
         return [], {}
     members, names, repl = [], {}, {}

@@ -95,7 +95,7 @@ class Extractor:
         self.filename = filename
         self.line_text = line_text
         self.written: set[str] = set()
-        self.set_before_loops: tuple = (set(), None)
+        self.items: list = []
         self.local: dict[str, Symbol] = {}
         # loops enclosing the declaration of each local: C gives every iteration of them its
         # own object; 0 for a name declared twice (one variable for both, as hoisted)
@@ -159,9 +159,9 @@ class Extractor:
             raise NonAffine(node, f"non-affine: '{name}' ({sym.ctype}) used in an index or bound",
                             "bounds and subscripts must be integer affine expressions")
         if name in self.written:
-            names, loop = self.set_before_loops
+            loop = self._set_before_loops(name)
             hint = "only loop iterators and unchanged sizes may appear there"
-            if name in names and loop is not None:
+            if loop is not None:
                 hint = (f"the region sets '{name}' before its first loop: mark the loops from line "
                         f"{self.where(loop)[0]} on as the region (#pragma scop ... #pragma endscop), "
                         f"and '{name}' is a size they read")
@@ -230,28 +230,21 @@ class Extractor:
 
     # ---- statements ---------------------------------------------------------------------
     def run(self, items: list) -> list[RawStmt]:
-        first_loop = next((k for k, it in enumerate(items) if isinstance(it, c_ast.For)), len(items))
-        for it in items[:first_loop]:
+        self.items = items
+        for it in items:
             self.prescan(it)
-        before = set(self.written)
-        for it in items[first_loop:]:
-            self.prescan(it)
-        # a --function region that begins by setting what its loops read (NPB's
-        # `if (m3k == 3) d3 = 2; else d3 = 1;`): those would be sizes of the loops alone
-        self.set_before_loops = (before - self._written_in(items[first_loop:]),
-                                 items[first_loop] if first_loop < len(items) else None)
         self.block(items)
         return self.stmts
 
-    def _written_in(self, items) -> set[str]:
-        saved = self.written
-        self.written = set()
-        try:
-            for it in items:
-                self.prescan(it)
-            return self.written
-        finally:
-            self.written = saved
+    def _set_before_loops(self, name: str):
+        """The region's first loop when `name` is written only before it (a --function region
+        that begins by setting what its loops read, in a form function_region does not leave
+        outside), else None."""
+        from looptx.frontend.temporaries import written_names
+        k = next((k for k, it in enumerate(self.items) if isinstance(it, c_ast.For)), None)
+        if k is None or name not in written_names(self.items[:k]) or name in written_names(self.items[k:]):
+            return None
+        return self.items[k]
 
     def prescan(self, node, inside: bool = False):
         """Record every name written in the region and reject constructs early (`inside`: in a

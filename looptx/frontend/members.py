@@ -127,17 +127,25 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
         return SourceError(what, hint=hint, file=path, line=ln, col=col)
 
     found = _find_chains(items, spellings, error)
-    decls = _visible_decls(ast, fdef, where, start)
     inside = {d.name for it in items for d in _decls(it) if d.name}
-    taken = _identifiers(ast)
+    # the file's declarations and names, read only for a region that has something to hoist
+    known: dict = {}
+
+    def decls_of() -> dict:
+        if "decls" not in known:
+            known["decls"] = _visible_decls(ast, fdef, where, start)
+        return known["decls"]
 
     def fresh(stem: str) -> str:
-        name = _fresh(stem, taken, text)
-        taken.add(name)
+        if "taken" not in known:
+            known["taken"] = _identifiers(ast)
+        name = _fresh(stem, known["taken"], text)
+        known["taken"].add(name)
         return name
-    elements, element_repl = constant_elements(items, decls, inside, spellings, fresh)
+    elements, element_repl = constant_elements(items, decls_of, inside, spellings, fresh)
     if not found and not elements:
         return Hoist(tuple(items), spellings=spellings, file=path, line=line)
+    decls = decls_of()
     types = _Types(ast)
     by_key: dict[tuple, list[_Chain]] = {}
     for ch in found:

@@ -74,21 +74,25 @@ def written_names(items) -> set[str]:
     return out
 
 
-def index_names(items) -> set[str]:
-    """Names read where the model needs affine expressions: subscripts, loop headers and the
-    conditions of ifs and loops."""
-    out = set()
+def index_parts(items):
+    """The subtrees where the model needs affine expressions: subscripts, loop headers and the
+    conditions of ifs, loops and ?:."""
     for it in items:
         for n in all_nodes(it):
             if isinstance(n, c_ast.ArrayRef):
-                out |= id_names(n.subscript)
+                yield n.subscript
             elif isinstance(n, c_ast.For):
-                for part in (n.init, n.cond, n.next):
-                    if part is not None:
-                        out |= id_names(part)
+                yield from (p for p in (n.init, n.cond, n.next) if p is not None)
             elif isinstance(n, (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.TernaryOp)) \
                     and n.cond is not None:
-                out |= id_names(n.cond)
+                yield n.cond
+
+
+def index_names(items) -> set[str]:
+    """Names read in the parts of `items` that must be affine (index_parts)."""
+    out = set()
+    for part in index_parts(items):
+        out |= id_names(part)
     return out
 
 
@@ -196,21 +200,30 @@ def _int_scalars(fdef: c_ast.FuncDef) -> dict:
             and _is_int_type(d) and "volatile" not in (d.quals or ()) and "static" not in (d.storage or ())}
 
 
+def _loop_blocks(body) -> list:
+    """The blocks inside loop bodies under `body`, each after the blocks inside it."""
+    out, stack = [], [(body, False, False)]
+    while stack:
+        n, in_loop, done = stack.pop()
+        if done:
+            out.append(n)
+            continue
+        if isinstance(n, c_ast.Compound) and in_loop:
+            stack.append((n, in_loop, True))
+        inner = in_loop or isinstance(n, c_ast.For)
+        stack.extend((ch, inner, False) for _, ch in n.children())
+    return out
+
+
 def substitute_index_temporaries(ast) -> None:
     """Rewrites, in place, the subscript temporaries of every loop body of the file (see the
     module docstring); inner bodies first, so a temporary built from another one
     (`idx = row_i + j`) has its uses rewritten before the outer one is looked at."""
     for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
         scalars = _int_scalars(fdef)
-        bodies = []
-        for n in all_nodes(fdef.body):
-            if isinstance(n, c_ast.For) and n.stmt is not None:
-                bodies.extend(b for b in all_nodes(n.stmt) if isinstance(b, c_ast.Compound))
-        seen, sources = set(), []
-        for b in reversed(bodies):
-            if id(b) not in seen:
-                seen.add(id(b))
-                _rewrite_block(b, scalars, sources)
+        sources = []
+        for b in _loop_blocks(fdef.body):
+            _rewrite_block(b, scalars, sources)
         for name in {d.lvalue.name for _, d in sources}:
             if not _reads_left(fdef.body, name, sources):
                 for block, d in sources:

@@ -16,7 +16,7 @@ that no new order overlaps two iterations' values in it (deps.lifetime_overlap).
 from __future__ import annotations
 
 import re
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import replace
 
 import islpy as isl
 
@@ -136,18 +136,8 @@ def _own_variable(scop, arr, inside: set[int], at: str):
     word = re.compile(rf"(?<![\w.]){re.escape(to_user(arr.name))}(?!\w)")
 
     def rename(e):
-        if isinstance(e, ir.Ref) and e.array == arr.name:
-            return replace(e, array=name, index=tuple(rename(x) for x in e.index))
-        if not is_dataclass(e):
-            return e
-        changes = {}
-        for f in fields(e):
-            x = getattr(e, f.name)
-            if isinstance(x, ir.Expr):
-                changes[f.name] = rename(x)
-            elif isinstance(x, tuple) and any(isinstance(y, ir.Expr) for y in x):
-                changes[f.name] = tuple(rename(y) if isinstance(y, ir.Expr) else y for y in x)
-        return replace(e, **changes) if changes else e
+        return ir.map_up(e, lambda x: replace(x, array=name) if isinstance(x, ir.Ref) and x.array == arr.name
+                         else x)
 
     stmts = tuple(replace(s, body=rename(s.body),
                           accesses=tuple(replace(a, array=name) if a.array == arr.name else a

@@ -283,15 +283,17 @@ def run(args) -> int:
     check_db_folder(st.db)
     if args.resume:        # `arg resume = True` in a file also serves its first run
         check_resume_target(st.db, [_key(st, sz) for sz in st.sizes], st.path)
-    for sizes in st.sizes[1:] and st.sizes:
+    checked = {}                # the evaluators whose sizes were checked before any search
+    for n, sizes in enumerate(st.sizes[1:] and st.sizes):
         # sizes the region cannot run at (past an array's declared extents) are bad input:
         # said before any size is measured, not after the others
+        checked[n] = evaluator_for(st, sizes, args.function)
         try:
-            evaluator_for(st, sizes, args.function).signature()
+            checked[n].signature()
         except LooptxError as e:
             e.what = e.what.replace("at these sizes", "at " + ", ".join(f"{k}={v}" for k, v in sizes.items()))
             raise
-    for sizes in st.sizes:
+    for index, sizes in enumerate(st.sizes):
         space = space_for(st.spec, sizes, name=os.path.basename(st.path), chosen=st.chosen)
         _check_constraints(st, space, sizes)
         n_valid = _count(space)
@@ -315,8 +317,10 @@ def run(args) -> int:
                                time_limit=st.time_limit, **run_options)
         except LooptxError as e:
             raise locate_option(e, run_cls, st.spec, given)
-        ev = evaluator_for(st, sizes, args.function)
-        ev.signature()                 # a missing size is a bad input, not a failure per point
+        ev = checked.get(index)
+        if ev is None:
+            ev = evaluator_for(st, sizes, args.function)
+            ev.signature()             # a missing size is a bad input, not a failure per point
         from looptx.search.param_checks import check_integer_params
         check_integer_params(st.spec, space, ev)
         _check_recipe(ev, space, st.seed)
