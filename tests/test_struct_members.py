@@ -347,7 +347,7 @@ void k(grid_t *g, grid_t *h, union num *q, struct opaque *o, double *x, int b)
     ("x[i] = g->sum; g = h;", 24, "the region assigns 'g', the base of the struct member 'g->sum'"),
     ("x[i] = g->sum; g++;", 24, "the region assigns 'g', the base of the struct member 'g->sum'"),
     ("g->next->sum += 1.0; g->next = h;", 30, "the region assigns 'g->next', part of a member chain"),
-    ("x[i] = g->blk[b].u[i];", 16, "struct member access is not supported through a subscript ('g->blk[b].u')"),
+    ("x[i] = g->blk[b].u[i];", 16, "the array of structs 'g->blk' in 'g->blk[b].u' is itself a struct member"),
     ("x[i] = get(i)->n;", 16, "struct member access is not supported through a call ('get(i)->n')"),
     ("x[i] = (*(g + 1)).sum;", 19, "struct member access is not supported through a pointer dereference"),
     ("x[i] = o->n;", 16, "the type of 'o' (struct opaque) is not defined in the file"),

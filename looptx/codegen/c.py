@@ -155,6 +155,9 @@ class CPrinter:
             arr = None
         if arr is not None and arr.rank == 0 or not r.index:
             return r.array
+        rec = self.scop.record(r.array) if self.scop.records else None
+        if rec is not None:
+            return rec.spell([ir.to_c(i) for i in r.index])
         if arr is not None and arr.strides:
             flat = ir.Cast("long", r.index[0]) if arr.wide_index else r.index[0]
             for extent, e in zip(arr.strides, r.index[1:]):

@@ -386,12 +386,19 @@ def _user_helpers(helpers, texts: list[str]) -> list[str]:
 
 
 def _refuse_complex(rc: RegionCuda) -> None:
-    """C99 `_Complex` has no CUDA C++ spelling nvcc takes in a kernel's signature (its stub
+    """Arrays of structs: the .cu's host code copies arrays of numbers.
+    C99 `_Complex` has no CUDA C++ spelling nvcc takes in a kernel's signature (its stub
     code names a `_Complex_double` no header declares): a located error, not a .cu that does
     not compile.  The C target (and its emulation of the grid) keeps them."""
     from looptx.errors import SourceError
     from looptx.runtime.harness import _declared_at
     scop = rc.variant.scop
+    if scop.records:
+        rec = scop.records[0]
+        where = _declared_at(scop, rec.base, scop.where())
+        raise SourceError(f"'{rec.base}' is an array of structs ({rec.spell(['...'] * rec.rank)}), which the "
+                          "CUDA output does not support", hint="use --target c (omp_for for threads), or keep "
+                          "each member in an array of its own", **where)
     for a in rc.arrays:
         if "_Complex" in a.ctype.split():
             where = _declared_at(scop, a.name, scop.where())

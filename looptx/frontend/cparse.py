@@ -22,7 +22,7 @@ from looptx.frontend.extract import PURE_MATH, Extractor
 from looptx.frontend.scopbuild import build_scop
 from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline_index_helpers, pure_functions,
                                       self_contained)
-from looptx.frontend.names import rename_reserved, to_model, to_user
+from looptx.frontend.names import forget_records, rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
 from looptx.frontend.temporaries import substitute_index_temporaries
@@ -89,6 +89,8 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     code checks the value (a harness or a search point passes exactly the value).  `for_file`:
     the code goes back into the file as it is, whose plain #defines a -D cannot change (a
     .cu, like a harness, #defines the sizes itself)."""
+    # the model's names of another file's struct members must not be spelled in this one's texts
+    forget_records()
     try:
         return _parse_file(path, defines=defines, function=function, extra_decls=extra_decls,
                            text=text, assumptions=assumptions, soft=soft, pin=pin, for_file=for_file)

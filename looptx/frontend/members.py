@@ -29,6 +29,7 @@ from pycparser import c_ast
 from looptx.errors import SourceError, note_once, spelled_as_written
 from looptx.frontend.elements import constant_elements, note_elements
 from looptx.frontend.names import to_user
+from looptx.frontend.records import Record, check_whole_uses, layout_of, record_declarator
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, all_nodes, symbol_of
 
@@ -46,6 +47,7 @@ class Member:
     decl: str                  # `double (*const g__a)[64] = g->a;`
     written: bool = False      # a scalar member the region assigns
     element: bool = False      # an element at constant subscripts (elements.py), not a member
+    record: Record | None = None   # a member of an array of structs (records.py): not hoisted
 
     @property
     def write_back(self) -> str:
@@ -71,12 +73,17 @@ class Hoist:
         them: written scalars are stored back into the struct, the others are its data)."""
         return {m.name: (f"it is written back to '{m.chain}' after the region" if m.written
                          else f"it is the array element '{m.chain}'" if m.element
+                         else f"it is the member '{m.record.path}' of the array of structs "
+                              f"'{m.record.base}'" if m.record
                          else f"it is the struct member '{m.chain}'") for m in self.members}
 
     def explaining(self):
         """Errors and notes about a hoisted variable name the member the user wrote."""
         def spell(text: str) -> str:
+            text = to_user(text)
             for m in self.members:
+                if m.record:
+                    continue
                 text = re.sub(rf"(?<![\w>.]){re.escape(m.name)}(?!\w)", lambda _: m.chain, text)
             return text
         return spelled_as_written(spell)
@@ -84,7 +91,7 @@ class Hoist:
     def note(self) -> None:
         """Says what was hoisted (before the notes of the region's analysis, which name the
         variables; a region that fails drops it with them)."""
-        chains = [m for m in self.members if not m.element]
+        chains = [m for m in self.members if not m.element and not m.record]
         note_elements([m for m in self.members if m.element], self.file, self.line)
         if not chains:
             return
@@ -99,7 +106,8 @@ class Hoist:
         """The scop with the declarations and write-backs its regenerated code needs."""
         if not self.members:
             return scop
-        return replace(scop, hoisted=tuple((m.decl, m.write_back) for m in self.members))
+        return replace(scop, hoisted=tuple((m.decl, m.write_back) for m in self.members if not m.record),
+                       records=tuple(m.record for m in self.members if m.record))
 
 
 @dataclass(frozen=True)
@@ -108,10 +116,11 @@ class _Chain:
     base: str
     steps: tuple[tuple[str, str], ...]          # (op, field) from the base out
     lvalue: bool = False                       # assigned (or ++/--) as a whole
+    subs: tuple = ()                           # an array of structs' subscripts (`p[i][j].x`)
 
     @property
     def key(self):
-        return (self.base, self.steps)
+        return (self.base, self.steps, len(self.subs))
 
     @property
     def all_dot(self) -> bool:
@@ -150,7 +159,12 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
     by_key: dict[tuple, list[_Chain]] = {}
     for ch in found:
         by_key.setdefault(ch.key, []).append(ch)
-    bases = {ch.base for ch in found}
+    records = {ch.base: spellings.text(ch.node) for ch in found if ch.subs}
+    for ch in found:
+        if not ch.subs and ch.base in records:
+            raise error(ch.node, f"'{spellings.text(ch.node)}' and '{records[ch.base]}' reach the same array of "
+                                 "structs, once without a subscript", f"write {ch.base}[0] for the first element")
+    bases = {ch.base for ch in found if not ch.subs}
     for it in items:
         for n in all_nodes(it):
             if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.Assignment) \
@@ -169,6 +183,18 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
         decl = decls.get(first.base)
         if decl is None:
             raise error(first.node, f"undeclared identifier '{first.base}'", "declare it before the region")
+        if first.subs:
+            name = fresh("__".join([first.base, *(f for _, f in first.steps)]))
+            d, element, holders[key] = record_declarator(types, decl, len(first.subs), first.steps, chain,
+                                                         first.node, name, error)
+            rec = Record(name, first.base, "".join(f".{f}" for _, f in first.steps), len(first.subs),
+                         layout_of(types, element, ast, first.node, error))
+            info[key] = Member(rec.spell(["..."] * rec.rank), name, symbol_of(_decl(name, d), spellings), "",
+                               record=rec)
+            members.append(info[key])
+            for u in uses:
+                repl[id(u.node)] = _subscripted(name, u)
+            continue
         member, holders[key], const = types.chain(decl.type, first.steps, chain, first.node, error)
         written = any(u.lvalue for u in uses)
         name = fresh("__".join([first.base, *(f for _, f in first.steps)]))
@@ -180,6 +206,8 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
     _check_aliases(by_key, info, holders, error)
     calls = dict(spellings.calls)
     new_items = tuple(_rewrite(it, repl, calls) for it in items)
+    if records:
+        check_whole_uses(new_items, records, spellings, error)
     hoist = Hoist(new_items, tuple(members + elements), Spellings(spellings.exprs, calls, spellings.types),
                   path, line)
     hoist.note()
@@ -199,7 +227,9 @@ def _find_chains(items, spellings, error) -> list[_Chain]:
     while stack:
         node, parent = stack.pop()
         if isinstance(node, c_ast.StructRef):
-            out.append(_chain(node, parent, spellings, error))
+            ch = _chain(node, parent, spellings, error)
+            out.append(ch)
+            stack.extend((sub, None) for sub in reversed(ch.subs))
             continue
         stack.extend((ch, node) for ch in reversed(_children(node)))
     return out
@@ -210,24 +240,25 @@ def _chain(node: c_ast.StructRef, parent, spellings, error) -> _Chain:
     while isinstance(n, c_ast.StructRef):
         steps.append((n.type, n.field.name))
         n = n.name
+    subs = []
+    while isinstance(n, c_ast.ArrayRef):
+        subs.insert(0, n.subscript)
+        n = n.name
+    if subs and isinstance(n, c_ast.StructRef):
+        inner = spellings.text(n)
+        raise error(node, f"the array of structs '{inner}' in '{spellings.text(node)}' is itself a struct member",
+                    f"copy it into a pointer before the region (T *{n.field.name} = {inner};) and index that")
     if not isinstance(n, c_ast.ID):
         what = ("a subscript" if isinstance(n, c_ast.ArrayRef) else
                 "a call" if isinstance(n, c_ast.FuncCall) else
                 "a pointer dereference" if isinstance(n, c_ast.UnaryOp) and n.op == "*" else
                 "a cast" if isinstance(n, c_ast.Cast) else "an expression")
-        if isinstance(n, c_ast.ArrayRef):
-            # an array of structs indexed in the loop: no copy before the region can stand for it
-            raise error(node, f"struct member access is not supported through a subscript "
-                              f"('{spellings.text(node)}'): looptx models arrays of numbers, not arrays of structs",
-                        f"keep each member in an array of its own (a struct of arrays: "
-                        f"{steps[0][1]}[...] for {spellings.text(node)}), or copy the member into a "
-                        "variable before the region where the subscript is fixed")
         raise error(node, f"struct member access is not supported through {what} ('{spellings.text(node)}')",
                     "copy the member into a variable before the region; looptx reads only chains of "
                     "members of a variable, such as g->n or s.blk.v, itself")
     lvalue = (isinstance(parent, c_ast.Assignment) and parent.lvalue is node) or \
         (isinstance(parent, c_ast.UnaryOp) and parent.op in _INCDEC and parent.expr is node)
-    return _Chain(node, n.name, tuple(reversed(steps)), lvalue=lvalue)
+    return _Chain(node, n.name, tuple(reversed(steps)), lvalue=lvalue, subs=tuple(subs))
 
 
 def _decls(node):
@@ -251,7 +282,7 @@ def _check_base_writes(items, bases, by_key, spellings, error) -> None:
             while isinstance(root, c_ast.ArrayRef):
                 root = root.name
             if isinstance(root, c_ast.ID) and root.name in bases:
-                other = next(spellings.text(chs[0].node) for (b, _), chs in by_key.items() if b == root.name)
+                other = next(spellings.text(chs[0].node) for k, chs in by_key.items() if k[0] == root.name)
                 raise error(n, f"the region assigns '{spellings.text(target)}', the base of the struct "
                                f"member '{other}' that looptx reads once before the region",
                             "assign it before or after the region, or copy the members into variables")
@@ -434,6 +465,16 @@ class _Types:
         return Member(chain, name, symbol, text, written)
 
 
+def _subscripted(name: str, use: _Chain):
+    """`p[i][j].x` as the model's `p__x[i][j]`, its subscripts rewritten in turn."""
+    def build(rewrite):
+        ref = c_ast.ID(name, use.node.coord)
+        for sub in use.subs:
+            ref = c_ast.ArrayRef(ref, rewrite(sub), use.node.coord)
+        return ref
+    return build
+
+
 def _decl(name, t) -> c_ast.Decl:
     return c_ast.Decl(name, [], [], [], [], t, None, None)
 
@@ -477,7 +518,8 @@ def _rewrite(node, repl: dict, calls: dict):
     """node with the chains in `repl` replaced: the nodes on the way to one are copied (and
     keep their call spellings), every other node is shared."""
     if id(node) in repl:
-        return repl[id(node)]
+        r = repl[id(node)]
+        return r(lambda sub: _rewrite(sub, repl, calls)) if callable(r) else r
     if isinstance(node, c_ast.UnaryOp) and node.op == "sizeof":
         return node
     new = None

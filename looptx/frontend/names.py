@@ -31,8 +31,34 @@ def to_model(name):
     return name
 
 
+# members of arrays of structs that the model names as arrays (frontend/records.py): name ->
+# (the user's array, the member path, the array's subscripts).  Fresh names, never the user's.
+_records: dict[str, tuple[str, str, int]] = {}
+
+
+def register_record(name: str, base: str, path: str, rank: int) -> None:
+    _records[name] = (base, path, rank)
+
+
+def forget_records() -> None:
+    _records.clear()
+
+
+def spell_record(name: str, index: list[str]) -> str:
+    """`p__pos` with subscripts [1, 0] as the user wrote it: `p[1].pos[0]`."""
+    base, path, rank = _records[name]
+    if not index:
+        return f"{base}[...]{path}"
+    return base + "".join(f"[{i}]" for i in index[:rank]) + path + "".join(f"[{i}]" for i in index[rank:])
+
+
 def to_user(text: str) -> str:
-    return text.replace(MARK, "") if MARK in text else text
+    text = text.replace(MARK, "") if MARK in text else text
+    if _records and "__" in text:
+        text = re.sub(r"(?<![\w.>])(\w+__\w+)((?:\[[^\[\]]*\])*)",
+                      lambda m: spell_record(m.group(1), re.findall(r"\[([^\[\]]*)\]", m.group(2)))
+                      if m.group(1) in _records else m.group(0), text)
+    return text
 
 
 def rename_reserved(ast: c_ast.Node) -> None:

@@ -160,6 +160,9 @@ class Scop(CachedValue):
     # struct members the region reads as variables (frontend/members.py): (the declaration
     # before the regenerated region, `const int g__n = g->n;`, and the write-back after it or '')
     hoisted: tuple[tuple[str, str], ...] = ()
+    # members of arrays of structs, each an array of the model (frontend/records.py): printed
+    # back as the user wrote them (`p__x[i]` is `p[i].x`)
+    records: tuple = ()
     # C lines after the regenerated region that leave in the function's own loop variables the
     # values the code after it reads (frontend/final_values.py)
     final_values: tuple[str, ...] = ()
@@ -206,6 +209,10 @@ class Scop(CachedValue):
             if a.name == name:
                 return a
         raise KeyError(name)
+
+    def record(self, name: str):
+        """The struct member the model's array `name` stands for, or None."""
+        return next((r for r in self.records if r.name == name), None)
 
     def access(self, ref: int) -> Access:
         return self._refs()[ref][1]

@@ -114,7 +114,7 @@ def _promotion(kind: str):
         _check_promotion_at(v, st, kind, at)
         if kind == "shared" and not st.get("around"):
             v = _shared_by_all_threads(v, st, at)
-        array = _array_of_refs(v, st) if st.get("refs") is not None else st.get("array")
+        array = _array_of_refs(v, st) if st.get("refs") is not None else _model_array(v, st.get("array"))
         if kind == "datacopy" and array is None:
             raise st.error("datacopy needs the array to copy",
                            hint="give array: A, or CHiLL's refs: [1] (reference numbers)")
@@ -130,6 +130,15 @@ def _promotion(kind: str):
             out = S.at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
         return out
     return step
+
+
+def _model_array(v: Variant, name: str | None) -> str | None:
+    """The model's array for a member of an array of structs, as the user names it:
+    `p.pos`, `p[].pos` or `p[][].pos` (frontend/records.py)."""
+    if name is None or not v.scop.records:
+        return name
+    plain = re.sub(r"\[\s*\]|\s", "", name)
+    return next((r.name for r in v.scop.records if plain == r.base + r.path), name)
 
 
 def _array_of_refs(v: Variant, st: Step) -> str:

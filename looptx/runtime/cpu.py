@@ -34,7 +34,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from looptx.runtime.harness import RegionSignature, ctype_info
+from looptx.runtime.harness import RegionSignature, ctype_info, record_dtype, record_view
 
 __all__ = ["Toolchain", "BuildResult", "build_shared", "RegionRun", "time_region",
            "call_overhead", "compiler_version", "cpu_model", "cache_dir"]
@@ -210,6 +210,7 @@ class RegionRun:
         self.arrays: dict[str, np.ndarray] = {}
         self.initial: dict[str, np.ndarray] = {}
         argtypes, args = [], []
+        structs: dict[str, np.ndarray] = {}      # arrays of structs: one buffer, members as views
         for a in sig.args:
             if a.kind == "size":
                 argtypes.append(ctypes.c_int)
@@ -219,6 +220,18 @@ class RegionRun:
             given = np.asarray(inputs[a.name])
             if given.shape != a.shape:
                 raise ValueError(f"input '{a.name}' has shape {given.shape}, expected {a.shape}")
+            if a.record is not None:
+                base = a.record.base
+                if base not in structs:
+                    structs[base] = np.zeros(a.shape[:a.record.rank], record_dtype(a.record.layout, dict(sig.values)))
+                    argtypes.append(ctypes.c_void_p)
+                    args.append(ctypes.c_void_p(structs[base].ctypes.data))
+                view = record_view(structs[base], a.record.path)
+                np.copyto(view, given)
+                if a.written:
+                    self.initial[a.name] = view.copy()
+                self.arrays[a.name] = view
+                continue
             if a.kind == "scalar_in" and not a.by_address:
                 ct = getattr(ctypes, ctname)
                 argtypes.append(ct)

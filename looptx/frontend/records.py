@@ -1,0 +1,183 @@
+"""Arrays of structs (`kVals[k].Kx`, `image[i][j].rgbtRed`, `p[i].pos.x`, `p[i].f[d]`).
+
+Each member an array of structs is used through is modelled as an array of its own, with the
+array's subscripts then the member's own (`p[i].f[d]` is `p__f[i][d]`).  That is exact: two
+members of a struct are two objects, so their dependences are those of two arrays.  The code
+keeps the user's layout: printers write `p__f[i][d]` back as `p[i].f[d]` (Scop.records), and
+`run`'s harness passes the struct array itself, laid out by the file's definition.
+
+What the model cannot stand for is refused: the whole struct used as a value (`p[i] = q[j]`,
+`f(p)`, `&p[i]`), a member of a union (members overlap), a member reached through a pointer
+(`p[i].next->x`, `p[i].data[k]` with a pointer member: the pointee may be anything)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pycparser import c_ast, c_generator
+
+from looptx.frontend.names import register_record
+from looptx.frontend.symbols import all_nodes
+
+__all__ = ["Record", "RecordLayout", "record_declarator", "layout_of", "check_whole_uses"]
+
+
+@dataclass(frozen=True)
+class RecordLayout:
+    """How run's harness lays out one struct type: its C definitions (typedefs and struct
+    definitions it needs, in the file's order) and its fields, for a numpy structured dtype.
+    Each field: (name, C arithmetic type or a nested tuple of fields, extents as C text);
+    a pointer member is 'void *' (only its size and alignment matter: the region never reads it)."""
+    ctype: str                                 # the element type as written: `struct kValues`, `RGBTRIPLE`
+    definitions: tuple[str, ...]
+    fields: tuple
+
+
+@dataclass(frozen=True)
+class Record:
+    """One member of an array of structs, as the array the model sees."""
+    name: str                  # the model's array: `p__pos__x`
+    base: str                  # the user's array of structs: `p`
+    path: str                  # `.pos.x`
+    rank: int                  # the base's subscripts (`image[i][j]`: 2)
+    layout: RecordLayout
+
+    def __post_init__(self):
+        register_record(self.name, self.base, self.path, self.rank)
+
+    def spell(self, index: list[str]) -> str:
+        """`p[i].pos.x` (with the member's own subscripts after it)."""
+        head, tail = index[:self.rank], index[self.rank:]
+        return self.base + "".join(f"[{i}]" for i in head) + self.path + "".join(f"[{i}]" for i in tail)
+
+
+def record_declarator(types, base_decl, subs: int, steps, chain: str, node, name: str, error):
+    """(the declarator of the model's array `name`, the element type node, the chain's holders):
+    the base's `subs` array or pointer levels around the member's own declarator."""
+    levels, t = [], base_decl.type
+    for _ in range(subs):
+        u = types.unalias(t)
+        if not isinstance(u, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            raise error(node, f"'{base_decl.name}' in '{chain}' has fewer than {subs} subscript(s)",
+                        "check the subscripts")
+        levels.append(u)
+        t = u.type
+    if steps[0][0] != ".":
+        raise error(node, f"'{chain}' reaches a struct through a pointer held in an array: looptx cannot "
+                          "tell which objects the pointers reach",
+                    "keep the structs themselves in the array (p[i].x), or copy the values into arrays of numbers")
+    element = t
+    member, holders, const = types.chain(element, steps, chain, node, error)
+    if any(isinstance(h, c_ast.Union) for h in holders):
+        raise error(node, f"'{chain}' is a member of a union, whose members share storage",
+                    "use a struct, or copy the member into an array of numbers before the region")
+    d = types.declarator(member, name)
+    leaf = d
+    while isinstance(leaf, c_ast.ArrayDecl):
+        leaf = leaf.type
+    if not isinstance(leaf, c_ast.TypeDecl) or not types.arithmetic(leaf):
+        _, rec = types.record(leaf) if isinstance(leaf, c_ast.TypeDecl) else (None, None)
+        what = ("a pointer, which may point anywhere" if isinstance(leaf, c_ast.PtrDecl) else
+                f"a {rec}, used as a whole" if rec else "not a number")
+        raise error(node, f"the member '{chain}' is {what}",
+                    "use members that are numbers or arrays of numbers (p[i].pos.x, p[i].f[d])")
+    if const and "const" not in leaf.quals:
+        leaf.quals.insert(0, "const")
+    for lvl in reversed(levels):
+        d = c_ast.PtrDecl(list(lvl.quals or []), d) if isinstance(lvl, c_ast.PtrDecl) \
+            else c_ast.ArrayDecl(d, lvl.dim, list(lvl.dim_quals or []))
+    return d, element, holders
+
+
+def layout_of(types, element, ast, node, error) -> RecordLayout:
+    """The harness's view of the struct type `element` (a TypeDecl)."""
+    gen = c_generator.CGenerator()
+    rec, _ = types.record(element)
+    spelled = gen.visit(element.type) if not isinstance(element.type, c_ast.Struct) \
+        else f"struct {element.type.name}"
+    if isinstance(element.type, c_ast.Struct) and not element.type.name:
+        raise error(node, "the array's struct type has no name", "give the struct a tag or a typedef name")
+    needed = _needed_types(types, element)
+    definitions = []
+    for e in ast.ext:
+        if isinstance(e, c_ast.Typedef) and e.name in needed[0]:
+            definitions.append(gen.visit(e) + ";")
+        elif isinstance(e, c_ast.Decl) and e.name is None and isinstance(e.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)) \
+                and (type(e.type).__name__, e.type.name) in needed[1]:
+            definitions.append(gen.visit(e) + ";")
+    return RecordLayout(spelled, tuple(definitions), _fields(types, rec))
+
+
+def _needed_types(types, t) -> tuple[set[str], set[tuple[str, str]]]:
+    """The typedef names and (kind, tag) of the structs, unions and enums that type t uses."""
+    names, tags, stack = set(), set(), [t]
+    while stack:
+        n = stack.pop()
+        for x in all_nodes(n):
+            if isinstance(x, c_ast.IdentifierType):
+                for w in x.names:
+                    if w in types.typedefs and w not in names:
+                        names.add(w)
+                        stack.append(types.typedefs[w])
+            elif isinstance(x, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and x.name:
+                key = (type(x).__name__, x.name)
+                if key not in tags:
+                    tags.add(key)
+                    full = types.structs.get(key)
+                    if full is not None and full is not x:
+                        stack.append(full)
+    return names, tags
+
+
+def _fields(types, rec) -> tuple:
+    gen = c_generator.CGenerator()
+    out = []
+    for k, d in enumerate(rec.decls or ()):
+        t, dims = d.type, []
+        while True:
+            u = types.unalias(t)
+            if isinstance(u, c_ast.ArrayDecl):
+                dims.append(gen.visit(u.dim) if u.dim is not None else "0")
+                t = u.type
+            else:
+                t = u
+                break
+        if getattr(d, "bitsize", None) is not None:
+            kind = "bit-field"
+        elif isinstance(t, c_ast.PtrDecl):
+            kind = "void *"
+        elif isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.Enum):
+            kind = "int"
+        elif isinstance(t, c_ast.TypeDecl) and types.arithmetic(t):
+            kind = " ".join(w for w in t.type.names if w not in ("const", "volatile"))
+            kind = _resolve_words(types, kind)
+        else:
+            inner, _ = types.record(t) if isinstance(t, c_ast.TypeDecl) else (None, None)
+            if inner is None and isinstance(getattr(t, "type", None), (c_ast.Struct, c_ast.Union)):
+                inner = t.type if t.type.decls is not None else None
+            kind = "union" if isinstance(inner, c_ast.Union) else _fields(types, inner) if inner is not None else "?"
+        out.append((d.name or f"lx_anon{k}", kind, tuple(dims)))
+    return tuple(out)
+
+
+def _resolve_words(types, kind: str) -> str:
+    for _ in range(64):
+        td = types.typedefs.get(kind)
+        if td is None or not isinstance(td.type, c_ast.TypeDecl) or not isinstance(td.type.type, c_ast.IdentifierType):
+            return kind
+        kind = " ".join(td.type.type.names)
+    return kind
+
+
+def check_whole_uses(items, bases: dict[str, str], spellings, error) -> None:
+    """After the members are rewritten, a base left in the region is the struct used whole."""
+    for it in items:
+        stack = [it]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, c_ast.UnaryOp) and n.op == "sizeof":
+                continue
+            if isinstance(n, c_ast.ID) and n.name in bases:
+                raise error(n, f"the region uses the array of structs '{n.name}' other than through its "
+                               f"members (as {bases[n.name]} is)",
+                            "read and write its members one by one (p[i].x = q[j].x), outside calls and '&'")
+            stack.extend(ch for _, ch in n.children())
