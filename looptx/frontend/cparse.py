@@ -31,7 +31,7 @@ from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line
     preprocess_decls
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
-from looptx.frontend.symbols import (DeclCollector, Symbol, c_text,
+from looptx.frontend.symbols import (DeclCollector, Symbol, c_text, int_var,
                                      continues_as_guards, dereferences_as_subscripts, split_chained_assignments, symbol_of)
 from looptx.poly.scop import Scop
 
@@ -499,7 +499,7 @@ def _derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
     for d in decls:
         at = where(d)
         sym = symbol_of(d)
-        if d.init is None or not at < start or sym is None or not sym.is_int or sym.dims \
+        if d.init is None or not at < start or sym is None or not int_var(sym, symbols.get) or sym.dims \
                 or symbols.get(sym.name) != sym or isinstance(d.init, c_ast.InitList):
             continue        # the declaration the region sees, of a plain integer
         if any(anywhere or at < w < start for w in changed.get(d.name, ())):

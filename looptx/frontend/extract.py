@@ -22,7 +22,7 @@ from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
                                    loop_step)
-from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, resolve_typedef,
+from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, int_var, resolve_typedef,
                                      typedefs_resolved, wide_subscript)
 
 PURE_MATH = frozenset("""
@@ -155,7 +155,7 @@ class Extractor:
             raise NonAffine(node, f"non-affine: array '{name}' used in an index or bound",
                             "copy the value into a variable set before the region")
         # `Index_t n` with `typedef int Index_t;` (LULESH, HPCG's local_int_t) is an int too
-        if sym.kind != "var" or not replace(sym, ctype=arithmetic_type(sym.ctype, self.lookup)).is_int:
+        if sym.kind != "var" or not int_var(sym, self.lookup):
             raise NonAffine(node, f"non-affine: '{name}' ({sym.ctype}) used in an index or bound",
                             "bounds and subscripts must be integer affine expressions")
         if name in self.written:
@@ -323,7 +323,10 @@ class Extractor:
                              "declare scalars and fixed-size arrays only")
         if sym.kind == "array" and any(not d for d in sym.dims):
             raise self.error(node, f"pointer declaration '{node.name}' inside the region",
-                             "declare it outside the region")
+                             f"looptx reads a pointer local set to an array plus an offset ({node.name} = a + off) "
+                             f"only where the code uses nothing but its elements ({node.name}[i]) and changes neither "
+                             f"it nor its offset; pass the array and the offset instead of '{node.name}' where it "
+                             "is used as a whole (a call), or declare it outside the region")
         if "static" in (node.storage or []):
             raise self.error(node, f"static declaration of '{node.name}' inside the region",
                              "declare it outside the region")
@@ -545,7 +548,7 @@ class Extractor:
                                  "subscript every dimension")
             if sym.kind != "var":
                 raise self.error(node, f"'{name}' is not a variable", "use variables, arrays and constants")
-            if sym.is_int and name not in self.written and name not in self.local:
+            if int_var(sym, self.lookup) and name not in self.written and name not in self.local:
                 self._param(name)
                 return ir.Var(name)
             return self.ref(node, "read")

@@ -256,6 +256,25 @@ def scan_pragmas(src: SourceText, comments: list[Comment]) -> list[Region]:
     return regions
 
 
+def _check_whole_blocks(src: SourceText, quiet: str, r: Region) -> None:
+    """A region is whole statements: its markers in one block.  A marker inside a loop's braces
+    and the other outside would leave a brace of that loop behind in the output."""
+    opened: list[int] = []
+    begin, end = ("'#pragma scop'", "'#pragma endscop'") if r.kind == "pragma" else \
+        (f"'/*@ begin {r.chill.module} ... @*/'", "'/*@ end @*/'")
+    for k in range(r.start, r.end):
+        if quiet[k] == "{":
+            opened.append(k)
+        elif quiet[k] == "}":
+            if not opened:
+                raise src.error(r.outer[0], f"{begin} is inside a block that closes at line {src.pos(k)[0]}, "
+                                            f"before {end}", "put both markers in the same block, around whole statements")
+            opened.pop()
+    if opened:
+        raise src.error(r.end, f"{end} is inside the block opened at line {src.pos(opened[0])[0]}",
+                        "put both markers in the same block, around whole statements")
+
+
 @dataclass(frozen=True)
 class Markup:
     """Everything the scanner found in one file."""
@@ -301,6 +320,10 @@ def scan(text: str, filename: str) -> Markup:
     regions += [r for r in scan_pragmas(src, comments)
                 if not any(q.outer[0] <= r.outer[0] < q.outer[1] or r.outer[0] <= q.outer[0] < r.outer[1]
                            for q in regions)]
+    quiet = blank(text, [(s, e) for _, s, e in quiet_spans(text)])
+    for r in regions:
+        if r.kind == "pragma" or r.chill is not None and r.start == r.chill.begin[1]:
+            _check_whole_blocks(src, quiet, r)
     regions.sort(key=lambda r: r.start)
     regions = [Region(r.kind, r.start, r.end, r.outer, i, r.chill, r.tuning, r.function, r.keep_markers)
                for i, r in enumerate(regions)]

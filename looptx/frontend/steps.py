@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pycparser import c_ast
 
 from looptx.frontend.affine import NonAffine, Translator
-from looptx.frontend.symbols import Symbol, arithmetic_type, c_nodes, symbol_of
+from looptx.frontend.symbols import Symbol, c_nodes, int_var, symbol_of
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ def visible_constants(decls, enums, symbols: dict, lookup) -> Constants:
         if sym is None or sym.kind != "var" or not sym.is_const or d.init is None \
                 or isinstance(d.init, c_ast.InitList) or symbols.get(sym.name) != sym:
             continue
-        if replace(sym, ctype=arithmetic_type(sym.ctype, lookup)).is_int:
+        if int_var(sym, lookup):
             consts[sym.name] = (sym, d.init)
     values: dict[str, int] = {}
     for e in enums:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy as _copy
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast, c_generator
 
@@ -77,6 +77,11 @@ def _base_type(t) -> tuple[str, tuple[str, ...], bool]:
             return "function", tuple(dims), const
         else:
             return c_text(t), tuple(dims), const
+
+
+def int_var(sym: "Symbol | None", lookup) -> bool:
+    """An integer variable, its type through typedefs (libCEED's `CeedInt`)."""
+    return sym is not None and replace(sym, ctype=arithmetic_type(sym.ctype, lookup)).is_int
 
 
 def resolve_typedef(ctype: str, lookup) -> str:
@@ -264,41 +269,55 @@ def continues_as_guards(node) -> None:
                 n.stmt = c_ast.Compound(items, coord=body.coord)
 
 
+def pointer_names(node) -> set[str]:
+    """Names declared as pointers or arrays under `node` (struct members included)."""
+    return {n.name for n in all_nodes(node)
+            if isinstance(n, c_ast.Decl) and isinstance(n.type, (c_ast.PtrDecl, c_ast.ArrayDecl)) and n.name}
+
+
+def pointer_plus_offset(e, pointers: set[str]):
+    """(p, offset) of a pointer expression `p + e`, `e + p`, `p + i - 1` or `p` (offset None),
+    where p is a name or member chain (`g->u`) that `pointers` names; None otherwise."""
+    def is_pointer(x) -> bool:
+        name = x.name if isinstance(x, c_ast.ID) else x.field.name if isinstance(x, c_ast.StructRef) else None
+        return name in pointers
+
+    def terms(x, sign: int) -> list:
+        if isinstance(x, c_ast.BinaryOp) and x.op in ("+", "-"):
+            return terms(x.left, sign) + terms(x.right, sign if x.op == "+" else -sign)
+        return [(sign, x)]
+    parts = terms(e, 1)
+    bases = [t for t in parts if is_pointer(t[1])]
+    if len(bases) != 1 or bases[0][0] != 1:
+        return None
+    index = None
+    for sign, t in parts:
+        if t is bases[0][1]:
+            continue
+        if index is None:
+            index = t if sign > 0 else c_ast.UnaryOp("-", t, coord=t.coord)
+        else:
+            index = c_ast.BinaryOp("+" if sign > 0 else "-", index, t, coord=t.coord)
+    return bases[0][1], index
+
+
 def dereferences_as_subscripts(node) -> None:
     """Rewrites, in place, `*(p + e)`, `*(e + p)`, `*(p + i - 1)` and `*p` as `p[e]`, `p[i - 1]`
     and `p[0]`, where p names a pointer or array the file declares (or a pointer member,
     `*(g->u + i)`): the same element, which the model reads as a subscript; `(*g).f` is `g->f`."""
-    pointers = set()
-    for n in all_nodes(node):
-        if isinstance(n, c_ast.Decl) and isinstance(n.type, (c_ast.PtrDecl, c_ast.ArrayDecl)) and n.name:
-            pointers.add(n.name)
+    pointers = pointer_names(node)
 
     def is_pointer(x) -> bool:
-        # a member chain `g->u` ends in a pointer member of a struct the file defines
-        name = x.name if isinstance(x, c_ast.ID) else x.field.name if isinstance(x, c_ast.StructRef) else None
-        return name in pointers
-
-    def terms(e, sign: int) -> list:
-        if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
-            return terms(e.left, sign) + terms(e.right, sign if e.op == "+" else -sign)
-        return [(sign, e)]
+        return pointer_plus_offset(x, pointers) is not None and isinstance(x, (c_ast.ID, c_ast.StructRef))
 
     def subscript(x):
         if not (isinstance(x, c_ast.UnaryOp) and x.op == "*"):
             return None
-        parts = terms(x.expr, 1)
-        bases = [t for t in parts if is_pointer(t[1])]
-        if len(bases) != 1 or bases[0][0] != 1:
+        split = pointer_plus_offset(x.expr, pointers)
+        if split is None:
             return None
-        index = None
-        for sign, t in parts:
-            if t is bases[0][1]:
-                continue
-            if index is None:
-                index = t if sign > 0 else c_ast.UnaryOp("-", t, coord=t.coord)
-            else:
-                index = c_ast.BinaryOp("+" if sign > 0 else "-", index, t, coord=t.coord)
-        return c_ast.ArrayRef(bases[0][1], index or c_ast.Constant("int", "0", coord=x.coord), coord=x.coord)
+        base, index = split
+        return c_ast.ArrayRef(base, index or c_ast.Constant("int", "0", coord=x.coord), coord=x.coord)
 
     for n in all_nodes(node):
         if isinstance(n, c_ast.StructRef) and isinstance(n.name, c_ast.UnaryOp) and n.name.op == "*":

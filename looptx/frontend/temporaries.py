@@ -1,5 +1,6 @@
 """Integer temporaries of a loop body that name a subscript (Rodinia's lud:
-`int row_i = i * size;` ... `int idx = row_i + j; sum = a[idx];`).
+`int row_i = i * size;` ... `int idx = row_i + j; sum = a[idx];`), and pointer locals that name
+a part of an array (llama2.c's `float* q = s->q + h * head_size;` ... `q[i]`: `s->q[h * head_size + i]`).
 
 Such a variable is written in the region, so the model cannot take it as a size; but while
 neither it nor what its initializer reads changes, each of its uses equals the initializer.
@@ -12,7 +13,7 @@ import copy
 
 from pycparser import c_ast
 
-from looptx.frontend.symbols import all_nodes, id_names
+from looptx.frontend.symbols import all_nodes, id_names, pointer_names, pointer_plus_offset
 
 # Declared types whose value is the initializer's, as C computes it, for every value an int
 # subscript can have: no unsigned wrap-around, no narrowing to a short or a char.
@@ -215,14 +216,90 @@ def _loop_blocks(body) -> list:
     return out
 
 
+def _pointer_temporary(d, pointers: set[str]):
+    """(base, offset or None) of a pointer local `T *q = base + off;` (or `= &base[off];`)."""
+    if not (isinstance(d, c_ast.Decl) and d.name and d.init is not None and isinstance(d.type, c_ast.PtrDecl)
+            and isinstance(d.type.type, c_ast.TypeDecl)) or set(d.storage or ()) - {"register"}:
+        return None
+    if isinstance(d.init, c_ast.UnaryOp) and d.init.op == "&" and isinstance(d.init.expr, c_ast.ArrayRef):
+        return d.init.expr.name, d.init.expr.subscript
+    split = pointer_plus_offset(d.init, pointers)
+    return split if split is not None and isinstance(split[0], (c_ast.ID, c_ast.StructRef)) else None
+
+
+def _rebound(items) -> set[str]:
+    """Names whose own value `items` change (not an element's): assigned, ++/--, addressed,
+    declared; a member chain assigned as a whole rebinds its root."""
+    out = set()
+    for it in items:
+        for n in all_nodes(it):
+            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
+            while isinstance(target, c_ast.StructRef):
+                target = target.name
+            if isinstance(target, c_ast.ID):
+                out.add(target.name)
+            elif isinstance(n, c_ast.Decl) and n.name:
+                out.add(n.name)
+    return out
+
+
+def _only_subscripted(items, name: str) -> bool:
+    """Whether every use of `name` in `items` is a subscript of it (`q[e]`)."""
+    for it in items:
+        for n in all_nodes(it):
+            if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID) and n.name.name == name:
+                if name in id_names(n.subscript):
+                    return False
+                continue
+            if any(isinstance(ch, c_ast.ID) and ch.name == name for _, ch in n.children()) \
+                    or isinstance(n, c_ast.ID) and n is it and n.name == name:
+                return False
+    return True
+
+
+class _Through(c_ast.NodeVisitor):
+    """Rewrites `q[e]` as `base[off + e]` (llama2.c's `float *q = s->q + h * head_size;`)."""
+
+    def __init__(self, name: str, base, offset):
+        self.name, self.base, self.offset = name, base, offset
+
+    def visit_ArrayRef(self, node):
+        if isinstance(node.name, c_ast.ID) and node.name.name == self.name:
+            node.name = copy.deepcopy(self.base)
+            if self.offset is not None:
+                node.subscript = c_ast.BinaryOp("+", copy.deepcopy(self.offset), node.subscript, node.coord)
+        self.generic_visit(node)
+
+
+def _rewrite_pointers(block: c_ast.Compound, pointers: set[str]) -> None:
+    """Each pointer local of the block read only through subscripts, its base and offset
+    unchanged after it: its uses rewritten through the initializer, its declaration dropped."""
+    items = list(block.block_items or [])
+    for k in range(len(items) - 1, -1, -1):
+        split = _pointer_temporary(items[k], pointers)
+        if split is None:
+            continue
+        name, rest = items[k].name, items[k + 1:]
+        if not _only_subscripted(rest, name) or (id_names(items[k].init) | {name}) & _rebound(rest):
+            continue
+        for it in rest:
+            _Through(name, *split).visit(it)
+        del items[k]
+    block.block_items = items
+
+
 def substitute_index_temporaries(ast) -> None:
     """Rewrites, in place, the subscript temporaries of every loop body of the file (see the
-    module docstring); inner bodies first, so a temporary built from another one
-    (`idx = row_i + j`) has its uses rewritten before the outer one is looked at."""
+    module docstring), and the pointer locals that only name a part of an array; inner bodies
+    first, so a temporary built from another one (`idx = row_i + j`) has its uses rewritten
+    before the outer one is looked at."""
+    pointers = pointer_names(ast)
     for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
         scalars = _int_scalars(fdef)
         sources = []
         for b in _loop_blocks(fdef.body):
+            _rewrite_pointers(b, pointers)
             _rewrite_block(b, scalars, sources)
         for name in {d.lvalue.name for _, d in sources}:
             if not _reads_left(fdef.body, name, sources):
