@@ -104,3 +104,14 @@ def test_a_pointer_local_used_whole_is_refused_with_what_to_do(tmp_path):
     rc, out, err = run_cli("deps", src, "--function", "attention")
     assert rc == 2 and err.startswith(f"{src}:8:10:") and "pointer declaration 'att'" in err, err
     assert "pass the array and the offset instead of 'att'" in err, err
+
+
+def test_a_member_that_only_a_call_takes_leaves_the_call_to_be_named(tmp_path):
+    # CoMD's `getNeighborBoxes(s->boxes, iBox, nbrBoxes)`: the call is what the model refuses
+    src = tmp_path / "comd.c"
+    src.write_text("typedef struct { int n; } LinkCell;\ntypedef struct { LinkCell *boxes; double *f; } Sim;\n"
+                   "int nbrs(LinkCell *b, int i);\nvoid f(Sim *s, int n) {\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++) {\n    int k = nbrs(s->boxes, i);\n    s->f[i] = k;\n  }\n"
+                   "#pragma endscop\n}\n")
+    rc, out, err = run_cli("deps", src)
+    assert rc == 2 and err.count("\n") == 1 and err.startswith(f"{src}:7:13:") and "nbrs" in err, err

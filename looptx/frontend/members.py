@@ -117,6 +117,7 @@ class _Chain:
     steps: tuple[tuple[str, str], ...]          # (op, field) from the base out
     lvalue: bool = False                       # assigned (or ++/--) as a whole
     subs: tuple = ()                           # an array of structs' subscripts (`p[i][j].x`)
+    argument: bool = False                     # an argument of a call (`f(s->boxes, i)`)
 
     @property
     def key(self):
@@ -173,7 +174,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
                             "count with a local variable, and store it into the member after the loop")
     _check_base_writes(items, bases, by_key, spellings, error)
 
-    members, repl, info, holders = [], dict(element_repl), {}, {}
+    members, repl, info, holders, skipped = [], dict(element_repl), {}, {}, []
     for key, uses in by_key.items():
         first = uses[0]
         chain = spellings.text(first.node)
@@ -198,12 +199,18 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
         member, holders[key], const = types.chain(decl.type, first.steps, chain, first.node, error)
         written = any(u.lvalue for u in uses)
         name = fresh("__".join([first.base, *(f for _, f in first.steps)]))
-        m = types.member(member, name, chain, written, const, spellings, first.node, error, by_key, key)
+        try:
+            m = types.member(member, name, chain, written, const, spellings, first.node, error, by_key, key)
+        except SourceError:
+            if all(u.argument for u in uses):
+                skipped.append(key)     # what a call takes (`f(s->boxes)`): the call is what the model refuses
+                continue
+            raise
         members.append(m)
         info[key] = m
         for u in uses:
             repl[id(u.node)] = c_ast.ID(name, u.node.coord)
-    _check_aliases(by_key, info, holders, error)
+    _check_aliases({k: v for k, v in by_key.items() if k not in skipped}, info, holders, error)
     calls = dict(spellings.calls)
     new_items = tuple(_rewrite(it, repl, calls) for it in items)
     if records:
@@ -258,7 +265,8 @@ def _chain(node: c_ast.StructRef, parent, spellings, error) -> _Chain:
                     "members of a variable, such as g->n or s.blk.v, itself")
     lvalue = (isinstance(parent, c_ast.Assignment) and parent.lvalue is node) or \
         (isinstance(parent, c_ast.UnaryOp) and parent.op in _INCDEC and parent.expr is node)
-    return _Chain(node, n.name, tuple(reversed(steps)), lvalue=lvalue, subs=tuple(subs))
+    return _Chain(node, n.name, tuple(reversed(steps)), lvalue=lvalue, subs=tuple(subs),
+                  argument=isinstance(parent, c_ast.ExprList))
 
 
 def _decls(node):
