@@ -155,17 +155,18 @@ class CPrinter:
             arr = None
         if arr is not None and arr.rank == 0 or not r.index:
             return r.array
-        rec = self.scop.record(r.array) if self.scop.records else None
-        if rec is not None:
-            return rec.spell([ir.to_c(i) for i in r.index])
+        index = [ir.to_c(i) for i in r.index]
         if arr is not None and arr.strides:
             flat = ir.Cast("long", r.index[0]) if arr.wide_index else r.index[0]
             for extent, e in zip(arr.strides, r.index[1:]):
                 # a group length (`z[2*(i*m + j) + 1]`, frontend/interleaved) is a number
                 size = ir.Num(extent) if extent.isdigit() else ir.Var(extent)
                 flat = ir.Bin("+", ir.Bin("*", flat, size), e)
-            return f"{r.array}[{ir.to_c(K.simplify(flat))}]"
-        return r.array + "".join(f"[{ir.to_c(i)}]" for i in r.index)
+            index = [ir.to_c(K.simplify(flat))]
+        rec = self.scop.record(r.array) if self.scop.records else None
+        if rec is not None:
+            return rec.spell(index)
+        return r.array + "".join(f"[{i}]" for i in index)
 
     def statement(self, leaf: K.Leaf) -> str:
         s = self.scop.statements[leaf.stmt]

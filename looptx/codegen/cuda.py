@@ -13,6 +13,7 @@ from looptx.codegen import ast as K
 from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, helper_block, loop_ctype,
                               name_loops, used_helpers)
 from looptx.codegen.cuda_const import const_parameters
+from looptx.codegen.cuda_records import device_arrays, record_definitions, written_arrays
 from looptx.poly.privatize import scratch
 from looptx.codegen.cxx_names import cxx_safe
 from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, host_only_texts,
@@ -71,7 +72,14 @@ class CudaPrinter(ThreadPrinter):
             return super().ref_text(r)
         if arr.rank == 0:
             return f"{r.array}[0]" if r.array in self.written_scalars else r.array
-        if arr.strides or len(r.index) == 1:
+        rec = self.scop.record(r.array) if self.scop.records else None
+        if rec is not None and rec.rank > 1 and not arr.strides:
+            # the struct array is a flat device pointer; the member's own subscripts stay
+            flat = r.index[0]
+            for extent, e in zip(arr.dims[1:rec.rank], r.index[1:rec.rank]):
+                flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(f"({extent})" if not extent.isidentifier() else extent)), e)
+            return rec.spell([ir.to_c(K.simplify(flat))] + [ir.to_c(i) for i in r.index[rec.rank:]])
+        if arr.strides or len(r.index) == 1 or rec is not None:
             return super().ref_text(r)
         flat = r.index[0]
         for extent, e in zip(arr.dims[1:], r.index[1:]):
@@ -165,7 +173,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
                                 f"{'are' if many else 'is'} not mapped by a cuda step: "
                                 f"{'they run' if many else 'it runs'} in a one-thread kernel ({K0.name}): correct, slow")
     plans = gpu.kernel_plans(plan, kern, scop.prefix)
-    written = {a.array for s in scop.statements for a in s.accesses if a.kind == "write"}
+    written = written_arrays(scop)
     written_scalars = {a.name for a in scop.arrays if a.rank == 0 and a.name in written and not a.local}
     buffers = {b.name: b for b in plan.buffers}
     for kp in plans:
@@ -181,7 +189,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
         scope.update({f"lx_t{n}": ir.Var(tnames[n]) for n in range(len(Kn.thread))})
         node = name_loops(node, v, reserved=taken | set(bnames) | set(tnames), scope=scope)
         used = _refs(node)
-        arrays = [a for a in scop.arrays if a.name in used and not a.local]
+        arrays = device_arrays(scop, [a for a in scop.arrays if a.name in used and not a.local])
         params = []
         for a in arrays:
             if a.rank == 0 and a.name not in written_scalars:
@@ -204,7 +212,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
     launch = gpu.launch_schedule(v, kern, plan.width, scop.prefix)
     out.host_node = name_loops(host_tree(v, kern, plans, launch), v)
     out.buffers = plan.buffers
-    out.arrays = [a for a in scop.arrays if not a.local]
+    out.arrays = device_arrays(scop, [a for a in scop.arrays if not a.local])
     out.params = _size_params(scop)
     out.written_scalars = written_scalars
     out.scratch = scratch(scop)
@@ -227,8 +235,7 @@ def _arg_kind(rc: RegionCuda, a, const: set[str]) -> str:
     `const` the original function's parameter has (codegen/cuda_const.py)."""
     if not a.rank and a.name not in rc.written_scalars:
         return "scalar"
-    written = {x.array for s in rc.variant.scop.statements for x in s.accesses if x.kind == "write"}
-    return "const" if a.name in const and a.rank and a.name not in written else "array"
+    return "const" if a.name in const and a.rank and a.name not in written_arrays(rc.variant.scop) else "array"
 
 
 def _ptr(kind: str, ctype: str, name: str) -> str:
@@ -307,7 +314,8 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     scop = rc.variant.scop
     _refuse_complex(rc)
     out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
-           "#include <stdlib.h>", ""]
+           "#include <stdlib.h>"] + ["#include <stdint.h>"] * bool(scop.records) + [""]
+    definitions = record_definitions(scop, {**int_macros, **dict(scop.macro_values), **dict(scop.fixed)})
     at_helpers = len(out)
     kernel_text = []
     divergent = False
@@ -345,6 +353,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out += helper_block(helpers)
     if divergent:
         out += _BARRIER
+    out += definitions
     out.append("")
     out.append(body_text)
     const = const_parameters(scop)
@@ -386,19 +395,21 @@ def _user_helpers(helpers, texts: list[str]) -> list[str]:
 
 
 def _refuse_complex(rc: RegionCuda) -> None:
-    """Arrays of structs: the .cu's host code copies arrays of numbers.
+    """A struct whose layout the file sets by means the parser does not keep (an attribute
+    other than packed, #pragma pack): the .cu, compiled apart, could lay it out otherwise.
     C99 `_Complex` has no CUDA C++ spelling nvcc takes in a kernel's signature (its stub
     code names a `_Complex_double` no header declares): a located error, not a .cu that does
     not compile.  The C target (and its emulation of the grid) keeps them."""
     from looptx.errors import SourceError
     from looptx.runtime.harness import _declared_at
     scop = rc.variant.scop
-    if scop.records:
-        rec = scop.records[0]
-        where = _declared_at(scop, rec.base, scop.where())
-        raise SourceError(f"'{rec.base}' is an array of structs ({rec.spell(['...'] * rec.rank)}), which the "
-                          "CUDA output does not support", hint="use --target c (omp_for for threads), or keep "
-                          "each member in an array of its own", **where)
+    for rec in scop.records:
+        if rec.layout.unsure:
+            where = _declared_at(scop, rec.base, scop.where())
+            raise SourceError(f"the file sets the layout of '{rec.layout.ctype}' with {rec.layout.unsure}, "
+                              f"which the .cu would not share: its struct array '{rec.base}' could be read "
+                              "at other offsets", hint="use --target c, or declare the struct without it "
+                              "(__attribute__((packed)) alone is carried over)", **where)
     for a in rc.arrays:
         if "_Complex" in a.ctype.split():
             where = _declared_at(scop, a.name, scop.where())
@@ -416,6 +427,10 @@ def launch_spec(rc: RegionCuda) -> dict:
         else:
             args.append(("ptr", a.name, a.ctype))
     args += [("int", p, size_ctype(rc.variant.scop, p)) for p in rc.params]
+    # an array of structs travels as one buffer of its members (runtime/cuda.py lays it out)
+    records = {r.base: [] for r in rc.variant.scop.records}
+    for r in rc.variant.scop.records:
+        records[r.base].append(r)
     kernels = []
     for kc in rc.kernels:
         threads = 1
@@ -423,7 +438,7 @@ def launch_spec(rc: RegionCuda) -> dict:
             threads *= b
         shared = sum(_bytes(d) for d in kc.shared)
         kernels.append({"name": kc.name, "threads": threads, "shared_bytes": shared, "sync": kc.has_sync})
-    return {"name": rc.name, "args": args, "kernels": kernels}
+    return {"name": rc.name, "args": args, "kernels": kernels, "records": records}
 
 
 def _bytes(decl: str) -> int:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from looptx import ir
+from looptx.codegen.cuda_records import members_of, record_count, written_arrays
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_model, to_user, with_values
 from looptx.codegen.c import fact_check
@@ -138,7 +139,9 @@ def element_counts(rc) -> dict[str, str]:
             # parameter name (n) could hit the host code's own names
             n = f"(size_t)({with_values(given[a.name], fixed)})"
         why = None
-        if n is None:
+        if n is None and members_of(rc.variant.scop, a.name):
+            n, why = record_count(rc.variant.scop, a.name, lambda m: _reached_count(rc.variant.scop, m, fixed))
+        elif n is None:
             n, why = _reached_count(rc.variant.scop, a, fixed)
         if n is None:
             raise _unknown_count(rc, a, why)
@@ -311,7 +314,7 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t lx_err;"]
     out += [f"  const {size_ctype(scop, n)} {n} = {init};" for n, init in internal] + fact_guard(scop) + decls
-    written = {a.array for s in rc.variant.scop.statements for a in s.accesses if a.kind == "write"}
+    written = written_arrays(rc.variant.scop)
     call = []
     for a in rc.arrays:
         if not on_device(a, rc.written_scalars):
@@ -335,6 +338,25 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     return out
 
 
+def _elements(scop, a) -> list[tuple[str, str, str]]:
+    """(element at lx_q, its type, an inner loop over a member array's elements, its name) of
+    a device array: itself, or each member an array of structs' region uses."""
+    members = members_of(scop, a.name)
+    if not members:
+        return [(f"{a.name}[lx_q]", a.ctype, "", a.name)]
+    out = []
+    for rec in members:
+        arr = scop.array(rec.name)
+        inner = arr.dims[rec.rank:]
+        if not inner:
+            out.append((f"{a.name}[lx_q]{rec.path}", arr.ctype, "", f"{a.name}{rec.path}"))
+            continue
+        count = " * ".join(f"(size_t)({d})" for d in inner)
+        out.append((f"(({arr.ctype} *){a.name}[lx_q]{rec.path})[lx_k]", arr.ctype,
+                    f"for (size_t lx_k = 0; lx_k < {count}; lx_k++) ", f"{a.name}{rec.path}"))
+    return out
+
+
 def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str]:
     """main(): seeded inputs, one warm-up, timed runs with events, a checksum per written array."""
     scop = rc.variant.scop
@@ -352,7 +374,7 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str
     decls, counts = _named_counts(counts)
     out += decls
     out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")
-    written = {a.array for s in scop.statements for a in s.accesses if a.kind == "write"}
+    written = written_arrays(scop)
     draw = ("lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "
             "{dst} = ({t})(0.5 + (double)(lx_s >> 11) / 9007199254740992.0);")
     # Read-only scalars are passed by value (the launcher's signature); the rest live on the device.
@@ -362,8 +384,10 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str
             out.append(f"  {a.ctype} {a.name}; " + draw.format(dst=a.name, t=a.ctype))
             continue
         n = counts[a.name]
-        out.append(f"  {a.ctype} *{a.name} = ({a.ctype} *)malloc({n} * sizeof({a.ctype}));")
-        out.append(f"  for (size_t lx_q = 0; lx_q < {n}; lx_q++) {{ " + draw.format(dst=f"{a.name}[lx_q]", t=a.ctype) + " }")
+        out.append(f"  {a.ctype} *{a.name} = ({a.ctype} *)calloc({n}, sizeof({a.ctype}));")
+        for dst, t, inner, _ in _elements(scop, a):
+            out.append(f"  for (size_t lx_q = 0; lx_q < {n}; lx_q++) {inner}{{ "
+                       + draw.format(dst=dst, t=t) + " }")
     dptrs = []
     for a in rc.arrays:
         if a not in dev:
@@ -385,7 +409,8 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str
         if a.name in written:
             n = counts[a.name]
             out.append(f"  cudaMemcpy({a.name}, lx_d_{a.name}, {n} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
-            out.append(f"  {{ double lx_cs = 0; for (size_t lx_q = 0; lx_q < {n}; lx_q++) lx_cs += (double){a.name}[lx_q] * (double)(lx_q % 13 + 1); "
-                       f'printf("{a.name} checksum %.17g\\n", lx_cs); }}')
+            for dst, _, inner, label in _elements(scop, a):
+                out.append(f"  {{ double lx_cs = 0; for (size_t lx_q = 0; lx_q < {n}; lx_q++) {inner}lx_cs += (double){dst} * (double)(lx_q % 13 + 1); "
+                           f'printf("{label} checksum %.17g\\n", lx_cs); }}')
     out += ["  return 0;", "}", ""]
     return out

@@ -189,7 +189,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
             d, element, holders[key] = record_declarator(types, decl, len(first.subs), first.steps, chain,
                                                          first.node, name, error)
             rec = Record(name, first.base, "".join(f".{f}" for _, f in first.steps), len(first.subs),
-                         layout_of(types, element, ast, first.node, error))
+                         layout_of(types, element, ast, first.node, error, text))
             info[key] = Member(rec.spell(["..."] * rec.rank), name, symbol_of(_decl(name, d), spellings), "",
                                record=rec)
             members.append(info[key])

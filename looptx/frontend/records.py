@@ -11,6 +11,7 @@ What the model cannot stand for is refused: the whole struct used as a value (`p
 (`p[i].next->x`, `p[i].data[k]` with a pointer member: the pointee may be anything)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pycparser import c_ast, c_generator
@@ -30,6 +31,10 @@ class RecordLayout:
     ctype: str                                 # the element type as written: `struct kValues`, `RGBTRIPLE`
     definitions: tuple[str, ...]
     fields: tuple
+    packed: bool = False                       # `__attribute__((packed))` on the struct
+    # another layout attribute or `#pragma pack` in the file: code compiled apart from the
+    # file (the .cu) cannot be sure to lay the struct out as the user's build does
+    unsure: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,23 +93,59 @@ def record_declarator(types, base_decl, subs: int, steps, chain: str, node, name
     return d, element, holders
 
 
-def layout_of(types, element, ast, node, error) -> RecordLayout:
-    """The harness's view of the struct type `element` (a TypeDecl)."""
+_STANDARD = re.compile(r"u?int(_least|_fast)?(8|16|32|64)_t|u?intptr_t|u?intmax_t|size_t|ssize_t|ptrdiff_t|wchar_t")
+
+
+def layout_of(types, element, ast, node, error, text: str) -> RecordLayout:
+    """The harness's view of the struct type `element` (a TypeDecl); `text`: the file as written
+    (its attributes, which the parser does not keep)."""
     gen = c_generator.CGenerator()
     rec, _ = types.record(element)
     spelled = gen.visit(element.type) if not isinstance(element.type, c_ast.Struct) \
         else f"struct {element.type.name}"
     if isinstance(element.type, c_ast.Struct) and not element.type.name:
         raise error(node, "the array's struct type has no name", "give the struct a tag or a typedef name")
+    packed, other = _attributes(text, rec)
     needed = _needed_types(types, element)
     definitions = []
     for e in ast.ext:
-        if isinstance(e, c_ast.Typedef) and e.name in needed[0]:
-            definitions.append(gen.visit(e) + ";")
+        if isinstance(e, c_ast.Typedef) and e.name in needed[0] and not _STANDARD.fullmatch(e.name):
+            d = gen.visit(e) + ";"
         elif isinstance(e, c_ast.Decl) and e.name is None and isinstance(e.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)) \
                 and (type(e.type).__name__, e.type.name) in needed[1]:
-            definitions.append(gen.visit(e) + ";")
-    return RecordLayout(spelled, tuple(definitions), _fields(types, rec))
+            d = gen.visit(e) + ";"
+        else:
+            continue
+        if packed and any(x is rec for x in all_nodes(e)):
+            k = d.rindex("}")
+            d = d[:k + 1] + " __attribute__((packed))" + d[k + 1:]
+        definitions.append(d)
+    return RecordLayout(spelled, tuple(definitions), _fields(types, rec), packed, other)
+
+
+def _attributes(text: str, rec) -> tuple[bool, str]:
+    """(packed, any other layout attribute or pragma, as written) of the struct definition
+    `rec`, read from the file's text: `} __attribute__((packed)) RGBTRIPLE;` (CS50)."""
+    other = "#pragma pack" if re.search(r"^\s*#\s*pragma\s+pack\b", text, re.M) else ""
+    if rec is None or rec.coord is None or not text:
+        return False, other
+    lines = text.split("\n")
+    start = sum(len(ln) + 1 for ln in lines[:max(rec.coord.line - 1, 0)])
+    brace = text.find("{", start)
+    if brace < 0:
+        return False, other
+    depth, k = 0, brace
+    while k < len(text):
+        depth += (text[k] == "{") - (text[k] == "}")
+        if depth == 0:
+            break
+        k += 1
+    end = text.find(";", k)
+    found = re.findall(r"__attribute__\s*\(\((.*?)\)\)", text[start:end if end > 0 else len(text)], re.S)
+    words = {w.strip() for f in found for w in f.split(",") if w.strip()}
+    packed = bool(words & {"packed", "__packed__"})
+    rest = sorted(w for w in words if w not in ("packed", "__packed__"))
+    return packed, other or ", ".join(f"__attribute__(({w}))" for w in rest)
 
 
 def _needed_types(types, t) -> tuple[set[str], set[tuple[str, str]]]:

@@ -21,7 +21,7 @@ from typing import Mapping
 import numpy as np
 
 from looptx.errors import LooptxError, RunError
-from looptx.runtime.harness import compare_detail, ctype_info
+from looptx.runtime.harness import compare_detail, ctype_info, record_dtype, record_view
 
 _CTYPES = {"int": ctypes.c_int, "double": ctypes.c_double, "float": ctypes.c_float,
            "long": ctypes.c_long, "short": ctypes.c_short, "char": ctypes.c_char}
@@ -151,6 +151,8 @@ class CudaSession:
         launch = getattr(lib, f"lx_launch_{b.spec['name']}")
         launch.restype = ctypes.c_int
         dev, pristine, host_out = {}, {}, {}
+        records = b.spec.get("records") or {}
+        inputs, written = _with_structs(records, inputs, written, sizes)
         e0, e1 = drv.Event(), drv.Event()
         e0.record()
         for kind, name, ctype in b.spec["args"]:
@@ -200,7 +202,28 @@ class CudaSession:
         finally:
             for m in list(dev.values()) + list(pristine.values()):
                 m.free()
+        for base, members in records.items():
+            if base in host_out:
+                structs = host_out.pop(base)
+                host_out.update({r.name: record_view(structs, r.path).copy() for r in members})
         return CudaResult("ok", host_out, times, transfer_in, e1.time_since(e0) * 1e-3)
+
+
+def _with_structs(records: dict, inputs: Mapping[str, np.ndarray], written: set[str], sizes) -> tuple[dict, set]:
+    """The inputs with each array of structs laid out from its members' arrays (as run's C
+    harness does), and the struct arrays whose members are written."""
+    if not records:
+        return inputs, written
+    out, written = dict(inputs), set(written)
+    for base, members in records.items():
+        first = members[0]
+        structs = np.zeros(np.shape(inputs[first.name])[:first.rank], record_dtype(first.layout, dict(sizes)))
+        for r in members:
+            np.copyto(record_view(structs, r.path), inputs[r.name])
+        out[base] = structs
+        if any(r.name in written for r in members):
+            written.add(base)
+    return out, written
 
 
 def validate(result: CudaResult, reference: Mapping[str, np.ndarray], ctypes_: Mapping[str, str],

@@ -364,7 +364,8 @@ def record_dtype(layout, env: Mapping[str, int]) -> np.dtype:
                 dt = ctype_info(kind)[0]
             out.append((name, dt, shape) if shape else (name, dt))
         return out
-    return np.dtype(spec(layout.fields), align=True)
+    # packed: members follow each other with no padding (numpy's unaligned layout)
+    return np.dtype(spec(layout.fields), align=not layout.packed)
 
 
 def _layout_checks(sig: RegionSignature) -> list[str]:
