@@ -296,3 +296,24 @@ def test_evaluate_helpers():
     assert checked_measurement(Measurement(status="ok", time=1.0)).ok
     assert checked_prepared(None, {"x": 1}).status == "codegen_error"
     assert checked_prepared(Prepared({"x": 1}, "weird"), {"x": 1}).status == "codegen_error"
+
+
+@pytest.mark.parametrize("on_cpu", [True, False])
+def test_cpu_timings_wait_for_the_batch_preparation(tmp_path, on_cpu):
+    """A C-backend timing shares the cores with the batch's preparation: no measurement of a
+    batch starts before its last point is prepared (a GPU one may)."""
+    from fakes.evaluators import CpuTimedEvaluator
+    log = tmp_path / "log"
+    s = searcher("exhaustive", grid_space(4, 2), 8, batch_size=4)
+    run_search(grid_space(4, 2), s, CpuTimedEvaluator(log=str(log), times_on_cpu=on_cpu),
+               db=tmp_path / "c.db", search_key="c", budget=8, workers=4, progress=False)
+    events = [ln.split() for ln in log.read_text().splitlines()]
+    batches, current = [], []
+    for kind, t in events:
+        current.append((kind, float(t)))
+        if len([e for e in current if e[0] == "measure"]) == 4:
+            batches.append(current)
+            current = []
+    early = [m for b in batches for kind, m in b if kind == "measure"
+             and m < max(t for k, t in b if k == "prepared")]
+    assert len(batches) == 2 and (not early if on_cpu else early), events

@@ -266,12 +266,14 @@ class TuningSpec:
             n *= len(p.values)
         return n
 
-    def problem_sizes(self) -> list[dict[str, Any]]:
+    def problem_sizes(self, fixed: Mapping[str, Any] = EMPTY) -> list[dict[str, Any]]:
         """Every input_params combination passing the input constraints, in declaration order
-        (first param slowest).  One empty dict when there are no input params."""
+        (first param slowest).  One empty dict when there are no input params.  `fixed` (-D)
+        gives some params one value, before the constraints and the sizes derived from them."""
         names = [p.name for p in self.input_params]
         out = []
-        for combo in itertools.product(*(p.values for p in self.input_params)):
+        for combo in itertools.product(*([fixed[p.name]] if p.name in fixed else p.values
+                                         for p in self.input_params)):
             sizes = dict(zip(names, combo))
             env = {**self.lets, **sizes}
             if all(c.expr(env) for c in self.input_constraints):

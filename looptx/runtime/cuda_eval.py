@@ -64,6 +64,7 @@ def preflight() -> tuple[str, str]:
 
 
 class CudaEvaluator(CEvaluator):
+    times_on_cpu = False        # CUDA events time the device; a build beside them does not slow it
     def __init__(self, path: str, *, sizes: Mapping[str, int], arch: str = "sm_90",
                  nvcc_flags: str = "-O3", repetitions: int = 10, timeout: float = 120.0,
                  device_name: str = "cuda", **kw):

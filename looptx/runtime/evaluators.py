@@ -62,14 +62,29 @@ class CPayload:
     build_error: str | None = None  # that build's failure, reported by measure() as compile_error
 
 
+# C++ compilers and the C compiler of their family: a build command of Orio's CHiLL files
+# names g++, but the harness is C (VLA parameters, restrict), which a C++ compiler rejects
+_CXX = re.compile(r"(?P<pre>(?:.*[-/])?)(?P<cxx>g\+\+|c\+\+|clang\+\+|icpc|icpx)(?P<post>-[\d.]+)?")
+_C_OF = {"g++": "gcc", "c++": "cc", "clang++": "clang", "icpc": "icc", "icpx": "icx"}
+
+
 def c_build_command(command: str | None, path: str) -> str | None:
     """The build command for C code: an Orio CUDA file's names nvcc, which builds the .cu, so
-    the C code is built with the default compiler instead (with a note)."""
-    if command and os.path.basename((command.split() or [""])[0]) == "nvcc":
-        from looptx.errors import note_once
+    the C code is built with the default compiler instead (with a note); one that names a C++
+    compiler builds it with that compiler's C sibling and the same flags (with a note)."""
+    from looptx.errors import note_once
+    words = command.split() if command else []
+    if words and os.path.basename(words[0]) == "nvcc":
         note_once(path, None, f"the build command '{command}' is for CUDA: the C backend builds "
                   "the C code with gcc -O3 (--backend cuda builds the .cu)")
         return None
+    m = _CXX.fullmatch(words[0]) if words else None
+    if m:
+        cc = m.group("pre") + _C_OF[m.group("cxx")] + (m.group("post") or "")
+        kept = [w for w in words[1:] if not re.match(r"-std=(c|gnu)\+\+", w)]
+        note_once(path, None, f"the build command names the C++ compiler '{words[0]}': looptx's C is built "
+                  f"with {cc} and the same flags{' (the C++ -std dropped)' if len(kept) < len(words) - 1 else ''}")
+        return " ".join([cc] + kept)
     return command
 
 
@@ -124,6 +139,9 @@ class CEvaluator:
     """Evaluator of one region of a C file on this CPU (picklable: plain attributes only)."""
 
     backend = "c"
+    # its timings are wall time on this machine's cores (search/driver.py keeps them apart
+    # from the batch's preparation)
+    times_on_cpu = True
 
     def __init__(self, path: str, *, sizes: Mapping[str, int], recipe_path: str | None = None,
                  function: str | None = None, cflags: str = "-O3", build_command: str | None = None,

@@ -163,8 +163,14 @@ def setup(args) -> Setup:
     perf = {p.name for p in spec.performance_params} if spec is not None else set()
     chosen = {k: v for k, v in defines.items() if k in perf}
     defines = {k: v for k, v in defines.items() if k not in perf}
-    sizes = spec.problem_sizes() if spec is not None and spec.input_params else []
-    # --define fixes a size: the listed values it overrides collapse into one search
+    # --define fixes a size: the input constraints and the sizes declared from it (`decl int
+    # M = MVAL;`) see its value, and the listed values it overrides collapse into one search
+    sizes = spec.problem_sizes(defines) if spec is not None and spec.input_params else []
+    if spec is not None and spec.input_params and not sizes:
+        given = ", ".join(f"{k}={v}" for k, v in defines.items() if k in {p.name for p in spec.input_params})
+        raise AnnotationError(f"no problem size meets the input_params constraints with {given}",
+                              hint="give values the constraints allow, or change the constraints",
+                              **spec.where("input_params", "constraint"))
     sizes = list({json.dumps(m, sort_keys=True): m for m in ({**sz, **defines} for sz in sizes)}.values()) \
         or [defines]
     options = {k: v for k, v in s.items() if k not in STANDARD}

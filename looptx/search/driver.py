@@ -124,6 +124,9 @@ class _LocalBackend:
     n_devices = 1
 
     def __init__(self, evaluator, workers: int, context: str):
+        # a CPU timing shares the machine with the batch's preparation (codegen, compilers):
+        # it waits until the whole batch is prepared
+        self.measure_alone = bool(getattr(evaluator, "times_on_cpu", False))
         try:
             pickle.dumps(evaluator)
         except Exception as e:  # noqa: BLE001 - fail once here, not once per point
@@ -514,6 +517,7 @@ def _round(points, backend, searcher, rdb, key, desc, point_key, measured, remea
     waiting: dict[int, list[int]] = {}        # position measuring -> duplicates waiting for it
     consumed = told = n_measured = 0
     stopped = False
+    alone = getattr(backend, "measure_alone", False)
     done_list: list[EvalRecord] = []
 
     def finish(i: int, rec: EvalRecord) -> None:
@@ -544,8 +548,8 @@ def _round(points, backend, searcher, rdb, key, desc, point_key, measured, remea
                 h = p.code_hash if p.ok else None
                 fresh = h is None or keys[i] in remeasure
                 if p.ok and (fresh or (h not in measured and h not in owner)) \
-                        and len(inflight) >= backend.n_devices:
-                    break                      # wait for a device
+                        and (len(inflight) >= backend.n_devices or alone and not all(f.done() for f in prep_f)):
+                    break                      # wait for a device, or for the batch's preparation
                 prepared[i], index[i] = p, first_index + i
                 consumed += 1
                 if not p.ok:
@@ -567,6 +571,8 @@ def _round(points, backend, searcher, rdb, key, desc, point_key, measured, remea
             wait_on = list(inflight)
             if not stopped and consumed < n and not prep_f[consumed].done():
                 wait_on.append(prep_f[consumed])
+            elif not stopped and consumed < n and alone:
+                wait_on += [f for f in prep_f if not f.done()]
             if not wait_on:
                 raise RuntimeError("search driver stalled (internal error)")
             timeout = None if deadline is None else max(0.0, deadline - time.monotonic()) + 0.01

@@ -49,6 +49,12 @@ def _freeze(value):
     return value
 
 
+def value_key(v):
+    """A value as a dict key: True is not the value 1 (Kernel Tuner's `["test", 1, True, 2.45]`),
+    though Python hashes them alike."""
+    return (isinstance(v, bool), v)
+
+
 def infer_kind(values: Sequence) -> str:
     """The kind a list of declared values implies (bool before int: bool is an int subtype)."""
     vals = [_freeze(v) for v in values]
@@ -81,7 +87,7 @@ class Param:
         if not self.values:
             raise AnnotationError(f"parameter '{self.name}' has no values",
                                   hint="give it at least one value")
-        if len(set(self.values)) != len(self.values):
+        if len({value_key(v) for v in self.values}) != len(self.values):
             raise AnnotationError(f"parameter '{self.name}' repeats a value",
                                   hint="list each value once")
         if self.kind == "mapping":
@@ -193,7 +199,7 @@ class Space:
         self.name = name
         self.sizes: tuple[int, ...] = tuple(len(p.values) for p in self.params)
         self.grid_size: int = math.prod(self.sizes)
-        self._index = tuple({v: i for i, v in enumerate(p.values)} for p in self.params)
+        self._index = tuple({value_key(v): i for i, v in enumerate(p.values)} for p in self.params)
         self._valid: list[Point] | None = None
         self._listing_tried = False
         self._part_rows: list | None = None
@@ -219,7 +225,7 @@ class Space:
 
     def coords(self, point: Mapping) -> tuple[int, ...]:
         """Declaration index of each value; KeyError when a value is not declared."""
-        return tuple(self._index[i][_freeze(point[n])] for i, n in enumerate(self.names))
+        return tuple(self._index[i][value_key(_freeze(point[n]))] for i, n in enumerate(self.names))
 
     def from_coords(self, coords: Sequence[int]) -> Point:
         return {p.name: p.values[int(c)] for p, c in zip(self.params, coords)}

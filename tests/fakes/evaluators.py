@@ -98,3 +98,26 @@ def read_log(path) -> list[str]:
         return []
     with open(path, encoding="utf-8") as f:
         return [line.strip() for line in f if line.strip()]
+
+
+@dataclass
+class CpuTimedEvaluator(FakeEvaluator):
+    """Times on this machine's cores (as CEvaluator): `log` gets 'prepared T' when a point's
+    preparation ends and 'measure T' when a measurement starts (T: wall clock); points with an
+    odd x prepare slowly."""
+    times_on_cpu: bool = True
+    slow_prepare: float = 0.4
+
+    def prepare(self, point):
+        if point.get("x", 0) % 2:
+            time.sleep(self.slow_prepare)
+        out = super().prepare(point)
+        with open(self.log, "a", encoding="utf-8") as f:
+            f.write(f"prepared {time.time():.6f}\n")
+        return out
+
+    def measure(self, prepared):
+        with open(self.log, "a", encoding="utf-8") as f:
+            f.write(f"measure {time.time():.6f}\n")
+        t = prepared.payload["time"]
+        return Measurement(status="ok", time=t, times=(t, t, t), spread=0.0, run_time=3 * t)

@@ -1,0 +1,75 @@
+"""Probe 28 (the tuning workflow on Orio files and Kernel Tuner caches written by others): -D of
+an input param skipped the sizes declared from it and the input constraints; a C++ build command
+(Orio's CHiLL files name g++) failed every point; Kernel Tuner's strategy-test cache, whose
+`test_mixed` lists both 1 and true, was refused.  (The batch timings: tests/test_driver.py.)"""
+from __future__ import annotations
+
+import json
+
+from conftest import run_cli
+
+MM = """/*@ begin PerfTuning (
+  def build { arg build_command = '%s'; }
+  def performance_params { param U[] = [1, 2]; }
+  def input_params {
+    param MVAL[] = [8, 16];
+    param NVAL[] = [8, 16];
+    constraint square = (MVAL == NVAL);
+  }
+  def input_vars {
+    decl int M = MVAL;
+    decl int N = NVAL;
+    decl static double a[MVAL][NVAL] = random;
+    decl static double b[MVAL][NVAL] = 0;
+  }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i, j;
+/*@ begin Loop (
+  transform Unroll(ufactor=U)
+  for (i = 0; i <= M - 1; i++)
+    for (j = 0; j <= N - 1; j++)
+      b[i][j] = 2.0 * a[i][j];
+) @*/
+for (i = 0; i <= M - 1; i++)
+  for (j = 0; j <= N - 1; j++)
+    b[i][j] = 2.0 * a[i][j];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_a_define_of_an_input_param_derives_the_sizes_and_meets_the_constraints(tmp_path):
+    src = tmp_path / "mm.c"
+    src.write_text(MM % "gcc -O2")
+    rc, out, err = run_cli("search", src, "-D", "MVAL=16", "--budget", "1", "--no-progress")
+    searches = [ln for ln in (out + err).splitlines() if ln.startswith("looptx search")]
+    assert rc == 0 and len(searches) == 1 and "MVAL=16, NVAL=16, M=16, N=16]" in searches[0], out + err
+    rc, out, err = run_cli("search", src, "-D", "MVAL=12", "--budget", "1", "--no-progress", "--db",
+                           tmp_path / "b.db")
+    assert rc == 2 and "no problem size meets the input_params constraints with MVAL=12" in err, err
+
+
+def test_a_cxx_build_command_builds_looptx_c_with_its_c_sibling(tmp_path):
+    src = tmp_path / "mm.c"
+    src.write_text(MM % "g++ -O2 -std=c++11")
+    rc, out, err = run_cli("search", src, "-D", "MVAL=8", "--budget", "2", "--no-progress")
+    assert rc == 0 and "status: ok 2" in out, out + err
+    assert "the build command names the C++ compiler 'g++': looptx's C is built with gcc" in err, err
+
+
+def test_true_and_one_are_two_values_of_a_replayed_param(tmp_path):
+    cache = {"device_name": "X", "kernel_name": "k", "tune_params_keys": ["b", "m"],
+             "tune_params": {"b": [64, 128, 256], "m": ["test", 1, True, 2.45]}, "cache": {}}
+    for b in (64, 128, 256):
+        # (1 and True hash alike: a list of pairs, not a dict)
+        for m, extra in (("test", 0.3), (1, 0.2), (True, 0.1), (2.45, 0.4)):
+            key = f"{b},{m}"
+            t = b / 100 + extra
+            cache["cache"][key] = {"b": b, "m": m, "time": t, "times": [t], "compile_time": 1.0,
+                                   "benchmark_time": 1.0, "framework_time": 0, "strategy_time": 0,
+                                   "verification_time": 0, "timestamp": "2022-12-23 12:11:26+00:00"}
+    path = tmp_path / "kt.json"
+    path.write_text(json.dumps(cache))
+    rc, out, err = run_cli("search", "--replay", path, "-a", "exhaustive", "--budget", "12", "--no-progress")
+    assert rc == 0 and "rank 1 of 12" in out, out + err
