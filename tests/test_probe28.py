@@ -73,3 +73,43 @@ def test_true_and_one_are_two_values_of_a_replayed_param(tmp_path):
     path.write_text(json.dumps(cache))
     rc, out, err = run_cli("search", "--replay", path, "-a", "exhaustive", "--budget", "12", "--no-progress")
     assert rc == 0 and "rank 1 of 12" in out, out + err
+
+
+def test_sigterm_stops_a_search_as_ctrl_c_does(tmp_path):
+    """`timeout` and batch systems send SIGTERM to looptx alone: the best so far is written,
+    one line says so, exit 143."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from test_probe16_search import _n_evals, one_line, write
+    src = write(tmp_path, search="")
+    src.write_text(src.read_text().replace("repetitions = 1", "repetitions = 400").replace("[12]", "[1500]"))
+    db = tmp_path / "t.db"
+    cmd = [os.path.join(os.path.dirname(sys.executable), "looptx"), "search", str(src), "-a", "random",
+           "--budget", "6", "--db", str(db), "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and proc.poll() is None and _n_evals(db) < 1:
+        time.sleep(0.05)
+    assert proc.poll() is None and _n_evals(db) >= 1, proc.communicate()[1]
+    os.kill(proc.pid, signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    line = one_line(err)
+    assert proc.returncode == 143 and "search terminated (SIGTERM)" in line and "--resume" in line, out + err
+    assert (tmp_path / "k.best.c").exists()
+
+
+def test_the_report_shows_the_errors_and_an_edited_space_is_said_at_once(tmp_path):
+    src = tmp_path / "mm.c"
+    src.write_text(MM % "gcc -O2 -lno_such_library_here")
+    db = tmp_path / "e.db"
+    rc, out, err = run_cli("search", src, "-D", "MVAL=8", "--budget", "2", "--no-progress", "--db", db)
+    assert rc == 1 and "no_such_library_here" in err, err
+    rc, out, err = run_cli("report", db)
+    assert rc == 0 and "compile_error x2 (first: eval 0):" in out and "no_such_library_here" in out, out + err
+    src.write_text((MM % "gcc -O2").replace("param U[] = [1, 2];", "param U[] = [1, 2, 3];"))
+    rc, out, err = run_cli("search", src, "-D", "MVAL=8", "--budget", "2", "--no-progress", "--db", db)
+    assert rc == 2 and "with another search space" in err and "--resume" not in err, err

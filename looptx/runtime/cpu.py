@@ -130,8 +130,12 @@ def cache_dir() -> str:
 
 def _first_error(stderr: str) -> str:
     lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
+    # the linker's own line says what it lacks; collect2's only that it failed
     for ln in lines:
-        if "error:" in ln or "Error:" in ln:
+        if ("error:" in ln or "Error:" in ln) and not ln.startswith("collect2"):
+            return ln
+    for ln in lines:
+        if "cannot find" in ln:
             return ln
     for ln in lines:
         if "undefined reference" in ln or "fatal" in ln:

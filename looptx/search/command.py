@@ -177,6 +177,12 @@ def setup(args) -> Setup:
     algorithm = args.algorithm or s.get("algorithm") or "surf+"
     budget = args.budget if args.budget is not None else s.get("total_runs")
     time_limit = args.time_limit if args.time_limit is not None else s.get("time_limit")
+    if args.time_limit is None and isinstance(time_limit, (int, float)) and 0 < time_limit < 10:
+        # Orio multiplies it by 60: a file written for Orio means minutes
+        where = spec.where("search", "time_limit")
+        note_once(where["file"], where["line"], f"time_limit is in seconds in looptx (Orio reads minutes): "
+                  f"this search stops after {time_limit:g} s; write {60 * time_limit:g} for Orio's "
+                  f"{time_limit:g} minutes")
     seed = args.seed if args.seed is not None else int(s.get("seed", 0))
     base = os.path.splitext(path)[0]
     counter = dict(spec.performance_counter) if spec is not None else {}
@@ -258,7 +264,27 @@ def check_args(args) -> None:
             "write dask://HOST:PORT (or tcp://, tls://), or local-dask")
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (`timeout`, a batch system's end of job): handled as Ctrl-C is."""
+
+
 def run(args) -> int:
+    """`looptx search`; SIGTERM stops it as Ctrl-C does: the best so far written, exit 143."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return _run(args)
+
+    def terminate(signum, frame):
+        raise Terminated()
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        return _run(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args) -> int:
     check_args(args)
     reset_warnings()
     given = parse_option_args(getattr(args, "option", None))
@@ -344,9 +370,9 @@ def run(args) -> int:
                              progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
                              input_file=st.path, problem=sizes, searcher_options=run_options,
                              fingerprint=fingerprint, warn=_warn_now)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
             from looptx.search.interrupt import interrupted
-            return interrupted(st, results, key, args.function)
+            return interrupted(st, results, key, args.function, terminated=isinstance(e, Terminated))
         if out.best_point is not None:
             # Held until a variant passes: a search that ends in a bad input (every point
             # rejected by a step) prints that one error line and nothing else.

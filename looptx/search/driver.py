@@ -322,18 +322,25 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
                           seed=getattr(searcher, "seed", None), budget=budget,
                           time_limit=time_limit, space=space_desc, evaluator=desc)
         return []
-    if not resume:
-        raise SearchError(f"search {key!r} is already recorded in '{rdb.path}'",
-                          hint="continue it with --resume, or pick another --db",
-                          file=str(rdb.path))
     stored = json.loads(json.dumps(info.space)) if info.space is not None else None
-    if stored is not None and stored.get("params") != json.loads(json.dumps(space_desc))["params"]:
+    space_changed = stored is not None and stored.get("params") != json.loads(json.dumps(space_desc))["params"]
+    code_changed = stored is not None and fingerprint is not None and stored.get("fingerprint") is not None \
+        and stored["fingerprint"] != fingerprint
+    if not resume:
+        # an edited annotation (Orio's usual loop) cannot be continued: say so now, not after
+        # a --resume that fails
+        why = " with another search space" if space_changed else \
+            " with other code, recipe or build command" if code_changed else ""
+        raise SearchError(f"search {key!r} is already recorded in '{rdb.path}'{why}",
+                          hint="pick another --db, or remove the database to start over" if why
+                          else "continue it with --resume, or pick another --db",
+                          file=str(rdb.path))
+    if space_changed:
         from looptx.search.resume_checks import space_change
         what, how = space_change(stored.get("params") or [], json.loads(json.dumps(space_desc))["params"])
         raise SearchError(f"the search space of {key!r} changed since it was recorded: {what}",
                           hint=how, file=str(rdb.path))
-    if stored is not None and fingerprint is not None and stored.get("fingerprint") is not None \
-            and stored["fingerprint"] != fingerprint:
+    if code_changed:
         raise SearchError(f"the code, recipe or build command of {key!r} changed since it was "
                           "recorded, so its results would not be comparable",
                           hint="start a new --db, or drop --resume and remove the old database "

@@ -43,9 +43,10 @@ def quiet_dask():
             lg.setLevel(lv)
 
 
-def interrupted(st, results: list, key: str, function=None) -> int:
-    """After Ctrl-C in the search of `key`: the best file of every size with a variant (the
-    finished sizes in `results` and what the interrupted one measured), and one line on stderr."""
+def interrupted(st, results: list, key: str, function=None, terminated: bool = False) -> int:
+    """After Ctrl-C (or SIGTERM: `terminated`) in the search of `key`: the best file of every
+    size with a variant (the finished sizes in `results` and what the interrupted one
+    measured), and one line on stderr; 130 (143)."""
     # a second Ctrl-C while writing would leave a half-written best file
     old = signal.signal(signal.SIGINT, signal.SIG_IGN) \
         if threading.current_thread() is threading.main_thread() else None
@@ -64,11 +65,16 @@ def interrupted(st, results: list, key: str, function=None) -> int:
                 from looptx.search.best import write_best
                 written = write_best(st, best, function)
         what = f"best variant so far written to {written}; " if written else ""
-        print(f"looptx: search interrupted after {n} evaluation{'s' if n != 1 else ''} of this "
-              f"size; {what}every measured point is in {st.db} (continue with --resume)",
-              file=sys.stderr)
+        how = "terminated (SIGTERM)" if terminated else "interrupted"
+        if n or results:
+            print(f"looptx: search {how} after {n} evaluation{'s' if n != 1 else ''} of this "
+                  f"size; {what}every measured point is in {st.db} (continue with --resume)",
+                  file=sys.stderr)
+        else:
+            print(f"looptx: search {how} before its first evaluation: nothing was measured "
+                  "(run it again to start)", file=sys.stderr)
         sys.stdout.flush()
-        return 130
+        return 143 if terminated else 130
     finally:
         if old is not None:
             signal.signal(signal.SIGINT, old)

@@ -106,8 +106,25 @@ def top_table(db, search_key: str | None = None, n: int = 10, *, width: int = 12
             console.print(t)
             console.print("status: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
                           if counts else "status: no evaluations", soft_wrap=True)
+            for line in _error_lines(recs):
+                console.print(line, soft_wrap=True)
             console.print()
     return buf.getvalue()
+
+
+def _error_lines(recs, most: int = 5) -> list[str]:
+    """The distinct errors of the failed evaluations, most frequent first, each with its count
+    and first evaluation (`--csv` has every one)."""
+    seen: dict[tuple[str, str], list[int]] = {}
+    for r in recs:
+        if not r.ok and r.duplicate_of is None and r.error:
+            first = r.error.strip().splitlines()[0][:300]
+            seen.setdefault((r.status, first), []).append(r.eval_index)
+    ranked = sorted(seen.items(), key=lambda kv: (-len(kv[1]), kv[1][0]))
+    out = [f"  {status} x{len(evals)} (first: eval {evals[0]}): {text}" for (status, text), evals in ranked[:most]]
+    if len(ranked) > most:
+        out.append(f"  ... {len(ranked) - most} other errors (--csv lists every one)")
+    return out
 
 
 _CSV_FIXED = ["search_key", "eval_index", "status", "time", "spread", "compile_time",
