@@ -113,3 +113,17 @@ def test_the_report_shows_the_errors_and_an_edited_space_is_said_at_once(tmp_pat
     src.write_text((MM % "gcc -O2").replace("param U[] = [1, 2];", "param U[] = [1, 2, 3];"))
     rc, out, err = run_cli("search", src, "-D", "MVAL=8", "--budget", "2", "--no-progress", "--db", db)
     assert rc == 2 and "with another search space" in err and "--resume" not in err, err
+
+
+def test_the_kernel_tuner_export_follows_its_cache_schema(tmp_path):
+    from looptx.search.replay import load_recorded_space, write_cache
+    from looptx.search.space import Param, Space
+    from looptx.search.base import Result
+    sp = Space([Param.of("T", [1, 2, 4])])
+    path = tmp_path / "kt.json"
+    write_cache(path, sp, [({"T": t}, Result("ok", 0.001 * t), {}) for t in (1, 2, 4)],
+                device_name="cpu", kernel_name="mm", problem_size={"M": 100, "N": 50})
+    raw = json.loads(path.read_text())
+    assert raw["schema_version"] == "1.0.0" and raw["problem_size"] == [100, 50], raw
+    assert raw["looptx_problem_size"] == {"M": 100, "N": 50}
+    assert len(load_recorded_space(path).space.valid_points()) == 3

@@ -569,10 +569,15 @@ def write_cache(path, space: Space, records: Iterable[tuple[Point, Result, dict]
         rec["timestamp"] = extra.get("timestamp", time.strftime("%Y-%m-%d %H:%M:%S+00:00", time.gmtime()))
         rec["looptx_status"] = result.status
         cache[key] = rec
+    # Kernel Tuner's cache schema: a version, and a problem size that is a list, a number or
+    # a string (a size by name is kept beside it, for looptx)
+    named = isinstance(problem_size, dict)
     data = {
+        "schema_version": "1.0.0",
         "device_name": device_name,
         "kernel_name": kernel_name,
-        "problem_size": _json_value(problem_size),
+        "problem_size": [_json_value(v) for v in problem_size.values()] if named else _json_value(problem_size),
+        **({"looptx_problem_size": {k: _json_value(v) for k, v in problem_size.items()}} if named else {}),
         "tune_params_keys": list(space.names),
         "tune_params": {p.name: [_json_value(v) for v in p.values] for p in space.params},
         "looptx_params": [{"name": p.name, "kind": p.kind, "slots": list(p.slots)}
