@@ -7,6 +7,7 @@ from looptx import ir
 from looptx.frontend.names import to_user
 from looptx.frontend.symbols import WIDE_WORDS
 from looptx.codegen import ast as K
+from looptx.poly.jam_locals import root_of
 from looptx.poly.parallel import OMP_FOR
 from looptx.poly.variant import LoopDim, Variant
 
@@ -271,6 +272,8 @@ class CPrinter:
         used nowhere else (the dependence check has made sure that each iteration writes it
         before reading it; one used outside keeps the value of its one writing iteration)."""
         arrays = {a.name: a for a in self.scop.arrays}
+        arrays.update({r.array: arrays[root_of(r.array, arrays)] for x in _nodes(n.body, K.Leaf) for _, r in x.refs
+                       if root_of(r.array, arrays) != r.array})
         out = {c.lhs.array for c in _nodes(n.body, K.Assign)
                if isinstance(c.lhs, ir.Ref) and c.lhs.array not in arrays}
         # a statement of the loop that also runs outside it (an unroll's remainder, a peeled
@@ -360,8 +363,23 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     body = printer.lines(node, 1)
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
              for a in variant.scop.arrays if a.local and a.decl and not (spelled and a.declared_by_function)]
+    decls += [indent + d for d in copy_decls(variant.scop, node, spelled)]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
     return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
+
+
+def copy_decls(scop, node: K.Node, spelled: bool = False) -> list[str]:
+    """Declarations of the variables a jam gave each copy of a local (poly/jam_locals.py),
+    as the local's own with the copy's name."""
+    arrays = {a.name for a in scop.arrays}
+    names = sorted({r.array for x in _nodes(node, K.Leaf) for _, r in x.refs if root_of(r.array, arrays) != r.array})
+    out = []
+    for name in names:
+        a = scop.array(root_of(name, arrays))
+        decl = a.spelled_decl if spelled and a.spelled_decl else a.decl
+        if decl:
+            out.append(re.sub(rf"(?<![\w.]){re.escape(a.name)}(?!\w)", name, decl, count=1))
+    return out
 
 
 def fact_check(scop, or_idle: bool = False) -> str | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from looptx import ir
 from looptx.codegen import ast as K
-from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, helper_block, loop_ctype,
+from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
                               name_loops, used_helpers)
 from looptx.codegen.cuda_const import const_parameters
 from looptx.codegen.cuda_records import device_arrays, record_definitions, written_arrays
@@ -203,7 +203,7 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
                   and buffers[b].kind == "shared"]
         local = [buffer_decl(buffers[b], per_thread=True) for b in sorted(used)
                  if b in buffers and buffers[b].kind != "shared"]
-        local += [a.decl for a in scop.arrays if a.local and a.decl and a.name in used]
+        local += [a.decl for a in scop.arrays if a.local and a.decl and a.name in used] + copy_decls(scop, node)
         body = printer.lines(node, 1)
         out.kernels.append(KernelCode(Kn.name, params, Kn.block_size if Kn.mapped else (1,),
                                       len(Kn.block), body, shared, local, _has_sync(node), node,

@@ -14,6 +14,8 @@ from dataclasses import replace
 from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import RecipeError
+from looptx.frontend.names import to_user
+from looptx.poly.jam_locals import copy_name, jam_renames, root_of
 from looptx.poly.variant import LoopDim, Variant
 
 MAX_COPIES = 4096
@@ -85,7 +87,31 @@ def _guards(value: ir.Expr, init: ir.Expr, ub: ir.Expr) -> list[ir.Expr]:
     return [g for g in out if not _drop_guard(g)]
 
 
-def unroll_for(node: K.For, trip: int) -> K.Node:
+def _renamed(body: K.Node, names: frozenset, k: int, tag: str = "") -> K.Node:
+    """Copy k of a body jammed over loop `tag`, with its own variable for each local in
+    `names` (and for the copies an inner jam made of them already: poly/jam_locals.py)."""
+    if not names or k == 0:
+        return body
+
+    def rename(x: ir.Ref) -> ir.Ref:
+        return replace(x, array=copy_name(x.array, tag, k)) if root_of(x.array, names) in names else x
+
+    def leaf(n):
+        if isinstance(n, K.Leaf):
+            return K.Leaf(n.stmt, n.iters, tuple((r, rename(x)) for r, x in n.refs))
+        if isinstance(n, K.For):
+            return replace(n, body=leaf(n.body))
+        if isinstance(n, K.If):
+            return K.If(n.cond, leaf(n.then), leaf(n.orelse) if n.orelse is not None else None)
+        if isinstance(n, K.Block):
+            return K.Block(tuple(leaf(c) for c in n.items))
+        if isinstance(n, K.Mark):
+            return K.Mark(n.name, leaf(n.body), n.info)
+        return n
+    return leaf(body)
+
+
+def unroll_for(node: K.For, trip: int, names: frozenset = frozenset(), tag: str = "") -> K.Node:
     ub = _upper(node)
     if ub is None or node.step <= 0:
         raise RecipeError("internal: cannot unroll a loop of unexpected shape",
@@ -94,7 +120,8 @@ def unroll_for(node: K.For, trip: int) -> K.Node:
     copies = []
     for k in range(trip):
         value = K.simplify(ir.Bin("+", node.init if base is None else base, ir.Num(str(k * node.step))))
-        body = K.map_exprs(node.body, lambda e, value=value: K.simplify_any(K.subst(e, {node.var: value})))
+        body = _renamed(K.map_exprs(node.body, lambda e, value=value: K.simplify_any(K.subst(e, {node.var: value}))),
+                        names, k, tag)
         # counted from the loop's start, a copy is past it by construction
         guards = _guards(value, node.init if base is not None else value, ub)
         if any(_const(ir.Bin("-", g.b, g.a)) is not None and _const(ir.Bin("-", g.b, g.a)) < 0 for g in guards):
@@ -128,7 +155,8 @@ def _offset(var: ir.Expr, k: int) -> ir.Expr:
     return ir.Bin("+", var, ir.Num(str(k)))
 
 
-def strip_mine(node: K.For, factor: int, dim: int, exact: bool = False) -> K.Node:
+def strip_mine(node: K.For, factor: int, dim: int, exact: bool = False, names: frozenset = frozenset(),
+               tag: str = "") -> K.Node:
     """`for (v = lb; v <= ub; v += s)` as a main loop over whole strips of `factor` iterations
     and a cleanup loop over the rest; a constant trip count needs no loops for the rest, and
     `exact` (the trip count is known to be a multiple of `factor`) none at all.  Both loops
@@ -144,14 +172,15 @@ def strip_mine(node: K.For, factor: int, dim: int, exact: bool = False) -> K.Nod
         out = []
         if whole > 1:
             out.append(K.For(node.var, lb, K.simplify_cond(ir.Bin("<=", var, ir.Bin("-", ub, ir.Num(str(width - s))))),
-                             width, K.Block(tuple(_flatten(_copy(node.body, node.var, _offset(var, k * s))
+                             width, K.Block(tuple(_flatten(_renamed(_copy(node.body, node.var, _offset(var, k * s)), names, k, tag)
                                                            for k in range(factor)))), dim))
         elif whole == 1:
-            out += [_copy(node.body, node.var, _offset(lb, k * s)) for k in range(factor)]
-        out += [_copy(node.body, node.var, _offset(lb, (whole * factor + k) * s)) for k in range(rest)]
+            out += [_renamed(_copy(node.body, node.var, _offset(lb, k * s)), names, k, tag) for k in range(factor)]
+        out += [_renamed(_copy(node.body, node.var, _offset(lb, (whole * factor + k) * s)), names, k, tag)
+                for k in range(rest)]
         return _block(out)
     main = K.For(node.var, lb, K.simplify_cond(ir.Bin("<=", var, ir.Bin("-", ub, ir.Num(str(width - s))))),
-                 width, K.Block(tuple(_flatten(_copy(node.body, node.var, _offset(var, k * s))
+                 width, K.Block(tuple(_flatten(_renamed(_copy(node.body, node.var, _offset(var, k * s)), names, k, tag)
                                                for k in range(factor)))), dim)
     if exact:
         return main
@@ -161,6 +190,9 @@ def strip_mine(node: K.For, factor: int, dim: int, exact: bool = False) -> K.Nod
     x = K.simplify(ir.Bin("+", ir.Bin("-", ub, lb), ir.Num(str(s))))
     start = K.simplify(ir.Bin("-", ir.Bin("+", ub, ir.Num(str(s))), ir.Bin("%", x, ir.Num(str(width)))))
     cleanup = K.For(node.var, start, node.cond, s, node.body, dim)
+    if names:
+        # copy k of the jammed strip runs with the locals of copy k: guarded copies, not a loop
+        cleanup = unroll_for(cleanup, factor, names, tag)
     return K.Block((main, cleanup))
 
 
@@ -179,34 +211,40 @@ def _strip(strips: dict, node: K.For):
 
 
 def unroll_marked(node: K.Node, variant: Variant, strips: dict | None = None,
-                  loops: frozenset = frozenset()) -> K.Node:
+                  loops: frozenset = frozenset(), renames: dict | None = None) -> K.Node:
     """`strips`: (statement, point position) -> (factor, control position, counted, cleanup,
-    exact) as poly.trips.strip_table gives it; `loops`: positions of the enclosing loops."""
+    exact) as poly.trips.strip_table gives it; `loops`: positions of the enclosing loops;
+    `renames`: poly.jam_locals.jam_renames of the variant."""
     strips = strips or {}
+    renames = jam_renames(variant) if renames is None else renames
     if isinstance(node, K.For):
-        body = unroll_marked(node.body, variant, strips, loops | {node.dim})
+        body = unroll_marked(node.body, variant, strips, loops | {node.dim}, renames)
         node = K.For(node.var, node.init, node.cond, node.step, body, node.dim)
+        names = frozenset().union(*(renames.get((x.stmt, node.dim), ()) for x in K.leaves(body))) \
+            if renames else frozenset()
         info = _strip(strips, node)
-        if info is not None and info[2]:
-            return strip_mine(node, info[0], info[1], info[4])
         d = _marked(variant, node)
+        tag = to_user(d.name.rstrip("'")) if d is not None else ""
+        if info is not None and info[2]:
+            return strip_mine(node, info[0], info[1], info[4], names, tag)
         span = _const(ir.Bin("-", _upper(node), node.init)) if _upper(node) is not None else None
         if d is not None and d.trip > 0:
-            if span is None and info is not None and info[3] and info[1] not in loops:
+            if span is None and info is not None and info[3] and info[1] not in loops and not names:
                 # the one partial strip (its control value is fixed here, not a loop):
-                # a cleanup loop, named as the unrolled loop
+                # a cleanup loop, named as the unrolled loop (copies where the jam gave each
+                # copy its own locals: the loop would share one)
                 return replace(node, dim=info[1])
             trip = d.trip if span is None else min(d.trip, span // node.step + 1)
-            return unroll_for(node, max(trip, 0))
+            return unroll_for(node, max(trip, 0), names, tag)
         stmts = list(K.statements(node.body))
         if span is not None and stmts and all(isinstance(s, K.Assign) and s.unroll for s in stmts):
             return unroll_for(node, span // node.step + 1)       # register copies
         return node
     if isinstance(node, K.If):
-        return K.If(node.cond, unroll_marked(node.then, variant, strips, loops),
-                    unroll_marked(node.orelse, variant, strips, loops) if node.orelse is not None else None)
+        return K.If(node.cond, unroll_marked(node.then, variant, strips, loops, renames),
+                    unroll_marked(node.orelse, variant, strips, loops, renames) if node.orelse is not None else None)
     if isinstance(node, K.Block):
-        return K.Block(tuple(_flatten(unroll_marked(c, variant, strips, loops) for c in node.items)))
+        return K.Block(tuple(_flatten(unroll_marked(c, variant, strips, loops, renames) for c in node.items)))
     if isinstance(node, K.Mark):
-        return K.Mark(node.name, unroll_marked(node.body, variant, strips, loops), node.info)
+        return K.Mark(node.name, unroll_marked(node.body, variant, strips, loops, renames), node.info)
     return node

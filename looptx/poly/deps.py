@@ -364,21 +364,38 @@ def loops(deps: Deps) -> list[LoopInfo]:
 
 # ---- locals declared inside loops: one variable for all their objects ----------------------
 
-def _objects_in_blocks(scop, arr, schedule: isl.UnionMap) -> bool:
+def _copy_cell(scop, s, a, numbers: list[str], width: int) -> isl.Map:
+    """The variable an instance of `s` writes: the local's element, then the copy of a jam
+    that holds it (0 where `s` is not jammed)."""
+    arr = scop.array(a.array)
+    index = tuple(a.index if arr.rank else ()) + tuple(numbers) + ("0",) * (width - len(numbers))
+    return isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> {a.array}[{', '.join(index)}] }}") \
+        .intersect_domain(scop.domain(s))
+
+
+def _objects_in_blocks(scop, arr, schedule: isl.UnionMap, numbers: dict | None = None) -> bool:
     """Whether some prefix of the new schedule, on the statements that use `arr`, names its
     objects one to one: the instances of one object share the prefix and no other object's
-    do.  Instances with one prefix are contiguous in the new order, so no object's lifetime
-    can overlap another's.  This is the common case (a tile or a permute of the loops around
+    do (no other object's of the same variable: `numbers` are the copies a jam gives the
+    local, poly/jam_locals.py).  Instances with one prefix are contiguous in the new order, so
+    no object's lifetime can overlap another's of its variable.  This is the common case (a tile or a permute of the loops around
     the declaration, which keep each iteration's body together), and it avoids the general
     check's composition of two lexicographic orders, which takes tens of seconds on nests of
     six loops with guards (a 3x3 blur)."""
     users = [s for s in scop.statements if any(a.array == arr.name for a in s.accesses)]
     key = isl.UnionMap.empty(scop.context.get_space())
+    var = key           # the variable each instance uses: a jam's copy of the local (`numbers`)
+    width = max((len(c) for c in (numbers or {}).values()), default=0)
     for s in users:
         key = key.union(isl.UnionMap.from_map(isl.Map(
             f"{scop.prefix}{{ {s.tuple_text()} -> obj[{', '.join(s.iterators[:arr.private_depth])}] }}")
             .intersect_domain(scop.domain(s))))
+        own = list((numbers or {}).get(s.id, []))
+        var = var.union(isl.UnionMap.from_map(isl.Map(
+            f"{scop.prefix}{{ {s.tuple_text()} -> var[{', '.join(own + ['0'] * (width - len(own)))}] }}")
+            .intersect_domain(scop.domain(s))))
     key = key.intersect_params(scop.context)
+    same_var = var.intersect_params(scop.context).apply_range(var.reverse())
     theta = schedule.intersect_domain(key.domain())
     maps = union_maps(theta)
     if not maps:
@@ -394,21 +411,23 @@ def _objects_in_blocks(scop, arr, schedule: isl.UnionMap) -> bool:
         same_prefix = prefix.apply_range(prefix.reverse())
         if not same_obj.is_subset(same_prefix):
             return False            # a longer prefix parts an object's instances too
-        if same_prefix.is_subset(same_obj):
-            return True
+        if same_prefix.intersect(same_var).is_subset(same_obj):
+            return True             # objects in one block have variables of their own
     return False
 
 
-def lifetime_overlap(deps: Deps, schedule: isl.UnionMap) -> str | None:
+def lifetime_overlap(deps: Deps, schedule: isl.UnionMap, copies: dict | None = None) -> str | None:
     """Where the new order makes two objects of a loop-local variable live at once, or None.
 
     C gives every iteration of the loops around a local's declaration its own object, and the
     dependences say so (no order between iterations).  The code keeps one variable for all
     of them, which is right as long as no other object's write falls between a write and a
     read of the value it wrote: e.g. a jam or a distribute that puts S0 of the next iteration
-    between S0 and S1 of this one.
+    between S0 and S1 of this one.  `copies` (poly/jam_locals.copy_cells): the locals a jam
+    gives a variable per copy, and each statement's copy numbers.
     """
     scop = deps.scop
+    copies = copies or {}
     for arr in scop.arrays:
         flows = [d.relation for d in deps.items if d.kind == "RAW" and d.array == arr.name]
         if not arr.private_depth or not flows:
@@ -418,13 +437,16 @@ def lifetime_overlap(deps: Deps, schedule: isl.UnionMap) -> str | None:
             flow = flow.union(isl.UnionMap.from_map(r))
         obj = isl.UnionMap.empty(deps.context.get_space())
         cell = obj          # the element written in the one variable the code keeps
+        named = copies.get(arr.name, {})
+        width = max((len(c) for c in named.values()), default=0)
         for s in scop.statements:
             for a in s.accesses:
                 if a.array == arr.name and a.kind == "write":
                     obj = obj.union(isl.UnionMap.from_map(scop.access_map(s, a, private=True)))
-                    cell = cell.union(isl.UnionMap.from_map(scop.access_map(s, a)))
+                    cell = cell.union(isl.UnionMap.from_map(
+                        _copy_cell(scop, s, a, named.get(s.id, []), width) if width else scop.access_map(s, a)))
         obj = obj.intersect_params(deps.context)
-        if _objects_in_blocks(scop, arr, schedule):
+        if _objects_in_blocks(scop, arr, schedule, named):
             continue
         theta = schedule.intersect_domain(obj.domain().union(flow.range()))
         before = theta.lex_lt_union_map(theta)

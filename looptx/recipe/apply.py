@@ -7,6 +7,7 @@ from typing import Callable
 from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
 from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
+from looptx.poly.jam_locals import copy_cells
 from looptx.poly import nonsingular as NS
 from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
@@ -411,7 +412,7 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         if mappings(v):
             check(v, deps)                     # mapped loops carry no dependence
         PL.check_parallel(v, deps)
-        overlap = D.lifetime_overlap(deps, theta)
+        overlap = D.lifetime_overlap(deps, theta, copy_cells(v))
         if overlap:
             raise LegalityError(overlap, hint="keep the statements that use it together, one "
                                 "iteration after another, or make it an array indexed by the loop; "
