@@ -90,3 +90,18 @@ def test_a_jam_inside_a_thread_declares_the_copies_in_the_kernel(tmp_path):
     rc, out, err = run_cli("transform", c, "--function", "mm", "--recipe", r, "--target", "cuda", "-o", cu)
     text = cu.read_text()
     assert rc == 0 and "double s__i1;" in text and nvcc_compile(text) is None, err + text
+
+
+@pytest.mark.gpu
+def test_a_jam_inside_a_thread_runs_on_the_gpu(tmp_path):
+    try:
+        from looptx.runtime.cuda import CudaSession
+        CudaSession()
+    except Exception as e:                      # no pycuda, no driver, no device
+        pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
+    c, r = _files(tmp_path, MM, "steps:\n  - tile: {stmt: 1, loop: j, size: 32, control: jj}\n"
+                                "  - permute: {stmt: 1, order: [jj, j, i]}\n"
+                                "  - cuda: {stmt: 1, block: [jj], thread: [j]}\n"
+                                "  - unroll: {stmt: 1, loop: i, factor: 4}\n")
+    for sizes in (("n=37", "m=45", "p=5"), ("n=64", "m=64", "p=64")):
+        _ok("run", c, "--function", "mm", "--recipe", r, "--target", "cuda", *[x for s in sizes for x in ("-D", s)])
