@@ -104,4 +104,7 @@ def test_a_jam_inside_a_thread_runs_on_the_gpu(tmp_path):
                                 "  - cuda: {stmt: 1, block: [jj], thread: [j]}\n"
                                 "  - unroll: {stmt: 1, loop: i, factor: 4}\n")
     for sizes in (("n=37", "m=45", "p=5"), ("n=64", "m=64", "p=64")):
-        _ok("run", c, "--function", "mm", "--recipe", r, "--target", "cuda", *[x for s in sizes for x in ("-D", s)])
+        # (the GPU's fused multiply-adds round otherwise than the CPU's reference: not exact)
+        rc, out, err = run_cli("run", c, "--function", "mm", "--recipe", r, "--target", "cuda",
+                               *[x for s in sizes for x in ("-D", s)])
+        assert rc == 0 and ": ok" in out, out + err
