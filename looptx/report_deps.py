@@ -55,10 +55,12 @@ def deps_text(program: Program) -> str:
             loops_of = "".join(f"[{i}]" for i in s.iterators)
             out.append(f"  S{s.id + program.bases[idx]:<3} line {s.line:<5} {loops_of:<14} {s.text}")
         out.append("  dependences:" if rows else "  dependences: none")
+        # the sources padded to the longest (S10 beside S3 keeps the columns)
+        width = max((len(f"S{d['source']}") for d in rows), default=2)
         for d in rows:
             dist = "(" + ", ".join(d["distance"]) + ")" if d["distance"] else "()"
             carried = ("carried by " + ", ".join(d["carried_by"])) if d["carried_by"] else "loop-independent"
-            out.append(f"    {d['kind']:<4} S{d['source']} -> S{d['sink']:<4} {d['array']:<10} "
+            out.append(f"    {d['kind']:<4} {'S' + str(d['source']):<{width}} -> S{d['sink']:<4} {d['array']:<10} "
                        f"distance {dist:<18} {carried}")
         out.append("  loops:")
         for lp in loops:

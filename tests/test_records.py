@@ -105,8 +105,8 @@ def test_mriq_members_are_arrays_of_the_model_and_run_validates_them(tmp_path):
 """)
     rc, out, err = run_cli("deps", src, "--function", "ComputeQ")
     assert rc == 0 and "phi = kVals[indexK].PhiMag" in out and "__" not in out, out + err
-    for k, x in (("100", "37"), ("64", "3")):
-        _ok("run", src, "--function", "ComputeQ", "--recipe", r, "-D", f"numK={k}", "-D", f"numX={x}")
+    # 100 = 64 + 36: the last tile of indexK is partial
+    _ok("run", src, "--function", "ComputeQ", "--recipe", r, "-D", "numK=100", "-D", "numX=37")
     rc, out, err = run_cli("transform", src, "--function", "ComputeQ", "--recipe", r)
     assert rc == 0 and "kVals[indexK].Kx * x[indexX]" in out and "kVals__" not in out, out + err
 
@@ -117,8 +117,7 @@ def test_a_two_dimensional_array_of_typedef_structs_of_bytes(tmp_path):
   - tile: {stmt: 0, loop: j, size: 32, control: jj}
   - permute: {stmt: 0, order: [ii, jj, i, j]}
 """)
-    for h, w in (("37", "101"), ("32", "64")):
-        _ok("run", src, "--function", "grayscale", "--recipe", r, "-D", f"height={h}", "-D", f"width={w}")
+    _ok("run", src, "--function", "grayscale", "--recipe", r, "-D", "height=37", "-D", "width=101")
     rc, out, err = run_cli("transform", src, "--function", "grayscale", "--recipe", r)
     assert rc == 0 and "image[i][j].rgbtRed = avg;" in out, out + err
 
@@ -132,8 +131,7 @@ def test_copies_and_registers_of_a_member_named_as_the_user_writes_it(tmp_path):
   - registers: {stmt: 0, array: C.im, at: k}
   - unroll: {stmt: 0, loop: k, factor: 4}
 """)
-    for n in ("37", "32"):
-        _ok("run", src, "--recipe", r, "-D", f"n={n}")
+    _ok("run", src, "--recipe", r, "-D", "n=37")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0 and "= B[c7][c9].re;" in out and "C[i][c9].im = C__im_r" in out, out + err
 

@@ -58,15 +58,17 @@ def _plain(e) -> bool:
     return False
 
 
-def written_names(items) -> set[str]:
+def written_names(items, elements: bool = True) -> set[str]:
     """Names assigned, incremented, declared or addressed anywhere in `items` (an array's
-    name when one of its elements is)."""
+    name when one of its elements is, unless not `elements`: then only names whose own value
+    changes, and the root of a member chain assigned as a whole)."""
     out = set()
+    through = (c_ast.ArrayRef, c_ast.StructRef) if elements else c_ast.StructRef
     for it in items:
         for n in all_nodes(it):
             target = n.lvalue if isinstance(n, c_ast.Assignment) else \
                 n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
-            while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
+            while isinstance(target, through):
                 target = target.name
             if isinstance(target, c_ast.ID):
                 out.add(target.name)
@@ -227,23 +229,6 @@ def _pointer_temporary(d, pointers: set[str]):
     return split if split is not None and isinstance(split[0], (c_ast.ID, c_ast.StructRef)) else None
 
 
-def _rebound(items) -> set[str]:
-    """Names whose own value `items` change (not an element's): assigned, ++/--, addressed,
-    declared; a member chain assigned as a whole rebinds its root."""
-    out = set()
-    for it in items:
-        for n in all_nodes(it):
-            target = n.lvalue if isinstance(n, c_ast.Assignment) else \
-                n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
-            while isinstance(target, c_ast.StructRef):
-                target = target.name
-            if isinstance(target, c_ast.ID):
-                out.add(target.name)
-            elif isinstance(n, c_ast.Decl) and n.name:
-                out.add(n.name)
-    return out
-
-
 def _only_subscripted(items, name: str) -> bool:
     """Whether every use of `name` in `items` is a subscript of it (`q[e]`)."""
     for it in items:
@@ -281,7 +266,7 @@ def _rewrite_pointers(block: c_ast.Compound, pointers: set[str]) -> None:
         if split is None:
             continue
         name, rest = items[k].name, items[k + 1:]
-        if not _only_subscripted(rest, name) or (id_names(items[k].init) | {name}) & _rebound(rest):
+        if not _only_subscripted(rest, name) or (id_names(items[k].init) | {name}) & written_names(rest, elements=False):
             continue
         for it in rest:
             _Through(name, *split).visit(it)

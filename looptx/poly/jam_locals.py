@@ -50,18 +50,25 @@ def jam_renames(v: Variant) -> dict[tuple[int, int], frozenset[str]]:
     scop = v.scop
     split = {q.stmt for q in v.pieces if sum(p.stmt == q.stmt for p in v.pieces) > 1}
     out: dict[tuple[int, int], set[str]] = {}
-    for q, pos, d, _ in _jams(v):
+    # a local whose statements are copied only as whole iterations, one after another (an
+    # unroll of the loop right around them), needs no copies: only a jam interleaves them
+    interleaved: set[str] = set()
+    for q, pos, d, ctrl in _jams(v):
         s = scop.statements[q.stmt]
+        inner = any(isinstance(x, LoopDim) for x in q.dims[q.dims.index(ctrl) + 1:pos])
         for a in s.accesses:
             arr = scop.array(a.array)
             if arr.private_depth and d.expr.strip() in s.iterators[:arr.private_depth]:
                 out.setdefault((q.stmt, pos), set()).add(a.array)
+                if inner:           # the copies sit inside a loop of the body: a jam
+                    interleaved.add(a.array)
     # every statement of a local must be in one piece, or its pieces could disagree on names
     users = {}
     for s in scop.statements:
         for a in s.accesses:
             users.setdefault(a.array, set()).add(s.id)
-    return {k: frozenset(n for n in names if not users.get(n, set()) & split) for k, names in out.items()}
+    return {k: frozenset(n for n in names if n in interleaved and not users.get(n, set()) & split)
+            for k, names in out.items()}
 
 
 def copy_cells(v: Variant) -> dict[str, dict[int, list[str]]]:

@@ -115,7 +115,8 @@ def _check_name_free(v: Variant, group, name: str):
 def permute(v: Variant, stmt: int, order: list) -> Variant:
     order = [resolve_name(v, stmt, n) for n in order]
     if len(set(order)) != len(order):
-        raise RecipeError("permute: a loop is named twice in the order", hint="name each loop once")
+        twice = next(n for n in order if order.count(n) > 1)
+        raise RecipeError(f"permute: loop '{to_user(twice)}' is named twice in the order", hint="name each loop once")
     _, p = _pieces(v, stmt)[0]
     positions = sorted(p.position_of(n) for n in order)
     placed = dict(zip(positions, order))            # position -> loop name now placed there
