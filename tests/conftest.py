@@ -44,3 +44,12 @@ def transform_case(tmp_path, src: str, step: str, *argv) -> tuple[int, str, str]
     (tmp_path / "k.c").write_text(src)
     (tmp_path / "r.yaml").write_text(f"steps:\n  - {step}\n")
     return run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml", *argv)
+
+
+def require_gpu():
+    """A CUDA session, or the test is skipped: it needs an NVIDIA GPU with pycuda."""
+    try:
+        from looptx.runtime.cuda import CudaSession
+        return CudaSession()
+    except Exception as e:                      # no pycuda, no driver, no device
+        pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import run_cli
+from conftest import require_gpu, run_cli
 from test_cuda_codegen import needs_nvcc, nvcc_compile
 
 MATVEC = """void matmul(float* xout, float* x, float* w, int n, int d) {
@@ -94,11 +94,7 @@ def test_a_jam_inside_a_thread_declares_the_copies_in_the_kernel(tmp_path):
 
 @pytest.mark.gpu
 def test_a_jam_inside_a_thread_runs_on_the_gpu(tmp_path):
-    try:
-        from looptx.runtime.cuda import CudaSession
-        CudaSession()
-    except Exception as e:                      # no pycuda, no driver, no device
-        pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
+    require_gpu()
     c, r = _files(tmp_path, MM, "steps:\n  - tile: {stmt: 1, loop: j, size: 32, control: jj}\n"
                                 "  - permute: {stmt: 1, order: [jj, j, i]}\n"
                                 "  - cuda: {stmt: 1, block: [jj], thread: [j]}\n"

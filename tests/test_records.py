@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import run_cli
+from conftest import require_gpu, run_cli
 from test_cuda_codegen import needs_nvcc, nvcc_compile
 
 MRIQ = """#include <math.h>
@@ -222,11 +222,7 @@ def test_the_cu_passes_each_array_of_structs_once(tmp_path, name):
 @pytest.mark.gpu
 @pytest.mark.parametrize("name", list(CUDA_RECIPES))
 def test_arrays_of_structs_run_and_validate_on_the_gpu(tmp_path, name):
-    try:
-        from looptx.runtime.cuda import CudaSession
-        CudaSession()
-    except Exception as e:                      # no pycuda, no driver, no device
-        pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
+    require_gpu()
     recipe, args, sizes = CUDA_RECIPES[name]
     src, r = _write(tmp_path, name + ".c", SOURCES[name], recipe)
     for size in sizes:

@@ -390,12 +390,14 @@ def _objects_in_blocks(scop, arr, schedule: isl.UnionMap, numbers: dict | None =
         key = key.union(isl.UnionMap.from_map(isl.Map(
             f"{scop.prefix}{{ {s.tuple_text()} -> obj[{', '.join(s.iterators[:arr.private_depth])}] }}")
             .intersect_domain(scop.domain(s))))
-        own = list((numbers or {}).get(s.id, []))
-        var = var.union(isl.UnionMap.from_map(isl.Map(
-            f"{scop.prefix}{{ {s.tuple_text()} -> var[{', '.join(own + ['0'] * (width - len(own)))}] }}")
-            .intersect_domain(scop.domain(s))))
+        if width:
+            own = list(numbers.get(s.id, []))
+            var = var.union(isl.UnionMap.from_map(isl.Map(
+                f"{scop.prefix}{{ {s.tuple_text()} -> var[{', '.join(own + ['0'] * (width - len(own)))}] }}")
+                .intersect_domain(scop.domain(s))))
     key = key.intersect_params(scop.context)
-    same_var = var.intersect_params(scop.context).apply_range(var.reverse())
+    # without a jam's copies every instance uses the one variable: nothing to intersect with
+    same_var = var.intersect_params(scop.context).apply_range(var.reverse()) if width else None
     theta = schedule.intersect_domain(key.domain())
     maps = union_maps(theta)
     if not maps:
@@ -411,7 +413,7 @@ def _objects_in_blocks(scop, arr, schedule: isl.UnionMap, numbers: dict | None =
         same_prefix = prefix.apply_range(prefix.reverse())
         if not same_obj.is_subset(same_prefix):
             return False            # a longer prefix parts an object's instances too
-        if same_prefix.intersect(same_var).is_subset(same_obj):
+        if (same_prefix if same_var is None else same_prefix.intersect(same_var)).is_subset(same_obj):
             return True             # objects in one block have variables of their own
     return False
 

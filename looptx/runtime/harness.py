@@ -375,14 +375,14 @@ def _layout_checks(sig: RegionSignature) -> list[str]:
     for a in sig.args:
         if a.record is None:
             continue
-        dt = record_dtype(a.record.layout, env)
+        whole = dt = record_dtype(a.record.layout, env)
         t, path = a.record.layout.ctype, a.record.path.lstrip(".")
         offset = 0
         for name in path.split("."):
             offset += dt.fields[name][1]
             dt = dt.fields[name][0].base
         msg = f'"looptx: the harness lays out {t} unlike the compiler"'
-        out += [f"_Static_assert(sizeof({t}) == {record_dtype(a.record.layout, env).itemsize}, {msg});",
+        out += [f"_Static_assert(sizeof({t}) == {whole.itemsize}, {msg});",
                 f"_Static_assert(offsetof({t}, {path}) == {offset}, {msg});"]
     return list(dict.fromkeys(out))
 
@@ -421,7 +421,8 @@ def _identifiers(text: str) -> set[str]:
 def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = "lx_region") -> str:
     """A complete C translation unit defining `void name(<sig>)` around the region block."""
     block = "\n".join(block_lines)
-    used = _identifiers("\n".join((block,) + sig.definitions))
+    definitions = sig.definitions
+    used = _identifiers("\n".join((block,) + definitions))
     defines = [(k, v) for k, v in sig.constants if k in used]
     out = [f"/* looptx region harness: {sig.filename.rsplit('/', 1)[-1]}, region {sig.region} */",
            "#include <math.h>", "#include <stdlib.h>", "#include <stdint.h>", "#include <stddef.h>"]
@@ -432,7 +433,7 @@ def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = 
     for k, v in defines:
         out += [f"#undef {k}", f"#define {k} {v}"]
     out += helper_block(used_helpers(block))
-    out += sig.definitions
+    out += definitions
     out += _layout_checks(sig)
     out.append(f"void {name}({sig.c_params()})")
     out.append("{")
