@@ -127,3 +127,14 @@ def test_the_kernel_tuner_export_follows_its_cache_schema(tmp_path):
     assert raw["schema_version"] == "1.0.0" and raw["problem_size"] == [100, 50], raw
     assert raw["looptx_problem_size"] == {"M": 100, "N": 50}
     assert len(load_recorded_space(path).space.valid_points()) == 3
+
+
+def test_a_value_a_step_rejects_is_left_out_before_measuring(tmp_path):
+    """Orio ranges often start at 0: `Unroll(ufactor=0)` fails at the recipe for every point
+    that holds it, so it is left out with a note instead of costing the budget."""
+    src = tmp_path / "mm.c"
+    src.write_text(MM.replace("param U[] = [1, 2];", "param U[] = [0, 1, 2];") % "gcc -O2")
+    rc, out, err = run_cli("search", src, "-D", "MVAL=8", "--budget", "3", "--no-progress")
+    assert rc == 0 and "status: ok 2" in out and "invalid" not in out, out + err
+    assert ("mm.c:3:34: note: param 'U': value 0 is left out of the search, as the recipe rejects "
+            "it: ufactor must be an integer >= 1, got 0") in err, err

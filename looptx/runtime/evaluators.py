@@ -219,14 +219,19 @@ class CEvaluator:
         from looptx.pipeline import c_block
         return CPayload(region_source(sig, c_block(variant)), sig, tc), applied
 
-    def variant(self, point: Mapping[str, Any], recipe=None):
-        """(Variant, applied recipe text) of the region for a point (LooptxError if bad)."""
+    def recipe_for(self, point: Mapping[str, Any], recipe=None):
+        """The region's recipe bound with a point, its steps' arguments checked and nothing
+        applied (RecipeError where a step rejects the point's values)."""
         if recipe is None and self.recipe_path is not None:
             from looptx.recipe.schema import load_file
             recipe = load_file(self.recipe_path, dict(point))
+        return recipe, _region_recipe(self.program(), self.region, recipe, dict(point))
+
+    def variant(self, point: Mapping[str, Any], recipe=None):
+        """(Variant, applied recipe text) of the region for a point (LooptxError if bad)."""
         from looptx.pipeline import in_file_numbers, recipe_bases
         prog = self.program()
-        rec = _region_recipe(prog, self.region, recipe, dict(point))
+        recipe, rec = self.recipe_for(point, recipe)
         try:
             return _variant(prog, self.region, rec, self.unsafe)
         except LooptxError as e:

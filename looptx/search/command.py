@@ -316,6 +316,7 @@ def _run(args) -> int:
     if args.resume:        # `arg resume = True` in a file also serves its first run
         check_resume_target(st.db, [_key(st, sz) for sz in st.sizes], st.path)
     checked = {}                # the evaluators whose sizes were checked before any search
+    said: set[str] = set()      # notes of params' values left out, once for all sizes
     for n, sizes in enumerate(st.sizes[1:] and st.sizes):
         # sizes the region cannot run at (past an array's declared extents) are bad input:
         # said before any size is measured, not after the others
@@ -344,11 +345,6 @@ def _run(args) -> int:
         run_cls, run_options = (_recorded_searcher(st, recorded, cls, given) if recorded and not args.algorithm
                                 else (cls, st.options))
         seed = _resumed_seed(st, recorded, args.seed)
-        try:
-            searcher = run_cls(space, seed=seed, max_evals=int(budget), batch_size=st.batch_size,
-                               time_limit=st.time_limit, **run_options)
-        except LooptxError as e:
-            raise locate_option(e, run_cls, st.spec, given)
         ev = checked.get(index)
         if ev is None:
             ev = evaluator_for(st, sizes, args.function)
@@ -356,6 +352,14 @@ def _run(args) -> int:
         from looptx.search.param_checks import check_integer_params
         check_integer_params(st.spec, space, ev)
         _check_recipe(ev, space, st.seed)
+        space, n_valid = _without_rejected_values(st, space, ev, n_valid, said)
+        if st.budget is None:
+            budget = min(n_valid or DEFAULT_BUDGET, DEFAULT_BUDGET)
+        try:
+            searcher = run_cls(space, seed=seed, max_evals=int(budget), batch_size=st.batch_size,
+                               time_limit=st.time_limit, **run_options)
+        except LooptxError as e:
+            raise locate_option(e, run_cls, st.spec, given)
         if sizes is st.sizes[0]:
             from looptx.search.unused_params import unused_param_warnings
             for line in unused_param_warnings(st, ev, space):
@@ -661,6 +665,21 @@ def _check_recipe(ev, space: Space, seed: int) -> None:
     # the hint is left out: it may list the loops the point's earlier steps made
     if errors and (len(raw) == 1 or len(masked) == 1):
         raise errors[0]
+
+
+def _without_rejected_values(st: Setup, space: Space, ev, n_valid, said: set[str]):
+    """The space without the param values a step rejects whatever the other params are,
+    noted at each param once (`said`: a search at several sizes meets them at each)."""
+    from looptx.search.rejected_values import drop_rejected_values, notes
+    smaller, dropped = drop_rejected_values(space, ev, st.seed)
+    n_left = _count(smaller) if dropped else n_valid
+    if not dropped or n_left == 0 or (n_left is None and not smaller.sample(_rng(st.seed), 1)):
+        return space, n_valid           # nothing else is valid: the search says what fails
+    for line in notes(st.spec, dropped):
+        if line not in said:
+            said.add(line)
+            print(line, file=sys.stderr)
+    return smaller, n_left
 
 
 def _less_point(text: str, point) -> str:

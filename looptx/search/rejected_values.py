@@ -1,0 +1,100 @@
+"""A param value that a step's own argument check rejects (a tile size 0, an unroll factor -1:
+Orio spaces often start a range at 0) makes every point that holds it fail before anything is
+built, so a search would spend its budget on points that cannot run.  Such a value is left out
+of the space before measuring, with a note at the param naming the step; the rest of the
+space is searched as written.
+
+Only the recipe is read (its steps bound with the point, nothing applied), so the check costs
+a parse per value.  A value is left out only when it is rejected with several different
+values of the other params and the error quotes the value itself: a step argument that
+combines params (`TI - UF`) rejects combinations, which stay points of the search."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from looptx.errors import LegalityError, RecipeError
+from looptx.search.space import Param, Space, value_key
+
+_BASES = 4          # valid points whose other values each rejected value is tried with
+
+
+def drop_rejected_values(space: Space, ev, seed: int) -> tuple[Space, list[tuple[Param, object, str]]]:
+    """(the space without the values every step binding rejects, [(param, value, error)])."""
+    recipe_for = getattr(ev, "recipe_for", None)
+    if recipe_for is None or len(space.params) < 1:
+        return space, []
+    bases = [b for b in space.sample(np.random.default_rng(seed), _BASES) if _parses(recipe_for, b)]
+    if not bases:
+        return space, []                # the recipe's own error: the search's check reports it
+    dropped, params = [], []
+    for p in space.params:
+        out = [(v, e) for v in p.values if (e := _rejection(recipe_for, bases, p.name, v))]
+        if out and len(out) < len(p.values):
+            gone = {value_key(v) for v, _ in out}
+            p = Param(p.name, tuple(v for v in p.values if value_key(v) not in gone), p.kind, p.slots)
+            dropped += [(p, v, e) for v, e in out]
+        params.append(p)
+    if not dropped:
+        return space, []
+    return Space(params, space.constraints, name=space.name), dropped
+
+
+def _parses(recipe_for, point) -> bool:
+    try:
+        recipe_for(dict(point))
+    except (RecipeError, LegalityError):
+        return False
+    except Exception:  # noqa: BLE001 - the search's own checks report what else fails
+        return False
+    return True
+
+
+def _rejection(recipe_for, bases, name: str, value) -> str | None:
+    """The error of a step that rejects `value` of `name` at every base point, else None."""
+    tried, error = 0, None
+    for b in bases:
+        if value_key(b[name]) == value_key(value):
+            return None                 # a base point holds it and parses
+        try:
+            recipe_for({**b, name: value})
+        except LegalityError:
+            return None
+        except RecipeError as e:
+            if not _quotes(e.what, value):
+                return None
+            tried, error = tried + 1, e
+            continue
+        except Exception:  # noqa: BLE001 - not the recipe's verdict
+            return None
+        return None
+    if tried < min(2, len(bases)) or error is None:
+        return None
+    step = f"step {error.step} ({error.step_name})" if error.step else "the recipe"
+    return f"{step} rejects it: {_reason(error.what)}"
+
+
+def _quotes(text: str, value) -> bool:
+    shown = repr(value) if isinstance(value, str) else str(value)
+    return re.search(rf"got {re.escape(shown)}(?![\w.])", text) is not None
+
+
+def _reason(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def notes(spec, dropped) -> list[str]:
+    """One line per param: `FILE:LINE:COL: note: param 'TI': value 0 is left out ...`."""
+    lines, by_param = [], {}
+    for p, v, e in dropped:
+        by_param.setdefault(p.name, []).append((v, e))
+    for name, items in by_param.items():
+        decl = next((q for q in (spec.performance_params if spec is not None else ()) if q.name == name), None)
+        where = f"{decl.file or spec.file}:{decl.line}:{decl.col}: " if decl is not None and decl.line else ""
+        values = ", ".join(repr(v) if isinstance(v, str) else str(v) for v, _ in items)
+        what = f"values {values} are" if len(items) > 1 else f"value {values} is"
+        lines.append(f"{where}note: param '{name}': {what} left out of the search, as "
+                     f"{items[0][1]}")
+    return lines
