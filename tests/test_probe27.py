@@ -115,3 +115,37 @@ def test_a_member_that_only_a_call_takes_leaves_the_call_to_be_named(tmp_path):
                    "#pragma endscop\n}\n")
     rc, out, err = run_cli("deps", src)
     assert rc == 2 and err.count("\n") == 1 and err.startswith(f"{src}:7:13:") and "nbrs" in err, err
+
+
+FLAG = """void gemv(int n, int add, int m, double A[n][n], double x[n], double y[n]) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    if (%s)
+      y[i] = 0.0;
+    for (j = 0; j < n; j++)
+      y[i] += A[i][j] * x[j];
+  }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("cond, value", [("!add", 0), ("add", 3), ("add == 2", 2)])
+def test_a_flag_that_only_turns_statements_on_gets_the_value_that_runs_most(tmp_path, cond, value):
+    """C4: `run` asked for a value for `add`, which only switches a statement; it takes the
+    value under which the most statements run, and says so."""
+    src = tmp_path / "gemv.c"
+    src.write_text(FLAG % cond)
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - tile: {stmt: 1, loop: j, size: 16}\n")
+    rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=37")
+    assert rc == 0 and ": ok" in out, out + err
+    assert f"'add' only turns statements of the region on or off: the harness sets it to {value}" in err, err
+
+
+def test_a_size_that_bounds_an_iteration_is_no_flag(tmp_path):
+    src = tmp_path / "gemv.c"
+    src.write_text(FLAG % "i < m")
+    rc, out, err = run_cli("run", src, "-D", "n=37")
+    assert rc == 2 and "the size 'm' has no value" in err, err

@@ -225,15 +225,51 @@ class Scop(CachedValue):
             self._cache["refs"] = {a.ref: (s, a) for s in self.statements for a in s.accesses}
         return self._cache["refs"]
 
+    def _names_outside_domains(self) -> set[str]:
+        texts = [x for s in self.statements for a in s.accesses for x in a.index] \
+            + [d for a in self.arrays for d in a.dims + tuple(a.strides or ())] \
+            + list(self.assumptions) + list(self.runtime_facts) + [init for _, init in self.derived]
+        return {w for t in texts for w in re.findall(r"[A-Za-z_]\w*", t)}
+
     def value_only_params(self) -> frozenset[str]:
         """Sizes that bound no loop, index no array, size none and appear in no fact: the region
         only reads their value (`H[i-1][j] - gap`), so any value runs it."""
-        texts = [s.domain or "" for s in self.statements] \
-            + [x for s in self.statements for a in s.accesses for x in a.index] \
-            + [d for a in self.arrays for d in a.dims + tuple(a.strides or ())] \
-            + list(self.assumptions) + list(self.runtime_facts) + [init for _, init in self.derived]
-        used = {w for t in texts for w in re.findall(r"[A-Za-z_]\w*", t)}
+        used = self._names_outside_domains() | {
+            w for s in self.statements for w in re.findall(r"[A-Za-z_]\w*", s.domain or "")}
         return frozenset(p for p in self.params if p not in used)
+
+    def flag_params(self, seeded: Mapping[str, int]) -> dict[str, int]:
+        """Sizes that only switch whole statements on or off (`if (!add)`: in the statements'
+        conditions apart from the loops and the other sizes, and used nowhere else), each with
+        the value among `seeded[p]`, 1, 0, -1 and one each statement runs for, under which the
+        most statements run."""
+        outside = self._names_outside_domains()
+        out = {}
+        for k, p in enumerate(self.params):
+            if p in outside or p in dict(self.fixed):
+                continue
+            alone = []            # per statement that names p: the values of p it runs for
+            for s in self.statements:
+                if not re.search(rf"(?<!\w){re.escape(p)}(?!\w)", s.domain or ""):
+                    continue
+                d = self.domain(s)
+                only_p = d.params()
+                for j in range(len(self.params)):
+                    if j != k:
+                        only_p = only_p.eliminate(isl.dim_type.param, j, 1)
+                if not d.eliminate(isl.dim_type.param, k, 1).intersect_params(only_p).is_equal(d):
+                    break         # p bounds the loops or pairs with another size
+                alone.append(only_p)
+            else:
+                if alone:
+                    def runs(v):
+                        at = self.params_where([f"{p} = {v}"])
+                        return sum(not c.intersect(at).is_empty() for c in alone)
+                    # a value each statement runs for (`add == 2`)
+                    own = [c.sample_point().get_coordinate_val(isl.dim_type.param, k).to_python()
+                           for c in alone if not c.is_empty()]
+                    out[p] = max((seeded[p], 1, 0, -1, *own), key=runs)
+        return out
 
     @property
     def fixed_values(self) -> dict[str, int]:

@@ -203,12 +203,20 @@ class RegionSignature:
         free = [p for p in scop.params if p not in fixed]
         args: list[HarnessArg] = []
         value_only = scop.value_only_params()
+        seeded = {p: 3 + zlib.crc32(p.encode()) % 5 for p in free}   # by the name, as the data are
+        flags = scop.flag_params(seeded) if any(p not in env and p not in value_only for p in free) else {}
         for p in free:
             if p not in env and p in value_only:
-                env[p] = 3 + zlib.crc32(p.encode()) % 5     # seeded by the name, as the data are
+                env[p] = seeded[p]
                 note_once(scop.filename, at(p).get("line"),
                           f"'{p}' is only read as a value in the region: the harness sets it to {env[p]} "
                           f"(give another with --define {p}=VALUE)")
+            elif p not in env and p in flags:
+                env[p] = flags[p]
+                note_once(scop.filename, at(p).get("line"),
+                          f"'{p}' only turns statements of the region on or off: the harness sets it "
+                          f"to {env[p]}, under which the most of them run (check the others with "
+                          f"--define {p}=VALUE)")
             if p not in env:
                 raise LooptxError(f"the size '{p}'{_member_note(scop, p)} has no value",
                                   hint=f"give it with --define {p}=VALUE", **at(p))
