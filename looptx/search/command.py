@@ -349,10 +349,11 @@ def _run(args) -> int:
         if ev is None:
             ev = evaluator_for(st, sizes, args.function)
             ev.signature()             # a missing size is a bad input, not a failure per point
-        from looptx.search.param_checks import check_integer_params
+        from looptx.search.param_checks import check_integer_params, check_recipe
         check_integer_params(st.spec, space, ev)
-        _check_recipe(ev, space, st.seed)
-        space, n_valid = _without_rejected_values(st, space, ev, n_valid, said)
+        check_recipe(ev, space, st.seed)
+        from looptx.search.rejected_values import without_rejected_values
+        space, n_valid = without_rejected_values(st, space, ev, n_valid, said)
         if st.budget is None:
             budget = min(n_valid or DEFAULT_BUDGET, DEFAULT_BUDGET)
         try:
@@ -628,68 +629,6 @@ def _empty_space(st: Setup, space: Space, sizes: Mapping[str, Any]) -> LooptxErr
     return AnnotationError(f"constraints {names} together hold for no point{where_size}: the search "
                            "space is empty", hint="relax the constraints or add param values",
                            **_constraint_where(st, spec.constraints[0]))
-
-
-def _probe_points(space: Space, seed: int, n: int = 3) -> list[dict]:
-    """A few valid points spread over the space (the first valid point first)."""
-    if space.enumerable:
-        pts = space.valid_points()
-        idx = sorted({0, len(pts) // 2, len(pts) - 1}) if pts else []
-        return [pts[i] for i in idx][:n]
-    return space.sample(_rng(seed), n)
-
-
-def _check_recipe(ev, space: Space, seed: int) -> None:
-    """Static errors of the recipe (an unknown name, a missing recipe file, an unsupported
-    command) would make every point 'invalid': report them once, before measuring anything.
-    A few valid points are built; only when all of them fail with the same non-legality error
-    (at the same place, its text the same, or the same less the points' values) is it a
-    property of the recipe rather than of the points (an illegal point, or one a step rejects
-    for its values, is the search's to prune)."""
-    from looptx.errors import LegalityError
-    errors, raw, masked = [], set(), set()
-    for p in _probe_points(space, seed):
-        try:
-            ev.build(dict(p))
-        except LegalityError:
-            return
-        except LooptxError as e:
-            errors.append(e)
-            where = (type(e), e.file, e.line, e.col, e.step)
-            raw.add((where, e.what))
-            masked.add((where, _less_point(e.what, p)))
-            continue
-        except Exception:  # noqa: BLE001 - an internal failure is recorded per point
-            return
-        return
-    # the hint is left out: it may list the loops the point's earlier steps made
-    if errors and (len(raw) == 1 or len(masked) == 1):
-        raise errors[0]
-
-
-def _without_rejected_values(st: Setup, space: Space, ev, n_valid, said: set[str]):
-    """The space without the param values a step rejects whatever the other params are,
-    noted at each param once (`said`: a search at several sizes meets them at each)."""
-    from looptx.search.rejected_values import drop_rejected_values, notes
-    smaller, dropped = drop_rejected_values(space, ev, st.seed)
-    n_left = _count(smaller) if dropped else n_valid
-    if not dropped or n_left == 0 or (n_left is None and not smaller.sample(_rng(st.seed), 1)):
-        return space, n_valid           # nothing else is valid: the search says what fails
-    for line in notes(st.spec, dropped):
-        if line not in said:
-            said.add(line)
-            print(line, file=sys.stderr)
-    return smaller, n_left
-
-
-def _less_point(text: str, point) -> str:
-    """An error's text with the point's values taken out (Orio's `tile = [('i', T)]` says
-    `got ('i', 8)` at T=8): the same text at every probe is the recipe's error."""
-    for value in sorted({repr(v) if isinstance(v, str) else str(v) for v in point.values()
-                         if not isinstance(v, bool)}, key=len, reverse=True):
-        # strings only quoted (bare, one may be a word of the text); True / False are words
-        text = re.sub(rf"(?<![\w.]){re.escape(value)}(?![\w.])", "<value>", text)
-    return text
 
 
 def _count(space: Space) -> int | None:

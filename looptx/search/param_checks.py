@@ -1,9 +1,15 @@
-"""A performance param whose list mixes ints with a non-integer (`[1, 4, 8, 2.5]`) is read as
+"""Checks of the params and the recipe before anything is measured.
+
+A performance param whose list mixes ints with a non-integer (`[1, 4, 8, 2.5]`) is read as
 floats (ints and floats may mix), so where a step needs an integer every point would fail at
-the recipe line.  The cause is the param's value list: reported there, once, before measuring."""
+the recipe line.  The cause is the param's value list: reported there, once.  A recipe error
+that every point meets (an unknown name) is the recipe's, reported once too."""
 from __future__ import annotations
 
+import re
+
 from looptx.errors import AnnotationError, LegalityError, LooptxError
+from looptx.search.space import Space
 
 
 def _suspects(spec) -> list:
@@ -58,6 +64,52 @@ def _short(text: str) -> str:
     return text if len(text) <= 160 else text[:160] + " ..."
 
 
-def _rng():
+def _rng(seed: int = 0):
     import numpy as np
-    return np.random.default_rng(0)
+    return np.random.default_rng(seed)
+
+
+def check_recipe(ev, space: Space, seed: int) -> None:
+    """Static errors of the recipe (an unknown name, a missing recipe file, an unsupported
+    command) would make every point 'invalid': report them once, before measuring anything.
+    A few valid points are built; only when all of them fail with the same non-legality error
+    (at the same place, its text the same, or the same less the points' values) is it a
+    property of the recipe rather than of the points (an illegal point, or one a step rejects
+    for its values, is the search's to prune)."""
+    errors, raw, masked = [], set(), set()
+    for p in _probe_points(space, seed):
+        try:
+            ev.build(dict(p))
+        except LegalityError:
+            return
+        except LooptxError as e:
+            errors.append(e)
+            where = (type(e), e.file, e.line, e.col, e.step)
+            raw.add((where, e.what))
+            masked.add((where, _less_point(e.what, p)))
+            continue
+        except Exception:  # noqa: BLE001 - an internal failure is recorded per point
+            return
+        return
+    # the hint is left out: it may list the loops the point's earlier steps made
+    if errors and (len(raw) == 1 or len(masked) == 1):
+        raise errors[0]
+
+
+def _probe_points(space: Space, seed: int, n: int = 3) -> list[dict]:
+    """A few valid points spread over the space (the first valid point first)."""
+    if space.enumerable:
+        pts = space.valid_points()
+        idx = sorted({0, len(pts) // 2, len(pts) - 1}) if pts else []
+        return [pts[i] for i in idx][:n]
+    return space.sample(_rng(seed), n)
+
+
+def _less_point(text: str, point) -> str:
+    """An error's text with the point's values taken out (Orio's `tile = [('i', T)]` says
+    `got ('i', 8)` at T=8): the same text at every probe is the recipe's error."""
+    for value in sorted({repr(v) if isinstance(v, str) else str(v) for v in point.values()
+                         if not isinstance(v, bool)}, key=len, reverse=True):
+        # strings only quoted (bare, one may be a word of the text); True / False are words
+        text = re.sub(rf"(?<![\w.]){re.escape(value)}(?![\w.])", "<value>", text)
+    return text

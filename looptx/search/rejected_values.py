@@ -98,3 +98,20 @@ def notes(spec, dropped) -> list[str]:
         lines.append(f"{where}note: param '{name}': {what} left out of the search, as "
                      f"{items[0][1]}")
     return lines
+
+
+def without_rejected_values(st, space: Space, ev, n_valid, said: set[str]):
+    """The space without the param values a step rejects whatever the other params are,
+    noted at each param once (`said`: a search at several sizes meets them at each)."""
+    import sys
+
+    from looptx.search.command import _count
+    smaller, dropped = drop_rejected_values(space, ev, st.seed)
+    n_left = _count(smaller) if dropped else n_valid
+    if not dropped or n_left == 0 or (n_left is None and not smaller.sample(np.random.default_rng(st.seed), 1)):
+        return space, n_valid           # nothing else is valid: the search says what fails
+    for line in notes(st.spec, dropped):
+        if line not in said:
+            said.add(line)
+            print(line, file=sys.stderr)
+    return smaller, n_left
