@@ -785,3 +785,24 @@ def test_warnings_of_a_cu_that_ends_in_a_bad_input_are_not_printed(tmp_path):
     p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert f"{c}:5:" in p.stderr and "number of elements of array 'b' is unknown" in p.stderr
+
+
+def test_a_given_count_below_the_reach_is_refused_or_checked(tmp_path):
+    """Probe 29 A1: cudaize's {density=100} on a region that reaches 941 elements made host code
+    that copied 100 and kernels that read past them.  At fixed sizes it is an error at the
+    step; with symbolic sizes the host function checks it before allocating."""
+    c = tmp_path / "two.c"
+    c.write_text(TWO_PTR)
+    r = tmp_path / "two.yaml"
+    r.write_text(TWO_PTR_R % "{z: 64, x: n}")
+    p = cli("transform", str(c), "--function", "two", "--recipe", str(r), "--target", "cuda", "-D", "n=100")
+    assert p.returncode == 2
+    assert p.stderr.strip().startswith(f"{r}:5: step 4 (cuda): error: sizes: array 'z' is given 64 elements, "
+                                       "but the region reaches element 99 at these sizes, so it needs 100"), p.stderr
+    p = cli("transform", str(c), "--function", "two", "--recipe", str(r), "--target", "cuda")
+    assert p.returncode == 0, p.stderr
+    assert "if ((size_t)(64) < lx_n_z) return (int)cudaErrorInvalidValue;" in p.stdout \
+        or "if ((size_t)(64) < ((n >= 1) ? ((size_t)(n - 1) + 1) : (size_t)0)) return (int)cudaErrorInvalidValue;" \
+        in p.stdout, p.stdout
+    if NVCC_PATH is not None:
+        assert nvcc_compile(p.stdout) is None

@@ -122,13 +122,52 @@ def declared_count(a) -> str | None:
     return " * ".join(f"(size_t)({d})" for d in a.dims)
 
 
-def element_counts(rc) -> dict[str, str]:
-    """Each device array's element count as C text, or a located error naming the array."""
+def _given_counts(rc) -> dict[str, tuple[str, ArraySizes]]:
     given = {}
     for rec in array_sizes(rc.variant):
         for name, text in rec.sizes:
-            given.setdefault(name, text)
+            given.setdefault(name, (text, rec))
+    return given
+
+
+def short_counts(rc) -> list[tuple[str, str, str]]:
+    """(array, given count, count the region reaches) of each `sizes` entry that may be below
+    what the region reaches, as C text (a count too small at fixed sizes is an error here):
+    the host function checks them, since copying fewer elements makes the kernels read and
+    write past the device buffers."""
+    scop = rc.variant.scop
+    fixed = dict(scop.fixed)
+    values = {**dict(scop.macro_values), **fixed}
+    for n, init in scop.derived:           # lx_row = x_max + 4 at a fixed x_max
+        v = constant(init, values)
+        if v is not None:
+            values[n] = v
+    out = []
+    for name, (text, rec) in _given_counts(rc).items():
+        a = next((x for x in rc.arrays if x.name == name), None)
+        if a is None or declared_count(a) is not None or members_of(scop, name) \
+                or not on_device(a, rc.written_scalars):
+            continue
+        reached, _ = _reached_count(scop, a, fixed)
+        if reached is None:
+            continue              # no bound: the count given is all there is to go by
+        want, got = constant(reached, values), constant(text, values)
+        if want is not None and got is not None:
+            if got < want:
+                raise rec.error(f"sizes: array '{to_user(name)}' is given {got} elements, but the region "
+                                f"reaches element {want - 1} at these sizes, so it needs {want}",
+                                hint=f"give at least {want}, or leave '{to_user(name)}' out of the sizes: "
+                                     "looptx counts the elements the region reaches")
+            continue
+        out.append((name, f"(size_t)({with_values(text, fixed)})", reached))
+    return out
+
+
+def element_counts(rc) -> dict[str, str]:
+    """Each device array's element count as C text, or a located error naming the array."""
+    given = {name: text for name, (text, _) in _given_counts(rc).items()}
     fixed = dict(rc.variant.scop.fixed)
+    short_counts(rc)        # a count below the region's reach at fixed sizes is an error
     out = {}
     for a in rc.arrays:
         if not on_device(a, rc.written_scalars):
@@ -284,7 +323,8 @@ def size_ctype(scop, p: str) -> str:
 def host_only_texts(rc) -> list[str]:
     """What the host function computes from the sizes besides the counts (its own row lengths,
     the facts' check): the size macros they name must be defined in the .cu too."""
-    return [init for _, init in _internal_sizes(rc)] + [fact_check(rc.variant.scop, or_idle=True) or ""]
+    return [init for _, init in _internal_sizes(rc)] + [fact_check(rc.variant.scop, or_idle=True) or ""] \
+        + [want for _, _, want in short_counts(rc)]
 
 
 def in_function_order(scop, named: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -314,6 +354,9 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t lx_err;"]
     out += [f"  const {size_ctype(scop, n)} {n} = {init};" for n, init in internal] + fact_guard(scop) + decls
+    for name, got, want in short_counts(rc):
+        out += [f"  /* the sizes give '{to_user(name)}' fewer elements than the kernels reach */",
+                f"  if ({got} < {want}) return (int)cudaErrorInvalidValue;"]
     written = written_arrays(rc.variant.scop)
     call = []
     for a in rc.arrays:

@@ -108,6 +108,11 @@ def highest(scop: Scop, array: str) -> Highest | str:
     """For host code that copies an array of unknown extent; else why not: the region does not
     access it, an index has no bound, or it may reach below the first element (a negative index
     at some sizes) so that the count is not the highest + 1."""
+    # asked for by the counts, by the check of counts the recipe gives and by the .cu's macros
+    return scop.cached(("highest", array), lambda: _highest(scop, array))
+
+
+def _highest(scop: Scop, array: str) -> Highest | str:
     from looptx.poly.astgen import expr
     arr = scop.array(array)
     if not arr.rank:
