@@ -8,7 +8,8 @@ from looptx.frontend.names import to_user
 from looptx.frontend.symbols import WIDE_WORDS
 from looptx.codegen import ast as K
 from looptx.poly.jam_locals import root_of
-from looptx.poly.parallel import OMP_FOR
+from looptx.poly.parallel import is_omp_for
+from looptx.poly.reductions import clause_pairs, user_clauses
 from looptx.poly.variant import LoopDim, Variant
 
 HELPERS = {
@@ -255,14 +256,15 @@ class CPrinter:
                     texts += [t for t in d.pragmas if t not in texts]
         out = []
         for t in texts:
-            if t == OMP_FOR:
+            if is_omp_for(t):
                 if not self.omp:
                     continue
                 # the parallel loop's own counter is private already (OpenMP predetermines it)
                 private = sorted({f.var for f in _fors(n.body)
                                   if not self.declare or self._own(f.var) and f.var != n.var})
-                private += self._private(n)
-                t += f" private({', '.join(private)})" if private else ""
+                reduced = {to_user(var) for _, var in clause_pairs(t)}
+                private += [x for x in self._private(n) if x not in reduced]
+                t = user_clauses(t) + (f" private({', '.join(private)})" if private else "")
             out.append(f"#pragma {t}")
         return out
 

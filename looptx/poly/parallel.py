@@ -6,6 +6,7 @@ the check runs after every step, as the GPU mapping's does, so a later permute o
 gives the loop a dependence is refused too."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import islpy as isl
@@ -14,10 +15,18 @@ from looptx.errors import LegalityError
 from looptx.frontend.names import to_user
 from looptx.poly import deps as D
 from looptx.poly.privatize import hint as privatize_hint
+from looptx.poly.reductions import clause_pairs, update_op
 from looptx.poly.schedule import resolve_name, sharing
 from looptx.poly.variant import LoopDim, Variant
 
 OMP_FOR = "omp parallel for"
+_OMP_FOR_TEXT = re.compile(r"omp parallel for(\s+reduction\s*\([^()]*\))*")
+
+
+def is_omp_for(text: str) -> bool:
+    """`omp parallel for`, with reduction clauses or none: the pragmas looptx checks (and to
+    which it adds the private list)."""
+    return _OMP_FOR_TEXT.fullmatch(text.strip()) is not None
 
 
 def add_pragma(v: Variant, stmt: int, loop, text: str) -> Variant:
@@ -62,11 +71,15 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
     seen = set()
     for p in v.pieces:
         for c, d in enumerate(p.dims):
-            if not (isinstance(d, LoopDim) and OMP_FOR in d.pragmas) or (c, d.name, p.prefix(c)) in seen:
+            omp = next((t for t in d.pragmas if is_omp_for(t)), None) if isinstance(d, LoopDim) else None
+            if omp is None or (c, d.name, p.prefix(c)) in seen:
                 continue
             seen.add((c, d.name, p.prefix(c)))
             group = [k for k, _ in sharing(v, p.stmt, d.name)]
+            reduced = dict((var, op) for op, var in clause_pairs(omp))
             for dep, t in scheduled_deps(v, group, deps, width):
+                if _combined(v.scop, dep, reduced):
+                    continue
                 for q in range(c):
                     t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
                 across = t.subtract(t.equate(isl.dim_type.in_, c, isl.dim_type.out, c))
@@ -75,5 +88,23 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
                 raise LegalityError(
                     D.describe_violation(deps, dep, instances(v, dep, across), f"'omp parallel for' "
                                          f"on loop '{to_user(d.name)}' runs them at once"),
-                    hint="put omp_for on a loop that carries no dependence (see looptx deps)"
-                         + privatize_hint(deps, dep) + ", or pass --unsafe")
+                    hint=_reduction_hint(v.scop, dep) or "put omp_for on a loop that carries no dependence "
+                         "(see looptx deps)" + privatize_hint(deps, dep) + ", or pass --unsafe")
+
+
+def _combined(scop, dep: D.Dep, reduced: dict) -> bool:
+    """A dependence between two updates of one reduction variable with its operator: OpenMP
+    gives each thread its own copy and combines them."""
+    op = reduced.get(dep.array)
+    return op is not None and all(update_op(scop.statements[s].body, dep.array) == op
+                                  for s in (dep.source, dep.sink))
+
+
+def _reduction_hint(scop, dep: D.Dep) -> str | None:
+    """Two updates of a scalar with one operator (`s += ...`): a reduction clause would do."""
+    ops = {update_op(scop.statements[s].body, dep.array) for s in (dep.source, dep.sink)}
+    if len(ops) != 1 or None in ops:
+        return None
+    op, var = ops.pop(), to_user(dep.array)
+    return (f"'{var}' is a {op} reduction: give omp_for reduction: {{'{op}': [{var}]}} (OpenMP combines "
+            f"the threads' copies), or put omp_for on a loop that carries no dependence")

@@ -366,9 +366,20 @@ def _omp_for(v: Variant, st: Step) -> Variant:
         names = S.loop_names(v, st["stmt"])
         original = v.scop.statements[st["stmt"]].iterators
         at = next((n for n in names[names.index(at):] if n in original), at) if at in names else at
+    reductions = ()
+    if st.get("reduction") is not None:
+        from looptx.poly.reductions import check_updates, clause_text, parse_reductions
+        reductions = parse_reductions(st["reduction"], st.error)
+        both = [var for _, var in reductions if to_model(var) in {to_model(x) for x in st.get("private") or ()}]
+        if both:
+            raise st.error(f"'{to_user(both[0])}' is both private and a reduction variable",
+                           hint="a reduction variable is private already: keep it in reduction only")
+        name = S.resolve_name(v, st["stmt"], st["loop"])
+        inside = [v.scop.statements[v.pieces[k].stmt] for k, _ in S.sharing(v, st["stmt"], name)]
+        check_updates(v.scop, list({s.id: s for s in inside}.values()), reductions, name)
     for var in st.get("private") or ():
         v = PV.privatize(v, st["stmt"], to_model(var), at)
-    return PL.add_pragma(v, st["stmt"], st["loop"], PL.OMP_FOR)
+    return PL.add_pragma(v, st["stmt"], st["loop"], PL.OMP_FOR + (clause_text(reductions) if reductions else ""))
 
 
 STEPS: dict[str, Callable[[Variant, Step], Variant]] = {

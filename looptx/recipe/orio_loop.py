@@ -305,6 +305,9 @@ def _seq(ln: _Line, value, what: str, length: tuple[int, ...] = ()) -> list:
     raise ln.error(f"{what} must be {form}, got {value!r}", hint=f"see Orio's form of {what}")
 
 
+_REDUCTION = re.compile(r"reduction\s*\(\s*([^:()]+?)\s*:\s*([^()]*)\)")
+
+
 def _flag(ln: _Line, value, what: str) -> bool:
     """Orio's `part = BOOL` or `part = (BOOL, ...)`."""
     if isinstance(value, (list, tuple)):
@@ -377,9 +380,14 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
         # the directive's depth once its other parts are applied.  looptx checks that the loop
         # carries no dependence and writes the private list itself.
         if _flag(ln, args, name):
+            # the reduction clauses of the pragma text are checked and kept; the rest of it is
+            # looptx's to write (the private list)
+            text = args[1] if isinstance(args, (list, tuple)) and len(args) > 1 and isinstance(args[1], str) else ""
+            pairs = [f"{op}:{names}" for op, names in _REDUCTION.findall(text)]
             for s in d.stmts:
                 if _in(nest, d, s):
-                    step("omp_for", stmt=s, loop=1 + sum(1 for x, _ in nest.chains[s] if x in d.outside))
+                    kw = {"reduction": pairs} if pairs else {}
+                    step("omp_for", stmt=s, loop=1 + sum(1 for x, _ in nest.chains[s] if x in d.outside), **kw)
     elif name == "vector":
         if _flag(ln, args, name):
             _ignored(ln, f"{name} part")

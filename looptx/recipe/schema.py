@@ -58,7 +58,10 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (NEWNAME, False)},
     # `#pragma text` before the loop; omp_for: `omp parallel for`, checked like a GPU mapping
     "pragma": {"stmt": (STMT, True), "loop": (NAME, True), "text": (STR, True)},
-    "omp_for": {"stmt": (STMT, True), "loop": (NAME, True), "private": (NAMES, False)},
+    # reduction: {+: [sum], min: [dt]} (or ['+:sum', 'min:dt']): OpenMP reduction clauses,
+    # checked (poly/reductions.py)
+    "omp_for": {"stmt": (STMT, True), "loop": (NAME, True), "private": (NAMES, False),
+                "reduction": (ANY, False)},
     "known": {"facts": (FACTS, True)},
     # a temporary of the function, declared before the loops, gets one object per iteration of
     # `at` (checked: dead after the region, no value carried between iterations)

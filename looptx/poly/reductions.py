@@ -1,0 +1,209 @@
+"""OpenMP reductions on a parallel loop (`omp_for {reduction: {+: [vol, mass], min: [dt]}}`,
+Orio's `openmp=(1, 'omp parallel for reduction(+:s)')`).
+
+A reduction variable is a scalar that every statement of the loop touching it updates as
+`v = v op e` (`v += e`, `v = e + v`, `v = fmin(v, e)`, `v = e < v ? e : v`, the last being an
+if-converted `if (e < v) v = e;`), with `e` free of `v`.  OpenMP gives each thread its own `v`
+and combines them at the end, so the dependences between two such updates may cross the loop's
+iterations; every other dependence may not.  Floating-point sums then add in another order,
+which `run` validates within its tolerance, as for any reordered sum."""
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+
+from looptx import ir
+from looptx.errors import RecipeError
+from looptx.frontend.names import to_model, to_user
+
+OPS = ("+", "*", "-", "&", "|", "^", "&&", "||", "min", "max")
+# the C operator a reduction's update applies; '-' adds (OpenMP combines its copies with '+')
+_BINARY = {"+": ("+", "-"), "-": ("+", "-"), "*": ("*",), "&": ("&",), "|": ("|",), "^": ("^",),
+           "&&": ("&&",), "||": ("||",)}
+_COMPOUND = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^"}
+_CALLS = {"fmin": "min", "fminf": "min", "fminl": "min", "min": "min", "MIN": "min",
+          "fmax": "max", "fmaxf": "max", "fmaxl": "max", "max": "max", "MAX": "max"}
+_CLAUSE = re.compile(r"reduction\s*\(\s*([^:()]+?)\s*:\s*([^()]*)\)")
+
+
+def parse_reductions(value, error) -> tuple[tuple[str, str], ...]:
+    """(op, variable) pairs, model names, from `{+: [a, b], min: c}`, `['+:a,b', 'min:c']` or
+    `'+:a'`; `error(what, hint)` makes the step's error."""
+    if isinstance(value, str):
+        value = [value]
+    pairs = []
+    if isinstance(value, dict):
+        items = [(str(op), names) for op, names in value.items()]
+    elif isinstance(value, list) and all(isinstance(x, str) and ":" in x for x in value):
+        items = [tuple(x.split(":", 1)) for x in value]
+    else:
+        raise error(f"reduction must map operators to variables, got {value!r}",
+                    "e.g. reduction: {+: [sum], min: [dt]}")
+    for op, names in items:
+        op = op.strip()
+        if op not in OPS:
+            raise error(f"reduction operator '{op}' is not one of {' '.join(OPS)}",
+                        "e.g. reduction: {+: [sum]}")
+        names = names.split(",") if isinstance(names, str) else names
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
+            raise error(f"reduction '{op}' needs a list of variable names, got {names!r}",
+                        f"e.g. reduction: {{{op}: [sum]}}")
+        pairs += [("+" if op == "-" else op, to_model(n.strip())) for n in names]
+    seen = {}
+    for op, name in pairs:
+        if seen.setdefault(name, op) != op:
+            raise error(f"'{to_user(name)}' is in two reductions ({seen[name]} and {op})",
+                        "give each variable one operator")
+    return tuple(dict.fromkeys(pairs))
+
+
+def clause_text(pairs) -> str:
+    """` reduction(+:a, b) reduction(min:c)`, model names (printed through to_user)."""
+    by_op: dict[str, list[str]] = {}
+    for op, name in pairs:
+        by_op.setdefault(op, []).append(name)
+    return "".join(f" reduction({op}:{', '.join(names)})" for op, names in by_op.items())
+
+
+def clause_pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """The (op, variable) pairs of the reduction clauses in a pragma's text."""
+    return tuple(("+" if op.strip() == "-" else op.strip(), to_model(n.strip()))
+                 for op, names in _CLAUSE.findall(text) for n in names.split(",") if n.strip())
+
+
+def user_clauses(text: str) -> str:
+    """A pragma's text with the reduction variables as the user spells them."""
+    return _CLAUSE.sub(lambda m: f"reduction({m.group(1).strip()}:"
+                       f"{', '.join(to_user(n.strip()) for n in m.group(2).split(','))})", text)
+
+
+def update_op(body: ir.Assign, var: str) -> str | None:
+    """The reduction operator of `var` that the statement applies, or None when it is not
+    `var = var op e` with `e` free of `var`."""
+    lhs = body.lhs
+    if not (isinstance(lhs, ir.Ref) and lhs.array == var and not lhs.index):
+        return None
+    if body.op in _COMPOUND:
+        return _COMPOUND[body.op] if not _reads(body.rhs, var) else None
+    if body.op != "=":
+        return None
+    rhs = _bare(body.rhs)
+    if isinstance(rhs, ir.Call) and _CALLS.get(rhs.fn) and len(rhs.args) == 2:
+        own = [a for a in rhs.args if _is_var(a, var)]
+        other = [a for a in rhs.args if not _is_var(a, var)]
+        return _CALLS[rhs.fn] if len(own) == 1 and not _reads(other[0], var) else None
+    if isinstance(rhs, ir.Cond):
+        return _select(rhs, var)
+    for op, ok in _BINARY.items():
+        if op != "-" and isinstance(rhs, ir.Bin) and rhs.op in ok and _one_path(rhs, var, ok):
+            return op
+    return None
+
+
+def _select(c: ir.Cond, var: str) -> str | None:
+    """`e < v ? e : v` (min) and its spellings (`v > e`, `<=`, the branches swapped)."""
+    test = _bare(c.c)
+    if not (isinstance(test, ir.Bin) and test.op in ("<", "<=", ">", ">=")):
+        return None
+    if _is_var(c.b, var) and not _reads(c.a, var):
+        picked, kept = c.a, "first"          # e picked when the test holds
+    elif _is_var(c.a, var) and not _reads(c.b, var):
+        picked, kept = c.b, "second"
+    else:
+        return None
+    if _is_var(test.b, var) and _same(test.a, picked):
+        smaller = test.op in ("<", "<=")       # e < v: e is the smaller
+    elif _is_var(test.a, var) and _same(test.b, picked):
+        smaller = test.op in (">", ">=")       # v > e: e is the smaller
+    else:
+        return None
+    picks_smaller = smaller if kept == "first" else not smaller
+    return "min" if picks_smaller else "max"
+
+
+def _one_path(e: ir.Expr, var: str, ops: tuple[str, ...]) -> bool:
+    """`var` read once in e, reached from its root through `ops` only (and only on the left of
+    a '-': `v = e - v` is no sum)."""
+    if not _reads(e, var) or _count(e, var) != 1:
+        return False
+    node = e
+    while True:
+        node = _bare(node)
+        if _is_var(node, var):
+            return True
+        if not (isinstance(node, ir.Bin) and node.op in ops):
+            return False
+        if _reads(node.a, var):
+            node = node.a
+        elif node.op != "-":
+            node = node.b
+        else:
+            return False
+
+
+def _bare(e: ir.Expr) -> ir.Expr:
+    while isinstance(e, ir.Un) and e.op == "+":
+        e = e.a
+    return e
+
+
+def _is_var(e: ir.Expr, var: str) -> bool:
+    e = _bare(e)
+    return isinstance(e, ir.Ref) and e.array == var and not e.index
+
+
+def _refs(e):
+    if isinstance(e, ir.Ref):
+        yield e
+    for f in fields(e) if isinstance(e, ir.Expr) else ():
+        x = getattr(e, f.name)
+        for y in (x if isinstance(x, tuple) else (x,)):
+            if isinstance(y, ir.Expr):
+                yield from _refs(y)
+
+
+def _reads(e: ir.Expr, var: str) -> bool:
+    return any(r.array == var for r in _refs(e))
+
+
+def _count(e: ir.Expr, var: str) -> int:
+    return sum(1 for r in _refs(e) if r.array == var)
+
+
+def _same(a: ir.Expr, b: ir.Expr) -> bool:
+    """Equal expressions, apart from the access numbers of their references."""
+    def strip(e):
+        if isinstance(e, ir.Ref):
+            return ("ref", e.array, tuple(strip(i) for i in e.index))
+        if isinstance(e, ir.Expr):
+            return (type(e).__name__,) + tuple(
+                tuple(strip(y) for y in x) if isinstance(x, tuple) else strip(x)
+                for f in fields(e) if f.compare for x in (getattr(e, f.name),))
+        return e
+    return strip(_bare(a)) == strip(_bare(b))
+
+
+def check_updates(scop, stmts, pairs, loop: str) -> None:
+    """Each reduction variable is a scalar that the statements of the loop touch only by
+    updates with its operator (a RecipeError naming the first statement that does otherwise)."""
+    arrays = {a.name: a for a in scop.arrays}
+    for op, var in pairs:
+        a = arrays.get(var)
+        if a is None or not a.is_scalar:
+            what = "not used in the region" if a is None else "an array"
+            raise RecipeError(f"reduction({op}:{to_user(var)}): '{to_user(var)}' is {what}",
+                              hint="a reduction variable is a scalar the loop accumulates into")
+        users = [s for s in stmts if any(x.array == var for x in s.accesses)]
+        if not users:
+            raise RecipeError(f"reduction({op}:{to_user(var)}): no statement of loop '{to_user(loop)}' "
+                              f"uses '{to_user(var)}'", hint="remove it from the reduction")
+        for s in users:
+            got = update_op(s.body, var)
+            if got != op:
+                how = f"updates it with '{got}'" if got else "uses it other than as `v = v op e`"
+                v = to_user(var)
+                form = f"{v} = f{op}({v}, e)" if op in ("min", "max") else f"{v} = {v} {op} e"
+                raise RecipeError(
+                    f"reduction({op}:{v}): S{s.id} (`{s.text or v}`) {how}",
+                    hint=f"every statement of loop '{to_user(loop)}' that uses '{v}' must update it as "
+                         f"`{form}`; a loop that also reads it otherwise cannot run in parallel")
