@@ -104,3 +104,33 @@ def test_a_jam_inside_a_thread_runs_on_the_gpu(tmp_path):
         rc, out, err = run_cli("run", c, "--function", "mm", "--recipe", r, "--target", "cuda",
                                *[x for s in sizes for x in ("-D", s)])
         assert rc == 0 and ": ok" in out, out + err
+
+
+STENCIL = """void avg(int n, double *a, double *b) {
+  int j, jv;
+  double s;
+#pragma scop
+  for (j = 0; j < n; j++) {
+    s = 0.0;
+    for (jv = j; jv <= j + 1; jv++)
+      s += a[jv];
+    b[j] = s;
+  }
+#pragma endscop
+}
+"""
+
+
+def test_guards_a_jam_decides_are_dropped(tmp_path):
+    """Probe 29 C4: after a full unroll of `jv` (from j to j + 1) and a jam of `j`, the copies
+    kept guards such as `if (j - 1 <= j && j + 1 <= j)` (gcc -Wall: tautological compares, and
+    copies that never run)."""
+    src = tmp_path / "avg.c"
+    src.write_text(STENCIL)
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - privatize: {var: s, at: j}\n  - unroll: {stmt: 1, loop: jv, factor: 0}\n"
+                 "  - unroll: {stmt: 0, loop: j, factor: 2}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 0 and "if (j" not in out and out.count("+= a[") == 6, out + err
+    rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=37")
+    assert rc == 0 and ": ok" in out, out + err

@@ -120,7 +120,7 @@ def unroll_for(node: K.For, trip: int, names: frozenset = frozenset(), tag: str 
     copies = []
     for k in range(trip):
         value = K.simplify(ir.Bin("+", node.init if base is None else base, ir.Num(str(k * node.step))))
-        body = _renamed(K.map_exprs(node.body, lambda e, value=value: K.simplify_any(K.subst(e, {node.var: value}))),
+        body = _renamed(_decided(K.map_exprs(node.body, lambda e, value=value: K.simplify_any(K.subst(e, {node.var: value})))),
                         names, k, tag)
         # counted from the loop's start, a copy is past it by construction
         guards = _guards(value, node.init if base is not None else value, ub)
@@ -136,6 +136,51 @@ def unroll_for(node: K.For, trip: int, names: frozenset = frozenset(), tag: str 
     if not copies:
         return K.Block(())
     return copies[0] if len(copies) == 1 else K.Block(tuple(_flatten(copies)))
+
+
+_TRUTH = {"<": lambda d: d > 0, "<=": lambda d: d >= 0, ">": lambda d: d < 0, ">=": lambda d: d <= 0,
+          "==": lambda d: d == 0, "!=": lambda d: d != 0}
+
+
+def _truth(c: ir.Expr) -> bool | None:
+    """The value of a guard whose comparisons differ by constants (`j - 1 <= j`), else None."""
+    if isinstance(c, ir.Bin) and c.op == "&&":
+        a, b = _truth(c.a), _truth(c.b)
+        return False if False in (a, b) else True if a is True and b is True else None
+    if isinstance(c, ir.Bin) and c.op in _TRUTH:
+        d = _const(ir.Bin("-", c.b, c.a))
+        return None if d is None else _TRUTH[c.op](d)
+    return None
+
+
+def _decided(n: K.Node) -> K.Node:
+    """Guards that substituting a copy's value decided (an inner unroll's bounds on the jammed
+    loop's variable, `j - 1 <= j && j + 1 <= j`): the copy runs unguarded, or not at all."""
+    if isinstance(n, K.If):
+        t = _truth(n.cond)
+        if t is True:
+            return _decided(n.then)
+        if t is False:
+            return _decided(n.orelse) if n.orelse is not None else K.Block(())
+        cond = n.cond
+        if isinstance(cond, ir.Bin) and cond.op == "&&":
+            kept = [c for c in _conjuncts(cond) if _truth(c) is not True]
+            cond = kept[0]
+            for c in kept[1:]:
+                cond = ir.Bin("&&", cond, c)
+        return K.If(cond, _decided(n.then), _decided(n.orelse) if n.orelse is not None else None)
+    if isinstance(n, K.For):
+        return replace(n, body=_decided(n.body))
+    if isinstance(n, K.Block):
+        items = [_decided(c) for c in n.items]
+        return K.Block(tuple(c for c in items if not (isinstance(c, K.Block) and not c.items)))
+    if isinstance(n, K.Mark):
+        return K.Mark(n.name, _decided(n.body), n.info)
+    return n
+
+
+def _conjuncts(c: ir.Expr) -> list[ir.Expr]:
+    return _conjuncts(c.a) + _conjuncts(c.b) if isinstance(c, ir.Bin) and c.op == "&&" else [c]
 
 
 def _flatten(items):
