@@ -284,7 +284,11 @@ class Translator:
             raise NonAffine(node, f"call to '{name}' in an index or bound",
                             "loop bounds and subscripts must be affine")
         if isinstance(node, c_ast.ArrayRef):
-            raise NonAffine(node, "non-affine: array element used in an index or bound",
+            base = node
+            while isinstance(base, c_ast.ArrayRef):
+                base = base.name
+            of = f" of '{base.name}'" if isinstance(base, c_ast.ID) else ""
+            raise NonAffine(node, f"non-affine: array element{of} used in an index or bound",
                             "looptx needs bounds and subscripts affine in loop iterators and parameters")
         if isinstance(node, c_ast.StructRef):
             raise NonAffine(node, "struct member access is not supported", "copy the value into a variable")

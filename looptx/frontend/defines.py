@@ -91,6 +91,32 @@ def _is_found(name: str, words: set[str]) -> bool:
     return len(parts) > 1 and all(p in words or re.fullmatch(r"\d+(?:_\d+)*", p) for p in parts if p)
 
 
+_SCALAR_TYPE = r"(?:double|float|int|long|short|char|unsigned|signed|void|size_t|\w+_t|const|restrict|__restrict__|__restrict)"
+
+
+def _refuse_pointer(path: str, text: str, code: str, name: str, value) -> None:
+    """A name the file declares only as a pointer or an array (`double *dbyt`, which the
+    function reads as `*dbyt` before the region): -D cannot give what it points to, and the
+    build would only see a macro that changes nothing."""
+    if re.search(rf"^[ \t]*#[ \t]*(?:define|ifn?def|if|elif)\b[^\n]*\b{re.escape(name)}\b", code, re.M):
+        return
+    e = re.escape(name)
+    pointer = re.search(rf"\b{_SCALAR_TYPE}\s*\*+\s*(?:(?:const|restrict|__restrict__|__restrict)\s+)*{e}\s*[,;)=\[]", code)
+    array = re.search(rf"\b{_SCALAR_TYPE}\s+{e}\s*\[", code)
+    scalar = re.search(rf"\b{_SCALAR_TYPE}\s+(?:(?:const)\s+)*{e}\s*[,;)=]", code)
+    if not (pointer or array) or scalar:
+        return
+    m = pointer or array
+    line, col = SourceText(text, path).pos(m.start())
+    integer = re.match(r"(?:int|long|short|unsigned|signed|size_t|\w+_t)\b", m.group(0)) is not None
+    hint = (f"a size the region reads as *{name} or {name}[0] is given as --define {name}__0={value}; "
+            "otherwise drop this --define" if integer else
+            "drop this --define: it gives integer sizes and macros, and what a pointer points to comes "
+            "from the harness's seeded inputs")
+    raise LooptxError(f"-D {name}={value}: '{name}' is {'a pointer' if pointer else 'an array'} in "
+                      f"{os.path.basename(path)}, not a size", hint=hint, file=path, line=line, col=col)
+
+
 def _suggestion(name: str, code: str, perf: frozenset[str]) -> str | None:
     likely = set(_DEFINE.findall(code)) | set(_INT_DECL.findall(code)) | set(perf)
     for pool in (likely, set(_IDENT.findall(code)) - _NOT_NAMES):
@@ -128,8 +154,13 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
     words: set[str] = set()
     for t in _texts(path, text) + [_read(p) or "" for p in extra if p]:
         words.update(_IDENT.findall(t))
+    code = None
     for name, value in defines.items():
-        if name in perf or _is_found(name, words):
+        if name in perf:
+            continue
+        if _is_found(name, words):
+            code = code if code is not None else blank(text, [(c.start, c.end) for c in scan_comments(text)])
+            _refuse_pointer(path, text, code, name, value)
             continue
         src = SourceText(text, path)
         code = blank(text, [(c.start, c.end) for c in scan_comments(text)])

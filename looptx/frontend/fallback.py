@@ -88,7 +88,9 @@ def note_row_facts(path, line, arrays, facts, checked) -> None:
     after = ("the output checks that: its C runs the region as written otherwise, its CUDA host "
              "code returns cudaErrorInvalidValue" if checked else
              "the region only reads them, in any order, so the output holds for other values too")
-    note_once(path, line, f"the region is modelled for {' and '.join(as_c(f) for _, f in facts)}: the "
+    from looptx.poly.facts import without_implied
+    shown = without_implied(facts)
+    note_once(path, line, f"the region is modelled for {' and '.join(as_c(f) for _, f in shown)}: the "
               f"linearized subscripts of {', '.join(names)} stay in their rows of {' and '.join(rows)} "
               f"elements only then ({after})", per_line=True)
 

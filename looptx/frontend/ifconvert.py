@@ -109,7 +109,12 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
     decls = []
     converted, why = if_converted(node, decls)
     if converted is None:
-        e.hint = f"{e.hint}; or write the branch as conditional assignments, x = c ? v : x ({why})"
+        if not ex.loops and why.startswith("a branch with such"):
+            # HPCCG's waxpby: `if (alpha == 1.0) { for ... } else { for ... }` chooses a nest
+            e.hint = ("the branch chooses between loop nests: mark each nest as a region of its own "
+                      "(#pragma scop ... #pragma endscop around it), so the condition stays outside")
+        else:
+            e.hint = f"{e.hint}; or write the branch as conditional assignments, x = c ? v : x ({why})"
         raise e
     line, col = ex.where(node)
     note_once(ex.filename, line, "a branch on array data is modelled, and printed, as "
@@ -126,7 +131,10 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
 
 def condition_problem(what: str) -> str:
     what = what.replace("non-affine: ", "")
-    return "it reads array data" if what.startswith("array element used in an index or bound") else what
+    if what.startswith("array element"):
+        return "it reads array data"
+    # `if (alpha == 1.0)`, `if (y == x)` of pointers: no index or bound is involved
+    return what.replace(" used in an index or bound", " is not a loop iterator or an integer size")
 
 
 def conjuncts(cond) -> list:

@@ -13,6 +13,7 @@ from looptx.frontend.names import to_user
 from looptx.frontend.regions import Region
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, has_type_word, iterator_types,
                                      resolve_typedef)
+from looptx.poly.facts import without_implied
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts, unbounded_loop
 
 
@@ -141,7 +142,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                        runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))))
     if facts:
         note_once(path, span[0] or 1,
-                  f"the region is modelled for {' and '.join(as_c(f) for f in facts)}: C's '/' and "
+                  f"the region is modelled for {' and '.join(as_c(f) for f in without_implied(facts))}: C's '/' and "
                   "'%' of sizes round toward zero, which the model's floor matches only then "
                   "(the output checks that: its C runs the region as written otherwise, its CUDA host code "
                   "returns cudaErrorInvalidValue)", per_line=True)

@@ -477,9 +477,15 @@ def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Vari
     r = _ranges(v, group, pos + 2).project_out(isl.dim_type.set, 0, pos + 2)
     hi_b = _constant(r.dim_max(0)) if not r.is_empty() else None
     lo_b = _constant(r.dim_min(0)) if not r.is_empty() else None
+    if r.is_empty():
+        raise RecipeError(f"combine: loop '{b}' runs no iteration at these sizes",
+                          hint="there is nothing to combine: drop the step for these sizes, or give "
+                               "sizes where the loops run")
     if trip is None or hi_b is None or lo_b is None:
+        fixed = not set(v.scop.params) - {n for n, _ in v.scop.fixed}
         raise RecipeError(f"combine: loop '{b}' needs a constant extent",
-                          hint="fix the sizes with --define")
+                          hint="its extent varies with the loops around it; combine loops with fixed bounds"
+                          if fixed else "fix the sizes with --define")
     extent = hi_b - lo_b + 1
     for k, pos in group:
         q = pieces[k]

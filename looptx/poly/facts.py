@@ -1,0 +1,31 @@
+"""Facts about the sizes as a note says them: without those the others imply (`x_min > 0`
+makes `x_min >= 0` go), each kept as written."""
+from __future__ import annotations
+
+import re
+
+import islpy as isl
+
+
+def without_implied(facts) -> list:
+    """`facts` (isl constraint texts, or (key, text) pairs) less each one that the ones kept
+    after it imply; the order is kept."""
+    items = list(facts)
+    texts = [f[1] if isinstance(f, tuple) else f for f in items]
+    names = sorted({w for t in texts for w in re.findall(r"[A-Za-z_]\w*", t)} - {"and", "or", "not", "mod", "floor"})
+    prefix = f"[{', '.join(names)}] -> "
+    try:
+        sets = [isl.Set(f"{prefix}{{ : {t} }}") for t in texts]
+    except isl.Error:
+        return items
+    keep = list(range(len(items)))
+    for k in range(len(items)):
+        others = [j for j in keep if j != k]
+        if not others:
+            break
+        rest = sets[others[0]]
+        for j in others[1:]:
+            rest = rest.intersect(sets[j])
+        if rest.is_subset(sets[k]):
+            keep.remove(k)
+    return [items[k] for k in keep]
