@@ -112,3 +112,42 @@ def test_combine_of_a_loop_that_runs_nothing_says_so(tmp_path):
     assert rc == 2 and "combine: loop 'j' runs no iteration at these sizes" in err, err
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=3", "-D", "m=5")
     assert rc == 0 and ": ok" in out, out + err
+
+
+VISC = """#include <math.h>
+void visc(int n, const double *p, const double *dx, const int *cnt, const int *tot, double *v, int *avg) {
+  int j, q;
+  double g, g2;
+#pragma scop
+  for (j = 1; j < n - 1; j++) {
+    if (p[j] > 0.0) {
+      v[j] = 0.0;
+    } else {
+      g = fabs(p[j + 1] - p[j - 1]) / dx[j];
+      g2 = g * g;
+      v[j] = 2.0 * g2;
+    }
+    %s
+  }
+#pragma endscop
+}
+"""
+
+
+def test_temporaries_of_one_arm_are_private_to_each_iteration(tmp_path):
+    """B2 (CloverLeaf's viscosity): `g` and `g2`, set and read only in the else arm, made
+    `g = c ? g : ...`, which reads the old value, so omp_for private refused them.  Computed
+    on every iteration they are private; `q`, an integer quotient, stays conditional."""
+    src = tmp_path / "visc.c"
+    src.write_text(VISC % "")
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - omp_for: {stmt: 0, loop: j, private: [g, g2]}\n")
+    rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=41", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and ": ok" in out, out + err
+    assert "'g', 'g2' are set and read only in one arm of a branch on data" in err, err
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert "g = fabs(p[j + 1] - p[j - 1]) / dx[j];" in out, out
+    src.write_text(VISC % "if (cnt[j] != 0) {\n      q = tot[j] / cnt[j];\n      avg[j] = q;\n    }")
+    r.write_text("steps:\n  - omp_for: {stmt: 0, loop: j, private: [g, g2, q]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 2 and "reads 'q' before any write of it" in err, err

@@ -18,6 +18,7 @@ from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, de
 from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
+from looptx.frontend.branch_locals import unconditional_temporaries
 from looptx.frontend.extract import PURE_MATH, Extractor
 from looptx.frontend.scopbuild import build_scop
 from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline_index_helpers, pure_functions,
@@ -358,7 +359,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         read_after = {**{n: (why, "", "") for n, why in after.items()}, **live}
         called = {n.name.name for it in items for n in _nodes(it)
                   if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in pure}
-        scop = replace(with_live_out(scop, live),
+        scop = replace(unconditional_temporaries(with_live_out(scop, live), PURE_MATH),
                        # an Orio fragment at file scope is pasted into a function of Orio's: no
                        # code of the file runs after it
                        final_values=() if r.index in wrapped else

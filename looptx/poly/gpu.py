@@ -189,7 +189,9 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
                     kind = "thread" if name in m.thread else "block"
                     raise m.error(f"statement {q.stmt} is inside the kernel of statement {m.stmt} (loop "
                                   f"'{outer_loop}') but not inside its {kind} loop '{name}'",
-                                  hint=f"distribute statement {q.stmt} out of loop '{outer_loop}' first")
+                                  hint=f"map loops inside '{outer_loop}' (a time loop stays on the host, "
+                                       f"one launch per iteration), or distribute statement {q.stmt} out of "
+                                       f"loop '{outer_loop}' first where that is legal")
             if k in covered:
                 raise m.error(f"statement {q.stmt} is already in the kernel of an earlier cuda step "
                               f"(it shares loop '{names[outer]}')",

@@ -153,13 +153,7 @@ def _is_var(e: ir.Expr, var: str) -> bool:
 
 
 def _refs(e):
-    if isinstance(e, ir.Ref):
-        yield e
-    for f in fields(e) if isinstance(e, ir.Expr) else ():
-        x = getattr(e, f.name)
-        for y in (x if isinstance(x, tuple) else (x,)):
-            if isinstance(y, ir.Expr):
-                yield from _refs(y)
+    return (x for x in ir.walk(e) if isinstance(x, ir.Ref))
 
 
 def _reads(e: ir.Expr, var: str) -> bool:
