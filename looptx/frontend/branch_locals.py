@@ -31,7 +31,8 @@ def unconditional_temporaries(scop, pure_math: frozenset[str]):
     arrays = {a.name: a for a in scop.arrays}
     done = []
     for a in scop.arrays:
-        if not a.is_scalar or a.live_out and not a.local:
+        # a local of the region reads its own default reason; what counts is a read after it
+        if not a.is_scalar or a.declared_in_region or a.live_out and not a.local:
             continue
         plan = _plan(stmts, arrays, a.name, pure_math)
         if plan is None:
