@@ -177,3 +177,10 @@ def walk(e: Expr):
     elif isinstance(e, Assign):
         yield from walk(e.lhs)
         yield from walk(e.rhs)
+
+
+def same_apart_from_refs(a: Expr, b: Expr) -> bool:
+    """Equal expressions apart from the access numbers of their references (`x[i]` read twice
+    is two accesses of one value)."""
+    strip = lambda e: map_up(e, lambda x: replace(x, ref=0) if isinstance(x, Ref) else x)
+    return strip(a) == strip(b)

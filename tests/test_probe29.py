@@ -22,7 +22,7 @@ void stage(int nblk, double *re, const double *w) {
 """
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="compiles the generated C with gcc, which this machine lacks")
 def test_a_counter_whose_loop_is_unrolled_away_is_not_left_unused(tmp_path):
     src = tmp_path / "fft.c"
     src.write_text(FFT)

@@ -31,7 +31,7 @@ TILED = """steps:
 """
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="compiles the generated C with gcc, which this machine lacks")
 def test_sum_min_product_and_fmax_reductions_validate_in_parallel(tmp_path):
     src = tmp_path / "dot.c"
     src.write_text(DOT)

@@ -63,7 +63,7 @@ def _plan(stmts, arrays, var: str, pure_math) -> dict[int, ir.Assign] | None:
     if not all(_conditional(s) for s in group):
         return None
     c = group[0].body.rhs.c
-    if any(not _same(s.body.rhs.c, c) or s.domain != group[0].domain or s.iterators != group[0].iterators
+    if any(not ir.same_apart_from_refs(s.body.rhs.c, c) or s.domain != group[0].domain or s.iterators != group[0].iterators
            for s in group):
         return None
     read_by_c = {x.array for x in ir.walk(c) if isinstance(x, ir.Ref)}
@@ -116,12 +116,6 @@ def _is_var(e, var: str) -> bool:
 
 def _reads(e, var: str) -> bool:
     return any(isinstance(x, ir.Ref) and x.array == var for x in ir.walk(e))
-
-
-def _same(a, b) -> bool:
-    """Equal conditions apart from their references' access numbers."""
-    strip = lambda e: ir.map_up(e, lambda x: replace(x, ref=0) if isinstance(x, ir.Ref) else x)
-    return strip(a) == strip(b)
 
 
 def _safe(e, arrays, pure_math) -> bool:

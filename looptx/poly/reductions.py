@@ -10,7 +10,6 @@ which `run` validates within its tolerance, as for any reordered sum."""
 from __future__ import annotations
 
 import re
-from dataclasses import fields
 
 from looptx import ir
 from looptx.errors import RecipeError
@@ -23,7 +22,7 @@ _BINARY = {"+": ("+", "-"), "-": ("+", "-"), "*": ("*",), "&": ("&",), "|": ("|"
 _COMPOUND = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^"}
 _CALLS = {"fmin": "min", "fminf": "min", "fminl": "min", "min": "min", "MIN": "min",
           "fmax": "max", "fmaxf": "max", "fmaxl": "max", "max": "max", "MAX": "max"}
-_CLAUSE = re.compile(r"reduction\s*\(\s*([^:()]+?)\s*:\s*([^()]*)\)")
+CLAUSE = re.compile(r"reduction\s*\(\s*([^:()]+?)\s*:\s*([^()]*)\)")
 
 
 def parse_reductions(value, error) -> tuple[tuple[str, str], ...]:
@@ -68,12 +67,12 @@ def clause_text(pairs) -> str:
 def clause_pairs(text: str) -> tuple[tuple[str, str], ...]:
     """The (op, variable) pairs of the reduction clauses in a pragma's text."""
     return tuple(("+" if op.strip() == "-" else op.strip(), to_model(n.strip()))
-                 for op, names in _CLAUSE.findall(text) for n in names.split(",") if n.strip())
+                 for op, names in CLAUSE.findall(text) for n in names.split(",") if n.strip())
 
 
 def user_clauses(text: str) -> str:
     """A pragma's text with the reduction variables as the user spells them."""
-    return _CLAUSE.sub(lambda m: f"reduction({m.group(1).strip()}:"
+    return CLAUSE.sub(lambda m: f"reduction({m.group(1).strip()}:"
                        f"{', '.join(to_user(n.strip()) for n in m.group(2).split(','))})", text)
 
 
@@ -165,16 +164,7 @@ def _count(e: ir.Expr, var: str) -> int:
 
 
 def _same(a: ir.Expr, b: ir.Expr) -> bool:
-    """Equal expressions, apart from the access numbers of their references."""
-    def strip(e):
-        if isinstance(e, ir.Ref):
-            return ("ref", e.array, tuple(strip(i) for i in e.index))
-        if isinstance(e, ir.Expr):
-            return (type(e).__name__,) + tuple(
-                tuple(strip(y) for y in x) if isinstance(x, tuple) else strip(x)
-                for f in fields(e) if f.compare for x in (getattr(e, f.name),))
-        return e
-    return strip(_bare(a)) == strip(_bare(b))
+    return ir.same_apart_from_refs(_bare(a), _bare(b))
 
 
 def check_updates(scop, stmts, pairs, loop: str) -> None:

@@ -305,9 +305,6 @@ def _seq(ln: _Line, value, what: str, length: tuple[int, ...] = ()) -> list:
     raise ln.error(f"{what} must be {form}, got {value!r}", hint=f"see Orio's form of {what}")
 
 
-_REDUCTION = re.compile(r"reduction\s*\(\s*([^:()]+?)\s*:\s*([^()]*)\)")
-
-
 def _flag(ln: _Line, value, what: str) -> bool:
     """Orio's `part = BOOL` or `part = (BOOL, ...)`."""
     if isinstance(value, (list, tuple)):
@@ -382,8 +379,9 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
         if _flag(ln, args, name):
             # the reduction clauses of the pragma text are checked and kept; the rest of it is
             # looptx's to write (the private list)
+            from looptx.poly.reductions import CLAUSE
             text = args[1] if isinstance(args, (list, tuple)) and len(args) > 1 and isinstance(args[1], str) else ""
-            pairs = [f"{op}:{names}" for op, names in _REDUCTION.findall(text)]
+            pairs = [f"{op}:{names}" for op, names in CLAUSE.findall(text)]
             for s in d.stmts:
                 if _in(nest, d, s):
                     kw = {"reduction": pairs} if pairs else {}
