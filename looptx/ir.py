@@ -184,3 +184,25 @@ def same_apart_from_refs(a: Expr, b: Expr) -> bool:
     is two accesses of one value)."""
     strip = lambda e: map_up(e, lambda x: replace(x, ref=0) if isinstance(x, Ref) else x)
     return strip(a) == strip(b)
+
+
+def floating(e: Expr, ctype_of: Callable[[str], str | None]) -> bool:
+    """Whether C evaluates `e` in a floating type (C's usual conversions; `ctype_of` gives a
+    variable's element type, None when unknown): a literal with a point or exponent, a
+    float/double variable or cast, a math call other than the integer abs family."""
+    if isinstance(e, Num):
+        t = e.text.lower()
+        return not t.startswith("0x") and ("." in t or "e" in t or t.endswith("f"))
+    if isinstance(e, Ref):
+        return any(w in (ctype_of(e.array) or "") for w in ("float", "double"))
+    if isinstance(e, Cast):
+        return any(w in e.ctype for w in ("float", "double"))
+    if isinstance(e, Call):
+        return not e.fn.endswith("abs") or e.fn.startswith("f")
+    if isinstance(e, Bin) and e.op in ("+", "-", "*", "/"):
+        return floating(e.a, ctype_of) or floating(e.b, ctype_of)
+    if isinstance(e, Un) and e.op in ("-", "+"):
+        return floating(e.a, ctype_of)
+    if isinstance(e, Cond):
+        return floating(e.a, ctype_of) or floating(e.b, ctype_of)
+    return False

@@ -144,7 +144,7 @@ def test_temporaries_of_one_arm_are_private_to_each_iteration(tmp_path):
     r.write_text("steps:\n  - omp_for: {stmt: 0, loop: j, private: [g, g2]}\n")
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=41", "--cflags", "-O2 -fopenmp")
     assert rc == 0 and ": ok" in out, out + err
-    assert "'g', 'g2' are set and read only in one arm of a branch on data" in err, err
+    assert "'g', 'g2' are set and read only under branches on data" in err, err
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert "g = fabs(p[j + 1] - p[j - 1]) / dx[j];" in out, out
     src.write_text(VISC % "if (cnt[j] != 0) {\n      q = tot[j] / cnt[j];\n      avg[j] = q;\n    }")

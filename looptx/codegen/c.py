@@ -9,7 +9,7 @@ from looptx.frontend.symbols import WIDE_WORDS
 from looptx.codegen import ast as K
 from looptx.poly.jam_locals import root_of
 from looptx.poly.parallel import is_omp_for
-from looptx.poly.reductions import clause_pairs, user_clauses
+from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import LoopDim, Variant
 
 HELPERS = {
@@ -262,9 +262,11 @@ class CPrinter:
                 # the parallel loop's own counter is private already (OpenMP predetermines it)
                 private = sorted({f.var for f in _fors(n.body)
                                   if not self.declare or self._own(f.var) and f.var != n.var})
-                reduced = {to_user(var) for _, var in clause_pairs(t)}
+                # model spellings (`lx_kw_min`), as in the body: the file's text is turned into
+                # the user's at the end, and the harness compiles it as it is
+                reduced = {var for _, var in clause_pairs(t)}
                 private += [x for x in self._private(n) if x not in reduced]
-                t = user_clauses(t) + (f" private({', '.join(private)})" if private else "")
+                t += f" private({', '.join(private)})" if private else ""
             out.append(f"#pragma {t}")
         return out
 
@@ -289,7 +291,7 @@ class CPrinter:
                 if a is not None and a.local and not a.declared_in_region and \
                         r.array not in outside and self.scop.access(ref).kind == "write":
                     out.add(r.array)
-        return sorted(to_user(a) for a in out)
+        return sorted(out)
 
     def _with_body(self, head: str, body: K.Node, depth: int, force: bool = False) -> list[str]:
         inner = self.lines(body, depth + 1)

@@ -8,12 +8,13 @@ which reads the old value where the arm does not run: a read before any write of
 iteration, so `privatize` and `omp_for private` were refused for variables the program always
 sets before it reads them.
 
-Where every use of such a variable is in that arm, after its first assignment there, and
-the function does not read it after the region, its value where the arm does not run is
-never read: the assignment becomes unconditional (`pgradx = (...)`), exact for everything the
-program observes, provided the value is safe to compute where the arm would not have run (no
-integer division or remainder, calls only to math functions: a floating-point value is at
-worst unused)."""
+Where every write of such a variable sets it under one path of branches, every read is
+under a path that includes the path of the last write before it (the same arm, an arm nested
+in it, or the other arm after its own write), and the function does not read it after the
+region, its value where no write ran is never read: the assignments become unconditional
+(`pgradx = (...)`), exact for everything the program observes, provided each value is safe to
+compute where its arm would not have run (no integer division or remainder but by a constant
+other than 0 and -1, calls only to math functions: a floating-point value is at worst unused)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -21,9 +22,6 @@ from dataclasses import replace
 from looptx import ir
 from looptx.errors import note_once
 from looptx.frontend.names import to_user
-
-_FLOAT_TYPES = ("float", "double")
-
 
 def unconditional_temporaries(scop, pure_math: frozenset[str]):
     """The scop with such temporaries assigned on every iteration (a note names them)."""
@@ -47,46 +45,62 @@ def unconditional_temporaries(scop, pure_math: frozenset[str]):
     first = min(s.line for s in stmts if any(x.array in done for x in s.accesses)) or None
     names = ", ".join(f"'{to_user(n)}'" for n in done)
     note_once(scop.filename, first,
-              f"{names} {'are' if len(done) > 1 else 'is'} set and read only in one arm of a branch on "
-              "data: computed on every iteration (the value is unused where the arm does not run), so "
+              f"{names} {'are' if len(done) > 1 else 'is'} set and read only under branches on data, "
+              "each read after a write under the same branch: computed on every iteration (the value is unused where the arm does not run), so "
               "each iteration writes before it reads", per_line=True)
     return replace(scop, statements=tuple(stmts), _cache={})
 
 
 def _plan(stmts, arrays, var: str, pure_math) -> dict[int, ir.Assign] | None:
-    """{statement index: its unconditional body} for `var`, or None when it does not qualify."""
+    """{statement index: its unconditional body} for `var`, or None when it does not qualify.
+
+    Each write of `var` sets it under one path of branches (`var = c1 ? (c2 ? v : var) : var`),
+    each read is in a value picked under a path.  A read's path must include the path of the
+    last write before it: wherever the program reads the value, that write ran, so computing
+    every write on every iteration leaves each value read as it was."""
     users = [k for k, s in enumerate(stmts) if any(x.array == var for x in s.accesses)]
-    if not users:
+    if not users or any(not _conditional(stmts[k]) for k in users):
         return None
-    lo, hi = users[0], users[-1]
-    group = stmts[lo:hi + 1]
-    if not all(_conditional(s) for s in group):
+    first = stmts[users[0]]
+    if any(stmts[k].domain != first.domain or stmts[k].iterators != first.iterators for k in users):
         return None
-    c = group[0].body.rhs.c
-    if any(not ir.same_apart_from_refs(s.body.rhs.c, c) or s.domain != group[0].domain or s.iterators != group[0].iterators
-           for s in group):
-        return None
-    read_by_c = {x.array for x in ir.walk(c) if isinstance(x, ir.Ref)}
-    if var in read_by_c or any(_target(s) in read_by_c for s in group):
-        return None                       # the condition could change inside the arm
-    first = _kept_form(stmts[lo].body, var)
-    if first is None or _reads(first[1], var):
-        return None
-    arm = first[0]
-    plan = {}
+    guards = []                           # every condition the paths hold
+    plan, last = {}, None                 # last: the path of the last write so far
     for k in users:
         body = stmts[k].body
         if _is_var(body.lhs, var):
-            form = _kept_form(body, var)
-            if form is None or form[0] != arm or not _safe(form[1], arrays, pure_math):
+            leaves = [(path, v) for path, v in _leaves(body.rhs, ()) if not _is_var(v, var)]
+            if len(leaves) != 1 or _reads(leaves[0][1], var) or not _safe(leaves[0][1], arrays, pure_math) \
+                    or any(_reads(c, var) for c, _ in leaves[0][0]):
                 return None
-            plan[k] = ir.Assign("=", body.lhs, form[1])
-        else:
-            # read only in the value the arm picks (`viscosity[..] = c ? 0.0 : ... grad2 ...`)
-            other = body.rhs.b if arm else body.rhs.a
-            if _reads(other, var) or _reads(body.lhs, var):
+            last, value = leaves[0]
+            guards += [c for c, _ in last]
+            plan[k] = ir.Assign("=", body.lhs, value)
+            continue
+        if _reads(body.lhs, var):
+            return None
+        for path, v in _leaves(body.rhs, ()):
+            guards += [c for c, _ in path]
+            if any(_reads(c, var) for c, _ in path):
                 return None
+            if _reads(v, var) and (last is None or not all(_holds(path, g) for g in last)):
+                return None
+    # the branches' conditions must not change between the writes and the reads
+    read_by_guards = {x.array for c in guards for x in ir.walk(c) if isinstance(x, ir.Ref)}
+    if any(_target(s) in read_by_guards for s in stmts[users[0]:users[-1] + 1]):
+        return None
     return plan
+
+
+def _leaves(e, path):
+    """(path, value) for each value a tree of conditionals picks; a path is ((condition, taken), ...)."""
+    if isinstance(e, ir.Cond):
+        return _leaves(e.a, path + ((e.c, True),)) + _leaves(e.b, path + ((e.c, False),))
+    return [(path, e)]
+
+
+def _holds(path, guard) -> bool:
+    return any(taken == guard[1] and ir.same_apart_from_refs(c, guard[0]) for c, taken in path)
 
 
 def _conditional(s) -> bool:
@@ -98,18 +112,6 @@ def _target(s) -> str | None:
     return s.body.lhs.array if isinstance(s.body.lhs, ir.Ref) else None
 
 
-def _kept_form(body: ir.Assign, var: str):
-    """(True, value) for `var = c ? value : var`, (False, value) for `var = c ? var : value`."""
-    if not (_is_var(body.lhs, var) and isinstance(body.rhs, ir.Cond)):
-        return None
-    cond = body.rhs
-    if _is_var(cond.b, var) and not _is_var(cond.a, var):
-        return True, cond.a
-    if _is_var(cond.a, var) and not _is_var(cond.b, var):
-        return False, cond.b
-    return None
-
-
 def _is_var(e, var: str) -> bool:
     return isinstance(e, ir.Ref) and e.array == var and not e.index
 
@@ -119,32 +121,23 @@ def _reads(e, var: str) -> bool:
 
 
 def _safe(e, arrays, pure_math) -> bool:
-    """Computing `e` where the program would not have cannot trap: no integer `/` or `%`, no
-    call but to a math function."""
+    """Computing `e` where the program would not have cannot trap: no integer `/` or `%` but by
+    a constant other than 0 and -1, no call but to a math function."""
     for x in ir.walk(e):
         if isinstance(x, ir.Call) and x.fn not in pure_math:
             return False
         if isinstance(x, ir.Bin) and x.op in ("/", "%") and not (
-                x.op == "/" and (_floating(x.a, arrays) or _floating(x.b, arrays))):
+                x.op == "/" and (_floating(x.a, arrays) or _floating(x.b, arrays)) or _safe_divisor(x.b)):
             return False
     return True
 
 
+def _safe_divisor(e) -> bool:
+    try:
+        return isinstance(e, ir.Num) and int(e.text.rstrip("uUlL"), 0) not in (0, -1)
+    except ValueError:
+        return False
+
+
 def _floating(e, arrays) -> bool:
-    if isinstance(e, ir.Num):
-        t = e.text.lower()
-        return not t.startswith("0x") and ("." in t or "e" in t or t.endswith("f"))
-    if isinstance(e, ir.Ref):
-        a = arrays.get(e.array)
-        return a is not None and any(w in a.ctype for w in _FLOAT_TYPES)
-    if isinstance(e, ir.Cast):
-        return any(w in e.ctype for w in _FLOAT_TYPES)
-    if isinstance(e, ir.Call):
-        return not e.fn.endswith("abs") or e.fn.startswith("f")
-    if isinstance(e, ir.Bin) and e.op in ("+", "-", "*", "/"):
-        return _floating(e.a, arrays) or _floating(e.b, arrays)
-    if isinstance(e, ir.Un) and e.op in ("-", "+"):
-        return _floating(e.a, arrays)
-    if isinstance(e, ir.Cond):
-        return _floating(e.a, arrays) or _floating(e.b, arrays)
-    return False
+    return ir.floating(e, lambda n: arrays[n].ctype if n in arrays else None)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError, note_once
+from looptx.frontend.aliases import check_local_aliases
 from looptx.frontend.escape import dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
@@ -289,6 +290,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if not items:
             raise src.error(r.outer[0], "the region contains no statements",
                             "mark a loop nest, not an empty block")
+        check_local_aliases(fdef, items, where, path)
         symbols = dict(globals_)
         params_decl = fdef.decl.type.args.params if fdef.decl.type.args else []
         const_params = []

@@ -11,7 +11,7 @@ from looptx.frontend.fallback import as_c, checked_row_facts, note_row_facts
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
 from looptx.frontend.names import to_user
 from looptx.frontend.regions import Region
-from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, has_type_word, iterator_types,
+from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, has_type_word, narrow_range, iterator_types,
                                      resolve_typedef)
 from looptx.poly.facts import without_implied
 from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts, unbounded_loop
@@ -112,6 +112,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                     tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, UNSIGNED_WORDS)),
                     tuple(sorted((p, int(ex.int_macros[p])) for p in baked)),
                     wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
+                    narrow_params=tuple((p, *r) for p in params if p not in fixed_names
+                                        and (r := narrow_range(sym_of(p), symbols))),
                     pinned_macros=tuple((p, v) for p, v in fixed if p in overridable and p not in baked))
 
     rows_baked = set()

@@ -190,6 +190,22 @@ WIDE_WORDS = {"long", "size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t",
               "intmax_t", "uintmax_t", "off_t"}
 
 
+def narrow_range(sym: Symbol | None, symbols: dict) -> tuple[int, int] | None:
+    """The values a variable of a type narrower than int holds (char, short, bool), or of an
+    unsigned type: (0, 2**31 - 1), as far as an int size goes; None for int and wider."""
+    if sym is None or sym.kind != "var":
+        return None
+    words = set(arithmetic_type(sym.ctype, symbols.get).split())
+    unsigned = bool(words & UNSIGNED_WORDS) and "signed" not in words
+    if words & {"_Bool", "bool"}:
+        return (0, 1)
+    for word, bits in (("char", 8), ("int8_t", 8), ("uint8_t", 8), ("short", 16), ("int16_t", 16),
+                       ("uint16_t", 16)):
+        if word in words:
+            return (0, 2 ** bits - 1) if unsigned or word.startswith("u") else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+    return (0, 2 ** 31 - 1) if unsigned else None
+
+
 def has_type_word(sym: Symbol | None, symbols: dict, words: set[str]) -> bool:
     """Whether a variable's arithmetic type (typedefs resolved) has one of `words`."""
     if sym is None or sym.kind != "var":

@@ -47,7 +47,9 @@ def parse_reductions(value, error) -> tuple[tuple[str, str], ...]:
         if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
             raise error(f"reduction '{op}' needs a list of variable names, got {names!r}",
                         f"e.g. reduction: {{{op}: [sum]}}")
-        pairs += [("+" if op == "-" else op, to_model(n.strip())) for n in names]
+        # a struct member the region reads as a variable (frontend/members.py): g->s is g__s
+        pairs += [("+" if op == "-" else op, to_model(re.sub(r"\s*(->|\.)\s*", "__", n.strip())))
+                  for n in names]
     seen = {}
     for op, name in pairs:
         if seen.setdefault(name, op) != op:
@@ -70,12 +72,6 @@ def clause_pairs(text: str) -> tuple[tuple[str, str], ...]:
                  for op, names in CLAUSE.findall(text) for n in names.split(",") if n.strip())
 
 
-def user_clauses(text: str) -> str:
-    """A pragma's text with the reduction variables as the user spells them."""
-    return CLAUSE.sub(lambda m: f"reduction({m.group(1).strip()}:"
-                       f"{', '.join(to_user(n.strip()) for n in m.group(2).split(','))})", text)
-
-
 def update_op(body: ir.Assign, var: str) -> str | None:
     """The reduction operator of `var` that the statement applies, or None when it is not
     `var = var op e` with `e` free of `var`."""
@@ -86,13 +82,30 @@ def update_op(body: ir.Assign, var: str) -> str | None:
         return _COMPOUND[body.op] if not _reads(body.rhs, var) else None
     if body.op != "=":
         return None
-    rhs = _bare(body.rhs)
+    op = _value_op(body.rhs, var)
+    return None if op == _KEPT else op
+
+
+_KEPT = "kept"      # the value is `var` itself: an arm of a conditional update that leaves it
+
+
+def _value_op(e: ir.Expr, var: str) -> str | None:
+    """The operator by which the value `e` updates `var` (`_KEPT` for `var` itself), or None."""
+    rhs = _bare(e)
+    if _is_var(rhs, var):
+        return _KEPT
     if isinstance(rhs, ir.Call) and _CALLS.get(rhs.fn) and len(rhs.args) == 2:
-        own = [a for a in rhs.args if _is_var(a, var)]
-        other = [a for a in rhs.args if not _is_var(a, var)]
-        return _CALLS[rhs.fn] if len(own) == 1 and not _reads(other[0], var) else None
+        # fmin(v, e), and nested: fmin(fmin(v, x), y)
+        own = [a for a in rhs.args if _reads(a, var)]
+        other = [a for a in rhs.args if not _reads(a, var)]
+        inner = _value_op(own[0], var) if len(own) == 1 else None
+        return _CALLS[rhs.fn] if inner in (_KEPT, _CALLS[rhs.fn]) and other else None
     if isinstance(rhs, ir.Cond):
-        return _select(rhs, var)
+        if _reads(rhs.c, var):
+            return _select(rhs, var)
+        # a conditional update, `if (x[i] > 0) s += x[i];` as `s = c ? s + x[i] : s`
+        arms = {_value_op(rhs.a, var), _value_op(rhs.b, var)} - {_KEPT}
+        return arms.pop() if len(arms) == 1 and None not in arms else None
     for op, ok in _BINARY.items():
         if op != "-" and isinstance(rhs, ir.Bin) and rhs.op in ok and _one_path(rhs, var, ok):
             return op
@@ -171,18 +184,27 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
     """Each reduction variable is a scalar that the statements of the loop touch only by
     updates with its operator (a RecipeError naming the first statement that does otherwise)."""
     arrays = {a.name: a for a in scop.arrays}
+    ctype_of = lambda n: arrays[n].ctype if n in arrays else None
     for op, var in pairs:
         a = arrays.get(var)
         if a is None or not a.is_scalar:
             what = "not used in the region" if a is None else "an array"
             raise RecipeError(f"reduction({op}:{to_user(var)}): '{to_user(var)}' is {what}",
-                              hint="a reduction variable is a scalar the loop accumulates into")
+                              hint="a reduction variable is a scalar the loop accumulates into, named as "
+                                   "the region's code names it once macros are expanded")
         users = [s for s in stmts if any(x.array == var for x in s.accesses)]
         if not users:
             raise RecipeError(f"reduction({op}:{to_user(var)}): no statement of loop '{to_user(loop)}' "
                               f"uses '{to_user(var)}'", hint="remove it from the reduction")
         for s in users:
             got = update_op(s.body, var)
+            if got == op and op in ("+", "*") and not ir.floating(s.body.lhs, ctype_of) \
+                    and ir.floating(s.body.rhs, ctype_of):
+                v = to_user(var)
+                raise RecipeError(
+                    f"reduction({op}:{v}): S{s.id} (`{s.text or v}`) converts a floating value to "
+                    f"'{a.ctype} {v}' at every update, so its result depends on the order of the updates",
+                    hint=f"accumulate into a floating variable, or make the update's value an integer")
             if got != op:
                 how = f"updates it with '{got}'" if got else "uses it other than as `v = v op e`"
                 v = to_user(var)

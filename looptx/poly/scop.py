@@ -196,6 +196,8 @@ class Scop(CachedValue):
     # #defined sizes the file only defaults (#ifndef K) that --define fixed: the output holds for
     # that value only, and a build with another -D must fail (codegen.c.baked_guard)
     pinned_macros: tuple[tuple[str, int], ...] = ()
+    # params of a type narrower than int, or unsigned: (name, lowest, highest value it holds)
+    narrow_params: tuple[tuple[str, int, int], ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------
@@ -242,8 +244,9 @@ class Scop(CachedValue):
         """Sizes that only switch whole statements on or off (`if (!add)`: in the statements'
         conditions apart from the loops and the other sizes, and used nowhere else), each with
         the value among `seeded[p]`, 1, 0, -1 and one each statement runs for, under which the
-        most statements run."""
+        most statements run: a value its C type holds, and not 0 where a statement divides by it."""
         outside = self._names_outside_domains()
+        ranges = {p: (lo, hi) for p, lo, hi in self.narrow_params}
         out = {}
         for k, p in enumerate(self.params):
             if p in outside or p in dict(self.fixed):
@@ -262,14 +265,26 @@ class Scop(CachedValue):
                 alone.append(only_p)
             else:
                 if alone:
+                    lo, hi = ranges.get(p, (-2 ** 31, 2 ** 31 - 1))
+                    held = self.params_where([f"{lo} <= {p} <= {hi}"] + [f"{p} != 0"] * self._divides_by(p))
+
                     def runs(v):
                         at = self.params_where([f"{p} = {v}"])
                         return sum(not c.intersect(at).is_empty() for c in alone)
                     # a value each statement runs for (`add == 2`)
-                    own = [c.sample_point().get_coordinate_val(isl.dim_type.param, k).to_python()
-                           for c in alone if not c.is_empty()]
-                    out[p] = max((seeded[p], 1, 0, -1, *own), key=runs)
+                    own = [c.intersect(held).sample_point().get_coordinate_val(isl.dim_type.param, k).to_python()
+                           for c in alone if not c.intersect(held).is_empty()]
+                    values = [v for v in (seeded[p], 1, 0, -1, *own)
+                              if not held.intersect(self.params_where([f"{p} = {v}"])).is_empty()]
+                    if values:
+                        out[p] = max(values, key=runs)
         return out
+
+    def _divides_by(self, p: str) -> bool:
+        return any(isinstance(x, ir.Bin) and x.op in ("/", "%") and any(
+                       isinstance(y, (ir.Ref, ir.Var)) and getattr(y, "array", getattr(y, "name", None)) == p
+                       for y in ir.walk(x.b))
+                   for s in self.statements for x in ir.walk(s.body))
 
     @property
     def fixed_values(self) -> dict[str, int]:

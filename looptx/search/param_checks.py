@@ -110,6 +110,9 @@ def _less_point(text: str, point) -> str:
     `got ('i', 8)` at T=8): the same text at every probe is the recipe's error."""
     for value in sorted({repr(v) if isinstance(v, str) else str(v) for v in point.values()
                          if not isinstance(v, bool)}, key=len, reverse=True):
-        # strings only quoted (bare, one may be a word of the text); True / False are words
+        # strings only quoted (bare, one may be a word of the text); True / False are words,
+        # taken out only where an argument check quotes them
         text = re.sub(rf"(?<![\w.]){re.escape(value)}(?![\w.])", "<value>", text)
+    for value in {str(v) for v in point.values() if isinstance(v, bool)}:
+        text = re.sub(rf"\bgot {value}\b", "got <value>", text)
     return text

@@ -6,8 +6,10 @@ space is searched as written.
 
 Only the recipe is read (its steps bound with the point, nothing applied), so the check costs
 a parse per value.  A value is left out only when it is rejected with several different
-values of the other params and the error quotes the value itself: a step argument that
-combines params (`TI - UF`) rejects combinations, which stay points of the search."""
+values of the other params and either the error quotes the value itself, or the error's text
+stays the same while each other param runs through its values (`unroll(0, "j", U - 2)` at U = 1
+says `got -1`): a step argument that combines params (`TI - UF`) rejects combinations, which
+stay points of the search."""
 from __future__ import annotations
 
 import re
@@ -30,7 +32,7 @@ def drop_rejected_values(space: Space, ev, seed: int) -> tuple[Space, list[tuple
         return space, []                # the recipe's own error: the search's check reports it
     dropped, params = [], []
     for p in space.params:
-        out = [(v, e) for v in p.values if (e := _rejection(recipe_for, bases, p.name, v))]
+        out = [(v, e) for v in p.values if (e := _rejection(recipe_for, bases, p.name, v, space))]
         if out and len(out) < len(p.values):
             gone = {value_key(v) for v, _ in out}
             p = Param(p.name, tuple(v for v in p.values if value_key(v) not in gone), p.kind, p.slots)
@@ -51,9 +53,10 @@ def _parses(recipe_for, point) -> bool:
     return True
 
 
-def _rejection(recipe_for, bases, name: str, value) -> str | None:
+def _rejection(recipe_for, bases, name: str, value, space: Space) -> str | None:
     """The error of a step that rejects `value` of `name` at every base point, else None."""
     tried, error = 0, None
+    others = [q for q in space.params if q.name != name]
     for b in bases:
         if value_key(b[name]) == value_key(value):
             return None                 # a base point holds it and parses
@@ -62,17 +65,34 @@ def _rejection(recipe_for, bases, name: str, value) -> str | None:
         except LegalityError:
             return None
         except RecipeError as e:
-            if not _quotes(e.what, value):
+            if not (_quotes(e.what, value) or _same_whatever(recipe_for, {**b, name: value}, others, e.what)):
                 return None
             tried, error = tried + 1, e
             continue
         except Exception:  # noqa: BLE001 - not the recipe's verdict
             return None
         return None
-    if tried < min(2, len(bases)) or error is None:
+    if tried < min(2 if others else 1, len(bases)) or error is None:
         return None
     step = f"step {error.step} ({error.step_name})" if error.step else "the recipe"
     return f"{step} rejects it: {_reason(error.what)}"
+
+
+def _same_whatever(recipe_for, point: dict, others, text: str) -> bool:
+    """Whether the point stays rejected, with the same error text, as each other param takes
+    its first, middle and last values: the rejected argument does not depend on them."""
+    for q in others:
+        for v in (q.values[0], q.values[len(q.values) // 2], q.values[-1]):
+            try:
+                recipe_for({**point, q.name: v})
+            except RecipeError as e:
+                if e.what != text:
+                    return False
+                continue
+            except Exception:  # noqa: BLE001 - not the recipe's verdict
+                return False
+            return False
+    return True
 
 
 def _quotes(text: str, value) -> bool:

@@ -1,0 +1,76 @@
+"""Local pointers into variables the region also names (`double *ps = &s; ... y[i] = *ps;`).
+
+The dependence model sees `ps` and `s` as different memory (pointer parameters are assumed
+not to alias, as CHiLL and Orio assume), so a reduction, a distribution or a reordering would
+break the prefix sum above without a word.  Here the function makes the alias in plain sight:
+a local pointer is given the address of a variable (`&s`, `&a[k]`), or is declared as
+another array plus an offset (`double *row = a + n;`).  A region that uses both names is
+refused at the pointer's use.  Plain pointer assignments (`t = a; a = b; b = t;`, the swap of a
+time loop) are not aliases at the region and are left alone."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from looptx.errors import SourceError
+from looptx.frontend.escape import _walk
+
+
+def _named(e) -> list[str]:
+    """The variables whose memory a pointer value `e` points into."""
+    names = []
+    for n, parent in _walk(e):
+        if isinstance(n, c_ast.UnaryOp) and n.op == "&":
+            base = n.expr
+            while isinstance(base, (c_ast.ArrayRef, c_ast.StructRef)):
+                base = base.name
+            if isinstance(base, c_ast.ID):
+                names.append(base.name)
+    return names
+
+
+def _offset_of(e, arrays: set[str]) -> list[str]:
+    """`a`, `a + k`, `k + a`, `(T *) a`: the array a declaration's pointer starts in."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    if isinstance(e, c_ast.ID) and e.name in arrays:
+        return [e.name]
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+        return _offset_of(e.left, arrays) + (_offset_of(e.right, arrays) if e.op == "+" else [])
+    return []
+
+
+def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str) -> None:
+    """A SourceError at the region's first use of a local pointer that points into a variable
+    the region also uses."""
+    pointers: dict[str, tuple[str, tuple[int, int]]] = {}     # pointer -> (target, where set)
+    arrays = set()
+    params = fdef.decl.type.args.params if fdef.decl.type.args else []
+    for n, _ in list(_walk(fdef.body)) + [(p, None) for p in params]:
+        if isinstance(n, c_ast.Decl) and isinstance(n.type, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            arrays.add(n.name)
+    # a pointer the region sets itself is its own business (frontend/temporaries.py)
+    inside = {id(n) for it in items for n, _ in _walk(it)}
+    for n, _ in _walk(fdef.body):
+        if id(n) in inside:
+            continue
+        if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl) and n.init is not None:
+            for target in _named(n.init) + _offset_of(n.init, arrays - {n.name}):
+                pointers.setdefault(n.name, (target, where(n.init)))
+        elif isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID):
+            for target in _named(n.rvalue):
+                pointers.setdefault(n.lvalue.name, (target, where(n.rvalue)))
+    if not pointers:
+        return
+    used: dict[str, object] = {}
+    for it in items:
+        for n, parent in _walk(it):
+            if isinstance(n, c_ast.ID) and not (isinstance(parent, c_ast.StructRef) and parent.field is n):
+                used.setdefault(n.name, n)
+    for ptr, (target, (line, col)) in pointers.items():
+        if ptr in used and target in used and ptr != target:
+            at_line, at_col = where(used[ptr])
+            raise SourceError(
+                f"'{ptr}' points into '{target}' (set at line {line}, column {col}), and the region "
+                f"uses both names: the dependence model takes them for different memory",
+                hint=f"write '{target}' where the region uses '{ptr}', or use one name only",
+                file=path, line=at_line, col=at_col)
