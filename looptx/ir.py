@@ -9,6 +9,18 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Callable
 
 
+# An index of a read through an index array (`x[cols[k]]`) in the model's access texts: any
+# element, `lx_g<ref>_<dim>`; the printed subscript is the statement's own expression.
+GATHERED = "lx_g"
+
+
+GATHERED_REF = -2       # a code generator's reference that stands for such a read
+
+
+def is_gathered(index_text: str) -> bool:
+    return index_text.startswith(GATHERED)
+
+
 class Expr:
     __slots__ = ()
 

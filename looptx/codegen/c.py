@@ -157,14 +157,15 @@ class CPrinter:
             arr = None
         if arr is not None and arr.rank == 0 or not r.index:
             return r.array
-        index = [ir.to_c(i) for i in r.index]
+        # a subscript may hold references itself (`x[cols[k]]`): printed the same way
+        index = [ir.to_c(i, ref=self.ref_text) for i in r.index]
         if arr is not None and arr.strides:
             flat = ir.Cast("long", r.index[0]) if arr.wide_index else r.index[0]
             for extent, e in zip(arr.strides, r.index[1:]):
                 # a group length (`z[2*(i*m + j) + 1]`, frontend/interleaved) is a number
                 size = ir.Num(extent) if extent.isdigit() else ir.Var(extent)
                 flat = ir.Bin("+", ir.Bin("*", flat, size), e)
-            index = [ir.to_c(K.simplify(flat))]
+            index = [ir.to_c(K.simplify(flat), ref=self.ref_text)]
         rec = self.scop.record(r.array) if self.scop.records else None
         if rec is not None:
             return rec.spell(index)
@@ -178,7 +179,12 @@ class CPrinter:
         refs = dict(leaf.refs)
 
         def ref(r: ir.Ref) -> str:
-            return self.ref_text(refs.get(r.ref, r))
+            got = refs.get(r.ref, r)
+            if got.ref == ir.GATHERED_REF:
+                # `x[cols[k]]`: the subscripts as written, iterators substituted below, the
+                # references in them as the leaf has them
+                got = ir.Ref(got.array, r.ref, tuple(ir.map_up(i, lambda x: _leaf_ref(x, refs)) for i in r.index))
+            return self.ref_text(got)
 
         # an iterator of another type than int is read as that type (a size_t `i - 3` wraps,
         # a long `i * i` does not overflow), except as a subscript, where the value is the same
@@ -337,6 +343,12 @@ class ThreadPrinter(CPrinter):
         if n:
             r = ir.Ref(r.array, r.ref, r.index[n:])
         return super().ref_text(r)
+
+
+def _leaf_ref(x: ir.Expr, refs: dict) -> ir.Expr:
+    if isinstance(x, ir.Ref) and x.ref in refs and refs[x.ref].ref != ir.GATHERED_REF:
+        return refs[x.ref]
+    return x
 
 
 def baked_guard(scop) -> list[str]:

@@ -497,10 +497,16 @@ class Extractor:
             raise self.error(node, f"'{name}' has {len(sym.dims)} dimension(s) but {len(subs)} subscript(s)",
                              "subscript every dimension exactly once")
         polys = []
-        for s in subs:
+        rid = self.next_ref
+        for d, s in enumerate(subs):
             try:
                 polys.append(self.cur_tr.translate(s))
             except NonAffine as e:
+                if kind == "read" and name not in self.written and _gathered(e):
+                    # a read through an index array (`x[cols[k]]`) of an array the region never
+                    # writes: any element, which no dependence involves (ir.GATHERED)
+                    polys.append(Poly.sym(f"{ir.GATHERED}{rid}_{d}"))
+                    continue
                 if isinstance(e.node, (c_ast.UnaryOp, c_ast.StructRef)):
                     raise self.nonaffine(e) from None
                 what = e.what.replace("non-affine: ", "").replace("non-affine ", "")
@@ -508,7 +514,6 @@ class Extractor:
                                  e.hint or "subscripts must be affine in loop iterators and parameters") from None
         if any(wide_subscript(s, self.symbol, self.lookup, self.loops) for s in subs):
             self.wide_index.add(name)
-        rid = self.next_ref
         self.next_ref += 1
         self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs, node))
         self.in_index += 1
@@ -610,3 +615,9 @@ def int_constant(node) -> int | None:
 
 
 __all__ = ["Extractor", "RawStmt", "RawAccess", "PURE_MATH", "min_max_of_ternary"]
+
+
+def _gathered(e: NonAffine) -> bool:
+    """Whether a subscript is non-affine only for reading an integer array element or an
+    integer the region computes (`x[cols[k]]`, SHOC MD's `posx[jidx]`)."""
+    return e.what.startswith("non-affine: array element") or "is written inside the region and used in" in e.what

@@ -18,6 +18,9 @@ from looptx.errors import SourceError, note_once
 from looptx.frontend.symbols import c_text, id_names
 
 
+CHANGES_CONDITION = "a statement of the branch changes what its condition reads"
+
+
 def _assignments(node, decls: list | None = None) -> list | None:
     """The branch's statements when they are all assignments (or ++/--), else None.  A
     declaration (LULESH's `Real_t ssc = ...;` in an else) goes to `decls` without its
@@ -78,7 +81,7 @@ def if_converted(node: c_ast.If, decls: list | None = None) -> tuple[list[c_ast.
     stmts = then + other
     read = id_names(cond)
     if any(_written(a) in read or _written(a) is None for a in stmts[:-1]):
-        return None, "a statement of the branch changes what its condition reads"
+        return None, CHANGES_CONDITION
     out = []
     for k, a in enumerate(stmts):
         keep = copy.deepcopy(a.lvalue)
@@ -108,6 +111,18 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
         node = c_ast.If(cond, node.iftrue, None, node.coord)
     decls = []
     converted, why = if_converted(node, decls)
+    if converted is None and why == CHANGES_CONDITION:
+        # SHOC MD's `if (r2inv < cutsq) { r2inv = 1.0 / r2inv; ... }`: the condition is taken
+        # once, into a variable of its own, before the first statement changes what it reads
+        line, col = ex.where(node)
+        name = f"lx_c{line}_{col}"
+        taken = c_ast.If(c_ast.ID(name, node.coord), node.iftrue, node.iffalse, node.coord)
+        decls = []
+        again, _ = if_converted(taken, decls)
+        if again is not None:
+            int_type = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["int"]), node.coord)
+            decls.insert(0, c_ast.Decl(name, [], [], [], [], int_type, None, None, node.coord))
+            converted = [c_ast.Assignment("=", c_ast.ID(name, node.coord), node.cond, node.coord)] + again
     if converted is None:
         if not ex.loops and why.startswith("a branch with such"):
             # HPCCG's waxpby: `if (alpha == 1.0) { for ... } else { for ... }` chooses a nest

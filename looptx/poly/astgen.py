@@ -181,6 +181,10 @@ class _Builder:
                 if self.scop.array(a.array).rank == 0:
                     refs.append((a.ref, ir.Ref(a.array, a.ref, ())))
                     continue
+                if any(ir.is_gathered(x) for x in a.index):
+                    # no function of the iterators: printed from the statement's own subscripts
+                    refs.append((a.ref, ir.Ref(a.array, ir.GATHERED_REF, ())))
+                    continue
                 r = self._access(build, as_leaf(self.scop.access_map(s, a)), iter_map)
                 refs.append((a.ref, ir.Ref(a.array, a.ref, r.index)))
             self.payload[key] = ("stmt", sid, tuple(refs))

@@ -74,7 +74,8 @@ def _reached(scop: Scop, array: str, values: dict[str, int]):
     reached = None
     for s in scop.statements:
         for a in s.accesses:
-            if a.array != array:
+            # a read through an index array bounds nothing: the harness keeps its indexes inside
+            if a.array != array or any(ir.is_gathered(x) for x in a.index):
                 continue
             if arr.strides:
                 # the flat index of a delinearized access: rows times their lengths
@@ -120,6 +121,8 @@ def _highest(scop: Scop, array: str) -> Highest | str:
     reached = None
     for s in scop.statements:
         for a in s.accesses:
+            if a.array == array and any(ir.is_gathered(x) for x in a.index):
+                return "the region reads it through an index array"
             if a.array == array:
                 r = scop.access_map(s, a).range()
                 reached = r if reached is None else reached.union(r)

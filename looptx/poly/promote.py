@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 
 import islpy as isl
 
+from looptx import ir
+
 from looptx.errors import RecipeError
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
@@ -218,6 +220,12 @@ def plan(v: Variant) -> Plan:
         width = max(width, plen + 2 + 2 * rank, (v.width + 2 + 2 * rank) if pr.kind == "registers" else 0)
     out = Plan(v, width)
     for n, pr in enumerate(proms):
+        gathered = next((s for s in v.scop.statements for a in s.accesses
+                         if a.array == pr.array and any(ir.is_gathered(x) for x in a.index)), None)
+        if gathered is not None:
+            raise pr.error(f"'{pr.array}' is read through an index array in S{gathered.id} (`{gathered.text}`): "
+                           f"which of its elements loop '{pr.at}' reads is known only as it runs",
+                           hint=f"{pr.kind} another array, or leave '{pr.array}' in global memory")
         # footprints of skewed or many-statement scopes can grow without bound in isl: give each
         # promotion an operation budget and report an overrun at its recipe step
         try:

@@ -20,6 +20,7 @@ from typing import Mapping
 
 import numpy as np
 
+from looptx import ir
 from looptx.errors import LooptxError, RunError
 from looptx.runtime.harness import compare_detail, ctype_info, record_dtype, record_view
 
@@ -241,13 +242,13 @@ def validate(result: CudaResult, reference: Mapping[str, np.ndarray], ctypes_: M
     return result
 
 
-def reference_outputs(scop, int_macros, sizes, inputs, written) -> dict[str, np.ndarray]:
+def reference_outputs(scop, int_macros, sizes, inputs, written, counts=None) -> dict[str, np.ndarray]:
     """The original region run on the CPU (gcc -O1) on the same inputs."""
     from looptx.pipeline import c_block
     from looptx.poly.variant import original
     from looptx.runtime.cpu import RegionRun, Toolchain, build_shared
     from looptx.runtime.harness import RegionSignature, region_source
-    sig = RegionSignature.from_scop(scop, int_macros, sizes)
+    sig = RegionSignature.from_scop(scop, int_macros, sizes, counts)
     built = build_shared(region_source(sig, c_block(original(scop))), Toolchain.from_options("-O1"))
     if not built.ok:
         raise RunError(f"the original region does not compile: {built.error}")
@@ -255,6 +256,25 @@ def reference_outputs(scop, int_macros, sizes, inputs, written) -> dict[str, np.
     run.call()
     outs = run.outputs()
     return {k: np.asarray(v) for k, v in outs.items() if k in written}
+
+
+def gathered_counts(rc, values: Mapping[str, int]) -> dict[str, int]:
+    """The elements the host code copies of each pointer that only index arrays reach (its
+    `sizes` count): the harness keeps the indexes below it."""
+    from looptx.codegen.cuda_host import element_counts
+    from looptx.runtime.harness import eval_extent
+    gathered = {a.array for s in rc.variant.scop.statements for a in s.accesses
+                if any(ir.is_gathered(x) for x in a.index)}
+    if not gathered:
+        return {}
+    out = {}
+    for name, text in element_counts(rc).items():
+        if name in gathered:
+            try:
+                out[name] = eval_extent(text.replace("(size_t)", ""), values)
+            except (KeyError, ValueError):
+                pass
+    return out
 
 
 def dtype_of(ctype: str):
@@ -275,8 +295,9 @@ def run_region(program, index: int, variant, sizes: Mapping[str, int], *, sessio
     from looptx.runtime.reference import UNVALIDATED_HINT, choose_reference, unvalidated_text
     scop = program.scops[index]
     macros = program.int_macros
-    sig = RegionSignature.from_scop(scop, macros, sizes)
     rc = generate(variant, region_name(program, index))
+    counts = gathered_counts(rc, {**dict(macros), **sizes})
+    sig = RegionSignature.from_scop(scop, macros, sizes, counts)
     spec = launch_spec(rc)
     cu = cu_file(rc, "", dict(macros))
     b = build(cu, spec, arch=arch, flags=flags)
@@ -288,7 +309,7 @@ def run_region(program, index: int, variant, sizes: Mapping[str, int], *, sessio
     written = set(sig.written)
     values = dict(sig.values)
     chosen = choose_reference(sig, seed, lambda inputs: reference_outputs(scop, macros, sizes,
-                                                                           inputs, written))
+                                                                           inputs, written, counts))
     ref = chosen.outputs
     res = session.run(b, chosen.inputs, values, written=written, repetitions=repetitions)
     if res.status == "ok":

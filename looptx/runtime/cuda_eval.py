@@ -28,6 +28,8 @@ class CudaPayload:
     source: str
     spec: dict
     compile_time: float = 0.0         # of the nvcc run in prepare() (parallel in the pool)
+    # elements the host code copies of the pointers only index arrays reach (runtime/gathers.py)
+    counts: tuple = ()
 
 
 def _session():
@@ -79,7 +81,10 @@ class CudaEvaluator(CEvaluator):
         prog = self.program()
         variant, applied = self.variant(point, recipe)
         rc = generate(variant, region_name(prog, self.region))
-        return CudaPayload(cu_file(rc, "", dict(prog.int_macros)), launch_spec(rc)), applied
+        from looptx.runtime.cuda import gathered_counts
+        counts = gathered_counts(rc, {**dict(prog.int_macros), **self.sizes})
+        return CudaPayload(cu_file(rc, "", dict(prog.int_macros)), launch_spec(rc),
+                           counts=tuple(sorted(counts.items()))), applied
 
     def prepare(self, point: dict) -> Prepared:
         built, pruned = self.built_or_pruned(point)
@@ -98,7 +103,7 @@ class CudaEvaluator(CEvaluator):
             from looptx.runtime.cuda import build
             b = build(payload.source, payload.spec, arch=self.arch,
                       flags=tuple(self.nvcc_flags.split()), timeout=self.timeout)
-            payload = CudaPayload(payload.source, payload.spec, b.seconds)
+            payload = CudaPayload(payload.source, payload.spec, b.seconds, payload.counts)
         except LooptxError:
             pass                          # no nvcc here: measure() reports it
         return Prepared(point=point, status="ok", code_hash=h, recipe=applied, payload=payload)
@@ -119,7 +124,7 @@ class CudaEvaluator(CEvaluator):
             return Measurement(status="compile_error", error=b.error, compile_time=compile_time,
                                run_time=time.perf_counter() - t0)
         session = _session()
-        sig = self.signature()
+        sig = self.signature(dict(p.counts))
         chosen = self.reference_data(sig)
         ref = chosen.outputs
         written = set(sig.written)

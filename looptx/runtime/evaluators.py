@@ -203,12 +203,12 @@ class CEvaluator:
         return _load_program(self.path, self.sizes, self.function, self.extra_decls, self.symbolic,
                              self.picks)
 
-    def signature(self) -> RegionSignature:
+    def signature(self, counts: Mapping[str, int] | None = None) -> RegionSignature:
         prog = self.program()
         if not 0 <= self.region < len(prog.scops):
             raise LooptxError(f"the file has {len(prog.scops)} region(s); there is no region "
                               f"{self.region}", file=self.path)
-        return RegionSignature.from_scop(prog.scops[self.region], prog.int_macros, self.sizes)
+        return RegionSignature.from_scop(prog.scops[self.region], prog.int_macros, self.sizes, counts)
 
     def build(self, point: Mapping[str, Any], recipe=None) -> tuple[CPayload, str | None]:
         """(payload, applied recipe text) for a point; raises LooptxError for a bad point.

@@ -33,6 +33,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from looptx.codegen.c import helper_block, used_helpers
+from looptx.runtime.gathers import gather_plan, spread
 from looptx.errors import LooptxError, note_once
 from looptx.runtime.compare import Comparison, compare, compare_detail, ctype_info, default_rtol
 from looptx.frontend.regions import locate_name
@@ -127,6 +128,8 @@ class HarnessArg:
     # a member of an array of structs (frontend/records.Record): the function takes the struct
     # array once, at its first member's place, and this argument is a view of that member
     record: object = None
+    # integers only: [lowest, highest + 1) of the values, for an index array (runtime/gathers.py)
+    index_range: tuple[int, int] | None = None
 
     @property
     def written(self) -> bool:
@@ -175,7 +178,10 @@ class RegionSignature:
 
     @classmethod
     def from_scop(cls, scop, int_macros: Sequence[tuple[str, int]] = (),
-                  sizes: Mapping[str, int] | None = None) -> "RegionSignature":
+                  sizes: Mapping[str, int] | None = None,
+                  counts: Mapping[str, int] | None = None) -> "RegionSignature":
+        """`counts`: elements of the pointers that only index arrays reach, where the code to
+        run fixes them (a .cu's host code copies what a cuda step's `sizes` gives)."""
         # a performance param's pick (`-D SCR=True`) is no size
         sizes = {str(k): int(v) for k, v in (sizes or {}).items() if _integral(v)}
         fixed = dict(scop.fixed)
@@ -205,6 +211,7 @@ class RegionSignature:
         value_only = scop.value_only_params()
         seeded = {p: 3 + zlib.crc32(p.encode()) % 5 for p in free}   # by the name, as the data are
         flags = scop.flag_params(seeded) if any(p not in env and p not in value_only for p in free) else {}
+        gathers = gather_plan(scop, at)
         for p in free:
             if p not in env and p in value_only:
                 env[p] = seeded[p]
@@ -240,6 +247,11 @@ class RegionSignature:
             reached = _reach(scop, a, env) if any(not d.strip() for d in a.dims) else None
             for k, d in enumerate(a.dims):
                 if not d.strip():
+                    if a.name in gathers.arrays and (reached is None or reached[k][0] >= 0):
+                        # indexes reach it: sized once the other arrays are (below)
+                        shape.append(-1 - (reached[k][1] + 1 if reached else 0))
+                        c_dims[k] = ""
+                        continue
                     # a pointer (or `a[][M]`): as far as the region reaches into it
                     if reached is None or reached[k][0] < 0:
                         raise _unknown_extent(scop, a, reached, at(a.name))
@@ -262,11 +274,13 @@ class RegionSignature:
                     raise LooptxError(f"array '{a.name}' has extent [{d}] = {n} for these sizes",
                                       hint="give positive sizes with --define NAME=VALUE", **at(a.name))
                 shape.append(n)
-            if reached is None:
+            if reached is None and all(d >= 0 for d in shape):
                 _check_within(scop, a, env, tuple(shape), at(a.name))
             args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
                                    out=written, result=result, c_dims=tuple(c_dims),
                                    record=scop.record(a.name) if scop.records else None))
+        if gathers.arrays:
+            args = _with_gathers(args, gathers, at, counts or {})
         if scop.records:
             args = _one_struct_array(args)
         free_set = set(free)
@@ -467,7 +481,9 @@ def make_inputs(sig: RegionSignature, seed: int = 0) -> dict[str, np.ndarray]:
     for a in sig.data_args:
         dt, _, is_int = ctype_info(a.ctype)
         rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, zlib.crc32(a.name.encode())])
-        if is_int:
+        if is_int and a.index_range is not None:
+            v = rng.integers(*a.index_range, size=a.shape, dtype=np.int64).astype(dt)
+        elif is_int:
             v = rng.integers(1, 10, size=a.shape, dtype=np.int64).astype(dt)
         elif dt.kind == "c":
             v = rng.uniform(0.5, 1.5, size=a.shape + (2,))
@@ -491,6 +507,26 @@ def _member_of(scop, name: str) -> str | None:
 def _member_note(scop, name: str) -> str:
     member = _member_of(scop, name)
     return f" (the struct member {member})" if member else ""
+
+
+def _with_gathers(args: list, gathers, at, counts: Mapping[str, int]) -> list:
+    """The arguments with the pointers only index arrays reach sized (a negative extent:
+    -1 - what the rest of the region reaches) and the index arrays' values ranged."""
+    from dataclasses import replace as with_
+    known = {a.name: a.shape for a in args if a.kind == "array" and all(d >= 0 for d in a.shape)}
+    spread_n = spread(known)
+
+    def sized(a):
+        n = counts.get(a.name)
+        if n is not None:
+            # the elements of a row (`a[][M]`) times the rows the host code copies
+            rest = int(np.prod([d for d in a.shape if d >= 0]))
+            n = max(n // max(rest, 1), 1)
+        shape = tuple(d if d >= 0 else (n if n is not None else max(spread_n, -1 - d, 1)) for d in a.shape)
+        return with_(a, shape=shape, c_dims=tuple(c if c else str(x) for c, x in zip(a.c_dims, shape)))
+    args = [a if a.kind != "array" or all(d >= 0 for d in a.shape) else sized(a) for a in args]
+    ranges = gathers.index_ranges({a.name: a.shape for a in args if a.kind == "array"}, at)
+    return [with_(a, index_range=ranges[a.name]) if a.name in ranges else a for a in args]
 
 
 def _reach(scop, a, env: dict) -> tuple | None:
