@@ -99,6 +99,8 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
     n = len(program.scops[index].statements)
     rec = parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings=bindings,
                       base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n)
+    # loop(N) in a block counts the nests inside it
+    rec = _in_nests(rec, loop_nests([program.scops[index]], (0,)))
     return _file_numbers_read(rec, program.bases[index], n)
 
 
@@ -164,10 +166,47 @@ def recipe_bases(recipe: Recipe, program: Program) -> tuple[int, ...]:
     return bases
 
 
+def loop_nests(scops, bases: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(first statement, statements) of each outermost loop of the regions `scops`, in file
+    order and numbered from `bases`: the loop nests a CHiLL script's loop(N) counts."""
+    out = []
+    for base, scop in zip(bases, scops):
+        tops: dict = {}
+        for s in scop.statements:
+            if s.iterators:
+                tops.setdefault(s.schedule[0], []).append(s.id)
+        out += [(base + min(ids), len(ids)) for _, ids in sorted(tops.items())]
+    return out
+
+
+def _in_nests(recipe: Recipe, nests: list[tuple[int, int]]) -> Recipe:
+    if not any(st.nest for st in recipe.steps):
+        return recipe
+    return replace(recipe, steps=tuple(_nest_numbered(st, nests) for st in recipe.steps))
+
+
+def _nest_numbered(st, nests: list[tuple[int, int]]):
+    """A step of a script that chose loop nest `st.nest` with its statements as the file numbers
+    them."""
+    if not st.nest or _step_stmts(st) is None:
+        return st
+    if st.nest >= len(nests):
+        raise st.error(f"loop({st.nest}): there are {len(nests)} loop nest(s) here, numbered from 0",
+                       hint=f"pick one of loop(0) .. loop({len(nests) - 1})" if nests else
+                       "mark a loop nest as a region")
+    first, count = nests[st.nest]
+    for x in _step_stmts(st):
+        if isinstance(x, int) and not 0 <= x < count:
+            raise st.error(f"statement {x} is not in loop nest {st.nest}, which has {count} statement(s)",
+                           hint=f"a script numbers the statements of loop({st.nest}) from 0 to {count - 1}")
+    return replace(_renumbered(st, -first), nest=0)
+
+
 def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
     """A command-line recipe numbers statements over the whole file; each region gets the steps
     on its statements, renumbered from 0 (steps without statements go to every region)."""
     bases = recipe_bases(recipe, program)
+    recipe = _in_nests(recipe, loop_nests(program.scops, bases))
     bounds = [(b, b + len(s.statements)) for b, s in zip(bases, program.scops)]
     out: dict[int, list] = {i: [] for i in range(len(program.scops))}
     for st in recipe.steps:

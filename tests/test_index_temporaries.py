@@ -128,6 +128,9 @@ def test_code_for_the_file_at_a_define_the_file_overrides_is_refused(tmp_path):
     for flag in ("N=200", "M=32"):
         rc, out, err = run_cli("run", tmp_path / "d.c", "--recipe", tmp_path / "r.yaml", "-D", flag)
         assert rc == 0 and ": ok" in out, (flag, out + err)
+        # and says that the file's build is another size (probe 31)
+        said = "d.c:1:9: note: -D N=200 sets 'N' in looptx's own harness only: this #define sets it to 100"
+        assert (said in err) == (flag == "N=200"), (flag, err)
 
 
 # NPB's forms: MG rprj3 sets a subscript per iteration from the loop counter, BT's rhs sets a

@@ -145,10 +145,12 @@ def short_counts(rc) -> list[tuple[str, str, str]]:
     out = []
     for name, (text, rec) in _given_counts(rc).items():
         a = next((x for x in rc.arrays if x.name == name), None)
-        if a is None or declared_count(a) is not None or members_of(scop, name) \
-                or not on_device(a, rc.written_scalars):
+        if a is None or declared_count(a) is not None or not on_device(a, rc.written_scalars):
             continue
-        reached, _ = _reached_count(scop, a, fixed)
+        if members_of(scop, name):
+            reached, _ = record_count(scop, name, lambda m: _reached_count(scop, m, fixed))
+        else:
+            reached, _ = _reached_count(scop, a, fixed)
         if reached is None:
             continue              # no bound: the count given is all there is to go by
         want, got = constant(reached, values), constant(text, values)

@@ -59,7 +59,8 @@ def record_count(scop, base: str, reached) -> tuple[str | None, str | None]:
         n, why = reached(replace(arr, dims=arr.dims[:rec.rank]))
         if n is None:
             return None, why
-        counts.append(n)
+        if n not in counts:
+            counts.append(n)
     text = counts[0]
     for c in counts[1:]:
         text = f"(({text}) > ({c}) ? ({text}) : ({c}))"

@@ -174,7 +174,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
 
     ast, pp, spellings = parse_spelled(prepare, lambda p: _with_decls(p.text, decls), MAIN)
     if for_file and pp.overridden:
-        raise pp.overridden[0]
+        raise pp.overridden[0].error()
+    for o in pp.overridden:
+        note_once(o.file, o.line, o.note(), col=o.col)
     parse_text = _with_decls(pp.text, decls)
     # cpp collapses blanks; columns are mapped back through the comment-free text that cpp
     # read, since a comment on the line (a begin marker before the code) is not in its output

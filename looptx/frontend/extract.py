@@ -95,6 +95,8 @@ class Extractor:
         self.filename = filename
         self.line_text = line_text
         self.written: set[str] = set()
+        # name -> the value of each write of it in the region (None: not a plain `=`)
+        self.assigned: dict[str, list] = {}
         self.items: list = []
         self.local: dict[str, Symbol] = {}
         # loops enclosing the declaration of each local: C gives every iteration of them its
@@ -169,6 +171,15 @@ class Extractor:
                                   "an index or bound", hint)
         self._param(name)
         return ("param", None)
+
+    def _gathered(self, e: NonAffine) -> bool:
+        """Whether a subscript is non-affine only for reading an integer array element, or an
+        integer the region sets only from one (`x[cols[k]]`, SHOC MD's `jidx = neighList[..];
+        ... posx[jidx]`)."""
+        if e.what.startswith("non-affine: array element"):
+            return True
+        return "is written inside the region and used in" in e.what and isinstance(e.node, c_ast.ID) \
+            and all(v is not None and _element_load(v) for v in self.assigned.get(e.node.name, [None]))
 
     def resolve_subscript(self, name: str, node):
         kind, value = self.resolve_affine(name, node)
@@ -255,14 +266,19 @@ class Extractor:
                 base = base.name
             if isinstance(base, c_ast.ID):
                 self.written.add(base.name)
+                self.assigned.setdefault(base.name, []).append(
+                    node.rvalue if node.op == "=" and base is node.lvalue else None)
         elif isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--"):
             base = node.expr
             while isinstance(base, c_ast.ArrayRef):
                 base = base.name
             if isinstance(base, c_ast.ID):
                 self.written.add(base.name)
+                self.assigned.setdefault(base.name, []).append(None)
         elif isinstance(node, c_ast.Decl) and node.name:
             self.written.add(node.name)
+            if node.init is not None:
+                self.assigned.setdefault(node.name, []).append(node.init)
         elif isinstance(node, (c_ast.Break, c_ast.Continue, c_ast.Return)) and not inside:
             # the exit is what cannot be modelled: said before the data-dependent condition
             # that usually guards it (`if (a[i] < 0) break;`)
@@ -502,7 +518,7 @@ class Extractor:
             try:
                 polys.append(self.cur_tr.translate(s))
             except NonAffine as e:
-                if kind == "read" and name not in self.written and _gathered(e):
+                if kind == "read" and name not in self.written and self._gathered(e):
                     # a read through an index array (`x[cols[k]]`) of an array the region never
                     # writes: any element, which no dependence involves (ir.GATHERED)
                     polys.append(Poly.sym(f"{ir.GATHERED}{rid}_{d}"))
@@ -617,7 +633,8 @@ def int_constant(node) -> int | None:
 __all__ = ["Extractor", "RawStmt", "RawAccess", "PURE_MATH", "min_max_of_ternary"]
 
 
-def _gathered(e: NonAffine) -> bool:
-    """Whether a subscript is non-affine only for reading an integer array element or an
-    integer the region computes (`x[cols[k]]`, SHOC MD's `posx[jidx]`)."""
-    return e.what.startswith("non-affine: array element") or "is written inside the region and used in" in e.what
+def _element_load(value) -> bool:
+    """`idx[k]`, `idx[k] + c`, `idx[k] - c`: a value an index array holds."""
+    if isinstance(value, c_ast.BinaryOp) and value.op in ("+", "-") and isinstance(value.right, c_ast.Constant):
+        value = value.left
+    return isinstance(value, c_ast.ArrayRef)

@@ -84,7 +84,7 @@ class Preprocessed:
     main_name: str = "<stdin>"                 # file name cpp used for the main file
     expanded_macros: frozenset[str] = frozenset()   # macros cpp expanded (sizes are not)
     marks: MacroMarks | None = None            # macros whose uses the text marks (see spelling.py)
-    overridden: tuple = ()                     # errors: a -D that a plain #define of the file overrides
+    overridden: tuple = ()                     # Overridden: a -D that a plain #define of the file overrides
 
     def with_sizes(self, sizes: dict[str, int]) -> Preprocessed:
         """With more size macros (a decl_file's); the file's own win."""
@@ -323,7 +323,7 @@ def _column_in(word: str, text: str, filename: str, base_dir: str, current: str,
 
 
 def _redefined(name: str, body: str, given: str, text: str, filename: str, base_dir: str,
-               current: str, line: int) -> SourceError | None:
+               current: str, line: int) -> "Overridden | None":
     """A -D of a name that the file #defines without `#ifndef`: gcc keeps the file's value
     (with a 'redefined' warning), so code made at the -D value is not for the file.  (A
     harness of looptx's own, which #defines the sizes itself, may still run it.)"""
@@ -337,12 +337,32 @@ def _redefined(name: str, body: str, given: str, text: str, filename: str, base_
     if same:
         return None
     filename, col = _column_in(name, text, filename, base_dir, current, line)
-    return SourceError(f"-D {name}={given} does not change '{name}' in this file: this #define "
-                       f"sets it to {body} and a build keeps it (gcc only warns that '{name}' is "
-                       "redefined), so code made for the -D value is not for the file",
-                       hint=f"drop -D {name}, change the #define, or make it a default a build "
-                            f"may override: #ifndef {name} ... #endif",
-                       file=filename, line=line, col=col)
+    return Overridden(name, given, body, filename, line, col)
+
+
+@dataclass(frozen=True)
+class Overridden:
+    """A -D of a name that a plain #define of the file (or a header) sets otherwise."""
+    name: str
+    given: str
+    body: str
+    file: str
+    line: int
+    col: int
+
+    def error(self) -> SourceError:
+        return SourceError(f"-D {self.name}={self.given} does not change '{self.name}' in this file: this "
+                           f"#define sets it to {self.body} and a build keeps it (gcc only warns that "
+                           f"'{self.name}' is redefined), so code made for the -D value is not for the file",
+                           hint=f"drop -D {self.name}, change the #define, or make it a default a build "
+                                f"may override: #ifndef {self.name} ... #endif",
+                           file=self.file, line=self.line, col=self.col)
+
+    def note(self) -> str:
+        # looptx run and search build a harness of their own, which #defines the sizes: there
+        # the -D does hold, as a smaller size to validate at
+        return (f"-D {self.name}={self.given} sets '{self.name}' in looptx's own harness only: this #define "
+                f"sets it to {self.body}, which a build of the file keeps")
 
 
 def blank_line_directives(text: str) -> str:
@@ -369,7 +389,7 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         dflags = [f"-D{k}={v}" for k, v in {**(defines or {}), **build}.items()]
         first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename, blanked)
         int_macros: dict[str, int] = {}
-        overridden: list[SourceError] = []
+        overridden: list[Overridden] = []
         expanded: set[str] = set()
         all_names = {m.group(1) for m in map(_ANY_DEFINE.match, first.split("\n")) if m}
         lines = first.split("\n")

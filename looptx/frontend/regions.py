@@ -172,7 +172,8 @@ def _has_orio_code(src: SourceText, a: "Annotation") -> bool:
                         "close its argument list before the loop it transforms") from None
 
 
-_ANN = re.compile(r"/\*@\s*(?:begin\s+([A-Za-z_]\w*)\s*\((.*)\)\s*|end\s*|)@\*/\Z", re.S)
+# Orio's leader makes `begin` optional (`/*@ Loops(transform Pragma(...)) @*/`), and so its trailer `end`
+_ANN = re.compile(r"/\*@\s*(?:(?:begin\s+)?(?!end\b)([A-Za-z_]\w*)\s*\((.*)\)\s*|end\s*|)@\*/\Z", re.S)
 
 
 def scan_annotations(src: SourceText, comments: list[Comment]) -> list[Annotation]:
@@ -184,7 +185,7 @@ def scan_annotations(src: SourceText, comments: list[Comment]) -> list[Annotatio
         if not c.text.startswith("/*@"):
             continue
         inner = c.text.find("/*@", 3)
-        if inner > 0 and re.match(r"/\*@\s*begin\b", c.text):
+        if inner > 0 and re.match(r"/\*@\s*(begin\b|(?!end\b)[A-Za-z_]\w*\s*\()", c.text):
             # C comments do not nest: a header missing its '@*/' runs on to the next marker's
             line, _ = src.pos(c.start + inner)
             raise src.error(c.start, f"this annotation is not closed before the next one (line {line})",

@@ -189,6 +189,9 @@ def _enums(nodes) -> list:
     return out
 
 
+_TESTS = ("<", "<=", ">", ">=", "!=", "==", "&&", "||")
+
+
 def loop_condition(ex, node: c_ast.For, it: str, step: int) -> list[str]:
     """The loop's test as isl constraints (a `!=` becomes the bound it is in the step's direction)."""
     cond = node.cond
@@ -203,9 +206,13 @@ def loop_condition(ex, node: c_ast.For, it: str, step: int) -> list[str]:
             conjuncts.append(c)
     out = []
     for c in conjuncts:
+        if isinstance(c, (c_ast.ID, c_ast.BinaryOp)) and not (isinstance(c, c_ast.BinaryOp) and c.op in _TESTS):
+            # C's `for (i = n; i; i--)` (Orio's Pack tests) tests `i != 0`
+            c = c_ast.BinaryOp("!=", c, c_ast.Constant("int", "0", c.coord), c.coord)
         if not (isinstance(c, c_ast.BinaryOp) and c.op in ("<", "<=", ">", ">=", "!=")):
+            shape = f"for ({it} = LB; {it} < UB; {it}++)" if step > 0 else f"for ({it} = UB; {it} >= LB; {it}--)"
             raise ex.error(c, f"the condition of the loop over '{it}' must be a bound "
-                              "(<, <=, >, >= or !=)", "write for (i = LB; i < UB; i++)")
+                              "(<, <=, >, >= or !=)", f"write {shape}")
         names = {n.name for n in c_nodes(c) if isinstance(n, c_ast.ID)}
         if it not in names:
             raise ex.error(c, f"the loop condition does not test the iterator '{it}'",

@@ -77,19 +77,23 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
             seen.add((c, d.name, p.prefix(c)))
             group = [k for k, _ in sharing(v, p.stmt, d.name)]
             reduced = dict((var, op) for op, var in clause_pairs(omp))
+            carried = []
             for dep, t in scheduled_deps(v, group, deps, width):
                 if _combined(v.scop, dep, reduced):
                     continue
                 for q in range(c):
                     t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
                 across = t.subtract(t.equate(isl.dim_type.in_, c, isl.dim_type.out, c))
-                if across.is_empty():
-                    continue
+                if not across.is_empty():
+                    carried.append((dep, across))
+            if carried:
+                dep, across = carried[0]
                 raise LegalityError(
                     D.describe_violation(deps, dep, instances(v, dep, across), f"'omp parallel for' "
                                          f"on loop '{to_user(d.name)}' runs them at once"),
                     hint=_reduction_hint(v.scop, dep) or "put omp_for on a loop that carries no dependence "
-                         "(see looptx deps)" + privatize_hint(deps, dep) + ", or pass --unsafe")
+                         "(see looptx deps)" + privatize_hint(deps, dep, [x for x, _ in carried[1:]])
+                         + ", or pass --unsafe")
 
 
 def _combined(scop, dep: D.Dep, reduced: dict) -> bool:

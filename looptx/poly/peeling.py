@@ -12,7 +12,7 @@ import islpy as isl
 
 from looptx.errors import RecipeError
 
-ONE_BY_ONE = 16                 # up to this many, each peeled iteration gets its own code
+ONE_BY_ONE = 16                 # up to this many, each peeled iteration is a statement of its own
 MAX_ONE_BY_ONE = 256
 
 
@@ -52,3 +52,20 @@ def ends(m: isl.Map, n: int, lowest: bool, trip: int | None, what: str) -> isl.M
         out = out.union(e)
         rest = rest.subtract(e)
     return out
+
+
+def each(m: isl.Map, n: int, lowest: bool, trip: int | None, what: str) -> list[isl.Map]:
+    """The peeled iterations as CHiLL writes them out (its peel splits one iteration at a time):
+    up to ONE_BY_ONE, each on its own, in the loop's order; a longer peel as one loop."""
+    if trip is not None:
+        n = min(n, trip)
+    if n > ONE_BY_ONE:
+        return [ends(m, n, lowest, trip, what)]
+    out, rest = [], m
+    for _ in range(n):
+        if rest.is_empty():
+            break
+        e = rest.lexmin() if lowest else rest.lexmax()
+        out.append(e)
+        rest = rest.subtract(e)
+    return out if lowest else out[::-1]

@@ -251,15 +251,36 @@ def _loops_named(users, at: str) -> dict[tuple, list[int]]:
     return out
 
 
-def hint(deps, dep) -> str:
+def hint(deps, dep, more=()) -> str:
     """'' or, for a WAR/WAW dependence that only the reuse of a privatizable temporary makes,
-    the step that removes it (for the hint of a refused order or mapping)."""
-    if dep.kind == "RAW":
+    the step that removes it (for the hint of a refused order or mapping), with those for the
+    other temporaries among the violated dependences `more` (CUDA-CHiLL's cp reuses dx, dy and
+    dz: one message names all three)."""
+    first = _privatize_step(deps, dep)
+    if first is None:
         return ""
+    var, yaml, chill, _ = first
+    others = {}
+    for d in more:
+        got = _privatize_step(deps, d)
+        if got is not None and got[0] != var:
+            others.setdefault(got[0], got[3])
+    text = (f"; the dependence comes from reusing the temporary '{var}': a step "
+            f"'privatize: {yaml}' (privatize({chill}) in a CHiLL script) before this one removes it")
+    if others:
+        text += f" (and one such step for each of {', '.join(others.values())}, which it reuses too)"
+    return text
+
+
+def _privatize_step(deps, dep) -> tuple[str, str, str, str] | None:
+    """(variable, the YAML step's arguments, the CHiLL call's, 'var' at loop) of the step that
+    removes `dep`, or None."""
+    if dep.kind == "RAW":
+        return None
     hit = next(((at, stmt) for var, ids, at, stmt in _groups(deps.scop)
                 if var == dep.array and dep.source in ids and dep.sink in ids), None)
     if hit is None:
-        return ""
+        return None
     at, stmt = hit
     if stmt is None and len(_loops_named([s for s in deps.scop.statements
                                           if any(a.array == dep.array for a in s.accesses)], at)) > 1:
@@ -267,5 +288,5 @@ def hint(deps, dep) -> str:
     var, loop = to_user(dep.array), to_user(at)
     yaml = f"{{var: {var}, at: {loop}}}" if stmt is None else f"{{stmt: {stmt}, var: {var}, at: {loop}}}"
     chill = f'"{var}","{loop}"' if stmt is None else f'{stmt},"{var}","{loop}"'
-    return (f"; the dependence comes from reusing the temporary '{var}': a step "
-            f"'privatize: {yaml}' (privatize({chill}) in a CHiLL script) before this one removes it")
+    where = f"'{var}' at {loop}" + ("" if stmt is None else f" in S{stmt}")
+    return var, yaml, chill, where

@@ -16,7 +16,7 @@ import islpy as isl
 from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly.deps import _constant
-from looptx.poly.peeling import ends
+from looptx.poly.peeling import each
 from looptx.poly.trips import _global_min, _ranges, check_factor, loop_stride, max_trip, recount_inside
 from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles
 
@@ -317,6 +317,13 @@ def loop_expr_map(v: Variant, piece_index: int) -> dict[str, str]:
     return {d.name: _value(d) for d in q.loops if not d.hidden}
 
 
+def _union(maps: list, space) -> isl.Map:
+    out = isl.Map.empty(space)
+    for x in maps:
+        out = out.union(x)
+    return out
+
+
 def peel(v: Variant, stmt: int, loop, first: int = 0, last: int = 0) -> Variant:
     name = resolve_name(v, stmt, loop)
     for what, n in (("first", first), ("last", last)):
@@ -330,8 +337,10 @@ def peel(v: Variant, stmt: int, loop, first: int = 0, last: int = 0) -> Variant:
     m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
     trip = max_trip(v, group, pos)
     # "first" iterations run first: in schedule order, which is the lowest schedule value
-    head = ends(m, first, True, trip, "first")
-    tail = ends(m, last, False, trip, "last").subtract(head)      # an iteration is peeled once
+    heads = each(m, first, True, trip, "first")
+    head = _union(heads, m.get_space())
+    # an iteration is peeled once
+    tails = [t.subtract(head) for t in each(m, last, False, trip, "last")]
     pieces = list(v.pieces)
     extra = []
     width = v.width
@@ -339,19 +348,18 @@ def peel(v: Variant, stmt: int, loop, first: int = 0, last: int = 0) -> Variant:
         q = pieces[k]
         qm = v.piece_map(q, width)
         proj = qm.project_out(isl.dim_type.out, pos + 1, width - pos - 1)
-        inst_head = proj.intersect_range(head.wrap().flatten()).domain() if first else None
-        inst_tail = proj.intersect_range(tail.wrap().flatten()).domain() if last else None
-        dom = qm.domain()
-        mid = dom
+        mid = qm.domain()
         base = Fraction(q.dims[pos - 1])
-        if inst_head is not None:
-            mid = mid.subtract(inst_head)
-            extra.append(replace(q, dims=q.dims[:pos - 1] + (base - Fraction(1, 3),) + q.dims[pos:],
-                                 restrict=str(inst_head.coalesce())))
-        if inst_tail is not None:
-            mid = mid.subtract(inst_tail)
-            extra.append(replace(q, dims=q.dims[:pos - 1] + (base + Fraction(1, 3),) + q.dims[pos:],
-                                 restrict=str(inst_tail.coalesce())))
+        # the peeled iterations in their order, around the loop's place among its siblings
+        for side, peeled in ((-1, heads), (1, tails)):
+            for j, it in enumerate(peeled):
+                inst = proj.intersect_range(it.wrap().flatten()).domain()
+                if inst.is_empty():
+                    continue
+                mid = mid.subtract(inst)
+                order = base + side * Fraction(1, 3) + Fraction(j + 1, 3 * (len(peeled) + 2))
+                extra.append(replace(q, dims=q.dims[:pos - 1] + (order,) + q.dims[pos:],
+                                     restrict=str(inst.coalesce())))
         pieces[k] = replace(q, restrict=str(mid.coalesce()))
     return v.evolve(pieces=normalize(pieces + extra))
 

@@ -293,11 +293,13 @@ def _array_sizes(v: Variant, st: Step):
     An entry for an array with declared extents is accepted and ignored by the host code (the
     declaration wins; a provable mismatch is a warning, see codegen/cuda_host.py)."""
     from looptx.codegen.cuda_host import ArraySizes, array_sizes, known_sizes, size_c_text
-    arrays = {a.name for a in v.scop.arrays if not a.local}
+    # an array of structs (mri-q's `kVals[i].Kx`) is one host copy, sized by its own name
+    bases = {r.base for r in v.scop.records}
+    arrays = {a.name for a in v.scop.arrays if not a.local} | bases
     known = known_sizes(v.scop)
     earlier = {name: (text, rec) for rec in array_sizes(v) for name, text in rec.sizes}
     # an array declared inside the region has no host copy to size: skipped without a word
-    unused = [to_user(name) for name in st["sizes"] if name not in {a.name for a in v.scop.arrays}]
+    unused = [to_user(name) for name in st["sizes"] if name not in {a.name for a in v.scop.arrays} | bases]
     if unused and "cudaize" not in st.text:
         # looptx's own `sizes:` lists what the user chose to give: a name there is a typo
         raise st.error(f"sizes: '{unused[0]}' is not an array of the region",
@@ -439,7 +441,7 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
     dep, rel = bad[0]
     what = D.describe_violation(deps, dep, rel)
     hint = "this order breaks a dependence of the original program; choose another order " \
-           "(or skew first)" + PV.hint(deps, dep)
+           "(or skew first)" + PV.hint(deps, dep, [d for d, _ in bad[1:]])
     raise LegalityError(what, hint=hint + ", or pass --unsafe",
                         file=st.file if st else None, line=st.line if st else None,
                         step=st.index if st else None, step_name=st.name if st else None)

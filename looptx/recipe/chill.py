@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError, RecipeError, note_once
@@ -103,6 +103,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     created: set[str] = set()         # loop names the script made (tile controls, l<k>_tile)
     procedure = None
     source = None
+    nest = 0                          # loop(N): the nest the statement numbers count within
     steps: list[Step] = []
     text = classic_header(text)
     quiet, problem = blank_long(text, lua=file.endswith(".lua"))
@@ -149,12 +150,14 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         name = tree.func.id
         if name in PROCEDURE:
             procedure = _procedure(ln, name, tree) or procedure
+            if name == "init" and len(tree.args) > 2:
+                nest = _nest(ln, "init", ln.value(tree.args[2]))
             named = [ln.value(a) for a in tree.args[:1]] if name != "procedure" else []
             if named and isinstance(named[0], str) and not named[0].isidentifier():
                 source = (named[0], ln.line)
             continue
         if name == "loop" and tree.args:
-            _first_nest(ln, "loop", ln.value(tree.args[0]))
+            nest = _nest(ln, "loop", ln.value(tree.args[0]))
         if name in IGNORED:
             continue
         if name == "rename_index":
@@ -182,8 +185,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             continue
         converted = convert(ln, name, args, kw, n_statements)
         for step_name, step_args in converted:
-            steps.append(make_step(step_name, step_args, len(steps) + 1, file=file, line=ln.line,
-                                   params={}, text=cmd))
+            steps.append(replace(make_step(step_name, step_args, len(steps) + 1, file=file, line=ln.line,
+                                           params={}, text=cmd), nest=nest))
         _rename(name, args, converted, aliases, created)
     return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())), procedure, source)
 
@@ -223,8 +226,6 @@ def _procedure(ln: _Line, name: str, tree: ast.Call) -> str | None:
     A lone argument of read_IR/init that is a C name, read_IR("f"), is the function (the
     source file is the one looptx was given); one like "mm.c" is the file."""
     args = [ln.value(a) for a in tree.args]
-    if name == "init" and len(args) > 2:
-        _first_nest(ln, "init", args[2])
     lone = len(args) == 1 and isinstance(args[0], str) and args[0].isidentifier()
     pos = 0 if name == "procedure" or lone else 1
     if len(args) > pos and isinstance(args[pos], str):
@@ -232,15 +233,13 @@ def _procedure(ln: _Line, name: str, tree: ast.Call) -> str | None:
     return None
 
 
-def _first_nest(ln: _Line, name: str, nest) -> None:
-    """CHiLL's loop(N) / init(file, proc, N) picks the N-th loop nest, and the script's statement
-    numbers then count within it.  looptx numbers statements over the whole file: a script for
-    a later nest would silently transform the first one, so that is refused."""
-    if nest not in (0, None):
+def _nest(ln: _Line, name: str, nest) -> int:
+    """CHiLL's loop(N) / init(file, proc, N) picks the procedure's N-th loop nest, and the
+    script's statement numbers then count within it."""
+    if not isinstance(nest, int) or isinstance(nest, bool) or nest < 0:
         call = f"loop({nest!r})" if name == "loop" else f"init(..., {nest!r})"
-        raise ln.error(f"{call}: only the first loop nest (0) of a procedure can be "
-                       "selected", hint="mark that nest with #pragma scop / #pragma endscop (or a "
-                       "CHiLL block) and number its statements over the whole file, as looptx does")
+        raise ln.error(f"{call}: a loop nest is a number >= 0", hint="write loop(0) for the first nest")
+    return nest
 
 
 def _aliased(value, aliases: dict[str, str]):
