@@ -21,6 +21,15 @@ def annotated_files():
     return sorted(p for p in root.glob("*.c") if not p.name.endswith(".best.c"))
 
 
+def case_files(tmp_path, code: str, recipe: str, recipe_name: str = "r.yaml"):
+    """A test case's C file `k.c` and its recipe (a YAML one by default, or a CHiLL script)."""
+    src = tmp_path / "k.c"
+    src.write_text(code)
+    r = tmp_path / recipe_name
+    r.write_text(recipe)
+    return src, r
+
+
 def run_cli(*argv) -> tuple[int, str, str]:
     """looptx's command line in this process: (exit code, stdout, stderr)."""
     import contextlib

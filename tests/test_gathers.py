@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from conftest import run_cli
+from conftest import case_files, run_cli
 from test_cuda_codegen import needs_nvcc, nvcc_compile
 
 gcc = pytest.mark.skipif(shutil.which("gcc") is None,
@@ -97,13 +97,6 @@ PERM = """void g(int n, int m, const double A[n][m], const int *perm, const doub
 """
 
 
-def _files(tmp_path, code: str, recipe: str):
-    src = tmp_path / "k.c"
-    src.write_text(code)
-    r = tmp_path / "r.yaml"
-    r.write_text(recipe)
-    return src, r
-
 
 @gcc
 @pytest.mark.parametrize("code, recipe, sizes", [
@@ -116,7 +109,7 @@ def _files(tmp_path, code: str, recipe: str):
      ["n=30", "m=13"]),
 ])
 def test_reads_through_index_arrays_transform_and_validate(tmp_path, code, recipe, sizes):
-    src, r = _files(tmp_path, code, recipe)
+    src, r = case_files(tmp_path, code, recipe)
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0, err
     rc, out, err = run_cli("run", src, "--recipe", r, *[a for s in sizes for a in ("-D", s)],
@@ -125,7 +118,7 @@ def test_reads_through_index_arrays_transform_and_validate(tmp_path, code, recip
 
 
 def test_the_subscripts_are_printed_as_written_with_the_new_loops(tmp_path):
-    src, r = _files(tmp_path, ELL, "steps:\n  - privatize: {var: sum, at: row}\n"
+    src, r = case_files(tmp_path, ELL, "steps:\n  - privatize: {var: sum, at: row}\n"
                                    "  - tile: {stmt: 1, loop: i, size: 4, control: ii}\n"
                                    "  - unroll: {stmt: 1, loop: i, factor: 2}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
@@ -135,7 +128,7 @@ def test_the_subscripts_are_printed_as_written_with_the_new_loops(tmp_path):
 def test_a_branch_that_changes_its_own_condition_takes_it_first(tmp_path):
     # SHOC MD's `if (r2inv < cutsq) { r2inv = 1.0 / r2inv; ... }`: the later statements of the
     # arm must still see the condition as it was before the first one ran
-    src, r = _files(tmp_path, MD_CUTOFF, "steps:\n  - omp_for: {stmt: 0, loop: i, private: %s}\n" % MD_PRIVATE)
+    src, r = case_files(tmp_path, MD_CUTOFF, "steps:\n  - omp_for: {stmt: 0, loop: i, private: %s}\n" % MD_PRIVATE)
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0, err
     assert out.count("int lx_c17_7;") == 1 and "lx_c17_7 = r2inv < cutsq;" in out, out
@@ -145,7 +138,7 @@ def test_a_branch_that_changes_its_own_condition_takes_it_first(tmp_path):
 
 def test_an_array_the_region_writes_is_still_refused_through_an_index(tmp_path):
     scatter = ELL.replace("    y[row] = sum;\n", "    y[cols[row]] = sum;\n")
-    src, r = _files(tmp_path, scatter, "steps: []\n")
+    src, r = case_files(tmp_path, scatter, "steps: []\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 2 and "non-affine subscript of 'y'" in err, err
     inplace = ELL.replace("const double *x", "double *x").replace("    y[row] = sum;\n", "    x[row] = sum;\n")
@@ -157,14 +150,14 @@ def test_an_array_the_region_writes_is_still_refused_through_an_index(tmp_path):
 @pytest.mark.parametrize("step", ["registers: {stmt: 1, array: x, at: row}",
                                   "scalar_replace: {stmt: 1, array: x, at: i}"])
 def test_a_copy_of_an_array_read_through_indexes_is_refused(tmp_path, step):
-    src, r = _files(tmp_path, ELL, "steps:\n  - %s\n" % step)
+    src, r = case_files(tmp_path, ELL, "steps:\n  - %s\n" % step)
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 2 and "'x' is read through an index array in S1" in err, err
 
 
 def test_an_index_whose_values_the_harness_cannot_choose_is_said(tmp_path):
     code = ELL.replace("x[cols[row * nnz + i]]", "x[2 * cols[row * nnz + i]]")
-    src, r = _files(tmp_path, code, "steps: []\n")
+    src, r = case_files(tmp_path, code, "steps: []\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0, err
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "nrows=8", "-D", "nnz=3")
@@ -176,14 +169,14 @@ CUDA = "steps:\n  - privatize: {var: sum, at: row}\n  - tile: {stmt: 1, loop: ro
 
 
 def test_cuda_needs_the_count_of_an_array_read_through_indexes(tmp_path):
-    src, r = _files(tmp_path, ELL, CUDA % "")
+    src, r = case_files(tmp_path, ELL, CUDA % "")
     rc, out, err = run_cli("transform", src, "--recipe", r, "--target", "cuda")
     assert rc == 2 and "reads it through an index array" in err and "sizes: {x: COUNT}" in err, err
 
 
 @needs_nvcc
 def test_cuda_with_the_count_compiles(tmp_path):
-    src, r = _files(tmp_path, ELL, CUDA % ", sizes: {x: nrows}")
+    src, r = case_files(tmp_path, ELL, CUDA % ", sizes: {x: nrows}")
     rc, out, err = run_cli("transform", src, "--recipe", r, "--target", "cuda")
     assert rc == 0 and "x[cols[(tx + 64 * bx) * nnz + i]]" in out, err
     assert nvcc_compile(out) is None
@@ -196,6 +189,6 @@ def test_cuda_gather_validates_on_the_gpu(tmp_path):
         CudaSession()
     except Exception as e:                      # no pycuda, no driver, no device
         pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
-    src, r = _files(tmp_path, ELL, CUDA % ", sizes: {x: nrows}")
+    src, r = case_files(tmp_path, ELL, CUDA % ", sizes: {x: nrows}")
     rc, out, err = run_cli("run", src, "--recipe", r, "--target", "cuda", "-D", "nrows=300", "-D", "nnz=9")
     assert rc == 0 and ": ok" in out, out + err

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import require_gpu, run_cli
+from conftest import case_files, require_gpu, run_cli
 from test_cuda_codegen import needs_nvcc, nvcc_compile
 
 MATVEC = """void matmul(float* xout, float* x, float* w, int n, int d) {
@@ -33,12 +33,6 @@ MM = """void mm(int n, int m, int p, double A[n][p], double B[p][m], double C[n]
 """
 
 
-def _files(tmp_path, src, recipe):
-    c, r = tmp_path / "k.c", tmp_path / "r.yaml"
-    c.write_text(src)
-    r.write_text(recipe)
-    return c, r
-
 
 def _ok(*argv):
     rc, out, err = run_cli(*argv)
@@ -47,7 +41,7 @@ def _ok(*argv):
 
 @pytest.mark.parametrize("d", [777, 3])
 def test_a_jammed_accumulator_gets_a_variable_per_copy(tmp_path, d):
-    c, r = _files(tmp_path, MATVEC, "steps:\n  - unroll: {stmt: 1, loop: i, factor: 4}\n")
+    c, r = case_files(tmp_path, MATVEC, "steps:\n  - unroll: {stmt: 1, loop: i, factor: 4}\n")
     _ok("run", c, "--function", "matmul", "--recipe", r, "-D", "n=97", "-D", f"d={d}")
     if d == 777:
         rc, out, err = run_cli("transform", c, "--function", "matmul", "--recipe", r)
@@ -57,13 +51,13 @@ def test_a_jammed_accumulator_gets_a_variable_per_copy(tmp_path, d):
 
 
 def test_nested_jams_name_each_copy_apart_and_openmp_keeps_them_private(tmp_path):
-    c, r = _files(tmp_path, MM, "steps:\n  - unroll: {stmt: 1, loop: i, factor: 2}\n"
+    c, r = case_files(tmp_path, MM, "steps:\n  - unroll: {stmt: 1, loop: i, factor: 2}\n"
                                 "  - unroll: {stmt: 1, loop: j, factor: 3}\n")
     for sizes in (("n=7", "m=8", "p=5"), ("n=1", "m=1", "p=1")):
         _ok("run", c, "--function", "mm", "--recipe", r, *[x for s in sizes for x in ("-D", s)])
     rc, out, err = run_cli("transform", c, "--function", "mm", "--recipe", r)
     assert rc == 0 and "s__j2__i1 += A[i + 1][k] * B[k][j + 2];" in out, out + err
-    c, r = _files(tmp_path, MATVEC, "steps:\n  - tile: {stmt: 1, loop: i, size: 16, control: ii}\n"
+    c, r = case_files(tmp_path, MATVEC, "steps:\n  - tile: {stmt: 1, loop: i, size: 16, control: ii}\n"
                                     "  - unroll: {stmt: 1, loop: i, factor: 4}\n"
                                     "  - unroll: {stmt: 1, loop: j, factor: 2}\n"
                                     "  - omp_for: {stmt: 1, loop: ii}\n")
@@ -74,14 +68,14 @@ def test_nested_jams_name_each_copy_apart_and_openmp_keeps_them_private(tmp_path
 
 def test_a_split_lifetime_is_still_refused(tmp_path):
     # distributing the accumulation from its use overlaps the iterations' values in one variable
-    c, r = _files(tmp_path, MATVEC, "steps:\n  - distribute: {stmts: [0, 1, 2], loop: i}\n")
+    c, r = case_files(tmp_path, MATVEC, "steps:\n  - distribute: {stmts: [0, 1, 2], loop: i}\n")
     rc, out, err = run_cli("transform", c, "--function", "matmul", "--recipe", r)
     assert rc == 2 and "lifetimes of two iterations' values" in err, err
 
 
 @needs_nvcc
 def test_a_jam_inside_a_thread_declares_the_copies_in_the_kernel(tmp_path):
-    c, r = _files(tmp_path, MM, "steps:\n  - tile: {stmt: 1, loop: j, size: 32, control: jj}\n"
+    c, r = case_files(tmp_path, MM, "steps:\n  - tile: {stmt: 1, loop: j, size: 32, control: jj}\n"
                                 "  - permute: {stmt: 1, order: [jj, j, i]}\n"
                                 "  - cuda: {stmt: 1, block: [jj], thread: [j]}\n"
                                 "  - unroll: {stmt: 1, loop: i, factor: 2}\n")
@@ -95,7 +89,7 @@ def test_a_jam_inside_a_thread_declares_the_copies_in_the_kernel(tmp_path):
 @pytest.mark.gpu
 def test_a_jam_inside_a_thread_runs_on_the_gpu(tmp_path):
     require_gpu()
-    c, r = _files(tmp_path, MM, "steps:\n  - tile: {stmt: 1, loop: j, size: 32, control: jj}\n"
+    c, r = case_files(tmp_path, MM, "steps:\n  - tile: {stmt: 1, loop: j, size: 32, control: jj}\n"
                                 "  - permute: {stmt: 1, order: [jj, j, i]}\n"
                                 "  - cuda: {stmt: 1, block: [jj], thread: [j]}\n"
                                 "  - unroll: {stmt: 1, loop: i, factor: 4}\n")

@@ -7,18 +7,11 @@ import shutil
 
 import pytest
 
-from conftest import run_cli
+from conftest import case_files, run_cli
 
 gcc = pytest.mark.skipif(shutil.which("gcc") is None,
                          reason="compiles the generated C with gcc, which this machine lacks")
 
-
-def _files(tmp_path, code: str, recipe: str):
-    src = tmp_path / "k.c"
-    src.write_text(code)
-    r = tmp_path / "r.yaml"
-    r.write_text(recipe)
-    return src, r
 
 
 INT_SUM = """void f(int n, double *x, int *out) {
@@ -36,7 +29,7 @@ INT_SUM = """void f(int n, double *x, int *out) {
 @pytest.mark.parametrize("update, op", [("+=", "+"), ("*=", "*"), ("-=", "+")])
 def test_an_int_reduction_of_floating_values_is_refused(tmp_path, update, op):
     # b += <double> is b = (int)(b + e): truncated at every update, so the order counts
-    src, r = _files(tmp_path, INT_SUM % update,
+    src, r = case_files(tmp_path, INT_SUM % update,
                     "steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {'%s': [b]}}\n" % op)
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 2 and f"reduction({op}:b): S0" in err and "converts a floating value to 'int b'" in err, err
@@ -44,7 +37,7 @@ def test_an_int_reduction_of_floating_values_is_refused(tmp_path, update, op):
 
 def test_an_int_reduction_of_int_values_and_a_double_one_are_accepted(tmp_path):
     code = (INT_SUM % "+=").replace("10.0 * x[i] - 5.0", "(int) x[i] + 1")
-    src, r = _files(tmp_path, code, "steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [b]}}\n")
+    src, r = case_files(tmp_path, code, "steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [b]}}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0 and "reduction(+:b)" in out, err
     src.write_text(INT_SUM.replace("int b = 0", "double b = 0") % "+=")
@@ -70,7 +63,7 @@ double f(int n, double *x, double *y, double *out) {
 
 @gcc
 def test_a_conditional_sum_and_a_nested_fmin_are_reductions(tmp_path):
-    src, r = _files(tmp_path, COND, "steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [s], min: [m]}}\n")
+    src, r = case_files(tmp_path, COND, "steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [s], min: [m]}}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0 and "reduction(+:s) reduction(min:m)" in out, err
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=1001", "--cflags", "-O2 -fopenmp")
@@ -79,7 +72,7 @@ def test_a_conditional_sum_and_a_nested_fmin_are_reductions(tmp_path):
 
 def test_a_conditional_assignment_is_no_reduction(tmp_path):
     code = COND.replace("if (x[i] > 0.5) s += x[i]; else s -= y[i];", "if (x[i] > 0.5) s = x[i];")
-    src, r = _files(tmp_path, code, "steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [s], min: [m]}}\n")
+    src, r = case_files(tmp_path, code, "steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [s], min: [m]}}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 2 and "uses it other than as `v = v op e`" in err, err
 
@@ -101,7 +94,7 @@ ALIAS = """void f(int n, double *x, double *y) {
 @pytest.mark.parametrize("recipe", ["steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [s]}}\n",
                                     "steps:\n  - distribute: {stmts: [0, 1], loop: i}\n"])
 def test_a_local_pointer_to_a_variable_the_region_uses_is_refused(tmp_path, recipe):
-    src, r = _files(tmp_path, ALIAS, recipe)
+    src, r = case_files(tmp_path, ALIAS, recipe)
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 2 and "k.c:8:" in err and "'ps' points into 's' (set at line 4" in err \
         and "the region uses both names" in err, err
@@ -121,7 +114,7 @@ def test_a_pointer_swap_and_an_unrelated_pointer_are_no_alias(tmp_path):
   *q = 1.0;
 }
 """
-    src, r = _files(tmp_path, code, "steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n")
+    src, r = case_files(tmp_path, code, "steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0, err
 
@@ -145,7 +138,7 @@ RESERVED = """double f(int n, double *x, double *y) {
 
 @gcc
 def test_private_and_reduction_variables_with_isl_reserved_names_run(tmp_path):
-    src, r = _files(tmp_path, RESERVED, "steps:\n  - omp_for: {stmt: 0, loop: i, "
+    src, r = case_files(tmp_path, RESERVED, "steps:\n  - omp_for: {stmt: 0, loop: i, "
                                         "reduction: {max: [max], min: [min], +: [floor]}, private: [mod]}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0 and "reduction(max:max) reduction(min:min) reduction(+:floor) private(mod)" in out, out + err
@@ -163,7 +156,7 @@ void f(int n, double *x, struct acc *g) {
 #pragma endscop
 }
 """
-    src, r = _files(tmp_path, code, "steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [g->s]}}\n")
+    src, r = case_files(tmp_path, code, "steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [g->s]}}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0 and "reduction(+:g__s)" in out, err
 
@@ -183,7 +176,7 @@ FLAGS = """void f(int n, char mode, int add, double *x, double *y, int *u) {
 
 @gcc
 def test_a_flag_gets_a_value_its_type_holds_and_no_zero_divisor(tmp_path):
-    src, r = _files(tmp_path, FLAGS, "steps:\n  - tile: {stmt: 2, loop: i, size: 8}\n")
+    src, r = case_files(tmp_path, FLAGS, "steps:\n  - tile: {stmt: 2, loop: i, size: 8}\n")
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=101")
     assert rc == 0 and ": ok" in out, out + err
     assert "harness sets it to 300" not in err and "'mode' only turns statements" in err, err
@@ -252,7 +245,7 @@ void f(int n, double *x, double *y, double *z, int *u) {
 ])
 def test_temporaries_of_nested_and_both_arms_are_private(tmp_path, body):
     var = "q" if "q =" in body else "t"
-    src, r = _files(tmp_path, ARMS % body, "steps:\n  - omp_for: {stmt: 0, loop: i, private: [%s]}\n" % var)
+    src, r = case_files(tmp_path, ARMS % body, "steps:\n  - omp_for: {stmt: 0, loop: i, private: [%s]}\n" % var)
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=1001", "--cflags", "-O2 -fopenmp")
     assert rc == 0 and ": ok" in out and "computed on every iteration" in err, out + err
 
@@ -265,6 +258,6 @@ def test_temporaries_of_nested_and_both_arms_are_private(tmp_path, body):
 ])
 def test_temporaries_whose_old_value_may_be_read_stay_conditional(tmp_path, body):
     var = "q" if "q =" in body else "t"
-    src, r = _files(tmp_path, ARMS % body, "steps:\n  - omp_for: {stmt: 0, loop: i, private: [%s]}\n" % var)
+    src, r = case_files(tmp_path, ARMS % body, "steps:\n  - omp_for: {stmt: 0, loop: i, private: [%s]}\n" % var)
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 2 and f"reads '{var}' before any write of it in the same iteration" in err, err

@@ -8,19 +8,12 @@ import shutil
 
 import pytest
 
-from conftest import run_cli
+from conftest import case_files, run_cli
 from test_cuda_codegen import needs_nvcc, nvcc_compile
 
 gcc = pytest.mark.skipif(shutil.which("gcc") is None,
                          reason="compiles the generated C with gcc, which this machine lacks")
 
-
-def _files(tmp_path, code: str, recipe: str, recipe_name: str = "r.yaml"):
-    src = tmp_path / "k.c"
-    src.write_text(code)
-    r = tmp_path / recipe_name
-    r.write_text(recipe)
-    return src, r
 
 
 NESTS = """void foo(int n, double C[n][n], double X[n][n], double B[n][n])
@@ -56,7 +49,7 @@ tile(0,"k",4)
 @gcc
 @pytest.mark.parametrize("n", ["13", "16"])
 def test_a_script_numbers_statements_within_the_nest_that_loop_picks(tmp_path, n):
-    src, r = _files(tmp_path, NESTS, SCRIPT, "s.py")
+    src, r = case_files(tmp_path, NESTS, SCRIPT, "s.py")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0, err
     # loop(1)'s statement 1 is the file's S2, loop(2)'s statement 0 the file's S3
@@ -74,7 +67,7 @@ def test_a_script_numbers_statements_within_the_nest_that_loop_picks(tmp_path, n
     (SCRIPT.replace("loop(1)", "loop(-1)"), "s.py:6:1: error: loop(-1): a loop nest is a number >= 0"),
 ])
 def test_a_nest_or_statement_a_script_cannot_have_is_said(tmp_path, script, said):
-    src, r = _files(tmp_path, NESTS, script, "s.py")
+    src, r = case_files(tmp_path, NESTS, script, "s.py")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 2 and said in err and err.count("\n") == 1, err
 
@@ -94,7 +87,7 @@ PEEL = """void mm(float **A, float **B, float **C, int ambn, int an, int bm)
 
 @gcc
 def test_peeled_iterations_are_statements_of_their_own(tmp_path):
-    src, r = _files(tmp_path, PEEL, "from chill import *\nsource('k.c')\nprocedure('mm')\nloop(0)\n"
+    src, r = case_files(tmp_path, PEEL, "from chill import *\nsource('k.c')\nprocedure('mm')\nloop(0)\n"
                                     "known('ambn > 6')\npeel(1,3,-4)\npeel(1,3,2)\n", "s.py")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0, err
@@ -111,7 +104,7 @@ def test_peeled_iterations_are_statements_of_their_own(tmp_path):
 
 
 def test_a_long_peel_stays_one_loop(tmp_path):
-    src, r = _files(tmp_path, PEEL, "steps:\n  - peel: {stmt: 1, loop: n, first: 20}\n")
+    src, r = case_files(tmp_path, PEEL, "steps:\n  - peel: {stmt: 1, loop: n, first: 20}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r, "--function", "mm")
     assert rc == 0 and "for (n = 0; n <= lx_min(19, ambn - 1); n++)" in out, out + err
     assert out.count("C[i][j] += A[i][n] * B[n][j];") == 2, out
@@ -150,7 +143,7 @@ def test_an_unclosed_leader_without_begin_is_said(tmp_path):
 
 @gcc
 def test_a_bare_loop_condition_tests_not_zero(tmp_path):
-    src, r = _files(tmp_path, "void clear(double *a, int n) {\n  int i;\n#pragma scop\n  for (i = n; i; i--)\n"
+    src, r = case_files(tmp_path, "void clear(double *a, int n) {\n  int i;\n#pragma scop\n  for (i = n; i; i--)\n"
                               "    a[i] = a[i] * 2.0 + 1.0;\n#pragma endscop\n}\n",
                     "steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
@@ -180,19 +173,19 @@ cudaize("K", {kVals=%s, x=128, Q=128}, {block={"jj"}, thread={"j"}})
 
 
 def test_cudaize_sizes_an_array_of_structs_by_its_name(tmp_path):
-    src, r = _files(tmp_path, AOS, AOS_LUA % '"M + 3"' , "s.lua")
+    src, r = case_files(tmp_path, AOS, AOS_LUA % '"M + 3"' , "s.lua")
     rc, out, err = run_cli("transform", src, "--recipe", r, "--target", "cuda")
     assert rc == 0 and "ignored" not in err, err
     assert "cudaMalloc((void **)&lx_d_kVals, (size_t)(M + 3) * sizeof(struct kv))" in out, out
     # a count below the structs the region reads, at a fixed size, is an error at the step
-    src, r = _files(tmp_path, AOS, AOS_LUA % "10", "s.lua")
+    src, r = case_files(tmp_path, AOS, AOS_LUA % "10", "s.lua")
     rc, out, err = run_cli("transform", src, "--recipe", r, "--target", "cuda", "-D", "M=64")
     assert rc == 2 and "sizes: array 'kVals' is given 10 elements, but the region reaches element 63" in err, err
 
 
 @needs_nvcc
 def test_cudaize_of_an_array_of_structs_compiles(tmp_path):
-    src, r = _files(tmp_path, AOS, AOS_LUA % '"M"', "s.lua")
+    src, r = case_files(tmp_path, AOS, AOS_LUA % '"M"', "s.lua")
     rc, out, err = run_cli("transform", src, "--recipe", r, "--target", "cuda")
     assert rc == 0, err
     assert nvcc_compile(out) is None
@@ -214,7 +207,7 @@ CP = """void cp(int n, int m, const float *ax, const float *ay, const float *q, 
 
 
 def test_one_message_names_every_temporary_to_privatize(tmp_path):
-    src, r = _files(tmp_path, CP, "from chill import *\nsource('k.c')\nprocedure('cp')\nloop(0)\n"
+    src, r = case_files(tmp_path, CP, "from chill import *\nsource('k.c')\nprocedure('cp')\nloop(0)\n"
                                   "permute([2,1])\n", "s.py")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 2 and err.count("\n") == 1, err
@@ -235,7 +228,7 @@ void scale(double a[N], double s) {
 
 @gcc
 def test_run_says_that_a_define_of_the_file_keeps_its_own_value(tmp_path):
-    src, r = _files(tmp_path, DEFINED, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    src, r = case_files(tmp_path, DEFINED, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "N=50")
     assert rc == 0 and ": ok" in out, out + err
     assert "k.c:1:9: note: -D N=50 sets 'N' in looptx's own harness only: this #define sets it to 100, " \
