@@ -320,14 +320,14 @@ def test_script_that_opens_with_a_docstring_or_long_comment(tmp_path):
     ("from chill import *\nsource('mm.c')\nprocedure('normalMM')\nloop(1)\nunroll(0,2,4)\n", "mm.py"),
     ('init("mm.c","normalMM",1)\nunroll(0,2,4)\n', "mm.lua"),
 ])
-def test_a_later_loop_nest_is_refused_not_replaced_by_the_first(mm, script, name):
-    """CHiLL numbers statements within the nest loop(N) picks; looptx over the file: the script
-    used to transform the first nest instead, with exit 0."""
+def test_a_loop_nest_the_procedure_lacks_is_refused_not_replaced_by_the_first(mm, script, name):
+    """CHiLL numbers statements within the nest loop(N) picks (test_probe31 runs several); the
+    script used to transform the first nest instead, with exit 0."""
     (mm / name).write_text(script)
     rc, out, err = cli("transform", mm / "mm.c", "--recipe", mm / name)
-    line = 4 if name == "mm.py" else 1
-    assert rc == 2 and err.count("\n") == 1 and err.startswith(f"{mm / name}:{line}:1: error: "), err
-    assert "only the first loop nest" in err, err
+    line = 5 if name == "mm.py" else 2
+    assert rc == 2 and err.count("\n") == 1 and err.startswith(f"{mm / name}:{line}: step 1 (unroll): error: "), err
+    assert "loop(1): there are 1 loop nest(s) here, numbered from 0" in err, err
     (mm / name).write_text(script.replace("loop(1)", "loop(0)").replace('",1)', '",0)'))
     rc, out, err = cli("transform", mm / "mm.c", "--recipe", mm / name)
     assert rc == 0, err

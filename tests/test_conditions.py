@@ -85,25 +85,29 @@ def test_branches_on_data_become_conditional_assignments(tmp_path, steps):
     assert _run(out, tmp_path) == _run(src, tmp_path)
 
 
-def test_a_branch_that_changes_its_own_condition_is_refused(tmp_path):
-    src = tmp_path / "bad.c"
-    src.write_text("""void f(int n, double *x, double *y)
+CHANGES_ITS_CONDITION = """#include <stdio.h>
+double f(int n, int m, int unused, double *x, double *y, double *z)
 {
 #pragma scop
     for (int i = 0; i < n; i++)
-        if (x[i] > 0.0) {
-            x[i] = 0.0;
-            y[i] = 1.0;
-        }
+        for (int j = 0; j < m; j++)
+            if (x[i * 64 + j] > 0.0) {
+                x[i * 64 + j] = 0.0;
+                y[i * 64 + j] = 1.0;
+            }
 #pragma endscop
+    return 0.0;
 }
-""")
-    rc, out, err = cli("transform", src)
-    assert rc == 2 and out == "", err
-    assert err.strip() == (
-        f"{src}:5:13: error: non-affine condition: it reads array data (conditions "
-        "must be affine comparisons of iterators and parameters; or write the branch as conditional "
-        "assignments, x = c ? v : x (a statement of the branch changes what its condition reads))"), err
+""" + MAIN
+
+
+@pytest.mark.parametrize("steps", [(), ("unroll: {stmt: 0, loop: j, factor: 3}",)])
+def test_a_branch_that_changes_its_own_condition_takes_it_first(tmp_path, steps):
+    """The arm's later statements test the condition as it was before its first one ran."""
+    src, out, err = _transform(tmp_path, "cond.c", CHANGES_ITS_CONDITION % (), steps)
+    text = out.read_text()
+    assert "lx_c7_13 = x[64 * i + j] > 0.0;" in text and "y[64 * i + j] = lx_c7_13 ? 1.0 : y[64 * i + j];" in text, text
+    assert _run(out, tmp_path) == _run(src, tmp_path)
 
 
 GUARDED = """#include <stdio.h>
