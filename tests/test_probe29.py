@@ -92,7 +92,9 @@ SPMV = """void spmv(int nRows, const double *val, const int *cols, const int *ro
 @pytest.mark.parametrize("text, args, message", [
     (WAXPBY, ("--function", "waxpby"), "f.c:3:7: error: non-affine condition: 'alpha' (double) is not a loop "
      "iterator or an integer size (the branch chooses between loop nests: mark each nest as a region of its own"),
-    (SPMV, (), "f.c:7:14: error: non-affine: array element of 'rowDelimiters' used in an index or bound"),
+    (SPMV, (), "f.c:7:14: error: non-affine: array element of 'rowDelimiters' used in an index or bound "
+     "(a loop bounded by array data (CSR's `for (j = rowptr[i]; j < rowptr[i + 1]; j++)`) has no polyhedral "
+     "model: store the rows padded to one length (ELL"),
 ])
 def test_refusals_name_what_they_refuse(tmp_path, text, args, message):
     src = tmp_path / "f.c"

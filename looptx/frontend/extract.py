@@ -393,12 +393,20 @@ class Extractor:
                              "rename the inner iterator")
         step = self.loop_step(node, it)
         mark = len(self.ctx_obligations)
-        lb_text = self.affine_text(lb)
-        self.loops.append(Loop(it, [], step < 0))
         try:
-            conj = self.loop_condition(node, it, step)
-        finally:
-            self.loops.pop()
+            lb_text = self.affine_text(lb)
+            self.loops.append(Loop(it, [], step < 0))
+            try:
+                conj = self.loop_condition(node, it, step)
+            finally:
+                self.loops.pop()
+        except SourceError as e:
+            if e.what.startswith("non-affine: array element"):
+                e.hint = (f"a loop bounded by array data (CSR's `for ({it} = rowptr[i]; {it} < rowptr[i + 1]; "
+                          f"{it}++)`) has no polyhedral model: store the rows padded to one length (ELL, "
+                          "`for (k = 0; k < width; k++) ... x[cols[i * width + k]]`, which looptx transforms), "
+                          "or leave this loop out of the region")
+            raise
         cons = [f"{it} >= {lb_text}" if step > 0 else f"{it} <= {lb_text}"] + conj
         if abs(step) > 1:
             cons.append(f"({it} - ({lb_text})) mod {abs(step)} = 0")
