@@ -327,7 +327,9 @@ def fragment_inputs(path: str, defines: Mapping[str, int] | None):
     if spec is None or not (spec.input_vars or spec.decl_file):
         return None, defines
     from looptx.search.command import input_decls
-    sizes = spec.problem_sizes() if spec.input_params else []
+    # a -D of an input param holds for the sizes derived from it (`decl int nr = M;`) too
+    given = {k: v for k, v in defines.items() if k in {p.name for p in spec.input_params}}
+    sizes = spec.problem_sizes(given) if spec.input_params else []
     return input_decls(spec, path), {**(sizes[0] if sizes else {}), **defines}
 
 

@@ -151,11 +151,13 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             wrapped.append(r.index)
 
     decls, decl_sizes = extra_decls, {}
+    if decls:
+        # pycparser reads no comments (an Orio decl_file may hold some): blanked in place
+        decls = blank(decls, [(c.start, c.end) for c in scan_comments(decls)])
     if decls and needs_cpp(decls):
         # a decl_file with #ifdef/#define (Orio compiles it with the build's -D flags, which
         # input_decls turned into #defines); its integer #defines are sizes
-        dp = preprocess_decls(blank(decls, [(c.start, c.end) for c in scan_comments(decls)]),
-                              path, {k: str(v) for k, v in defines.items()})
+        dp = preprocess_decls(decls, path, {k: str(v) for k, v in defines.items()})
         decls = "\n".join(ln for ln in dp.text.split("\n") if not _LINE_MARK.match(ln))
         decl_sizes = dp.int_macros
 
@@ -210,12 +212,15 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     stand_ins = {to_model(k) for k in defines if k in soft}
     # a variable of the file (a function's `int n`) that --define fixes is still passed other
     # values by the callers: the output is made for the value and checks it
-    pinned = {to_model(k) for k in defines if k not in soft and to_model(k) in declared_here} if pin else set()
+    # (so is a variable that Orio's input_vars, its decl_file or a header declare, `int ny;`:
+    # not a macro)
+    variables = declared_here | _declared_in_file(ast, None)
+    pinned = {to_model(k) for k in defines if k not in soft and to_model(k) in variables} if pin else set()
     # a size that neither the file declares nor #defines comes from the build's -D (Orio's
     # NRA), which may give another value: the output is made for this one and checks it
     defined = set(re.findall(r"^\s*#\s*define\s+([A-Za-z_]\w*)", text, re.M))
     external = frozenset(to_model(k) for k in defines if pin and k not in soft and k not in defined
-                         and to_model(k) not in declared_here)
+                         and to_model(k) not in variables)
     int_macros = {to_model(k): v for k, v in pp.int_macros.items()}
     defines = {to_model(k): v for k, v in defines.items()}
 
@@ -471,11 +476,12 @@ def _defaults(text: str) -> frozenset:
                                 text, re.M))
 
 
-def _declared_in_file(ast) -> set[str]:
-    """Every name the file (not input_vars) declares: globals, parameters, locals."""
+def _declared_in_file(ast, part: str | None = MAIN) -> set[str]:
+    """Every name the file (not input_vars; or, `part` None, with its input_vars and headers)
+    declares: globals, parameters, locals."""
     collector = DeclCollector()
     for e in ast.ext:
-        if e.coord is not None and e.coord.file == MAIN:
+        if e.coord is not None and (part is None or e.coord.file == part):
             collector.visit(e)
     return {d.name for d in collector.decls if d.name}
 
