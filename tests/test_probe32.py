@@ -94,3 +94,36 @@ def test_a_define_of_a_variable_the_decl_file_declares_is_checked_as_it_runs(tmp
     (tmp_path / "k.c").write_text(VARIABLE)
     rc, out, err = run_cli("transform", tmp_path / "k.c", "-D", "ny=31")
     assert rc == 0 and "#if ny" not in out and "if (ny == 31) {" in out, out + err
+
+
+ROW_OVER = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O2'; }
+  def performance_params { param P[] = [['j','i']]; }
+  def input_params { param m = 60; param n = 20; }
+  def input_vars { decl static double d[m][n] = random; }
+) @*/
+int i, j;
+/*@ begin Loop (
+  transform Composite(permut = [P])
+  for (i = 1; i <= n-1; i++)
+    for (j = 0; j <= m-1; j++)
+      d[i][j] = d[i][j] * 0.5 + d[i-1][j];
+) @*/
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+@gcc
+def test_sizes_that_run_past_a_row_are_refused(tmp_path):
+    """d[i][25] in rows of 20 is d[i+1][5] in C, which the model takes for another element:
+    the interchange, legal in the model, changes the result there."""
+    (tmp_path / "k.c").write_text(ROW_OVER)
+    rc, out, err = run_cli("run", tmp_path / "k.c")
+    assert rc == 2 and err.count("\n") == 1, err
+    assert "k.c:12:7: error: at these sizes the region indexes dimension 2 of array 'd' at 59, outside its " \
+           "extent 20 (d[m][n])" in err, err
+    rc, out, err = run_cli("search", tmp_path / "k.c", "--budget", "1")
+    assert rc == 2 and "outside its extent 20" in err, err
+    rc, out, err = run_cli("run", tmp_path / "k.c", "-D", "m=20", "-D", "n=20")
+    assert rc == 0 and ": ok" in out, out + err

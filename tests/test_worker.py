@@ -156,6 +156,38 @@ def test_children_exit_when_parent_is_killed(tmp_path):
     assert not _alive(child)
 
 
+@pytest.mark.parametrize("how", ["timeout", "parent killed"])
+def test_what_a_worker_started_ends_with_it(tmp_path, how):
+    """A search stopped (or a build past its time) must not leave gcc's cc1 compiling for
+    minutes: the worker's process group goes with it."""
+    pid_file = tmp_path / "grandchild.pid"
+    if how == "timeout":
+        with IsolatedWorker() as w:
+            r = w.call(calls.compile_forever, str(pid_file), timeout=1.5)
+            assert r.status == "timeout", r
+    else:
+        script = tmp_path / "parent.py"
+        script.write_text(textwrap.dedent(f"""
+            from looptx.runtime.worker import IsolatedWorker
+            from fakes import calls
+            if __name__ == "__main__":
+                IsolatedWorker().call(calls.compile_forever, {str(pid_file)!r})
+        """))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
+        proc = subprocess.Popen([sys.executable, str(script)], env=env)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not pid_file.exists():
+            time.sleep(0.1)
+        time.sleep(0.2)
+        proc.kill()
+        proc.wait()
+    grandchild = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _alive(grandchild):
+        time.sleep(0.1)
+    assert not _alive(grandchild)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -42,6 +42,24 @@ def outside_extents(scop: Scop, array: str, values: dict[str, int], extents: tup
     return span[0] if span[0] < 0 else span[1]
 
 
+def row_overrun(scop: Scop, array: str, values: dict[str, int],
+                extents: tuple[int, ...]) -> tuple[int, int] | None:
+    """(dimension, index) of a subscript past its declared extent in a dimension after the
+    first that the region reaches at the sizes `values` (`d[i][25]` in rows of 20): C lays that
+    element in another row, which the model, one element per subscript tuple, takes for a
+    different one."""
+    reached = _reached(scop, array, values)
+    if reached is None or reached.is_empty() or reached.dim(isl.dim_type.set) != len(extents):
+        return None
+    for k in range(1, len(extents)):
+        lo, hi = reached.dim_min_val(k), reached.dim_max_val(k)
+        if lo.is_int() and lo.to_python() < 0:
+            return k, lo.to_python()
+        if hi.is_int() and hi.to_python() >= extents[k]:
+            return k, hi.to_python()
+    return None
+
+
 def flat_reach(scop: Scop, array: str, values: dict[str, int],
                extents: tuple[int, ...]) -> tuple[int, int] | None:
     """(lowest, highest) element offset the region reaches in `array`, laid out with the

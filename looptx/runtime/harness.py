@@ -553,8 +553,17 @@ def _check_within(scop, a, env: dict, shape: tuple[int, ...], where: dict) -> No
     """The region must stay inside an array's declared extents at these sizes: past them, the
     original itself reads or writes other memory, and every variant would look wrong or crash
     (SPAPT's atax run with nx > N)."""
-    from looptx.poly.footprint import outside_extents
-    far = outside_extents(scop, a.name, {p: int(env[p]) for p in scop.params if p in env}, shape)
+    from looptx.poly.footprint import outside_extents, row_overrun
+    values = {p: int(env[p]) for p in scop.params if p in env}
+    over = row_overrun(scop, a.name, values, shape)
+    if over is not None:
+        k, index = over
+        raise LooptxError(f"at these sizes the region indexes dimension {k + 1} of array '{a.name}' at {index}, "
+                          f"outside its extent {shape[k]} ({a.name}{''.join(f'[{d}]' for d in a.dims)}): C "
+                          "puts that element in another row, which looptx's dependences take for a different one",
+                          hint="give sizes under which every subscript stays inside its dimension "
+                               "(--define NAME=VALUE), or declare the array with the extents its loops use", **where)
+    far = outside_extents(scop, a.name, values, shape)
     if far is not None:
         raise LooptxError(f"at these sizes the region reaches element {far} of array '{a.name}', outside "
                           f"its {int(np.prod(shape))} elements ({a.name}{''.join(f'[{d}]' for d in a.dims)})",

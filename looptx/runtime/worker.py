@@ -83,7 +83,31 @@ def _watch_parent(ppid: int) -> None:
     while True:
         time.sleep(0.5)
         if os.getppid() != ppid:
+            _end_group()
             os._exit(3)
+
+
+def _end_group() -> None:
+    """Kill the compilers this child started, and the child with them (their group is the
+    child's own, made by _child_main)."""
+    try:
+        if os.getpgrp() == os.getpid():
+            os.killpg(os.getpgrp(), signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def _kill_tree(proc) -> None:
+    """Kill a worker and what it started (gcc and its cc1 run in the worker's process group,
+    and would otherwise compile on for minutes after a search was stopped)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (OSError, TypeError):
+        pass
+    try:
+        proc.kill()
+    except (ValueError, OSError):
+        pass
 
 
 def _send(conn, message) -> bool:
@@ -101,6 +125,11 @@ def _child_main(conn, initializer, initargs, ppid) -> None:
     _IN_WORKER = True
     # Ctrl-C reaches the whole process group; the parent decides what to do with its children.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # a group of its own, so that killing the worker kills the compilers it runs (_kill_tree)
+    try:
+        os.setpgrp()
+    except OSError:
+        pass
     threading.Thread(target=_watch_parent, args=(ppid,), daemon=True).start()
     try:
         _STATE = initializer(*initargs) if initializer is not None else None
@@ -195,10 +224,7 @@ class IsolatedWorker:
         """Kill the child now; safe from another thread (a call in progress reports 'crash')."""
         proc = self._proc
         if proc is not None:
-            try:
-                proc.kill()
-            except (ValueError, OSError):
-                pass
+            _kill_tree(proc)
 
     def close(self) -> None:
         """Stop the child (politely: closing the pipe ends its loop; killed if it lingers)."""
@@ -209,7 +235,7 @@ class IsolatedWorker:
         if proc is not None:
             proc.join(0.5)
             if proc.is_alive():
-                proc.kill()
+                _kill_tree(proc)
                 proc.join()
             proc.close()
 
@@ -220,7 +246,7 @@ class IsolatedWorker:
             conn.close()
         if proc is not None:
             if proc.is_alive():
-                proc.kill()
+                _kill_tree(proc)
             proc.join()
             proc.close()
 

@@ -60,3 +60,9 @@ def make_state(x):
 
 def bad_init():
     raise RuntimeError("cannot init")
+
+
+def compile_forever(pid_file):
+    """A compiler that runs long: a shell and its own child, as gcc runs cc1."""
+    import subprocess
+    subprocess.run(["sh", "-c", f"sleep 3600 & echo $! > {pid_file}; wait"])
