@@ -20,6 +20,7 @@ from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
+from looptx.frontend.gathered import data_bound_hint, through_index, write_of
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
                                    loop_step)
 from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, int_var, resolve_typedef,
@@ -172,15 +173,6 @@ class Extractor:
         self._param(name)
         return ("param", None)
 
-    def _gathered(self, e: NonAffine) -> bool:
-        """Whether a subscript is non-affine only for reading an integer array element, or an
-        integer the region sets only from one (`x[cols[k]]`, SHOC MD's `jidx = neighList[..];
-        ... posx[jidx]`)."""
-        if e.what.startswith("non-affine: array element"):
-            return True
-        return "is written inside the region and used in" in e.what and isinstance(e.node, c_ast.ID) \
-            and all(v is not None and _element_load(v) for v in self.assigned.get(e.node.name, [None]))
-
     def resolve_subscript(self, name: str, node):
         kind, value = self.resolve_affine(name, node)
         return ("param", None) if kind == "fixed" else (kind, value)
@@ -260,26 +252,12 @@ class Extractor:
     def prescan(self, node, inside: bool = False):
         """Record every name written in the region and reject constructs early (`inside`: in a
         while, do or switch, which are reported themselves)."""
-        if isinstance(node, c_ast.Assignment):
-            base = node.lvalue
-            while isinstance(base, c_ast.ArrayRef):
-                base = base.name
-            if isinstance(base, c_ast.ID):
-                self.written.add(base.name)
-                self.assigned.setdefault(base.name, []).append(
-                    node.rvalue if node.op == "=" and base is node.lvalue else None)
-        elif isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--"):
-            base = node.expr
-            while isinstance(base, c_ast.ArrayRef):
-                base = base.name
-            if isinstance(base, c_ast.ID):
-                self.written.add(base.name)
-                self.assigned.setdefault(base.name, []).append(None)
-        elif isinstance(node, c_ast.Decl) and node.name:
-            self.written.add(node.name)
-            if node.init is not None:
-                self.assigned.setdefault(node.name, []).append(node.init)
-        elif isinstance(node, (c_ast.Break, c_ast.Continue, c_ast.Return)) and not inside:
+        write = write_of(node)
+        if write is not None:
+            name, values = write
+            self.written.add(name)
+            self.assigned.setdefault(name, []).extend(values)
+        if isinstance(node, (c_ast.Break, c_ast.Continue, c_ast.Return)) and not inside:
             # the exit is what cannot be modelled: said before the data-dependent condition
             # that usually guards it (`if (a[i] < 0) break;`)
             self.item(node)
@@ -402,10 +380,7 @@ class Extractor:
                 self.loops.pop()
         except SourceError as e:
             if e.what.startswith("non-affine: array element"):
-                e.hint = (f"a loop bounded by array data (CSR's `for ({it} = rowptr[i]; {it} < rowptr[i + 1]; "
-                          f"{it}++)`) has no polyhedral model: store the rows padded to one length (ELL, "
-                          "`for (k = 0; k < width; k++) ... x[cols[i * width + k]]`, which looptx transforms), "
-                          "or leave this loop out of the region")
+                e.hint = data_bound_hint(it)
             raise
         cons = [f"{it} >= {lb_text}" if step > 0 else f"{it} <= {lb_text}"] + conj
         if abs(step) > 1:
@@ -526,7 +501,7 @@ class Extractor:
             try:
                 polys.append(self.cur_tr.translate(s))
             except NonAffine as e:
-                if kind == "read" and name not in self.written and self._gathered(e):
+                if kind == "read" and name not in self.written and through_index(e, self.assigned):
                     # a read through an index array (`x[cols[k]]`) of an array the region never
                     # writes: any element, which no dependence involves (ir.GATHERED)
                     polys.append(Poly.sym(f"{ir.GATHERED}{rid}_{d}"))
@@ -639,10 +614,3 @@ def int_constant(node) -> int | None:
 
 
 __all__ = ["Extractor", "RawStmt", "RawAccess", "PURE_MATH", "min_max_of_ternary"]
-
-
-def _element_load(value) -> bool:
-    """`idx[k]`, `idx[k] + c`, `idx[k] - c`: a value an index array holds."""
-    if isinstance(value, c_ast.BinaryOp) and value.op in ("+", "-") and isinstance(value.right, c_ast.Constant):
-        value = value.left
-    return isinstance(value, c_ast.ArrayRef)

@@ -1,0 +1,52 @@
+"""Reads through index arrays as the frontend meets them (`x[cols[k]]`, SHOC MD's `jidx =
+neighList[..]; ... posx[jidx]`): what the region writes and with which values, which
+non-affine subscripts are such reads, and what to say of a loop bounded by array data, which
+has no model."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from looptx.frontend.affine import NonAffine
+
+
+def through_index(e: NonAffine, assigned: dict[str, list]) -> bool:
+    """Whether a subscript is non-affine only for reading an integer array element, or an
+    integer the region sets only from one (`assigned`: the values of each of its writes,
+    None for one that is no plain `=`)."""
+    if e.what.startswith("non-affine: array element"):
+        return True
+    return "is written inside the region and used in" in e.what and isinstance(e.node, c_ast.ID) \
+        and all(v is not None and _element_load(v) for v in assigned.get(e.node.name, [None]))
+
+
+def write_of(node) -> tuple[str, list] | None:
+    """(the variable or array an assignment, ++/-- or declaration writes, [the value written])
+    with None for a value that is no plain `=` and [] for a declaration without one."""
+    if isinstance(node, c_ast.Decl) and node.name:
+        return node.name, [] if node.init is None else [node.init]
+    if isinstance(node, c_ast.Assignment):
+        target = node.lvalue
+    elif isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--"):
+        target = node.expr
+    else:
+        return None
+    base = target
+    while isinstance(base, c_ast.ArrayRef):
+        base = base.name
+    if not isinstance(base, c_ast.ID):
+        return None
+    plain = isinstance(node, c_ast.Assignment) and node.op == "=" and base is target
+    return base.name, [node.rvalue if plain else None]
+
+
+def _element_load(value) -> bool:
+    """`idx[k]`, `idx[k] + c`, `idx[k] - c`: a value an index array holds."""
+    if isinstance(value, c_ast.BinaryOp) and value.op in ("+", "-") and isinstance(value.right, c_ast.Constant):
+        value = value.left
+    return isinstance(value, c_ast.ArrayRef)
+
+
+def data_bound_hint(it: str) -> str:
+    return (f"a loop bounded by array data (CSR's `for ({it} = rowptr[i]; {it} < rowptr[i + 1]; {it}++)`) "
+            "has no polyhedral model: store the rows padded to one length (ELL, `for (k = 0; k < width; k++) "
+            "... x[cols[i * width + k]]`, which looptx transforms), or leave this loop out of the region")
