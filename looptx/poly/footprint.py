@@ -45,19 +45,44 @@ def outside_extents(scop: Scop, array: str, values: dict[str, int], extents: tup
 def row_overrun(scop: Scop, array: str, values: dict[str, int],
                 extents: tuple[int, ...]) -> tuple[int, int] | None:
     """(dimension, index) of a subscript past its declared extent in a dimension after the
-    first that the region reaches at the sizes `values` (`d[i][25]` in rows of 20): C lays that
-    element in another row, which the model, one element per subscript tuple, takes for a
-    different one."""
+    first (`d[i][25]` in rows of 20) that the region reaches at the sizes `values` where C lays
+    that element on one the region reaches by other subscripts and one of the two is written:
+    the model, one element per subscript tuple, misses that dependence.  (CHiLL's jacobi reads
+    `a[t-1][N]`, which is `a[t][0]`, never written: harmless, and accepted.)"""
     reached = _reached(scop, array, values)
     if reached is None or reached.is_empty() or reached.dim(isl.dim_type.set) != len(extents):
         return None
+    names = [f"i{k}" for k in range(len(extents))]
+    tup = f"{array}[{', '.join(names)}]"
+    outside = " or ".join(f"{n} < 0 or {n} >= {e}" for n, e in zip(names[1:], extents[1:]))
+    if not outside:
+        return None
+    over = reached.intersect(isl.Set(f"{{ {tup} : {outside} }}"))
+    if over.is_empty():
+        return None
+    flat = isl.Map(f"{{ {tup} -> [{' + '.join(f'{_stride(extents, k)} * {n}' for k, n in enumerate(names))}] }}")
+    same = flat.apply_range(flat.reverse()).subtract(isl.Map(f"{{ {tup} -> {tup} }}"))
+    alias = same.intersect_domain(over).intersect_range(reached)
+    written = _reached(scop, array, values, writes=True)
+    if written is None or written.is_empty():
+        return None
+    bad = alias.intersect_domain(written).union(alias.intersect_range(written)).domain()
+    if bad.is_empty():
+        return None
     for k in range(1, len(extents)):
-        lo, hi = reached.dim_min_val(k), reached.dim_max_val(k)
+        lo, hi = bad.dim_min_val(k), bad.dim_max_val(k)
         if lo.is_int() and lo.to_python() < 0:
             return k, lo.to_python()
         if hi.is_int() and hi.to_python() >= extents[k]:
             return k, hi.to_python()
     return None
+
+
+def _stride(extents: tuple[int, ...], k: int) -> int:
+    stride = 1
+    for e in extents[k + 1:]:
+        stride *= e
+    return stride
 
 
 def flat_reach(scop: Scop, array: str, values: dict[str, int],
@@ -69,12 +94,7 @@ def flat_reach(scop: Scop, array: str, values: dict[str, int],
     if reached is None or reached.is_empty() or reached.dim(isl.dim_type.set) != len(extents):
         return None
     names = [f"i{k}" for k in range(len(extents))]
-    terms = []
-    for k, name in enumerate(names):
-        stride = 1
-        for e in extents[k + 1:]:
-            stride *= e
-        terms.append(f"{stride} * {name}")
+    terms = [f"{_stride(extents, k)} * {name}" for k, name in enumerate(names)]
     flat = reached.apply(isl.Map(f"{{ {array}[{', '.join(names)}] -> [{' + '.join(terms)}] }}"))
     lo, hi = flat.dim_min_val(0), flat.dim_max_val(0)
     if not (lo.is_int() and hi.is_int()):
@@ -82,8 +102,9 @@ def flat_reach(scop: Scop, array: str, values: dict[str, int],
     return lo.to_python(), hi.to_python()
 
 
-def _reached(scop: Scop, array: str, values: dict[str, int]):
-    """The elements of `array` the region reaches at the sizes `values`, or None."""
+def _reached(scop: Scop, array: str, values: dict[str, int], writes: bool = False):
+    """The elements of `array` the region reaches (`writes`: writes) at the sizes `values`,
+    or None."""
     arr = scop.array(array)
     fix = [f"{p} = {values[p]}" for p in scop.params if p in values]
     if len(fix) < len(scop.params):
@@ -93,7 +114,7 @@ def _reached(scop: Scop, array: str, values: dict[str, int]):
     for s in scop.statements:
         for a in s.accesses:
             # a read through an index array bounds nothing: the harness keeps its indexes inside
-            if a.array != array or any(ir.is_gathered(x) for x in a.index):
+            if a.array != array or any(ir.is_gathered(x) for x in a.index) or writes and a.kind != "write":
                 continue
             if arr.strides:
                 # the flat index of a delinearized access: rows times their lengths
