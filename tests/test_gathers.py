@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from conftest import case_files, run_cli
+from conftest import case_files, require_gpu, run_cli
 from test_cuda_codegen import needs_nvcc, nvcc_compile
 
 gcc = pytest.mark.skipif(shutil.which("gcc") is None,
@@ -184,11 +184,7 @@ def test_cuda_with_the_count_compiles(tmp_path):
 
 @pytest.mark.gpu
 def test_cuda_gather_validates_on_the_gpu(tmp_path):
-    try:
-        from looptx.runtime.cuda import CudaSession
-        CudaSession()
-    except Exception as e:                      # no pycuda, no driver, no device
-        pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
+    require_gpu()
     src, r = case_files(tmp_path, ELL, CUDA % ", sizes: {x: nrows}")
     rc, out, err = run_cli("run", src, "--recipe", r, "--target", "cuda", "-D", "nrows=300", "-D", "nnz=9")
     assert rc == 0 and ": ok" in out, out + err
