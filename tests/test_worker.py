@@ -110,6 +110,18 @@ def test_run_isolated_one_shot():
     assert run_isolated(calls.state).value == (True, None)
 
 
+@pytest.mark.parametrize("context", ["default", "spawn"])
+def test_a_child_starts_with_the_callers_environment_and_folder(tmp_path, monkeypatch, context):
+    """Children of a fork server would otherwise keep the environment the server started with
+    (a LOOPTX_CACHE_DIR set later, a --include-path, TMPDIR)."""
+    run_isolated(calls.pid, context=context)          # the fork server, if any, runs from here on
+    monkeypatch.setenv("LOOPTX_TEST_VALUE", "later")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    r = run_isolated(calls.environment, "LOOPTX_TEST_VALUE", context=context)
+    assert r.ok and r.value == ("later", str(tmp_path), str(tmp_path)), r
+
+
 def test_pool_runs_calls_concurrently_and_survives_faults():
     with WorkerPool(3) as pool:
         # warm the children first, so the timing below measures calls, not start-up

@@ -13,12 +13,17 @@
   `submit` returns a `concurrent.futures.Future[CallResult]`.
 * `run_isolated(fn, ...)` is a one-shot call in a fresh child.
 
-Children are created with multiprocessing's 'spawn' context by default ('forkserver' is also
-fine): isl and CUDA are not fork-safe once initialised in the parent.  `fn`, its arguments and its
-result travel by pickle, so `fn` must be importable by module path.  `initializer(*initargs)` runs
-once per child start; its return value is available inside the child as `worker_state()` (used to
-ship a large object, e.g. an evaluator, once per child instead of once per call).  A child that
-loses its parent (the parent was SIGKILLed) exits on its own within a second.
+Children come from multiprocessing's 'forkserver' where the platform has it, else 'spawn': isl
+and CUDA are not fork-safe once initialised in the parent, but the fork server is a fresh process
+that has only imported looptx's modules (PRELOAD), so a child starts in milliseconds instead of
+importing numpy and islpy again (about a second each: `looptx run` starts two children, a search
+one per worker and one after each crash).  A fork server's children inherit its environment, not
+the caller's, so each child is given the caller's environment as it is at the child's start.
+`fn`, its arguments and its result travel by pickle, so `fn` must be importable by module path.
+`initializer(*initargs)` runs once per child start; its return value is available inside the
+child as `worker_state()` (used to ship a large object, e.g. an evaluator, once per child instead
+of once per call).  A child that loses its parent (the parent was SIGKILLed) exits on its own
+within a second.
 """
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ import multiprocessing as mp
 import os
 import queue
 import signal
+import tempfile
 import threading
 import time
 import traceback
@@ -79,12 +85,24 @@ def _describe_exit(code: int | None) -> str:
 
 def _watch_parent(ppid: int) -> None:
     # Orphaned children would otherwise keep a GPU busy (or hang forever) after the search
-    # process was SIGKILLed; nothing else tells a spawn child that its parent is gone mid-call.
+    # process was SIGKILLed; nothing else tells a child that its parent is gone mid-call.  A fork
+    # server's child has the server for its parent, which ends when the caller does.
+    first = os.getppid()
     while True:
         time.sleep(0.5)
-        if os.getppid() != ppid:
+        if os.getppid() != first or not _alive(ppid):
             _end_group()
             os._exit(3)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        pass                        # exists, owned by another user
+    return True
 
 
 def _end_group() -> None:
@@ -120,9 +138,13 @@ def _send(conn, message) -> bool:
     return True
 
 
-def _child_main(conn, initializer, initargs, ppid) -> None:
+def _child_main(conn, initializer, initargs, ppid, environ=None) -> None:
     global _STATE, _IN_WORKER
     _IN_WORKER = True
+    if environ is not None and environ != os.environ:
+        os.environ.clear()
+        os.environ.update(environ)
+        tempfile.tempdir = None             # the server may have looked TMPDIR up already
     # Ctrl-C reaches the whole process group; the parent decides what to do with its children.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a group of its own, so that killing the worker kills the compilers it runs (_kill_tree)
@@ -161,13 +183,45 @@ def _child_main(conn, initializer, initargs, ppid) -> None:
             return
 
 
+# What a fork server imports once for all its children: the modules a child's calls run.  None
+# of them initialises CUDA (pycuda is imported inside the calls that use it).
+PRELOAD = ["looptx.cli", "looptx.pipeline", "looptx.runtime.evaluators", "looptx.runtime.cuda_eval",
+           "looptx.search.evaluate"]
+
+
+def _context(name: str):
+    """'default': 'forkserver' where there is one, else 'spawn'; any other name as given."""
+    if name != "default":
+        return mp.get_context(name)
+    if "forkserver" not in mp.get_all_start_methods():
+        return mp.get_context("spawn")
+    ctx = mp.get_context("forkserver")
+    from multiprocessing import forkserver
+    if not getattr(_context, "started", False):
+        ctx.set_forkserver_preload(PRELOAD)
+        # the server's signal mask is its children's: Ctrl-C is the caller's to handle (it ends
+        # the children), not something a child should print a traceback for while starting
+        blocked = hasattr(signal, "pthread_sigmask") and \
+            threading.current_thread() is threading.main_thread()
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocked else None
+        try:
+            forkserver.ensure_running()
+        except OSError:                      # no socket where tempfile puts it, fd limits, ...
+            return mp.get_context("spawn")
+        finally:
+            if blocked:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        _context.started = True
+    return ctx
+
+
 class IsolatedWorker:
     """One persistent child process executing calls one at a time.  Not thread-safe: use one
     worker per thread (WorkerPool does)."""
 
-    def __init__(self, *, context: str = "spawn", initializer: Callable | None = None,
+    def __init__(self, *, context: str = "default", initializer: Callable | None = None,
                  initargs: tuple = (), name: str = "looptx-worker"):
-        self._ctx = mp.get_context(context)
+        self._ctx = _context(context)
         self._initializer = initializer
         self._initargs = tuple(initargs)
         self._name = name
@@ -191,7 +245,8 @@ class IsolatedWorker:
         self._discard()
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)
         proc = self._ctx.Process(target=_child_main, name=self._name, daemon=True,
-                                 args=(child_conn, self._initializer, self._initargs, os.getpid()))
+                                 args=(child_conn, self._initializer, self._initargs, os.getpid(),
+                                       dict(os.environ)))
         t0 = time.monotonic()
         try:
             proc.start()
@@ -315,7 +370,7 @@ class IsolatedWorker:
                           exitcode=code)
 
 
-def run_isolated(fn: Callable, /, *args, timeout: float | None = None, context: str = "spawn",
+def run_isolated(fn: Callable, /, *args, timeout: float | None = None, context: str = "default",
                  **kwargs) -> CallResult:
     """One call in a fresh child process (start-up cost every time: prefer IsolatedWorker)."""
     with IsolatedWorker(context=context) as w:
@@ -326,7 +381,7 @@ class WorkerPool:
     """Up to `size` concurrent isolated calls; children are started only when the concurrency is
     actually used, and each crashed/killed one is replaced on its next call."""
 
-    def __init__(self, size: int, *, context: str = "spawn", initializer: Callable | None = None,
+    def __init__(self, size: int, *, context: str = "default", initializer: Callable | None = None,
                  initargs: tuple = (), name: str = "looptx-pool"):
         if size < 1:
             raise ValueError("WorkerPool size must be >= 1")

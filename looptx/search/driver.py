@@ -282,7 +282,7 @@ def run_search(space, searcher, evaluator, *, db, search_key: str, budget: int,
                progress: bool = True, resume: bool = False,
                on_record: Callable[[EvalRecord], None] | None = None,
                input_file: str | None = None, problem: Mapping | None = None,
-               searcher_options: Mapping | None = None, context: str = "spawn",
+               searcher_options: Mapping | None = None, context: str = "default",
                fingerprint: str | None = None,
                warn: Callable[[str], None] | None = None) -> SearchOutcome:
     """Run (or resume) one search; see the module docstring.  `db` is a path or a ResultsDB.

@@ -66,3 +66,9 @@ def compile_forever(pid_file):
     """A compiler that runs long: a shell and its own child, as gcc runs cc1."""
     import subprocess
     subprocess.run(["sh", "-c", f"sleep 3600 & echo $! > {pid_file}; wait"])
+
+
+def environment(name):
+    """What a child sees: an environment variable, its folder and its temporary folder."""
+    import tempfile
+    return os.environ.get(name), os.getcwd(), tempfile.gettempdir()
