@@ -261,8 +261,8 @@ def test_a_constraint_over_every_param_still_finds_valid_points():
                    + p["J"] * p["M"] <= 130)]
     sp = Space(params, cons)
     assert not sp.enumerable
-    pts = sp.sample(np.random.default_rng(5), 20)
-    assert len(pts) == 20 and len({point_key(p) for p in pts}) == 20 and all(sp.is_valid(p) for p in pts)
+    pts = sp.sample(np.random.default_rng(5), 8)
+    assert len(pts) == 8 and len({point_key(p) for p in pts}) == 8 and all(sp.is_valid(p) for p in pts)
     assert len({p["I"] for p in pts}) > 1                  # not one corner of the space
 
 

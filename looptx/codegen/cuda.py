@@ -90,9 +90,10 @@ class CudaPrinter(ThreadPrinter):
 # math.h's double functions: C converts their arguments to double; C++ picks an overload by
 # the argument's type instead (a float one, or for an int a constexpr host template that a
 # kernel cannot call), so the .cu makes C's conversion explicit.  ldexp's exponent stays int.
-_DOUBLE_MATH = {f: None for f in """sqrt exp exp2 expm1 log log2 log10 log1p pow sin cos tan asin acos
-atan atan2 sinh cosh tanh fabs fmax fmin floor ceil round trunc fmod cbrt hypot erf erfc copysign
-fma""".split()} | {"ldexp": (0,)}
+_DOUBLE_MATH = {f: None for f in """sqrt exp exp2 expm1 log log2 log10 log1p logb pow sin cos tan asin
+acos atan atan2 sinh cosh tanh asinh acosh atanh fabs fmax fmin fdim floor ceil round lround llround
+rint lrint llrint nearbyint trunc fmod remainder cbrt hypot erf erfc tgamma copysign nextafter fma
+ilogb""".split()} | {"ldexp": (0,), "scalbn": (0,), "scalbln": (0,)}
 
 
 def c_math_args(e: ir.Expr) -> ir.Expr:

@@ -21,6 +21,7 @@ from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.branch_locals import unconditional_temporaries
 from looptx.frontend.extract import PURE_MATH, Extractor
+from looptx.frontend.redeclared import separate_redeclarations
 from looptx.frontend.scopbuild import build_scop
 from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline_index_helpers, pure_functions,
                                       self_contained)
@@ -289,6 +290,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     index_fns = index_helpers(funcs, pure)
     overridable = _defaults(text) | external
     declared = set(globals_)
+    taken = {n.name for n in _nodes(ast) if isinstance(n, (c_ast.ID, c_ast.Decl)) and isinstance(n.name, str)} \
+        | set(int_macros)
     for r in regions:
         fdef = _enclosing_function(funcs, src, r, where)
         if fdef is None:
@@ -321,9 +324,14 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                        and e.coord is not None],
                                  symbols, start_pos, where, anywhere=True) \
             + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
+        # `int hs = C / NH;` before the region, with C and NH fixed: hs is fixed too
+        region_defines = {**_implied_values(fdef, collector.decls, derived, {**int_macros, **defines}),
+                          **defines}
         # struct member chains become variables read before the region (frontend/members.py)
         # calls of index helpers in subscripts and bounds are read as their expressions
-        expanded = inline_index_helpers(items, index_fns)
+        # a name declared again in the region is another object: it gets a name of its own
+        own = separate_redeclarations(items, set(symbols), taken)
+        expanded = inline_index_helpers(own, index_fns)
         hoist = hoist_members(expanded, ast=ast, fdef=fdef, where=where, spellings=spellings,
                               start=start_pos, text=blanked, path=path, line=start_pos[0])
         symbols.update(hoist.symbols)
@@ -331,7 +339,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                 line=start_pos[0], ast=ast, text=blanked)
         symbols.update(rows.symbols)
         declared |= set(symbols)
-        ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=defines, where=where,
+        ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=region_defines, where=where,
                        filename=path, line_text=src.line_text, spellings=rows.spellings,
                        constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
                                                   symbols), pure=frozenset(pure))
@@ -343,10 +351,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                 "looptx transforms loop nests that compute something")
             end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
             after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
-            scop = hoist.attach(build_scop(path, r, raw, ex, symbols, defines,
+            scop = hoist.attach(build_scop(path, r, raw, ex, symbols, region_defines,
                                             tuple(assumptions or ())
                                             + rows.assumptions(ex.params, {**ex.constants.enums, **int_macros,
-                                                                            **defines}),
+                                                                            **region_defines}),
                                             (src.pos(r.start)[0], src.pos(r.end)[0]),
                                             None if r.index in wrapped else fdef.decl.name,
                                             derived + rows.derived(ex.constants.enums), overridable, after))
@@ -374,7 +382,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        final_values=() if r.index in wrapped else
                        final_value_lines(fdef, items, read_after, end, src, blanked, where),
                        helpers=helper_definitions(funcs, pure, called,
-                                                  {**int_macros, **defines, **ex.constants.enums}),
+                                                  {**int_macros, **region_defines, **ex.constants.enums}),
                        const_params=tuple(const_params),
                        function_params=() if r.index in wrapped else function_params,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
@@ -517,6 +525,43 @@ def _derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
             continue
         out.append((d.name, c_text(d.init)))
     return tuple(out)
+
+
+def _implied_values(fdef, decls, derived, fixed: dict) -> dict[str, int]:
+    """The integers that the function's derived sizes (`int C3 = C*3;`, `int hs = 4;`) have where
+    what they are computed from is fixed: a subscript `t*C3 + h*hs + i` is then affine, as with
+    `-D C3=36 -D hs=4`.  Only locals that nothing in the function changes after their
+    declaration (a region in a loop may follow a `k++` of the loop's previous iteration), not
+    static ones nor globals (another file may set those).  A value C's integer division would
+    truncate is left out rather than guessed."""
+    from looptx.frontend.expr import evaluate
+    changed, seen = set(), set()
+    for n in _nodes(fdef.body):
+        target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
+        if isinstance(target, c_ast.ID):
+            changed.add(target.name)
+        if isinstance(n, c_ast.Decl) and n.name:
+            changed |= {n.name} & seen          # declared twice: which one the region sees is unclear
+            seen.add(n.name)
+    locals_ = {d.name for d in decls if "static" not in (d.storage or [])}
+    out: dict[str, int] = {}
+    grew = True
+    while grew:
+        grew = False
+        for name, init in derived:
+            model = to_model(name)
+            if model in out or model in fixed or name not in locals_ or name in changed:
+                continue
+            try:
+                v = evaluate(init, {**fixed, **out})
+            except Exception:  # noqa: BLE001 - casts, calls, unknown names: no value
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v):
+                continue
+            out[model] = int(v)
+            grew = True
+    return out
 
 
 def parse(path: str, **kw) -> Program:

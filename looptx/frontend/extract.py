@@ -26,11 +26,15 @@ from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterat
 from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, int_var, resolve_typedef,
                                      typedefs_resolved, wide_subscript)
 
-PURE_MATH = frozenset("""
-sqrt sqrtf sqrtl exp expf exp2 exp2f expm1 log logf log2 log10 log1p pow powf sin cos tan sinf cosf
-tanf asin acos atan atan2 asinf acosf atanf atan2f sinh cosh tanh fabs fabsf abs labs llabs fmax
-fmin fmaxf fminf floor ceil floorf ceilf round roundf trunc truncf fmod fmodf cbrt hypot erf erfc
-copysign ldexp isnan isinf signbit fma fmaf rsqrt rsqrtf min max
+# math.h's functions of values only (not frexp, modf, remquo, which write through a pointer, nor
+# lgamma, which sets signgam), each with its float and long double variants
+_MATH_DOUBLE = """
+acos asin atan atan2 cos sin tan acosh asinh atanh cosh sinh tanh exp exp2 expm1 ilogb ldexp log
+log10 log1p log2 logb scalbn scalbln cbrt fabs hypot pow sqrt erf erfc tgamma ceil floor nearbyint
+rint lrint llrint round lround llround trunc fmod remainder copysign nextafter fdim fmax fmin fma
+""".split()
+PURE_MATH = frozenset([f + suffix for f in _MATH_DOUBLE for suffix in ("", "f", "l")] + """
+abs labs llabs isnan isinf isfinite isnormal signbit rsqrt rsqrtf min max
 """.split())
 
 CMP_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}

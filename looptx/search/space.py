@@ -399,8 +399,11 @@ class Space:
             cols = [rng.integers(0, s, size=batch) for s in self.sizes]
             for row in zip(*cols):
                 point = self.from_coords(row)
+                # most draws of a sparse space fail a constraint: test that before the key
+                if not self._constraints_hold(point):
+                    continue
                 key = point_key(point)
-                if key in found or key in exclude or not self._constraints_hold(point):
+                if key in found or key in exclude:
                     continue
                 found[key] = point
                 if len(found) == n:
