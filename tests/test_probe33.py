@@ -105,3 +105,18 @@ def test_a_local_changed_around_the_region_keeps_its_name(tmp_path):
                         "    k++;\n  }\n}\n", "steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0 and "a[k + i] += 1.0f;" in out and "a[i]" not in out, out + err
+
+
+@pytest.mark.parametrize("test", ["(bias != NULL) ? bias[o] : 0.0f", "bias ? bias[o] : 0.0f",
+                                  "(NULL == bias) ? 0.0f : bias[o]", "!bias ? 0.0f : bias[o]"])
+def test_a_null_test_of_a_pointer_names_the_pointer_and_where_to_test_it(tmp_path, test):
+    """llm.c's matmul_forward: the optional bias was 'used without subscripts', with the hint
+    'subscript every dimension', which a NULL test cannot follow."""
+    src, _ = case_files(tmp_path, "#include <stdlib.h>\nvoid f(float *out, float *bias, int n) {\n"
+                        "#pragma scop\n  for (int o = 0; o < n; o++)\n"
+                        f"    out[o] = {test};\n#pragma endscop\n}}\n", "steps: []\n")
+    rc, out, err = run_cli("deps", src)
+    lines = err.strip().splitlines()
+    assert rc == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith(f"{src}:5:") and "pointer 'bias' (against NULL)" in err \
+        and "if (bias != NULL) { the region }" in err, err

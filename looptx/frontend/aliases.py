@@ -74,3 +74,34 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str) -> None:
                 f"uses both names: the dependence model takes them for different memory",
                 hint=f"write '{target}' where the region uses '{ptr}', or use one name only",
                 file=path, line=at_line, col=at_col)
+
+
+def refuse_null_test(node, is_pointer, error) -> None:
+    """`node` must not test a pointer for NULL (llm.c's optional `bias`): the model has no
+    pointer values, only the elements they reach.  `error(node, what, hint)` makes the error."""
+    tested = _null_tested(node, is_pointer)
+    if tested is not None:
+        raise error(tested, f"a test of the pointer '{tested.name}' (against NULL) inside the region",
+                    f"test it outside the region, where it is the same for every iteration: "
+                    f"`if ({tested.name} != NULL) {{ the region }} else {{ the region without "
+                    f"{tested.name} }}`, each copy marked as a region of its own")
+
+
+def _null_tested(node, is_pointer) -> c_ast.ID | None:
+    """The pointer that `node` tests for NULL (`p != NULL`, `!p`, `if (p)`, `p ? a : b`)."""
+    def pointer(x):
+        return x if isinstance(x, c_ast.ID) and is_pointer(x.name) else None
+
+    def null(x):
+        while isinstance(x, c_ast.Cast):
+            x = x.expr
+        return isinstance(x, c_ast.Constant) and x.value in ("0", "0L", "0UL")
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("==", "!="):
+        for a, b in ((node.left, node.right), (node.right, node.left)):
+            if pointer(a) is not None and null(b):
+                return a
+    if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+        return pointer(node.expr)
+    if isinstance(node, (c_ast.If, c_ast.TernaryOp)):
+        return pointer(node.cond)
+    return None

@@ -23,19 +23,10 @@ from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.gathered import data_bound_hint, through_index, write_of
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
                                    loop_step)
+from looptx.frontend.aliases import refuse_null_test
+from looptx.frontend.purefuncs import PURE_MATH
 from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, int_var, resolve_typedef,
                                      typedefs_resolved, wide_subscript)
-
-# math.h's functions of values only (not frexp, modf, remquo, which write through a pointer, nor
-# lgamma, which sets signgam), each with its float and long double variants
-_MATH_DOUBLE = """
-acos asin atan atan2 cos sin tan acosh asinh atanh cosh sinh tanh exp exp2 expm1 ilogb ldexp log
-log10 log1p log2 logb scalbn scalbln cbrt fabs hypot pow sqrt erf erfc tgamma ceil floor nearbyint
-rint lrint llrint round lround llround trunc fmod remainder copysign nextafter fdim fmax fmin fma
-""".split()
-PURE_MATH = frozenset([f + suffix for f in _MATH_DOUBLE for suffix in ("", "f", "l")] + """
-abs labs llabs isnan isinf isfinite isnormal signbit rsqrt rsqrtf min max
-""".split())
 
 CMP_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
@@ -265,9 +256,26 @@ class Extractor:
             # the exit is what cannot be modelled: said before the data-dependent condition
             # that usually guards it (`if (a[i] < 0) break;`)
             self.item(node)
+        refuse_null_test(node, lambda name: name not in self.local and
+                         getattr(self.lookup(name), "kind", None) == "array", self.error)
         inside = inside or isinstance(node, (c_ast.While, c_ast.DoWhile, c_ast.Switch))
         for _, child in node.children():
             self.prescan(child, inside)
+
+
+        def null(x):
+            while isinstance(x, c_ast.Cast):
+                x = x.expr
+            return isinstance(x, c_ast.Constant) and x.value in ("0", "0L", "0UL")
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("==", "!="):
+            for a, b in ((node.left, node.right), (node.right, node.left)):
+                if pointer(a) is not None and null(b):
+                    return a
+        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+            return pointer(node.expr)
+        if isinstance(node, (c_ast.If, c_ast.TernaryOp)):
+            return pointer(node.cond)
+        return None
 
     def block(self, items):
         for it in items:

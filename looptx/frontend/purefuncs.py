@@ -15,6 +15,17 @@ from pycparser import c_ast, c_generator
 
 from looptx.frontend.symbols import ARITH_WORDS
 
+# math.h's functions of values only (not frexp, modf, remquo, which write through a pointer, nor
+# lgamma, which sets signgam), each with its float and long double variants
+_MATH_DOUBLE = """
+acos asin atan atan2 cos sin tan acosh asinh atanh cosh sinh tanh exp exp2 expm1 ilogb ldexp log
+log10 log1p log2 logb scalbn scalbln cbrt fabs hypot pow sqrt erf erfc tgamma ceil floor nearbyint
+rint lrint llrint round lround llround trunc fmod remainder copysign nextafter fdim fmax fmin fma
+""".split()
+PURE_MATH = frozenset([f + suffix for f in _MATH_DOUBLE for suffix in ("", "f", "l")] + """
+abs labs llabs isnan isinf isfinite isnormal signbit rsqrt rsqrtf min max
+""".split())
+
 _NUMBER = ARITH_WORDS | {"const"}
 
 
