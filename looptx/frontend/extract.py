@@ -262,21 +262,6 @@ class Extractor:
         for _, child in node.children():
             self.prescan(child, inside)
 
-
-        def null(x):
-            while isinstance(x, c_ast.Cast):
-                x = x.expr
-            return isinstance(x, c_ast.Constant) and x.value in ("0", "0L", "0UL")
-        if isinstance(node, c_ast.BinaryOp) and node.op in ("==", "!="):
-            for a, b in ((node.left, node.right), (node.right, node.left)):
-                if pointer(a) is not None and null(b):
-                    return a
-        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
-            return pointer(node.expr)
-        if isinstance(node, (c_ast.If, c_ast.TernaryOp)):
-            return pointer(node.cond)
-        return None
-
     def block(self, items):
         for it in items:
             self.item(it)
