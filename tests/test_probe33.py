@@ -89,7 +89,10 @@ def test_locals_computed_from_fixed_sizes_take_their_values(tmp_path):
     needed -D hs=4 -D C3=36 of their own); a local set to a constant is that constant."""
     src, r = case_files(tmp_path, HEADS, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r, "-D", "C=12", "-D", "NH=3")
-    assert rc == 0 and "inp[36 * t + 4 * h + 1]" in out and "if (NH == 3 && C == 12)" in out, out + err
+    guard = next((ln for ln in out.splitlines() if ln.strip().startswith("if (")), "")
+    assert rc == 0 and "inp[36 * t + 4 * h + 1]" in out, out + err
+    # the values hold for the sizes given only: checked as the code runs
+    assert all(f in guard for f in ("NH == 3", "C == 12", "hs == 4", "C3 == 36")), out
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "C=12", "-D", "NH=3", "-D", "T=5",
                            "--repetitions", "1")
     assert rc == 0 and ": ok" in out, out + err

@@ -324,9 +324,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                        and e.coord is not None],
                                  symbols, start_pos, where, anywhere=True) \
             + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
-        # `int hs = C / NH;` before the region, with C and NH fixed: hs is fixed too
-        region_defines = {**_implied_values(fdef, collector.decls, derived, {**int_macros, **defines}),
-                          **defines}
+        # `int hs = C / NH;` before the region, with C and NH fixed: hs has a value, which the
+        # model takes where the region is not affine without it (`inp + t*C3 + h*hs`)
+        implied = _implied_values(fdef, collector.decls, derived, {**int_macros, **defines})
         # struct member chains become variables read before the region (frontend/members.py)
         # calls of index helpers in subscripts and bounds are read as their expressions
         # a name declared again in the region is another object: it gets a name of its own
@@ -339,38 +339,50 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                 line=start_pos[0], ast=ast, text=blanked)
         symbols.update(rows.symbols)
         declared |= set(symbols)
-        ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=region_defines, where=where,
-                       filename=path, line_text=src.line_text, spellings=rows.spellings,
-                       constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
-                                                  symbols), pure=frozenset(pure))
-        ex.defined = frozenset(f.decl.name for f in funcs if self_contained(f))
-        with hoist.explaining(), rows.explaining():
-            raw = ex.run(list(rows.items))
-            if not raw:
-                raise src.error(r.start, "the region contains no assignment statements",
-                                "looptx transforms loop nests that compute something")
-            end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
-            after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
-            scop = hoist.attach(build_scop(path, r, raw, ex, symbols, region_defines,
-                                            tuple(assumptions or ())
-                                            + rows.assumptions(ex.params, {**ex.constants.enums, **int_macros,
-                                                                            **region_defines}),
-                                            (src.pos(r.start)[0], src.pos(r.end)[0]),
-                                            None if r.index in wrapped else fdef.decl.name,
-                                            derived + rows.derived(ex.constants.enums), overridable, after))
-            scop = with_stand_ins(scop, stand_ins, path, start_pos[0])
-            scop = with_stand_ins(scop, pinned, path, start_pos[0], "the value --define gives")
-            if not pin:
-                scop = replace(scop, pinned_macros=())    # a search's best file dispatches on them
-            accessed = {a.name for a in scop.arrays}
-            fallback = as_written(rows.items, set(after), rows.spellings) if scop.runtime_facts else None
-            if scop.runtime_facts and fallback is None:
-                note_once(path, start_pos[0], "the output cannot run the region as written where the sizes break "
-                          "the facts above (an array the code after the region reads is declared in it with an "
-                          "initializer list): it does not check them")
-            scop = replace(scop, hoisted=scop.hoisted + rows.declarations(), fallback=fallback or (),
-                           declared_before=tuple((ex.local[n].spelled_decl or ex.local[n].decl_text) + ";"
-                                                 for n in after if n not in accessed and ex.local[n].decl_text))
+        region_defines = defines
+        while True:
+            ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=region_defines, where=where,
+                           filename=path, line_text=src.line_text, spellings=rows.spellings,
+                           constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
+                                                      symbols), pure=frozenset(pure))
+            ex.defined = frozenset(f.decl.name for f in funcs if self_contained(f))
+            try:
+                with hoist.explaining(), rows.explaining():
+                    raw = ex.run(list(rows.items))
+                    if not raw:
+                        raise src.error(r.start, "the region contains no assignment statements",
+                                        "looptx transforms loop nests that compute something")
+                    end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
+                    after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
+                    scop = hoist.attach(build_scop(path, r, raw, ex, symbols, region_defines,
+                                                    tuple(assumptions or ())
+                                                    + rows.assumptions(ex.params, {**ex.constants.enums, **int_macros,
+                                                                                    **region_defines}),
+                                                    (src.pos(r.start)[0], src.pos(r.end)[0]),
+                                                    None if r.index in wrapped else fdef.decl.name,
+                                                    derived + rows.derived(ex.constants.enums), overridable, after))
+                    scop = with_stand_ins(scop, stand_ins, path, start_pos[0])
+                    scop = with_stand_ins(scop, pinned, path, start_pos[0], "the value --define gives")
+                    if region_defines is not defines:
+                        scop = with_stand_ins(scop, set(implied), path, start_pos[0],
+                                              "the value its initializer has at the fixed sizes")
+                    if not pin:
+                        scop = replace(scop, pinned_macros=())    # a search's best file dispatches on them
+                    accessed = {a.name for a in scop.arrays}
+                    fallback = as_written(rows.items, set(after), rows.spellings) if scop.runtime_facts else None
+                    if scop.runtime_facts and fallback is None:
+                        note_once(path, start_pos[0], "the output cannot run the region as written where the sizes break "
+                                  "the facts above (an array the code after the region reads is declared in it with an "
+                                  "initializer list): it does not check them")
+                    scop = replace(scop, hoisted=scop.hoisted + rows.declarations(), fallback=fallback or (),
+                                   declared_before=tuple((ex.local[n].spelled_decl or ex.local[n].decl_text) + ";"
+                                                         for n in after if n not in accessed and ex.local[n].decl_text))
+            except SourceError:
+                if region_defines is not defines or not implied:
+                    raise
+                region_defines = {**implied, **defines}
+                continue
+            break
         live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out)
         # the region's own variables read after it count for the loop variables' final values
         read_after = {**{n: (why, "", "") for n, why in after.items()}, **live}

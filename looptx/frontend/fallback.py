@@ -108,4 +108,4 @@ def with_stand_ins(scop, names: set[str], path: str, line: int,
               f"{why}; the output checks it: its C runs the region as written for other sizes, its "
               "CUDA host code returns cudaErrorInvalidValue")
     return replace(scop, runtime_facts=tuple(dict.fromkeys(scop.runtime_facts + facts)),
-                   stand_ins=tuple(p for p, _ in used), _cache={})
+                   stand_ins=tuple(dict.fromkeys(scop.stand_ins + tuple(p for p, _ in used))), _cache={})
