@@ -156,12 +156,20 @@ def test_a_copy_of_an_array_read_through_indexes_is_refused(tmp_path, step):
 
 
 def test_an_index_whose_values_the_harness_cannot_choose_is_said(tmp_path):
-    code = ELL.replace("x[cols[row * nnz + i]]", "x[2 * cols[row * nnz + i]]")
+    code = ELL.replace("x[cols[row * nnz + i]]", "x[cols[row * nnz + i] / 2]")
     src, r = case_files(tmp_path, code, "steps: []\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 0, err
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "nrows=8", "-D", "nnz=3")
-    assert rc == 2 and "reads 'x' at [2 * cols[row * nnz + i]]" in err, err
+    assert rc == 2 and "reads 'x' at [cols[row * nnz + i] / 2]" in err, err
+
+
+def test_an_index_that_numbers_rows_of_a_constant_length_is_chosen(tmp_path):
+    """`x[2 * cols[k]]`: the index numbers rows of 2 elements, the first of each read."""
+    code = ELL.replace("x[cols[row * nnz + i]]", "x[2 * cols[row * nnz + i]]")
+    src, r = case_files(tmp_path, code, "steps:\n  - unroll: {stmt: 1, loop: i, factor: 2}\n")
+    rc, out, err = run_cli("run", src, "--recipe", r, "-D", "nrows=8", "-D", "nnz=3", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
 
 
 CUDA = "steps:\n  - privatize: {var: sum, at: row}\n  - tile: {stmt: 1, loop: row, size: 64, control: rb}\n" \

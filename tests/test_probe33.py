@@ -123,3 +123,32 @@ def test_a_null_test_of_a_pointer_names_the_pointer_and_where_to_test_it(tmp_pat
     assert rc == 2 and len(lines) == 1 and "Traceback" not in err, err
     assert lines[0].startswith(f"{src}:5:") and "pointer 'bias' (against NULL)" in err \
         and "if (bias != NULL) { the region }" in err, err
+
+
+def test_a_row_length_that_define_makes_a_number_is_not_called_a_product_of_sizes():
+    """darknet's upsample: out[k*w*h*stride*stride + j*w*stride + i].  With stride and h fixed
+    the message named h*stride; what stays symbolic, and leaves its row, is w."""
+    up = DATA / "upsample_min.c"
+    rc, out, err = run_cli("deps", up, "-D", "stride=2", "-D", "h=3")
+    assert rc == 2 and "rows of w elements" in err and "product" not in err, err
+    rc, out, err = run_cli("deps", up, "-D", "stride=2", "-D", "h=3", "-D", "w=5")
+    assert rc == 0 and "i        [S0] parallel" in out, out + err
+
+
+def test_run_fills_an_embedding_index_with_row_numbers(tmp_path):
+    """llm.c's encoder reads `wte + ix*C` at [i], i < C, with ix = inp[b*T + t]: the index
+    numbers rows of C elements, so the harness fills inp with 0..rows-1."""
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - omp_for: {stmt: 0, loop: b}\n  - unroll: {stmt: 1, loop: i, factor: 4}\n")
+    for c in ("13", "16"):
+        rc, out, err = run_cli("run", DATA / "llmc_encoder_forward.c", "--recipe", r, "-D", "B=2", "-D", "T=5",
+                               "-D", f"C={c}", "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err
+
+
+def test_an_index_times_a_row_length_its_row_index_leaves_is_refused(tmp_path):
+    code = (DATA / "llmc_encoder_forward.c").read_text().replace("i < C; i++", "i <= C; i++")
+    src = tmp_path / "enc.c"
+    src.write_text(code)
+    rc, out, err = run_cli("run", src, "-D", "B=2", "-D", "T=5", "-D", "C=13")
+    assert rc == 2 and "cannot keep inside the array" in err, out + err

@@ -20,6 +20,7 @@ from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
+from looptx.frontend.guards import guarded
 from looptx.frontend.gathered import data_bound_hint, through_index, write_of
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
                                    loop_step)
@@ -39,6 +40,7 @@ class RawAccess:
     subs: list[Poly]
     nodes: list                     # pycparser subscript nodes (for error locations)
     ref_node: object = None         # the whole reference
+    guard: str = ""                 # isl text: C evaluates it only where this holds (guards.py)
 
 
 @dataclass
@@ -107,6 +109,8 @@ class Extractor:
         self.stmts: list[RawStmt] = []
         self.next_ref = 0
         self.scalar_uses: dict[str, tuple] = {}
+        self.inits: dict[str, tuple] = {}      # local -> (initializer, loops around its declaration)
+        self.guards: list[str] = []            # the ?: branches and && / || operands around an expression
 
     # ---- errors -------------------------------------------------------------------------
     def error(self, node, what: str, hint: str | None = None) -> SourceError:
@@ -344,6 +348,7 @@ class Extractor:
         self.private_depth[node.name] = 0 if known is not None else len(self.loops)
         self.local[node.name] = sym
         if node.init is not None:
+            self.inits[node.name] = (node.init, len(self.loops))
             if sym.kind != "var":
                 raise self.error(node, "array initializers inside the region are not supported",
                                  "declare the array before the region (at file scope, as `static const` "
@@ -511,7 +516,7 @@ class Extractor:
         if any(wide_subscript(s, self.symbol, self.lookup, self.loops) for s in subs):
             self.wide_index.add(name)
         self.next_ref += 1
-        self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs, node))
+        self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs, node, " and ".join(self.guards)))
         self.in_index += 1
         try:
             index = tuple(self.expr(s) for s in subs) if sym.kind == "array" else ()
@@ -555,6 +560,9 @@ class Extractor:
             return self.ref(node, "read")
         if isinstance(node, c_ast.ArrayRef):
             return self.ref(node, "read")
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            left = e(node.left)
+            return ir.Bin(node.op, left, guarded(self, node.right, node.left, node.op == "||"))
         if isinstance(node, c_ast.BinaryOp):
             return ir.Bin(node.op, e(node.left), e(node.right))
         if isinstance(node, c_ast.UnaryOp):
@@ -571,7 +579,8 @@ class Extractor:
                 return ir.Num(c_text(node))
             raise self.error(node, f"unsupported operator '{node.op}'", "rewrite it with plain C arithmetic")
         if isinstance(node, c_ast.TernaryOp):
-            return ir.Cond(e(node.cond), e(node.iftrue), e(node.iffalse))
+            return ir.Cond(e(node.cond), guarded(self, node.iftrue, node.cond, False),
+                           guarded(self, node.iffalse, node.cond, True))
         if isinstance(node, c_ast.Cast):
             # `(real_t) 1.`: the type it stands for, so that code compiled without the file's
             # typedefs (run's harness, the .cu) reads; the output keeps the user's spelling

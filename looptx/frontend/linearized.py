@@ -71,27 +71,34 @@ def plan_rows(name: str, ctype: str, uses: list, ex, known: dict, fixed: dict | 
     polys = [acc.subs[0] for _, acc in uses]
     strides, parts = _rows_of(uses, polys)
     used = {x for p in polys for x in p.symbols()} & set(fixed or {})
-    if strides is None and used:
+    failure, extents = _extents(name, strides)
+    if failure is not None and used and not flat:
+        # a row length that is a product of sizes --define fixes (`h*stride`) is a number then
         strides, parts = _rows_of(uses, [p.subs({x: fixed[x] for x in used}) for p in polys])
-    failure, extents = None, []
-    if strides is None:
-        failure = (f"non-affine subscript of '{name}' (cannot delinearize)",
-                   "use multi-dimensional arrays or fix the sizes with --define")
-    else:
-        for hi_m, lo_m in zip(strides, strides[1:]):
-            rest = list(hi_m)
-            for s_ in lo_m:
-                rest.remove(s_)
-            if len(rest) != 1:
-                failure = (f"non-affine subscript of '{name}': stride {'*'.join(rest)} is "
-                           "a product of sizes", "fix the sizes with --define")
-                break
-            extents.append(rest[0])
+        failure, extents = _extents(name, strides)
     if failure is not None:
         if flat:
             return None
         raise ex.error(uses[0][1].ref_node, *failure)
     return Rows(name, ctype, tuple(extents), tuple(uses), tuple(tuple(p) for p in parts), flat)
+
+
+def _extents(name: str, strides) -> tuple:
+    """(None, the row length of each dimension after the first) of a chain of strides, or
+    (the error's what and hint, None)."""
+    if strides is None:
+        return (f"non-affine subscript of '{name}' (cannot delinearize)",
+                "use multi-dimensional arrays or fix the sizes with --define"), None
+    extents = []
+    for hi_m, lo_m in zip(strides, strides[1:]):
+        rest = list(hi_m)
+        for s_ in lo_m:
+            rest.remove(s_)
+        if len(rest) != 1:
+            return (f"non-affine subscript of '{name}': stride {'*'.join(rest)} is a product of sizes",
+                    "fix the sizes with --define"), None
+        extents.append(rest[0])
+    return None, extents
 
 
 def _rows_of(uses: list, polys: list):
@@ -191,7 +198,7 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                     for t in (0, 1, -1):
                         shifts[d] = t
                         part = split_texts(rows, k, shifts, fixed_vals, ex)[d + 1]
-                        if holds(st.id, f"0 <= {part} < {row}", committed + extra):
+                        if holds(st.id, in_row(acc, part, row), committed + extra):
                             found = True
                             break
                     if found:
@@ -209,7 +216,7 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                     facts = [f for f in (row_cover_fact(under(committed), st.id, part, row),
                                          row_floor_fact(under(committed), st.id, part, row)) if f]
                     for extra in [(f,) for f in facts] + ([tuple(facts)] if len(facts) == 2 else []):
-                        if holds(st.id, f"0 <= {part} < {row}", committed + extra):
+                        if holds(st.id, in_row(acc, part, row), committed + extra):
                             found = True
                             mine_assumed.update((row, f) for f in extra)
                             break
@@ -247,6 +254,14 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
             raise _leaves_row(rows, *failed, fixed_vals, ex)
     return Settled(texts, frozenset(flat), frozenset(baked), frozenset(rows_baked),
                    tuple(sorted(assumed)), shapes)
+
+
+def in_row(acc, part: str, row: str) -> str:
+    """The in-row index stays in its row wherever C evaluates the reference: a read in a `?:`
+    branch only where the branch runs (a padded window's `valid ? src[...] : 0`).  The model's
+    reference outside the branch is a phantom that can only add dependences."""
+    cond = f"0 <= {part} < {row}"
+    return f"({acc.guard}) implies ({cond})" if acc.guard else cond
 
 
 def _leaves_row(rows: Rows, k: int, d: int, fixed_vals: dict, ex) -> SourceError:

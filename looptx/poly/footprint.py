@@ -102,6 +102,53 @@ def flat_reach(scop: Scop, array: str, values: dict[str, int],
     return lo.to_python(), hi.to_python()
 
 
+def evaluated(scop: Scop, s, a) -> isl.Set:
+    """The instances of `s` that evaluate the access `a`: its domain, within a `?:` branch
+    that branch's affine condition."""
+    if not a.guard:
+        return scop.domain(s)
+    return scop.cached(("evaluated", a.ref), lambda: scop.domain(s).intersect(
+        isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {a.guard} }}")))
+
+
+def stays_in_rows(scop: Scop, s, index: str, row: str) -> bool:
+    """Whether `0 <= index < row` (C affine texts) wherever statement `s` runs."""
+    try:
+        rows = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : 0 <= {index} < {row} }}")
+    except isl.Error:
+        return False
+    return scop.domain(s).is_subset(rows)
+
+
+def all_exist(scop: Scop, array: str, elements: isl.Set) -> bool:
+    """Whether every element of `elements` (of `array`, with the sizes as parameters) exists
+    whenever the region runs: inside the declared extents where they are numbers or sizes, or
+    in its row, at or after the first element and at or before the last one the region
+    certainly reaches (what a harness allocates and a .cu copies)."""
+    arr = scop.array(array)
+    if not arr.rank:
+        return True
+    dims = [f"d{k}" for k in range(arr.rank)]
+    tup = f"{array}[{', '.join(dims)}]"
+    known = lambda x: x.isdigit() or x in scop.params
+    ok = isl.Set(f"{scop.prefix}{{ {tup} : 1 = 0 }}")
+    if arr.strides is None and len(arr.dims) == arr.rank and all(known(d) for d in arr.dims):
+        box = " and ".join(f"0 <= {n} < {d}" for n, d in zip(dims, arr.dims))
+        ok = isl.Set(f"{scop.prefix}{{ {tup} : {box} }}")
+    rows = arr.strides if arr.strides is not None else arr.dims[1:]
+    if len(rows) == arr.rank - 1 and all(known(r) for r in rows):
+        in_row = " and ".join([f"{dims[0]} >= 0"] + [f"0 <= {n} < {r}" for n, r in zip(dims[1:], rows)])
+        reached = isl.Set(f"{scop.prefix}{{ {tup} : 1 = 0 }}")
+        for s in scop.statements:
+            for a in s.accesses:
+                if a.array == array and not any(ir.is_gathered(x) for x in a.index):
+                    reached = reached.union(scop.access_map(s, a).intersect_domain(evaluated(scop, s, a)).range())
+        # row-major order in rows is the order of addresses: below the last element reached
+        below_last = elements.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {in_row} }}")).lex_le_set(reached).domain()
+        ok = ok.union(below_last)
+    return elements.is_subset(ok)
+
+
 def _reached(scop: Scop, array: str, values: dict[str, int], writes: bool = False):
     """The elements of `array` the region reaches (`writes`: writes) at the sizes `values`,
     or None."""
@@ -127,7 +174,7 @@ def _reached(scop: Scop, array: str, values: dict[str, int], writes: bool = Fals
             if not index:
                 continue
             m = isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> {array}[{', '.join(index)}] }}")
-            r = m.intersect_domain(scop.domain(s)).intersect_params(sizes).range()
+            r = m.intersect_domain(evaluated(scop, s, a)).intersect_params(sizes).range()
             reached = r if reached is None else reached.union(r)
     if reached is not None:
         # the parameters are fixed: project them out, so the bounds are numbers
@@ -163,7 +210,7 @@ def _highest(scop: Scop, array: str) -> Highest | str:
             if a.array == array and any(ir.is_gathered(x) for x in a.index):
                 return "the region reads it through an index array"
             if a.array == array:
-                r = scop.access_map(s, a).range()
+                r = scop.access_map(s, a).intersect_domain(evaluated(scop, s, a)).range()
                 reached = r if reached is None else reached.union(r)
     if reached is None or reached.is_empty():
         return "the region does not access it"

@@ -8,6 +8,7 @@ checked here: the footprint is a box of constant size (and, for registers, invar
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 import islpy as isl
@@ -291,6 +292,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             if (k, a.ref) in out.redirect:
                 raise pr.error(f"'{array}' is already promoted in this scope",
                                hint="promote an array once per loop nest")
+            _check_unguarded(pr, scop, st, a)
             refs.append((k, a, qp))
             f = qp.reverse().apply_range(scop.access_map(st, a))
             foot = f if foot is None else foot.union(f)
@@ -440,6 +442,30 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                                buf if direction == "in" else array, direction, pr,
                                group[0][0], keep, rank, bool(threads)))
     return True
+
+
+def _check_unguarded(pr: Promotion, scop, st, a) -> None:
+    """A buffer is loaded from the whole footprint, so a reference that C evaluates only
+    inside a `?:` branch (darknet's padded `valid ? src[index] : -FLT_MAX`) must reach, unguarded,
+    only elements that exist: the load would read what the original never reads."""
+    from looptx.poly.footprint import all_exist
+    if a.guard and not all_exist(scop, a.array, scop.access_map(st, a).range()):
+        raise pr.error(f"the {a.kind} of '{a.array}' on line {st.line} sits in a ?: branch that runs only "
+                       f"where {_plain(a.guard)}; a {pr.kind} buffer would be loaded from elements the "
+                       "original never reads, which may lie outside the array",
+                       hint=f"promote another array, or remove the {pr.kind} step for '{a.array}'")
+
+
+def _plain(cond: str) -> str:
+    """isl condition text without the parentheses around its atoms and comparisons."""
+    while True:
+        bare = re.sub(r"\(([^()]*)\)", lambda m: m.group(1) if " and " not in m.group(1)
+                      and " or " not in m.group(1) else f"[{m.group(1)}]", cond)
+        if bare == cond:
+            break
+        cond = bare
+    cond = cond.replace("[", "(").replace("]", ")")
+    return cond[1:-1] if cond.startswith("(") and cond.endswith(")") and cond.count("(") == 1 else cond
 
 
 def _register_stride(fd: isl.Map, low: isl.Map) -> int:

@@ -92,6 +92,7 @@ class Access:
     array: str
     kind: str                          # 'read' | 'write'
     index: tuple[str, ...]             # isl affine text per (virtual) dimension
+    guard: str = ""                    # isl text: evaluated only where it holds (a `?:` branch)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ The model takes such a read as any element of an array the region never writes, 
 must make the indexes valid itself: random integers would read outside `x`.  Each index array
 is filled with values that keep every subscript it feeds inside its dimension (`cols[k] - 1`
 takes values 1..n), and a pointer that only such reads reach gets as many elements as the
-largest other array, so that the indexes spread over a realistic range."""
+largest other array, so that the indexes spread over a realistic range.  A row of a table
+(llm.c's embedding `wte[ix*C + i]`, i < C) takes the index as a row number: 0..rows-1."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,12 +21,16 @@ _MAX_SPREAD = 1 << 20          # elements a pointer only reached through indexes
 class GatherPlan:
     arrays: set[str] = field(default_factory=set)                  # read through indexes somewhere
     # index array -> [lowest, highest + 1) of the values it may hold, once the extents are known
-    uses: list[tuple[str, int, str, int, str]] = field(default_factory=list)   # (index, offset, array, dim, text)
+    # (index, offset, array, dim, text, row length: the index numbers rows of it, or None)
+    uses: list[tuple[str, int, str, int, str, str | None]] = field(default_factory=list)
 
-    def index_ranges(self, extents: dict[str, tuple[int, ...]], where) -> dict[str, tuple[int, int]]:
+    def index_ranges(self, extents: dict[str, tuple[int, ...]], where,
+                     env: dict[str, int]) -> dict[str, tuple[int, int]]:
         out: dict[str, tuple[int, int]] = {}
-        for index, offset, array, dim, text in self.uses:
+        for index, offset, array, dim, text, row in self.uses:
             n = extents[array][dim]
+            if row is not None:
+                n //= max(int(row) if row.isdigit() else int(env[row]), 1)
             lo, hi = out.get(index, (-offset, n - offset))
             lo, hi = max(lo, -offset), min(hi, n - offset)
             if lo >= hi:
@@ -51,15 +56,37 @@ def gather_plan(scop, where) -> GatherPlan:
                     continue
                 plan.arrays.add(r.array)
                 shown = ir.to_c(r.index[d])
-                src = _source(r.index[d], arrays, scalar_sources)
+                src, row = _source(r.index[d], arrays, scalar_sources), None
+                if src is None:
+                    src, row = _row_of_table(scop, s, r.index[d], arrays, scalar_sources)
                 if src is None:
                     raise LooptxError(
                         f"the region reads '{r.array}' at [{shown}], an index whose values the harness "
                         "cannot keep inside the array", hint="read the index array's element as the subscript "
                         f"({r.array}[idx[k]] or {r.array}[idx[k] - 1]) to validate with looptx run",
                         **where(r.array))
-                plan.uses.append((src[0], src[1], r.array, d, f"{r.array}[{shown}]"))
+                plan.uses.append((src[0], src[1], r.array, d, f"{r.array}[{shown}]", row))
     return plan
+
+
+def _row_of_table(scop, s, e: ir.Expr, arrays, scalars):
+    """((index array, offset), row length) for `idx[..] * ROW + i` with `0 <= i < ROW` wherever
+    the statement runs (either operand order); else (None, None)."""
+    from looptx.poly.footprint import stays_in_rows
+    terms = [e.a, e.b] if isinstance(e, ir.Bin) and e.op == "+" else [e]
+    for k, scaled in enumerate(terms):
+        if not (isinstance(scaled, ir.Bin) and scaled.op == "*"):
+            continue
+        for index, row in ((scaled.a, scaled.b), (scaled.b, scaled.a)):
+            src = _source(index, arrays, scalars)
+            if src is None or not (isinstance(row, ir.Var) or isinstance(row, ir.Num) and _int(row)):
+                continue
+            rows = row.name if isinstance(row, ir.Var) else str(_int(row))
+            rest = terms[1 - k] if len(terms) == 2 else ir.Num("0")
+            if all(isinstance(x, (ir.Var, ir.Num, ir.Bin)) for x in ir.walk(rest)) and \
+                    stays_in_rows(scop, s, ir.to_c(rest), rows):
+                return src, rows
+    return None, None
 
 
 def _scalar_sources(scop, arrays) -> dict[str, list[ir.Expr]]:

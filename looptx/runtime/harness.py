@@ -280,7 +280,7 @@ class RegionSignature:
                                    out=written, result=result, c_dims=tuple(c_dims),
                                    record=scop.record(a.name) if scop.records else None))
         if gathers.arrays:
-            args = _with_gathers(args, gathers, at, counts or {})
+            args = _with_gathers(args, gathers, at, counts or {}, env)
         if scop.records:
             args = _one_struct_array(args)
         free_set = set(free)
@@ -509,7 +509,7 @@ def _member_note(scop, name: str) -> str:
     return f" (the struct member {member})" if member else ""
 
 
-def _with_gathers(args: list, gathers, at, counts: Mapping[str, int]) -> list:
+def _with_gathers(args: list, gathers, at, counts: Mapping[str, int], env: dict) -> list:
     """The arguments with the pointers only index arrays reach sized (a negative extent:
     -1 - what the rest of the region reaches) and the index arrays' values ranged."""
     from dataclasses import replace as with_
@@ -525,7 +525,7 @@ def _with_gathers(args: list, gathers, at, counts: Mapping[str, int]) -> list:
         shape = tuple(d if d >= 0 else (n if n is not None else max(spread_n, -1 - d, 1)) for d in a.shape)
         return with_(a, shape=shape, c_dims=tuple(c if c else str(x) for c, x in zip(a.c_dims, shape)))
     args = [a if a.kind != "array" or all(d >= 0 for d in a.shape) else sized(a) for a in args]
-    ranges = gathers.index_ranges({a.name: a.shape for a in args if a.kind == "array"}, at)
+    ranges = gathers.index_ranges({a.name: a.shape for a in args if a.kind == "array"}, at, env)
     return [with_(a, index_range=ranges[a.name]) if a.name in ranges else a for a in args]
 
 

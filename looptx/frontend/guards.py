@@ -1,0 +1,138 @@
+"""The affine condition under which C evaluates a reference at all: the branch of a `?:` it
+sits in, or the right operand of `&&` / `||`.  darknet's padded pooling reads
+`valid ? src[cur] : -FLT_MAX` with `int valid = (cur >= 0 && cur < h)`; the read never reaches
+below `src[0]`, and a harness or a host copy sized from the unguarded subscript would refuse
+the region or copy memory that is not there.
+
+Guards only narrow footprints (what a harness allocates, what a .cu copies); the dependences
+keep every access unconditional, which is safe."""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from looptx.errors import SourceError
+from looptx.frontend.affine import NonAffine
+from looptx.frontend.symbols import int_var
+
+_LOGICAL = ("&&", "||", "<", "<=", ">", ">=", "==", "!=")
+
+
+def guarded(ex, node, cond, negate: bool):
+    """The IR of `node`, which C evaluates only where `cond` is (`negate`: is not) true."""
+    guard = guard_of(ex, cond, negate)
+    if guard is None:
+        return ex.expr(node)
+    ex.guards.append(guard)
+    try:
+        return ex.expr(node)
+    finally:
+        ex.guards.pop()
+
+
+def guard_of(ex, cond, negate: bool = False) -> str | None:
+    """isl text of `cond` (negated) over the iterators and sizes where it is affine, after
+    putting in the value of each flag local it tests; else None.  Leaves `ex` as it was when
+    the condition is not affine, and then the reference counts as unconditional."""
+    node = _flags_put_in(ex, cond)
+    if node is None:
+        return None
+    saved = (list(ex.params), len(ex.ctx_obligations), dict(ex.product_names), dict(ex.divisor_names))
+    try:
+        text = ex.cond_text(node, negate)
+    except (SourceError, NonAffine):
+        text = None
+    if text is None or len(ex.ctx_obligations) > saved[1]:
+        # a guard that holds only under obligations of its own is not worth checking them for
+        ex.params[:] = saved[0]
+        text = None
+    del ex.ctx_obligations[saved[1]:]
+    ex.product_names.clear()
+    ex.product_names.update(saved[2])
+    ex.divisor_names.clear()
+    ex.divisor_names.update(saved[3])
+    return text
+
+
+def _flags_put_in(ex, cond):
+    """`cond` with each flag local replaced by its initializer; None when it tests a local
+    whose value at the test is not that initializer's."""
+    cond = _comparison_with_zero(ex, cond)
+    names = {n.name for n in _ids(cond)}
+    if not any(name in ex.local for name in names):
+        return cond
+    values = {}
+    for name in names & set(ex.local):
+        value = _flag_value(ex, name)
+        if value is None:
+            return None
+        values[name] = value
+    return _substituted(cond, values)
+
+
+def _flag_value(ex, name: str):
+    """The initializer of a local set once, at its declaration, from iterators of the loops
+    around that declaration and from sizes: its value wherever the name is in scope."""
+    init, depth = ex.inits.get(name, (None, 0))
+    if init is None or [id(v) for v in ex.assigned.get(name, [])] != [id(init)]:
+        return None
+    sym = ex.local[name]
+    if sym.kind != "var":
+        return None
+    if not (_is_logical(init) or int_var(sym, ex.lookup)):
+        return None
+    outer = set(ex.iterators()[:depth])
+    inner = set(ex.iterators()[depth:])
+    if any(n.name in inner and n.name not in outer for n in _ids(init)):
+        return None
+    return init
+
+
+def _comparison_with_zero(ex, cond):
+    """`flag != 0` -> `flag`, `flag == 0` -> `!flag` for a local flag: its initializer is often
+    a comparison (`valid = (cur >= 0 && cur < h)`), which is no number to compare."""
+    if isinstance(cond, c_ast.BinaryOp) and cond.op in ("!=", "=="):
+        for flag, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            if isinstance(flag, c_ast.ID) and flag.name in ex.local and _is_zero(other):
+                return flag if cond.op == "!=" else c_ast.UnaryOp("!", flag, cond.coord)
+    if isinstance(cond, c_ast.BinaryOp) and cond.op in ("&&", "||"):
+        return c_ast.BinaryOp(cond.op, _comparison_with_zero(ex, cond.left),
+                              _comparison_with_zero(ex, cond.right), cond.coord)
+    if isinstance(cond, c_ast.UnaryOp) and cond.op == "!":
+        return c_ast.UnaryOp("!", _comparison_with_zero(ex, cond.expr), cond.coord)
+    return cond
+
+
+def _is_zero(node) -> bool:
+    return isinstance(node, c_ast.Constant) and node.value in ("0", "0u", "0U", "0l", "0L")
+
+
+def _is_logical(node) -> bool:
+    return (isinstance(node, c_ast.BinaryOp) and node.op in _LOGICAL
+            or isinstance(node, c_ast.UnaryOp) and node.op == "!")
+
+
+def _ids(node) -> list:
+    if isinstance(node, c_ast.ID):
+        return [node]
+    out = []
+    for _, child in node.children():
+        out += _ids(child)
+    return out
+
+
+def _substituted(node, values: dict):
+    if isinstance(node, c_ast.ID) and node.name in values:
+        return copy.deepcopy(values[node.name])
+    node = copy.copy(node)
+    for name, child in node.children():
+        value = _substituted(child, values)
+        if "[" in name:
+            field, k = name[:name.index("[")], int(name[name.index("[") + 1:-1])
+            items = list(getattr(node, field))
+            items[k] = value
+            setattr(node, field, items)
+        else:
+            setattr(node, name, value)
+    return node
