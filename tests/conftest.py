@@ -62,3 +62,16 @@ def require_gpu():
         return CudaSession()
     except Exception as e:                      # no pycuda, no driver, no device
         pytest.skip(f"needs an NVIDIA GPU with pycuda ({e})")
+
+
+# Tests of a minute or more (the whole corpus through one step kind, every corpus kernel
+# through nvcc): xdist hands tests out in collection order, and one of these drawn last keeps
+# one worker busy while the other has nothing left.
+_LONG_FIRST = ("test_recipes.py::test_step_on_corpus", "test_cuda_codegen.py::test_corpus_kernel_cuda",
+               "test_c_evaluator.py::test_every_corpus_kernel", "test_property.py::test_random_recipes",
+               "test_orio_loop.py::test_spapt", "test_search_faults.py::test_local_dask",
+               "test_search_faults.py::test_sigkill", "test_includes.py::test_run_search_and_deps")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: not any(long in item.nodeid for long in _LONG_FIRST))

@@ -42,12 +42,20 @@ def _variant_texts(kernel, tmp_path, steps):
             transform_file(str(kernel), recipe=str(r), function=fn))
 
 
+UNMAPPED = {"cholesky", "doitgen-scalar", "floyd-warshall", "gemv-scalar", "seidel-1d", "seidel-2d"}
+TWO_RECIPES = {"doitgen-scalar", "gemv-scalar"}
+
+
 @needs_nvcc
 @pytest.mark.parametrize("kernel", kernel_files(), ids=lambda k: k.stem)
 def test_corpus_kernel_cuda(kernel, tmp_path):
     prog = load(str(kernel), function=region_function(kernel))
     cases = recipes(prog)
-    assert len(cases) >= 2, kernel
+    # the generator's coverage, kernel by kernel: three recipes, two or more of them mapped,
+    # except where every loop carries a dependence or a scalar reduction leaves one recipe out
+    assert len(cases) >= (2 if kernel.stem in TWO_RECIPES else 3), (kernel.stem, cases)
+    mapped = sum(1 for c in cases if any(s.startswith("cuda:") for s in c))
+    assert mapped >= (0 if kernel.stem in UNMAPPED else 2), (kernel.stem, cases)
     texts = [_variant_texts(kernel, tmp_path, steps) for steps in cases]
     errors = list(POOL.map(nvcc_compile, [cu for cu, _ in texts]))
     for steps, err, (cu, _) in zip(cases, errors, texts):
@@ -57,16 +65,6 @@ def test_corpus_kernel_cuda(kernel, tmp_path):
         assert "__syncthreads" not in cu
         for sizes in size_sets(kernel):
             check_same(kernel, emulated, sizes)
-
-
-def test_generated_recipes_cover_corpus():
-    n = 0
-    mapped = 0
-    for k in kernel_files():
-        cases = recipes(load(str(k), function=region_function(k)))
-        n += len(cases)
-        mapped += sum(1 for c in cases if any(s.startswith("cuda:") for s in c))
-    assert n >= 3 * len(kernel_files()) - 4 and mapped >= 2 * len(kernel_files())
 
 
 SHARED = """
