@@ -40,6 +40,10 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
         rc = generate(variant, "region")
         if not any(k.has_sync for k in rc.kernels):
             lines = emulation_block(rc)
+            if spelled:
+                from looptx.codegen.c import unused_counters
+                own = unused_counters([n for n, _ in variant.scop.own_iterators], lines, "  ")
+                lines = ["{"] + own + ["  " + x if x else x for x in lines] + ["}"] if own else lines
     if lines is None:
         node, plan = build(variant)
         lines = region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled)

@@ -381,11 +381,16 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
              for a in variant.scop.arrays if a.local and a.decl and not (spelled and a.declared_by_function)]
     decls += [indent + d for d in copy_decls(variant.scop, node, spelled)]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
-    # a loop the recipe unrolled away leaves the function's counter unused (gcc -Wall)
-    text = "\n".join(body)
-    gone = sorted(n for n in printer.reuse if not re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text))
-    decls += [f"{indent}(void){n};  /* its loop is unrolled away */" for n in gone]
+    decls += unused_counters(printer.reuse, body, indent)
     return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
+
+
+def unused_counters(names, body: list[str], indent: str) -> list[str]:
+    """`(void)i;` for each of the function's loop counters `names` that no line of `body`
+    uses: a loop unrolled or fused away, or a grid emulation's own counters (gcc -Wall)."""
+    text = "\n".join(body)
+    gone = sorted(n for n in names if not re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text))
+    return [f"{indent}(void){n};  /* no loop of the output counts with it */" for n in gone]
 
 
 def copy_decls(scop, node: K.Node, spelled: bool = False) -> list[str]:

@@ -8,8 +8,7 @@ position in the original program (the 2d+1 schedule).
 from __future__ import annotations
 
 import copy
-import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 from pycparser import c_ast
@@ -21,13 +20,15 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
+from looptx.frontend.declarations import declare
+from looptx.frontend.exitvalues import exit_value, finished, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, through_index, write_of
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
                                    loop_step)
 from looptx.frontend.aliases import refuse_null_test
 from looptx.frontend.purefuncs import PURE_MATH
 from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, int_var, resolve_typedef,
-                                     typedefs_resolved, wide_subscript)
+                                     wide_subscript)
 
 CMP_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
@@ -111,6 +112,7 @@ class Extractor:
         self.scalar_uses: dict[str, tuple] = {}
         self.inits: dict[str, tuple] = {}      # local -> (initializer, loops around its declaration)
         self.guards: list[str] = []            # the ?: branches and && / || operands around an expression
+        self.exits: dict[str, tuple] = {}      # iterator -> its value after its loop (exitvalues.py)
 
     # ---- errors -------------------------------------------------------------------------
     def error(self, node, what: str, hint: str | None = None) -> SourceError:
@@ -160,6 +162,8 @@ class Extractor:
         if sym.kind != "var" or not int_var(sym, self.lookup):
             raise NonAffine(node, f"non-affine: '{name}' ({sym.ctype}) used in an index or bound",
                             "bounds and subscripts must be integer affine expressions")
+        if name in self.exits:
+            raise NonAffine(node, stale_read(self, node, name).what, f"write the value '{name}' holds there instead")
         if name in self.written:
             loop = self._set_before_loops(name)
             hint = "only loop iterators and unchanged sizes may appear there"
@@ -311,50 +315,7 @@ class Extractor:
                              "a region holds for loops, affine ifs and assignments")
 
     def declaration(self, node: c_ast.Decl):
-        from looptx.frontend.symbols import symbol_of
-        sym = symbol_of(node, self.spellings)
-        if sym is None or sym.kind not in ("var", "array"):
-            raise self.error(node, "unsupported declaration inside the region",
-                             "declare scalars and fixed-size arrays only")
-        if sym.kind == "array" and any(not d for d in sym.dims):
-            raise self.error(node, f"pointer declaration '{node.name}' inside the region",
-                             f"looptx reads a pointer local set to an array plus an offset ({node.name} = a + off) "
-                             f"only where the code uses nothing but its elements ({node.name}[i]) and changes neither "
-                             f"it nor its offset; pass the array and the offset instead of '{node.name}' where it "
-                             "is used as a whole (a call), or declare it outside the region")
-        if "static" in (node.storage or []):
-            raise self.error(node, f"static declaration of '{node.name}' inside the region",
-                             "declare it outside the region")
-        if self.lookup(node.name) is not None:
-            # the declaration is hoisted to the top of the region, where it would hide the
-            # outer variable from the region's other uses of the name
-            raise self.error(node, f"'{node.name}' is declared inside the region and also outside it",
-                             "rename the inner variable")
-        # Hoisted without its initializer (which reads values of this iteration) and without
-        # const (it is assigned once per iteration): the initializer becomes an assignment,
-        # a statement in place.  One hoisted variable serves every iteration; the dependences
-        # are those of C's object per iteration (private_depth), and legality also checks that
-        # a new order never overlaps the lifetimes of two iterations' values in that variable.
-        bare = copy.copy(node)
-        bare.init = None
-        # code of looptx's own (a harness, a .cu) has no typedefs of the file: LULESH's `Real_t`
-        plain, spelled = (re.sub(r"\bconst\s+", "", text) for text in (c_text(typedefs_resolved(bare, self.lookup)),
-                                                                         self.spellings.text(bare)))
-        sym = replace(sym, decl_text=plain, spelled_decl=spelled if spelled != plain else "")
-        known = self.local.get(node.name)
-        if known is not None and (known.ctype, known.dims) != (sym.ctype, sym.dims):
-            raise self.error(node, f"'{node.name}' is declared twice in the region with different types",
-                             "rename one of them")
-        self.private_depth[node.name] = 0 if known is not None else len(self.loops)
-        self.local[node.name] = sym
-        if node.init is not None:
-            self.inits[node.name] = (node.init, len(self.loops))
-            if sym.kind != "var":
-                raise self.error(node, "array initializers inside the region are not supported",
-                                 "declare the array before the region (at file scope, as `static const` "
-                                 "for constant weights such as a 3x3 kernel), or mark only the loops "
-                                 "around it as the region with #pragma scop, or assign the elements in a loop")
-            self.statement(c_ast.Assignment("=", c_ast.ID(node.name, node.coord), node.init, node.coord))
+        declare(self, node)
 
     def for_loop(self, node: c_ast.For):
         init = node.init
@@ -371,6 +332,9 @@ class Extractor:
         if it in self.iterators():
             raise self.error(node, f"loop iterator '{it}' shadows an enclosing loop's iterator",
                              "rename the inner iterator")
+        self.exits.pop(it, None)
+        lb, node = put_in(self, lb), copy.copy(node)
+        node.cond = put_in(self, node.cond)
         step = self.loop_step(node, it)
         mark = len(self.ctx_obligations)
         try:
@@ -403,6 +367,7 @@ class Extractor:
             self.positions.pop()
             self.loop_positions.pop()
             del self.ctx_obligations[mark:]
+        finished(self, it, exit_value(node, it, lb, step))
 
     def loop_step(self, node: c_ast.For, it: str) -> int:
         return loop_step(self, node, it)
@@ -411,6 +376,8 @@ class Extractor:
         return loop_condition(self, node, it, step)
 
     def if_stmt(self, node: c_ast.If):
+        node = copy.copy(node)
+        node.cond = put_in(self, node.cond)
         mark = len(self.ctx_obligations)
         try:
             then_c = self.cond_text(node.cond)
@@ -437,6 +404,9 @@ class Extractor:
                 raise self.error(node, "expression statement without effect", "remove it")
             one = c_ast.Constant("int", "1", node.coord)
             node = c_ast.Assignment("+=" if "+" in node.op else "-=", node.expr, one, node.coord)
+        node = put_in(self, node, skip=node.lvalue if isinstance(node.lvalue, c_ast.ID) else None)
+        if isinstance(node.lvalue, c_ast.ID):
+            self.exits.pop(node.lvalue.name, None)
         sid = len(self.stmts)
         # subscripts keep fixed sizes symbolic so that linearized ones can still be
         # delinearized; the sizes are substituted once the array's shape is known
@@ -557,6 +527,8 @@ class Extractor:
             if int_var(sym, self.lookup) and name not in self.written and name not in self.local:
                 self._param(name)
                 return ir.Var(name)
+            if name in self.exits:
+                raise stale_read(self, node, name)
             return self.ref(node, "read")
         if isinstance(node, c_ast.ArrayRef):
             return self.ref(node, "read")

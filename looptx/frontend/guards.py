@@ -8,12 +8,11 @@ Guards only narrow footprints (what a harness allocates, what a .cu copies); the
 keep every access unconditional, which is safe."""
 from __future__ import annotations
 
-import copy
-
 from pycparser import c_ast
 
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine
+from looptx.frontend.purefuncs import substituted
 from looptx.frontend.symbols import int_var
 
 _LOGICAL = ("&&", "||", "<", "<=", ">", ">=", "==", "!=")
@@ -68,7 +67,7 @@ def _flags_put_in(ex, cond):
         if value is None:
             return None
         values[name] = value
-    return _substituted(cond, values)
+    return substituted(cond, values)
 
 
 def _flag_value(ex, name: str):
@@ -120,19 +119,3 @@ def _ids(node) -> list:
     for _, child in node.children():
         out += _ids(child)
     return out
-
-
-def _substituted(node, values: dict):
-    if isinstance(node, c_ast.ID) and node.name in values:
-        return copy.deepcopy(values[node.name])
-    node = copy.copy(node)
-    for name, child in node.children():
-        value = _substituted(child, values)
-        if "[" in name:
-            field, k = name[:name.index("[")], int(name[name.index("[") + 1:-1])
-            items = list(getattr(node, field))
-            items[k] = value
-            setattr(node, field, items)
-        else:
-            setattr(node, name, value)
-    return node

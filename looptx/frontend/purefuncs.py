@@ -190,9 +190,9 @@ def index_helpers(funcs: list[c_ast.FuncDef], pure: dict) -> dict[str, tuple[lis
             if not isinstance(d, c_ast.Decl) or not _signed_int(d.type):
                 ok = False
                 break
-            values[d.name] = _substituted(d.init, values, None)
+            values[d.name] = substituted(d.init, values, None)
         if ok:
-            out[name] = ([p.name for p in params], _substituted(items[-1].expr, values, None))
+            out[name] = ([p.name for p in params], substituted(items[-1].expr, values, None))
     return out
 
 
@@ -217,13 +217,13 @@ def _map_children(node, fn, always: bool = False):
     return new or node
 
 
-def _substituted(expr, values: dict, coord):
+def substituted(expr, values: dict, coord=None):
     """A copy of expr with the names in `values` replaced by (copies of) their expressions,
     every node at `coord` when one is given (errors then point at the call)."""
     if isinstance(expr, c_ast.ID) and expr.name in values:
         out = copy.deepcopy(values[expr.name])
     else:
-        out = _map_children(expr, lambda c: _substituted(c, values, coord), always=True)
+        out = _map_children(expr, lambda c: substituted(c, values, coord), always=True)
     if coord is not None:
         out.coord = coord
     return out
@@ -243,7 +243,7 @@ def inline_index_helpers(items, helpers: dict):
             args = node.args.exprs if node.args else []
             if len(args) == len(params):
                 args = [expand(a, limit) for a in args]
-                return expand(_substituted(body, dict(zip(params, args)), node.coord), limit - 1)
+                return expand(substituted(body, dict(zip(params, args)), node.coord), limit - 1)
         return _map_children(node, lambda c: expand(c, limit))
 
     def visit(node):

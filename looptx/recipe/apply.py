@@ -14,7 +14,7 @@ from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
-from looptx.recipe.fusing import fuse_step, say_fused
+from looptx.recipe.fusing import fuse_step, say_fused, shifts_that_fuse
 from looptx.recipe.schema import C_WORDS, Recipe, Step
 
 
@@ -518,6 +518,12 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
                 _say_unrolled(e, removed, before)
             if renamed_by and type(e) is RecipeError:
                 say_fused(e, renamed_by)
+            if st.name == "fuse" and isinstance(e, LegalityError):
+                shifts = shifts_that_fuse(before, st, lambda w: check_legal(w, deps))
+                if shifts:
+                    e.hint = ("the statements fuse after " + " and ".join(
+                        f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
+                        + " before this step (the dependence has a constant distance), or pass --unsafe")
             raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.name)
         for stmt, name, trip in _unrolled_away(before, v):
             removed.setdefault((stmt, name), (st, trip))

@@ -58,3 +58,33 @@ def say_fused(e: LooptxError, renamed_by: dict[tuple[int, str], tuple[Step, Rena
     how = f"fused it into loop '{r.new}' of statement {r.lead}" if r.lead >= 0 else f"renamed it '{r.new}'"
     e.what = f"statement {r.stmt} has no loop named '{r.old}' any more: step {by.index} ({by.name}) {how}"
     e.hint = f"name it '{r.new}'"
+
+
+MAX_SHIFT = 4          # Pluto's multi-statement stencils fuse after shifts of 1 to 4
+
+
+def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, int]] | None:
+    """For a fuse that breaks a dependence: (statement, loop, amount) of the shifts of the
+    later statements, each by the least amount up to MAX_SHIFT, after which the fuse keeps
+    every dependence (`legal(variant)` raises where it does not); None when there are none."""
+    stmts, loops = st["stmts"], st.get("loops")
+    if stmts == "all" or len(stmts) < 2:
+        return None
+    out, v = [], before
+    for k in range(1, len(stmts)):
+        spec = loops[k] if loops else (st.get("level") or st.get("loop"))
+        for by in range(MAX_SHIFT + 1):
+            try:
+                name = S.resolve_name(v, stmts[k], spec)
+                moved = S.shift(v, stmts[k], name, by) if by else v
+                legal(F.fuse(moved, stmts[:k + 1], st.get("loop"), level=st.get("level"),
+                             loops=loops[:k + 1] if loops else None))
+            except LooptxError:
+                continue
+            v = moved
+            if by:
+                out.append((stmts[k], to_user(name), by))
+            break
+        else:
+            return None
+    return out or None

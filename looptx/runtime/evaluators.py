@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from looptx.errors import LegalityError, LooptxError, notes_muted
+from looptx.errors import LegalityError, LooptxError, note_once, notes_muted
 from looptx.runtime.cpu import (BuildResult, RegionRun, Toolchain, build_shared, compiler_version,
                                 cpu_model, time_region)
 from looptx.runtime.harness import RegionSignature, compare_detail, region_source
@@ -537,7 +537,12 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
             scop = sev.program().scops[sev.region]
             # a step may take a #define at its value too (a copy's buffer, a full unroll)
             baked = sev.variant(bindings, rec)[0].scop.baked
-    except LooptxError:
+    except LooptxError as e:
+        # said, or a user who validated with -D meets the refusal only at `looptx transform`
+        if e.step is not None:
+            note_once(e.file or ev.path, e.line, f"without -D, `looptx transform` refuses this recipe (step "
+                      f"{e.step} ({e.step_name}): {e.what}); what ran here is the code for these sizes, which "
+                      "`looptx transform` writes with the same -D")
         return None
     values = dict(payload.signature.values)
     if payload.source == fixed.source or not scop.facts_hold(values) or \

@@ -1,0 +1,59 @@
+"""Declarations inside a region (Extractor.declaration): scalars and fixed-size arrays are
+hoisted to the region's top without their initializers, which become assignments in place."""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import replace
+
+from pycparser import c_ast
+
+from looptx.frontend.symbols import c_text, symbol_of, typedefs_resolved
+
+
+def declare(ex, node: c_ast.Decl) -> None:
+    """A declaration inside the region: the local's symbol, hoisted to the region's top, and
+    its initializer as an assignment in place."""
+    sym = symbol_of(node, ex.spellings)
+    if sym is None or sym.kind not in ("var", "array"):
+        raise ex.error(node, "unsupported declaration inside the region",
+                       "declare scalars and fixed-size arrays only")
+    if sym.kind == "array" and any(not d for d in sym.dims):
+        raise ex.error(node, f"pointer declaration '{node.name}' inside the region",
+                       f"looptx reads a pointer local set to an array plus an offset ({node.name} = a + off) "
+                       f"only where the code uses nothing but its elements ({node.name}[i]) and changes neither "
+                       f"it nor its offset; pass the array and the offset instead of '{node.name}' where it "
+                       "is used as a whole (a call), or declare it outside the region")
+    if "static" in (node.storage or []):
+        raise ex.error(node, f"static declaration of '{node.name}' inside the region",
+                       "declare it outside the region")
+    if ex.lookup(node.name) is not None:
+        # the declaration is hoisted to the top of the region, where it would hide the
+        # outer variable from the region's other uses of the name
+        raise ex.error(node, f"'{node.name}' is declared inside the region and also outside it",
+                       "rename the inner variable")
+    # Hoisted without its initializer (which reads values of this iteration) and without
+    # const (it is assigned once per iteration): the initializer becomes an assignment,
+    # a statement in place.  One hoisted variable serves every iteration; the dependences
+    # are those of C's object per iteration (private_depth), and legality also checks that
+    # a new order never overlaps the lifetimes of two iterations' values in that variable.
+    bare = copy.copy(node)
+    bare.init = None
+    # code of looptx's own (a harness, a .cu) has no typedefs of the file: LULESH's `Real_t`
+    plain, spelled = (re.sub(r"\bconst\s+", "", text) for text in (c_text(typedefs_resolved(bare, ex.lookup)),
+                                                                     ex.spellings.text(bare)))
+    sym = replace(sym, decl_text=plain, spelled_decl=spelled if spelled != plain else "")
+    known = ex.local.get(node.name)
+    if known is not None and (known.ctype, known.dims) != (sym.ctype, sym.dims):
+        raise ex.error(node, f"'{node.name}' is declared twice in the region with different types",
+                       "rename one of them")
+    ex.private_depth[node.name] = 0 if known is not None else len(ex.loops)
+    ex.local[node.name] = sym
+    if node.init is not None:
+        ex.inits[node.name] = (node.init, len(ex.loops))
+        if sym.kind != "var":
+            raise ex.error(node, "array initializers inside the region are not supported",
+                             "declare the array before the region (at file scope, as `static const` "
+                             "for constant weights such as a 3x3 kernel), or mark only the loops "
+                             "around it as the region with #pragma scop, or assign the elements in a loop")
+        ex.statement(c_ast.Assignment("=", c_ast.ID(node.name, node.coord), node.init, node.coord))

@@ -1,0 +1,96 @@
+"""A loop iterator read after its loop.  C leaves it at the value that ended the loop, so
+PolyBench 3.2's fdtd-apml writes `clf[iz][iy]` after `for (iy = 0; iy < Cym; iy++)`, meaning
+`clf[iz][Cym]` (for Cym >= 0).  That value is affine in what bounds the loop, so the read is
+modelled as it: `(0 > Cym ? 0 : Cym)`, the lower bound when the loop does not run.
+
+The value holds where the read is in the same iteration of the loops around the finished
+loop and under the same branches, and until something writes the iterator again."""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from looptx.frontend.purefuncs import substituted
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def exit_value(node: c_ast.For, it: str, lb, step: int):
+    """The iterator's value after `for (it = lb; it OP end; ...)` by steps of one, or None."""
+    cond = node.cond
+    if abs(step) != 1 or not isinstance(cond, c_ast.BinaryOp) or cond.op not in _FLIP:
+        return None
+    op, left, right = cond.op, cond.left, cond.right
+    if _is(right, it) and not _is(left, it):
+        op, left, right = _FLIP[op], right, left
+    if not _is(left, it) or _reads(right, it):
+        return None
+    one = c_ast.Constant("int", "1", cond.coord)
+    end = {("<", 1): right, ("<=", 1): c_ast.BinaryOp("+", right, one, cond.coord),
+           (">", -1): right, (">=", -1): c_ast.BinaryOp("-", right, one, cond.coord)}.get((op, step))
+    if end is None:
+        return None
+    past = c_ast.BinaryOp(">" if step > 0 else "<", copy.deepcopy(lb), end, cond.coord)
+    return c_ast.TernaryOp(past, copy.deepcopy(lb), copy.deepcopy(end), cond.coord)
+
+
+def context(ex) -> tuple:
+    """Where the extractor is: the loops around it (their places and iterators) and the
+    branches it is under."""
+    return tuple(ex.loop_positions), tuple(ex.iterators()), tuple(ex.conds)
+
+
+def finished(ex, it: str, value) -> None:
+    """Record the loop over `it` that just ended (its value, or None when unknown)."""
+    ex.exits[it] = (value, context(ex))
+
+
+def stale_read(ex, node, name: str):
+    """The error for a read of a finished loop's iterator whose value is not in effect: the
+    model has no write of it, and a new order of the loops could leave another value."""
+    return ex.error(node, f"'{name}' is read after its loop, where looptx does not follow the value the loop "
+                          "left in it (the read is outside the loops or branches around that loop, or the "
+                          "loop's step is not 1)", f"write the value '{name}' holds there instead")
+
+
+def in_effect(ex) -> dict:
+    """name -> value of the finished loops whose value the current place reads."""
+    here = context(ex)
+    out = {}
+    for name, (value, (positions, iters, conds)) in ex.exits.items():
+        d = len(positions)
+        if value is None:
+            continue
+        if here[0][:d] == positions and here[1][:d] == iters and here[2][:len(conds)] == conds:
+            out[name] = value
+    return out
+
+
+def put_in(ex, node, skip=None):
+    """`node` with the finished loops' iterators it reads replaced by their values; `skip`:
+    a child not to touch (an assignment's target)."""
+    values = in_effect(ex)
+    if not values or not any(isinstance(n, c_ast.ID) and n.name in values for n in _walk(node)):
+        return node
+    if skip is None:
+        return substituted(node, values)
+    out = copy.copy(node)
+    for name, child in node.children():
+        if child is not skip and "[" not in name:
+            setattr(out, name, substituted(child, values))
+    return out
+
+
+def _is(node, name: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == name
+
+
+def _reads(node, name: str) -> bool:
+    return any(_is(n, name) for n in _walk(node))
+
+
+def _walk(node):
+    yield node
+    for _, child in node.children():
+        yield from _walk(child)
