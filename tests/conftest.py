@@ -41,6 +41,35 @@ def run_cli(*argv) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
+def cli_process(*args, cwd=None, env=None):
+    """`python -m looptx ARGS` as a finished process (its exit code, stdout and stderr), run in
+    this process: starting Python and importing looptx again costs more than most commands.
+    test_bad_inputs runs the real entry point."""
+    import contextlib
+    import io
+    import subprocess
+    from looptx.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    here, saved = os.getcwd(), dict(os.environ)
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = main([str(a) for a in args])
+            except SystemExit as e:           # argparse's usage errors and --help
+                rc = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        os.chdir(here)
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(saved)
+    return subprocess.CompletedProcess(["looptx", *map(str, args)], rc, out.getvalue(), err.getvalue())
+
+
 def runs_ok(path, recipe, sizes, *argv) -> None:
     """`looptx run` builds, validates and times the recipe at each size `n` of `sizes`."""
     for n in sizes:

@@ -2,10 +2,9 @@
 `FILE:LINE:COL: error: WHAT (HOW TO FIX)` and no traceback, and the valid C among them (octal and
 binary constants, names isl reserves, #line) is transformed and runs correctly."""
 import re
-import subprocess
-import sys
 
 import pytest
+from conftest import cli_process as cli
 
 KERNEL = """#define N 16
 double A[N];
@@ -32,9 +31,6 @@ for (i = 0; i < N; i++)
 """
 
 
-def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "looptx", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd)
 
 
 def one_error(proc, start: str, *words: str) -> str:

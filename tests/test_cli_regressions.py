@@ -5,11 +5,11 @@ missing folder, CHiLL's skew coefficient list, several dialect commands on one l
 import json
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 from test_cuda_codegen import needs_nvcc
+from conftest import cli_process as cli
 
 TWO_REGIONS = """#define N 30
 double A[N][N], y[N], x[N];
@@ -53,9 +53,6 @@ void fdtd(void)
 """
 
 
-def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "looptx", *args], capture_output=True, text=True,
-                          cwd=cwd)
 
 
 def one_line_error(proc, start: str):

@@ -3,11 +3,11 @@ each host iteration; a statement inside a kernel's block loop but outside its th
 located error (exit 2); two cuda steps whose kernels share a mapped loop are refused at the
 second step unless the second mapping is identical (then it is redundant)."""
 import subprocess
-import sys
 
 import pytest
 
 from test_cuda_codegen import NVCC as NVCC_PATH, needs_nvcc, nvcc_compile
+from conftest import cli_process as cli
 
 MIX = """#define N 40
 double A[N][N], r[N];
@@ -237,9 +237,6 @@ SIZES = {"mix": [["N=40"], ["N=48"]], "pre": [["N=37"], ["N=32"]], "two": [["N=1
          "unrollthr": [["N=96"], ["N=37"]], "blur": [["N=40"], ["N=67"]]}
 
 
-def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "looptx", *args], capture_output=True, text=True,
-                          cwd=cwd)
 
 
 def _write(tmp_path, name, src, recipe):

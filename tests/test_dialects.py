@@ -1,12 +1,11 @@
 """The YAML recipe and the CHiLL/Orio/TCR dialect give identical code; bad recipes give one
 located line and exit 2."""
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from conftest import cli_process
 from difftest import KERNELS, check_same, size_sets
 from looptx.pipeline import transform_file
 from looptx.recipe.chill import parse_chill
@@ -90,7 +89,7 @@ def test_bad_recipe(path):
     m = re.match(r"#\s*expect:\s*(\d+)\s+step=(\S+)\s+(.*)", path.read_text().splitlines()[0])
     line, step, words = int(m.group(1)), m.group(2), m.group(3).strip()
     args = ["transform", str(KERNELS / "matmul.c"), "--recipe", str(path)]
-    proc = subprocess.run([sys.executable, "-m", "looptx", *args], capture_output=True, text=True)
+    proc = cli_process(*args)
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr

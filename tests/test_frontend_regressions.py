@@ -6,19 +6,15 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from difftest import KERNELS, check_same
 from looptx.frontend.cparse import parse_file
+from conftest import cli_process as cli
 
 
-def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "looptx", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd)
 
 
 def one_error(proc) -> tuple[str, int, int, str]:

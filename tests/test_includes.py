@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 
 import pytest
+from conftest import cli_process as cli
 
 PB_H = """\
 #ifndef PB_H
@@ -71,9 +71,6 @@ int main(void)
 TILE = "steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n  - tile: {stmt: 0, loop: j, size: 8}\n"
 
 
-def cli(*args, cwd, env=None):
-    return subprocess.run([sys.executable, "-m", "looptx", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd, env=env)
 
 
 def one_error(proc) -> str:

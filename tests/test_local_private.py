@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from difftest import KERNELS, check_same
 from test_frontend_regressions import LOCAL
+from conftest import cli_process as cli
 
 NVCC = shutil.which("nvcc")
 
@@ -73,8 +73,6 @@ void f(void)
 """
 
 
-def cli(*args):
-    return subprocess.run([sys.executable, "-m", "looptx", *map(str, args)], capture_output=True, text=True)
 
 
 def kernel(tmp_path: Path, text: str, name: str) -> Path:

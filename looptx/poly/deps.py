@@ -103,6 +103,14 @@ def _flow(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap):
 
 
 def compute_deps(scop: Scop, assumptions: isl.Set | None = None) -> Deps:
+    """The exact dependences of the region; those of the scop itself are kept with it (a
+    search or a test applies many recipes to one model)."""
+    if assumptions is None:
+        return scop.cached("deps", lambda: _computed(scop, None))
+    return _computed(scop, assumptions)
+
+
+def _computed(scop: Scop, assumptions: isl.Set | None) -> Deps:
     ctx = scop.context if assumptions is None else scop.context.intersect(assumptions)
     reads = scop.accesses("read", tagged=True).intersect_params(ctx)
     writes = scop.accesses("write", tagged=True).intersect_params(ctx)
