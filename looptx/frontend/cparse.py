@@ -216,6 +216,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     # (so is a variable that Orio's input_vars, its decl_file or a header declare, `int ny;`:
     # not a macro)
     variables = declared_here | _declared_in_file(ast, None)
+    # an element read once as a size (`*n` as n__0, frontend/elements.py) is a variable too
+    variables |= {to_model(k) for k in defines
+                  if re.fullmatch(r"(\w+?)__\d+(_\d+)*", k) and to_model(k).rsplit("__", 1)[0] in variables}
     pinned = {to_model(k) for k in defines if k not in soft and to_model(k) in variables} if pin else set()
     # a size that neither the file declares nor #defines comes from the build's -D (Orio's
     # NRA), which may give another value: the output is made for this one and checks it
@@ -383,7 +386,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                 region_defines = {**implied, **defines}
                 continue
             break
-        live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out)
+        live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out,
+                          lookup=symbols.get)
         # the region's own variables read after it count for the loop variables' final values
         read_after = {**{n: (why, "", "") for n, why in after.items()}, **live}
         called = {n.name.name for it in items for n in _nodes(it)

@@ -33,32 +33,37 @@ def _constant_element(node) -> tuple[str, tuple[int, ...]] | None:
     return (node.name, tuple(reversed(subs))) if isinstance(node, c_ast.ID) and subs else None
 
 
-def _element_type(decl) -> list[str] | None:
-    """The element type's words of an array or pointer declaration of integers."""
+def _element_type(decl, typedefs: dict[str, list[str]]) -> list[str] | None:
+    """The element type's words of an array or pointer declaration of integers, a typedef
+    resolved (f2c's `integer *n`, `typedef long int integer;`)."""
     t = decl.type
     if not isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
         return None
     while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
         t = t.type
-    if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) \
-            and set(t.type.names) <= _SIZE_WORDS:
-        return list(t.type.names)
-    return None
+    if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
+        return None
+    words, seen = list(t.type.names), set()
+    while len(words) == 1 and words[0] in typedefs and words[0] not in seen:
+        seen.add(words[0])
+        words = typedefs[words[0]]
+    return words if set(words) <= _SIZE_WORDS else None
 
 
-def constant_elements(items, decls_of, inside: set[str], spellings, fresh) -> tuple[list, dict]:
+def constant_elements(items, decls_of, inside: set[str], spellings, fresh, typedefs_of) -> tuple[list, dict]:
     """(members, replacements) for the constant elements the region reads in a bound, a
     subscript or a condition, of integer arrays declared before it that it never writes.
     `decls_of()` gives the declarations visible at the region (read only when there is a
-    candidate), `fresh(stem)` names a variable; the members are members.Member values."""
+    candidate), `typedefs_of()` the file's typedefs (typedef_words), `fresh(stem)` names a
+    variable; the members are members.Member values."""
     from looptx.frontend.members import Member
     candidates = {e for part in index_parts(items) for n in all_nodes(part)
                   for e in (_constant_element(n),) if e and e[0] not in inside}
     if not candidates:
         return [], {}
-    written, decls = written_names(items), decls_of()
+    written, decls, typedefs = written_names(items), decls_of(), typedefs_of()
     wanted = {e for e in candidates if e[0] not in written and e[0] in decls
-              and _element_type(decls[e[0]]) is not None}
+              and _element_type(decls[e[0]], typedefs) is not None}
     if not wanted:
         return [], {}
     members, names, repl = [], {}, {}
@@ -71,7 +76,7 @@ def constant_elements(items, decls_of, inside: set[str], spellings, fresh) -> tu
                 base, subs = e
                 name = fresh(f"{base}__{'_'.join(map(str, subs))}")
                 names[e] = name
-                words = _element_type(decls[base])
+                words = _element_type(decls[base], typedefs)
                 chain = spellings.text(n)
                 t = c_ast.TypeDecl(name, ["const"], None, c_ast.IdentifierType(words))
                 symbol = symbol_of(c_ast.Decl(name, ["const"], [], [], [], t, None, None), spellings)

@@ -11,7 +11,7 @@ import copy
 
 from pycparser import c_ast
 
-from looptx.frontend.symbols import DeclCollector, c_text
+from looptx.frontend.symbols import DeclCollector, c_text, typedefs_resolved
 
 LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
@@ -22,19 +22,20 @@ def _walk(node, parent=None):
         yield from _walk(ch, node)
 
 
-def _bare_decl(d: c_ast.Decl, spellings) -> tuple[str, str]:
-    """(declaration, as spelled) without the initializer and without const."""
+def _bare_decl(d: c_ast.Decl, spellings, lookup) -> tuple[str, str]:
+    """(declaration, as spelled) without the initializer and without const; the first with
+    a typedef'd type written as the type (a harness or a .cu has no typedefs of the file)."""
     bare = copy.copy(d)
     bare.init = None
     bare.quals = [q for q in (bare.quals or []) if q != "const"]
     bare.storage = []
-    plain = c_text(bare)
+    plain = c_text(typedefs_resolved(bare, lookup) if lookup is not None else bare)
     spelled = spellings.text(bare) if spellings is not None else plain
     return plain, (spelled if spelled != plain else "")
 
 
 def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
-               hoisted: dict[str, str] | None = None) -> dict[str, tuple[str, str, str]]:
+               hoisted: dict[str, str] | None = None, lookup=None) -> dict[str, tuple[str, str, str]]:
     """name -> (why the function may read it after the region, or '';
     its declaration; its declaration as the user spells it), for the function's locals and
     parameters declared before the region.  Names not in the result are globals.  `hoisted`:
@@ -47,7 +48,7 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
         if isinstance(p.type, (c_ast.ArrayDecl, c_ast.PtrDecl)):
             found[p.name] = ("a parameter of pointer or array type (the caller sees its elements)", "", "")
         else:
-            found[p.name] = ("",) + _bare_decl(p, spellings)
+            found[p.name] = ("",) + _bare_decl(p, spellings, lookup)
     collector = DeclCollector()
     collector.visit(fdef.body)
     for d in collector.decls:
@@ -59,7 +60,7 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
         elif isinstance(d.type, c_ast.PtrDecl):
             found[d.name] = ("a pointer (its elements belong to another array)", "", "")
         else:
-            found[d.name] = ("",) + _bare_decl(d, spellings)
+            found[d.name] = ("",) + _bare_decl(d, spellings, lookup)
 
     inside = lambda n: lo <= where(n) < hi
     region_nodes = {id(n) for it in items for n, _ in _walk(it)}

@@ -176,9 +176,10 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
             return False
         return True
 
-    def split(rows: Rows, committed_assumed, committed_baked):
+    def split(rows: Rows, committed_assumed, committed_baked, origin: int = 0):
         """(texts, rows baked, facts assumed, None) of the references' splits, or (.., (k, d))
-        where reference k leaves its row in dimension d + 1 for every split tried."""
+        where reference k leaves its row in dimension d + 1 for every split tried.  `origin`:
+        where each row's in-row index starts (1 for f2c's 1-based columns)."""
         mine_texts, mine_baked, mine_assumed = {}, set(), set()
         for k, (st, acc) in enumerate(rows.uses):
             shifts = [0] * (rows.rank - 1)
@@ -198,7 +199,7 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                     for t in (0, 1, -1):
                         shifts[d] = t
                         part = split_texts(rows, k, shifts, fixed_vals, ex)[d + 1]
-                        if holds(st.id, in_row(acc, part, row), committed + extra):
+                        if holds(st.id, in_row(acc, part, row, origin), committed + extra):
                             found = True
                             break
                     if found:
@@ -213,10 +214,11 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                     # or an in-row index that starts at a size (a halo's `j` from `h`)
                     shifts[d] = 0
                     part = split_texts(rows, k, shifts, fixed_vals, ex)[d + 1]
-                    facts = [f for f in (row_cover_fact(under(committed), st.id, part, row),
-                                         row_floor_fact(under(committed), st.id, part, row)) if f]
+                    at = f"({part}) - {origin}" if origin else part
+                    facts = [f for f in (row_cover_fact(under(committed), st.id, at, row),
+                                         row_floor_fact(under(committed), st.id, at, row)) if f]
                     for extra in [(f,) for f in facts] + ([tuple(facts)] if len(facts) == 2 else []):
-                        if holds(st.id, in_row(acc, part, row), committed + extra):
+                        if holds(st.id, in_row(acc, part, row, origin), committed + extra):
                             found = True
                             mine_assumed.update((row, f) for f in extra)
                             break
@@ -239,6 +241,12 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
             shapes[rows.name] = rows.extents
         else:
             mine_texts, mine_baked, mine_assumed, failed = split(rows, assumed, rows_baked)
+            if failed or mine_assumed:
+                # rows whose in-row index runs from 1 (f2c's `c__[i__ + j*c_dim1]`, i__ = 1..m)
+                # need only ldc >= m, where rows from 0 need ldc > m
+                one = split(rows, assumed, rows_baked, origin=1)
+                if one[3] is None and (failed or _weaker(scop, {f for _, f in one[2]}, {f for _, f in mine_assumed})):
+                    mine_texts, mine_baked, mine_assumed, failed = one
             if failed and found is not None and not rows.flat:
                 rows, failed = groups, found[3]     # the error names the grouped view
         if failed is None:
@@ -256,11 +264,17 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                    tuple(sorted(assumed)), shapes)
 
 
-def in_row(acc, part: str, row: str) -> str:
+def _weaker(scop, facts: set, than: set) -> bool:
+    """Whether `facts` allow every size that `than` allows, and more."""
+    mine, other = scop.params_where(sorted(facts)), scop.params_where(sorted(than))
+    return other.is_subset(mine) and not mine.is_subset(other)
+
+
+def in_row(acc, part: str, row: str, origin: int = 0) -> str:
     """The in-row index stays in its row wherever C evaluates the reference: a read in a `?:`
     branch only where the branch runs (a padded window's `valid ? src[...] : 0`).  The model's
     reference outside the branch is a phantom that can only add dependences."""
-    cond = f"0 <= {part} < {row}"
+    cond = f"0 <= {part} < {row}" if not origin else f"{origin} <= {part} < {row} + {origin}"
     return f"({acc.guard}) implies ({cond})" if acc.guard else cond
 
 

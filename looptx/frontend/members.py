@@ -31,7 +31,7 @@ from looptx.frontend.elements import constant_elements, note_elements
 from looptx.frontend.names import to_user
 from looptx.frontend.records import Record, check_whole_uses, layout_of, record_declarator
 from looptx.frontend.spelling import Spellings
-from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, all_nodes, symbol_of
+from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, all_nodes, symbol_of, typedef_words
 
 _ARITH = ARITH_WORDS
 _INCDEC = ("p++", "++", "p--", "--")
@@ -152,7 +152,8 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
         name = _fresh(stem, known["taken"], text)
         known["taken"].add(name)
         return name
-    elements, element_repl = constant_elements(items, decls_of, inside, spellings, fresh)
+    elements, element_repl = constant_elements(items, decls_of, inside, spellings, fresh,
+                                               lambda: typedef_words(ast))
     if not found and not elements:
         return Hoist(tuple(items), spellings=spellings, file=path, line=line)
     decls = decls_of()

@@ -84,6 +84,13 @@ def int_var(sym: "Symbol | None", lookup) -> bool:
     return sym is not None and replace(sym, ctype=arithmetic_type(sym.ctype, lookup)).is_int
 
 
+def typedef_words(ast) -> dict[str, list[str]]:
+    """The file's typedefs of plain types: name -> the words it stands for."""
+    return {d.name: list(d.type.type.names) for d in getattr(ast, "ext", ())
+            if isinstance(d, c_ast.Typedef) and isinstance(d.type, c_ast.TypeDecl)
+            and isinstance(d.type.type, c_ast.IdentifierType)}
+
+
 def resolve_typedef(ctype: str, lookup) -> str:
     """The arithmetic type a typedef name stands for (`typedef char base;` -> 'char'), through
     chains of typedefs; other types (structs, arrays, unknown names) are returned unchanged."""

@@ -13,7 +13,7 @@ import copy
 
 from pycparser import c_ast
 
-from looptx.frontend.symbols import all_nodes, id_names, pointer_names, pointer_plus_offset
+from looptx.frontend.symbols import all_nodes, id_names, pointer_names, pointer_plus_offset, typedef_words
 
 # Declared types whose value is the initializer's, as C computes it, for every value an int
 # subscript can have: no unsigned wrap-around, no narrowing to a short or a char.
@@ -23,17 +23,21 @@ _QUALS = frozenset({"const", "register"})
 _PURE_OPS = frozenset({"+", "-", "*", "/", "%"})
 
 
-def _is_int_type(d) -> bool:
+def _is_int_type(d, typedefs: dict) -> bool:
     t = d.type
     if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
         return False
     if set(d.storage or ()) - {"register"} or set(d.quals or ()) - _QUALS:
         return False
-    return bool(t.type.names) and set(t.type.names) <= _TYPE_WORDS
+    words, seen = list(t.type.names), set()
+    while len(words) == 1 and words[0] in typedefs and words[0] not in seen:
+        seen.add(words[0])            # f2c's `integer i__2;` with `typedef long int integer;`
+        words = typedefs[words[0]]
+    return bool(words) and set(words) <= _TYPE_WORDS
 
 
-def _is_int_decl(d) -> bool:
-    return isinstance(d, c_ast.Decl) and d.init is not None and bool(d.name) and _is_int_type(d)
+def _is_int_decl(d, typedefs: dict) -> bool:
+    return isinstance(d, c_ast.Decl) and d.init is not None and bool(d.name) and _is_int_type(d, typedefs)
 
 
 def _plain(e) -> bool:
@@ -135,7 +139,7 @@ def _assigned(item, scalars: dict) -> tuple[str, object] | None:
     return None
 
 
-def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list) -> None:
+def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs: dict) -> None:
     """Substitutes the temporaries of one block: a declaration's uses in the rest of the block,
     then the declaration goes; an assignment's uses up to the next statement that writes the
     variable again (NPB's `i = 1; for (m ...) rhs[k][j][i][m] ...; i = 2; ...`), and the
@@ -144,7 +148,7 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list) -> None:
     k = len(items) - 1
     while k >= 0:
         d = items[k]
-        if _is_int_decl(d) and _plain(d.init):
+        if _is_int_decl(d, typedefs) and _plain(d.init):
             name, expr, end = d.name, d.init, len(items)
         else:
             pair = _assigned(d, scalars)
@@ -187,7 +191,7 @@ def _reads_left(body, name: str, sources: list) -> bool:
     return False
 
 
-def _int_scalars(fdef: c_ast.FuncDef) -> dict:
+def _int_scalars(fdef: c_ast.FuncDef, typedefs: dict) -> dict:
     """The function's integer scalars declared once (parameters and locals), by name."""
     decls = []
     args = fdef.decl.type.args.params if isinstance(fdef.decl.type, c_ast.FuncDecl) \
@@ -200,7 +204,7 @@ def _int_scalars(fdef: c_ast.FuncDef) -> dict:
     addressed = {n.expr.name for n in all_nodes(fdef.body)
                  if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
     return {d.name: d for d in decls if d.name and count[d.name] == 1 and d.name not in addressed
-            and _is_int_type(d) and "volatile" not in (d.quals or ()) and "static" not in (d.storage or ())}
+            and _is_int_type(d, typedefs) and "volatile" not in (d.quals or ()) and "static" not in (d.storage or ())}
 
 
 def _loop_blocks(body) -> list:
@@ -279,13 +283,13 @@ def substitute_index_temporaries(ast) -> None:
     module docstring), and the pointer locals that only name a part of an array; inner bodies
     first, so a temporary built from another one (`idx = row_i + j`) has its uses rewritten
     before the outer one is looked at."""
-    pointers = pointer_names(ast)
+    pointers, typedefs = pointer_names(ast), typedef_words(ast)
     for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
-        scalars = _int_scalars(fdef)
+        scalars = _int_scalars(fdef, typedefs)
         sources = []
         for b in _loop_blocks(fdef.body):
             _rewrite_pointers(b, pointers)
-            _rewrite_block(b, scalars, sources)
+            _rewrite_block(b, scalars, sources, typedefs)
         for name in {d.lvalue.name for _, d in sources}:
             if not _reads_left(fdef.body, name, sources):
                 for block, d in sources:

@@ -130,6 +130,8 @@ class HarnessArg:
     record: object = None
     # integers only: [lowest, highest + 1) of the values, for an index array (runtime/gathers.py)
     index_range: tuple[int, int] | None = None
+    # a flat array the model reads in rows (`A[i*n + j]`): the row length at these sizes
+    row: int | None = None
 
     @property
     def written(self) -> bool:
@@ -278,7 +280,8 @@ class RegionSignature:
                 _check_within(scop, a, env, tuple(shape), at(a.name))
             args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
                                    out=written, result=result, c_dims=tuple(c_dims),
-                                   record=scop.record(a.name) if scop.records else None))
+                                   record=scop.record(a.name) if scop.records else None,
+                                   row=_row_length(a, env)))
         if gathers.arrays:
             args = _with_gathers(args, gathers, at, counts or {}, env)
         if scop.records:
@@ -527,6 +530,16 @@ def _with_gathers(args: list, gathers, at, counts: Mapping[str, int], env: dict)
     args = [a if a.kind != "array" or all(d >= 0 for d in a.shape) else sized(a) for a in args]
     ranges = gathers.index_ranges({a.name: a.shape for a in args if a.kind == "array"}, at, env)
     return [with_(a, index_range=ranges[a.name]) if a.name in ranges else a for a in args]
+
+
+def _row_length(a, env: dict) -> int | None:
+    """The row length of a flat array modelled as a matrix (`A[i*n + j]` in rows of n)."""
+    if len(a.dims) != 1 or not a.strides or len(a.strides) != 1:
+        return None
+    try:
+        return eval_extent(a.strides[0], env)
+    except (KeyError, ValueError):
+        return None
 
 
 def _reach(scop, a, env: dict) -> tuple | None:

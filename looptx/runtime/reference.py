@@ -55,6 +55,9 @@ def dataset_inputs(sig: RegionSignature, seed: int, dataset: int) -> dict[str, n
         if len(a.shape) == 2 and a.shape[0] == a.shape[1]:
             # |off-diagonal| < 2*sqrt(2) (complex), so +3n dominates any row or column sum
             v[np.diag_indices(a.shape[0])] += 3.0 * a.shape[0]
+        elif len(a.shape) == 1 and a.row and a.shape[0] == a.row * a.row:
+            # the same matrix stored flat (`A[i*n + j]` on `double *A`)
+            v[::a.row + 1] += 3.0 * a.row
         v = np.asarray(v).astype(dt)
         out[a.name] = np.ascontiguousarray(v) if a.shape else np.array(v, dtype=dt)
     return out
