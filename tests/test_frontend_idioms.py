@@ -136,15 +136,16 @@ LEAVES = """void f(int w, int h, double *a, const double *b)
 #pragma scop
     for (y = 0; y < h; y++)
         for (x = 0; x < w; x++)
-            a[y * w + x + 1] = b[y * w + x];
+            a[y * w + x + 1] = b[y * w + x] + a[y * w + x];
 #pragma endscop
 }
 """
 
 
 def test_a_subscript_that_leaves_its_row_is_still_refused_with_what_to_do(tmp_path):
-    """At x = w - 1, a[y*w + x + 1] is element 0 of the next row: in no split does it stay
-    in its row, and modelling it as one would miss that it aliases a[(y+1)*w + 0]."""
+    """At x = w - 1, a[y*w + x + 1] is element 0 of the next row, which a[y*w + x] reads at
+    x = 0: no split keeps both in their rows (from 0 or from 1), and modelling them so would
+    miss that they alias."""
     line = _error(tmp_path, "leaves.c", LEAVES)
     assert line.endswith(
         "leaves.c:7:15: error: non-affine: linearized subscript of 'a' leaves its row: in a[y * w + x + 1] "
@@ -166,6 +167,13 @@ int main(void)
     return 0;
 }
 """
+
+
+def test_rows_whose_index_runs_from_one_are_rows_too(tmp_path):
+    """a[y*w + x + 1] alone: its in-row index runs over 1..w, one window of w elements per
+    row, so no two (y, x) reach one element; a permute validates, symbolic code included."""
+    _same(tmp_path, "leaves_one.c", LEAVES_MAIN.replace(" + a[y * w + x];", ";"),
+          ["unroll: {stmt: 0, loop: x, factor: 3}", "permute: {stmt: 0, order: [x, y]}"])
 
 
 def test_a_subscript_that_leaves_its_row_is_modelled_flat_when_the_sizes_have_values(tmp_path):
