@@ -1,10 +1,9 @@
 """Exact dependences compared with hand-written isl relations (is_equal, never strings)."""
 import json
-import subprocess
-import sys
 
 import islpy as isl
 
+from conftest import cli_process
 from looptx.frontend.cparse import parse_file
 from looptx.poly import deps as D
 
@@ -124,8 +123,7 @@ def test_deps_cli_json(tmp_path):
     f = tmp_path / "p.c"
     f.write_text("#define N 8\ndouble A[N], B[N];\nvoid f(void) {\n#pragma scop\n"
                  "for (int i = 1; i < N; i++) A[i] = A[i-1] + B[i];\n#pragma endscop\n}\n")
-    out = subprocess.run([sys.executable, "-m", "looptx", "deps", str(f), "--json"],
-                         capture_output=True, text=True)
+    out = cli_process("deps", f, "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     r = data["regions"][0]
@@ -134,5 +132,5 @@ def test_deps_cli_json(tmp_path):
                for d in r["dependences"])
     assert r["loops"] == [{"name": "i", "depth": 1, "statements": [0], "parallel": False,
                            "carries": ["RAW on A"]}]
-    text = subprocess.run([sys.executable, "-m", "looptx", "deps", str(f)], capture_output=True, text=True)
+    text = cli_process("deps", f)
     assert "carried by i" in text.stdout and "sequential" in text.stdout

@@ -5,6 +5,7 @@ compiled with gcc, original against output, at sizes that do and do not divide t
 unroll factors, including empty loops."""
 import pytest
 from test_app_kernels import _run, _transform
+from conftest import cli_process
 
 AFTER = """#include <stdio.h>
 int f(int n, int m, double *a)
@@ -270,13 +271,10 @@ def test_an_unsigned_count_down_stops_where_it_wraps(tmp_path, steps):
 
 
 def test_a_loop_without_a_bound_in_its_direction_is_refused(tmp_path):
-    import subprocess
-    import sys
     src = tmp_path / "up.c"
     src.write_text("void f(int n, double *a)\n{\n    int i;\n#pragma scop\n"
                    "    for (i = n - 1; i < n; i--)\n        a[i] = 0.0;\n#pragma endscop\n}\n")
-    p = subprocess.run([sys.executable, "-m", "looptx", "transform", str(src)],
-                       capture_output=True, text=True)
+    p = cli_process("transform", src)
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert f"{src}:5:5: error: the loop over 'i' has no bound in the direction it runs" in p.stderr
 

@@ -10,7 +10,9 @@ from recipe_cases import candidates, transform_text
 KINDS = ["permute", "tile", "split", "unroll", "fuse", "distribute", "skew", "shift", "peel", "reverse",
          "registers", "datacopy"]
 MIN_ACCEPTED = {"fuse": 2, "distribute": 3}
-SIZED = {"tile", "split", "unroll", "peel", "registers", "datacopy"}
+# steps with a size a problem size may or may not divide (a tile, an unroll factor, a copy's
+# tile); the others are checked at the second, non-dividing (odd) size set only
+SIZED = {"tile", "unroll", "datacopy"}
 _programs = {}
 
 
