@@ -12,6 +12,7 @@ import copy
 from pycparser import c_ast
 
 from looptx.frontend.purefuncs import substituted
+from looptx.frontend.symbols import all_nodes
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
@@ -71,7 +72,7 @@ def put_in(ex, node, skip=None):
     """`node` with the finished loops' iterators it reads replaced by their values; `skip`:
     a child not to touch (an assignment's target)."""
     values = in_effect(ex)
-    if not values or not any(isinstance(n, c_ast.ID) and n.name in values for n in _walk(node)):
+    if not values or not any(isinstance(n, c_ast.ID) and n.name in values for n in all_nodes(node)):
         return node
     if skip is None:
         return substituted(node, values)
@@ -87,10 +88,4 @@ def _is(node, name: str) -> bool:
 
 
 def _reads(node, name: str) -> bool:
-    return any(_is(n, name) for n in _walk(node))
-
-
-def _walk(node):
-    yield node
-    for _, child in node.children():
-        yield from _walk(child)
+    return any(_is(n, name) for n in all_nodes(node))

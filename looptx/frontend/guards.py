@@ -13,7 +13,7 @@ from pycparser import c_ast
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine
 from looptx.frontend.purefuncs import substituted
-from looptx.frontend.symbols import int_var
+from looptx.frontend.symbols import all_nodes, int_var
 
 _LOGICAL = ("&&", "||", "<", "<=", ">", ">=", "==", "!=")
 
@@ -58,7 +58,7 @@ def _flags_put_in(ex, cond):
     """`cond` with each flag local replaced by its initializer; None when it tests a local
     whose value at the test is not that initializer's."""
     cond = _comparison_with_zero(ex, cond)
-    names = {n.name for n in _ids(cond)}
+    names = {n.name for n in all_nodes(cond) if isinstance(n, c_ast.ID)}
     if not any(name in ex.local for name in names):
         return cond
     values = {}
@@ -83,7 +83,7 @@ def _flag_value(ex, name: str):
         return None
     outer = set(ex.iterators()[:depth])
     inner = set(ex.iterators()[depth:])
-    if any(n.name in inner and n.name not in outer for n in _ids(init)):
+    if any(isinstance(n, c_ast.ID) and n.name in inner and n.name not in outer for n in all_nodes(init)):
         return None
     return init
 
@@ -110,12 +110,3 @@ def _is_zero(node) -> bool:
 def _is_logical(node) -> bool:
     return (isinstance(node, c_ast.BinaryOp) and node.op in _LOGICAL
             or isinstance(node, c_ast.UnaryOp) and node.op == "!")
-
-
-def _ids(node) -> list:
-    if isinstance(node, c_ast.ID):
-        return [node]
-    out = []
-    for _, child in node.children():
-        out += _ids(child)
-    return out
