@@ -377,24 +377,35 @@ def script_function(path: str, recipe, function: str | None) -> str | None:
 
 def transform_file(path: str, recipe=None, *, defines=None, function=None, unsafe=False,
                    target="c", show_steps: TextIO | None = None, bindings=None, standalone=False,
-                   warn: TextIO | None = None) -> str:
+                   warn: TextIO | None = None) -> str | tuple[str, ...]:
+    """The file with the recipe applied, for `target`; for a tuple of targets, the texts in
+    that order, of one reading of the file and one application of the recipe where the targets
+    read the file alike (without --define)."""
     given = set(defines or {})
     decls, defines = fragment_inputs(path, defines)
     if isinstance(recipe, str):
         recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))), bindings)
-    # The first problem size stands in for a fragment's undeclared sizes; a size the file
-    # declares itself (a function's `int n`) stays symbolic, or the output would be right for
-    # that size only.
-    # a .cu's host function takes no argument for a fixed size, so only C output checks one
-    program = parse_file(path, defines=defines, function=script_function(path, recipe, function),
-                         extra_decls=decls, soft=frozenset(defines) - given, pin=target == "c",
-                         for_file=target == "c")
-    if target not in ("c", "cuda"):
-        raise RecipeError(f"target '{target}' is not available", hint="use --target c or --target cuda")
-    variants, applied = variants_for(program, recipe, unsafe=unsafe, show_steps=show_steps,
-                                     bindings=bindings)
-    if target == "cuda":
-        return to_user(cuda_file(program, variants, header(path, applied, unsafe), standalone=standalone,
-                                 warn=warn))
-    blocks = {i: c_block(v, spelled=True) for i, v in variants.items()}
-    return to_user(render_file(program, blocks, header(path, applied, unsafe)))
+    fn = script_function(path, recipe, function)
+    done: dict = {}
+    texts = []
+    for t in ((target,) if isinstance(target, str) else tuple(target)):
+        # The first problem size stands in for a fragment's undeclared sizes; a size the file
+        # declares itself (a function's `int n`) stays symbolic, or the output would be right
+        # for that size only.  A .cu's host function takes no argument for a fixed size, so
+        # only C output checks one.
+        key = t == "c" if defines else None
+        if key not in done:
+            program = parse_file(path, defines=defines, function=fn, extra_decls=decls,
+                                 soft=frozenset(defines) - given, pin=t == "c", for_file=t == "c")
+            if t not in ("c", "cuda"):
+                raise RecipeError(f"target '{t}' is not available", hint="use --target c or --target cuda")
+            done[key] = (program, *variants_for(program, recipe, unsafe=unsafe, show_steps=show_steps,
+                                                bindings=bindings))
+        program, variants, applied = done[key]
+        if t == "cuda":
+            texts.append(to_user(cuda_file(program, variants, header(path, applied, unsafe),
+                                           standalone=standalone, warn=warn)))
+        else:
+            blocks = {i: c_block(v, spelled=True) for i, v in variants.items()}
+            texts.append(to_user(render_file(program, blocks, header(path, applied, unsafe))))
+    return texts[0] if isinstance(target, str) else tuple(texts)

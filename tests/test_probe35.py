@@ -89,3 +89,71 @@ def test_a_flat_square_matrix_gets_the_dominant_diagonal(tmp_path):
     r.write_text("steps:\n  - unroll: {stmt: 0, loop: k, factor: 2}\n")
     rc, out, err = run_cli("run", DATA / "chol_lin.c", "--recipe", r, "-D", "n=13", "--repetitions", "1")
     assert rc == 0 and ": ok" in out, out + err
+
+
+CONST_TAPS = """\
+%svoid f(int n, double *a, const double *b)
+{
+%s  int i, k;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (k = 0; k < K; k++)
+      a[i] += b[i + k];
+#pragma endscop
+}
+"""
+UNROLL_K = "steps:\n  - unroll: {stmt: 0, loop: k, factor: 0}\n"
+
+
+def test_a_constant_local_bound_is_unrolled_fully_at_its_value(tmp_path):
+    src, r = case_files(tmp_path, CONST_TAPS % ("", "  const int K = 3;\n"), UNROLL_K)
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 0 and out.count("a[i] +=") == 3 and "a[i] += b[i + 2];" in out and "if (K" not in out, err + out
+    rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=10", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_local_that_is_changed_keeps_its_bound_symbolic(tmp_path):
+    src, r = case_files(tmp_path, CONST_TAPS % ("", "  int K = 3;\n  K += n % 2;\n"), UNROLL_K)
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 2 and "no constant trip count" in err, err + out
+
+
+def test_a_define_that_contradicts_a_constant_local_is_refused_at_the_declaration(tmp_path):
+    src, r = case_files(tmp_path, CONST_TAPS % ("", "  const int K = 3;\n"), UNROLL_K)
+    rc, out, err = run_cli("transform", src, "--recipe", r, "-D", "K=4")
+    assert rc == 2 and ":3:13: error: -D K=4 does not change 'K'" in err and "drop -D K" in err, err
+    rc, out, err = run_cli("transform", src, "--recipe", r, "-D", "K=3")
+    assert rc == 0 and out.count("a[i] +=") == 3 + 1, err + out        # + the region as written
+
+
+@pytest.mark.parametrize("define", [False, True])
+def test_a_full_unroll_follows_the_filter_bound_not_the_image_width(tmp_path, define):
+    """`for (f = 0; f < K; f++) { if (x - K/2 + f >= w) continue; ...}` with -D w: 5 taps, not w."""
+    src = DATA / "unroll_range.c"
+    if define:
+        text = src.read_text().replace("  const int K = 5;\n", "")
+        src = tmp_path / "blur.c"
+        src.write_text("#define K 5\n" + text)
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - unroll: {stmt: 1, loop: f, factor: 0}\n")
+    out_c = tmp_path / "out.c"
+    rc, out, err = run_cli("transform", src, "--recipe", r, "-D", "w=12", "-o", out_c)
+    text = out_c.read_text() if out_c.exists() else ""
+    assert rc == 0 and text.count("s += filt[") == 5 + 1, err + text     # + the region as written
+    assert ("#if K != 5" in text) == define, text
+    for w in ("12", "3"):
+        rc, out, err = run_cli("run", src, "--recipe", r, "-D", f"w={w}", "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err
+
+
+def test_f2c_sizes_assigned_once_before_the_region_follow_the_pointer_sizes(tmp_path):
+    """`c_dim1 = *ldc; i__1 = *n;` then the region: -D ldc__0 and -D n__0 give them."""
+    src = DATA / "f2c_assigned.c"
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4, control: jj}\n"
+                 "  - tile: {stmt: 0, loop: i__, size: 8, control: ii}\n"
+                 "  - permute: {stmt: 0, order: [jj, ii, j, i__]}\n")
+    rc, out, err = run_cli("run", src, "--recipe", r, "-D", "m__0=13", "-D", "n__0=7", "-D", "ldc__0=13",
+                           "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err

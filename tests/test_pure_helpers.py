@@ -74,10 +74,10 @@ def test_pure_helpers_in_a_cuda_kernel(tmp_path):
 
 SIDE_EFFECTS = ("may have side effects (only pure math functions (sqrt, exp, fabs, ...) and the file's helpers "
                 "that return an expression of their number parameters may be called in a region)")
-# Rodinia nw's `maximum` sets its local in branches: pure, but not in a form looptx reads
+# pure, but in a form looptx does not read: a loop, or a path without a return
 OTHER_FORM = (", a function of the file that looptx cannot read as pure (a helper may take number parameters, "
-              "declare locals with their values, and return an expression, possibly after `if (c) return e;` "
-              "branches; rewrite it so, or inline its value as a ?: expression)")
+              "declare and assign locals, branch with if/else, and return an expression on every path; "
+              "rewrite it so, or inline its value as a ?: expression)")
 
 
 @pytest.mark.parametrize("helper, why", [
@@ -86,7 +86,7 @@ OTHER_FORM = (", a function of the file that looptx cannot read as pure (a helpe
     ("double f(double *v) { return v[0]; }", SIDE_EFFECTS),
     ("double g; double f(double v) { if (v > 0) { g = v; return v; } return -v; }", SIDE_EFFECTS),
     ("double f(double v) { if (v > 0) return v; }", OTHER_FORM),
-    ("double f(double v) { double w = v; if (v > 0) w = -v; return w; }", OTHER_FORM),
+    ("double f(double v) { double w = v; for (int k = 0; k < 2; k++) w = -w; return w; }", OTHER_FORM),
 ])
 def test_helpers_looptx_cannot_read_as_pure_are_refused(tmp_path, helper, why):
     src = tmp_path / "bad.c"

@@ -382,15 +382,20 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     decls += [indent + d for d in copy_decls(variant.scop, node, spelled)]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
     decls += unused_counters(printer.reuse, body, indent)
+    if spelled:
+        decls += unused_counters([n for n, before in variant.scop.substituted if before], body, indent,
+                                 "its uses read the expression it was set to")
     return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
 
 
-def unused_counters(names, body: list[str], indent: str) -> list[str]:
+def unused_counters(names, body: list[str], indent: str,
+                    why: str = "no loop of the output counts with it") -> list[str]:
     """`(void)i;` for each of the function's loop counters `names` that no line of `body`
-    uses: a loop unrolled or fused away, or a grid emulation's own counters (gcc -Wall)."""
+    uses: a loop unrolled or fused away, or a grid emulation's own counters (gcc -Wall); or
+    for other variables of the function the output no longer uses, and `why`."""
     text = "\n".join(body)
     gone = sorted(n for n in names if not re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text))
-    return [f"{indent}(void){n};  /* no loop of the output counts with it */" for n in gone]
+    return [f"{indent}(void){n};  /* {why} */" for n in gone]
 
 
 def copy_decls(scop, node: K.Node, spelled: bool = False) -> list[str]:

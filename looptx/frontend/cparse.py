@@ -14,6 +14,7 @@ from looptx.frontend.escape import dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region
+from looptx.frontend.implied import check_defines_agree, constant_locals, derived_sizes, implied_values
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
                                        outside_fragment_regions, unfinished_region_code)
 from looptx.frontend.encoding import read_c_source
@@ -34,7 +35,7 @@ from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line
     preprocess_decls
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
-from looptx.frontend.symbols import (DeclCollector, Symbol, c_text, int_var,
+from looptx.frontend.symbols import (DeclCollector, Symbol, c_text,
                                      continues_as_guards, dereferences_as_subscripts, split_chained_assignments, symbol_of)
 from looptx.poly.scop import Scop
 
@@ -206,7 +207,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     split_chained_assignments(ast)
     continues_as_guards(ast)
     dereferences_as_subscripts(ast)
-    substitute_index_temporaries(ast)
+    substituted = substitute_index_temporaries(ast)
     declared_here = _declared_in_file(ast)
     if soft:
         defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in declared_here}
@@ -323,13 +324,15 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             if sym and where(d) < start_pos:
                 symbols[sym.name] = visible(sym)
         # globals of the file, its headers or an Orio decl_file (`int nx = N;`)
-        derived = _derived_sizes(ast, [e for e in ast.ext if isinstance(e, c_ast.Decl)
+        derived = derived_sizes(ast, [e for e in ast.ext if isinstance(e, c_ast.Decl)
                                        and e.coord is not None],
                                  symbols, start_pos, where, anywhere=True) \
-            + _derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
+            + derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         # `int hs = C / NH;` before the region, with C and NH fixed: hs has a value, which the
         # model takes where the region is not affine without it (`inp + t*C3 + h*hs`)
-        implied = _implied_values(fdef, collector.decls, derived, {**int_macros, **defines})
+        implied = implied_values(fdef, collector.decls, derived, {**int_macros, **defines})
+        constants = constant_locals(fdef, collector.decls, derived)
+        check_defines_agree(constants, defines, collector.decls, where, path)
         # struct member chains become variables read before the region (frontend/members.py)
         # calls of index helpers in subscripts and bounds are read as their expressions
         # a name declared again in the region is another object: it gets a name of its own
@@ -400,6 +403,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        helpers=helper_definitions(funcs, pure, called,
                                                   {**int_macros, **region_defines, **ex.constants.enums}),
                        const_params=tuple(const_params),
+                       local_values=tuple((k, v) for k, v in constants.items() if k in scop.params),
+                       substituted=tuple(sorted({(to_model(n), n in symbols)
+                                                 for n, line in substituted.get(fdef.decl.name, ())
+                                                 if start_pos[0] <= line <= end[0]})),
                        function_params=() if r.index in wrapped else function_params,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
         scops.append(scop)
@@ -508,76 +515,6 @@ def _declared_in_file(ast, part: str | None = MAIN) -> set[str]:
         if e.coord is not None and (part is None or e.coord.file == part):
             collector.visit(e)
     return {d.name for d in collector.decls if d.name}
-
-
-def _derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
-                   anywhere: bool = False) -> tuple:
-    """(name, C initializer) of the integer variables declared before the region and not changed
-    between their declaration and it (`int n = N;` ahead of an Orio region): a loop bounded by
-    `n` then gets its value from the sizes instead of asking for --define.  `scope` is searched
-    for changes: a function body for its locals, the whole file (`anywhere`: a change in any
-    function counts) for globals, such as the locals of an Orio fragment."""
-    changed: dict[str, list] = {}
-
-    class Writes(c_ast.NodeVisitor):
-        def visit_Assignment(self, node):
-            if isinstance(node.lvalue, c_ast.ID):
-                changed.setdefault(node.lvalue.name, []).append(where(node))
-            self.generic_visit(node)
-
-        def visit_UnaryOp(self, node):
-            if node.op in ("++", "--", "p++", "p--", "&") and isinstance(node.expr, c_ast.ID):
-                changed.setdefault(node.expr.name, []).append(where(node))
-            self.generic_visit(node)
-    Writes().visit(scope)
-    out = []
-    for d in decls:
-        at = where(d)
-        sym = symbol_of(d)
-        if d.init is None or not at < start or sym is None or not int_var(sym, symbols.get) or sym.dims \
-                or symbols.get(sym.name) != sym or isinstance(d.init, c_ast.InitList):
-            continue        # the declaration the region sees, of a plain integer
-        if any(anywhere or at < w < start for w in changed.get(d.name, ())):
-            continue
-        out.append((d.name, c_text(d.init)))
-    return tuple(out)
-
-
-def _implied_values(fdef, decls, derived, fixed: dict) -> dict[str, int]:
-    """The integers that the function's derived sizes (`int C3 = C*3;`, `int hs = 4;`) have where
-    what they are computed from is fixed: a subscript `t*C3 + h*hs + i` is then affine, as with
-    `-D C3=36 -D hs=4`.  Only locals that nothing in the function changes after their
-    declaration (a region in a loop may follow a `k++` of the loop's previous iteration), not
-    static ones nor globals (another file may set those).  A value C's integer division would
-    truncate is left out rather than guessed."""
-    from looptx.frontend.expr import evaluate
-    changed, seen = set(), set()
-    for n in _nodes(fdef.body):
-        target = n.lvalue if isinstance(n, c_ast.Assignment) else \
-            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
-        if isinstance(target, c_ast.ID):
-            changed.add(target.name)
-        if isinstance(n, c_ast.Decl) and n.name:
-            changed |= {n.name} & seen          # declared twice: which one the region sees is unclear
-            seen.add(n.name)
-    locals_ = {d.name for d in decls if "static" not in (d.storage or [])}
-    out: dict[str, int] = {}
-    grew = True
-    while grew:
-        grew = False
-        for name, init in derived:
-            model = to_model(name)
-            if model in out or model in fixed or name not in locals_ or name in changed:
-                continue
-            try:
-                v = evaluate(init, {**fixed, **out})
-            except Exception:  # noqa: BLE001 - casts, calls, unknown names: no value
-                continue
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v):
-                continue
-            out[model] = int(v)
-            grew = True
-    return out
 
 
 def parse(path: str, **kw) -> Program:

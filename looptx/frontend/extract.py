@@ -564,12 +564,12 @@ class Extractor:
             fname = node.name.name if isinstance(node.name, c_ast.ID) else c_text(node.name)
             if fname not in PURE_MATH and fname not in self.pure:
                 if fname in self.defined:
-                    # nw's `maximum`, which assigns its local in branches, is pure too, but
-                    # not in a form looptx reads
+                    # a helper that reads only its arguments but loops, or may end without a
+                    # return, is not in a form looptx reads
                     raise self.error(node, f"call to '{fname}', a function of the file that looptx "
                                      "cannot read as pure", "a helper may take number parameters, "
-                                     "declare locals with their values, and return an expression, "
-                                     "possibly after `if (c) return e;` branches; rewrite it so, or "
+                                     "declare and assign locals, branch with if/else, and return "
+                                     "an expression on every path; rewrite it so, or "
                                      "inline its value as a ?: expression")
                 raise self.error(node, f"call to '{fname}' may have side effects",
                                  "only pure math functions (sqrt, exp, fabs, ...) and the file's helpers "

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from looptx import ir
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, delinearize
 from looptx.frontend.interleaved import interleaved, is_group, size_poly
@@ -182,6 +183,11 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
         where each row's in-row index starts (1 for f2c's 1-based columns)."""
         mine_texts, mine_baked, mine_assumed = {}, set(), set()
         for k, (st, acc) in enumerate(rows.uses):
+            if any(s.startswith(ir.GATHERED) for p in rows.parts[k] for s in p.symbols()):
+                # a read through an index array (srad's `J[iN[i]*cols + j]`): any element,
+                # in every dimension; no row to stay in
+                mine_texts[acc.ref] = tuple(f"{ir.GATHERED}{acc.ref}_{d}" for d in range(rows.rank))
+                continue
             shifts = [0] * (rows.rank - 1)
             for d in reversed(range(rows.rank - 1)):
                 row = rows.extents[d]

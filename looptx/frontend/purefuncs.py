@@ -78,30 +78,38 @@ def _body_calls(fdef: c_ast.FuncDef, math: frozenset, known: set[str], enums=fro
     return calls if ok else None
 
 
-def _pure_block(items, names: set[str], calls: set[str], math: frozenset, known: set[str]) -> bool:
-    """Locals set from pure expressions, then a `return` of one, with `if (c) return a;`
-    branches on the way (Pluto's Game of Life rule `b2s23`): every path returns a value that
-    only the arguments decide."""
+def _pure_block(items, names: set[str], calls: set[str], math: frozenset, known: set[str],
+                must_return: bool = True) -> bool:
+    """Locals declared (with pure values or none) and assigned pure expressions, `if` branches of
+    the same kind (Rodinia nw's `maximum`: `if (a <= b) k = b; else k = a;`) and `return`s of
+    pure expressions, with `if (c) return a;` branches on the way (Pluto's Game of Life rule
+    `b2s23`): every path that returns, returns a value only the arguments decide.  Unless
+    `must_return` is false (an inner branch), the block's last statement returns on every path."""
     names = set(names)
     if not items:
-        return False
+        return not must_return
     for k, d in enumerate(items):
         last = k == len(items) - 1
         if isinstance(d, c_ast.Return):
             return last and d.expr is not None and _pure_expr(d.expr, names, calls, math, known)
         if isinstance(d, c_ast.If):
-            if not _pure_expr(d.cond, names, calls, math, known) or (last and d.iffalse is None):
+            ends = last and must_return
+            if not _pure_expr(d.cond, names, calls, math, known) or (ends and d.iffalse is None):
                 return False
             for branch in (d.iftrue, d.iffalse):
                 inner = [] if branch is None else \
                     list(branch.block_items or []) if isinstance(branch, c_ast.Compound) else [branch]
-                if branch is not None and not _pure_block(inner, names, calls, math, known):
+                if branch is not None and not _pure_block(inner, names, calls, math, known, ends):
                     return False
             continue
-        if last or not (isinstance(d, c_ast.Decl) and d.init is not None and _number_type(d.type)
-                        and not d.storage and _pure_expr(d.init, names, calls, math, known)):
+        if last and must_return:
             return False
-        names.add(d.name)
+        if isinstance(d, c_ast.Decl) and _number_type(d.type) and not d.storage \
+                and (d.init is None or _pure_expr(d.init, names, calls, math, known)):
+            names.add(d.name)
+        elif not (isinstance(d, c_ast.Assignment) and isinstance(d.lvalue, c_ast.ID) and d.lvalue.name in names
+                  and _pure_expr(d.rvalue, names, calls, math, known)):
+            return False
     return True
 
 
@@ -187,11 +195,11 @@ def index_helpers(funcs: list[c_ast.FuncDef], pure: dict) -> dict[str, tuple[lis
         ok = True
         for d in items[:-1]:
             # a helper that branches is called, not read as one expression
-            if not isinstance(d, c_ast.Decl) or not _signed_int(d.type):
+            if not isinstance(d, c_ast.Decl) or not _signed_int(d.type) or d.init is None:
                 ok = False
                 break
             values[d.name] = substituted(d.init, values, None)
-        if ok:
+        if ok and isinstance(items[-1], c_ast.Return):
             out[name] = ([p.name for p in params], substituted(items[-1].expr, values, None))
     return out
 

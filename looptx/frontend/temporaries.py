@@ -13,6 +13,7 @@ import copy
 
 from pycparser import c_ast
 
+from looptx.frontend.syntax import MAIN
 from looptx.frontend.symbols import all_nodes, id_names, pointer_names, pointer_plus_offset, typedef_words
 
 # Declared types whose value is the initializer's, as C computes it, for every value an int
@@ -139,7 +140,8 @@ def _assigned(item, scalars: dict) -> tuple[str, object] | None:
     return None
 
 
-def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs: dict) -> None:
+def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs: dict,
+                   gone: list) -> None:
     """Substitutes the temporaries of one block: a declaration's uses in the rest of the block,
     then the declaration goes; an assignment's uses up to the next statement that writes the
     variable again (NPB's `i = 1; for (m ...) rhs[k][j][i][m] ...; i = 2; ...`), and the
@@ -163,6 +165,7 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs
             for it in rest:
                 sub.visit(it)
             if isinstance(d, c_ast.Decl):
+                gone.append((name, _line(d)))
                 del items[k]
             else:
                 sources.append((block, d))
@@ -278,20 +281,31 @@ def _rewrite_pointers(block: c_ast.Compound, pointers: set[str]) -> None:
     block.block_items = items
 
 
-def substitute_index_temporaries(ast) -> None:
+def _line(node) -> int:
+    c = node.coord
+    return c.line if c is not None and c.file == MAIN and c.line else 0
+
+
+def substitute_index_temporaries(ast) -> dict[str, list[tuple[str, int]]]:
     """Rewrites, in place, the subscript temporaries of every loop body of the file (see the
     module docstring), and the pointer locals that only name a part of an array; inner bodies
     first, so a temporary built from another one (`idx = row_i + j`) has its uses rewritten
-    before the outer one is looked at."""
+    before the outer one is looked at.  Returns, by function, the integer temporaries no longer
+    set anywhere, each with the line of a declaration or assignment that went."""
     pointers, typedefs = pointer_names(ast), typedef_words(ast)
+    out: dict[str, list[tuple[str, int]]] = {}
     for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
         scalars = _int_scalars(fdef, typedefs)
-        sources = []
+        sources, gone = [], []
         for b in _loop_blocks(fdef.body):
             _rewrite_pointers(b, pointers)
-            _rewrite_block(b, scalars, sources, typedefs)
+            _rewrite_block(b, scalars, sources, typedefs, gone)
         for name in {d.lvalue.name for _, d in sources}:
             if not _reads_left(fdef.body, name, sources):
                 for block, d in sources:
                     if d.lvalue.name == name:
                         block.block_items = [it for it in block.block_items if it is not d]
+                        gone.append((name, _line(d)))
+        if gone:
+            out.setdefault(fdef.decl.name, []).extend(gone)
+    return out

@@ -120,6 +120,22 @@ def stays_in_rows(scop: Scop, s, index: str, row: str) -> bool:
     return scop.domain(s).is_subset(rows)
 
 
+def highest_value(scop: Scop, s, expr: str, values: dict[str, int]) -> int | None:
+    """The largest value of `expr` (a C affine text) wherever statement `s` runs at the sizes
+    `values`; None where it never runs or the value is unbounded."""
+    fixed = " and ".join(f"{p} = {values[p]}" for p in scop.params if p in values) or "true"
+    try:
+        where = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {fixed} }}")
+        value = isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [v] : v = {expr} }}")
+    except isl.Error:
+        return None
+    out = value.intersect_domain(scop.domain(s).intersect(where)).range()
+    if out.is_empty():
+        return None
+    hi = out.dim_max_val(0)
+    return hi.to_python() if hi.is_int() else None
+
+
 def all_exist(scop: Scop, array: str, elements: isl.Set) -> bool:
     """Whether every element of `elements` (of `array`, with the sizes as parameters) exists
     whenever the region runs: inside the declared extents where they are numbers or sizes, or

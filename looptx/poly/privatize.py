@@ -21,7 +21,7 @@ from dataclasses import replace
 import islpy as isl
 
 from looptx import ir
-from looptx.errors import LegalityError, RecipeError
+from looptx.errors import LegalityError, RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly.deps import small_point
 from looptx.poly.scop import union_maps, union_sets
@@ -33,6 +33,12 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
     arr = next((a for a in scop.arrays if a.name == var), None)
     written = sorted({to_user(a.name) for a in scop.arrays
                       if a.role != "in" and not a.local and not a.live_out})
+    if arr is None and var in {n for n, _ in scop.substituted}:
+        # srad's `k = i*cols + j; ... J[k]` with OpenMP's private(k): the same request, met
+        where = scop.where()
+        note_once(where["file"], where["line"], f"'{to_user(var)}' needs no private copy: its uses in the region "
+                  "read the expression it is set to, so no loop carries it")
+        return v
     if arr is None:
         raise RecipeError(f"'{to_user(var)}' is not used in the region",
                           hint=f"variables that can be private: {', '.join(written) or 'none'}")

@@ -169,8 +169,16 @@ def _note_macro_value(scop, macro: str, value: int, what: str) -> None:
 
 
 def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
-    """`v` with the first #defined size at whose file value `works(v)` succeeds fixed to it
-    (and checked by the output's #if), or `error` raised when there is none."""
+    """`v` with the first size at whose value `works(v)` succeeds fixed to it, or `error` raised
+    when there is none.  A local the function sets to a constant (`const int K = 3;`) has that
+    value at the region; a #defined size has its file's value, which the output checks (#if)."""
+    for k, x in v.scop.local_values:
+        fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",))
+        try:
+            works(fixed)
+        except RecipeError:
+            continue
+        return fixed
     for k, x in v.scop.macro_values:
         fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",),
                          scop=replace(v.scop, baked=v.scop.baked + ((k, x),)))
@@ -196,17 +204,24 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
     if trip == 0:
         return v        # the loop never runs at these sizes: there is nothing to copy
     if factor == 0 or (trip is not None and factor >= trip):
-        if trip is None:
-            # a #defined bound (k < TAPS) stays symbolic until a step needs its value: then, as
-            # CHiLL does, the loop is unrolled at the file's value, which the output checks
-            error = RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
-                                hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
+        # A #defined bound (k < TAPS) or a constant local (`const int K = 3;`) stays symbolic
+        # until a step needs its value: then, as CHiLL does, the loop is unrolled at that value
+        # (a #define's is checked by the output).  So it is too where a guard and a size that
+        # --define fixed also bound the loop (`if (x + f >= w) continue;`): the copies follow
+        # the loop's own bound, not the image width.
+        error = RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
+                            hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
 
-            def counted(w: Variant) -> None:
-                if max_trip(w, group, pos) is None:
-                    raise error
-            v = at_macro_value(v, counted, error, f"loop '{to_user(name)}' is unrolled fully")
+        def shorter(w: Variant) -> None:
+            t = max_trip(w, group, pos)
+            if t is None or (trip is not None and t >= trip):
+                raise error
+        try:
+            v = at_macro_value(v, shorter, error, f"loop '{to_user(name)}' is unrolled fully")
             trip = max_trip(v, group, pos)
+        except RecipeError:
+            if trip is None:
+                raise
         if trip > MAX_FULL_UNROLL:
             raise RecipeError(f"loop '{name}' has up to {trip} iterations: too many to unroll fully",
                               hint=f"unroll by a factor instead (at most {MAX_FULL_UNROLL} copies)")

@@ -199,6 +199,13 @@ class Scop(CachedValue):
     pinned_macros: tuple[tuple[str, int], ...] = ()
     # params of a type narrower than int, or unsigned: (name, lowest, highest value it holds)
     narrow_params: tuple[tuple[str, int, int], ...] = ()
+    # sizes that are integer locals the function sets to a constant before the region and never
+    # changes (`const int K = 3;`): symbolic in the model, that value where a step needs a number
+    local_values: tuple[tuple[str, int], ...] = ()
+    # integer temporaries of the region whose uses the front end replaced by the expression they
+    # hold (`k = i*cols + j; a[k]`): no longer variables of the region (frontend/temporaries.py);
+    # (name, whether the function declares it before the region)
+    substituted: tuple[tuple[str, bool], ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------

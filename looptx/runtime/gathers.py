@@ -21,16 +21,37 @@ _MAX_SPREAD = 1 << 20          # elements a pointer only reached through indexes
 class GatherPlan:
     arrays: set[str] = field(default_factory=set)                  # read through indexes somewhere
     # index array -> [lowest, highest + 1) of the values it may hold, once the extents are known
-    # (index, offset, array, dim, text, row length: the index numbers rows of it, or None)
-    uses: list[tuple[str, int, str, int, str, str | None]] = field(default_factory=list)
+    # (index, offset, array, dim, text, row length: the index numbers rows of it, or None,
+    # in-row length: the index is a position within rows of it, or None)
+    uses: list[tuple[str, int, str, int, str, str | None, str | None]] = field(default_factory=list)
+    # array -> (statement, row start, row length) of each in-row use: the rows it must hold
+    starts: dict[str, list] = field(default_factory=dict)
+    scop: object = None
+
+    def elements_needed(self, array: str, env: dict[str, int]) -> int:
+        """The elements `array` needs for the last row an in-row use reaches to exist; -1 where
+        one reaches a row before the first."""
+        from looptx.poly.footprint import highest_value
+        need = 0
+        for s, start, row in self.starts.get(array, ()):
+            hi, minus_lo = (highest_value(self.scop, s, x, env) for x in (start, f"-({start})"))
+            if minus_lo is not None and minus_lo > 0:
+                return -1
+            if hi is not None:
+                need = max(need, (hi + 1) * _value(row, env))
+        return need
 
     def index_ranges(self, extents: dict[str, tuple[int, ...]], where,
                      env: dict[str, int]) -> dict[str, tuple[int, int]]:
         out: dict[str, tuple[int, int]] = {}
-        for index, offset, array, dim, text, row in self.uses:
+        for index, offset, array, dim, text, row, within in self.uses:
             n = extents[array][dim]
             if row is not None:
-                n //= max(int(row) if row.isdigit() else int(env[row]), 1)
+                n //= max(_value(row, env), 1)
+            if within is not None:
+                if not 0 <= self.elements_needed(array, env) <= n:
+                    n = 0               # a row the region reads is outside the array
+                n = min(n, _value(within, env))
             lo, hi = out.get(index, (-offset, n - offset))
             lo, hi = max(lo, -offset), min(hi, n - offset)
             if lo >= hi:
@@ -45,27 +66,32 @@ def gather_plan(scop, where) -> GatherPlan:
     """The arrays read through indexes and, per index array, the subscripts its values feed;
     an error at a subscript that is not an index array's element (plus or minus a constant),
     whose values the harness cannot choose."""
-    plan = GatherPlan()
+    plan = GatherPlan(scop=scop)
     arrays = {a.name: a for a in scop.arrays}
     scalar_sources = _scalar_sources(scop, arrays)
     for s in scop.statements:
         for r in (x for x in ir.walk(s.body) if isinstance(x, ir.Ref)):
             acc = scop.access(r.ref)
-            for d, text in enumerate(acc.index):
+            # a linearized reference split into rows keeps its flat subscript in the statement
+            for d, text in enumerate(acc.index[:len(r.index)]):
                 if not ir.is_gathered(text):
                     continue
                 plan.arrays.add(r.array)
                 shown = ir.to_c(r.index[d])
-                src, row = _source(r.index[d], arrays, scalar_sources), None
+                src, row, within = _source(r.index[d], arrays, scalar_sources), None, None
                 if src is None:
                     src, row = _row_of_table(scop, s, r.index[d], arrays, scalar_sources)
+                if src is None:
+                    src, within, start = _in_row(r.index[d], arrays, scalar_sources)
+                    if src is not None:
+                        plan.starts.setdefault(r.array, []).append((s, start, within))
                 if src is None:
                     raise LooptxError(
                         f"the region reads '{r.array}' at [{shown}], an index whose values the harness "
                         "cannot keep inside the array", hint="read the index array's element as the subscript "
                         f"({r.array}[idx[k]] or {r.array}[idx[k] - 1]) to validate with looptx run",
                         **where(r.array))
-                plan.uses.append((src[0], src[1], r.array, d, f"{r.array}[{shown}]", row))
+                plan.uses.append((src[0], src[1], r.array, d, f"{r.array}[{shown}]", row, within))
     return plan
 
 
@@ -87,6 +113,27 @@ def _row_of_table(scop, s, e: ir.Expr, arrays, scalars):
                     stays_in_rows(scop, s, ir.to_c(rest), rows):
                 return src, rows
     return None, None
+
+
+def _in_row(e: ir.Expr, arrays, scalars):
+    """((index array, offset), row length, row number x as C) for `x * ROW + idx[..]` (either
+    operand order): the index is a position within a row (srad's `J[i*cols + jW[j]]`), so its
+    values are 0..ROW-1; else (None, None, None)."""
+    terms = [e.a, e.b] if isinstance(e, ir.Bin) and e.op == "+" else []
+    for k, term in enumerate(terms):
+        src = _source(term, arrays, scalars)
+        scaled = terms[1 - k]
+        if src is None or not (isinstance(scaled, ir.Bin) and scaled.op == "*"):
+            continue
+        for row, start in ((scaled.b, scaled.a), (scaled.a, scaled.b)):
+            if (isinstance(row, ir.Var) or isinstance(row, ir.Num) and _int(row)) and \
+                    not any(isinstance(x, ir.Ref) for x in ir.walk(start)):
+                return src, row.name if isinstance(row, ir.Var) else str(_int(row)), ir.to_c(start)
+    return None, None, None
+
+
+def _value(size: str, env: dict[str, int]) -> int:
+    return int(size) if size.isdigit() else int(env[size])
 
 
 def _scalar_sources(scop, arrays) -> dict[str, list[ir.Expr]]:

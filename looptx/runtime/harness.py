@@ -525,7 +525,8 @@ def _with_gathers(args: list, gathers, at, counts: Mapping[str, int], env: dict)
             # the elements of a row (`a[][M]`) times the rows the host code copies
             rest = int(np.prod([d for d in a.shape if d >= 0]))
             n = max(n // max(rest, 1), 1)
-        shape = tuple(d if d >= 0 else (n if n is not None else max(spread_n, -1 - d, 1)) for d in a.shape)
+        least = gathers.elements_needed(a.name, env) if len(a.shape) == 1 else 0
+        shape = tuple(d if d >= 0 else (n if n is not None else max(spread_n, -1 - d, least, 1)) for d in a.shape)
         return with_(a, shape=shape, c_dims=tuple(c if c else str(x) for c, x in zip(a.c_dims, shape)))
     args = [a if a.kind != "array" or all(d >= 0 for d in a.shape) else sized(a) for a in args]
     ranges = gathers.index_ranges({a.name: a.shape for a in args if a.kind == "array"}, at, env)

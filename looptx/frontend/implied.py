@@ -1,0 +1,166 @@
+"""Values that the function gives its integer locals before the region.
+
+`int hs = C / NH;` with C and NH fixed, or `const int K = 3;`: nothing in the function changes
+such a local afterwards, so at the region it holds that value.  The model keeps the name (the
+region is often affine without the value), and takes the value where it needs a number."""
+from __future__ import annotations
+
+from pycparser import c_ast, c_generator
+
+from looptx.errors import SourceError
+from looptx.frontend.names import to_model, to_user
+from looptx.frontend.symbols import all_nodes, int_var, symbol_of
+
+
+def _writes(scope, where) -> tuple[dict[str, list], set[str]]:
+    """(name -> [(position, node)] of the assignments, increments and address-takings of each
+    variable in `scope`; the arrays some element of which is written)."""
+    changed: dict[str, list] = {}
+    arrays: set[str] = set()
+    for n in all_nodes(scope):
+        target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
+        if isinstance(target, c_ast.ID):
+            changed.setdefault(target.name, []).append((where(n), n))
+        root = target
+        while isinstance(root, (c_ast.ArrayRef, c_ast.StructRef)):
+            root = root.name
+        if root is not target and isinstance(root, c_ast.ID):
+            arrays.add(root.name)
+    return changed, arrays
+
+
+class _SizeText(c_generator.CGenerator):
+    """C text of an initializer with the elements at constant subscripts of arrays nothing
+    writes (`*n`, read as `n[0]`) by the size names the model gives them (`n__0`)."""
+
+    def __init__(self, written: set[str]):
+        super().__init__()
+        self.written = written
+
+    def visit_ArrayRef(self, n):
+        subs, node = [], n
+        while isinstance(node, c_ast.ArrayRef) and isinstance(node.subscript, c_ast.Constant) \
+                and node.subscript.type == "int" and node.subscript.value.isdigit():
+            subs.append(node.subscript.value)
+            node = node.name
+        if isinstance(node, c_ast.ID) and node.name not in self.written and subs:
+            return f"{node.name}__{'_'.join(reversed(subs))}"
+        return super().visit_ArrayRef(n)
+
+
+def _single_assignment(scope, writes: list, after: tuple, start: tuple):
+    """(position, right-hand side) of the one plain `name = ...;` statement of the function body's own
+    block between `after` and `start` (f2c's `c_dim1 = *ldc;`), when nothing else in the
+    function changes `name`; None otherwise."""
+    if len(writes) != 1:
+        return None
+    (at, node), = writes
+    top = getattr(scope, "block_items", None) or []
+    if not (after < at < start) or not isinstance(node, c_ast.Assignment) or node.op != "=" \
+            or not any(node is item for item in top):
+        return None
+    return at, node.rvalue
+
+
+def derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
+                  anywhere: bool = False) -> tuple:
+    """(name, C initializer) of the integer variables set before the region and not changed
+    between that and it (`int n = N;` ahead of an Orio region): a loop bounded by `n` then gets
+    its value from the sizes instead of asking for --define.  A local declared without a value
+    may get it from one assignment in the function body's own block (f2c's `c_dim1 = *ldc;`),
+    if nothing else in the function changes it.  `scope` is searched for changes: a function
+    body for its locals, the whole file (`anywhere`: a change in any function counts) for
+    globals, such as the locals of an Orio fragment.  Elements read as sizes (`*ldc`) are named
+    as the model names them (`ldc__0`)."""
+    changed, written = _writes(scope, where)
+    text = _SizeText(written).visit
+    out = []
+    for d in decls:
+        at = where(d)
+        sym = symbol_of(d)
+        if not at < start or sym is None or not int_var(sym, symbols.get) or sym.dims \
+                or symbols.get(sym.name) != sym or isinstance(d.init, c_ast.InitList):
+            continue        # the declaration the region sees, of a plain integer
+        writes = changed.get(d.name, ())
+        init = d.init
+        if init is None:
+            if anywhere:
+                continue
+            set_at = _single_assignment(scope, writes, at, start)
+            if set_at is None:
+                continue
+            at, init = set_at
+        elif any(anywhere or at < w < start for w, _ in writes):
+            continue
+        # what it is computed from must hold its value up to the region too
+        read = {n.name for n in all_nodes(init) if isinstance(n, c_ast.ID)}
+        if any(at < w < start for r in read for w, _ in changed.get(r, ())):
+            continue
+        out.append((d.name, text(init)))
+    return tuple(out)
+
+
+def _changed_in(fdef) -> set[str]:
+    """Names the function assigns, increments or addresses, and names it declares twice (which
+    declaration the region sees is then unclear)."""
+    changed = set(_writes(fdef.body, lambda n: (0, 0))[0])
+    seen = set()
+    for n in all_nodes(fdef.body):
+        if isinstance(n, c_ast.Decl) and n.name:
+            if n.name in seen:
+                changed.add(n.name)
+            seen.add(n.name)
+    return changed
+
+
+def implied_values(fdef, decls, derived, fixed: dict) -> dict[str, int]:
+    """The integers that the function's derived sizes (`int C3 = C*3;`, `int hs = 4;`) have where
+    what they are computed from is fixed: a subscript `t*C3 + h*hs + i` is then affine, as with
+    `-D C3=36 -D hs=4`.  Only locals that nothing in the function changes after their
+    declaration (a region in a loop may follow a `k++` of the loop's previous iteration), not
+    static ones nor globals (another file may set those).  A value C's integer division would
+    truncate is left out rather than guessed."""
+    from looptx.frontend.expr import evaluate
+    changed = _changed_in(fdef)
+    locals_ = {d.name for d in decls if "static" not in (d.storage or [])}
+    out: dict[str, int] = {}
+    grew = True
+    while grew:
+        grew = False
+        for name, init in derived:
+            model = to_model(name)
+            if model in out or model in fixed or name not in locals_ or name in changed:
+                continue
+            try:
+                v = evaluate(init, {**fixed, **out})
+            except Exception:  # noqa: BLE001 - casts, calls, unknown names: no value
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v):
+                continue
+            out[model] = int(v)
+            grew = True
+    return out
+
+
+def constant_locals(fdef, decls, derived) -> dict[str, int]:
+    """The locals whose value the function's own text gives, from integer literals alone
+    (`const int K = 3;`, `int K3 = K*3;`): no build flag or call changes it."""
+    return implied_values(fdef, decls, derived, {})
+
+
+def check_defines_agree(constants: dict[str, int], defines: dict, decls, where, path: str) -> None:
+    """A --define of a local that the function sets to a constant must give that constant: the
+    code made for another value would sit behind a check that never holds."""
+    for model, value in constants.items():
+        given = defines.get(model)
+        if given is None or int(given) == value:
+            continue
+        name = to_user(model)
+        decl = next((d for d in decls if d.name == name), None)
+        line, col = where(decl) if decl is not None else (None, None)
+        raise SourceError(f"-D {name}={given} does not change '{name}': the function sets it to {value} "
+                          f"before the region and nothing changes it, so code made for {name} = {given} "
+                          f"would never run",
+                          hint=f"drop -D {name} (steps that need its value take {value}), or change "
+                               f"the declaration", file=path, line=line or None, col=col or None)
