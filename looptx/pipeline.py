@@ -132,6 +132,10 @@ def _step_stmts(st) -> list | None:
     return st["stmts"] if isinstance(st.get("stmts"), list) else None
 
 
+# steps whose parts CHiLL numbers as new statements
+_NEW_IN_CHILL = frozenset({"split", "peel", "unroll", "datacopy", "registers", "shared"})
+
+
 def _renumbered(st, lo: int):
     """The step with its statement numbers counted from `lo` on."""
     return replace(st, args=tuple((k, v - lo if k == "stmt" else [x - lo for x in v]
@@ -230,6 +234,14 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
                 elif hi > lo:
                     spans.append([lo, hi])
             ranges = ", ".join(f"{lo}..{hi - 1}" for lo, hi in spans)
+            made = next((e for e in recipe.steps[:st.index - 1] if e.name in _NEW_IN_CHILL), None)
+            if made is not None and s >= bounds[-1][1]:
+                # CHiLL numbers the parts these steps make as new statements (its lu.py's
+                # permute(3, ...) after split(1, ...)); the contract keeps the numbers
+                raise st.error(f"statement {s} does not exist: in CHiLL it would be a part that "
+                               f"step {made.index} ({made.name}) makes, which looptx does not number apart",
+                               hint=f"the parts keep their statement's number ({ranges}); a step on "
+                                    "that number acts on every part")
             if program.function:
                 raise st.error(f"statement {s} is not in function '{program.function}'",
                                hint=f"its statements are numbered {ranges} in file order")

@@ -187,8 +187,12 @@ def test_interrupt_prints_one_line_and_keeps_the_results(tmp_path, workers):
     db = tmp_path / "i.db"
     cmd = [os.path.join(os.path.dirname(sys.executable), "looptx"), "search", str(src), "-a", "random",
            "--budget", "6", "--db", str(db), "--no-progress"] + (["--workers", str(workers)] if workers else [])
+    # as a shell starts it: SIGINT at its default and unblocked, whatever this test process
+    # inherited (a SIGINT that the runner's process ignores or blocks would be ignored by the
+    # search too, which then ends normally)
+    inherited = (signal.getsignal(signal.SIGINT), signal.pthread_sigmask(signal.SIG_BLOCK, []))
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, cwd=tmp_path)
+                            start_new_session=True, cwd=tmp_path, preexec_fn=_default_sigint)
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and proc.poll() is None and _n_evals(db) < 1:
         time.sleep(0.05)
@@ -196,11 +200,16 @@ def test_interrupt_prints_one_line_and_keeps_the_results(tmp_path, workers):
     assert _n_evals(db) >= 1, "no result in 240 s"
     os.killpg(proc.pid, signal.SIGINT)                           # as Ctrl-C: the whole group
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, out + err
+    assert proc.returncode == 130, f"{out}{err}\n(SIGINT in the test process: {inherited})"
     assert "Traceback" not in err and "WARNING" not in err and "ERROR" not in err, err
     line = one_line(err)
     assert "search interrupted" in line and str(db.name) in line and "--resume" in line
     assert (tmp_path / "k.best.c").exists() and "best variant so far written" in line
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _n_evals(db) -> int:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from looptx.errors import LegalityError, RecipeError, note_once
+from looptx.frontend.names import to_user
 from looptx.poly import deps as D
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
@@ -122,7 +123,28 @@ def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None) -> V
                           f"{old.stmt}; they share loop '{shared}')",
                           hint=f"distribute the statements at loop '{shared}' first, or map the "
                                f"kernel with one cuda step")
-    return v.evolve(extra=v.extra + (m,))
+    return _thread_extents_at_values(v.evolve(extra=v.extra + (m,)), stmt, thread)
+
+
+def _thread_extents_at_values(v: Variant, stmt: int, thread: list) -> Variant:
+    """A thread loop bounded by a #define (`k < K`, Orio's Nek5000 kernels) or a constant
+    local has the extent of its value, as in CUDA-CHiLL (a #define's value is checked by the
+    output); other unbounded thread loops are reported when the kernel is built."""
+    def trip(w: Variant, t) -> int | None:
+        group = S.sharing(w, stmt, t)
+        return S.max_trip(w, group, group[0][1])
+    open_ = [t for t in thread if trip(v, t) is None]
+    if not open_:
+        return v
+    error = RecipeError(f"thread loop '{to_user(open_[0])}' has no constant extent")
+
+    def bounded(w: Variant) -> None:
+        if any(trip(w, t) is None for t in open_):
+            raise error
+    try:
+        return S.at_macro_value(v, bounded, error, f"thread loop '{to_user(open_[0])}' is mapped")
+    except RecipeError:
+        return v
 
 
 def _unrolled_away(v: Variant, stmt: int, name) -> bool:
@@ -442,7 +464,10 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                 # a loop that each thread runs between the block and thread loops (Orio's
                 # grid-stride rounds) may move the thread loop's range: counted from there, the
                 # block may be smaller
-                off2, m2, lo2 = _offset(R, width, list(range(p)), p, prefix, exact=True)
+                # the loops only: a copy between them sits at other statement positions, and its
+                # threads must count from the same lowest value
+                loops = sorted(set(range(K.root)) | set(range(1, p, 2)))
+                off2, m2, lo2 = _offset(R, width, loops, p, prefix, exact=True)
                 off2, _ = _dense(off2, R)
                 size2 = upper_constant(off2.intersect_domain(R).range())
                 if size2 is not None and (size is None or size2 < size):
@@ -490,7 +515,13 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                                             "kernel would be done by every thread",
                                             hint="use shared at block level, or promote inside the thread loops")
                 pins = pins_block.intersect(_cooperative(c, block, width, prefix))
-            sched = sched.union(isl.UnionMap.from_map(c.schedule.intersect_range(pins)))
+            placed = c.schedule.intersect_range(pins)
+            if placed.is_empty() and not c.schedule.is_empty():
+                # no thread would make the copy: the kernel would read a buffer nothing loads
+                raise c.promotion.error(f"no thread of kernel {K.name} makes the {c.promotion.kind} copy of "
+                                        f"'{to_user(c.promotion.array or '')}' at loop '{to_user(c.promotion.at)}'",
+                                        hint="promote at a loop inside the thread loops")
+            sched = sched.union(isl.UnionMap.from_map(placed))
         for sy in plan.syncs:
             if sy.owner in members:
                 sched = sched.union(isl.UnionMap.from_map(sy.schedule.intersect_range(pins_block)))

@@ -15,7 +15,8 @@ import islpy as isl
 
 from looptx import ir
 
-from looptx.errors import RecipeError
+from looptx.errors import RecipeError, note_once
+from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
 from looptx.poly.scop import isl_budget
@@ -190,8 +191,47 @@ def _scale_position(v: Variant, key: tuple, pos: int) -> Variant:
     return v.evolve(pieces=tuple(pieces))
 
 
+def _width_given(R: isl.Set, width: int, given: list[int], d: int, prefix: str) -> int | None:
+    """The most values schedule dimension d takes at fixed values of the `given` dimensions."""
+    from looptx.poly.gpu import _proj
+    m = isl.Map.from_range(_proj(width, given + [d], prefix).intersect_domain(R).range()) \
+        .move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, len(given))
+    return upper_constant(m.reverse().apply_range(m).deltas())
+
+
+def _per_thread_scope(v: Variant, pr: Promotion) -> Promotion:
+    """registers at a loop with a thread loop inside whose values follow that loop or one
+    between them (CUDA-CHiLL's mpeg4: copy_to_registers("jjj", ...) with thread loop j from
+    16*jjj): which elements a thread keeps changes with it, so each thread loads its own at
+    that thread loop, once per iteration of the loops the thread follows (the same elements,
+    loaded and stored once each)."""
+    if pr.kind != "registers":
+        return pr
+    try:
+        name = S.resolve_name(v, pr.stmt, pr.at, hidden=True)
+        group = S.sharing(v, pr.stmt, name, hidden=True)
+    except RecipeError:
+        return pr                 # reported where the plan locates it
+    pos = group[0][1]
+    threads = _thread_positions(v, group, pos)
+    R = None
+    for k, _ in group:
+        r = v.piece_map(v.pieces[k], v.width).range()
+        R = r if R is None else R.union(r)
+    for tp in (t for t in threads if t > pos):
+        outer = sorted(set(range(1, pos, 2)) | {t for t in threads if t < tp})
+        if _width_given(R, v.width, outer, tp, v.scop.prefix) != \
+                _width_given(R, v.width, list(range(1, tp, 2)), tp, v.scop.prefix):
+            inner = v.pieces[group[0][0]].dims[tp].name
+            note_once(pr.file or v.scop.filename, pr.line or v.scop.region_span[0],
+                      f"registers of '{to_user(pr.array or '')}' at '{to_user(name)}' are loaded at thread loop "
+                      f"'{to_user(inner)}': its threads' elements change with the loops around it")
+            return replace(pr, at=inner)
+    return pr
+
+
 def plan(v: Variant) -> Plan:
-    proms = promotions(v)
+    proms = [_per_thread_scope(v, pr) for pr in promotions(v)]
     taken = set(v.scop.params) | {a.name for a in v.scop.arrays}
     for s in v.scop.statements:
         taken |= set(s.iterators)

@@ -15,6 +15,7 @@ from looptx.poly import schedule as S
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
 from looptx.recipe.fusing import fuse_step, say_fused, shifts_that_fuse
+from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import C_WORDS, Recipe, Step
 
 
@@ -518,6 +519,8 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
                 _say_unrolled(e, removed, before)
             if renamed_by and type(e) is RecipeError:
                 say_fused(e, renamed_by)
+            if isinstance(e, LegalityError):
+                as_mapping_refusal(e, st)
             if st.name == "fuse" and isinstance(e, LegalityError):
                 shifts = shifts_that_fuse(before, st, lambda w: check_legal(w, deps))
                 if shifts:

@@ -118,3 +118,18 @@ def _innermost(nest, d, mapped: int) -> list[str]:
         if all(c[-1][0] == lid for c in chains if lid in [x for x, _ in c]):
             out.append(name)
     return out
+
+
+def as_mapping_refusal(e, st) -> None:
+    """A dependence that the permute of a CUDA directive's blockCount breaks is the directive's:
+    the grid-stride rounds run the mapped loop's iterations in another order, and its threads
+    in parallel.  The error names the directive, not a step the user never wrote."""
+    directive = st.text.rpartition("# Orio ")[2] if "# Orio " in st.text else ""
+    if st.name != "permute" or not directive.startswith(("CUDA", "Composite", "cuda")):
+        return
+    directive = directive.split("(")[0]
+    e.hint = (f"Orio's {directive} directive runs the iterations of the loop it maps in parallel, and "
+              "this dependence orders them: map a loop that carries no dependence (see looptx deps), "
+              "or pass --unsafe")
+    e.step, e.step_name = st.index, f"{directive}, its blockCount rounds"
+
