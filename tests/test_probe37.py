@@ -4,7 +4,10 @@ statement number CHiLL's split would make, a blockCount permute that breaks a de
 nvcc build command's param under the C backend."""
 from pathlib import Path
 
+import pytest
+
 from conftest import run_cli
+from test_gathers import require_gpu
 from test_cuda_codegen import needs_nvcc, nvcc_compile
 
 DATA = Path(__file__).resolve().parent / "data" / "probe37"
@@ -85,3 +88,15 @@ def test_a_param_only_an_nvcc_build_command_uses_is_named_so_under_the_c_backend
     line = next(x for x in err.splitlines() if "warning: param 'CFLAGS'" in x)
     assert "used only by the build command 'nvcc -arch=sm_75 @CFLAGS', which the c backend does not run" in line
     assert "--backend cuda" in line and "remove the param" not in line, line
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case, script, sizes", [
+    ("regs_between", "regs_between.py", ["-D", "n=37"]),
+    ("define_thread", "define_thread.lua", []),
+    ("mpeg4", "mpeg4.py", ["-D", "N1=37", "-D", "N2=45"]),
+])
+def test_the_cuda_chill_cases_validate_on_the_gpu(case, script, sizes):
+    require_gpu()
+    rc, out, err = run_cli("run", DATA / f"{case}.c", "--recipe", DATA / script, "--target", "cuda", *sizes)
+    assert rc == 0 and ": ok" in out, out + err

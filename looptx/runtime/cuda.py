@@ -343,8 +343,12 @@ def variable_size_problem(path: str, recipe, sizes: Mapping[str, int], index: in
         sig = RegionSignature.from_scop(scop, program.int_macros, sizes)
     except (LooptxError, IndexError):
         return None
+    values = dict(sig.values)
     if index not in variants or not set(scop.params) - set(dict(scop.fixed)) \
-            or not scop.facts_hold(dict(sig.values)):
+            or not scop.facts_hold(values) \
+            or any(n in values and values[n] != v for n, v in (*scop.baked, *variants[index].scop.baked)):
+        # a #defined size a step took at its value (a thread loop's extent, a full unroll):
+        # that .cu stops the build at any other (#error)
         return None
     try:
         r = run_region(program, index, variants[index], sizes, session=session,
