@@ -52,29 +52,32 @@ def test_index_array_reads_of_a_linearized_image_at_symbolic_sizes(tmp_path):
             assert rc == 0 and ": ok" in out, (name, out + err)
 
 
+def _srad_reading(tmp_path, read: str):
+    """srad_indexcol.c with its index-array read replaced by `read`, and a tile of j."""
+    src = tmp_path / "srad.c"
+    src.write_text((DATA / "srad_indexcol.c").read_text().replace("J[i * cols + jW[j]]", read))
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4, control: jj}\n")
+    return src, r
+
+
 def test_a_row_after_the_current_one_is_allocated_for_an_in_row_index(tmp_path):
     """`J[(i + 1)*cols + jW[j]]` reaches one row past the affine reads: the harness allocates it."""
     from looptx.pipeline import load
     from looptx.runtime.harness import RegionSignature
-    src = tmp_path / "next.c"
-    src.write_text((DATA / "srad_indexcol.c").read_text().replace("J[i * cols + jW[j]]", "J[(i + 1) * cols + jW[j]]"))
+    src, r = _srad_reading(tmp_path, "J[(i + 1) * cols + jW[j]]")
     scop = load(str(src), defines={"rows": 5, "cols": 7}).scops[0]
     sig = RegionSignature.from_scop(scop, sizes={"rows": 5, "cols": 7})
     shapes = {a.name: a.shape for a in sig.args if a.kind == "array"}
     ranges = {a.name: a.index_range for a in sig.args if a.kind == "array"}
     assert shapes["J"][0] >= (5 + 1) * 7 and ranges["jW"] == (0, 7), (shapes, ranges)
-    r = tmp_path / "r.yaml"
-    r.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4, control: jj}\n")
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "rows=5", "-D", "cols=7", "--repetitions", "1")
     assert rc == 0 and ": ok" in out, out + err
 
 
 def test_a_row_before_the_first_is_refused_for_an_in_row_index(tmp_path):
     """`J[(i - 1)*cols + jW[j]]` at i = 0 reads before J whatever jW holds."""
-    src = tmp_path / "prev.c"
-    src.write_text((DATA / "srad_indexcol.c").read_text().replace("J[i * cols + jW[j]]", "J[(i - 1) * cols + jW[j]]"))
-    r = tmp_path / "r.yaml"
-    r.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4, control: jj}\n")
+    src, r = _srad_reading(tmp_path, "J[(i - 1) * cols + jW[j]]")
     rc, out, err = run_cli("run", src, "--recipe", r, "-D", "rows=5", "-D", "cols=7", "--repetitions", "1")
     assert rc == 2 and "no values of 'jW'" in err, out + err
 

@@ -100,3 +100,11 @@ def test_the_cuda_chill_cases_validate_on_the_gpu(case, script, sizes):
     require_gpu()
     rc, out, err = run_cli("run", DATA / f"{case}.c", "--recipe", DATA / script, "--target", "cuda", *sizes)
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_an_orio_chill_file_linking_its_cuda_object_runs_on_the_c_backend():
+    """Orio's testsuite/sandbox/chill/mm: `arg libs = 'rose__orio_chill_.o ... -lcudart -lcuda'`
+    (Orio's build of its own CUDA code): looptx's C code needs none of it."""
+    rc, out, err = run_cli("run", DATA / "orio_chill_mm.c", "-D", "N=20", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
+    assert "leaves rose__orio_chill_.o" in err and "-lcuda out of the build command" in err, err

@@ -68,12 +68,25 @@ _CXX = re.compile(r"(?P<pre>(?:.*[-/])?)(?P<cxx>g\+\+|c\+\+|clang\+\+|icpc|icpx)
 _C_OF = {"g++": "gcc", "c++": "cc", "clang++": "clang", "icpc": "icc", "icpx": "icx"}
 
 
+# what a build command of Orio's CUDA-CHiLL files links for CUDA: Orio's object of its own
+# transformed code (rose__orio_chill_.o), the CUDA runtime and driver libraries and their paths
+_CUDA_LINK = re.compile(r"rose_\w*\.o|-lcuda(rt)?|-[IL]\S*cuda\S*")
+
+
 def c_build_command(command: str | None, path: str) -> str | None:
     """The build command for C code: an Orio CUDA file's names nvcc, which builds the .cu, so
     the C code is built with the default compiler instead (with a note); one that names a C++
     compiler builds it with that compiler's C sibling and the same flags (with a note)."""
     from looptx.errors import note_once
     words = command.split() if command else []
+    cuda = [w for w in words[1:] if _CUDA_LINK.fullmatch(w)]
+    if cuda:
+        # Orio's CHiLL files link the object Orio builds of its own transformed CUDA code, and
+        # the CUDA runtime; looptx's C code is the region itself and calls no CUDA
+        note_once(path, None, f"the C backend leaves {' '.join(cuda)} out of the build command: "
+                  "looptx's C code is the region itself and calls no CUDA")
+        words = [w for w in words if w not in cuda]
+        command = " ".join(words)
     if words and os.path.basename(words[0]) == "nvcc":
         note_once(path, None, f"the build command '{command}' is for CUDA: the C backend builds "
                   "the C code with gcc -O3 (--backend cuda builds the .cu)")
