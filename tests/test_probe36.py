@@ -106,3 +106,22 @@ def test_the_if_else_helper_compiles_in_the_cu(tmp_path):
     rc, out, err = run_cli("transform", DATA / "helper_ifelse_local.c", "--recipe", r, "--target", "cuda")
     assert rc == 0 and "__host__ __device__" in out, err
     assert nvcc_compile(out) is None
+
+
+RPRJ3 = ["-D", "m1j=9", "-D", "m2j=11", "-D", "m3j=13"]
+
+
+def test_npb_mg_rprj3_takes_d1_d2_d3_from_the_if_else_before_the_region():
+    """`if (m1k == 3) d1 = 2; else d1 = 1;` (and d2, d3): the harness computes them from -D m1k."""
+    src, r = DATA / "npb_mg_rprj3.c", DATA / "rprj3_unroll_tile.yaml"
+    for fine in (["-D", "m1k=17", "-D", "m2k=21", "-D", "m3k=25"], ["-D", "m1k=3", "-D", "m2k=21", "-D", "m3k=3"]):
+        coarse = RPRJ3 if fine[1] == "m1k=17" else ["-D", "m1j=2", "-D", "m2j=11", "-D", "m3j=2"]
+        rc, out, err = run_cli("run", src, "--recipe", r, *fine, *coarse, "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, (fine, out + err)
+
+
+def test_sizes_that_read_past_a_pointer_arrays_rows_are_refused():
+    """m1k = 3 with m1j = 9: the region reads r[..][..][13] of rows of 3, other memory in C."""
+    rc, out, err = run_cli("run", DATA / "npb_mg_rprj3.c", "--recipe", DATA / "rprj3_unroll_tile.yaml",
+                           "-D", "m1k=3", "-D", "m2k=3", "-D", "m3k=3", *RPRJ3)
+    assert rc == 2 and "of array 'r', outside its" in err and "give sizes that agree" in err, out + err

@@ -5,6 +5,8 @@ such a local afterwards, so at the region it holds that value.  The model keeps 
 region is often affine without the value), and takes the value where it needs a number."""
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast, c_generator
 
 from looptx.errors import SourceError
@@ -63,6 +65,42 @@ def _single_assignment(scope, writes: list, after: tuple, start: tuple):
     return at, node.rvalue
 
 
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+
+
+def _branch_value(branch, name: str):
+    """The value a branch of an `if` gives `name`: its one `name = e;` statement."""
+    items = branch.block_items or [] if isinstance(branch, c_ast.Compound) else [branch]
+    sets = [x for x in items if isinstance(x, c_ast.Assignment) and isinstance(x.lvalue, c_ast.ID)
+            and x.lvalue.name == name]
+    return sets[0].rvalue if len(sets) == 1 and sets[0].op == "=" else None
+
+
+def _chosen(scope, name: str, writes: list, after: tuple, start: tuple, where, text):
+    """(position, C text) of `if (a == b) name = e1; else name = e2;` in the function body's own
+    block between `after` and `start` (NPB MG's `if (m3k == 3) d3 = 2; else d3 = 1;`), as
+    `(a == b) * (e1) + (a != b) * (e2)`: C and the harness's evaluator read it alike.  None
+    for anything else, or when anything else in the function changes `name`."""
+    if len(writes) != 2:
+        return None
+    top = getattr(scope, "block_items", None) or []
+    for item in top:
+        cond = getattr(item, "cond", None)
+        if not (isinstance(item, c_ast.If) and item.iffalse is not None and after < where(item) < start
+                and isinstance(cond, c_ast.BinaryOp) and cond.op in _COMPARISONS):
+            continue
+        inside = {id(n) for n in all_nodes(item)}
+        if not all(id(node) in inside for _, node in writes):
+            continue
+        yes, no = _branch_value(item.iftrue, name), _branch_value(item.iffalse, name)
+        if yes is None or no is None:
+            return None
+        negated = c_ast.BinaryOp({"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[cond.op],
+                                 cond.left, cond.right)
+        return where(item), f"({text(cond)}) * ({text(yes)}) + ({text(negated)}) * ({text(no)})"
+    return None
+
+
 def derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
                   anywhere: bool = False) -> tuple:
     """(name, C initializer) of the integer variables set before the region and not changed
@@ -89,16 +127,22 @@ def derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
                 continue
             set_at = _single_assignment(scope, writes, at, start)
             if set_at is None:
+                chosen = _chosen(scope, d.name, writes, at, start, where, text)
+                if chosen is not None and not _changed_after(chosen[0], chosen[1], changed, start):
+                    out.append((d.name, chosen[1]))
                 continue
             at, init = set_at
         elif any(anywhere or at < w < start for w, _ in writes):
             continue
-        # what it is computed from must hold its value up to the region too
-        read = {n.name for n in all_nodes(init) if isinstance(n, c_ast.ID)}
-        if any(at < w < start for r in read for w, _ in changed.get(r, ())):
-            continue
-        out.append((d.name, text(init)))
+        if not _changed_after(at, text(init), changed, start):
+            out.append((d.name, text(init)))
     return tuple(out)
+
+
+def _changed_after(at: tuple, init: str, changed: dict, start: tuple) -> bool:
+    """Whether a name the value is computed from changes between `at` and the region."""
+    read = set(re.findall(r"[A-Za-z_]\w*", init))
+    return any(at < w < start for r in read for w, _ in changed.get(r, ()))
 
 
 def _changed_in(fdef) -> set[str]:

@@ -64,6 +64,8 @@ def _c_mod(a: int, b: int) -> int:
     return a - _c_div(a, b) * b
 
 
+_COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+            ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b}
 _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
            ast.Mult: lambda a, b: a * b, ast.Div: _c_div, ast.FloorDiv: _c_div, ast.Mod: _c_mod,
            ast.LShift: lambda a, b: a << b, ast.RShift: lambda a, b: a >> b}
@@ -93,6 +95,9 @@ def eval_extent(text: str, env: Mapping[str, int]) -> int:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             v = walk(node.operand)
             return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
+            # a size chosen by a comparison (implied.py's `(m == 3) * (2) + (m != 3) * (1)`)
+            return int(_COMPARE[type(node.ops[0])](walk(node.left), walk(node.comparators[0])))
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             a, b = walk(node.left), walk(node.right)
             if isinstance(node.op, ast.LShift) and b > 62:
@@ -276,7 +281,9 @@ class RegionSignature:
                     raise LooptxError(f"array '{a.name}' has extent [{d}] = {n} for these sizes",
                                       hint="give positive sizes with --define NAME=VALUE", **at(a.name))
                 shape.append(n)
-            if reached is None and all(d >= 0 for d in shape):
+            if all(d >= 0 for d in shape):
+                # a pointer's first dimension is as far as the region reaches; its rows still
+                # have the extents the declaration gives (NPB's `double (*r)[m2k][m1k]`)
                 _check_within(scop, a, env, tuple(shape), at(a.name))
             args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
                                    out=written, result=result, c_dims=tuple(c_dims),
