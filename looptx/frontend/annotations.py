@@ -520,12 +520,16 @@ def _check_names(spec_b: _Builder) -> None:
     for c in spec_b.input_constraints:
         check(c.expr, f"constraint '{c.name}'", inputs | lets,
               "input constraints may use input params and lets only")
+    scalars: set[str] = set()          # `decl int M = NCONT;`: a size of the decls after it
     for d in spec_b.decls:
         for e in d.dims:
-            check(e, f"decl '{d.name}'", inputs | lets | perf, "declare it in def input_params or with let")
+            check(e, f"decl '{d.name}'", inputs | lets | perf | scalars,
+                  "declare it in def input_params, with let, or as a decl int before this one")
         if isinstance(d.init, Expr):
-            check(d.init, f"decl '{d.name}'", inputs | lets | perf,
+            check(d.init, f"decl '{d.name}'", inputs | lets | perf | scalars,
                   "an initializer is random, 0 or an expression of params and lets")
+            if not d.dims:
+                scalars.add(d.name)
     cmd = spec_b.args.get("build", {}).get("build_command")
     if isinstance(cmd, str) and spec_b.build_at:
         bad = unknown_build_params(cmd, perf | inputs)

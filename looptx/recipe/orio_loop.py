@@ -344,8 +344,14 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
         _unroll(ln, nest, d, [(lid, _int(ln, f, "an unroll factor")) for lid, f in zip(loops, factors)],
                 step, out)
     elif name in ("Unroll", "UnrollJam"):
-        _unroll(ln, nest, d, [(_own_loop(ln, nest, d, name), _int(ln, args.get("ufactor"), "ufactor"))],
-                step, out)
+        own = _own_loop(ln, nest, d, name)
+        _unroll(ln, nest, d, [(own, _int(ln, args.get("ufactor"), "ufactor"))], step, out)
+        if _flag(ln, args.get("parallelize", False), "parallelize"):
+            # Orio's OpenMP pragma on the unrolled loop; looptx checks that it carries no dependence
+            for s in d.stmts:
+                if _in(nest, d, s):
+                    step("omp_for", stmt=s, loop=dict(nest.chains[s]).get(own, own))
+                    break
     elif name in ("scalarreplace", "ScalarReplace"):
         if name == "scalarreplace" and isinstance(args, (list, tuple)) and (
                 len(args) > 3 or not all(isinstance(x, str) for x in args[1:])):

@@ -22,12 +22,16 @@ class SimplexSearcher(TrajectorySearcher):
         lists, and then every coefficient's point is measured (one batch) and the best kept;
       x0 (None): the first start as value indices, one per parameter (default: random);
       step (0.25): initial edge length as a share of each parameter's index range;
-      local_distance (0): radius of the neighbour scan at convergence.
+      edge_length (0): initial edge length in value indices, for every parameter (Orio's
+        msimplex_edge_length); 0 = use `step`;
+      local_distance (0): radius of the neighbour scan at convergence (Orio's MSimplex calls it
+        search_distance).
     """
 
     name = "simplex"
     options = {"reflection_coef": 1.0, "expansion_coef": 2.0, "contraction_coef": 0.5,
-               "shrinkage_coef": 0.5, "x0": None, "step": 0.25, "local_distance": 0}
+               "shrinkage_coef": 0.5, "x0": None, "step": 0.25, "edge_length": 0, "local_distance": 0}
+    option_aliases = {"search_distance": "local_distance"}
 
     _LISTED = ("reflection_coef", "expansion_coef", "contraction_coef")
 
@@ -54,6 +58,7 @@ class SimplexSearcher(TrajectorySearcher):
                       "contraction_coef", "in (0, 1)")
         self._require(0 < o["shrinkage_coef"] < 1, "shrinkage_coef", "in (0, 1)")
         self._require(0 < o["step"] <= 1, "step", "in (0, 1]")
+        self._require(o["edge_length"] >= 0, "edge_length", "0 or more")
         self._require(o["local_distance"] >= 0, "local_distance", "0 or more")
         x0 = o["x0"]
         if x0 is not None:
@@ -102,7 +107,8 @@ class SimplexSearcher(TrajectorySearcher):
         verts = [start]
         for i in range(d):
             v = start.copy()
-            step = max(1.0, round(o["step"] * hi[i]))
+            step = float(o["edge_length"]) if o["edge_length"] else max(1.0, round(o["step"] * hi[i]))
+            step = min(step, max(hi[i], 1.0))
             v[i] = v[i] + step if v[i] + step <= hi[i] else v[i] - step
             verts.append(np.clip(v, 0, hi))
         costs = yield from evaluate(verts)
