@@ -14,7 +14,8 @@ from looptx.frontend.escape import dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region
-from looptx.frontend.implied import check_defines_agree, constant_locals, derived_sizes, implied_values
+from looptx.frontend.implied import (agreeing_defines, check_defines_agree, constant_locals, derived_sizes,
+                                     implied_values)
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
                                        outside_fragment_regions, unfinished_region_code)
 from looptx.frontend.encoding import read_c_source
@@ -368,7 +369,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                                     None if r.index in wrapped else fdef.decl.name,
                                                     derived + rows.derived(ex.constants.enums), overridable, after))
                     scop = with_stand_ins(scop, stand_ins, path, start_pos[0])
-                    scop = with_stand_ins(scop, pinned, path, start_pos[0], "the value --define gives")
+                    scop = with_stand_ins(scop, pinned - agreeing_defines(constants, defines), path,
+                                          start_pos[0], "the value --define gives")
                     if region_defines is not defines:
                         scop = with_stand_ins(scop, set(implied), path, start_pos[0],
                                               "the value its initializer has at the fixed sizes")

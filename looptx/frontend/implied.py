@@ -193,12 +193,24 @@ def constant_locals(fdef, decls, derived) -> dict[str, int]:
     return implied_values(fdef, decls, derived, {})
 
 
+def _integer(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def agreeing_defines(constants: dict[str, int], defines: dict) -> set[str]:
+    """The --defines that give a constant local its own value: they need no check in the output."""
+    return {k for k, v in constants.items() if k in defines and _integer(defines[k]) == v}
+
+
 def check_defines_agree(constants: dict[str, int], defines: dict, decls, where, path: str) -> None:
     """A --define of a local that the function sets to a constant must give that constant: the
     code made for another value would sit behind a check that never holds."""
     for model, value in constants.items():
         given = defines.get(model)
-        if given is None or int(given) == value:
+        if given is None or _integer(given) in (None, value):
             continue
         name = to_user(model)
         decl = next((d for d in decls if d.name == name), None)
