@@ -104,10 +104,9 @@ def _row_of_table(scop, s, e: ir.Expr, arrays, scalars):
         if not (isinstance(scaled, ir.Bin) and scaled.op == "*"):
             continue
         for index, row in ((scaled.a, scaled.b), (scaled.b, scaled.a)):
-            src = _source(index, arrays, scalars)
-            if src is None or not (isinstance(row, ir.Var) or isinstance(row, ir.Num) and _int(row)):
+            src, rows = _source(index, arrays, scalars), _row_length(row)
+            if src is None or rows is None:
                 continue
-            rows = row.name if isinstance(row, ir.Var) else str(_int(row))
             rest = terms[1 - k] if len(terms) == 2 else ir.Num("0")
             if all(isinstance(x, (ir.Var, ir.Num, ir.Bin)) for x in ir.walk(rest)) and \
                     stays_in_rows(scop, s, ir.to_c(rest), rows):
@@ -126,10 +125,16 @@ def _in_row(e: ir.Expr, arrays, scalars):
         if src is None or not (isinstance(scaled, ir.Bin) and scaled.op == "*"):
             continue
         for row, start in ((scaled.b, scaled.a), (scaled.a, scaled.b)):
-            if (isinstance(row, ir.Var) or isinstance(row, ir.Num) and _int(row)) and \
-                    not any(isinstance(x, ir.Ref) for x in ir.walk(start)):
-                return src, row.name if isinstance(row, ir.Var) else str(_int(row)), ir.to_c(start)
+            if _row_length(row) is not None and not any(isinstance(x, ir.Ref) for x in ir.walk(start)):
+                return src, _row_length(row), ir.to_c(start)
     return None, None, None
+
+
+def _row_length(x: ir.Expr) -> str | None:
+    """A row length as a size's name or a nonzero integer, else None."""
+    if isinstance(x, ir.Var):
+        return x.name
+    return str(_int(x)) if isinstance(x, ir.Num) and _int(x) else None
 
 
 def _value(size: str, env: dict[str, int]) -> int:
