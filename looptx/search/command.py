@@ -387,6 +387,9 @@ def _run(args) -> int:
         if out.stop_reason == "time_limit":
             print(f"time limit of {st.time_limit:g} s reached: stopped after {out.n_evals} of "
                   f"{budget} evaluations")
+        elif out.stop_reason == "same_failure":
+            from looptx.search.same_failure import stop_line
+            print(stop_line(out.records, out.n_resumed, budget))
         results.append((sizes, out))
         keys.append(key)
     best = [(sz, o) for sz, o in results if o.best_point is not None]

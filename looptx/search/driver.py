@@ -47,6 +47,7 @@ from typing import Any, Callable, Mapping
 from looptx.runtime.worker import WorkerPool
 from looptx.search.db import EvalRecord, ResultsDB, SearchError, utc_now
 from looptx.search.interrupt import quiet_dask, sigint_blocked
+from looptx.search.same_failure import repeated_build_failure
 from looptx.search.provenance import history as _history, searcher_label as _searcher_label
 from looptx.search.options import options_to_record, recorded_options
 from looptx.frontend.tuning import substitute_params
@@ -73,7 +74,8 @@ class SearchOutcome:
     counts: Mapping[str, int]            # evaluations per status (all runs)
     wall_time: float                     # seconds spent in this call
     records: tuple[EvalRecord, ...]      # all evaluations of the search, eval_index order
-    stop_reason: str = "budget"          # 'budget' | 'time_limit' | 'finished' (searcher done)
+    # 'budget' | 'time_limit' | 'finished' (searcher done) | 'same_failure' (same_failure.py)
+    stop_reason: str = "budget"
     n_measured: int = 0                  # measurements actually run by this call
     n_resumed: int = 0                   # evaluations replayed from the database
     # every searcher that measured for this search, in order, as 'name' or 'name {options}'
@@ -469,6 +471,9 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
                 last_save = time.monotonic()
             if timed_out:
                 stop_reason = "time_limit"
+                break
+            if repeated_build_failure(records, n_resumed):
+                stop_reason = "same_failure"
                 break
         status = "finished"
     finally:
