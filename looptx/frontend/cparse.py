@@ -31,6 +31,7 @@ from looptx.frontend.names import forget_records, rename_reserved, to_model, to_
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
 from looptx.frontend.temporaries import substitute_index_temporaries
+from looptx.frontend.ternary_index import ternary_subscripts_lifted
 from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
@@ -209,6 +210,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     continues_as_guards(ast)
     dereferences_as_subscripts(ast)
     substituted = substitute_index_temporaries(ast)
+    ternary_subscripts_lifted(ast)
     declared_here = _declared_in_file(ast)
     if soft:
         defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in declared_here}

@@ -60,7 +60,19 @@ def _plain(e) -> bool:
         return e.op in ("-", "+") and _plain(e.expr)
     if isinstance(e, c_ast.Cast):
         return _plain(e.expr)
+    if isinstance(e, c_ast.TernaryOp):
+        # Rodinia hotspot3D's clamped neighbour, `w = (x == 0) ? c : c - 1`: subscripts it
+        # reaches become one guarded read per branch (ternary_index.py)
+        return _test(e.cond) and _plain(e.iftrue) and _plain(e.iffalse)
     return False
+
+
+def _test(e) -> bool:
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("<", "<=", ">", ">=", "==", "!="):
+        return _plain(e.left) and _plain(e.right)
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("&&", "||"):
+        return _test(e.left) and _test(e.right)
+    return isinstance(e, c_ast.UnaryOp) and e.op == "!" and _test(e.expr)
 
 
 def written_names(items, elements: bool = True) -> set[str]:
