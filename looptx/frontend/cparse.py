@@ -32,7 +32,7 @@ from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
 from looptx.frontend.temporaries import substitute_index_temporaries
 from looptx.frontend.ternary_index import ternary_subscripts_lifted
-from looptx.frontend.syntax import MAIN, check_tree, syntax_error, too_deep
+from looptx.frontend.syntax import CUDA_FILE, MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
@@ -103,7 +103,7 @@ def parse_file(path: str, *, defines: dict[str, int] | None = None, function: st
     except SourceError as e:
         # A project header that is not found is read as empty (libc ones are replaced anyway),
         # so what it declares shows up later as an unknown name or a syntax error.
-        if not e.what.startswith(("cannot read the input", "preprocessor", "the file is not UTF-8")):
+        if not e.what.startswith(("cannot read the input", "preprocessor", "the file is not UTF-8", CUDA_FILE)):
             try:
                 if text is None:
                     with open(path, encoding="utf-8", errors="replace") as f:
@@ -408,9 +408,18 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                                   {**int_macros, **region_defines, **ex.constants.enums}),
                        const_params=tuple(const_params),
                        local_values=tuple((k, v) for k, v in constants.items() if k in scop.params),
+                       # facts, as the function's own text gives them: dependences hold for them
+                       # alone (TSVC s132's `int j = m; int k = m + 1;`: aa[j][i] and aa[k][i-1]
+                       # never meet), and no check of them is needed
+                       assumptions=scop.assumptions + tuple(f"{k} = {v}" for k, v in constants.items()
+                                                            if k in scop.params),
                        substituted=tuple(sorted({(to_model(n), n in symbols)
                                                  for n, line in substituted.get(fdef.decl.name, ())
-                                                 if start_pos[0] <= line <= end[0]})),
+                                                 if start_pos[0] <= line <= end[0]
+                                                 # set before the region (Livermore 8's `nl1 = 0;`
+                                                 # in the loop around it) and read in it
+                                                 or line < start_pos[0] and re.search(
+                                                     rf"\b{re.escape(n)}\b", blanked[r.start:r.end])})),
                        function_params=() if r.index in wrapped else function_params,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
         scops.append(scop)

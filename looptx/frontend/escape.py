@@ -72,6 +72,19 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
             break
     gotos = [n for n, _ in _walk(fdef.body) if isinstance(n, c_ast.Goto)]
 
+    parents = {id(n): p for n, p in _walk(fdef.body)}
+    kills = _kills(fdef.body, parents)
+
+    def killed(n, parent) -> bool:
+        """Whether this use outside the region cannot see the region's value: it stores a value
+        that reads no old one (TSVC's `s = 0.;` before the region, each time round the loop), or
+        such a store runs before it in every pass of its loop."""
+        if isinstance(parent, c_ast.Assignment) and parent.lvalue is n and id(parent) in kills:
+            return True
+        loop = _loop_of(n, parents)
+        return any(k.lvalue.name == n.name and where(k) < where(n) and _loop_of(k, parents) is loop
+                   and _encloses(parents.get(id(k)), n, parents) for k in kills.values())
+
     def blame(name: str, why: str) -> None:
         if name in found and not found[name][0]:
             found[name] = (why,) + found[name][1:]
@@ -88,7 +101,7 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
         if id(n) not in region_nodes and not inside(n):
             if where(n) >= hi:
                 blame(n.name, f"it is used at line {line}, column {col}, after the region")
-            elif around is not None and id(n) in around:
+            elif around is not None and id(n) in around and not killed(n, parent):
                 blame(n.name, f"it is used at line {line}, column {col}, in the loop around the "
                               "region, which runs that use again after the region")
         elif not isinstance(parent, c_ast.ArrayRef) or parent.name is not n:
@@ -102,6 +115,31 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
     # a member's variable is the struct's data: a written scalar is stored back after the region
     found.update((name, (why, "", "")) for name, why in (hoisted or {}).items())
     return found
+
+
+def _kills(body, parents: dict) -> dict[int, c_ast.Assignment]:
+    """The statements `x = e;` whose e does not read x, by id: after one, x holds no older value."""
+    from looptx.frontend.symbols import id_names
+    return {id(n): n for n, p in _walk(body)
+            if isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID)
+            and isinstance(p, c_ast.Compound) and n.lvalue.name not in id_names(n.rvalue)}
+
+
+def _loop_of(node, parents: dict):
+    """The innermost loop around `node` (None: the function's body)."""
+    p = parents.get(id(node))
+    while p is not None and not isinstance(p, LOOPS):
+        p = parents.get(id(p))
+    return p
+
+
+def _encloses(block, node, parents: dict) -> bool:
+    p = parents.get(id(node))
+    while p is not None:
+        if p is block:
+            return True
+        p = parents.get(id(p))
+    return False
 
 
 def with_live_out(scop, found: dict[str, tuple[str, str, str]]):

@@ -20,7 +20,7 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
-from looptx.frontend.declarations import declare
+from looptx.frontend.declarations import declare, refuse_pointer_swaps
 from looptx.frontend.exitvalues import exit_value, finished, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, through_index, write_of
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
@@ -237,6 +237,7 @@ class Extractor:
     # ---- statements ---------------------------------------------------------------------
     def run(self, items: list) -> list[RawStmt]:
         self.items = items
+        refuse_pointer_swaps(self, items)
         for it in items:
             self.prescan(it)
         self.block(items)
@@ -260,7 +261,7 @@ class Extractor:
             name, values = write
             self.written.add(name)
             self.assigned.setdefault(name, []).extend(values)
-        if isinstance(node, (c_ast.Break, c_ast.Continue, c_ast.Return)) and not inside:
+        if isinstance(node, (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)) and not inside:
             # the exit is what cannot be modelled: said before the data-dependent condition
             # that usually guards it (`if (a[i] < 0) break;`)
             self.item(node)
@@ -296,7 +297,8 @@ class Extractor:
             raise self.error(node, "while loops are not supported",
                              "rewrite it as a for loop with affine bounds")
         elif isinstance(node, (c_ast.Goto, c_ast.Label)):
-            raise self.error(node, "goto and labels are not supported", "restructure the loop nest")
+            raise self.error(node, "goto and labels are not supported",
+                             "write the jump as an if/else around the statements it skips")
         elif isinstance(node, (c_ast.Break, c_ast.Continue)):
             if isinstance(node, c_ast.Break):
                 raise self.error(node, "'break' is not supported inside a region",
@@ -495,7 +497,7 @@ class Extractor:
         return ir.Ref(name, rid, index)
 
     def expr(self, node) -> ir.Expr:
-        spelled = self.spellings.exprs.get(id(node)) if not self.in_index else None
+        spelled = self.spellings.expr_of(node) if not self.in_index else None
         value = self._expr(node)
         if spelled is not None and not any(isinstance(x, (ir.Ref, ir.Var)) for x in ir.walk(value)):
             text = value.text if isinstance(value, ir.Num) else f"({ir.to_c(value)})"
@@ -575,7 +577,7 @@ class Extractor:
                                  "only pure math functions (sqrt, exp, fabs, ...) and the file's helpers "
                                  "that return an expression of their number parameters may be called in a region")
             args = node.args.exprs if node.args else []
-            return ir.Call(fname, tuple(e(a) for a in args), self.spellings.calls.get(id(node)))
+            return ir.Call(fname, tuple(e(a) for a in args), self.spellings.call_of(node))
         if isinstance(node, c_ast.StructRef):
             raise self.error(node, "struct member access is not supported", "copy the value into a variable")
         if isinstance(node, c_ast.Assignment):

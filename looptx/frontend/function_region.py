@@ -7,6 +7,7 @@ from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once
 from looptx.frontend.regions import Region, SourceText
+from looptx.frontend.extract import PURE_MATH
 
 
 def braces(text: str, start: int = 0):
@@ -36,6 +37,14 @@ def _outside_statement(node) -> str | None:
         return "the call"
     if isinstance(node, c_ast.Cast):
         return "the cast statement"
+    if isinstance(node, c_ast.Assignment) and node.op == "=" and isinstance(node.lvalue, c_ast.ID):
+        value = node.rvalue
+        while isinstance(value, c_ast.Cast):
+            value = value.expr
+        # a timer read (TSVC's `start_t = clock();`) or an allocation: no region may call it
+        if isinstance(value, c_ast.FuncCall) and isinstance(value.name, c_ast.ID) \
+                and value.name.name not in PURE_MATH:
+            return f"the assignment from '{value.name.name}'"
     return None
 
 

@@ -216,7 +216,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
     new_items = tuple(_rewrite(it, repl, calls) for it in items)
     if records:
         check_whole_uses(new_items, records, spellings, error)
-    hoist = Hoist(new_items, tuple(members + elements), Spellings(spellings.exprs, calls, spellings.types),
+    hoist = Hoist(new_items, tuple(members + elements), spellings.with_calls(calls),
                   path, line)
     hoist.note()
     return hoist

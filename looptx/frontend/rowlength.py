@@ -193,4 +193,4 @@ def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, tex
     names = tuple((name, texts[key], spelled[key]) for key, name in found.items())
     note_once(path, line or 1, "inline row lengths are read through names: "
               + ", ".join(f"{to_user(n)} = {to_user(s)}" for n, _, s in names))
-    return RowNames(new_items, Spellings(spellings.exprs, calls, spellings.types), names)
+    return RowNames(new_items, spellings.with_calls(calls), names)

@@ -170,14 +170,45 @@ class UnsafeUse(Exception):
 
 @dataclass
 class Spellings:
-    """How the user spelled parts of the parsed tree, by node identity (valid with that tree)."""
+    """How the user spelled parts of the parsed tree, by node identity (valid with that tree),
+    and by place: a copy of a spelled node (an if-converted condition, an inlined helper) is
+    the same text at the same place, and is spelled alike."""
     exprs: dict[int, str] = field(default_factory=dict)     # a constant expression -> `SCALAR_VAL(0.2)`
     calls: dict[int, str] = field(default_factory=dict)     # a FuncCall -> `SQRT_FUN`
     types: dict[int, str] = field(default_factory=dict)     # an IdentifierType -> `DATA_TYPE`
+    places: dict[tuple, str] = field(default_factory=dict)  # (kind, file, line, column, text) -> spelling
+    coords: set[tuple] = field(default_factory=set)         # (kind, file, line, column) of `places`
 
     def text(self, node) -> str:
         """C text of a node with the user's spellings."""
         return SpelledGenerator(self).visit(node)
+
+    def expr_of(self, node) -> str | None:
+        return self._of(self.exprs, "e", node)
+
+    def call_of(self, node) -> str | None:
+        return self._of(self.calls, "c", node)
+
+    def type_of(self, node) -> str | None:
+        return self._of(self.types, "t", node)
+
+    def with_calls(self, calls: dict) -> "Spellings":
+        return Spellings(self.exprs, calls, self.types, self.places, self.coords)
+
+    def remember(self, kind: str, node, spelled: str) -> None:
+        table = {"e": self.exprs, "c": self.calls, "t": self.types}[kind]
+        table[id(node)] = spelled
+        c = node.coord
+        if c is not None:
+            self.coords.add((kind, c.file, c.line, c.column))
+            self.places[(kind, c.file, c.line, c.column, _place_text(kind, node))] = spelled
+
+    def _of(self, table: dict, kind: str, node) -> str | None:
+        spelled = table.get(id(node))
+        c = node.coord
+        if spelled is not None or c is None or (kind, c.file, c.line, c.column) not in self.coords:
+            return spelled
+        return self.places.get((kind, c.file, c.line, c.column, _place_text(kind, node)))
 
     def type_name(self, node, qualified: bool = False) -> str | None:
         """The macro that spells a type node (a cast's or a declaration's), when it is just that
@@ -186,7 +217,15 @@ class Spellings:
             if getattr(node, "quals", None) and not qualified:
                 return None
             node = node.type
-        return self.types.get(id(node)) if isinstance(node, c_ast.IdentifierType) else None
+        return self.type_of(node) if isinstance(node, c_ast.IdentifierType) else None
+
+
+def _place_text(kind: str, node) -> str:
+    if kind == "t":
+        return " ".join(node.names)
+    if kind == "c":
+        return node.name.name if isinstance(node.name, c_ast.ID) else ""
+    return c_generator.CGenerator().visit(node)
 
 
 def _unquote(s: str) -> str:
@@ -216,21 +255,22 @@ def unmark(ast: c_ast.FileAST, marks: MacroMarks) -> Spellings:
                 # `-1.5` too: a unary minus binds tighter than any operator around the use
                 if macro.atomic_args and any(len(tokens(a.lstrip("+-").strip())) != 1 for a in spelled):
                     raise UnsafeUse(macro.name)
-                out.exprs[id(value)] = macro.name if macro.params is None else \
-                    f"{macro.name}({', '.join(spelled)})"
+                out.remember("e", value, macro.name if macro.params is None else
+                             f"{macro.name}({', '.join(spelled)})")
                 return value
             macro = marks.aliases.get(node.name.name)
             if macro is not None:
                 node.name = c_ast.ID(macro.target, coord=node.name.coord)
-                out.calls[id(node)] = macro.name
+                out.remember("c", node, macro.name)
         elif isinstance(node, c_ast.IdentifierType):
             names = []
             for n in node.names:
                 names += marks.types[n].target.split() if n in marks.types else [n]
             if names != node.names:
-                if len(node.names) == 1:
-                    out.types[id(node)] = marks.types[node.names[0]].name
+                spelled = marks.types[node.names[0]].name if len(node.names) == 1 else None
                 node.names = names
+                if spelled is not None:
+                    out.remember("t", node, spelled)
         return node
 
     fix(ast)
@@ -273,16 +313,16 @@ class SpelledGenerator(c_generator.CGenerator):
         self.sp = spellings
 
     def visit(self, node):
-        spelled = self.sp.exprs.get(id(node))
+        spelled = self.sp.expr_of(node) if isinstance(node, c_ast.Node) else None
         if spelled is not None:
             return spelled
         return super().visit(node)
 
     def visit_IdentifierType(self, n):
-        return self.sp.types.get(id(n)) or super().visit_IdentifierType(n)
+        return self.sp.type_of(n) or super().visit_IdentifierType(n)
 
     def visit_FuncCall(self, n):
-        name = self.sp.calls.get(id(n))
+        name = self.sp.call_of(n)
         if name is None:
             return super().visit_FuncCall(n)
         return f"{name}({self.visit(n.args) if n.args else ''})"

@@ -177,7 +177,8 @@ def small_point(rel: isl.Map, scop: Scop) -> tuple[tuple[int, ...], tuple[int, .
     if free:
         # a violation only at unequal or non-positive sizes (2mm's fuse breaks a dependence
         # only when nk <= 0): any small parameter values that have one
-        for lo, hi in ((lo, hi) for lo in (0, -8) for hi in SMALL_SIZES):
+        # (a violation that needs a whole tile, as after a tile of 128, needs larger ones)
+        for lo, hi in ((lo, hi) for lo in (0, -8) for hi in SMALL_SIZES + (64, 256, 1024, 4096, 65536)):
             ps = rel.params().intersect(scop.params_where(f"{lo} <= {p} <= {hi}" for p in free))
             if not ps.is_empty():
                 pt = ps.sample_point()

@@ -98,6 +98,17 @@ def _tile(v: Variant, st: Step) -> Variant:
     return v
 
 
+def _distribute(v: Variant, st: Step) -> Variant:
+    stmts = _stmts(v, st)
+    if list(stmts) != sorted(set(stmts)):
+        # CHiLL's distribute takes a set too: a list out of order is no reordering
+        note_once(st.file or "recipe", st.line or 1,
+                  f"step {st.index} ({st.name}): the copies of loop '{to_user(st['loop'])}' keep the "
+                  f"statements' textual order ({', '.join(f'S{s}' for s in sorted(set(stmts)))}), not "
+                  f"the order of stmts: {list(stmts)}")
+    return S.distribute(v, stmts, st["loop"])
+
+
 def _stmts(v: Variant, st: Step) -> list[int]:
     stmts = st["stmts"]
     if stmts == "all":
@@ -396,7 +407,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "split": _split,
     "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"]),
     "fuse": fuse_step,
-    "distribute": lambda v, st: S.distribute(v, _stmts(v, st), st["loop"]),
+    "distribute": lambda v, st: _distribute(v, st),
     "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
     "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]),
     "shift_to": lambda v, st: S.shift_to(v, st["stmt"], st["loop"], st["to"]),
@@ -441,8 +452,15 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         return
     dep, rel = bad[0]
     what = D.describe_violation(deps, dep, rel)
-    hint = "this order breaks a dependence of the original program; choose another order " \
-           "(or skew first)" + PV.hint(deps, dep, [d for d, _ in bad[1:]])
+    if st is not None and st.name == "distribute":
+        # its copies keep the textual order: there is no other order to choose
+        hint = "the loop's copies run one after another in the statements' textual order, and a " \
+               "dependence goes back from a later statement to an earlier one; keep them in one " \
+               "loop (or shift first)"
+    else:
+        hint = "this order breaks a dependence of the original program; choose another order " \
+               "(or skew first)"
+    hint += PV.hint(deps, dep, [d for d, _ in bad[1:]])
     raise LegalityError(what, hint=hint + ", or pass --unsafe",
                         file=st.file if st else None, line=st.line if st else None,
                         step=st.index if st else None, step_name=st.name if st else None)

@@ -78,7 +78,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
 }
 # steps that take exactly one of some optional arguments
 ONE_OF = {"fuse": ("loop", "level", "loops")}
-ALIASES = {"assume": "known", "interchange": "permute", "unroll_and_jam": "unroll",
+ALIASES = {"assume": "known", "interchange": "permute", "unroll_and_jam": "unroll", "unroll_jam": "unroll",
+           "unrolljam": "unroll",
            "copy_to_shared": "shared", "copy_to_registers": "registers", "scalar_replace": "registers"}
 
 
@@ -263,8 +264,12 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
     canon = ALIASES.get(name, name)
     proto = Step(canon, (), index, file, line, text)
     if canon not in SCHEMA:
+        import difflib
         known = ", ".join(sorted(SCHEMA))
-        raise proto.error(f"unknown step '{name}'", hint=f"steps are: {known}")
+        also = ", ".join(f"{a} ({c})" for a, c in sorted(ALIASES.items()))
+        near = difflib.get_close_matches(str(name), list(SCHEMA) + list(ALIASES), n=1)
+        guess = f"did you mean '{near[0]}'? " if near else ""
+        raise proto.error(f"unknown step '{name}'", hint=f"{guess}steps are: {known}; also: {also}")
     if canon == "known":
         if isinstance(args, str):
             args = {"facts": [args]}

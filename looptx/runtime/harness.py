@@ -200,7 +200,8 @@ class RegionSignature:
                 raise LooptxError(f"size {name}={sizes[name]} disagrees with the value {v} the "
                                   "program was loaded with", hint="load it with the same --define",
                                   file=scop.filename, line=pos[0], col=pos[1])
-        env = {**macros, **sizes, **fixed}
+        # a local the function sets to a constant (`int m = 0; int k = m + 1;`) has that value
+        env = {**macros, **dict(scop.local_values), **sizes, **fixed}
         for name, init in scop.derived:
             if name not in env:
                 try:
