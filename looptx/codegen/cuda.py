@@ -412,6 +412,15 @@ def _refuse_complex(rc: RegionCuda) -> None:
                               "at other offsets", hint="use --target c, or declare the struct without it "
                               "(__attribute__((packed)) alone is carried over)", **where)
     for a in rc.arrays:
+        if a.rank > 1 and "" in a.dims[1:]:
+            # SHOC Stencil2D's Matrix2D: rows the caller allocated anywhere, which no one copy
+            # moves to the GPU, and whose length the kernel's flat index would need
+            where = _declared_at(scop, a.name, scop.where())
+            raise SourceError(f"'{a.name}' reaches its rows through pointers ({a.ctype} "
+                              f"{'*' * a.rank}{a.name}): the .cu copies each array to the GPU as one "
+                              "block, which such rows are not", hint="use --target c, or pass the "
+                              f"data as one block ({a.ctype} *{a.name} indexed {a.name}[i * m + j], or "
+                              f"{a.ctype} (*{a.name})[M])", **where)
         if "_Complex" in a.ctype.split():
             where = _declared_at(scop, a.name, scop.where())
             raise SourceError(f"'{a.name}' is of type '{a.ctype}', which the CUDA output does not "

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from pycparser import c_ast
 
-from looptx.frontend.symbols import c_text, symbol_of, typedefs_resolved
+from looptx.frontend.symbols import all_nodes, c_text, symbol_of, typedefs_resolved
 
 
 def declare(ex, node: c_ast.Decl) -> None:
@@ -57,3 +57,20 @@ def declare(ex, node: c_ast.Decl) -> None:
                              "for constant weights such as a 3x3 kernel), or mark only the loops "
                              "around it as the region with #pragma scop, or assign the elements in a loop")
         ex.statement(c_ast.Assignment("=", c_ast.ID(node.name, node.coord), node.init, node.coord))
+
+
+def refuse_pointer_swaps(ex, items) -> None:
+    """`a = b;` between arrays (Parboil stencil's and SHOC Stencil2D's time loop swapping its
+    grids): which array a name means then changes inside the region.  Said at the swap, before
+    a declaration or a bare use it involves is refused for its own reason."""
+    swaps = [n for it in items for n in all_nodes(it)
+             if isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID)
+             and getattr(ex.lookup(n.lvalue.name), "kind", None) == "array"]
+    if swaps:
+        n = min(swaps, key=ex.where)
+        name = n.lvalue.name
+        raise ex.error(n, f"the region changes which array '{name}' points to "
+                       f"({name} = {c_text(n.rvalue)}), which the model cannot follow",
+                       "leave the swap outside the region: mark the loops of one sweep "
+                       "(#pragma scop ... #pragma endscop inside the time loop), or unroll "
+                       "the time loop by two by hand (b from a, then a from b)")

@@ -80,8 +80,26 @@ def plan_rows(name: str, ctype: str, uses: list, ex, known: dict, fixed: dict | 
     if failure is not None:
         if flat:
             return None
-        raise ex.error(uses[0][1].ref_node, *failure)
+        raise ex.error(_culprit(uses, polys), *failure)
     return Rows(name, ctype, tuple(extents), tuple(uses), tuple(tuple(p) for p in parts), flat)
+
+
+def _culprit(uses: list, polys: list):
+    """The reference without which the others split into rows (PolyBench/GPU correlation's
+    `symmat[M*(M+1) + M]` beside `symmat[j1*(M+1) + j1]`), else the first."""
+    def splits(ks) -> bool:
+        strides, _ = _rows_of([uses[k] for k in ks], [polys[k] for k in ks])
+        return strides is not None and _extents("", strides)[0] is None
+    everyone = range(len(uses))
+    blamed = [k for k in everyone if len(uses) > 1 and splits([j for j in everyone if j != k])]
+
+    def sizes_only(k) -> bool:           # a product of sizes with no iterator: the corner's M*(M+1)
+        its = uses[k][0].iterators
+        return any(len(m) > 1 and not any(x in its for x in m) for m, _ in polys[k].terms)
+    blamed = [k for k in blamed if sizes_only(k)] or blamed
+    if len(blamed) == 1 or blamed and len(blamed) < len(uses):
+        return uses[blamed[0]][1].ref_node
+    return uses[0][1].ref_node
 
 
 def _extents(name: str, strides) -> tuple:
@@ -201,8 +219,9 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                 elif row not in fixed_vals:
                     levels.append(((f"{row} = {ex.int_macros[row]}",), "bake"))
                 found = False
+                far = _constant_shift(rows, k, d, shifts, fixed_vals, ex, under(committed))
                 for extra, how in levels:
-                    for t in (0, 1, -1):
+                    for t in (0, 1, -1) + far:
                         shifts[d] = t
                         part = split_texts(rows, k, shifts, fixed_vals, ex)[d + 1]
                         if holds(st.id, in_row(acc, part, row, origin), committed + extra):
@@ -268,6 +287,25 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
             raise _leaves_row(rows, *failed, fixed_vals, ex)
     return Settled(texts, frozenset(flat), frozenset(baked), frozenset(rows_baked),
                    tuple(sorted(assumed)), shapes)
+
+
+def _constant_shift(rows: Rows, k: int, d: int, shifts, fixed_vals: dict, ex, scop) -> tuple[int, ...]:
+    """The shift that puts a constant in-row index of a constant row length in its row:
+    PolyBench/GPU correlation's `symmat[M*(M+1) + M]` at M = 8 is row 8, index 8 of rows of 9."""
+    trial = list(shifts)
+    trial[d] = 0
+    try:
+        c = int(split_texts(rows, k, trial, fixed_vals, ex)[d + 1])
+    except (ValueError, SourceError):
+        return ()
+    row = rows.extents[d]
+    # a row length read through a name (`lx_row` for `M + 1`) has a value only in the model
+    length = scop.param_constant(row) if row in scop.params else \
+        size_poly(row).subs({**ex.int_macros, **fixed_vals}).constant()
+    if length is None or length <= 0 or length.denominator != 1:
+        return ()
+    t = -(c // int(length))
+    return () if t in (0, 1, -1) else (t,)
 
 
 def _weaker(scop, facts: set, than: set) -> bool:

@@ -12,8 +12,19 @@ from looptx.frontend.regions import SourceText
 MAIN = "<stdin>"      # the name the parser gives the user's file (line markers name the others)
 
 
+_CUDA = re.compile(r"\b__(?:global|device|shared|constant|host)__\b|<<<")
+CUDA_FILE = "the file holds CUDA code"
+
+
 def syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceText) -> SourceError:
     msg, path = str(e), text.filename
+    cuda = _CUDA.search(text.text)
+    if cuda:
+        # PolyBench/GPU keeps each reference loop in the .cu beside its kernels
+        return text.error(cuda.start(), f"{CUDA_FILE} ('{cuda.group()}'), which looptx does not "
+                          "read: it reads C and writes the CUDA itself (--target cuda)",
+                          "copy the C function with the loops to transform (and what it uses) into "
+                          "a .c file")
     m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg, re.S)
     if m and m.group(1) == MAIN:
         line, col = int(m.group(2)), int(m.group(3))

@@ -325,6 +325,18 @@ class Scop(CachedValue):
         return self.cached("context", lambda: self.params_where(
             list(self.assumptions) + [f"{p} = {v}" for p, v in self.fixed]))
 
+    def param_constant(self, name: str) -> int | None:
+        """The one value the context leaves size `name`, or None."""
+        ctx = self.context
+        k = ctx.get_space().find_dim_by_name(isl.dim_type.param, name)
+        if k < 0 or ctx.is_empty():
+            return None
+        vals = isl.Set(f"{self.prefix}{{ [x] : x = {name} }}").intersect_params(ctx)
+        mn, mx = vals.dim_min_val(0), vals.dim_max_val(0)
+        if not (mn.is_int() and mx.is_int()) or mn.to_python() != mx.to_python():
+            return None
+        return int(mn.to_python())
+
     def runtime_check(self, or_idle: bool = False) -> ir.Expr | None:
         """The condition, over the sizes, under which the code made from the model is right:
         the runtime facts, simplified by what C itself gives; None when they add nothing.

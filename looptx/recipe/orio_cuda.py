@@ -39,7 +39,8 @@ def cuda_steps(ln, nest, d, args: dict, step, out, *, own_loop, as_int, unroll,
     bc = None if bc is None else as_int(ln, bc, "blockCount")
     unroll_by = args.get("unrollInner")
     unroll_by = None if unroll_by is None else as_int(ln, unroll_by, "unrollInner")
-    asked = [a for a in HOST_ONLY if a in args and args[a] != _NEUTRAL[a]]
+    # every one the directive names, whatever this point's values, so that a search says it once
+    asked = [a for a in HOST_ONLY if a in args] if any(args[a] != _NEUTRAL[a] for a in HOST_ONLY if a in args) else []
     if asked:
         many = len(asked) > 1
         note_once(ln.file, ln.line, f"Orio's CUDA {', '.join(asked)} {'are' if many else 'is'} "
