@@ -75,7 +75,8 @@ def test_a_statement_number_that_only_chill_split_makes_is_refused_with_why():
 
 def test_an_orio_cuda_block_count_that_breaks_a_dependence_names_the_directive():
     rc, out, err = run_cli("transform", DATA / "orio_cuda_bc.c", "--target", "cuda")
-    assert rc == 2 and "step 3 (CUDA, its blockCount rounds): error: RAW dependence" in err, err
+    assert rc == 2 and "step 3 (CUDA, its blockCount rounds): error: S0(127,0) writes s[0] before S0(128,0) " \
+        "reads it (with nx=129, ny=1)" in err and "(RAW on s)" in err, err
     assert "Orio's CUDA directive runs the iterations of the loop it maps in parallel" in err, err
     assert "choose another order" not in err, err
 
