@@ -6,6 +6,7 @@ import pytest
 
 from conftest import run_cli
 from test_cuda_codegen import needs_nvcc, nvcc_compile
+from test_gathers import require_gpu
 
 DATA = Path(__file__).resolve().parent / "data" / "ternary"
 HOTSPOT = DATA / "hotspot3d.c"
@@ -103,3 +104,17 @@ def test_hotspot3d_mapped_to_cuda_compiles(tmp_path):
     rc, out, err = run_cli("transform", HOTSPOT, "--recipe", r, "--target", "cuda")
     assert rc == 0 and "__global__" in out, err
     assert nvcc_compile(out) is None
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("sizes", [(37, 21, 5), (64, 16, 4)])
+def test_hotspot3d_validates_on_the_gpu(tmp_path, sizes):
+    require_gpu()
+    r = _recipe(tmp_path, "tile: {stmt: 0, loop: y, size: 8, control: yy}",
+                "tile: {stmt: 0, loop: x, size: 32, control: xx}",
+                "permute: {stmt: 0, order: [yy, xx, z, y, x]}",
+                "cuda: {stmt: 0, block: [xx, yy], thread: [x, y]}")
+    nx, ny, nz = sizes
+    rc, out, err = run_cli("run", HOTSPOT, "--recipe", r, "--target", "cuda", "-D", f"nx={nx}",
+                           "-D", f"ny={ny}", "-D", f"nz={nz}", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
