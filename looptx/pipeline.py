@@ -296,7 +296,11 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         except LooptxError as e:
             in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else 0)
             raise
-        applied.append(rec.describe() if len(program.regions) == 1 else f"region {i}:\n{rec.describe()}")
+        # a command-line recipe is shown with the file's numbers, so that it can be given again
+        base = recipe_bases(recipe, program)[i] if recipe is not None else 0
+        shown = replace(rec, steps=tuple(_renumbered(st, -base) if base and _step_stmts(st) is not None
+                                         else st for st in rec.steps))
+        applied.append(shown.describe() if len(program.regions) == 1 else f"region {i}:\n{shown.describe()}")
     return variants, "\n".join(applied) or None
 
 

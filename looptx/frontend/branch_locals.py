@@ -69,7 +69,7 @@ def _plan(stmts, arrays, var: str, pure_math) -> dict[int, ir.Assign] | None:
     for k in users:
         body = stmts[k].body
         if _is_var(body.lhs, var):
-            leaves = [(path, v) for path, v in _leaves(body.rhs, ()) if not _is_var(v, var)]
+            leaves = [(path, v) for path, v in _leaves(body.rhs, (), body.lhs) if not _is_var(v, var)]
             if len(leaves) != 1 or _reads(leaves[0][1], var) or not _safe(leaves[0][1], arrays, pure_math) \
                     or any(_reads(c, var) for c, _ in leaves[0][0]):
                 return None
@@ -79,7 +79,7 @@ def _plan(stmts, arrays, var: str, pure_math) -> dict[int, ir.Assign] | None:
             continue
         if _reads(body.lhs, var):
             return None
-        for path, v in _leaves(body.rhs, ()):
+        for path, v in _leaves(body.rhs, (), body.lhs):
             guards += [c for c, _ in path]
             if any(_reads(c, var) for c, _ in path):
                 return None
@@ -92,11 +92,20 @@ def _plan(stmts, arrays, var: str, pure_math) -> dict[int, ir.Assign] | None:
     return plan
 
 
-def _leaves(e, path):
-    """(path, value) for each value a tree of conditionals picks; a path is ((condition, taken), ...)."""
-    if isinstance(e, ir.Cond):
-        return _leaves(e.a, path + ((e.c, True),)) + _leaves(e.b, path + ((e.c, False),))
+def _leaves(e, path, keep):
+    """(path, value) for each value the branches of an if-converted statement pick; a path is
+    ((condition, taken), ...).  Only conditionals that keep the target's old value (`keep`) on
+    a side are branches: a `?:` of the value itself (viscosity's `grad = MIN(xgrad, ygrad)`) is
+    part of the value."""
+    if isinstance(e, ir.Cond) and (_keeps(e.a, keep) or _keeps(e.b, keep)):
+        return _leaves(e.a, path + ((e.c, True),), keep) + _leaves(e.b, path + ((e.c, False),), keep)
     return [(path, e)]
+
+
+def _keeps(e, keep) -> bool:
+    if isinstance(e, ir.Cond):
+        return _keeps(e.a, keep) or _keeps(e.b, keep)
+    return ir.same_apart_from_refs(e, keep)
 
 
 def _holds(path, guard) -> bool:

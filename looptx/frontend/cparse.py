@@ -32,6 +32,7 @@ from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
 from looptx.frontend.temporaries import substitute_index_temporaries
 from looptx.frontend.ternary_index import ternary_subscripts_lifted
+from looptx.frontend.omp_team import refuse_team_worksharing
 from looptx.frontend.syntax import CUDA_FILE, MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
@@ -303,7 +304,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         fdef = _enclosing_function(funcs, src, r, where)
         if fdef is None:
             raise src.error(r.start, "the region is not inside a function", "put it in a function body")
-        items = _region_items(fdef.body, src, r, where)
+        refuse_team_worksharing(fdef, src, r, where, blanked)
+        top_pragmas: dict[int, list[str]] = {}
+        items = _region_items(fdef.body, src, r, where, top_pragmas)
         if not items:
             raise src.error(r.outer[0], "the region contains no statements",
                             "mark a loop nest, not an empty block")
@@ -379,7 +382,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     if not pin:
                         scop = replace(scop, pinned_macros=())    # a search's best file dispatches on them
                     accessed = {a.name for a in scop.arrays}
-                    fallback = as_written(rows.items, set(after), rows.spellings) if scop.runtime_facts else None
+                    fallback = as_written(rows.items, set(after), rows.spellings, top_pragmas) \
+                        if scop.runtime_facts else None
                     if scop.runtime_facts and fallback is None:
                         note_once(path, start_pos[0], "the output cannot run the region as written where the sizes break "
                                   "the facts above (an array the code after the region reads is declared in it with an "
@@ -477,7 +481,9 @@ def _nodes(node):
         yield from _nodes(ch)
 
 
-def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where) -> list:
+def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where, pragmas: dict | None = None) -> list:
+    """The statements of the block that the region spans (pragmas aside: `pragmas`, if given,
+    gets the pragma texts before each, by its position in the list)."""
     lo, hi = src.pos(r.start), src.pos(r.end)
 
     def inside(n) -> bool:
@@ -488,6 +494,14 @@ def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where) -> li
         items = [it for it in (comp.block_items or []) if not isinstance(it, c_ast.Pragma)]
         chosen = [it for it in items if inside(it)]
         if chosen:
+            if pragmas is not None:
+                waiting = []
+                for it in comp.block_items:
+                    if isinstance(it, c_ast.Pragma) and inside(it):
+                        waiting.append(it.string)
+                    elif it in chosen and waiting:
+                        pragmas[chosen.index(it)] = waiting
+                        waiting = []
             return chosen
         for it in items:
             for n in _nodes(it):

@@ -75,15 +75,17 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
     parents = {id(n): p for n, p in _walk(fdef.body)}
     kills = _kills(fdef.body, parents)
 
-    def killed(n, parent) -> bool:
+    def killed(n, parent, after: bool = False) -> bool:
         """Whether this use outside the region cannot see the region's value: it stores a value
         that reads no old one (TSVC's `s = 0.;` before the region, each time round the loop), or
-        such a store runs before it in every pass of its loop."""
+        such a store runs before it in every pass of its loop (and, for a use `after` the
+        region, after the region: CloverLeaf PdV's other nest setting the temporary first)."""
         if isinstance(parent, c_ast.Assignment) and parent.lvalue is n and id(parent) in kills:
             return True
         loop = _loop_of(n, parents)
         return any(k.lvalue.name == n.name and where(k) < where(n) and _loop_of(k, parents) is loop
-                   and _encloses(parents.get(id(k)), n, parents) for k in kills.values())
+                   and (not after or where(k) >= hi) and _encloses(parents.get(id(k)), n, parents)
+                   for k in kills.values())
 
     def blame(name: str, why: str) -> None:
         if name in found and not found[name][0]:
@@ -100,7 +102,8 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
             continue
         if id(n) not in region_nodes and not inside(n):
             if where(n) >= hi:
-                blame(n.name, f"it is used at line {line}, column {col}, after the region")
+                if not killed(n, parent, after=True):
+                    blame(n.name, f"it is used at line {line}, column {col}, after the region")
             elif around is not None and id(n) in around and not killed(n, parent):
                 blame(n.name, f"it is used at line {line}, column {col}, in the loop around the "
                               "region, which runs that use again after the region")

@@ -31,7 +31,8 @@ class _Printer(SpelledGenerator):
         return super()._generate_stmt(n, add_indent)
 
 
-def as_written(items, declared_before: set[str], spellings: Spellings) -> tuple[str, ...] | None:
+def as_written(items, declared_before: set[str], spellings: Spellings,
+               pragmas: dict | None = None) -> tuple[str, ...] | None:
     """C lines of the region's statements.  `items` already read struct members and row lengths
     through the variables the regenerated block declares, so that its write-backs hold for
     either branch.  A variable the region declares and the function reads after it is declared
@@ -39,7 +40,10 @@ def as_written(items, declared_before: set[str], spellings: Spellings) -> tuple[
     written (an array's initializer list)."""
     gen = _Printer(spellings)
     out: list[str] = []
-    for it in items:
+    for k, it in enumerate(items):
+        # the pragmas the parse keeps apart from the statements (calc_dt's `#pragma omp
+        # parallel` before its block): the branch runs the region exactly as written
+        out += [f"#pragma {p}" for p in (pragmas or {}).get(k, ())]
         if isinstance(it, c_ast.Decl) and it.name in declared_before:
             if it.init is None:
                 continue

@@ -392,6 +392,13 @@ def _omp_for(v: Variant, st: Step) -> Variant:
         inside = [v.scop.statements[v.pieces[k].stmt] for k, _ in S.sharing(v, st["stmt"], name)]
         check_updates(v.scop, list({s.id: s for s in inside}.values()), reductions, name)
     for var in st.get("private") or ():
+        arr = next((a for a in v.scop.arrays if a.name == to_model(var)), None)
+        if arr is not None and arr.local and arr.is_scalar:
+            # a privatize step before, or its declaration in the loop: one copy per iteration
+            # already (a copy the block declares before the loop is in the pragma's list)
+            note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.name}): '{to_user(var)}' "
+                      "is private already (declared inside the region)")
+            continue
         v = PV.privatize(v, st["stmt"], to_model(var), at)
     return PL.add_pragma(v, st["stmt"], st["loop"], PL.OMP_FOR + (clause_text(reductions) if reductions else ""))
 

@@ -3,6 +3,7 @@ the note that says which loops a fuse renamed, and the message for a later step 
 loop by the name it had before."""
 from __future__ import annotations
 
+import itertools
 import re
 
 from looptx.errors import LooptxError, note_once
@@ -61,29 +62,40 @@ def say_fused(e: LooptxError, renamed_by: dict[tuple[int, str], tuple[Step, Rena
 
 
 MAX_SHIFT = 4          # Pluto's multi-statement stencils fuse after shifts of 1 to 4
+MAX_SHIFTED_LOOPS = 3  # the fused loop and up to two around it: 125 tries at most
 
 
 def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, int]] | None:
     """For a fuse that breaks a dependence: (statement, loop, amount) of the shifts of the
-    later statements, each by the least amount up to MAX_SHIFT, after which the fuse keeps
-    every dependence (`legal(variant)` raises where it does not); None when there are none."""
+    later statements, the least in total up to MAX_SHIFT per loop, of the fused loop and the
+    loops around it (a 2-D stencil's pair, Pluto's jacobi-2d: i by 1 and j by 1), after which
+    the fuse keeps every dependence (`legal(variant)` raises where it does not); None when
+    there are none."""
     stmts, loops = st["stmts"], st.get("loops")
     if stmts == "all" or len(stmts) < 2:
         return None
     out, v = [], before
     for k in range(1, len(stmts)):
         spec = loops[k] if loops else (st.get("level") or st.get("loop"))
-        for by in range(MAX_SHIFT + 1):
+        try:
+            name = S.resolve_name(v, stmts[k], spec)
+            names = S.loop_names(v, stmts[k])
+            names = names[:names.index(name) + 1][-MAX_SHIFTED_LOOPS:]
+        except (LooptxError, ValueError):
+            return None
+        for amounts in sorted(itertools.product(range(MAX_SHIFT + 1), repeat=len(names)),
+                              key=lambda a: (sum(a), a[::-1])):
             try:
-                name = S.resolve_name(v, stmts[k], spec)
-                moved = S.shift(v, stmts[k], name, by) if by else v
+                moved = v
+                for loop, by in zip(names, amounts):
+                    if by:
+                        moved = S.shift(moved, stmts[k], loop, by)
                 legal(F.fuse(moved, stmts[:k + 1], st.get("loop"), level=st.get("level"),
                              loops=loops[:k + 1] if loops else None))
             except LooptxError:
                 continue
             v = moved
-            if by:
-                out.append((stmts[k], to_user(name), by))
+            out += [(stmts[k], to_user(loop), by) for loop, by in zip(names, amounts) if by]
             break
         else:
             return None
