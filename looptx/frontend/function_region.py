@@ -37,6 +37,13 @@ def _outside_statement(node) -> str | None:
         return "the call"
     if isinstance(node, c_ast.Cast):
         return "the cast statement"
+    if isinstance(node, c_ast.If) and not _calls_loops(node):
+        # NPB's `if (timeron) timer_start(t_add);`
+        arms = [a for a in (node.iftrue, node.iffalse) if a is not None]
+        inner = [_outside_statement(x) for a in arms
+                 for x in (a.block_items or [] if isinstance(a, c_ast.Compound) else [a])]
+        if inner and all(inner):
+            return f"the guarded {inner[0][4:]}"
     if isinstance(node, c_ast.Assignment) and node.op == "=" and isinstance(node.lvalue, c_ast.ID):
         value = node.rvalue
         while isinstance(value, c_ast.Cast):
@@ -46,6 +53,16 @@ def _outside_statement(node) -> str | None:
                 and value.name.name not in PURE_MATH:
             return f"the assignment from '{value.name.name}'"
     return None
+
+
+def _calls_loops(node) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+            return True
+        stack.extend(ch for _, ch in n.children())
+    return False
 
 
 def _set_names(stmts) -> set[str] | None:

@@ -15,7 +15,8 @@ import copy
 from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once
-from looptx.frontend.symbols import c_text, id_names
+from looptx.frontend.symbols import all_nodes, c_text, id_names
+from looptx.frontend.purefuncs import PURE_MATH
 
 
 CHANGES_CONDITION = "a statement of the branch changes what its condition reads"
@@ -124,7 +125,15 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
             decls.insert(0, c_ast.Decl(name, [], [], [], [], int_type, None, None, node.coord))
             converted = [c_ast.Assignment("=", c_ast.ID(name, node.coord), node.cond, node.coord)] + again
     if converted is None:
-        if not ex.loops and why.startswith("a branch with such"):
+        calls = [n.name.name for n in all_nodes(node) if isinstance(n, c_ast.FuncCall)
+                 and isinstance(n.name, c_ast.ID) and n.name.name not in ex.pure
+                 and n.name.name not in PURE_MATH]
+        loops = any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in all_nodes(node))
+        if calls and not loops and why.startswith("a branch with such"):
+            # NPB's `if (timeron) timer_stop(t_rhs);` between two nests of one region
+            e.hint = (f"the branch calls '{calls[0]}', which a region cannot hold: mark the loop nests "
+                      "around it as regions of their own (or use --function), so the call stays outside")
+        elif not ex.loops and why.startswith("a branch with such"):
             # HPCCG's waxpby: `if (alpha == 1.0) { for ... } else { for ... }` chooses a nest
             e.hint = ("the branch chooses between loop nests: mark each nest as a region of its own "
                       "(#pragma scop ... #pragma endscop around it), so the condition stays outside")

@@ -38,7 +38,7 @@ typedef unsigned long uintptr_t; typedef int wchar_t; typedef struct __lx_FILE F
 typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
 typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
 typedef unsigned long uint64_t; typedef long intmax_t; typedef unsigned long uintmax_t;
-typedef long clock_t; typedef long time_t; typedef int bool; typedef void *va_list;
+typedef long clock_t; typedef long time_t; typedef void *va_list;
 typedef long suseconds_t; typedef int pthread_t; typedef int omp_lock_t;
 """
 FAKE_DEFINES = """\
@@ -61,8 +61,6 @@ FAKE_DEFINES = """\
 #define INT_MAX 2147483647
 #define INT_MIN (-2147483647-1)
 #define LONG_MAX 9223372036854775807L
-#define true 1
-#define false 0
 #define restrict
 #define __restrict
 #define __restrict__
@@ -246,7 +244,10 @@ def missing_headers(text: str, filename: str) -> str:
 
 # What a libc header defines that changes how the code parses: `double complex` is C99's
 # spelling of `double _Complex` through this macro of <complex.h>.
-HEADER_MACROS = {"complex.h": "#ifndef complex\n#define complex _Complex\n#endif\n"}
+HEADER_MACROS = {"complex.h": "#ifndef complex\n#define complex _Complex\n#endif\n",
+                 # only <stdbool.h>: NPB's `typedef enum { false, true } logical;` follows <stdio.h>
+                 "stdbool.h": "#ifndef __bool_true_false_are_defined\n#define __bool_true_false_are_defined 1\n"
+                              "typedef int bool;\n#define true 1\n#define false 0\n#endif\n"}
 
 
 def _fake_include_dir(headers: set[str]) -> str:

@@ -31,6 +31,11 @@ def syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceTex
         what = re.sub(r"^before: (.*)$", r"before '\1'", m.group(4).strip(), flags=re.S)
         return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path,
                            line=line, col=column(line, col))
+    if m and m.group(1) and not m.group(1).startswith("<"):
+        # in a header the file includes: its own place
+        what = re.sub(r"^before: (.*)$", r"before '\1'", m.group(4).strip(), flags=re.S)
+        return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=m.group(1),
+                           line=int(m.group(2)), col=int(m.group(3)))
     # Some errors (an operand missing: `x = ;`, `a * 2.0 +;`) are raised with the file name
     # only; the parser stopped at the token that cannot start the expected construct, so that
     # token is the place to show.

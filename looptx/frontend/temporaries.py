@@ -153,7 +153,7 @@ def _assigned(item, scalars: dict) -> tuple[str, object] | None:
 
 
 def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs: dict,
-                   gone: list) -> None:
+                   gone: list, constants_only: bool = False) -> None:
     """Substitutes the temporaries of one block: a declaration's uses in the rest of the block,
     then the declaration goes; an assignment's uses up to the next statement that writes the
     variable again (NPB's `i = 1; for (m ...) rhs[k][j][i][m] ...; i = 2; ...`), and the
@@ -162,10 +162,12 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs
     k = len(items) - 1
     while k >= 0:
         d = items[k]
-        if _is_int_decl(d, typedefs) and _plain(d.init):
+        if _is_int_decl(d, typedefs) and _plain(d.init) and not constants_only:
             name, expr, end = d.name, d.init, len(items)
         else:
             pair = _assigned(d, scalars)
+            if pair is not None and constants_only and not _constant(pair[1]):
+                pair = None
             if pair is None:
                 k -= 1
                 continue
@@ -222,15 +224,22 @@ def _int_scalars(fdef: c_ast.FuncDef, typedefs: dict) -> dict:
             and _is_int_type(d, typedefs) and "volatile" not in (d.quals or ()) and "static" not in (d.storage or ())}
 
 
-def _loop_blocks(body) -> list:
-    """The blocks inside loop bodies under `body`, each after the blocks inside it."""
+def _constant(e) -> bool:
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+"):
+        e = e.expr
+    return isinstance(e, c_ast.Constant) and e.type.endswith("int")
+
+
+def _loop_blocks(body, outside: bool = False) -> list:
+    """The blocks inside loop bodies under `body` (`outside`: the others, the body itself
+    among them), each after the blocks inside it."""
     out, stack = [], [(body, False, False)]
     while stack:
         n, in_loop, done = stack.pop()
         if done:
             out.append(n)
             continue
-        if isinstance(n, c_ast.Compound) and in_loop:
+        if isinstance(n, c_ast.Compound) and in_loop != outside:
             stack.append((n, in_loop, True))
         inner = in_loop or isinstance(n, c_ast.For)
         stack.extend((ch, inner, False) for _, ch in n.children())
@@ -312,6 +321,9 @@ def substitute_index_temporaries(ast) -> dict[str, list[tuple[str, int]]]:
         for b in _loop_blocks(fdef.body):
             _rewrite_pointers(b, pointers)
             _rewrite_block(b, scalars, sources, typedefs, gone)
+        # outside loops only constants: NPB's `k = 1; ... rhs[k][j][m] ...; k = 2; ...`
+        for b in _loop_blocks(fdef.body, outside=True):
+            _rewrite_block(b, scalars, sources, typedefs, gone, constants_only=True)
         for name in {d.lvalue.name for _, d in sources}:
             if not _reads_left(fdef.body, name, sources):
                 for block, d in sources:

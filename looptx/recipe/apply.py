@@ -391,7 +391,16 @@ def _omp_for(v: Variant, st: Step) -> Variant:
         name = S.resolve_name(v, st["stmt"], st["loop"])
         inside = [v.scop.statements[v.pieces[k].stmt] for k, _ in S.sharing(v, st["stmt"], name)]
         check_updates(v.scop, list({s.id: s for s in inside}.values()), reductions, name)
+    counters = {it for s in v.scop.statements for it in s.iterators} - {a.name for a in v.scop.arrays}
+    # NPB's private(i, j, m): OpenMP's own lists name the loop counters
+    named = [x for x in st.get("private") or () if to_model(x) in counters]
+    if named:
+        note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.name}): "
+                  f"{', '.join(repr(to_user(x)) for x in named)} count{'s' if len(named) == 1 else ''} loops "
+                  "of the region: the pragma lists the counters it needs itself")
     for var in st.get("private") or ():
+        if var in named:
+            continue
         arr = next((a for a in v.scop.arrays if a.name == to_model(var)), None)
         if arr is not None and arr.local and arr.is_scalar:
             # a privatize step before, or its declaration in the loop: one copy per iteration

@@ -558,6 +558,11 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
                       "`looptx transform` writes with the same -D")
         return None
     values = dict(payload.signature.values)
+    if any(a.is_scalar and a.name in ev.sizes and a.ctype.split()[-1] in ("double", "float")
+           for a in scop.arrays):
+        # a -D of a floating variable (NPB SP's `-D c1c2=-1`) is a value, not a size: the code
+        # for variable sizes would read it from the random data the harness gives it
+        return None
     if payload.source == fixed.source or not scop.facts_hold(values) or \
             any(n in values and values[n] != v for n, v in (*scop.baked, *baked)):
         # a #defined size taken at its value: that code stops the build at any other (#error)
