@@ -62,3 +62,15 @@ def test_a_define_of_a_floating_variable_is_a_value_for_both_checks(tmp_path):
     r = _recipe(tmp_path, "unroll: {stmt: 0, loop: i, factor: 4}")
     rc, out, err = run_cli("run", DATA / "c1c2.c", "--recipe", r, "-D", "n=40", "-D", "c1c2=-1", "--repetitions", "1")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_an_omp_private_list_privatizes_as_deep_as_it_can(tmp_path):
+    """SP's ninvr: `omp_for private: [r1, ...]` on k, then an unroll-and-jam of j, which needs a
+    copy per iteration of i (privatizing at k alone made the jam break a WAW on r1)."""
+    r = DATA / "ninvr_omp_jam.yaml"
+    rc, out, err = run_cli("transform", DATA / "ninvr.c", "--recipe", r)
+    assert rc == 0 and "#pragma omp parallel for private(i, j, r1, r1__j1" in out, err
+    for sizes in ((5, 4, 7), (2, 3, 2)):
+        rc, out, err = run_cli("run", DATA / "ninvr.c", "--recipe", r, *(f"-D{k}={x}" for k, x in zip(("nz2", "ny2", "nx2"), sizes)),
+                               "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err

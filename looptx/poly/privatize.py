@@ -278,6 +278,13 @@ def hint(deps, dep, more=()) -> str:
     return text
 
 
+def innermost_loop(scop, var: str, stmts) -> tuple[str, int] | None:
+    """(the innermost loop at which `var` can be private, a statement in that nest) for a
+    nest of `var`'s uses among `stmts`, or None."""
+    return next(((at, min(ids)) for name, ids, at, _ in _groups(scop) if name == var and ids <= set(stmts)),
+                None)
+
+
 def _privatize_step(deps, dep) -> tuple[str, str, str, str] | None:
     """(variable, the YAML step's arguments, the CHiLL call's, 'var' at loop) of the step that
     removes `dep`, or None."""

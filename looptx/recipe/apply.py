@@ -408,6 +408,18 @@ def _omp_for(v: Variant, st: Step) -> Variant:
             note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.name}): '{to_user(var)}' "
                       "is private already (declared inside the region)")
             continue
+        # as deep as it can be private (a later unroll-and-jam of an inner loop needs a copy
+        # per iteration there, NPB SP's ninvr), which is private to the parallel loop too
+        under = {v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], S.resolve_name(v, st["stmt"], st["loop"]))}
+        deeper = PV.innermost_loop(v.scop, to_model(var), under)
+        if deeper is not None:
+            inner = S.loop_names(v, deeper[1])
+            if at in inner and deeper[0] in inner[inner.index(at) + 1:]:
+                try:
+                    v = PV.privatize(v, st["stmt"], to_model(var), deeper[0])
+                    continue
+                except RecipeError:
+                    pass
         v = PV.privatize(v, st["stmt"], to_model(var), at)
     return PL.add_pragma(v, st["stmt"], st["loop"], PL.OMP_FOR + (clause_text(reductions) if reductions else ""))
 
