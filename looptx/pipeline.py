@@ -11,7 +11,7 @@ from looptx.codegen.c import name_loops, outer_decls, region_lines, tree_lines, 
 from looptx.codegen.render import render_file
 from looptx.errors import LooptxError, RecipeError, note_once
 from looptx.frontend.cparse import Program, parse_file
-from looptx.frontend.names import to_user
+from looptx.frontend.names import to_model, to_user
 from looptx.poly.astgen import build, build_ast
 from looptx.poly.variant import Variant, original
 from looptx.recipe.apply import apply_recipe
@@ -220,7 +220,10 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
     for st in recipe.steps:
         stmts = _step_stmts(st)
         if stmts is None:
-            for i in out:
+            # a privatize that names no statement is for the regions that use its variable
+            users = [i for i, sc in enumerate(program.scops)
+                     if st.name == "privatize" and any(a.name == to_model(str(st["var"])) for a in sc.arrays)]
+            for i in users or out:
                 out[i].append(st)
             continue
         homes = {i for s in stmts for i, (lo, hi) in enumerate(bounds) if lo <= s < hi}

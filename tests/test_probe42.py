@@ -74,3 +74,9 @@ def test_an_omp_private_list_privatizes_as_deep_as_it_can(tmp_path):
         rc, out, err = run_cli("run", DATA / "ninvr.c", "--recipe", r, *(f"-D{k}={x}" for k, x in zip(("nz2", "ny2", "nx2"), sizes)),
                                "--repetitions", "1")
         assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_privatize_without_stmt_goes_to_the_region_that_uses_the_variable(tmp_path):
+    r = _recipe(tmp_path, "privatize: {var: u21, at: i}")
+    rc, out, err = run_cli("transform", DATA / "two_regions.c", "--recipe", r)
+    assert rc == 0, err
