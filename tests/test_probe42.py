@@ -80,3 +80,13 @@ def test_a_privatize_without_stmt_goes_to_the_region_that_uses_the_variable(tmp_
     r = _recipe(tmp_path, "privatize: {var: u21, at: i}")
     rc, out, err = run_cli("transform", DATA / "two_regions.c", "--recipe", r)
     assert rc == 0, err
+
+
+def test_no_final_value_loop_where_the_next_time_step_sets_the_counter_first(tmp_path):
+    """LU ssor: the region sits in the time-step loop, whose next pass starts `for (i = 0; ...`."""
+    r = _recipe(tmp_path, "permute: {stmt: 0, order: [j, i]}")
+    rc, out, err = run_cli("transform", DATA / "next_step_loops.c", "--recipe", r)
+    assert rc == 0 and "the value the loops leave" not in out, out
+    rc, out, err = run_cli("run", DATA / "next_step_loops.c", "--recipe", r, "-D", "n=13", "-D", "niter=2",
+                           "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err

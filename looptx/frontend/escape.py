@@ -121,11 +121,13 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
 
 
 def _kills(body, parents: dict) -> dict[int, c_ast.Assignment]:
-    """The statements `x = e;` whose e does not read x, by id: after one, x holds no older value."""
+    """The statements `x = e;` whose e does not read x, and loop headers' `for (x = e; ...)`,
+    by id: after one, x holds no older value (NPB LU's next time step starts `for (i = 0; ...`)."""
     from looptx.frontend.symbols import id_names
     return {id(n): n for n, p in _walk(body)
             if isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID)
-            and isinstance(p, c_ast.Compound) and n.lvalue.name not in id_names(n.rvalue)}
+            and (isinstance(p, c_ast.Compound) or isinstance(p, c_ast.For) and p.init is n)
+            and n.lvalue.name not in id_names(n.rvalue)}
 
 
 def _loop_of(node, parents: dict):
