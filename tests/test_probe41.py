@@ -94,3 +94,19 @@ def test_a_private_list_may_name_a_variable_privatized_before(tmp_path):
     rc, out, err = run_cli("run", DATA / "private_after.c", "--recipe", r, "-D", "n=40", "-D", "m=33",
                            "--repetitions", "1")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_an_orio_fragments_own_declaration_may_be_privatized(tmp_path):
+    """`double t;` at the fragment's top is a local of the function Orio pastes it into."""
+    import shutil
+    from conftest import cli_process
+    shutil.copy(DATA / "frag_privatize.c", tmp_path / "frag.c")
+    p = cli_process("search", "frag.c", "--no-progress", cwd=tmp_path)
+    assert p.returncode == 0 and "ok 2" in p.stdout, p.stdout + p.stderr
+    # a variable the fragment reads after the region stays refused
+    src = tmp_path / "frag2.c"
+    src.write_text((DATA / "frag_privatize.c").read_text().replace(
+        "/*@ end @*/\n/*@ end @*/", "/*@ end @*/\n/*@ begin CHiLL ( ) @*/\nfor (i = 0; i < N; i++)\n"
+        "  b[i] = b[i] + t;\n/*@ end @*/\n/*@ end @*/"))
+    p = cli_process("search", "frag2.c", "--no-progress", cwd=tmp_path)
+    assert p.returncode == 2 and "'t' cannot be private" in p.stderr, p.stdout + p.stderr

@@ -10,7 +10,7 @@ from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError, note_once
 from looptx.frontend.aliases import check_local_aliases
-from looptx.frontend.escape import dead_after, used_after, with_live_out
+from looptx.frontend.escape import fragment_locals, dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region
@@ -399,6 +399,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             break
         live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out,
                           lookup=symbols.get)
+        if r.index in wrapped:
+            live = {**fragment_locals(ast, blanked[r.end:], spellings, symbols.get, MAIN), **live}
         # the region's own variables read after it count for the loop variables' final values
         read_after = {**{n: (why, "", "") for n, why in after.items()}, **live}
         called = {n.name.name for it in items for n in _nodes(it)

@@ -171,3 +171,18 @@ def used_after(fdef: c_ast.FuncDef, names, hi, where) -> dict[str, str]:
             line, col = where(n)
             found[n.name] = f"it is used at line {line}, column {col}, after the region"
     return found
+
+
+def fragment_locals(ast, text_after: str, spellings, lookup, main: str) -> dict[str, tuple[str, str, str]]:
+    """For an Orio fragment, which Orio pastes into the function it times: its own scalar
+    declarations at file scope (not input_vars') are that function's locals, dead after the
+    region where the fragment's text after it does not name them."""
+    import re
+    out = {}
+    for e in ast.ext:
+        if isinstance(e, c_ast.Decl) and e.name and e.coord is not None and e.coord.file == main \
+                and isinstance(e.type, c_ast.TypeDecl) \
+                and not set(e.storage or ()) & {"static", "extern", "typedef"} \
+                and not re.search(rf"(?<![\w.]){re.escape(e.name)}(?!\w)", text_after):
+            out[e.name] = ("",) + _bare_decl(e, spellings, lookup)
+    return out
