@@ -58,3 +58,34 @@ def test_unreachable_scheduler_is_a_user_error(tmp_path, monkeypatch):
     out = run_search(space, s, FakeEvaluator(), db=tmp_path / "x.db", search_key="k", budget=2,
                      workers=1, progress=False)
     assert out.n_evals == 2
+
+
+def test_a_taken_dashboard_port_prints_nothing(tmp_path):
+    """`--workers 2` while another cluster holds port 8787: the scheduler's HTTP server, which
+    distributed starts even without a dashboard, warned on stderr (a second line where a bad
+    input or an interrupt must print one)."""
+    import os
+    import shutil
+    import socket
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    for name in ("axpy.c", "axpy.spec"):
+        shutil.copy(root / "annotations" / name, tmp_path / name)
+    holder = socket.socket()
+    holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        holder.bind(("0.0.0.0", 8787))
+        holder.listen(1)
+    except OSError:
+        pass                    # taken already: the same situation
+    try:
+        env = {**os.environ, "LOOPTX_CACHE_DIR": str(tmp_path / "cache")}
+        p = subprocess.run([sys.executable, "-m", "looptx", "search", "axpy.c", "--budget", "2",
+                            "--workers", "2", "--no-progress"], cwd=tmp_path, capture_output=True,
+                           text=True, env=env, timeout=300)
+    finally:
+        holder.close()
+    assert p.returncode == 0, p.stderr
+    assert "already in use" not in p.stderr, p.stderr

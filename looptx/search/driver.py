@@ -177,7 +177,9 @@ class _DaskBackend:
             with sigint_blocked():       # its event-loop thread starts the worker processes
                 cluster = self._stack.enter_context(LocalCluster(
                     n_workers=workers or 1, threads_per_worker=1, processes=True,
-                    dashboard_address=None))
+                    # no dashboard; the scheduler's HTTP server (which it starts anyway) on a free
+                    # port: on 8787, taken by another cluster, it warns on stderr
+                    dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}))
             client = self._stack.enter_context(Client(cluster))
         elif isinstance(executor, str):
             addr = "tcp://" + executor[len("dask://"):] if executor.startswith("dask://") else executor
