@@ -497,12 +497,13 @@ def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where, pragm
         chosen = [it for it in items if inside(it)]
         if chosen:
             if pragmas is not None:
+                position = {id(it): k for k, it in enumerate(chosen)}
                 waiting = []
                 for it in comp.block_items:
                     if isinstance(it, c_ast.Pragma) and inside(it):
                         waiting.append(it.string)
-                    elif it in chosen and waiting:
-                        pragmas[chosen.index(it)] = waiting
+                    elif id(it) in position and waiting:
+                        pragmas[position[id(it)]] = waiting
                         waiting = []
             return chosen
         for it in items:

@@ -8,6 +8,7 @@ not used after the region, nor elsewhere in a loop around it), otherwise why it 
 from __future__ import annotations
 
 import copy
+import re
 
 from pycparser import c_ast
 
@@ -74,6 +75,9 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
 
     parents = {id(n): p for n, p in _walk(fdef.body)}
     kills = _kills(fdef.body, parents)
+    kills_of: dict[str, list] = {}
+    for k in kills.values():
+        kills_of.setdefault(k.lvalue.name, []).append(k)
 
     def killed(n, parent, after: bool = False) -> bool:
         """Whether this use outside the region cannot see the region's value: it stores a value
@@ -83,9 +87,9 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
         if isinstance(parent, c_ast.Assignment) and parent.lvalue is n and id(parent) in kills:
             return True
         loop = _loop_of(n, parents)
-        return any(k.lvalue.name == n.name and where(k) < where(n) and _loop_of(k, parents) is loop
+        return any(where(k) < where(n) and _loop_of(k, parents) is loop
                    and (not after or where(k) >= hi) and _encloses(parents.get(id(k)), n, parents)
-                   for k in kills.values())
+                   for k in kills_of.get(n.name, ()))
 
     def blame(name: str, why: str) -> None:
         if name in found and not found[name][0]:
@@ -177,7 +181,6 @@ def fragment_locals(ast, text_after: str, spellings, lookup, main: str) -> dict[
     """For an Orio fragment, which Orio pastes into the function it times: its own scalar
     declarations at file scope (not input_vars') are that function's locals, dead after the
     region where the fragment's text after it does not name them."""
-    import re
     out = {}
     for e in ast.ext:
         if isinstance(e, c_ast.Decl) and e.name and e.coord is not None and e.coord.file == main \

@@ -56,13 +56,8 @@ def _outside_statement(node) -> str | None:
 
 
 def _calls_loops(node) -> bool:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)):
-            return True
-        stack.extend(ch for _, ch in n.children())
-    return False
+    from looptx.frontend.symbols import all_nodes
+    return any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in all_nodes(node))
 
 
 def _set_names(stmts) -> set[str] | None:

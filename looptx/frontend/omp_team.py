@@ -12,6 +12,7 @@ import re
 
 from pycparser import c_ast
 
+from looptx.frontend.symbols import all_nodes
 
 _PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp\b[ \t]*([^\n]*)", re.M)
 _TEAM = re.compile(r"parallel\b(?!\s+(?:for|loop|sections)\b)")
@@ -86,14 +87,6 @@ def _compounds(node):
 
 def _span(node, where) -> tuple:
     """(first, last) source position of any node under `node`."""
-    pos = [where(n) for n in _all(node) if getattr(n, "coord", None) is not None]
+    pos = [where(n) for n in all_nodes(node) if getattr(n, "coord", None) is not None]
     pos = [p for p in pos if p and p[0]]
     return (min(pos), max(pos)) if pos else ((0, 0), (0, 0))
-
-
-def _all(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(ch for _, ch in n.children())

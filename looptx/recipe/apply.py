@@ -398,6 +398,9 @@ def _omp_for(v: Variant, st: Step) -> Variant:
         note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.name}): "
                   f"{', '.join(repr(to_user(x)) for x in named)} count{'s' if len(named) == 1 else ''} loops "
                   "of the region: the pragma lists the counters it needs itself")
+    # the statements the parallel loop holds (privatize steps keep their loops)
+    under = {v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], S.resolve_name(v, st["stmt"], st["loop"]))} \
+        if st.get("private") else set()
     for var in st.get("private") or ():
         if var in named:
             continue
@@ -410,7 +413,6 @@ def _omp_for(v: Variant, st: Step) -> Variant:
             continue
         # as deep as it can be private (a later unroll-and-jam of an inner loop needs a copy
         # per iteration there, NPB SP's ninvr), which is private to the parallel loop too
-        under = {v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], S.resolve_name(v, st["stmt"], st["loop"]))}
         deeper = PV.innermost_loop(v.scop, to_model(var), under)
         if deeper is not None:
             inner = S.loop_names(v, deeper[1])
@@ -435,7 +437,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "split": _split,
     "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"]),
     "fuse": fuse_step,
-    "distribute": lambda v, st: _distribute(v, st),
+    "distribute": _distribute,
     "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
     "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]),
     "shift_to": lambda v, st: S.shift_to(v, st["stmt"], st["loop"], st["to"]),
