@@ -333,19 +333,20 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                 raise pr.error(f"'{array}' is already promoted in this scope",
                                hint="promote an array once per loop nest")
             _check_unguarded(pr, scop, st, a)
-            refs.append((k, a, qp))
             f = qp.reverse().apply_range(scop.access_map(st, a))
-            foot = f if foot is None else foot.union(f)
             # the same footprint without the iteration domain: for tiled loops, the whole tile
             target = f"{a.array}[{', '.join(a.index)}]" if arr.rank else f"{a.array}[]"
             fr = qr.reverse().apply_range(isl.Map(f"{scop.prefix}{{ {st.tuple_text()} -> {target} }}"))
-            loose = fr if loose is None else loose.union(fr)
-    if foot is None:
+            refs.append((k, a, qp, f, fr))
+    if not refs:
         return False
+    if pr.kind == "registers" and not threads:
+        refs = _invariant_refs(v, pr, refs, pos, width, name)
+    for _, _, _, f, fr in refs:
+        foot = f if foot is None else foot.union(f)
+        loose = fr if loose is None else loose.union(fr)
     if foot.is_empty():
         return True          # the references run at no point of these sizes: nothing to copy
-    if pr.kind == "registers" and not threads:
-        _check_invariant(v, pr, group, array, pos, width, foot, name)
     rank = arr.rank
     lows, sizes = [], []
     lead_lows, lead_sizes = [], []
@@ -425,12 +426,12 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         if lo is not None:
             parts = parts.flat_range_product(key_map.apply_range(lo))
         return parts.reset_tuple_id(isl.dim_type.out).apply_range(offset)
-    for k, a, qp in refs:
+    for k, a, qp, _, _ in refs:
         st = scop.statements[v.pieces[k].stmt]
         out.redirect[(k, a.ref)] = (buf, target_of(scop.access_map(st, a), qp))
     # copy statements: domain [prefix..., element...]
     dom = foot.wrap().flatten()
-    written = any(a.kind == "write" for _, a, _ in refs)
+    written = any(a.kind == "write" for _, a, _, _, _ in refs)
     half = SPACING // 2
     if pr.kind == "registers":
         base = v.pieces[group[0][0]].dims[pos - 1]
@@ -544,21 +545,51 @@ def _tile_low(fd: isl.Map, loose: isl.Map) -> tuple[isl.Map, int] | None:
     return (low, hi) if hi is not None else None
 
 
-def _check_invariant(v: Variant, pr: Promotion, group, array: str, pos: int, width: int,
-                     foot: isl.Map, name: str) -> None:
-    """registers: the elements used in one iteration of L must be those used in all of them."""
-    scop = v.scop
-    per_iter = None
-    for k, _ in group:
-        q = v.pieces[k]
-        qp = _project_prefix(v.piece_map(q, width), pos + 1, width)
-        st = scop.statements[q.stmt]
-        for a in st.accesses:
-            if a.array == array:
-                f = qp.reverse().apply_range(scop.access_map(st, a))
-                per_iter = f if per_iter is None else per_iter.union(f)
+def _iteration_footprint(v: Variant, k: int, a, upto: int, width: int) -> isl.Map:
+    """[loops outside L, L] -> the elements reference `a` of piece k touches in one iteration."""
+    st = v.scop.statements[v.pieces[k].stmt]
+    qp = _project_prefix(v.piece_map(v.pieces[k], width), upto, width)
+    return qp.reverse().apply_range(v.scop.access_map(st, a))
+
+
+def _invariant(v: Variant, refs: list, pos: int, width: int) -> bool:
+    """The elements `refs` use in one iteration of L are those they use in all of them."""
+    per_iter = foot = None
+    for k, a, _, f, _ in refs:
+        one = _iteration_footprint(v, k, a, pos + 1, width)
+        per_iter = one if per_iter is None else per_iter.union(one)
+        foot = f if foot is None else foot.union(f)
     drop = per_iter.domain().identity().project_out(isl.dim_type.out, pos, 1)
-    every = drop.apply_range(foot)
-    if not every.is_subset(per_iter):
-        raise pr.error(f"'{array}' varies with loop '{name}': registers keep data that every "
-                       f"iteration of '{name}' reuses", hint=f"promote at a loop that does not index {array}")
+    return drop.apply_range(foot).is_subset(per_iter)
+
+
+def _invariant_refs(v: Variant, pr: Promotion, refs: list, pos: int, width: int, name: str) -> list:
+    """registers: the references whose elements every iteration of L reuses.  Those that vary
+    with L (BT's `rhs[i+1][j][p]` next to the accumulator `rhs[i][j][m]`, at p) stay in memory,
+    as CHiLL's scalar replacement leaves them, provided they never touch a kept element while
+    either is written: the registers are stored only after L."""
+    if _invariant(v, refs, pos, width):
+        return refs
+    kept = [r for r in refs if _invariant(v, [r], pos, width)]
+    varying = [r for r in refs if r not in kept]
+    array = to_user(refs[0][1].array)
+    if not kept:
+        raise pr.error(f"'{array}' varies with loop '{to_user(name)}': registers keep data that every "
+                       f"iteration of '{to_user(name)}' reuses", hint=f"promote at a loop that does not index {array}")
+    shown = ", ".join(dict.fromkeys(_spelled(r[1]) for r in varying))
+    if any(r[1].kind == "write" for r in refs):
+        inside = kept[0][3]
+        for r in kept[1:]:
+            inside = inside.union(r[3])
+        for r in varying:
+            if not r[3].intersect(inside).is_empty():
+                raise pr.error(f"{_spelled(r[1])} varies with loop '{to_user(name)}' and reaches elements "
+                               f"that {_spelled(kept[0][1])} keeps in registers, one of them written",
+                               hint=f"promote at a loop that does not index {array}")
+    note_once(pr.file or "", pr.line, f"registers of '{array}' at '{to_user(name)}': {shown} "
+              f"varies with '{to_user(name)}' and stays in memory")
+    return kept
+
+
+def _spelled(a) -> str:
+    return to_user(f"{a.array}[{']['.join(a.index)}]") if a.index else to_user(a.array)

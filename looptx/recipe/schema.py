@@ -6,6 +6,7 @@ caller's bindings, e.g. a search point).
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from dataclasses import dataclass, field
@@ -264,7 +265,6 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
     canon = ALIASES.get(name, name)
     proto = Step(canon, (), index, file, line, text)
     if canon not in SCHEMA:
-        import difflib
         known = ", ".join(sorted(SCHEMA))
         also = ", ".join(f"{a} ({c})" for a, c in sorted(ALIASES.items()))
         near = difflib.get_close_matches(str(name), list(SCHEMA) + list(ALIASES), n=1)
@@ -284,8 +284,11 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
     schema = SCHEMA[canon]
     for key in args:
         if key not in schema:
+            near = ["at"] if key == "loop" and "at" in schema else \
+                difflib.get_close_matches(str(key), list(schema), n=1)
+            guess = f"did you mean '{near[0]}'? " if near else ""
             raise proto.error(f"unknown argument '{key}' for step '{canon}'",
-                              hint=f"arguments are: {', '.join(schema)}")
+                              hint=f"{guess}arguments are: {', '.join(schema)}")
     for key, (kind, required) in schema.items():
         if key not in args:
             if required:
