@@ -388,9 +388,17 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
             from looptx.poly.reductions import CLAUSE
             text = args[1] if isinstance(args, (list, tuple)) and len(args) > 1 and isinstance(args[1], str) else ""
             pairs = [f"{op}:{names}" for op, names in CLAUSE.findall(text)]
+            # of its private list, the scalars the loop's statements set (a temporary `t`);
+            # the loop counters, Orio's generated ones too, looptx lists itself
+            sets = {x for s in d.stmts if _in(nest, d, s) for x in nest.written[s]}
+            listed = [x.strip() for m in re.findall(r"\bprivate\s*\(([^)]*)\)", text) for x in m.split(",")]
+            private = list(dict.fromkeys(x for x in listed if x in sets))
             for s in d.stmts:
                 if _in(nest, d, s):
                     kw = {"reduction": pairs} if pairs else {}
+                    if private:
+                        kw["private"] = private
+                        private = []         # privatized once, for all the loop's statements
                     step("omp_for", stmt=s, loop=1 + sum(1 for x, _ in nest.chains[s] if x in d.outside), **kw)
     elif name == "vector":
         if _flag(ln, args, name):
