@@ -93,3 +93,37 @@ def test_orio_openmp_keeps_its_reduction_clause(tmp_path):
     src.write_text(ORIO)
     rc, out, err = run_cli("transform", src, "-D", "UF=4", "-D", "OMP=True")
     assert rc == 0 and "#pragma omp parallel for reduction(+:s)" in out, out + err
+
+
+ROWSUM = """double s;
+void f(int n, double a[n][n])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      s += a[i][j];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="compiles the generated C with gcc, which this machine lacks")
+@pytest.mark.parametrize("n", [7, 8])
+def test_unroll_and_jam_of_a_loop_with_a_reduction_clause(tmp_path, n):
+    """After omp_for's reduction on i, the jam of i reorders the updates of s inside the loop,
+    which OpenMP's combining does anyway: accepted and validated.  Without the clause the jam is
+    refused, with a hint that names the clause."""
+    src = tmp_path / "rowsum.c"
+    src.write_text(ROWSUM)
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - omp_for: {stmt: 0, loop: i, reduction: ['+:s']}\n"
+                 "  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, out, err = run_cli("run", src, "--recipe", r, "-D", f"n={n}", "--cflags", "-O2 -fopenmp",
+                           "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 0 and "s += a[i + 1][j];" in out and "reduction(+:s)" in out, out + err
+    r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 2 and "an omp_for step with reduction: {'+': [s]} on the loop, before this one" in err, err

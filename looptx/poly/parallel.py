@@ -96,6 +96,36 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
                          + ", or pass --unsafe")
 
 
+def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
+    """The pairs of `rel` (instances of `dep` that the new order reverses) that an `omp parallel
+    for` reduction allows: two updates of its variable with its operator, inside one run of the
+    loop (the same iteration of the loops around it).  OpenMP combines those updates in any
+    order already, so a later unroll-and-jam of the loop may reorder them too."""
+    allowed = rel.subtract(rel)
+    width = v.width
+    seen = set()
+    for p in v.pieces:
+        for c, d in enumerate(p.dims):
+            omp = next((t for t in d.pragmas if is_omp_for(t)), None) if isinstance(d, LoopDim) else None
+            if omp is None or (c, d.name, p.prefix(c)) in seen:
+                continue
+            seen.add((c, d.name, p.prefix(c)))
+            if not _combined(v.scop, dep, dict((var, op) for op, var in clause_pairs(omp))):
+                continue
+            inside = None
+            for k, _ in sharing(v, p.stmt, d.name):
+                m = isl.UnionMap.from_map(v.piece_map(v.pieces[k], width))
+                inside = m if inside is None else inside.union(m)
+            t = isl.UnionMap.from_map(rel).apply_domain(inside).apply_range(inside)
+            if t.is_empty():
+                continue
+            t = isl.Map.from_union_map(t)
+            for q in range(c):
+                t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+            allowed = allowed.union(instances(v, dep, t).intersect(rel))
+    return allowed
+
+
 def _combined(scop, dep: D.Dep, reduced: dict) -> bool:
     """A dependence between two updates of one reduction variable with its operator: OpenMP
     gives each thread its own copy and combines them."""
@@ -104,11 +134,16 @@ def _combined(scop, dep: D.Dep, reduced: dict) -> bool:
                                   for s in (dep.source, dep.sink))
 
 
+def reduction_op(scop, dep: D.Dep) -> str | None:
+    """The operator when `dep` joins two updates of a variable with one operator (`s += ...`)."""
+    ops = {update_op(scop.statements[s].body, dep.array) for s in (dep.source, dep.sink)}
+    return None if len(ops) != 1 or None in ops else ops.pop()
+
+
 def _reduction_hint(scop, dep: D.Dep) -> str | None:
     """Two updates of a scalar with one operator (`s += ...`): a reduction clause would do."""
-    ops = {update_op(scop.statements[s].body, dep.array) for s in (dep.source, dep.sink)}
-    if len(ops) != 1 or None in ops:
+    op, var = reduction_op(scop, dep), to_user(dep.array)
+    if op is None:
         return None
-    op, var = ops.pop(), to_user(dep.array)
     return (f"'{var}' is a {op} reduction: give omp_for reduction: {{'{op}': [{var}]}} (OpenMP combines "
             f"the threads' copies), or put omp_for on a loop that carries no dependence")

@@ -462,24 +462,27 @@ def register_step(name: str, fn: Callable[[Variant, Step], Variant]) -> None:
 def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
     theta = v.schedule_map()
     all_deps = deps.all.intersect_params(v.context)
-    if all_deps.is_subset(D.lex_order(theta)):
-        from looptx.poly.gpu import check, mappings
-        if mappings(v):
-            check(v, deps)                     # mapped loops carry no dependence
-        PL.check_parallel(v, deps)
-        overlap = D.lifetime_overlap(deps, theta, copy_cells(v))
-        if overlap:
-            raise LegalityError(overlap, hint="keep the statements that use it together, one "
-                                "iteration after another, or make it an array indexed by the loop; "
-                                "or pass --unsafe",
-                                file=st.file if st else None, line=st.line if st else None,
-                                step=st.index if st else None, step_name=st.name if st else None)
-        return
-    bad = D.violated(deps, theta)
-    bad = [(d, r.intersect_params(v.context)) for d, r in bad]
-    bad = [(d, r) for d, r in bad if not r.is_empty()]
-    if not bad:
-        return
+    if not all_deps.is_subset(D.lex_order(theta)):
+        bad = D.violated(deps, theta)
+        bad = [(d, r.intersect_params(v.context)) for d, r in bad]
+        bad = [(d, r.subtract(PL.reordered_updates(v, d, r))) for d, r in bad if not r.is_empty()]
+        bad = [(d, r) for d, r in bad if not r.is_empty()]
+        if bad:
+            _refuse(v, deps, bad, st)
+    from looptx.poly.gpu import check, mappings
+    if mappings(v):
+        check(v, deps)                     # mapped loops carry no dependence
+    PL.check_parallel(v, deps)
+    overlap = D.lifetime_overlap(deps, theta, copy_cells(v))
+    if overlap:
+        raise LegalityError(overlap, hint="keep the statements that use it together, one "
+                            "iteration after another, or make it an array indexed by the loop; "
+                            "or pass --unsafe",
+                            file=st.file if st else None, line=st.line if st else None,
+                            step=st.index if st else None, step_name=st.name if st else None)
+
+
+def _refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
     dep, rel = bad[0]
     what = D.describe_violation(deps, dep, rel)
     if st is not None and st.name == "distribute":
@@ -487,6 +490,11 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         hint = "the loop's copies run one after another in the statements' textual order, and a " \
                "dependence goes back from a later statement to an earlier one; keep them in one " \
                "loop (or shift first)"
+    elif PL.reduction_op(v.scop, dep) is not None:
+        op, var = PL.reduction_op(v.scop, dep), to_user(dep.array)
+        hint = f"the new order runs the updates of '{var}' (a {op} reduction) in another order, which " \
+               f"changes its rounding; an omp_for step with reduction: {{'{op}': [{var}]}} on the " \
+               "loop, before this one, allows any order of them inside that loop; else choose another order"
     else:
         hint = "this order breaks a dependence of the original program; choose another order " \
                "(or skew first)"
