@@ -19,8 +19,6 @@ def _recipe(tmp_path, *steps, name="r.yaml"):
 
 
 @pytest.mark.parametrize("name, where, what", [
-    ("team_omp_for.c", "team_omp_for.c:9:1", "'#pragma omp for' inside the region shares its loop among the "
-                                             "threads of the '#pragma omp parallel' at line 6"),
     ("omp_for_before.c", "omp_for_before.c:7:1", "'#pragma omp for' shares out the region's first loop"),
 ])
 def test_a_loop_a_team_shares_out_is_refused_with_the_layout_that_works(tmp_path, name, where, what):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from looptx import ir
+from looptx.errors import RecipeError
 from looptx.frontend.names import to_user
 from looptx.frontend.symbols import WIDE_WORDS
 from looptx.codegen import ast as K
@@ -265,6 +266,9 @@ class CPrinter:
             if is_omp_for(t):
                 if not self.omp:
                     continue
+                if self.scop.team:
+                    # the team around the region is there already: its threads share the loop
+                    t = "omp for" + t[len("omp parallel for"):]
                 # the parallel loop's own counter is private already (OpenMP predetermines it)
                 private = sorted({f.var for f in _fors(n.body)
                                   if not self.declare or self._own(f.var) and f.var != n.var})
@@ -376,7 +380,7 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     user's file (`spelled`), after the checks of the sizes it holds for only."""
     printer = CPrinter(variant, indent, spelled=spelled)
     printer.root = node
-    body = printer.lines(node, 1)
+    body = team_lines(printer, node, 1) if variant.scop.team else printer.lines(node, 1)
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
              for a in variant.scop.arrays if a.local and a.decl and not (spelled and a.declared_by_function)]
     decls += [indent + d for d in copy_decls(variant.scop, node, spelled)]
@@ -386,6 +390,38 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
         decls += unused_counters([n for n, before in variant.scop.substituted if before], body, indent,
                                  "its uses read the expression it was set to")
     return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
+
+
+def team_lines(printer: CPrinter, n: K.Node, depth: int) -> list[str]:
+    """A region that an OpenMP team runs (Scop.team): each thread runs this code, so what is
+    not a shared loop (`#pragma omp for`) runs under `#pragma omp single` (an unroll's
+    remainder, a peeled iteration), and a branch on the sizes (the same in every thread) holds
+    the same layout inside.  A shared loop must stay outermost: inside a loop that every thread
+    ran it would be shared out again and again, inside `single` not at all."""
+    if isinstance(n, K.Block):
+        return [ln for c in n.items for ln in team_lines(printer, c, depth)]
+    if isinstance(n, K.Mark):
+        return team_lines(printer, n.body, depth)
+    if isinstance(n, K.For) and _shared(printer, n):
+        return printer.lines(n, depth)
+    if isinstance(n, K.If) and any(_shared(printer, f) for f in _nodes(n, K.For)):
+        pad = printer.ind * depth
+        out = [f"{pad}if ({printer.expr(n.cond)}) {{"] + team_lines(printer, n.then, depth + 1)
+        if n.orelse is not None:
+            out += [f"{pad}}} else {{"] + team_lines(printer, n.orelse, depth + 1)
+        return out + [f"{pad}}}"]
+    inner = next((f for f in _nodes(n, K.For) if _shared(printer, f)), None)
+    if inner is not None:
+        raise RecipeError(f"loop '{to_user(inner.var)}', which the OpenMP team around the region shares out, "
+                          "is no longer the outermost loop of its nest: every thread would share it out again "
+                          "in each iteration of the loops around it",
+                          hint="keep the shared loop (or a tile loop made from it) outermost")
+    pad = printer.ind * depth
+    return [f"{pad}#pragma omp single", f"{pad}{{"] + printer.lines(n, depth + 1) + [f"{pad}}}"]
+
+
+def _shared(printer: CPrinter, n: K.For) -> bool:
+    return any(ln.lstrip().startswith("#pragma omp for") for ln in printer.pragmas(n))
 
 
 def unused_counters(names, body: list[str], indent: str,

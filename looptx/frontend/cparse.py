@@ -32,7 +32,7 @@ from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
 from looptx.frontend.temporaries import substitute_index_temporaries
 from looptx.frontend.ternary_index import ternary_subscripts_lifted
-from looptx.frontend.omp_team import refuse_team_worksharing
+from looptx.frontend.omp_team import team_statements, team_worksharing
 from looptx.frontend.syntax import CUDA_FILE, MAIN, check_tree, syntax_error, too_deep
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
@@ -304,9 +304,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         fdef = _enclosing_function(funcs, src, r, where)
         if fdef is None:
             raise src.error(r.start, "the region is not inside a function", "put it in a function body")
-        refuse_team_worksharing(fdef, src, r, where, blanked)
         top_pragmas: dict[int, list[str]] = {}
         items = _region_items(fdef.body, src, r, where, top_pragmas)
+        team = team_worksharing(fdef, src, r, where, blanked, items, top_pragmas)
         if not items:
             raise src.error(r.outer[0], "the region contains no statements",
                             "mark a loop nest, not an empty block")
@@ -428,8 +428,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                                      rf"\b{re.escape(n)}\b", blanked[r.start:r.end])})),
                        function_params=() if r.index in wrapped else function_params,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
+        if team:
+            scop = replace(scop, team=team_statements(team, items, scop.statements, where, blanked, src, r))
         scops.append(scop)
-        note_dropped_pragmas(src, markup.comments, r)
+        note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team})
     # the regions --function split at calls between loops count on from each other
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   + sum(len(s.statements) for q, s in zip(regions, scops) if q.kind == "function" and q.start < r.start)

@@ -12,6 +12,7 @@ import re
 
 from pycparser import c_ast
 
+from looptx.errors import note_once
 from looptx.frontend.symbols import all_nodes
 
 _PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp\b[ \t]*([^\n]*)", re.M)
@@ -22,11 +23,16 @@ _REMEDY = ("take the loop out of the parallel block (drop '#pragma omp parallel 
            "lists: looptx then writes '#pragma omp parallel for' on the loop it checks")
 
 
-def refuse_team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str) -> None:
-    """Raises where the region is shared out by an OpenMP team it does not hold itself: a
-    `#pragma omp for` (or another worksharing or sync pragma) inside it while a `#pragma omp
-    parallel` outside it encloses it, or a `#pragma omp for` right before it.  `text`: the
-    file with comments blanked."""
+def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: list,
+                     top_pragmas: dict) -> tuple[tuple[int, str], ...]:
+    """The region's loops that the OpenMP team around it shares out, as (top-level item,
+    `omp for` clause text): CloverLeaf's `#pragma omp parallel { #pragma omp for ... }` with the
+    region holding loops each under its own `#pragma omp for`.  The output keeps the loops
+    shared (`#pragma omp for` on the outermost loop of each transformed nest, checked as
+    `omp_for` is) and runs anything else once (`#pragma omp single`).  Other layouts are
+    refused: another worksharing or sync pragma inside the region, a statement of it outside
+    the shared loops (the team runs it once per thread), a `#pragma omp for` right before it.
+    `text`: the file with comments blanked."""
     before = text[:region.outer[0]].rstrip()
     last = before[before.rfind("\n") + 1:]
     m = _PRAGMA.match(last)
@@ -37,15 +43,47 @@ def refuse_team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str) 
                         _REMEDY)
     team = _enclosing_team(fdef, src, region, where)
     if team is None:
-        return
+        return ()
+    shared = {k: _omp_for_clauses(texts) for k, texts in top_pragmas.items()}
+    shared = {k: c for k, c in shared.items() if c is not None}
     for m in _PRAGMA.finditer(text, region.start, region.end):
-        if _SHARED.match(m.group(1)):
-            line, _ = where(team)
-            raise src.error(m.start() + len(m.group()) - len(m.group().lstrip()),
-                            f"'#pragma omp {m.group(1).strip()}' inside the region shares its loop among "
-                            f"the threads of the '#pragma omp parallel' at line {line}, and looptx writes "
-                            "the region's loops anew without it: every thread would run every iteration",
-                            _REMEDY)
+        if not _SHARED.match(m.group(1)):
+            continue
+        at = m.start() + len(m.group()) - len(m.group().lstrip())
+        what = m.group(1).strip()
+        top = any(f"omp {what}" == " ".join(t.split()) for k in shared for t in top_pragmas[k])
+        if top and len(shared) == len(items) and all(isinstance(it, c_ast.For) for it in items):
+            odd = re.search(r"\b(firstprivate|lastprivate|linear|ordered|copyin|allocate)\b", what)
+            if odd:
+                raise src.error(at, f"the '{odd.group(1)}' clause of '#pragma omp {what}' ties values to "
+                                "iterations of the loop as written, which looptx does not carry over",
+                                "drop the clause (assign the variable after the region), or mark another region")
+            dropped = re.findall(r"\b(?:schedule\s*\([^()]*\)|nowait|collapse\s*\([^()]*\))", what)
+            if dropped:
+                note_once(src.filename, src.pos(at)[0], f"'#pragma omp {what}': the loop the team shares "
+                          f"out after the recipe gets the private and reduction clauses, not {', '.join(dropped)}")
+            continue
+        line, _ = where(team)
+        if top:
+            raise src.error(at, f"'#pragma omp {what}' shares one loop of the region among the threads "
+                            f"of the '#pragma omp parallel' at line {line}, and the team runs the region's "
+                            "other statements once per thread, which looptx does not model",
+                            "mark only the shared loop nest as the region, or " + _REMEDY)
+        raise src.error(at, f"'#pragma omp {what}' inside the region shares its loop among "
+                        f"the threads of the '#pragma omp parallel' at line {line}, and looptx writes "
+                        "the region's loops anew without it: every thread would run every iteration",
+                        _REMEDY)
+    return tuple(sorted(shared.items()))
+
+
+def _omp_for_clauses(texts: list[str]) -> str | None:
+    """The clauses of the `#pragma omp for ...` among an item's pragmas, or None."""
+    for t in texts:
+        words = " ".join(t.split())
+        m = re.fullmatch(r"omp\s+for\b(.*)", words)
+        if m and not m.group(1).lstrip().startswith("simd"):
+            return m.group(1).strip()
+    return None
 
 
 def _enclosing_team(fdef, src, region, where):
@@ -90,3 +128,16 @@ def _span(node, where) -> tuple:
     pos = [where(n) for n in all_nodes(node) if getattr(n, "coord", None) is not None]
     pos = [p for p in pos if p and p[0]]
     return (min(pos), max(pos)) if pos else ((0, 0), (0, 0))
+
+
+def team_statements(team, items, statements, where, text: str, src, region) -> tuple:
+    """(first statement, clauses, pragma line) of each shared nest (`team` from
+    team_worksharing): Scop.team."""
+    lines = [src.pos(m.start())[0] for m in _PRAGMA.finditer(text, region.start, region.end)
+             if re.match(r"for\b", m.group(1))]
+    out = []
+    for k, clauses in team:
+        first, last = _span(items[k], where)
+        stmt = next(s.id for s in statements if first[0] <= s.line <= last[0])
+        out.append((stmt, clauses, max((ln for ln in lines if ln <= first[0]), default=first[0])))
+    return tuple(out)

@@ -366,7 +366,7 @@ def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0),
 _ANY_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma\b[ \t]*([^\n]*)|\b_Pragma\s*\(\s*\"((?:[^\"\\]|\\.)*)\"", re.M)
 
 
-def note_dropped_pragmas(src: SourceText, comments, region: Region) -> None:
+def note_dropped_pragmas(src: SourceText, comments, region: Region, kept=frozenset()) -> None:
     """One note per region that holds pragmas (`#pragma omp parallel for`, `#pragma unroll`):
     the region's code is written anew, and a pragma about a loop of the old order may be wrong
     in the new one (an omp loop that now carries a dependence), so none is kept."""
@@ -376,7 +376,7 @@ def note_dropped_pragmas(src: SourceText, comments, region: Region) -> None:
         if not (m.start() < region.end and region.start < m.end()):
             continue        # (a function region starts at its first item: inside a pragma line)
         words = (m.group(1) if m.group(1) is not None else m.group(2)).rstrip(" \t\\").strip()
-        if words.split()[:1] in (["scop"], ["endscop"]):
+        if words.split()[:1] in (["scop"], ["endscop"]) or src.pos(_first_char(m))[0] in kept:
             continue
         found.append((_first_char(m), " ".join(words.split())))
     if not found:

@@ -122,7 +122,8 @@ def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
             t = isl.Map.from_union_map(t)
             for q in range(c):
                 t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
-            allowed = allowed.union(instances(v, dep, t).intersect(rel))
+            if not t.is_empty():
+                allowed = allowed.union(instances(v, dep, t).intersect(rel))
     return allowed
 
 

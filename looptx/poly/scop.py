@@ -197,6 +197,9 @@ class Scop(CachedValue):
     # #defined sizes the file only defaults (#ifndef K) that --define fixed: the output holds for
     # that value only, and a build with another -D must fail (codegen.c.baked_guard)
     pinned_macros: tuple[tuple[str, int], ...] = ()
+    # the region sits in an OpenMP team that shares out its loop nests (frontend/omp_team.py):
+    # (first statement of the nest, the `omp for` clauses as written, the pragma's line)
+    team: tuple[tuple[int, str, int], ...] = ()
     # params of a type narrower than int, or unsigned: (name, lowest, highest value it holds)
     narrow_params: tuple[tuple[str, int, int], ...] = ()
     # sizes that are integer locals the function sets to a constant before the region and never

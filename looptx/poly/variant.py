@@ -7,6 +7,7 @@ loop share that loop (CHiLL semantics), so "the loop i of S0" is a stable, named
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 import islpy as isl
@@ -159,7 +160,15 @@ def counted_tiles(dims: tuple) -> tuple:
     return tuple(dims)
 
 
-def original(scop: Scop) -> Variant:
+def original(scop: Scop, team: bool = True) -> Variant:
+    """The statements in their order; with `team`, the loop nests an OpenMP team shares out
+    (Scop.team) keep their `omp for` (as `omp parallel for` with its reductions, which the
+    printer of a team region writes as `omp for`)."""
+    shared = {}
+    starts = [s for s, _, _ in scop.team] + [len(scop.statements)] if team else []
+    for k, (first, clauses, _) in enumerate(scop.team if team else ()):
+        text = " ".join(["omp parallel for"] + [m.group(0) for m in TEAM_REDUCTION.finditer(clauses)])
+        shared.update((s, text) for s in range(first, starts[k + 1]))
     pieces = []
     for s in scop.statements:
         dims = []
@@ -168,6 +177,10 @@ def original(scop: Scop) -> Variant:
                 dims.append(d)
             else:
                 rev = s.reversed[s.iterators.index(d)]
-                dims.append(LoopDim(d, f"-{d}" if rev else d, reversed=rev))
+                prag = (shared[s.id],) if s.id in shared and not any(isinstance(x, LoopDim) for x in dims) else ()
+                dims.append(LoopDim(d, f"-{d}" if rev else d, reversed=rev, pragmas=prag))
         pieces.append(Piece(s.id, tuple(dims)))
     return Variant(scop, tuple(pieces))
+
+
+TEAM_REDUCTION = re.compile(r"reduction\s*\([^()]*\)")

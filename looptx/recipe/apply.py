@@ -12,11 +12,13 @@ from looptx.poly import nonsingular as NS
 from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
+from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
 from looptx.recipe.fusing import fuse_step, say_fused, shifts_that_fuse
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import C_WORDS, Recipe, Step
+from looptx.recipe.team import team_loops, team_outermost
 
 
 def _no_promotion_inside(v: Variant, st: Step) -> None:
@@ -495,6 +497,12 @@ def _refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
         hint = f"the new order runs the updates of '{var}' (a {op} reduction) in another order, which " \
                f"changes its rounding; an omp_for step with reduction: {{'{op}': [{var}]}} on the " \
                "loop, before this one, allows any order of them inside that loop; else choose another order"
+        clause = next((d.name for p in v.pieces for d in p.loops for t in d.pragmas
+                       if PL.is_omp_for(t) and dep.array in {x for _, x in clause_pairs(t)}), None)
+        if clause is not None:
+            hint = f"the reduction clause on loop '{to_user(clause)}' lets its updates of '{var}' run in any " \
+                   "order inside one run of that loop, and this order moves them across the loops around " \
+                   "it; choose another order"
     else:
         hint = "this order breaks a dependence of the original program; choose another order " \
                "(or skew first)"
@@ -550,8 +558,10 @@ def _say_unrolled(e: LooptxError, removed: dict[tuple[int, str], tuple[Step, int
 def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = False,
                  trace: Callable[[Step, Variant], None] | None = None,
                  start: Variant | None = None) -> Variant:
-    v = start or original(scop)
+    v = start or original(scop, team=False)
     deps = deps if deps is not None or unsafe else D.compute_deps(scop)
+    if start is None and scop.team:
+        v, deps = team_loops(v, deps, unsafe)
     removed: dict[tuple[int, str], tuple[Step, int]] = {}
     renamed_by: dict = {}              # (statement, old loop name) -> (fuse step, Renamed)
     for st in recipe.steps:
@@ -590,4 +600,6 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
             renamed_by[(r.stmt, r.old)] = (st, r)
         if trace is not None:
             trace(st, v)
+    if start is None and scop.team:
+        v = team_outermost(v, deps, unsafe)
     return v.evolve(unchecked=True) if unsafe else v

@@ -182,6 +182,7 @@ class RegionSignature:
     constants: tuple[tuple[str, int], ...]   # #defined when the block uses them (fixed params, macros)
     values: tuple[tuple[str, int], ...]      # every size known (for reports)
     helpers: tuple[str, ...] = ()            # the file's pure helpers the block calls
+    team: bool = False                       # the file runs the region in an OpenMP team
 
     @classmethod
     def from_scop(cls, scop, int_macros: Sequence[tuple[str, int]] = (),
@@ -298,7 +299,7 @@ class RegionSignature:
         # Only names of the program may be #defined into the block: its macros and fixed params.
         constants = {k: v for k, v in {**macros, **fixed}.items() if k not in free_set}
         return cls(scop.filename, scop.region, tuple(args),
-                   tuple(sorted(constants.items())), tuple(sorted(env.items())), scop.helpers)
+                   tuple(sorted(constants.items())), tuple(sorted(env.items())), scop.helpers, bool(scop.team))
 
     # -- views ------------------------------------------------------------------------------
     @property
@@ -473,7 +474,11 @@ def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = 
     outs = [a for a in sig.args if a.kind == "scalar_out"]
     for a in outs + [a for a in sig.args if a.by_address]:
         out.append(f"  {a.ctype} {a.name} = *{a.c_name};")
-    out += ["  " + ln for ln in block_lines]
+    # a team's region (its `omp for` loops and `omp single` parts) runs in a team here too
+    lines = list(block_lines)
+    if sig.team and "{" in lines:
+        lines.insert(lines.index("{"), "#pragma omp parallel")
+    out += ["  " + ln for ln in lines]
     for a in outs:
         out.append(f"  *{a.c_name} = {a.name};")
     out.append("}")

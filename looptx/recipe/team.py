@@ -1,0 +1,76 @@
+"""Regions an OpenMP team runs (Scop.team, frontend/omp_team.py): the `#pragma omp for` of
+each loop nest becomes an omp_for step before the recipe, and after it sits on the nest's
+outermost loop, which every thread then shares out (codegen/c.team_lines)."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from looptx.errors import LegalityError, LooptxError
+from looptx.frontend.names import to_model, to_user
+from looptx.poly import deps as D
+from looptx.poly import parallel as PL
+from looptx.poly.reductions import CLAUSE
+from looptx.poly.variant import LoopDim, Variant
+from looptx.recipe.schema import Step
+
+
+def team_loops(v: Variant, deps: D.Deps, unsafe: bool) -> tuple[Variant, D.Deps]:
+    """The `#pragma omp for` of each loop nest the team around the region shares out, as an
+    omp_for step on the nest's outer loop: its reductions and the scalars of its private list
+    (the counters the printer lists itself), checked as the step is, before the recipe."""
+    from looptx.recipe.apply import _omp_for as omp_for, check_legal
+    scop = v.scop
+    scalars = {a.name for a in scop.arrays if a.is_scalar}
+    for first, clauses, line in scop.team:
+        private = [x.strip() for m in re.findall(r"(?<![\w])private\s*\(([^()]*)\)", clauses)
+                   for x in m.split(",")]
+        private = [x for x in dict.fromkeys(private) if to_model(x) in scalars]
+        args = [("stmt", first), ("loop", scop.statements[first].iterators[0])]
+        reductions = [f"{op}:{names}" for op, names in CLAUSE.findall(clauses)]
+        args += [("reduction", reductions)] if reductions else []
+        args += [("private", private)] if private else []
+        st = Step("omp_for", tuple(args), 0, scop.filename, line, f"#pragma omp for {clauses}".strip())
+        try:
+            v = omp_for(v, st)
+            if v.scop is not scop and not unsafe:
+                deps, scop = D.compute_deps(v.scop), v.scop
+            if not unsafe:
+                check_legal(v, deps, st)
+        except LooptxError as e:
+            e.what = f"the loop that '#pragma omp for' shares out: {e.what}".replace("'omp parallel for'", "'omp for'")
+            if isinstance(e, LegalityError):
+                e.hint = "the team's threads race there in the code as written too: fix the pragma, or pass --unsafe"
+            e.file, e.line, e.col, e.step, e.step_name = scop.filename, line, None, None, None
+            raise e from None
+    return v, deps
+
+
+def team_outermost(v: Variant, deps: D.Deps, unsafe: bool) -> Variant:
+    """The team shares out the outermost loop of each nest after the recipe (a tile's control
+    loop), as Orio places its pragma; the `omp for` moves there from the loop it named."""
+    from looptx.recipe.apply import check_legal
+    starts = [s for s, _, _ in v.scop.team] + [len(v.scop.statements)]
+    for k, (first, _, line) in enumerate(v.scop.team):
+        nest = range(first, starts[k + 1])
+        texts = {t for p in v.pieces if p.stmt in nest for d in p.loops for t in d.pragmas if PL.is_omp_for(t)}
+        outer = next((p.loops[0] for p in v.pieces if p.stmt == first and p.loops), None)
+        if not texts or outer is None or texts <= set(outer.pragmas):
+            continue
+        pieces = tuple(p if p.stmt not in nest else replace(p, dims=tuple(
+            replace(d, pragmas=tuple(t for t in d.pragmas if t not in texts)) if isinstance(d, LoopDim) else d
+            for d in p.dims)) for p in v.pieces)
+        moved = v.evolve(pieces=pieces)
+        for t in sorted(texts):
+            moved = PL.add_pragma(moved, first, outer.name, t)
+        try:
+            if not unsafe:
+                check_legal(moved, deps)
+        except LooptxError as e:
+            raise LegalityError(f"the team around the region shares out the outermost loop of the nest, "
+                                f"'{to_user(outer.name)}', after the recipe: {e.what}".replace("'omp parallel for'", "'omp for'"),
+                                hint="keep a loop that carries no dependence outermost (the '#pragma omp for' "
+                                     "loop, or a tile loop made from it)",
+                                file=v.scop.filename, line=line) from None
+        v = moved
+    return v
