@@ -409,7 +409,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        # an Orio fragment at file scope is pasted into a function of Orio's: no
                        # code of the file runs after it
                        final_values=() if r.index in wrapped else
-                       final_value_lines(fdef, items, read_after, end, src, blanked, where),
+                       final_value_lines(fdef, items, read_after, end, src, blanked, where,
+                                         {n for n, _ in substituted.get(fdef.decl.name, ())}),
                        helpers=helper_definitions(funcs, pure, called,
                                                   {**int_macros, **region_defines, **ex.constants.enums}),
                        const_params=tuple(const_params),

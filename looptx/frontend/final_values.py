@@ -8,6 +8,8 @@ loops (a compiler folds empty loops with affine bounds to their final values).
 """
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast, c_generator
 
 from looptx.frontend.escape import LOOPS, _walk
@@ -73,8 +75,12 @@ def needed_iterators(fdef: c_ast.FuncDef, items: list, live: dict, hi, where) ->
 class _Header:
     """The text of a loop or if header as the user wrote it (macros and all)."""
 
-    def __init__(self, src: SourceText, blanked: str, where):
+    def __init__(self, src: SourceText, blanked: str, where, gone=frozenset()):
         self.src, self.blanked, self.where = src, blanked, where
+        # temporaries the front end put into their uses and dropped (f2c's bound `i__2 = *m;`,
+        # `int lim = m;` in the outer loop's body): a header as written would read them
+        self.gone = re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, sorted(gone))) + r")(?!\w)") \
+            if gone else None
 
     def __call__(self, node, keyword: str) -> str:
         text = self.blanked
@@ -89,7 +95,10 @@ class _Header:
                 for e in range(k, len(text)):
                     depth += {"(": 1, ")": -1}.get(text[e], 0)
                     if depth == 0:
-                        return f"{keyword} " + " ".join(self.src.text[k:e + 1].split())
+                        written = f"{keyword} " + " ".join(self.src.text[k:e + 1].split())
+                        if self.gone is None or not self.gone.search(written):
+                            return written
+                        break
         # a header the source does not show (from a macro): as the preprocessor left it
         gen = c_generator.CGenerator()
         if keyword == "for":
@@ -122,13 +131,13 @@ def _skeleton(node, needed: set[str], header: _Header) -> list[str] | None:
 
 
 def final_value_lines(fdef, items: list, live: dict, hi, src: SourceText, blanked: str,
-                      where) -> tuple[str, ...]:
+                      where, gone=frozenset()) -> tuple[str, ...]:
     """C lines, after the region's block, that leave the region's values in the function's
     own loop variables which the code after it may read; () when it reads none."""
     needed = needed_iterators(fdef, items, live, hi, where)
     if not needed:
         return ()
-    header = _Header(src, blanked, where)
+    header = _Header(src, blanked, where, gone)
     body = [ln for it in items for ln in (_skeleton(it, needed, header) or [])]
     names = ", ".join(sorted(needed))
     return (f"/* {names}: the value{'s' if len(needed) > 1 else ''} the loops leave, which the "

@@ -1,0 +1,44 @@
+"""Probe 43 (spectral-element CFD: Nek5000 / Nekbone mxm in f2c and C, libCEED, MFEM)."""
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+DATA = Path(__file__).resolve().parent / "data" / "probe43"
+MAIN = """#include <stdio.h>
+int zero_(double *c__, int *m, int *n, int c_dim1);
+int main(void) { static double c[64 * 64]; int m = 5, n = 3; printf("%d\\n", zero_(c, &m, &n, 8)); return 0; }
+"""
+
+
+def _recipe(tmp_path, *steps, name="r.yaml"):
+    r = tmp_path / name
+    r.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
+    return r
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="builds with gcc")
+def test_the_final_values_use_the_bounds_the_region_put_in(tmp_path):
+    """The loop headers run again after the region for the counters the function reads there;
+    as written they read f2c's `i__2 = *m;`, which the region dropped: zero_ returned 1004."""
+    out_c = tmp_path / "out.c"
+    r = _recipe(tmp_path, "permute: {stmt: 0, order: [i__, j]}")
+    rc, out, err = run_cli("transform", DATA / "f2c_bound_epilogue.c", "--recipe", r, "-o", out_c)
+    assert rc == 0, err
+    (tmp_path / "main.c").write_text(MAIN)
+    p = subprocess.run(["gcc", "-O0", "-Wall", "-Wno-unknown-pragmas", "-Werror", str(tmp_path / "main.c"),
+                        str(out_c), "-o", str(tmp_path / "t")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert subprocess.run([str(tmp_path / "t")], capture_output=True, text=True).stdout.strip() == "6004"
+    # `int lim = m;` in the outer loop's body: the header named an undeclared 'lim'
+    out2 = tmp_path / "out2.c"
+    r = _recipe(tmp_path, "permute: {stmt: 0, order: [i, j]}", name="r2.yaml")
+    rc, out, err = run_cli("transform", DATA / "c_bound_epilogue.c", "--function", "zero2", "--recipe", r, "-o", out2)
+    assert rc == 0, err
+    assert "for (i = 0; i < m; ++i)" in out2.read_text()
+    p = subprocess.run(["gcc", "-Wall", "-Werror", "-c", str(out2), "-o", str(tmp_path / "o.o")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
