@@ -96,3 +96,27 @@ def test_a_permute_across_a_reduction_clause_is_refused_with_its_reason(tmp_path
                            _recipe(tmp_path, "permute: {stmt: 0, order: [j, k]}"))
     assert rc == 2 and "the reduction clause on loop 'k' lets its updates of 'vol' run in any order" in err, err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("n", [37, 40])
+def test_a_parallel_for_right_before_the_region_goes_with_its_loop(tmp_path, n):
+    """HPCG's dot product with `#pragma scop` put under its `#pragma omp parallel for`: the pragma
+    stayed in front of the block looptx writes, which gcc -fopenmp refuses."""
+    r = _recipe(tmp_path, "unroll: {stmt: 0, loop: i, factor: 4}")
+    rc, out, err = run_cli("transform", DATA / "dot_before.c", "--recipe", r)
+    assert rc == 0, err
+    assert out.count("#pragma omp parallel for") == 1 and \
+        "#pragma omp parallel for reduction(+:local_result)\n      for (int i = 0; i < n - 3; i += 4)" in out, out
+    _compiles(tmp_path, out)
+    rc, out, err = run_cli("transform", DATA / "dot_before.c")
+    assert rc == 0 and out.count("#pragma omp parallel for") == 1, out
+    _compiles(tmp_path, out)
+    rc, out, err = run_cli("run", DATA / "dot_before.c", "--recipe", r, "-D", f"n={n}", *OMP)
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_parallel_for_before_a_region_of_two_loops_is_refused(tmp_path):
+    rc, out, err = run_cli("transform", DATA / "two_before.c", "--recipe",
+                           _recipe(tmp_path, "unroll: {stmt: 0, loop: i, factor: 2}"))
+    assert rc == 2 and "two_before.c:3:1: error: '#pragma omp parallel for' right before the region applies " \
+                       "to its first loop only" in err, err

@@ -266,7 +266,7 @@ class CPrinter:
             if is_omp_for(t):
                 if not self.omp:
                     continue
-                if self.scop.team:
+                if self.scop.team and self.scop.team_kind == "team":
                     # the team around the region is there already: its threads share the loop
                     t = "omp for" + t[len("omp parallel for"):]
                 # the parallel loop's own counter is private already (OpenMP predetermines it)
@@ -380,7 +380,8 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     user's file (`spelled`), after the checks of the sizes it holds for only."""
     printer = CPrinter(variant, indent, spelled=spelled)
     printer.root = node
-    body = team_lines(printer, node, 1) if variant.scop.team else printer.lines(node, 1)
+    body = team_lines(printer, node, 1) if variant.scop.team and variant.scop.team_kind == "team" \
+        else printer.lines(node, 1)
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
              for a in variant.scop.arrays if a.local and a.decl and not (spelled and a.declared_by_function)]
     decls += [indent + d for d in copy_decls(variant.scop, node, spelled)]

@@ -82,6 +82,8 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
             if text[start - 1:start] in ("", "\n"):
                 new = base + new    # a function body that begins with a (dropped) pragma line
         edits.append((start, r.outer[1], new))
+        if program.scops[r.index].team_kind == "parallel" and program.scops[r.index].team:
+            edits.append(_leading_pragma(text, r.outer[0]))
         if r.tuning is not None and r.tuning.begin not in removed_tuning:
             removed_tuning.add(r.tuning.begin)
             edits.append((*r.tuning.begin, ""))
@@ -90,3 +92,13 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
     for s, e, new in sorted(edits, reverse=True):
         out = out[:s] + new + out[e:]
     return header + out
+
+
+def _leading_pragma(text: str, at: int) -> tuple[int, int, str]:
+    """The edit that removes the `#pragma omp parallel for` line right before a region, which
+    the region's own output carries on its loop (frontend/omp_team.py)."""
+    end = text.rfind("\n", 0, at)
+    while end > 0 and not text[text.rfind("\n", 0, end) + 1:end].strip():
+        end = text.rfind("\n", 0, end)        # blank lines between the pragma and the region
+    start = text.rfind("\n", 0, end) + 1
+    return start, end + 1, ""

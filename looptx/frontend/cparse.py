@@ -221,9 +221,12 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     # (so is a variable that Orio's input_vars, its decl_file or a header declare, `int ny;`:
     # not a macro)
     variables = declared_here | _declared_in_file(ast, None)
-    # an element read once as a size (`*n` as n__0, frontend/elements.py) is a variable too
+    # an element read once as a size (`*n` as n__0, frontend/elements.py) is a variable too, and
+    # so is a struct member read once (`blk.xend` as blk__xend, frontend/members.py): the output
+    # declares it, so an #if on it would read 0
     variables |= {to_model(k) for k in defines
-                  if re.fullmatch(r"(\w+?)__\d+(_\d+)*", k) and to_model(k).rsplit("__", 1)[0] in variables}
+                  if re.fullmatch(r"(\w+?)__\d+(_\d+)*", k) and to_model(k).rsplit("__", 1)[0] in variables
+                  or re.fullmatch(r"[A-Za-z]\w*?__\w+", k) and to_model(k).split("__", 1)[0] in variables}
     pinned = {to_model(k) for k in defines if k not in soft and to_model(k) in variables} if pin else set()
     # a size that neither the file declares nor #defines comes from the build's -D (Orio's
     # NRA), which may give another value: the output is made for this one and checks it
@@ -306,7 +309,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             raise src.error(r.start, "the region is not inside a function", "put it in a function body")
         top_pragmas: dict[int, list[str]] = {}
         items = _region_items(fdef.body, src, r, where, top_pragmas)
-        team = team_worksharing(fdef, src, r, where, blanked, items, top_pragmas)
+        team_kind, team = team_worksharing(fdef, src, r, where, blanked, items, top_pragmas)
         if not items:
             raise src.error(r.outer[0], "the region contains no statements",
                             "mark a loop nest, not an empty block")
@@ -430,7 +433,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        function_params=() if r.index in wrapped else function_params,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
         if team:
-            scop = replace(scop, team=team_statements(team, items, scop.statements, where, blanked, src, r))
+            scop = replace(scop, team=team_statements(team, items, scop.statements, where, blanked, src, r),
+                           team_kind=team_kind)
         scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team})
     # the regions --function split at calls between loops count on from each other

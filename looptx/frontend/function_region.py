@@ -3,6 +3,8 @@ declarations and calls before them and the calls and return after them, split at
 between them."""
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once
@@ -148,6 +150,7 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         # the next statement or the closing brace stay in the output
         while last > first and blanked[last - 1] in " \t\r\n":
             last -= 1
+        first = _with_conditionals(src, blanked, first, last)
         regions.append(Region("function", first, last, (first, last), function=fdef.decl.name))
     if outside:
         stmt = min(outside, key=where)
@@ -163,3 +166,37 @@ def matching_brace(text: str, open_at: int) -> int:
     return next((i for i, depth in braces(text, open_at) if depth == 0), len(text))
 
 
+_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|pragma)\b")
+
+
+def _depths(text: str) -> tuple[int, int]:
+    """(lowest, final) nesting depth of the #if groups of `text`, from 0."""
+    depth = low = 0
+    for m in re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b", text, re.M):
+        depth += -1 if m.group(1) == "endif" else 1
+        low = min(low, depth)
+    return low, depth
+
+
+def _with_conditionals(src: SourceText, blanked: str, first: int, last: int) -> int:
+    """The region's start, moved up over the lines of pragmas and #if/#endif right before it
+    that form a whole group with it: HPCG's `#ifndef HPCG_NO_OPENMP / #pragma omp parallel for /
+    #endif` (whose #endif the region would take and the #ifndef not), miniGhost's `#if defined
+    _MG_OPENMP` group (whose pragma would stay before the block the output writes).  The
+    region's pragmas are dropped with a note, as the ones the preprocessor keeps are."""
+    line = src.pos(first)[0]
+    tops = []
+    while line > 1 and _DIRECTIVE.match(src.line_text(line - 1)):
+        line -= 1
+        tops.append(src.offset(line, 1))
+    own = _depths(blanked[first:last])
+    best = first
+    for top in tops:
+        before = _depths(blanked[top:first])
+        if own == (0, 0) and before == (0, 0) or own != (0, 0) and _depths(blanked[top:last]) == (0, 0):
+            best = top
+    if _depths(blanked[best:last]) != (0, 0):
+        raise src.error(first, "a preprocessor conditional (#if ... #endif) opens on one side of the "
+                        "region's start or end and closes on the other",
+                        "mark the loops with #pragma scop inside the conditional, or move the #if outside them")
+    return best

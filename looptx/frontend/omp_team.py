@@ -24,7 +24,7 @@ _REMEDY = ("take the loop out of the parallel block (drop '#pragma omp parallel 
 
 
 def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: list,
-                     top_pragmas: dict) -> tuple[tuple[int, str], ...]:
+                     top_pragmas: dict) -> tuple[str, tuple[tuple[int, str], ...]]:
     """The region's loops that the OpenMP team around it shares out, as (top-level item,
     `omp for` clause text): CloverLeaf's `#pragma omp parallel { #pragma omp for ... }` with the
     region holding loops each under its own `#pragma omp for`.  The output keeps the loops
@@ -32,10 +32,23 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
     `omp_for` is) and runs anything else once (`#pragma omp single`).  Other layouts are
     refused: another worksharing or sync pragma inside the region, a statement of it outside
     the shared loops (the team runs it once per thread), a `#pragma omp for` right before it.
-    `text`: the file with comments blanked."""
+    A `#pragma omp parallel for` right before a region that is one loop nest (HPCG's dot
+    product with `#pragma scop` put under it) is the nest's own: kind 'parallel', the pragma
+    moving into the output in the same way (the C around it loses the line).
+    `text`: the file with comments blanked.  Returns (kind, loops): kind 'team' or 'parallel'."""
     before = text[:region.outer[0]].rstrip()
     last = before[before.rfind("\n") + 1:]
     m = _PRAGMA.match(last)
+    if m and re.match(r"parallel\s+for\b(?!\s*simd)", m.group(1)):
+        at = len(before) - len(last) + len(last) - len(last.lstrip())
+        what = m.group(1).strip()
+        if len(items) != 1 or not isinstance(items[0], c_ast.For):
+            raise src.error(at, f"'#pragma omp {what}' right before the region applies to its first loop "
+                            "only, and looptx writes the region anew as one block",
+                            "put the pragma inside the region, on its loop (it is then dropped with a note: "
+                            "give the loop an omp_for step), or mark that loop alone")
+        _usable_clauses(src, at, what)
+        return "parallel", ((0, re.sub(r"^parallel\s+for\b", "", what).strip()),)
     if m and _SHARED.match(m.group(1)):
         at = len(before) - len(last) + len(last) - len(last.lstrip())
         raise src.error(at, f"'#pragma omp {m.group(1).strip()}' shares out the region's first loop "
@@ -43,7 +56,7 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
                         _REMEDY)
     team = _enclosing_team(fdef, src, region, where)
     if team is None:
-        return ()
+        return "team", ()
     shared = {k: _omp_for_clauses(texts) for k, texts in top_pragmas.items()}
     shared = {k: c for k, c in shared.items() if c is not None}
     for m in _PRAGMA.finditer(text, region.start, region.end):
@@ -53,15 +66,7 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
         what = m.group(1).strip()
         top = any(f"omp {what}" == " ".join(t.split()) for k in shared for t in top_pragmas[k])
         if top and len(shared) == len(items) and all(isinstance(it, c_ast.For) for it in items):
-            odd = re.search(r"\b(firstprivate|lastprivate|linear|ordered|copyin|allocate)\b", what)
-            if odd:
-                raise src.error(at, f"the '{odd.group(1)}' clause of '#pragma omp {what}' ties values to "
-                                "iterations of the loop as written, which looptx does not carry over",
-                                "drop the clause (assign the variable after the region), or mark another region")
-            dropped = re.findall(r"\b(?:schedule\s*\([^()]*\)|nowait|collapse\s*\([^()]*\))", what)
-            if dropped:
-                note_once(src.filename, src.pos(at)[0], f"'#pragma omp {what}': the loop the team shares "
-                          f"out after the recipe gets the private and reduction clauses, not {', '.join(dropped)}")
+            _usable_clauses(src, at, what)
             continue
         line, _ = where(team)
         if top:
@@ -73,7 +78,20 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
                         f"the threads of the '#pragma omp parallel' at line {line}, and looptx writes "
                         "the region's loops anew without it: every thread would run every iteration",
                         _REMEDY)
-    return tuple(sorted(shared.items()))
+    return "team", tuple(sorted(shared.items()))
+
+
+def _usable_clauses(src, at: int, what: str) -> None:
+    """Refuses clauses tied to the loop as written; notes those the new loop goes without."""
+    odd = re.search(r"\b(firstprivate|lastprivate|linear|ordered|copyin|allocate)\b", what)
+    if odd:
+        raise src.error(at, f"the '{odd.group(1)}' clause of '#pragma omp {what}' ties values to "
+                        "iterations of the loop as written, which looptx does not carry over",
+                        "drop the clause (assign the variable after the region), or mark another region")
+    dropped = re.findall(r"\b(?:schedule\s*\([^()]*\)|nowait|collapse\s*\([^()]*\)|num_threads\s*\([^()]*\))", what)
+    if dropped:
+        note_once(src.filename, src.pos(at)[0], f"'#pragma omp {what}': the outermost loop of the "
+                  f"nest after the recipe gets its private and reduction clauses, not {', '.join(dropped)}")
 
 
 def _omp_for_clauses(texts: list[str]) -> str | None:
@@ -133,8 +151,8 @@ def _span(node, where) -> tuple:
 def team_statements(team, items, statements, where, text: str, src, region) -> tuple:
     """(first statement, clauses, pragma line) of each shared nest (`team` from
     team_worksharing): Scop.team."""
-    lines = [src.pos(m.start())[0] for m in _PRAGMA.finditer(text, region.start, region.end)
-             if re.match(r"for\b", m.group(1))]
+    lines = [src.pos(m.start())[0] for m in _PRAGMA.finditer(text, 0, region.end)
+             if re.match(r"(?:parallel\s+)?for\b", m.group(1))]
     out = []
     for k, clauses in team:
         first, last = _span(items[k], where)

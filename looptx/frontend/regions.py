@@ -388,4 +388,5 @@ def note_dropped_pragmas(src: SourceText, comments, region: Region, kept=frozens
     note_once(src.filename, line,
               f"'#pragma {found[0][1]}' inside the region is dropped{others}: looptx writes the region's "
               "loops anew and does not re-derive their parallelism or hints for C code; add the pragma "
-              "back where the transformed loop is parallel (`looptx deps` lists the parallel loops)", col=col)
+              "back where the transformed loop is parallel (`looptx deps` lists the parallel loops)", col=col,
+              per_line=True)

@@ -200,6 +200,9 @@ class Scop(CachedValue):
     # the region sits in an OpenMP team that shares out its loop nests (frontend/omp_team.py):
     # (first statement of the nest, the `omp for` clauses as written, the pragma's line)
     team: tuple[tuple[int, str, int], ...] = ()
+    # 'team': the region runs in the team (`omp for`, the rest under `omp single`); 'parallel':
+    # the `#pragma omp parallel for` right before it is its one nest's (printed as that)
+    team_kind: str = "team"
     # params of a type narrower than int, or unsigned: (name, lowest, highest value it holds)
     narrow_params: tuple[tuple[str, int, int], ...] = ()
     # sizes that are integer locals the function sets to a constant before the region and never
@@ -542,8 +545,16 @@ def _row_extreme(scop: Scop, sid: int, part: str, row: str, top: bool):
             pieces = (img.dim_max(0) if top else img.dim_min(0)).get_pieces()
         except isl.Error:
             return None
-        if len(pieces) == 1 and not pieces[0][1].involves_dims(isl.dim_type.param, k, 1):
-            return pieces[0][1], dom.params()
+        if any(aff.involves_dims(isl.dim_type.param, k, 1) for _, aff in pieces):
+            continue
+        # pieces for small sizes (`x/2 - 1 + 2*(x%2)`, x < w - 2: w = 5 apart): a fact on the
+        # piece beyond every other on their sizes is enough; the general piece (no equality)
+        # first, as a special one may be beyond it by growing faster, asking far longer rows
+        pieces.sort(key=lambda pc: sum(c.is_equality() for c in pc[0].affine_hull().get_constraints()))
+        for _, aff in pieces:
+            if all((other.gt_set(aff) if top else other.lt_set(aff)).intersect(where_).is_empty()
+                   for where_, other in pieces):
+                return aff, dom.params()
     return None
 
 

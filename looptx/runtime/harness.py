@@ -299,7 +299,8 @@ class RegionSignature:
         # Only names of the program may be #defined into the block: its macros and fixed params.
         constants = {k: v for k, v in {**macros, **fixed}.items() if k not in free_set}
         return cls(scop.filename, scop.region, tuple(args),
-                   tuple(sorted(constants.items())), tuple(sorted(env.items())), scop.helpers, bool(scop.team))
+                   tuple(sorted(constants.items())), tuple(sorted(env.items())), scop.helpers,
+                   bool(scop.team) and scop.team_kind == "team")
 
     # -- views ------------------------------------------------------------------------------
     @property
