@@ -26,7 +26,7 @@ from looptx.frontend.extract import PURE_MATH, Extractor
 from looptx.frontend.redeclared import separate_redeclarations
 from looptx.frontend.scopbuild import build_scop
 from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline_index_helpers, pure_functions,
-                                      self_contained)
+                                      self_contained, typedefs_resolved)
 from looptx.frontend.names import forget_records, rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
@@ -39,7 +39,8 @@ from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
 from looptx.frontend.symbols import (DeclCollector, Symbol, c_text,
-                                     continues_as_guards, dereferences_as_subscripts, split_chained_assignments, symbol_of)
+                                     continues_as_guards, dereferences_as_subscripts, split_chained_assignments, symbol_of,
+                                     typedef_words)
 from looptx.poly.scop import Scop
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
@@ -296,6 +297,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
 
     scops = []
     # a helper may name enum constants and #defined integers: constants wherever it is called
+    typedefs_resolved(funcs, typedef_words(ast))
     pure = pure_functions(funcs, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)}
                           | set(int_macros))
     index_fns = index_helpers(funcs, pure)

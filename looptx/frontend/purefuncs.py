@@ -113,6 +113,39 @@ def _pure_block(items, names: set[str], calls: set[str], math: frozenset, known:
     return True
 
 
+def typedefs_resolved(funcs: list[c_ast.FuncDef], typedefs: dict[str, list[str]]) -> None:
+    """Rewrites, in place, the typedef names of number types in the file's loop-free functions
+    (LULESH's `static inline Real_t CalcElemVolume(const Real_t x0, ...)`, Halide's `i16 avg(i16 a,
+    i16 b)`) to the words they stand for: such a helper is pure as its `double` spelling is, and
+    a harness or a .cu that compiles it without the file's typedefs reads the same types."""
+    def words(name: str) -> list[str] | None:
+        seen = set()
+        out = [name]
+        while len(out) == 1 and out[0] in typedefs and out[0] not in seen:
+            seen.add(out[0])
+            out = [w for w in typedefs[out[0]] if w != "const"]
+        return out if out != [name] and set(out) <= ARITH_WORDS else None
+
+    for f in funcs:
+        nodes = list(_all(f))
+        if any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in nodes):
+            continue
+        for n in nodes:
+            if isinstance(n, c_ast.IdentifierType):
+                named = [w for w in n.names if w not in _QUALIFIERS]
+                if len(named) == 1 and words(named[0]) is not None:
+                    n.names = [w for w in n.names if w in _QUALIFIERS] + words(named[0])
+
+
+_QUALIFIERS = {"const", "volatile", "static", "inline", "register"}
+
+
+def _all(node):
+    yield node
+    for _, c in node.children():
+        yield from _all(c)
+
+
 def pure_functions(funcs: list[c_ast.FuncDef], math: frozenset, enums=frozenset()) -> dict[str, tuple[str, ...]]:
     """name -> the pure helpers it calls (itself not included), of the file's pure helpers
     (`enums`: the file's enum constants, which a helper may name)."""

@@ -1,0 +1,42 @@
+"""Probe 44 (image processing: Halide pipelines in C, OpenCV filters, Kernel Tuner's examples)."""
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+DATA = Path(__file__).resolve().parent / "data" / "probe44"
+
+
+def _recipe(tmp_path, *steps, name="r.yaml"):
+    r = tmp_path / name
+    r.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
+    return r
+
+
+def test_a_helper_typed_with_typedefs_is_pure(tmp_path):
+    """`typedef float real; static inline real avg(real a, real b)` (and Halide's `i16`,
+    LULESH's `Real_t`) was "a call that may have side effects"."""
+    rc, out, err = run_cli("deps", DATA / "helper_typedef.c", "--function", "f")
+    assert rc == 0 and "parallel" in out, err
+    rc, out, err = run_cli("deps", DATA / "demosaic.c", "--function", "demosaic")
+    assert rc == 0 and "parallel" in out, err
+    rc, out, err = run_cli("deps", DATA.parent / "probe45" / "lulesh_helper_typedef.c", "--function", "f")
+    assert rc == 0 and "parallel" in out, err
+    for n in (37, 40):
+        rc, out, err = run_cli("run", DATA / "helper_typedef.c", "--function", "f", "-D", f"n={n}", "--repetitions", "1",
+                               "--recipe", _recipe(tmp_path, "unroll: {stmt: 0, loop: i, factor: 4}"))
+        assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="compiles the .cu with nvcc")
+def test_a_typedef_helper_compiles_in_the_cu(tmp_path):
+    cu = tmp_path / "h.cu"
+    rc, out, err = run_cli("transform", DATA / "helper_typedef.c", "--function", "f", "--target", "cuda", "-o", cu,
+                           "--recipe", _recipe(tmp_path, "tile: {stmt: 0, loop: i, size: 16}",
+                                               "cuda: {stmt: 0, block: [ii], thread: [i]}"))
+    assert rc == 0, err
+    p = subprocess.run(["nvcc", "-c", str(cu), "-o", str(tmp_path / "h.o")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
