@@ -443,8 +443,12 @@ def reverse(v: Variant, stmt: int, loop) -> Variant:
                       lambda d: replace(d, expr=f"-({d.expr})", reversed=not d.reversed))
 
 
-def distribute(v: Variant, stmts: list[int], loop) -> Variant:
+def distribute(v: Variant, stmts: list[int], loop, groups: list[list[int]] | None = None) -> Variant:
+    """`groups`: the statements of a group keep one copy of the loop between them (and the loops
+    inside it they share), as CHiLL keeps a dependence cycle together: COSMO's vertical advection
+    splits `i` between its forward and its backward k-sweep."""
     stmts = sorted(set(stmts))
+    group_of = {s: ("group", g) for g, members in enumerate(groups or ()) for s in members}
     name = resolve_name(v, stmts[0], loop)
     group = sharing(v, stmts[0], name)
     inside = {v.pieces[k].stmt for k, _ in group}
@@ -460,7 +464,7 @@ def distribute(v: Variant, stmts: list[int], loop) -> Variant:
     runs: list[tuple[object, list]] = []
     for k, pos in sorted(group, key=lambda kp: inner(kp[0])):
         s = v.pieces[k].stmt
-        key = s if s in stmts else "rest"
+        key = group_of.get(s, s) if s in stmts else "rest"
         if runs and runs[-1][0] == key:
             runs[-1][1].append((k, pos))
         else:

@@ -15,7 +15,7 @@ from looptx.poly import schedule as S
 from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
-from looptx.recipe.fusing import fuse_step, say_fused, shifts_that_fuse
+from looptx.recipe.fusing import distribute_groups_hint, fuse_step, say_fused, shifts_that_fuse
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import C_WORDS, Recipe, Step
 from looptx.recipe.team import team_loops, team_outermost
@@ -101,6 +101,12 @@ def _tile(v: Variant, st: Step) -> Variant:
 
 
 def _distribute(v: Variant, st: Step) -> Variant:
+    if st.get("groups") is not None:
+        groups = st["groups"]
+        flat = [s for g in groups for s in g]
+        if len(flat) != len(set(flat)):
+            raise st.error("a statement is in two groups", hint="list each statement in one group")
+        return S.distribute(v, flat, st["loop"], groups=[sorted(set(g)) for g in groups])
     stmts = _stmts(v, st)
     if list(stmts) != sorted(set(stmts)):
         # CHiLL's distribute takes a set too: a list out of order is no reordering
@@ -587,6 +593,8 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
                 say_fused(e, renamed_by)
             if isinstance(e, LegalityError):
                 as_mapping_refusal(e, st)
+            if st.name == "distribute" and isinstance(e, LegalityError) and st.get("groups") is None:
+                e.hint = distribute_groups_hint(before, st, e.hint)
             if st.name == "fuse" and isinstance(e, LegalityError):
                 shifts = shifts_that_fuse(before, st, lambda w: check_legal(w, deps))
                 if shifts:

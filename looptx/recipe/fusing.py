@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from looptx.errors import LooptxError, note_once
+from looptx.errors import LooptxError, RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import fusion as F
 from looptx.poly import schedule as S
@@ -100,3 +100,31 @@ def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, i
         else:
             return None
     return out or None
+
+
+def distribute_groups_hint(before: Variant, st: Step, hint: str | None) -> str | None:
+    """After a refused `distribute {stmts}`: the groups form that keeps each part of the loop's
+    body (a sub-nest, a statement) in one copy, when there is more than one part (Nekbone's
+    ax_e, two sibling nests in `e`; COSMO's forward and backward sweeps in `i`)."""
+    try:
+        first = _stmt_list(before, st)[0]
+        name = S.resolve_name(before, first, st["loop"])
+        parts: dict = {}
+        for k, pos in S.sharing(before, first, name):
+            p = before.pieces[k]
+            if pos + 1 < len(p.dims):
+                parts.setdefault(p.dims[pos + 1], set()).add(p.stmt)
+    except (RecipeError, KeyError, IndexError):
+        return hint
+    if len(parts) < 2 or all(len(x) == 1 for x in parts.values()):
+        return hint
+    groups = ", ".join("[" + ", ".join(map(str, sorted(x))) + "]" for _, x in sorted(parts.items()))
+    return (hint or "") + f"; to give each part of loop '{to_user(name)}' one copy, with the loops " \
+        f"inside it whole: distribute {{groups: [{groups}], loop: {to_user(name)}}}"
+
+
+def _stmt_list(v: Variant, st: Step) -> list[int]:
+    stmts = st["stmts"]
+    if stmts == "all":
+        return [0]
+    return sorted(stmts)

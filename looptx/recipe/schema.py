@@ -23,6 +23,7 @@ STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS,
     "integer >= 1", "integer >= 0", "integer", "affine expression", "mapping loop -> integer",
     "name", "list of facts", "list of loop names", "value", "mapping array -> element count",
     "true or false", "integer matrix", "list of reference numbers", "new loop name")
+GROUPS = "list of lists of statement numbers"
 
 # C and CUDA C++ keywords, and names the generated code declares: no user name may be one
 C_WORDS = frozenset("""auto break case char const continue default do double else enum extern
@@ -40,7 +41,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # one of: `loop` (a name every statement uses; an integer is a level), `level` (CHiLL's
     # fuse(stmts, level)), `loops` (each statement's loop, in the order of stmts)
     "fuse": {"stmts": (INTS, True), "loop": (NAME, False), "level": (POSINT, False), "loops": (NAMES, False)},
-    "distribute": {"stmts": (INTS, True), "loop": (NAME, True)},
+    # groups: [[0, 1], [2, 3]]: each group keeps one copy of the loop, and the loops inside it
+    "distribute": {"stmts": (INTS, False), "groups": (GROUPS, False), "loop": (NAME, True)},
     "skew": {"stmt": (STMT, True), "loop": (NAME, True), "by": (DICT_INT, True)},
     "shift": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True)},
     "shift_to": {"stmt": (STMT, True), "loop": (NAME, True), "to": (INT, True)},
@@ -78,7 +80,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "unroll_to_depth": {"stmt": (STMT, False), "depth": (NONNEG, True)},
 }
 # steps that take exactly one of some optional arguments
-ONE_OF = {"fuse": ("loop", "level", "loops")}
+ONE_OF = {"fuse": ("loop", "level", "loops"), "distribute": ("stmts", "groups")}
 ALIASES = {"assume": "known", "interchange": "permute", "unroll_and_jam": "unroll", "unroll_jam": "unroll",
            "unrolljam": "unroll",
            "copy_to_shared": "shared", "copy_to_registers": "registers", "scalar_replace": "registers"}
@@ -221,6 +223,9 @@ def check_arg(step: Step, arg: str, kind: str, value):
     if kind == INTS and value != "all" and not (isinstance(value, list) and value and
                                                all(_is_int(x) and x >= 0 for x in value)):
         raise bad("non-empty list of statement numbers")
+    if kind == GROUPS and not (isinstance(value, list) and value and all(
+            isinstance(g, list) and g and all(_is_int(x) and x >= 0 for x in g) for g in value)):
+        raise bad("list of groups of statement numbers, e.g. [[0, 1], [2, 3]]")
     if kind == REFS and not (isinstance(value, list) and value and
                              all(_is_int(x) and x >= 0 for x in value)):
         raise bad("non-empty list of reference numbers (0, 1, ...)")
@@ -299,7 +304,8 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
     given = [k for k in choice if k in args]
     if choice and not given:
         raise proto.error(f"missing argument: one of {', '.join(choice[:-1])} or {choice[-1]}",
-                          hint="e.g. loop: i (a name all the statements use), level: 1, or loops: [i, j]")
+                          hint="e.g. stmts: [1] (each its own copy) or groups: [[0, 1], [2, 3]]" if canon == "distribute"
+                          else "e.g. loop: i (a name all the statements use), level: 1, or loops: [i, j]")
     if len(given) > 1:
         raise proto.error(f"give one of {', '.join(choice[:-1])} and {choice[-1]}, not both "
                           f"{given[0]} and {given[1]}", hint=f"keep {given[0]}: ... or {given[1]}: ...")
