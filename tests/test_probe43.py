@@ -42,3 +42,15 @@ def test_the_final_values_use_the_bounds_the_region_put_in(tmp_path):
     p = subprocess.run(["gcc", "-Wall", "-Werror", "-c", str(out2), "-o", str(tmp_path / "o.o")],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+def test_orio_scalar_replacement_after_an_unroll_by_the_trip_count(tmp_path):
+    """Nek5000's key point: unrolljam with U_K = N2 = 8 and SCREP=True gave no scalars and no
+    note (the registers step at the unrolled loop was skipped as inapplicable)."""
+    out_c = tmp_path / "out.c"
+    args = ("-D", "U_J=2", "-D", "U_I=4", "-D", "U_K=8", "-D", "SCREP=True")
+    rc, out, err = run_cli("transform", DATA / "orio_mxm_screp.c", *args, "-o", out_c)
+    assert rc == 0, err
+    assert "c_r[0][0] = c_r[0][0] + a[i] * b[j * N2 + 0];" in out_c.read_text()
+    rc, out, err = run_cli("run", DATA / "orio_mxm_screp.c", *args, "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err

@@ -129,7 +129,14 @@ def _stmts(v: Variant, st: Step) -> list[int]:
 def _promotion(kind: str):
     def step(v: Variant, st: Step) -> Variant:
         from looptx.poly.promote import Promotion, plan
-        at = S.resolve_name(v, st["stmt"], st["at"])
+        try:
+            at = S.resolve_name(v, st["stmt"], st["at"])
+        except RecipeError:
+            if kind != "registers":
+                raise
+            # a loop an earlier step unrolled fully (Orio's unrolljam by the trip count before its
+            # scalarreplace): the registers hold what its unrolled copies reuse
+            at = S.resolve_name(v, st["stmt"], st["at"], hidden=True)
         if st.get("around"):
             at = _loop_around(v, st, at)
         _check_promotion_at(v, st, kind, at)
