@@ -54,3 +54,20 @@ def test_orio_scalar_replacement_after_an_unroll_by_the_trip_count(tmp_path):
     assert "c_r[0][0] = c_r[0][0] + a[i] * b[j * N2 + 0];" in out_c.read_text()
     rc, out, err = run_cli("run", DATA / "orio_mxm_screp.c", *args, "--repetitions", "1")
     assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("n", [37, 40])
+def test_f2c_parameter_adjustments_stay_outside_a_function_region(tmp_path, n):
+    """`--b; --a;` and `a -= a_offset;` before the loops: every f2c routine was refused under
+    --function ("'b' used as a pointer")."""
+    rc, out, err = run_cli("deps", DATA / "f2c_routines.c", "--function", "mxmf2_")
+    assert rc == 0 and "c__[i__ + (j * c_dim1)] += a[i__ + (k * a_dim1)]" in out, err
+    r = _recipe(tmp_path, "unroll: {stmt: 0, loop: i__, factor: 4}")
+    rc, out, err = run_cli("run", DATA / "f2c_routines.c", "--function", "add2s2_", "--recipe", r,
+                           "-D", f"n__0={n}", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
+    r = _recipe(tmp_path, "distribute: {stmts: [1], loop: j}", "permute: {stmt: 1, order: [j, k, i__]}", name="m.yaml")
+    rc, out, err = run_cli("run", DATA / "f2c_routines.c", "--function", "mxmf2_", "--recipe", r, "-D", "m1__0=7",
+                           "-D", "m2__0=5", "-D", "n3__0=6", "-D", "a_dim1=7", "-D", "b_dim1=5", "-D", "c_dim1=7",
+                           "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err

@@ -62,11 +62,29 @@ def _calls_loops(node) -> bool:
     return any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in all_nodes(node))
 
 
-def _set_names(stmts) -> set[str] | None:
+def _pointer_params(fdef: c_ast.FuncDef) -> frozenset:
+    args = fdef.decl.type.args if isinstance(fdef.decl.type, c_ast.FuncDecl) else None
+    return frozenset(p.name for p in (args.params if args else ())
+                     if isinstance(p, c_ast.Decl) and isinstance(p.type, (c_ast.PtrDecl, c_ast.ArrayDecl)))
+
+
+def _pointer_step(node, pointers) -> bool:
+    """f2c's parameter adjustments (`--b;`, `a -= a_offset;`): the region reads the arrays
+    through the moved pointers, from their 1-based subscripts, as it does when `#pragma scop`
+    follows them."""
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("--", "++", "p--", "p++"):
+        return isinstance(node.expr, c_ast.ID) and node.expr.name in pointers
+    return isinstance(node, c_ast.Assignment) and node.op in ("-=", "+=") \
+        and isinstance(node.lvalue, c_ast.ID) and node.lvalue.name in pointers
+
+
+def _set_names(stmts, pointers=frozenset()) -> set[str] | None:
     """The scalars that statements of the form `x = e;` or `if (c) x = e; else ...` set, or
-    None when one of them does anything else."""
+    None when one of them does anything else (a parameter adjustment sets none)."""
     out = set()
     for st in stmts:
+        if _pointer_step(st, pointers):
+            continue
         if isinstance(st, c_ast.Compound):
             inner = _set_names(st.block_items or [])
         elif isinstance(st, c_ast.If):
@@ -81,17 +99,18 @@ def _set_names(stmts) -> set[str] | None:
     return out
 
 
-def _leading_sizes(body: list) -> list:
+def _leading_sizes(body: list, pointers=frozenset()) -> list:
     """The statements before the first loop that only set scalars which the loops after them
     read in a bound, a subscript or a condition and never set (NPB MG's `if (m3k == 3) d3 = 2;
     else d3 = 1;`): in the region, a scalar it sets is no size, and the region would be refused.
     Only then are they left out, so that other regions keep their statement numbers."""
     from looptx.frontend.temporaries import index_names, written_names
     k = next((i for i, st in enumerate(body) if isinstance(st, c_ast.For)), 0)
-    names = _set_names(body[:k]) if k else None
+    names = _set_names(body[:k], pointers) if k else None
     rest = body[k:]
     if not names or names & written_names(rest) or not names & index_names(rest):
-        return []
+        return [st for st in body[:k] if _pointer_step(st, pointers)] if k and all(
+            _pointer_step(st, pointers) for st in body[:k]) else []
     return body[:k]
 
 
@@ -102,18 +121,21 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
     `printf`, a `swap(&a, &b)`) splits them into one region before it and one after."""
     body = list(fdef.body.block_items or [])
     outside = []
-    while body and (isinstance(body[0], c_ast.Decl) or _outside_statement(body[0])):
+    pointers = _pointer_params(fdef)
+    while body and (isinstance(body[0], c_ast.Decl) or _outside_statement(body[0])
+                    or _pointer_step(body[0], pointers)):
         stmt = body.pop(0)
-        if not isinstance(stmt, c_ast.Decl):
+        if not isinstance(stmt, c_ast.Decl) and not _pointer_step(stmt, pointers):
             outside.append(stmt)
-    sizes = _leading_sizes(body)
+    sizes = _leading_sizes(body, pointers)
     if sizes:
         del body[:len(sizes)]
-        names = sorted(_set_names(sizes))
+        names = sorted(_set_names(sizes, pointers))
         line, col = where(sizes[0])
-        note_once(src.filename, line, f"the statements before the first loop set {', '.join(names)}, which "
-                  f"the loops read as {'sizes' if len(names) > 1 else 'a size'} (a bound, subscript or "
-                  "condition) and never set: they stay outside the region", col=col)
+        if names:
+            note_once(src.filename, line, f"the statements before the first loop set {', '.join(names)}, which "
+                      f"the loops read as {'sizes' if len(names) > 1 else 'a size'} (a bound, subscript or "
+                      "condition) and never set: they stay outside the region", col=col)
     trailing = None
     while body and (isinstance(body[-1], c_ast.Return) or _outside_statement(body[-1])):
         trailing = body.pop()
