@@ -40,3 +40,12 @@ def test_a_typedef_helper_compiles_in_the_cu(tmp_path):
     assert rc == 0, err
     p = subprocess.run(["nvcc", "-c", str(cu), "-o", str(tmp_path / "h.o")], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.parametrize("name", ["blur_tune.c", "blur_tune2.c"])
+def test_orio_decl_takes_unsigned_and_stdint_types(tmp_path, name):
+    """`decl dynamic uint16_t tmp[...]` / `unsigned short`: "unknown type" before."""
+    src = tmp_path / name
+    shutil.copy(DATA / name, src)
+    rc, out, err = run_cli("search", src, "--budget", "2", "--no-progress")
+    assert rc == 0 and "status: ok 2" in out, out + err

@@ -44,6 +44,7 @@ _ALLOWED = {
 _STATEMENTS = ("let", "arg", "param", "constraint", "option", "decl")
 STORAGE = ("static", "dynamic", "managed")
 TYPES = ("void", "char", "short", "int", "long", "float", "double", "macro")
+INT_WORDS = frozenset(f"{u}int{b}_t" for u in ("", "u") for b in (8, 16, 32, 64)) | {"size_t"}
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPEC_NAME = re.compile(r"[A-Za-z0-9_./-]+")
 _CLOSER = {"(": ")", "[": "]", "{": "}"}
@@ -396,11 +397,18 @@ class _Parser:
         device = word == "__device__"
         if device:
             word, at = self.ident("a type", "write decl static double A[N][N] = random;")
-        if word not in TYPES:
+        if word not in TYPES and word not in INT_WORDS and word not in ("unsigned", "signed"):
             raise self.error(at, f"unknown type '{word}' in decl",
-                             "use one of " + ", ".join(TYPES) +
+                             "use one of " + ", ".join(TYPES) + ", unsigned/signed ones, or <stdint.h>'s" +
                              (", after an optional static/dynamic/managed" if storage is None else ""))
         ctype = word
+        # image data: `unsigned char`, `unsigned short`, `long long`
+        while ctype.split()[-1] in ("unsigned", "signed", "long"):
+            m = _IDENT.match(self.s, self.skip())
+            if not m or m.group() not in ("char", "short", "int", "long", "double"):
+                break
+            self.i = m.end()
+            ctype += " " + m.group()
         name, nat = self.ident("a variable name", "write decl static double A[N][N] = random;")
         dims: list[Expr] = []
         while self.peek() == "[":

@@ -85,6 +85,9 @@ def input_decls(spec, path: str) -> str | None:
     if spec is None:
         return None
     lines = []
+    if any(d.ctype.endswith("_t") for d in spec.input_vars):
+        lines.append("#include <stdint.h>")
+        lines.append("#include <stddef.h>")
     for d in spec.input_vars:
         dims = "".join(f"[{e.text}]" for e in d.dims)
         lines.append(f"{d.ctype} {d.name}{dims};")
