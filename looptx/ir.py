@@ -107,6 +107,26 @@ def _prec(e: Expr) -> int:
     return PRECEDENCE["atom"]
 
 
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_BITWISE = {"&", "|", "^"}
+
+
+def _unclear(op: str, x: Expr) -> bool:
+    """Parentheses that C's precedence does not need but gcc -Wparentheses asks for (and the
+    user wrote: OpenCV's CV_DESCALE `(x + (1 << (n-1))) >> n`, pnpoly's `(a > b) != (c > d)`)."""
+    if not op or not isinstance(x, Bin):
+        return False
+    if op in ("<<", ">>"):
+        return x.op in ("+", "-")
+    if op in _COMPARE:
+        return x.op in _COMPARE
+    if op == "||":
+        return x.op == "&&"
+    if op in _BITWISE:
+        return x.op in ("+", "-") or x.op in _COMPARE or x.op in _BITWISE and x.op != op
+    return False
+
+
 def to_c(e: Expr, ref: Callable[[Ref], str] | None = None,
          var: Callable[[str], str | None] | None = None, spelled: bool = False) -> str:
     """Print with the fewest parentheses C's precedence allows.
@@ -114,10 +134,10 @@ def to_c(e: Expr, ref: Callable[[Ref], str] | None = None,
     `ref` prints an array reference (the caller decides subscripts); `var` may replace a
     variable by already-printed text (parenthesised by the caller if needed); `spelled` prints
     macro uses as the user wrote them, for code that goes back into the user's file."""
-    def p(x: Expr, need: int, right: bool = False) -> str:
+    def p(x: Expr, need: int, right: bool = False, op: str = "") -> str:
         s = go(x)
         px = _prec(x)
-        if px < need or (right and px == need and isinstance(x, Bin)):
+        if px < need or (right and px == need and isinstance(x, Bin)) or _unclear(op, x):
             return f"({s})"
         return s
 
@@ -136,7 +156,7 @@ def to_c(e: Expr, ref: Callable[[Ref], str] | None = None,
             return x.array + "".join(f"[{go(i)}]" for i in x.index)
         if isinstance(x, Bin):
             q = PRECEDENCE[x.op]
-            return f"{p(x.a, q)} {x.op} {p(x.b, q, right=True)}"
+            return f"{p(x.a, q, op=x.op)} {x.op} {p(x.b, q, right=True, op=x.op)}"
         if isinstance(x, Un):
             inner = p(x.a, PRECEDENCE["unary"])
             if x.op in ("-", "+") and inner.startswith(x.op):

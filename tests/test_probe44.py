@@ -49,3 +49,20 @@ def test_orio_decl_takes_unsigned_and_stdint_types(tmp_path, name):
     shutil.copy(DATA / name, src)
     rc, out, err = run_cli("search", src, "--budget", "2", "--no-progress")
     assert rc == 0 and "status: ok 2" in out, out + err
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="compiles with gcc")
+@pytest.mark.parametrize("name, function, recipe, check", [
+    ("sepfilter.c", "icvSepFilter3x3_8u_C1R", "sep1.yaml", ") >> 16"),
+    ("pnpoly_soa.c", "pnpoly_soa", "pnpoly_omp.yaml", ") != ("),
+])
+def test_the_output_keeps_the_parentheses_gcc_asks_for(tmp_path, name, function, recipe, check):
+    """CV_DESCALE's `(x + (1 << 15)) >> 16` and pnpoly's `(a > b) != (c > d)` were printed
+    without them: 18 -Wparentheses warnings where the originals compile clean."""
+    out_c = tmp_path / "out.c"
+    rc, out, err = run_cli("transform", DATA / name, "--function", function, "--recipe", DATA / recipe, "-o", out_c)
+    assert rc == 0, err
+    assert check in out_c.read_text()
+    p = subprocess.run(["gcc", "-Wall", "-Wno-unknown-pragmas", "-Werror", "-fopenmp", "-c", str(out_c), "-o",
+                        str(tmp_path / "o.o")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
