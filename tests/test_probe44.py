@@ -66,3 +66,21 @@ def test_the_output_keeps_the_parentheses_gcc_asks_for(tmp_path, name, function,
     p = subprocess.run(["gcc", "-Wall", "-Wno-unknown-pragmas", "-Werror", "-fopenmp", "-c", str(out_c), "-o",
                         str(tmp_path / "o.o")], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.parametrize("n", [37, 40])
+def test_a_choosing_subscript_of_an_array_of_structs(tmp_path, n):
+    """Kernel Tuner's pnpoly: `int km = (j == 0) ? VERTICES - 1 : j - 1; ... vertices[km].x` is a
+    `?:` of two member reads, as `vx[km]` already was."""
+    r = _recipe(tmp_path, "tile: {stmt: 0, loop: i, size: 8}")
+    rc, out, err = run_cli("transform", DATA / "pnpoly_float2.c", "--function", "cn_pnpoly_reference_kernel",
+                           "--recipe", r)
+    assert rc == 0 and "j == 0 ? vertices[VERTICES - 1].x : vertices[j - 1].x" in out, err
+    rc, out, err = run_cli("run", DATA / "pnpoly_float2.c", "--function", "cn_pnpoly_reference_kernel", "--recipe", r,
+                           "-D", f"n={n}", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_trailing_counter_in_the_increment_is_named():
+    rc, out, err = run_cli("deps", DATA / "pnpoly_kj.c", "--function", "cn_pnpoly_reference_kernel")
+    assert rc == 2 and "the loop's increment also sets 'k' (the value 'j' had before it)" in err, err

@@ -97,6 +97,14 @@ def loop_step(ex, node: c_ast.For, it: str) -> int:
     if not (isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID)):
         raise bad()
     if nxt.lvalue.name != it:
+        inner = nxt.rvalue
+        if isinstance(inner, c_ast.UnaryOp) and isinstance(inner.expr, c_ast.ID) and inner.expr.name == it \
+                and inner.op in ("p++", "++", "p--", "--"):
+            # pnpoly's `for (j = 0, k = n - 1; j < n; k = j++)`: k trails j by one
+            raise ex.error(nxt, f"the loop's increment also sets '{nxt.lvalue.name}' (the value '{it}' had "
+                           "before it), which carries a value from one iteration to the next",
+                           f"increment '{it}' alone and compute '{nxt.lvalue.name}' from it in the body, "
+                           f"e.g. int {nxt.lvalue.name} = ({it} == 0) ? LAST : {it} - 1;")
         raise ex.error(nxt, f"the loop increments '{nxt.lvalue.name}', not its iterator '{it}'",
                        "increment the loop's own iterator")
     rhs = nxt.rvalue

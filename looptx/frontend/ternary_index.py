@@ -40,7 +40,8 @@ def ternary_subscripts_lifted(node) -> None:
 
 
 def _lifted(parent, attr: str, child):
-    if not isinstance(child, c_ast.ArrayRef) or not _read(parent, attr):
+    # a member of an element (Kernel Tuner's `vertices[k].x`) is one read with its chain
+    if not isinstance(child, (c_ast.ArrayRef, c_ast.StructRef)) or not _read(parent, attr):
         return child
     choice = _choice(child)
     if choice is None:
@@ -65,7 +66,10 @@ def _choice(ref: c_ast.ArrayRef):
     """The first `?:` that is not min/max in the subscripts of the chain `ref`, outside any
     element read inside them."""
     chain = ref
-    while isinstance(chain, c_ast.ArrayRef):
+    while isinstance(chain, (c_ast.ArrayRef, c_ast.StructRef)):
+        if isinstance(chain, c_ast.StructRef):
+            chain = chain.name
+            continue
         stack = [chain.subscript]
         while stack:
             n = stack.pop()
