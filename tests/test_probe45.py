@@ -58,3 +58,14 @@ def test_each_regions_dropped_pragma_has_its_note():
     rc, out, err = run_cli("transform", DATA / "two_regions_omp.c")
     assert rc == 0 and "two_regions_omp.c:4:5: note: '#pragma omp parallel for' inside the region is dropped" in err \
         and "two_regions_omp.c:9:5: note: '#pragma omp parallel for' inside the region is dropped" in err, err
+
+
+def test_a_local_set_from_a_member_size_takes_its_value():
+    """Himeno's `imax = p->mrows - 1;`: `-D p__mrows=9` gave "the size 'imax' has no value", and
+    `-D imax=20` next to it validated a state the function never reaches."""
+    rc, out, err = run_cli("run", DATA / "member_size_local.c", "--function", "scale", "-D", "p__mrows=9",
+                           "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("run", DATA / "member_size_local.c", "--function", "scale", "-D", "p__mrows=9",
+                           "-D", "imax=20", "--repetitions", "1")
+    assert rc == 2 and "-D imax=20 disagrees with what the function sets it to before the region" in err, err

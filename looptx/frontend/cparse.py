@@ -14,7 +14,7 @@ from looptx.frontend.escape import fragment_locals, dead_after, used_after, with
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region
-from looptx.frontend.implied import (agreeing_defines, check_defines_agree, constant_locals, derived_sizes,
+from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
                                      implied_values)
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
                                        outside_fragment_regions, unfinished_region_code)
@@ -344,6 +344,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         implied = implied_values(fdef, collector.decls, derived, {**int_macros, **defines})
         constants = constant_locals(fdef, collector.decls, derived)
         check_defines_agree(constants, defines, collector.decls, where, path)
+        check_derived_agree(derived, {**int_macros, **defines}, defines, collector.decls, where, path)
         # struct member chains become variables read before the region (frontend/members.py)
         # calls of index helpers in subscripts and bounds are read as their expressions
         # a name declared again in the region is another object: it gets a name of its own

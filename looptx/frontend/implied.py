@@ -26,10 +26,21 @@ def _writes(scope, where) -> tuple[dict[str, list], set[str]]:
             changed.setdefault(target.name, []).append((where(n), n))
         root = target
         while isinstance(root, (c_ast.ArrayRef, c_ast.StructRef)):
+            if isinstance(root, c_ast.StructRef):
+                arrays.add(_member_path(root))       # `p->m[i] = ...` changes p->m, not p->mrows
             root = root.name
         if root is not target and isinstance(root, c_ast.ID):
             arrays.add(root.name)
     return changed, arrays
+
+
+def _member_path(n) -> str | None:
+    """`p->a.b` as the model names the member, p__a__b; None for another base."""
+    path = []
+    while isinstance(n, c_ast.StructRef) and isinstance(n.field, c_ast.ID):
+        path.append(n.field.name)
+        n = n.name
+    return "__".join([n.name] + list(reversed(path))) if isinstance(n, c_ast.ID) else None
 
 
 class _SizeText(c_generator.CGenerator):
@@ -49,6 +60,13 @@ class _SizeText(c_generator.CGenerator):
         if isinstance(node, c_ast.ID) and node.name not in self.written and subs:
             return f"{node.name}__{'_'.join(reversed(subs))}"
         return super().visit_ArrayRef(n)
+
+    def visit_StructRef(self, n):
+        # Himeno's `imax = p->mrows - 1;`: the member is the size p__mrows (frontend/members.py)
+        name = _member_path(n)
+        if name is not None and name not in self.written:
+            return name
+        return super().visit_StructRef(n)
 
 
 def _single_assignment(scope, writes: list, after: tuple, start: tuple):
@@ -220,3 +238,26 @@ def check_defines_agree(constants: dict[str, int], defines: dict, decls, where, 
                           f"would never run",
                           hint=f"drop -D {name} (steps that need its value take {value}), or change "
                                f"the declaration", file=path, line=line or None, col=col or None)
+
+
+def check_derived_agree(derived, values: dict, defines: dict, decls, where, path: str) -> None:
+    """A --define of a local the function computes before the region from other sizes, when
+    those are given too, must give what the function computes (Himeno's `imax = p->mrows - 1`
+    with -D p__mrows=9 -D imax=20 validated a state the function never reaches)."""
+    from looptx.frontend.expr import evaluate
+    for name, init in derived:
+        model = to_model(name)
+        given = _integer(defines.get(model))
+        if given is None:
+            continue
+        try:
+            v = evaluate(init, {k: x for k, x in values.items() if k != model})
+        except Exception:  # noqa: BLE001 - what it is computed from has no value here
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v) or int(v) == given:
+            continue
+        decl = next((d for d in decls if d.name == name), None)
+        line, col = where(decl) if decl is not None else (None, None)
+        raise SourceError(f"-D {name}={given} disagrees with what the function sets it to before the region, "
+                          f"{to_user(init)} = {int(v)} at these sizes", hint=f"drop -D {name}, or give sizes "
+                          f"that make {to_user(init)} equal {given}", file=path, line=line or None, col=col or None)
