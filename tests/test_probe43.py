@@ -71,3 +71,18 @@ def test_f2c_parameter_adjustments_stay_outside_a_function_region(tmp_path, n):
                            "-D", "m2__0=5", "-D", "n3__0=6", "-D", "a_dim1=7", "-D", "b_dim1=5", "-D", "c_dim1=7",
                            "--repetitions", "1")
     assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="builds with gcc")
+@pytest.mark.parametrize("n", [7, 8])
+def test_a_fuse_moves_a_statement_between_the_loops_before_them(tmp_path, n):
+    """Nekbone's CG update: `rtr = 0.0;` between the update loop and the dot product; fusing
+    them put it after the fused loop, which the fuse's hint could not help with."""
+    r = _recipe(tmp_path, "fuse: {stmts: [0, 3], loop: i}", "omp_for: {stmt: 0, loop: i, reduction: {+: [rtr]}}",
+                "unroll: {stmt: 0, loop: i, factor: 2}")
+    rc, out, err = run_cli("transform", DATA / "cg_update.c", "--function", "cg_update", "--recipe", r)
+    assert rc == 0 and "statement 2 between the loops now runs before the fused loop" in err, err
+    assert out.index("rtr = 0.0;") < out.index("#pragma omp parallel for reduction(+:rtr)"), out
+    rc, out, err = run_cli("run", DATA / "cg_update.c", "--function", "cg_update", "--recipe", r, "-D", f"n={n}",
+                           "--cflags", "-O2 -fopenmp", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err

@@ -7,10 +7,11 @@ statement (`loops: [i, j]`).  Legality is checked by the caller (the exact depen
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_model, to_user
-from looptx.poly.schedule import locate, normalize, resolve_name
+from looptx.poly.schedule import locate, normalize, resolve_name, sharing
 from looptx.poly.variant import LoopDim, Piece, Renamed, Variant
 
 
@@ -200,3 +201,37 @@ def _check_no_split(v: Variant, pieces: list[Piece], moved: set[int], origin: di
             raise RecipeError(f"fusing statement {origin.get(mover, v.pieces[mover].stmt)} at '{name}' "
                               f"would split loop '{old[-1]}', which it shares with statement "
                               f"{v.pieces[stay].stmt}", hint="distribute first, or fuse that statement too")
+
+
+def hoist_between(before: Variant, fused: Variant, stmts: list[int], loop) -> tuple[Variant, list[int]] | None:
+    """`fused` with the statements that sat between the fused loops, outside them (Nekbone's
+    `rtr = 0.0;` between the update loop and the dot product), moved to just before the fused
+    loop, in their order: after it, the later loop's statements would run before them; and
+    those statements.  None when there are none."""
+    if len(before.pieces) != len(fused.pieces):
+        return None
+    try:
+        name = resolve_name(fused, stmts[0], loop)
+        group = sharing(fused, stmts[0], name)
+    except RecipeError:
+        return None
+    k0, pos = group[0]
+    prefix = fused.pieces[k0].dims[:pos - 1]
+    at = Fraction(fused.pieces[k0].dims[pos - 1])
+    inside = {k for k, _ in group}
+    olds = [before.pieces[k].dims[pos - 1] for k in inside
+            if len(before.pieces[k].dims) > pos and before.pieces[k].dims[:pos - 1] == prefix]
+    if not olds:
+        return None
+    lo, hi = min(olds), max(olds)
+    between = sorted((q.dims[pos - 1], k) for k, q in enumerate(before.pieces)
+                     if k not in inside and len(q.dims) >= pos and q.dims[:pos - 1] == prefix
+                     and lo < q.dims[pos - 1] < hi)
+    if not between:
+        return None
+    pieces = list(fused.pieces)
+    for rank, (_, k) in enumerate(between):
+        q = pieces[k]
+        pieces[k] = replace(q, dims=q.dims[:pos - 1] + (at - 1 + Fraction(rank + 1, len(between) + 1),)
+                            + q.dims[pos:])
+    return fused.evolve(pieces=normalize(pieces)), sorted({before.pieces[k].stmt for _, k in between})

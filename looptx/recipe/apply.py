@@ -12,12 +12,12 @@ from looptx.poly import nonsingular as NS
 from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
-from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
-from looptx.recipe.fusing import distribute_groups_hint, fuse_step, say_fused, shifts_that_fuse
+from looptx.recipe.fusing import distribute_groups_hint, fuse_step, legal_or_hoisted, say_fused, shifts_that_fuse
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import C_WORDS, Recipe, Step
+from looptx.recipe.refusal import refuse
 from looptx.recipe.team import team_loops, team_outermost
 
 
@@ -483,7 +483,7 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         bad = [(d, r.subtract(PL.reordered_updates(v, d, r))) for d, r in bad if not r.is_empty()]
         bad = [(d, r) for d, r in bad if not r.is_empty()]
         if bad:
-            _refuse(v, deps, bad, st)
+            refuse(v, deps, bad, st)
     from looptx.poly.gpu import check, mappings
     if mappings(v):
         check(v, deps)                     # mapped loops carry no dependence
@@ -495,34 +495,6 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
                             "or pass --unsafe",
                             file=st.file if st else None, line=st.line if st else None,
                             step=st.index if st else None, step_name=st.name if st else None)
-
-
-def _refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
-    dep, rel = bad[0]
-    what = D.describe_violation(deps, dep, rel)
-    if st is not None and st.name == "distribute":
-        # its copies keep the textual order: there is no other order to choose
-        hint = "the loop's copies run one after another in the statements' textual order, and a " \
-               "dependence goes back from a later statement to an earlier one; keep them in one " \
-               "loop (or shift first)"
-    elif PL.reduction_op(v.scop, dep) is not None:
-        op, var = PL.reduction_op(v.scop, dep), to_user(dep.array)
-        hint = f"the new order runs the updates of '{var}' (a {op} reduction) in another order, which " \
-               f"changes its rounding; an omp_for step with reduction: {{'{op}': [{var}]}} on the " \
-               "loop, before this one, allows any order of them inside that loop; else choose another order"
-        clause = next((d.name for p in v.pieces for d in p.loops for t in d.pragmas
-                       if PL.is_omp_for(t) and dep.array in {x for _, x in clause_pairs(t)}), None)
-        if clause is not None:
-            hint = f"the reduction clause on loop '{to_user(clause)}' lets its updates of '{var}' run in any " \
-                   "order inside one run of that loop, and this order moves them across the loops around " \
-                   "it; choose another order"
-    else:
-        hint = "this order breaks a dependence of the original program; choose another order " \
-               "(or skew first)"
-    hint += PV.hint(deps, dep, [d for d, _ in bad[1:]])
-    raise LegalityError(what, hint=hint + ", or pass --unsafe",
-                        file=st.file if st else None, line=st.line if st else None,
-                        step=st.index if st else None, step_name=st.name if st else None)
 
 
 def _unrolled_away(before: Variant, after: Variant) -> list[tuple[int, str, int]]:
@@ -589,7 +561,7 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
             if v.scop is not before.scop and not unsafe:
                 deps = D.compute_deps(v.scop)       # privatize: fewer dependences from now on
             if not unsafe:
-                check_legal(v, deps, st)
+                v = legal_or_hoisted(v, before, st, lambda w: check_legal(w, deps, st))
         except LooptxError as e:
             if st.optional:
                 v = before

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from looptx.errors import LooptxError, RecipeError, note_once
+from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import fusion as F
 from looptx.poly import schedule as S
@@ -128,3 +128,28 @@ def _stmt_list(v: Variant, st: Step) -> list[int]:
     if stmts == "all":
         return [0]
     return sorted(stmts)
+
+
+def legal_or_hoisted(v: Variant, before: Variant, st: Step, legal) -> Variant:
+    """`v` if legal; for a fuse, else the fused code with the statements that sat between the
+    loops moved before the fused loop, if that is legal (Nekbone's `rtr = 0.0;` between the
+    update loop and the dot product)."""
+    try:
+        legal(v)
+        return v
+    except LegalityError as e:
+        if st.name != "fuse" or st["stmts"] == "all":
+            raise
+        spec = st["loops"][0] if st.get("loops") else st.get("level") or st.get("loop")
+        hoisted = F.hoist_between(before, v, sorted(st["stmts"]), spec)
+        if hoisted is None:
+            raise
+        alt, moved = hoisted
+        try:
+            legal(alt)
+        except LooptxError:
+            raise e from None
+        note_once(st.file or "recipe", st.line, f"step {st.index} (fuse): statement"
+                  f"{'s' if len(moved) > 1 else ''} {', '.join(map(str, moved))} between the loops now "
+                  "run{} before the fused loop".format("" if len(moved) > 1 else "s"))
+        return alt

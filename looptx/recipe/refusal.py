@@ -1,0 +1,40 @@
+"""The message of a step that breaks a dependence of the original program: the witness, and
+the way out that fits the step (a distribute's textual order, a reduction's clause)."""
+from __future__ import annotations
+
+from looptx.errors import LegalityError
+from looptx.frontend.names import to_user
+from looptx.poly import deps as D
+from looptx.poly import parallel as PL
+from looptx.poly import privatize as PV
+from looptx.poly.reductions import clause_pairs
+from looptx.poly.variant import Variant
+from looptx.recipe.schema import Step
+
+
+def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
+    dep, rel = bad[0]
+    what = D.describe_violation(deps, dep, rel)
+    if st is not None and st.name == "distribute":
+        # its copies keep the textual order: there is no other order to choose
+        hint = "the loop's copies run one after another in the statements' textual order, and a " \
+               "dependence goes back from a later statement to an earlier one; keep them in one " \
+               "loop (or shift first)"
+    elif PL.reduction_op(v.scop, dep) is not None:
+        op, var = PL.reduction_op(v.scop, dep), to_user(dep.array)
+        hint = f"the new order runs the updates of '{var}' (a {op} reduction) in another order, which " \
+               f"changes its rounding; an omp_for step with reduction: {{'{op}': [{var}]}} on the " \
+               "loop, before this one, allows any order of them inside that loop; else choose another order"
+        clause = next((d.name for p in v.pieces for d in p.loops for t in d.pragmas
+                       if PL.is_omp_for(t) and dep.array in {x for _, x in clause_pairs(t)}), None)
+        if clause is not None:
+            hint = f"the reduction clause on loop '{to_user(clause)}' lets its updates of '{var}' run in any " \
+                   "order inside one run of that loop, and this order moves them across the loops around " \
+                   "it; choose another order"
+    else:
+        hint = "this order breaks a dependence of the original program; choose another order " \
+               "(or skew first)"
+    hint += PV.hint(deps, dep, [d for d, _ in bad[1:]])
+    raise LegalityError(what, hint=hint + ", or pass --unsafe",
+                        file=st.file if st else None, line=st.line if st else None,
+                        step=st.index if st else None, step_name=st.name if st else None)
