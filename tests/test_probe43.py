@@ -86,3 +86,9 @@ def test_a_fuse_moves_a_statement_between_the_loops_before_them(tmp_path, n):
     rc, out, err = run_cli("run", DATA / "cg_update.c", "--function", "cg_update", "--recipe", r, "-D", f"n={n}",
                            "--cflags", "-O2 -fopenmp", "--repetitions", "1")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_cpu_copy_before_the_outermost_loop_says_what_to_do():
+    rc, out, err = run_cli("transform", DATA / "local_grad3_batch.c", "--function", "local_grad3_batch", "--recipe",
+                           DATA / "datacopy_around_e.yaml")
+    assert rc == 2 and "copy at 'e' itself: once per iteration of 'e'" in err and "blocks" not in err, err

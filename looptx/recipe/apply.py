@@ -214,8 +214,11 @@ def _loop_around(v: Variant, st: Step, at: str) -> str:
     while k > 0 and names[k - 1] in threads:
         k -= 1
     if k == 0:
-        raise st.error(f"no loop encloses '{at}' to make the copy in",
-                       hint="copy at a loop inside it, or map an outer loop to blocks")
+        raise st.error(f"no loop encloses '{at}' to make the copy in (looptx makes no copy before the "
+                       "outermost loop of a region)",
+                       hint=f"copy at '{at}' itself: once per iteration of '{at}', the footprint of the loops "
+                            "inside it" if st.name == "datacopy" else
+                            "copy at a loop inside it, or map an outer loop to blocks")
     return names[k - 1]
 
 
