@@ -84,3 +84,16 @@ def test_a_choosing_subscript_of_an_array_of_structs(tmp_path, n):
 def test_a_trailing_counter_in_the_increment_is_named():
     rc, out, err = run_cli("deps", DATA / "pnpoly_kj.c", "--function", "cn_pnpoly_reference_kernel")
     assert rc == 2 and "the loop's increment also sets 'k' (the value 'j' had before it)" in err, err
+
+
+@pytest.mark.parametrize("n", [37, 40])
+def test_struct_copies_of_elements_read_member_by_member(tmp_path, n):
+    """Kernel Tuner's pnpoly: `float2 vj = vertices[j]; ... vj.x` was refused (a struct variable
+    of the region), and the hint to declare it before the region led to another refusal."""
+    r = _recipe(tmp_path, "tile: {stmt: 0, loop: i, size: 8}")
+    rc, out, err = run_cli("transform", DATA / "pnpoly_struct_locals.c", "--function", "cn_pnpoly_reference_kernel",
+                           "--recipe", r)
+    assert rc == 0 and "vertices[j].x" in out and "float2 vj" not in out, err
+    rc, out, err = run_cli("run", DATA / "pnpoly_struct_locals.c", "--function", "cn_pnpoly_reference_kernel",
+                           "--recipe", r, "-D", f"n={n}", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err

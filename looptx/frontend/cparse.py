@@ -14,6 +14,7 @@ from looptx.frontend.escape import fragment_locals, dead_after, used_after, with
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region
+from looptx.frontend.struct_copies import struct_copies_substituted
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
                                      implied_values)
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
@@ -212,6 +213,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     continues_as_guards(ast)
     dereferences_as_subscripts(ast)
     substituted = substitute_index_temporaries(ast)
+    struct_copies_substituted(ast)
     ternary_subscripts_lifted(ast)
     declared_here = _declared_in_file(ast)
     if soft:
