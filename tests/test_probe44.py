@@ -97,3 +97,12 @@ def test_struct_copies_of_elements_read_member_by_member(tmp_path, n):
     rc, out, err = run_cli("run", DATA / "pnpoly_struct_locals.c", "--function", "cn_pnpoly_reference_kernel",
                            "--recipe", r, "-D", f"n={n}", "--repetitions", "1")
     assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("name, function, what", [
+    ("rowfilter16u.c", "rowFilter_16u", "pointer 'S' reads its array through a cast to another element type"),
+    ("../probe45/hpcg_spmv.c", "ComputeSPMV_ref", "pointer 'cur_vals' is loaded from memory (matrixValues[i])"),
+])
+def test_pointer_locals_no_rewrite_reads_are_named_for_what_they_are(name, function, what):
+    rc, out, err = run_cli("deps", DATA / name, "--function", function)
+    assert rc == 2 and what in err and "declare it outside the region" not in err, err

@@ -11,6 +11,25 @@ from pycparser import c_ast
 from looptx.frontend.symbols import all_nodes, c_text, symbol_of, typedefs_resolved
 
 
+def _refuse_pointer_init(ex, node: c_ast.Decl) -> None:
+    """The two pointer locals no rewriting can read as an array plus an offset, named for what
+    they are: a cast to another element type (OpenCV's `(const ushort *)(src + y*sstep)`), a
+    pointer loaded from memory (HPCG's `matrixValues[i]`)."""
+    init, name = node.init, node.name
+    while isinstance(init, c_ast.Cast) and isinstance(init.expr, c_ast.Cast):
+        init = init.expr
+    if isinstance(init, c_ast.Cast):
+        raise ex.error(node, f"pointer '{name}' reads its array through a cast to another element type "
+                       f"({c_text(init.to_type)}), which the model of the array's elements does not hold",
+                       "pass the data as an array of the type the region reads (its row step in elements), "
+                       "or mark a region that reads the array as it is declared")
+    if isinstance(init, c_ast.ArrayRef) or isinstance(init, c_ast.UnaryOp) and init.op == "*":
+        raise ex.error(node, f"pointer '{name}' is loaded from memory ({c_text(init)}): the elements it "
+                       "reaches depend on data (a jagged or compressed-row layout), which no affine "
+                       "access describes", "transform the loops over a dense array, or leave this loop "
+                       "nest out of the region")
+
+
 def declare(ex, node: c_ast.Decl) -> None:
     """A declaration inside the region: the local's symbol, hoisted to the region's top, and
     its initializer as an assignment in place."""
@@ -19,6 +38,7 @@ def declare(ex, node: c_ast.Decl) -> None:
         raise ex.error(node, "unsupported declaration inside the region",
                        "declare scalars and fixed-size arrays only")
     if sym.kind == "array" and any(not d for d in sym.dims):
+        _refuse_pointer_init(ex, node)
         raise ex.error(node, f"pointer declaration '{node.name}' inside the region",
                        f"looptx reads a pointer local set to an array plus an offset ({node.name} = a + off) "
                        f"only where the code uses nothing but its elements ({node.name}[i]) and changes neither "
