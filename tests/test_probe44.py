@@ -1,4 +1,5 @@
 """Probe 44 (image processing: Halide pipelines in C, OpenCV filters, Kernel Tuner's examples)."""
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -106,3 +107,11 @@ def test_struct_copies_of_elements_read_member_by_member(tmp_path, n):
 def test_pointer_locals_no_rewrite_reads_are_named_for_what_they_are(name, function, what):
     rc, out, err = run_cli("deps", DATA / name, "--function", function)
     assert rc == 2 and what in err and "declare it outside the region" not in err, err
+
+
+def test_a_permute_that_needs_an_illegal_distribute_says_so():
+    """Kernel Tuner's matmul (`float sum = 0.0;` per iteration): the permute's hint sent the
+    user to a distribute that is refused in turn."""
+    rc, out, err = run_cli("transform", DATA / "matmul_kt.c", "--function", "matmul_kernel", "--recipe",
+                           DATA / "matmul_kt.lua", "--target", "cuda", "-o", os.devnull)
+    assert rc == 2 and "distributing loop 'y' first would not do either" in err, err

@@ -14,7 +14,8 @@ from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
-from looptx.recipe.fusing import distribute_groups_hint, fuse_step, legal_or_hoisted, say_fused, shifts_that_fuse
+from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_step, legal_or_hoisted,
+                                  say_fused, shifts_that_fuse)
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import C_WORDS, Recipe, Step
 from looptx.recipe.refusal import refuse
@@ -573,6 +574,8 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
                 _say_unrolled(e, removed, before)
             if renamed_by and type(e) is RecipeError:
                 say_fused(e, renamed_by)
+            if st.name == "permute" and type(e) is RecipeError and not unsafe:
+                check_distribute_hint(e, before, lambda w: check_legal(w, deps))
             if isinstance(e, LegalityError):
                 as_mapping_refusal(e, st)
             if st.name == "distribute" and isinstance(e, LegalityError) and st.get("groups") is None:

@@ -153,3 +153,23 @@ def legal_or_hoisted(v: Variant, before: Variant, st: Step, legal) -> Variant:
                   f"{'s' if len(moved) > 1 else ''} {', '.join(map(str, moved))} between the loops now "
                   "run{} before the fused loop".format("" if len(moved) > 1 else "s"))
         return alt
+
+
+_DISTRIBUTE_FIRST = re.compile(r"distribute the statements first \(distribute \{stmts: \[(\d+)\], loop: (\S+?)\}\)")
+
+
+def check_distribute_hint(e: LooptxError, before: Variant, legal) -> None:
+    """A permute that would split a loop suggests distributing it first; where that distribute
+    is itself illegal (Kernel Tuner's matmul: `float sum = 0.0;` per iteration of the loop, read
+    by the other statement), the hint says so instead of sending the user into a second refusal."""
+    m = _DISTRIBUTE_FIRST.search(e.hint or "")
+    if m is None:
+        return
+    try:
+        legal(S.distribute(before, [int(m.group(1))], m.group(2)))
+    except LegalityError as bad:
+        e.hint = (f"distributing loop '{to_user(m.group(2))}' first would not do either: {bad.what}; "
+                  "keep the statements together in this order, or change the code so that they share "
+                  "no value per iteration (accumulate into the array instead of a local)")
+    except LooptxError:
+        return
