@@ -92,3 +92,10 @@ def test_a_cpu_copy_before_the_outermost_loop_says_what_to_do():
     rc, out, err = run_cli("transform", DATA / "local_grad3_batch.c", "--function", "local_grad3_batch", "--recipe",
                            DATA / "datacopy_around_e.yaml")
     assert rc == 2 and "copy at 'e' itself: once per iteration of 'e'" in err and "blocks" not in err, err
+
+
+def test_a_parallel_pragma_step_names_the_locals_its_iterations_write():
+    """OpenACC pragmas put back with `pragma` steps: the loop body's locals are declared before
+    the region's loops in the output, so the pragma races on them unless it lists them."""
+    rc, out, err = run_cli("transform", DATA / "ax_acc.c", "--recipe", DATA / "acc_unroll2.yaml")
+    assert rc == 0 and "add private(wr, ws, wt) to '#pragma acc parallel loop gang" in err, err

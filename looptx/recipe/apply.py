@@ -18,6 +18,7 @@ from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint,
                                   say_fused, shifts_that_fuse)
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import C_WORDS, Recipe, Step
+from looptx.recipe.pragma_step import pragma_step
 from looptx.recipe.refusal import refuse
 from looptx.recipe.team import team_loops, team_outermost
 
@@ -468,7 +469,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
         "".join(to_user(S.resolve_name(v, st["stmt"], x)) for x in st["loops"])), "name")),
     "known": _known,
     "privatize": lambda v, st: PV.privatize(v, st.get("stmt"), st["var"], st["at"]),
-    "pragma": lambda v, st: PL.add_pragma(v, st["stmt"], st["loop"], st["text"].strip()),
+    "pragma": pragma_step,
     "omp_for": _omp_for,
 }
 
