@@ -380,7 +380,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                                                                     **region_defines}),
                                                     (src.pos(r.start)[0], src.pos(r.end)[0]),
                                                     None if r.index in wrapped else fdef.decl.name,
-                                                    derived + rows.derived(ex.constants.enums), overridable, after))
+                                                    derived + rows.derived(ex.constants.enums), overridable, after,
+                                                    rows.obligations(ex.params, {**ex.constants.enums, **int_macros,
+                                                                                 **region_defines})))
                     scop = with_stand_ins(scop, stand_ins, path, start_pos[0])
                     scop = with_stand_ins(scop, pinned - agreeing_defines(constants, defines), path,
                                           start_pos[0], "the value --define gives")

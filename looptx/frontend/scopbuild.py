@@ -19,7 +19,9 @@ from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, 
 
 def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols: dict,
                 defines: dict, assumptions, span, function, derived=(), overridable=frozenset(),
-                after=None) -> Scop:
+                after=None, row_obligations=()) -> Scop:
+    """`row_obligations`: (named row length, condition on the sizes) where the model's length
+    is C's (frontend/rowlength), owed by each statement that reads the name."""
     params = tuple(ex.params)
     fixed = tuple((p, int(defines[p])) for p in params if p in defines)
     fixed_names = {p for p, _ in fixed}
@@ -69,6 +71,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                             wide_index=name in ex.wide_index,
                             **({"live_out": after_use, "declared_in_region": True} if after_use else {})))
     obligations = [(st.id, c, line, col, what) for st in raw for c, line, col, what in st.obligations]
+    owed = [(st.id, c, st.line, st.col, "'/' of a possibly negative value (C rounds toward zero)")
+            for st in raw for n, c in row_obligations if any(n in p.symbols() for acc in st.accesses for p in acc.subs)]
     # What C itself says about a parameter, and no more: an array extent is >= 1 (a zero or
     # negative extent is not C), and so is a #defined size unless the file defines it
     # otherwise (`#define zDim 0`).  A bound or offset (`lo`, `n` of a loop over a pointer)
@@ -118,15 +122,19 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
 
     rows_baked = set()
     scop = build(index_text, arrays, baked | step_baked)
+    # before the row facts: the output checks those in C, whose `(m/2)*2 >= 0` holds at m = -1
+    # too, where the model's floor would make the row length another
+    owed_facts, owed = size_facts(scop, owed) if owed else ([], [])
     if all_rows:
-        settled = settle(scop, all_rows, ex, fixed_vals,
+        assumed = replace(scop, assumptions=scop.assumptions + tuple(owed_facts), _cache={}) if owed_facts else scop
+        settled = settle(assumed, all_rows, ex, fixed_vals,
                          lambda rows: flat_indexes(rows.name, list(rows.uses), fixed_vals, known, ex))
         index_text.update(settled.texts)
         arrays = settled.shaped(arrays)
         baked |= settled.baked
         rows_baked = settled.rows_baked - baked
         scop = build(index_text, arrays, baked | rows_baked | step_baked,
-                     tuple(f for _, f in settled.facts))
+                     tuple(owed_facts) + tuple(f for _, f in settled.facts))
     for st in raw:
         d = unbounded_loop(scop, scop.statements[st.id])
         if d is not None:
@@ -136,6 +144,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                               "direction (i < N when it counts up, i >= 0 when it counts down)",
                               file=path, line=st.loop_pos[d][0], col=st.loop_pos[d][1])
     facts, obligations = size_facts(scop, obligations)
+    facts, obligations = list(dict.fromkeys(owed_facts + facts)), obligations + owed
     row_facts = checked_row_facts(scop, settled.facts) if all_rows else ()
     if all_rows and settled.facts:
         note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts)
