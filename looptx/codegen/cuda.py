@@ -13,6 +13,7 @@ from looptx.codegen import ast as K
 from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
                               name_loops, used_helpers)
 from looptx.codegen.cuda_const import const_parameters
+from looptx.codegen.cuda_locals import device_decl, local_guard
 from looptx.codegen.cuda_records import device_arrays, record_definitions, written_arrays
 from looptx.poly.privatize import scratch
 from looptx.codegen.cxx_names import cxx_safe
@@ -51,6 +52,9 @@ class RegionCuda:
     warnings: list[str] = field(default_factory=list)
     # variables of the function that carry no value in or out: the host function's own
     scratch: frozenset = frozenset()
+    # the file's integer macros (cu_file's): the values of the sizes a local's initializer
+    # computes from them
+    int_macros: dict = field(default_factory=dict)
 
 
 class CudaPrinter(ThreadPrinter):
@@ -72,6 +76,9 @@ class CudaPrinter(ThreadPrinter):
             return super().ref_text(r)
         if arr.rank == 0:
             return f"{r.array}[0]" if r.array in self.written_scalars else r.array
+        if arr.local:
+            # the kernel declares it with its own extents (codegen/cuda_locals.py)
+            return super().ref_text(r)
         rec = self.scop.record(r.array) if self.scop.records else None
         if rec is not None and rec.rank > 1 and not arr.strides:
             # the struct array is a flat device pointer; the member's own subscripts stay
@@ -132,12 +139,15 @@ def _free(name: str, taken: set[str]) -> str:
 
 
 def index_decls(kc: KernelCode) -> list[str]:
+    """Only the indexes the kernel reads: a mapped loop of extent 1 leaves its index unused,
+    which nvcc warns of (#177-D)."""
     bn, tn = kc.index_names
+    text = "\n".join(kc.body + kc.shared + kc.local)
     out = []
-    if bn:
-        out.append("const int " + ", ".join(f"{b} = blockIdx.{AXES[n]}" for n, b in enumerate(bn)) + ";")
-    if tn:
-        out.append("const int " + ", ".join(f"{t} = threadIdx.{AXES[n]}" for n, t in enumerate(tn)) + ";")
+    for names, what in ((bn, "blockIdx"), (tn, "threadIdx")):
+        used = [f"{x} = {what}.{AXES[n]}" for n, x in enumerate(names) if re.search(rf"\b{x}\b", text)]
+        if used:
+            out.append("const int " + ", ".join(used) + ";")
     return out
 
 
@@ -313,6 +323,7 @@ def emulation_block(rc: RegionCuda) -> list[str]:
 def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = False,
             sizes: dict | None = None) -> str:
     scop = rc.variant.scop
+    rc.int_macros = dict(int_macros)
     _refuse_complex(rc)
     out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
            "#include <stdlib.h>"] + ["#include <stdint.h>"] * bool(scop.records) + [""]
@@ -331,26 +342,29 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
             threads *= b
         kernel_text.append(f"__global__ void __launch_bounds__({threads}) {kc.name}({params})")
         kernel_text.append("{")
-        kernel_text += ["  " + d for d in index_decls(kc) + kc.shared + kc.local]
+        kernel_text += ["  " + d for d in index_decls(kc) + kc.shared + [device_decl(rc, kc, x) for x in kc.local]]
         kernel_text += body
         kernel_text.append("}")
         kernel_text.append("")
     body_text = "\n".join(kernel_text)
-    counts = element_counts(rc)
+    offsets: dict = {}
+    counts = element_counts(rc, offsets)
     launch_text = HostPrinter(rc, emulate=False).lines(rc.host_node, 1)
     # every size the file names is a parameter of its functions or defined here (a size fixed
     # with --define may appear only in a linearized subscript or in an element count)
     needed = macros_needed(scop, int_macros, rc.params, [body_text, *launch_text, *counts.values(),
-                                                         *host_only_texts(rc)])
+                                                         *offsets.values(), *host_only_texts(rc)])
     # before the sizes' #defines, which could name a helper's parameter; renamed, since CUDA's
     # headers overload names a C file may use for its own (max, min, abs)
-    out[at_helpers:at_helpers] = _user_helpers(scop.helpers, [body_text, *launch_text, *counts.values()])
+    out[at_helpers:at_helpers] = _user_helpers(scop.helpers, [body_text, *launch_text, *counts.values(),
+                                                              *offsets.values()])
     # the guards read the pinned defaults and the #defined sizes modelled at their values: the
     # .cu has no #define of the user's file, so it defines them here when the build does not
     needed.update({k: v for k, v in (*scop.pinned_macros, *scop.baked) if k not in needed})
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
     out += baked_guard(scop)
-    helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text + list(counts.values())))
+    helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text + list(counts.values())
+                                                               + list(offsets.values())))
     out += helper_block(helpers)
     if divergent:
         out += _BARRIER
@@ -364,15 +378,15 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out.append("/* Launches every kernel of the region on device pointers (host loops included). */")
     out.append(f'extern "C" int lx_launch_{rc.name}({sig})')
     out.append("{")
-    out += fact_guard(rc.variant.scop)
+    out += fact_guard(rc.variant.scop) + local_guard(rc)
     out += launch_text
     out.append("  return (int)cudaGetLastError();")
     out.append("}")
     out.append("")
-    out += host_function(rc, dev_args, counts)
+    out += host_function(rc, dev_args, counts, offsets)
     out += _attrs_function(rc)
     if standalone:
-        out += standalone_main(rc, sizes or {}, int_macros, counts)
+        out += standalone_main(rc, sizes or {}, int_macros, counts, offsets)
     return cxx_safe("\n".join(out) + "\n")
 
 

@@ -105,6 +105,20 @@ def constant(c_text: str, values: dict) -> int | None:
         return None
 
 
+def size_values(scop, int_macros=None) -> dict[str, int]:
+    """The value each size has in the file where it has one: fixed with --define, a #define's,
+    a constant local's, a local's initializer's at those (SW4's `base = -ifirst`)."""
+    values = {**(int_macros or {}), **dict(scop.macro_values), **dict(scop.local_values), **dict(scop.fixed)}
+    pending = [(n, init) for n, init in scop.derived if n not in values]
+    while pending:
+        new = {n: v for n, v in ((n, constant(init, values)) for n, init in pending) if v is not None}
+        if not new:
+            break
+        values.update(new)
+        pending = [(n, init) for n, init in pending if n not in new]
+    return values
+
+
 def known_sizes(scop) -> set[str]:
     return set(scop.params) | {n for n, _ in scop.fixed} | {n for n, _ in scop.macro_values} | \
         {n for n, _ in scop.derived}
@@ -165,8 +179,9 @@ def short_counts(rc) -> list[tuple[str, str, str]]:
     return out
 
 
-def element_counts(rc) -> dict[str, str]:
-    """Each device array's element count as C text, or a located error naming the array."""
+def element_counts(rc, offsets: dict | None = None) -> dict[str, str]:
+    """Each device array's element count as C text, or a located error naming the array;
+    `offsets` gets the first element copied (C text) of those not copied from element 0."""
     given = {name: text for name, (text, _) in _given_counts(rc).items()}
     fixed = dict(rc.variant.scop.fixed)
     short_counts(rc)        # a count below the region's reach at fixed sizes is an error
@@ -183,21 +198,31 @@ def element_counts(rc) -> dict[str, str]:
         if n is None and members_of(rc.variant.scop, a.name):
             n, why = record_count(rc.variant.scop, a.name, lambda m: _reached_count(rc.variant.scop, m, fixed))
         elif n is None:
-            n, why = _reached_count(rc.variant.scop, a, fixed)
+            found = {}
+            n, why = _reached_count(rc.variant.scop, a, fixed, found, size_values(rc.variant.scop, rc.int_macros))
+            if offsets is not None:
+                offsets.update(found)
         if n is None:
             raise _unknown_count(rc, a, why)
         out[a.name] = n
     return out
 
 
-def _reached_count(scop, a, fixed: dict) -> tuple[str | None, str | None]:
+def _reached_count(scop, a, fixed: dict, offsets: dict | None = None,
+                   values: dict | None = None) -> tuple[str | None, str | None]:
     """(count, None): elements up to the highest the region reaches, for an array without
     extents and without a `sizes` entry (the host copies from the first element to that one);
-    (None, why) where that is not the count."""
-    from looptx.poly.footprint import highest
-    top = highest(scop, a.name)
+    (None, why) where that is not the count.  With `offsets`, from the lowest element the
+    region reaches where element 0 may not be the caller's (codegen/cuda_span.py), which
+    `offsets` gets, as C text; an index below element 0 is refused only where it remains at
+    the sizes' `values` (size_values)."""
+    from looptx.codegen.cuda_span import copied_from_lowest, span_count
+    from looptx.poly.footprint import highest, span
+    top = highest(scop, a.name) if offsets is None else span(scop, a.name, tuple(sorted((values or {}).items())))
     if isinstance(top, str):
         return None, top
+    if offsets is not None and copied_from_lowest(scop, a, top):
+        return span_count(a, top, fixed, offsets)
 
     def text(e) -> str:
         return ir.to_c(e, var=lambda name: str(fixed[name]) if name in fixed else None)
@@ -271,14 +296,26 @@ def macros_needed(scop, int_macros: dict, params, texts) -> dict:
     return {n: values[n] for n in sorted(names) if n in values and n not in params}
 
 
-def _to_device(a, n, checked: bool, fill: bool = True) -> list[str]:
-    """lx_d_NAME allocated for n elements and filled from NAME (`fill`); the host function
-    returns the CUDA error of a failed allocation, the standalone main (a test driver) does not
-    check."""
+def _to_device(a, n, checked: bool, fill: bool = True, src: str | None = None) -> list[str]:
+    """lx_d_NAME allocated for n elements and filled from NAME (`fill`), or from `src`; the
+    host function returns the CUDA error of a failed allocation, the standalone main (a test
+    driver) does not check."""
     alloc = f"cudaMalloc((void **)&lx_d_{a.name}, {n} * sizeof({a.ctype}))"
     first = [f"  {a.ctype} *lx_d_{a.name} = 0;", f"  if ((lx_err = {alloc}) != cudaSuccess) return (int)lx_err;"] \
         if checked else [f"  {a.ctype} *lx_d_{a.name}; {alloc};"]
-    return first + [f"  cudaMemcpy(lx_d_{a.name}, {a.name}, {n} * sizeof({a.ctype}), cudaMemcpyHostToDevice);"] * fill
+    return first + [f"  cudaMemcpy(lx_d_{a.name}, {src or a.name}, {n} * sizeof({a.ctype}), "
+                    "cudaMemcpyHostToDevice);"] * fill
+
+
+def _offset_decls(offsets: dict) -> list[str]:
+    """The first element copied of each array copied from its lowest element reached: the
+    device buffer holds that one first, so the kernels get a pointer that many elements
+    before it, and index it as the region does."""
+    return [f"  const ptrdiff_t lx_o_{name} = {o};" for name, o in offsets.items()]
+
+
+def _device_arg(name: str, offsets: dict) -> str:
+    return f"lx_d_{name} - lx_o_{name}" if name in offsets else f"lx_d_{name}"
 
 
 def _named_counts(counts: dict) -> tuple[list[str], dict]:
@@ -300,14 +337,35 @@ def _internal_sizes(rc) -> list[tuple[str, str]]:
             if n.startswith("lx_") and n in rc.params]
 
 
+def _received(scop):
+    """`scop` with the sizes fixed as stand-ins that the .cu cannot receive taken as given: a
+    local of the function (SW4's `base`, the value its initializer has at the sizes --define
+    fixes) or a parameter of it is no argument of the host function, and its value there is
+    the one the .cu was made for, so a check of it checks nothing (and would need a macro
+    named after it)."""
+    own = {n for n, _ in (*scop.derived, *scop.local_values)} | {to_model(p) for p in scop.function_params}
+    given = tuple(p for p in scop.stand_ins if p in own)
+    if not given:
+        return scop
+    from dataclasses import replace
+    return scop.cached(("cuda_received",), lambda: replace(
+        scop, stand_ins=tuple(p for p in scop.stand_ins if p not in given),
+        runtime_facts=tuple(f for f in scop.runtime_facts if f not in {f"{p} = {v}" for p, v in scop.fixed
+                                                                       if p in given}), _cache={}))
+
+
+def device_fact_check(scop) -> str | None:
+    return fact_check(_received(scop), or_idle=True)
+
+
 def fact_guard(scop) -> list[str]:
     """The kernels hold only where the sizes meet the facts the model assumed (a row length
     `ldc >= n` of a written linearized array): elsewhere nothing runs and the caller gets an
     error, where a C region would run its code as written."""
-    text = fact_check(scop, or_idle=True)
+    text = device_fact_check(scop)
     if text is None:
         return []
-    why = "the sizes it was transformed for" if scop.stand_ins else \
+    why = "the sizes it was transformed for" if _received(scop).stand_ins else \
         "its model of the linearized subscripts or C's '/'"
     return [f"  /* looptx made this code for {text} only ({why}) */",
             f"  if (!({text})) return (int)cudaErrorInvalidValue;"]
@@ -325,7 +383,7 @@ def size_ctype(scop, p: str) -> str:
 def host_only_texts(rc) -> list[str]:
     """What the host function computes from the sizes besides the counts (its own row lengths,
     the facts' check): the size macros they name must be defined in the .cu too."""
-    return [init for _, init in _internal_sizes(rc)] + [fact_check(rc.variant.scop, or_idle=True) or ""] \
+    return [init for _, init in _internal_sizes(rc)] + [device_fact_check(rc.variant.scop) or ""] \
         + [want for _, _, want in short_counts(rc)]
 
 
@@ -338,7 +396,8 @@ def in_function_order(scop, named: list[tuple[str, str]]) -> list[tuple[str, str
     return sorted(named, key=lambda item: order.get(to_user(item[0]), len(order)))
 
 
-def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
+def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = None) -> list[str]:
+    offsets = offsets or {}
     internal = _internal_sizes(rc)
     own = {n for n, _ in internal}
     scop = rc.variant.scop
@@ -346,7 +405,7 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
         [(p, f"{size_ctype(scop, p)} {p}") for p in rc.params if p not in own]
     # an extent the region does not read (`double X[m*n]` of a loop to `nrows`) still sizes the
     # copies: the function's parameter it names is the host function's too
-    words = {w for n in counts.values() for w in re.findall(r"[A-Za-z_]\w*", n)}
+    words = {w for n in (*counts.values(), *offsets.values()) for w in re.findall(r"[A-Za-z_]\w*", n)}
     # (a size fixed with --define is a macro of the .cu, not an argument)
     have = {to_user(n) for n, _ in named} | {to_user(n) for n in own} | \
         {to_user(n) for n, _ in (*scop.fixed, *scop.baked, *scop.macro_values)}
@@ -355,7 +414,9 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t lx_err;"]
-    out += [f"  const {size_ctype(scop, n)} {n} = {init};" for n, init in internal] + fact_guard(scop) + decls
+    from looptx.codegen.cuda_locals import local_guard
+    out += [f"  const {size_ctype(scop, n)} {n} = {init};" for n, init in internal] + fact_guard(scop) + \
+        local_guard(rc) + decls + _offset_decls(offsets)
     for name, got, want in short_counts(rc):
         out += [f"  /* the sizes give '{to_user(name)}' fewer elements than the kernels reach */",
                 f"  if ({got} < {want}) return (int)cudaErrorInvalidValue;"]
@@ -368,14 +429,16 @@ def host_function(rc, dev_args: list[str], counts: dict) -> list[str]:
             call.append(a.name)
             continue
         # a scratch variable's device copy needs no value from the host, nor gives one back
-        out += _to_device(a, counts[a.name], checked=True, fill=a.name not in rc.scratch)
-        call.append(f"lx_d_{a.name}")
+        out += _to_device(a, counts[a.name], checked=True, fill=a.name not in rc.scratch,
+                          src=f"{a.name} + lx_o_{a.name}" if a.name in offsets else None)
+        call.append(_device_arg(a.name, offsets))
     call += rc.params
     out.append(f"  int lx_rc = lx_launch_{rc.name}({', '.join(call)});")
     out.append("  cudaDeviceSynchronize();")
     for a in rc.arrays:
         if a.name in written and on_device(a, rc.written_scalars) and a.name not in rc.scratch:
-            out.append(f"  cudaMemcpy({a.name}, lx_d_{a.name}, {counts[a.name]} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
+            dst = f"{a.name} + lx_o_{a.name}" if a.name in offsets else a.name
+            out.append(f"  cudaMemcpy({dst}, lx_d_{a.name}, {counts[a.name]} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
     for a in rc.arrays:
         if on_device(a, rc.written_scalars):
             out.append(f"  cudaFree(lx_d_{a.name});")
@@ -402,8 +465,10 @@ def _elements(scop, a) -> list[tuple[str, str, str]]:
     return out
 
 
-def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str]:
-    """main(): seeded inputs, one warm-up, timed runs with events, a checksum per written array."""
+def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict, offsets: dict | None = None) -> list[str]:
+    """main(): seeded inputs, one warm-up, timed runs with events, a checksum per written array
+    (each host array holds the elements its device copy does)."""
+    offsets = offsets or {}
     scop = rc.variant.scop
     out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif", "int main(void)", "{"]
     derived = dict(_internal_sizes(rc))
@@ -417,7 +482,7 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str
             return out
         out.append(f"  const {size_ctype(scop, p)} {p} = {val};")
     decls, counts = _named_counts(counts)
-    out += decls
+    out += decls + _offset_decls(offsets)
     out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")
     written = written_arrays(scop)
     draw = ("lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "
@@ -439,7 +504,7 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict) -> list[str
             dptrs.append(a.name)
             continue
         out += _to_device(a, counts[a.name], checked=False)
-        dptrs.append(f"lx_d_{a.name}")
+        dptrs.append(_device_arg(a.name, offsets))
     call = ", ".join(dptrs + rc.params)
     out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
             "  cudaEvent_t lx_e0, lx_e1; cudaEventCreate(&lx_e0); cudaEventCreate(&lx_e1);",

@@ -110,6 +110,7 @@ def with_stand_ins(scop, names: set[str], path: str, line: int,
     facts = tuple(f"{p} = {v}" for p, v in used)
     note_once(path, line, f"the region is transformed for {', '.join(f'{to_user(p)} = {v}' for p, v in used)}, "
               f"{why}; the output checks it: its C runs the region as written for other sizes, its "
-              "CUDA host code returns cudaErrorInvalidValue")
+              "CUDA host code returns cudaErrorInvalidValue for other values of the sizes it receives "
+              "(a .cu is made for these values)")
     return replace(scop, runtime_facts=tuple(dict.fromkeys(scop.runtime_facts + facts)),
                    stand_ins=tuple(dict.fromkeys(scop.stand_ins + tuple(p for p, _ in used))), _cache={})

@@ -205,6 +205,12 @@ class Highest:
     always, as far as the model's assumptions go)."""
     index: tuple[ir.Expr, ...]
     reached_if: ir.Expr | None
+    # the lexicographically lowest element (span only; None: the first element, always), and
+    # the highest index minus the lowest in the first dimension (not of a delinearized array)
+    lowest: tuple[ir.Expr, ...] | None = None
+    distance: ir.Expr | None = None
+    # the region may read below the first element at some sizes (span only)
+    below_first: bool = False
 
 
 def highest(scop: Scop, array: str) -> Highest | str:
@@ -215,7 +221,16 @@ def highest(scop: Scop, array: str) -> Highest | str:
     return scop.cached(("highest", array), lambda: _highest(scop, array))
 
 
-def _highest(scop: Scop, array: str) -> Highest | str:
+def span(scop: Scop, array: str, values: tuple[tuple[str, int], ...] = ()) -> Highest | str:
+    """As `highest`, with the lowest element too where that may not be the first, for host
+    code that copies from there where element 0 may not be the caller's (f2c's `--a;` makes
+    a[1] the first; codegen/cuda_span.py).  A negative index is refused only where it remains
+    at the sizes' `values` (a #define's, a local's initializer's at the fixed sizes): at the
+    others, copying from the lowest element copies what the region reads."""
+    return scop.cached(("span", array, values), lambda: _highest(scop, array, below=values or True))
+
+
+def _highest(scop: Scop, array: str, below=False) -> Highest | str:
     from looptx.poly.astgen import expr
     arr = scop.array(array)
     if not arr.rank:
@@ -232,16 +247,34 @@ def _highest(scop: Scop, array: str) -> Highest | str:
         return "the region does not access it"
     # a lexicographically negative index is below the first element: rows of a delinearized
     # array have their columns inside [0, row length), which the model already requires
-    below = " or ".join(f"({' and '.join([f'd{k} = 0' for k in range(d)] + [f'd{d} < 0'])})"
-                        for d in range(arr.rank if arr.strides else 1))
+    before = " or ".join(f"({' and '.join([f'd{k} = 0' for k in range(d)] + [f'd{d} < 0'])})"
+                         for d in range(arr.rank if arr.strides else 1))
     dims = ", ".join(f"d{k}" for k in range(arr.rank))
-    negative = isl.Set(f"{scop.prefix}{{ {array}[{dims}] : {below} }}")
-    if not reached.intersect(negative).is_empty():
+    under = reached.intersect(isl.Set(f"{scop.prefix}{{ {array}[{dims}] : {before} }}"))
+    below_first = not under.is_empty()
+    known = [f"{p} = {v}" for p, v in below if p in scop.params] if isinstance(below, tuple) else []
+    if known and not under.is_empty():
+        under = under.intersect_params(scop.params_where(known))
+    if not under.is_empty():
         return "the region may read it below its first element at some sizes"
     try:
         top = reached.lexmax_pw_multi_aff()
     except isl.Error:
         return "its highest index has no bound"
+    lowest = distance = None
+    if below:
+        # the first element: every dimension 0 of a delinearized array (its columns lie in
+        # their rows), the first row of a declared one (its rows are copied whole)
+        first = " and ".join(f"d{k} = 0" for k in range(arr.rank if arr.strides else 1))
+        try:
+            if not reached.lexmin().is_subset(isl.Set(f"{scop.prefix}{{ {array}[{dims}] : {first} }}")):
+                low = reached.lexmin_pw_multi_aff()
+                build = isl.AstBuild.from_context(low.domain())
+                lowest = tuple(expr(build.expr_from_pw_aff(low.get_pw_aff(k))) for k in range(arr.rank))
+                if not arr.strides:
+                    distance = expr(build.expr_from_pw_aff(top.get_pw_aff(0).sub(low.get_pw_aff(0))))
+        except isl.Error:
+            return "its lowest index has no bound"
     where = top.domain()
     build = isl.AstBuild.from_context(where)
     index = tuple(expr(build.expr_from_pw_aff(top.get_pw_aff(k))) for k in range(arr.rank))
@@ -249,4 +282,4 @@ def _highest(scop: Scop, array: str) -> Highest | str:
     context = scop.context.align_params(where.get_space())      # see _Builder.build in astgen
     cond = None if always else expr(isl.AstBuild.from_context(context).expr_from_set(
         where.align_params(context.get_space())))
-    return Highest(index, cond)
+    return Highest(index, cond, lowest, distance, below_first)
