@@ -120,3 +120,16 @@ def test_a_parallel_for_before_a_region_of_two_loops_is_refused(tmp_path):
                            _recipe(tmp_path, "unroll: {stmt: 0, loop: i, factor: 2}"))
     assert rc == 2 and "two_before.c:3:1: error: '#pragma omp parallel for' right before the region applies " \
                        "to its first loop only" in err, err
+
+
+@pytest.mark.parametrize("m", [20, 32])
+def test_devito_nests_with_modulo_temporaries_stay_shared(tmp_path, m):
+    """`int t1 = (time + 1)%(2);` before the region: the temporary put into the second nest's
+    subscripts carried its own line, the nest was taken for the first one's, and it ran under
+    `omp single` (on one thread), silently."""
+    r = _recipe(tmp_path, "tile: {stmt: 0, loop: y, size: 16, control: yy}")
+    rc, out, err = run_cli("transform", DATA / "devito_two_nests.c", "--recipe", r)
+    assert rc == 0 and "omp single" not in out and out.count("#pragma omp for") == 4, out + err
+    rc, out, err = run_cli("run", DATA / "devito_two_nests.c", "--recipe", r, "-D", "n=9", "-D", f"m={m}",
+                           "-D", "time=3", *OMP)
+    assert rc == 0 and ": ok" in out, out + err

@@ -155,7 +155,15 @@ def team_statements(team, items, statements, where, text: str, src, region) -> t
              if re.match(r"(?:parallel\s+)?for\b", m.group(1))]
     out = []
     for k, clauses in team:
-        first, last = _span(items[k], where)
+        # the loop's own line: nodes under it may carry the lines of temporaries put into its
+        # subscripts (Devito's `int t1 = (time + 1)%(2);` before the region)
+        first = where(items[k])
+        last = max((p for p in (where(n) for n in all_nodes(items[k]) if getattr(n, "coord", None) is not None)
+                    if p and p[0] >= first[0]), default=first)
         stmt = next(s.id for s in statements if first[0] <= s.line <= last[0])
         out.append((stmt, clauses, max((ln for ln in lines if ln <= first[0]), default=first[0])))
+    if len({x for x, _, _ in out}) != len(out):
+        # a shared nest left without its `omp for` would run on one thread, silently
+        raise src.error(region.start, "looptx cannot tell apart the loop nests the team shares out in this "
+                        "region", "mark each '#pragma omp for' nest as its own region")
     return tuple(out)
