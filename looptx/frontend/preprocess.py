@@ -195,6 +195,8 @@ def _collect_system_headers(text: str, base_dir: str, seen: set[str], dirs: list
         path = _find_header(local, [base_dir] + dirs)
         if path is not None:
             found.append(path)
+        elif _find_header(local, _system_dirs()) is not None:
+            names.add(local)     # Devito's `#include "stdlib.h"`: gcc goes on to the system's
     for path in found:
         if path in seen:
             continue
