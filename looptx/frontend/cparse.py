@@ -430,7 +430,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        # never meet), and no check of them is needed
                        assumptions=scop.assumptions + tuple(f"{k} = {v}" for k, v in constants.items()
                                                             if k in scop.params),
-                       substituted=tuple(sorted({(to_model(n), n in symbols)
+                       substituted=tuple(sorted({(to_model(n), n in symbols or line < start_pos[0])
                                                  for n, line in substituted.get(fdef.decl.name, ())
                                                  if start_pos[0] <= line <= end[0]
                                                  # set before the region (Livermore 8's `nl1 = 0;`
