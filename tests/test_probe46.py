@@ -37,3 +37,37 @@ def test_modulo_locals_put_into_the_region_leave_no_unused_variable(tmp_path):
         p = subprocess.run(["gcc", "-Wall", "-Wno-unknown-pragmas", "-Werror", "-fopenmp", "-c", str(out_c), "-o",
                             str(tmp_path / "o.o")], capture_output=True, text=True)
         assert p.returncode == 0, p.stderr
+
+
+def _nvcc(tmp_path, cu):
+    import shutil
+    import subprocess
+    if shutil.which("nvcc") is None:
+        return
+    p = subprocess.run(["nvcc", "-c", str(cu), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+
+
+def test_a_row_length_that_bounds_no_loop_reaches_the_kernels(tmp_path):
+    """Devito's `float (*u)[ny] = (float (*)[ny]) u_data;` (and `float u[nx][ny]` parameters)
+    over loops bounded by x_M, y_M: the kernels read `ny` and were not given it (nvcc: "identifier
+    ny is undefined"); a `sizes:` count could not name it either."""
+    for name, recipe in (("rowlen_cast.c", "rowlen_cuda.yaml"), ("rowlen_vla.c", "rowlen_cuda.yaml"),
+                         ("rowlen_cast.c", "rowlen_cuda_sizes.yaml")):
+        cu = tmp_path / (name + ".cu")
+        rc, out, err = run_cli("transform", DATA / name, "--recipe", DATA / recipe, "--target", "cuda", "-o", cu)
+        assert rc == 0, err
+        assert "int y_M, int ny)" in cu.read_text(), cu.read_text()
+        _nvcc(tmp_path, cu)
+    rc, out, err = run_cli("run", DATA / "rowlen_vla.c", "--recipe", DATA / "rowlen_cuda.yaml", "-D", "nx=10",
+                           "-D", "ny=40", "-D", "x_M=7", "-D", "y_M=37", "--repetitions", "1")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_an_element_count_may_name_an_integer_parameter_of_the_function(tmp_path):
+    """miniMD's `sizes: {x: nall*PAD}`: "'nall' is not a size of the region"."""
+    cu = tmp_path / "ell.cu"
+    rc, out, err = run_cli("transform", DATA / "minimd_ell.c", "--function", "compute_ell", "--recipe",
+                           DATA / "minimd_ell_cuda.yaml", "--target", "cuda", "-o", cu)
+    assert rc == 0 and "(size_t)(nall * PAD)" in cu.read_text(), err
+    _nvcc(tmp_path, cu)

@@ -236,7 +236,15 @@ def _size_params(scop) -> list[str]:
     that multiplies an iterator in a subscript) is not one: the code holds only there, so the
     .cu defines it, as a size fixed with --define, and checks the build as the C output does."""
     fixed = {n for n, _ in scop.fixed} | {n for n, _ in scop.baked}
-    return [p for p in scop.params if p not in fixed]
+    out = [p for p in scop.params if p not in fixed]
+    # a row length that bounds no loop (`float u[nx][ny]` over x <= x_M): the kernels'
+    # subscripts read it all the same
+    macros = {n for n, _ in scop.macro_values}
+    for a in scop.arrays:
+        for stride in (a.strides or ()) + (tuple(a.dims[1:]) if not a.local else ()):
+            out += [n for n in re.findall(r"[A-Za-z_]\w*", stride)
+                    if n not in fixed and n not in macros and n not in out and n in scop.function_params]
+    return out
 
 
 # ---- printing ----------------------------------------------------------------------------------

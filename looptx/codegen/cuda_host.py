@@ -120,8 +120,12 @@ def size_values(scop, int_macros=None) -> dict[str, int]:
 
 
 def known_sizes(scop) -> set[str]:
+    """Names an element count may use: the sizes, and the function's other integer parameters
+    (miniMD's atom count `nall`, a row length that bounds no loop), which the host function
+    takes as the original does."""
+    arrays = {a.name for a in scop.arrays}
     return set(scop.params) | {n for n, _ in scop.fixed} | {n for n, _ in scop.macro_values} | \
-        {n for n, _ in scop.derived}
+        {n for n, _ in scop.derived} | {p for p in scop.function_params if p not in arrays}
 
 
 def on_device(a, written_scalars) -> bool:
