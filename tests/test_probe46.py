@@ -71,3 +71,18 @@ def test_an_element_count_may_name_an_integer_parameter_of_the_function(tmp_path
                            DATA / "minimd_ell_cuda.yaml", "--target", "cuda", "-o", cu)
     assert rc == 0 and "(size_t)(nall * PAD)" in cu.read_text(), err
     _nvcc(tmp_path, cu)
+
+
+def test_a_define_or_enum_times_an_iterator_in_a_bound(tmp_path):
+    """`for (i = ib*BS; i < ib*BS + BS; i++)` with `#define BS 16` or `enum { BS = 16 };`, and
+    CoMD's `iOff = MAXATOMS*iBox`: a bare "non-affine expression" before."""
+    for name in ("define_times_iterator.c", "enum_times_iterator.c", "comd_boxes.c"):
+        rc, out, err = run_cli("deps", DATA / name, "--function", "f")
+        assert rc == 0 and "parallel" in out, (name, err)
+    r = _recipe(tmp_path, "unroll: {stmt: 0, loop: i, factor: 4}")
+    for nb in (3, 5):
+        rc, out, err = run_cli("run", DATA / "define_times_iterator.c", "--function", "f", "--recipe", r,
+                               "-D", f"nb={nb}", "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", DATA / "define_times_iterator.c", "--function", "f", "--recipe", r)
+    assert rc == 0 and "#if BS != 16" in out, out

@@ -10,11 +10,21 @@ from __future__ import annotations
 def fix_products(ex, p):
     """p with the #defined sizes of its products at their values (`ex`: the region's
     Extractor); a product with a size that has no value stays non-affine."""
-    names = {s for m, _ in p.terms if len(m) > 1 for s in m}
-    if not names or any(n not in ex.int_macros or n in ex.iterators() for n in names):
+    iterators = ex.iterators()
+    # a size times an iterator too (`for (i = ib*BS; ...)` with `#define BS 16`, CoMD's
+    # `MAXATOMS*iBox`): the compiler sees a constant stride
+    names = {s for m, _ in p.terms if len(m) > 1 for s in m if s not in iterators}
+    if not names:
         return p
-    values = {n: int(ex.int_macros[n]) for n in names}
-    ex.product_names.update(values)
+    values, macros = {}, {}
+    for n in names:
+        if n in ex.constants.enums:
+            values[n] = int(ex.constants.enums[n])
+        elif n in ex.int_macros:
+            values[n] = macros[n] = int(ex.int_macros[n])
+        else:
+            return p
+    ex.product_names.update(macros)
     return p.subs(values)
 
 
