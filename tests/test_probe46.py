@@ -86,3 +86,16 @@ def test_a_define_or_enum_times_an_iterator_in_a_bound(tmp_path):
         assert rc == 0 and ": ok" in out, out + err
     rc, out, err = run_cli("transform", DATA / "define_times_iterator.c", "--function", "f", "--recipe", r)
     assert rc == 0 and "#if BS != 16" in out, out
+
+
+def test_a_modulo_of_an_iterator_from_a_size_is_modelled_for_that_size_non_negative(tmp_path):
+    """Devito's `u[(time + 1)%(3)]` with `time` from `time_m`: "'%' of a possibly negative value"
+    even with `known: time_m >= 0`; now the region is modelled for time_m >= 0, checked as the code
+    runs."""
+    r = _recipe(tmp_path, "tile: {stmt: 0, loop: x, size: 16, control: xx}")
+    rc, out, err = run_cli("transform", DATA / "devito_modulo_time.c", "--recipe", r)
+    assert rc == 0 and "modelled for time_m >= 0" in err and "if (time_m >= 0" in out, err
+    for tm in (0, 2):
+        rc, out, err = run_cli("run", DATA / "devito_modulo_time.c", "--recipe", r, "-D", f"time_m={tm}",
+                               "-D", "time_M=4", "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err

@@ -29,3 +29,22 @@ def without_implied(facts) -> list:
         if rest.is_subset(sets[k]):
             keep.remove(k)
     return [items[k] for k in keep]
+
+
+def nonneg_fact(scop, sid: int, cond: str) -> str | None:
+    """For `e >= 0` over iterators (Devito's `(time + 1)%(3)` with time from time_m): the
+    condition on the sizes under which the lowest e of the statement's domain is >= 0
+    (`time_m >= 0`), as isl text; None when there is none or it needs a disjunction."""
+    if not cond.endswith(" >= 0"):
+        return None
+    s = scop.statements[sid]
+    try:
+        img = scop.domain(s).apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({cond[:-5]})] }}"))
+        ok = img.dim_min(0).nonneg_set().coalesce()
+    except isl.Error:
+        return None
+    if ok.is_empty() or ok.n_basic_set() != 1:
+        return None
+    text = str(ok)
+    inner = text[text.index("{") + 1:text.rindex("}")].strip()
+    return inner[1:].strip() if inner.startswith(":") else None

@@ -514,7 +514,12 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
         try:
             fact = scop.params_where([cond])
         except isl.Error:                 # names an iterator
-            rest.append(ob)
+            from looptx.poly.facts import nonneg_fact
+            lowest = nonneg_fact(scop, sid, cond)
+            if lowest is None:
+                rest.append(ob)
+            elif lowest not in facts:
+                facts.append(lowest)
             continue
         if unsigned.is_subset(fact):
             continue                      # C's division of an unsigned size is floor
