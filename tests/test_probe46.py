@@ -99,3 +99,10 @@ def test_a_modulo_of_an_iterator_from_a_size_is_modelled_for_that_size_non_negat
         rc, out, err = run_cli("run", DATA / "devito_modulo_time.c", "--recipe", r, "-D", f"time_m={tm}",
                                "-D", "time_M=4", "--repetitions", "1")
         assert rc == 0 and ": ok" in out, out + err
+
+
+def test_timers_in_the_region_are_refused_for_the_call():
+    """Devito's START_TIMER/STOP_TIMER in the time loop: the first refusal was about the struct
+    local ("declare it before the region"), which only led to the next one."""
+    rc, out, err = run_cli("deps", DATA / "devito_timers.c", "--function", "Forward", "-D", "time_m=0")
+    assert rc == 2 and "call to 'gettimeofday' (with 'end_section0') is a statement with side effects" in err, err

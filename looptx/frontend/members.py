@@ -180,6 +180,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
         first = uses[0]
         chain = spellings.text(first.node)
         if first.base in inside:
+            _refuse_call_with(items, first.base, error)
             raise error(first.node, f"the struct member '{chain}' belongs to '{first.base}', which is "
                                     "declared inside the region", "declare it before the region")
         decl = decls.get(first.base)
@@ -553,3 +554,18 @@ def _rewrite(node, repl: dict, calls: dict):
     if id(node) in calls:
         calls[id(new)] = calls[id(node)]
     return new
+
+
+def _refuse_call_with(items, base: str, error) -> None:
+    """A struct local of the region that a call fills (Devito's timers: `struct timeval end;
+    gettimeofday(&end, NULL);`) is refused for the call, the real obstacle: declaring the struct
+    elsewhere would only lead to the call's refusal."""
+    for it in items:
+        for n in all_nodes(it):
+            if isinstance(n, c_ast.FuncCall) and n.args is not None and any(
+                    isinstance(a, c_ast.ID) and a.name == base or isinstance(a, c_ast.UnaryOp) and a.op == "&"
+                    and isinstance(a.expr, c_ast.ID) and a.expr.name == base for a in n.args.exprs):
+                name = n.name.name if isinstance(n.name, c_ast.ID) else "the function"
+                raise error(n, f"call to '{name}' (with '{base}') is a statement with side effects, which a "
+                               "region cannot hold", "mark the loops between such calls as the region "
+                               "(#pragma scop ... #pragma endscop), or move the calls out of it")
