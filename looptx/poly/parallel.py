@@ -64,10 +64,8 @@ def instances(v: Variant, dep: D.Dep, pairs: isl.Map) -> isl.Map:
     return isl.Map.from_union_map(rel.intersect(isl.UnionMap.from_map(dep.relation)))
 
 
-def check_parallel(v: Variant, deps: D.Deps) -> None:
-    """Every loop marked `omp parallel for` runs its iterations in any order and at once: no
-    dependence between two of its iterations (within one iteration of the loops around it)."""
-    width = v.width
+def omp_loops(v: Variant):
+    """(a piece, its position, the loop, the `omp parallel for` text) of each parallel loop, once."""
     seen = set()
     for p in v.pieces:
         for c, d in enumerate(p.dims):
@@ -75,25 +73,33 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
             if omp is None or (c, d.name, p.prefix(c)) in seen:
                 continue
             seen.add((c, d.name, p.prefix(c)))
-            group = [k for k, _ in sharing(v, p.stmt, d.name)]
-            reduced = dict((var, op) for op, var in clause_pairs(omp))
-            carried = []
-            for dep, t in scheduled_deps(v, group, deps, width):
-                if _combined(v.scop, dep, reduced):
-                    continue
-                for q in range(c):
-                    t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
-                across = t.subtract(t.equate(isl.dim_type.in_, c, isl.dim_type.out, c))
-                if not across.is_empty():
-                    carried.append((dep, across))
-            if carried:
-                dep, across = carried[0]
-                raise LegalityError(
-                    D.describe_violation(deps, dep, instances(v, dep, across), f"'omp parallel for' "
-                                         f"on loop '{to_user(d.name)}' runs them at once"),
-                    hint=_reduction_hint(v.scop, dep) or "put omp_for on a loop that carries no dependence "
-                         "(see looptx deps)" + privatize_hint(deps, dep, [x for x, _ in carried[1:]])
-                         + ", or pass --unsafe")
+            yield p, c, d, omp
+
+
+def check_parallel(v: Variant, deps: D.Deps) -> None:
+    """Every loop marked `omp parallel for` runs its iterations in any order and at once: no
+    dependence between two of its iterations (within one iteration of the loops around it)."""
+    width = v.width
+    for p, c, d, omp in omp_loops(v):
+        group = [k for k, _ in sharing(v, p.stmt, d.name)]
+        reduced = dict((var, op) for op, var in clause_pairs(omp))
+        carried = []
+        for dep, t in scheduled_deps(v, group, deps, width):
+            if _combined(v.scop, dep, reduced):
+                continue
+            for q in range(c):
+                t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+            across = t.subtract(t.equate(isl.dim_type.in_, c, isl.dim_type.out, c))
+            if not across.is_empty():
+                carried.append((dep, across))
+        if carried:
+            dep, across = carried[0]
+            raise LegalityError(
+                D.describe_violation(deps, dep, instances(v, dep, across), f"'omp parallel for' "
+                                     f"on loop '{to_user(d.name)}' runs them at once"),
+                hint=_reduction_hint(v.scop, dep) or "put omp_for on a loop that carries no dependence "
+                     "(see looptx deps)" + privatize_hint(deps, dep, [x for x, _ in carried[1:]])
+                     + ", or pass --unsafe")
 
 
 def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
@@ -103,27 +109,21 @@ def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
     order already, so a later unroll-and-jam of the loop may reorder them too."""
     allowed = rel.subtract(rel)
     width = v.width
-    seen = set()
-    for p in v.pieces:
-        for c, d in enumerate(p.dims):
-            omp = next((t for t in d.pragmas if is_omp_for(t)), None) if isinstance(d, LoopDim) else None
-            if omp is None or (c, d.name, p.prefix(c)) in seen:
-                continue
-            seen.add((c, d.name, p.prefix(c)))
-            if not _combined(v.scop, dep, dict((var, op) for op, var in clause_pairs(omp))):
-                continue
-            inside = None
-            for k, _ in sharing(v, p.stmt, d.name):
-                m = isl.UnionMap.from_map(v.piece_map(v.pieces[k], width))
-                inside = m if inside is None else inside.union(m)
-            t = isl.UnionMap.from_map(rel).apply_domain(inside).apply_range(inside)
-            if t.is_empty():
-                continue
-            t = isl.Map.from_union_map(t)
-            for q in range(c):
-                t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
-            if not t.is_empty():
-                allowed = allowed.union(instances(v, dep, t).intersect(rel))
+    for p, c, d, omp in omp_loops(v):
+        if not _combined(v.scop, dep, dict((var, op) for op, var in clause_pairs(omp))):
+            continue
+        inside = None
+        for k, _ in sharing(v, p.stmt, d.name):
+            m = isl.UnionMap.from_map(v.piece_map(v.pieces[k], width))
+            inside = m if inside is None else inside.union(m)
+        t = isl.UnionMap.from_map(rel).apply_domain(inside).apply_range(inside)
+        if t.is_empty():
+            continue
+        t = isl.Map.from_union_map(t)
+        for q in range(c):
+            t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+        if not t.is_empty():
+            allowed = allowed.union(instances(v, dep, t).intersect(rel))
     return allowed
 
 
