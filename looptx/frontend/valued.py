@@ -14,33 +14,35 @@ def fix_products(ex, p):
     # a size times an iterator too (`for (i = ib*BS; ...)` with `#define BS 16`, CoMD's
     # `MAXATOMS*iBox`): the compiler sees a constant stride
     names = {s for m, _ in p.terms if len(m) > 1 for s in m if s not in iterators}
-    if not names:
+    found = _values(ex, names, {}) if names else None
+    if found is None:
         return p
-    values, macros = {}, {}
-    for n in names:
-        if n in ex.constants.enums:
-            values[n] = int(ex.constants.enums[n])
-        elif n in ex.int_macros:
-            values[n] = macros[n] = int(ex.int_macros[n])
-        else:
-            return p
-    ex.product_names.update(macros)
-    return p.subs(values)
+    ex.product_names.update(found[1])
+    return p.subs(found[0])
 
 
 def fix_divisor(ex, p):
     """A divisor whose names all have values is that number."""
+    if p.symbols() & set(ex.iterators()):
+        return p
+    found = _values(ex, p.symbols(), ex.fixed)
+    if found is None:
+        return p
+    ex.divisor_names.update(found[1])
+    return p.subs(found[0])
+
+
+def _values(ex, names, fixed) -> tuple[dict, dict] | None:
+    """(value of each name, those of them that are #defines), from the fixed sizes, the enum
+    constants and the #defines; None when one has none."""
     values, macros = {}, {}
-    for n in p.symbols():
-        if n in ex.iterators():
-            return p
-        if n in ex.fixed:
-            values[n] = int(ex.fixed[n])
+    for n in names:
+        if n in fixed:
+            values[n] = int(fixed[n])
         elif n in ex.constants.enums:
             values[n] = int(ex.constants.enums[n])
         elif n in ex.int_macros:
             values[n] = macros[n] = int(ex.int_macros[n])
         else:
-            return p
-    ex.divisor_names.update(macros)
-    return p.subs(values)
+            return None
+    return values, macros
