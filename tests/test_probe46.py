@@ -106,3 +106,17 @@ def test_timers_in_the_region_are_refused_for_the_call():
     local ("declare it before the region"), which only led to the next one."""
     rc, out, err = run_cli("deps", DATA / "devito_timers.c", "--function", "Forward", "-D", "time_m=0")
     assert rc == 2 and "call to 'gettimeofday' (with 'end_section0') is a statement with side effects" in err, err
+
+
+def test_run_reads_the_files_constant_tables(tmp_path):
+    """LBM streaming `f_old[q][y - cy[q]][x - cx[q]]` with `static const int cx[Q] = {...}`:
+    `run` refused (random table values would read outside f_old); it now uses the file's values,
+    after checking that each keeps the reads inside the array."""
+    r = _recipe(tmp_path, "permute: {stmt: 0, order: [y, x, q]}", "tile: {stmt: 0, loop: x, size: 16}")
+    for nx, ny in ((37, 21), (64, 32)):
+        rc, out, err = run_cli("run", DATA / "lbm_stream.c", "--function", "stream_soa", "--recipe", r,
+                               "-D", f"NX={nx}", "-D", f"NY={ny}", "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("run", DATA / "lbm_stream_far.c", "--function", "stream_soa", "--recipe", r,
+                           "--repetitions", "1")
+    assert rc == 2 and "'f_old[y - cy[q]]' reaches outside 'f_old' (extent 32) where cy = 2" in err, err

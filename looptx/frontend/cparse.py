@@ -15,6 +15,7 @@ from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region
 from looptx.frontend.struct_copies import struct_copies_substituted
+from looptx.frontend.tables import constant_tables
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
                                      implied_values)
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
@@ -439,6 +440,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                                      rf"\b{re.escape(n)}\b", blanked[r.start:r.end])})),
                        function_params=() if r.index in wrapped else function_params,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
+        tables = constant_tables(ast, {a.name for a in scop.arrays if a.role == "in" and not a.local})
+        if tables:
+            scop = replace(scop, tables=tables)
         if team:
             scop = replace(scop, team=team_statements(team, items, scop.statements, where, blanked, src, r),
                            team_kind=team_kind)

@@ -203,6 +203,8 @@ class Scop(CachedValue):
     # 'team': the region runs in the team (`omp for`, the rest under `omp single`); 'parallel':
     # the `#pragma omp parallel for` right before it is its one nest's (printed as that)
     team_kind: str = "team"
+    # the file's const integer tables the region reads (frontend/tables.py): (name, values)
+    tables: tuple[tuple[str, tuple[int, ...]], ...] = ()
     # params of a type narrower than int, or unsigned: (name, lowest, highest value it holds)
     narrow_params: tuple[tuple[str, int, int], ...] = ()
     # sizes that are integer locals the function sets to a constant before the region and never

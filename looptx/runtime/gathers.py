@@ -27,6 +27,9 @@ class GatherPlan:
     # array -> (statement, row start, row length) of each in-row use: the rows it must hold
     starts: dict[str, list] = field(default_factory=dict)
     scop: object = None
+    # (statement, subscript, array, dim, text) of each subscript that reads the file's constant
+    # tables (frontend/tables.py): their values are the file's, checked to stay in the array
+    tables: list = field(default_factory=list)
 
     def elements_needed(self, array: str, env: dict[str, int]) -> int:
         """The elements `array` needs for the last row an in-row use reaches to exist; -1 where
@@ -43,6 +46,7 @@ class GatherPlan:
 
     def index_ranges(self, extents: dict[str, tuple[int, ...]], where,
                      env: dict[str, int]) -> dict[str, tuple[int, int]]:
+        self._check_tables(extents, where, env)
         out: dict[str, tuple[int, int]] = {}
         for index, offset, array, dim, text, row, within in self.uses:
             n = extents[array][dim]
@@ -61,6 +65,25 @@ class GatherPlan:
             out[index] = (lo, hi)
         return out
 
+
+    def _check_tables(self, extents, where, env) -> None:
+        """Each value of the tables a subscript reads keeps it inside its dimension wherever
+        the statement runs (LBM's `y - cy[q]`, y = 1..NY-2, cy in -1..1)."""
+        from itertools import product
+
+        from looptx.poly.footprint import highest_value
+        tables = dict(self.scop.tables)
+        for s, e, array, dim, text in self.tables:
+            refs = sorted({x.array for x in ir.walk(e) if isinstance(x, ir.Ref)})
+            for combo in product(*(sorted(set(tables[t])) for t in refs)):
+                value = dict(zip(refs, combo))
+                c = ir.to_c(ir.map_up(e, lambda x: ir.Var(f"({value[x.array]})") if isinstance(x, ir.Ref) else x))
+                hi, minus_lo = (highest_value(self.scop, s, x, env) for x in (c, f"-({c})"))
+                n = extents[array][dim]
+                if hi is not None and (hi >= n or minus_lo > 0):
+                    shown = ", ".join(f"{t} = {v}" for t, v in value.items())
+                    raise LooptxError(f"'{text}' reaches outside '{array}' (extent {n}) where {shown}, at these sizes",
+                                      hint="give sizes under which every read stays in its array", **where(array))
 
 def gather_plan(scop, where) -> GatherPlan:
     """The arrays read through indexes and, per index array, the subscripts its values feed;
@@ -85,6 +108,9 @@ def gather_plan(scop, where) -> GatherPlan:
                     src, within, start = _in_row(r.index[d], arrays, scalar_sources)
                     if src is not None:
                         plan.starts.setdefault(r.array, []).append((s, start, within))
+                if src is None and _reads_tables(r.index[d], scop):
+                    plan.tables.append((s, r.index[d], r.array, d, f"{r.array}[{shown}]"))
+                    continue
                 if src is None:
                     raise LooptxError(
                         f"the region reads '{r.array}' at [{shown}], an index whose values the harness "
@@ -93,6 +119,19 @@ def gather_plan(scop, where) -> GatherPlan:
                         **where(r.array))
                 plan.uses.append((src[0], src[1], r.array, d, f"{r.array}[{shown}]", row, within))
     return plan
+
+
+def _reads_tables(e: ir.Expr, scop) -> bool:
+    """Whether the subscript's element reads are all of the file's constant tables, read at
+    subscripts that hold no element read themselves, with few value combinations to check."""
+    tables = dict(scop.tables)
+    refs = [x for x in ir.walk(e) if isinstance(x, ir.Ref)]
+    combos = 1
+    for t in {x.array for x in refs}:
+        combos *= len(set(tables.get(t, ())))
+    return bool(refs) and all(x.array in tables and not any(isinstance(y, ir.Ref) for i in x.index
+                                                             for y in ir.walk(i)) for x in refs) \
+        and combos <= 4096
 
 
 def _row_of_table(scop, s, e: ir.Expr, arrays, scalars):

@@ -137,6 +137,8 @@ class HarnessArg:
     index_range: tuple[int, int] | None = None
     # a flat array the model reads in rows (`A[i*n + j]`): the row length at these sizes
     row: int | None = None
+    # a constant table of the file (frontend/tables.py): its values, not random ones
+    values: tuple[int, ...] | None = None
 
     @property
     def written(self) -> bool:
@@ -290,7 +292,7 @@ class RegionSignature:
             args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
                                    out=written, result=result, c_dims=tuple(c_dims),
                                    record=scop.record(a.name) if scop.records else None,
-                                   row=_row_length(a, env)))
+                                   row=_row_length(a, env), values=dict(scop.tables).get(a.name)))
         if gathers.arrays:
             args = _with_gathers(args, gathers, at, counts or {}, env)
         if scop.records:
@@ -488,29 +490,6 @@ def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = 
 
 # ------------------------------------------------------------------ inputs
 
-def make_inputs(sig: RegionSignature, seed: int = 0) -> dict[str, np.ndarray]:
-    """Seeded values for every array and scalar argument, never zero (a missed write or a lost
-    product term changes the result): floats uniform in [0.5, 1.5), integers in 1..9.
-
-    Each name draws from its own stream (seed, crc32(name)), so an argument's values do not
-    depend on which other arguments the region has.  Scalars are 0-d arrays."""
-    out = {}
-    for a in sig.data_args:
-        dt, _, is_int = ctype_info(a.ctype)
-        rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, zlib.crc32(a.name.encode())])
-        if is_int and a.index_range is not None:
-            v = rng.integers(*a.index_range, size=a.shape, dtype=np.int64).astype(dt)
-        elif is_int:
-            v = rng.integers(1, 10, size=a.shape, dtype=np.int64).astype(dt)
-        elif dt.kind == "c":
-            v = rng.uniform(0.5, 1.5, size=a.shape + (2,))
-            v = (v[..., 0] + 1j * v[..., 1]).astype(dt)
-        else:
-            v = rng.uniform(0.5, 1.5, size=a.shape).astype(dt)
-        out[a.name] = np.ascontiguousarray(v) if a.shape else np.array(v, dtype=dt)
-    return out
-
-
 def _member_of(scop, name: str) -> str | None:
     """The struct member that a variable of the region stands for (frontend/members.py)."""
     for decl, _ in scop.hoisted:
@@ -605,3 +584,6 @@ def _declared_at(scop, name: str, where: dict) -> dict:
     head = locate_name(scop.filename, scop.function, (1, start)) if scop.function and start else None
     pos = locate_name(scop.filename, name, (head[0] if head else 1, max(start - 1, 1)))
     return dict(where, line=pos[0], col=pos[1]) if pos else where
+
+
+from looptx.runtime.inputs import make_inputs  # noqa: E402  (it reads ctype_info above)
