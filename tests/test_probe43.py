@@ -20,7 +20,7 @@ def _recipe(tmp_path, *steps, name="r.yaml"):
     return r
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="builds with gcc")
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc on PATH: the test builds and runs the generated C (CI has it)")
 def test_the_final_values_use_the_bounds_the_region_put_in(tmp_path):
     """The loop headers run again after the region for the counters the function reads there;
     as written they read f2c's `i__2 = *m;`, which the region dropped: zero_ returned 1004."""
@@ -73,7 +73,7 @@ def test_f2c_parameter_adjustments_stay_outside_a_function_region(tmp_path, n):
     assert rc == 0 and ": ok" in out, out + err
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="builds with gcc")
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc on PATH: the test builds and runs the generated C (CI has it)")
 @pytest.mark.parametrize("n", [7, 8])
 def test_a_fuse_moves_a_statement_between_the_loops_before_them(tmp_path, n):
     """Nekbone's CG update: `rtr = 0.0;` between the update loop and the dot product; fusing

@@ -32,7 +32,7 @@ def test_a_helper_typed_with_typedefs_is_pure(tmp_path):
         assert rc == 0 and ": ok" in out, out + err
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="compiles the .cu with nvcc")
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc on PATH: the test compiles the generated .cu (CI has it)")
 def test_a_typedef_helper_compiles_in_the_cu(tmp_path):
     cu = tmp_path / "h.cu"
     rc, out, err = run_cli("transform", DATA / "helper_typedef.c", "--function", "f", "--target", "cuda", "-o", cu,
@@ -52,7 +52,7 @@ def test_orio_decl_takes_unsigned_and_stdint_types(tmp_path, name):
     assert rc == 0 and "status: ok 2" in out, out + err
 
 
-@pytest.mark.skipif(shutil.which("gcc") is None, reason="compiles with gcc")
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc on PATH: the test compiles the generated C (CI has it)")
 @pytest.mark.parametrize("name, function, recipe, check", [
     ("sepfilter.c", "icvSepFilter3x3_8u_C1R", "sep1.yaml", ") >> 16"),
     ("pnpoly_soa.c", "pnpoly_soa", "pnpoly_omp.yaml", ") != ("),

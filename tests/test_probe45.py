@@ -8,7 +8,7 @@ import pytest
 from conftest import run_cli
 
 DATA = Path(__file__).resolve().parent / "data" / "probe45"
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="builds with gcc")
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc on PATH: the test builds and runs the generated C (CI has it)")
 
 
 def _recipe(tmp_path, *steps, name="r.yaml"):

@@ -7,44 +7,12 @@ refused): those arrays are copied from the lowest element the region reaches, an
 kernels get the device buffer less that offset, so they index it as the region does."""
 from __future__ import annotations
 
-import re
-
 from looptx import ir
 from looptx.frontend.names import to_user
 
 
 def copied_from_lowest(scop, a, top) -> bool:
-    return top.lowest is not None and (top.below_first or to_user(a.name) in moved_pointers(scop))
-
-
-def moved_pointers(scop) -> frozenset[str]:
-    """The function's parameters (as the file names them) that a statement between its head
-    and the region moves (`--a;`, `a++;`, `a -= off;`, `a = a - 1;`)."""
-    return scop.cached(("moved_pointers",), lambda: _moved(scop))
-
-
-def _moved(scop) -> frozenset[str]:
-    from looptx.frontend.regions import SourceText, blank, scan_comments
-    start = scop.region_span[0]
-    if not (scop.function and start and scop.function_params):
-        return frozenset()
-    try:
-        with open(scop.filename, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    except OSError:
-        return frozenset()
-    code = blank(text, [(c.start, c.end) for c in scan_comments(text)])
-    end = SourceText(text, scop.filename).offset(start, 1) if start <= text.count("\n") + 1 else len(code)
-    heads = [m.end() for m in re.finditer(rf"(?<![\w.]){re.escape(scop.function)}\s*\(", code[:end])]
-    if not heads:
-        return frozenset()
-    body = code[heads[-1]:end]
-    out = set()
-    for p in scop.function_params:
-        n = re.escape(p)
-        if re.search(rf"(--|\+\+)\s*{n}\s*;|(?<![\w.>]){n}\s*(--|\+\+|[-+]=)|(?<![\w.>]){n}\s*=\s*{n}\s*[-+]", body):
-            out.add(p)
-    return frozenset(out)
+    return top.lowest is not None and (top.below_first or to_user(a.name) in scop.moved_pointers)
 
 
 def span_count(a, top, fixed: dict, offsets: dict) -> tuple[str, None]:

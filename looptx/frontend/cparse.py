@@ -13,7 +13,7 @@ from looptx.frontend.aliases import check_local_aliases
 from looptx.frontend.escape import fragment_locals, dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
-from looptx.frontend.function_region import function_region
+from looptx.frontend.function_region import function_region, moved_pointers
 from looptx.frontend.struct_copies import struct_copies_substituted
 from looptx.frontend.tables import constant_tables
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
@@ -441,8 +441,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        function_params=() if r.index in wrapped else function_params,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
         tables = constant_tables(ast, {a.name for a in scop.arrays if a.role == "in" and not a.local})
-        if tables:
-            scop = replace(scop, tables=tables)
+        moved = tuple(map(to_user, moved_pointers(fdef, src.pos(r.start), where))) if r.index not in wrapped else ()
+        if tables or moved:
+            scop = replace(scop, tables=tables, moved_pointers=moved)
         if team:
             scop = replace(scop, team=team_statements(team, items, scop.statements, where, blanked, src, r),
                            team_kind=team_kind)

@@ -62,6 +62,20 @@ def _calls_loops(node) -> bool:
     return any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in all_nodes(node))
 
 
+def moved_pointers(fdef: c_ast.FuncDef, before, where) -> tuple[str, ...]:
+    """The pointer parameters a statement of the function moves before the position `before`
+    (f2c's parameter adjustments): element 0 of such a pointer is not the caller's, which the
+    .cu's host copies heed (codegen/cuda_span.py)."""
+    from looptx.frontend.symbols import all_nodes
+    pointers = _pointer_params(fdef)
+    return tuple(sorted({_moved_name(n) for n in all_nodes(fdef.body)
+                         if _pointer_step(n, pointers) and where(n) < before}))
+
+
+def _moved_name(node) -> str:
+    return node.expr.name if isinstance(node, c_ast.UnaryOp) else node.lvalue.name
+
+
 def _pointer_params(fdef: c_ast.FuncDef) -> frozenset:
     args = fdef.decl.type.args if isinstance(fdef.decl.type, c_ast.FuncDecl) else None
     return frozenset(p.name for p in (args.params if args else ())
@@ -74,8 +88,12 @@ def _pointer_step(node, pointers) -> bool:
     follows them."""
     if isinstance(node, c_ast.UnaryOp) and node.op in ("--", "++", "p--", "p++"):
         return isinstance(node.expr, c_ast.ID) and node.expr.name in pointers
-    return isinstance(node, c_ast.Assignment) and node.op in ("-=", "+=") \
-        and isinstance(node.lvalue, c_ast.ID) and node.lvalue.name in pointers
+    if not (isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID)
+            and node.lvalue.name in pointers):
+        return False
+    rhs = node.rvalue
+    return node.op in ("-=", "+=") or node.op == "=" and isinstance(rhs, c_ast.BinaryOp) \
+        and rhs.op in ("+", "-") and isinstance(rhs.left, c_ast.ID) and rhs.left.name == node.lvalue.name
 
 
 def _set_names(stmts, pointers=frozenset()) -> set[str] | None:

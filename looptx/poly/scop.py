@@ -205,6 +205,9 @@ class Scop(CachedValue):
     team_kind: str = "team"
     # the file's const integer tables the region reads (frontend/tables.py): (name, values)
     tables: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    # pointer parameters the function moves before the region (f2c's `--a;`), by their names
+    # in the file: element 0 is not the caller's (codegen/cuda_span.py)
+    moved_pointers: tuple[str, ...] = ()
     # params of a type narrower than int, or unsigned: (name, lowest, highest value it holds)
     narrow_params: tuple[tuple[str, int, int], ...] = ()
     # sizes that are integer locals the function sets to a constant before the region and never

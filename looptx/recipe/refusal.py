@@ -25,8 +25,8 @@ def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
         hint = f"the new order runs the updates of '{var}' (a {op} reduction) in another order, which " \
                f"changes its rounding; an omp_for step with reduction: {{'{op}': [{var}]}} on the " \
                "loop, before this one, allows any order of them inside that loop; else choose another order"
-        clause = next((d.name for p in v.pieces for d in p.loops for t in d.pragmas
-                       if PL.is_omp_for(t) and dep.array in {x for _, x in clause_pairs(t)}), None)
+        clause = next((d.name for _, _, d, omp in PL.omp_loops(v)
+                       if dep.array in {x for _, x in clause_pairs(omp)}), None)
         if clause is not None:
             hint = f"the reduction clause on loop '{to_user(clause)}' lets its updates of '{var}' run in any " \
                    "order inside one run of that loop, and this order moves them across the loops around " \
