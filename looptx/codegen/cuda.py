@@ -238,12 +238,14 @@ def _size_params(scop) -> list[str]:
     fixed = {n for n, _ in scop.fixed} | {n for n, _ in scop.baked}
     out = [p for p in scop.params if p not in fixed]
     # a row length that bounds no loop (`float u[nx][ny]` over x <= x_M): the kernels'
-    # subscripts read it all the same
+    # subscripts read it all the same; so do a local's (`int ny = m + 4;`, Devito's
+    # `u_vec->size[1]` as u_vec__size__1), which the caller passes as it does the parameters
     macros = {n for n, _ in scop.macro_values}
+    received = set(scop.function_params) | {n for n, _ in (*scop.derived, *scop.extent_members)}
     for a in scop.arrays:
         for stride in (a.strides or ()) + (tuple(a.dims[1:]) if not a.local else ()):
             out += [n for n in re.findall(r"[A-Za-z_]\w*", stride)
-                    if n not in fixed and n not in macros and n not in out and n in scop.function_params]
+                    if n not in fixed and n not in macros and n not in out and n in received]
     return out
 
 

@@ -17,7 +17,7 @@ from looptx.frontend.function_region import function_region, moved_pointers
 from looptx.frontend.struct_copies import struct_copies_substituted
 from looptx.frontend.tables import constant_tables
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
-                                     implied_values)
+                                     implied_values, model_extents)
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
                                        outside_fragment_regions, unfinished_region_code)
 from looptx.frontend.encoding import read_c_source
@@ -323,11 +323,17 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         params_decl = fdef.decl.type.args.params if fdef.decl.type.args else []
         const_params = []
         function_params = tuple(p.name for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
+        extent_members: dict[str, str] = {}
+
+        def modelled(sym: Symbol, d: c_ast.Decl) -> Symbol:
+            dims, named = model_extents(d) if sym.kind == "array" else ((), {})
+            extent_members.update(named)
+            return visible(replace(sym, dims=dims) if named else sym)
         for p in params_decl:
             if isinstance(p, c_ast.Decl):
                 sym = symbol_of(p, spellings)
                 if sym:
-                    symbols[sym.name] = visible(sym)
+                    symbols[sym.name] = modelled(sym, p)
                     if sym.kind == "array" and sym.is_const:
                         const_params.append(sym.name)
         collector = DeclCollector()
@@ -336,7 +342,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         for d in collector.decls:
             sym = symbol_of(d, spellings)
             if sym and where(d) < start_pos:
-                symbols[sym.name] = visible(sym)
+                symbols[sym.name] = modelled(sym, d)
         # globals of the file, its headers or an Orio decl_file (`int nx = N;`)
         derived = derived_sizes(ast, [e for e in ast.ext if isinstance(e, c_ast.Decl)
                                        and e.coord is not None],
@@ -385,6 +391,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                                     rows.obligations(ex.params, {**ex.constants.enums, **int_macros,
                                                                                  **region_defines})))
                     scop = with_stand_ins(scop, stand_ins, path, start_pos[0])
+                    if extent_members:
+                        scop = replace(scop, extent_members=tuple(sorted(extent_members.items())))
                     scop = with_stand_ins(scop, pinned - agreeing_defines(constants, defines), path,
                                           start_pos[0], "the value --define gives")
                     if region_defines is not defines:

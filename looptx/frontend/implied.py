@@ -50,6 +50,11 @@ class _SizeText(c_generator.CGenerator):
     def __init__(self, written: set[str]):
         super().__init__()
         self.written = written
+        self.named: dict[str, str] = {}     # size name -> the C text it stands for
+
+    def _named(self, name: str, n) -> str:
+        self.named[name] = c_generator.CGenerator().visit(n)
+        return name
 
     def visit_ArrayRef(self, n):
         subs, node = [], n
@@ -57,16 +62,32 @@ class _SizeText(c_generator.CGenerator):
                 and node.subscript.type == "int" and node.subscript.value.isdigit():
             subs.append(node.subscript.value)
             node = node.name
-        if isinstance(node, c_ast.ID) and node.name not in self.written and subs:
-            return f"{node.name}__{'_'.join(reversed(subs))}"
+        # Devito's `u_vec->size[1]`: an element of a member
+        base = node.name if isinstance(node, c_ast.ID) else _member_path(node)
+        if base is not None and base not in self.written and subs:
+            return self._named(f"{base}__{'_'.join(reversed(subs))}", n)
         return super().visit_ArrayRef(n)
 
     def visit_StructRef(self, n):
         # Himeno's `imax = p->mrows - 1;`: the member is the size p__mrows (frontend/members.py)
         name = _member_path(n)
         if name is not None and name not in self.written:
-            return name
+            return self._named(name, n)
         return super().visit_StructRef(n)
+
+
+def model_extents(decl: c_ast.Decl) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The extents of an array declared before the region, with the struct members and the
+    elements at constant subscripts in them by the size names the model gives them (Devito's
+    `float (*u)[u_vec->size[1]]` has the extent u_vec__size__1), and name -> the C text each
+    stands for.  C evaluates a variable-length extent where the array is declared, so such an
+    extent is a value like any size, whatever the function writes afterwards."""
+    text = _SizeText(set())
+    dims, t = [], decl.type
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        dims.append(text.visit(t.dim) if isinstance(t, c_ast.ArrayDecl) and t.dim is not None else "")
+        t = t.type
+    return tuple(dims), text.named
 
 
 def _single_assignment(scope, writes: list, after: tuple, start: tuple):

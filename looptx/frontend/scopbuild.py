@@ -3,6 +3,7 @@
 model takes at their values (baked), which the output then checks."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from looptx.errors import SourceError, note_once
@@ -79,6 +80,9 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
     # may be 0 or negative: assuming otherwise would drop the code for that case (an
     # `if (i == 0)` at i = lo).  A size whose value made a subscript affine has that value.
     extents = {d.strip() for a in arrays for d in a.dims}
+    # a local that sizes only an extent (`int ny = m + 4; float (*u)[ny]`) takes its value from
+    # the sizes too
+    extent_names = {w for a in arrays for d in a.dims for w in re.findall(r"[A-Za-z_]\w*", d)}
     # a name whose value a loop step took: a #define is used at the file's value (baked, and
     # checked by the output); a const or an enum constant has no other
     steps = {n: s for n, s in ex.step_names.items() if n not in fixed_names}
@@ -110,7 +114,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
         assume = tuple(d for d in (default(p, baked) for p in params if p not in fixed_names) if d) \
             + tuple(extra) + tuple(assumptions)
         return Scop(path, region.index, params, fixed, assume, statements, tuple(arrays),
-                    span, function, tuple((n, e) for n, e in derived if n in params),
+                    span, function, tuple((n, e) for n, e in derived if n in params or n in extent_names),
                     tuple((p, int(ex.int_macros[p])) for p in params
                           if p in ex.int_macros and p not in fixed_names and p not in overridable),
                     tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, UNSIGNED_WORDS)),

@@ -217,6 +217,9 @@ class Scop(CachedValue):
     # hold (`k = i*cols + j; a[k]`): no longer variables of the region (frontend/temporaries.py);
     # (name, whether the function declares it before the region)
     substituted: tuple[tuple[str, bool], ...] = ()
+    # sizes that stand for struct members or constant elements in the extents of arrays the
+    # function declares (Devito's `u_vec->size[1]` as u_vec__size__1): (name, C text)
+    extent_members: tuple[tuple[str, str], ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------

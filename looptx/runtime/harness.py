@@ -274,9 +274,11 @@ class RegionSignature:
                     n = eval_extent(d, env)
                 except KeyError as e:
                     name = e.args[0]
+                    member = dict(scop.extent_members).get(name)
                     raise LooptxError(f"the size '{name}' (in the extent [{d}] of array "
-                                      f"'{a.name}') has no value",
-                                      hint=f"give it with --define {name}=VALUE", **at(name)) from None
+                                      f"'{a.name}'{f', standing for {member}' if member else ''}) has no value",
+                                      hint=f"give it with --define {name}=VALUE",
+                                      **(_declared_at(scop, a.name, where) if member else at(name))) from None
                 except ValueError as e:
                     raise LooptxError(f"cannot evaluate the extent of array '{a.name}': {e}",
                                       hint="write extents as integer expressions of sizes",
