@@ -124,3 +124,13 @@ def test_run_reads_the_files_constant_tables(tmp_path):
     rc, out, err = run_cli("run", DATA / "lbm_stream_far.c", "--function", "stream_soa", "--recipe", r,
                            "--repetitions", "1")
     assert rc == 2 and "'f_old[y - cy[q]]' reaches outside 'f_old' (extent 32) where cy = 2" in err, err
+
+
+def test_a_branch_that_writes_at_a_place_from_the_data_is_refused_for_the_write():
+    """Devito's source injection: `if (ii_src_0 >= x_m - 1 && ...) { ...; u[t2][ii_src_0 + 4][...] += r0; }`
+    was refused for its condition, with the hint to write conditional assignments; followed, the
+    hint led to the real obstacle, the write at a place computed from the data."""
+    rc, out, err = run_cli("deps", DATA / "devito_inject.c", "--function", "Inject", "-D", "time=2")
+    assert rc == 2 and "Traceback" not in err, err
+    assert "devito_inject.c:18:7: error: non-affine subscript of 'u': 'ii_src_0'" in err, err
+    assert "conditional assignments" not in err, err

@@ -15,6 +15,7 @@ import copy
 from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once
+from looptx.frontend.affine import NonAffine
 from looptx.frontend.symbols import all_nodes, c_text, id_names
 from looptx.frontend.purefuncs import PURE_MATH
 
@@ -139,6 +140,7 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
                       "(#pragma scop ... #pragma endscop around it), so the condition stays outside")
         else:
             e.hint = f"{e.hint}; or write the branch as conditional assignments, x = c ? v : x ({why})"
+            raise (None if loops else _refused_write(ex, node)) or e
         raise e
     line, col = ex.where(node)
     note_once(ex.filename, line, "a branch on array data is modelled, and printed, as "
@@ -151,6 +153,31 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
             ex.statement(a)
     finally:
         del ex.conds[len(ex.conds) - len(affine):]
+
+
+def _refused_write(ex, node) -> SourceError | None:
+    """The refusal a write of the branch gets whatever its condition (Devito's source injection
+    `u[t2][ii_src_0 + 4] += r0`, with ii_src_0 computed from the data before the branch): a
+    subscript that is not affine.  Conditional assignments would not help, so it comes first."""
+    inside = {n.name for n in all_nodes(node) if isinstance(n, c_ast.Decl) and n.name}
+    for n in all_nodes(node):
+        target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") else None
+        subs, base = [], target
+        while isinstance(base, c_ast.ArrayRef):
+            subs.append(base.subscript)
+            base = base.name
+        for sub in reversed(subs):
+            if id_names(sub) & inside:
+                continue        # a temporary of the branch, which the front end may substitute
+            try:
+                ex.translator().translate(sub)
+            except NonAffine as err:
+                what = err.what.replace("non-affine: ", "").replace("non-affine ", "")
+                return ex.error(target, f"non-affine subscript of '{c_text(base)}': {what}",
+                                "a write needs subscripts affine in loop iterators and parameters: a place "
+                                "computed from the data is outside the model")
+    return None
 
 
 def condition_problem(what: str) -> str:
