@@ -15,6 +15,7 @@ from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl,
 from looptx.codegen.cuda_const import const_parameters
 from looptx.codegen.cuda_locals import device_decl, local_guard
 from looptx.codegen.cuda_records import device_arrays, record_definitions, written_arrays
+from looptx.codegen.cuda_rows import extent_name, is_rows, row_extents
 from looptx.poly.privatize import scratch
 from looptx.codegen.cxx_names import cxx_safe
 from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, host_only_texts,
@@ -89,7 +90,8 @@ class CudaPrinter(ThreadPrinter):
         if arr.strides or len(r.index) == 1 or rec is not None:
             return super().ref_text(r)
         flat = r.index[0]
-        for extent, e in zip(arr.dims[1:], r.index[1:]):
+        extents = [extent_name(arr.name, k) for k in range(1, arr.rank)] if is_rows(arr) else arr.dims[1:]
+        for extent, e in zip(extents, r.index[1:]):
             flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(f"({extent})" if not extent.isidentifier() else extent)), e)
         return f"{r.array}[{ir.to_c(K.simplify(flat))}]"
 
@@ -246,7 +248,7 @@ def _size_params(scop) -> list[str]:
         for stride in (a.strides or ()) + (tuple(a.dims[1:]) if not a.local else ()):
             out += [n for n in re.findall(r"[A-Za-z_]\w*", stride)
                     if n not in fixed and n not in macros and n not in out and n in received]
-    return out
+    return out + row_extents(scop)
 
 
 # ---- printing ----------------------------------------------------------------------------------
@@ -374,7 +376,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
     out += baked_guard(scop)
     helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text + list(counts.values())
-                                                               + list(offsets.values())))
+                                                               + list(offsets.values()) + host_only_texts(rc)))
     out += helper_block(helpers)
     if divergent:
         out += _BARRIER
@@ -436,15 +438,6 @@ def _refuse_complex(rc: RegionCuda) -> None:
                               "at other offsets", hint="use --target c, or declare the struct without it "
                               "(__attribute__((packed)) alone is carried over)", **where)
     for a in rc.arrays:
-        if a.rank > 1 and "" in a.dims[1:]:
-            # SHOC Stencil2D's Matrix2D: rows the caller allocated anywhere, which no one copy
-            # moves to the GPU, and whose length the kernel's flat index would need
-            where = _declared_at(scop, a.name, scop.where())
-            raise SourceError(f"'{a.name}' reaches its rows through pointers ({a.ctype} "
-                              f"{'*' * a.rank}{a.name}): the .cu copies each array to the GPU as one "
-                              "block, which such rows are not", hint="use --target c, or pass the "
-                              f"data as one block ({a.ctype} *{a.name} indexed {a.name}[i * m + j], or "
-                              f"{a.ctype} (*{a.name})[M])", **where)
         if "_Complex" in a.ctype.split():
             where = _declared_at(scop, a.name, scop.where())
             raise SourceError(f"'{a.name}' is of type '{a.ctype}', which the CUDA output does not "

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from looptx import ir
 from looptx.codegen.cuda_records import members_of, record_count, written_arrays
+from looptx.codegen.cuda_rows import copy_lines, count_and_offset, host_type, internal_sizes, is_rows
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_model, to_user, with_values
 from looptx.codegen.c import fact_check
@@ -193,6 +194,11 @@ def element_counts(rc, offsets: dict | None = None) -> dict[str, str]:
     for a in rc.arrays:
         if not on_device(a, rc.written_scalars):
             continue
+        if is_rows(a):
+            out[a.name], offset = count_and_offset(rc.variant.scop, a, fixed)
+            if offsets is not None:
+                offsets[a.name] = offset
+            continue
         n = declared_count(a)
         if n is None and a.name in given:
             # sizes fixed with --define are written as numbers: a #define of a lower-case
@@ -338,7 +344,7 @@ def _internal_sizes(rc) -> list[tuple[str, str]]:
     host function never declared them, so it computes them."""
     fixed = dict(rc.variant.scop.fixed)
     return [(n, with_values(init, fixed)) for n, init in rc.variant.scop.derived
-            if n.startswith("lx_") and n in rc.params]
+            if n.startswith("lx_") and n in rc.params] + internal_sizes(rc.variant.scop, fixed)
 
 
 def _received(scop):
@@ -387,8 +393,10 @@ def size_ctype(scop, p: str) -> str:
 def host_only_texts(rc) -> list[str]:
     """What the host function computes from the sizes besides the counts (its own row lengths,
     the facts' check): the size macros they name must be defined in the .cu too."""
-    return [init for _, init in _internal_sizes(rc)] + [device_fact_check(rc.variant.scop) or ""] \
-        + [want for _, _, want in short_counts(rc)]
+    scop = rc.variant.scop
+    rows = [line for a in rc.arrays if is_rows(a) for line in copy_lines(scop, a, dict(scop.fixed), True)]
+    return [init for _, init in _internal_sizes(rc)] + [device_fact_check(scop) or ""] \
+        + [want for _, _, want in short_counts(rc)] + rows
 
 
 def in_function_order(scop, named: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -405,7 +413,8 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
     internal = _internal_sizes(rc)
     own = {n for n, _ in internal}
     scop = rc.variant.scop
-    named = [(a.name, arg) for a, arg in zip(rc.arrays, dev_args) if a.name not in rc.scratch] + \
+    named = [(a.name, host_type(a) if is_rows(a) else arg) for a, arg in zip(rc.arrays, dev_args)
+             if a.name not in rc.scratch] + \
         [(p, f"{size_ctype(scop, p)} {p}") for p in rc.params if p not in own]
     # an extent the region does not read (`double X[m*n]` of a loop to `nrows`) still sizes the
     # copies: the function's parameter it names is the host function's too
@@ -433,14 +442,18 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
             call.append(a.name)
             continue
         # a scratch variable's device copy needs no value from the host, nor gives one back
-        out += _to_device(a, counts[a.name], checked=True, fill=a.name not in rc.scratch,
+        out += _to_device(a, counts[a.name], checked=True, fill=a.name not in rc.scratch and not is_rows(a),
                           src=f"{a.name} + lx_o_{a.name}" if a.name in offsets else None)
+        if is_rows(a):
+            out += copy_lines(scop, a, dict(scop.fixed), to_device=True)
         call.append(_device_arg(a.name, offsets))
     call += rc.params
     out.append(f"  int lx_rc = lx_launch_{rc.name}({', '.join(call)});")
     out.append("  cudaDeviceSynchronize();")
     for a in rc.arrays:
-        if a.name in written and on_device(a, rc.written_scalars) and a.name not in rc.scratch:
+        if a.name in written and is_rows(a):
+            out += copy_lines(scop, a, dict(scop.fixed), to_device=False)
+        elif a.name in written and on_device(a, rc.written_scalars) and a.name not in rc.scratch:
             dst = f"{a.name} + lx_o_{a.name}" if a.name in offsets else a.name
             out.append(f"  cudaMemcpy({dst}, lx_d_{a.name}, {counts[a.name]} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
     for a in rc.arrays:

@@ -283,3 +283,78 @@ def _highest(scop: Scop, array: str, below=False) -> Highest | str:
     cond = None if always else expr(isl.AstBuild.from_context(context).expr_from_set(
         where.align_params(context.get_space())))
     return Highest(index, cond, lowest, distance, below_first)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """What the region reaches of an array whose rows are pointers (`double **a`, NR's
+    `matrix()`), for host code that copies it row by row into one device block laid out as
+    the box around it.  The outer indexes are the variables `lx_r0`, `lx_r1`, ...:
+    `row_if` says whether the region reaches row (lx_r0, ...) (None: each one in the box),
+    `first`/`last` the lowest and highest index it reaches in that row.  `low`/`high` are the
+    box's corners, one per dimension; `reached_if` as Highest's."""
+    low: tuple[ir.Expr, ...]
+    high: tuple[ir.Expr, ...]
+    first: ir.Expr
+    last: ir.Expr
+    row_if: ir.Expr | None
+    reached_if: ir.Expr | None
+
+
+def rows(scop: Scop, array: str) -> Rows | str:
+    """As `highest`, for an array whose rows are pointers; each row is copied from the first
+    to the last element the region reaches in it (a row past those may not exist: NR's
+    triangular matrices, rows allocated one by one)."""
+    return scop.cached(("rows", array), lambda: _rows(scop, array))
+
+
+def _rows(scop: Scop, array: str) -> Rows | str:
+    from looptx.poly.astgen import expr
+    arr = scop.array(array)
+    reached = None
+    for s in scop.statements:
+        for a in s.accesses:
+            if a.array == array and any(ir.is_gathered(x) for x in a.index):
+                return "the region reads it through an index array"
+            if a.array == array:
+                r = scop.access_map(s, a).intersect_domain(evaluated(scop, s, a)).range()
+                reached = r if reached is None else reached.union(r)
+    if reached is None or reached.is_empty():
+        return "the region does not access it"
+    n, nparam = arr.rank, reached.dim(isl.dim_type.param)
+
+    def outer_as_params(x: isl.Set, count: int) -> isl.Set:
+        x = x.move_dims(isl.dim_type.param, nparam, isl.dim_type.set, 0, count)
+        for k in range(count):
+            x = x.set_dim_name(isl.dim_type.param, nparam + k, f"lx_r{k}")
+        return x
+
+    def c(pw: isl.PwAff) -> ir.Expr:
+        return expr(isl.AstBuild.from_context(pw.domain()).expr_from_pw_aff(pw))
+
+    def cond(where: isl.Set, given: isl.Set) -> ir.Expr | None:
+        given = given.align_params(where.get_space())
+        where = where.align_params(given.get_space()).coalesce()
+        if given.is_subset(where):
+            return None
+        return expr(isl.AstBuild.from_context(given).expr_from_set(where.gist(given)))
+    per_row = outer_as_params(reached, n - 1)       # the last index, in row (lx_r0, ...)
+    try:
+        extremes = [reached.dim_min(k) for k in range(n)] + [reached.dim_max(k) for k in range(n)] \
+            + [per_row.dim_min(0), per_row.dim_max(0)]
+    except isl.Error:
+        return "its indexes have no bound"
+    if any(pw.involves_nan() for pw in extremes):
+        return "its indexes have no bound"
+    # the rows the host code's loops visit: each outer index between its extremes
+    box = scop.context.align_params(per_row.get_space())
+    for k in range(n - 1):
+        # every index between the extremes, a stride's gaps included (`a[2*i][j]`)
+        one = isl.Set(reached.project_out(isl.dim_type.set, k + 1, n - k - 1)
+                      .project_out(isl.dim_type.set, 0, k).simple_hull()).remove_divs()
+        one = one.move_dims(isl.dim_type.param, nparam, isl.dim_type.set, 0, 1) \
+            .set_dim_name(isl.dim_type.param, nparam, f"lx_r{k}").params()
+        box = box.align_params(one.get_space()).intersect(one.align_params(box.get_space()))
+    return Rows(tuple(c(pw) for pw in extremes[:n]), tuple(c(pw) for pw in extremes[n:2 * n]),
+                c(extremes[-2]), c(extremes[-1]), cond(per_row.params(), box),
+                cond(reached.params(), scop.context))

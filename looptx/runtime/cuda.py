@@ -290,6 +290,7 @@ def run_region(program, index: int, variant, sizes: Mapping[str, int], *, sessio
                flags=("-O3",)) -> dict:
     """Build, validate and time one region's CUDA variant: the figures `looptx run` prints."""
     from looptx.codegen.cuda import cu_file, generate, launch_spec
+    from looptx.codegen.cuda_rows import extent_name, is_rows
     from looptx.pipeline import region_name
     from looptx.runtime.harness import RegionSignature
     from looptx.runtime.reference import UNVALIDATED_HINT, choose_reference, unvalidated_text
@@ -308,6 +309,11 @@ def run_region(program, index: int, variant, sizes: Mapping[str, int], *, sessio
     session = session or CudaSession()
     written = set(sig.written)
     values = dict(sig.values)
+    # the kernels index an array whose rows are pointers by its row lengths: here, those of
+    # the harness's block (codegen/cuda_rows.py)
+    rows = {x.name for x in scop.arrays if is_rows(x)}
+    values.update({extent_name(a.name, k): a.shape[k] for a in sig.data_args if a.name in rows
+                   for k in range(1, len(a.shape))})
     chosen = choose_reference(sig, seed, lambda inputs: reference_outputs(scop, macros, sizes,
                                                                            inputs, written, counts))
     ref = chosen.outputs
