@@ -269,6 +269,9 @@ class CPrinter:
                 if self.scop.team and self.scop.team_kind == "team":
                     # the team around the region is there already: its threads share the loop
                     t = "omp for" + t[len("omp parallel for"):]
+                elif self.scop.team_head and n.dim == 1 and t.startswith("omp parallel for"):
+                    # the offload or OpenACC directive the nest had (frontend/omp_team.py)
+                    t = self.scop.team_head + t[len("omp parallel for"):]
                 # the parallel loop's own counter is private already (OpenMP predetermines it)
                 private = sorted({f.var for f in _fors(n.body)
                                   if not self.declare or self._own(f.var) and f.var != n.var})

@@ -95,10 +95,12 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
 
 
 def _leading_pragma(text: str, at: int) -> tuple[int, int, str]:
-    """The edit that removes the `#pragma omp parallel for` line right before a region, which
+    """The edit that removes the `#pragma omp parallel for` line (or offload directive) right before a region, which
     the region's own output carries on its loop (frontend/omp_team.py)."""
     end = text.rfind("\n", 0, at)
     while end > 0 and not text[text.rfind("\n", 0, end) + 1:end].strip():
         end = text.rfind("\n", 0, end)        # blank lines between the pragma and the region
     start = text.rfind("\n", 0, end) + 1
+    while start > 1 and text[text.rfind("\n", 0, start - 1) + 1:start - 1].rstrip().endswith("\\"):
+        start = text.rfind("\n", 0, start - 1) + 1     # the lines a long directive continues
     return start, end + 1, ""

@@ -314,7 +314,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             raise src.error(r.start, "the region is not inside a function", "put it in a function body")
         top_pragmas: dict[int, list[str]] = {}
         items = _region_items(fdef.body, src, r, where, top_pragmas)
-        team_kind, team = team_worksharing(fdef, src, r, where, blanked, items, top_pragmas)
+        team_kind, team, team_head = team_worksharing(fdef, src, r, where, blanked, items, top_pragmas)
         if not items:
             raise src.error(r.outer[0], "the region contains no statements",
                             "mark a loop nest, not an empty block")
@@ -454,7 +454,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             scop = replace(scop, tables=tables, moved_pointers=moved)
         if team:
             scop = replace(scop, team=team_statements(team, items, scop.statements, where, blanked, src, r),
-                           team_kind=team_kind)
+                           team_kind=team_kind, team_head=team_head)
         scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team})
     # the regions --function split at calls between loops count on from each other

@@ -16,8 +16,16 @@ from looptx.errors import note_once
 from looptx.frontend.symbols import all_nodes
 
 _PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp\b[ \t]*([^\n]*)", re.M)
+_ANY_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(omp|acc)\b[ \t]*([^\n]*)", re.M)
 _TEAM = re.compile(r"parallel\b(?!\s+(?:for|loop|sections)\b)")
 _SHARED = re.compile(r"(?:for|sections|single|master|masked|barrier|loop|simd\s+for)\b")
+_LEADING = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+(omp|acc)\b[ \t]*(.*?)\s*$", re.S)
+# a directive that runs one loop's iterations in parallel, as omp_for does, wherever the loop runs
+_PARALLEL_LOOP = {"omp": re.compile(r"(?:target\s+)?(?:teams\s+)?(?:distribute\s+)?parallel\s+for\b(?!\s*simd)"),
+                  "acc": re.compile(r"(?:parallel|kernels)\s+loop\b")}
+# clauses about the loops as written, which the loops looptx writes go without
+_DROPPED = {"omp": {"schedule", "nowait", "collapse", "default", "dist_schedule", "order"},
+            "acc": {"collapse", "tile", "default", "seq", "auto"}}
 _REMEDY = ("take the loop out of the parallel block (drop '#pragma omp parallel {' ... '}' and "
            "'#pragma omp for') and give it an omp_for step with the pragma's private and reduction "
            "lists: looptx then writes '#pragma omp parallel for' on the loop it checks")
@@ -37,18 +45,27 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
     moving into the output in the same way (the C around it loses the line).
     `text`: the file with comments blanked.  Returns (kind, loops): kind 'team' or 'parallel'."""
     before = text[:region.outer[0]].rstrip()
-    last = before[before.rfind("\n") + 1:]
-    m = _PRAGMA.match(last)
-    if m and re.match(r"parallel\s+for\b(?!\s*simd)", m.group(1)):
-        at = len(before) - len(last) + len(last) - len(last.lstrip())
-        what = m.group(1).strip()
+    start, last = _last_line(before)
+    at = start + len(last) - len(last.lstrip())
+    lead = _LEADING.match(last)
+    head = lead and _PARALLEL_LOOP[lead.group(1)].match(lead.group(2))
+    if head:
+        family, what = lead.group(1), lead.group(2)
         if len(items) != 1 or not isinstance(items[0], c_ast.For):
-            raise src.error(at, f"'#pragma omp {what}' right before the region applies to its first loop "
+            raise src.error(at, f"'#pragma {family} {what}' right before the region applies to its first loop "
                             "only, and looptx writes the region anew as one block",
                             "put the pragma inside the region, on its loop (it is then dropped with a note: "
                             "give the loop an omp_for step), or mark that loop alone")
-        _usable_clauses(src, at, what)
-        return "parallel", ((0, re.sub(r"^parallel\s+for\b", "", what).strip()),)
+        _usable_clauses(src, at, f"{family} {what}")
+        loop, kept = _split_clauses(what[head.end():], family)
+        plain = family == "omp" and head.group(0) == "parallel for" and not kept
+        return "parallel", ((0, loop),), "" if plain else f"{family} {head.group(0)} {kept}".strip()
+    if lead and lead.group(1) == "acc":
+        raise src.error(at, f"'#pragma acc {lead.group(2)}' applies to the region's first loop, and looptx "
+                        "writes the region's loops anew without it",
+                        "write it as '#pragma acc parallel loop' (looptx moves that onto the outermost loop "
+                        "of the nest it writes), or put it inside the region and give it back with a pragma step")
+    m = _PRAGMA.match(last)
     if m and _SHARED.match(m.group(1)):
         at = len(before) - len(last) + len(last) - len(last.lstrip())
         raise src.error(at, f"'#pragma omp {m.group(1).strip()}' shares out the region's first loop "
@@ -56,7 +73,7 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
                         _REMEDY)
     team = _enclosing_team(fdef, src, region, where)
     if team is None:
-        return "team", ()
+        return "team", (), ""
     shared = {k: _omp_for_clauses(texts) for k, texts in top_pragmas.items()}
     shared = {k: c for k, c in shared.items() if c is not None}
     for m in _PRAGMA.finditer(text, region.start, region.end):
@@ -66,7 +83,7 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
         what = m.group(1).strip()
         top = any(f"omp {what}" == " ".join(t.split()) for k in shared for t in top_pragmas[k])
         if top and len(shared) == len(items) and all(isinstance(it, c_ast.For) for it in items):
-            _usable_clauses(src, at, what)
+            _usable_clauses(src, at, f"omp {what}")
             continue
         line, _ = where(team)
         if top:
@@ -78,20 +95,66 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
                         f"the threads of the '#pragma omp parallel' at line {line}, and looptx writes "
                         "the region's loops anew without it: every thread would run every iteration",
                         _REMEDY)
-    return "team", tuple(sorted(shared.items()))
+    return "team", tuple(sorted(shared.items())), ""
+
+
+def _last_line(before: str) -> tuple[int, str]:
+    """(offset, text) of the last line of `before`, with the lines it continues (`\\` at
+    their ends: offload pragmas with long map clauses) joined to it."""
+    start = before.rfind("\n") + 1
+    while start > 0:
+        prev = before.rfind("\n", 0, start - 1) + 1
+        if not before[prev:start - 1].rstrip().endswith("\\"):
+            break
+        start = prev
+    return start, re.sub(r"\\[ \t]*\n", " ", before[start:])
+
+
+def _clauses(text: str) -> list[str]:
+    """The clauses of a directive (`map(to: A[0:n*n])`, `nowait`), parentheses balanced."""
+    out, depth, cur = [], 0, ""
+    for ch in re.sub(r"(\w)\s+\(", r"\1(", text):
+        if depth == 0 and (ch.isspace() or ch == ","):
+            if cur.strip():
+                out.append(cur.strip())
+            cur = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _split_clauses(text: str, family: str) -> tuple[str, str]:
+    """(the private and reduction clauses, which the omp_for check takes; the clauses the new
+    outermost loop keeps as written: where the data live, how many run it, gang/vector).  Those
+    tied to the loops as written (collapse, schedule, tile, nowait, default) go, with a note
+    (_usable_clauses)."""
+    loop, kept = [], []
+    for c in _clauses(text):
+        name = re.match(r"\w+", c)
+        name = name.group(0) if name else ""
+        if name in ("private", "reduction"):
+            loop.append(c)
+        elif name not in _DROPPED[family]:
+            kept.append(c)
+    return " ".join(loop), " ".join(kept)
 
 
 def _usable_clauses(src, at: int, what: str) -> None:
-    """Refuses clauses tied to the loop as written; notes those the new loop goes without."""
+    """Refuses clauses tied to the loop as written; notes those the new loop goes without.
+    `what`: the directive after `#pragma` (`omp parallel for ...`, `acc parallel loop ...`)."""
     odd = re.search(r"\b(firstprivate|lastprivate|linear|ordered|copyin|allocate)\b", what)
-    if odd:
-        raise src.error(at, f"the '{odd.group(1)}' clause of '#pragma omp {what}' ties values to "
+    if odd and not (what.startswith("acc") and odd.group(1) == "copyin"):
+        raise src.error(at, f"the '{odd.group(1)}' clause of '#pragma {what}' ties values to "
                         "iterations of the loop as written, which looptx does not carry over",
                         "drop the clause (assign the variable after the region), or mark another region")
-    dropped = re.findall(r"\b(?:schedule\s*\([^()]*\)|nowait|collapse\s*\([^()]*\)|num_threads\s*\([^()]*\))", what)
+    family = what.split()[0]
+    dropped = [c for c in _clauses(what) if re.match(r"\w+", c) and re.match(r"\w+", c).group(0) in _DROPPED[family]]
     if dropped:
-        note_once(src.filename, src.pos(at)[0], f"'#pragma omp {what}': the outermost loop of the "
-                  f"nest after the recipe gets its private and reduction clauses, not {', '.join(dropped)}")
+        note_once(src.filename, src.pos(at)[0], f"'#pragma {what}': the outermost loop of the nest after "
+                  f"the recipe gets it with its private and reduction clauses checked, without {', '.join(dropped)}")
 
 
 def _omp_for_clauses(texts: list[str]) -> str | None:
@@ -151,8 +214,9 @@ def _span(node, where) -> tuple:
 def team_statements(team, items, statements, where, text: str, src, region) -> tuple:
     """(first statement, clauses, pragma line) of each shared nest (`team` from
     team_worksharing): Scop.team."""
-    lines = [src.pos(m.start())[0] for m in _PRAGMA.finditer(text, 0, region.end)
-             if re.match(r"(?:parallel\s+)?for\b", m.group(1))]
+    lines = [src.pos(m.start())[0] for m in _ANY_PRAGMA.finditer(text, 0, region.end)
+             if re.match(r"(?:parallel\s+)?for\b", m.group(2)) and m.group(1) == "omp"
+             or _PARALLEL_LOOP[m.group(1)].match(m.group(2))]
     out = []
     for k, clauses in team:
         # the loop's own line: nodes under it may carry the lines of temporaries put into its

@@ -203,6 +203,10 @@ class Scop(CachedValue):
     # 'team': the region runs in the team (`omp for`, the rest under `omp single`); 'parallel':
     # the `#pragma omp parallel for` right before it is its one nest's (printed as that)
     team_kind: str = "team"
+    # 'parallel' from an offload or OpenACC directive (`omp target teams distribute parallel for
+    # map(...)`, `acc parallel loop present(...)`): what the nest's loop gets in place of
+    # `omp parallel for`, with the clauses it keeps
+    team_head: str = ""
     # the file's const integer tables the region reads (frontend/tables.py): (name, values)
     tables: tuple[tuple[str, tuple[int, ...]], ...] = ()
     # pointer parameters the function moves before the region (f2c's `--a;`), by their names
