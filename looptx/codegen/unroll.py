@@ -15,7 +15,8 @@ from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_user
-from looptx.poly.jam_locals import copy_name, jam_renames, root_of
+from looptx.poly.jam_locals import (copy_name, copy_number, jam_control, jam_offsets, jam_renames, root_of,
+                                    strip_start)
 from looptx.poly.variant import LoopDim, Variant
 
 MAX_COPIES = 4096
@@ -111,17 +112,20 @@ def _renamed(body: K.Node, names: frozenset, k: int, tag: str = "") -> K.Node:
     return leaf(body)
 
 
-def unroll_for(node: K.For, trip: int, names: frozenset = frozenset(), tag: str = "") -> K.Node:
+def unroll_for(node: K.For, trip: int, names: frozenset = frozenset(), tag: str = "", first: int = 0,
+               strip: ir.Expr | None = None) -> K.Node:
+    """`first`: the jammed copy the loop's first iteration is; `strip`: the value of a jam's
+    strip's first copy, where copies are counted from it (_point_start)."""
     ub = _upper(node)
     if ub is None or node.step <= 0:
         raise RecipeError("internal: cannot unroll a loop of unexpected shape",
                           hint="please report this recipe")
-    base = _aligned_base(node, ub, trip)
+    base = strip if strip is not None else _aligned_base(node, ub, trip)
     copies = []
     for k in range(trip):
         value = K.simplify(ir.Bin("+", node.init if base is None else base, ir.Num(str(k * node.step))))
         body = _renamed(_decided(K.map_exprs(node.body, lambda e, value=value: K.simplify_any(K.subst(e, {node.var: value})))),
-                        names, k, tag)
+                        names, first + k, tag)
         # counted from the loop's start, a copy is past it by construction
         guards = _guards(value, node.init if base is not None else value, ub)
         if any(_const(ir.Bin("-", g.b, g.a)) is not None and _const(ir.Bin("-", g.b, g.a)) < 0 for g in guards):
@@ -260,10 +264,198 @@ def unroll_marked(node: K.Node, variant: Variant, strips: dict | None = None,
     """`strips`: (statement, point position) -> (factor, control position, counted, cleanup,
     exact) as poly.trips.strip_table gives it; `loops`: positions of the enclosing loops;
     `renames`: poly.jam_locals.jam_renames of the variant."""
-    strips = strips or {}
     renames = jam_renames(variant) if renames is None else renames
+    if not renames:
+        return _unroll_marked(node, variant, strips or {}, loops, renames)
+    node = _unroll_marked(_fixed_copies(node, variant, renames, loops), variant, strips or {}, loops, renames)
+    return _copies_named(node, -1)
+
+
+_FIXED = "lx_fixed_copy"
+_FIRST = "lx_first_copy"
+
+
+def _point_start(node: K.For, variant: Variant, renames: dict, where: tuple, controls: dict) -> tuple:
+    """Where a jam's point loop `node` counts its copies from, where isl does not start it at
+    the strip's first copy (the copies a triangular loop's last strip still runs, `for (c5 =
+    n - c3 - 2; c5 <= c1 + 2; ...)`, `for (c5 = j; ...)`), which unroll_for would name copy 0:
+    ('strip', the strip's first value: its control loop's variable (`controls`: position ->
+    variable), or what the control is fixed to); () where the loop starts there."""
+    leaf = next((x for x in K.leaves(node.body) if renames.get((x.stmt, node.dim))), None)
+    if leaf is None:
+        return ()
+    control = jam_control(variant, leaf.stmt, node.dim)
+    if control in controls:
+        base = ir.Var(controls[control])
+    else:
+        iters = variant.scop.statements[leaf.stmt].iterators
+        values = {it: t for it, t in zip(iters, map(_isl_text, leaf.iters)) if t is not None}
+        init, ub = _isl_text(node.init), _isl_text(_upper(node)) if _upper(node) is not None else None
+        own = [f"{node.var} >= {init}"] * (init is not None) + [f"{node.var} <= {ub}"] * (ub is not None)
+        # the loops inside `node` are no names there: the strip must not depend on them
+        inner = {n.var for n in _nodes_for(node)} - set(controls.values())
+        base = strip_start(variant, leaf.stmt, node.dim, values, where + tuple(own), tuple(sorted(inner)))
+        if base is None:
+            raise RecipeError(f"internal: cannot tell which jammed copy an instance of statement {leaf.stmt} is",
+                              hint="please report this recipe; unrolling the inner loop by a factor that "
+                                   "divides its trip count avoids it")
+    return () if K.simplify(ir.Bin("-", node.init, base)) == ir.Num("0") else ("strip", base)
+
+
+def _nodes_for(node: K.Node):
     if isinstance(node, K.For):
-        body = unroll_marked(node.body, variant, strips, loops | {node.dim}, renames)
+        yield node
+    for child in K.children(node):
+        yield from _nodes_for(child)
+
+
+def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozenset, where: tuple = (),
+                  controls: dict | None = None) -> K.Node:
+    """Each statement under `node` that is a copy of a jam whose point loop isl fixed to one
+    value (it writes no loop of one iteration: the last strip of a jam of a triangular loop,
+    `if (i == 4) { acc__lag1 += ... }`), marked with the copy it is: its variables are named
+    where that loop would have been unrolled (_copies_named), after those of the loops inside
+    it, as unroll_for names them.  `where`: what the loops and branches around `node` give
+    their variables (isl texts; the copy is told from them: `lag = c1 + 1` with c1 even)."""
+    if isinstance(node, K.For):
+        init, cond = _isl_text(node.init), _isl_cond(node.cond)
+        known = [f"{node.var} >= {init}"] * (init is not None) + [cond] * (cond is not None) \
+            + [f"({node.var} - ({init})) mod {node.step} = 0"] * (init is not None and node.step > 1)
+        controls = dict(controls or {})
+        start = _point_start(node, variant, renames, where, controls)
+        controls[node.dim] = node.var
+        inner = replace(node, body=_fixed_copies(node.body, variant, renames, loops | {node.dim}, where + tuple(known),
+                                                 controls))
+        return K.Mark(_FIRST, inner, start) if start else inner
+    if isinstance(node, K.If):
+        cond, other = _isl_cond(node.cond), _isl_cond(node.cond, negate=True)
+        return K.If(node.cond, _fixed_copies(node.then, variant, renames, loops, where + (cond,) * (cond is not None),
+                                             controls),
+                    _fixed_copies(node.orelse, variant, renames, loops, where + (other,) * (other is not None), controls)
+                    if node.orelse is not None else None)
+    if isinstance(node, K.Block):
+        return K.Block(tuple(_fixed_copies(c, variant, renames, loops, where, controls) for c in node.items))
+    if isinstance(node, K.Mark):
+        return K.Mark(node.name, _fixed_copies(node.body, variant, renames, loops, where, controls), node.info)
+    if not isinstance(node, K.Leaf):
+        return node
+    fixed = [p for st, p in renames if st == node.stmt and p not in loops and renames[(st, p)]]
+    if not fixed:
+        return node
+    iters = variant.scop.statements[node.stmt].iterators
+    values = {it: t for it, t in zip(iters, map(_isl_text, node.iters)) if t is not None}
+    info, split = [], None
+    for p in fixed:
+        d = next((q.dims[p] for _, q in variant.pieces_of(node.stmt) if p < len(q.dims)), None)
+        tag = to_user(d.name.rstrip("'")) if isinstance(d, LoopDim) else ""
+        k = copy_number(variant, node.stmt, p, values, where)
+        if k is None and split is None:
+            split = (p, tag)        # the copy varies with the loops around: one branch per copy
+            continue
+        if k is None:
+            raise RecipeError(f"internal: cannot tell which jammed copy an instance of statement {node.stmt} is",
+                              hint="please report this recipe; unrolling the inner loop by a factor that "
+                                   "divides its trip count avoids it")
+        info.append((p, k, tag, renames[(node.stmt, p)]))
+    if split is None:
+        return K.Mark(_FIXED, node, tuple(info))
+    p, tag = split
+    point, offsets = jam_offsets(variant, node.stmt, p)
+    base = strip_start(variant, node.stmt, p, values, where)
+    if point not in iters or base is None or not offsets:
+        raise RecipeError(f"internal: cannot tell which jammed copy an instance of statement {node.stmt} is",
+                          hint="please report this recipe; unrolling the inner loop by a factor that "
+                               "divides its trip count avoids it")
+    offset = K.simplify(ir.Bin("-", node.iters[iters.index(point)], base))
+    return K.Block(tuple(K.If(K.simplify_cond(ir.Bin("==", offset, ir.Num(str(o)))),
+                              K.Mark(_FIXED, node, tuple(info) + ((p, k, tag, renames[(node.stmt, p)]),)))
+                         for k, o in enumerate(offsets)))
+
+
+def _copies_named(node: K.Node, outside: int) -> K.Node:
+    """The marks of _fixed_copies under `node` whose point loop is inside the loop at position
+    `outside` applied (innermost first), and dropped once none is left."""
+    if isinstance(node, K.For):
+        return replace(node, body=_copies_named(node.body, outside))
+    if isinstance(node, K.If):
+        return K.If(node.cond, _copies_named(node.then, outside),
+                    _copies_named(node.orelse, outside) if node.orelse is not None else None)
+    if isinstance(node, K.Block):
+        return K.Block(tuple(_copies_named(c, outside) for c in node.items))
+    if not isinstance(node, K.Mark):
+        return node
+    if node.name != _FIXED:
+        return K.Mark(node.name, _copies_named(node.body, outside), node.info)
+    body, left = node.body, []
+    for p, k, tag, names in sorted(node.info, key=lambda x: -x[0]):
+        if p > outside:
+            body = _renamed(body, names, k, tag)
+        else:
+            left.append((p, k, tag, names))
+    return K.Mark(_FIXED, body, tuple(left)) if left else body
+
+
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _isl_cond(e: ir.Expr, negate: bool = False) -> str | None:
+    """A condition of the generated code (comparisons of affine expressions, &&), or where
+    `negate` its negation, in isl's syntax, or None."""
+    if negate:
+        if isinstance(e, ir.Bin) and e.op in _NEGATED:
+            return _isl_cond(ir.Bin(_NEGATED[e.op], e.a, e.b))
+        if isinstance(e, ir.Bin) and e.op == "&&":
+            a, b = _isl_cond(e.a, True), _isl_cond(e.b, True)
+            return None if a is None or b is None else f"({a}) or ({b})"
+        return None
+    if isinstance(e, ir.Bin) and e.op == "&&":
+        a, b = _isl_cond(e.a), _isl_cond(e.b)
+        return None if a is None or b is None else f"({a}) and ({b})"
+    if isinstance(e, ir.Bin) and e.op == "==" and isinstance(e.b, ir.Num) and e.b.text == "0" \
+            and isinstance(e.a, ir.Bin) and e.a.op == "%" and isinstance(e.a.b, ir.Num):
+        a = _isl_text(e.a.a)        # divisibility: C's % and isl's mod agree on it
+        return None if a is None else f"({a}) mod {e.a.b.text} = 0"
+    if isinstance(e, ir.Bin) and e.op in ("<", "<=", ">", ">=", "=="):
+        a, b = _isl_text(e.a), _isl_text(e.b)
+        return None if a is None or b is None else f"({a}) {'=' if e.op == '==' else e.op} ({b})"
+    return None
+
+
+def _isl_text(e: ir.Expr) -> str | None:
+    """An affine expression of the generated code in isl's syntax, or None."""
+    if isinstance(e, ir.Num):
+        return e.text if e.text.lstrip("-").isdigit() else None
+    if isinstance(e, ir.Var):
+        return e.name
+    def part(x: ir.Expr) -> str | None:
+        t = _isl_text(x)        # isl reads `9 * (c1)`, not `(9) * (c1)`
+        return t if t is None or isinstance(x, (ir.Num, ir.Var)) else f"({t})"
+    if isinstance(e, ir.Un) and e.op == "-":
+        a = part(e.a)
+        return None if a is None else f"-{a}"
+    if isinstance(e, ir.Bin) and e.op in "+-*":
+        a, b = part(e.a), part(e.b)
+        return None if a is None or b is None else f"{a} {e.op} {b}"
+    if isinstance(e, ir.Call) and e.fn == "lx_floord" and len(e.args) == 2 and isinstance(e.args[1], ir.Num):
+        a, b = _isl_text(e.args[0]), _isl_text(e.args[1])      # isl divides by a number only
+        return None if a is None or b is None else f"floor(({a})/{b})"
+    if isinstance(e, ir.Bin) and e.op in ("%", "/") and isinstance(e.b, ir.Num):
+        # isl writes them only of what it knows is not negative (pdiv_q, pdiv_r, zdiv_r)
+        a = _isl_text(e.a)
+        return None if a is None else f"({a}) mod {e.b.text}" if e.op == "%" else f"floor(({a})/{e.b.text})"
+    if isinstance(e, ir.Call) and e.fn in ("lx_min", "lx_max") and e.args:
+        args = [_isl_text(x) for x in e.args]
+        return None if None in args else f"{e.fn[3:]}({', '.join(args)})"
+    return None
+
+
+def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozenset, renames: dict,
+                   start: tuple = ()) -> K.Node:
+    """`start`: how a jam's point loop counts its copies (_point_start)."""
+    if isinstance(node, K.For):
+        body = _unroll_marked(node.body, variant, strips, loops | {node.dim}, renames)
+        if renames:
+            body = _copies_named(body, node.dim)
         node = K.For(node.var, node.init, node.cond, node.step, body, node.dim)
         names = frozenset().union(*(renames.get((x.stmt, node.dim), ()) for x in K.leaves(body))) \
             if renames else frozenset()
@@ -271,6 +463,9 @@ def unroll_marked(node: K.Node, variant: Variant, strips: dict | None = None,
         d = _marked(variant, node)
         tag = to_user(d.name.rstrip("'")) if d is not None else ""
         if info is not None and info[2]:
+            if start:
+                raise RecipeError("internal: a strip of a jam that starts past its first copy",
+                                  hint="please report this recipe")
             return strip_mine(node, info[0], info[1], info[4], names, tag)
         span = _const(ir.Bin("-", _upper(node), node.init)) if _upper(node) is not None else None
         if d is not None and d.trip > 0:
@@ -279,17 +474,20 @@ def unroll_marked(node: K.Node, variant: Variant, strips: dict | None = None,
                 # a cleanup loop, named as the unrolled loop (copies where the jam gave each
                 # copy its own locals: the loop would share one)
                 return replace(node, dim=info[1])
-            trip = d.trip if span is None else min(d.trip, span // node.step + 1)
-            return unroll_for(node, max(trip, 0), names, tag)
+            trip = d.trip if span is None or start[:1] == ("strip",) else min(d.trip, span // node.step + 1)
+            return unroll_for(node, max(trip, 0), names, tag, start[1] if start[:1] == ("first",) else 0,
+                              start[1] if start[:1] == ("strip",) else None)
         stmts = list(K.statements(node.body))
         if span is not None and stmts and all(isinstance(s, K.Assign) and s.unroll for s in stmts):
             return unroll_for(node, span // node.step + 1)       # register copies
         return node
     if isinstance(node, K.If):
-        return K.If(node.cond, unroll_marked(node.then, variant, strips, loops, renames),
-                    unroll_marked(node.orelse, variant, strips, loops, renames) if node.orelse is not None else None)
+        return K.If(node.cond, _unroll_marked(node.then, variant, strips, loops, renames),
+                    _unroll_marked(node.orelse, variant, strips, loops, renames) if node.orelse is not None else None)
     if isinstance(node, K.Block):
-        return K.Block(tuple(_flatten(unroll_marked(c, variant, strips, loops, renames) for c in node.items)))
+        return K.Block(tuple(_flatten(_unroll_marked(c, variant, strips, loops, renames) for c in node.items)))
+    if isinstance(node, K.Mark) and node.name == _FIRST:
+        return _unroll_marked(node.body, variant, strips, loops, renames, node.info)
     if isinstance(node, K.Mark):
-        return K.Mark(node.name, unroll_marked(node.body, variant, strips, loops, renames), node.info)
+        return K.Mark(node.name, _unroll_marked(node.body, variant, strips, loops, renames), node.info)
     return node

@@ -80,3 +80,95 @@ def copy_cells(v: Variant) -> dict[str, dict[int, list[str]]]:
         for name in renames.get((q.stmt, pos), ()):
             out.setdefault(name, {}).setdefault(q.stmt, []).append(f"({d.expr}) - ({ctrl.expr})")
     return out
+
+
+def jam_control(v: Variant, stmt: int, pos: int) -> int | None:
+    """The position of the control loop of the jam whose point loop is at `pos` in `stmt`."""
+    for q, p, d, ctrl in _jams(v):
+        if q.stmt == stmt and p == pos:
+            return q.dims.index(ctrl)
+    return None
+
+
+def strip_start(v: Variant, stmt: int, pos: int, values: dict[str, str], where=(), inside=()):
+    """The first value of the strip of the jam at point position `pos` that instances of `stmt`
+    are in, as an expression (ir) of the code's loop variables and the sizes, where the code
+    fixes the strip's control to one value: `values` gives the statement's iterators as affine
+    texts over the loop variables, `where` what holds of those, `inside` the variables of the
+    loops it must not depend on (the point loop's own).  None where the strip is not one."""
+    import islpy as isl
+    from looptx.poly.astgen import expr
+    for q, p, d, ctrl in _jams(v):
+        if q.stmt != stmt or p != pos:
+            continue
+        s = v.scop.statements[stmt]
+        names = sorted({w for t in (*values.values(), *where) for w in re.findall(r"[A-Za-z_]\w*", t)}
+                       - {"floor", "mod", "and", "or", "min", "max"} - set(v.scop.params) - set(s.iterators)
+                       - set(inside))
+        fixed = " and ".join([f"{it} = {values[it]}" for it in s.iterators if it in values] + list(where))
+        try:
+            space = f"[{', '.join(list(v.scop.params) + names)}] -> "
+            bound = ", ".join(list(s.iterators) + [x for x in inside if x not in s.iterators])
+            b = isl.Set(f"{space}{{ [lx_b] : exists ({bound} : {fixed} and lx_b = {ctrl.expr}) }}")
+            b = b.intersect_params(v.scop.context.align_params(b.get_space()))
+            if b.is_empty():
+                return None
+            lo, hi = b.dim_min(0), b.dim_max(0)
+            if not lo.is_equal(hi):
+                return None
+            return expr(isl.AstBuild.from_context(lo.domain()).expr_from_pw_aff(lo))
+        except isl.Error:
+            return None
+    return None
+
+
+def copy_number(v: Variant, stmt: int, pos: int, values: dict[str, str], where=()) -> int | None:
+    """Which copy of the jam at point position `pos` an instance of `stmt` is (0, 1, ...: the
+    index unroll_for names it by), where the generated code fixed its iterators to `values`
+    (affine texts over the code's loop variables) under `where` (isl constraints on those):
+    isl writes no loop of one iteration (a jam's last strip, `if (i == 4) acc__lag1 += ...`),
+    and a point loop may start past the strip's first copy.  None where it is not one copy."""
+    import islpy as isl
+    for q, p, d, ctrl in _jams(v):
+        if q.stmt != stmt or p != pos:
+            continue
+        s = v.scop.statements[stmt]
+        names = sorted({w for t in (*values.values(), *where) for w in re.findall(r"[A-Za-z_]\w*", t)}
+                       - {"floor", "mod", "and", "or"} - set(v.scop.params) - set(s.iterators))
+        fixed = " and ".join([f"{it} = {values[it]}" for it in s.iterators if it in values] + list(where))
+        offset = f"({d.expr}) - ({ctrl.expr})"
+        try:
+            space = f"[{', '.join(list(v.scop.params) + names)}] -> "
+            k = isl.Set(f"{space}{{ [lx_k] : exists ({', '.join(s.iterators)} : {fixed} and lx_k = {offset}) }}")
+            if k.is_empty():
+                return None
+            lo, hi = k.dim_min(0), k.dim_max(0)
+            if not (lo.is_cst() and lo.is_equal(hi)):
+                return None
+            value = k.sample_point().get_coordinate_val(isl.dim_type.set, 0).to_python()
+        except isl.Error:
+            return None
+        offsets = jam_offsets(v, stmt, pos)[1]
+        return offsets.index(value) if value in offsets else None
+    return None
+
+
+def jam_offsets(v: Variant, stmt: int, pos: int) -> tuple[str | None, list[int]]:
+    """(the iterator of the jam's point loop at `pos` where its expression is one, the values
+    it has past its strip's first in the strip's copies, in order: 0, 2 for a loop counting by
+    2)."""
+    import islpy as isl
+    for q, p, d, ctrl in _jams(v):
+        if q.stmt != stmt or p != pos:
+            continue
+        s = v.scop.statements[stmt]
+        offsets: list[int] = []
+        try:
+            every = v.scop.domain(s).apply(isl.Map(f"{v.scop.prefix}{{ {s.tuple_text()} -> [lx_k] : "
+                                                   f"lx_k = ({d.expr}) - ({ctrl.expr}) }}"))
+            every = every.project_out(isl.dim_type.param, 0, every.dim(isl.dim_type.param))
+            every.foreach_point(lambda pt: offsets.append(pt.get_coordinate_val(isl.dim_type.set, 0).to_python()))
+        except isl.Error:
+            return None, []
+        return (d.expr.strip() if d.expr.strip() in s.iterators else None), sorted(offsets)
+    return None, []

@@ -1,0 +1,10 @@
+void autocorr(int n, int m, double *x, double *y)
+{
+    int i, lag;
+    for (lag = 0; lag < m; lag++) {
+        double acc = 0;
+        for (i = 0; i < n - lag; i++)
+            acc += x[i] * x[i + lag];
+        y[lag] = acc;
+    }
+}
