@@ -448,7 +448,6 @@ def distribute(v: Variant, stmts: list[int], loop, groups: list[list[int]] | Non
     inside it they share), as CHiLL keeps a dependence cycle together: COSMO's vertical advection
     splits `i` between its forward and its backward k-sweep."""
     stmts = sorted(set(stmts))
-    group_of = {s: ("group", g) for g, members in enumerate(groups or ()) for s in members}
     name = resolve_name(v, stmts[0], loop)
     group = sharing(v, stmts[0], name)
     inside = {v.pieces[k].stmt for k, _ in group}
@@ -456,27 +455,49 @@ def distribute(v: Variant, stmts: list[int], loop, groups: list[list[int]] | Non
         if s not in inside:
             raise RecipeError(f"statement {s} is not inside loop '{name}' of statement {stmts[0]}",
                               hint="list statements that share the loop")
-    # Copies of L follow the textual order inside L (its current schedule order): each listed
-    # statement gets its own copy, and unlisted statements share one only while they are
-    # contiguous.  Regrouping {S1, S3} | {S2} would move S3 before S2, which the legality
-    # check rightly refuses (atax).
     inner = lambda k: (tuple(d for d in v.pieces[k].dims[group[0][1] + 1::2]), v.pieces[k].stmt)
-    runs: list[tuple[object, list]] = []
-    for k, pos in sorted(group, key=lambda kp: inner(kp[0])):
-        s = v.pieces[k].stmt
-        key = group_of.get(s, s) if s in stmts else "rest"
-        if runs and runs[-1][0] == key:
-            runs[-1][1].append((k, pos))
-        else:
-            runs.append((key, [(k, pos)]))
+    ordered = sorted(group, key=lambda kp: inner(kp[0]))
+    copies = _group_copies(v, ordered, groups) if groups else _textual_copies(v, ordered, stmts)
     pieces = list(v.pieces)
-    n = len(runs)
-    for rank, (_, members) in enumerate(runs):
+    n = len(copies)
+    for rank, members in enumerate(copies):
         for k, pos in members:
             q = pieces[k]
             base = Fraction(q.dims[pos - 1])
             pieces[k] = replace(q, dims=q.dims[:pos - 1] + (base + Fraction(rank, n + 1),) + q.dims[pos:])
     return v.evolve(pieces=normalize(pieces))
+
+
+def _textual_copies(v: Variant, ordered, stmts: list[int]) -> list[list]:
+    # CHiLL's list form: copies follow the textual order inside L, each listed statement gets its
+    # own, unlisted ones share one while contiguous.  Regrouping {S1, S3} | {S2} would move S3
+    # before S2, which the legality check rightly refuses (atax).
+    runs: list[tuple[object, list]] = []
+    for k, pos in ordered:
+        key = v.pieces[k].stmt if v.pieces[k].stmt in stmts else "rest"
+        if runs and runs[-1][0] == key:
+            runs[-1][1].append((k, pos))
+        else:
+            runs.append((key, [(k, pos)]))
+    return [members for _, members in runs]
+
+
+def _group_copies(v: Variant, ordered, groups: list[list[int]]) -> list[list]:
+    # Groups run in the order listed, even where one is not contiguous (Kastner's FIR fission:
+    # the shift {S2, S3}, then the MAC {S1, S4}): that order is the legality check's to judge.
+    # Statements in no group share a copy while contiguous, right after the copy of the statement
+    # before them, where the list form puts them too.
+    group_of = {s: g for g, members in enumerate(groups) for s in members}
+    copies: dict[tuple, list] = {}         # an unlisted run's key (g, n) sorts right after group g's
+    prev, key = (-1,), None
+    for k, pos in ordered:
+        g = group_of.get(v.pieces[k].stmt)
+        if g is not None:
+            prev = key = (g,)
+        elif key is None or len(key) == 1:
+            key = prev + (len(copies),)
+        copies.setdefault(key, []).append((k, pos))
+    return [copies[key] for key in sorted(copies)]
 
 
 def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Variant:

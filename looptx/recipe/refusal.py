@@ -15,7 +15,11 @@ from looptx.recipe.schema import Step
 def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
     dep, rel = bad[0]
     what = D.describe_violation(deps, dep, rel)
-    if st is not None and st.name == "distribute":
+    if st is not None and st.name == "distribute" and st.get("groups") is not None:
+        hint = "the loop's copies run one after another in the order the groups are listed, and a " \
+               "dependence goes back from a later copy to an earlier one; list the groups in another " \
+               "order or keep the statements in one group (or shift first)"
+    elif st is not None and st.name == "distribute":
         # its copies keep the textual order: there is no other order to choose
         hint = "the loop's copies run one after another in the statements' textual order, and a " \
                "dependence goes back from a later statement to an earlier one; keep them in one " \
