@@ -35,7 +35,7 @@ from looptx.frontend.steps import region_constants
 from looptx.frontend.temporaries import substitute_index_temporaries
 from looptx.frontend.ternary_index import ternary_subscripts_lifted
 from looptx.frontend.omp_team import team_statements, team_worksharing
-from looptx.frontend.syntax import CUDA_FILE, MAIN, check_tree, syntax_error, too_deep
+from looptx.frontend.syntax import CUDA_FILE, MAIN, check_tree, syntax_error, too_deep, unlabelled
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
@@ -313,7 +313,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if fdef is None:
             raise src.error(r.start, "the region is not inside a function", "put it in a function body")
         top_pragmas: dict[int, list[str]] = {}
-        items = _region_items(fdef.body, src, r, where, top_pragmas)
+        items = unlabelled(fdef, _region_items(fdef.body, src, r, where, top_pragmas), where, path)
         team_kind, team, team_head = team_worksharing(fdef, src, r, where, blanked, items, top_pragmas)
         if not items:
             raise src.error(r.outer[0], "the region contains no statements",

@@ -99,3 +99,34 @@ def _stopped_at(parser: c_parser.CParser):
         return parser._tokens.peek(1)
     except Exception:
         return None
+
+
+def unlabelled(fdef: c_ast.FuncDef, items: list, where, path: str) -> list:
+    """The region's items with the labels no goto of the function names taken off their
+    statements (MachSuite's `outer:for(...)`, Vitis HLS's `Shift_Accum_Loop:` on its own line:
+    names that HLS tools hang directives and reports on, no control flow), with a note: the
+    loops looptx writes are others, and a label copied onto each (an unroll's cleanup loop too)
+    would be defined twice.  A label some goto names stays, and is refused as a jump."""
+    from looptx.errors import note_once
+    from looptx.frontend.symbols import all_nodes
+    targets = {n.name for n in all_nodes(fdef.body) if isinstance(n, c_ast.Goto)}
+    dropped: list[str] = []
+
+    def strip(node):
+        while isinstance(node, c_ast.Label) and node.name not in targets:
+            dropped.append(node.name)
+            node = node.stmt
+        for attr in ("stmt", "iftrue", "iffalse"):
+            child = getattr(node, attr, None)
+            if child is not None:
+                setattr(node, attr, strip(child))
+        if isinstance(node, c_ast.Compound) and node.block_items:
+            node.block_items = [strip(x) for x in node.block_items]
+        return node
+    out = [strip(it) for it in items]
+    if dropped:
+        line = where(items[0])[0] if items else 0
+        note_once(path, line or 1, f"the labels {', '.join(dropped)} are not in the output: no goto names them, "
+                  "and the loops it writes are new" if len(dropped) > 1 else
+                  f"the label {dropped[0]} is not in the output: no goto names it, and the loops it writes are new")
+    return out
