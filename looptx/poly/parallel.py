@@ -106,12 +106,22 @@ def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
     """The pairs of `rel` (instances of `dep` that the new order reverses) that an `omp parallel
     for` reduction allows: two updates of its variable with its operator, inside one run of the
     loop (the same iteration of the loops around it).  OpenMP combines those updates in any
-    order already, so a later unroll-and-jam of the loop may reorder them too."""
+    order already, so a later unroll-and-jam of the loop may reorder them too.  A run of the
+    loop is the one the code runs now, and also, where the loop is one of the statement's
+    loops, the one the clause was written for (a reduction on j, tiled since: the tile loop's
+    whole run, which `jj, ii, j, i` reorders)."""
     allowed = rel.subtract(rel)
     width = v.width
     for p, c, d, omp in omp_loops(v):
         if not _combined(v.scop, dep, dict((var, op) for op, var in clause_pairs(omp))):
             continue
+        iterators = v.scop.statements[p.stmt].iterators
+        stmts = {v.pieces[k].stmt for k, _ in sharing(v, p.stmt, d.name)}
+        if d.expr.strip() in iterators and dep.source in stmts and dep.sink in stmts:
+            t = rel
+            for q in range(iterators.index(d.expr.strip())):
+                t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+            allowed = allowed.union(t)
         inside = None
         for k, _ in sharing(v, p.stmt, d.name):
             m = isl.UnionMap.from_map(v.piece_map(v.pieces[k], width))

@@ -26,8 +26,10 @@ def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
                "loop (or shift first)"
     elif PL.reduction_op(v.scop, dep) is not None:
         op, var = PL.reduction_op(v.scop, dep), to_user(dep.array)
-        hint = f"the new order runs the updates of '{var}' (a {op} reduction) in another order, which " \
-               f"changes its rounding; an omp_for step with reduction: {{'{op}': [{var}]}} on the " \
+        # a max or min gives one value in any order (fmax) or nearly (a NaN), unlike a sum
+        change = ", which changes its rounding" if op not in ("max", "min") else ""
+        hint = f"the new order runs the updates of '{var}' (a {op} reduction) in another order" \
+               f"{change}; an omp_for step with reduction: {{'{op}': [{var}]}} on the " \
                "loop, before this one, allows any order of them inside that loop; else choose another order"
         clause = next((d.name for _, _, d, omp in PL.omp_loops(v)
                        if dep.array in {x for _, x in clause_pairs(omp)}), None)
