@@ -142,10 +142,21 @@ class CPrinter:
         # In the user's file, loops count with the function's own variables where it has them
         # (CHiLL does; new declarations would leave the user's unused).  Inside an OpenMP loop
         # they are named in its private clause.
-        self.reuse = frozenset(n for n, t in self.scop.own_iterators
-                               if _SAME_TYPE.get(t) == self.loop_ctype) \
-            if spelled and declare_loops else frozenset()
+        self.own_types = dict(self.scop.own_iterators) if spelled and declare_loops else {}
+        self.reuse = frozenset(n for n, t in self.own_types.items() if _SAME_TYPE.get(t) == self.loop_ctype)
+        self._own_loops: frozenset[int] | None = None     # set by count_with_own
         self._open: list[str] = []       # counters of the loops being printed
+
+    def count_with_own(self, node: K.Node) -> None:
+        """Decides, before printing `node`, which loops count with the function's variables: a
+        variable of another type than the loops' only where it holds the loop's values
+        (codegen/own_counters.py); `reuse` becomes the variables some loop counts with."""
+        if not self.own_types:
+            return
+        from looptx.codegen.own_counters import own_loops
+        self._own_loops = own_loops(node, self.scop, self.own_types,
+                                    lambda t: _SAME_TYPE.get(t) == self.loop_ctype)
+        self.reuse = frozenset(to_user(f.var) for f in _fors(node) if id(f) in self._own_loops)
 
     def expr(self, e: ir.Expr) -> str:
         return ir.to_c(signed_params(e, self.scop))
@@ -215,7 +226,8 @@ class CPrinter:
             v = n.var
             step = f"{v}++" if n.step == 1 else f"{v}--" if n.step == -1 else \
                 f"{v} += {n.step}" if n.step > 0 else f"{v} -= {-n.step}"
-            decl = self.loop_ctype + " " if self.declare and not self._own(v) else ""
+            own = self._own(v) and (self._own_loops is None or id(n) in self._own_loops)
+            decl = self.loop_ctype + " " if self.declare and not own else ""
             head = f"{pad}for ({decl}{v} = {self.expr(n.init)}; {self.expr(n.cond)}; {step})"
             prag = self.pragmas(n)
             self._open.append(v)
@@ -383,13 +395,15 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     user's file (`spelled`), after the checks of the sizes it holds for only."""
     printer = CPrinter(variant, indent, spelled=spelled)
     printer.root = node
+    printer.count_with_own(node)
     body = team_lines(printer, node, 1) if variant.scop.team and variant.scop.team_kind == "team" \
         else printer.lines(node, 1)
     decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
              for a in variant.scop.arrays if a.local and a.decl and not (spelled and a.declared_by_function)]
     decls += [indent + d for d in copy_decls(variant.scop, node, spelled)]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
-    decls += unused_counters(printer.reuse, body, indent)
+    # a variable whose type holds no loop's values is unused even where loops of its name are
+    decls += unused_counters(printer.reuse, body, indent, unused=set(printer.own_types) - printer.reuse)
     if spelled:
         decls += unused_counters([n for n, before in variant.scop.substituted if before], body, indent,
                                  "its uses read the expression it was set to")
@@ -429,12 +443,13 @@ def _shared(printer: CPrinter, n: K.For) -> bool:
 
 
 def unused_counters(names, body: list[str], indent: str,
-                    why: str = "no loop of the output counts with it") -> list[str]:
+                    why: str = "no loop of the output counts with it", unused=()) -> list[str]:
     """`(void)i;` for each of the function's loop counters `names` that no line of `body`
     uses: a loop unrolled or fused away, or a grid emulation's own counters (gcc -Wall); or
-    for other variables of the function the output no longer uses, and `why`."""
+    for other variables of the function the output no longer uses, and `why`; and for each of
+    `unused`, which the lines do not use whatever names they hold."""
     text = "\n".join(body)
-    gone = sorted(n for n in names if not re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text))
+    gone = sorted({n for n in names if not re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text)} | set(unused))
     return [f"{indent}(void){n};  /* {why} */" for n in gone]
 
 

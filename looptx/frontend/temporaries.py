@@ -13,28 +13,37 @@ import copy
 
 from pycparser import c_ast
 
+from looptx.frontend.int_ranges import Ranges, declared_ranges, int_type, resolve_words
 from looptx.frontend.syntax import MAIN
 from looptx.frontend.symbols import all_nodes, id_names, pointer_names, pointer_plus_offset, typedef_words
 
 # Declared types whose value is the initializer's, as C computes it, for every value an int
-# subscript can have: no unsigned wrap-around, no narrowing to a short or a char.
+# subscript can have: no unsigned wrap-around, no narrowing to a short or a char.  Other
+# integer types hold it only where int_ranges shows that the initializer's values fit.
 _TYPE_WORDS = frozenset({"int", "long", "signed", "ptrdiff_t", "ssize_t", "int32_t", "int64_t",
                          "intptr_t"})
+_ANY = "any"
 _QUALS = frozenset({"const", "register"})
 _PURE_OPS = frozenset({"+", "-", "*", "/", "%"})
 
 
-def _is_int_type(d, typedefs: dict) -> bool:
+def _int_target(d, typedefs: dict):
+    """_ANY for a declaration of one of _TYPE_WORDS' types (f2c's `integer i__2;` with
+    `typedef long int integer;`), int_ranges' (type, lowest, highest) for another integer type
+    (`state_t prev;` with `typedef uint8_t state_t;`), None for anything else."""
     t = d.type
     if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
-        return False
+        return None
     if set(d.storage or ()) - {"register"} or set(d.quals or ()) - _QUALS:
-        return False
-    words, seen = list(t.type.names), set()
-    while len(words) == 1 and words[0] in typedefs and words[0] not in seen:
-        seen.add(words[0])            # f2c's `integer i__2;` with `typedef long int integer;`
-        words = typedefs[words[0]]
-    return bool(words) and set(words) <= _TYPE_WORDS
+        return None
+    words = resolve_words(t.type.names, typedefs)
+    if words and set(words) <= _TYPE_WORDS:
+        return _ANY
+    return int_type(words)
+
+
+def _is_int_type(d, typedefs: dict) -> bool:
+    return _int_target(d, typedefs) is not None
 
 
 def _is_int_decl(d, typedefs: dict) -> bool:
@@ -153,11 +162,12 @@ def _assigned(item, scalars: dict) -> tuple[str, object] | None:
 
 
 def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs: dict,
-                   gone: list, constants_only: bool = False) -> None:
+                   gone: list, constants_only: bool = False, holds=lambda d, e: True) -> None:
     """Substitutes the temporaries of one block: a declaration's uses in the rest of the block,
     then the declaration goes; an assignment's uses up to the next statement that writes the
     variable again (NPB's `i = 1; for (m ...) rhs[k][j][i][m] ...; i = 2; ...`), and the
-    assignment goes to `sources`, dropped later if nothing else reads what it stores."""
+    assignment goes to `sources`, dropped later if nothing else reads what it stores.
+    `holds(decl, e)`: whether the variable keeps every value of `e` unchanged."""
     items = list(block.block_items or [])
     k = len(items) - 1
     while k >= 0:
@@ -174,7 +184,8 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs
             name, expr = pair
             end = next((j for j in range(k + 1, len(items)) if name in written_names([items[j]])), len(items))
         rest = items[k + 1:end]
-        if name in index_names(rest) and not ((id_names(expr) | {name}) & written_names(rest)):
+        if name in index_names(rest) and not ((id_names(expr) | {name}) & written_names(rest)) \
+                and holds(d if isinstance(d, c_ast.Decl) else scalars[name], expr):
             sub = _Substitute(name, expr)
             for it in rest:
                 sub.visit(it)
@@ -210,11 +221,7 @@ def _reads_left(body, name: str, sources: list) -> bool:
 
 def _int_scalars(fdef: c_ast.FuncDef, typedefs: dict) -> dict:
     """The function's integer scalars declared once (parameters and locals), by name."""
-    decls = []
-    args = fdef.decl.type.args.params if isinstance(fdef.decl.type, c_ast.FuncDecl) \
-        and fdef.decl.type.args else []
-    decls += [a for a in args if isinstance(a, c_ast.Decl)]
-    decls += [n for n in all_nodes(fdef.body) if isinstance(n, c_ast.Decl)]
+    decls = _function_decls(fdef)
     count: dict = {}
     for d in decls:
         count[d.name] = count.get(d.name, 0) + 1
@@ -318,12 +325,13 @@ def substitute_index_temporaries(ast) -> dict[str, list[tuple[str, int]]]:
     for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
         scalars = _int_scalars(fdef, typedefs)
         sources, gone = [], []
+        holds = _holds(ast, fdef, typedefs)
         for b in _loop_blocks(fdef.body):
             _rewrite_pointers(b, pointers)
-            _rewrite_block(b, scalars, sources, typedefs, gone)
+            _rewrite_block(b, scalars, sources, typedefs, gone, holds=holds)
         # outside loops only constants: NPB's `k = 1; ... rhs[k][j][m] ...; k = 2; ...`
         for b in _loop_blocks(fdef.body, outside=True):
-            _rewrite_block(b, scalars, sources, typedefs, gone, constants_only=True)
+            _rewrite_block(b, scalars, sources, typedefs, gone, constants_only=True, holds=holds)
         for name in {d.lvalue.name for _, d in sources}:
             if not _reads_left(fdef.body, name, sources):
                 for block, d in sources:
@@ -333,3 +341,31 @@ def substitute_index_temporaries(ast) -> dict[str, list[tuple[str, int]]]:
         if gone:
             out.setdefault(fdef.decl.name, []).extend(gone)
     return out
+
+
+
+def _holds(ast, fdef: c_ast.FuncDef, typedefs: dict):
+    """holds(decl, e) for _rewrite_block: for a type narrower than int or unsigned, whether
+    every value `e` may have fits it, by the declared types of what `e` reads (an int iterator
+    is any int: `unsigned t = i - 1;` stays refused even where the loop starts at 1)."""
+    ranges = None
+
+    def holds(d, e) -> bool:
+        nonlocal ranges
+        target = _int_target(d, typedefs)
+        if target is _ANY or target is None:
+            return target is _ANY
+        if ranges is None:
+            # the file's globals, then the function's parameters and locals, which hide them
+            declared = declared_ranges([x for x in ast.ext if isinstance(x, c_ast.Decl)], typedefs)
+            declared.update(declared_ranges(_function_decls(fdef), typedefs))
+            ranges = Ranges(declared.get, typedefs)
+        return ranges.fits(e, target)
+    return holds
+
+
+def _function_decls(fdef: c_ast.FuncDef) -> list:
+    args = fdef.decl.type.args.params if isinstance(fdef.decl.type, c_ast.FuncDecl) \
+        and fdef.decl.type.args else []
+    return [a for a in args if isinstance(a, c_ast.Decl)] + [n for n in all_nodes(fdef.body)
+                                                              if isinstance(n, c_ast.Decl)]

@@ -80,11 +80,15 @@ def write_best(st, best, function=None) -> str:
         scop = symbolic.scops[r] if symbolic is not None else variants[0][2][r].scop
         if symbolic is not None:
             used = set(symbolic.scops[r].params)
-            fallback = c_block(original(symbolic.scops[r]), spelled=True, bare=True)
+            # an Orio fragment (no function of its own: no code after it) runs its code as
+            # written, as transform's output does; loops regenerated there would declare their
+            # own counters and leave the fragment's `int i, j;` unused (gcc -Wall)
+            fallback = _as_block(_region_code(symbolic, r)) if symbolic.scops[r].function is None \
+                else c_block(original(symbolic.scops[r]), spelled=True, bare=True)
         else:
             code = _region_code(variants[0][1], r)
             used = {to_model(n) for n in variants[0][0] if re.search(rf"\b{re.escape(n)}\b", code)}
-            fallback = ["{", *("  " + ln for ln in code.strip("\n").splitlines()), "}"]
+            fallback = _as_block(code)
         conds = [" && ".join(f"{n} == {val}" for n, val in sizes.items() if to_model(n) in used)
                  for sizes, _, _ in variants]
         if not any(conds):
@@ -113,6 +117,10 @@ def _region_code(program, r: int) -> str:
     if reg.chill is not None and reg.start == reg.chill.body_start:
         return orio_loop_code(reg.chill.body)
     return program.source.text[reg.start:reg.end]
+
+
+def _as_block(code: str) -> list[str]:
+    return ["{", *("  " + ln for ln in code.strip("\n").splitlines()), "}"]
 
 
 def _inner(lines: list[str]) -> list[str]:
