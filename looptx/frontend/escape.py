@@ -83,11 +83,13 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
         """Whether this use outside the region cannot see the region's value: it stores a value
         that reads no old one (TSVC's `s = 0.;` before the region, each time round the loop), or
         such a store runs before it in every pass of its loop (and, for a use `after` the
-        region, after the region: CloverLeaf PdV's other nest setting the temporary first)."""
+        region, after the region: CloverLeaf PdV's other nest setting the temporary first).  After
+        the region, a store in a block around the use before it (MachSuite viterbi's `m = b[0];`
+        before the loop that reads m) runs between the region and every run of the use."""
         if isinstance(parent, c_ast.Assignment) and parent.lvalue is n and id(parent) in kills:
             return True
         loop = _loop_of(n, parents)
-        return any(where(k) < where(n) and _loop_of(k, parents) is loop
+        return any(where(k) < where(n) and (after or _loop_of(k, parents) is loop)
                    and (not after or where(k) >= hi) and _encloses(parents.get(id(k)), n, parents)
                    for k in kills_of.get(n.name, ()))
 
