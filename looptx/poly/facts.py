@@ -34,13 +34,18 @@ def without_implied(facts) -> list:
 def nonneg_fact(scop, sid: int, cond: str) -> str | None:
     """For `e >= 0` over iterators (Devito's `(time + 1)%(3)` with time from time_m): the
     condition on the sizes under which the lowest e of the statement's domain is >= 0
-    (`time_m >= 0`), as isl text; None when there is none or it needs a disjunction."""
+    (`time_m >= 0`), as isl text; '' when the domain implies it (`j % 2` of a loop from 2);
+    None when there is none or it needs a disjunction."""
     if not cond.endswith(" >= 0"):
         return None
     s = scop.statements[sid]
     try:
-        img = scop.domain(s).apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({cond[:-5]})] }}"))
+        dom = scop.domain(s)
+        img = dom.apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({cond[:-5]})] }}"))
         ok = img.dim_min(0).nonneg_set().coalesce()
+        # where the statement does not run, nothing is evaluated
+        if scop.context.is_subset(ok.union(dom.params().complement())):
+            return ""
     except isl.Error:
         return None
     if ok.is_empty() or ok.n_basic_set() != 1:

@@ -530,7 +530,7 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
             lowest = nonneg_fact(scop, sid, cond)
             if lowest is None:
                 rest.append(ob)
-            elif lowest not in facts:
+            elif lowest and lowest not in facts:
                 facts.append(lowest)
             continue
         if unsigned.is_subset(fact):
