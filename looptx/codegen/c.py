@@ -230,9 +230,12 @@ class CPrinter:
             decl = self.loop_ctype + " " if self.declare and not own else ""
             head = f"{pad}for ({decl}{v} = {self.expr(n.init)}; {self.expr(n.cond)}; {step})"
             prag = self.pragmas(n)
+            # Vitis/Vivado HLS apply a loop directive to the loop whose body it opens
+            inside = [p for p in prag if p.split()[1:2] == ["HLS"]]
+            prag = [p for p in prag if p not in inside]
             self._open.append(v)
             try:
-                return [pad + line for line in prag] + self._with_body(head, n.body, depth)
+                return [pad + line for line in prag] + self._with_body(head, n.body, depth, first=inside)
             finally:
                 self._open.pop()
         if isinstance(n, K.If):
@@ -318,8 +321,9 @@ class CPrinter:
                     out.add(r.array)
         return sorted(out)
 
-    def _with_body(self, head: str, body: K.Node, depth: int, force: bool = False) -> list[str]:
-        inner = self.lines(body, depth + 1)
+    def _with_body(self, head: str, body: K.Node, depth: int, force: bool = False, first=()) -> list[str]:
+        """`first`: lines the body opens with (a loop's HLS directives)."""
+        inner = [self.ind * (depth + 1) + line for line in first] + self.lines(body, depth + 1)
         # a pragma is not a statement: the loop it comes before must be the body's only one
         force = force or bool(inner) and inner[0].lstrip().startswith("#")
         if not force and isinstance(body, (K.Leaf, K.For)) or (not force and len(inner) == 1
