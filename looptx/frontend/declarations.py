@@ -89,8 +89,48 @@ def refuse_pointer_swaps(ex, items) -> None:
     if swaps:
         n = min(swaps, key=ex.where)
         name = n.lvalue.name
+        _refuse_pointer_walk(ex, items, n)
         raise ex.error(n, f"the region changes which array '{name}' points to "
                        f"({name} = {c_text(n.rvalue)}), which the model cannot follow",
                        "leave the swap outside the region: mark the loops of one sweep "
                        "(#pragma scop ... #pragma endscop inside the time loop), or unroll "
                        "the time loop by two by hand (b from a, then a from b)")
+
+
+def _refuse_pointer_walk(ex, items, n: c_ast.Assignment) -> None:
+    """A pointer set to an array (plus an offset) and stepped along it (CHStone's `for (mptr =
+    matrix; ...; mptr++)`, ChenIDct's `aptr = x + i; ... aptr += 8;`) is a counter, not a swap:
+    the way out is an integer index, not a sweep of its own."""
+    name, rv = n.lvalue.name, n.rvalue
+    steps = [m for it in items for m in all_nodes(it)
+             if isinstance(m, c_ast.UnaryOp) and m.op in ("++", "--", "p++", "p--")
+             and isinstance(m.expr, c_ast.ID) and m.expr.name == name
+             or isinstance(m, c_ast.Assignment) and m.op in ("+=", "-=")
+             and isinstance(m.lvalue, c_ast.ID) and m.lvalue.name == name]
+    base, off, terms = rv, "", []
+    while isinstance(base, c_ast.BinaryOp) and base.op in ("+", "-"):     # `x + 63 - n`
+        right = c_text(base.right)
+        plain = isinstance(base.right, (c_ast.ID, c_ast.Constant)) or base.op == "+"
+        terms.insert(0, (base.op, right if plain else f"({right})"))
+        base = base.left
+    if terms:
+        off = " ".join(f"{op} {t}" for op, t in terms)
+        off = off[2:] if off.startswith("+") else f"-{off[2:]}"
+    elif isinstance(rv, c_ast.UnaryOp) and rv.op == "&" and isinstance(rv.expr, c_ast.ArrayRef):
+        base, off = rv.expr.name, c_text(rv.expr.subscript)     # `p = &x[i]`: an ID for one subscript
+    if not isinstance(base, c_ast.ID) or not (steps or off):
+        return                  # `a = b;`: a swap
+    base = base.name
+    if not steps:
+        raise ex.error(n, f"the region points '{name}' into array '{base}' ({name} = {c_text(rv)}), "
+                       "which the model cannot follow",
+                       f"index the array instead: {base}[{off} + j] for {name}[j]")
+    step = min(steps, key=ex.where)
+    sign = "-" if "-" in step.op else "+"
+    by = "" if not isinstance(step, c_ast.Assignment) else f"{c_text(step.rvalue)}*" \
+        if isinstance(step.rvalue, (c_ast.ID, c_ast.Constant)) else f"({c_text(step.rvalue)})*"
+    index = f"{off} {sign} {by}k" if off else f"{'-' if sign == '-' else ''}{by}k"
+    raise ex.error(n, f"the region moves pointer '{name}' along array '{base}' ({name} = {c_text(rv)}, "
+                   f"then {c_text(step)}), which the model cannot follow",
+                   f"count the steps with an integer k and index the array instead: {base}[{index}] "
+                   f"for *{name} after k steps {c_text(step)} (and so for each pointer stepped with it)")

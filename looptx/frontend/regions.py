@@ -332,6 +332,9 @@ def scan(text: str, filename: str) -> Markup:
     return Markup(src, tuple(comments), tuple(anns), tuple(regions), tuning)
 
 
+_DIRECTIVE_LINE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
+
+
 def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0),
                 function: str | None = None) -> tuple[int, int] | None:
     """(line, column) of the first use of identifier `name` in the code of the given lines
@@ -347,7 +350,12 @@ def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0),
     code = blank(text, [(c.start, c.end) for c in scan_comments(text)])
     word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
     first, last = lines
-    hits = [src.pos(m.start()) for m in word.finditer(code)]
+    # a directive's mention (`#pragma HLS ARRAY_PARTITION variable=a`, a #define's body, a
+    # _Pragma's string) is no use of the name; a name only a directive holds (a macro) is found there
+    plain = blank(code, [(m.start(), m.end()) for m in _DIRECTIVE_LINE.finditer(code)]
+                  + [(s, e) for kind, s, e in quiet_spans(code) if kind == "literal"])
+    hits = [src.pos(m.start()) for m in word.finditer(plain)] or \
+        [src.pos(m.start()) for m in word.finditer(code)]
     inside = [h for h in hits if first <= h[0] <= last]
     if not hits and first:
         # declared nowhere in the code (a decl_file): its use in an Orio Loop region's code,

@@ -30,6 +30,10 @@ class GatherPlan:
     # (statement, subscript, array, dim, text) of each subscript that reads the file's constant
     # tables (frontend/tables.py): their values are the file's, checked to stay in the array
     tables: list = field(default_factory=list)
+    # index array -> {(dim, ndim, offset)}: read with the model's `ndim` subscripts, the one of
+    # `dim` a plain iterator that also reads the array its values index, at the dimension they
+    # feed (MachSuite md's `NL[i*maxNeighbors + j]` and `position_x[i]`); `offset` as in uses
+    own: dict[str, set] = field(default_factory=dict)
 
     def elements_needed(self, array: str, env: dict[str, int]) -> int:
         """The elements `array` needs for the last row an in-row use reaches to exist; -1 where
@@ -118,7 +122,31 @@ def gather_plan(scop, where) -> GatherPlan:
                         f"({r.array}[idx[k]] or {r.array}[idx[k] - 1]) to validate with looptx run",
                         **where(r.array))
                 plan.uses.append((src[0], src[1], r.array, d, f"{r.array}[{shown}]", row, within))
+    _own_elements(scop, plan)
     return plan
+
+
+def _own_elements(scop, plan: GatherPlan) -> None:
+    """GatherPlan.own: where an iteration that reads `a[i]` also reads `a` through an index,
+    the index that names element i itself is the self-pair a neighbour list never holds (an
+    atom at distance 0 from itself); data that avoid it are a data set of their own
+    (runtime/reference.py)."""
+    direct: dict[tuple[str, int], set[str]] = {}
+    reads: dict[str, list] = {}
+    for s in scop.statements:
+        for r in (x for x in ir.walk(s.body) if isinstance(x, ir.Ref) and x.index):
+            index = scop.access(r.ref).index
+            reads.setdefault(r.array, []).append((s, index))
+            for d, text in enumerate(index):
+                if text in s.iterators:
+                    direct.setdefault((r.array, d), set()).add(text)
+    for index, offset, array, dim, _, row, within in plan.uses:
+        if row is not None or within is not None:
+            continue
+        for s, sub in reads.get(index, ()):
+            for k, text in enumerate(sub):
+                if text in s.iterators and text in direct.get((array, dim), ()):
+                    plan.own.setdefault(index, set()).add((k, len(sub), offset))
 
 
 def _reads_tables(e: ir.Expr, scop) -> bool:

@@ -135,6 +135,8 @@ class HarnessArg:
     record: object = None
     # integers only: [lowest, highest + 1) of the values, for an index array (runtime/gathers.py)
     index_range: tuple[int, int] | None = None
+    # an index array's (dim, ndim, offset) whose own element data set 2 avoids (gathers.py)
+    own: tuple[tuple[int, int, int], ...] = ()
     # a flat array the model reads in rows (`A[i*n + j]`): the row length at these sizes
     row: int | None = None
     # a constant table of the file (frontend/tables.py): its values, not random ones
@@ -525,7 +527,8 @@ def _with_gathers(args: list, gathers, at, counts: Mapping[str, int], env: dict)
         return with_(a, shape=shape, c_dims=tuple(c if c else str(x) for c, x in zip(a.c_dims, shape)))
     args = [a if a.kind != "array" or all(d >= 0 for d in a.shape) else sized(a) for a in args]
     ranges = gathers.index_ranges({a.name: a.shape for a in args if a.kind == "array"}, at, env)
-    return [with_(a, index_range=ranges[a.name]) if a.name in ranges else a for a in args]
+    return [with_(a, index_range=ranges[a.name], own=tuple(sorted(gathers.own.get(a.name, ()))))
+            if a.name in ranges else a for a in args]
 
 
 def _row_length(a, env: dict) -> int | None:
