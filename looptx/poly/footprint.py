@@ -230,11 +230,9 @@ def span(scop: Scop, array: str, values: tuple[tuple[str, int], ...] = ()) -> Hi
     return scop.cached(("span", array, values), lambda: _highest(scop, array, below=values or True))
 
 
-def _highest(scop: Scop, array: str, below=False) -> Highest | str:
-    from looptx.poly.astgen import expr
-    arr = scop.array(array)
-    if not arr.rank:
-        return "it is a scalar"
+def _every_reached(scop: Scop, array: str) -> isl.Set | str:
+    """The elements of `array` the region reaches, with the sizes as parameters, or why there
+    is no such set."""
     reached = None
     for s in scop.statements:
         for a in s.accesses:
@@ -245,6 +243,17 @@ def _highest(scop: Scop, array: str, below=False) -> Highest | str:
                 reached = r if reached is None else reached.union(r)
     if reached is None or reached.is_empty():
         return "the region does not access it"
+    return reached
+
+
+def _highest(scop: Scop, array: str, below=False) -> Highest | str:
+    from looptx.poly.astgen import expr
+    arr = scop.array(array)
+    if not arr.rank:
+        return "it is a scalar"
+    reached = _every_reached(scop, array)
+    if isinstance(reached, str):
+        return reached
     # a lexicographically negative index is below the first element: rows of a delinearized
     # array have their columns inside [0, row length), which the model already requires
     before = " or ".join(f"({' and '.join([f'd{k} = 0' for k in range(d)] + [f'd{d} < 0'])})"
@@ -311,16 +320,9 @@ def rows(scop: Scop, array: str) -> Rows | str:
 def _rows(scop: Scop, array: str) -> Rows | str:
     from looptx.poly.astgen import expr
     arr = scop.array(array)
-    reached = None
-    for s in scop.statements:
-        for a in s.accesses:
-            if a.array == array and any(ir.is_gathered(x) for x in a.index):
-                return "the region reads it through an index array"
-            if a.array == array:
-                r = scop.access_map(s, a).intersect_domain(evaluated(scop, s, a)).range()
-                reached = r if reached is None else reached.union(r)
-    if reached is None or reached.is_empty():
-        return "the region does not access it"
+    reached = _every_reached(scop, array)
+    if isinstance(reached, str):
+        return reached
     n, nparam = arr.rank, reached.dim(isl.dim_type.param)
 
     def outer_as_params(x: isl.Set, count: int) -> isl.Set:
