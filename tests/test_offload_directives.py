@@ -69,3 +69,28 @@ def test_a_continued_directive_with_a_reduction(tmp_path, n, m):
 def test_an_openacc_loop_directive_alone_is_refused_where_it_is():
     rc, out, err = run_cli("deps", DATA / "acc_loop_only.c")
     assert rc == 2 and "acc_loop_only.c:3:1: error: '#pragma acc loop gang'" in err and "acc parallel loop" in err, err
+
+
+@pytest.mark.parametrize("directive", ["omp simd", "omp parallel for simd", "omp taskloop",
+                                       "omp target teams distribute parallel for simd map(tofrom: a[0:n])"])
+def test_another_loop_directive_before_the_region_is_refused_where_it_is(tmp_path, directive):
+    """They stayed before the block looptx writes: gcc said "for statement expected before '{'"."""
+    src = tmp_path / "k.c"
+    src.write_text(f"void f(int n, double *a)\n{{\n#pragma {directive}\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    a[i] = a[i] * 2.0;\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and f"k.c:3:1: error: '#pragma {directive}' right before the region applies to its first loop" \
+        in err, err
+
+
+@needs_gcc
+@pytest.mark.parametrize("directive", ["acc kernels", "omp target map(tofrom: a[0:n])"])
+def test_a_block_directive_before_the_region_takes_the_block(tmp_path, directive):
+    src = tmp_path / "k.c"
+    src.write_text(f"void f(int n, double *a)\n{{\n#pragma {directive}\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    a[i] = a[i] * 2.0;\n#pragma endscop\n}\n")
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 0 and f"#pragma {directive}\n" in out, err
+    _compiles(tmp_path, out, "-fopenacc" if directive.startswith("acc") else "-fopenmp")

@@ -60,12 +60,20 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
         loop, kept = _split_clauses(what[head.end():], family)
         plain = family == "omp" and head.group(0) == "parallel for" and not kept
         return "parallel", ((0, loop),), "" if plain else f"{family} {head.group(0)} {kept}".strip()
-    if lead and lead.group(1) == "acc":
+    # a directive on a structured block (`acc kernels`, `omp target`) takes the block looptx
+    # writes as well; one on a loop does not
+    if lead and lead.group(1) == "acc" and re.search(r"\bloop\b", lead.group(2)):
         raise src.error(at, f"'#pragma acc {lead.group(2)}' applies to the region's first loop, and looptx "
                         "writes the region's loops anew without it",
                         "write it as '#pragma acc parallel loop' (looptx moves that onto the outermost loop "
                         "of the nest it writes), or put it inside the region and give it back with a pragma step")
     m = _PRAGMA.match(last)
+    if m and not _SHARED.match(m.group(1)) and re.search(r"\b(?:for|simd|taskloop|distribute|loop)\b", m.group(1)):
+        raise src.error(at, f"'#pragma omp {m.group(1).strip()}' right before the region applies to its first "
+                        "loop, and looptx writes the region anew as one block",
+                        "put it inside the region, on its loop (it is then dropped with a note: give it back "
+                        "with a pragma step on the loop of the output it belongs to, `omp simd` on an inner "
+                        "one), or write '#pragma omp parallel for' (looptx moves that onto the outermost loop)")
     if m and _SHARED.match(m.group(1)):
         at = len(before) - len(last) + len(last) - len(last.lstrip())
         raise src.error(at, f"'#pragma omp {m.group(1).strip()}' shares out the region's first loop "
