@@ -411,7 +411,8 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     if spelled:
         decls += unused_counters([n for n, before in variant.scop.substituted if before], body, indent,
                                  "its uses read the expression it was set to")
-    return (baked_guard(variant.scop) if spelled else []) + ["{"] + decls + body + ["}"]
+    kept = [f"{indent}#pragma {d}" for d in variant.scop.directives]
+    return (baked_guard(variant.scop) if spelled else []) + ["{"] + kept + decls + body + ["}"]
 
 
 def team_lines(printer: CPrinter, n: K.Node, depth: int) -> list[str]:

@@ -35,7 +35,8 @@ from looptx.frontend.steps import region_constants
 from looptx.frontend.temporaries import substitute_index_temporaries
 from looptx.frontend.ternary_index import ternary_subscripts_lifted
 from looptx.frontend.omp_team import team_statements, team_worksharing
-from looptx.frontend.syntax import CUDA_FILE, MAIN, check_tree, syntax_error, too_deep, unlabelled
+from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, syntax_error, too_deep,
+                                    unlabelled)
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
@@ -455,8 +456,11 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if team:
             scop = replace(scop, team=team_statements(team, items, scop.statements, where, blanked, src, r),
                            team_kind=team_kind, team_head=team_head)
+        directives, directive_lines = function_directives(top_pragmas, blanked, (src.pos(r.start)[0], src.pos(r.end)[0]))
+        if directives:
+            scop = replace(scop, directives=directives)
         scops.append(scop)
-        note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team})
+        note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team} | directive_lines)
     # the regions --function split at calls between loops count on from each other
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   + sum(len(s.statements) for q, s in zip(regions, scops) if q.kind == "function" and q.start < r.start)

@@ -130,3 +130,24 @@ def unlabelled(fdef: c_ast.FuncDef, items: list, where, path: str) -> list:
                   "and the loops it writes are new" if len(dropped) > 1 else
                   f"the label {dropped[0]} is not in the output: no goto names it, and the loops it writes are new")
     return out
+
+
+# HLS directives about a loop; the others at a region's top level (INTERFACE, ARRAY_PARTITION,
+# DATAFLOW, ...) are about the function and its arrays
+_HLS_LOOP = {"pipeline", "unroll", "loop_tripcount", "loop_flatten", "loop_merge", "dependence"}
+
+
+def function_directives(top_pragmas: dict, text: str, span: tuple[int, int]) -> tuple[tuple[str, ...], set[int]]:
+    """The HLS directives among the pragmas at the region's top level that are about the
+    function rather than a loop (Rosetta's `#pragma HLS array_partition variable=param cyclic`),
+    which the regenerated region keeps at its start, and their lines.  `text`: the file with
+    comments blanked; `span`: the region's (first, last) line."""
+    kept = [p.strip() for texts in top_pragmas.values() for p in texts
+            if p.split()[:1] == ["HLS"] and len(p.split()) > 1 and p.split()[1].lower() not in _HLS_LOOP]
+    lines = set()
+    for p in kept:
+        for m in re.finditer(r"^[ \t]*#[ \t]*pragma[ \t]+" + r"\s+".join(map(re.escape, p.split())), text, re.M):
+            line = text.count("\n", 0, m.start()) + 1
+            if span[0] <= line <= span[1]:
+                lines.add(line)
+    return tuple(kept), lines

@@ -224,6 +224,9 @@ class Scop(CachedValue):
     # sizes that stand for struct members or constant elements in the extents of arrays the
     # function declares (Devito's `u_vec->size[1]` as u_vec__size__1): (name, C text)
     extent_members: tuple[tuple[str, str], ...] = ()
+    # HLS directives at the region's top level about the function, not a loop (`HLS
+    # array_partition variable=a cyclic`): kept at the start of the regenerated region
+    directives: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------
