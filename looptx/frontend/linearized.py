@@ -24,7 +24,8 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, delinearize
 from looptx.frontend.interleaved import interleaved, is_group, size_poly
 from looptx.frontend.symbols import c_text
-from looptx.poly.scop import check_obligations, row_cover_fact, row_floor_fact
+from looptx.poly.row_facts import row_cover_fact, row_floor_fact
+from looptx.poly.scop import check_obligations
 
 _NOT_AFFINE = "subscripts must be affine in loop iterators and parameters (or fix the sizes with --define)"
 
