@@ -118,7 +118,9 @@ def _error_lines(recs, most: int = 5) -> list[str]:
     seen: dict[tuple[str, str], list[int]] = {}
     for r in recs:
         if not r.ok and r.duplicate_of is None and r.error:
-            first = r.error.strip().splitlines()[0][:300]
+            # looptx's own errors are one line, their remedy at its end: kept whole
+            first = r.error.strip().splitlines()[0]
+            first = first if len(first) <= 1000 else first[:1000] + " ..."
             seen.setdefault((r.status, first), []).append(r.eval_index)
     ranked = sorted(seen.items(), key=lambda kv: (-len(kv[1]), kv[1][0]))
     out = [f"  {status} x{len(evals)} (first: eval {evals[0]}): {text}" for (status, text), evals in ranked[:most]]
