@@ -13,7 +13,8 @@ import pytest
 from conftest import run_cli
 
 DATA = Path(__file__).resolve().parent / "data" / "reduction_scope"
-needs_omp = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc on PATH (CI has it)")
+needs_omp = pytest.mark.skipif(shutil.which("gcc") is None,
+                               reason="needs gcc with -fopenmp on PATH: run compiles the OpenMP output (CI has it)")
 
 
 @needs_omp

@@ -93,6 +93,14 @@ def children(n: Node) -> list[Node]:
     return []
 
 
+def nodes(n: Node, kind):
+    """The nodes of type `kind` under `n` (itself included), outermost first."""
+    if isinstance(n, kind):
+        yield n
+    for c in children(n):
+        yield from nodes(c, kind)
+
+
 def leaves(n: Node):
     if isinstance(n, (Leaf, Launch)):
         yield n

@@ -304,16 +304,16 @@ class CPrinter:
         used nowhere else (the dependence check has made sure that each iteration writes it
         before reading it; one used outside keeps the value of its one writing iteration)."""
         arrays = {a.name: a for a in self.scop.arrays}
-        arrays.update({r.array: arrays[root_of(r.array, arrays)] for x in _nodes(n.body, K.Leaf) for _, r in x.refs
+        arrays.update({r.array: arrays[root_of(r.array, arrays)] for x in K.nodes(n.body, K.Leaf) for _, r in x.refs
                        if root_of(r.array, arrays) != r.array})
-        out = {c.lhs.array for c in _nodes(n.body, K.Assign)
+        out = {c.lhs.array for c in K.nodes(n.body, K.Assign)
                if isinstance(c.lhs, ir.Ref) and c.lhs.array not in arrays}
         # a statement of the loop that also runs outside it (an unroll's remainder, a peeled
         # iteration) runs other iterations of the same loop, each with its own copy
-        inside = {x.stmt for x in _nodes(n.body, K.Leaf)}
-        outside = {r.array for x in _nodes(self.root or n, K.Leaf) if x.stmt not in inside
+        inside = {x.stmt for x in K.nodes(n.body, K.Leaf)}
+        outside = {r.array for x in K.nodes(self.root or n, K.Leaf) if x.stmt not in inside
                    for _, r in x.refs}
-        for x in _nodes(n.body, K.Leaf):
+        for x in K.nodes(n.body, K.Leaf):
             for ref, r in x.refs:
                 a = arrays.get(r.array)
                 if a is not None and a.local and not a.declared_in_region and \
@@ -332,15 +332,8 @@ class CPrinter:
         return [head + " {"] + inner + [self.ind * depth + "}"]
 
 
-def _nodes(n: K.Node, kind):
-    if isinstance(n, kind):
-        yield n
-    for c in K.children(n):
-        yield from _nodes(c, kind)
-
-
 def _fors(n: K.Node):
-    return _nodes(n, K.For)
+    return K.nodes(n, K.For)
 
 
 def buffer_decl(b, qualifier: str = "", per_thread: bool = False, spelled: bool = False) -> str:
@@ -427,13 +420,13 @@ def team_lines(printer: CPrinter, n: K.Node, depth: int) -> list[str]:
         return team_lines(printer, n.body, depth)
     if isinstance(n, K.For) and _shared(printer, n):
         return printer.lines(n, depth)
-    if isinstance(n, K.If) and any(_shared(printer, f) for f in _nodes(n, K.For)):
+    if isinstance(n, K.If) and any(_shared(printer, f) for f in K.nodes(n, K.For)):
         pad = printer.ind * depth
         out = [f"{pad}if ({printer.expr(n.cond)}) {{"] + team_lines(printer, n.then, depth + 1)
         if n.orelse is not None:
             out += [f"{pad}}} else {{"] + team_lines(printer, n.orelse, depth + 1)
         return out + [f"{pad}}}"]
-    inner = next((f for f in _nodes(n, K.For) if _shared(printer, f)), None)
+    inner = next((f for f in K.nodes(n, K.For) if _shared(printer, f)), None)
     if inner is not None:
         raise RecipeError(f"loop '{to_user(inner.var)}', which the OpenMP team around the region shares out, "
                           "is no longer the outermost loop of its nest: every thread would share it out again "
@@ -462,7 +455,7 @@ def copy_decls(scop, node: K.Node, spelled: bool = False) -> list[str]:
     """Declarations of the variables a jam gave each copy of a local (poly/jam_locals.py),
     as the local's own with the copy's name."""
     arrays = {a.name for a in scop.arrays}
-    names = sorted({r.array for x in _nodes(node, K.Leaf) for _, r in x.refs if root_of(r.array, arrays) != r.array})
+    names = sorted({r.array for x in K.nodes(node, K.Leaf) for _, r in x.refs if root_of(r.array, arrays) != r.array})
     out = []
     for name in names:
         a = scop.array(root_of(name, arrays))

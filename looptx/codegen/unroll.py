@@ -293,20 +293,13 @@ def _point_start(node: K.For, variant: Variant, renames: dict, where: tuple, con
         init, ub = _isl_text(node.init), _isl_text(_upper(node)) if _upper(node) is not None else None
         own = [f"{node.var} >= {init}"] * (init is not None) + [f"{node.var} <= {ub}"] * (ub is not None)
         # the loops inside `node` are no names there: the strip must not depend on them
-        inner = {n.var for n in _nodes_for(node)} - set(controls.values())
+        inner = {n.var for n in K.nodes(node, K.For)} - set(controls.values())
         base = strip_start(variant, leaf.stmt, node.dim, values, where + tuple(own), tuple(sorted(inner)))
         if base is None:
             raise RecipeError(f"internal: cannot tell which jammed copy an instance of statement {leaf.stmt} is",
                               hint="please report this recipe; unrolling the inner loop by a factor that "
                                    "divides its trip count avoids it")
     return () if K.simplify(ir.Bin("-", node.init, base)) == ir.Num("0") else ("strip", base)
-
-
-def _nodes_for(node: K.Node):
-    if isinstance(node, K.For):
-        yield node
-    for child in K.children(node):
-        yield from _nodes_for(child)
 
 
 def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozenset, where: tuple = (),

@@ -43,7 +43,7 @@ def int_type(words) -> tuple[CType, int, int] | None:
     ws = set(words)
     if not ws or len(words) == 1 and words[0] in _NAMED:
         t = _NAMED.get(words[0]) if words else None
-        return None if t is None else (t, *_limits(t))
+        return None if t is None else (t, *type_limits(t))
     if not ws <= {"int", "long", "short", "char", "signed", "unsigned", "_Bool", "bool"}:
         return None
     if ws & {"_Bool", "bool"}:
@@ -53,10 +53,10 @@ def int_type(words) -> tuple[CType, int, int] | None:
     t = (bits, unsigned)
     if bits == 8 and not ws & {"signed", "unsigned"}:
         return (t, 0, 127)
-    return (t, *_limits(t))
+    return (t, *type_limits(t))
 
 
-def _limits(t: CType) -> tuple[int, int]:
+def type_limits(t: CType) -> tuple[int, int]:
     bits, unsigned = t
     return (0, 2 ** bits - 1) if unsigned else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
 
@@ -75,7 +75,7 @@ def _common(a: CType, b: CType) -> CType:
 
 
 def _in(lo: int, hi: int, t: CType) -> Range | None:
-    tl, th = _limits(t)
+    tl, th = type_limits(t)
     if t[1]:
         return (lo, hi, t) if tl <= lo and hi <= th else None
     lo, hi = max(lo, tl), min(hi, th)
@@ -97,7 +97,7 @@ def _constant(c: c_ast.Constant) -> Range | None:
     kinds = [t for t in [(32, False), (32, True), (64, False), (64, True)]
              if not ("l" in suffix and t[0] == 32) and not ("u" in suffix and not t[1])
              and not (decimal and "u" not in suffix and t[1])]
-    t = next((t for t in kinds if _limits(t)[0] <= v <= _limits(t)[1]), None)
+    t = next((t for t in kinds if type_limits(t)[0] <= v <= type_limits(t)[1]), None)
     return None if t is None else (v, v, t)
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast, c_generator
 
+from looptx.frontend.int_ranges import int_type, type_limits
+
 _GEN = c_generator.CGenerator()
 
 INT_TYPES = {"int", "long", "short", "char", "unsigned", "signed", "size_t", "ssize_t", "ptrdiff_t",
@@ -202,14 +204,12 @@ def narrow_range(sym: Symbol | None, symbols: dict) -> tuple[int, int] | None:
     unsigned type: (0, 2**31 - 1), as far as an int size goes; None for int and wider."""
     if sym is None or sym.kind != "var":
         return None
-    words = set(arithmetic_type(sym.ctype, symbols.get).split())
-    unsigned = bool(words & UNSIGNED_WORDS) and "signed" not in words
-    if words & {"_Bool", "bool"}:
-        return (0, 1)
-    for word, bits in (("char", 8), ("int8_t", 8), ("uint8_t", 8), ("short", 16), ("int16_t", 16),
-                       ("uint16_t", 16)):
-        if word in words:
-            return (0, 2 ** bits - 1) if unsigned or word.startswith("u") else (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+    found = int_type(arithmetic_type(sym.ctype, symbols.get).split())
+    if found is None:
+        return None
+    (bits, unsigned), _, _ = found
+    if bits < 32:
+        return type_limits((bits, unsigned))
     return (0, 2 ** 31 - 1) if unsigned else None
 
 

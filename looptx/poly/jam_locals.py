@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+import islpy as isl
+
 from looptx.poly.variant import LoopDim, Variant
 
 __all__ = ["jam_renames", "copy_cells", "copy_name", "root_of"]
@@ -96,7 +98,6 @@ def strip_start(v: Variant, stmt: int, pos: int, values: dict[str, str], where=(
     fixes the strip's control to one value: `values` gives the statement's iterators as affine
     texts over the loop variables, `where` what holds of those, `inside` the variables of the
     loops it must not depend on (the point loop's own).  None where the strip is not one."""
-    import islpy as isl
     from looptx.poly.astgen import expr
     for q, p, d, ctrl in _jams(v):
         if q.stmt != stmt or p != pos:
@@ -128,7 +129,6 @@ def copy_number(v: Variant, stmt: int, pos: int, values: dict[str, str], where=(
     (affine texts over the code's loop variables) under `where` (isl constraints on those):
     isl writes no loop of one iteration (a jam's last strip, `if (i == 4) acc__lag1 += ...`),
     and a point loop may start past the strip's first copy.  None where it is not one copy."""
-    import islpy as isl
     for q, p, d, ctrl in _jams(v):
         if q.stmt != stmt or p != pos:
             continue
@@ -157,18 +157,22 @@ def jam_offsets(v: Variant, stmt: int, pos: int) -> tuple[str | None, list[int]]
     """(the iterator of the jam's point loop at `pos` where its expression is one, the values
     it has past its strip's first in the strip's copies, in order: 0, 2 for a loop counting by
     2)."""
-    import islpy as isl
     for q, p, d, ctrl in _jams(v):
         if q.stmt != stmt or p != pos:
             continue
-        s = v.scop.statements[stmt]
-        offsets: list[int] = []
-        try:
-            every = v.scop.domain(s).apply(isl.Map(f"{v.scop.prefix}{{ {s.tuple_text()} -> [lx_k] : "
-                                                   f"lx_k = ({d.expr}) - ({ctrl.expr}) }}"))
-            every = every.project_out(isl.dim_type.param, 0, every.dim(isl.dim_type.param))
-            every.foreach_point(lambda pt: offsets.append(pt.get_coordinate_val(isl.dim_type.set, 0).to_python()))
-        except isl.Error:
-            return None, []
-        return (d.expr.strip() if d.expr.strip() in s.iterators else None), sorted(offsets)
+        # asked for each statement a jam's last strip writes: the same jam, the same answer
+        return v.scop.cached(("jam_offsets", stmt, d.expr, ctrl.expr), lambda: _offsets(v.scop, stmt, d, ctrl))
     return None, []
+
+
+def _offsets(scop, stmt: int, d, ctrl) -> tuple[str | None, list[int]]:
+    s = scop.statements[stmt]
+    offsets: list[int] = []
+    try:
+        every = scop.domain(s).apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [lx_k] : "
+                                             f"lx_k = ({d.expr}) - ({ctrl.expr}) }}"))
+        every = every.project_out(isl.dim_type.param, 0, every.dim(isl.dim_type.param))
+        every.foreach_point(lambda pt: offsets.append(pt.get_coordinate_val(isl.dim_type.set, 0).to_python()))
+    except isl.Error:
+        return None, []
+    return (d.expr.strip() if d.expr.strip() in s.iterators else None), sorted(offsets)
