@@ -155,9 +155,11 @@ def test_orio_cuda_on_gpu(matmul, point):
 
 @needs_nvcc
 def test_orio_cuda_at_fixed_sizes_builds(matmul):
-    # the sizes are macros of the .cu then, not arguments of its host function
+    # the sizes are macros of the .cu then: the host function still takes them, as the
+    # original does, under other names, and checks them
     rc, out, err = run_cli("transform", matmul, "--target", "cuda", "-D", "m=1000", "-D", "n=3", "-D", "p=2")
     assert rc == 0, err
-    assert 'extern "C" int MatMult_host(double *__restrict__ A, double *__restrict__ B, ' \
-           'double *__restrict__ C)' in out, out
+    assert 'extern "C" int MatMult_host(int lx_given_m, int lx_given_n, int lx_given_p, double *__restrict__ A, ' \
+           'double *__restrict__ B, double *__restrict__ C)' in out, out
+    assert "if (lx_given_n != 3) return (int)cudaErrorInvalidValue;" in out, out
     assert nvcc_compile(out) is None

@@ -20,6 +20,7 @@ from looptx.codegen.cuda_records import members_of, record_count, written_arrays
 from looptx.codegen.cuda_rows import copy_lines, count_and_offset, host_type, internal_sizes, is_rows
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_model, to_user, with_values
+from looptx.frontend.symbols import ARITH_WORDS
 from looptx.codegen.c import fact_check
 
 
@@ -350,9 +351,9 @@ def _internal_sizes(rc) -> list[tuple[str, str]]:
 def _received(scop):
     """`scop` with the sizes fixed as stand-ins that the .cu cannot receive taken as given: a
     local of the function (SW4's `base`, the value its initializer has at the sizes --define
-    fixes) or a parameter of it is no argument of the host function, and its value there is
-    the one the .cu was made for, so a check of it checks nothing (and would need a macro
-    named after it)."""
+    fixes) is no argument of the host function, so a check of it checks nothing (and would
+    need a macro named after it); a parameter of it is checked under another name
+    (`_unread_params`)."""
     own = {n for n, _ in (*scop.derived, *scop.local_values)} | {to_model(p) for p in scop.function_params}
     given = tuple(p for p in scop.stand_ins if p in own)
     if not given:
@@ -408,6 +409,38 @@ def in_function_order(scop, named: list[tuple[str, str]]) -> list[tuple[str, str
     return sorted(named, key=lambda item: order.get(to_user(item[0]), len(order)))
 
 
+def _unread_params(scop, have: set[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The original function's parameters that the kernels do not take, so that the host
+    function keeps its signature (CUDA-CHiLL replaces the function's body and keeps the
+    function): a call written for the original, through a prototype with extern "C", would
+    otherwise pass its arguments to the wrong parameters. A size that --define fixed is a
+    macro of the .cu, so its argument gets another name and is checked against the value."""
+    fixed = {to_user(n): v for n, v in scop.fixed}
+    # a struct parameter the model reads through its members (`g->n` as g__n) is not dropped
+    # but taken apart: the host function takes those members, not the struct
+    taken_apart = {n.split("__")[0] for n in (*scop.params, *(a.name for a in scop.arrays)) if "__" in n}
+    named, checks = [], []
+    for name, ctype, dims, const in scop.param_types:
+        if name in have or name in taken_apart:
+            continue
+        words = set(ctype.split())
+        if not words <= ARITH_WORDS | {"const", "volatile"}:
+            if dims:
+                named.append((name, f"void *{name}"))
+            continue
+        ctype = " ".join("unsigned char" if w in ("_Bool", "bool") else w for w in ctype.split() if w != "volatile")
+        if dims:
+            stars = "*" * len(dims) if not any(dims[1:]) else "*"
+            named.append((name, f"{'const ' if const else ''}{ctype if not any(dims[1:]) else 'void'} {stars}{name}"))
+        elif name in fixed:
+            named.append((name, f"{ctype} lx_given_{name}"))
+            checks += [f"  /* looptx made this code for {name} = {fixed[name]} only (--define) */",
+                       f"  if (lx_given_{name} != {fixed[name]}) return (int)cudaErrorInvalidValue;"]
+        else:
+            named.append((name, f"{ctype} {name}"))
+    return named, checks
+
+
 def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = None) -> list[str]:
     offsets = offsets or {}
     internal = _internal_sizes(rc)
@@ -423,12 +456,14 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
     have = {to_user(n) for n, _ in named} | {to_user(n) for n in own} | \
         {to_user(n) for n, _ in (*scop.fixed, *scop.baked, *scop.macro_values)}
     named += [(p, f"int {p}") for p in scop.function_params if p in words and to_user(p) not in have]
+    unread, given = _unread_params(scop, {to_user(n) for n, _ in named} | {to_user(n) for n in own})
+    named += unread
     sig = ", ".join(text for _, text in in_function_order(scop, named)) or "void"
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
            f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t lx_err;"]
     from looptx.codegen.cuda_locals import local_guard
-    out += [f"  const {size_ctype(scop, n)} {n} = {init};" for n, init in internal] + fact_guard(scop) + \
+    out += [f"  const {size_ctype(scop, n)} {n} = {init};" for n, init in internal] + given + fact_guard(scop) + \
         local_guard(rc) + decls + _offset_decls(offsets)
     for name, got, want in short_counts(rc):
         out += [f"  /* the sizes give '{to_user(name)}' fewer elements than the kernels reach */",

@@ -324,6 +324,14 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         params_decl = fdef.decl.type.args.params if fdef.decl.type.args else []
         const_params = []
         function_params = tuple(p.name for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
+        # a parameter the function reads before the region (NPB MG's `u = (double (*)[n2][n1])ou`,
+        # `float k = alpha * 2`) reaches it through the locals set from it, which the host
+        # function takes in its place
+        read_before = {n.name for n in _nodes(fdef.body) if isinstance(n, c_ast.ID) and n.coord
+                       and where(n) < src.pos(r.start)}
+        param_types = tuple((sym.name, sym.ctype, sym.dims, sym.is_const) for sym in
+                            (symbol_of(p) for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
+                            if sym is not None and sym.kind in ("var", "array") and sym.name not in read_before)
         extent_members: dict[str, str] = {}
 
         def modelled(sym: Symbol, d: c_ast.Decl) -> Symbol:
@@ -448,6 +456,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                                  or line < start_pos[0] and re.search(
                                                      rf"\b{re.escape(n)}\b", blanked[r.start:r.end])})),
                        function_params=() if r.index in wrapped else function_params,
+                       param_types=() if r.index in wrapped else param_types,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
         tables = constant_tables(ast, {a.name for a in scop.arrays if a.role == "in" and not a.local})
         moved = tuple(map(to_user, moved_pointers(fdef, src.pos(r.start), where))) if r.index not in wrapped else ()

@@ -194,6 +194,9 @@ class Scop(CachedValue):
     # the region's function's parameters, in their order (names as in the file): the .cu's host
     # function takes its arguments in that order, so a call written for the original matches
     function_params: tuple[str, ...] = ()
+    # (name, element type, extents, const) of those parameters, typedefs resolved: the host
+    # function declares the ones the region leaves unread, so its signature stays the original's
+    param_types: tuple[tuple[str, str, tuple[str, ...], bool], ...] = ()
     # #defined sizes the file only defaults (#ifndef K) that --define fixed: the output holds for
     # that value only, and a build with another -D must fail (codegen.c.baked_guard)
     pinned_macros: tuple[tuple[str, int], ...] = ()
