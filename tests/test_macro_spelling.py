@@ -250,3 +250,54 @@ def test_temporary_of_a_const_array_keeps_the_type_macro(tmp_path):
     assert re.search(r"^ *DATA_TYPE B_buf\[1\]\[4\];", out.read_text(), re.M), out.read_text()
     for config in ([], ["-DUSE_FLOAT"]):
         assert _outputs(out, config) == _outputs(src, config)
+
+
+INT_CONFIG = """\
+#include <stdio.h>
+#include <stdint.h>
+#ifdef WIDE
+# define TYPE int64_t
+#else
+# define TYPE int32_t
+#endif
+#define ZERO ((TYPE)0)
+#define N 29
+void kern(TYPE a[N][N], TYPE b[N])
+{
+  int i, j;
+  TYPE s;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    s = (TYPE)0;
+    for (j = 0; j < N; j++)
+      s += a[i][j] * (TYPE)3;
+    b[i] = s + ZERO;
+  }
+#pragma endscop
+}
+int main(void)
+{
+  static TYPE a[N][N], b[N];
+  int i, j;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      a[i][j] = (TYPE)((i * 7 + j * 3) % 11) - 5;
+  kern(a, b);
+  for (i = 0; i < N; i++)
+    printf("%lld\\n", (long long)b[i]);
+  return 0;
+}
+"""
+
+
+def test_a_type_macro_naming_a_stdint_type_keeps_its_spelling(tmp_path):
+    # MachSuite's `#define TYPE int32_t`, and a constant that casts to it: the region is
+    # right for each of the file's configurations, not frozen to the one looptx was run with
+    src, out = _transform(tmp_path, INT_CONFIG, "steps:\n  - tile: {stmt: 1, loop: j, size: 4}\n"
+                                                "  - unroll: {stmt: 1, loop: j, factor: 2}\n")
+    text = out.read_text()
+    region = text[text.index("#pragma scop"):text.index("#pragma endscop")]
+    assert "s = (TYPE)0;" in region and "* (TYPE)3" in region and "s + ZERO" in region, region
+    assert "int32_t" not in region and "int64_t" not in region, region
+    for config in ([], ["-DWIDE"]):
+        assert _outputs(out, config) == _outputs(src, config), config

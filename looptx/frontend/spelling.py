@@ -26,6 +26,13 @@ from pycparser import c_ast, c_generator, c_parser
 _FUNC_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)[ \t]*(.*)$")
 _OBJ_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
 _TYPE_WORDS = {"char", "short", "int", "long", "float", "double", "signed", "unsigned"}
+# the standard headers' integer typedefs a type macro may name (MachSuite's `#define TYPE
+# int32_t`): the prelude declares the marker as a type of the same range, for the parse only
+_NAMED_TYPES = {"size_t": "unsigned long", "ssize_t": "long", "ptrdiff_t": "long", "intptr_t": "long",
+                "uintptr_t": "unsigned long", "intmax_t": "long", "uintmax_t": "unsigned long",
+                "int8_t": "signed char", "int16_t": "short", "int32_t": "int", "int64_t": "long",
+                "uint8_t": "unsigned char", "uint16_t": "unsigned short", "uint32_t": "unsigned",
+                "uint64_t": "unsigned long"}
 _OPERATORS = set("+ - * / % ( ) < > <= >= == != && || ! ~ & | ^ ? : << >>".split())
 _NUMBER = re.compile(r"\.?\d")
 MARKER_FILE = "<looptx-macros>"
@@ -64,7 +71,8 @@ class MacroMarks:
     def prelude(self) -> str:
         if not self.types:
             return ""
-        return f'# 1 "{MARKER_FILE}"\n' + "".join(f"typedef {m.target} {k};\n" for k, m in self.types.items())
+        return f'# 1 "{MARKER_FILE}"\n' + "".join(f"typedef {_NAMED_TYPES.get(m.target, m.target)} {k};\n"
+                                                  for k, m in self.types.items())
 
     def rewrite(self, line: str, macro_names: set[str]) -> str:
         """The #define line cpp should see: the same, or one that marks the macro's uses."""
@@ -82,7 +90,7 @@ class MacroMarks:
                 key = f"__lxa_{len(self.aliases)}"
                 self.aliases[key] = Macro(f.group(1), params, words[0])
                 return f"#define {f.group(1)}({', '.join(params)}) {key}({', '.join(params)})"
-            shape = _constant_shape(words, set(params))
+            shape = _constant_shape(words, set(params), self._type_names())
             if shape:
                 key = f"__lxc_{len(self.consts)}"
                 self.consts[key] = Macro(f.group(1), params, atomic_args=shape == "pastes")
@@ -94,16 +102,20 @@ class MacroMarks:
             return line
         body = o.group(2).strip()
         words = [t for _, _, t in tokens(body)]
-        if words and all(w in _TYPE_WORDS for w in words):
+        if words and (all(w in _TYPE_WORDS for w in words) or len(words) == 1 and words[0] in _NAMED_TYPES):
             key = f"__lxt_{len(self.types)}"
             self.types[key] = Macro(o.group(1), None, " ".join(words))
             return f"#define {o.group(1)} {key}"
-        if _constant_shape(words, set()):
+        if _constant_shape(words, set(), self._type_names()):
             key = f"__lxc_{len(self.consts)}"
             self.consts[key] = Macro(o.group(1), None)
             return f"#define {o.group(1)} {key}(({body}))"
         return line
 
+
+    def _type_names(self) -> set[str]:
+        """The type macros so far: a constant may cast to one (`#define ZERO ((TYPE)0)`)."""
+        return {m.name for m in self.types.values()}
 
     def blame(self, text: str, file: str, line: int, col: int) -> str | None:
         """The marked macro whose use stopped the parse at `file:line:col` of `text` (a
@@ -135,7 +147,7 @@ def _is_alias(words: list[str], params: tuple[str, ...], macro_names: set[str]) 
     return args == [x for p in params for x in (p, ",")][:-1] if params else not args
 
 
-def _constant_shape(words: list[str], params: set[str]) -> str | None:
+def _constant_shape(words: list[str], params: set[str], types: set[str] = frozenset()) -> str | None:
     """'atom' for a constant body that means the same inside parentheses (a number, or an
     expression in one pair of them), 'pastes' for a parameter or a paste of one (`x##f`), which
     does when its argument is one token; None for anything else (`2+2`: `2*NN` is 6, not 8)."""
@@ -145,7 +157,7 @@ def _constant_shape(words: list[str], params: set[str]) -> str | None:
     for k, w in enumerate(words):
         depth += {"(": 1, ")": -1}.get(w, 0)
         pasted = "##" in words[max(k - 1, 0):k + 2]     # a suffix such as the f of `x##f`
-        if depth < 0 or not (_NUMBER.match(w) or w in params or w in _OPERATORS or w in _TYPE_WORDS
+        if depth < 0 or not (_NUMBER.match(w) or w in params or w in _OPERATORS or w in _TYPE_WORDS or w in types
                              or w == "##" or pasted and re.fullmatch(r"\w+", w)):
             return None
         if depth == 0 and 0 < k < len(words) - 1 and words[0] == "(":
