@@ -74,13 +74,13 @@ def test_parameters_the_region_does_not_read_stay_in_the_signature(tmp_path):
 
 AXPY_DRIVER = """
 int main(void) {
-  int n = 5, m = 32;
+  int n = 5, cols = 32;    /* the .cu #defines m */
   double x[160], y[160], want[160];
-  for (int i = 0; i < n * m; i++) { x[i] = 0.5 + i; y[i] = want[i] = i * 0.25; want[i] += 2.0 * x[i]; }
-  if (axpy2_host(n, m, 2.0, x, y) != 0) return 3;
-  for (int i = 0; i < n * m; i++) if (y[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
+  for (int i = 0; i < n * cols; i++) { x[i] = 0.5 + i; y[i] = want[i] = i * 0.25; want[i] += 2.0 * x[i]; }
+  if (axpy2_host(n, cols, 2.0, x, y) != 0) return 3;
+  for (int i = 0; i < n * cols; i++) if (y[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
   if (axpy2_host(n, 16, 2.0, x, y) != (int)cudaErrorInvalidValue) return 4;
-  for (int i = 0; i < n * m; i++) if (y[i] != want[i]) { printf("changed at %d\\n", i); return 5; }
+  for (int i = 0; i < n * cols; i++) if (y[i] != want[i]) { printf("changed at %d\\n", i); return 5; }
   printf("ok\\n");
   return 0;
 }

@@ -43,7 +43,7 @@ def test_privatize_then_an_interchange_of_the_rows_of_gemv():
 def test_a_jam_gives_each_copy_its_own_private_variable():
     # (once refused: the one `acc` would hold four iterations' values; poly/jam_locals.py)
     text = accepted(GEMV, ["privatize: {var: acc, at: i}", "unroll: {stmt: 0, loop: i, factor: 4}"], GEMV_SIZES)
-    assert "double acc__i3;" in text, text
+    assert "double acc__i3 = 0;" in text, text
 
 
 SUM_ARRAY = KERNELS / "doitgen-local-sum.c"

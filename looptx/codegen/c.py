@@ -6,7 +6,7 @@ import re
 from looptx import ir
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_user
-from looptx.frontend.symbols import WIDE_WORDS
+from looptx.frontend.symbols import ARITH_WORDS, WIDE_WORDS
 from looptx.codegen import ast as K
 from looptx.poly.jam_locals import root_of
 from looptx.poly.parallel import is_omp_for
@@ -294,7 +294,16 @@ class CPrinter:
                 # the user's at the end, and the harness compiles it as it is
                 reduced = {var for _, var in clause_pairs(t)}
                 private += [x for x in self._private(n) if x not in reduced]
+                # a jammed local's copies start at the 0 they are declared with (_zeroed), or
+                # gcc warns of the last strip's guarded uses; inside a team each thread
+                # declares them already, and OpenMP takes no firstprivate of what is private
+                team = self.scop.team and self.scop.team_kind == "team"
+                jammed = set() if team else set(_copies_of_locals(self.scop, n.body)) | \
+                    jammed_locals(self.scop, n.body)
+                first = [x for x in private if x in jammed]
+                private = [x for x in private if x not in jammed]
                 t += f" private({', '.join(private)})" if private else ""
+                t += f" firstprivate({', '.join(first)})" if first else ""
             out.append(f"#pragma {t}")
         return out
 
@@ -395,7 +404,9 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     printer.count_with_own(node)
     body = team_lines(printer, node, 1) if variant.scop.team and variant.scop.team_kind == "team" \
         else printer.lines(node, 1)
-    decls = [indent + (a.spelled_decl if spelled and a.spelled_decl else a.decl)
+    jammed = jammed_locals(variant.scop, node)
+    decls = [indent + _zeroed(a.spelled_decl if spelled and a.spelled_decl else a.decl,
+                              a.ctype if a.name in jammed else None)
              for a in variant.scop.arrays if a.local and a.decl and not (spelled and a.declared_by_function)]
     decls += [indent + d for d in copy_decls(variant.scop, node, spelled)]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
@@ -405,7 +416,8 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
         decls += unused_counters([n for n, before in variant.scop.substituted if before], body, indent,
                                  "its uses read the expression it was set to")
     kept = [f"{indent}#pragma {d}" for d in variant.scop.directives]
-    return (baked_guard(variant.scop) if spelled else []) + ["{"] + kept + decls + body + ["}"]
+    guards = baked_guard(variant.scop) + list(variant.scop.conditionals) if spelled else []
+    return guards + ["{"] + kept + decls + body + ["}"]
 
 
 def team_lines(printer: CPrinter, n: K.Node, depth: int) -> list[str]:
@@ -451,17 +463,38 @@ def unused_counters(names, body: list[str], indent: str,
     return [f"{indent}(void){n};  /* {why} */" for n in gone]
 
 
+def _copies_of_locals(scop, node: K.Node) -> list[str]:
+    arrays = {a.name for a in scop.arrays}
+    return sorted({r.array for x in K.nodes(node, K.Leaf) for _, r in x.refs if root_of(r.array, arrays) != r.array})
+
+
+def jammed_locals(scop, node: K.Node) -> set[str]:
+    """The locals a jam gave each copy a variable of (poly/jam_locals.py)."""
+    arrays = {a.name for a in scop.arrays}
+    return {root_of(n, arrays) for n in _copies_of_locals(scop, node)}
+
+
+def _zeroed(decl: str, ctype: str | None) -> str:
+    """A jammed local's scalar declaration (of arithmetic type `ctype`) with `= 0`: a jam's
+    last strip sets and reads each copy under guards of its own, which gcc cannot pair
+    (-Wmaybe-uninitialized)."""
+    m = re.fullmatch(r"((?:\w+\s+)+\w+)\s*;", decl.strip())
+    if m is None or ctype is None or not set(ctype.split()) <= ARITH_WORDS | {"_Complex", "const", "volatile"}:
+        return decl
+    return f"{m.group(1)} = 0;"
+
+
 def copy_decls(scop, node: K.Node, spelled: bool = False) -> list[str]:
     """Declarations of the variables a jam gave each copy of a local (poly/jam_locals.py),
     as the local's own with the copy's name."""
     arrays = {a.name for a in scop.arrays}
-    names = sorted({r.array for x in K.nodes(node, K.Leaf) for _, r in x.refs if root_of(r.array, arrays) != r.array})
+    names = _copies_of_locals(scop, node)
     out = []
     for name in names:
         a = scop.array(root_of(name, arrays))
         decl = a.spelled_decl if spelled and a.spelled_decl else a.decl
         if decl:
-            out.append(re.sub(rf"(?<![\w.]){re.escape(a.name)}(?!\w)", name, decl, count=1))
+            out.append(_zeroed(re.sub(rf"(?<![\w.]){re.escape(a.name)}(?!\w)", name, decl, count=1), a.ctype))
     return out
 
 

@@ -360,9 +360,11 @@ def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozense
                           hint="please report this recipe; unrolling the inner loop by a factor that "
                                "divides its trip count avoids it")
     offset = K.simplify(ir.Bin("-", node.iters[iters.index(point)], base))
-    return K.Block(tuple(K.If(K.simplify_cond(ir.Bin("==", offset, ir.Num(str(o)))),
-                              K.Mark(_FIXED, node, tuple(info) + ((p, k, tag, renames[(node.stmt, p)]),)))
-                         for k, o in enumerate(offsets)))
+    copies = [(k, o, K.Mark(_FIXED, node, tuple(info) + ((p, k, tag, renames[(node.stmt, p)]),)))
+              for k, o in enumerate(offsets)]
+    if isinstance(offset, ir.Num):          # the copy is known after all: no `if (0 == 1)`
+        return next((m for _, o, m in copies if str(o) == offset.text), K.Block(()))
+    return K.Block(tuple(K.If(K.simplify_cond(ir.Bin("==", offset, ir.Num(str(o)))), m) for _, o, m in copies))
 
 
 def _copies_named(node: K.Node, outside: int) -> K.Node:

@@ -402,10 +402,11 @@ class _Parser:
                              "use one of " + ", ".join(TYPES) + ", unsigned/signed ones, or <stdint.h>'s" +
                              (", after an optional static/dynamic/managed" if storage is None else ""))
         ctype = word
-        # image data: `unsigned char`, `unsigned short`, `long long`
-        while ctype.split()[-1] in ("unsigned", "signed", "long"):
+        # image data: `unsigned char`, `unsigned short int`, `long long`, `long unsigned int`:
+        # C takes an integer type's words in any order
+        while set(ctype.split()) <= {"unsigned", "signed", "short", "long", "int", "char"}:
             m = _IDENT.match(self.s, self.skip())
-            if not m or m.group() not in ("char", "short", "int", "long", "double"):
+            if not m or m.group() not in ("char", "short", "int", "long", "double", "unsigned", "signed"):
                 break
             self.i = m.end()
             ctype += " " + m.group()

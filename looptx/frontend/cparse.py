@@ -24,6 +24,7 @@ from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.branch_locals import unconditional_temporaries
+from looptx.frontend.continued import continued_loops
 from looptx.frontend.extract import PURE_MATH, Extractor
 from looptx.frontend.redeclared import separate_redeclarations
 from looptx.frontend.scopbuild import build_scop
@@ -213,6 +214,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     rename_reserved(ast)
     split_chained_assignments(ast)
     continues_as_guards(ast)
+    continued_loops(ast)
     dereferences_as_subscripts(ast)
     substituted = substitute_index_temporaries(ast)
     struct_copies_substituted(ast)
@@ -290,7 +292,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if inside:
             regions = inside
         else:
-            regions = function_region(fdef, src, where, blanked)
+            regions = function_region(fdef, src, where, pp.branches.live_text(blanked))
     if not regions:
         raise SourceError("no region to transform",
                           hint="mark the loop nest with #pragma scop/#pragma endscop or "
@@ -468,8 +470,16 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         directives, directive_lines = function_directives(top_pragmas, blanked, (src.pos(r.start)[0], src.pos(r.end)[0]))
         if directives:
             scop = replace(scop, directives=directives)
+        lines = (src.pos(r.start)[0], src.pos(r.end)[0])
+        guard = pp.branches.guard(blanked, *lines, f"{path}:{lines[0]}")
+        if guard:
+            scop = replace(scop, conditionals=tuple(guard))
+            note_once(path, lines[0], "the region holds preprocessor conditionals: looptx transforms the code of "
+                      "the branches this build takes (the file's macros and --define); the output repeats the "
+                      "conditionals with an #error in each other branch, so a build that takes one stops there")
         scops.append(scop)
-        note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team} | directive_lines)
+        dead = {k for k in pp.branches.dead_lines(blanked) if lines[0] <= k <= lines[1]} if pp.branches else set()
+        note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team} | directive_lines | dead)
     # the regions --function split at calls between loops count on from each other
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   + sum(len(s.statements) for q, s in zip(regions, scops) if q.kind == "function" and q.start < r.start)

@@ -97,6 +97,24 @@ def refuse_pointer_swaps(ex, items) -> None:
                        "the time loop by two by hand (b from a, then a from b)")
 
 
+def refuse_stepped_pointer(ex, node: c_ast.Assignment) -> None:
+    """A pointer of the function stepped inside the region (ulmBLAS's micro-kernel: `A[i]`
+    read, then `A += MR;` once per iteration of `l`): the way out is an index from where the
+    pointer starts."""
+    lv = node.lvalue
+    sym = ex.symbol(lv.name) if node.op in ("+=", "-=") and isinstance(lv, c_ast.ID) else None
+    if sym is None or sym.kind != "array":
+        return
+    by = c_text(node.rvalue)
+    by = by if isinstance(node.rvalue, (c_ast.ID, c_ast.Constant)) else f"({by})"
+    sign = "-" if node.op == "-=" else ""
+    loop = ex.loops[-1].iterator if ex.loops else None
+    k = f"k the iterations of loop '{loop}' before the current one" if loop else "k the steps taken"
+    raise ex.error(node, f"the region moves pointer '{lv.name}' ({c_text(node)}), which the model cannot follow",
+                   f"index the array from where the pointer starts instead: {lv.name}[{sign}k*{by} + i] for "
+                   f"{lv.name}[i], with {k} (and so for each pointer stepped with it)")
+
+
 def _refuse_pointer_walk(ex, items, n: c_ast.Assignment) -> None:
     """A pointer set to an array (plus an offset) and stepped along it (CHStone's `for (mptr =
     matrix; ...; mptr++)`, ChenIDct's `aptr = x + i; ... aptr += 8;`) is a counter, not a swap:

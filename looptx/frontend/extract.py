@@ -20,7 +20,7 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
-from looptx.frontend.declarations import declare, refuse_pointer_swaps
+from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer
 from looptx.frontend.exitvalues import exit_value, finished, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, through_index, write_of
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
@@ -328,8 +328,13 @@ class Extractor:
             if self.local.get(it) is None and self.lookup(it) is None:
                 raise self.error(init.lvalue, f"undeclared identifier '{it}'",
                                  f"declare the iterator (int {it};) or write for (int {it} = ...)")
+        elif init is None:
+            raise self.error(node, "the loop does not initialise its iterator, and the code right before it "
+                                   "does not fix its start",
+                             "write for (i = LB; i < UB; i++); looptx takes the start of a `for (; ...)` from "
+                             "a declaration `int i = LB;` or a loop over i right before it")
         else:
-            raise self.error(init or node, "the loop must initialise exactly one iterator",
+            raise self.error(init, "the loop must initialise exactly one iterator",
                              "write for (i = LB; i < UB; i++)")
         if it in self.iterators():
             raise self.error(node, f"loop iterator '{it}' shadows an enclosing loop's iterator",
@@ -406,6 +411,7 @@ class Extractor:
                 raise self.error(node, "expression statement without effect", "remove it")
             one = c_ast.Constant("int", "1", node.coord)
             node = c_ast.Assignment("+=" if "+" in node.op else "-=", node.expr, one, node.coord)
+        refuse_stepped_pointer(self, node)
         node = put_in(self, node, skip=node.lvalue if isinstance(node.lvalue, c_ast.ID) else None)
         if isinstance(node.lvalue, c_ast.ID):
             self.exits.pop(node.lvalue.name, None)

@@ -39,6 +39,10 @@ def _outside_statement(node) -> str | None:
         return "the call"
     if isinstance(node, c_ast.Cast):
         return "the cast statement"
+    if isinstance(node, c_ast.Return):
+        # ulmBLAS's `if (alpha == 0.0) return;` before the loops: the loops after it are a
+        # region of their own, run only where the function gets that far
+        return "the return"
     if isinstance(node, c_ast.If) and not _calls_loops(node):
         # NPB's `if (timeron) timer_start(t_add);`
         arms = [a for a in (node.iftrue, node.iffalse) if a is not None]

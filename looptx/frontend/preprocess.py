@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 
 from looptx.errors import SourceError
 from looptx.frontend.affine import bad_int_constant, c_int_value
+from looptx.frontend import conditionals
+from looptx.frontend.conditionals import Branches
 from looptx.frontend.spelling import MacroMarks, tokens
 
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(include|define|undef|if|ifdef|ifndef|elif)\b", re.M)
@@ -83,6 +85,7 @@ class Preprocessed:
     expanded_macros: frozenset[str] = frozenset()   # macros cpp expanded (sizes are not)
     marks: MacroMarks | None = None            # macros whose uses the text marks (see spelling.py)
     overridden: tuple = ()                     # Overridden: a -D that a plain #define of the file overrides
+    branches: Branches = Branches()            # the file's #if branches and which the build takes
 
     def with_sizes(self, sizes: dict[str, int]) -> Preprocessed:
         """With more size macros (a decl_file's); the file's own win."""
@@ -391,6 +394,9 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         build = {k: v for k, v in (macros or {}).items() if k not in (defines or {})}
         dflags = [f"-D{k}={v}" for k, v in {**(defines or {}), **build}.items()]
         first = _cpp(["-fdirectives-only"] + common + dflags, blanked, base_dir, filename, blanked)
+        text, opening = conditionals.marked(blanked)
+        branches = Branches(opening, conditionals.taken(
+            _cpp(["-fdirectives-only"] + common + dflags, text, base_dir, filename, blanked))) if opening else Branches()
         int_macros: dict[str, int] = {}
         overridden: list[Overridden] = []
         expanded: set[str] = set()
@@ -438,7 +444,7 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         shutil.rmtree(fake, ignore_errors=True)
     return Preprocessed(marks.prelude() + second, int_macros, _main_lines(second),
                         expanded_macros=frozenset(expanded), marks=marks or None,
-                        overridden=tuple(overridden))
+                        overridden=tuple(overridden), branches=branches)
 
 
 def _main_lines(text: str) -> dict[int, str]:

@@ -106,21 +106,31 @@ def strip_start(v: Variant, stmt: int, pos: int, values: dict[str, str], where=(
         names = sorted({w for t in (*values.values(), *where) for w in re.findall(r"[A-Za-z_]\w*", t)}
                        - {"floor", "mod", "and", "or", "min", "max"} - set(v.scop.params) - set(s.iterators)
                        - set(inside))
-        fixed = " and ".join([f"{it} = {values[it]}" for it in s.iterators if it in values] + list(where))
-        try:
-            space = f"[{', '.join(list(v.scop.params) + names)}] -> "
-            bound = ", ".join(list(s.iterators) + [x for x in inside if x not in s.iterators])
-            b = isl.Set(f"{space}{{ [lx_b] : exists ({bound} : {fixed} and lx_b = {ctrl.expr}) }}")
-            b = b.intersect_params(v.scop.context.align_params(b.get_space()))
-            if b.is_empty():
-                return None
-            lo, hi = b.dim_min(0), b.dim_max(0)
-            if not lo.is_equal(hi):
-                return None
-            return expr(isl.AstBuild.from_context(lo.domain()).expr_from_pw_aff(lo))
-        except isl.Error:
-            return None
+        for known in _weaker(where):
+            fixed = " and ".join([f"{it} = {values[it]}" for it in s.iterators if it in values] + known)
+            try:
+                space = f"[{', '.join(list(v.scop.params) + names)}] -> "
+                bound = ", ".join(list(s.iterators) + [x for x in inside if x not in s.iterators])
+                b = isl.Set(f"{space}{{ [lx_b] : exists ({bound} : {fixed} and lx_b = {ctrl.expr}) }}")
+                b = b.intersect_params(v.scop.context.align_params(b.get_space()))
+                if b.is_empty():
+                    return None
+                lo, hi = b.dim_min(0), b.dim_max(0)
+                if not lo.is_equal(hi):
+                    return None
+                return expr(isl.AstBuild.from_context(lo.domain()).expr_from_pw_aff(lo))
+            except isl.Error:
+                continue
     return None
+
+
+def _weaker(where) -> list[list[str]]:
+    """`where`, then `where` without its disjunctions: isl's parametric minimum fails
+    ("unbounded optimum") on some sets of disjunctions over the loops around (CS267's
+    hand-blocked dgemm, three loops stepping by 41); a value unique on the larger set is
+    unique on the smaller."""
+    plain = [c for c in where if " or " not in c]
+    return [list(where)] + ([plain] if len(plain) < len(where) else [])
 
 
 def copy_number(v: Variant, stmt: int, pos: int, values: dict[str, str], where=()) -> int | None:
@@ -135,19 +145,22 @@ def copy_number(v: Variant, stmt: int, pos: int, values: dict[str, str], where=(
         s = v.scop.statements[stmt]
         names = sorted({w for t in (*values.values(), *where) for w in re.findall(r"[A-Za-z_]\w*", t)}
                        - {"floor", "mod", "and", "or"} - set(v.scop.params) - set(s.iterators))
-        fixed = " and ".join([f"{it} = {values[it]}" for it in s.iterators if it in values] + list(where))
         offset = f"({d.expr}) - ({ctrl.expr})"
-        try:
-            space = f"[{', '.join(list(v.scop.params) + names)}] -> "
-            k = isl.Set(f"{space}{{ [lx_k] : exists ({', '.join(s.iterators)} : {fixed} and lx_k = {offset}) }}")
-            if k.is_empty():
-                return None
-            lo, hi = k.dim_min(0), k.dim_max(0)
-            if not (lo.is_cst() and lo.is_equal(hi)):
-                return None
-            value = k.sample_point().get_coordinate_val(isl.dim_type.set, 0).to_python()
-        except isl.Error:
-            return None
+        value = None
+        for known in _weaker(where):
+            fixed = " and ".join([f"{it} = {values[it]}" for it in s.iterators if it in values] + known)
+            try:
+                space = f"[{', '.join(list(v.scop.params) + names)}] -> "
+                k = isl.Set(f"{space}{{ [lx_k] : exists ({', '.join(s.iterators)} : {fixed} and lx_k = {offset}) }}")
+                if k.is_empty():
+                    return None
+                lo, hi = k.dim_min(0), k.dim_max(0)
+                if not (lo.is_cst() and lo.is_equal(hi)):
+                    return None
+                value = k.sample_point().get_coordinate_val(isl.dim_type.set, 0).to_python()
+                break
+            except isl.Error:
+                continue
         offsets = jam_offsets(v, stmt, pos)[1]
         return offsets.index(value) if value in offsets else None
     return None

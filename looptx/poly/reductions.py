@@ -186,10 +186,20 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
     arrays = {a.name: a for a in scop.arrays}
     ctype_of = lambda n: arrays[n].ctype if n in arrays else None
     for op, var in pairs:
-        a = arrays.get(var)
-        if a is None or not a.is_scalar:
-            what = "not used in the region" if a is None else "an array"
-            raise RecipeError(f"reduction({op}:{to_user(var)}): '{to_user(var)}' is {what}",
+        # `*delta` and `delta[0]` (Rodinia kmeans' `*delta += 1.0`) name an element of an array
+        base = re.fullmatch(r"\s*(?:\*\s*(\w+)|(\w+)\s*\[\s*0\s*\])\s*", var)
+        base = base and (base.group(1) or base.group(2))
+        a = arrays.get(var) or arrays.get(base or "")
+        if a is not None and not a.is_scalar:
+            v = to_user(a.name)
+            raise RecipeError(f"reduction({op}:{to_user(var)}): '{v}' is an array"
+                              f"{' (the region reads *' + v + ' as ' + v + '[0])' if base else ''}, and a "
+                              "reduction variable is a scalar",
+                              hint=f"accumulate into a local scalar of the function (`{a.ctype} s = {v}[0];` "
+                                   f"before the region, `s {op}= ...` in the loop, `{v}[0] = s;` after it) "
+                                   "and name that")
+        if a is None:
+            raise RecipeError(f"reduction({op}:{to_user(var)}): '{to_user(var)}' is not used in the region",
                               hint="a reduction variable is a scalar the loop accumulates into, named as "
                                    "the region's code names it once macros are expanded")
         users = [s for s in stmts if any(x.array == var for x in s.accesses)]
@@ -204,7 +214,7 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
                 raise RecipeError(
                     f"reduction({op}:{v}): S{s.id} (`{s.text or v}`) converts a floating value to "
                     f"'{a.ctype} {v}' at every update, so its result depends on the order of the updates",
-                    hint=f"accumulate into a floating variable, or make the update's value an integer")
+                    hint="accumulate into a floating variable, or make the update's value an integer")
             if got != op:
                 how = f"updates it with '{got}'" if got else "uses it other than as `v = v op e`"
                 v = to_user(var)

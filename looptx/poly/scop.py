@@ -230,6 +230,9 @@ class Scop(CachedValue):
     # HLS directives at the region's top level about the function, not a loop (`HLS
     # array_partition variable=a cyclic`): kept at the start of the regenerated region
     directives: tuple[str, ...] = ()
+    # the region's #if directives, with an #error in each branch the build did not take: the
+    # user's file repeats them before the regenerated region (frontend/conditionals.py)
+    conditionals: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------

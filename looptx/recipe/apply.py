@@ -580,7 +580,7 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
             if isinstance(e, LegalityError):
                 as_mapping_refusal(e, st)
             if st.name == "distribute" and isinstance(e, LegalityError) and st.get("groups") is None:
-                e.hint = distribute_groups_hint(before, st, e.hint)
+                e.hint = distribute_groups_hint(before, st, e.hint, lambda w: check_legal(w, deps))
             if st.name == "fuse" and isinstance(e, LegalityError):
                 shifts = shifts_that_fuse(before, st, lambda w: check_legal(w, deps))
                 if shifts:

@@ -10,6 +10,7 @@ evaluator with the performance params in scope; set literals keep their written 
 from __future__ import annotations
 
 import ast
+import difflib
 import os
 import re
 from dataclasses import dataclass, replace
@@ -320,6 +321,8 @@ def _bound_int(ln: _Line, name: str) -> str:
 
 def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
     """One dialect command -> [(step name, args)]."""
+    # the YAML steps' other names (README) are the dialect's too
+    name = ALIASES.get(name, name)
     checks.keywords(ln, name, kw)
     def need(n: int, form: str):
         if len(a) < n:
@@ -545,10 +548,17 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             return [("privatize", {"stmt": a[0], "var": a[1], "at": a[2]})]
         need(2, 'privatize("sum","j")')
         return [("privatize", {"var": a[0], "at": a[1]})]
-    raise ln.error(f"unknown or unsupported command '{name}'",
-                   hint="supported: permute tile tile_by_index split unroll unroll_to_depth fuse distribute "
-                        "skew scale nonsingular shift shift_to peel reverse registers datacopy pragma omp_for cuda "
-                        "copy_to_shared known privatize recipe")
+    known = ("permute tile tile_by_index split unroll unroll_to_depth fuse distribute skew scale nonsingular "
+             "shift shift_to peel reverse registers datacopy pragma omp_for cuda copy_to_shared known privatize "
+             "recipe").split()
+    near = difflib.get_close_matches(name, known + list(ALIASES), n=1)
+    raise ln.error(f"unknown or unsupported command '{name}'" + (f" (did you mean '{near[0]}'?)" if near else ""),
+                   hint="supported: " + " ".join(known) + " (and " + ", ".join(ALIASES) + ")")
+
+
+# names the YAML recipes also take (recipe/schema.py), in the dialect's argument order
+ALIASES = {"interchange": "permute", "unroll_jam": "unroll", "unroll_and_jam": "unroll",
+           "scalar_replace": "registers"}
 
 
 def _is_ref_list(x) -> bool:

@@ -102,10 +102,11 @@ def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, i
     return out or None
 
 
-def distribute_groups_hint(before: Variant, st: Step, hint: str | None) -> str | None:
+def distribute_groups_hint(before: Variant, st: Step, hint: str | None, legal) -> str | None:
     """After a refused `distribute {stmts}`: the groups form that keeps each part of the loop's
     body (a sub-nest, a statement) in one copy, when there is more than one part (Nekbone's
-    ax_e, two sibling nests in `e`; COSMO's forward and backward sweeps in `i`)."""
+    ax_e, two sibling nests in `e`; COSMO's forward and backward sweeps in `i`) and that form
+    keeps the dependences (`legal(variant)` raises where it does not)."""
     try:
         first = _stmt_list(before, st)[0]
         name = S.resolve_name(before, first, st["loop"])
@@ -117,6 +118,11 @@ def distribute_groups_hint(before: Variant, st: Step, hint: str | None) -> str |
     except (RecipeError, KeyError, IndexError):
         return hint
     if len(parts) < 2 or all(len(x) == 1 for x in parts.values()):
+        return hint
+    try:
+        split = [sorted(x) for _, x in sorted(parts.items())]
+        legal(S.distribute(before, [s for g in split for s in g], name, groups=split))
+    except LooptxError:
         return hint
     groups = ", ".join("[" + ", ".join(map(str, sorted(x))) + "]" for _, x in sorted(parts.items()))
     return (hint or "") + f"; to give each part of loop '{to_user(name)}' one copy, with the loops " \
@@ -168,8 +174,11 @@ def check_distribute_hint(e: LooptxError, before: Variant, legal) -> None:
     try:
         legal(S.distribute(before, [int(m.group(1))], m.group(2)))
     except LegalityError as bad:
+        on = re.search(r"\((?:RAW|WAR|WAW) on (\w+)\)", bad.what)
+        scalar = on is not None and on.group(1) in {a.name for a in before.scop.arrays if a.is_scalar}
         e.hint = (f"distributing loop '{to_user(m.group(2))}' first would not do either: {bad.what}; "
-                  "keep the statements together in this order, or change the code so that they share "
-                  "no value per iteration (accumulate into the array instead of a local)")
+                  "keep the statements together in this order" + (
+                      ", or change the code so that they share no value per iteration (accumulate into "
+                      "the array instead of a local)" if scalar else ""))
     except LooptxError:
         return

@@ -105,7 +105,9 @@ def parse_orio_loop(text: str, *, file: str, line: int, col: int,
     directives.sort(key=lambda d: (len(d.stmts), -d.start))
     nest = _Nest([list(loops) for loops, _ in stmts], written, next_id=max(
         (k for loops, _ in stmts for k, _ in loops), default=0))
-    arrays = [arr for _, arr in stmts]
+    # the arrays as the region's statements reference them, macros expanded: the annotation's
+    # text spells `C( i,j )` where how-to-optimize-gemm #defines C(i,j) as c[(j)*ldc + (i)]
+    arrays = [tuple(dict.fromkeys(to_user(a.array) for a in st.accesses if a.index)) for st in statements]
     steps: list[Step] = []
     for d in directives:
         for name, args in _expand(d, bindings):
@@ -124,7 +126,8 @@ def _split(text: str, where) -> tuple[list[_Directive], str]:
 
 
 def _statements(code: str, where):
-    """[(enclosing loops as (id, iterator), arrays referenced)] per statement in source order, the
+    """[(enclosing loops as (id, iterator), ())] per statement in source order (the arrays are the
+    region's statements'; parse_orio_loop), the
     loops and blocks of the code as (offset, statements inside), and the scalars each statement
     assigns."""
     try:
@@ -154,20 +157,6 @@ def _statements(code: str, where):
     ids = itertools.count(1)
     targets: list[tuple[int, tuple[int, ...]]] = []
 
-    def arrays(node) -> tuple[str, ...]:
-        found: list[str] = []
-
-        class V(c_ast.NodeVisitor):
-            def visit_ArrayRef(self, n):
-                base = n
-                while isinstance(base, c_ast.ArrayRef):
-                    base = base.name
-                if isinstance(base, c_ast.ID) and base.name not in found:
-                    found.append(base.name)
-                self.generic_visit(n)
-        V().visit(node)
-        return tuple(found)
-
     def walk(node, loops: tuple[str, ...]) -> None:
         if node is None:
             return
@@ -184,7 +173,7 @@ def _statements(code: str, where):
             walk(node.iffalse, loops)
         elif isinstance(node, (c_ast.Assignment, c_ast.UnaryOp, c_ast.FuncCall)) or \
                 isinstance(node, c_ast.Decl) and node.init is not None and loops:
-            stmts.append((loops, arrays(node)))
+            stmts.append((loops, ()))
             target = node.lvalue if isinstance(node, c_ast.Assignment) else \
                 node.expr if isinstance(node, c_ast.UnaryOp) else None
             written.append((target.name,) if isinstance(target, c_ast.ID) else ())

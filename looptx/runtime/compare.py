@@ -42,6 +42,8 @@ _CTYPES: dict[str, tuple[str, str, bool]] = {
     "uint32_t": ("uint32", "c_uint32", True),
     "uint64_t": ("uint64", "c_uint64", True),
     "size_t": ("uintp", "c_size_t", True),
+    # one byte holding 0 or 1 (make_inputs draws no other value for it)
+    "_Bool": ("uint8", "c_uint8", True),
     "long double": ("longdouble", "c_longdouble", False),
     # ctypes (before Python 3.14) passes no complex value: '' = by address (HarnessArg.by_address)
     "float _Complex": ("complex64", "", False),
@@ -55,7 +57,7 @@ _RTOL = {"float64": 1e-10, "float32": 1e-4, "longdouble": 1e-13}
 
 def ctype_info(ctype: str) -> tuple[np.dtype, str, bool]:
     """(numpy dtype, ctypes type name, integer?) of a C element type; LooptxError if unknown."""
-    words = ctype.replace("const", " ").replace("volatile", " ").split()
+    words = _canonical(ctype.replace("const", " ").replace("volatile", " ").split())
     # C lets _Complex stand anywhere among the type's words (`_Complex double`)
     key = " ".join([w for w in words if w != "_Complex"] + ["_Complex"] * ("_Complex" in words))
     if key not in _CTYPES:
@@ -64,6 +66,24 @@ def ctype_info(ctype: str) -> tuple[np.dtype, str, bool]:
     dt, ct, is_int = _CTYPES[key]
     return np.dtype(dt), ct, is_int
 
+
+_INT_WORDS = {"signed", "unsigned", "short", "long", "int", "char"}
+
+
+def _canonical(words: list[str]) -> list[str]:
+    """C's integer type names in any order of their words (`long unsigned int`, `unsigned
+    short int`, `short unsigned`) as the table spells them; `bool` as `_Bool`."""
+    if words in (["bool"], ["_Bool"]):
+        return ["_Bool"]
+    if not words or not set(words) <= _INT_WORDS:
+        return words
+    sign = ["unsigned"] if "unsigned" in words else ["signed"] if "signed" in words and "char" in words else []
+    if "char" in words:
+        return sign + ["char"]
+    size = ["short"] if "short" in words else ["long"] * min(words.count("long"), 2)
+    if not size:
+        return sign or ["int"]
+    return sign + size
 
 def default_rtol(ctype: str) -> float:
     """1e-10 for double, 1e-4 for float, 1e-13 for long double (the parts' type for a

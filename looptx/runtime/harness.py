@@ -141,6 +141,9 @@ class HarnessArg:
     row: int | None = None
     # a constant table of the file (frontend/tables.py): its values, not random ones
     values: tuple[int, ...] | None = None
+    # integers: 'may' where the region never divides by it, so data set 3 may give it zeros,
+    # 'tested' where it also tests it (`a[i] == 1`, `r[i][k] && r[k][j]`); see inputs.py
+    zeros: str = ""
 
     @property
     def written(self) -> bool:
@@ -241,6 +244,7 @@ class RegionSignature:
                 raise LooptxError(f"the size '{p}'{_member_note(scop, p)} has no value",
                                   hint=f"give it with --define {p}=VALUE", **at(p))
             args.append(HarnessArg(p, "size", "int", value=int(env[p])))
+        divided, tested = zero_uses(scop)
         for a in scop.arrays:
             if a.local:
                 continue
@@ -296,7 +300,9 @@ class RegionSignature:
             args.append(HarnessArg(a.name, "array", a.ctype, tuple(a.dims), tuple(shape),
                                    out=written, result=result, c_dims=tuple(c_dims),
                                    record=scop.record(a.name) if scop.records else None,
-                                   row=_row_length(a, env), values=dict(scop.tables).get(a.name)))
+                                   row=_row_length(a, env), values=dict(scop.tables).get(a.name),
+                                   zeros="" if not ctype_info(a.ctype)[2] or a.name in divided
+                                   else "tested" if a.name in tested else "may"))
         if gathers.arrays:
             args = _with_gathers(args, gathers, at, counts or {}, env)
         if scop.records:
@@ -591,4 +597,4 @@ def _declared_at(scop, name: str, where: dict) -> dict:
     return dict(where, line=pos[0], col=pos[1]) if pos else where
 
 
-from looptx.runtime.inputs import make_inputs  # noqa: E402  (it reads ctype_info above)
+from looptx.runtime.inputs import make_inputs, zero_uses  # noqa: E402  (it reads ctype_info above)

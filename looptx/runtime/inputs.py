@@ -26,7 +26,8 @@ def make_inputs(sig: RegionSignature, seed: int = 0) -> dict[str, np.ndarray]:
         elif is_int and a.index_range is not None:
             v = rng.integers(*a.index_range, size=a.shape, dtype=np.int64).astype(dt)
         elif is_int:
-            v = rng.integers(1, 10, size=a.shape, dtype=np.int64).astype(dt)
+            # a _Bool holds 0 or 1 only: another value in its byte is undefined behaviour
+            v = rng.integers(*((0, 2) if _is_bool(a.ctype) else (1, 10)), size=a.shape, dtype=np.int64).astype(dt)
         elif dt.kind == "c":
             v = rng.uniform(0.5, 1.5, size=a.shape + (2,))
             v = (v[..., 0] + 1j * v[..., 1]).astype(dt)
@@ -34,6 +35,70 @@ def make_inputs(sig: RegionSignature, seed: int = 0) -> dict[str, np.ndarray]:
             v = rng.uniform(0.5, 1.5, size=a.shape).astype(dt)
         out[a.name] = np.ascontiguousarray(v) if a.shape else np.array(v, dtype=dt)
     return out
+
+
+def _is_bool(ctype: str) -> bool:
+    return bool({"_Bool", "bool"} & set(ctype.split()))
+
+
+_NO_DIVISION = {"min", "max", "fmin", "fmax", "fminf", "fmaxf", "abs", "labs", "fabs", "fabsf"}
+
+
+_TESTS = {"==", "!=", "<", "<=", ">", ">=", "&&", "||"}
+
+
+def zero_uses(scop) -> tuple[set[str], set[str]]:
+    """(arrays whose elements the region may divide by (`x / d[i]`, `k %= m[j]`) or passes to
+    a function that might, where data set 3's zeros would trap (integer division by zero);
+    arrays it tests (`a[i] == 1`, `r[i][k] && r[k][j]`, `!m[i]`), whose 0s decide branches)."""
+    from looptx import ir
+    divided: set[str] = set()
+    tested: set[str] = set()
+
+    def arrays(e) -> set[str]:
+        return {x.array for x in ir.walk(e) if isinstance(x, ir.Ref)}
+    for st in scop.statements:
+        body = st.body
+        if isinstance(body, ir.Assign) and body.op in ("/=", "%="):
+            divided |= arrays(body.rhs)
+        for e in ir.walk(body):
+            if isinstance(e, ir.Bin) and e.op in ("/", "%"):
+                divided |= arrays(e.b)
+            elif isinstance(e, ir.Call) and e.fn not in _NO_DIVISION:
+                divided |= {n for a in e.args for n in arrays(a)}
+            elif isinstance(e, ir.Bin) and e.op in _TESTS or isinstance(e, ir.Un) and e.op == "!":
+                tested |= arrays(e)
+            elif isinstance(e, ir.Cond):
+                tested |= arrays(e.c)
+    return divided, tested
+
+
+def boolean_inputs(sig: RegionSignature, seed: int, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray] | None:
+    """Data set 3: `inputs` with each integer array that may hold 0 (HarnessArg.zeros) drawn
+    from 0/1, a quarter of them 1, so that `a && b`, `count == 3` and `x < y` go both ways (on
+    1..9 a transitive closure or a game of life is one value everywhere, whatever the loop
+    order); None where no array may."""
+    out = dict(inputs)
+    changed = False
+    for a in sig.data_args:
+        if not a.zeros or not a.shape or a.index_range is not None or a.values is not None:
+            continue
+        rng = np.random.default_rng([int(seed) & 0xFFFFFFFF, zlib.crc32(a.name.encode()), 3])
+        v = (rng.random(size=a.shape) < 0.25).astype(out[a.name].dtype)
+        out[a.name] = np.ascontiguousarray(v)
+        changed = True
+    return out if changed else None
+
+
+def uninformative(sig: RegionSignature, outputs) -> bool:
+    """Data set 0 cannot tell a right variant from a wrong one: the region tests an integer
+    array that data set 3 may give zeros (on 1..9 every test goes one way), or every integer
+    result is one value everywhere."""
+    if any(a.zeros == "tested" and a.index_range is None and a.values is None for a in sig.data_args):
+        return True
+    ints = [np.asarray(outputs[a.name]) for a in sig.data_args
+            if a.name in sig.results and a.shape and a.name in outputs and ctype_info(a.ctype)[2]]
+    return bool(ints) and all(v.size > 1 and (v == v.reshape(-1)[0]).all() for v in ints)
 
 
 def without_own(sig: RegionSignature, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -1,0 +1,128 @@
+"""Preprocessor conditionals inside a region (PARSEC blackscholes' `#ifdef ENABLE_OPENMP` loop
+header, an `#ifdef ERR_CHK` block in a loop body).
+
+looptx models the code of the branches the build it ran with takes (the file's macros and
+--define): the regenerated region holds that code only, so a build that takes another branch
+would compile something else than the file says.  The C output therefore repeats the region's
+conditionals with an `#error` in each branch that was not taken, and the brace matching that
+finds a function's end reads the taken branches only (two branches that each open a loop's
+`{` share one `}`)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
+_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma\b")
+MARK = "__lx_taken_"
+
+
+def _lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def _directives(lines: list[str]):
+    """(first line, last line, kind) of each conditional directive, from 1, continuation
+    lines (`\\` at the end) included."""
+    k = 0
+    while k < len(lines):
+        m = _DIRECTIVE.match(lines[k])
+        start = k
+        while lines[k].rstrip().endswith("\\") and k + 1 < len(lines):
+            k += 1
+        if m:
+            yield start + 1, k + 1, m.group(1)
+        k += 1
+
+
+def marked(text: str) -> tuple[str, tuple[int, ...]]:
+    """`text` with a marker line after each directive that opens a branch (`#if`, `#elif`,
+    `#else`), and those directives' lines: cpp keeps the markers of the taken branches."""
+    lines = _lines(text)
+    opens = {last: first for first, last, kind in _directives(lines) if kind != "endif"}
+    if not opens:
+        return text, ()
+    out = []
+    for k, line in enumerate(lines, 1):
+        out.append(line)
+        if k in opens:
+            out.append(f"{MARK}{opens[k]}")
+    return "\n".join(out), tuple(sorted(opens.values()))
+
+
+def taken(output: str) -> frozenset[int]:
+    return frozenset(int(n) for n in re.findall(rf"\b{MARK}(\d+)\b", output))
+
+
+@dataclass(frozen=True)
+class Branches:
+    """The conditional directives of the file's own text and which branches the build takes."""
+    opening: tuple[int, ...] = ()         # lines of the directives that open a branch
+    taken: frozenset[int] = frozenset()   # those whose branch cpp kept
+
+    def __bool__(self) -> bool:
+        return bool(self.opening)
+
+    def dead_lines(self, text: str) -> set[int]:
+        """Lines inside branches the build does not take (nested ones included)."""
+        dead: set[int] = set()
+        stack: list[bool] = []        # per open group: is the current branch live
+        lines = _lines(text)
+        directive_of = {}
+        for first, last, kind in _directives(lines):
+            for k in range(first, last + 1):
+                directive_of[k] = (first, kind)
+        for k in range(1, len(lines) + 1):
+            d = directive_of.get(k)
+            if d is not None:
+                first, kind = d
+                if k != first:
+                    continue
+                if kind in ("if", "ifdef", "ifndef"):
+                    stack.append(first in self.taken)
+                elif kind in ("elif", "else") and stack:
+                    stack[-1] = first in self.taken
+                elif kind == "endif" and stack:
+                    stack.pop()
+                continue
+            if not all(stack):
+                dead.add(k)
+        return dead
+
+    def live_text(self, text: str) -> str:
+        """`text` with the lines of the branches not taken blanked (offsets kept)."""
+        if not self:
+            return text
+        dead = self.dead_lines(text)
+        return "\n".join(" " * len(line) if k in dead else line for k, line in enumerate(_lines(text), 1))
+
+    def guard(self, text: str, first_line: int, last_line: int, where: str) -> list[str]:
+        """The region's conditional directives again, with an `#error` in each branch the build
+        did not take, where some branch of its group holds code (a group of pragmas only, HPCG's
+        `#ifndef HPCG_NO_OPENMP`, computes the same either way); [] when none does."""
+        lines = _lines(text)
+        found = [(f, l, kind) for f, l, kind in _directives(lines) if first_line <= f <= last_line]
+        if not found:
+            return []
+        # each group's branches: (directive line, the lines up to the next directive of the group)
+        code_groups: set[int] = set()
+        group_of: dict[int, int] = {}
+        stack: list[int] = []
+        bounds = [f for f, _, _ in found] + [last_line + 1]
+        for (f, l, kind), nxt in zip(found, bounds[1:]):
+            if kind in ("if", "ifdef", "ifndef"):
+                stack.append(f)
+            if not stack:
+                continue
+            group_of[f] = stack[-1]
+            if kind == "endif":
+                stack.pop()     # what follows it up to the next directive is the outer branch's
+            if any(s.strip() and not _PRAGMA.match(s) for s in lines[l:nxt - 1]):
+                code_groups.update(stack)
+        out = []
+        for f, l, kind in found:
+            out += lines[f - 1:l]
+            if kind != "endif" and group_of.get(f) in code_groups and f not in self.taken:
+                out.append(f'#error "looptx transformed this region ({where}) for another branch of this '
+                           'conditional: transform it again with the build\'s -D flags (--define)"')
+        return [s.strip() for s in out] if code_groups else []
