@@ -77,7 +77,8 @@ double f(int n, int m, int unused, double *x, double *y, double *z)
                                    ("tile: {stmt: 0, loop: i, size: 4}",)])
 def test_branches_on_data_become_conditional_assignments(tmp_path, steps):
     src, out, err = _transform(tmp_path, "ondata.c", ON_DATA % (), steps)
-    assert err == f"{src}:8:13: note: a branch on array data is modelled, and printed, as conditional " \
+    assert err == f"{src}:8:13: note: a branch on data (array elements or variables the region sets) is modelled, " \
+                  "and printed, as conditional " \
                   "assignments (x = c ? v : x)\n", err
     text = out.read_text()
     assert "y[64 * i + j] = x[64 * i + j] > 0.0 ? x[64 * i + j] : 0.0;" in text, text

@@ -417,7 +417,7 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
                                  "its uses read the expression it was set to")
     kept = [f"{indent}#pragma {d}" for d in variant.scop.directives]
     guards = baked_guard(variant.scop) + list(variant.scop.conditionals) if spelled else []
-    return guards + ["{"] + kept + decls + body + ["}"]
+    return guards + ["{"] + kept + decls + body + ["}"] + (list(variant.scop.macros_after) if spelled else [])
 
 
 def team_lines(printer: CPrinter, n: K.Node, depth: int) -> list[str]:

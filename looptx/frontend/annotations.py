@@ -365,6 +365,11 @@ class _Parser:
         name, at = self.ident("a constraint name after 'constraint'", "write constraint NAME = CONDITION;")
         self.expect("=", f"write constraint {name} = CONDITION;")
         text, off = self.value(f"constraint {name}")
+        if text.strip()[:1] in ("'", '"'):
+            # a string is true whatever the point: the space would be silently unconstrained
+            raise self.error(off + len(text) - len(text.lstrip()), f"constraint {name} is a string, "
+                             "which holds at every point", f"write the condition without quotes: "
+                             f"constraint {name} = {text.strip()[1:-1].strip()};")
         self._declare(name, at, "constraint")
         line, col = self.pos(at)
         c = ConstraintDef(name, self.compile(text, off), line, col)

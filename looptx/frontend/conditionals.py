@@ -126,3 +126,23 @@ class Branches:
                 out.append(f'#error "looptx transformed this region ({where}) for another branch of this '
                            'conditional: transform it again with the build\'s -D flags (--define)"')
         return [s.strip() for s in out] if code_groups else []
+
+
+_MACRO = re.compile(r"^[ \t]*#[ \t]*(define|undef)\b")
+
+
+def macro_directives(text: str, first_line: int, last_line: int, dead: set[int]) -> list[str]:
+    """The `#define` and `#undef` lines of the region (x264's `#define SRC(x) tmp[x*8+i]` ...
+    `#undef SRC` around each loop), in order, continuation lines joined, those of branches the
+    build leaves out skipped: repeated after the regenerated region, which reads them expanded,
+    they leave the macros as the region as written does for the code after it."""
+    lines = _lines(text)
+    out, k = [], first_line - 1
+    while k < min(last_line, len(lines)):
+        start = k
+        while lines[k].rstrip().endswith("\\") and k + 1 < len(lines):
+            k += 1
+        if _MACRO.match(lines[start]) and start + 1 not in dead:
+            out.append(" ".join(ln.rstrip().rstrip("\\").strip() for ln in lines[start:k + 1]))
+        k += 1
+    return out

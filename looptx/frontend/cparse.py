@@ -24,11 +24,13 @@ from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.branch_locals import unconditional_temporaries
+from looptx.frontend.conditionals import macro_directives
 from looptx.frontend.continued import continued_loops
 from looptx.frontend.extract import PURE_MATH, Extractor
 from looptx.frontend.redeclared import separate_redeclarations
 from looptx.frontend.scopbuild import build_scop
-from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline_index_helpers, pure_functions,
+from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline_index_helpers, inline_table_helpers,
+                                      pure_functions, table_helpers,
                                       self_contained, typedefs_resolved)
 from looptx.frontend.names import forget_records, rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
@@ -43,7 +45,8 @@ from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
                                      scan_comments)
 from looptx.frontend.symbols import (DeclCollector, Symbol, c_text,
-                                     continues_as_guards, dereferences_as_subscripts, split_chained_assignments, symbol_of,
+                                     continues_as_guards, dereferences_as_subscripts, once_blocks, split_chained_assignments, symbol_of,
+                                     typedef_arrays_expanded,
                                      typedef_words)
 from looptx.poly.scop import Scop
 
@@ -212,6 +215,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     except Exception as e:                                  # pycparser lexer errors
         raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
     rename_reserved(ast)
+    typedef_arrays_expanded(ast)
+    once_blocks(ast)
     split_chained_assignments(ast)
     continues_as_guards(ast)
     continued_loops(ast)
@@ -307,6 +312,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     pure = pure_functions(funcs, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)}
                           | set(int_macros))
     index_fns = index_helpers(funcs, pure)
+    table_fns = table_helpers(funcs, {n for n, sym in globals_.items() if sym.kind == "array"})
     overridable = _defaults(text) | external
     declared = set(globals_)
     taken = {n.name for n in _nodes(ast) if isinstance(n, (c_ast.ID, c_ast.Decl)) and isinstance(n.name, str)} \
@@ -369,7 +375,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # calls of index helpers in subscripts and bounds are read as their expressions
         # a name declared again in the region is another object: it gets a name of its own
         own = separate_redeclarations(items, set(symbols), taken)
-        expanded = inline_index_helpers(own, index_fns)
+        expanded = inline_table_helpers(inline_index_helpers(own, index_fns), table_fns)
         hoist = hoist_members(expanded, ast=ast, fdef=fdef, where=where, spellings=spellings,
                               start=start_pos, text=blanked, path=path, line=start_pos[0])
         symbols.update(hoist.symbols)
@@ -443,7 +449,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                          {n for n, _ in substituted.get(fdef.decl.name, ())}),
                        helpers=helper_definitions(funcs, pure, called,
                                                   {**int_macros, **region_defines, **ex.constants.enums}),
-                       const_params=tuple(const_params),
+                       # (and the file's const tables: the host function takes them as the file declares them)
+                       const_params=tuple(const_params) + tuple(n for n, g in globals_.items()
+                                                                if g.kind == "array" and g.is_const),
                        local_values=tuple((k, v) for k, v in constants.items() if k in scop.params),
                        # facts, as the function's own text gives them: dependences hold for them
                        # alone (TSVC s132's `int j = m; int k = m + 1;`: aa[j][i] and aa[k][i-1]
@@ -477,8 +485,11 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             note_once(path, lines[0], "the region holds preprocessor conditionals: looptx transforms the code of "
                       "the branches this build takes (the file's macros and --define); the output repeats the "
                       "conditionals with an #error in each other branch, so a build that takes one stops there")
-        scops.append(scop)
         dead = {k for k in pp.branches.dead_lines(blanked) if lines[0] <= k <= lines[1]} if pp.branches else set()
+        macros_after = macro_directives(blanked, src.pos(r.start)[0], src.pos(max(r.end - 1, r.start))[0], dead)
+        if macros_after:
+            scop = replace(scop, macros_after=tuple(macros_after))
+        scops.append(scop)
         note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team} | directive_lines | dead)
     # the regions --function split at calls between loops count on from each other
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)

@@ -22,7 +22,7 @@ from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer
 from looptx.frontend.exitvalues import exit_value, finished, put_in, stale_read
-from looptx.frontend.gathered import data_bound_hint, through_index, write_of
+from looptx.frontend.gathered import data_bound_hint, masked_bound, through_index, write_of
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
                                    loop_step)
 from looptx.frontend.aliases import refuse_null_test
@@ -481,7 +481,8 @@ class Extractor:
             try:
                 polys.append(self.cur_tr.translate(s))
             except NonAffine as e:
-                if kind == "read" and name not in self.written and through_index(e, self.assigned):
+                if kind == "read" and name not in self.written and (
+                        through_index(e, self.assigned) or masked_bound(s) is not None):
                     # a read through an index array (`x[cols[k]]`) of an array the region never
                     # writes: any element, which no dependence involves (ir.GATHERED)
                     polys.append(Poly.sym(f"{ir.GATHERED}{rid}_{d}"))

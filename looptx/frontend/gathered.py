@@ -19,6 +19,28 @@ def through_index(e: NonAffine, assigned: dict[str, list]) -> bool:
         and all(v is not None and _element_load(v) for v in assigned.get(e.node.name, [None]))
 
 
+_BYTE_TYPES = {"unsigned char", "uint8_t"}
+
+
+def masked_bound(node) -> int | None:
+    """How many values a subscript can have by its form alone: `x & 0xff` (a mask 2^k - 1)
+    holds 0..255 and `(unsigned char) x` too, whatever x (CRC-32's `crc_table[(c ^ buf[n]) &
+    0xff]`); None for any other form."""
+    if isinstance(node, c_ast.BinaryOp) and node.op == "&":
+        for k in (node.right, node.left):
+            if isinstance(k, c_ast.Constant) and k.type in ("int", "unsigned int", "long int", "unsigned long int"):
+                try:
+                    mask = int(k.value.rstrip("uUlL"), 0)
+                except ValueError:
+                    return None
+                return mask + 1 if mask >= 0 and mask & (mask + 1) == 0 else None
+    if isinstance(node, c_ast.Cast) and isinstance(node.to_type.type, c_ast.TypeDecl) \
+            and isinstance(node.to_type.type.type, c_ast.IdentifierType) \
+            and " ".join(node.to_type.type.type.names) in _BYTE_TYPES:
+        return 256
+    return None
+
+
 def write_of(node) -> tuple[str, list] | None:
     """(the variable or array an assignment, ++/-- or declaration writes, [the value written])
     with None for a value that is no plain `=` and [] for a declaration without one."""
@@ -40,9 +62,14 @@ def write_of(node) -> tuple[str, list] | None:
 
 
 def _element_load(value) -> bool:
-    """`idx[k]`, `idx[k] + c`, `idx[k] - c`: a value an index array holds."""
+    """`idx[k]`, `idx[k] + c`, `idx[k] - c`: a value an index array holds (through a cast,
+    libjpeg's GETJSAMPLE `((int) (inptr[col]))`)."""
+    while isinstance(value, c_ast.Cast):
+        value = value.expr
     if isinstance(value, c_ast.BinaryOp) and value.op in ("+", "-") and isinstance(value.right, c_ast.Constant):
         value = value.left
+    while isinstance(value, c_ast.Cast):
+        value = value.expr
     return isinstance(value, c_ast.ArrayRef)
 
 

@@ -143,8 +143,8 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
             raise (None if loops else _refused_write(ex, node)) or e
         raise e
     line, col = ex.where(node)
-    note_once(ex.filename, line, "a branch on array data is modelled, and printed, as "
-              "conditional assignments (x = c ? v : x)", col=col)
+    note_once(ex.filename, line, "a branch on data (array elements or variables the region sets) is modelled, "
+              "and printed, as conditional assignments (x = c ? v : x)", col=col)
     for d in decls:
         ex.declaration(d)
     ex.conds.extend(affine)

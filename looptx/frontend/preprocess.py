@@ -30,6 +30,8 @@ _LINEMARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
 _UNDEF = re.compile(r"^#[ \t]*undef[ \t]+([A-Za-z_]\w*)")
 _ANY_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)")
 _OBJ_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*(.*)$")
+_TYPEDEF = re.compile(r"\btypedef\s+(?:(?:un)?signed\s+|long\s+|short\s+)*(?:int|long|short|char|float|double|"
+                      r"u?int\d+_t|size_t)\s+([A-Za-z_]\w*)\s*;")
 # integer-like tokens, bad ones included (`089`, `1'000`) so that they are reported at the #define
 _INT_LITERAL = re.compile(r"^\(*\s*([+-]?)\s*((?:0[xX][0-9a-fA-F']+|0[bB][0-9']+|[0-9][0-9']*)[uUlLzZ]*)\s*\)*$")
 _LINE_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(?:line\b|[0-9])[^\n]*", re.M)
@@ -404,7 +406,8 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         lines = first.split("\n")
         defined = Counter(m.group(1) for m in map(_ANY_DEFINE.match, lines) if m)
         undefined = {m.group(1) for m in map(_UNDEF.match, lines) if m}
-        marks = MacroMarks(keep=(keep or frozenset()) | {n for n, k in defined.items() if k > 1} | undefined)
+        marks = MacroMarks(keep=(keep or frozenset()) | {n for n, k in defined.items() if k > 1} | undefined,
+                           typedefs=frozenset(_TYPEDEF.findall(blanked)))
         kept, in_builtin, in_system = [], False, False
         current, lineno = "<stdin>", 0
         for line in first.split("\n"):

@@ -53,7 +53,9 @@ def _pure_expr(e, names: set[str], calls: set[str], math: frozenset, known: set[
     if isinstance(e, c_ast.ID):
         return e.name in names
     if isinstance(e, c_ast.Constant):
-        return e.type in ("int", "double", "float", "char")
+        # `1U`, `1L`, `2.0f` (pycparser's "unsigned int", "long int"): numbers; a string is not
+        return bool(e.type.split()) and set(e.type.split()) <= {"int", "unsigned", "signed", "long", "short",
+                                                                 "double", "float", "char"}
     if isinstance(e, c_ast.BinaryOp):
         return _pure_expr(e.left, names, calls, math, known) and _pure_expr(e.right, names, calls, math, known)
     if isinstance(e, c_ast.UnaryOp):
@@ -268,6 +270,50 @@ def substituted(expr, values: dict, coord=None):
     if coord is not None:
         out.coord = coord
     return out
+
+
+def table_helpers(funcs: list[c_ast.FuncDef], tables: set[str]) -> dict[str, tuple[list[str], c_ast.Node]]:
+    """Helpers that return an element of one of the file's arrays at their parameters
+    (tiny-AES's `static uint8_t getSBoxValue(uint8_t num) { return sbox[num]; }`), as index
+    helpers are: a call is that element, read wherever the call stands."""
+    out = {}
+    for f in funcs:
+        params = f.decl.type.args.params if f.decl.type.args else []
+        names = [p.name for p in params if isinstance(p, c_ast.Decl)]
+        items = list(f.body.block_items or [])
+        if len(names) != len(params) or len(items) != 1 or not isinstance(items[0], c_ast.Return):
+            continue
+        ref, base = items[0].expr, items[0].expr
+        while isinstance(base, c_ast.ArrayRef):
+            if not all(isinstance(n, (c_ast.ID, c_ast.Constant, c_ast.BinaryOp)) and
+                       (not isinstance(n, c_ast.ID) or n.name in names) for n in _walk(base.subscript)):
+                break
+            base = base.name
+        if isinstance(ref, c_ast.ArrayRef) and isinstance(base, c_ast.ID) and base.name in tables \
+                and base.name not in names:
+            out[f.decl.name] = (names, ref)
+    return out
+
+
+def inline_table_helpers(items, helpers: dict):
+    """The region's items with each call of a table helper replaced by the element it returns."""
+    if not helpers:
+        return tuple(items)
+
+    def expand(node):
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name in helpers:
+            params, body = helpers[node.name.name]
+            args = [expand(a) for a in (node.args.exprs if node.args else [])]
+            if len(args) == len(params):
+                return substituted(body, dict(zip(params, args)), node.coord)
+        return _map_children(node, expand)
+    return tuple(expand(it) for it in items)
+
+
+def _walk(node):
+    yield node
+    for _, c in node.children():
+        yield from _walk(c)
 
 
 def inline_index_helpers(items, helpers: dict):

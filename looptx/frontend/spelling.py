@@ -64,6 +64,9 @@ class MacroMarks:
     aliases: dict[str, Macro] = field(default_factory=dict)
     types: dict[str, Macro] = field(default_factory=dict)
     keep: frozenset[str] = frozenset()     # macros left as they are (a use did not parse marked)
+    # the file's typedef names: a constant may cast to one (libjpeg's `#define FIX_0_298631336
+    # ((INT32) 2446)`)
+    typedefs: frozenset[str] = frozenset()
 
     def __bool__(self) -> bool:
         return bool(self.consts or self.aliases or self.types)
@@ -115,7 +118,7 @@ class MacroMarks:
 
     def _type_names(self) -> set[str]:
         """The type macros so far: a constant may cast to one (`#define ZERO ((TYPE)0)`)."""
-        return {m.name for m in self.types.values()}
+        return {m.name for m in self.types.values()} | set(self.typedefs)
 
     def blame(self, text: str, file: str, line: int, col: int) -> str | None:
         """The marked macro whose use stopped the parse at `file:line:col` of `text` (a

@@ -149,9 +149,71 @@ class DeclCollector(c_ast.NodeVisitor):
         self.visit(node.body)
 
 
+def once_blocks(node) -> None:
+    """Rewrites, in place, the idioms that mean a plain block or subscript: `do { ... } while
+    (0)` (the body of statement-like macros, DJB's U32TO8_LITTLE) as its body, and `(p + e)[k]`
+    (`U32TO8_LITTLE(output + 4 * i, x)` expanded) as `p[e + k]`."""
+    import copy
+    for n in all_nodes(node):
+        for name, child in list(n.children()):
+            new = child
+            if isinstance(child, c_ast.DoWhile) and isinstance(child.cond, c_ast.Constant) \
+                    and child.cond.value in ("0", "0U", "0u"):
+                new = child.stmt if isinstance(child.stmt, c_ast.Compound) else \
+                    c_ast.Compound([child.stmt], coord=child.coord)
+            elif isinstance(child, c_ast.ArrayRef) and isinstance(child.name, c_ast.BinaryOp) \
+                    and child.name.op == "+" and isinstance(child.name.left, c_ast.ID):
+                new = c_ast.ArrayRef(child.name.left, c_ast.BinaryOp(
+                    "+", copy.deepcopy(child.name.right), child.subscript, coord=child.coord), coord=child.coord)
+            if new is child:
+                continue
+            m = re.fullmatch(r"(\w+)\[(\d+)\]", name)
+            if m:
+                getattr(n, m.group(1))[int(m.group(2))] = new
+            else:
+                setattr(n, name, new)
+
+
+def typedef_arrays_expanded(ast: c_ast.FileAST) -> None:
+    """Rewrites, in place, each declaration whose type is a typedef of an array or pointer type
+    (tiny-AES's `typedef uint8_t state_t[4][4]; state_t *state;`, libjpeg's `typedef JSAMPLE
+    *JSAMPROW; JSAMPROW inptr;`) with the declarators the typedef stands for, as gcc reads it
+    (`uint8_t (*state)[4][4]`): its subscripts count as the array's dimensions."""
+    import copy
+    shapes = {}
+    for e in ast.ext:
+        if isinstance(e, c_ast.Typedef) and isinstance(e.type, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+            inner = e.type
+            while isinstance(inner, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+                inner = inner.type
+            # (a pointer to a struct stays a name: its definition would be copied along)
+            if isinstance(inner, c_ast.TypeDecl) and isinstance(inner.type, c_ast.IdentifierType):
+                shapes[e.name] = e.type
+    if not shapes:
+        return
+    for n in all_nodes(ast):
+        if not isinstance(n, (c_ast.Decl, c_ast.Typedef)) or isinstance(n.type, c_ast.FuncDecl):
+            continue
+        for _ in range(8):          # a typedef of a typedef (libjpeg's JSAMPARRAY of JSAMPROW)
+            holder, t = n, n.type
+            while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+                holder, t = t, t.type
+            if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)
+                    and len(t.type.names) == 1 and t.type.names[0] in shapes):
+                break
+            chain = copy.deepcopy(shapes[t.type.names[0]])
+            inner = chain
+            while isinstance(inner.type, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+                inner = inner.type
+            inner.type.declname = t.declname
+            inner.type.quals = list(dict.fromkeys(list(inner.type.quals or []) + list(t.quals or [])))
+            holder.type = chain
+
+
 def split_chained_assignments(node) -> None:
     """Rewrites, in place, each statement `a = b = E;` as `b = E; a = b;` (the value of an
-    assignment is its left side's new value, so this is exact).  Real kernels write them (MILC's
+    assignment is its left side's new value, so this is exact), and `a += b, d ^= a;` as its
+    parts.  Real kernels write them (MILC's
     `cr = ci = 0.0;`); each part is then a statement of its own, numbered in that order."""
     import copy
     loops = (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.If)
@@ -160,7 +222,16 @@ def split_chained_assignments(node) -> None:
         return isinstance(st, c_ast.Assignment) and isinstance(st.rvalue, c_ast.Assignment) \
             and st.rvalue.op == "="
 
+    def listed(st) -> bool:
+        # a comma list of updates as a statement (Wikipedia's ChaCha `QR(a, b, c, d)`:
+        # `(a += b, d ^= a, d = ROTL(d, 16), ...)`): C runs them one after another
+        return isinstance(st, c_ast.ExprList) and all(
+            isinstance(e, c_ast.Assignment) or isinstance(e, c_ast.UnaryOp) and e.op in ("p++", "p--", "++", "--")
+            for e in st.exprs)
+
     def split(st) -> list:
+        if listed(st):
+            return [p for e in st.exprs for p in split(e)]
         if not chained(st):
             return [st]
         inner = st.rvalue
@@ -175,7 +246,7 @@ def split_chained_assignments(node) -> None:
         elif isinstance(n, loops):
             for attr in ("stmt", "iftrue", "iffalse"):
                 body = getattr(n, attr, None)
-                if chained(body):
+                if chained(body) or listed(body):
                     setattr(n, attr, c_ast.Compound(split(body), coord=body.coord))
         stack.extend(ch for _, ch in n.children())
 

@@ -185,8 +185,9 @@ class Scop(CachedValue):
     # the region's statements as written (members and row lengths by the names the block
     # declares), which the user's file runs where the sizes break a runtime fact
     fallback: tuple[str, ...] = ()
-    # the function's array parameters whose elements it declares const (`const double *A`),
-    # by their names in the file: code with its own signature (the CUDA host) keeps them const
+    # the function's array parameters and the file's arrays whose elements it declares const
+    # (`const double *A`, tiny-AES's sbox), by their names in the file: code with its own
+    # signature (the CUDA host) keeps them const
     const_params: tuple[str, ...] = ()
     # (name, arithmetic type) of the function's variables the region's loops count with,
     # declared outside it (frontend/final_values.reusable_iterators)
@@ -233,6 +234,9 @@ class Scop(CachedValue):
     # the region's #if directives, with an #error in each branch the build did not take: the
     # user's file repeats them before the regenerated region (frontend/conditionals.py)
     conditionals: tuple[str, ...] = ()
+    # the region's #define and #undef lines, repeated after the regenerated region so that the
+    # code after it sees the macros as it did (frontend/conditionals.macro_directives)
+    macros_after: tuple[str, ...] = ()
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     # ---- lookups -----------------------------------------------------------------------

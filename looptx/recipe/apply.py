@@ -14,8 +14,8 @@ from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
-from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_step, legal_or_hoisted,
-                                  say_fused, shifts_that_fuse)
+from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_step, legal_at_file_values,
+                                  legal_or_hoisted, say_fused, shifts_that_fuse)
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import C_WORDS, Recipe, Step
 from looptx.recipe.pragma_step import pragma_step
@@ -566,7 +566,13 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
             if v.scop is not before.scop and not unsafe:
                 deps = D.compute_deps(v.scop)       # privatize: fewer dependences from now on
             if not unsafe:
-                v = legal_or_hoisted(v, before, st, lambda w: check_legal(w, deps, st))
+                try:
+                    v = legal_or_hoisted(v, before, st, lambda w: check_legal(w, deps, st))
+                except LegalityError:
+                    pinned = legal_at_file_values(v, lambda w: check_legal(w, deps, st))
+                    if pinned is None:
+                        raise
+                    v = pinned
         except LooptxError as e:
             if st.optional:
                 v = before

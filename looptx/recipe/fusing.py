@@ -182,3 +182,36 @@ def check_distribute_hint(e: LooptxError, before: Variant, legal) -> None:
                       "the array instead of a local)" if scalar else ""))
     except LooptxError:
         return
+
+
+def legal_at_file_values(v: Variant, legal) -> Variant | None:
+    """`v`, with the #defined sizes at their file's values, where the step is legal only there
+    (x264's `dst[i + 1*FDEC_STRIDE]` rows overlap at FDEC_STRIDE = 1, not at the file's 32; CHiLL
+    reads the preprocessed file): as few of them as it needs, each checked by the output's #if,
+    with a note; None where the values do not make it legal either."""
+    from dataclasses import replace
+    macros = [(k, x) for k, x in v.scop.macro_values
+              if k in v.scop.params and k not in dict(v.scop.baked)]
+
+    def at(chosen) -> Variant:
+        return v.evolve(assumptions=v.assumptions + tuple(f"{k} = {x}" for k, x in chosen),
+                        scop=replace(v.scop, baked=v.scop.baked + tuple(chosen)))
+    try:
+        legal(at(macros))
+    except LooptxError:
+        return None
+    if not macros:
+        return None
+    needed = list(macros)
+    for m in macros:
+        fewer = [x for x in needed if x != m]
+        try:
+            legal(at(fewer))
+        except LooptxError:
+            continue
+        needed = fewer
+    where = v.scop.where()
+    note_once(where["file"], where["line"], "the step is legal at the #defines' values, "
+              f"{', '.join(f'{to_user(k)} = {x}' for k, x in needed)}, not for every value: the region is "
+              "made for them (the output checks the build with #if; give others with --define)")
+    return at(needed)

@@ -29,7 +29,7 @@ from pycparser import c_ast, c_parser
 from looptx.errors import note_once
 from looptx.frontend.names import to_user
 from looptx.frontend.regions import orio_directives, orio_loop_code
-from looptx.frontend.symbols import split_chained_assignments
+from looptx.frontend.symbols import once_blocks, split_chained_assignments
 from looptx.recipe.chill import _Line
 from looptx.recipe.schema import Recipe, Step, make_step
 
@@ -142,6 +142,7 @@ def _statements(code: str, where):
         raise where(min(max(off, 0), len(code))).error(
             "cannot parse the C code of the Loop annotation",
             hint="write the loop nest inside the annotation as plain C, as Orio expects") from None
+    once_blocks(ast_)
     split_chained_assignments(ast_)         # numbered as the front end numbers them
     lines = code.split("\n")
     starts = [0]

@@ -30,6 +30,9 @@ class GatherPlan:
     # (statement, subscript, array, dim, text) of each subscript that reads the file's constant
     # tables (frontend/tables.py): their values are the file's, checked to stay in the array
     tables: list = field(default_factory=list)
+    # (array, dim, values, text, name) of each subscript whose form bounds it (`x & 0xff`, a
+    # cast to unsigned char): the array must hold that many elements there
+    masked: list = field(default_factory=list)
     # index array -> {(dim, ndim, offset)}: read with the model's `ndim` subscripts, the one of
     # `dim` a plain iterator that also reads the array its values index, at the dimension they
     # feed (MachSuite md's `NL[i*maxNeighbors + j]` and `position_x[i]`); `offset` as in uses
@@ -51,8 +54,14 @@ class GatherPlan:
     def index_ranges(self, extents: dict[str, tuple[int, ...]], where,
                      env: dict[str, int]) -> dict[str, tuple[int, int]]:
         self._check_tables(extents, where, env)
+        for array, dim, values, text, name in self.masked:
+            if extents[array][dim] < values:
+                raise LooptxError(f"'{text}' may reach element {values - 1} of '{array}', which has "
+                                  f"{extents[array][dim]} there", hint="declare the table with all the elements "
+                                  "its subscript can reach", **where(name))
         out: dict[str, tuple[int, int]] = {}
         for index, offset, array, dim, text, row, within in self.uses:
+            offset = offset_value(offset, env)
             n = extents[array][dim]
             if row is not None:
                 n //= max(_value(row, env), 1)
@@ -112,6 +121,9 @@ def gather_plan(scop, where) -> GatherPlan:
                     src, within, start = _in_row(r.index[d], arrays, scalar_sources)
                     if src is not None:
                         plan.starts.setdefault(r.array, []).append((s, start, within))
+                if src is None and _masked(r.index[d]) is not None:
+                    plan.masked.append((r.array, d, _masked(r.index[d]), f"{r.array}[{shown}]", r.array))
+                    continue
                 if src is None and _reads_tables(r.index[d], scop):
                     plan.tables.append((s, r.index[d], r.array, d, f"{r.array}[{shown}]"))
                     continue
@@ -141,7 +153,7 @@ def _own_elements(scop, plan: GatherPlan) -> None:
                 if text in s.iterators:
                     direct.setdefault((r.array, d), set()).add(text)
     for index, offset, array, dim, _, row, within in plan.uses:
-        if row is not None or within is not None:
+        if row is not None or within is not None or not isinstance(offset, int):
             continue
         for s, sub in reads.get(index, ()):
             for k, text in enumerate(sub):
@@ -218,15 +230,20 @@ def _scalar_sources(scop, arrays) -> dict[str, list[ir.Expr]]:
     return out
 
 
-def _source(e: ir.Expr, arrays, scalars) -> tuple[str, int] | None:
+def _source(e: ir.Expr, arrays, scalars) -> tuple[str, int | str] | None:
     """(index array, offset) for `idx[..]`, `idx[..] + c`, `idx[..] - c`, or a scalar every
-    assignment of which is one of these (of one array and offset)."""
-    offset = 0
-    if isinstance(e, ir.Bin) and e.op in ("+", "-") and isinstance(e.b, ir.Num) and _int(e.b) is not None:
-        offset = _int(e.b) if e.op == "+" else -_int(e.b)
+    assignment of which is one of these (of one array and offset); c may be an expression of
+    the sizes (libjpeg's `ctab[g + G_Y_OFF]`), the offset then its C text."""
+    offset: int | str = 0
+    while isinstance(e, ir.Cast):
         e = e.a
-    elif isinstance(e, ir.Bin) and e.op == "+" and isinstance(e.a, ir.Num) and _int(e.a) is not None:
-        offset, e = _int(e.a), e.b
+    if isinstance(e, ir.Bin) and e.op in ("+", "-") and _constant(e.b, arrays) is not None:
+        offset = _constant(e.b, arrays) if e.op == "+" else _negated(_constant(e.b, arrays))
+        e = e.a
+    elif isinstance(e, ir.Bin) and e.op == "+" and _constant(e.a, arrays) is not None:
+        offset, e = _constant(e.a, arrays), e.b
+    while isinstance(e, ir.Cast):
+        e = e.a
     if not isinstance(e, ir.Ref) or e.array not in arrays:
         return None
     if e.index:
@@ -236,7 +253,41 @@ def _source(e: ir.Expr, arrays, scalars) -> tuple[str, int] | None:
     if len(found) != 1 or None in found:
         return None
     name, inner = found.pop()
-    return (name, inner + offset)
+    both = isinstance(inner, int) and isinstance(offset, int)
+    return (name, inner + offset if both else f"({inner}) + ({offset})")
+
+
+def _masked(e: ir.Expr) -> int | None:
+    """As frontend/gathered.masked_bound, on the model's expression."""
+    if isinstance(e, ir.Bin) and e.op == "&":
+        for k in (e.b, e.a):
+            mask = _int(k) if isinstance(k, ir.Num) else None
+            if mask is not None and mask >= 0 and mask & (mask + 1) == 0:
+                return mask + 1
+    if isinstance(e, ir.Cast) and e.ctype in ("unsigned char", "uint8_t"):
+        return 256
+    return None
+
+
+def _constant(x: ir.Expr, arrays) -> int | str | None:
+    """An integer, or the C text of an expression of sizes alone; None for anything else."""
+    if isinstance(x, ir.Num):
+        return _int(x)
+    if all(isinstance(n, (ir.Var, ir.Num, ir.Bin)) and not (isinstance(n, ir.Var) and n.name in arrays)
+           and not (isinstance(n, ir.Bin) and n.op not in ("+", "-", "*")) for n in ir.walk(x)):
+        return ir.to_c(x)
+    return None
+
+
+def _negated(c: int | str) -> int | str:
+    return -c if isinstance(c, int) else f"-({c})"
+
+
+def offset_value(offset: int | str, env: dict[str, int]) -> int:
+    if isinstance(offset, int):
+        return offset
+    from looptx.runtime.harness import eval_extent
+    return eval_extent(offset, env)
 
 
 def _int(n: ir.Num) -> int | None:
