@@ -114,7 +114,7 @@ def gather_plan(scop, where) -> GatherPlan:
                     continue
                 plan.arrays.add(r.array)
                 shown = ir.to_c(r.index[d])
-                src, row, within = _source(r.index[d], arrays, scalar_sources), None, None
+                src, row, within = _source(r.index[d], arrays, scalar_sources, set(scop.params)), None, None
                 if src is None:
                     src, row = _row_of_table(scop, s, r.index[d], arrays, scalar_sources)
                 if src is None:
@@ -230,18 +230,18 @@ def _scalar_sources(scop, arrays) -> dict[str, list[ir.Expr]]:
     return out
 
 
-def _source(e: ir.Expr, arrays, scalars) -> tuple[str, int | str] | None:
+def _source(e: ir.Expr, arrays, scalars, sizes=frozenset()) -> tuple[str, int | str] | None:
     """(index array, offset) for `idx[..]`, `idx[..] + c`, `idx[..] - c`, or a scalar every
     assignment of which is one of these (of one array and offset); c may be an expression of
     the sizes (libjpeg's `ctab[g + G_Y_OFF]`), the offset then its C text."""
     offset: int | str = 0
     while isinstance(e, ir.Cast):
         e = e.a
-    if isinstance(e, ir.Bin) and e.op in ("+", "-") and _constant(e.b, arrays) is not None:
-        offset = _constant(e.b, arrays) if e.op == "+" else _negated(_constant(e.b, arrays))
+    if isinstance(e, ir.Bin) and e.op in ("+", "-") and _constant(e.b, sizes) is not None:
+        offset = _constant(e.b, sizes) if e.op == "+" else _negated(_constant(e.b, sizes))
         e = e.a
-    elif isinstance(e, ir.Bin) and e.op == "+" and _constant(e.a, arrays) is not None:
-        offset, e = _constant(e.a, arrays), e.b
+    elif isinstance(e, ir.Bin) and e.op == "+" and _constant(e.a, sizes) is not None:
+        offset, e = _constant(e.a, sizes), e.b
     while isinstance(e, ir.Cast):
         e = e.a
     if not isinstance(e, ir.Ref) or e.array not in arrays:
@@ -269,11 +269,11 @@ def _masked(e: ir.Expr) -> int | None:
     return None
 
 
-def _constant(x: ir.Expr, arrays) -> int | str | None:
-    """An integer, or the C text of an expression of sizes alone; None for anything else."""
+def _constant(x: ir.Expr, sizes) -> int | str | None:
+    """An integer, or the C text of an expression of `sizes` alone; None for anything else."""
     if isinstance(x, ir.Num):
         return _int(x)
-    if all(isinstance(n, (ir.Var, ir.Num, ir.Bin)) and not (isinstance(n, ir.Var) and n.name in arrays)
+    if all(isinstance(n, (ir.Var, ir.Num, ir.Bin)) and not (isinstance(n, ir.Var) and n.name not in sizes)
            and not (isinstance(n, ir.Bin) and n.op not in ("+", "-", "*")) for n in ir.walk(x)):
         return ir.to_c(x)
     return None
