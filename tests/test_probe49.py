@@ -13,7 +13,7 @@ import pytest
 from conftest import cli_process as cli
 
 DATA = Path(__file__).resolve().parent / "data" / "probe49"
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="builds and runs the kernels with gcc")
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc on PATH (CI has it): builds, runs and compiles the kernels")
 
 
 def _recipe(tmp_path, *steps) -> Path:

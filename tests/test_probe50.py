@@ -12,7 +12,7 @@ import pytest
 from conftest import cli_process as cli
 
 DATA = Path(__file__).resolve().parent / "data" / "probe50"
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="compiles the output with gcc")
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc on PATH (CI has it): builds and runs the original and the output")
 
 DRIVER = """
 #include <stdio.h>

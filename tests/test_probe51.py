@@ -12,7 +12,7 @@ import pytest
 from conftest import cli_process as cli
 
 DATA = Path(__file__).resolve().parent / "data" / "probe51"
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="builds and runs the kernels with gcc")
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc on PATH (CI has it): builds and runs the kernels")
 
 
 def _ok(*args):

@@ -14,6 +14,8 @@ import copy
 
 from pycparser import c_ast
 
+from looptx.frontend.symbols import all_nodes
+
 
 def _iterator_step(node: c_ast.For) -> tuple[str, int] | None:
     """(iterator, constant positive step) of `for (; i < U; i++ / i += s / i = i + s)`."""
@@ -42,26 +44,22 @@ def _upper(node: c_ast.For, it: str) -> c_ast.Node | None:
     return c.right if c.op == "<" else c_ast.BinaryOp("+", copy.deepcopy(c.right), c_ast.Constant("int", "1"))
 
 
+def _nodes(node):
+    return all_nodes(node) if node is not None else ()
+
+
 def _reads(node, name: str) -> bool:
-    return any(isinstance(n, c_ast.ID) and n.name == name for n in _walk(node))
+    return any(isinstance(n, c_ast.ID) and n.name == name for n in _nodes(node))
 
 
 def _writes(node, name: str) -> bool:
-    for n in _walk(node):
+    for n in _nodes(node):
         if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID) and n.lvalue.name == name:
             return True
         if isinstance(n, c_ast.UnaryOp) and n.op in ("p++", "p--", "++", "--", "&") \
                 and isinstance(n.expr, c_ast.ID) and n.expr.name == name:
             return True
     return False
-
-
-def _walk(node):
-    if node is None:
-        return
-    yield node
-    for _, child in node.children():
-        yield from _walk(child)
 
 
 def _start(node: c_ast.For, it: str) -> c_ast.Node | None:
@@ -101,7 +99,7 @@ def _end_value(prev: c_ast.For, it: str) -> c_ast.Node | None:
 
 def continued_loops(ast: c_ast.Node) -> None:
     """Give each `for (; ...)` whose start the code right before it fixes that start (in place)."""
-    for block in (n for n in _walk(ast) if isinstance(n, c_ast.Compound)):
+    for block in (n for n in _nodes(ast) if isinstance(n, c_ast.Compound)):
         items = block.block_items or []
         for k, node in enumerate(items):
             if not isinstance(node, c_ast.For) or node.init is not None or k == 0:

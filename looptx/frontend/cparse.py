@@ -307,6 +307,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                for i, r in enumerate(regions)]
 
     scops = []
+    dead_all = pp.branches.dead_lines(blanked) if pp.branches else set()      # #if branches not taken
     # a helper may name enum constants and #defined integers: constants wherever it is called
     typedefs_resolved(funcs, typedef_words(ast))
     pure = pure_functions(funcs, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)}
@@ -485,7 +486,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             note_once(path, lines[0], "the region holds preprocessor conditionals: looptx transforms the code of "
                       "the branches this build takes (the file's macros and --define); the output repeats the "
                       "conditionals with an #error in each other branch, so a build that takes one stops there")
-        dead = {k for k in pp.branches.dead_lines(blanked) if lines[0] <= k <= lines[1]} if pp.branches else set()
+        dead = {k for k in dead_all if lines[0] <= k <= lines[1]}
         macros_after = macro_directives(blanked, src.pos(r.start)[0], src.pos(max(r.end - 1, r.start))[0], dead)
         if macros_after:
             scop = replace(scop, macros_after=tuple(macros_after))

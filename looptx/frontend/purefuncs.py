@@ -13,7 +13,7 @@ import copy
 
 from pycparser import c_ast, c_generator
 
-from looptx.frontend.symbols import ARITH_WORDS
+from looptx.frontend.symbols import ARITH_WORDS, all_nodes
 
 # math.h's functions of values only (not frexp, modf, remquo, which write through a pointer, nor
 # lgamma, which sets signgam), each with its float and long double variants
@@ -286,7 +286,7 @@ def table_helpers(funcs: list[c_ast.FuncDef], tables: set[str]) -> dict[str, tup
         ref, base = items[0].expr, items[0].expr
         while isinstance(base, c_ast.ArrayRef):
             if not all(isinstance(n, (c_ast.ID, c_ast.Constant, c_ast.BinaryOp)) and
-                       (not isinstance(n, c_ast.ID) or n.name in names) for n in _walk(base.subscript)):
+                       (not isinstance(n, c_ast.ID) or n.name in names) for n in all_nodes(base.subscript)):
                 break
             base = base.name
         if isinstance(ref, c_ast.ArrayRef) and isinstance(base, c_ast.ID) and base.name in tables \
@@ -308,12 +308,6 @@ def inline_table_helpers(items, helpers: dict):
                 return substituted(body, dict(zip(params, args)), node.coord)
         return _map_children(node, expand)
     return tuple(expand(it) for it in items)
-
-
-def _walk(node):
-    yield node
-    for _, c in node.children():
-        yield from _walk(c)
 
 
 def inline_index_helpers(items, helpers: dict):
