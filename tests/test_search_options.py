@@ -91,7 +91,8 @@ def test_orio_annealing_local_distance_zero_is_accepted(tmp_path):
      "option 'local_distance' of searcher 'annealing' must be 0 or more"),
     # a misspelled arg names the closest one
     ("arg algorithm = 'Randomsearch'; arg total_run = 4;", "total_run",
-     "unknown option 'total_run' for searcher 'random' (did you mean 'total_runs'?)"),
+     "unknown option 'total_run' for searcher 'random' (did you mean 'total_runs'?) ('total_runs' "
+     "is an arg of every search (--budget on the command line); the options of random: "),
 ])
 def test_a_bad_search_arg_is_located(tmp_path, search, arg, message):
     text = annotated(search)

@@ -119,6 +119,30 @@ def test_resume_continues_exactly(name):
     assert len(more) == 17 and not {point_key(p) for p in more} & {point_key(p) for p in part}
 
 
+@pytest.mark.parametrize("bs", [1, 4])
+@pytest.mark.parametrize("name", ALL)
+def test_an_interrupt_between_ask_and_tell_resumes_with_the_points_in_flight(name, bs):
+    """Ctrl-C while a round is measured: the state saved then is past the round's draw, so a
+    resumed search asks the untold points of that round first and then goes on as the
+    uninterrupted one did."""
+    sp, f = failing_bowl()
+    full = drive(make(name, sp, seed=5, max_evals=30, batch_size=bs), f)
+    first = make(name, sp, seed=5, max_evals=30, batch_size=bs)
+    part = drive(first, f, limit=3)
+    inflight = first.ask()
+    assert inflight and part + inflight == full[:len(part) + len(inflight)]
+    done = inflight[:len(inflight) // 2]            # recorded before the interrupt
+    for p in done:
+        first.tell(p, f(p))
+    state = json.loads(json.dumps(first.state()))
+    again = make(name, sp, seed=5, max_evals=30, batch_size=bs)
+    again.load_state(state)
+    for p in part + done:
+        again.tell(json.loads(json.dumps(p)), f(p))
+    rest = drive(again, f)
+    assert part + done + rest == full
+
+
 BUDGET = {"exhaustive": 219, "random": 219, "simplex": 150, "annealing": 150,
           "greedy_ils": 120, "pso": 150, "genetic": 150, "surf": 80, "surf+": 60}
 

@@ -211,3 +211,27 @@ def _alive(pid: int) -> bool:
             return f.read().split()[2] != "Z"
     except FileNotFoundError:
         return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_the_fork_server_ignores_ctrl_c_while_it_imports(tmp_path):
+    """Ctrl-C reaches the whole process group: a fork server still importing its preload
+    modules would print a KeyboardInterrupt traceback (probe 52).  It starts with SIGINT
+    ignored, and the caller's own handler is back afterwards."""
+    script = tmp_path / "server.py"
+    script.write_text(textwrap.dedent("""
+        import signal
+        from multiprocessing import forkserver
+        from looptx.runtime.worker import _context
+        if __name__ == "__main__":
+            _context("default")
+            pid = forkserver._forkserver._forkserver_pid
+            ignored = [ln for ln in open(f"/proc/{pid}/status") if ln.startswith("SigIgn:")][0]
+            print(int(ignored.split()[1], 16) >> (signal.SIGINT - 1) & 1,
+                  signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    """))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "True"], out.stdout

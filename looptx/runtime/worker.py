@@ -199,18 +199,19 @@ def _context(name: str):
     from multiprocessing import forkserver
     if not getattr(_context, "started", False):
         ctx.set_forkserver_preload(PRELOAD)
-        # the server's signal mask is its children's: Ctrl-C is the caller's to handle (it ends
-        # the children), not something a child should print a traceback for while starting
-        blocked = hasattr(signal, "pthread_sigmask") and \
-            threading.current_thread() is threading.main_thread()
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocked else None
+        # Ctrl-C is the caller's to handle (it ends the children), not something the server
+        # should print a traceback for while it imports PRELOAD.  A signal mask does not reach
+        # it (the spawn resets it); an ignored SIGINT does, and Python keeps it ignored.  The
+        # children ignore SIGINT anyway (_child_main).
+        main = threading.current_thread() is threading.main_thread()
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
             forkserver.ensure_running()
         except OSError:                      # no socket where tempfile puts it, fd limits, ...
             return mp.get_context("spawn")
         finally:
-            if blocked:
-                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+            if main:
+                signal.signal(signal.SIGINT, old)
         _context.started = True
     return ctx
 

@@ -116,6 +116,9 @@ class Searcher(abc.ABC):
         self._elapsed_before = 0.0
         self._exhausted = False
         self._asked_any = False       # this run asked a point (resumed history does not count)
+        # Points asked before an interrupt and never told: a resumed search asks them first,
+        # as the interrupted one would have measured them (its random state is past their draw).
+        self._carried: list[Point] = []
 
     # -- options --------------------------------------------------------------------------
     @classmethod
@@ -166,9 +169,12 @@ class Searcher(abc.ABC):
                 from looptx.search.options import STANDARD
                 valid = ", ".join(cls.option_names()) or "none"
                 close = difflib.get_close_matches(str(raw).lower(), [*STANDARD, *cls.option_names()], 1, 0.75)
+                hint = f"valid options: {valid}"
+                if close and close[0] in STANDARD:
+                    hint = (f"'{close[0]}' is an arg of every search ({STANDARD[close[0]]} on the "
+                            f"command line); the options of {cls.name}: {valid}")
                 raise AnnotationError(f"unknown option '{raw}' for searcher '{cls.name}'"
-                                      + (f" (did you mean '{close[0]}'?)" if close else ""),
-                                      hint=f"valid options: {valid}")
+                                      + (f" (did you mean '{close[0]}'?)" if close else ""), hint=hint)
             if key in cls.orio_ignored:
                 default = cls.orio_ignored[key][0]
                 v = cls._coerce(raw, default, value)
@@ -272,8 +278,18 @@ class Searcher(abc.ABC):
         n = min(n, self.budget_left)
         if n <= 0 or self._time_up() or self._exhausted:
             return []
+        out = self._accept(self._carried, n)
+        self._carried = [p for p in self._carried if point_key(p) not in self._pending]
+        if not out:
+            out = self._accept(self._propose(n), n)
+        if not out and not self._pending:
+            self._exhausted = True
+        self._asked_any = self._asked_any or bool(out)
+        return out
+
+    def _accept(self, points, n: int) -> list[Point]:
         out: list[Point] = []
-        for point in self._propose(n):
+        for point in points:
             point = self.space.normalize(point)
             key = point_key(point)
             fresh = key not in self._told or key in self.remeasure
@@ -282,9 +298,6 @@ class Searcher(abc.ABC):
                 out.append(point)
                 if len(out) == n:
                     break
-        if not out and not self._pending:
-            self._exhausted = True
-        self._asked_any = self._asked_any or bool(out)
         return out
 
     def tell(self, point: Point, result: Result) -> None:
@@ -327,6 +340,7 @@ class Searcher(abc.ABC):
             "elapsed": self.elapsed,
             "told": list(self._told),
             "rng": self.rng.bit_generator.state,
+            "pending": [plain_point(p) for p in self._pending.values()] if self._restore_rng else [],
             "extra": self._extra_state(),
         }
 
@@ -339,6 +353,7 @@ class Searcher(abc.ABC):
         self._t0 = self.clock()
         if self._restore_rng and "rng" in state:
             self.rng.bit_generator.state = state["rng"]
+            self._carried = [self.space.normalize(p) for p in state.get("pending") or []]
         self._load_extra(state.get("extra") or {})
 
     def _extra_state(self) -> dict:
@@ -453,6 +468,11 @@ class TrajectorySearcher(Searcher):
             results = [self._told[key][1] if valid else INVALID for key, p, valid in self._request]
             if not self._advance(results):
                 return []
+
+
+def plain_point(point: Point) -> dict:
+    """A point as JSON keeps it (a mapping param's tuple as a list; normalize() restores it)."""
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in point.items()}
 
 
 def _same_searcher(a: str, b: str) -> bool:

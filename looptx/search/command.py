@@ -313,6 +313,7 @@ def _run(args) -> int:
     # --workers alone means a local Dask cluster (one single-threaded worker per device)
     executor = args.executor or ("local-dask" if st.workers else None)
     results, keys, empties = [], [], []     # empties: sizes whose constraints leave no point
+    skipped: list[str] = []                 # their warnings, said once another size is searched
     fingerprint = _fingerprint(st, args.function)
     from looptx.search.resume_checks import check_db_folder, check_resume_target
     check_db_folder(st.db)
@@ -338,10 +339,11 @@ def _run(args) -> int:
             # best file runs the original code at that size.
             empties.append(_empty_space(st, space, sizes))
             if sizes is st.sizes[-1] and not results:
-                raise empties[0]
-            print(str(empties[-1]).replace(": error: ", ": warning: ", 1) + "; this problem size is skipped",
-                  file=sys.stderr)
+                raise empties[0]          # every size is empty: that one error line alone
+            skipped.append(str(empties[-1]).replace(": error: ", ": warning: ", 1)
+                           + "; this problem size is skipped")
             continue
+        _say_skipped(skipped)
         budget = st.budget if st.budget is not None else min(n_valid or DEFAULT_BUDGET, DEFAULT_BUDGET)
         key = _key(st, sizes)
         recorded = _recorded(st, key) if st.resume else None
@@ -359,6 +361,14 @@ def _run(args) -> int:
         space, n_valid = without_rejected_values(st, space, ev, n_valid, said)
         if st.budget is None:
             budget = min(n_valid or DEFAULT_BUDGET, DEFAULT_BUDGET)
+        from_record = args.budget is None and recorded is not None and recorded.budget is not None
+        if from_record:
+            # a resume continues the search it recorded: only --budget changes its budget
+            budget = int(recorded.budget)
+            if st.budget is not None and int(st.budget) != budget:
+                _warn_now(f"the search in '{st.db}' was recorded with budget {budget}, which --resume "
+                          f"continues; the annotation's total_runs is {st.budget} (give --budget "
+                          f"{st.budget} to change it)")
         try:
             searcher = run_cls(space, seed=seed, max_evals=int(budget), batch_size=st.batch_size,
                                time_limit=st.time_limit, **run_options)
@@ -369,7 +379,8 @@ def _run(args) -> int:
             for line in unused_param_warnings(st, ev, space):
                 print(line, file=sys.stderr)
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
-        shown = budget if st.budget is not None else f"{budget} (default: no total_runs or --budget)"
+        shown = budget if st.budget is not None or from_record else \
+            f"{budget} (default: no total_runs or --budget)"
         print(f"looptx search {st.path} [{label}]: {run_cls.name}, budget {shown}, {_points_text(space, n_valid)}, "
               f"backend {st.backend}")
         try:
@@ -395,6 +406,7 @@ def _run(args) -> int:
             print(stop_line(out.records, out.n_resumed, budget))
         results.append((sizes, out))
         keys.append(key)
+    _say_skipped(skipped)
     best = [(sz, o) for sz, o in results if o.best_point is not None]
     if not best:
         return _nothing_passed(st, keys)
@@ -404,6 +416,11 @@ def _run(args) -> int:
     return 0
 
 
+def _say_skipped(lines: list[str]) -> None:
+    while lines:
+        print(lines.pop(0), file=sys.stderr)
+
+
 def _recorded(st: Setup, key: str):
     """What the results database recorded of the search that --resume continues, or None."""
     from looptx.search.db import ResultsDB
@@ -411,7 +428,8 @@ def _recorded(st: Setup, key: str):
         return None
     with ResultsDB(st.db, create=False) as rdb:
         info = rdb.get_search(key)
-    return info if info is not None and info.n_evals else None
+    # one interrupted before its first evaluation recorded its settings all the same
+    return info
 
 
 def _resumed_seed(st: Setup, info, given: int | None) -> int:

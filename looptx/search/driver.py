@@ -171,9 +171,12 @@ class _DaskBackend:
             # this setting whenever it (re)starts a worker, so it stays set for the cluster's life.
             self._stack.enter_context(dask.config.set({"distributed.worker.daemon": False}))
             # Read by the worker processes as they import distributed: the tasks that Ctrl-C
-            # cancels would each log a warning there.
+            # cancels would each log a warning there, and a heartbeat that meets the scheduler
+            # closing at the end logs a traceback.  A task's own failure reaches the search
+            # through its future, not through these logs.
             os.environ.setdefault("DASK_LOGGING", repr({
-                **dask.config.get("logging", {}), "distributed.worker.state_machine": "error"}))
+                **dask.config.get("logging", {}), "distributed.worker.state_machine": "error",
+                "distributed.worker": "critical"}))
             with sigint_blocked():       # its event-loop thread starts the worker processes
                 cluster = self._stack.enter_context(LocalCluster(
                     n_workers=workers or 1, threads_per_worker=1, processes=True,

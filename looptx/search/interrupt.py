@@ -2,10 +2,11 @@
 process tracebacks.
 
 Children (spawn workers, Dask nannies) share the terminal's process group, so they receive the
-SIGINT too; a child still importing (numpy, distributed) then prints its own traceback.  They
-are started with SIGINT blocked: the mask survives fork and exec, and a spawn child ignores
-SIGINT once it runs (the parent ends them).  The main thread blocks it only while it starts
-threads or processes, so Ctrl-C still reaches the search at once."""
+SIGINT too; a child still importing (numpy, distributed) then prints its own traceback.  The
+threads that start them are started with SIGINT blocked (a thread keeps the mask it was made
+with), and a worker ignores SIGINT once it runs (the parent ends them).  The fork server, which
+imports the most, starts with SIGINT ignored (runtime/worker.py).  The main thread blocks it
+only while it starts threads or processes, so Ctrl-C still reaches the search at once."""
 from __future__ import annotations
 
 import contextlib

@@ -13,14 +13,14 @@ from looptx.search.space import Space
 
 
 def _suspects(spec) -> list:
-    """Float params written mostly as whole numbers, with the values that are not."""
+    """Float params written mostly or only as whole numbers, with the values that are not."""
     out = []
     for p in spec.performance_params if spec is not None else ():
         if p.kind != "float":
             continue
         vals = [v for v in p.values if isinstance(v, float)]
         frac = [v for v in vals if not v.is_integer()]
-        if frac and len(frac) < len(vals):
+        if len(frac) < len(vals):       # all whole: `[16/2, 4]`, true division made floats
             out.append((p, frac))
     return out
 
@@ -44,14 +44,22 @@ def check_integer_params(spec, space, ev) -> None:
         if "integer" not in text:
             return
         for p, frac in suspects:
-            if f"got {point[p.name]!r}" in text or f"got {point[p.name]}" in text:
-                shown = ", ".join(f"{v:g}" for v in frac)
+            if f"got {point[p.name]!r}" not in text and f"got {point[p.name]}" not in text:
+                continue
+            where = dict(file=p.file or spec.file, line=p.line, col=p.col)
+            if not frac:
+                shown = ", ".join(repr(v) for v in p.values)
                 raise AnnotationError(
-                    f"param '{p.name}' has the value {shown}, which is not an integer, where an "
-                    f"integer is needed ({_short(text)})",
-                    hint=f"one float among the values makes every value of {p.name} a float "
-                         f"({point[p.name]!r}); give {p.name} whole numbers only",
-                    file=p.file or spec.file, line=p.line, col=p.col) from None
+                    f"param '{p.name}' has the values {shown}, floats where an integer is needed "
+                    f"({_short(text)})",
+                    hint="'/' is true division in an annotation: write // for a whole quotient, "
+                         f"or give {p.name} whole numbers", **where) from None
+            shown = ", ".join(f"{v:g}" for v in frac)
+            raise AnnotationError(
+                f"param '{p.name}' has the value {shown}, which is not an integer, where an "
+                f"integer is needed ({_short(text)})",
+                hint=f"one float among the values makes every value of {p.name} a float "
+                     f"({point[p.name]!r}); give {p.name} whole numbers only", **where) from None
     except Exception:  # noqa: BLE001 - an internal failure is the search's to record
         return
 
@@ -76,7 +84,7 @@ def check_recipe(ev, space: Space, seed: int) -> None:
     (at the same place, its text the same, or the same less the points' values) is it a
     property of the recipe rather than of the points (an illegal point, or one a step rejects
     for its values, is the search's to prune)."""
-    errors, raw, masked = [], set(), set()
+    errors, points = [], []
     for p in _probe_points(space, seed):
         try:
             ev.build(dict(p))
@@ -84,15 +92,21 @@ def check_recipe(ev, space: Space, seed: int) -> None:
             return
         except LooptxError as e:
             errors.append(e)
-            where = (type(e), e.file, e.line, e.col, e.step)
-            raw.add((where, e.what))
-            masked.add((where, _less_point(e.what, p)))
+            points.append(p)
             continue
         except Exception:  # noqa: BLE001 - an internal failure is recorded per point
             return
         return
+    if not errors:
+        return
+    wheres = {(type(e), e.file, e.line, e.col, e.step) for e in errors}
+    raw = {e.what for e in errors}
+    # every probe's values are taken out of every text: a value of one point may be a word
+    # of the fixed text (`integer >= 1` where another point has TJ = 1)
+    values = [v for p in points for v in p.values()]
+    masked = {_less_values(e.what, values) for e in errors}
     # the hint is left out: it may list the loops the point's earlier steps made
-    if errors and (len(raw) == 1 or len(masked) == 1):
+    if len(wheres) == 1 and (len(raw) == 1 or len(masked) == 1):
         raise errors[0]
 
 
@@ -105,14 +119,14 @@ def _probe_points(space: Space, seed: int, n: int = 3) -> list[dict]:
     return space.sample(_rng(seed), n)
 
 
-def _less_point(text: str, point) -> str:
-    """An error's text with the point's values taken out (Orio's `tile = [('i', T)]` says
+def _less_values(text: str, values) -> str:
+    """An error's text with the probes' values taken out (Orio's `tile = [('i', T)]` says
     `got ('i', 8)` at T=8): the same text at every probe is the recipe's error."""
-    for value in sorted({repr(v) if isinstance(v, str) else str(v) for v in point.values()
+    for value in sorted({repr(v) if isinstance(v, str) else str(v) for v in values
                          if not isinstance(v, bool)}, key=len, reverse=True):
         # strings only quoted (bare, one may be a word of the text); True / False are words,
         # taken out only where an argument check quotes them
         text = re.sub(rf"(?<![\w.]){re.escape(value)}(?![\w.])", "<value>", text)
-    for value in {str(v) for v in point.values() if isinstance(v, bool)}:
+    for value in {str(v) for v in values if isinstance(v, bool)}:
         text = re.sub(rf"\bgot {value}\b", "got <value>", text)
     return text

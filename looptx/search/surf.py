@@ -27,7 +27,7 @@ import sklearn
 from scipy.special import ndtr
 from sklearn.tree import ExtraTreeRegressor
 
-from looptx.search.base import Searcher, register_searcher
+from looptx.search.base import Searcher, plain_point, register_searcher
 from looptx.search.space import Point, point_key
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
@@ -199,8 +199,7 @@ class SurfSearcher(Searcher):
 
     def _extra_state(self) -> dict:
         # The rest of the current round: a resumed search hands it out before refitting.
-        return {"queue": [{k: (list(v) if isinstance(v, tuple) else v) for k, v in p.items()}
-                          for p in self._queue]}
+        return {"queue": [plain_point(p) for p in self._queue]}
 
     def _load_extra(self, extra) -> None:
         self._queue = [self.space.normalize(p) for p in extra.get("queue", [])]
