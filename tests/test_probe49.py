@@ -23,9 +23,11 @@ def _recipe(tmp_path, *steps) -> Path:
 
 
 @needs_gcc
-@pytest.mark.parametrize("loop, factor, lda", [("ii", 4, 97), ("jj", 3, 83)])
+@pytest.mark.parametrize("loop, factor, lda", [("jj", 3, 83)])
 def test_unroll_jam_inside_a_hand_blocked_dgemm(tmp_path, loop, factor, lda):
-    # three loops stepping by BLOCK_SIZE = 41, `int M = min(BLOCK_SIZE, lda - i)`, a local cij
+    # three loops stepping by BLOCK_SIZE = 41, `int M = min(BLOCK_SIZE, lda - i)`, a local cij.
+    # One case: each takes half a minute of exact dependence analysis, and every factor met
+    # the same isl failure (3, 4, 5 and 8 on either block loop).
     r = _recipe(tmp_path, f"unroll_jam: {{stmt: 0, loop: {loop}, factor: {factor}}}")
     p = cli("run", "cs267_inl.c", "--function", "square_dgemm", "--recipe", r, "-D", f"lda={lda}",
             "--repetitions", "1", cwd=DATA)
