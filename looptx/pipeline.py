@@ -188,7 +188,7 @@ def loop_nests(scops, bases: tuple[int, ...]) -> list[tuple[int, int]]:
 
 
 def _in_nests(recipe: Recipe, nests: list[tuple[int, int]]) -> Recipe:
-    if not any(st.nest for st in recipe.steps):
+    if all(st.nest is None for st in recipe.steps):
         return recipe
     return replace(recipe, steps=tuple(_nest_numbered(st, nests) for st in recipe.steps))
 
@@ -196,8 +196,13 @@ def _in_nests(recipe: Recipe, nests: list[tuple[int, int]]) -> Recipe:
 def _nest_numbered(st, nests: list[tuple[int, int]]):
     """A step of a script that chose loop nest `st.nest` with its statements as the file numbers
     them."""
-    if not st.nest or _step_stmts(st) is None:
+    if st.nest is None or _step_stmts(st) is None:
         return st
+    if st.nest == 0:
+        # as in CHiLL, loop(0)'s statement 0 is the first nest's, not a statement before it
+        # (DENISE's `dtdh = DT*DT/DH;`); the numbers past that nest count on from it
+        first = nests[0][0] if nests else 0
+        return replace(_renumbered(st, -first), nest=None)
     if st.nest >= len(nests):
         raise st.error(f"loop({st.nest}): there are {len(nests)} loop nest(s) here, numbered from 0",
                        hint=f"pick one of loop(0) .. loop({len(nests) - 1})" if nests else
@@ -207,7 +212,7 @@ def _nest_numbered(st, nests: list[tuple[int, int]]):
         if isinstance(x, int) and not 0 <= x < count:
             raise st.error(f"statement {x} is not in loop nest {st.nest}, which has {count} statement(s)",
                            hint=f"a script numbers the statements of loop({st.nest}) from 0 to {count - 1}")
-    return replace(_renumbered(st, -first), nest=0)
+    return replace(_renumbered(st, -first), nest=None)
 
 
 def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:

@@ -300,8 +300,11 @@ class CPrinter:
                 team = self.scop.team and self.scop.team_kind == "team"
                 jammed = set() if team else set(_copies_of_locals(self.scop, n.body)) | \
                     jammed_locals(self.scop, n.body)
-                first = [x for x in private if x in jammed]
-                private = [x for x in private if x not in jammed]
+                # ... but not the function's own declaration of the local, which has no 0 (and
+                # which each iteration writes before it reads, as privatize checked)
+                theirs = {a.name for a in self.scop.arrays if a.declared_by_function} if self.spelled else set()
+                first = [x for x in private if x in jammed and x not in theirs]
+                private = [x for x in private if x not in first]
                 t += f" private({', '.join(private)})" if private else ""
                 t += f" firstprivate({', '.join(first)})" if first else ""
             out.append(f"#pragma {t}")
@@ -513,12 +516,14 @@ def versioned(scop, lines: list[str], indent: str = "  ") -> list[str]:
     if text is None or "{" not in lines:
         return lines
     k = lines.index("{")
-    inner = [indent + ln if ln and not ln.startswith("#") else ln for ln in lines[k + 1:-1]]
+    # the block's closing brace, before the region's #define / #undef lines that follow it
+    end = len(lines) - 1 - lines[::-1].index("}")
+    inner = [indent + ln if ln and not ln.startswith("#") else ln for ln in lines[k + 1:end]]
     orig = [2 * indent + ln if ln and not ln.startswith("#") else ln for ln in scop.fallback]
     if "".join("".join(inner).split()) == "".join("".join(orig).split()):
         return lines                    # nothing changed: the code as written is right anyway
     return lines[:k] + ["{", f"{indent}if ({text}) {{"] + inner + [f"{indent}}} else {{"] + orig \
-        + [f"{indent}}}", "}"]
+        + [f"{indent}}}", "}"] + lines[end + 1:]
 
 
 def outer_decls(scop) -> list[str]:

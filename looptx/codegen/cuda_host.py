@@ -150,9 +150,10 @@ def _given_counts(rc) -> dict[str, tuple[str, ArraySizes]]:
     return given
 
 
-def short_counts(rc) -> list[tuple[str, str, str]]:
+def short_counts(rc) -> list[tuple[str, str | None, str]]:
     """(array, given count, count the region reaches) of each `sizes` entry that may be below
-    what the region reaches, as C text (a count too small at fixed sizes is an error here):
+    what the region reaches, as C text (a count too small at fixed sizes is an error here),
+    and (array, None, test) where the region may reach below the first element copied:
     the host function checks them, since copying fewer elements makes the kernels read and
     write past the device buffers."""
     scop = rc.variant.scop
@@ -171,6 +172,10 @@ def short_counts(rc) -> list[tuple[str, str, str]]:
             reached, _ = record_count(scop, name, lambda m: _reached_count(scop, m, fixed))
         else:
             reached, _ = _reached_count(scop, a, fixed)
+            below = _below_first(scop, a, fixed) if reached is None else None
+            if below is not None:
+                reached = below[0]
+                out.append((name, None, below[1]))       # a test, not a count
         if reached is None:
             continue              # no bound: the count given is all there is to go by
         want, got = constant(reached, values), constant(text, values)
@@ -234,7 +239,11 @@ def _reached_count(scop, a, fixed: dict, offsets: dict | None = None,
         return None, top
     if offsets is not None and copied_from_lowest(scop, a, top):
         return span_count(a, top, fixed, offsets)
+    return _count_to(top, a, fixed), None
 
+
+def _count_to(top, a, fixed: dict) -> str:
+    """Elements from the first up to the highest one `top` reaches, as C text."""
     def text(e) -> str:
         return ir.to_c(e, var=lambda name: str(fixed[name]) if name in fixed else None)
 
@@ -248,8 +257,23 @@ def _reached_count(scop, a, fixed: dict, offsets: dict | None = None,
     else:
         count = " * ".join([f"({c(top.index[0])} + 1)"] + [f"(size_t)({d})" for d in a.dims[1:]])
     if top.reached_if is None:
-        return count, None
-    return f"(({text(top.reached_if)}) ? {count} : (size_t)0)", None
+        return count
+    return f"(({text(top.reached_if)}) ? {count} : (size_t)0)"
+
+
+def _below_first(scop, a, fixed: dict) -> tuple[str, str] | None:
+    """(count up to the highest element, C test that an element below the first is reached)
+    where the region reaches below element 0 at some sizes (a loop from a parameter, WRF's
+    `its`): a count the recipe gives is checked against both, since the host copies from
+    element 0."""
+    from looptx.poly.footprint import span_below
+    top = span_below(scop, a.name)
+    if isinstance(top, str) or not top.below_first or not top.lowest:
+        return None
+    low = ir.to_c(top.lowest[0], var=lambda name: str(fixed[name]) if name in fixed else None)
+    when = "" if top.reached_if is None else \
+        f"({ir.to_c(top.reached_if, var=lambda name: str(fixed[name]) if name in fixed else None)}) && "
+    return _count_to(top, a, fixed), f"{when}({low}) < 0"
 
 
 def _unknown_count(rc, a, why: str | None) -> RecipeError:
@@ -466,6 +490,10 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
     out += [f"  const {size_ctype(scop, n)} {n} = {init};" for n, init in internal] + given + fact_guard(scop) + \
         local_guard(rc) + decls + _offset_decls(offsets)
     for name, got, want in short_counts(rc):
+        if got is None:
+            out += [f"  /* the kernels reach '{to_user(name)}' below the first element copied */",
+                    f"  if ({want}) return (int)cudaErrorInvalidValue;"]
+            continue
         out += [f"  /* the sizes give '{to_user(name)}' fewer elements than the kernels reach */",
                 f"  if ({got} < {want}) return (int)cudaErrorInvalidValue;"]
     written = written_arrays(rc.variant.scop)

@@ -14,6 +14,7 @@ from looptx.frontend.escape import fragment_locals, dead_after, used_after, with
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region, moved_pointers
+from looptx.frontend.repeated_sets import drop_repeated_sets
 from looptx.frontend.struct_copies import struct_copies_substituted
 from looptx.frontend.tables import constant_tables
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
@@ -221,6 +222,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     continues_as_guards(ast)
     continued_loops(ast)
     dereferences_as_subscripts(ast)
+    drop_repeated_sets(ast, typedef_words(ast))
     substituted = substitute_index_temporaries(ast)
     struct_copies_substituted(ast)
     ternary_subscripts_lifted(ast)

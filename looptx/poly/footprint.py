@@ -246,7 +246,13 @@ def _every_reached(scop: Scop, array: str) -> isl.Set | str:
     return reached
 
 
-def _highest(scop: Scop, array: str, below=False) -> Highest | str:
+def span_below(scop: Scop, array: str) -> Highest | str:
+    """As `span`, also where the region reaches below the first element at some sizes
+    (`below_first` says so): for the host's checks of a count the recipe gives."""
+    return scop.cached(("span_below", array), lambda: _highest(scop, array, below=True, refuse_below=False))
+
+
+def _highest(scop: Scop, array: str, below=False, refuse_below=True) -> Highest | str:
     from looptx.poly.astgen import expr
     arr = scop.array(array)
     if not arr.rank:
@@ -264,7 +270,7 @@ def _highest(scop: Scop, array: str, below=False) -> Highest | str:
     known = [f"{p} = {v}" for p, v in below if p in scop.params] if isinstance(below, tuple) else []
     if known and not under.is_empty():
         under = under.intersect_params(scop.params_where(known))
-    if not under.is_empty():
+    if refuse_below and not under.is_empty():
         return "the region may read it below its first element at some sizes"
     try:
         top = reached.lexmax_pw_multi_aff()

@@ -97,8 +97,8 @@ class Step:
     # skipped where it does not apply or is illegal (Orio's scalarreplace: a hint, not a demand)
     optional: bool = False
     # a CHiLL script's loop(N): the step's statement numbers count within the procedure's N-th
-    # loop nest (pipeline.nest_numbers makes them the file's)
-    nest: int = 0
+    # loop nest (pipeline.nest_numbers makes them the file's); None: a recipe's, the file's
+    nest: int | None = None
 
     def __getitem__(self, key):
         for k, v in self.args:
