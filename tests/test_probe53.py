@@ -103,3 +103,29 @@ def test_a_bound_temporary_set_to_another_value_is_still_refused(tmp_path):
     assert "*n - 1" in f.read_text()
     p = cli("deps", f, "--function", "twoloops_")
     assert p.returncode == 2 and "'i__1' is written inside the region" in p.stderr, p.stderr
+
+
+SCALE_DRIVER = """
+int main(void) {
+  float x[200], y[200];
+  for (int i = 0; i < 200; i++) { x[i] = 1.0f + i; y[i] = -1.0f; }
+  if (scale_host(5, 60, x, y) != 0) return 3;               /* inside the 64 copied */
+  for (int i = 0; i < 200; i++) if (y[i] != (i >= 5 && i <= 60 ? 2.0f * x[i] : -1.0f)) return 1;
+  /* WRF's its = 10, ite = 70: past the 64 elements the sizes give; its = -3: below them */
+  if (scale_host(10, 70, x, y) != (int)cudaErrorInvalidValue) return 4;
+  if (scale_host(-3, 20, x + 3, y + 3) != (int)cudaErrorInvalidValue) return 5;
+  printf("ok\\n");
+  return 0;
+}
+"""
+
+
+@pytest.mark.gpu
+def test_a_count_past_the_given_size_is_refused_on_the_gpu(tmp_path):
+    from test_cuda_regressions import gpu_build_and_run
+    p = cli("transform", "cnt_min.c", "--function", "scale", "--recipe", "cnt_min.yaml", "--target", "cuda",
+            cwd=DATA)
+    assert p.returncode == 0, p.stderr
+    (tmp_path / "main.cu").write_text(p.stdout + SCALE_DRIVER)
+    run = gpu_build_and_run(tmp_path / "main.cu")
+    assert run.returncode == 0 and run.stdout.strip() == "ok", (run.returncode, run.stdout)
