@@ -38,15 +38,10 @@ def _sizes(kernel, which, program):
     return sizes
 
 
-def _cases():
-    """(kernel, recipe index) for every generated recipe (up to 3 a kernel; some kernels have
-    fewer, since there is no second mappable loop to tile)."""
-    from looptx.pipeline import load
-    return [(k, r) for k in kernel_files()
-            for r in range(len(recipes(load(str(k), function=region_function(k)))))]
-
-
-CASES = _cases()
+# (kernel, recipe index) for up to 3 generated recipes a kernel (some kernels have fewer, since
+# there is no second mappable loop to tile: those cases skip).  Not generated here: collecting
+# would then model every kernel in every test process, GPU or not.
+CASES = [(k, r) for k in kernel_files() for r in range(3)]
 
 
 @pytest.mark.parametrize("kernel,which", CASES, ids=[f"{k.stem}-r{r}" for k, r in CASES])
@@ -57,6 +52,8 @@ def test_corpus_kernel_on_gpu(session, kernel, which, tmp_path):
     fn = region_function(kernel)
     program = load(str(kernel), function=fn)
     cases = recipes(program)
+    if which >= len(cases):
+        pytest.skip(f"{kernel.stem} has {len(cases)} generated recipes")
     variant = variants_for(program, load_yaml(yaml_text(cases[which]), file="gpu.yaml"))[0][0]
     for s in range(2):
         sizes = _sizes(kernel, s, program)
