@@ -330,12 +330,13 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
         mapped = K.block + K.thread
         first_thread = min(K.thread) if K.thread else width   # no thread loop: one thread per block
         for dep, m in scheduled_deps(v, K.pieces, deps, width):
+            t = m                               # the pairs equal on dimensions 0 .. c-1
+            for q in range(K.root):
+                t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
             for c in range(K.root, width):
-                t = m
-                for q in range(c):
-                    t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
-                carried = t.order_lt(isl.dim_type.in_, c, isl.dim_type.out, c) if c % 2 == 1 else \
-                    t.order_lt(isl.dim_type.in_, c, isl.dim_type.out, c)
+                if c > K.root:
+                    t = t.equate(isl.dim_type.in_, c - 1, isl.dim_type.out, c - 1)
+                carried = t.order_lt(isl.dim_type.in_, c, isl.dim_type.out, c)
                 if carried.is_empty():
                     continue
                 if c in mapped:

@@ -482,7 +482,7 @@ def register_step(name: str, fn: Callable[[Variant, Step], Variant]) -> None:
 def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
     theta = v.schedule_map()
     all_deps = deps.all.intersect_params(v.context)
-    if not all_deps.is_subset(D.lex_order(theta)):
+    if not D.respects(all_deps, theta):
         bad = D.violated(deps, theta)
         bad = [(d, r.intersect_params(v.context)) for d, r in bad]
         bad = [(d, r.subtract(PL.reordered_updates(v, d, r))) for d, r in bad if not r.is_empty()]

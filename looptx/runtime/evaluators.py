@@ -138,6 +138,11 @@ def _region_recipe(program, region: int, recipe, bindings: Mapping[str, Any]):
     return annotation_recipe(program, region, bindings)
 
 
+# the last variants made: `looptx run -D` builds the symbolic model's variant and then asks
+# for it again (its #define'd values), and applying a recipe is most of a run's time
+_RECENT: list = []
+
+
 def _variant(program, region: int, rec, unsafe: bool):
     from looptx.poly.variant import original
     from looptx.recipe.apply import apply_recipe
@@ -145,7 +150,12 @@ def _variant(program, region: int, rec, unsafe: bool):
     scop = program.scops[region]
     if rec is None or not rec.steps:
         return original(scop), None
-    return apply_recipe(scop, rec, unsafe=unsafe), rec.describe()
+    for s, r, u, made in _RECENT:
+        if s is scop and u == unsafe and r == rec:
+            return made
+    made = apply_recipe(scop, rec, unsafe=unsafe), rec.describe()
+    _RECENT[:] = [(scop, rec, unsafe, made)] + _RECENT[:1]
+    return made
 
 
 class CEvaluator:
@@ -422,7 +432,10 @@ def unvalidated(m: Measurement, ref: Reference, sig: RegionSignature) -> Measure
 def original_source(program, region: int, sig: RegionSignature) -> str:
     from looptx.pipeline import c_block
     from looptx.poly.variant import original
-    return region_source(sig, c_block(original(program.scops[region])))
+    scop = program.scops[region]
+    # the reference build and each measurement ask for it: generating it is most of their time
+    block = scop.cached("original_block", lambda: tuple(c_block(original(scop))))
+    return region_source(sig, block)
 
 
 def _code_hash(p: CPayload) -> str:

@@ -183,10 +183,13 @@ def _child_main(conn, initializer, initargs, ppid, environ=None) -> None:
             return
 
 
-# What a fork server imports once for all its children: the modules a child's calls run.  None
+# What a fork server imports once for all its children: the modules a child's calls run, and
+# those they import lazily for their first variant (a module first imported in a child is
+# imported again in every child: 130 of the 300 CPU-seconds the tests spent importing).  None
 # of them initialises CUDA (pycuda is imported inside the calls that use it).
 PRELOAD = ["looptx.cli", "looptx.pipeline", "looptx.runtime.evaluators", "looptx.runtime.cuda_eval",
-           "looptx.search.evaluate"]
+           "looptx.search.evaluate", "looptx.poly.promote", "looptx.poly.gpu", "looptx.codegen.unroll",
+           "looptx.codegen.cuda", "looptx.frontend.tuning", "looptx.frontend.annotations", "numpy.random"]
 
 
 def _context(name: str):

@@ -23,9 +23,6 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import sklearn
-from scipy.special import ndtr
-from sklearn.tree import ExtraTreeRegressor
 
 from looptx.search.base import Searcher, plain_point, register_searcher
 from looptx.search.space import Point, point_key
@@ -94,6 +91,11 @@ def _fit_forest(X: np.ndarray, y: np.ndarray, n_trees: int, seed: int, *,
     sklearn's ensemble wrapper clones its parameters for every tree, which costs more than
     growing a tree on a few hundred points; this runs after every batch, so it is skipped.
     A 0/1 target gives the probability of success (the tree's leaf means)."""
+    # imported here: scikit-learn takes a second to import, and every command that lists the
+    # searchers (or runs another one) imports this module
+    import sklearn
+    from sklearn.tree import ExtraTreeRegressor
+
     X = np.ascontiguousarray(X, dtype=np.float32)
     y = np.ascontiguousarray(y, dtype=np.float64)
     rs = np.random.RandomState(seed % (2**32))
@@ -342,6 +344,7 @@ class SurfPlusSearcher(SurfSearcher):
         elif acq == "lcb":
             score = gate(-(mu - o["kappa"] * P.std(axis=0)))
         else:
+            from scipy.special import ndtr
             sd = P.std(axis=0)
             imp = y_best - mu - o["xi"]
             z = imp / np.where(sd > 0, sd, 1.0)
