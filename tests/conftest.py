@@ -6,6 +6,19 @@ sys.path.insert(0, os.path.dirname(__file__))
 import pytest
 
 
+def pytest_configure(config):
+    """looptx's bytecode, written once by the controlling process (before the test processes
+    start): the tests start hundreds of Python interpreters (command lines, fork servers, Dask
+    workers), and where PYTHONDONTWRITEBYTECODE is set each compiled looptx's sources again,
+    about 0.6 CPU-seconds apiece.  compileall writes what that variable only stops imports
+    from writing."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+    import looptx
+    compileall.compile_dir(os.path.dirname(looptx.__file__), quiet=2)
+
+
 @pytest.fixture(scope="module")
 def private_build_cache(tmp_path_factory):
     """Builds go to a fresh cache, not the user's: the tests read nothing outside the repo."""
