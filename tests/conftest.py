@@ -5,13 +5,17 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 import pytest
 
+# The tests start hundreds of Python interpreters (command lines, fork servers, Dask workers).
+# Where PYTHONDONTWRITEBYTECODE is set, each compiled the sources it imports again (looptx's
+# alone took 0.6 CPU-seconds); the test processes write the bytecode of what they import, which
+# the interpreters they start then read (the CI installs with --no-compile: pip compiling all
+# of scipy, scikit-learn, matplotlib and dask took half a minute).
+sys.dont_write_bytecode = False
+
 
 def pytest_configure(config):
-    """looptx's bytecode, written once by the controlling process (before the test processes
-    start): the tests start hundreds of Python interpreters (command lines, fork servers, Dask
-    workers), and where PYTHONDONTWRITEBYTECODE is set each compiled looptx's sources again,
-    about 0.6 CPU-seconds apiece.  compileall writes what that variable only stops imports
-    from writing."""
+    """looptx's bytecode, written once by the controlling process before the test processes
+    start (compileall writes what PYTHONDONTWRITEBYTECODE only stops imports from writing)."""
     if hasattr(config, "workerinput"):
         return
     import compileall
