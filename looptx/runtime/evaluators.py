@@ -138,8 +138,9 @@ def _region_recipe(program, region: int, recipe, bindings: Mapping[str, Any]):
     return annotation_recipe(program, region, bindings)
 
 
-# the last variants made: `looptx run -D` builds the symbolic model's variant and then asks
-# for it again (its #define'd values), and applying a recipe is most of a run's time
+# the last variants made: `looptx run -D` checks the code for variable sizes by building that
+# model's variant and then asking for it again (for the values it baked in), and where the
+# dependence analysis is slow (a blocked dgemm: 10 s) applying a recipe is most of a run
 _RECENT: list = []
 
 
