@@ -13,7 +13,7 @@ from looptx.codegen import ast as K
 from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
                               name_loops, used_helpers)
 from looptx.codegen.cuda_const import const_parameters
-from looptx.codegen.cuda_locals import device_decl, local_guard
+from looptx.codegen.cuda_locals import crossing_locals, device_decl, local_guard
 from looptx.codegen.cuda_records import device_arrays, record_definitions, written_arrays
 from looptx.codegen.cuda_rows import extent_name, is_rows, row_extents
 from looptx.poly.privatize import scratch
@@ -53,6 +53,8 @@ class RegionCuda:
     warnings: list[str] = field(default_factory=list)
     # variables of the function that carry no value in or out: the host function's own
     scratch: frozenset = frozenset()
+    # declarations of the locals kept in device memory: the C emulation declares them once
+    hoisted: list = field(default_factory=list)
     # the file's integer macros (cu_file's): the values of the sizes a local's initializer
     # computes from them
     int_macros: dict = field(default_factory=dict)
@@ -159,8 +161,9 @@ def _has_sync(node: K.Node) -> bool:
     return any(_has_sync(c) for c in K.children(node))
 
 
-def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
-    """Every kernel of the region and the host launch code (as KernelAST)."""
+def generate(variant: Variant, name: str, deps=None, hoisted: frozenset = frozenset()) -> RegionCuda:
+    """Every kernel of the region and the host launch code (as KernelAST).  `hoisted`: locals
+    kept in device memory (cuda_locals.crossing_locals)."""
     from looptx.poly.astgen import _Builder
     from looptx.poly.deps import compute_deps
     from looptx.poly.gpu_host import host_tree
@@ -170,6 +173,12 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
     plan = make_plan(variant) if promotions(variant) else Plan(variant, variant.width)
     v = plan.variant
     kern = gpu.kernels(v, name)
+    crossing = crossing_locals(v, kern) if not hoisted else frozenset()
+    if crossing:
+        # the same dependences: only where the code keeps the variable changes
+        arrays = tuple(dataclasses.replace(a, local=False) if a.name in crossing else a for a in scop.arrays)
+        return generate(variant.evolve(scop=dataclasses.replace(scop, arrays=arrays, _cache={})), name,
+                        deps or compute_deps(scop), crossing)
     if gpu.mappings(v):
         deps = deps or compute_deps(scop)
         for K0, c in gpu.check(v, deps):
@@ -228,7 +237,8 @@ def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
     out.arrays = device_arrays(scop, [a for a in scop.arrays if not a.local])
     out.params = _size_params(scop)
     out.written_scalars = written_scalars
-    out.scratch = scratch(scop)
+    out.scratch = scratch(scop) | hoisted
+    out.hoisted = [a.decl for a in scop.arrays if a.name in hoisted]
     out.warnings += count_warnings(v, out.arrays)
     return out
 
@@ -329,7 +339,7 @@ def emulation_block(rc: RegionCuda) -> list[str]:
     Kernels with barriers cannot be emulated thread by thread; the caller falls back to the
     sequential schedule for those."""
     printer = HostPrinter(rc, emulate=True)
-    return ["{"] + printer.lines(rc.host_node, 1) + ["}"]
+    return ["{"] + ["  " + d for d in rc.hoisted] + printer.lines(rc.host_node, 1) + ["}"]
 
 
 def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = False,

@@ -72,3 +72,40 @@ def _variable_length(scop, decl: str, dim: str, sized: set[str]):
                        f"known only when the code runs: a CUDA kernel cannot declare a variable-length array",
                        hint=f"fix the size with --define {to_user(size)}=VALUE, declare the array with "
                             "constant extents, or use --target c", **where)
+
+
+def crossing_locals(v, kernels) -> frozenset[str]:
+    """Locals of the region that one kernel writes and another uses (`float fy = beta[y];` in a
+    host loop's body, set by a one-thread kernel and read by the kernel of the loop inside).
+    A kernel's locals are its threads' own, so the value would not reach the other kernel: the
+    code keeps such a local in device memory instead, as it does the function's variables.  One
+    copy is what the C code keeps too (poly/deps.lifetime_overlap checked that order); it is
+    right on the GPU only where no two threads write it at once, so a mapped kernel that
+    writes one is refused."""
+    scop = v.scop
+    users: dict[str, list] = {}
+    for K0 in kernels:
+        stmts = {v.pieces[k].stmt for k in K0.pieces}
+        for s in scop.statements:
+            if s.id not in stmts:
+                continue
+            for a in s.accesses:
+                if scop.array(a.array).local:
+                    users.setdefault(a.array, {}).setdefault(K0.name, [K0, False])[1] |= a.kind == "write"
+    out = set()
+    for name, by_kernel in users.items():
+        writers = [K0 for K0, writes in by_kernel.values() if writes]
+        if len(by_kernel) < 2 or not writers:
+            continue
+        for K0 in writers:
+            if K0.mapped:
+                from looptx.frontend.names import to_user
+                others = [k for k in by_kernel if k != K0.name]
+                raise K0.mapping.error(
+                    f"the region's local '{to_user(name)}' is written in the threads of kernel {K0.name} "
+                    f"and used in kernel {others[0]}: each thread has its own copy, so the value "
+                    f"cannot reach the other kernel",
+                    hint=f"map the statements that use '{to_user(name)}' in one kernel, or map the loops "
+                         f"inside the one that declares it")
+        out.add(name)
+    return frozenset(out)

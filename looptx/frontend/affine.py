@@ -160,8 +160,12 @@ class Translator:
     """pycparser integer expression -> Poly over iterators, parameters and opaque atoms."""
 
     def __init__(self, resolve: Resolver, fix_products: Callable[["Poly"], "Poly"] | None = None,
-                 fix_divisor: Callable[["Poly"], "Poly"] | None = None):
+                 fix_divisor: Callable[["Poly"], "Poly"] | None = None,
+                 fix_dividend: Callable[["Poly"], "Poly"] | None = None):
         self.resolve = resolve
+        # a subscript keeps its products symbolic (a linearized one may still be delinearized),
+        # but no row can be read from `(n*NUM)/DEN`: there the compiler's constant is the model
+        self.fix_dividend = fix_dividend
         # a product of sizes that have values (NX*NY of two #defines) may be modelled at them
         self.fix_products = fix_products
         # and so may a divisor (`c % K`, darknet's `c % ksize` with --define ksize=3)
@@ -188,7 +192,14 @@ class Translator:
                 raise NonAffine(node, f"non-affine expression: a product of sizes ({'*'.join(products[0])})",
                                 "give all but one of them a value with --define ("
                                 + " ".join(f"--define {n}=VALUE" for n in names[1:]) + ")")
-        if p.degree() > 1 or not p.is_integral():
+        if p.degree() > 1:
+            m = next(m for m, _ in p.terms if len(m) > 1)
+            sizes = [n for n in m if self.resolve(n, node)[0] != "iter"]
+            raise NonAffine(node, f"non-affine expression: a product of a loop iterator and a size "
+                                  f"({'*'.join(m)})",
+                            f"give {sizes[0]} a value (a #define, or --define {sizes[0]}=VALUE)" if sizes
+                            else "looptx needs expressions affine in loop iterators and parameters")
+        if not p.is_integral():
             raise NonAffine(node, "non-affine expression",
                             "looptx needs expressions affine in loop iterators and parameters")
         text = p.isl()
@@ -238,6 +249,8 @@ class Translator:
                 if c is None or c.denominator != 1 or c <= 0:
                     raise NonAffine(node, f"non-affine: '{node.op}' by a non-constant or non-positive value",
                                     "divide only by positive integer constants")
+                if a.degree() > 1 and self.fix_dividend is not None:
+                    a = self.fix_dividend(a)
                 ca = a.constant()
                 if ca is not None and ca >= 0:      # constant folding, C semantics on non-negatives
                     return Poly.const(ca // c if node.op == "/" else ca % c)
@@ -255,7 +268,12 @@ class Translator:
                                     "the generated loops count with int: shift by at most 30")
                 if node.op == "<<":
                     return a * Poly.const(2 ** int(c))
-                raise NonAffine(node, "right shift in an index expression", "divide by a constant instead")
+                # an arithmetic shift (gcc's, and every target's, for a signed value) rounds down,
+                # as isl's floor does, whatever the sign: no obligation
+                ca = a.constant()
+                if ca is not None:
+                    return Poly.const(ca // 2 ** int(c))
+                return self.atom(f"floor(({self.isl_of(a, node.left)})/{2 ** int(c)})")
             raise NonAffine(node, f"non-affine operator '{node.op}' in an index or bound",
                             "loop bounds and subscripts may use + - * / % with integer constants")
         if isinstance(node, c_ast.TernaryOp):

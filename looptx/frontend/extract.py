@@ -418,7 +418,7 @@ class Extractor:
         sid = len(self.stmts)
         # subscripts keep fixed sizes symbolic so that linearized ones can still be
         # delinearized; the sizes are substituted once the array's shape is known
-        tr = Translator(self.resolve_subscript, fix_divisor=self._fix_divisor)
+        tr = Translator(self.resolve_subscript, fix_divisor=self._fix_divisor, fix_dividend=self._fix_products)
         self.cur_accesses: list[RawAccess] = []
         self.cur_tr = tr
         lhs = node.lvalue

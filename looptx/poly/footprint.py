@@ -190,7 +190,12 @@ def _reached(scop: Scop, array: str, values: dict[str, int], writes: bool = Fals
             if not index:
                 continue
             m = isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> {array}[{', '.join(index)}] }}")
-            r = m.intersect_domain(evaluated(scop, s, a)).intersect_params(sizes).range()
+            # the instances the code runs at these sizes, outside the model's context too: a row
+            # fact of an array the region only reads (`M >= ntaps` for `x[n*M + k]`) is assumed
+            # and never checked, and sizes that break it leave the context empty
+            where = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {s.domain or '1 = 1'}"
+                            f"{' and (' + a.guard + ')' if a.guard else ''} }}")
+            r = m.intersect_domain(where).intersect_params(sizes).range()
             reached = r if reached is None else reached.union(r)
     if reached is not None:
         # the parameters are fixed: project them out, so the bounds are numbers

@@ -1,0 +1,58 @@
+"""Probe 54 (signal and image processing): a loop-body local set by a one-thread kernel and read
+by a mapped one keeps its value in device memory; the harness sizes a read-only flattened array
+by what the code reads where its rows overlap (a decimator's `ntaps > M`); `(n*NUM)/DEN` with
+#defines and `len>>1` in a bound are modelled."""
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from test_cuda_codegen import needs_nvcc, nvcc_compile
+
+DATA = Path(__file__).resolve().parent / "data" / "probe54"
+
+
+def _ok(rc, out, err):
+    assert rc == 0 and ": ok " in out, out + err
+
+
+def test_a_local_of_a_host_loop_reaches_the_mapped_kernel():
+    # resize's per-row weight `float fy = beta[y];`: the emulation declares it once, outside the
+    # kernels, and the value reaches the x kernel (before: each kernel had its own, unset)
+    for sizes in (("w=37", "h=5"), ("w=64", "h=3")):
+        _ok(*run_cli("run", DATA / "rowscale_min.c", "--function", "row_scale",
+                     "--recipe", DATA / "rowscale_cuda.yaml", *[x for s in sizes for x in ("-D", s)]))
+
+
+@needs_nvcc
+def test_the_cu_keeps_that_local_in_device_memory():
+    rc, cu, err = run_cli("transform", DATA / "rowscale_min.c", "--function", "row_scale",
+                          "--recipe", DATA / "rowscale_cuda.yaml", "--target", "cuda")
+    assert rc == 0, err
+    assert "fy[0] = beta[lx_h0];" in cu and "= fy[0] * src[" in cu, cu
+    assert not re.search(r"^\s*float fy;", cu, re.M), cu
+    assert nvcc_compile(cu) is None
+
+
+@pytest.mark.parametrize("sizes", [("nout=37", "ntaps=9", "M=3"), ("nout=5", "ntaps=16", "M=2"),
+                                   ("nout=10", "ntaps=4", "M=4")])
+def test_a_decimator_whose_taps_span_rows_validates(sizes):
+    # x[n*M + k] with ntaps > M: rows overlap, which the model assumes away for an array it only
+    # reads; the harness gave x one element there and the variable-size build wrote past it
+    rc, out, err = run_cli("run", DATA / "decim.c", "--function", "fir_decimate",
+                           *[x for s in sizes for x in ("-D", s)])
+    _ok(rc, out, err)
+
+
+def test_a_fixed_ratio_resampler_divides_a_defined_product():
+    recipe = DATA / "resamp.yaml"
+    for n in (37, 40):
+        _ok(*run_cli("run", DATA / "resamp2.c", "--function", "resample_fixed", "--recipe", recipe,
+                     "-D", f"out_len={n}", "-D", "out_stride=2"))
+
+
+def test_a_right_shift_in_a_bound_is_a_floor_division():
+    for n in (37, 40, 1):
+        _ok(*run_cli("run", DATA / "pitch_down.c", "--function", "pitch_downsample",
+                     "--recipe", DATA / "pitch_tile.yaml", "-D", f"len={n}", "-D", "C=2"))
