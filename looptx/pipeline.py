@@ -42,7 +42,13 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
             lines = emulation_block(rc)
             if spelled:
                 from looptx.codegen.c import unused_counters
-                own = unused_counters([n for n, _ in variant.scop.own_iterators], lines, "  ")
+                scop = variant.scop
+                # the emulation's grid loops and each thread declare their own (`for (int j`, a
+                # privatized `sum`): the function's variable of that name is then unused
+                counters = [n for n, _ in scop.own_iterators]
+                own = unused_counters(counters, lines, "  ", unused={n for n in counters if _declares(lines, n)})
+                own += unused_counters((), lines, "  ", "each emulated thread has its own", unused={
+                    a.name for a in scop.arrays if a.local and a.declared_by_function and _declares(lines, a.name)})
                 lines = ["{"] + own + ["  " + x if x else x for x in lines] + ["}"] if own else lines
     if lines is None:
         node, plan = build(variant)
@@ -53,6 +59,13 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
     if bare:
         return lines
     return outer_decls(variant.scop) + lines + list(variant.scop.final_values)
+
+
+def _declares(lines: list[str], name: str) -> bool:
+    """Whether C `lines` declare `name` (a type word, then the name): in C two names follow
+    each other only there, or after a keyword."""
+    return any(m.group(1) not in ("return", "else", "case", "goto", "sizeof", "do")
+               for m in re.finditer(rf"\b([A-Za-z_]\w*)\s+\**{re.escape(name)}\s*[;=\[,)]", "\n".join(lines)))
 
 
 def region_name(program: Program, index: int) -> str:

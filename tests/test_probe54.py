@@ -3,6 +3,7 @@ by a mapped one keeps its value in device memory; the harness sizes a read-only 
 by what the code reads where its rows overlap (a decimator's `ntaps > M`); `(n*NUM)/DEN` with
 #defines and `len>>1` in a bound are modelled."""
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,28 @@ def test_a_right_shift_in_a_bound_is_a_floor_division():
     for n in (37, 40, 1):
         _ok(*run_cli("run", DATA / "pitch_down.c", "--function", "pitch_downsample",
                      "--recipe", DATA / "pitch_tile.yaml", "-D", f"len={n}", "-D", "C=2"))
+
+
+def test_the_emulation_of_a_privatized_accumulator_compiles_without_warnings(tmp_path):
+    # CMSIS arm_conv_q7: the grid emulation's `for (int j` and each thread's `sum` leave the
+    # function's `uint32_t i, j;` and `q31_t sum;` unused; a thread's `sum = 0` sits under a
+    # guard that the j loop's bounds imply, which gcc cannot see
+    out = tmp_path / "conv.c"
+    rc, _, err = run_cli("transform", DATA / "conv_q7.c", "--function", "arm_conv_q7",
+                         "--recipe", DATA / "conv_cuda.yaml", "-o", out)
+    assert rc == 0, err
+    p = subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-c", str(out), "-o", str(tmp_path / "conv.o")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    _ok(*run_cli("run", DATA / "conv_q7.c", "--function", "arm_conv_q7", "--recipe", DATA / "conv_cuda.yaml",
+                 "-D", "srcALen=37", "-D", "srcBLen=9"))
+
+
+def test_a_table_built_and_read_through_an_index_in_one_region_says_why_and_how():
+    rc, out, err = run_cli("deps", DATA / "histeq.c", "--function", "histeq_apply")
+    assert rc == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"{DATA / 'histeq.c'}:27:14: error: non-affine subscript of 'lut'") and \
+        "the region writes 'lut'" in err and "a region of their own" in err, err
+    # the remedy: the region that only reads the table
+    rc, out, err = run_cli("deps", DATA / "histeq.c", "--function", "histeq_lut_only")
+    assert rc == 0, err

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from looptx import ir
 from looptx.codegen import ast as K
-from looptx.codegen.c import (CPrinter, ThreadPrinter, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
+from looptx.codegen.c import (CPrinter, ThreadPrinter, _zeroed, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
                               name_loops, used_helpers)
 from looptx.codegen.cuda_const import const_parameters
 from looptx.codegen.cuda_locals import crossing_locals, device_decl, local_guard
@@ -325,8 +325,11 @@ class HostPrinter(CPrinter):
             lines.append(f"{self.ind * depth_in}for (int {t} = 0; {t} < {block[axis]}; {t}++)")
             depth_in += 1
         lines.append(f"{self.ind * depth_in}{{")
+        # zeroed: a thread sets a local under a guard and reads it in a loop whose bounds imply
+        # that guard, which gcc cannot pair (-Wmaybe-uninitialized)
+        ctypes = {a.decl: a.ctype for a in self.v.scop.arrays if a.local and not a.rank}
         for d in kc.local:
-            lines.append(f"{self.ind * (depth_in + 1)}{d}")
+            lines.append(f"{self.ind * (depth_in + 1)}{_zeroed(d, ctypes.get(d))}")
         for ln in ThreadPrinter(self.v, self.rc.buffers, self.ind).lines(kc.node, 1):
             lines.append(self.ind * depth_in + ln)
         lines.append(f"{self.ind * depth_in}}}")

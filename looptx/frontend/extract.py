@@ -490,6 +490,13 @@ class Extractor:
                 if isinstance(e.node, (c_ast.UnaryOp, c_ast.StructRef)):
                     raise self.nonaffine(e) from None
                 what = e.what.replace("non-affine: ", "").replace("non-affine ", "")
+                if kind == "read" and name in self.written and through_index(e, self.assigned):
+                    # a table the region builds and then reads through an index (histogram
+                    # equalisation's `lut[img[i]]`): which element depends on data
+                    raise self.error(node, f"non-affine subscript of '{name}': {what}, and the region "
+                                           f"writes '{name}', so which element it reads depends on data",
+                                     f"put the loops that write '{name}' in a region of their own; a "
+                                     f"region that only reads '{name}' may read it through an index") from None
                 raise self.error(node, f"non-affine subscript of '{name}': {what}",
                                  e.hint or "subscripts must be affine in loop iterators and parameters") from None
         if any(wide_subscript(s, self.symbol, self.lookup, self.loops) for s in subs):
