@@ -82,3 +82,12 @@ def test_a_table_built_and_read_through_an_index_in_one_region_says_why_and_how(
     # the remedy: the region that only reads the table
     rc, out, err = run_cli("deps", DATA / "histeq.c", "--function", "histeq_lut_only")
     assert rc == 0, err
+
+
+@pytest.mark.gpu
+def test_the_local_reaches_the_mapped_kernel_on_the_gpu():
+    from conftest import require_gpu
+    require_gpu()
+    for sizes in (("w=37", "h=5"), ("w=64", "h=3")):
+        _ok(*run_cli("run", DATA / "rowscale_min.c", "--function", "row_scale", "--target", "cuda",
+                     "--recipe", DATA / "rowscale_cuda.yaml", *[x for s in sizes for x in ("-D", s)]))

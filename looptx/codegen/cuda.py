@@ -53,8 +53,9 @@ class RegionCuda:
     warnings: list[str] = field(default_factory=list)
     # variables of the function that carry no value in or out: the host function's own
     scratch: frozenset = frozenset()
-    # declarations of the locals kept in device memory: the C emulation declares them once
-    hoisted: list = field(default_factory=list)
+    # the locals kept in device memory (scop Arrays): the C emulation declares them once, and
+    # a caller of the launcher gives them memory, having no variable of theirs
+    device_locals: list = field(default_factory=list)
     # the file's integer macros (cu_file's): the values of the sizes a local's initializer
     # computes from them
     int_macros: dict = field(default_factory=dict)
@@ -161,8 +162,8 @@ def _has_sync(node: K.Node) -> bool:
     return any(_has_sync(c) for c in K.children(node))
 
 
-def generate(variant: Variant, name: str, deps=None, hoisted: frozenset = frozenset()) -> RegionCuda:
-    """Every kernel of the region and the host launch code (as KernelAST).  `hoisted`: locals
+def generate(variant: Variant, name: str, deps=None, device_locals: frozenset = frozenset()) -> RegionCuda:
+    """Every kernel of the region and the host launch code (as KernelAST).  `device_locals`: locals
     kept in device memory (cuda_locals.crossing_locals)."""
     from looptx.poly.astgen import _Builder
     from looptx.poly.deps import compute_deps
@@ -173,7 +174,7 @@ def generate(variant: Variant, name: str, deps=None, hoisted: frozenset = frozen
     plan = make_plan(variant) if promotions(variant) else Plan(variant, variant.width)
     v = plan.variant
     kern = gpu.kernels(v, name)
-    crossing = crossing_locals(v, kern) if not hoisted else frozenset()
+    crossing = crossing_locals(v, kern) if not device_locals else frozenset()
     if crossing:
         # the same dependences: only where the code keeps the variable changes
         arrays = tuple(dataclasses.replace(a, local=False) if a.name in crossing else a for a in scop.arrays)
@@ -237,8 +238,8 @@ def generate(variant: Variant, name: str, deps=None, hoisted: frozenset = frozen
     out.arrays = device_arrays(scop, [a for a in scop.arrays if not a.local])
     out.params = _size_params(scop)
     out.written_scalars = written_scalars
-    out.scratch = scratch(scop) | hoisted
-    out.hoisted = [a.decl for a in scop.arrays if a.name in hoisted]
+    out.scratch = scratch(scop) | device_locals
+    out.device_locals = [a for a in scop.arrays if a.name in device_locals]
     out.warnings += count_warnings(v, out.arrays)
     return out
 
@@ -342,7 +343,7 @@ def emulation_block(rc: RegionCuda) -> list[str]:
     Kernels with barriers cannot be emulated thread by thread; the caller falls back to the
     sequential schedule for those."""
     printer = HostPrinter(rc, emulate=True)
-    return ["{"] + ["  " + d for d in rc.hoisted] + printer.lines(rc.host_node, 1) + ["}"]
+    return ["{"] + ["  " + a.decl for a in rc.device_locals] + printer.lines(rc.host_node, 1) + ["}"]
 
 
 def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = False,
@@ -478,7 +479,9 @@ def launch_spec(rc: RegionCuda) -> dict:
             threads *= b
         shared = sum(_bytes(d) for d in kc.shared)
         kernels.append({"name": kc.name, "threads": threads, "shared_bytes": shared, "sync": kc.has_sync})
-    return {"name": rc.name, "args": args, "kernels": kernels, "records": records}
+    # locals the kernels keep in device memory: the caller has no value of theirs to pass
+    device_locals = {a.name: (a.ctype, list(a.dims)) for a in rc.device_locals}
+    return {"name": rc.name, "args": args, "kernels": kernels, "records": records, "device_locals": device_locals}
 
 
 def _bytes(decl: str) -> int:

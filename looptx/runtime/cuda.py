@@ -99,6 +99,19 @@ class CudaResult:
     max_rel_error: float | None = None
 
 
+def _device_locals(spec: dict, sizes: Mapping[str, int]) -> dict[str, np.ndarray]:
+    """Memory for the locals the kernels keep on the device (codegen/cuda_locals.crossing_locals):
+    the launcher takes them as it takes the arrays, and the region's caller has none."""
+    from looptx.runtime.harness import eval_extent
+    out = {}
+    for name, (ctype, dims) in (spec.get("device_locals") or {}).items():
+        count = 1
+        for d in dims:
+            count *= eval_extent(d, sizes)
+        out[name] = np.zeros(max(count, 1), dtype=ctype_info(ctype)[0])
+    return out
+
+
 class CudaSession:
     """One process's GPU: pycuda on the primary context, device limits, launches."""
 
@@ -154,6 +167,7 @@ class CudaSession:
         dev, pristine, host_out = {}, {}, {}
         records = b.spec.get("records") or {}
         inputs, written = _with_structs(records, inputs, written, sizes)
+        inputs = {**inputs, **_device_locals(b.spec, sizes)}
         e0, e1 = drv.Event(), drv.Event()
         e0.record()
         for kind, name, ctype in b.spec["args"]:
