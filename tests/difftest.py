@@ -54,6 +54,21 @@ def region_function(path: Path) -> str | None:
     return m.group(1) if m else None
 
 
+def corpus_program(path):
+    """The parsed corpus kernel `path` (its region function's regions where line 2 names one),
+    parsed once per process: Programs are immutable values, and the dependences and other
+    models computed on their scops (`Scop.cached`) are then shared by every test that uses
+    the kernel in this process instead of being computed again on a fresh parse."""
+    path = str(path)
+    return _corpus_program(path, region_function(Path(path)))
+
+
+@functools.lru_cache(maxsize=None)
+def _corpus_program(path: str, function: str | None):
+    from looptx.pipeline import load
+    return load(path, function=function)
+
+
 def _run(src_text: str, sizes: dict[str, int], include: Path = KERNELS, timeout: float = 60) -> str:
     digest = hashlib.sha256((src_text + repr(sorted(sizes.items()))).encode()).hexdigest()[:20]
     exe = BUILD_DIR / f"k{digest}"

@@ -9,10 +9,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+import cuda_cases
 from cuda_cases import kernel_names, recipes, yaml_text
-from difftest import KERNELS, check_same, kernel_files, region_function, size_sets
+from difftest import KERNELS, check_same, corpus_program, kernel_files, size_sets
+from looptx.codegen.render import render_file
 from looptx.errors import LegalityError
-from looptx.pipeline import load, transform_file
+from looptx.frontend.names import to_user
+from looptx.pipeline import c_block, cuda_file, header, transform_file, variants_for
 from looptx.recipe.apply import apply_recipe
 from looptx.recipe.schema import load_yaml
 
@@ -59,11 +62,31 @@ def nvcc_compile_all(texts: list[str]) -> list[str | None]:
     return list(POOL.map(nvcc_compile, texts))
 
 
-def _variant_texts(kernel, tmp_path, steps):
-    r = tmp_path / f"{kernel.stem}-{abs(hash(tuple(steps)))}.yaml"
-    r.write_text(yaml_text(steps))
-    fn = region_function(kernel)
-    return transform_file(str(kernel), recipe=str(r), function=fn, target=("cuda", "c"))
+def _applying_once():
+    """variants_for that applies a recipe to a Program once: cuda_cases.recipes applies every
+    candidate recipe to pick the kernel's three, and the test then writes the .cu and C texts
+    of those three from the same applications (Programs and Variants are immutable values)."""
+    done = {}
+
+    def apply(program, recipe, **kw):
+        key = (id(program), recipe.text, tuple(sorted(kw.items())))
+        if key not in done:
+            done[key] = (program, variants_for(program, recipe, **kw))   # keeps id(program) taken
+        return done[key][1]
+    return apply
+
+
+def _variant_texts(prog, kernel, steps, apply=variants_for):
+    """The .cu file and its C emulation for the recipe: what `transform_file(kernel, recipe,
+    function=..., target=("cuda", "c"))` writes (one reading of the file, one application of
+    the recipe for both targets), made from the process's one parse of the kernel
+    (difftest.corpus_program), whose dependences every recipe on the kernel shares."""
+    recipe = load_yaml(yaml_text(steps), file=f"{kernel.stem}.yaml")
+    variants, applied = apply(prog, recipe)
+    head = header(str(kernel), applied)
+    cu = to_user(cuda_file(prog, variants, head))
+    c = to_user(render_file(prog, {i: c_block(v, spelled=True) for i, v in variants.items()}, head))
+    return cu, c
 
 
 UNMAPPED = {"cholesky", "doitgen-scalar", "floyd-warshall", "gemv-scalar", "seidel-1d", "seidel-2d"}
@@ -72,15 +95,17 @@ TWO_RECIPES = {"doitgen-scalar", "gemv-scalar"}
 
 @needs_nvcc
 @pytest.mark.parametrize("kernel", kernel_files(), ids=lambda k: k.stem)
-def test_corpus_kernel_cuda(kernel, tmp_path):
-    prog = load(str(kernel), function=region_function(kernel))
+def test_corpus_kernel_cuda(kernel, monkeypatch):
+    prog = corpus_program(kernel)
+    apply = _applying_once()
+    monkeypatch.setattr(cuda_cases, "variants_for", apply)
     cases = recipes(prog)
     # the generator's coverage, kernel by kernel: three recipes, two or more of them mapped,
     # except where every loop carries a dependence or a scalar reduction leaves one recipe out
     assert len(cases) >= (2 if kernel.stem in TWO_RECIPES else 3), (kernel.stem, cases)
     mapped = sum(1 for c in cases if any(s.startswith("cuda:") for s in c))
     assert mapped >= (0 if kernel.stem in UNMAPPED else 2), (kernel.stem, cases)
-    texts = [_variant_texts(kernel, tmp_path, steps) for steps in cases]
+    texts = [_variant_texts(prog, kernel, steps, apply) for steps in cases]
     errors = nvcc_compile_all([cu for cu, _ in texts])
     for steps, err, (cu, _) in zip(cases, errors, texts):
         assert err is None, f"{kernel.stem} {steps}:\n{err}\n{cu[-3000:]}"
@@ -121,7 +146,7 @@ def test_shared_memory_matmul(tmp_path):
 
 
 def test_mapping_a_dependence_carrying_loop_is_rejected():
-    prog = load(str(KERNELS / "matmul.c"))
+    prog = corpus_program(KERNELS / "matmul.c")
     steps = load_yaml("steps:\n  - tile: {stmt: 0, loop: k, size: 16, control: kk}\n"
                       "  - cuda: {stmt: 0, block: [kk], thread: [k]}\n", file="r.yaml")
     with pytest.raises(LegalityError) as e:

@@ -5,9 +5,8 @@ import os
 import random
 from pathlib import Path
 
-from difftest import check_same, kernel_files, region_function, size_sets
+from difftest import check_same, corpus_program, kernel_files, size_sets
 from looptx.frontend.cparse import parse_file
-from looptx.pipeline import load
 from randprog import random_program, random_recipe
 from recipe_cases import transform_text
 
@@ -22,7 +21,7 @@ def test_random_recipes(tmp_path):
     for trial in range(TRIES):
         if trial % 3 == 2:
             kernel = rng.choice(corpus)
-            prog = load(str(kernel), function=region_function(kernel))
+            prog = corpus_program(kernel)
         else:
             kernel = tmp_path / f"rand{trial}.c"
             kernel.write_text(random_program(rng))

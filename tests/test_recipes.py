@@ -3,8 +3,7 @@ set; accepted steps must give bit-identical outputs (exact legality keeps each e
 order)."""
 import pytest
 
-from difftest import check_same, kernel_files, region_function, size_sets
-from looptx.pipeline import load
+from difftest import check_same, corpus_program, kernel_files, size_sets
 from recipe_cases import candidates, transform_text
 
 KINDS = ["permute", "tile", "split", "unroll", "fuse", "distribute", "skew", "shift", "peel", "reverse",
@@ -13,20 +12,13 @@ MIN_ACCEPTED = {"fuse": 2, "distribute": 3}
 # steps with a size a problem size may or may not divide (a tile, an unroll factor, a copy's
 # tile); the others are checked at the second, non-dividing (odd) size set only
 SIZED = {"tile", "unroll", "datacopy"}
-_programs = {}
-
-
-def program(k):
-    if k not in _programs:
-        _programs[k] = load(str(k), function=region_function(k))
-    return _programs[k]
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_step_on_corpus(kind):
     accepted, rejected, tried = [], [], 0
     for k in kernel_files():
-        prog = program(k)
+        prog = corpus_program(k)
         for step in candidates(prog, kind):
             tried += 1
             text, err = transform_text(prog, [step])
