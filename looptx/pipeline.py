@@ -37,7 +37,9 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
     lines = None
     if mappings(variant):
         from looptx.codegen.cuda import emulation_block, generate
-        rc = generate(variant, "region")
+        # the name of the .cu's kernels where the function has one region (region_name): the
+        # emulation's comments name them alike, and `--target cuda,c` generates them once
+        rc = generate(variant, variant.scop.function or "region")
         if not any(k.has_sync for k in rc.kernels):
             lines = emulation_block(rc)
             if spelled:

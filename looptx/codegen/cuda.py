@@ -3,6 +3,7 @@ host function that allocates, copies, launches and copies back, an optional stan
 and the C emulation of the grid used by the C backend."""
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import re
@@ -162,9 +163,20 @@ def _has_sync(node: K.Node) -> bool:
     return any(_has_sync(c) for c in K.children(node))
 
 
-def generate(variant: Variant, name: str, deps=None, device_locals: frozenset = frozenset()) -> RegionCuda:
-    """Every kernel of the region and the host launch code (as KernelAST).  `device_locals`: locals
-    kept in device memory (cuda_locals.crossing_locals)."""
+def generate(variant: Variant, name: str, deps=None) -> RegionCuda:
+    """Every kernel of the region and the host launch code (as KernelAST), made once per
+    variant and name: `looptx transform --target cuda,c` writes the .cu and the C emulation of
+    one variant.  A copy: cu_file sets its macros."""
+    if deps is not None:
+        return _generate(variant, name, deps)
+    made = variant._cache.get(("cuda", name))
+    if made is None:
+        made = variant._cache[("cuda", name)] = _generate(variant, name)
+    return copy.copy(made)
+
+
+def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset = frozenset()) -> RegionCuda:
+    """generate's work.  `device_locals`: locals kept in device memory (cuda_locals.crossing_locals)."""
     from looptx.poly.astgen import _Builder
     from looptx.poly.deps import compute_deps
     from looptx.poly.gpu_host import host_tree
@@ -178,8 +190,8 @@ def generate(variant: Variant, name: str, deps=None, device_locals: frozenset = 
     if crossing:
         # the same dependences: only where the code keeps the variable changes
         arrays = tuple(dataclasses.replace(a, local=False) if a.name in crossing else a for a in scop.arrays)
-        return generate(variant.evolve(scop=dataclasses.replace(scop, arrays=arrays, _cache={})), name,
-                        deps or compute_deps(scop), crossing)
+        return _generate(variant.evolve(scop=dataclasses.replace(scop, arrays=arrays, _cache={})), name,
+                         deps or compute_deps(scop), crossing)
     if gpu.mappings(v):
         deps = deps or compute_deps(scop)
         for K0, c in gpu.check(v, deps):

@@ -193,8 +193,9 @@ def _reached(scop: Scop, array: str, values: dict[str, int], writes: bool = Fals
             # the instances the code runs at these sizes, outside the model's context too: a row
             # fact of an array the region only reads (`M >= ntaps` for `x[n*M + k]`) is assumed
             # and never checked, and sizes that break it leave the context empty
-            where = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {s.domain or '1 = 1'}"
-                            f"{' and (' + a.guard + ')' if a.guard else ''} }}")
+            where = scop.cached(("run_instances", a.ref), lambda: isl.Set(
+                f"{scop.prefix}{{ {s.tuple_text()} : {s.domain or '1 = 1'}"
+                f"{' and (' + a.guard + ')' if a.guard else ''} }}"))
             r = m.intersect_domain(where).intersect_params(sizes).range()
             reached = r if reached is None else reached.union(r)
     if reached is not None:

@@ -110,7 +110,10 @@ def _load_program(path: str, sizes: Mapping[str, int], function, extra_decls, sy
     except OSError:
         mtime = None
     picks = dict(picks or {})
-    key = (path, mtime, tuple(sorted(sizes.items())), function, extra_decls, symbolic,
+    # the model with variable sizes reads only a fragment's stand-ins among the sizes: one
+    # parse (and the dependences and recipes applied on it) serves every -D of a session
+    keyed = sizes if symbolic is None else {k: v for k, v in sizes.items() if k in symbolic}
+    key = (path, mtime, tuple(sorted(keyed.items())), function, extra_decls, symbolic,
            tuple(sorted(picks.items())))
     prog = _PROGRAMS.get(key)
     if prog is None:
@@ -150,7 +153,7 @@ def _variant(program, region: int, rec, unsafe: bool):
 
     scop = program.scops[region]
     if rec is None or not rec.steps:
-        return original(scop), None
+        return scop.cached("original_variant", lambda: original(scop)), None
     for s, r, u, made in _RECENT:
         if s is scop and u == unsafe and r == rec:
             return made
@@ -241,7 +244,12 @@ class CEvaluator:
         tc = self.toolchain(point)
         variant, applied = self.variant(point, recipe)
         from looptx.pipeline import c_block
-        return CPayload(region_source(sig, c_block(variant)), sig, tc), applied
+        # a variant asked for again (the code for variable sizes at each -D of a session) is
+        # printed once: its code does not depend on the sizes
+        lines = variant._cache.get("c_block")
+        if lines is None:
+            lines = variant._cache["c_block"] = tuple(c_block(variant))
+        return CPayload(region_source(sig, list(lines)), sig, tc), applied
 
     def recipe_for(self, point: Mapping[str, Any], recipe=None):
         """The region's recipe bound with a point, its steps' arguments checked and nothing
