@@ -91,3 +91,9 @@ def test_the_local_reaches_the_mapped_kernel_on_the_gpu():
     for sizes in (("w=37", "h=5"), ("w=64", "h=3")):
         _ok(*run_cli("run", DATA / "rowscale_min.c", "--function", "row_scale", "--target", "cuda",
                      "--recipe", DATA / "rowscale_cuda.yaml", *[x for s in sizes for x in ("-D", s)]))
+
+
+def test_a_misspelt_define_does_not_suggest_one_the_file_fixes():
+    rc, out, err = run_cli("transform", DATA / "sobel.c", "--function", "sobel", "-D", "WW=3")
+    assert rc == 2 and err.count("\n") == 1, err
+    assert "did you mean 'W'? sobel.c #defines it" in err and "change the #define" in err, err

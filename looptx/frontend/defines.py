@@ -170,6 +170,17 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
         if at is not None:
             where["line"], where["col"] = src.pos(at)
         base = os.path.basename(path)
-        raise LooptxError(f"-D {name}={value}: '{name}' is not a size or parameter of {base}",
-                          hint=f"did you mean '{close}'? --define {close}={value}" if close else
-                          f"give --define only for names that {base} uses", **where)
+        hint = f"did you mean '{close}'? --define {close}={value}" if close else \
+            f"give --define only for names that {base} uses"
+        if close and _plain_define(close, code):
+            # a build keeps the file's value, so `transform` refuses that -D (preprocess.Overridden)
+            hint = (f"did you mean '{close}'? {base} #defines it, so a build keeps its value: change the "
+                    f"#define, or give --define {close}={value} to `looptx run` or `search`, whose harness "
+                    f"uses it")
+        raise LooptxError(f"-D {name}={value}: '{name}' is not a size or parameter of {base}", hint=hint, **where)
+
+
+def _plain_define(name: str, code: str) -> bool:
+    """Whether the file #defines `name` without an #ifndef default."""
+    return bool(re.search(rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(name)}\b", code, re.M)) and \
+        not re.search(rf"^[ \t]*#[ \t]*(?:ifndef[ \t]+{re.escape(name)}\b|if[ \t]+!defined)", code, re.M)
