@@ -97,3 +97,9 @@ def test_a_misspelt_define_does_not_suggest_one_the_file_fixes():
     rc, out, err = run_cli("transform", DATA / "sobel.c", "--function", "sobel", "-D", "WW=3")
     assert rc == 2 and err.count("\n") == 1, err
     assert "did you mean 'W'? sobel.c #defines it" in err and "change the #define" in err, err
+
+
+def test_an_error_names_an_aliased_step_as_the_recipe_writes_it():
+    rc, out, err = run_cli("transform", DATA / "biquad_idx.c", "--function", "arm_biquad_cascade_df1_f32_idx",
+                           "--recipe", DATA / "biquad_r2.yaml")
+    assert rc == 2 and err.count("\n") == 1 and "biquad_r2.yaml:2: step 1 (unroll_jam): error:" in err, err

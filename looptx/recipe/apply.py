@@ -499,7 +499,7 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
                             "iteration after another, or make it an array indexed by the loop; "
                             "or pass --unsafe",
                             file=st.file if st else None, line=st.line if st else None,
-                            step=st.index if st else None, step_name=st.name if st else None)
+                            step=st.index if st else None, step_name=st.shown_name if st else None)
 
 
 def _unrolled_away(before: Variant, after: Variant) -> list[tuple[int, str, int]]:
@@ -593,7 +593,7 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
                     e.hint = ("the statements fuse after " + " and ".join(
                         f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
                         + " before this step (the dependence has a constant distance), or pass --unsafe")
-            raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.name)
+            raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.shown_name)
         for stmt, name, trip in _unrolled_away(before, v):
             removed.setdefault((stmt, name), (st, trip))
         for r in renames(v)[len(renames(before)):]:

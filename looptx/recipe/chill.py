@@ -181,7 +181,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                 raise ln.error(f"cannot read the recipe '{args[0]}' ({path}: no such file)",
                                hint="give the path of a YAML recipe, relative to the annotated file")
             sub = load_file(path, bindings)
-            steps += [Step(s.name, s.args, len(steps) + i + 1, s.file, s.line, s.text)
+            steps += [Step(s.name, s.args, len(steps) + i + 1, s.file, s.line, s.text, spelled=s.spelled)
                       for i, s in enumerate(sub.steps)]
             continue
         converted = convert(ln, name, args, kw, n_statements)

@@ -43,4 +43,4 @@ def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
     hint += PV.hint(deps, dep, [d for d, _ in bad[1:]])
     raise LegalityError(what, hint=hint + ", or pass --unsafe",
                         file=st.file if st else None, line=st.line if st else None,
-                        step=st.index if st else None, step_name=st.name if st else None)
+                        step=st.index if st else None, step_name=st.shown_name if st else None)

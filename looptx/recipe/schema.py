@@ -99,6 +99,13 @@ class Step:
     # a CHiLL script's loop(N): the step's statement numbers count within the procedure's N-th
     # loop nest (pipeline.nest_numbers makes them the file's); None: a recipe's, the file's
     nest: int | None = None
+    # the name as the recipe writes it where it is an alias (`unroll_jam` for unroll): what
+    # errors call the step, so that a search of the recipe for it finds it
+    spelled: str = field(default="", compare=False)
+
+    @property
+    def shown_name(self) -> str:
+        return self.spelled or self.name
 
     def __getitem__(self, key):
         for k, v in self.args:
@@ -114,7 +121,7 @@ class Step:
 
     def error(self, what: str, hint: str | None = None) -> RecipeError:
         return RecipeError(what, hint=hint, file=self.file, line=self.line, step=self.index,
-                           step_name=self.name)
+                           step_name=self.shown_name)
 
     def describe(self) -> str:
         return f"{self.name}: {{{', '.join(f'{k}: {_fmt(v)}' for k, v in self.args)}}}"
@@ -268,7 +275,7 @@ def check_arg(step: Step, arg: str, kind: str, value):
 
 def make_step(name: str, args, index: int, *, file=None, line=None, params=None, text="") -> Step:
     canon = ALIASES.get(name, name)
-    proto = Step(canon, (), index, file, line, text)
+    proto = Step(canon, (), index, file, line, text, spelled=name if canon != name and isinstance(name, str) else "")
     if canon not in SCHEMA:
         known = ", ".join(sorted(SCHEMA))
         also = ", ".join(f"{a} ({c})" for a, c in sorted(ALIASES.items()))
@@ -311,7 +318,7 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
                           f"{given[0]} and {given[1]}", hint=f"keep {given[0]}: ... or {given[1]}: ...")
     ordered = tuple((k, _model_names(schema[k][0], args[k]) if k != "kernel" else args[k])
                     for k in schema if k in args)
-    return Step(canon, ordered, index, file, line, text or f"{canon}: {args}")
+    return Step(canon, ordered, index, file, line, text or f"{canon}: {args}", spelled=proto.spelled)
 
 
 def _model_names(kind: str, value):
