@@ -103,3 +103,12 @@ def test_an_error_names_an_aliased_step_as_the_recipe_writes_it():
     rc, out, err = run_cli("transform", DATA / "biquad_idx.c", "--function", "arm_biquad_cascade_df1_f32_idx",
                            "--recipe", DATA / "biquad_r2.yaml")
     assert rc == 2 and err.count("\n") == 1 and "biquad_r2.yaml:2: step 1 (unroll_jam): error:" in err, err
+
+
+def test_a_fuse_suggests_the_shift_it_needs_at_the_defines_value(tmp_path):
+    # a separable box blur with `#define R 2`: the passes fuse after a shift by R, at R = 2
+    rc, out, err = run_cli("transform", DATA / "boxblur.c", "--function", "box_blur", "--recipe", DATA / "boxblur_r2.yaml")
+    assert rc == 2 and "the statements fuse after 'shift: {stmt: 3, loop: y, by: 2}'" in err, err
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - shift: {stmt: 3, loop: y, by: 2}\n  - fuse: {stmts: [0, 3], loop: y}\n")
+    _ok(*run_cli("run", DATA / "boxblur.c", "--function", "box_blur", "--recipe", r, "-D", "h=20", "-D", "w=17"))

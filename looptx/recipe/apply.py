@@ -588,7 +588,14 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
             if st.name == "distribute" and isinstance(e, LegalityError) and st.get("groups") is None:
                 e.hint = distribute_groups_hint(before, st, e.hint, lambda w: check_legal(w, deps))
             if st.name == "fuse" and isinstance(e, LegalityError):
-                shifts = shifts_that_fuse(before, st, lambda w: check_legal(w, deps))
+                def legal_somewhere(w):
+                    # as the step itself is: at the file's #define values where not for every one
+                    try:
+                        check_legal(w, deps)
+                    except LegalityError:
+                        if legal_at_file_values(w, lambda x: check_legal(x, deps)) is None:
+                            raise
+                shifts = shifts_that_fuse(before, st, legal_somewhere)
                 if shifts:
                     e.hint = ("the statements fuse after " + " and ".join(
                         f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
