@@ -112,3 +112,11 @@ def test_a_fuse_suggests_the_shift_it_needs_at_the_defines_value(tmp_path):
     r = tmp_path / "r.yaml"
     r.write_text("steps:\n  - shift: {stmt: 3, loop: y, by: 2}\n  - fuse: {stmts: [0, 3], loop: y}\n")
     _ok(*run_cli("run", DATA / "boxblur.c", "--function", "box_blur", "--recipe", r, "-D", "h=20", "-D", "w=17"))
+
+
+def test_a_tile_that_would_split_a_loop_does_not_suggest_an_illegal_distribute():
+    # opus celt_fir: `sum` per iteration of i, read by the statement after the j loop
+    rc, out, err = run_cli("transform", DATA / "celt_fir.c", "--recipe", DATA / "celt_fir_chill.py")
+    assert rc == 2 and err.count("\n") == 1, err
+    assert "step 1 (tile)" in err and "distributing loop 'i' first would not do either" in err, err
+    assert "(distribute {stmts:" not in err, err

@@ -581,7 +581,7 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
                 _say_unrolled(e, removed, before)
             if renamed_by and type(e) is RecipeError:
                 say_fused(e, renamed_by)
-            if st.name == "permute" and type(e) is RecipeError and not unsafe:
+            if type(e) is RecipeError and not unsafe:      # a permute's, a tile's (poly/schedule.py)
                 check_distribute_hint(e, before, lambda w: check_legal(w, deps))
             if isinstance(e, LegalityError):
                 as_mapping_refusal(e, st)
