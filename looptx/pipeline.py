@@ -41,7 +41,7 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
         # emulation's comments name them alike, and `--target cuda,c` generates them once
         rc = generate(variant, variant.scop.function or "region")
         if not any(k.has_sync for k in rc.kernels):
-            lines = emulation_block(rc)
+            lines = emulation_block(rc, spelled)
             if spelled:
                 from looptx.codegen.c import unused_counters
                 scop = variant.scop

@@ -67,6 +67,8 @@ def test_the_emulation_of_a_privatized_accumulator_compiles_without_warnings(tmp
     rc, _, err = run_cli("transform", DATA / "conv_q7.c", "--function", "arm_conv_q7",
                          "--recipe", DATA / "conv_cuda.yaml", "-o", out)
     assert rc == 0, err
+    # and in the file's own type names
+    assert "q31_t sum = 0;" in out.read_text() and "(q15_t)pIn1[j]" in out.read_text()
     p = subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-c", str(out), "-o", str(tmp_path / "conv.o")],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr

@@ -296,8 +296,8 @@ class HostPrinter(CPrinter):
 
     omp = False
 
-    def __init__(self, rc: RegionCuda, emulate: bool, indent="  "):
-        super().__init__(rc.variant, indent)
+    def __init__(self, rc: RegionCuda, emulate: bool, indent="  ", spelled: bool = False):
+        super().__init__(rc.variant, indent, spelled=spelled)
         self.rc = rc
         self.emulate = emulate
 
@@ -341,21 +341,27 @@ class HostPrinter(CPrinter):
         # zeroed: a thread sets a local under a guard and reads it in a loop whose bounds imply
         # that guard, which gcc cannot pair (-Wmaybe-uninitialized)
         ctypes = {a.decl: a.ctype for a in self.v.scop.arrays if a.local and not a.rank}
+        # in the user's file, as it spells them (`q31_t sum;`, not `int sum;`)
+        spelling = {a.decl: a.spelled_decl for a in self.v.scop.arrays
+                    if a.local and a.spelled_decl} if self.spelled else {}
         for d in kc.local:
-            lines.append(f"{self.ind * (depth_in + 1)}{_zeroed(d, ctypes.get(d))}")
-        for ln in ThreadPrinter(self.v, self.rc.buffers, self.ind).lines(kc.node, 1):
+            lines.append(f"{self.ind * (depth_in + 1)}{_zeroed(spelling.get(d, d), ctypes.get(d))}")
+        thread = ThreadPrinter(self.v, self.rc.buffers, self.ind)
+        thread.spelled = self.spelled
+        for ln in thread.lines(kc.node, 1):
             lines.append(self.ind * depth_in + ln)
         lines.append(f"{self.ind * depth_in}}}")
         lines.append(f"{pad}}}")
         return lines
 
 
-def emulation_block(rc: RegionCuda) -> list[str]:
+def emulation_block(rc: RegionCuda, spelled: bool = False) -> list[str]:
     """The region for the C backend: every kernel emulated by loops over blocks and threads.
     Kernels with barriers cannot be emulated thread by thread; the caller falls back to the
-    sequential schedule for those."""
-    printer = HostPrinter(rc, emulate=True)
-    return ["{"] + ["  " + a.decl for a in rc.device_locals] + printer.lines(rc.host_node, 1) + ["}"]
+    sequential schedule for those.  `spelled`: for the user's file (codegen/c.CPrinter)."""
+    printer = HostPrinter(rc, emulate=True, spelled=spelled)
+    return ["{"] + ["  " + (a.spelled_decl if spelled and a.spelled_decl else a.decl) for a in rc.device_locals] \
+        + printer.lines(rc.host_node, 1) + ["}"]
 
 
 def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = False,
