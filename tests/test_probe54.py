@@ -122,3 +122,8 @@ def test_a_tile_that_would_split_a_loop_does_not_suggest_an_illegal_distribute()
     assert rc == 2 and err.count("\n") == 1, err
     assert "step 1 (tile)" in err and "distributing loop 'i' first would not do either" in err, err
     assert "(distribute {stmts:" not in err, err
+
+
+def test_a_chill_script_error_names_its_unroll_jam_so_too():
+    rc, out, err = run_cli("transform", DATA / "biquad_idx.c", "--recipe", DATA / "biquad_uj.py")
+    assert rc == 2 and err.count("\n") == 1 and "biquad_uj.py:5: step 1 (unroll_jam): error:" in err, err

@@ -362,8 +362,8 @@ class ThreadPrinter(CPrinter):
 
     omp = False
 
-    def __init__(self, variant, buffers=(), indent="  "):
-        super().__init__(variant, indent)
+    def __init__(self, variant, buffers=(), indent="  ", spelled: bool = False):
+        super().__init__(variant, indent, spelled=spelled)
         self.lead = {b.name: b.lead for b in buffers if b.lead}
 
     def ref_text(self, r: ir.Ref) -> str:

@@ -300,6 +300,12 @@ class HostPrinter(CPrinter):
         super().__init__(rc.variant, indent, spelled=spelled)
         self.rc = rc
         self.emulate = emulate
+        locals_ = [a for a in rc.variant.scop.arrays if a.local]
+        # an emulated thread zeroes its scalars: it may set one under a guard and read it in a
+        # loop whose bounds imply that guard, which gcc cannot pair (-Wmaybe-uninitialized)
+        self.scalar_types = {a.decl: a.ctype for a in locals_ if not a.rank}
+        # in the user's file, as it spells them (`q31_t sum;`, not `int sum;`)
+        self.spelling = {a.decl: a.spelled_decl for a in locals_ if a.spelled_decl} if spelled else {}
 
     def lines(self, n, depth=0):
         if isinstance(n, K.Launch):
@@ -338,17 +344,9 @@ class HostPrinter(CPrinter):
             lines.append(f"{self.ind * depth_in}for (int {t} = 0; {t} < {block[axis]}; {t}++)")
             depth_in += 1
         lines.append(f"{self.ind * depth_in}{{")
-        # zeroed: a thread sets a local under a guard and reads it in a loop whose bounds imply
-        # that guard, which gcc cannot pair (-Wmaybe-uninitialized)
-        ctypes = {a.decl: a.ctype for a in self.v.scop.arrays if a.local and not a.rank}
-        # in the user's file, as it spells them (`q31_t sum;`, not `int sum;`)
-        spelling = {a.decl: a.spelled_decl for a in self.v.scop.arrays
-                    if a.local and a.spelled_decl} if self.spelled else {}
         for d in kc.local:
-            lines.append(f"{self.ind * (depth_in + 1)}{_zeroed(spelling.get(d, d), ctypes.get(d))}")
-        thread = ThreadPrinter(self.v, self.rc.buffers, self.ind)
-        thread.spelled = self.spelled
-        for ln in thread.lines(kc.node, 1):
+            lines.append(f"{self.ind * (depth_in + 1)}{_zeroed(self.spelling.get(d, d), self.scalar_types.get(d))}")
+        for ln in ThreadPrinter(self.v, self.rc.buffers, self.ind, spelled=self.spelled).lines(kc.node, 1):
             lines.append(self.ind * depth_in + ln)
         lines.append(f"{self.ind * depth_in}}}")
         lines.append(f"{pad}}}")

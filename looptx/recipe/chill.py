@@ -185,9 +185,11 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                       for i, s in enumerate(sub.steps)]
             continue
         converted = convert(ln, name, args, kw, n_statements)
+        # an alias the script writes (`unroll_jam`) is what its errors call the step
+        spelled = name if len(converted) == 1 and ALIASES.get(name) == converted[0][0] else ""
         for step_name, step_args in converted:
             steps.append(replace(make_step(step_name, step_args, len(steps) + 1, file=file, line=ln.line,
-                                           params={}, text=cmd), nest=nest))
+                                           params={}, text=cmd), nest=nest, spelled=spelled))
         _rename(name, args, converted, aliases, created)
     return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())), procedure, source)
 
