@@ -127,3 +127,49 @@ def test_a_tile_that_would_split_a_loop_does_not_suggest_an_illegal_distribute()
 def test_a_chill_script_error_names_its_unroll_jam_so_too():
     rc, out, err = run_cli("transform", DATA / "biquad_idx.c", "--recipe", DATA / "biquad_uj.py")
     assert rc == 2 and err.count("\n") == 1 and "biquad_uj.py:5: step 1 (unroll_jam): error:" in err, err
+
+
+@pytest.mark.parametrize("recipe", ["rowuniform_cuda.yaml", "rowuniform_blocks.yaml"])
+def test_block_uniform_work_between_block_and_thread_loops_runs_in_every_thread(recipe):
+    # resize's `float fy = beta[y];` between block [y] and thread [x]: each thread computes it
+    # (with block [xx, y], every block of the row too), as CUDA-CHiLL does
+    for sizes in (("w=37", "h=5"), ("w=64", "h=3"), ("w=1", "h=2")):
+        _ok(*run_cli("run", DATA / "rowuniform.c", "--function", "row_blend",
+                     "--recipe", DATA / recipe, *[x for s in sizes for x in ("-D", s)]))
+
+
+@needs_nvcc
+def test_the_cu_computes_the_uniform_locals_in_each_thread():
+    rc, cu, err = run_cli("transform", DATA / "rowuniform.c", "--function", "row_blend",
+                          "--recipe", DATA / "rowuniform_cuda.yaml", "--target", "cuda")
+    assert rc == 0, err
+    kernel = cu[cu.index("__global__"):cu.index("extern \"C\"")]
+    # the weights are set before the loop over the row's tiles, outside anything on the thread
+    # index, so every thread has them
+    assert re.search(r"fy = beta\[bx\];\s*gy = 1\.f - fy;\s*for \(int xx = 0; xx <= lx_floord\(w - tx - 1",
+                     kernel), kernel
+    assert nvcc_compile(cu) is None
+
+
+@pytest.mark.parametrize("function, expected", [
+    ("row_first", "statement 0 is inside the kernel of statement 1 (loop 'y') but not inside its "
+                  "thread loop 'x': it writes 'dst', which every thread would write"),
+    ("row_prev", "S0(0) reads dst[0][3] before S1(0,3) writes it"),
+])
+def test_uniform_work_that_writes_or_reads_the_threads_data_is_refused(tmp_path, function, expected):
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps:\n  - tile: {stmt: 1, loop: x, size: 32}\n"
+                      "  - cuda: {stmt: 1, block: [y], thread: [x]}\n")
+    rc, out, err = run_cli("transform", DATA / "rowuniform.c", "--function", function,
+                           "--recipe", recipe, "--target", "cuda")
+    assert rc == 2 and err.count("\n") == 1 and expected in err, err
+
+
+@pytest.mark.gpu
+def test_block_uniform_work_on_the_gpu():
+    from conftest import require_gpu
+    require_gpu()
+    for recipe in ("rowuniform_cuda.yaml", "rowuniform_blocks.yaml"):
+        for sizes in (("w=37", "h=5"), ("w=300", "h=3")):
+            _ok(*run_cli("run", DATA / "rowuniform.c", "--function", "row_blend", "--target", "cuda",
+                         "--recipe", DATA / recipe, *[x for s in sizes for x in ("-D", s)]))

@@ -21,7 +21,7 @@ from looptx.poly.privatize import scratch
 from looptx.codegen.cxx_names import cxx_safe
 from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, host_only_texts,
                                       macros_needed, size_ctype, standalone_main)
-from looptx.poly import gpu
+from looptx.poly import gpu, gpu_checks
 from looptx.poly.variant import Variant
 
 AXES = ("x", "y", "z")
@@ -194,8 +194,8 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
                          deps or compute_deps(scop), crossing)
     if gpu.mappings(v):
         deps = deps or compute_deps(scop)
-        for K0, c in gpu.check(v, deps):
-            piece = v.pieces[K0.pieces[0]]
+        for K0, c in gpu_checks.check(v, deps):
+            piece = v.pieces[gpu.loop_at(v, K0, c)]
             children = [p.dims[c + 1] for p in v.pieces if len(p.dims) > c + 1 and p.prefix(c + 1) == piece.prefix(c + 1)]
             plan.add_sync(piece.dims[:c + 1], max(children) + 1)
             kern = gpu.kernels(v, name)

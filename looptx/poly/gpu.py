@@ -14,12 +14,10 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from looptx.errors import LegalityError, RecipeError, note_once
+from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
-from looptx.poly import deps as D
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
-from looptx.poly.parallel import instances, scheduled_deps
 from looptx.poly.variant import LoopDim, Variant
 
 AXES = ("x", "y", "z")
@@ -59,6 +57,10 @@ class Kernel:
     # a one-thread kernel of several sibling subtrees: the first one's position at `root`
     # (the launch's own position among the siblings; see launch_schedule)
     first_sibling: int | None = None
+    # pieces outside some of the mapped loops (block-uniform work such as `int sy = yofs[y];`
+    # between the block and thread loops): piece -> the mapped positions it is outside of.
+    # Every block and thread of those dimensions runs it, as each CUDA thread would compute it.
+    lacking: dict[int, frozenset[int]] = field(default_factory=dict)
 
     @property
     def mapped(self) -> bool:
@@ -182,6 +184,56 @@ def _group(v: Variant, m: Mapping) -> tuple[list[int], int]:
     return [k for k, _ in group], root
 
 
+def loop_at(v: Variant, K: Kernel, c: int) -> int | None:
+    """A piece of the kernel inside its loop at schedule position c (not one that runs across
+    that position in every thread), or None."""
+    for k in K.pieces:
+        d = v.pieces[k].dims
+        if c not in K.lacking.get(k, ()) and c < len(d) and isinstance(d[c], LoopDim):
+            return k
+    return None
+
+
+def _inside(v: Variant, q, k0: int, name: str, p: int) -> bool:
+    d = q.dims[p] if p < len(q.dims) else None
+    return isinstance(d, LoopDim) and d.name == name and q.prefix(p) == v.pieces[k0].prefix(p)
+
+
+def _replicated(v: Variant, m: Mapping, pieces, k0, blocks, threads, outer_loop) -> dict[int, frozenset[int]]:
+    """The kernel's pieces that lie outside some mapped loops, each with those loops'
+    positions.  Such a statement runs in every block and thread it is outside of, so it may
+    write only the region's own locals, which each thread has a copy of; its other
+    dependences are checked as crossing threads (`check`)."""
+    scop = v.scop
+    out: dict[int, frozenset[int]] = {}
+    for k in pieces:
+        q = v.pieces[k]
+        missing = [(name, p) for name, p in zip(m.block + m.thread, blocks + threads)
+                   if not _inside(v, q, k0, name, p)]
+        if not missing:
+            continue
+        name = missing[0][0]
+        kind = "thread" if name in m.thread else "block"
+        shared = sorted({a.array for a in scop.statements[q.stmt].accesses
+                         if a.kind == "write" and not scop.array(a.array).local})
+        if q.stmt == m.stmt or shared:
+            why = (f": it writes '{to_user(shared[0])}', which every {kind} would write"
+                   if shared and q.stmt != m.stmt else "")
+            raise m.error(f"statement {q.stmt} is inside the kernel of statement {m.stmt} (loop "
+                          f"'{outer_loop}') but not inside its {kind} loop '{name}'{why}",
+                          hint=f"map loops inside '{outer_loop}' (a time loop stays on the host, "
+                               f"one launch per iteration), or distribute statement {q.stmt} out of "
+                               f"loop '{outer_loop}' first where that is legal")
+        out[k] = frozenset(p for _, p in missing)
+    stmts = {v.pieces[k].stmt for k in out}
+    for k in pieces:
+        if k not in out and v.pieces[k].stmt in stmts:
+            raise m.error(f"statement {v.pieces[k].stmt} is partly inside and partly outside the mapped "
+                          f"loops of the kernel of statement {m.stmt}",
+                          hint=f"distribute statement {v.pieces[k].stmt} out of loop '{outer_loop}' first")
+    return out
+
+
 def kernels(v: Variant, region: str = "region") -> list[Kernel]:
     """Mapped kernels, then one-thread kernels for what no cuda step covers."""
     out: list[Kernel] = []
@@ -202,24 +254,15 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
             missing = [nm for nm, p in zip(m.block + m.thread, blocks + threads) if p is None]
             raise m.error(f"statement {m.stmt} is not inside the mapped loop '{missing[0]}'",
                           hint="map loops that enclose the statement")
+        lacking = _replicated(v, m, pieces, k0, blocks, threads, names[outer])
         for k in pieces:
             q = v.pieces[k]
-            for name, p in zip(m.block + m.thread, blocks + threads):
-                d = q.dims[p] if p < len(q.dims) else None
-                if not (isinstance(d, LoopDim) and d.name == name and q.prefix(p) == v.pieces[k0].prefix(p)):
-                    outer_loop = names[outer]
-                    kind = "thread" if name in m.thread else "block"
-                    raise m.error(f"statement {q.stmt} is inside the kernel of statement {m.stmt} (loop "
-                                  f"'{outer_loop}') but not inside its {kind} loop '{name}'",
-                                  hint=f"map loops inside '{outer_loop}' (a time loop stays on the host, "
-                                       f"one launch per iteration), or distribute statement {q.stmt} out of "
-                                       f"loop '{outer_loop}' first where that is legal")
             if k in covered:
                 raise m.error(f"statement {q.stmt} is already in the kernel of an earlier cuda step "
                               f"(it shares loop '{names[outer]}')",
                               hint=f"distribute the statements at loop '{names[outer]}' first")
             covered.add(k)
-        out.append(Kernel(m.kernel or f"{region}_kernel{n}", pieces, root, blocks, threads, m))
+        out.append(Kernel(m.kernel or f"{region}_kernel{n}", pieces, root, blocks, threads, m, lacking=lacking))
     mapped_pieces = [v.pieces[k] for k in covered]
     groups: dict[tuple, list[int]] = {}
     for k, p in enumerate(v.pieces):
@@ -314,63 +357,6 @@ def _launch_depth(K: Kernel, v: Variant) -> int:
     return K.root
 
 
-# ---- checks ---------------------------------------------------------------------------------
-
-def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
-    """Mapped loops must carry no dependence; a dependence between two threads of one block is
-    allowed only across iterations of a block-uniform loop (a barrier is then placed at the end
-    of that loop's body).  Returns the (kernel, loop position) pairs that need a barrier."""
-    if not mappings(v):
-        return []
-    width = v.width
-    barriers = []
-    for K in kernels(v):
-        if not K.mapped:
-            continue
-        mapped = K.block + K.thread
-        first_thread = min(K.thread) if K.thread else width   # no thread loop: one thread per block
-        for dep, m in scheduled_deps(v, K.pieces, deps, width):
-            t = m                               # the pairs equal on dimensions 0 .. c-1
-            for q in range(K.root):
-                t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
-            for c in range(K.root, width):
-                if c > K.root:
-                    t = t.equate(isl.dim_type.in_, c - 1, isl.dim_type.out, c - 1)
-                carried = t.order_lt(isl.dim_type.in_, c, isl.dim_type.out, c)
-                if carried.is_empty():
-                    continue
-                if c in mapped:
-                    if v.unchecked:             # --unsafe: generated as asked, marked UNSAFE
-                        continue
-                    raise _race(v, deps, dep, carried, K, c, "runs them in parallel")
-                # carried by an in-kernel sequential loop or by statement order: fine if every
-                # pair stays in one thread; else it needs a barrier at a block-uniform loop
-                same_thread = carried
-                for p in K.thread:
-                    same_thread = same_thread.equate(isl.dim_type.in_, p, isl.dim_type.out, p)
-                cross = carried.subtract(same_thread)
-                if cross.is_empty():
-                    continue
-                if c % 2 == 1 and c < first_thread:
-                    if (K, c) not in barriers:
-                        barriers.append((K, c))
-                    continue
-                if v.unchecked:
-                    continue
-                raise _race(v, deps, dep, cross, K, c, "puts them in different threads of one block "
-                            "with no barrier between them")
-    return barriers
-
-
-def _race(v, deps, dep, rel_sched, K, c, what) -> LegalityError:
-    inst = instances(v, dep, rel_sched)
-    name = v.pieces[K.pieces[0]].dims[c].name if isinstance(v.pieces[K.pieces[0]].dims[c], LoopDim) else "statement order"
-    text = D.describe_violation(deps, dep, inst, f"the mapping of loop '{name}' {what}")
-    from looptx.poly.privatize import hint as privatize_hint
-    hint = "map loops that carry no dependence (see looptx deps)" + privatize_hint(deps, dep)
-    return K.mapping.error(text, hint=hint, cls=LegalityError)
-
-
 # ---- schedules of kernels and launches --------------------------------------------------------
 
 def _proj(width: int, dims: list[int], prefix: str) -> isl.Map:
@@ -440,12 +426,23 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         pins_host = isl.Set.universe(universe)
         for n, p in enumerate(host_loops):
             pins_host = pins_host.intersect(_pin(_proj(width, [p], prefix), f"lx_h{n}"))
+        def span(p: int) -> isl.Set:
+            # a block or thread index counts over the statements inside that loop only
+            have = [k for k in K.pieces if p not in K.lacking.get(k, ())]
+            out = None
+            for k in have:
+                r = v.piece_map(v.pieces[k], width).range()
+                out = r if out is None else out.union(r)
+            return out if out is not None else R
         pins_block = pins_host
         grid = []
+        dim_pins: dict[int, isl.Set] = {}
         for n, p in enumerate(K.block):
-            off, m, lo = _offset(R, width, list(range(K.root)), p, prefix)
-            off, stride = _dense(off, R)
-            pins_block = pins_block.intersect(_pin(off, f"lx_b{n}"))
+            Rp = span(p)
+            off, m, lo = _offset(Rp, width, list(range(K.root)), p, prefix)
+            off, stride = _dense(off, Rp)
+            dim_pins[p] = _pin(off, f"lx_b{n}")
+            pins_block = pins_block.intersect(dim_pins[p])
             size = lo.flat_range_product(m.lexmax()).apply_range(
                 isl.Map(f"{{ [l, h] -> [floor((h - l) / {stride}) + 1] }}"))
             grid.append(size)
@@ -454,12 +451,13 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         block = []
         outer = sorted(list(range(K.root)) + K.block)
         for n, p in enumerate(K.thread):
+            Rp = span(p)
             # a thread loop's index counts from its lowest value given the block loops and the
             # thread loops around it: the point loop of a tile whose control loop is a thread
             # loop too (CUDA-CHiLL's thread={"j","jj"}) spans the tile, not the whole range
-            off, m, lo = _offset(R, width, sorted(outer + [q for q in K.thread if q < p]), p, prefix)
-            off, _ = _dense(off, R)
-            size = upper_constant(off.intersect_domain(R).range())
+            off, m, lo = _offset(Rp, width, sorted(outer + [q for q in K.thread if q < p]), p, prefix)
+            off, _ = _dense(off, Rp)
+            size = upper_constant(off.intersect_domain(Rp).range())
             inner = [q for q in range(1, p, 2) if q not in outer and q not in K.thread]
             if inner:
                 # a loop that each thread runs between the block and thread loops (Orio's
@@ -468,18 +466,19 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                 # the loops only: a copy between them sits at other statement positions, and its
                 # threads must count from the same lowest value
                 loops = sorted(set(range(K.root)) | set(range(1, p, 2)))
-                off2, m2, lo2 = _offset(R, width, loops, p, prefix, exact=True)
-                off2, _ = _dense(off2, R)
-                size2 = upper_constant(off2.intersect_domain(R).range())
+                off2, m2, lo2 = _offset(Rp, width, loops, p, prefix, exact=True)
+                off2, _ = _dense(off2, Rp)
+                size2 = upper_constant(off2.intersect_domain(Rp).range())
                 if size2 is not None and (size is None or size2 < size):
                     off, m, lo, size = off2, m2, lo2, size2
             thread_pins.append(_pin(off, f"lx_t{n}"))
+            dim_pins[p] = thread_pins[-1]
             zero_pins.append(isl.Set(f"[lx_t{n}] -> {{ [{', '.join(f't{k}' for k in range(width))}] : lx_t{n} = 0 }}"))
             pins_all = pins_all.intersect(thread_pins[-1])
             if size is None and R.is_empty():
                 size = 0          # nothing runs at these sizes: one idle thread
             if size is None:
-                name = v.pieces[K.pieces[0]].dims[p].name
+                name = v.pieces[loop_at(v, K, p)].dims[p].name
                 raise K.mapping.error(f"thread loop '{name}' has no constant extent",
                                       hint=f"tile '{name}' and map the point loop to threads, or fix the sizes")
             block.append(size + 1)
@@ -494,7 +493,13 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         sched = None
         members = set(K.pieces)
         for k in K.pieces:
-            m = v.piece_map(v.pieces[k], width).intersect_range(pins_all)
+            pins = pins_all
+            if k in K.lacking:
+                pins = pins_host
+                for p, pin in dim_pins.items():
+                    if p not in K.lacking[k]:
+                        pins = pins.intersect(pin)
+            m = v.piece_map(v.pieces[k], width).intersect_range(pins)
             sched = isl.UnionMap.from_map(m) if sched is None else sched.union(isl.UnionMap.from_map(m))
         first_thread = min(K.thread) if K.thread else width
         for c in plan.copies:

@@ -489,7 +489,8 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         bad = [(d, r) for d, r in bad if not r.is_empty()]
         if bad:
             refuse(v, deps, bad, st)
-    from looptx.poly.gpu import check, mappings
+    from looptx.poly.gpu import mappings
+    from looptx.poly.gpu_checks import check
     if mappings(v):
         check(v, deps)                     # mapped loops carry no dependence
     PL.check_parallel(v, deps)

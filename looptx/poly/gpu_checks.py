@@ -1,0 +1,90 @@
+"""The GPU mapping's exactness check: a mapped loop carries no dependence, and a dependence
+between two threads of one block is met by a barrier or refused (poly/gpu.py builds the
+kernels it checks)."""
+from __future__ import annotations
+
+import islpy as isl
+
+from looptx.errors import LegalityError
+from looptx.poly import deps as D
+from looptx.poly.gpu import Kernel, kernels, loop_at, mappings
+from looptx.poly.parallel import instances, scheduled_deps
+from looptx.poly.variant import Variant
+
+
+def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
+    """Mapped loops must carry no dependence; a dependence between two threads of one block is
+    allowed only across iterations of a block-uniform loop (a barrier is then placed at the end
+    of that loop's body).  Returns the (kernel, loop position) pairs that need a barrier."""
+    if not mappings(v):
+        return []
+    width = v.width
+    barriers = []
+    for K in kernels(v):
+        if not K.mapped:
+            continue
+        mapped = K.block + K.thread
+        first_thread = min(K.thread) if K.thread else width   # no thread loop: one thread per block
+        outside: dict[int, set[int]] = {}       # statement -> mapped positions it runs across
+        for k, ps in K.lacking.items():
+            outside.setdefault(v.pieces[k].stmt, set()).update(ps)
+        for dep, m in scheduled_deps(v, K.pieces, deps, width):
+            across = outside.get(dep.source, set()) | outside.get(dep.sink, set())
+            # every thread runs such a source itself, in order, on its own copy of the local:
+            # the value a thread reads is the one the sequential code reads
+            own_copy = dep.source in outside and v.scop.array(dep.array).local
+            t = m                               # the pairs equal on dimensions 0 .. c-1
+            for q in range(K.root):
+                t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+            for c in range(K.root, width):
+                if c > K.root:
+                    t = t.equate(isl.dim_type.in_, c - 1, isl.dim_type.out, c - 1)
+                carried = t.order_lt(isl.dim_type.in_, c, isl.dim_type.out, c)
+                if carried.is_empty():
+                    continue
+                if c in mapped:
+                    if v.unchecked:             # --unsafe: generated as asked, marked UNSAFE
+                        continue
+                    raise _race(v, deps, dep, carried, K, c, "runs them in parallel")
+                if own_copy:
+                    continue
+                if across:
+                    # one end runs in every thread (or block): no pair stays in one thread, and
+                    # a barrier orders only threads of one block, and a local not at all
+                    if c % 2 == 1 and c < first_thread and not set(K.block) & across and \
+                            not v.scop.array(dep.array).local:
+                        if (K, c) not in barriers:
+                            barriers.append((K, c))
+                        continue
+                    if v.unchecked:
+                        continue
+                    raise _race(v, deps, dep, carried, K, c, "runs a statement outside the mapped loops "
+                                "in every thread, with no barrier between them")
+                # carried by an in-kernel sequential loop or by statement order: fine if every
+                # pair stays in one thread; else it needs a barrier at a block-uniform loop
+                same_thread = carried
+                for p in K.thread:
+                    same_thread = same_thread.equate(isl.dim_type.in_, p, isl.dim_type.out, p)
+                cross = carried.subtract(same_thread)
+                if cross.is_empty():
+                    continue
+                if c % 2 == 1 and c < first_thread:
+                    if (K, c) not in barriers:
+                        barriers.append((K, c))
+                    continue
+                if v.unchecked:
+                    continue
+                raise _race(v, deps, dep, cross, K, c, "puts them in different threads of one block "
+                            "with no barrier between them")
+    return barriers
+
+
+def _race(v, deps, dep, rel_sched, K, c, what) -> LegalityError:
+    inst = instances(v, dep, rel_sched)
+    k = loop_at(v, K, c) if c % 2 == 1 else None
+    name = v.pieces[k].dims[c].name if k is not None else None
+    text = D.describe_violation(deps, dep, inst, f"the mapping of loop '{name}' {what}" if name else
+                                f"kernel {K.name} {what}")
+    from looptx.poly.privatize import hint as privatize_hint
+    hint = "map loops that carry no dependence (see looptx deps)" + privatize_hint(deps, dep)
+    return K.mapping.error(text, hint=hint, cls=LegalityError)
