@@ -192,7 +192,7 @@ def cmd_run(args) -> int:
         if args.recipe else None
     args.function = script_function(args.file, recipe, args.function)
     if args.target == "c":
-        from looptx.runtime.evaluators import run_once
+        from looptx.runtime.run_once import run_once
         status, region, n_regions = 0, 0, 1
         # an annotated file is built as its search builds it (-fopenmp, @CFLAGS@, libs)
         build_command = None if args.cflags is not None else build_command_of(args.file)

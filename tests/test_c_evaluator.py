@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from looptx.errors import LegalityError, LooptxError
-from looptx.runtime.evaluators import CEvaluator, CPayload, run_once
+from looptx.runtime.evaluators import CEvaluator, CPayload
+from looptx.runtime.run_once import run_once
 from looptx.runtime.worker import run_isolated
 from looptx.search.db import ResultsDB
 from looptx.search.driver import run_search

@@ -21,6 +21,7 @@ from looptx.search.options import (STANDARD, flush_warnings, locate_option, opti
                                    parse_option_args, recorded_options, reset_warnings,
                                    with_command_line)
 from looptx.search.space import Constraint, Param, Space
+from looptx.search.space_checks import check_constraints, count, empty_space, rng
 
 
 DEFAULT_BUDGET = 100
@@ -332,12 +333,12 @@ def _run(args) -> int:
             raise
     for index, sizes in enumerate(st.sizes):
         space = space_for(st.spec, sizes, name=os.path.basename(st.path), chosen=st.chosen)
-        _check_constraints(st, space, sizes)
-        n_valid = _count(space)
-        if n_valid == 0 or (n_valid is None and not space.sample(_rng(st.seed), 1)):
+        check_constraints(st, space, sizes)
+        n_valid = count(space)
+        if n_valid == 0 or (n_valid is None and not space.sample(rng(st.seed), 1)):
             # One problem size whose constraints leave nothing does not stop the others; the
             # best file runs the original code at that size.
-            empties.append(_empty_space(st, space, sizes))
+            empties.append(empty_space(st, space, sizes))
             if sizes is st.sizes[-1] and not results:
                 raise empties[0]          # every size is empty: that one error line alone
             skipped.append(str(empties[-1]).replace(": error: ", ": warning: ", 1)
@@ -567,99 +568,6 @@ def _points_text(space: Space, n_valid: int | None) -> str:
     if n_valid is not None:
         return f"{n_valid} valid point{'s' if n_valid != 1 else ''}"
     return f"{space.grid_size} raw points (too many to count the valid ones)"
-
-
-def _rng(seed: int):
-    import numpy as np
-    return np.random.default_rng(seed)
-
-
-def _grid_sample(space: Space, limit: int = 2000, seed: int = 0) -> list[dict]:
-    """Up to `limit` points of the raw grid (all of it when small enough), constraints ignored."""
-    import itertools
-    if space.grid_size <= limit:
-        return [dict(zip(space.names, combo))
-                for combo in itertools.product(*(p.values for p in space.params))]
-    rng = _rng(seed)
-    cols = [rng.integers(0, n, size=limit) for n in space.sizes]
-    return [space.from_coords(row) for row in zip(*cols)]
-
-
-def _constraint_where(st: Setup, c) -> dict:
-    return dict(file=getattr(c.expr, "file", None) or st.spec.file, line=c.line, col=c.col)
-
-
-def _check_constraints(st: Setup, space: Space, sizes: Mapping[str, Any]) -> None:
-    """A performance constraint that cannot be evaluated at any point is a bad input, not a
-    constraint that is false everywhere: report it at the constraint."""
-    spec = st.spec
-    if spec is None or not spec.constraints:
-        return
-    points = _grid_sample(space, seed=st.seed)
-    base = {**spec.lets, **sizes}
-    for c in spec.constraints:
-        first = None
-        for p in points:
-            try:
-                c.expr({**base, **p})
-            except Exception as e:  # noqa: BLE001 - any failure of the expression
-                first = first or e
-                continue
-            first = None
-            break
-        if first is not None:
-            what = first.what if isinstance(first, LooptxError) else f"{type(first).__name__}: {first}"
-            shown = ", ".join(f"{k}={v!r}" for k, v in points[0].items())
-            raise AnnotationError(f"constraint '{c.name}' cannot be evaluated at any point: {what}",
-                                  hint=f"fix the expression; it fails e.g. for {shown}",
-                                  **_constraint_where(st, c))
-
-
-def _empty_space(st: Setup, space: Space, sizes: Mapping[str, Any]) -> LooptxError:
-    """The error for constraints that leave no point, located at the constraint that rules out
-    every point by itself (else at the first constraint)."""
-    spec = st.spec
-    label = ", ".join(f"{k}={v}" for k, v in sizes.items())
-    where_size = f" for {label}" if label else ""
-    if spec is None or not spec.constraints:
-        return AnnotationError(f"the search space is empty{where_size}",
-                               hint="give every param at least one value",
-                               file=st.path, line=spec.line if spec else None)
-    points = _grid_sample(space, limit=200_000, seed=st.seed)
-    base = {**spec.lets, **sizes}
-
-    failed: dict = {}
-
-    def holds(c, p):
-        try:
-            return bool(c.expr({**base, **p}))
-        except Exception as e:  # noqa: BLE001 - as in the search: a failing constraint is false
-            failed.setdefault(c.name, (e, p))
-            return False
-    for c in spec.constraints:
-        if not any(holds(c, p) for p in points):
-            if c.name in failed:
-                # false where it evaluates, an error everywhere else: the error is the cause
-                e, p = failed[c.name]
-                what = e.what if isinstance(e, LooptxError) else f"{type(e).__name__}: {e}"
-                shown = ", ".join(f"{k}={v!r}" for k, v in p.items())
-                return AnnotationError(f"constraint '{c.name}' cannot be evaluated: {what} (at {shown}); "
-                                       f"it holds for no point{where_size}",
-                                       hint="fix the expression", **_constraint_where(st, c))
-            return AnnotationError(f"constraint '{c.name}' holds for no point{where_size}: the search "
-                                   "space is empty", hint="relax the constraint or add param values",
-                                   **_constraint_where(st, c))
-    names = ", ".join(f"'{c.name}'" for c in spec.constraints)
-    return AnnotationError(f"constraints {names} together hold for no point{where_size}: the search "
-                           "space is empty", hint="relax the constraints or add param values",
-                           **_constraint_where(st, spec.constraints[0]))
-
-
-def _count(space: Space) -> int | None:
-    try:
-        return space.size() if space.enumerable else None
-    except LooptxError:
-        return None
 
 
 def replay_command(args, given: Mapping | None = None) -> int:

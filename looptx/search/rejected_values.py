@@ -125,9 +125,9 @@ def without_rejected_values(st, space: Space, ev, n_valid, said: set[str]):
     noted at each param once (`said`: a search at several sizes meets them at each)."""
     import sys
 
-    from looptx.search.command import _count
+    from looptx.search.space_checks import count
     smaller, dropped = drop_rejected_values(space, ev, st.seed)
-    n_left = _count(smaller) if dropped else n_valid
+    n_left = count(smaller) if dropped else n_valid
     if not dropped or n_left == 0 or (n_left is None and not smaller.sample(np.random.default_rng(st.seed), 1)):
         return space, n_valid           # nothing else is valid: the search says what fails
     for line in notes(st.spec, dropped):

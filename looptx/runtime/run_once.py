@@ -1,0 +1,172 @@
+"""`looptx run`: build, validate and time one variant and the original of one region with the
+C backend's evaluator (runtime/evaluators.py); with -D, the code for variable sizes is checked
+at those sizes too."""
+from __future__ import annotations
+
+import copy
+import os
+from typing import Any, Mapping
+
+from looptx.errors import LooptxError, note_once, notes_muted
+from looptx.runtime.cpu import RegionRun, build_shared, compiler_version, time_region
+from looptx.runtime.evaluators import CEvaluator, CPayload, _code_hash, original_source
+from looptx.search.evaluate import Prepared, summarize_times
+
+def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None,
+             function: str | None = None, bindings: Mapping[str, Any] | None = None,
+             repetitions: int = 5, region: int = 0, cflags: str = "-O3",
+             build_command: str | None = None, seed: int = 0, rtol: float | None = None,
+             unsafe: bool = False, isolate: bool = True, timeout: float = 600.0,
+             extra_decls: str | None = None) -> dict:
+    """Build, validate and time one variant and the original of one region.
+
+    `recipe`: None (the region's annotation, its params bound from `bindings` or the first
+    valid point of the tuning spec), a recipe path/name, or a `Recipe`.  Bad input (an illegal or
+    malformed recipe, missing sizes) raises LooptxError, as in `looptx transform`.  The returned
+    dict: status ('ok' | 'compile_error' | 'wrong_result' | 'unvalidated' (the variant agrees
+    with an original whose results hold NaN/Inf on every data set) | 'crash' | 'timeout' |
+    'runtime_error'), error, times, median, spread, max_rel_error, original_times,
+    original_median, speedup (original median / variant median, both built with the same flags
+    and measured in this call), compiler, flags, recipe (applied text), regions (how many the
+    file has).  With `isolate` the builds and runs happen in a child process, so a crashing
+    variant yields status 'crash' instead of killing the caller."""
+    from looptx.pipeline import default_bindings
+    from looptx.recipe.schema import Recipe, find_recipe, load_file
+
+    defines = dict(defines or {})
+    ev = CEvaluator(path, sizes=defines, function=function, cflags=cflags,
+                    build_command=build_command, repetitions=repetitions, seed=seed, rtol=rtol,
+                    region=region, unsafe=unsafe, timeout=timeout, extra_decls=extra_decls)
+    prog = ev.program()
+    ev.signature()                         # missing sizes / bad region: bad input, raised here
+    if bindings is None:
+        bindings = default_bindings(prog, region) if recipe is None else {}
+    rec = None
+    if isinstance(recipe, Recipe):
+        rec = recipe
+    elif recipe is not None:
+        rec = load_file(find_recipe(str(recipe), os.path.dirname(ev.path)), dict(bindings))
+    payload, applied = ev.build(dict(bindings), rec)
+    if isolate:
+        import tempfile
+        from looptx.runtime.worker import run_isolated
+        with tempfile.NamedTemporaryFile("r", prefix="looptx-phase-") as phase:
+            r = run_isolated(_run_once_measure, ev, payload, phase.name, timeout=timeout)
+            stage = phase.read().strip()
+        if r.ok:
+            out = r.value
+        else:
+            status = r.status if r.status in ("crash", "timeout") else "runtime_error"
+            out = {"status": status, "error": r.error + (f" while running {stage}" if stage else "")}
+    else:
+        out = _run_once_measure(ev, payload)
+    base = {"status": None, "error": None, "times": (), "median": None, "spread": None,
+            "max_rel_error": None, "original_times": (), "original_median": None,
+            "speedup": None, "compile_time": 0.0}
+    base.update(out)
+    if base["status"] == "ok" and defines:
+        problem = _symbolic_problem(ev, dict(bindings), rec, payload, isolate, timeout)
+        if problem is not None:
+            base.update({"status": "wrong_result", "error": problem})
+    base.update({"compiler": compiler_version(payload.toolchain.compiler),
+                 "flags": payload.toolchain.flags_text, "recipe": applied,
+                 "regions": len(prog.scops), "region": region, "sizes": dict(defines),
+                 "code_hash": _code_hash(payload)})
+    return base
+
+
+def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: bool,
+                      timeout: float) -> str | None:
+    """What is wrong, at the given sizes, with the code `looptx transform` writes without -D,
+    where the sizes the file declares are variables: it is not the code for fixed sizes that
+    run measured (isl simplifies bounds and guards differently).  None when it is right, when
+    there is no such code (the region needs its sizes fixed), or when at these sizes it runs
+    the region as written (a runtime fact fails)."""
+    from looptx.pipeline import fragment_inputs
+    sev = copy.copy(ev)
+    sev.symbolic, sev.repetitions = tuple(fragment_inputs(ev.path, None)[1]), 1
+    try:
+        with notes_muted():
+            payload, _ = sev.build(bindings, rec)
+            scop = sev.program().scops[sev.region]
+            # a step may take a #define at its value too (a copy's buffer, a full unroll)
+            baked = sev.variant(bindings, rec)[0].scop.baked
+    except LooptxError as e:
+        # said, or a user who validated with -D meets the refusal only at `looptx transform`
+        if e.step is not None:
+            note_once(e.file or ev.path, e.line, f"without -D, `looptx transform` refuses this recipe (step "
+                      f"{e.step} ({e.step_name}): {e.what}); what ran here is the code for these sizes, which "
+                      "`looptx transform` writes with the same -D")
+        return None
+    values = dict(payload.signature.values)
+    if any(a.is_scalar and a.name in ev.sizes and a.ctype.split()[-1] in ("double", "float")
+           for a in scop.arrays):
+        # a -D of a floating variable (NPB SP's `-D c1c2=-1`) is a value, not a size: the code
+        # for variable sizes would read it from the random data the harness gives it
+        return None
+    if payload.source == fixed.source or not scop.facts_hold(values) or \
+            any(n in values and values[n] != v for n, v in (*scop.baked, *baked)):
+        # a #defined size taken at its value: that code stops the build at any other (#error)
+        return None
+    prepared = Prepared(point={}, status="ok", payload=payload)
+    if isolate:
+        from looptx.runtime.worker import run_isolated
+        r = run_isolated(sev.measure, prepared, timeout=timeout)
+        status, error = (r.value.status, r.value.error) if r.ok else (r.status, r.error)
+    else:
+        m = sev.measure(prepared)
+        status, error = m.status, m.error
+    if status == "ok":
+        return None
+    sizes = ", ".join(f"{k}={v}" for k, v in ev.sizes.items())
+    what = error if status == "wrong_result" else f"{status.replace('_', ' ')}: {error}"
+    return f"the code for variable sizes (what `looptx transform` writes without -D) fails at {sizes}: {what}"
+
+
+def _stage(phase_file: str | None, what: str) -> None:
+    """Says what the child runs now: a crash kills it before it can say anything else, and a
+    crash of the original (undefined behaviour in the user's code) is not the variant's fault."""
+    if phase_file:
+        with open(phase_file, "w") as f:
+            f.write(what)
+
+
+def _run_once_measure(ev: CEvaluator, payload: CPayload, phase_file: str | None = None) -> dict:
+    sig = payload.signature
+    _stage(phase_file, "the original region (the reference run, built with -O1)")
+    try:
+        ev.reference_data(sig, payload.toolchain.compiler)
+    except RuntimeError:
+        pass                    # measure() reports a reference that does not build
+    _stage(phase_file, "the variant")
+    m = ev.measure(Prepared(point={}, status="ok", payload=payload))
+    out = {"status": "unvalidated" if m.info.get("unvalidated") else m.status, "error": m.error, "times": m.times, "median": m.time,
+           "spread": m.spread, "max_rel_error": m.info.get("max_rel_error"),
+           "compile_time": m.compile_time}
+    if not m.ok:
+        return out
+    # The original with the same flags gives the speed-up.  It is validated like any variant
+    # (a wrong original means the -O1 reference and the optimised build disagree), then both
+    # are timed again *interleaved*, one call each in turn, so that frequency changes or a busy
+    # neighbour during the measurement affect both alike.
+    orig = CPayload(original_source(ev.program(), ev.region, sig), sig, payload.toolchain)
+    _stage(phase_file, "the original region built with the variant's flags")
+    mo = ev.measure(Prepared(point={}, status="ok", payload=orig))
+    out["original_status"] = mo.status
+    if not mo.ok:
+        out["error"] = f"the original built with these flags fails validation: {mo.error}"
+        return out
+    inputs, _ = ev.reference(sig, payload.toolchain.compiler)
+    runs = [RegionRun(build_shared(x.source, x.toolchain, cache=ev.cache_dir).path, sig, inputs)
+            for x in (payload, orig)]
+    tv, to = [], []
+    _stage(phase_file, "the timed runs of the variant and the original")
+    for _ in range(max(1, ev.repetitions)):
+        tv += time_region(runs[0], 1, 0)
+        to += time_region(runs[1], 1, 0)
+    med, spread = summarize_times(tv)
+    omed, _ = summarize_times(to)
+    out.update({"times": tuple(tv), "median": med, "spread": spread,
+                "original_times": tuple(to), "original_median": omed,
+                "speedup": omed / med if med > 0 else None})
+    return out
