@@ -12,7 +12,8 @@ import pytest
 from conftest import run_cli as cli
 
 from looptx.errors import LooptxError
-from looptx.runtime.evaluators import CEvaluator, run_once
+from looptx.runtime.evaluators import CEvaluator
+from looptx.runtime.run_once import run_once
 from looptx.runtime.harness import RegionSignature, compare_detail, make_inputs
 from looptx.runtime.reference import (Reference, choose_reference, nonfinite_of, split_defines,
                                       unvalidated_text)
