@@ -235,8 +235,9 @@ class _Builder:
                                   hint="too much unrolling? use smaller unroll factors",
                                   **scop.where()) from None
             raise e
+        from looptx.codegen.guards import pruned
         from looptx.codegen.unroll import unroll_marked
-        return unroll_marked(self.convert(node), self.v, strip_table(self.v, self.strips))
+        return pruned(unroll_marked(self.convert(node), self.v, strip_table(self.v, self.strips)))
 
     def convert(self, n) -> K.Node:
         t = n.get_type()

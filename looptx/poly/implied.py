@@ -1,0 +1,36 @@
+"""Whether conditions of the generated code imply another: the guard pruning of
+codegen/guards.py asks it for each `if` (isl texts, every name a parameter)."""
+from __future__ import annotations
+
+import functools
+import re
+
+import islpy as isl
+
+_KEYWORDS = frozenset({"mod", "floor", "ceil", "and", "or", "not", "min", "max", "exists"})
+
+
+def _set(conds: tuple[str, ...]) -> isl.Set:
+    text = " and ".join(f"({c})" for c in conds)
+    names = sorted(set(re.findall(r"[A-Za-z_]\w*", text)) - _KEYWORDS)
+    return isl.Set(f"[{', '.join(names)}] -> {{ : {text} }}")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def readable(cond: str) -> bool:
+    """Whether isl reads `cond` (a fact it cannot read would hide every other one)."""
+    try:
+        _set((cond,))
+        return True
+    except isl.Error:
+        return False
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def never(known: tuple[str, ...], cond: str) -> bool:
+    """True when no values of the names that satisfy every condition in `known` satisfy
+    `cond` too (an empty isl set); False also where isl cannot read them."""
+    try:
+        return _set(known + (cond,)).is_empty()
+    except isl.Error:
+        return False
