@@ -231,8 +231,6 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
                 params.append(("scalar", a.ctype, a.name))
             else:
                 params.append(("array" if a.name in written else "const", a.ctype, a.name))
-        params += [("int", size_ctype(scop, p), p) for p in _size_params(scop)]
-        params += [("int", loop_ctype(scop), f"lx_h{n}") for n in range(len(Kn.host_dims))]
         printer = CudaPrinter(v, written_scalars, plan.buffers)
         shared = [buffer_decl(buffers[b], "__shared__ ") for b in sorted(used) if b in buffers
                   and buffers[b].kind == "shared"]
@@ -240,6 +238,11 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
                  if b in buffers and buffers[b].kind != "shared"]
         local += [a.decl for a in scop.arrays if a.local and a.decl and a.name in used] + copy_decls(scop, node)
         body = printer.lines(node, 1)
+        # a size the kernel's code never names is no argument of it (Parboil lbm's 20 enum
+        # constants, which its subscripts hold as numbers)
+        named = set(re.findall(r"[A-Za-z_]\w*", "\n".join(body + shared + local)))
+        params += [("int", size_ctype(scop, p), p) for p in _size_params(scop) if p in named]
+        params += [("int", loop_ctype(scop), f"lx_h{n}") for n in range(len(Kn.host_dims))]
         out.kernels.append(KernelCode(Kn.name, params, Kn.block_size if Kn.mapped else (1,),
                                       len(Kn.block), body, shared, local, _has_sync(node), node,
                                       (tuple(bnames), tuple(tnames)), Kn.mapping))
@@ -368,7 +371,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     rc.int_macros = dict(int_macros)
     _refuse_complex(rc)
     out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
-           "#include <stdlib.h>"] + ["#include <stdint.h>"] * bool(scop.records) + [""]
+           "#include <stdlib.h>", "#include <stdint.h>", ""]     # a size may be a uint16_t (CMSIS-NN)
     definitions = record_definitions(scop, {**int_macros, **dict(scop.macro_values), **dict(scop.fixed)})
     at_helpers = len(out)
     kernel_text = []

@@ -32,7 +32,7 @@ from looptx.frontend.redeclared import separate_redeclarations
 from looptx.frontend.scopbuild import build_scop
 from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline_index_helpers, inline_table_helpers,
                                       pure_functions, table_helpers,
-                                      self_contained, typedefs_resolved)
+                                      self_contained, trap_free, typedefs_resolved)
 from looptx.frontend.names import forget_records, rename_reserved, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
@@ -311,11 +311,16 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     scops = []
     dead_all = pp.branches.dead_lines(blanked) if pp.branches else set()      # #if branches not taken
     # a helper may name enum constants and #defined integers: constants wherever it is called
-    typedefs_resolved(funcs, typedef_words(ast))
-    pure = pure_functions(funcs, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)}
+    # helpers may come from the user's own headers too (CMSIS-NN's __SSAT in cmsis_gcc.h); the
+    # libc headers are stand-ins that define nothing
+    helper_fns = funcs + [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.coord
+                          and e.coord.file not in (MAIN, INPUT_VARS)]
+    typedefs_resolved(helper_fns, typedef_words(ast))
+    pure = pure_functions(helper_fns, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)}
                           | set(int_macros))
-    index_fns = index_helpers(funcs, pure)
-    table_fns = table_helpers(funcs, {n for n, sym in globals_.items() if sym.kind == "array"})
+    safe_helpers = trap_free(helper_fns, pure)
+    index_fns = index_helpers(helper_fns, pure)
+    table_fns = table_helpers(helper_fns, {n for n, sym in globals_.items() if sym.kind == "array"})
     overridable = _defaults(text) | external
     declared = set(globals_)
     taken = {n.name for n in _nodes(ast) if isinstance(n, (c_ast.ID, c_ast.Decl)) and isinstance(n.name, str)} \
@@ -392,7 +397,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                            filename=path, line_text=src.line_text, spellings=rows.spellings,
                            constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
                                                       symbols), pure=frozenset(pure))
-            ex.defined = frozenset(f.decl.name for f in funcs if self_contained(f))
+            ex.defined = frozenset(f.decl.name for f in helper_fns if self_contained(f))
             try:
                 with hoist.explaining(), rows.explaining():
                     raw = ex.run(list(rows.items))
@@ -444,13 +449,13 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         read_after = {**{n: (why, "", "") for n, why in after.items()}, **live}
         called = {n.name.name for it in items for n in _nodes(it)
                   if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in pure}
-        scop = replace(unconditional_temporaries(with_live_out(scop, live), PURE_MATH),
+        scop = replace(unconditional_temporaries(with_live_out(scop, live), PURE_MATH | safe_helpers),
                        # an Orio fragment at file scope is pasted into a function of Orio's: no
                        # code of the file runs after it
                        final_values=() if r.index in wrapped else
                        final_value_lines(fdef, items, read_after, end, src, blanked, where,
                                          {n for n, _ in substituted.get(fdef.decl.name, ())}),
-                       helpers=helper_definitions(funcs, pure, called,
+                       helpers=helper_definitions(helper_fns, pure, called,
                                                   {**int_macros, **region_defines, **ex.constants.enums}),
                        # (and the file's const tables: the host function takes them as the file declares them)
                        const_params=tuple(const_params) + tuple(n for n, g in globals_.items()

@@ -218,7 +218,9 @@ class Extractor:
                 a, b = self.affine_text(node.left), self.affine_text(node.right)
             except SourceError as e:
                 e.what = "non-affine condition: " + condition_problem(e.what)
-                e.hint = "conditions must be affine comparisons of iterators and parameters"
+                # a size's value makes it affine, as in a bound (CMSIS-NN's `stride * j`)
+                e.hint = e.hint if e.hint and "--define" in e.hint else \
+                    "conditions must be affine comparisons of iterators and parameters"
                 raise
             if op == "==":
                 return f"({a}) = ({b})"

@@ -173,14 +173,24 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
                     and isinstance(n.init.lvalue, c_ast.StructRef):
                 raise error(n.init, f"the loop iterator '{spellings.text(n.init.lvalue)}' is a struct member",
                             "count with a local variable, and store it into the member after the loop")
-    _check_base_writes(items, bases, by_key, spellings, error)
+    # the region's own structs are its locals: a whole use is refused below, saying why
+    _check_base_writes(items, bases - inside, by_key, spellings, error)
+    from looptx.frontend.struct_locals import scalarized
+    local_repl, expand, done, why = scalarized(items, by_key, inside, types, fresh, error)
+    by_key = {k: v for k, v in by_key.items() if k[0] not in done}
 
-    members, repl, info, holders, skipped = [], dict(element_repl), {}, {}, []
+    members, repl, info, holders, skipped = [], {**element_repl, **local_repl}, {}, {}, []
     for key, uses in by_key.items():
         first = uses[0]
         chain = spellings.text(first.node)
         if first.base in inside:
             _refuse_call_with(items, first.base, error)
+            if first.base in why:
+                raise error(first.node, f"the struct member '{chain}' belongs to '{first.base}', which the "
+                                        f"region declares, and {why[first.base]}: looptx models such a "
+                                        f"struct as one variable per member",
+                            "keep the union's use outside the region" if why[first.base] == "it is a union" else
+                            f"use '{first.base}' member by member, or use a variable per member yourself")
             raise error(first.node, f"the struct member '{chain}' belongs to '{first.base}', which is "
                                     "declared inside the region", "declare it before the region")
         decl = decls.get(first.base)
@@ -214,7 +224,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
             repl[id(u.node)] = c_ast.ID(name, u.node.coord)
     _check_aliases({k: v for k, v in by_key.items() if k not in skipped}, info, holders, error)
     calls = dict(spellings.calls)
-    new_items = tuple(_rewrite(it, repl, calls) for it in items)
+    new_items = tuple(x for it in items for x in (expand[id(it)] if id(it) in expand else [_rewrite(it, repl, calls)]))
     if records:
         check_whole_uses(new_items, records, spellings, error)
     hoist = Hoist(new_items, tuple(members + elements), spellings.with_calls(calls),

@@ -359,3 +359,27 @@ def self_contained(fdef: c_ast.FuncDef) -> bool:
             visit(c)
     visit(fdef.body)
     return used <= names
+
+
+def trap_free(funcs: list[c_ast.FuncDef], pure: dict[str, tuple[str, ...]]) -> frozenset[str]:
+    """The pure helpers a call of which cannot trap wherever it is made (frontend/branch_locals.py
+    computes a branch's temporaries where the branch would not run): no integer `/` or `%` in
+    them or the helpers they call, but by a constant (CMSIS-NN's __USAT clamps with compares)."""
+    def divides(f) -> bool:
+        for n in all_nodes(f.body):
+            if isinstance(n, c_ast.BinaryOp) and n.op in ("/", "%"):
+                d = n.right
+                if not (isinstance(d, c_ast.Constant) and d.type == "int"
+                        and d.value.rstrip("uUlL") not in ("0", "-1", "0x0")):
+                    return True
+        return False
+    by_name = {f.decl.name: f for f in funcs if f.decl.name in pure}
+    unsafe = {n for n, f in by_name.items() if divides(f)}
+    changed = True
+    while changed:
+        changed = False
+        for n in by_name:
+            if n not in unsafe and any(c in unsafe or c not in by_name for c in pure[n]):
+                unsafe.add(n)
+                changed = True
+    return frozenset(by_name) - unsafe

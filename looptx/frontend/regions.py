@@ -197,6 +197,8 @@ def scan_annotations(src: SourceText, comments: list[Comment]) -> list[Annotatio
             raise src.error(c.start, "malformed looptx/Orio annotation",
                             "an annotation is written /*@ begin NAME ( ... ) @*/ or /*@ end @*/")
         m = _ANN.match(c.text)
+        if not m and not re.match(r"/\*@\s*(begin|end)\b|/\*@\s*[A-Za-z_]\w*\s*\(", c.text):
+            continue            # a comment that only looks like one (uFDTD's `/*@ \label{...} @*/`)
         if not m:
             raise src.error(c.start, "malformed annotation marker",
                             "write /*@ begin NAME ( ... ) @*/ or /*@ end @*/")

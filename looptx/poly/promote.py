@@ -300,6 +300,19 @@ def _plan_one(out: Plan, pr: Promotion, n: int, taken: set[str]) -> None:
                        hint="promote an array that the loop's statements use")
 
 
+def _as_written(scop, name: str) -> str:
+    """An array as a copy step accepts it: a member of an array of structs as `p.pos`, a
+    member the region reads as a variable as its chain (`g->hy`)."""
+    r = scop.record(name)
+    if r is not None:
+        return r.base + r.path
+    for decl, _ in scop.hoisted:
+        m = re.search(r"(\w+)\)?(?:\[[^\]]*\])*\s*=\s*(.+?);\s*$", decl)
+        if m and m.group(1) == name:
+            return m.group(2).strip()
+    return to_user(name)
+
+
 def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, group) -> None:
     v = out.variant
     scop = v.scop
@@ -311,8 +324,13 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     try:
         arr = scop.array(array)
     except KeyError:
-        raise pr.error(f"there is no array '{array}' in the region",
-                       hint=f"arrays: {', '.join(a.name for a in scop.arrays)}") from None
+        members = [r.base + r.path for r in scop.records if r.base == array]
+        if members:
+            raise pr.error(f"'{to_user(array)}' is an array of structs, which a copy step copies one "
+                           f"member at a time", hint=f"a step for each member the region uses: "
+                           f"{', '.join(members)}") from None
+        raise pr.error(f"there is no array '{to_user(array)}' in the region",
+                       hint=f"arrays: {', '.join(_as_written(scop, a.name) for a in scop.arrays if a.rank)}") from None
     plen = pos if pr.kind == "registers" else pos + 1
     width = out.width
     threads = _thread_positions(v, group, pos) if pr.kind == "registers" else []
@@ -372,8 +390,11 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             hi = upper_constant(fd.reverse().apply_range(fd).deltas())
         lows.append(low)
         if hi is None:
-            raise pr.error(f"the footprint of '{array}' in loop '{name}' has no constant size "
-                           f"(its subscript {d + 1}, counting from 1)", hint="tile the loops first, or fix the sizes with --define")
+            arr = out.variant.scop.array(array)
+            # a linearized array's model dimensions are not the subscripts the user wrote
+            which = f" (its subscript {d + 1}, counting from 1)" if rank > 1 and not arr.strides else ""
+            raise pr.error(f"the footprint of '{_as_written(out.variant.scop, array)}' in loop '{to_user(name)}' "
+                           f"has no constant size{which}", hint="tile the loops first, or fix the sizes with --define")
         step = _register_stride(fd, low) if pr.kind == "registers" else 1
         strides.append(step)
         sizes.append(hi // step + 1)

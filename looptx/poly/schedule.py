@@ -153,11 +153,15 @@ def tile(v: Variant, stmt: int, loop, size: int, control: str | None = None) -> 
     _check_name_free(v, group, control)
     pos = group[0][1]
     lb = _global_min(v, group, pos)
+    # a tile holds `size` iterations, as an unroll's strip does: on a loop stepping by s
+    # (Parboil lbm's sweep over 20-float cells), s * size values, so no tile starts off the
+    # loop's lattice and a thread or block of a mapped tile never idles
+    width = size * loop_stride(v, group, pos)
     pieces = list(v.pieces)
     for k, pos in group:
         q = pieces[k]
         d = q.dims[pos]
-        ctrl = LoopDim(control, f"floor(({d.expr} - ({lb}))/{size})", counted=(d.name, d.expr, lb, size))
+        ctrl = LoopDim(control, f"floor(({d.expr} - ({lb}))/{width})", counted=(d.name, d.expr, lb, width))
         pieces[k] = replace(q, dims=q.dims[:pos] + (ctrl, 0) + q.dims[pos:])
     return v.evolve(pieces=normalize(pieces))
 

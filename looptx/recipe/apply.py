@@ -165,9 +165,14 @@ def _promotion(kind: str):
 def _model_array(v: Variant, name: str | None) -> str | None:
     """The model's array for a member of an array of structs, as the user names it:
     `p.pos`, `p[].pos` or `p[][].pos` (frontend/records.py)."""
-    if name is None or not v.scop.records:
+    if name is None:
         return name
     plain = re.sub(r"\[\s*\]|\s", "", name)
+    for decl, _ in v.scop.hoisted if "->" in plain or "." in plain else ():
+        # a member the region reads as a variable (`double *const g__hy = g->hy;`), as written
+        m = re.search(r"(\w+)\)?(?:\[[^\]]*\])*\s*=\s*(.+?);\s*$", decl)
+        if m and re.sub(r"\s", "", m.group(2)) == plain:
+            return m.group(1)
     return next((r.name for r in v.scop.records if plain == r.base + r.path), name)
 
 

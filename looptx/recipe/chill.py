@@ -82,7 +82,14 @@ class _Line:
             return compile_expr(ast.unparse(node), file=self.file, line=self.line)(env)
         except LooptxError as e:
             what = e.what if e.what.startswith("cannot evaluate") else f"cannot evaluate '{ast.unparse(node)}': {e.what}"
-            raise self.error(what, hint=e.hint) from None
+            hint = e.hint
+            if hint == "define it with param or let":
+                # param and let are the annotation's words; a script assigns its own names
+                name = re.search(r"unknown name '(\w+)'", e.what)
+                name = name.group(1) if name else "NAME"
+                hint = (f"assign it earlier in the script ({name} = VALUE), or define it as a performance "
+                        f"param in the annotation")
+            raise self.error(what, hint=hint) from None
 
     def _computed(self, node) -> None:
         """A variable set from an inspection call has no value here: say so where it is used."""

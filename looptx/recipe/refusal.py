@@ -27,7 +27,10 @@ def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
     elif PL.reduction_op(v.scop, dep) is not None:
         op, var = PL.reduction_op(v.scop, dep), to_user(dep.array)
         # a max or min gives one value in any order (fmax) or nearly (a NaN), unlike a sum
-        change = ", which changes its rounding" if op not in ("max", "min") else ""
+        ctype = v.scop.array(dep.array).ctype.split()[-1] if any(a.name == dep.array for a in v.scop.arrays) else ""
+        change = "" if op in ("max", "min") else \
+            ", which changes its rounding" if ctype in ("float", "double") or not ctype else \
+            " (integer sums come out the same unless they overflow, but only a step's clause allows it)"
         hint = f"the new order runs the updates of '{var}' (a {op} reduction) in another order" \
                f"{change}; an omp_for step with reduction: {{'{op}': [{var}]}} on the " \
                "loop, before this one, allows any order of them inside that loop; else choose another order"

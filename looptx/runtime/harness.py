@@ -557,10 +557,15 @@ def _unknown_extent(scop, a, reached, where: dict) -> LooptxError:
     member = _member_of(scop, a.name)
     what = f"'{member}' (a pointer member, read as '{a.name}')" if member else f"array '{a.name}'"
     if reached is not None:
-        return LooptxError(f"the region reads {what} below its first element (index "
-                           f"{min(lo for lo, _ in reached)}), so its extent is unknown",
-                           hint="declare it with its extents, e.g. "
-                                f"'{a.ctype} {a.name}[N]', so the harness can allocate it", **where)
+        kinds = {x.kind for s in scop.statements for x in s.accesses if x.array == a.name}
+        verb = "writes" if kinds == {"write"} else "reads"
+        low = min(lo for lo, _ in reached)
+        # extents cannot say how far before the pointer the caller's memory starts (Parboil
+        # lbm's margin pointer): only a pointer to the first element can
+        return LooptxError(f"the region {verb} {what} below its first element (index {low}), so the "
+                           f"harness cannot allocate it", hint=f"`looptx transform` is not affected; to validate "
+                           f"with `looptx run`, pass a pointer to the array's first element and add the "
+                           f"offset to the subscripts ({a.name}[... + {-low}])", **where)
     return LooptxError(f"the extent of {what} is unknown (a pointer or an incomplete array, and the "
                        "region's accesses do not bound it at these sizes)",
                        hint=f"declare it with its extents, e.g. '{a.ctype} {a.name}[N]', or give every "
