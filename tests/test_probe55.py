@@ -158,3 +158,19 @@ def test_a_branch_temporary_set_through_a_pure_helper_is_private():
                            DATA / "softmax_q7.yaml", "-D", "dim_vec=37")
     _ok(rc, out, err)
     assert "'shift' is set and read only under branches on data" in err, err
+
+
+@needs_nvcc
+def test_a_tile_of_a_strided_loop_holds_size_iterations():
+    # Parboil lbm's sweep over cells of 20 floats, tiled by 64 and mapped: 64 cells per block
+    # (before: 16 threads a block, 4 of 5 idle), and the kernel takes only the sizes it names
+    # (not the enum offsets); `N_CELL * n` in the bound is modelled at the #define's value
+    rc, cu, err = run_cli("transform", DATA / "stride.c", "--function", "sweep", "--recipe",
+                          DATA / "stride_cuda.yaml", "--target", "cuda")
+    assert rc == 0, err
+    assert "__launch_bounds__(64) sweep_kernel0(const float *__restrict__ src, float *__restrict__ dst, int n)" in cu, cu
+    assert "dst[20 * tx + 1280 * bx]" in cu and "% 5" not in cu, cu
+    assert nvcc_compile(cu) is None
+    for n in (1, 7, 100):
+        _ok(*run_cli("run", DATA / "stride.c", "--function", "sweep", "--recipe", DATA / "stride_cuda.yaml",
+                     "-D", f"n={n}"))

@@ -16,7 +16,11 @@ def fix_products(ex, p):
     names = {s for m, _ in p.terms if len(m) > 1 for s in m if s not in iterators}
     found = _values(ex, names, {}) if names else None
     if found is None:
-        return p
+        # those with values alone may do: `N_CELL * n` (Parboil lbm's cells of 20 floats) is 20*n
+        known = {n for n in names if _values(ex, {n}, {}) is not None}
+        found = _values(ex, known, {}) if known else None
+        if found is None or p.subs(found[0]).degree() > 1:
+            return p
     ex.product_names.update(found[1])
     return p.subs(found[0])
 
