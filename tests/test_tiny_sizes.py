@@ -56,10 +56,10 @@ def test_a_thread_loop_that_an_unroll_took_away_at_small_sizes(tmp_path):
     assert f"{tmp_path / 'r.yaml'}:4: note: loop 'j' was unrolled fully by an earlier step: " \
            "the cuda step maps it to no axis" in err
     assert "__launch_bounds__(1)" in out and "threadIdx" not in out
-    # where strips of 2 of the 6 values of a tile remain, they are the threads
+    # where strips of 2 of the 12 iterations of a tile remain, they are the threads
     rc, out, _ = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml",
                          "--target", "cuda", "-D", "n=30")
-    assert rc == 0 and "__launch_bounds__(3)" in out, out
+    assert rc == 0 and "__launch_bounds__(6)" in out, out
 
 
 def test_a_mapping_of_only_unrolled_loops_is_still_refused(tmp_path):
