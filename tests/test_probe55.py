@@ -174,3 +174,28 @@ def test_a_tile_of_a_strided_loop_holds_size_iterations():
     for n in (1, 7, 100):
         _ok(*run_cli("run", DATA / "stride.c", "--function", "sweep", "--recipe", DATA / "stride_cuda.yaml",
                      "-D", f"n={n}"))
+
+
+PREFIX = """void prefix(int n, const double *a, double *b)
+{
+  double s = 0.0;
+  for (int i = 0; i < n; i++) {
+    s += a[i];
+    b[i] = s;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("step", ["omp_for: {stmt: 0, loop: i}", "reverse: {stmt: 0, loop: i}"])
+def test_a_prefix_sum_is_not_offered_a_reduction_clause(tmp_path, step):
+    # `b[i] = s` reads every partial sum: the clause the hint offered is refused by omp_for itself
+    f, r = tmp_path / "ps.c", tmp_path / "r.yaml"
+    f.write_text(PREFIX)
+    r.write_text(f"steps:\n  - {step}\n")
+    err = _one_error(*run_cli("transform", f, "--function", "prefix", "--recipe", r), "(RAW on s)")
+    assert "reduction" not in err, err
+    # a sum read only after its loop still is one
+    f.write_text(PREFIX.replace("    b[i] = s;\n", "").replace("  }\n}", "  }\n  b[0] = s;\n}"))
+    _one_error(*run_cli("transform", f, "--function", "prefix", "--recipe", r), "(a + reduction)"
+               if step.startswith("reverse") else "'s' is a + reduction")

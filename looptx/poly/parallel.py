@@ -16,7 +16,7 @@ from looptx.frontend.names import to_user
 from looptx.poly import deps as D
 from looptx.poly.privatize import hint as privatize_hint
 from looptx.poly.reductions import clause_pairs, update_op
-from looptx.poly.schedule import resolve_name, sharing
+from looptx.poly.schedule import loop_names, resolve_name, sharing
 from looptx.poly.variant import LoopDim, Variant
 
 OMP_FOR = "omp parallel for"
@@ -97,7 +97,7 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
             raise LegalityError(
                 D.describe_violation(deps, dep, instances(v, dep, across), f"'omp parallel for' "
                                      f"on loop '{to_user(d.name)}' runs them at once"),
-                hint=_reduction_hint(v.scop, dep) or "put omp_for on a loop that carries no dependence "
+                hint=_reduction_hint(v, dep) or "put omp_for on a loop that carries no dependence "
                      "(see looptx deps)" + privatize_hint(deps, dep, [x for x, _ in carried[1:]])
                      + ", or pass --unsafe")
 
@@ -151,9 +151,21 @@ def reduction_op(scop, dep: D.Dep) -> str | None:
     return None if len(ops) != 1 or None in ops else ops.pop()
 
 
-def _reduction_hint(scop, dep: D.Dep) -> str | None:
+def plain_reduction(v: Variant, dep: D.Dep) -> str | None:
+    """reduction_op, where the statements of the source's innermost loop use the variable only
+    in such updates: a prefix sum (`s += a[i]; b[i] = s;`) is no reduction a clause allows."""
+    op = reduction_op(v.scop, dep)
+    names = loop_names(v, dep.source) if op is not None else []
+    for k, _ in sharing(v, dep.source, names[-1]) if names else ():
+        st = v.scop.statements[v.pieces[k].stmt]
+        if any(a.array == dep.array for a in st.accesses) and update_op(st.body, dep.array) != op:
+            return None
+    return op
+
+
+def _reduction_hint(v: Variant, dep: D.Dep) -> str | None:
     """Two updates of a scalar with one operator (`s += ...`): a reduction clause would do."""
-    op, var = reduction_op(scop, dep), to_user(dep.array)
+    op, var = plain_reduction(v, dep), to_user(dep.array)
     if op is None:
         return None
     return (f"'{var}' is a {op} reduction: give omp_for reduction: {{'{op}': [{var}]}} (OpenMP combines "

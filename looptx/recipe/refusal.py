@@ -24,8 +24,8 @@ def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
         hint = "the loop's copies run one after another in the statements' textual order, and a " \
                "dependence goes back from a later statement to an earlier one; keep them in one " \
                "loop (or shift first)"
-    elif PL.reduction_op(v.scop, dep) is not None:
-        op, var = PL.reduction_op(v.scop, dep), to_user(dep.array)
+    elif PL.plain_reduction(v, dep) is not None:
+        op, var = PL.plain_reduction(v, dep), to_user(dep.array)
         # a max or min gives one value in any order (fmax) or nearly (a NaN), unlike a sum
         ctype = v.scop.array(dep.array).ctype.split()[-1] if any(a.name == dep.array for a in v.scop.arrays) else ""
         change = "" if op in ("max", "min") else \
