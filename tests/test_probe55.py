@@ -199,3 +199,14 @@ def test_a_prefix_sum_is_not_offered_a_reduction_clause(tmp_path, step):
     f.write_text(PREFIX.replace("    b[i] = s;\n", "").replace("  }\n}", "  }\n  b[0] = s;\n}"))
     _one_error(*run_cli("transform", f, "--function", "prefix", "--recipe", r), "(a + reduction)"
                if step.startswith("reverse") else "'s' is a + reduction")
+
+
+@needs_nvcc
+def test_a_register_the_next_statement_overwrites_is_not_loaded():
+    # the D2Q9 collide's `rho[y][x] = 0.0;` in registers: was `rho_r = rho[...]; rho_r = 0.0;`
+    rc, cu, err = run_cli("transform", DATA / "lbm_d2q9.c", "--function", "collide", "--recipe",
+                          DATA / "lbm_collide_cuda.yaml", "--target", "cuda")
+    assert rc == 0, err
+    assert "rho_r = 0.0;" in cu and "rho_r = rho[" not in cu, cu
+    assert nvcc_compile(cu) is None
+    _ok(*run_cli("run", DATA / "lbm_d2q9.c", "--function", "collide", "--recipe", DATA / "lbm_collide_cuda.yaml"))

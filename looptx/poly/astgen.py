@@ -235,9 +235,11 @@ class _Builder:
                                   hint="too much unrolling? use smaller unroll factors",
                                   **scop.where()) from None
             raise e
+        from looptx.codegen.dead_loads import without_dead_loads
         from looptx.codegen.guards import pruned
         from looptx.codegen.unroll import unroll_marked
-        return pruned(unroll_marked(self.convert(node), self.v, strip_table(self.v, self.strips)))
+        return without_dead_loads(pruned(unroll_marked(self.convert(node), self.v, strip_table(self.v, self.strips))),
+                                  self.v.scop)
 
     def convert(self, n) -> K.Node:
         t = n.get_type()
