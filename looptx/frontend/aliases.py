@@ -28,33 +28,47 @@ def _named(e) -> list[str]:
     return names
 
 
-def _offset_of(e, arrays: set[str]) -> list[str]:
-    """`a`, `a + k`, `k + a`, `(T *) a`: the array a declaration's pointer starts in."""
+def _offset_of(e, arrays: dict) -> list[str]:
+    """`a`, `a + k`, `k + a`, `(T *) a`, and a row of a 2-D array (`aa[1]`, `*aa`,
+    `(real_t *)(aa + 1) - N`): the array a declaration's pointer starts in.  `arrays`: name ->
+    its declared type (a row of an array of pointers is not inside that array)."""
     while isinstance(e, c_ast.Cast):
         e = e.expr
     if isinstance(e, c_ast.ID) and e.name in arrays:
         return [e.name]
     if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
         return _offset_of(e.left, arrays) + (_offset_of(e.right, arrays) if e.op == "+" else [])
+    row = e.name if isinstance(e, c_ast.ArrayRef) else e.expr if isinstance(e, c_ast.UnaryOp) and e.op == "*" else None
+    if row is not None:
+        inner = _offset_of(row, arrays)
+        return [n for n in inner if _has_rows(arrays[n])]
     return []
 
 
-def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str) -> None:
-    """A SourceError at the region's first use of a local pointer that points into a variable
-    the region also uses."""
+def _has_rows(t) -> bool:
+    """An array of arrays, or a pointer to arrays (`double a[n][m]`, `double (*a)[64]`)."""
+    return isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)) and isinstance(t.type, c_ast.ArrayDecl)
+
+
+def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls=()) -> None:
+    """A SourceError at the region's first use of a pointer that points into a variable the
+    region also uses (a local one, or one the file declares: TSVC s424's `real_t *xx =
+    flat_2d_array + 63;`)."""
     pointers: dict[str, tuple[str, tuple[int, int]]] = {}     # pointer -> (target, where set)
-    arrays = set()
+    arrays: dict = {}
     params = fdef.decl.type.args.params if fdef.decl.type.args else []
-    for n, _ in list(_walk(fdef.body)) + [(p, None) for p in params]:
+    decls = list(file_decls) + [p for p in params] + [n for n, _ in _walk(fdef.body)]
+    for n in decls:
         if isinstance(n, c_ast.Decl) and isinstance(n.type, (c_ast.PtrDecl, c_ast.ArrayDecl)):
-            arrays.add(n.name)
+            arrays[n.name] = n.type
     # a pointer the region sets itself is its own business (frontend/temporaries.py)
     inside = {id(n) for it in items for n, _ in _walk(it)}
-    for n, _ in _walk(fdef.body):
+    for n in list(file_decls) + [x for x, _ in _walk(fdef.body)]:
         if id(n) in inside:
             continue
         if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl) and n.init is not None:
-            for target in _named(n.init) + _offset_of(n.init, arrays - {n.name}):
+            others = {k: t for k, t in arrays.items() if k != n.name}
+            for target in _named(n.init) + _offset_of(n.init, others):
                 pointers.setdefault(n.name, (target, where(n.init)))
         elif isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID):
             for target in _named(n.rvalue):

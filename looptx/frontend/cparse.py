@@ -335,7 +335,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if not items:
             raise src.error(r.outer[0], "the region contains no statements",
                             "mark a loop nest, not an empty block")
-        check_local_aliases(fdef, items, where, path)
+        check_local_aliases(fdef, items, where, path, [e for e in ast.ext if isinstance(e, c_ast.Decl)])
         symbols = dict(globals_)
         params_decl = fdef.decl.type.args.params if fdef.decl.type.args else []
         const_params = []

@@ -90,11 +90,15 @@ def refuse_pointer_swaps(ex, items) -> None:
         n = min(swaps, key=ex.where)
         name = n.lvalue.name
         _refuse_pointer_walk(ex, items, n)
+        # a swap sets each name from another; one pointer set once (TSVC s421's `xx = a;`) is
+        # a second name for that array
+        swapped = {x.rvalue.name for x in swaps if isinstance(x.rvalue, c_ast.ID)} & {x.lvalue.name for x in swaps}
+        hint = ("leave the swap outside the region: mark the loops of one sweep "
+                "(#pragma scop ... #pragma endscop inside the time loop), or unroll "
+                "the time loop by two by hand (b from a, then a from b)") if swapped or len(swaps) > 1 else \
+            f"use one name for the array: write '{c_text(n.rvalue)}' where the region uses '{name}'"
         raise ex.error(n, f"the region changes which array '{name}' points to "
-                       f"({name} = {c_text(n.rvalue)}), which the model cannot follow",
-                       "leave the swap outside the region: mark the loops of one sweep "
-                       "(#pragma scop ... #pragma endscop inside the time loop), or unroll "
-                       "the time loop by two by hand (b from a, then a from b)")
+                       f"({name} = {c_text(n.rvalue)}), which the model cannot follow", hint)
 
 
 def refuse_stepped_pointer(ex, node: c_ast.Assignment) -> None:

@@ -135,18 +135,20 @@ def _thread_extents_at_values(v: Variant, stmt: int, thread: list) -> Variant:
     def trip(w: Variant, t) -> int | None:
         group = S.sharing(w, stmt, t)
         return S.max_trip(w, group, group[0][1])
-    open_ = [t for t in thread if trip(v, t) is None]
-    if not open_:
-        return v
-    error = RecipeError(f"thread loop '{to_user(open_[0])}' has no constant extent")
+    # one #define each: a COGENT-style block of threads [a, b] with `a < NA`, `b < NB`
+    for t in [t for t in thread if trip(v, t) is None]:
+        if trip(v, t) is not None:
+            continue                # the value fixed for an earlier loop bounds this one too
+        error = RecipeError(f"thread loop '{to_user(t)}' has no constant extent")
 
-    def bounded(w: Variant) -> None:
-        if any(trip(w, t) is None for t in open_):
-            raise error
-    try:
-        return S.at_macro_value(v, bounded, error, f"thread loop '{to_user(open_[0])}' is mapped")
-    except RecipeError:
-        return v
+        def bounded(w: Variant, t=t) -> None:
+            if trip(w, t) is None:
+                raise error
+        try:
+            v = S.at_macro_value(v, bounded, error, f"thread loop '{to_user(t)}' is mapped")
+        except RecipeError:
+            pass
+    return v
 
 
 def _unrolled_away(v: Variant, stmt: int, name) -> bool:

@@ -348,8 +348,10 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             if a.array != array:
                 continue
             if (k, a.ref) in out.redirect:
-                raise pr.error(f"'{array}' is already promoted in this scope",
-                               hint="promote an array once per loop nest")
+                raise pr.error(f"'{_as_written(scop, array)}' is already copied by an earlier copy step in this "
+                               f"loop nest, and looptx makes one copy of a reference (no {pr.kind} of a copy)",
+                               hint="keep one of the two steps for this array (a tile buffer or registers), "
+                                    "or copy other arrays")
             _check_unguarded(pr, scop, st, a)
             f = qp.reverse().apply_range(scop.access_map(st, a))
             # the same footprint without the iteration domain: for tiled loops, the whole tile

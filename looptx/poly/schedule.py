@@ -192,6 +192,21 @@ def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
             continue
         _note_macro_value(v.scop, k, x, what)
         return fixed
+    if len(v.scop.local_values) + len(v.scop.macro_values) > 1:
+        # several at once: a copy's footprint over a 4-D slice of #defined extents (NWChem's t2)
+        fixed = v.evolve(assumptions=v.assumptions + tuple(f"{k} = {x}" for k, x in v.scop.local_values)
+                         + tuple(f"{k} = {x}" for k, x in v.scop.macro_values),
+                         scop=replace(v.scop, baked=v.scop.baked + tuple(v.scop.macro_values)))
+        try:
+            works(fixed)
+        except RecipeError:
+            raise error from None
+        new = [(k, x) for k, x in v.scop.macro_values if (k, x) not in v.scop.baked]
+        if new:
+            where = v.scop.where()
+            note_once(where["file"], where["line"], f"{what} at {', '.join(f'{to_user(k)} = {x}' for k, x in new)}, "
+                      f"the #defines' values (the output checks the build with #if; give other values with --define)")
+        return fixed
     raise error
 
 

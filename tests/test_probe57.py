@@ -1,0 +1,71 @@
+"""Probes 57 (tensor contractions) and 58 (adversarial legality): a pointer declared as another
+array (`real_t *xx = a;`, a 2-D array's rows `(real_t *)aa`, a file-scope `xx =
+flat_2d_array + 63`) is an alias of it (an illegal reverse was accepted); COGENT-style mappings
+whose thread loops and shared footprints are bounded by several #defines are modelled at their
+values."""
+import pytest
+
+from conftest import run_cli
+from test_cuda_codegen import needs_nvcc, nvcc_compile
+from test_probe54 import _ok
+from test_probe55 import _one_error
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data" / "probe57"
+
+S421 = """#define LEN 32
+typedef double real_t;
+real_t a[LEN], b[LEN];
+DECL
+void s421(void)
+{
+  INIT
+  for (int i = 0; i < LEN - 1; i++)
+    xx[i] = a[i + 1] + b[i];
+}
+"""
+
+
+@pytest.mark.parametrize("decl, init", [
+    ("", "real_t *xx = a;"),                     # TSVC s421
+    ("", "real_t *xx = (real_t *)a + 0;"),
+    ("real_t *xx = a + 2;", ""),                 # TSVC s424's file-scope pointer
+])
+def test_a_pointer_declared_as_an_array_is_an_alias_of_it(tmp_path, decl, init):
+    f, r = tmp_path / "s421.c", tmp_path / "r.yaml"
+    f.write_text(S421.replace("DECL", decl).replace("INIT", init))
+    r.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
+    _one_error(*run_cli("transform", f, "--function", "s421", "--recipe", r),
+               "'xx' points into 'a'", "write 'a' where the region uses 'xx'")
+
+
+@pytest.mark.parametrize("function", ["cast2d", "stepped"])
+def test_a_pointer_to_a_2d_array_s_rows_is_an_alias_of_it(tmp_path, function):
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
+    _one_error(*run_cli("transform", DATA / "alias_rows.c", "--function", function, "--recipe", r),
+               "'p' points into 'aa'")
+
+
+def test_a_pointer_set_once_in_the_region_is_told_to_use_one_name(tmp_path):
+    f = tmp_path / "s421.c"
+    f.write_text(S421.replace("DECL", "").replace("INIT", "real_t *xx;\n  xx = a;"))
+    _one_error(*run_cli("deps", f, "--function", "s421"), "changes which array 'xx' points to (xx = a)",
+               "use one name for the array: write 'a' where the region uses 'xx'")
+
+
+def test_two_thread_loops_bounded_by_two_defines(tmp_path):
+    # TCCG ab-ac-cb with `#define NA 32`, `#define NB 16`: threads [a, b] at both values
+    rc, out, err = run_cli("run", DATA / "k16_tccg_ab_ac_cb.c", "--recipe", DATA / "c16_2thr.yaml")
+    _ok(rc, out, err)
+    assert "thread loop 'a' is mapped at NA = 32" in err and "thread loop 'b' is mapped at NB = 16" in err, err
+
+
+@needs_nvcc
+def test_a_shared_copy_over_several_defined_extents():
+    # COGENT-style sd_t_d1_1: the t2 slice's footprint needs four #defines at their values
+    rc, cu, err = run_cli("transform", DATA / "k05_d1_1_cogent.c", "--recipe", DATA / "c05_cuda.yaml",
+                          "--target", "cuda")
+    assert rc == 0, err
+    assert "the copy of 't2' is made at SIZE_IDX_P4 = 16" in err and "the #defines' values" in err, err
+    assert "__shared__" in cu and nvcc_compile(cu) is None
