@@ -69,3 +69,11 @@ def test_a_shared_copy_over_several_defined_extents():
     assert rc == 0, err
     assert "the copy of 't2' is made at SIZE_IDX_P4 = 16" in err and "the #defines' values" in err, err
     assert "__shared__" in cu and nvcc_compile(cu) is None
+
+
+def test_a_size_read_through_a_cast_follows_its_define(tmp_path):
+    # NWChem's C ports: `const int h1u = (int)(*h1d);` follows -D h1d__0 as `*h1d` alone does
+    f = tmp_path / "k.c"
+    f.write_text("typedef long fint;\nvoid scale(fint *h1d, double *t3)\n{\n  const int h1u = (int)(*h1d);\n"
+                 "  for (int h1 = 0; h1 < h1u; h1++)\n    t3[h1] = 2.0 * t3[h1];\n}\n")
+    _ok(*run_cli("run", f, "--function", "scale", "-D", "h1d__0=7"))

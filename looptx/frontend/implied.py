@@ -68,6 +68,15 @@ class _SizeText(c_generator.CGenerator):
             return self._named(f"{base}__{'_'.join(reversed(subs))}", n)
         return super().visit_ArrayRef(n)
 
+    def visit_Cast(self, n):
+        # NWChem's `const int h1u = (int)(*h1d);`: an integer size's own value (the evaluators
+        # of sizes read no casts)
+        names = getattr(getattr(n.to_type, "type", None), "type", None)
+        words = set(getattr(names, "names", ()) or ())
+        if words and words <= {"int", "long", "short", "unsigned", "signed", "size_t"}:
+            return f"({self.visit(n.expr)})"
+        return super().visit_Cast(n)
+
     def visit_StructRef(self, n):
         # Himeno's `imax = p->mrows - 1;`: the member is the size p__mrows (frontend/members.py)
         name = _member_path(n)
