@@ -284,3 +284,16 @@ def map_exprs(n: Node, f) -> Node:
     if isinstance(n, Launch):
         return Launch(n.kernel, n.stmt, tuple(f(x) for x in n.args), tuple(f(x) for x in n.grid))
     return n
+
+
+def map_blocks(n: Node, f) -> Node:
+    """The tree with every block's items replaced by f(items), inner blocks first."""
+    if isinstance(n, Block):
+        return Block(tuple(f([map_blocks(c, f) for c in n.items])))
+    if isinstance(n, For):
+        return replace(n, body=map_blocks(n.body, f))
+    if isinstance(n, If):
+        return If(n.cond, map_blocks(n.then, f), map_blocks(n.orelse, f) if n.orelse is not None else None)
+    if isinstance(n, Mark):
+        return Mark(n.name, map_blocks(n.body, f), n.info)
+    return n

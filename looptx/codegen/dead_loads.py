@@ -3,8 +3,6 @@ an accumulator the code sets before it adds to it (the D2Q9 collide's `rho[y][x]
 loaded it anyway, `rho_r = rho[...]; rho_r = 0.0;`, a global load per thread for nothing."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from looptx import ir
 from looptx.codegen import ast as K
 
@@ -24,16 +22,7 @@ def _overwrites(node: K.Node, target: ir.Expr, scop) -> bool:
 
 
 def without_dead_loads(node: K.Node, scop) -> K.Node:
-    if isinstance(node, K.Block):
-        items = list(node.items)
-        kept = [without_dead_loads(x, scop) for n, x in enumerate(items)
+    def kept(items: list) -> list:
+        return [x for n, x in enumerate(items)
                 if not (isinstance(x, K.Assign) and n + 1 < len(items) and _overwrites(items[n + 1], x.lhs, scop))]
-        return K.Block(tuple(kept))
-    if isinstance(node, K.For):
-        return replace(node, body=without_dead_loads(node.body, scop))
-    if isinstance(node, K.If):
-        return K.If(node.cond, without_dead_loads(node.then, scop),
-                    without_dead_loads(node.orelse, scop) if node.orelse is not None else None)
-    if isinstance(node, K.Mark):
-        return K.Mark(node.name, without_dead_loads(node.body, scop), node.info)
-    return node
+    return K.map_blocks(node, kept)

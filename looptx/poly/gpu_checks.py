@@ -49,33 +49,29 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
                 if own_copy:
                     continue
                 if across:
-                    # one end runs in every thread (or block): no pair stays in one thread, and
-                    # a barrier orders only threads of one block, and a local not at all
-                    if c % 2 == 1 and c < first_thread and not set(K.block) & across and \
-                            not v.scop.array(dep.array).local:
-                        if (K, c) not in barriers:
-                            barriers.append((K, c))
+                    # one end runs in every thread (or block): no pair stays in one thread; a
+                    # barrier orders only the threads of one block, and no local of theirs
+                    cross = carried
+                    can_sync = not set(K.block) & across and not v.scop.array(dep.array).local
+                    what = "runs a statement outside the mapped loops in every thread, with no barrier between them"
+                else:
+                    # carried by an in-kernel sequential loop or by statement order: fine if every
+                    # pair stays in one thread; else it needs a barrier at a block-uniform loop
+                    same_thread = carried
+                    for p in K.thread:
+                        same_thread = same_thread.equate(isl.dim_type.in_, p, isl.dim_type.out, p)
+                    cross = carried.subtract(same_thread)
+                    if cross.is_empty():
                         continue
-                    if v.unchecked:
-                        continue
-                    raise _race(v, deps, dep, carried, K, c, "runs a statement outside the mapped loops "
-                                "in every thread, with no barrier between them")
-                # carried by an in-kernel sequential loop or by statement order: fine if every
-                # pair stays in one thread; else it needs a barrier at a block-uniform loop
-                same_thread = carried
-                for p in K.thread:
-                    same_thread = same_thread.equate(isl.dim_type.in_, p, isl.dim_type.out, p)
-                cross = carried.subtract(same_thread)
-                if cross.is_empty():
-                    continue
-                if c % 2 == 1 and c < first_thread:
+                    can_sync = True
+                    what = "puts them in different threads of one block with no barrier between them"
+                if can_sync and c % 2 == 1 and c < first_thread:
                     if (K, c) not in barriers:
                         barriers.append((K, c))
                     continue
                 if v.unchecked:
                     continue
-                raise _race(v, deps, dep, cross, K, c, "puts them in different threads of one block "
-                            "with no barrier between them")
+                raise _race(v, deps, dep, cross, K, c, what)
     return barriers
 
 
