@@ -77,3 +77,20 @@ def test_a_size_read_through_a_cast_follows_its_define(tmp_path):
     f.write_text("typedef long fint;\nvoid scale(fint *h1d, double *t3)\n{\n  const int h1u = (int)(*h1d);\n"
                  "  for (int h1 = 0; h1 < h1u; h1++)\n    t3[h1] = 2.0 * t3[h1];\n}\n")
     _ok(*run_cli("run", f, "--function", "scale", "-D", "h1d__0=7"))
+
+
+def test_a_known_fact_on_a_define_s_default_is_checked_by_the_build(tmp_path):
+    # probe 58: `known: LEN2 % 4 == 1` with `#ifndef LEN2 #define LEN2 256`: the unrolled code,
+    # built as is, ran for 256; now the build stops with #error where the fact fails
+    import subprocess
+    f, r = tmp_path / "k.c", tmp_path / "r.yaml"
+    f.write_text("#ifndef LEN2\n#define LEN2 256\n#endif\ndouble a[LEN2];\n"
+                 "void k(void)\n{\n  for (int i = 1; i < LEN2; i++)\n    a[i] = a[i] * 0.5;\n}\n")
+    r.write_text("steps:\n  - known: {facts: ['LEN2 % 4 == 1']}\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    rc, out, err = run_cli("transform", f, "--function", "k", "--recipe", r)
+    assert rc == 0 and "#if !(LEN2 % 4 == 1)\n#error" in out, out + err
+    (tmp_path / "o.c").write_text(out)
+    bad = subprocess.run(["gcc", "-c", str(tmp_path / "o.c"), "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
+    good = subprocess.run(["gcc", "-c", "-DLEN2=9", str(tmp_path / "o.c"), "-o", str(tmp_path / "o.o")],
+                          capture_output=True, text=True)
+    assert bad.returncode != 0 and "known fact LEN2 % 4 == 1" in bad.stderr and good.returncode == 0, good.stderr

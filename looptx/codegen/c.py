@@ -389,6 +389,11 @@ def baked_guard(scop) -> list[str]:
                 f'#error "looptx transformed this region for {name} == {value} (its model of the loops '
                 f'and subscripts holds only at that value): transform again with --define {name}=VALUE"',
                 "#endif"]
+    for fact in scop.macro_facts:
+        out += [f"#if !({fact})",
+                f'#error "looptx transformed this region for the known fact {fact}: transform again '
+                f'without it for these sizes"',
+                "#endif"]
     # a default (#ifndef K) that --define fixed: its loops are made for that value
     for name, value in scop.pinned_macros:
         out += [f"#if {name} != {value}",

@@ -122,7 +122,9 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                     wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
                     narrow_params=tuple((p, *r) for p in params if p not in fixed_names
                                         and (r := narrow_range(sym_of(p), symbols))),
-                    pinned_macros=tuple((p, v) for p, v in fixed if p in overridable and p not in baked))
+                    pinned_macros=tuple((p, v) for p, v in fixed if p in overridable and p not in baked),
+                    soft_macros=tuple(p for p in params if p in ex.int_macros and p in overridable
+                                      and p not in fixed_names))
 
     rows_baked = set()
     scop = build(index_text, arrays, baked | step_baked)

@@ -201,6 +201,11 @@ class Scop(CachedValue):
     # #defined sizes the file only defaults (#ifndef K) that --define fixed: the output holds for
     # that value only, and a build with another -D must fail (codegen.c.baked_guard)
     pinned_macros: tuple[tuple[str, int], ...] = ()
+    # sizes that are a #define's default (`#ifndef LEN #define LEN 32`), which a build may change
+    soft_macros: tuple[str, ...] = ()
+    # `known` facts on #defined sizes only, as the user wrote them: the output checks them with
+    # #if, since a build may give the sizes values that break them
+    macro_facts: tuple[str, ...] = ()
     # the region sits in an OpenMP team that shares out its loop nests (frontend/omp_team.py):
     # (first statement of the nest, the `omp for` clauses as written, the pragma's line)
     team: tuple[tuple[int, str, int], ...] = ()

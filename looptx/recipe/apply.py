@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Callable
 
 from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
@@ -77,7 +78,13 @@ def _known(v: Variant, st: Step) -> Variant:
             return n
         raise RecipeError(f"'{n}' in a known fact is not a parameter of the region",
                           hint=f"parameters: {', '.join(sorted(params)) or 'none'}")
-    return S.known(v, [to_isl(f, name, condition=True) for f in st["facts"]])
+    out = S.known(v, [to_isl(f, name, condition=True) for f in st["facts"]])
+    # a fact on #defined sizes alone is one the build can check (probe 58: `LEN2 % 4 == 1` with
+    # `#ifndef LEN2 #define LEN2 256`, built as is, ran the unrolled code for 256)
+    macros = set(v.scop.soft_macros) | {k for k, _ in v.scop.macro_values}
+    checked = tuple(f for f in st["facts"] if isinstance(f, str)
+                    and set(re.findall(r"[A-Za-z_]\w*", f)) <= macros and re.fullmatch(r"[\w\s%*/+\-<>=!&|()]+", f))
+    return out.evolve(scop=replace(out.scop, macro_facts=out.scop.macro_facts + checked)) if checked else out
 
 
 def _new_loop_name(v: Variant, st: Step, name: str, arg: str) -> str:
