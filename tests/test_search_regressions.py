@@ -443,3 +443,19 @@ def test_best_file_uses_the_users_names_for_isl_reserved_ones(tmp_path):
     assert rc == 0, out + err
     best = (tmp_path / "kw.best.c").read_text()
     assert "lx_kw_" not in best and "max" in best
+
+
+def test_resume_keeps_the_recorded_batch_size_and_time_limit(tmp_path):
+    # probe 59: a batch-4 search resumed without --batch-size went on with batches of 1 (other
+    # points than the uninterrupted search), and its time limit was dropped
+    f, db = tmp_path / "b.c", tmp_path / "b.db"
+    f.write_text(annotated(search="arg algorithm = 'Randomsearch';"))
+    rc, out, err = cli("search", f, "--db", db, "--budget", 2, "--batch-size", 4, "--time-limit", 900,
+                       "--no-progress")
+    assert rc == 0, out + err
+    rc, out, err = cli("search", f, "--db", db, "--resume", "--budget", 4, "--no-progress")
+    assert rc == 0, out + err
+    with ResultsDB(db, create=False) as rdb:
+        (info,) = rdb.searches()
+        assert len(rdb.evaluations(info.key)) == 4
+    assert info.state["batch_size"] == 4 and info.time_limit == 900, info

@@ -370,9 +370,10 @@ def _run(args) -> int:
                 _warn_now(f"the search in '{st.db}' was recorded with budget {budget}, which --resume "
                           f"continues; the annotation's total_runs is {st.budget} (give --budget "
                           f"{st.budget} to change it)")
+        batch_size, time_limit = _resumed_limits(st, recorded, args)
         try:
-            searcher = run_cls(space, seed=seed, max_evals=int(budget), batch_size=st.batch_size,
-                               time_limit=st.time_limit, **run_options)
+            searcher = run_cls(space, seed=seed, max_evals=int(budget), batch_size=batch_size,
+                               time_limit=time_limit, **run_options)
         except LooptxError as e:
             raise locate_option(e, run_cls, st.spec, given)
         if sizes is st.sizes[0]:
@@ -386,7 +387,7 @@ def _run(args) -> int:
               f"backend {st.backend}")
         try:
             out = run_search(space, searcher, ev, db=st.db, search_key=key, budget=int(budget),
-                             time_limit=st.time_limit, executor=executor, workers=st.workers,
+                             time_limit=time_limit, executor=executor, workers=st.workers,
                              progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
                              input_file=st.path, problem=sizes, searcher_options=run_options,
                              fingerprint=fingerprint, warn=_warn_now)
@@ -400,7 +401,7 @@ def _run(args) -> int:
             flush_notes()
         print(top_table(st.db, key, n=args.top))
         if out.stop_reason == "time_limit":
-            print(f"time limit of {st.time_limit:g} s reached: stopped after {out.n_evals} of "
+            print(f"time limit of {time_limit:g} s reached: stopped after {out.n_evals} of "
                   f"{budget} evaluations")
         elif out.stop_reason == "same_failure":
             from looptx.search.same_failure import stop_line
@@ -431,6 +432,21 @@ def _recorded(st: Setup, key: str):
         info = rdb.get_search(key)
     # one interrupted before its first evaluation recorded its settings all the same
     return info
+
+
+def _resumed_limits(st: Setup, info, args) -> tuple[int, float | None]:
+    """(batch size, time limit) of a search: a resume goes on with those it was recorded with,
+    unless the command line gives others (the batch decides which points a batch searcher
+    proposes, so the resumed search measures what the uninterrupted one would have)."""
+    batch, limit = st.batch_size, st.time_limit
+    if info is None:
+        return batch, limit
+    state = info.state if isinstance(info.state, dict) else {}
+    if args.batch_size is None and state.get("batch_size"):
+        batch = int(state["batch_size"])
+    if args.time_limit is None and info.time_limit:
+        limit = float(info.time_limit)
+    return batch, limit
 
 
 def _resumed_seed(st: Setup, info, given: int | None) -> int:
