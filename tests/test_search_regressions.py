@@ -459,3 +459,23 @@ def test_resume_keeps_the_recorded_batch_size_and_time_limit(tmp_path):
         (info,) = rdb.searches()
         assert len(rdb.evaluations(info.key)) == 4
     assert info.state["batch_size"] == 4 and info.time_limit == 900, info
+
+
+def test_an_interrupt_that_isl_swallowed_still_stops_the_search(tmp_path, monkeypatch):
+    # probe 59: a SIGTERM raised inside an isl callback during the setup was printed by islpy and
+    # lost, and the search ran its whole budget; the handler's note now stops it at its first round
+    import looptx.search.param_checks as pc
+    from looptx.search.command import Terminated
+    from looptx.search.interrupt import note_signal
+    real = pc.check_recipe
+
+    def swallowed(*a, **k):
+        note_signal(Terminated)          # what the handler does before islpy eats the exception
+        return real(*a, **k)
+    monkeypatch.setattr(pc, "check_recipe", swallowed)
+    f, db = tmp_path / "t.c", tmp_path / "t.db"
+    f.write_text(annotated(search="arg algorithm = 'Randomsearch';"))
+    rc, out, err = cli("search", f, "--db", db, "--budget", 4, "--no-progress")
+    assert rc == 143 and "SIGTERM" in err, out + err
+    with ResultsDB(db, create=False) as rdb:
+        assert all(not rdb.evaluations(s.key) for s in rdb.searches())

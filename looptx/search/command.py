@@ -279,13 +279,24 @@ def run(args) -> int:
     if threading.current_thread() is not threading.main_thread():
         return _run(args)
 
+    from looptx.search.interrupt import clear_signals, note_signal
+
     def terminate(signum, frame):
+        note_signal(Terminated)
         raise Terminated()
+
+    def interrupt(signum, frame):
+        note_signal(KeyboardInterrupt)
+        raise KeyboardInterrupt()
+    clear_signals()
     previous = signal.signal(signal.SIGTERM, terminate)
+    previous_int = signal.signal(signal.SIGINT, interrupt)
     try:
         return _run(args)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
+        clear_signals()
 
 
 def _run(args) -> int:

@@ -457,6 +457,8 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
             if getattr(searcher, "finished", False):
                 stop_reason = "finished"
                 break
+            from looptx.search.interrupt import raise_pending
+            raise_pending()             # a Ctrl-C or SIGTERM that isl's code swallowed
             n = max(1, min(int(getattr(searcher, "batch_size", 1) or 1), left))
             points = searcher.ask(n)[:left]
             if not points:

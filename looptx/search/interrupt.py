@@ -108,3 +108,23 @@ def _sizes_of(key: str) -> dict:
     except (IndexError, ValueError):
         return {}
 
+
+
+# A signal whose exception islpy swallowed (raised inside one of its callbacks, it prints the
+# traceback and goes on): the search raises it again at its next round.
+_pending: list = []
+
+
+def note_signal(exc_type) -> None:
+    _pending.append(exc_type)
+
+
+def clear_signals() -> None:
+    _pending.clear()
+
+
+def raise_pending() -> None:
+    if _pending:
+        exc_type = _pending[0]
+        _pending.clear()
+        raise exc_type()
