@@ -379,7 +379,7 @@ def _leaf_ref(x: ir.Expr, refs: dict) -> ir.Expr:
     return x
 
 
-def baked_guard(scop) -> list[str]:
+def baked_guard(scop, facts: bool = True) -> list[str]:
     """Preprocessor checks that the build gives the #defined sizes the code was made for: a
     size that multiplies an iterator in a subscript (S*j + i), or is a loop step (ii += BS), was
     modelled at its value, and the code is neither legal nor right for another one."""
@@ -389,7 +389,8 @@ def baked_guard(scop) -> list[str]:
                 f'#error "looptx transformed this region for {name} == {value} (its model of the loops '
                 f'and subscripts holds only at that value): transform again with --define {name}=VALUE"',
                 "#endif"]
-    for fact in scop.macro_facts:
+    # (`facts`: the C file, where the sizes are the file's macros; a .cu takes them as arguments)
+    for fact in scop.macro_facts if facts else ():
         out += [f"#if !({fact})",
                 f'#error "looptx transformed this region for the known fact {fact}: transform again '
                 f'without it for these sizes"',

@@ -407,7 +407,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     # .cu has no #define of the user's file, so it defines them here when the build does not
     needed.update({k: v for k, v in (*scop.pinned_macros, *scop.baked) if k not in needed})
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
-    out += baked_guard(scop)
+    out += baked_guard(scop, facts=False)
     helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text + list(counts.values())
                                                                + list(offsets.values()) + host_only_texts(rc)))
     out += helper_block(helpers)
