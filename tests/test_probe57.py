@@ -94,3 +94,14 @@ def test_a_known_fact_on_a_define_s_default_is_checked_by_the_build(tmp_path):
     good = subprocess.run(["gcc", "-c", "-DLEN2=9", str(tmp_path / "o.c"), "-o", str(tmp_path / "o.o")],
                           capture_output=True, text=True)
     assert bad.returncode != 0 and "known fact LEN2 % 4 == 1" in bad.stderr and good.returncode == 0, good.stderr
+
+
+@needs_nvcc
+def test_the_cu_takes_known_sizes_as_arguments_and_checks_no_macro():
+    # barracuda_fig2's `known: N == 10` on `#ifndef N`: the #if belongs in the C file only; in the
+    # .cu, where N is an argument, it stopped the build
+    root = Path(__file__).resolve().parent.parent
+    rc, cu, err = run_cli("transform", root / "examples" / "barracuda_fig2.c", "--recipe", "cuda/barracuda_fig2",
+                          "--target", "cuda")
+    assert rc == 0 and "#error" not in cu, err
+    assert nvcc_compile(cu) is None
