@@ -306,11 +306,7 @@ def _as_written(scop, name: str) -> str:
     r = scop.record(name)
     if r is not None:
         return r.base + r.path
-    for decl, _ in scop.hoisted:
-        m = re.search(r"(\w+)\)?(?:\[[^\]]*\])*\s*=\s*(.+?);\s*$", decl)
-        if m and m.group(1) == name:
-            return m.group(2).strip()
-    return to_user(name)
+    return scop.member_chains().get(name) or to_user(name)
 
 
 def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, group) -> None:

@@ -339,6 +339,18 @@ class Scop(CachedValue):
     def prefix(self) -> str:
         return f"[{', '.join(self.params)}] -> " if self.params else ""
 
+    def member_chains(self) -> dict[str, str]:
+        """Each variable a struct member is read into -> the member chain as written
+        (`double *const g__hy = g->hy;` gives g__hy -> g->hy)."""
+        def build():
+            out = {}
+            for decl, _ in self.hoisted:
+                m = re.search(r"(\w+)\)?(?:\[[^\]]*\])*\s*=\s*(.+?);\s*$", decl)
+                if m:
+                    out[m.group(1)] = re.sub(r"\s", "", m.group(2))
+            return out
+        return self.cached("member_chains", build)
+
     def cached(self, key, build):
         if key not in self._cache:
             self._cache[key] = build()

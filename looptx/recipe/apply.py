@@ -175,11 +175,10 @@ def _model_array(v: Variant, name: str | None) -> str | None:
     if name is None:
         return name
     plain = re.sub(r"\[\s*\]|\s", "", name)
-    for decl, _ in v.scop.hoisted if "->" in plain or "." in plain else ():
-        # a member the region reads as a variable (`double *const g__hy = g->hy;`), as written
-        m = re.search(r"(\w+)\)?(?:\[[^\]]*\])*\s*=\s*(.+?);\s*$", decl)
-        if m and re.sub(r"\s", "", m.group(2)) == plain:
-            return m.group(1)
+    # a member the region reads as a variable (`double *const g__hy = g->hy;`), as written
+    chained = next((k for k, chain in v.scop.member_chains().items() if chain == plain), None)
+    if chained is not None:
+        return chained
     return next((r.name for r in v.scop.records if plain == r.base + r.path), name)
 
 
