@@ -48,27 +48,32 @@ def parse_reductions(value, error) -> tuple[tuple[str, str], ...]:
             raise error(f"reduction '{op}' needs a list of variable names, got {names!r}",
                         f"e.g. reduction: {{{op}: [sum]}}")
         # a struct member the region reads as a variable (frontend/members.py): g->s is g__s
-        pairs += [("+" if op == "-" else op, to_model(re.sub(r"\s*(->|\.)\s*", "__", n.strip())))
-                  for n in names]
+        # '-' is kept as written for the messages; combining() says what it does
+        pairs += [(op, to_model(re.sub(r"\s*(->|\.)\s*", "__", n.strip()))) for n in names]
     seen = {}
     for op, name in pairs:
-        if seen.setdefault(name, op) != op:
+        if combining(seen.setdefault(name, op)) != combining(op):
             raise error(f"'{to_user(name)}' is in two reductions ({seen[name]} and {op})",
                         "give each variable one operator")
-    return tuple(dict.fromkeys(pairs))
+    return tuple((op, name) for name, op in seen.items())
+
+
+def combining(op: str) -> str:
+    """The operator that combines the copies: '-' adds (OpenMP 5.2 deprecates writing it)."""
+    return "+" if op == "-" else op
 
 
 def clause_text(pairs) -> str:
     """` reduction(+:a, b) reduction(min:c)`, model names (printed through to_user)."""
     by_op: dict[str, list[str]] = {}
     for op, name in pairs:
-        by_op.setdefault(op, []).append(name)
+        by_op.setdefault(combining(op), []).append(name)
     return "".join(f" reduction({op}:{', '.join(names)})" for op, names in by_op.items())
 
 
 def clause_pairs(text: str) -> tuple[tuple[str, str], ...]:
     """The (op, variable) pairs of the reduction clauses in a pragma's text."""
-    return tuple(("+" if op.strip() == "-" else op.strip(), to_model(n.strip()))
+    return tuple((combining(op.strip()), to_model(n.strip()))
                  for op, names in CLAUSE.findall(text) for n in names.split(",") if n.strip())
 
 
@@ -208,14 +213,14 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
                               f"uses '{to_user(var)}'", hint="remove it from the reduction")
         for s in users:
             got = update_op(s.body, var)
-            if got == op and op in ("+", "*") and not ir.floating(s.body.lhs, ctype_of) \
+            if got == combining(op) and got in ("+", "*") and not ir.floating(s.body.lhs, ctype_of) \
                     and ir.floating(s.body.rhs, ctype_of):
                 v = to_user(var)
                 raise RecipeError(
                     f"reduction({op}:{v}): S{s.id} (`{s.text or v}`) converts a floating value to "
                     f"'{a.ctype} {v}' at every update, so its result depends on the order of the updates",
                     hint="accumulate into a floating variable, or make the update's value an integer")
-            if got != op:
+            if got != combining(op):
                 how = f"updates it with '{got}'" if got else "uses it other than as `v = v op e`"
                 v = to_user(var)
                 form = f"{v} = f{op}({v}, e)" if op in ("min", "max") else f"{v} = {v} {op} e"

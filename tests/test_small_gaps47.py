@@ -1,0 +1,78 @@
+"""Leftovers of probes 56 and 58: a reduction clause is named as the user wrote it (`-`), and
+lx_floord gives no -Wextra warning on a cast unsigned size (CMSIS-NN's `const uint16_t`)."""
+import subprocess
+
+import pytest
+
+from conftest import run_cli
+from test_probe54 import _ok
+from test_probe55 import _one_error
+
+ALT = """#define LEN 64
+double a[LEN];
+double alt, sum;
+void redmix(void)
+{
+  for (int i = 0; i < LEN; i++) {
+    sum = sum - a[i];
+    alt = a[i] - alt;
+  }
+}
+"""
+
+
+def test_a_minus_reduction_is_named_as_written(tmp_path):
+    f, r = tmp_path / "redmix.c", tmp_path / "r.yaml"
+    f.write_text(ALT)
+    r.write_text("steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {-: [sum, alt]}}\n")
+    err = _one_error(*run_cli("transform", f, "--function", "redmix", "--recipe", r),
+                     "reduction(-:alt)", "`alt = alt - e`")
+    assert "reduction(+" not in err
+
+
+def test_a_minus_reduction_is_emitted_as_plus(tmp_path):
+    # OpenMP combines a '-' reduction's copies with '+' (5.2 deprecates writing '-')
+    f, r = tmp_path / "redmix.c", tmp_path / "r.yaml"
+    f.write_text(ALT.replace("    alt = a[i] - alt;\n", ""))
+    r.write_text("steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {-: [sum], +: sum}}\n")
+    rc, out, err = run_cli("transform", f, "--function", "redmix", "--recipe", r)
+    assert rc == 0 and "reduction(+:sum)" in out and out.count("reduction(") == 1, out + err
+    _ok(*run_cli("run", f, "--function", "redmix", "--recipe", r))
+
+
+FC = """#include <stdint.h>
+void fc(const int8_t *pV, const int8_t *pM, const uint16_t dim_vec, const uint16_t num_of_rows,
+        int32_t *pOut)
+{
+    for (int i = 0; i < num_of_rows; i++) {
+        int32_t ip_out = 0;
+        for (int j = 0; j < dim_vec; j++)
+            ip_out += pV[j] * pM[i * dim_vec + j];
+        pOut[i] = ip_out;
+    }
+}
+"""
+
+
+def test_floor_division_of_an_unsigned_size_has_no_type_limits_warning(tmp_path):
+    f, r, o = tmp_path / "fc.c", tmp_path / "r.yaml", tmp_path / "fc_t.c"
+    f.write_text(FC)
+    r.write_text("steps:\n  - unroll_jam: {stmt: 1, loop: i, factor: 2}\n")
+    rc, out, err = run_cli("transform", f, "--function", "fc", "--recipe", r, "-o", o)
+    assert rc == 0 and "lx_floord" in o.read_text(), err
+    cc = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-c", str(o), "-o", "/dev/null"],
+                        capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr
+    for rows in ("7", "8", "1"):
+        _ok(*run_cli("run", f, "--function", "fc", "--recipe", r, "-D", "dim_vec=5", "-D", f"num_of_rows={rows}"))
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 8])
+def test_floor_division_helper_rounds_down(tmp_path, d):
+    from looptx.codegen.c import HELPERS
+    c = tmp_path / "t.c"
+    c.write_text("#include <stdio.h>\n" + HELPERS["lx_floord"] + "\nint main(void) { long bad = 0;"
+                 f" for (long n = -50; n <= 50; n++) {{ long q = lx_floord(n, {d}L);"
+                 f" if (q * {d} > n || (q + 1) * {d} <= n) bad++; }} printf(\"%ld\", bad); return 0; }}\n")
+    subprocess.run(["gcc", "-O2", str(c), "-o", str(tmp_path / "t")], check=True)
+    assert subprocess.run([str(tmp_path / "t")], capture_output=True, text=True).stdout == "0"
