@@ -359,9 +359,11 @@ def _run(args) -> int:
         budget = st.budget if st.budget is not None else min(n_valid or DEFAULT_BUDGET, DEFAULT_BUDGET)
         key = _key(st, sizes)
         recorded = _recorded(st, key) if st.resume else None
-        run_cls, run_options = (_recorded_searcher(st, recorded, cls, given) if recorded and not args.algorithm
-                                else (cls, st.options))
-        seed = _resumed_seed(st, recorded, args.seed)
+        # said once the searcher takes its options: a bad input is one line (CONTRACT)
+        held: list[str] = []
+        run_cls, run_options = (_recorded_searcher(st, recorded, cls, given, held.append)
+                                if recorded and not args.algorithm else (cls, st.options))
+        seed = _resumed_seed(st, recorded, args.seed, held.append)
         ev = checked.get(index)
         if ev is None:
             ev = evaluator_for(st, sizes, args.function)
@@ -378,15 +380,21 @@ def _run(args) -> int:
             # a resume continues the search it recorded: only --budget changes its budget
             budget = int(recorded.budget)
             if st.budget is not None and int(st.budget) != budget:
-                _warn_now(f"the search in '{st.db}' was recorded with budget {budget}, which --resume "
-                          f"continues; the annotation's total_runs is {st.budget} (give --budget "
-                          f"{st.budget} to change it)")
+                held.append(f"the search in '{st.db}' was recorded with budget {budget}, which --resume "
+                            f"continues; the annotation's total_runs is {st.budget} (give --budget "
+                            f"{st.budget} to change it)")
+        if recorded is not None and not from_record and recorded.n_evals >= int(budget):
+            held.append(f"the search in '{st.db}' has {recorded.n_evals} evaluations already, as many as "
+                        f"budget {budget} or more: --resume measures nothing new (give a budget above "
+                        f"{recorded.n_evals} to measure more)")
         batch_size, time_limit = _resumed_limits(st, recorded, args)
         try:
             searcher = run_cls(space, seed=seed, max_evals=int(budget), batch_size=batch_size,
                                time_limit=time_limit, **run_options)
         except LooptxError as e:
             raise locate_option(e, run_cls, st.spec, given)
+        for line in held:
+            _warn_now(line)
         if sizes is st.sizes[0]:
             from looptx.search.unused_params import unused_param_warnings
             for line in unused_param_warnings(st, ev, space):
@@ -460,18 +468,18 @@ def _resumed_limits(st: Setup, info, args) -> tuple[int, float | None]:
     return batch, limit
 
 
-def _resumed_seed(st: Setup, info, given: int | None) -> int:
+def _resumed_seed(st: Setup, info, given: int | None, warn) -> int:
     """A resumed search goes on with its recorded seed (the searchers that keep no state redraw
     from it); a --seed that differs from it is a warning, and wins."""
     if info is None or info.seed is None or info.seed == st.seed:
         return st.seed
     if given is None:
         return int(info.seed)
-    _warn_now(f"the search in '{st.db}' was recorded with seed {info.seed}; it goes on with --seed {given}")
+    warn(f"the search in '{st.db}' was recorded with seed {info.seed}; it goes on with --seed {given}")
     return st.seed
 
 
-def _recorded_searcher(st: Setup, info, cls, given):
+def _recorded_searcher(st: Setup, info, cls, given, warn):
     """(searcher class, options) that `--resume` without `--algorithm` goes on with: the ones
     the search was recorded with (Orio's and Kernel Tuner's resumes keep their strategy), with
     any --option on top."""
@@ -485,8 +493,8 @@ def _recorded_searcher(st: Setup, info, cls, given):
                           f"which is not available now ({e.what})",
                           hint=f"install it again, or resume with --algorithm {cls.name}", file=st.db) from None
     if st.spec is not None and st.spec.search.get("algorithm"):
-        _warn_now(f"the search in '{st.db}' was recorded with searcher '{rec.name}', which --resume "
-                  f"continues; the annotation names '{cls.name}' (give --algorithm {cls.name} to switch)")
+        warn(f"the search in '{st.db}' was recorded with searcher '{rec.name}', which --resume "
+             f"continues; the annotation names '{cls.name}' (give --algorithm {cls.name} to switch)")
     return rec, with_command_line(rec, recorded_options(rec, info.searcher_options), given)
 
 

@@ -198,6 +198,11 @@ class ResultsDB:
                 self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.DatabaseError as e:
+            if not create and self.path.stat().st_size == 0:
+                # sqlite makes the file on connect: a search stopped before its first commit
+                raise SearchError(f"'{self.path}' is empty: the search that made it was stopped before "
+                                  "it recorded anything", hint="run the search again without --resume, with "
+                                  "the same --seed to draw the same points", file=str(path)) from None
             raise SearchError(f"'{self.path}' is not a looptx results database ({e})",
                               hint="give the .looptx.db file a search wrote", file=str(path)) from None
 

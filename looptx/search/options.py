@@ -97,7 +97,7 @@ def options_for(cls, options: Mapping[str, Any], spec=None) -> dict:
             continue
         kept[key] = value
     for name, keys in dropped.items():
-        _warn(f"looptx: warning: option{'s' if len(keys) > 1 else ''} {', '.join(keys)} "
+        _warn(_where(spec, keys[0]) + f"warning: option{'s' if len(keys) > 1 else ''} {', '.join(keys)} "
               f"of searcher '{name}' ignored by '{cls.name}'")
     return kept
 

@@ -259,13 +259,28 @@ def _closed_cache(text: str) -> str:
     return text
 
 
+_JSON_KIND = {list: "array", dict: "object", str: "string", int: "number", float: "number",
+              bool: "boolean", type(None): "null"}
+
+
 def _load_params(data: dict, path: str) -> list[Param]:
     keys = data.get("tune_params_keys")
     tp = data.get("tune_params")
-    if not isinstance(keys, list) or not isinstance(tp, dict) or not isinstance(data.get("cache"), dict):
-        raise AnnotationError("not a Kernel Tuner cache: 'tune_params_keys', 'tune_params' or "
-                              "'cache' is missing", hint="give a cache written by Kernel Tuner "
-                              "or looptx", file=path)
+    for field, want in (("tune_params_keys", list), ("tune_params", dict), ("cache", dict)):
+        if not isinstance(data.get(field), want):
+            got = "missing" if field not in data else \
+                f"a JSON {_JSON_KIND.get(type(data[field]), 'value')}, not a JSON {_JSON_KIND[want]}"
+            hint = "give a cache written by Kernel Tuner or looptx"
+            if "ConfigurationSpace" in data:
+                hint = "this is a T1 problem definition: give it with --t1, next to the cache as --replay"
+            raise AnnotationError(f"not a Kernel Tuner cache: '{field}' is {got}", hint=hint, file=path)
+    extra = [k for k in tp if k not in keys]
+    if extra:
+        # Kernel Tuner writes both from one dict: the records' keys would hold a value more
+        # than tune_params_keys names, and points that differ only there would merge
+        raise AnnotationError(f"'{extra[0]}' is in 'tune_params' but not in 'tune_params_keys'",
+                              hint="the cache is damaged: list every tuned parameter in "
+                                   "tune_params_keys, in the order of the records' keys", file=path)
     meta = {m["name"]: m for m in data.get("looptx_params", []) if isinstance(m, dict) and "name" in m}
     params = []
     for k in keys:
@@ -396,7 +411,7 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
                                     [p.name for p in params], path)
         objective = f"{base}:{how}" if how else base
     obj_name, higher = objective_direction(str(data.get("objective") or "time"), objective)
-    records, unmeasured = [], []
+    records, unmeasured, record_keys = [], [], []
     for key, rec in data["cache"].items():
         if not isinstance(rec, dict) or _value(rec, obj_name) is None:
             unmeasured.append(key)
@@ -404,12 +419,23 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
         point = _record_point(rec, key, params)
         if point is not None:
             records.append((point, rec))
+            record_keys.append(key)
     try:
         params = _widen(params, [p for p, _ in records])
         grid = Space(params)
     except LooptxError as e:
         raise e.located(file=path)
-    by_key: dict[str, dict] = {point_key(grid.normalize(p)): r for p, r in records}
+    by_key: dict[str, dict] = {}
+    first_of: dict[str, str] = {}
+    for (p, r), key in zip(records, record_keys):
+        pk = point_key(grid.normalize(p))
+        if pk in by_key:
+            raise AnnotationError(f"records '{first_of[pk]}' and '{key}' of the cache are one point of "
+                                  f"tune_params_keys ({', '.join(q.name for q in params)})",
+                                  hint="the cache is damaged: a record's values differ from its key, "
+                                       "or the keys hold a parameter that tune_params_keys does not "
+                                       "list", file=path)
+        by_key[pk], first_of[pk] = r, key
     if data["cache"] and not any(isinstance(r, dict) and _value(r, obj_name) is not None
                                  for r in data["cache"].values()):
         raise AnnotationError(f"no record of the cache has the objective '{obj_name}'",

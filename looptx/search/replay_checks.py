@@ -67,15 +67,19 @@ def refuse_negative_times(path: str, cache: Mapping[str, object], name: str) -> 
     """A time below zero is no measurement, and every rank and ratio built on it would be
     wrong, so it is refused at its record; a time of 0 (a kernel below the timer's resolution)
     is kept and shown as recorded."""
-    if name != "time":
-        return
+    # the costs, whatever the objective: a negative one runs the simulated clock backwards,
+    # and --time-limit would never stop the replay
+    fields = (("time",) if name == "time" else ()) + ("compile_time", "benchmark_time")
     for key, rec in cache.items():
-        v = rec.get("time") if isinstance(rec, Mapping) else None
-        if _is_number(v) and v < 0:
-            raise AnnotationError(f"the record '{key}' has a negative time ({v} ms)",
-                                  hint="a time cannot be below 0; remove or re-measure that "
-                                  "record, or optimise another value with --objective",
-                                  file=path, line=_line_of(path, key))
+        for field in fields:
+            v = rec.get(field) if isinstance(rec, Mapping) else None
+            if _is_number(v) and v < 0:
+                what = "time" if field == "time" else field.replace("_", " ")
+                raise AnnotationError(f"the record '{key}' has a negative {what} ({v} ms)",
+                                      hint=f"a {what} cannot be below 0; remove or re-measure that "
+                                      "record" + (", or optimise another value with --objective"
+                                                  if field == "time" else ""),
+                                      file=path, line=_line_of(path, key))
 
 
 def _line_of(path: str, key: str) -> int | None:

@@ -339,7 +339,10 @@ def report_command(args) -> int:
                 print(f"evaluations written to {args.json}")
         if args.plot:
             lines = convergence_plot(rdb, args.plot, key)
-            print(f"convergence plot ({lines} search(es)) written to {args.plot}", file=sys.stderr
+            what = f"{lines} search{'' if lines == 1 else 'es'}" if lines else \
+                "empty: no search has a measured evaluation yet"
+            bare = "" if os.path.splitext(os.fspath(args.plot))[1] else " as PNG (the name has no extension)"
+            print(f"convergence plot ({what}) written to {args.plot}{bare}", file=sys.stderr
                   if to_stdout else sys.stdout)
         if args.kernel_tuner:
             n = export_kernel_tuner_cache(rdb, key, args.kernel_tuner)

@@ -31,7 +31,8 @@ def check_resume_target(db: str, keys: Iterable[str], path: str) -> None:
                           file=path)
     with ResultsDB(db, create=False) as rdb:
         recorded = rdb.searches()
-    if any(i.key in keys and i.n_evals for i in recorded):
+    # one interrupted before its first evaluation recorded its seed and budget all the same
+    if any(i.key in keys for i in recorded):
         return
     base = os.path.basename(path)
     others = sorted({i.key.split("|", 1)[0] for i in recorded if i.n_evals})
