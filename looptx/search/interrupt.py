@@ -14,6 +14,10 @@ import logging
 import signal
 import sys
 import threading
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                      # driver imports this module
+    from looptx.search.driver import SearchOutcome
 
 
 @contextlib.contextmanager

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from looptx.errors import AnnotationError, LooptxError, note_once
 from looptx.search.base import Result, get_searcher
-from looptx.search.replay_checks import (objective_keys, fixed_constraints, fixed_values,
-                                         objective_direction, refuse_negative_times,
+from looptx.search.replay_checks import (check_cache_fields, objective_keys, fixed_constraints,
+                                         fixed_values, objective_direction, refuse_negative_times,
                                          split_objective, t1_value_space, no_success_error,
                                          t4_as_cache)
 from looptx.search.space import Constraint, Param, Point, Space, infer_kind, point_key
@@ -259,28 +259,9 @@ def _closed_cache(text: str) -> str:
     return text
 
 
-_JSON_KIND = {list: "array", dict: "object", str: "string", int: "number", float: "number",
-              bool: "boolean", type(None): "null"}
-
-
 def _load_params(data: dict, path: str) -> list[Param]:
-    keys = data.get("tune_params_keys")
-    tp = data.get("tune_params")
-    for field, want in (("tune_params_keys", list), ("tune_params", dict), ("cache", dict)):
-        if not isinstance(data.get(field), want):
-            got = "missing" if field not in data else \
-                f"a JSON {_JSON_KIND.get(type(data[field]), 'value')}, not a JSON {_JSON_KIND[want]}"
-            hint = "give a cache written by Kernel Tuner or looptx"
-            if "ConfigurationSpace" in data:
-                hint = "this is a T1 problem definition: give it with --t1, next to the cache as --replay"
-            raise AnnotationError(f"not a Kernel Tuner cache: '{field}' is {got}", hint=hint, file=path)
-    extra = [k for k in tp if k not in keys]
-    if extra:
-        # Kernel Tuner writes both from one dict: the records' keys would hold a value more
-        # than tune_params_keys names, and points that differ only there would merge
-        raise AnnotationError(f"'{extra[0]}' is in 'tune_params' but not in 'tune_params_keys'",
-                              hint="the cache is damaged: list every tuned parameter in "
-                                   "tune_params_keys, in the order of the records' keys", file=path)
+    check_cache_fields(data, path)
+    keys, tp = data["tune_params_keys"], data["tune_params"]
     meta = {m["name"]: m for m in data.get("looptx_params", []) if isinstance(m, dict) and "name" in m}
     params = []
     for k in keys:

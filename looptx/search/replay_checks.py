@@ -323,3 +323,27 @@ def t4_as_cache(data: Mapping, path: str) -> dict:
     objectives = results[0].get("objectives") or ["time"]
     return {"tune_params_keys": names, "tune_params": values, "cache": cache,
             "objective": objectives[0] if isinstance(objectives[0], str) else "time"}
+
+
+_JSON_KIND = {list: "array", dict: "object", str: "string", int: "number", float: "number",
+              bool: "boolean", type(None): "null"}
+
+
+def check_cache_fields(data: dict, path: str) -> None:
+    """The three fields of a Kernel Tuner cache, of their JSON types, naming each parameter."""
+    for name, want in (("tune_params_keys", list), ("tune_params", dict), ("cache", dict)):
+        if not isinstance(data.get(name), want):
+            got = "missing" if name not in data else \
+                f"a JSON {_JSON_KIND.get(type(data[name]), 'value')}, not a JSON {_JSON_KIND[want]}"
+            hint = "give a cache written by Kernel Tuner or looptx"
+            if "ConfigurationSpace" in data:
+                hint = "this is a T1 problem definition: give it with --t1, next to the cache as --replay"
+            raise AnnotationError(f"not a Kernel Tuner cache: '{name}' is {got}", hint=hint, file=path)
+    keys, tp = data["tune_params_keys"], data["tune_params"]
+    extra = [k for k in tp if k not in keys]
+    if extra:
+        # Kernel Tuner writes both from one dict: the records' keys would hold a value more
+        # than tune_params_keys names, and points that differ only there would merge
+        raise AnnotationError(f"'{extra[0]}' is in 'tune_params' but not in 'tune_params_keys'",
+                              hint="the cache is damaged: list every tuned parameter in "
+                                   "tune_params_keys, in the order of the records' keys", file=path)
