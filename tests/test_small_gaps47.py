@@ -1,6 +1,8 @@
-"""Leftovers of probes 56 and 58: a reduction clause is named as the user wrote it (`-`), and
-lx_floord gives no -Wextra warning on a cast unsigned size (CMSIS-NN's `const uint16_t`)."""
+"""Leftovers of probes 56, 57 and 58: a reduction clause is named as the user wrote it (`-`);
+lx_floord gives no -Wextra warning on a cast unsigned size (CMSIS-NN's `const uint16_t`); f2c's
+`int h1u; h1u = *h1d;` before a function's loops are sizes; a partial --define names the rest."""
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +78,27 @@ def test_floor_division_helper_rounds_down(tmp_path, d):
                  f" if (q * {d} > n || (q + 1) * {d} <= n) bad++; }} printf(\"%ld\", bad); return 0; }}\n")
     subprocess.run(["gcc", "-O2", str(c), "-o", str(tmp_path / "t")], check=True)
     assert subprocess.run([str(tmp_path / "t")], capture_output=True, text=True).stdout == "0"
+
+
+DATA = Path(__file__).resolve().parent / "data" / "gaps47"
+
+
+def test_f2c_sizes_declared_then_set_before_the_loops_of_a_function(tmp_path):
+    # NWChem's f2c form `int h1u; h1u = *h1d;` at the top of a --function region: the loops read
+    # them as sizes, which follow -D h1d__0 (before: "'p4u' is written inside the region")
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - tile: {stmt: 0, loop: h7, size: 4}\n  - unroll: {stmt: 0, loop: h3, factor: 2}\n")
+    sizes = ("h1d__0=5", "h2d__0=3", "h3d__0=9", "p4d__0=2", "p5d__0=3", "p6d__0=2", "h7d__0=6")
+    _ok(*run_cli("run", DATA / "k01c_assign.c", "--function", "c99_sd_t_d1_1_", "--recipe", r,
+                 *[x for s in sizes for x in ("-D", s)]))
+
+
+def test_sizes_fixed_in_part_name_the_others_instead_of_a_wrong_view():
+    # NWChem's t3 at -D h1u=4 -D h2u=4: the rows read from the remaining sizes are no view of the
+    # 6-D tensor; the hint names the sizes to fix, and fixing them works
+    argv = ("deps", DATA / "k08_d1_same_t3.c", "--function", "sd_t_d1_12", "-D", "h1u=4", "-D", "h2u=4")
+    err = _one_error(*run_cli(*argv), "--define fixes h1u, h2u but not h3u, p5u, p6u",
+                     "--define h3u=VALUE --define p5u=VALUE --define p6u=VALUE")
+    assert "t3_v" not in err
+    rc, out, err = run_cli(*argv, "-D", "h3u=7", "-D", "p5u=3", "-D", "p6u=5")
+    assert rc == 0 and "carries RAW on t3" in out, out + err

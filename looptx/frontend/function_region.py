@@ -105,7 +105,8 @@ def _set_names(stmts, pointers=frozenset()) -> set[str] | None:
     None when one of them does anything else (a parameter adjustment sets none)."""
     out = set()
     for st in stmts:
-        if _pointer_step(st, pointers):
+        # f2c declares and sets each size apart (`int h1u; h1u = *h1d;`, NWChem's C ports)
+        if _pointer_step(st, pointers) or isinstance(st, c_ast.Decl) and st.init is None:
             continue
         if isinstance(st, c_ast.Compound):
             inner = _set_names(st.block_items or [])

@@ -24,6 +24,7 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, delinearize
 from looptx.frontend.interleaved import interleaved, is_group, size_poly
 from looptx.frontend.symbols import c_text
+from looptx.frontend.names import to_user
 from looptx.poly.row_facts import row_cover_fact, row_floor_fact
 from looptx.poly.scop import check_obligations
 
@@ -331,13 +332,22 @@ def _leaves_row(rows: Rows, k: int, d: int, fixed_vals: dict, ex) -> SourceError
         row = f"{row} groups of {rows.extents[d + 1]}"
     dims = "".join(f"[{e}]" for e in rows.extents)
     view = f"{rows.name}_v"
+    hint = (f"write the access through a multi-dimensional view in which it stays in its row "
+            f"({rows.ctype} (*{view}){dims} = ({rows.ctype} (*){dims}){rows.name}; then "
+            f"{view}[..]{'[..]' * (rows.rank - 1)}), or fix the sizes with --define to model it flat")
+    sizes = sorted({x for p in acc.subs for x in p.symbols()} - set(st.iterators))
+    given = [x for x in sizes if x in fixed_vals]
+    rest = [x for x in sizes if x not in fixed_vals and x not in ex.int_macros]
+    if given and rest:
+        # the sizes --define fixed merge into the rows of the others (NWChem's t3 at -D h1u=4
+        # -D h2u=4): the rows read from the others are no view of the array
+        hint = (f"--define fixes {', '.join(map(to_user, given))} but not {', '.join(map(to_user, rest))}: "
+                f"fix those too ({' '.join(f'--define {to_user(x)}=VALUE' for x in rest)}) to model "
+                f"'{rows.name}' flat, or write the access through a view with a dimension per size")
     return ex.error(acc.nodes[0],
                     f"non-affine: linearized subscript of '{rows.name}' leaves its row: in "
                     f"{rows.name}[{_spelled(ex, acc.nodes[0])}] the index {part} within rows of {row} "
-                    f"elements is not always in [0, {rows.extents[d]})",
-                    f"write the access through a multi-dimensional view in which it stays in its row "
-                    f"({rows.ctype} (*{view}){dims} = ({rows.ctype} (*){dims}){rows.name}; then "
-                    f"{view}[..]{'[..]' * (rows.rank - 1)}), or fix the sizes with --define to model it flat")
+                    f"elements is not always in [0, {rows.extents[d]})", hint)
 
 
 def _spelled(ex, node) -> str:
