@@ -102,3 +102,11 @@ def test_sizes_fixed_in_part_name_the_others_instead_of_a_wrong_view():
     assert "t3_v" not in err
     rc, out, err = run_cli(*argv, "-D", "h3u=7", "-D", "p5u=3", "-D", "p6u=5")
     assert rc == 0 and "carries RAW on t3" in out, out + err
+
+
+def test_a_stepped_pointer_is_refused_for_its_steps_before_its_alias():
+    # CMSIS-DSP's biquad: `float32_t *pOut = pDst; ... *pOut++ = acc;` was first refused as an
+    # alias of pDst, whose remedy (one name) leads to the pointer-walk refusal
+    err = _one_error(*run_cli("transform", DATA / "biquad_cmsis.c", "--function", "arm_biquad_cascade_df1_f32"),
+                     "the region moves pointer")
+    assert "points into" not in err

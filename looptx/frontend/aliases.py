@@ -80,8 +80,14 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
         for n, parent in _walk(it):
             if isinstance(n, c_ast.ID) and not (isinstance(parent, c_ast.StructRef) and parent.field is n):
                 used.setdefault(n.name, n)
+    # a pointer the region steps (CMSIS's `*pOut++ = acc;`) is refused for that first: one name
+    # for both would not do
+    moved = {n.expr.name for it in items for n, _ in _walk(it) if isinstance(n, c_ast.UnaryOp)
+             and n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID)} | \
+        {n.lvalue.name for it in items for n, _ in _walk(it) if isinstance(n, c_ast.Assignment)
+         and n.op in ("+=", "-=") and isinstance(n.lvalue, c_ast.ID)}
     for ptr, (target, (line, col)) in pointers.items():
-        if ptr in used and target in used and ptr != target:
+        if ptr in used and target in used and ptr != target and ptr not in moved:
             at_line, at_col = where(used[ptr])
             raise SourceError(
                 f"'{ptr}' points into '{target}' (set at line {line}, column {col}), and the region "
