@@ -8,7 +8,7 @@ import re
 from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once
-from looptx.frontend.regions import Region, SourceText
+from looptx.frontend.regions import Region, SourceText, if_depths
 from looptx.frontend.extract import PURE_MATH
 
 
@@ -214,15 +214,6 @@ def matching_brace(text: str, open_at: int) -> int:
 _DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|pragma)\b")
 
 
-def _depths(text: str) -> tuple[int, int]:
-    """(lowest, final) nesting depth of the #if groups of `text`, from 0."""
-    depth = low = 0
-    for m in re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b", text, re.M):
-        depth += -1 if m.group(1) == "endif" else 1
-        low = min(low, depth)
-    return low, depth
-
-
 def _with_conditionals(src: SourceText, blanked: str, first: int, last: int) -> int:
     """The region's start, moved up over the lines of pragmas and #if/#endif right before it
     that form a whole group with it: HPCG's `#ifndef HPCG_NO_OPENMP / #pragma omp parallel for /
@@ -234,13 +225,13 @@ def _with_conditionals(src: SourceText, blanked: str, first: int, last: int) -> 
     while line > 1 and _DIRECTIVE.match(src.line_text(line - 1)):
         line -= 1
         tops.append(src.offset(line, 1))
-    own = _depths(blanked[first:last])
+    own = if_depths(blanked[first:last])
     best = first
     for top in tops:
-        before = _depths(blanked[top:first])
-        if own == (0, 0) and before == (0, 0) or own != (0, 0) and _depths(blanked[top:last]) == (0, 0):
+        before = if_depths(blanked[top:first])
+        if own == (0, 0) and before == (0, 0) or own != (0, 0) and if_depths(blanked[top:last]) == (0, 0):
             best = top
-    if _depths(blanked[best:last]) != (0, 0):
+    if if_depths(blanked[best:last]) != (0, 0):
         raise src.error(first, "a preprocessor conditional (#if ... #endif) opens on one side of the "
                         "region's start or end and closes on the other",
                         "mark the loops with #pragma scop inside the conditional, or move the #if outside them")

@@ -249,14 +249,53 @@ def scan_pragmas(src: SourceText, comments: list[Comment]) -> list[Region]:
                 raise src.error(_first_char(m), "'#pragma endscop' without '#pragma scop'",
                                 "add #pragma scop before the region")
             start = text.find("\n", open_at.end())
-            regions.append(Region("pragma", start + 1 if start >= 0 else open_at.end(), m.start(),
-                                  (open_at.start(), m.end()),
-                                  keep_markers=(open_at.group(), m.group())))
+            start, end = _outside_conditionals(src, text, start + 1 if start >= 0 else open_at.end(), m.start())
+            # the lines of #endif / #ifdef that the markers' own conditionals hold stay with them
+            regions.append(Region("pragma", start, end, (open_at.start(), m.end()),
+                                  keep_markers=(src.text[open_at.start():start].rstrip("\n"),
+                                                src.text[end:m.end()])))
             open_at = None
     if open_at is not None:
         raise src.error(_first_char(open_at), "'#pragma scop' has no matching '#pragma endscop'",
                         "close the region with #pragma endscop")
     return regions
+
+
+_CLOSING = re.compile(r"[ \t]*#[ \t]*endif\b[^\n]*\n")
+_OPENING = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef)\b[^\n]*\n")
+
+
+def if_depths(text: str) -> tuple[int, int]:
+    """(lowest, final) nesting depth of the #if groups of `text`, from 0."""
+    depth = low = 0
+    for m in re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b", text, re.M):
+        depth += -1 if m.group(1) == "endif" else 1
+        low = min(low, depth)
+    return low, depth
+
+
+def _outside_conditionals(src: SourceText, text: str, start: int, end: int) -> tuple[int, int]:
+    """The region's code without the #endif that closes, right after the opening marker, a
+    conditional opened before it, and without the #if that opens, right before the closing
+    marker, one closed after it (`#ifdef USE_TUNED / #pragma scop / #endif`: markers hidden from
+    some compilers).  The output keeps those lines with the markers: the loops stay outside."""
+    while True:
+        m = _CLOSING.match(text, start)
+        if m is None or if_depths(text[start:end])[0] >= 0:
+            break
+        start = m.end()
+    while True:
+        line = text.rfind("\n", start, end - 1) + 1 if end > start else start
+        line = max(line, start)
+        if not _OPENING.fullmatch(text, line, end) or if_depths(text[start:end])[1] <= 0:
+            break
+        end = line
+    if if_depths(text[start:end]) != (0, 0):
+        raise src.error(start, "a preprocessor conditional (#if ... #endif) opens on one side of the "
+                        "region's markers and closes on the other",
+                        "put both markers and the loops inside the conditional, or the conditional "
+                        "inside the region")
+    return start, end
 
 
 def _check_whole_blocks(src: SourceText, quiet: str, r: Region) -> None:
@@ -327,6 +366,11 @@ def scan(text: str, filename: str) -> Markup:
     for r in regions:
         if r.kind == "pragma" or r.chill is not None and r.start == r.chill.begin[1]:
             _check_whole_blocks(src, quiet, r)
+        if r.kind == "chill" and if_depths(quiet[r.start:r.end]) != (0, 0):
+            raise src.error(r.start, "a preprocessor conditional (#if ... #endif) opens on one side of "
+                            "the region's markers and closes on the other",
+                            "put both markers and the loops inside the conditional, or the conditional "
+                            "inside the region")
     regions.sort(key=lambda r: r.start)
     regions = [Region(r.kind, r.start, r.end, r.outer, i, r.chill, r.tuning, r.function, r.keep_markers)
                for i, r in enumerate(regions)]

@@ -1,0 +1,54 @@
+"""Probe 62 (bad and unusual input): markers under their own #ifdef keep the loops outside the
+conditional (the output had put the whole nest inside `#ifdef USE_TUNED`)."""
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from test_probe55 import _one_error
+
+DATA = Path(__file__).resolve().parent / "data" / "probe62"
+
+DRIVER = """
+#include <stdio.h>
+float A[N][N], B[N][N], C[N][N];
+int main(void)
+{
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) { A[i][j] = i + 2 * j; B[i][j] = i - j; C[i][j] = 1; }
+  mm(A, B, C);
+  double s = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) s += C[i][j] * (i + 1);
+  printf("%.1f\\n", s);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("guard", ["#ifdef USE_TUNED", "#if 0"])
+@pytest.mark.parametrize("tuned", [False, True])
+def test_markers_under_their_own_conditional_keep_the_loops_outside_it(tmp_path, guard, tuned):
+    src = tmp_path / "mm.c"
+    src.write_text((DATA / "ifdef_off.c").read_text().replace("#ifdef USE_TUNED", guard))
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 16}\n  - tile: {stmt: 0, loop: j, size: 5}\n")
+    out = tmp_path / "mm_t.c"
+    rc, _, err = run_cli("transform", src, "--recipe", r, "-o", out)
+    assert rc == 0, err
+    flags = ["-DUSE_TUNED"] if tuned else []
+    sums = []
+    for f in (src, out):
+        d = tmp_path / f"d_{f.stem}.c"
+        d.write_text(f.read_text() + DRIVER)
+        subprocess.run(["gcc", "-O1", *flags, str(d), "-o", str(tmp_path / f.stem)], check=True)
+        sums.append(subprocess.run([str(tmp_path / f.stem)], capture_output=True, text=True).stdout)
+    assert sums[0] == sums[1], sums
+
+
+def test_a_conditional_across_a_region_marker_is_refused(tmp_path):
+    src = tmp_path / "x.c"
+    src.write_text("void f(int n, double *a)\n{\n#pragma scop\n#ifdef FAST\n  for (int i = 0; i < n; i++)\n"
+                   "    a[i] = 0;\n#pragma endscop\n#endif\n}\n")
+    _one_error(*run_cli("deps", src), "x.c:4:1", "opens on one side of the region's markers")
