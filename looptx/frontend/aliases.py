@@ -13,6 +13,7 @@ from pycparser import c_ast
 
 from looptx.errors import SourceError
 from looptx.frontend.escape import _walk
+from looptx.frontend.symbols import c_text
 
 
 def _named(e) -> list[str]:
@@ -55,6 +56,7 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
     region also uses (a local one, or one the file declares: TSVC s424's `real_t *xx =
     flat_2d_array + 63;`)."""
     pointers: dict[str, tuple[str, tuple[int, int]]] = {}     # pointer -> (target, where set)
+    origins: dict[str, tuple[str, tuple[int, int]]] = {}      # pointer -> (what it starts in, where)
     arrays: dict = {}
     params = fdef.decl.type.args.params if fdef.decl.type.args else []
     decls = list(file_decls) + [p for p in params] + [n for n, _ in _walk(fdef.body)]
@@ -70,10 +72,13 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
             others = {k: t for k, t in arrays.items() if k != n.name}
             for target in _named(n.init) + _offset_of(n.init, others):
                 pointers.setdefault(n.name, (target, where(n.init)))
+            _note_origin(origins, n.name, n.init, arrays, where)
         elif isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID):
             for target in _named(n.rvalue):
                 pointers.setdefault(n.lvalue.name, (target, where(n.rvalue)))
-    if not pointers:
+            if n.lvalue.name in arrays:
+                _note_origin(origins, n.lvalue.name, n.rvalue, arrays, where)
+    if not pointers and len(origins) < 2:
         return
     used: dict[str, object] = {}
     for it in items:
@@ -86,6 +91,7 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
              and n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID)} | \
         {n.lvalue.name for it in items for n, _ in _walk(it) if isinstance(n, c_ast.Assignment)
          and n.op in ("+=", "-=") and isinstance(n.lvalue, c_ast.ID)}
+    _refuse_shared_origin(origins, used, moved, where, path)
     for ptr, (target, (line, col)) in pointers.items():
         if ptr in used and target in used and ptr != target and ptr not in moved:
             at_line, at_col = where(used[ptr])
@@ -94,6 +100,54 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
                 f"uses both names: the dependence model takes them for different memory",
                 hint=f"write '{target}' where the region uses '{ptr}', or use one name only",
                 file=path, line=at_line, col=at_col)
+
+
+def _origin(e, arrays: dict) -> str | None:
+    """What a pointer value starts in, apart from an offset: `x` of `x + 1`, `(double *)x`,
+    `&x[k]`; `vectors[x_id]` of HPGMG's `level->my_boxes[box].vectors[x_id] + ghosts*(...)`."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    if isinstance(e, c_ast.ID):
+        return e.name if e.name in arrays else None
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+        return _origin(e.left, arrays) or (_origin(e.right, arrays) if e.op == "+" else None)
+    if isinstance(e, c_ast.UnaryOp) and e.op == "&":
+        base = e.expr
+        while isinstance(base, (c_ast.ArrayRef, c_ast.StructRef)) and not (
+                isinstance(base, c_ast.StructRef) and base.type == "->"):
+            base = base.name
+        return c_text(base) if isinstance(base, (c_ast.ID, c_ast.StructRef)) else None
+    if isinstance(e, (c_ast.ArrayRef, c_ast.StructRef)):
+        root = e
+        while isinstance(root, (c_ast.ArrayRef, c_ast.StructRef)):
+            root = root.name
+        return c_text(e) if isinstance(root, c_ast.ID) and root.name in arrays else None
+    return None
+
+
+def _note_origin(origins: dict, name: str, value, arrays: dict, where) -> None:
+    at = _origin(value, arrays)
+    if at is not None and at != name:
+        origins.setdefault(name, (at, where(value)))
+
+
+def _refuse_shared_origin(origins: dict, used: dict, moved: set, where, path: str) -> None:
+    """Two pointers the region uses that start in the same array (HPGMG's in-place GSRB: `x_n`
+    and `x_np1` both set from `vectors[x_id]`): the model would take them for different memory."""
+    first: dict[str, str] = {}
+    for ptr, (at, _) in origins.items():
+        if ptr not in used or ptr in moved:
+            continue
+        other = first.setdefault(at, ptr)
+        if other != ptr:
+            a, b = sorted((other, ptr), key=lambda x: where(used[x]))
+            line, col = where(used[b])
+            raise SourceError(
+                f"'{a}' and '{b}' both point into {at} (set at lines {origins[a][1][0]} and "
+                f"{origins[b][1][0]}), and the region uses both: the dependence model takes them for "
+                "different memory",
+                hint=f"use one pointer, with the offsets in its subscripts, where the region uses "
+                     f"'{a}' and '{b}'", file=path, line=line, col=col)
 
 
 def refuse_null_test(node, is_pointer, error) -> None:

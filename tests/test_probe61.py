@@ -1,0 +1,31 @@
+"""Probe 61 (DOE proxy apps in C: HPGMG-FV, HPCCG, miniAMR, CoMD): two local pointers that
+start in the same array (HPGMG's in-place GSRB, `x_n = x; x_np1 = x;`) are aliases (a reverse
+was accepted and `run` called it ok)."""
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from test_probe55 import _one_error
+
+DATA = Path(__file__).resolve().parent / "data" / "probe61"
+
+
+@pytest.mark.parametrize("name, function, origin", [("alias_gs.c", "gs_alias", "x"),
+                                                    ("alias_gs2.c", "gs_alias2", "x"),
+                                                    ("alias_gs3.c", "gs_alias3", "vectors[x_id]")])
+def test_two_pointers_into_one_array_are_aliases(tmp_path, name, function, origin):
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
+    _one_error(*run_cli("transform", DATA / name, "--function", function, "--recipe", r),
+               f"'x_np1' and 'x_n' both point into {origin}", "use one pointer")
+
+
+def test_pointers_into_different_rows_of_a_table_are_not_refused(tmp_path):
+    # HPGMG's out-of-place form reads vectors[x_id] and writes vectors[x_np1_id]: distinct by
+    # the same promise as distinct pointer parameters
+    src = tmp_path / "oop.c"
+    src.write_text((DATA / "alias_gs3.c").read_text().replace("int x_id", "int x_id, int y_id")
+                   .replace("double *x_np1 = vectors[x_id]", "double *x_np1 = vectors[y_id]"))
+    rc, out, err = run_cli("deps", src, "--function", "gs_alias3")
+    assert rc == 0 and "parallel" in out, out + err
