@@ -156,6 +156,12 @@ def drop_notes() -> None:
     _pending.clear()
 
 
+def withdraw_notes(keep) -> None:
+    """Drop the queued notes that `keep(line)` refuses: what the reading of a file said about
+    a region that the output leaves as written after all."""
+    _pending[:] = [ln for ln in _pending if keep(ln)]
+
+
 def reset_notes() -> None:
     """A new command (several run in one process under the tests) says its notes again."""
     _pending.clear()

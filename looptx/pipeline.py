@@ -394,9 +394,15 @@ def script_function(path: str, recipe, function: str | None) -> str | None:
         note_once(recipe.file, line, f"the script names '{named}'{'' if exists else ' (no such file)'}; "
                                      f"looptx transforms {os.path.basename(path)}, the file it was given",
                   per_line=True)
+    name = recipe.procedure
+    if function and name and name != function:
+        # A CHiLL user reads the script's procedure() as the function its statement numbers
+        # and loop levels describe; applied to another function they would mean other loops.
+        raise RecipeError(f"the script's procedure '{name}' is not --function {function}",
+                          hint="drop --function to transform " + name + ", or name " + function +
+                               " in the script", **_procedure_line(recipe, name))
     if function:
         return function
-    name = recipe.procedure
     if name:
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
@@ -404,14 +410,31 @@ def script_function(path: str, recipe, function: str | None) -> str | None:
         except OSError:
             return name        # load() reports the missing file
         if not re.search(rf"\b{re.escape(name)}\s*\(", text):
-            # blamed where the script names it, not at line 1 of the C file
-            at = re.search(rf"""(procedure|read_IR|init)\s*\((?:[^)]*,)?\s*["']{re.escape(name)}["']""",
-                           recipe.text or "")
-            line = (recipe.text.count("\n", 0, at.start()) + 1) if at else None
             raise RecipeError(f"the script's procedure '{name}' is not a function of {os.path.basename(path)}",
-                              hint="name a function the file defines", file=recipe.file, line=line,
-                              col=1 if line else None)
+                              hint="name a function the file defines", **_procedure_line(recipe, name))
     return name
+
+
+def _procedure_line(recipe, name: str) -> dict:
+    """Where the script names its procedure: blamed there, not at line 1 of the C file."""
+    at = re.search(rf"""(procedure|read_IR|init)\s*\((?:[^)]*,)?\s*["']{re.escape(name)}["']""",
+                   recipe.text or "")
+    line = (recipe.text.count("\n", 0, at.start()) + 1) if at else None
+    return dict(file=recipe.file, line=line, col=1 if line else None)
+
+
+def _kept_pragmas(program, kept_regions) -> None:
+    """The regions written as they are keep their pragmas: the note that says otherwise goes."""
+    from looptx.errors import withdraw_notes
+    spans = [(program.source.pos(r.start)[0], program.source.pos(max(r.end - 1, r.start))[0]) for r in kept_regions]
+    if not spans:
+        return
+    pattern = re.compile(rf"{re.escape(program.filename)}:(\d+)(?::\d+)?: note: '#pragma .* inside the region is dropped")
+
+    def keep(line: str) -> bool:
+        m = pattern.match(line)
+        return not (m and any(a <= int(m.group(1)) <= b for a, b in spans))
+    withdraw_notes(keep)
 
 
 def transform_file(path: str, recipe=None, *, defines=None, function=None, unsafe=False,
@@ -445,6 +468,10 @@ def transform_file(path: str, recipe=None, *, defines=None, function=None, unsaf
             texts.append(to_user(cuda_file(program, variants, header(path, applied, unsafe),
                                            standalone=standalone, warn=warn)))
         else:
-            blocks = {i: c_block(v, spelled=True) for i, v in variants.items()}
+            # a region no step touched keeps the user's text (HPCCG's `#ifdef USING_OMP` pragma
+            # group, its spelling), when the recipe transforms another region
+            touched = {i for i, v in variants.items() if v.history or v.extra}
+            blocks = {i: c_block(v, spelled=True) for i, v in variants.items() if i in touched or not touched}
+            _kept_pragmas(program, [r for r in program.regions if r.index not in blocks])
             texts.append(to_user(render_file(program, blocks, header(path, applied, unsafe))))
     return texts[0] if isinstance(target, str) else tuple(texts)

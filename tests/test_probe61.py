@@ -1,11 +1,13 @@
 """Probe 61 (DOE proxy apps in C: HPGMG-FV, HPCCG, miniAMR, CoMD): two local pointers that
 start in the same array (HPGMG's in-place GSRB, `x_n = x; x_np1 = x;`) are aliases (a reverse
-was accepted and `run` called it ok)."""
+was accepted and `run` called it ok); a region no step touches keeps its text (HPCCG's
+`#ifdef USING_OMP` pragma groups)."""
 from pathlib import Path
 
 import pytest
 
 from conftest import run_cli
+from test_probe54 import _ok
 from test_probe55 import _one_error
 
 DATA = Path(__file__).resolve().parent / "data" / "probe61"
@@ -29,3 +31,18 @@ def test_pointers_into_different_rows_of_a_table_are_not_refused(tmp_path):
                    .replace("double *x_np1 = vectors[x_id]", "double *x_np1 = vectors[y_id]"))
     rc, out, err = run_cli("deps", src, "--function", "gs_alias3")
     assert rc == 0 and "parallel" in out, out + err
+
+
+def test_a_region_no_step_touches_keeps_its_text_and_its_pragma_group(tmp_path):
+    # HPCCG's waxpby, three marked nests each under `#ifdef USING_OMP / #pragma omp parallel
+    # for / #endif`: a recipe for the third left the other two regenerated without their pragmas
+    r = tmp_path / "r.yaml"
+    r.write_text("steps:\n  - unroll: {stmt: 2, loop: i, factor: 3}\n")
+    rc, out, err = run_cli("transform", DATA / "hpccg_waxpby_scop.c", "--recipe", r)
+    assert rc == 0, err
+    assert out.count("#pragma omp parallel for") == 2 and out.count("#ifdef USING_OMP") == 2, out
+    assert "for (int i=0; i<n; i++) w[i] = x[i] + beta * y[i];" in out, out
+    # the third region's group is dropped, and said so although this build does not take it
+    assert err.count("inside the region is dropped") == 1 and "hpccg_waxpby_scop.c:25:1" in err, err
+    assert "a branch of a conditional this build does not take" in err, err
+    _ok(*run_cli("run", DATA / "hpccg_waxpby_scop.c", "--recipe", r, "-D", "n=10"))

@@ -43,8 +43,8 @@ from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_direct
                                     unlabelled)
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
-from looptx.frontend.regions import (Markup, Region, SourceText, blank, note_dropped_pragmas, orio_loop_code, scan,
-                                     scan_comments)
+from looptx.frontend.regions import (Markup, Region, SourceText, blank, end_position, note_dropped_pragmas,
+                                     orio_loop_code, scan, scan_comments)
 from looptx.frontend.symbols import (DeclCollector, Symbol, c_text,
                                      continues_as_guards, dereferences_as_subscripts, once_blocks, split_chained_assignments, symbol_of,
                                      typedef_arrays_expanded,
@@ -385,7 +385,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         own = separate_redeclarations(items, set(symbols), taken)
         expanded = inline_table_helpers(inline_index_helpers(own, index_fns), table_fns)
         hoist = hoist_members(expanded, ast=ast, fdef=fdef, where=where, spellings=spellings,
-                              start=start_pos, text=blanked, path=path, line=start_pos[0])
+                              start=start_pos, end=end_position(src, r), text=blanked, path=path,
+                              line=start_pos[0])
         symbols.update(hoist.symbols)
         rows = name_row_lengths(hoist.items, lookup=symbols.get, spellings=hoist.spellings, path=path,
                                 line=start_pos[0], ast=ast, text=blanked)
@@ -404,7 +405,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     if not raw:
                         raise src.error(r.start, "the region contains no assignment statements",
                                         "looptx transforms loop nests that compute something")
-                    end = (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
+                    end = end_position(src, r)
                     after = used_after(fdef, {n for n in ex.local if not ex.private_depth.get(n)}, end, where)
                     scop = hoist.attach(build_scop(path, r, raw, ex, symbols, region_defines,
                                                     tuple(assumptions or ())
@@ -442,7 +443,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                 continue
             break
         live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out,
-                          lookup=symbols.get)
+                          lookup=symbols.get, dead_hoisted=hoist.dead_locals)
         if r.index in wrapped:
             live = {**fragment_locals(ast, blanked[r.end:], spellings, symbols.get, MAIN), **live}
         # the region's own variables read after it count for the loop variables' final values
@@ -498,7 +499,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if macros_after:
             scop = replace(scop, macros_after=tuple(macros_after))
         scops.append(scop)
-        note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team} | directive_lines | dead)
+        # a branch the output guards with #error is not lost; a group of pragmas only (HPCCG's
+        # `#ifdef USING_OMP`) is, in the build that takes it
+        note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team} | directive_lines
+                             | (dead if scop.conditionals else set()), untaken=dead)
     # the regions --function split at calls between loops count on from each other
     bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   + sum(len(s.statements) for q, s in zip(regions, scops) if q.kind == "function" and q.start < r.start)

@@ -36,7 +36,8 @@ def _bare_decl(d: c_ast.Decl, spellings, lookup) -> tuple[str, str]:
 
 
 def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
-               hoisted: dict[str, str] | None = None, lookup=None) -> dict[str, tuple[str, str, str]]:
+               hoisted: dict[str, str] | None = None, lookup=None,
+               dead_hoisted: dict | None = None) -> dict[str, tuple[str, str, str]]:
     """name -> (why the function may read it after the region, or '';
     its declaration; its declaration as the user spells it), for the function's locals and
     parameters declared before the region.  Names not in the result are globals.  `hoisted`:
@@ -123,6 +124,7 @@ def dead_after(fdef: c_ast.FuncDef, items: list, lo, hi, where, spellings=None,
             blame(name, f"the function jumps with goto (line {line}), which may run the region again")
     # a member's variable is the struct's data: a written scalar is stored back after the region
     found.update((name, (why, "", "")) for name, why in (hoisted or {}).items())
+    found.update((name, ("",) + _bare_decl(d, spellings, lookup)) for name, d in (dead_hoisted or {}).items())
     return found
 
 

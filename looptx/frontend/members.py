@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once, spelled_as_written
 from looptx.frontend.elements import constant_elements, note_elements
 from looptx.frontend.names import to_user
-from looptx.frontend.records import Record, check_whole_uses, layout_of, record_declarator
+from looptx.frontend.records import Record, check_whole_uses, check_whole_values, layout_of, record_declarator
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, all_nodes, symbol_of, typedef_words
 
@@ -48,10 +48,12 @@ class Member:
     written: bool = False      # a scalar member the region assigns
     element: bool = False      # an element at constant subscripts (elements.py), not a member
     record: Record | None = None   # a member of an array of structs (records.py): not hoisted
+    dead_after: bool = False   # of a local struct that nothing outside the region uses
+    node: object = field(default=None, compare=False)   # its declaration (c_ast.Decl)
 
     @property
     def write_back(self) -> str:
-        return f"{self.chain} = {self.name};" if self.written else ""
+        return f"{self.chain} = {self.name};" if self.written and not self.dead_after else ""
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,14 @@ class Hoist:
                          else f"it is the array element '{m.chain}'" if m.element
                          else f"it is the member '{m.record.path}' of the array of structs "
                               f"'{m.record.base}'" if m.record
-                         else f"it is the struct member '{m.chain}'") for m in self.members}
+                         else f"it is the struct member '{m.chain}'") for m in self.members
+                if not m.dead_after}
+
+    @property
+    def dead_locals(self) -> dict:
+        """name -> declaration of the variables of a local struct dead after the region
+        (MILC's `complex x;`): locals of the function as far as privatize is concerned."""
+        return {m.name: m.node for m in self.members if m.dead_after}
 
     def explaining(self):
         """Errors and notes about a hoisted variable name the member the user wrote."""
@@ -97,7 +106,7 @@ class Hoist:
             return
         text = (f"struct members are read once before the region: {', '.join(to_user(m.chain) for m in chains)} "
                 f"(as {', '.join(to_user(m.name) for m in chains)})")
-        written = [to_user(m.chain) for m in chains if m.written]
+        written = [to_user(m.chain) for m in chains if m.written and not m.dead_after]
         if written:
             text += f"; {', '.join(written)} {'is' if len(written) == 1 else 'are'} written back after it"
         note_once(self.file, self.line or 1, text)
@@ -106,7 +115,12 @@ class Hoist:
         """The scop with the declarations and write-backs its regenerated code needs."""
         if not self.members:
             return scop
-        return replace(scop, hoisted=tuple((m.decl, m.write_back) for m in self.members if not m.record),
+        # a local struct that only the region used is named nowhere else now: gcc -Wunused-variable
+        unused = dict.fromkeys(re.match(r"\w+", m.chain).group() for m in self.members if m.dead_after)
+        return replace(scop, hoisted=tuple((m.decl, m.write_back) for m in self.members if not m.record)
+                       + tuple((f"(void){base};", "") for base in unused),
+                       unloaded=tuple((m.name, re.sub(r"\s", "", m.chain)) for m in self.members
+                                      if m.written and m.decl.endswith(f"{m.name};")),
                        records=tuple(m.record for m in self.members if m.record))
 
 
@@ -128,10 +142,11 @@ class _Chain:
         return all(op == "." for op, _ in self.steps)
 
 
-def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text: str, path: str,
+def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, end, text: str, path: str,
                   line: int = 0) -> Hoist:
-    """The region's items with their member chains replaced (`start`: the region's first
-    position; `text`: the file as the user wrote it, for names that must not clash)."""
+    """The region's items with their member chains replaced (`start`, `end`: the region's first
+    and past-the-last positions; `text`: the file as the user wrote it, for names that must not
+    clash)."""
     def error(node, what, hint=_COPY_HINT) -> SourceError:
         ln, col = where(node)
         return SourceError(what, hint=hint, file=path, line=ln, col=col)
@@ -175,7 +190,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
                             "count with a local variable, and store it into the member after the loop")
     # the region's own structs are its locals: a whole use is refused below, saying why
     _check_base_writes(items, bases - inside, by_key, spellings, error)
-    from looptx.frontend.struct_locals import scalarized
+    from looptx.frontend.struct_locals import only_in, scalarized, unset_before
     local_repl, expand, done, why = scalarized(items, by_key, inside, types, fresh, error)
     by_key = {k: v for k, v in by_key.items() if k[0] not in done}
 
@@ -218,6 +233,8 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
                 skipped.append(key)     # what a call takes (`f(s->boxes)`): the call is what the model refuses
                 continue
             raise
+        if m.written and unset_before(fdef, decl, where, start):
+            m = replace(m, decl=m.decl.rsplit(" = ", 1)[0] + ";", dead_after=only_in(fdef, decl, where, start, end))
         members.append(m)
         info[key] = m
         for u in uses:
@@ -227,6 +244,10 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, text:
     new_items = tuple(x for it in items for x in (expand[id(it)] if id(it) in expand else [_rewrite(it, repl, calls)]))
     if records:
         check_whole_uses(new_items, records, spellings, error)
+    values = {k[0]: spellings.text(v[0].node) for k, v in by_key.items()
+              if k in info and not v[0].subs and isinstance(getattr(decls.get(k[0]), "type", None), c_ast.TypeDecl)}
+    if values:
+        check_whole_values(new_items, values, spellings, error)
     hoist = Hoist(new_items, tuple(members + elements), spellings.with_calls(calls),
                   path, line)
     hoist.note()
@@ -482,7 +503,7 @@ class _Types:
             quals = [] if isinstance(d, c_ast.ArrayDecl) else [q for q in d.quals if q != "const"]
             held = c_ast.PtrDecl(["const", *quals], d.type)
         text = f"{spellings.text(_decl(name, held)).replace('* const ', '*const ')} = {chain};"
-        return Member(chain, name, symbol, text, written)
+        return Member(chain, name, symbol, text, written, node=_decl(name, held))
 
 
 def _subscripted(name: str, use: _Chain):

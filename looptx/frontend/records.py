@@ -222,3 +222,24 @@ def check_whole_uses(items, bases: dict[str, str], spellings, error) -> None:
                                f"members (as {bases[n.name]} is)",
                             "read and write its members one by one (p[i].x = q[j].x), outside calls and '&'")
             stack.extend(ch for _, ch in n.children())
+
+
+def check_whole_values(items, held: dict[str, str], spellings, error) -> None:
+    """A struct variable whose members the region reads as variables (MILC's `complex x;`, built
+    by CMUL member by member) must not be read or written whole there too: `c[i] = x;` would read
+    the struct as it was before the region, not the members' new values.  `held`: struct
+    name -> one of its member chains, as written."""
+    for it in items:
+        stack = [(it, None)]
+        while stack:
+            n, parent = stack.pop()
+            if isinstance(n, c_ast.UnaryOp) and n.op == "sizeof":
+                continue
+            if isinstance(n, c_ast.ID) and n.name in held and not (
+                    isinstance(parent, c_ast.StructRef) and parent.field is n):
+                raise error(n, f"the region uses the struct '{n.name}' whole while it keeps its members "
+                               f"in variables ({held[n.name]} ...): the whole use would see the struct as "
+                               "it was before the region",
+                            f"write one assignment per member where the region uses '{n.name}' whole "
+                            f"(`... = {held[n.name]};` and so on), or declare '{n.name}' inside the loop")
+            stack.extend((ch, n) for _, ch in n.children())

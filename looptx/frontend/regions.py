@@ -70,6 +70,11 @@ class Region:
     keep_markers: tuple[str, str] = ("", "")   # text re-emitted around generated code
 
 
+def end_position(src: SourceText, r: Region) -> tuple[int, int]:
+    """(line, column) past the region's code (a function region ends with its last line)."""
+    return (src.pos(r.end)[0], 10 ** 9) if r.kind == "function" else src.pos(r.end)
+
+
 _TOKEN = re.compile(r'/\*|//|"|\'')
 
 
@@ -420,7 +425,8 @@ def locate_name(filename: str, name: str, lines: tuple[int, int] = (0, 0),
 _ANY_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma\b[ \t]*([^\n]*)|\b_Pragma\s*\(\s*\"((?:[^\"\\]|\\.)*)\"", re.M)
 
 
-def note_dropped_pragmas(src: SourceText, comments, region: Region, kept=frozenset()) -> None:
+def note_dropped_pragmas(src: SourceText, comments, region: Region, kept=frozenset(),
+                         untaken=frozenset()) -> None:
     """One note per region that holds pragmas (`#pragma omp parallel for`, `#pragma unroll`):
     the region's code is written anew, and a pragma about a loop of the old order may be wrong
     in the new one (an omp loop that now carries a dependence), so none is kept."""
@@ -436,11 +442,14 @@ def note_dropped_pragmas(src: SourceText, comments, region: Region, kept=frozens
     if not found:
         return
     line, col = src.pos(found[0][0])
+    # HPCCG's `#ifdef USING_OMP / #pragma omp parallel for / #endif`, not taken here: the build
+    # that defines USING_OMP would lose it as well
+    where = " (in a branch of a conditional this build does not take)" if line in untaken else ""
     more = len(found) - 1
     others = f" (and {more} more pragma{'s' if more > 1 else ''} in the region, on line{'s' if more > 1 else ''} " \
         f"{', '.join(str(src.pos(at)[0]) for at, _ in found[1:])})" if more else ""
     note_once(src.filename, line,
-              f"'#pragma {found[0][1]}' inside the region is dropped{others}: looptx writes the region's "
+              f"'#pragma {found[0][1]}'{where} inside the region is dropped{others}: looptx writes the region's "
               "loops anew and does not re-derive their parallelism or hints for C code; add the pragma "
               "back where the transformed loop is parallel (`looptx deps` lists the parallel loops)", col=col,
               per_line=True)

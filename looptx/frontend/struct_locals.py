@@ -89,3 +89,46 @@ def _compound_builder(node: c_ast.Compound, expand: dict):
             items += expand[id(x)] if id(x) in expand else [rewrite(x)]
         return c_ast.Compound(items, node.coord)
     return build
+
+
+def unset_before(fdef, decl, where, start) -> bool:
+    """Whether the function's local struct `decl`, declared without a value, is set nowhere
+    before the region (`start`): MILC's `register complex x,y;`, built by CMUL inside the loop.
+    A load of its members before the region would read indeterminate values (gcc:
+    -Wuninitialized)."""
+    if decl is None or decl.init is not None or "static" in (decl.storage or []) \
+            or decl not in list(all_nodes(fdef.body)):
+        return False
+    name = decl.name
+
+    def rooted(e) -> bool:
+        while isinstance(e, (c_ast.StructRef, c_ast.ArrayRef)):
+            e = e.name
+        return isinstance(e, c_ast.ID) and e.name == name
+    for n in all_nodes(fdef.body):
+        if not where(decl) < where(n) < start:
+            continue
+        if isinstance(n, c_ast.Assignment) and rooted(n.lvalue) or \
+                isinstance(n, c_ast.UnaryOp) and n.op in ("&", "++", "--", "p++", "p--") and rooted(n.expr):
+            return False
+    return True
+
+
+def only_in(fdef, decl, where, start, end) -> bool:
+    """Whether nothing outside the region (from `start` to `end`) names the local `decl`: a
+    value it is given there is dead after it."""
+    if decl is None or "static" in (decl.storage or []) or decl not in list(all_nodes(fdef.body)):
+        return False
+    for n, parent in _with_parents(fdef.body):
+        if isinstance(n, c_ast.ID) and n.name == decl.name and not (
+                isinstance(parent, c_ast.StructRef) and parent.field is n) and not start <= where(n) < end:
+            return False
+    return True
+
+
+def _with_parents(node, parent=None):
+    stack = [(node, parent)]
+    while stack:
+        n, p = stack.pop()
+        yield n, p
+        stack.extend((ch, n) for _, ch in n.children())

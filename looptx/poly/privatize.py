@@ -39,6 +39,12 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
         note_once(where["file"], where["line"], f"'{to_user(var)}' needs no private copy: its uses in the region "
                   "read the expression it is set to, so no loop carries it")
         return v
+    members = [k for k, chain in scop.member_chains().items() if chain.startswith(f"{to_user(var)}.")]
+    if arr is None and members:
+        # MILC's `omp_for private(x, y)` of `complex x, y;`: the region holds x.real, x.imag
+        for m in members:
+            v = privatize(v, stmt, m, at)
+        return v
     if arr is None:
         raise RecipeError(f"'{to_user(var)}' is not used in the region",
                           hint=f"variables that can be private: {', '.join(written) or 'none'}")

@@ -161,6 +161,9 @@ class Scop(CachedValue):
     # struct members the region reads as variables (frontend/members.py): (the declaration
     # before the regenerated region, `const int g__n = g->n;`, and the write-back after it or '')
     hoisted: tuple[tuple[str, str], ...] = ()
+    # (variable, member chain) of the members of a local struct that the region sets first,
+    # declared without a load (MILC's `complex x;`)
+    unloaded: tuple[tuple[str, str], ...] = ()
     # members of arrays of structs, each an array of the model (frontend/records.py): printed
     # back as the user wrote them (`p__x[i]` is `p[i].x`)
     records: tuple = ()
@@ -348,7 +351,7 @@ class Scop(CachedValue):
                 m = re.search(r"(\w+)\)?(?:\[[^\]]*\])*\s*=\s*(.+?);\s*$", decl)
                 if m:
                     out[m.group(1)] = re.sub(r"\s", "", m.group(2))
-            return out
+            return {**out, **dict(self.unloaded)}
         return self.cached("member_chains", build)
 
     def cached(self, key, build):
