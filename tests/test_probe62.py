@@ -52,3 +52,45 @@ def test_a_conditional_across_a_region_marker_is_refused(tmp_path):
     src.write_text("void f(int n, double *a)\n{\n#pragma scop\n#ifdef FAST\n  for (int i = 0; i < n; i++)\n"
                    "    a[i] = 0;\n#pragma endscop\n#endif\n}\n")
     _one_error(*run_cli("deps", src), "x.c:4:1", "opens on one side of the region's markers")
+
+
+def _sum(n: int) -> str:
+    return " + ".join(f"a[i + {k}] * {k}.0" for k in range(n))
+
+
+KERNEL = """double a[2048], b[1024];
+int big(void) { return BIG; }
+void f(int n)
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    b[i] = EXPR;
+#pragma endscop
+}
+"""
+
+
+def test_code_nested_too_deeply_outside_the_regions_is_left_as_written(tmp_path):
+    src, r, out = tmp_path / "k.c", tmp_path / "r.yaml", tmp_path / "k_t.c"
+    src.write_text(KERNEL.replace("BIG", " + ".join(map(str, range(1000)))).replace("EXPR", "2.0 * a[i]"))
+    r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", r, "-o", out)
+    assert rc == 0, err
+    assert "return " + " + ".join(map(str, range(1000))) + ";" in out.read_text()
+
+
+@pytest.mark.parametrize("terms", [300, 1000])
+def test_a_region_nested_too_deeply_is_a_located_error(tmp_path, terms):
+    src, r = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(KERNEL.replace("BIG", "0").replace("EXPR", _sum(terms)))
+    r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    _one_error(*run_cli("transform", src, "--recipe", r), "k.c:7:", "nested too deeply")
+
+
+def test_a_byte_order_mark_stays_out_of_the_output(tmp_path):
+    src, r, out = tmp_path / "k.c", tmp_path / "r.yaml", tmp_path / "k_t.c"
+    src.write_bytes(b"\xef\xbb\xbf" + KERNEL.replace("BIG", "0").replace("EXPR", "2.0 * a[i]").encode())
+    r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", r, "-o", out)
+    assert rc == 0 and b"\xef\xbb\xbf" not in out.read_bytes(), err
+    subprocess.run(["gcc", "-c", str(out), "-o", str(tmp_path / "k.o")], check=True)

@@ -39,8 +39,8 @@ from looptx.frontend.steps import region_constants
 from looptx.frontend.temporaries import substitute_index_temporaries
 from looptx.frontend.ternary_index import ternary_subscripts_lifted
 from looptx.frontend.omp_team import team_statements, team_worksharing
-from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, syntax_error, too_deep,
-                                    unlabelled)
+from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, prune_deep, syntax_error,
+                                    too_deep, unlabelled)
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, end_position, note_dropped_pragmas,
@@ -215,6 +215,13 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         raise too_deep(parser, column, cpp_input) from None
     except Exception as e:                                  # pycparser lexer errors
         raise SourceError(f"syntax error: {e}", hint="fix the C syntax", file=path) from None
+    def where(node) -> tuple[int, int]:
+        c = getattr(node, "coord", None)
+        if c is None or c.file != MAIN or c.line is None:
+            return (0, 0)
+        return c.line, column(c.line, c.column or 1)
+
+    prune_deep(ast, [src.pos(r.start)[0] for r in markup.regions], function, where, path)
     rename_reserved(ast)
     typedef_arrays_expanded(ast)
     once_blocks(ast)
@@ -249,12 +256,6 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                          and to_model(k) not in variables)
     int_macros = {to_model(k): v for k, v in pp.int_macros.items()}
     defines = {to_model(k): v for k, v in defines.items()}
-
-    def where(node) -> tuple[int, int]:
-        c = getattr(node, "coord", None)
-        if c is None or c.file != MAIN or c.line is None:
-            return (0, 0)
-        return c.line, column(c.line, c.column or 1)
 
     check_tree(ast, where, path)
 

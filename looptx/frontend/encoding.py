@@ -21,6 +21,9 @@ def read_c_source(path: str) -> str:
     # Windows line ends: pycparser takes no carriage return; dropping it keeps every line
     # and column as an editor shows them
     text = data.decode("utf-8", errors="surrogateescape").replace("\r\n", "\n")
+    # an editor's byte-order mark is no character of the code (gcc skips it too); kept, it
+    # would follow looptx's header comment into the middle of the output
+    text = text[1:] if text.startswith("\ufeff") else text
     bad = [m.start() for m in _BAD.finditer(text)]
     if not bad:
         return text

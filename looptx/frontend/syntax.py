@@ -25,6 +25,9 @@ def syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceTex
                           "read: it reads C and writes the CUDA itself (--target cuda)",
                           "copy the C function with the loops to transform (and what it uses) into "
                           "a .c file")
+    if _is_recipe(text.text):
+        return SourceError("the file is a YAML recipe, not C", file=path, line=1, col=1,
+                           hint=f"give the C file as FILE, and this one with --recipe {path}")
     m = re.match(r"(.*?):(\d+):(\d+): (.*)", msg, re.S)
     if m and m.group(1) == MAIN:
         line, col = int(m.group(2)), int(m.group(3))
@@ -52,8 +55,54 @@ def syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceTex
     return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path)
 
 
+def _is_recipe(text: str) -> bool:
+    """A file that does not parse as C and reads as a recipe (steps:) was given in the wrong
+    place; the parser's own words ("Directives not supported yet", for its # comments) would
+    not say so."""
+    if not re.search(r"^steps\s*:", text, re.M):
+        return False
+    import yaml
+    try:
+        data = yaml.safe_load(text)
+    except (yaml.YAMLError, RecursionError):
+        return False
+    return isinstance(data, dict) and "steps" in data
+
+
 MAX_NESTING = 200     # the recursive visitors after the parser (pycparser's C generator among
                       # them) run out of Python stack a little above 240 levels
+
+
+def _deepest(node):
+    """A node more than MAX_NESTING levels below `node`, or None (walked without recursion)."""
+    stack = [(node, 0)]
+    while stack:
+        n, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return n
+        stack.extend((ch, depth + 1) for _, ch in n.children())
+    return None
+
+
+def prune_deep(ast, region_lines, function: str | None, where, path: str) -> None:
+    """A function that holds no region and whose code is nested too deeply for the recursive
+    passes (a generated sum of 1000 terms) is read as one whose body is unknown: it is not
+    transformed, its text is written out as it is, and a region that calls it is refused for
+    the call.  A global's too deep initializer is dropped alike."""
+    for k, e in enumerate(ast.ext):
+        deep = _deepest(e)
+        if deep is None:
+            continue
+        start = e.coord.line if e.coord is not None and e.coord.file == MAIN else None
+        nxt = next((x.coord.line for x in ast.ext[k + 1:] if x.coord is not None and x.coord.file == MAIN),
+                   10 ** 9)
+        mine = start is not None and any(start <= line < nxt for line in region_lines)
+        if isinstance(e, c_ast.FuncDef) and not mine and e.decl.name != function:
+            e.body = c_ast.Compound([c_ast.FuncCall(c_ast.ID("lx_body_too_deep_to_read"), None)], e.body.coord)
+        elif isinstance(e, c_ast.Decl) and not mine and not isinstance(e.type, c_ast.FuncDecl):
+            e.init = None
+        else:
+            check_tree(e, where, path)      # the nesting error, at the deepest line written
 
 
 def check_tree(ast, where, path: str) -> None:
