@@ -110,3 +110,14 @@ def test_a_stepped_pointer_is_refused_for_its_steps_before_its_alias():
     err = _one_error(*run_cli("transform", DATA / "biquad_cmsis.c", "--function", "arm_biquad_cascade_df1_f32"),
                      "the region moves pointer")
     assert "points into" not in err
+
+
+@pytest.mark.parametrize("cflags", ["-O0", "-O2 -fsanitize=undefined -fno-sanitize-recover"])
+def test_a_tile_as_large_as_an_int_does_not_overflow_the_bound(tmp_path, cflags):
+    # probe 62: `lx_floord(n - 1, 2147483647)` computed `n % d + d` in int
+    f, r = tmp_path / "gemv.c", tmp_path / "r.yaml"
+    f.write_text("void gemv(int n, double *A, double *x, double *y) {\n  int i, j;\n#pragma scop\n"
+                 "  for (i = 0; i < n; i++)\n    for (j = 0; j < n; j++)\n      y[i] = y[i] + A[i*n + j] * x[j];\n"
+                 "#pragma endscop\n}\n")
+    r.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 2147483647}\n")
+    _ok(*run_cli("run", f, "--recipe", r, "-D", "n=6", "--cflags", cflags))

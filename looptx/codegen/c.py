@@ -16,8 +16,9 @@ from looptx.poly.variant import LoopDim, Variant
 HELPERS = {
     "lx_min": "#define lx_min(a, b) ((a) < (b) ? (a) : (b))",
     "lx_max": "#define lx_max(a, b) ((a) > (b) ? (a) : (b))",
-    # no `(n) < 0` test: gcc -Wextra calls it always false on a cast unsigned size (uint16_t)
-    "lx_floord": "#define lx_floord(n, d) (((n) - (((n) % (d) + (d)) % (d))) / (d))",
+    # no `(n) < 0` test: gcc -Wextra calls it always false on a cast unsigned size (uint16_t);
+    # long long: `n % d + d` of an int n and a tile of 2^31 - 1 would overflow
+    "lx_floord": "#define lx_floord(n, d) (((long long)(n) - (((long long)(n) % (d) + (d)) % (d))) / (d))",
 }
 C_KEYWORDS = set("""auto break case char const continue default do double else enum extern float for goto
 if inline int long register restrict return short signed sizeof static struct switch typedef union
