@@ -46,3 +46,14 @@ def test_a_region_no_step_touches_keeps_its_text_and_its_pragma_group(tmp_path):
     assert err.count("inside the region is dropped") == 1 and "hpccg_waxpby_scop.c:25:1" in err, err
     assert "a branch of a conditional this build does not take" in err, err
     _ok(*run_cli("run", DATA / "hpccg_waxpby_scop.c", "--recipe", r, "-D", "n=10"))
+
+
+def test_an_index_temporary_built_with_shifts_is_its_expression(tmp_path):
+    # HPGMG restriction's `int read_i = (i<<1);` (and a `>>` of a value that may be negative)
+    f, r = tmp_path / "s.c", tmp_path / "r.yaml"
+    f.write_text("void f(int n, const double *read, double *write)\n{\n  for (int i = 0; i < n; i++) {\n"
+                 "    int read_i = (i<<1);\n    int k = (i - 3) >> 1;\n"
+                 "    write[i] = (read[read_i] + read[read_i+1]) * 0.5 + read[k + 3];\n  }\n}\n")
+    r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    for n in ("10", "7"):
+        _ok(*run_cli("run", f, "--function", "f", "--recipe", r, "-D", f"n={n}"))

@@ -24,7 +24,7 @@ _TYPE_WORDS = frozenset({"int", "long", "signed", "ptrdiff_t", "ssize_t", "int32
                          "intptr_t"})
 _ANY = "any"
 _QUALS = frozenset({"const", "register"})
-_PURE_OPS = frozenset({"+", "-", "*", "/", "%"})
+_PURE_OPS = frozenset({"+", "-", "*", "/", "%", "<<", ">>"})     # shifts: HPGMG's `(i<<1)`
 
 
 def _int_target(d, typedefs: dict):
