@@ -43,3 +43,13 @@ def test_a_local_struct_of_the_loop_may_be_private(tmp_path, private):
                      "-D", f"sites_on_node={sites}", "--cflags", "-O2 -fopenmp"))
     rc, out, err = run_cli("transform", DATA / "struct_private.c", "--function", "matvec_sites", "--recipe", r)
     assert rc == 0 and "private(i, x__imag, x__real, y__imag, y__real)" in out, out + err
+
+
+def test_complex_h_functions_are_pure(tmp_path):
+    f, r = tmp_path / "z.c", tmp_path / "r.yaml"
+    f.write_text("#include <complex.h>\nvoid zdotc(int n, double complex *x, double complex *y, double complex *res)\n"
+                 "{\n  double complex sum = 0.0;\n  for (int i = 0; i < n; i++)\n"
+                 "    sum += conj(x[i]) * y[i] + cabs(x[i]) * creal(y[i]) + cimag(y[i]);\n  *res = sum;\n}\n")
+    r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    for n in ("17", "3"):
+        _ok(*run_cli("run", f, "--function", "zdotc", "--recipe", r, "-D", f"n={n}"))

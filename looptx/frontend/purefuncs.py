@@ -22,7 +22,12 @@ acos asin atan atan2 cos sin tan acosh asinh atanh cosh sinh tanh exp exp2 expm1
 log10 log1p log2 logb scalbn scalbln cbrt fabs hypot pow sqrt erf erfc tgamma ceil floor nearbyint
 rint lrint llrint round lround llround trunc fmod remainder copysign nextafter fdim fmax fmin fma
 """.split()
-PURE_MATH = frozenset([f + suffix for f in _MATH_DOUBLE for suffix in ("", "f", "l")] + """
+# complex.h's, for C99 `double complex` kernels (zdotc's conj)
+_COMPLEX = """
+creal cimag cabs carg conj cproj cexp clog csqrt cpow csin ccos ctan csinh ccosh ctanh casin cacos
+catan casinh cacosh catanh
+""".split()
+PURE_MATH = frozenset([f + suffix for f in _MATH_DOUBLE + _COMPLEX for suffix in ("", "f", "l")] + """
 abs labs llabs isnan isinf isfinite isnormal signbit rsqrt rsqrtf min max
 """.split())
 
