@@ -53,3 +53,31 @@ def test_complex_h_functions_are_pure(tmp_path):
     r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
     for n in ("17", "3"):
         _ok(*run_cli("run", f, "--function", "zdotc", "--recipe", r, "-D", f"n={n}"))
+
+
+def test_milc_forallsites_pointer_walk_gets_the_index_rewrite():
+    _one_error(*run_cli("deps", DATA / "forallsites.c", "--function", "scale_phi"),
+               "steps pointer 's' along 'lattice'", "lattice[k].tmp_re for s->tmp_re")
+
+
+def test_a_view_of_numbers_reads_an_array_inside_an_array_of_structs(tmp_path):
+    # MILC's links[i].e[ii][j].real: the remedy is a view before the region, and it works
+    f, r = tmp_path / "v.c", tmp_path / "r.yaml"
+    body = """typedef struct { double real, imag; } complex;
+typedef struct { complex e[3][3]; } su3_matrix;
+void f(int n, su3_matrix *links, double *out)
+{
+  PRE
+  for (int i = 0; i < n; i++)
+    for (int ii = 0; ii < 3; ii++)
+      for (int j = 0; j < 3; j++)
+        out[i] += READ;
+}
+"""
+    f.write_text(body.replace("PRE", "").replace("READ", "links[i].e[ii][j].real"))
+    _one_error(*run_cli("deps", f, "--function", "f"), "is itself a struct member",
+               "double (*links_v)[..][..] = (double (*)[..][..])links;")
+    f.write_text(body.replace("PRE", "double (*links_v)[3][3][2] = (double (*)[3][3][2])links;")
+                 .replace("READ", "links_v[i][ii][j][0]"))
+    r.write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 0}\n")
+    _ok(*run_cli("run", f, "--function", "f", "--recipe", r, "-D", "n=5"))

@@ -29,7 +29,8 @@ from pycparser import c_ast
 from looptx.errors import SourceError, note_once, spelled_as_written
 from looptx.frontend.elements import constant_elements, note_elements
 from looptx.frontend.names import to_user
-from looptx.frontend.records import Record, check_whole_uses, check_whole_values, layout_of, record_declarator
+from looptx.frontend.records import (Record, check_base_writes, check_whole_uses, check_whole_values, layout_of,
+                                     record_declarator)
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, all_nodes, symbol_of, typedef_words
 
@@ -189,7 +190,7 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, end, 
                 raise error(n.init, f"the loop iterator '{spellings.text(n.init.lvalue)}' is a struct member",
                             "count with a local variable, and store it into the member after the loop")
     # the region's own structs are its locals: a whole use is refused below, saying why
-    _check_base_writes(items, bases - inside, by_key, spellings, error)
+    check_base_writes(items, bases - inside, by_key, spellings, error)
     from looptx.frontend.struct_locals import only_in, scalarized, unset_before
     local_repl, expand, done, why = scalarized(items, by_key, inside, types, fresh, error)
     by_key = {k: v for k, v in by_key.items() if k[0] not in done}
@@ -286,7 +287,16 @@ def _chain(node: c_ast.StructRef, parent, spellings, error) -> _Chain:
         n = n.name
     if subs and isinstance(n, c_ast.StructRef):
         inner = spellings.text(n)
+        outer = n
+        while isinstance(outer, (c_ast.StructRef, c_ast.ArrayRef)):
+            outer = outer.name
+        outer = spellings.text(outer)
+        nested = any(isinstance(m, c_ast.ArrayRef) for m in all_nodes(n))
         raise error(node, f"the array of structs '{inner}' in '{spellings.text(node)}' is itself a struct member",
+                    # MILC's links[i].e[ii][j].real: no pointer before the region holds links[i].e for every i
+                    f"read it through a view of numbers over '{outer}' declared before the region "
+                    f"(`double (*{outer}_v)[..][..] = (double (*)[..][..]){outer};`: a subscript per array, and "
+                    "the last one picks the member), or copy it into arrays of numbers" if nested else
                     f"copy it into a pointer before the region (T *{n.field.name} = {inner};) and index that")
     if not isinstance(n, c_ast.ID):
         what = ("a subscript" if isinstance(n, c_ast.ArrayRef) else
@@ -306,27 +316,6 @@ def _decls(node):
     c = DeclCollector()
     c.visit(node)
     return c.decls
-
-
-def _check_base_writes(items, bases, by_key, spellings, error) -> None:
-    """The region must not change what a chain denotes: no assignment to a base (`g = h`,
-    `g[0] = s`, `g++`) nor to a pointer, array or struct member of a chain (`g->p = q`)."""
-    for it in items:
-        for n in all_nodes(it):
-            if isinstance(n, c_ast.Assignment):
-                target = n.lvalue
-            elif isinstance(n, c_ast.UnaryOp) and n.op in _INCDEC:
-                target = n.expr
-            else:
-                continue
-            root = target
-            while isinstance(root, c_ast.ArrayRef):
-                root = root.name
-            if isinstance(root, c_ast.ID) and root.name in bases:
-                other = next(spellings.text(chs[0].node) for k, chs in by_key.items() if k[0] == root.name)
-                raise error(n, f"the region assigns '{spellings.text(target)}', the base of the struct "
-                               f"member '{other}' that looptx reads once before the region",
-                            "assign it before or after the region, or copy the members into variables")
 
 
 def _check_aliases(by_key, info, holders, error) -> None:

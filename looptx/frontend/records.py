@@ -243,3 +243,39 @@ def check_whole_values(items, held: dict[str, str], spellings, error) -> None:
                             f"write one assignment per member where the region uses '{n.name}' whole "
                             f"(`... = {held[n.name]};` and so on), or declare '{n.name}' inside the loop")
             stack.extend((ch, n) for _, ch in n.children())
+
+
+INCDEC = ("p++", "++", "p--", "--")
+
+
+def check_base_writes(items, bases, by_key, spellings, error) -> None:
+    """The region must not change what a chain denotes: no assignment to a base (`g = h`,
+    `g[0] = s`, `g++`) nor to a pointer, array or struct member of a chain (`g->p = q`)."""
+    for it in items:
+        for n in all_nodes(it):
+            if isinstance(n, c_ast.Assignment):
+                target = n.lvalue
+            elif isinstance(n, c_ast.UnaryOp) and n.op in INCDEC:
+                target = n.expr
+            else:
+                continue
+            root = target
+            while isinstance(root, c_ast.ArrayRef):
+                root = root.name
+            if isinstance(root, c_ast.ID) and root.name in bases:
+                other = next(spellings.text(chs[0].node) for k, chs in by_key.items() if k[0] == root.name)
+                mine = [m for i2 in items for m in all_nodes(i2)]
+                walked = next((m.rvalue for m in mine if isinstance(m, c_ast.Assignment) and m.op == "="
+                               and isinstance(m.lvalue, c_ast.ID) and m.lvalue.name == root.name), None)
+                if isinstance(walked, c_ast.ID) and any(
+                        isinstance(m, c_ast.UnaryOp) and m.op in INCDEC and isinstance(m.expr, c_ast.ID)
+                        and m.expr.name == root.name for m in mine):
+                    # MILC's FORALLSITES(i,s): `for (i = 0, s = lattice; ...; i++, s++)`
+                    member = other.split("->", 1)[1] if "->" in other else None
+                    raise error(n, f"the region steps pointer '{root.name}' along '{walked.name}' "
+                                   f"({root.name} = {walked.name}, then {root.name}++), which the model cannot follow",
+                                f"index the array with the loop's counter instead: {walked.name}[k] for *{root.name} "
+                                f"after k steps" + (f" ({walked.name}[k].{member} for {other})" if member else ""))
+                raise error(n, f"the region assigns '{spellings.text(target)}', the base of the struct "
+                               f"member '{other}' that looptx reads once before the region",
+                            "assign it before or after the region, or copy the members into variables")
