@@ -41,9 +41,22 @@ def _defines(values: list[str] | None, path: str | None = None) -> dict[str, int
     return out
 
 
+def _one_value_each(values: list[str] | None) -> None:
+    """`-D ni=20 -D ni=30`: which one the user meant is not for looptx to guess (the same
+    value twice is only repeated)."""
+    seen: dict[str, str] = {}
+    for item in values or []:
+        name, sep, val = item.partition("=")
+        if sep and name in seen and seen[name].strip() != val.strip():
+            raise LooptxError(f"--define gives {name} two values: {name}={seen[name]} and {item}",
+                              hint=f"give {name} once")
+        seen.setdefault(name, val)
+
+
 def _checked_defines(args) -> dict[str, int | str]:
     """The --define items of the command, each naming something its files use."""
     from looptx.frontend.defines import check_defines
+    _one_value_each(args.define)
     given = dict(item.partition("=")[::2] for item in args.define or [])
     given = {k: v for k, v in given.items() if k.isidentifier()}
     extra = [getattr(args, "spec", None)]
@@ -91,7 +104,7 @@ def parser() -> argparse.ArgumentParser:
     _common(t)
     t.add_argument("--recipe", "-r", metavar="R", help="YAML recipe file or a name under recipes/")
     t.add_argument("--target", choices=["c", "cuda"], default="c")
-    t.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    t.add_argument("-o", "--output", metavar="OUT", help="output file (default, or -: stdout)")
     t.add_argument("--show-steps", action="store_true", help="print the loop tree after every step")
     t.add_argument("--unsafe", action="store_true", help="skip dependence checks (marked in the output)")
     t.add_argument("--standalone", action="store_true",
@@ -164,13 +177,33 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _transform_inputs(args) -> list[tuple[str, str]]:
+    """The files `transform` reads, which its -o must not name."""
+    from looptx.outputs import files_read_by
+    inputs = [(args.file, "the input file")]
+    if args.recipe:
+        from looptx.recipe.schema import find_recipe
+        try:
+            inputs.append((find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file))),
+                           "the recipe"))
+        except LooptxError:
+            pass                    # the command reports a recipe it cannot find
+    return inputs + files_read_by(args.file, args.include_dir or ())
+
+
 def cmd_transform(args) -> int:
+    from looptx.outputs import refuse_overwrite
     from looptx.pipeline import transform_file
+    if args.standalone and args.target != "cuda":
+        # a C output has no main() to add: the flag would be dropped without a word
+        raise LooptxError("--standalone adds a main() to the CUDA output only",
+                          hint="add --target cuda, or drop --standalone")
+    refuse_overwrite("-o", args.output, _transform_inputs(args))
     text = transform_file(args.file, recipe=args.recipe, defines=_checked_defines(args),
                           function=args.function, unsafe=args.unsafe, target=args.target,
                           show_steps=_UserNames(sys.stdout) if args.show_steps else None,
                           standalone=args.standalone, warn=_UserNames(sys.stderr))
-    if args.output:
+    if args.output and args.output != "-":      # `-o -`: stdout, as Unix tools read it
         try:
             with open(args.output, "w") as f:
                 f.write(text)
@@ -217,6 +250,7 @@ def cmd_run(args) -> int:
     from looptx.runtime.cuda import run_region, variable_size_problem
     program = load(args.file, defines=defines, function=args.function, extra_decls=decls)
     variants, _ = variants_for(program, recipe, unsafe=args.unsafe)
+    _cuda_installed()
     status = 0
     for i, v in variants.items():
         r = run_region(program, i, v, defines, repetitions=args.repetitions)
@@ -235,6 +269,21 @@ def cmd_run(args) -> int:
               f"{len(r['times'])})  transfers in {r['transfer_in'] * 1e3:.3f} ms out "
               f"{r['transfer_out'] * 1e3:.3f} ms  max rel err {r['max_rel_error']:.1e}  [{r['device']}]")
     return status
+
+
+def _cuda_installed() -> None:
+    """A missing optional dependency is a setup the user fixes (exit 2), as `search --backend
+    cuda` says it; checked after the file and recipe, which `transform --target cuda` reads
+    without a GPU.  A device that fails at run time stays a failed run."""
+    import importlib.util
+    if importlib.util.find_spec("pycuda") is None:
+        raise LooptxError("--target cuda needs pycuda to run the kernels",
+                          hint="pip install 'looptx[cuda]' on a machine with an NVIDIA GPU, or "
+                               "use `looptx transform --target cuda` to write the .cu only")
+    from looptx.runtime.cuda import nvcc_path
+    if nvcc_path() is None:
+        raise LooptxError("--target cuda needs nvcc, which was not found",
+                          hint="install the CUDA toolkit or put nvcc on PATH")
 
 
 def cmd_deps(args) -> int:
@@ -260,6 +309,7 @@ def cmd_search(args) -> int:
         return 0
     # a replay checks each -D against the cache's params and recorded values itself, string
     # values included (search/replay_checks.fixed_values); there is no FILE to read them from
+    _one_value_each(args.define)
     args.defines = {} if args.replay else _checked_defines(args)
     return run(args)
 

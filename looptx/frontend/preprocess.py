@@ -299,7 +299,9 @@ def _cpp(args: list[str], stdin: str, cwd: str, filename: str, source: str = "")
                 col = len(code) - len(code.lstrip()) + 1
             hint = ("add the matching #endif" if re.search(r"unterminated #(if|el)", what) else
                     "close the quote (digit separators such as 1'000 are not C before C23)"
-                    if "literal" in what or "terminating" in what else "fix the directive")
+                    if "literal" in what or "terminating" in what else
+                    # the directive is right: the header is elsewhere (looptx -I, as gcc -I)
+                    "give its folder with -I DIR" if "No such file" in what else "fix the directive")
             raise SourceError(f"preprocessor: {what}", hint=hint, file=where, line=line, col=col)
         raise SourceError(f"preprocessor failed: {first}", hint="fix the directive", file=filename)
     return proc.stdout

@@ -333,6 +333,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
     # the YAML steps' other names (README) are the dialect's too
     name = ALIASES.get(name, name)
     checks.keywords(ln, name, kw)
+    checks.arg_count(ln, name, a)
     def need(n: int, form: str):
         if len(a) < n:
             raise ln.error(f"{name} needs {n} arguments", hint=f"write {form}")

@@ -141,3 +141,32 @@ def keywords(ln, name: str, kw: dict) -> None:
 _EXAMPLES = {"tile": 'tile(0,"i",32,"ii")', "unroll": 'unroll(0,"k",4)',
              "permute": 'permute(0,{"j","i","k"})', "split": 'split(0,"i","N/2")',
              "registers": 'registers(0,"k")', "datacopy": 'datacopy(0,"k","A")'}
+
+
+# the most positional arguments each command takes, with what they are: CHiLL's own
+# signatures (tile's seven in its Python and Lua front ends; looptx's tile(0,"i",32,"ii")
+# names the control loop fourth, where CHiLL has the outer level)
+_MOST = {"permute": ("statement, levels, order", 3), "unroll": ("statement, loop, factor", 3),
+         "reverse": ("statements, loop", 2), "shift": ("statements, loop, amount", 3),
+         "shift_to": ("statement, loop, value", 3), "scale": ("statements, loop, factor", 3),
+         "split": ("statements, loop, condition", 3), "skew": ("statements, loop, coefficients", 3),
+         "fuse": ("statements, loop", 2), "distribute": ("statements, loop", 2),
+         "peel": ("statement, loop, first, last", 4), "combine": ("statement, loop, loop", 3),
+         "nonsingular": ("statement, matrix", 2),
+         "tile7": ("statement, level, size, outer level, tile name, control name, method", 7)}
+_TILE_NAMED = ("statement, loop, size, control name", 4)
+_TILE_CHILL = ("statement, level, size, outer level, index name, control name, method", 7)
+
+
+def arg_count(ln, name: str, args: list) -> None:
+    """More arguments than the command takes: CHiLL refuses the call, and dropping the rest
+    would apply something other than what the script says."""
+    if name in ("tile", "tile3"):
+        what, most = _TILE_NAMED if len(args) > 3 and isinstance(args[3], str) else _TILE_CHILL
+    elif name in _MOST:
+        what, most = _MOST[name]
+    else:
+        return
+    if len(args) > most:
+        raise ln.error(f"{name} takes at most {most} arguments ({what}), got {len(args)}",
+                       hint=f"remove the extra arguments, e.g. {_EXAMPLES.get(name, name + '(0,...)')}")

@@ -102,6 +102,8 @@ class Step:
     # the name as the recipe writes it where it is an alias (`unroll_jam` for unroll): what
     # errors call the step, so that a search of the recipe for it finds it
     spelled: str = field(default="", compare=False)
+    # an unroll from Orio's unrolljam: it also interleaves inner loops unrolled fully before
+    jam: bool = False
 
     @property
     def shown_name(self) -> str:
@@ -207,16 +209,19 @@ def _ints_of(value) -> list:
     return [value] if _is_int(value) else []
 
 
-def check_arg(step: Step, arg: str, kind: str, value):
+def check_arg(step: Step, arg: str, kind: str, value, written_float: bool = False):
+    """`written_float`: the value is a float literal of a YAML recipe, not a param's value."""
     def bad(expect: str):
         article = "an" if expect[0] in "aeiou" else "a"
         # A whole float comes from a `/` (annotations are Python 3) or from a param list that
-        # mixes ints with a float; the step cannot tell which, so the hint names both.
+        # mixes ints with a float; the step cannot tell which, so the hint names both.  One
+        # written in a YAML recipe is only spelled as a float.
         whole = isinstance(value, float) and value.is_integer() and "integer" in expect
-        return step.error(f"argument '{arg}' must be {article} {expect}, got {_show(value)}",
-                          hint="'/' is true division in an annotation (write // for a whole quotient), "
-                          "and one float among a param's values makes them all floats"
-                          if whole else f"see the '{step.name}' step in the recipe reference")
+        hint = (f"write {int(value)}: YAML reads {_show(value)} as a float" if whole and written_float else
+                "'/' is true division in an annotation (write // for a whole quotient), "
+                "and one float among a param's values makes them all floats"
+                if whole else f"see the '{step.name}' step in the recipe reference")
+        return step.error(f"argument '{arg}' must be {article} {expect}, got {_show(value)}", hint=hint)
     if kind == STMT and not (_is_int(value) and value >= 0):
         raise bad("statement number (0, 1, ...)")
     if kind == NAME and not (isinstance(value, str) and value.strip() or _is_int(value) and value >= 1):
@@ -269,11 +274,13 @@ def check_arg(step: Step, arg: str, kind: str, value):
     # element counts are size_t in the host code; everything else counts with int
     big = next((x for x in _ints_of(value) if abs(x) > INT_MAX), None) if kind != COUNTS else None
     if big is not None:
+        low = 1 if kind == POSINT else 0 if kind == NONNEG else -INT_MAX
         raise step.error(f"argument '{arg}' = {big} does not fit in an int",
-                         hint=f"the generated loops count with int: use a value between {-INT_MAX} and {INT_MAX}")
+                         hint=f"the generated loops count with int: use a value between {low} and {INT_MAX}")
 
 
-def make_step(name: str, args, index: int, *, file=None, line=None, params=None, text="") -> Step:
+def make_step(name: str, args, index: int, *, file=None, line=None, params=None, text="",
+              from_yaml: bool = False) -> Step:
     canon = ALIASES.get(name, name)
     proto = Step(canon, (), index, file, line, text, spelled=name if canon != name and isinstance(name, str) else "")
     if canon not in SCHEMA:
@@ -292,7 +299,7 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
     if not isinstance(args, dict):
         raise proto.error(f"the arguments of '{name}' must be a mapping, got {_show(args)}",
                           hint=f"write {name}: {{stmt: 0, ...}}")
-    args = substitute(args, params or {}, proto)
+    written, args = args, substitute(args, params or {}, proto)
     schema = SCHEMA[canon]
     for key in args:
         if key not in schema:
@@ -306,7 +313,7 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
             if required:
                 raise proto.error(f"missing argument '{key}' ({kind})", hint=f"add {key}: ...")
             continue
-        check_arg(proto, key, kind, args[key])
+        check_arg(proto, key, kind, args[key], from_yaml and isinstance(written.get(key), float))
     choice = ONE_OF.get(canon, ())
     given = [k for k in choice if k in args]
     if choice and not given:
@@ -381,6 +388,40 @@ def _too_deep(source: str, file: str) -> RecipeError:
                        file=file, line=where[0], col=where[1])
 
 
+def _check_duplicate_keys(root, file: str) -> None:
+    """PyYAML keeps the last of two equal keys, so a second `steps:` would drop the first
+    list without a word; YAML 1.2 forbids them.  Keys a merge (`<<: *anchor`) brings in may be
+    overridden, as the merge means.  Walked without recursion (aliases share nodes)."""
+    ctor = yaml.constructor.SafeConstructor()
+    stack, seen = [root], set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        if not isinstance(node, yaml.MappingNode):
+            continue
+        first: dict = {}
+        for knode, vnode in node.value:
+            stack.append(vnode)
+            if not isinstance(knode, yaml.ScalarNode) or knode.tag == "tag:yaml.org,2002:merge":
+                continue
+            try:
+                key = (knode.tag, ctor.construct_object(knode))
+                hash(key)
+            except (yaml.YAMLError, TypeError, ValueError):
+                key = (knode.tag, knode.value)
+            if key in first:
+                mark, was = knode.start_mark, first[key].start_mark
+                raise RecipeError(f"duplicate key '{knode.value}' (first at line {was.line + 1})",
+                                  hint="YAML would keep only the last one: write each key once"
+                                       + (", all the steps under one steps:" if knode.value == "steps" else ""),
+                                  file=file, line=mark.line + 1, col=mark.column + 1)
+            first[key] = knode
+
+
 def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any] | None = None,
               index_base: int = 0) -> Recipe:
     """Parse YAML recipe text; `bindings` override the recipe's own params."""
@@ -392,6 +433,7 @@ def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any
         raise _too_deep(source, file) from None
     if root is None:
         return Recipe((), (), file, source)
+    _check_duplicate_keys(root, file)
     ctor = yaml.constructor.SafeConstructor()
 
     def value(node):
@@ -433,12 +475,16 @@ def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any
         line = node.start_mark.line + 1
         item = value(node)
         if not isinstance(item, dict) or len(item) != 1:
-            raise RecipeError("each step is a one-key mapping", hint="write '- tile: {stmt: 0, loop: i, size: 32}'",
+            # two step names under one '-' lost a dash; the fixed example would read as theirs
+            several = isinstance(item, dict) and len(item) > 1
+            raise RecipeError(f"each step is a one-key mapping{', got ' + ', '.join(map(str, item)) if several else ''}",
+                              hint="start each step with its own '- ' line" if several else
+                              "write '- NAME: {ARGS}', e.g. '- tile: {stmt: 0, loop: i, size: 32}'",
                               file=file, line=line, step=index_base + i + 1)
         (name, args), = item.items()
         text = lines[line - 1].strip().lstrip("- ") if line - 1 < len(lines) else ""
         steps.append(make_step(str(name), args, index_base + i + 1, file=file, line=line, params=merged,
-                               text=text))
+                               text=text, from_yaml=True))
     return Recipe(tuple(steps), tuple(params.items()), file, source, tuple(sorted((bindings or {}).items())))
 
 

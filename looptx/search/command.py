@@ -156,7 +156,7 @@ class _Constraint(Constraint):
 def setup(args) -> Setup:
     path = args.file
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:     # -sig: without a BOM
             text = f.read()
     except OSError as e:
         raise LooptxError(f"cannot read the input: {e.strerror}", file=path) from None
@@ -246,28 +246,6 @@ def evaluator_for(st: Setup, sizes: Mapping[str, int], function=None):
     return JointEvaluator(parts, st.regions)
 
 
-def check_args(args) -> None:
-    """Command-line values that no search could use: bad input, reported before any work."""
-    def bad(option, what, hint):
-        raise LooptxError(f"{option} {what}", hint=hint)
-    if args.budget is not None and args.budget < 1:
-        bad("--budget", f"must be at least 1, got {args.budget}", "give the number of evaluations")
-    if args.time_limit is not None and not args.time_limit > 0:
-        bad("--time-limit", f"must be a positive number of seconds, got {args.time_limit}", "e.g. 600")
-    if args.workers is not None and args.workers < 1:
-        bad("--workers", f"must be at least 1, got {args.workers}", "one worker per device")
-    if args.batch_size is not None and args.batch_size < 1:
-        bad("--batch-size", f"must be at least 1, got {args.batch_size}", "e.g. 8")
-    if args.seed is not None and args.seed < 0:
-        bad("--seed", f"must be 0 or more, got {args.seed}", "e.g. 1")
-    if args.top < 1:
-        bad("--top", f"must be at least 1, got {args.top}", "e.g. 10")
-    ex = args.executor
-    if ex is not None and ex != "local-dask" and not re.match(r"^(dask|tcp|tls)://([^/\s:\[\]]+|\[[0-9a-fA-F:.]+\]):\d+$", ex):
-        bad("--executor", f"'{ex}' is not a Dask scheduler address",
-            "write dask://HOST:PORT (or tcp://, tls://), or local-dask")
-
-
 class Terminated(KeyboardInterrupt):
     """SIGTERM (`timeout`, a batch system's end of job): handled as Ctrl-C is."""
 
@@ -300,6 +278,7 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
+    from looptx.search.arg_checks import check_args
     check_args(args)
     reset_warnings()
     given = parse_option_args(getattr(args, "option", None))
@@ -311,6 +290,8 @@ def _run(args) -> int:
     from looptx.search.driver import run_search
     from looptx.search.report import top_table
     st = setup(args)
+    from looptx.outputs import refuse_search_db
+    refuse_search_db(st.db, st.path, st.backend, st.recipe, args.spec)
     if st.spec is None or not st.spec.performance_params:
         # queued: a search that ends in a bad input prints that one error line only
         queue_warning(f"looptx: warning: {st.path} declares no performance params (no PerfTuning block "

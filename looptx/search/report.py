@@ -310,6 +310,10 @@ def report_command(args) -> int:
     if args.plot:
         plot_format(args.plot)
     # Checked before anything is printed: an export that cannot be written is bad input.
+    from looptx.outputs import refuse_overwrite
+    for option, out in (("--csv", args.csv), ("--json", args.json), ("--plot", args.plot),
+                        ("--kernel-tuner", args.kernel_tuner)):
+        refuse_overwrite(option, out, [(args.db, "the results database")])
     for out in (args.csv, args.json, args.plot, args.kernel_tuner):
         if out and out != "-":
             folder = os.path.dirname(os.path.abspath(out))

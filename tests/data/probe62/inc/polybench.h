@@ -1,0 +1,1 @@
+#define POLYBENCH_X 1
