@@ -111,3 +111,12 @@ def test_report_plot_says_its_format_and_counts(tmp_path):
     rc, out, err = cli("report", db, "--plot", tmp_path / "conv")
     assert rc == 0 and "(1 search) written" in out and "as PNG (the name has no extension)" in out, out + err
     assert (tmp_path / "conv").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_failed_search_names_a_build_error_before_an_illegal_point(tmp_path):
+    # probe 62: a broken build_command; the one line named a point an unroll made illegal
+    f, db = tmp_path / "t.c", tmp_path / "t.db"
+    f.write_text(annotated(build="arg build_command = 'gcc -O1 -fno-such-flag';",
+                           search="arg algorithm = 'Exhaustive';"))
+    rc, out, err = cli("search", f, "--db", db, "--budget", 4, "--no-progress")
+    assert rc == 1 and err.count("\n") == 1 and "-fno-such-flag" in err, out + err

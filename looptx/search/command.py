@@ -507,7 +507,10 @@ def _nothing_passed(st: Setup, keys: list[str]) -> int:
         recs = [r for k in keys for r in rdb.evaluations(k)]
     counts = Counter(r.status for r in recs)
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "nothing"
-    first = next((r.error for r in recs if r.error), None)
+    # a build, run or validation failure says more about a failed run than a point a step
+    # refused (a broken build_command: every build fails whatever the params)
+    first = next((r.error for r in recs if r.error and r.status not in ("illegal", "invalid")), None) \
+        or next((r.error for r in recs if r.error), None)
     if first:                   # compiler output spans lines; the message is one
         first = " ".join(first.split())
         if first.startswith(os.path.abspath(st.path) + ":"):      # as the user wrote it
