@@ -94,3 +94,16 @@ def test_a_byte_order_mark_stays_out_of_the_output(tmp_path):
     rc, _, err = run_cli("transform", src, "--recipe", r, "-o", out)
     assert rc == 0 and b"\xef\xbb\xbf" not in out.read_bytes(), err
     subprocess.run(["gcc", "-c", str(out), "-o", str(tmp_path / "k.o")], check=True)
+
+
+def test_a_region_inside_another_is_named_as_such():
+    _one_error(*run_cli("transform", DATA / "nested.c"), "nested.c:6:1", "inside the CHiLL region of line 4")
+
+
+def test_a_region_in_a_branch_the_build_leaves_out_is_not_transformed(tmp_path):
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", DATA / "if0.c", "-o", out)
+    assert rc == 0, err
+    text = out.read_text()
+    assert "#if 0\n/*@ begin CHiLL ( tile(0,\"i\",8,\"ii\") ) @*/\n  for (i = 0; i < N; i++)\n    C[i][0] = 0;" in text
+    assert "for (int ii = 0; ii <= (N - 1) / 16; ii++)" in text, text

@@ -289,6 +289,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             return replace(data, dims=("*".join(f"({d})" for d in data.dims),))
         return sym
 
+    dead_all = pp.branches.dead_lines(blanked) if pp.branches else set()      # #if branches not taken
+    # a region inside `#if 0` (an old variant kept in the file) is no code of this build
+    regions = [r for r in regions if src.pos(r.start)[0] not in dead_all or r.kind == "function"]
     marked = list(regions)
     if function is not None:
         fdefs = [f for f in funcs if f.decl.name == function]
@@ -310,7 +313,6 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                for i, r in enumerate(regions)]
 
     scops = []
-    dead_all = pp.branches.dead_lines(blanked) if pp.branches else set()      # #if branches not taken
     # a helper may name enum constants and #defined integers: constants wherever it is called
     # helpers may come from the user's own headers too (CMSIS-NN's __SSAT in cmsis_gcc.h); the
     # libc headers are stand-ins that define nothing

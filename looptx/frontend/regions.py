@@ -342,8 +342,17 @@ def scan(text: str, filename: str) -> Markup:
     comments = scan_comments(text)
     anns = scan_annotations(src, comments)
     regions: list[Region] = []
+    regionish = ("chill", "loop", "loops", "cuda")
     for a in anns:
-        if a.module.lower() in ("chill", "loop", "loops", "cuda"):
+        if a.module.lower() in regionish:
+            outer = a.parent
+            while outer is not None and anns[outer].module.lower() not in regionish:
+                outer = anns[outer].parent
+            if outer is not None:
+                raise src.error(a.begin[0], f"a {a.module} region inside the {anns[outer].module} region of line "
+                                f"{src.pos(anns[outer].begin[0])[0]}: looptx transforms each region as one nest",
+                                "give the inner annotation's commands in the outer one (their statement "
+                                "numbers and loop names are the nest's), and remove the inner markers")
             tuning = None
             p = a.parent
             while p is not None:
