@@ -107,3 +107,13 @@ def test_a_region_in_a_branch_the_build_leaves_out_is_not_transformed(tmp_path):
     text = out.read_text()
     assert "#if 0\n/*@ begin CHiLL ( tile(0,\"i\",8,\"ii\") ) @*/\n  for (i = 0; i < N; i++)\n    C[i][0] = 0;" in text
     assert "for (int ii = 0; ii <= (N - 1) / 16; ii++)" in text, text
+
+
+@pytest.mark.parametrize("code, where, what", [
+    ("  double fa\u00e7ade = 2.0;\n", "k.c:4:12:", "'\u00e7' cannot start"),
+    ("  __typeof__(n) m = n;\n", "k.c:4:", "line 4 uses GNU's typeof"),
+])
+def test_what_gcc_reads_and_the_parser_does_not_is_named(tmp_path, code, where, what):
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, double *a)\n{\n  int i;\n" + code + "  for (i = 0; i < n; i++)\n    a[i] = 0;\n}\n")
+    _one_error(*run_cli("deps", src, "--function", "f"), where, what, "write it in standard C")

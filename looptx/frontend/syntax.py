@@ -7,7 +7,7 @@ from pycparser import c_ast, c_parser
 
 from looptx.errors import SourceError
 from looptx.frontend.affine import bad_int_constant, c_int_value
-from looptx.frontend.regions import SourceText
+from looptx.frontend.regions import SourceText, blank, quiet_spans
 
 MAIN = "<stdin>"      # the name the parser gives the user's file (line markers name the others)
 
@@ -32,7 +32,12 @@ def syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceTex
     if m and m.group(1) == MAIN:
         line, col = int(m.group(2)), int(m.group(3))
         what = re.sub(r"^before: (.*)$", r"before '\1'", m.group(4).strip(), flags=re.S)
-        return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path,
+        hint, at = _unread(text, line)
+        if at is not None and "Illegal character" in what:
+            # pycparser reads a UTF-8 letter as escapes ('\\'), a column or two early
+            what, col = f"'{text.text[at]}' cannot start or continue a C token here", text.pos(at)[1]
+            return SourceError(f"syntax error: {what}", hint=hint, file=path, line=line, col=col)
+        return SourceError(f"syntax error: {what}", hint=hint or "fix the C syntax", file=path,
                            line=line, col=column(line, col))
     if m and m.group(1) and not m.group(1).startswith("<"):
         # in a header the file includes: its own place
@@ -53,6 +58,30 @@ def syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceTex
         what = "the file ends early" if "end of input" in what else f"{what} at the end of the file"
         return text.error(last, f"syntax error: {what}", "fix the C syntax")
     return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path)
+
+
+_UNREAD = ((re.compile(r"\(\s*\{"), "a GNU statement expression `({ ... })`"),
+           (re.compile(r"\b(?:typeof|__typeof__|__typeof|__auto_type)\b"), "GNU's typeof / __auto_type"),
+           (re.compile(r"[^\x00-\x7f]"), "a character outside ASCII in the code (a UTF-8 identifier)"),
+           (re.compile(r"<:|:>|<%|%>|%:"), "a digraph (<: :> <% %> %:)"))
+
+
+def _unread(text: SourceText, line: int) -> tuple[str | None, int | None]:
+    """(hint, offset of the construct on the error's line) for a syntax error in a file that
+    uses what gcc reads and pycparser does not: on that line first, else the file's first such
+    construct, with its line (a macro's statement expression fails where it is used)."""
+    quiet = blank(text.text, [(s, e) for kind, s, e in quiet_spans(text.text)])
+    lo = text.offset(line, 1) if 1 <= line <= len(text.text.splitlines()) else 0
+    hi = quiet.find("\n", lo)
+    hi = len(quiet) if hi < 0 else hi
+    for where in ((lo, hi), (0, len(quiet))):
+        for pattern, what in _UNREAD:
+            found = pattern.search(quiet, *where)
+            if found:
+                return (f"line {text.pos(found.start())[0]} uses {what}, which gcc reads and looptx's C "
+                        "parser (pycparser) does not: write it in standard C",
+                        found.start() if where[0] == lo and where != (0, len(quiet)) else None)
+    return None, None
 
 
 def _is_recipe(text: str) -> bool:
