@@ -2,6 +2,7 @@
 start in the same array (HPGMG's in-place GSRB, `x_n = x; x_np1 = x;`) are aliases (a reverse
 was accepted and `run` called it ok); a region no step touches keeps its text (HPCCG's
 `#ifdef USING_OMP` pragma groups)."""
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,50 @@ def test_an_index_temporary_built_with_shifts_is_its_expression(tmp_path):
     r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
     for n in ("10", "7"):
         _ok(*run_cli("run", f, "--function", "f", "--recipe", r, "-D", f"n={n}"))
+
+
+PAIRED = """void restrict3(int dim_k, int dim_j, int dim_i, int rj, int rk, int wj, int wk,
+                 const double *read, double *write)
+{
+  int i, j, k;
+  int ii, jj, kk;
+  for (k = 0, kk = 0; k < dim_k; k++, kk += 2)
+    for (j = 0, jj = 0; j < dim_j; j++, jj += 2)
+      for (i = 0, ii = 0; i < dim_i; i++, ii += 2) {
+        int r = ii + jj * rj + kk * rk;
+        write[i + j * wj + k * wk] = (read[r] + read[r + 1] + read[r + rj] + read[r + rk]) * 0.25;
+      }
+}
+void atoms(int nBoxes, int nAtoms, double dt, double *p, const double *f)
+{
+  for (int iBox = 0; iBox < nBoxes; iBox++)
+    for (int iOff = 64 * iBox, ii = 0; ii < nAtoms; ii++, iOff++)
+      p[iOff] += dt * f[iOff];
+}
+"""
+
+
+@pytest.mark.parametrize("function, recipe, sizes", [
+    ("restrict3", "  - tile: {stmt: 0, loop: i, size: 3}\n  - unroll: {stmt: 0, loop: j, factor: 2}\n",
+     ("dim_i=5", "dim_j=3", "dim_k=2", "rj=12", "rk=80", "wj=6", "wk=20")),
+    ("atoms", "  - unroll: {stmt: 0, loop: ii, factor: 4}\n", ("nBoxes=3", "nAtoms=7")),
+])
+def test_a_loop_with_a_paired_counter_reads_it_as_the_iterator(tmp_path, function, recipe, sizes):
+    # HPGMG's `for (k = 0, kk = 0; k < dim_k; k++, kk += 2)`, CoMD's `iOff = MAXATOMS*iBox, ii = 0`
+    f, r, out = tmp_path / "p.c", tmp_path / "r.yaml", tmp_path / "o.c"
+    f.write_text(PAIRED)
+    r.write_text("steps:\n" + recipe)
+    _ok(*run_cli("run", f, "--function", function, "--recipe", r, *[x for s in sizes for x in ("-D", s)]))
+    rc, _, err = run_cli("transform", f, "--function", function, "--recipe", r,
+                         *[x for s in sizes for x in ("-D", s)], "-o", out)
+    assert rc == 0, err
+    cc = subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-c", str(out), "-o", "/dev/null"],
+                        capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr
+
+
+def test_a_paired_counter_read_after_the_loop_is_left_to_the_refusal(tmp_path):
+    f = tmp_path / "p.c"
+    f.write_text("int f(int n, double *a)\n{\n  int i, k;\n  for (i = 0, k = 0; i < n; i++, k += 2)\n"
+                 "    a[k] = 0;\n  return k;\n}\n")
+    _one_error(*run_cli("deps", f, "--function", "f"), "exactly one iterator")

@@ -14,8 +14,6 @@ from looptx.frontend.escape import fragment_locals, dead_after, used_after, with
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region, moved_pointers
-from looptx.frontend.repeated_sets import drop_repeated_sets
-from looptx.frontend.struct_copies import struct_copies_substituted
 from looptx.frontend.tables import constant_tables
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
                                      implied_values, model_extents)
@@ -26,18 +24,15 @@ from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.branch_locals import unconditional_temporaries
 from looptx.frontend.conditionals import macro_directives
-from looptx.frontend.continued import continued_loops
 from looptx.frontend.extract import PURE_MATH, Extractor
 from looptx.frontend.redeclared import separate_redeclarations
 from looptx.frontend.scopbuild import build_scop
 from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline_index_helpers, inline_table_helpers,
                                       pure_functions, table_helpers,
                                       self_contained, trap_free, typedefs_resolved)
-from looptx.frontend.names import forget_records, rename_reserved, to_model, to_user
+from looptx.frontend.names import forget_records, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import region_constants
-from looptx.frontend.temporaries import substitute_index_temporaries
-from looptx.frontend.ternary_index import ternary_subscripts_lifted
 from looptx.frontend.omp_team import team_statements, team_worksharing
 from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, prune_deep, syntax_error,
                                     too_deep, unlabelled)
@@ -45,10 +40,8 @@ from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line
     preprocess_decls
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, end_position, note_dropped_pragmas,
                                      orio_loop_code, scan, scan_comments)
-from looptx.frontend.symbols import (DeclCollector, Symbol, c_text,
-                                     continues_as_guards, dereferences_as_subscripts, once_blocks, split_chained_assignments, symbol_of,
-                                     typedef_arrays_expanded,
-                                     typedef_words)
+from looptx.frontend.normalise import normalise
+from looptx.frontend.symbols import DeclCollector, Symbol, c_text, symbol_of, typedef_words
 from looptx.poly.scop import Scop
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
@@ -222,17 +215,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         return c.line, column(c.line, c.column or 1)
 
     prune_deep(ast, [src.pos(r.start)[0] for r in markup.regions], function, where, path)
-    rename_reserved(ast)
-    typedef_arrays_expanded(ast)
-    once_blocks(ast)
-    split_chained_assignments(ast)
-    continues_as_guards(ast)
-    continued_loops(ast)
-    dereferences_as_subscripts(ast)
-    drop_repeated_sets(ast, typedef_words(ast))
-    substituted = substitute_index_temporaries(ast)
-    struct_copies_substituted(ast)
-    ternary_subscripts_lifted(ast)
+    substituted = normalise(ast)
     declared_here = _declared_in_file(ast)
     if soft:
         defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in declared_here}

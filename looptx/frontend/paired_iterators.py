@@ -1,0 +1,137 @@
+"""Loops that count a second variable along with their iterator: HPGMG's restriction,
+`for (k = 0, kk = 0; k < dim_k; k++, kk += 2)`, CoMD's `for (int iOff = MAXATOMS*iBox, ii = 0;
+ii < nAtoms; ii++, iOff++)`.
+
+The second variable is an affine function of the iterator, `kk = 0 + 2*(k - 0)`: each of its
+uses in the body is that expression, and the loop keeps one iterator, as the model needs.  Only
+where nothing else changes it: the body does not assign it, what its start reads does not
+change in the loop, and nothing after the loop reads its final value."""
+from __future__ import annotations
+
+import copy
+
+from pycparser import c_ast
+
+from looptx.frontend.symbols import all_nodes
+
+_INC = {"++": 1, "p++": 1, "--": -1, "p--": -1}
+
+
+def _starts(init) -> list[tuple[str, c_ast.Node]] | None:
+    if isinstance(init, c_ast.DeclList) and all(d.init is not None and d.name for d in init.decls):
+        return [(d.name, d.init) for d in init.decls]
+    if isinstance(init, c_ast.ExprList) and all(
+            isinstance(e, c_ast.Assignment) and e.op == "=" and isinstance(e.lvalue, c_ast.ID) for e in init.exprs):
+        return [(e.lvalue.name, e.rvalue) for e in init.exprs]
+    return None
+
+
+def _steps(nxt) -> dict[str, int] | None:
+    out = {}
+    for e in (nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt]):
+        if isinstance(e, c_ast.UnaryOp) and e.op in _INC and isinstance(e.expr, c_ast.ID):
+            out[e.expr.name] = _INC[e.op]
+        elif isinstance(e, c_ast.Assignment) and e.op in ("+=", "-=") and isinstance(e.lvalue, c_ast.ID) \
+                and isinstance(e.rvalue, c_ast.Constant) and e.rvalue.type == "int":
+            try:
+                by = int(e.rvalue.value.rstrip("uUlL"), 0)
+            except ValueError:
+                return None
+            out[e.lvalue.name] = by if e.op == "+=" else -by
+        else:
+            return None
+    return out
+
+
+def _written(node) -> set[str]:
+    out = set()
+    for n in all_nodes(node):
+        if isinstance(n, c_ast.Assignment):
+            target = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            target = n.expr
+        else:
+            continue
+        while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
+            target = target.name
+        if isinstance(target, c_ast.ID):
+            out.add(target.name)
+    return out
+
+
+def _names(node) -> set[str]:
+    return {n.name for n in all_nodes(node) if isinstance(n, c_ast.ID)}
+
+
+def _replace(node, name: str, make) -> None:
+    """Every read of `name` below `node` (not a member's field name) becomes `make()`."""
+    for n in list(all_nodes(node)):
+        for attr in getattr(n, "__slots__", ()):
+            if attr in ("coord", "__weakref__") or isinstance(n, c_ast.StructRef) and attr == "field":
+                continue
+            value = getattr(n, attr, None)
+            if isinstance(value, c_ast.ID) and value.name == name:
+                setattr(n, attr, make())
+            elif isinstance(value, list):
+                setattr(n, attr, [make() if isinstance(x, c_ast.ID) and x.name == name else x for x in value])
+
+
+def paired_iterators(ast) -> dict[str, list[tuple[str, int]]]:
+    """Rewrites such loops in place; returns, by function, the variables whose uses now read
+    the expression (with the loop's line), for the output's `(void)kk;` where the function
+    declares them."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
+        for loop in [n for n in all_nodes(fdef.body) if isinstance(n, c_ast.For)]:
+            starts, steps = _starts(loop.init), _steps(loop.next) if loop.next is not None else None
+            if not starts or len(starts) < 2 or steps is None or set(steps) != {n for n, _ in starts}:
+                continue
+            cond = loop.cond
+            if not (isinstance(cond, c_ast.BinaryOp) and isinstance(cond.left, c_ast.ID)
+                    and cond.left.name in steps and abs(steps[cond.left.name]) == 1):
+                continue
+            it = cond.left.name
+            start = dict(starts)
+            changed = _written(loop.stmt) | set(steps)
+            others = [n for n, _ in starts if n != it]
+            if any(n in _written(loop.stmt) or _names(start[n]) & changed for n in others) \
+                    or _names(start[it]) & changed:
+                continue
+            declared = isinstance(loop.init, c_ast.DeclList)
+            if not declared and _read_outside(fdef.body, loop, others):
+                continue
+            for name in others:
+                _replace(loop.stmt, name, _counted(start[name], steps[name], it, start[it], steps[it]))
+                out.setdefault(fdef.decl.name, []).append((name, loop.coord.line if loop.coord else 0))
+            if declared:
+                loop.init = c_ast.DeclList([d for d in loop.init.decls if d.name == it], loop.init.coord)
+            else:
+                loop.init = next(e for e in loop.init.exprs if e.lvalue.name == it)
+            nxt = loop.next.exprs if isinstance(loop.next, c_ast.ExprList) else [loop.next]
+            loop.next = next(e for e in nxt if (e.expr if isinstance(e, c_ast.UnaryOp) else e.lvalue).name == it)
+    return out
+
+
+def _counted(first, by: int, it: str, it_start, it_step: int):
+    """A maker of `first + by*(it - it_start)` (`it_start - it` for a loop counting down): the
+    value the paired variable has in each iteration."""
+    def make():
+        t = c_ast.BinaryOp("-", c_ast.ID(it), copy.deepcopy(it_start)) if it_step > 0 else \
+            c_ast.BinaryOp("-", copy.deepcopy(it_start), c_ast.ID(it))
+        term = c_ast.BinaryOp("*", c_ast.Constant("int", str(abs(by))), t)
+        return c_ast.BinaryOp("+" if by > 0 else "-", copy.deepcopy(first), term)
+    return make
+
+
+def _read_outside(body, loop, names) -> bool:
+    """Whether anything of the function but the loop names one of `names` other than to set
+    it: the loop leaves its final value there (or it is a variable of another use)."""
+    inside = {id(n) for n in all_nodes(loop)}
+    sets = set()
+    for n in all_nodes(body):
+        if id(n) in inside:
+            continue
+        if isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID):
+            sets.add(id(n.lvalue))
+    return any(isinstance(n, c_ast.ID) and n.name in names and id(n) not in inside and id(n) not in sets
+               for n in all_nodes(body))
