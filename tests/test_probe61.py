@@ -105,3 +105,17 @@ def test_a_paired_counter_read_after_the_loop_is_left_to_the_refusal(tmp_path):
     f.write_text("int f(int n, double *a)\n{\n  int i, k;\n  for (i = 0, k = 0; i < n; i++, k += 2)\n"
                  "    a[k] = 0;\n  return k;\n}\n")
     _one_error(*run_cli("deps", f, "--function", "f"), "exactly one iterator")
+
+
+@pytest.mark.parametrize("stmt, expected", [
+    ("    assert(i >= 0);\n", "the assert inside the region is dropped"),
+    ("    (void)k;\n", None),
+])
+def test_void_statements_in_a_region(tmp_path, stmt, expected):
+    # CoMD ljForce's `assert(jBox >= 0);` was "unsupported statement (Cast)"
+    f, out = tmp_path / "a.c", tmp_path / "o.c"
+    f.write_text("#include <assert.h>\nvoid f(int n, double *a)\n{\n  int k = 0;\n  for (int i = 0; i < n; i++) {\n"
+                 + stmt + "    a[i] = 2.0 * a[i];\n  }\n}\n")
+    rc, _, err = run_cli("transform", f, "--function", "f", "-o", out)
+    assert rc == 0 and (expected in err if expected else "note" not in err), err
+    _ok(*run_cli("run", f, "--function", "f", "-D", "n=9"))

@@ -156,3 +156,26 @@ def _refuse_pointer_walk(ex, items, n: c_ast.Assignment) -> None:
                    f"then {c_text(step)}), which the model cannot follow",
                    f"count the steps with an integer k and index the array instead: {base}[{index}] "
                    f"for *{name} after k steps {c_text(step)} (and so for each pointer stepped with it)")
+
+
+def void_cast(ex, node: c_ast.Cast) -> None:
+    """`(void)x;` reads nothing the model needs: dropped.  An assert (`((void)(c ? 0 :
+    __assert_fail(...)))`, or the call of another macro) may stop the program at any iteration."""
+    calls = [n for n in all_nodes(node) if isinstance(n, c_ast.FuncCall)]
+    sets = [n for n in all_nodes(node) if isinstance(n, c_ast.Assignment)
+            or isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")]
+    line, col = ex.where(node)
+    is_assert = bool(ex.line_text) and "assert" in (ex.line_text(line) or "")
+    if not calls and not sets:
+        if is_assert:       # looptx's stand-in <assert.h> is the -DNDEBUG one
+            from looptx.errors import note_once
+            note_once(ex.filename, line, "the assert inside the region is dropped from its output, as a "
+                      "-DNDEBUG build drops it: check the condition before or after the region", col=col)
+        return
+    if is_assert:
+        raise ex.error(node, "an assert inside the region, which may stop the program at any iteration: "
+                             "the model does not keep its place in the new order",
+                       "check it before or after the region, or build with -DNDEBUG, which makes it `(void)0`")
+    what = f"calls '{c_text(calls[0].name)}'" if calls else "assigns a variable"
+    raise ex.error(node, f"a (void) expression that {what} inside the region",
+                   "write the assignment as a statement of its own, or move the call out of the region")

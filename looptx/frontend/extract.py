@@ -20,7 +20,7 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
-from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer
+from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
 from looptx.frontend.exitvalues import exit_value, finished, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, masked_bound, through_index, write_of
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
@@ -295,6 +295,8 @@ class Extractor:
             self.declaration(node)
         elif isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
             pass
+        elif isinstance(node, c_ast.Cast) and c_text(node.to_type) == "void":
+            void_cast(self, node)
         elif isinstance(node, (c_ast.While, c_ast.DoWhile)):
             raise self.error(node, "while loops are not supported",
                              "rewrite it as a for loop with affine bounds")
