@@ -119,3 +119,10 @@ def test_void_statements_in_a_region(tmp_path, stmt, expected):
     rc, _, err = run_cli("transform", f, "--function", "f", "-o", out)
     assert rc == 0 and (expected in err if expected else "note" not in err), err
     _ok(*run_cli("run", f, "--function", "f", "-D", "n=9"))
+
+
+def test_a_pointer_loaded_through_a_const_cast_is_named_for_the_load():
+    # HPCCG's sparsemv: `(const double * const) A->ptr_to_vals_in_row[i]`
+    err = _one_error(*run_cli("deps", DATA / "hpccg.c", "--function", "HPC_sparsemv"),
+                     "pointer 'cur_vals' is loaded from memory", "compressed-row")
+    assert "another element type" not in err

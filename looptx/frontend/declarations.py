@@ -16,6 +16,13 @@ def _refuse_pointer_init(ex, node: c_ast.Decl) -> None:
     they are: a cast to another element type (OpenCV's `(const ushort *)(src + y*sstep)`), a
     pointer loaded from memory (HPCG's `matrixValues[i]`)."""
     init, name = node.init, node.name
+    loaded = init
+    while isinstance(loaded, c_ast.Cast):
+        loaded = loaded.expr
+    # HPCCG's `(const double * const) A->ptr_to_vals_in_row[i]`: the load is the reason, the
+    # cast (which may only add const) is not
+    if isinstance(loaded, c_ast.ArrayRef) or isinstance(loaded, c_ast.UnaryOp) and loaded.op == "*":
+        init = loaded
     while isinstance(init, c_ast.Cast) and isinstance(init.expr, c_ast.Cast):
         init = init.expr
     if isinstance(init, c_ast.Cast):
