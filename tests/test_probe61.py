@@ -126,3 +126,9 @@ def test_a_pointer_loaded_through_a_const_cast_is_named_for_the_load():
     err = _one_error(*run_cli("deps", DATA / "hpccg.c", "--function", "HPC_sparsemv"),
                      "pointer 'cur_vals' is loaded from memory", "compressed-row")
     assert "another element type" not in err
+
+
+def test_the_view_suggested_for_a_linearized_subscript_keeps_its_offset():
+    # miniAMR's pack: `send_buff[49 + ((v*x + (i-1))*y + (j-1))*z + (k-1)]`
+    _one_error(*run_cli("deps", DATA / "amr_pack3.c", "--function", "pack_vals3"),
+               "= (double (*)[x_block_size][y_block_size][z_block_size])(send_buff + 49);")

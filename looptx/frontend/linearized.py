@@ -24,6 +24,7 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, delinearize
 from looptx.frontend.interleaved import interleaved, is_group, size_poly
 from looptx.frontend.symbols import c_text
+from pycparser import c_ast
 from looptx.frontend.names import to_user
 from looptx.poly.row_facts import row_cover_fact, row_floor_fact
 from looptx.poly.scop import check_obligations
@@ -332,8 +333,18 @@ def _leaves_row(rows: Rows, k: int, d: int, fixed_vals: dict, ex) -> SourceError
         row = f"{row} groups of {rows.extents[d + 1]}"
     dims = "".join(f"[{e}]" for e in rows.extents)
     view = f"{rows.name}_v"
+    # miniAMR's `send_buff[49 + ((v*x + i)*y + j)*z + k]`: the view starts at the offset
+    terms, stack = [], [acc.nodes[0]]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.BinaryOp) and n.op == "+":
+            stack += [n.left, n.right]
+        else:
+            terms.append(n)
+    start = next((c_text(x) for x in terms if isinstance(x, c_ast.Constant)), None)
+    base = f"({rows.name} + {start})" if start else rows.name
     hint = (f"write the access through a multi-dimensional view in which it stays in its row "
-            f"({rows.ctype} (*{view}){dims} = ({rows.ctype} (*){dims}){rows.name}; then "
+            f"({rows.ctype} (*{view}){dims} = ({rows.ctype} (*){dims}){base}; then "
             f"{view}[..]{'[..]' * (rows.rank - 1)}), or fix the sizes with --define to model it flat")
     sizes = sorted({x for p in acc.subs for x in p.symbols()} - set(st.iterators))
     given = [x for x in sizes if x in fixed_vals]
