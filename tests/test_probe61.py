@@ -132,3 +132,11 @@ def test_the_view_suggested_for_a_linearized_subscript_keeps_its_offset():
     # miniAMR's pack: `send_buff[49 + ((v*x + (i-1))*y + (j-1))*z + (k-1)]`
     _one_error(*run_cli("deps", DATA / "amr_pack3.c", "--function", "pack_vals3"),
                "= (double (*)[x_block_size][y_block_size][z_block_size])(send_buff + 49);")
+
+
+def test_a_counter_used_as_a_subscript_is_told_to_be_written_from_the_loop_counters(tmp_path):
+    f = tmp_path / "p.c"
+    f.write_text("void pack(int n, int m, const double *a, double *buf)\n{\n  int l = 0;\n"
+                 "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < m; j++) {\n      buf[l] = a[i * m + j];\n"
+                 "      l++;\n    }\n}\n")
+    _one_error(*run_cli("deps", f, "--function", "pack"), "'l' counts as the loops run", "l0 + (i*NJ + j)*NK + k")

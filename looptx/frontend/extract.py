@@ -167,6 +167,9 @@ class Extractor:
         if name in self.written:
             loop = self._set_before_loops(name)
             hint = "only loop iterators and unchanged sizes may appear there"
+            if any(v is None for v in self.assigned.get(name, ())):     # miniAMR's pack: `l++;`
+                hint = (f"'{name}' counts as the loops run: write its value from the loop counters instead "
+                        f"(where it starts plus the iterations before this one, e.g. {name}0 + (i*NJ + j)*NK + k)")
             if loop is not None:
                 hint = (f"the region sets '{name}' before its first loop: mark the loops from line "
                         f"{self.where(loop)[0]} on as the region (#pragma scop ... #pragma endscop), "
@@ -562,7 +565,8 @@ class Extractor:
                 return ir.Un(node.op, e(node.expr))
             if node.op in ("p++", "++", "p--", "--"):
                 raise self.error(node, "increment inside an expression",
-                                 "write the increment as its own statement")
+                                 "write the increment as its own statement; a count used as a subscript "
+                                 "(a[l++]) is written from the loop counters instead")
             if node.op == "*":
                 raise self.error(node, "pointer dereference is not supported", "use array subscripts")
             if node.op == "&":
