@@ -60,7 +60,7 @@ def deps_text(program: Program) -> str:
         for d in rows:
             dist = "(" + ", ".join(d["distance"]) + ")" if d["distance"] else "()"
             carried = ("carried by " + ", ".join(d["carried_by"])) if d["carried_by"] else "loop-independent"
-            out.append(f"    {d['kind']:<4} {'S' + str(d['source']):<{width}} -> S{d['sink']:<4} {d['array']:<10} "
+            out.append(f"    {d['kind']:<4} {'S' + str(d['source']):<{width}} -> S{d['sink']:<4} {to_user(d['array']):<10} "
                        f"distance {dist:<18} {carried}")
         out.append("  loops:")
         for lp in loops:

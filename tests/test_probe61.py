@@ -140,3 +140,15 @@ def test_a_counter_used_as_a_subscript_is_told_to_be_written_from_the_loop_count
                  "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < m; j++) {\n      buf[l] = a[i * m + j];\n"
                  "      l++;\n    }\n}\n")
     _one_error(*run_cli("deps", f, "--function", "pack"), "'l' counts as the loops run", "l0 + (i*NJ + j)*NK + k")
+
+
+def test_deps_pads_the_name_the_user_wrote(tmp_path):
+    # XSBench's verification arg-max: `max` is lx_kw_max inside looptx
+    f = tmp_path / "m.c"
+    f.write_text("double max;\nvoid f(int n, const double *v)\n{\n  for (int j = 0; j < n; j++)\n"
+                 "    max = v[j] > max ? v[j] : max;\n}\n")
+    rc, out, err = run_cli("deps", f, "--function", "f")
+    assert rc == 0, err
+    rows = [ln for ln in out.splitlines() if "S0 -> S0" in ln]
+    assert rows and all(ln.index("distance") == rows[0].index("distance") for ln in rows), out
+    assert " max        distance" in rows[0], out
