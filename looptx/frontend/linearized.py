@@ -333,15 +333,10 @@ def _leaves_row(rows: Rows, k: int, d: int, fixed_vals: dict, ex) -> SourceError
         row = f"{row} groups of {rows.extents[d + 1]}"
     dims = "".join(f"[{e}]" for e in rows.extents)
     view = f"{rows.name}_v"
-    # miniAMR's `send_buff[49 + ((v*x + i)*y + j)*z + k]`: the view starts at the offset
-    terms, stack = [], [acc.nodes[0]]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.BinaryOp) and n.op == "+":
-            stack += [n.left, n.right]
-        else:
-            terms.append(n)
-    start = next((c_text(x) for x in terms if isinstance(x, c_ast.Constant)), None)
+    # miniAMR's `send_buff[49 + ((v*x + i)*y + j)*z + k]`: the view starts at the offset that
+    # every reference adds
+    starts = {_added_constant(a.nodes[0]) for _, a in rows.uses}
+    start = starts.pop() if len(starts) == 1 else None
     base = f"({rows.name} + {start})" if start else rows.name
     hint = (f"write the access through a multi-dimensional view in which it stays in its row "
             f"({rows.ctype} (*{view}){dims} = ({rows.ctype} (*){dims}){base}; then "
@@ -359,6 +354,18 @@ def _leaves_row(rows: Rows, k: int, d: int, fixed_vals: dict, ex) -> SourceError
                     f"non-affine: linearized subscript of '{rows.name}' leaves its row: in "
                     f"{rows.name}[{_spelled(ex, acc.nodes[0])}] the index {part} within rows of {row} "
                     f"elements is not always in [0, {rows.extents[d]})", hint)
+
+
+def _added_constant(sub) -> str | None:
+    """The constant a subscript adds at its top level (`49` of `49 + (v*x + i)*y`), or None."""
+    terms, stack = [], [sub]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.BinaryOp) and n.op == "+":
+            stack += [n.left, n.right]
+        else:
+            terms.append(n)
+    return next((c_text(x) for x in terms if isinstance(x, c_ast.Constant)), None)
 
 
 def _spelled(ex, node) -> str:
