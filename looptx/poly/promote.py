@@ -236,26 +236,25 @@ def plan(v: Variant) -> Plan:
     for s in v.scop.statements:
         taken |= set(s.iterators)
     # make room for copy-in/out around each registers scope before computing anything
+    # (in every copy of the loop that split/peel made: each copy gets its own loads and stores,
+    # and an unspaced copy would put them on its statements' positions, in no defined order)
     scaled: set = set()
     for pr in proms:
+        if pr.kind not in ("registers", "shared"):
+            continue
         try:
-            k, pos = S.locate(v, pr.stmt, pr.at, hidden=True)[0]
+            located = S.locate(v, pr.stmt, pr.at, hidden=True)
         except RecipeError as e:
             raise pr.error(e.what, e.hint) from None
-        if pr.kind == "registers":
-            key = ("r", v.pieces[k].prefix(pos - 1))
+        for k, pos in located:
+            at = pos - 1 if pr.kind == "registers" else pos + 1
+            key = (pr.kind, v.pieces[k].prefix(at))
             if key not in scaled:
-                v = _scale_position(v, v.pieces[k].prefix(pos - 1), pos - 1)
-        elif pr.kind == "shared":
-            key = ("s", v.pieces[k].prefix(pos + 1))
-            if key not in scaled:
-                v = _scale_position(v, v.pieces[k].prefix(pos + 1), pos + 1)
-        else:
-            continue
-        scaled.add(key)
+                v = _scale_position(v, key[1], at)
+                scaled.add(key)
     width = v.width
     for pr in proms:           # every schedule must have the same length (pitfall 8)
-        k, pos = S.locate(v, pr.stmt, pr.at, hidden=True)[0]
+        pos = max(p for _, p in S.locate(v, pr.stmt, pr.at, hidden=True))
         rank = v.scop.array(pr.array).rank if pr.array and pr.array in {a.name for a in v.scop.arrays} else 8
         plen = pos if pr.kind == "registers" else pos + 1
         width = max(width, plen + 2 + 2 * rank, (v.width + 2 + 2 * rank) if pr.kind == "registers" else 0)
@@ -458,6 +457,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         slots = [("in", base - 1 - out.slot(where, "in"))]
         if written:
             slots.append(("out", base + 1 + out.slot(where, "out")))
+        _check_slots(v, pr, group[0][0], pos - 1, slots, name)
         keep = pos - 1
     elif pr.kind == "shared":
         # inside each iteration of L: barrier, loads, barrier, compute, barrier, stores
@@ -502,6 +502,23 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                                buf if direction == "in" else array, direction, pr,
                                group[0][0], keep, rank, bool(threads)))
     return True
+
+
+def _check_slots(v: Variant, pr: Promotion, k: int, at: int, slots: list, name: str) -> None:
+    """The loads must run after the statements before loop L and the stores before those after
+    it: a slot that ties with a sibling's position runs in no defined order with it (a load
+    before the zeroing it must see), so refuse rather than guess."""
+    key = v.pieces[k].prefix(at)
+    base = v.pieces[k].dims[at]
+    sib = {p.dims[at] for p in v.pieces if len(p.dims) > at and p.prefix(at) == key}
+    below = max((x for x in sib if x < base), default=None)
+    above = min((x for x in sib if x > base), default=None)
+    for direction, slot in slots:
+        if direction == "in" and below is not None and slot <= below or \
+                direction == "out" and above is not None and slot >= above:
+            raise pr.error(f"no room to place the registers of '{to_user(pr.array or '')}' around loop "
+                           f"'{to_user(name)}' between the statements next to it",
+                           hint="promote fewer arrays at this loop")
 
 
 def _check_unguarded(pr: Promotion, scop, st, a) -> None:

@@ -17,7 +17,7 @@ from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly.deps import _constant
 from looptx.poly.peeling import each
-from looptx.poly.trips import _global_min, _ranges, check_factor, loop_stride, max_trip, recount_inside
+from looptx.poly.trips import _global_min, _ranges, check_copies, check_factor, kept_loop, loop_stride, max_trip, recount_inside
 from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles
 
 MAX_FULL_UNROLL = 1024
@@ -210,7 +210,9 @@ def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
     raise error
 
 
-def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
+def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False) -> Variant:
+    """`jam`: Orio's unrolljam, which also interleaves the copies of a loop inside that an
+    earlier step unrolled fully (its register tiles); otherwise those stay in order."""
     name = resolve_name(v, stmt, loop)
     if not isinstance(factor, int) or factor < 0:
         raise RecipeError(f"unroll factor must be an integer >= 0, got {factor!r}",
@@ -268,7 +270,10 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
                                "or fully (factor 0)")
     check_factor(name, factor, MAX_FULL_UNROLL)
     lb = _global_min(v, group, pos)
-    runs = _straight_runs(v, group)
+    innermost = (lambda q: len(q.dims) - 2) if jam else kept_loop
+    if not jam:
+        check_copies(v, group, name, factor, MAX_FULL_UNROLL)
+    runs = _straight_runs(v, group, innermost)
     # A factor counts iterations, as in CHiLL and Orio: over `j += 2` a strip of 2 * factor
     # values holds `factor` of them
     width = factor * loop_stride(v, group, pos)
@@ -279,29 +284,31 @@ def unroll(v: Variant, stmt: int, loop, factor: int) -> Variant:
         ctrl = replace(d, expr=f"{width}*floor(({d.expr} - ({lb}))/{width}) + ({lb})", factor=width)
         point = LoopDim(name + "'", d.expr, unroll=True, reversed=d.reversed, hidden=True, trip=factor)
         dims = q.dims[:pos] + (ctrl,) + q.dims[pos + 1:]
-        pieces[k] = replace(q, dims=dims[:-1] + (runs[k], point, dims[-1]))
+        m = innermost(q)
+        pieces[k] = replace(q, dims=dims[:m + 1] + (runs[k], point) + dims[m + 1:])
     return recount_inside(v.evolve(pieces=normalize(pieces)), group, name, MAX_FULL_UNROLL)
 
 
-def _straight_runs(v: Variant, group) -> dict[int, object]:
+def _straight_runs(v: Variant, group, innermost=kept_loop) -> dict[int, object]:
     """Where the point loop of an unroll goes, per piece: directly inside the piece's innermost
     loop, around the maximal run of consecutive statements it belongs to there (keyed by the
     run's first position).  Copies of a run are therefore emitted iteration-major (whole
     iterations in order, as CHiLL does for a multi-statement body: a scalar temporary reused
     by the statements stays legal), while loops nested inside the unrolled loop get their own
     point loop innermost, which is what jams them (unroll-and-jam).  A single statement gets
-    the same schedule as before: its point loop innermost."""
+    the same schedule as before: its point loop innermost.  `innermost` finds a piece's
+    innermost loop: loops unrolled fully count as straight code unless the unroll jams them."""
     members = [(k, v.pieces[k]) for k, _ in group]
     out: dict[int, object] = {}
     for k, q in members:
-        m = len(q.dims) - 2                    # innermost loop of q
+        m = innermost(q)                       # innermost loop of q (fully unrolled ones are code)
         here = q.prefix(m + 1)
         sibling_loops = sorted({p.dims[m + 1] for _, p in members
-                                if len(p.dims) > m + 2 and p.prefix(m + 1) == here})
+                                if innermost(p) > m and p.prefix(m + 1) == here})
         mine = q.dims[m + 1]
         before = [x for x in sibling_loops if x < mine]
         after = [x for x in sibling_loops if x > mine]
-        run = [p.dims[m + 1] for _, p in members if len(p.dims) == m + 2 and p.prefix(m + 1) == here
+        run = [p.dims[m + 1] for _, p in members if innermost(p) == m and p.prefix(m + 1) == here
                and (not before or p.dims[m + 1] > before[-1]) and (not after or p.dims[m + 1] < after[0])]
         out[k] = min(run)
     return out

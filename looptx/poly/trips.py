@@ -46,6 +46,31 @@ def recount_inside(v: Variant, group, outer: str, limit: int) -> Variant:
     return v.evolve(pieces=tuple(pieces))
 
 
+def kept_loop(q) -> int:
+    """Position of the piece's innermost loop that stays a loop: a full unroll leaves only its
+    copies (the loop itself, or a control loop and its point loop), which are straight code to
+    an unroll of a loop around them, so that unroll keeps their order rather than jam them."""
+    gone = {d.name for d in q.loops if d.unroll}
+    m = len(q.dims) - 2
+    while m > 1 and q.dims[m].unroll and (not q.dims[m].name.endswith("'") or q.dims[m].name[:-1] in gone):
+        m -= 2
+    return m
+
+
+def check_copies(v: Variant, group, name: str, factor: int, limit: int) -> None:
+    """A plain unroll around loops unrolled fully copies all of their copies `factor` times."""
+    for k, _ in group:
+        q = v.pieces[k]
+        inner = [d for d in q.dims[kept_loop(q) + 1:] if isinstance(d, LoopDim) and d.unroll]
+        copies = factor
+        for d in inner:
+            copies *= max(d.trip, 1)
+        if copies > limit:
+            raise RecipeError(f"unrolling '{name}' by {factor} around the unrolled loop "
+                              f"'{inner[0].name.rstrip(chr(39))}' would make {copies} copies of the body "
+                              f"(at most {limit})", hint=f"use a smaller unroll factor for '{name}'")
+
+
 def check_factor(name: str, factor: int, limit: int) -> None:
     """A partial unroll makes `factor` copies of the body whatever the trip count turns out to
     be; refused here, at the step, rather than when code generation runs out of copies."""

@@ -466,7 +466,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "permute": lambda v, st: S.permute(v, st["stmt"], st["order"]),
     "tile": _tile,
     "split": _split,
-    "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"]),
+    "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"], jam=st.jam),
     "fuse": fuse_step,
     "distribute": _distribute,
     "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
