@@ -1,0 +1,147 @@
+"""The checks and footprint helpers of promotions (poly/promote.py): where a copy's loads and
+stores may go, what a buffer may read, whether a register's footprint stays put in its loop."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import islpy as isl
+
+from looptx.errors import note_once
+from looptx.frontend.names import to_user
+from looptx.poly.deps import upper_constant
+from looptx.poly.variant import Variant
+
+if TYPE_CHECKING:                      # promote imports this module
+    from looptx.poly.promote import Promotion
+
+
+def project_prefix(m: isl.Map, length: int, width: int) -> isl.Map:
+    return m.project_out(isl.dim_type.out, length, width - length)
+
+
+def check_slots(v: Variant, pr: Promotion, k: int, at: int, slots: list, name: str) -> None:
+    """The loads must run after the statements before loop L and the stores before those after
+    it: a slot that ties with a sibling's position runs in no defined order with it (a load
+    before the zeroing it must see), so refuse rather than guess."""
+    key = v.pieces[k].prefix(at)
+    base = v.pieces[k].dims[at]
+    sib = {p.dims[at] for p in v.pieces if len(p.dims) > at and p.prefix(at) == key}
+    below = max((x for x in sib if x < base), default=None)
+    above = min((x for x in sib if x > base), default=None)
+    for direction, slot in slots:
+        if direction == "in" and below is not None and slot <= below or \
+                direction == "out" and above is not None and slot >= above:
+            raise pr.error(f"no room to place the registers of '{to_user(pr.array or '')}' around loop "
+                           f"'{to_user(name)}' between the statements next to it",
+                           hint="promote fewer arrays at this loop")
+
+
+def check_unguarded(pr: Promotion, scop, st, a) -> None:
+    """A buffer is loaded from the whole footprint, so a reference that C evaluates only
+    inside a `?:` branch (darknet's padded `valid ? src[index] : -FLT_MAX`) must reach, unguarded,
+    only elements that exist: the load would read what the original never reads."""
+    from looptx.poly.footprint import all_exist
+    if a.guard and not all_exist(scop, a.array, scop.access_map(st, a).range()):
+        raise pr.error(f"the {a.kind} of '{a.array}' on line {st.line} sits in a ?: branch that runs only "
+                       f"where {_plain(a.guard)}; a {pr.kind} buffer would be loaded from elements the "
+                       "original never reads, which may lie outside the array",
+                       hint=f"promote another array, or remove the {pr.kind} step for '{a.array}'")
+
+
+def _plain(cond: str) -> str:
+    """isl condition text without the parentheses around its atoms and comparisons."""
+    while True:
+        bare = re.sub(r"\(([^()]*)\)", lambda m: m.group(1) if " and " not in m.group(1)
+                      and " or " not in m.group(1) else f"[{m.group(1)}]", cond)
+        if bare == cond:
+            break
+        cond = bare
+    cond = cond.replace("[", "(").replace("]", ")")
+    return cond[1:-1] if cond.startswith("(") and cond.endswith(")") and cond.count("(") == 1 else cond
+
+
+def register_stride(fd: isl.Map, low: isl.Map) -> int:
+    """The common step between the elements one thread keeps (16 when a thread's rows are
+    i, i + 16, ... as after counted tiling), so that its registers hold those elements only,
+    not the box around them; 1 when there is none."""
+    pair = fd.reset_tuple_id(isl.dim_type.out).flat_range_product(low.reset_tuple_id(isl.dim_type.out))
+    offsets = pair.apply_range(isl.Map("{ [e, l] -> [e - l] }")).range()
+    offsets = offsets.project_out(isl.dim_type.param, 0, offsets.dim(isl.dim_type.param))
+    if offsets.is_empty():
+        return 1
+    try:
+        step = offsets.get_stride(0).to_python()
+    except (isl.Error, ValueError):
+        return 1
+    return step if isinstance(step, int) and step > 1 else 1
+
+
+def tile_low(fd: isl.Map, loose: isl.Map) -> tuple[isl.Map, int] | None:
+    """A buffer origin that is one affine function of the scope's loops, and the largest offset
+    from it: the lower corner of the footprint of a whole tile (`loose`: the footprint with the
+    iteration domain dropped), as CHiLL's rectangular datacopy uses.  The exact lexmin of the
+    footprint `fd` is piecewise at the domain's boundaries; after skewing it has so many pieces
+    that isl's AST build runs out of operations on the copy statements.  None when the loose
+    footprint is unbounded (loops inside the scope that are not tiled) or its corner is not one
+    piece; the caller then uses the exact lexmin."""
+    try:
+        low = loose.lexmin().coalesce()
+    except isl.Error:
+        return None
+    if low.n_basic_map() != 1 or not fd.domain().is_subset(low.domain()):
+        return None
+    pair = fd.reset_tuple_id(isl.dim_type.out).flat_range_product(low.reset_tuple_id(isl.dim_type.out))
+    offsets = pair.apply_range(isl.Map("{ [e, l] -> [e - l] }")).range()
+    hi = upper_constant(offsets)
+    return (low, hi) if hi is not None else None
+
+
+def _iteration_footprint(v: Variant, k: int, a, upto: int, width: int) -> isl.Map:
+    """[loops outside L, L] -> the elements reference `a` of piece k touches in one iteration."""
+    st = v.scop.statements[v.pieces[k].stmt]
+    qp = project_prefix(v.piece_map(v.pieces[k], width), upto, width)
+    return qp.reverse().apply_range(v.scop.access_map(st, a))
+
+
+def _invariant(v: Variant, refs: list, pos: int, width: int) -> bool:
+    """The elements `refs` use in one iteration of L are those they use in all of them."""
+    per_iter = foot = None
+    for k, a, _, f, _ in refs:
+        one = _iteration_footprint(v, k, a, pos + 1, width)
+        per_iter = one if per_iter is None else per_iter.union(one)
+        foot = f if foot is None else foot.union(f)
+    drop = per_iter.domain().identity().project_out(isl.dim_type.out, pos, 1)
+    return drop.apply_range(foot).is_subset(per_iter)
+
+
+def invariant_refs(v: Variant, pr: Promotion, refs: list, pos: int, width: int, name: str) -> list:
+    """registers: the references whose elements every iteration of L reuses.  Those that vary
+    with L (BT's `rhs[i+1][j][p]` next to the accumulator `rhs[i][j][m]`, at p) stay in memory,
+    as CHiLL's scalar replacement leaves them, provided they never touch a kept element while
+    either is written: the registers are stored only after L."""
+    if _invariant(v, refs, pos, width):
+        return refs
+    kept = [r for r in refs if _invariant(v, [r], pos, width)]
+    varying = [r for r in refs if r not in kept]
+    array = to_user(refs[0][1].array)
+    if not kept:
+        raise pr.error(f"'{array}' varies with loop '{to_user(name)}': registers keep data that every "
+                       f"iteration of '{to_user(name)}' reuses", hint=f"promote at a loop that does not index {array}")
+    shown = ", ".join(dict.fromkeys(_spelled(r[1]) for r in varying))
+    if any(r[1].kind == "write" for r in refs):
+        inside = kept[0][3]
+        for r in kept[1:]:
+            inside = inside.union(r[3])
+        for r in varying:
+            if not r[3].intersect(inside).is_empty():
+                raise pr.error(f"{_spelled(r[1])} varies with loop '{to_user(name)}' and reaches elements "
+                               f"that {_spelled(kept[0][1])} keeps in registers, one of them written",
+                               hint=f"promote at a loop that does not index {array}")
+    note_once(pr.file or "", pr.line, f"registers of '{array}' at '{to_user(name)}': {shown} "
+              f"varies with '{to_user(name)}' and stays in memory")
+    return kept
+
+
+def _spelled(a) -> str:
+    return to_user(f"{a.array}[{']['.join(a.index)}]") if a.index else to_user(a.array)
