@@ -18,6 +18,7 @@ from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
+from looptx.poly.known_values import at_macro_value
 from looptx.poly.variant import LoopDim, Variant
 
 AXES = ("x", "y", "z")
@@ -145,7 +146,7 @@ def _thread_extents_at_values(v: Variant, stmt: int, thread: list) -> Variant:
             if trip(w, t) is None:
                 raise error
         try:
-            v = S.at_macro_value(v, bounded, error, f"thread loop '{to_user(t)}' is mapped")
+            v = at_macro_value(v, bounded, error, f"thread loop '{to_user(t)}' is mapped")
         except RecipeError:
             pass
     return v

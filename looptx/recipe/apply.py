@@ -13,6 +13,7 @@ from looptx.poly import nonsingular as NS
 from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
+from looptx.poly.known_values import at_macro_value, known
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.exprs import to_isl
 from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_step, legal_at_file_values,
@@ -20,7 +21,7 @@ from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint,
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import C_WORDS, Recipe, Step
 from looptx.recipe.pragma_step import pragma_step
-from looptx.recipe.refusal import refuse
+from looptx.recipe.refusal import refuse, say_unrolled, unrolled_away
 from looptx.recipe.team import team_loops, team_outermost
 
 
@@ -78,7 +79,7 @@ def _known(v: Variant, st: Step) -> Variant:
             return n
         raise RecipeError(f"'{n}' in a known fact is not a parameter of the region",
                           hint=f"parameters: {', '.join(sorted(params)) or 'none'}")
-    out = S.known(v, [to_isl(f, name, condition=True) for f in st["facts"]])
+    out = known(v, [to_isl(f, name, condition=True) for f in st["facts"]])
     # a fact on #defined sizes alone is one the build can check (probe 58: `LEN2 % 4 == 1` with
     # `#ifndef LEN2 #define LEN2 256`, built as is, ran the unrolled code for 256)
     macros = set(v.scop.soft_macros) | {k for k, _ in v.scop.macro_values}
@@ -164,7 +165,7 @@ def _promotion(kind: str):
             if "no constant size" not in e.what:
                 raise
             # a #defined size kept symbolic: as CHiLL does, copy at the file's value
-            out = S.at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
+            out = at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
         return out
     return step
 
@@ -514,49 +515,6 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
                             step=st.index if st else None, step_name=st.shown_name if st else None)
 
 
-def _unrolled_away(before: Variant, after: Variant) -> list[tuple[int, str, int]]:
-    """(statement, loop, trip count) of each loop a step unrolled fully: it had a name
-    before and is only a hidden (unrolled) loop after."""
-    out = []
-    for s in sorted({p.stmt for p in after.pieces}):
-        was = {d.name for _, p in before.pieces_of(s) for d in p.loops if not d.hidden}
-        now = {d.name for _, p in after.pieces_of(s) for d in p.loops if not d.hidden}
-        gone = {d.name: d.trip for _, p in after.pieces_of(s) for d in p.loops if d.hidden}
-        out += [(s, name, gone[name]) for name in sorted(was - now) if name in gone]
-    return out
-
-
-_NO_LOOP = re.compile(r"statement (\d+) has no loop named '(.+)'")
-_NO_LEVEL = re.compile(r"statement (\d+) has no loop level (\d+)")
-
-
-def _say_unrolled(e: LooptxError, removed: dict[tuple[int, str], tuple[Step, int]], v: Variant) -> None:
-    """A step that names a loop an earlier step unrolled fully says which step took it away:
-    "no loop named 'k'" alone sends the user looking for a typo."""
-    m = _NO_LOOP.fullmatch(e.what)
-    if m:
-        stmt, name = int(m.group(1)), m.group(2)
-        hit = removed.get((stmt, name))
-        if hit is None and any(d.name == name and d.hidden for p in v.pieces if p.stmt == stmt
-                               for d in p.loops):
-            # a statement that came under the loop after it was unrolled (fuse)
-            hit = next((r for (_, n), r in removed.items() if n == name), None)
-        if hit:
-            by, trip = hit
-            e.what = f"statement {stmt} has no loop named '{name}' any more: step {by.index} " \
-                     f"({by.name}) removed it (full unroll)"
-            e.hint = f"order the steps so that this one comes before step {by.index}, or unroll " \
-                     f"'{name}' by a factor below its trip count" + (f" ({trip})" if trip else "")
-        return
-    m = _NO_LEVEL.fullmatch(e.what)
-    gone = [(n, by) for (s, n), (by, _) in removed.items() if m and s == int(m.group(1))]
-    if gone:
-        name, by = gone[0]
-        e.what += f" (step {by.index} ({by.name}) removed loop '{name}' by a full unroll)"
-        e.hint = f"order the steps so that this one comes before step {by.index}; " \
-                 "levels count the loops that remain"
-
-
 def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = False,
                  trace: Callable[[Step, Variant], None] | None = None,
                  start: Variant | None = None) -> Variant:
@@ -590,7 +548,7 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
                 v = before
                 continue
             if removed and type(e) is RecipeError:
-                _say_unrolled(e, removed, before)
+                say_unrolled(e, removed, before)
             if renamed_by and type(e) is RecipeError:
                 say_fused(e, renamed_by)
             if type(e) is RecipeError and not unsafe:      # a permute's, a tile's (poly/schedule.py)
@@ -613,7 +571,7 @@ def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bo
                         f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
                         + " before this step (the dependence has a constant distance), or pass --unsafe")
             raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.shown_name)
-        for stmt, name, trip in _unrolled_away(before, v):
+        for stmt, name, trip in unrolled_away(before, v):
             removed.setdefault((stmt, name), (st, trip))
         for r in renames(v)[len(renames(before)):]:
             renamed_by[(r.stmt, r.old)] = (st, r)

@@ -1,8 +1,11 @@
 """The message of a step that breaks a dependence of the original program: the witness, and
-the way out that fits the step (a distribute's textual order, a reduction's clause)."""
+the way out that fits the step (a distribute's textual order, a reduction's clause); and of a
+step that names a loop an earlier full unroll took away."""
 from __future__ import annotations
 
-from looptx.errors import LegalityError
+import re
+
+from looptx.errors import LegalityError, LooptxError
 from looptx.frontend.names import to_user
 from looptx.poly import deps as D
 from looptx.poly import parallel as PL
@@ -47,3 +50,46 @@ def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
     raise LegalityError(what, hint=hint + ", or pass --unsafe",
                         file=st.file if st else None, line=st.line if st else None,
                         step=st.index if st else None, step_name=st.shown_name if st else None)
+
+
+def unrolled_away(before: Variant, after: Variant) -> list[tuple[int, str, int]]:
+    """(statement, loop, trip count) of each loop a step unrolled fully: it had a name
+    before and is only a hidden (unrolled) loop after."""
+    out = []
+    for s in sorted({p.stmt for p in after.pieces}):
+        was = {d.name for _, p in before.pieces_of(s) for d in p.loops if not d.hidden}
+        now = {d.name for _, p in after.pieces_of(s) for d in p.loops if not d.hidden}
+        gone = {d.name: d.trip for _, p in after.pieces_of(s) for d in p.loops if d.hidden}
+        out += [(s, name, gone[name]) for name in sorted(was - now) if name in gone]
+    return out
+
+
+_NO_LOOP = re.compile(r"statement (\d+) has no loop named '(.+)'")
+_NO_LEVEL = re.compile(r"statement (\d+) has no loop level (\d+)")
+
+
+def say_unrolled(e: LooptxError, removed: dict[tuple[int, str], tuple[Step, int]], v: Variant) -> None:
+    """A step that names a loop an earlier step unrolled fully says which step took it away:
+    "no loop named 'k'" alone sends the user looking for a typo."""
+    m = _NO_LOOP.fullmatch(e.what)
+    if m:
+        stmt, name = int(m.group(1)), m.group(2)
+        hit = removed.get((stmt, name))
+        if hit is None and any(d.name == name and d.hidden for p in v.pieces if p.stmt == stmt
+                               for d in p.loops):
+            # a statement that came under the loop after it was unrolled (fuse)
+            hit = next((r for (_, n), r in removed.items() if n == name), None)
+        if hit:
+            by, trip = hit
+            e.what = f"statement {stmt} has no loop named '{name}' any more: step {by.index} " \
+                     f"({by.name}) removed it (full unroll)"
+            e.hint = f"order the steps so that this one comes before step {by.index}, or unroll " \
+                     f"'{name}' by a factor below its trip count" + (f" ({trip})" if trip else "")
+        return
+    m = _NO_LEVEL.fullmatch(e.what)
+    gone = [(n, by) for (s, n), (by, _) in removed.items() if m and s == int(m.group(1))]
+    if gone:
+        name, by = gone[0]
+        e.what += f" (step {by.index} ({by.name}) removed loop '{name}' by a full unroll)"
+        e.hint = f"order the steps so that this one comes before step {by.index}; " \
+                 "levels count the loops that remain"

@@ -1,0 +1,81 @@
+"""Facts about the parameters a variant holds under: the `known` step's conditions, and the
+value of a size fixed where a step needs a number (a local set to a constant, a #define)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import islpy as isl
+
+from looptx.errors import RecipeError, note_once
+from looptx.frontend.names import to_user
+from looptx.poly.variant import Variant
+
+
+def _note_macro_value(scop, macro: str, value: int, what: str) -> None:
+    where = scop.where()
+    note_once(where["file"], where["line"], f"{what} at {to_user(macro)} = {value}, the #define's value "
+              f"(the output checks the build with #if; give other values with --define)")
+
+
+def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
+    """`v` with the first size at whose value `works(v)` succeeds fixed to it, or `error` raised
+    when there is none.  A local the function sets to a constant (`const int K = 3;`) has that
+    value at the region; a #defined size has its file's value, which the output checks (#if)."""
+    for k, x in v.scop.local_values:
+        fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",))
+        try:
+            works(fixed)
+        except RecipeError:
+            continue
+        return fixed
+    for k, x in v.scop.macro_values:
+        fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",),
+                         scop=replace(v.scop, baked=v.scop.baked + ((k, x),)))
+        try:
+            works(fixed)
+        except RecipeError:
+            continue
+        _note_macro_value(v.scop, k, x, what)
+        return fixed
+    if len(v.scop.local_values) + len(v.scop.macro_values) > 1:
+        # several at once: a copy's footprint over a 4-D slice of #defined extents (NWChem's t2)
+        fixed = v.evolve(assumptions=v.assumptions + tuple(f"{k} = {x}" for k, x in v.scop.local_values)
+                         + tuple(f"{k} = {x}" for k, x in v.scop.macro_values),
+                         scop=replace(v.scop, baked=v.scop.baked + tuple(v.scop.macro_values)))
+        try:
+            works(fixed)
+        except RecipeError:
+            raise error from None
+        new = [(k, x) for k, x in v.scop.macro_values if (k, x) not in v.scop.baked]
+        if new:
+            where = v.scop.where()
+            note_once(where["file"], where["line"], f"{what} at {', '.join(f'{to_user(k)} = {x}' for k, x in new)}, "
+                      f"the #defines' values (the output checks the build with #if; give other values with --define)")
+        return fixed
+    raise error
+
+
+def known(v: Variant, facts: list[str]) -> Variant:
+    for f in facts:
+        try:
+            v.scop.params_where([f])
+        except isl.Error:
+            raise RecipeError(f"known: cannot read the fact '{f}'",
+                              hint="facts are conditions on parameters, e.g. N >= 16") from None
+    out = v.evolve(assumptions=v.assumptions + tuple(facts))
+    macros = dict(v.scop.macro_values)
+    if macros and not out.context.is_empty():
+        # a #defined size is symbolic in the model but has one value in every build
+        values = v.scop.params_where(f"{k} = {x}" for k, x in macros.items())
+        if out.context.intersect_params(values).is_empty():
+            shown = ", ".join(f"{k}={x}" for k, x in sorted(macros.items()))
+            raise RecipeError(f"known: the facts {list(facts)} cannot hold with the #defined "
+                              f"sizes ({shown})", hint="drop the fact or change the #define")
+    if out.context.is_empty():
+        # A false fact would make every domain empty: the region would silently vanish.
+        fixed = ", ".join(f"{k}={val}" for k, val in sorted(dict(v.scop.fixed).items()))
+        raise RecipeError(f"known: the facts {list(facts)} cannot hold"
+                          + (f" with the fixed sizes ({fixed})" if fixed else "") +
+                          " together with what is already known",
+                          hint="drop the fact or choose sizes that satisfy it")
+    return out
