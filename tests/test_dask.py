@@ -3,7 +3,7 @@ import pytest
 
 from fakes.evaluators import FakeEvaluator, grid_space, key_xy
 from looptx.search.db import SearchError
-from looptx.search import driver
+from looptx.search import backends
 from looptx.search.driver import run_search
 from looptx.search.random import RandomSearcher
 
@@ -47,7 +47,7 @@ def test_local_dask_cluster_matches_process_pool(tmp_path):
 
 
 def test_unreachable_scheduler_is_a_user_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(driver, "DASK_CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(backends, "DASK_CONNECT_TIMEOUT", 1.0)
     space = grid_space()
     s = RandomSearcher(space, seed=1, max_evals=2)
     with pytest.raises(SearchError, match="cannot reach the Dask scheduler"):
