@@ -117,3 +117,12 @@ def test_what_gcc_reads_and_the_parser_does_not_is_named(tmp_path, code, where, 
     src = tmp_path / "k.c"
     src.write_text("void f(int n, double *a)\n{\n  int i;\n" + code + "  for (i = 0; i < n; i++)\n    a[i] = 0;\n}\n")
     _one_error(*run_cli("deps", src, "--function", "f"), where, what, "write it in standard C")
+
+
+def test_windows_line_ends_come_back_as_they_were(tmp_path):
+    src, r, out = tmp_path / "k.c", tmp_path / "r.yaml", tmp_path / "o.c"
+    src.write_bytes(b"void f(int n, double *a)\r\n{\r\n  for (int i = 0; i < n; i++)\r\n    a[i] = 2.0 * a[i];\r\n}\r\n")
+    r.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, _, err = run_cli("transform", src, "--function", "f", "--recipe", r, "-o", out)
+    data = out.read_bytes()
+    assert rc == 0 and data.count(b"\r\n") == data.count(b"\n") > 5, err
