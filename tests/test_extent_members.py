@@ -54,7 +54,8 @@ def test_a_local_extent_takes_its_value_from_the_sizes(n, m):
 
 @needs_nvcc
 @pytest.mark.parametrize("name,extra,size_args", [
-    ("devito_dataobj.c", DEVITO, "int u_vec__size__1, int v_vec__size__1)"),
+    # the struct pointers' members take their places (u_vec, v_vec come first in Devito's Kernel)
+    ("devito_dataobj.c", DEVITO, "Kernel_host(int u_vec__size__1, int v_vec__size__1, int x_M"),
     ("local_rowlen.c", ["--function", "Kernel"], "int ny)")])
 def test_the_kernels_receive_the_extents(tmp_path, name, extra, size_args):
     cu = tmp_path / "k.cu"

@@ -152,3 +152,11 @@ def test_deps_pads_the_name_the_user_wrote(tmp_path):
     rows = [ln for ln in out.splitlines() if "S0 -> S0" in ln]
     assert rows and all(ln.index("distance") == rows[0].index("distance") for ln in rows), out
     assert " max        distance" in rows[0], out
+
+
+def test_a_struct_pointers_members_take_its_place_in_the_host_function(tmp_path):
+    # miniAMR's stencil_7blk(block *bp, int var): bp->array comes first, as bp did
+    rc, cu, err = run_cli("transform", DATA / "amr_stencil7.c", "--function", "stencil_7blk",
+                          "--recipe", DATA / "r_amr7_cuda.yaml", "--target", "cuda")
+    assert rc == 0, err
+    assert 'int stencil_7blk_host(double ****bp__array, int var, ' in cu, cu

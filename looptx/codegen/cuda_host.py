@@ -430,7 +430,13 @@ def in_function_order(scop, named: list[tuple[str, str]]) -> list[tuple[str, str
     original, all pointers of one type, would compile with any other order and compute
     garbage), then what the region reads that is not one (globals, #defined sizes)."""
     order = {to_user(n): k for k, n in enumerate(scop.function_params)}
-    return sorted(named, key=lambda item: order.get(to_user(item[0]), len(order)))
+
+    def place(item) -> tuple[int, int]:
+        # a struct parameter's members (`bp->array` as bp__array) take its place
+        base = to_user(item[0].split("__")[0]) if "__" in item[0] else None
+        return (order[to_user(item[0])], 0) if to_user(item[0]) in order else \
+            (order[base], 1) if base in order else (len(order), 0)
+    return sorted(named, key=place)
 
 
 def _unread_params(scop, have: set[str]) -> tuple[list[tuple[str, str]], list[str]]:
