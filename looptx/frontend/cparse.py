@@ -17,7 +17,7 @@ from looptx.frontend.function_region import function_region, moved_pointers
 from looptx.frontend.tables import constant_tables
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
                                      implied_values, model_extents)
-from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error,
+from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error, orio_iterators,
                                        outside_fragment_regions, unfinished_region_code)
 from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
@@ -369,6 +369,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # calls of index helpers in subscripts and bounds are read as their expressions
         # a name declared again in the region is another object: it gets a name of its own
         own = separate_redeclarations(items, set(symbols), taken)
+        implicit = orio_iterators(own, symbols) if r.tuning is not None else []
+        if implicit:
+            note_once(path, start_pos[0], f"nothing declares the loop counters {', '.join(implicit)}: as in Orio, "
+                      "each counts with an int of its own loop")
         expanded = inline_table_helpers(inline_index_helpers(own, index_fns), table_fns)
         hoist = hoist_members(expanded, ast=ast, fdef=fdef, where=where, spellings=spellings,
                               start=start_pos, end=end_position(src, r), text=blanked, path=path,

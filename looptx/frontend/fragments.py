@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 
-from pycparser import c_parser
+from pycparser import c_ast, c_parser
 
 from looptx.errors import LooptxError, SourceError
 from looptx.frontend.function_region import braces
@@ -101,3 +101,28 @@ def unfinished_region_code(err: SourceError, markup, blanked: str) -> SourceErro
                                hint="end the last statement with ';' and close every '{' before the "
                                     "region's end", file=err.file, line=line, col=col + 1)
     return err
+
+
+def orio_iterators(items, known) -> list[str]:
+    """Orio declares a fragment's loop counters itself (its MatMatMult CUDA test never does):
+    a loop whose counter nothing declares counts with an int of its own, in place.  Returns
+    those names."""
+    from looptx.frontend.symbols import DeclCollector, all_nodes
+    declared = set(known)
+    for it in items:
+        c = DeclCollector()
+        c.visit(it)
+        declared |= {d.name for d in c.decls if d.name}
+    named = []
+    for it in items:
+        for n in all_nodes(it):
+            init = n.init if isinstance(n, c_ast.For) else None
+            if isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID) \
+                    and init.lvalue.name not in declared:
+                name = init.lvalue.name
+                t = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["int"]))
+                n.init = c_ast.DeclList([c_ast.Decl(name, [], [], [], [], t, init.rvalue, None, init.coord)],
+                                        init.coord)
+                if name not in named:
+                    named.append(name)
+    return named
