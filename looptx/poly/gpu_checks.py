@@ -25,6 +25,7 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
             continue
         mapped = K.block + K.thread
         first_thread = min(K.thread) if K.thread else width   # no thread loop: one thread per block
+        race, more = None, []                   # the first mapped loop's race, the others' deps
         outside: dict[int, set[int]] = {}       # statement -> mapped positions it runs across
         for k, ps in K.lacking.items():
             outside.setdefault(v.pieces[k].stmt, set()).update(ps)
@@ -45,7 +46,14 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
                 if c in mapped:
                     if v.unchecked:             # --unsafe: generated as asked, marked UNSAFE
                         continue
-                    raise _race(v, deps, dep, carried, K, c, "runs them in parallel")
+                    # the others only name, in the hint, every temporary to privatize at once
+                    if race is None:
+                        race = (dep, carried, K, c)
+                    else:
+                        more.append(dep)
+                    break
+                if race is not None:
+                    continue
                 if own_copy:
                     continue
                 if across:
@@ -72,15 +80,17 @@ def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
                 if v.unchecked:
                     continue
                 raise _race(v, deps, dep, cross, K, c, what)
+        if race is not None:
+            raise _race(v, deps, *race, "runs them in parallel", more)
     return barriers
 
 
-def _race(v, deps, dep, rel_sched, K, c, what) -> LegalityError:
+def _race(v, deps, dep, rel_sched, K, c, what, more=()) -> LegalityError:
     inst = instances(v, dep, rel_sched)
     k = loop_at(v, K, c) if c % 2 == 1 else None
     name = v.pieces[k].dims[c].name if k is not None else None
     text = D.describe_violation(deps, dep, inst, f"the mapping of loop '{name}' {what}" if name else
                                 f"kernel {K.name} {what}")
     from looptx.poly.privatize import hint as privatize_hint
-    hint = "map loops that carry no dependence (see looptx deps)" + privatize_hint(deps, dep)
+    hint = "map loops that carry no dependence (see looptx deps)" + privatize_hint(deps, dep, more)
     return K.mapping.error(text, hint=hint, cls=LegalityError)

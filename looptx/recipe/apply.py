@@ -15,6 +15,7 @@ from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
 from looptx.poly.known_values import at_macro_value, known
 from looptx.poly.variant import Variant, original, renames
+from looptx.recipe.chill_nest import distribute_apart, permute_step
 from looptx.recipe.exprs import to_isl
 from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_step, legal_at_file_values,
                                   legal_or_hoisted, say_fused, shifts_that_fuse)
@@ -124,7 +125,8 @@ def _distribute(v: Variant, st: Step) -> Variant:
                   f"step {st.index} ({st.name}): the copies of loop '{to_user(st['loop'])}' keep the "
                   f"statements' textual order ({', '.join(f'S{s}' for s in sorted(set(stmts)))}), not "
                   f"the order of stmts: {list(stmts)}")
-    return S.distribute(v, stmts, st["loop"])
+    apart = distribute_apart(v, st, stmts)
+    return apart if apart is not None else S.distribute(v, stmts, st["loop"])
 
 
 def _stmts(v: Variant, st: Step) -> list[int]:
@@ -464,7 +466,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "unroll_to_depth": _unroll_to_depth,
     "registers": _promotion("registers"),
     "datacopy": _promotion("datacopy"),
-    "permute": lambda v, st: S.permute(v, st["stmt"], st["order"]),
+    "permute": permute_step,
     "tile": _tile,
     "split": _split,
     "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"], jam=st.jam),

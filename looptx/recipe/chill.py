@@ -17,11 +17,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError, RecipeError, note_once
+from looptx.recipe import chill_args
 from looptx.recipe import chill_checks as checks
 from looptx.recipe.chill_text import blank_long, classic_header, commands, lua_tables
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
-IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_idx", "original",
+IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_idx", "print_structure", "original",
            "source", "loop", "destination", "format", "effort", "num_statements",
            "dofile", "execfile", "exit", "normalize_index", "cur_indices"}
 # calls that only inspect the code (CHiLL's and cudaize.lua's/.py's query helpers): a script
@@ -113,6 +114,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     source = None
     nest = 0                          # loop(N): the nest the statement numbers count within
     steps: list[Step] = []
+    is_classic = chill_args.classic(file, text)
     text = classic_header(text)
     quiet, problem = blank_long(text, lua=file.endswith(".lua"))
     if problem:
@@ -156,6 +158,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
             raise ln.error(f"'{cmd}' is not a command", hint="write NAME(arguments)")
         name = tree.func.id
+        tree = chill_args.as_written(name, tree, env, LUA_LITERALS, is_classic)
         if name in PROCEDURE:
             procedure = _procedure(ln, name, tree) or procedure
             if name == "init" and len(tree.args) > 2:
@@ -347,7 +350,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
 
     if name == "permute":
         if len(a) == 1:
-            return [("permute", {"stmt": 0, "order": a[0]})]
+            # CHiLL's permute(pi): every statement of the nest, by levels (recipe/whole_nest.py)
+            return [("permute", {"stmt": 0, "order": a[0], "whole": True})]
         if len(a) == 3:
             return [("permute", {"stmt": stmt_of(a[0]), "order": a[2]})]
         need(2, 'permute(0,("j","i","k"))')
@@ -473,10 +477,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         need(3, 'skew(0,"j",{"i":1})')
         by = a[2]
         if isinstance(by, list):                          # CHiLL: coefficients of levels 1..level
-            if not isinstance(a[1], int) or len(by) != a[1] or by[-1] != 1:
-                raise ln.error("skew with a coefficient list needs the loop level and a final 1",
-                               hint='write skew(0,"j",{"i":1}) with loop names')
-            by = {lvl + 1: c for lvl, c in enumerate(by[:-1]) if c}
+            return chill_args.skew_list(ln, stmt_of(a[0]), a[1], by)
         return [("skew", {"stmt": stmt_of(a[0]), "loop": a[1], "by": by})]
     if name == "nonsingular":
         # CHiLL: nonsingular(matrix) on the whole nest; nonsingular(stmt, matrix) names its statement

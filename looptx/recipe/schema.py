@@ -33,7 +33,8 @@ delete this operator private public protected virtual friend dim3 main""".split(
 
 # step -> {arg: (kind, required)}
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
-    "permute": {"stmt": (STMT, True), "order": (NAMES, True)},
+    # whole: CHiLL's one-argument permute(pi), on every statement of the nest, by levels
+    "permute": {"stmt": (STMT, True), "order": (NAMES, True), "whole": (BOOL, False)},
     "tile": {"stmt": (STMT, True), "loop": (NAME, True), "size": (POSINT, True), "control": (NEWNAME, False),
              "outer": (POSINT, False)},
     "split": {"stmt": (STMT, True), "loop": (NAME, True), "at": (EXPR, True)},
@@ -511,7 +512,8 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None) -> Recipe:
         raise RecipeError(f"cannot read the recipe: {e.strerror}", file=path,
                           hint="check the path and the file's permissions") from None
     # a .py / .lua script may open with a docstring or a long comment, which is not a command
-    if path.endswith((".yaml", ".yml")) or not (path.endswith((".py", ".lua")) or _looks_like_chill(text)):
+    if path.endswith((".yaml", ".yml")) or not (path.endswith((".py", ".lua", ".script"))
+                                                 or _looks_like_chill(text)):
         return load_yaml(text, file=path, bindings=bindings)
     from looptx.recipe.chill import parse_chill
     return parse_chill(text, file=path, bindings=bindings or {})
@@ -523,9 +525,10 @@ def _looks_like_chill(text: str) -> bool:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith(("#", "--", "//"))]
     first = lines[0] if lines else ""
     if CHILL_HEADER.match(first):
-        # CHiLL's .script files open with `source: mm.c`, `procedure: f`, `loop: 0`: a YAML
-        # mapping of that shape has no command lines after it
-        return any(re.match(r"[A-Za-z_]\w*\s*\(", ln) for ln in lines)
+        # CHiLL's .script files open with `source: mm.c`, `procedure: f`, `loop: 0`, which no
+        # YAML recipe has (its sections are params: and steps:), even with nothing after it but
+        # inspection lines (`print`)
+        return True
     return bool(re.match(r"[A-Za-z_]\w*\s*\(|(?:local\s+)?[A-Za-z_]\w*\s*=[^=]|"
                          r"from\s+chill\s+import|import\s+chill\b", first))
 
