@@ -16,7 +16,8 @@ gcc = pytest.mark.skipif(shutil.which("gcc") is None,
                          reason="needs gcc on PATH: run compiles the harness (CI has it)")
 
 OOB = ("error: at these sizes the region reaches element 16 of array 'a', outside its 15 elements "
-       "(a[R][C]) (give sizes that agree with the array's extents (--define NAME=VALUE))")
+       "(a[R][C]) (give sizes that agree with the array's extents (--define NAME=VALUE); where no sizes do, "
+       "a loop bound of this statement passes the array's end)")
 
 
 # ------------------------------------------------------------------ G

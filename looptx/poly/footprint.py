@@ -42,6 +42,19 @@ def outside_extents(scop: Scop, array: str, values: dict[str, int], extents: tup
     return span[0] if span[0] < 0 else span[1]
 
 
+def overrunning_statement(scop: Scop, array: str, values: dict[str, int], extents: tuple[int, ...]):
+    """The first statement whose accesses reach outside `array`'s `extents` at `values` (SPAPT
+    dgemv3's `j <= M`, not the loop before it that stays inside), or None."""
+    total = 1
+    for n in extents:
+        total *= n
+    for s in scop.statements:
+        span = flat_reach(scop, array, values, extents, only=s.id)
+        if span is not None and (span[0] < 0 or span[1] >= total):
+            return s
+    return None
+
+
 def row_overrun(scop: Scop, array: str, values: dict[str, int],
                 extents: tuple[int, ...]) -> tuple[int, int] | None:
     """(dimension, index) of a subscript past its declared extent in a dimension after the
@@ -86,11 +99,11 @@ def _stride(extents: tuple[int, ...], k: int) -> int:
 
 
 def flat_reach(scop: Scop, array: str, values: dict[str, int],
-               extents: tuple[int, ...]) -> tuple[int, int] | None:
-    """(lowest, highest) element offset the region reaches in `array`, laid out with the
-    declared `extents` (one per declared dimension), at the sizes `values`; None when unknown
-    or when it reaches nothing."""
-    reached = _reached(scop, array, values)
+               extents: tuple[int, ...], only=None) -> tuple[int, int] | None:
+    """(lowest, highest) element offset the region (`only`: its statement of that id) reaches
+    in `array`, laid out with the declared `extents` (one per declared dimension), at the sizes
+    `values`; None when unknown or when it reaches nothing."""
+    reached = _reached(scop, array, values, only=only)
     if reached is None or reached.is_empty() or reached.dim(isl.dim_type.set) != len(extents):
         return None
     names = [f"i{k}" for k in range(len(extents))]
@@ -165,9 +178,9 @@ def all_exist(scop: Scop, array: str, elements: isl.Set) -> bool:
     return elements.is_subset(ok)
 
 
-def _reached(scop: Scop, array: str, values: dict[str, int], writes: bool = False):
-    """The elements of `array` the region reaches (`writes`: writes) at the sizes `values`,
-    or None."""
+def _reached(scop: Scop, array: str, values: dict[str, int], writes: bool = False, only=None):
+    """The elements of `array` the region reaches (`writes`: writes; `only`: the statement of
+    that id alone) at the sizes `values`, or None."""
     arr = scop.array(array)
     fix = [f"{p} = {values[p]}" for p in scop.params if p in values]
     if len(fix) < len(scop.params):
@@ -175,6 +188,8 @@ def _reached(scop: Scop, array: str, values: dict[str, int], writes: bool = Fals
     sizes = scop.params_where(fix)
     reached = None
     for s in scop.statements:
+        if only is not None and s.id != only:
+            continue
         for a in s.accesses:
             # a read through an index array bounds nothing: the harness keeps its indexes inside
             if a.array != array or any(ir.is_gathered(x) for x in a.index) or writes and a.kind != "write":

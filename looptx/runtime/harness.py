@@ -576,7 +576,7 @@ def _check_within(scop, a, env: dict, shape: tuple[int, ...], where: dict) -> No
     """The region must stay inside an array's declared extents at these sizes: past them, the
     original itself reads or writes other memory, and every variant would look wrong or crash
     (SPAPT's atax run with nx > N)."""
-    from looptx.poly.footprint import outside_extents, row_overrun
+    from looptx.poly.footprint import outside_extents, overrunning_statement, row_overrun
     values = {p: int(env[p]) for p in scop.params if p in env}
     over = row_overrun(scop, a.name, values, shape)
     if over is not None:
@@ -588,9 +588,24 @@ def _check_within(scop, a, env: dict, shape: tuple[int, ...], where: dict) -> No
                                "(--define NAME=VALUE), or declare the array with the extents its loops use", **where)
     far = outside_extents(scop, a.name, values, shape)
     if far is not None:
+        st = overrunning_statement(scop, a.name, values, shape)
+        if st is not None and st.line and st.line != where.get("line"):
+            where = dict(file=scop.filename, line=st.line, col=_column_of(scop.filename, st.line, a.name) or st.col or None)
         raise LooptxError(f"at these sizes the region reaches element {far} of array '{a.name}', outside "
                           f"its {int(np.prod(shape))} elements ({a.name}{''.join(f'[{d}]' for d in a.dims)})",
-                          hint="give sizes that agree with the array's extents (--define NAME=VALUE)", **where)
+                          hint="give sizes that agree with the array's extents (--define NAME=VALUE); where "
+                               "no sizes do, a loop bound of this statement passes the array's end", **where)
+
+
+def _column_of(path: str, line: int, name: str) -> int | None:
+    """The column of `name[` on the file's line `line` (1-based), or None."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read().splitlines()[line - 1]
+    except (OSError, IndexError):
+        return None
+    m = re.search(rf"(?<![\w.>]){re.escape(name)}\s*\[", text)
+    return m.start() + 1 if m else None
 
 
 def _declared_at(scop, name: str, where: dict) -> dict:
