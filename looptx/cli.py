@@ -219,7 +219,7 @@ def cmd_transform(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from looptx.pipeline import build_command_of, fragment_inputs, script_function
+    from looptx.pipeline import build_command_of, check_compiler, fragment_inputs, script_function, tuning_spec
     from looptx.recipe.schema import find_recipe, load_file
     decls, defines = fragment_inputs(args.file, _checked_defines(args))
     # Read before the C file, as transform does: a script that does not parse must be blamed
@@ -232,6 +232,8 @@ def cmd_run(args) -> int:
         status, region, n_regions = 0, 0, 1
         # an annotated file is built as its search builds it (-fopenmp, @CFLAGS@, libs)
         build_command = None if args.cflags is not None else build_command_of(args.file)
+        if build_command is not None:
+            check_compiler(build_command, tuning_spec(args.file))
         while region < n_regions:
             # Every region is built, checked and run: a recipe's steps on a later region must
             # not go unchecked because the first one validated.

@@ -9,7 +9,7 @@ from typing import Any, Mapping, TextIO
 from looptx import __version__
 from looptx.codegen.c import name_loops, outer_decls, region_lines, tree_lines, versioned
 from looptx.codegen.render import render_file
-from looptx.errors import LooptxError, RecipeError, note_once
+from looptx.errors import AnnotationError, LooptxError, RecipeError, note_once
 from looptx.frontend.cparse import Program, parse_file
 from looptx.frontend.names import to_model, to_user
 from looptx.poly.astgen import build, build_ast
@@ -345,10 +345,31 @@ def _tuning_spec(path: str):
                              base_dir=os.path.dirname(os.path.abspath(path)))
 
 
+def tuning_spec(path: str):
+    """The file's first PerfTuning spec, None without one."""
+    return _tuning_spec(path)
+
+
 def build_command_of(path: str) -> str | None:
     """The build command of the file's PerfTuning block, None without one."""
     spec = _tuning_spec(path)
     return spec.compile_command() if spec is not None else None
+
+
+def check_compiler(build_command: str | None, spec) -> None:
+    """A compiler that is not installed (Orio files name icc) would fail every point, each
+    recorded as a compile error: said once, before anything is measured."""
+    import shlex
+    import shutil
+    try:
+        words = shlex.split(build_command or "")
+    except ValueError:
+        return                  # an unbalanced quote: the compiler's own error says more
+    if not words or "@" in words[0] or shutil.which(words[0]) is not None:
+        return
+    raise AnnotationError(f"the build command's compiler '{words[0]}' is not installed",
+                          hint="install it, or name one that is in the PerfTuning block's "
+                               "build_command (e.g. 'gcc -O3')", **spec.where("build", "build_command"))
 
 
 def performance_params(path: str) -> frozenset[str]:

@@ -194,7 +194,8 @@ def setup(args) -> Setup:
     if args.backend == "c":
         from looptx.runtime.evaluators import c_build_command
         build_command = c_build_command(build_command, os.path.abspath(path))
-        _check_compiler(build_command, spec)
+        from looptx.pipeline import check_compiler
+        check_compiler(build_command, spec)
     reps = int(counter.get("repetitions") or (5 if args.backend == "c" else 10))
     rtol = dict(spec.validation).get("rtol") if spec is not None else None
     if spec is not None:
@@ -205,22 +206,6 @@ def setup(args) -> Setup:
                  float(counter.get("timeout", 60.0 if args.backend == "c" else 120.0)), rtol, chosen,
                  args.batch_size if args.batch_size is not None else int(s.get("batch_size", 1)),
                  args.workers if args.workers is not None else s.get("workers"))
-
-
-def _check_compiler(build_command: str | None, spec) -> None:
-    """A compiler that is not installed (Orio files name icc) would fail every point, each
-    recorded as a compile error: said once, before anything is measured."""
-    import shlex
-    import shutil
-    try:
-        words = shlex.split(build_command or "")
-    except ValueError:
-        return                  # an unbalanced quote: the compiler's own error says more
-    if not words or "@" in words[0] or shutil.which(words[0]) is not None:
-        return
-    raise AnnotationError(f"the build command's compiler '{words[0]}' is not installed",
-                          hint="install it, or name one that is in the PerfTuning block's "
-                               "build_command (e.g. 'gcc -O3')", **spec.where("build", "build_command"))
 
 
 def evaluator_for(st: Setup, sizes: Mapping[str, int], function=None):
