@@ -183,3 +183,15 @@ def test_a_bare_split_condition_is_read_as_written(tmp_path):
     out, err = _ok(*run_cli("transform", DATA / "mm.c", "--recipe", script))
     assert "split: {stmt: 1, loop: 1, at: 3}" in out and "VALUE" not in err
     _validated(DATA / "mm.c", "--recipe", script, *MM_SIZES)
+
+
+def test_a_chill_shift_of_part_of_a_loop_is_refused_with_the_distribute(tmp_path):
+    # shift([1],1,4) where loop i also holds statement 0: CHiLL offsets S1 against S0; a
+    # shift of the loop would move both (the step silently changed nothing)
+    _one_error(*run_cli("transform", DATA / "mm.c", "--recipe", DATA / "test_shift.script"),
+               "loop 'i' also holds statement 0", "distribute([0, 1],1)")
+    # listing every statement of the loop is the loop's shift
+    s = tmp_path / "s.script"
+    s.write_text((DATA / "test_shift.script").read_text().replace("shift([1],1,4)", "shift([0,1],1,4)"))
+    rc, out, err = run_cli("transform", DATA / "mm.c", "--recipe", s)
+    assert rc == 0, err

@@ -473,7 +473,8 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "fuse": fuse_step,
     "distribute": _distribute,
     "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
-    "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]),
+    "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]) if st.get("stmts") is None
+    else _listed_shift(v, st),
     "shift_to": lambda v, st: S.shift_to(v, st["stmt"], st["loop"], st["to"]),
     "peel": _peel,
     "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
@@ -486,6 +487,20 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "pragma": pragma_step,
     "omp_for": _omp_for,
 }
+
+
+def _listed_shift(v: Variant, st: Step) -> Variant:
+    """CHiLL's shift([1],1,4) moves the listed statements against the others of the loop; a
+    shift moves the whole loop, so every statement it holds must be listed."""
+    name = S.resolve_name(v, st["stmt"], st["loop"])
+    held = sorted({v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], name)})
+    left = [s for s in held if s not in st["stmts"]]
+    if left:
+        raise st.error(f"shift of statements {st['stmts']} by {st['by']}: loop '{to_user(name)}' also holds "
+                       f"statement{'s' if len(left) > 1 else ''} {', '.join(map(str, left))}, which a shift "
+                       "of the loop would move too", hint=f"distribute first (distribute({held},{st['loop']})"
+                       if isinstance(st["loop"], int) else "distribute the loop first, then shift")
+    return S.shift(v, st["stmt"], st["loop"], st["by"])
 
 
 def register_step(name: str, fn: Callable[[Variant, Step], Variant]) -> None:

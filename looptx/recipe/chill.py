@@ -489,7 +489,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return [("scale", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2]})]
     if name == "shift":
         need(3, 'shift(0,"i",1)')
-        return [("shift", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2]})]
+        listed = {"stmts": list(a[0])} if isinstance(a[0], list) else {}
+        return [("shift", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2], **listed})]
     if name == "shift_to":
         need(3, 'shift_to(0,"i",0)')
         return [("shift_to", {"stmt": stmt_of(a[0]), "loop": a[1], "to": a[2]})]

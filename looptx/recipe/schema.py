@@ -45,7 +45,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # groups: [[0, 1], [2, 3]]: each group keeps one copy of the loop, and the loops inside it
     "distribute": {"stmts": (INTS, False), "groups": (GROUPS, False), "loop": (NAME, True)},
     "skew": {"stmt": (STMT, True), "loop": (NAME, True), "by": (DICT_INT, True)},
-    "shift": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True)},
+    # stmts: CHiLL's statement list, which must hold every statement of the shifted loop
+    "shift": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True), "stmts": (INTS, False)},
     "shift_to": {"stmt": (STMT, True), "loop": (NAME, True), "to": (INT, True)},
     "peel": {"stmt": (STMT, True), "loop": (NAME, True), "first": (NONNEG, False), "last": (NONNEG, False)},
     "reverse": {"stmt": (STMT, True), "loop": (NAME, True)},
