@@ -347,7 +347,7 @@ def test_datacopy_codegen_budget_is_a_located_error(tmp_path):
     r.write_text("steps:\n" + "".join(f"  - {s}\n" for s in SEIDEL_DATACOPY))
     code = ("import sys, looptx.poly.astgen as a, looptx.poly.promote as p\n"
             "a.MAX_OPERATIONS = 300000\n"
-            "p._tile_low = lambda fd, loose: None\n"
+            "p.tile_low = lambda fd, loose: None\n"
             "from looptx.cli import main\n"
             f"sys.exit(main(['transform', {str(KERNELS / 'seidel-2d.c')!r}, '--recipe', {str(r)!r}]))\n")
     start = time.monotonic()

@@ -177,7 +177,9 @@ def test_unmapped_statements_around_a_mapped_kernel_stay_apart(tmp_path, src, si
     assert _launches(p.stdout) == ["g_serial0", "g_kernel0", "g_serial1"], p.stdout
     assert nvcc_compile(p.stdout) is None
     for more in ((), ("n=64",)):
-        _ok_run(tmp_path, "g", *sizes, *more)
+        # `more` replaces a size of `sizes` (one -D per name)
+        given = {m.split("=")[0] for m in more}
+        _ok_run(tmp_path, "g", *[s for s in sizes if s.split("=")[0] not in given], *more)
 
 
 # ---- 2. deps: one line per dependence ----------------------------------------------------------

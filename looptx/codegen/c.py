@@ -39,9 +39,10 @@ def used_helpers(text: str) -> set[str]:
 def reserved_names(variant: Variant) -> set[str]:
     scop = variant.scop
     names = set(scop.params) | {a.name for a in scop.arrays} | C_KEYWORDS | set(HELPERS)
-    # the function's variables that the region no longer reads (a paired counter `ii`): a loop
-    # of that name would hide the `(void)ii;` the output owes gcc -Wall
-    names |= {n for n, declared in scop.substituted if declared}
+    # the function's variables that the region no longer reads (a paired counter `ii`): a new
+    # loop of that name would hide the `(void)ii;` the output owes gcc -Wall (a loop of the
+    # region's own that counts with it still does)
+    names |= {n for n, declared in scop.substituted if declared} - {it for s in scop.statements for it in s.iterators}
     for s in scop.statements:
         for e in ir.walk(s.body):
             if isinstance(e, ir.Var) and e.name not in s.iterators:
