@@ -23,7 +23,7 @@ from looptx import ir
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, delinearize
 from looptx.frontend.interleaved import interleaved, is_group, size_poly
-from looptx.frontend.symbols import c_text
+from looptx.frontend.symbols import c_text, chain_operands
 from pycparser import c_ast
 from looptx.frontend.names import to_user
 from looptx.poly.row_facts import row_cover_fact, row_floor_fact
@@ -358,14 +358,7 @@ def _leaves_row(rows: Rows, k: int, d: int, fixed_vals: dict, ex) -> SourceError
 
 def _added_constant(sub) -> str | None:
     """The constant a subscript adds at its top level (`49` of `49 + (v*x + i)*y`), or None."""
-    terms, stack = [], [sub]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.BinaryOp) and n.op == "+":
-            stack += [n.left, n.right]
-        else:
-            terms.append(n)
-    return next((c_text(x) for x in terms if isinstance(x, c_ast.Constant)), None)
+    return next((c_text(x) for x in chain_operands(sub, "+") if isinstance(x, c_ast.Constant)), None)
 
 
 def _spelled(ex, node) -> str:

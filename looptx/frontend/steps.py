@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pycparser import c_ast
 
 from looptx.frontend.affine import NonAffine, Translator
-from looptx.frontend.symbols import Symbol, c_nodes, int_var, symbol_of
+from looptx.frontend.symbols import Symbol, c_nodes, chain_operands, int_var, symbol_of
 
 
 @dataclass(frozen=True)
@@ -205,13 +205,7 @@ def loop_condition(ex, node: c_ast.For, it: str, step: int) -> list[str]:
     cond = node.cond
     if cond is None:
         raise ex.error(node, f"the loop over '{it}' has no condition", "add an upper bound")
-    conjuncts, stack = [], [cond]
-    while stack:
-        c = stack.pop()
-        if isinstance(c, c_ast.BinaryOp) and c.op == "&&":
-            stack += [c.right, c.left]
-        else:
-            conjuncts.append(c)
+    conjuncts = chain_operands(cond, "&&")
     out = []
     for c in conjuncts:
         if isinstance(c, (c_ast.ID, c_ast.BinaryOp)) and not (isinstance(c, c_ast.BinaryOp) and c.op in _TESTS):

@@ -428,6 +428,19 @@ def dereferences_as_subscripts(node) -> None:
                 setattr(n, attr, [subscript(c) or c if isinstance(c, c_ast.Node) else c for c in child])
 
 
+def chain_operands(node, op: str) -> list:
+    """The operands of a chain of one binary operator (`a && b && c`, `49 + x + k`), in source
+    order, walked without recursion."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.BinaryOp) and n.op == op:
+            stack += [n.right, n.left]
+        else:
+            out.append(n)
+    return out
+
+
 def all_nodes(node):
     """Every node under `node`, itself first; a node's children are read after it is yielded,
     so a caller may replace them first."""
