@@ -17,6 +17,7 @@ DATA = Path(__file__).resolve().parent / "data" / "probe55"
 
 def _one_error(rc, out, err, *expected):
     assert rc == 2 and err.count("\n") == 1, out + err
+    assert "Traceback" not in err
     for e in expected:
         assert e in err, err
     return err

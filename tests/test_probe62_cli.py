@@ -12,16 +12,9 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from test_probe55 import _one_error
 
 DATA = Path(__file__).resolve().parent / "data" / "probe62"
-
-
-def _one_error(rc, out, err, *expected):
-    assert rc == 2 and err.count("\n") == 1, out + err
-    assert "Traceback" not in err
-    for e in expected:
-        assert e in err, err
-    return err
 
 
 def _digest(path) -> str:

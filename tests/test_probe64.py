@@ -7,17 +7,10 @@ skew([1],1,[4]) is a scale; the cuda step's privatize hint names every temporary
 from pathlib import Path
 
 from conftest import run_cli
+from test_probe55 import _one_error
 
 DATA = Path(__file__).resolve().parent / "data" / "probe64"
 MM_SIZES = ("-D", "ambn=7", "-D", "an=5", "-D", "bm=6")
-
-
-def _one_error(rc, out, err, *expected):
-    assert rc == 2 and err.count("\n") == 1, out + err
-    assert "Traceback" not in err
-    for e in expected:
-        assert e in err, err
-    return err
 
 
 def _ok(rc, out, err):

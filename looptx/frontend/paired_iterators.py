@@ -92,9 +92,10 @@ def paired_iterators(ast) -> dict[str, list[tuple[str, int]]]:
                 continue
             it = cond.left.name
             start = dict(starts)
-            changed = _written(loop.stmt) | set(steps)
+            body_sets = _written(loop.stmt)
+            changed = body_sets | set(steps)
             others = [n for n, _ in starts if n != it]
-            if any(n in _written(loop.stmt) or _names(start[n]) & changed for n in others) \
+            if any(n in body_sets or _names(start[n]) & changed for n in others) \
                     or _names(start[it]) & changed:
                 continue
             declared = isinstance(loop.init, c_ast.DeclList)
