@@ -114,7 +114,8 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
     if is_orio_loop(r.chill.module, r.chill.body):
         return parse_orio_loop(r.chill.body, file=program.filename, line=line, col=col,
                                bindings=bindings, statements=program.scops[index].statements,
-                               between=program.source.text[r.start:r.end] if r.start != r.chill.body_start else None)
+                               between=program.source.text[r.start:r.end] if r.start != r.chill.body_start else None,
+                               folded=frozenset(to_user(n) for n, _ in program.scops[index].substituted))
     n = len(program.scops[index].statements)
     rec = parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings=bindings,
                       base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n)

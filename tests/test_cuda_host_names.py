@@ -55,7 +55,7 @@ int main(void)
     long n = sizes[t][0]; size_t m = (size_t)sizes[t][1];
     double *a = (double *)calloc(n * m + 1, sizeof(double)), *b = (double *)malloc((n * m + 1) * sizeof(double));
     for (long q = 0; q < (long)(n * m); q++) b[q] = (double)(q % 17);
-    if (kern_host(n, m, a, b) != 0) { printf("rc\\n"); return 1; }
+    if (kern_host_status(n, m, a, b) != 0) { printf("rc\\n"); return 1; }
     for (long i = 0; i < n; i++) for (size_t j = 0; j < m; j++)
       if (a[i * m + j] != b[j * n + i] * 2.0) { printf("differs\\n"); return 1; }
     free(a); free(b);

@@ -51,7 +51,7 @@ def test_a_local_array_sized_by_a_define_has_constant_extents():
     assert "double t[4][4];" in cu and "t[qy][qx] = " in cu and "+= t[qy][qx];" in cu, cu
     assert "t[Q]" not in cu and "t[qy * Q" not in cu, cu
     # Q is the host function's argument: another value than the file's is refused
-    for head in ('extern "C" int lx_launch_interp2d(', 'extern "C" int interp2d_host('):
+    for head in ('extern "C" int lx_launch_interp2d(', 'extern "C" int interp2d_host_status('):
         assert "if (!(Q <= 4)) return (int)cudaErrorInvalidValue;" in _function(cu, head), cu
     if NVCC is not None:
         assert nvcc_compile(_cuda("interp2d.c", "interp2d.yaml", "--function", "interp2d", "--standalone",
@@ -99,9 +99,9 @@ int main(void) {
   for (int e = 0; e < 4; e++)
     for (int qy = 0; qy < 4; qy++)
       for (int qx = 0; qx < 4; qx++) want[qy + 4*e] += b[qx + 4*qy] * x[qx + 4*e];
-  if (interp2d_host(4, b, x, y, 4) != 0) return 3;
+  if (interp2d_host_status(4, b, x, y, 4) != 0) return 3;
   for (int i = 0; i < 16; i++) if (y[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
-  if (interp2d_host(4, b, x, y, 5) != (int)cudaErrorInvalidValue) return 4;
+  if (interp2d_host_status(4, b, x, y, 5) != (int)cudaErrorInvalidValue) return 4;
   printf("ok\\n");
   return 0;
 }
@@ -120,7 +120,7 @@ def test_a_local_array_on_gpu(tmp_path):
 
 def test_f2c_arrays_are_copied_from_the_lowest_element_reached():
     cu = _cuda("add2s2.c", "add2s2.yaml")
-    host = _function(cu, 'extern "C" int add2s2__host(')
+    host = _function(cu, 'extern "C" int add2s2__host_status(')
     for a in ("a", "b"):
         assert f"const ptrdiff_t lx_o_{a} = ((i__1 >= 1) ? (ptrdiff_t)(1) : (ptrdiff_t)0);" in host, host
         assert f"const size_t lx_n_{a} = ((i__1 >= 1) ? ((size_t)(i__1 - 1) + 1) : (size_t)0);" in host, host
@@ -135,7 +135,7 @@ def test_f2c_arrays_are_copied_from_the_lowest_element_reached():
 
 def test_f2c_two_dimensional_offset():
     cu = _cuda("addmat.c", "addmat.yaml")
-    host = _function(cu, 'extern "C" int addmat__host(')
+    host = _function(cu, 'extern "C" int addmat__host_status(')
     assert "(ptrdiff_t)(1) * (ptrdiff_t)(c_dim1) + (ptrdiff_t)(1)" in host, host
     assert "cudaMemcpy(c__ + lx_o_c__, lx_d_c__, lx_n_c__ * sizeof(double), cudaMemcpyDeviceToHost);" in host
     assert "lx_d_c__ - lx_o_c__" in host, host
@@ -157,7 +157,7 @@ int main(void) {
   int n = 300;
   double c1 = 0.5, *a = after_guard(n), *b = after_guard(n), want[300];
   for (int i = 0; i < n; i++) { a[i] = i * 0.25; b[i] = 1.0 / (i + 1); want[i] = a[i] + c1 * b[i]; }
-  if (add2s2__host(a - 1, b - 1, &c1, n) != 0) return 3;
+  if (add2s2__host_status(a - 1, b - 1, &c1, n) != 0) return 3;
   for (int i = 0; i < n; i++) if (a[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
   printf("ok\\n");
   return 0;
@@ -178,11 +178,11 @@ def test_fixed_sizes_decide_a_read_below_the_first_element(tmp_path):
     """`in[idx - 2*jstride]` is below element 0 only for HALO < 2 (a #define of 2); SW4's
     `a_u[base + i - 2]` only for base < -1 (`base = -ifirst` at ifirst = 1)."""
     cu = _cuda("halo.c", "halo.yaml", "--function", "s", "-D", "n=7", "-D", "jstride=11")
-    host = _function(cu, 'extern "C" int s_host(')
+    host = _function(cu, 'extern "C" int s_host_status(')
     assert "const ptrdiff_t lx_o_in = (ptrdiff_t)(12 * HALO - 22);" in host, host
     assert "cudaMemcpy(lx_d_in, in + lx_o_in, ((size_t)(72) + 1) * sizeof(double)" in host, host
     cu = _cuda("sw4mini.c", "sw4mini.yaml", "--function", "lap", "-D", "ifirst=1", "-D", "ilast=20")
-    host = _function(cu, 'extern "C" int lap_host(')
+    host = _function(cu, 'extern "C" int lap_host_status(')
     assert "const ptrdiff_t lx_o_a_u = (ptrdiff_t)(base + 1);" in host, host
     assert "lx_launch_lap(lx_d_a_u - lx_o_a_u, lx_d_a_lu - lx_o_a_lu, base, ni);" in host, host
     # where the values keep the read below element 0 (HALO 1), the count is still asked for
@@ -202,7 +202,7 @@ def test_no_macro_or_check_of_a_local_fixed_at_its_initializer():
                "-D", "ilast=11", "-D", "jfirst=1", "-D", "jlast=8", "-D", "kfirst=1", "-D", "klast=7")
     for name in ("base", "base3", "ni", "nij", "nijk"):
         assert not re.search(rf"#define {name}\b", cu) and not re.search(rf"\b{name} ==", cu), name
-    assert "cudaErrorInvalidValue;" not in _function(cu, 'extern "C" int rhs4th3fort_simple_host(')
+    assert "cudaErrorInvalidValue;" not in _function(cu, 'extern "C" int rhs4th3fort_simple_host_status(')
     # an Orio fragment's input_params are macros of its build (-DT=...): the .cu checks them
     cu = _cuda("stencil_tune.c", None)
     assert "#ifndef T\n#define T 3\n#endif" in cu, cu

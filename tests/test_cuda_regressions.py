@@ -728,7 +728,7 @@ int main(void) {
   float a[1024], want[1024];
   for (int i = 0; i < 1024; i++) a[i] = want[i] = (float)(i % 17) * 0.25f;
   for (int i = 0; i < 1000; i++) want[i] = 2.0f * want[i];
-  if (scale_host(1000, a) != 0) return 3;
+  if (scale_host_status(1000, a) != 0) return 3;
   for (int i = 0; i < 1024; i++) if (a[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
   printf("ok\\n");
   return 0;
@@ -740,7 +740,7 @@ int main(void) {
   for (int i = 0; i < 128; i++) a[i] = want[i] = (i % 11) * 0.5;
   for (int i = 0; i < 16; i++) b[i] = 1.0 / (i + 1);
   for (int i = 0; i < 8; i++) for (int j = 0; j < 16; j++) want[i*16 + j] += b[j];
-  if (k_host(a, b) != 0) return 3;
+  if (k_host_status(a, b) != 0) return 3;
   for (int i = 0; i < 128; i++) if (a[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
   printf("ok\\n");
   return 0;

@@ -40,7 +40,7 @@ def test_the_cu_compiles(tmp_path, case):
 
 def test_each_row_is_copied_from_its_first_to_its_last_reached_element():
     text = _cu("tri")
-    assert "extern \"C\" int tri_host(double **L, double *__restrict__ x, double *__restrict__ b, int n)" in text, text
+    assert "extern \"C\" int tri_host_status(double **L, double *__restrict__ x, double *__restrict__ b, int n)" in text, text
     # row i of the triangle holds i + 1 elements: no copy reads or writes past them
     assert "const long lx_f = 0, lx_l = lx_r0;" in text, text
     text = _cu("strided")
@@ -84,7 +84,7 @@ int main(void)
   for (int i = 1; i <= n; i++)
     for (int j = 1; j <= n; j++)
       for (int k = 1; k <= n; k++) want[i][j] += a[i][k] * b[k][j];
-  if (mmul_host(a, b, c, n) != 0) return 3;
+  if (mmul_host_status(a, b, c, n) != 0) return 3;
   for (int i = 1; i <= n; i++)
     for (int j = 1; j <= n; j++)
       if (fabsf(c[i][j] - want[i][j]) > 1e-4f * (1.0f + fabsf(want[i][j]))) {
@@ -109,7 +109,7 @@ int main(void)
   }
   for (int i = 0; i < n; i++)
     for (int j = 0; j <= i; j++) want[i] += L[i][j] * b[j];
-  if (tri_host(L, x, b, n) != 0) return 3;
+  if (tri_host_status(L, x, b, n) != 0) return 3;
   for (int i = 0; i < n; i++)
     if (fabs(x[i] - want[i]) > 1e-12 * (1.0 + fabs(want[i]))) {   /* nvcc contracts to FMA */
       printf("x[%d] = %.17g, want %.17g\n", i, x[i], want[i]);

@@ -159,7 +159,7 @@ def test_orio_cuda_at_fixed_sizes_builds(matmul):
     # original does, under other names, and checks them
     rc, out, err = run_cli("transform", matmul, "--target", "cuda", "-D", "m=1000", "-D", "n=3", "-D", "p=2")
     assert rc == 0, err
-    assert 'extern "C" int MatMult_host(int lx_given_m, int lx_given_n, int lx_given_p, double *__restrict__ A, ' \
+    assert 'extern "C" int MatMult_host_status(int lx_given_m, int lx_given_n, int lx_given_p, double *__restrict__ A, ' \
            'double *__restrict__ B, double *__restrict__ C)' in out, out
     assert "if (lx_given_n != 3) return (int)cudaErrorInvalidValue;" in out, out
     assert nvcc_compile(out) is None

@@ -24,7 +24,7 @@ def test_the_host_function_takes_the_sizes_its_copies_use(tmp_path):
     (tmp_path / "v.c").write_text(VLA)
     rc, out, err = run_cli("transform", tmp_path / "v.c", "--target", "cuda")
     assert rc == 0, err
-    assert 'extern "C" int f_host(int m, int n, double *__restrict__ X, double *__restrict__ F, ' \
+    assert 'extern "C" int f_host_status(int m, int n, double *__restrict__ X, double *__restrict__ F, ' \
            'int nrows)' in out, out
     assert nvcc_compile(out) is None
 

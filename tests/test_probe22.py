@@ -79,7 +79,7 @@ def test_cxx_keywords_as_parameters_leave_comments_alone(tmp_path):
                            tmp_path / "s.yaml", "--target", "cuda")
     assert rc == 0, err
     assert "new -> new_" in out and "class -> class_" in out
-    assert 'extern "C" int scale_host(int n, double *__restrict__ new_, const double *__restrict__ class_)' in out, out
+    assert 'extern "C" int scale_host_status(int n, double *__restrict__ new_, const double *__restrict__ class_)' in out, out
     assert nvcc_compile(out) is None
 
 

@@ -109,11 +109,11 @@ SCALE_DRIVER = """
 int main(void) {
   float x[200], y[200];
   for (int i = 0; i < 200; i++) { x[i] = 1.0f + i; y[i] = -1.0f; }
-  if (scale_host(5, 60, x, y) != 0) return 3;               /* inside the 64 copied */
+  if (scale_host_status(5, 60, x, y) != 0) return 3;               /* inside the 64 copied */
   for (int i = 0; i < 200; i++) if (y[i] != (i >= 5 && i <= 60 ? 2.0f * x[i] : -1.0f)) return 1;
   /* WRF's its = 10, ite = 70: past the 64 elements the sizes give; its = -3: below them */
-  if (scale_host(10, 70, x, y) != (int)cudaErrorInvalidValue) return 4;
-  if (scale_host(-3, 20, x + 3, y + 3) != (int)cudaErrorInvalidValue) return 5;
+  if (scale_host_status(10, 70, x, y) != (int)cudaErrorInvalidValue) return 4;
+  if (scale_host_status(-3, 20, x + 3, y + 3) != (int)cudaErrorInvalidValue) return 5;
   printf("ok\\n");
   return 0;
 }

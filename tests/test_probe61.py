@@ -159,4 +159,4 @@ def test_a_struct_pointers_members_take_its_place_in_the_host_function(tmp_path)
     rc, cu, err = run_cli("transform", DATA / "amr_stencil7.c", "--function", "stencil_7blk",
                           "--recipe", DATA / "r_amr7_cuda.yaml", "--target", "cuda")
     assert rc == 0, err
-    assert 'int stencil_7blk_host(double ****bp__array, int var, ' in cu, cu
+    assert 'int stencil_7blk_host_status(double ****bp__array, int var, ' in cu, cu

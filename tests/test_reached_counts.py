@@ -52,7 +52,7 @@ def _cu(tmp_path, src, recipe, fn, *args):
 
 def _counts_by_gcc(tmp_path, cu: str, fn: str, names: list[str], sizes: list[tuple]) -> list[dict]:
     """The host function's count lines, compiled by gcc and printed at each of `sizes`."""
-    head = re.search(rf'extern "C" int {fn}_host\((.*)\)\n\{{\n  cudaError_t lx_err;\n((?:  const .*\n)*)', cu)
+    head = re.search(rf'extern "C" int {fn}_host_status\((.*)\)\n\{{\n  cudaError_t lx_err;\n((?:  const .*\n)*)', cu)
     assert head, cu
     params = [p.split()[-1] for p in head.group(1).split(", ") if p.startswith("int ")]
     body = head.group(2)
@@ -103,7 +103,7 @@ def test_counts_are_the_highest_element_reached_plus_one(tmp_path, src, recipe, 
 def test_host_function_computes_the_row_length_it_named(tmp_path):
     cu = _cu(tmp_path, STENCIL, STENCIL_R, "st")
     # the original function's parameter order: st(int n, int nx, double *u, double *v, double w[][M])
-    assert 'extern "C" int st_host(int n, int nx, double *__restrict__ u, double *__restrict__ v, double *__restrict__ w)' in cu
+    assert 'extern "C" int st_host_status(int n, int nx, double *__restrict__ u, double *__restrict__ v, double *__restrict__ w)' in cu
     assert "  const int lx_row = nx + 2;" in cu
     assert "lx_n_w = ((n >= 3 && nx >= 1) ? ((size_t)(n - 2) + 1) * (size_t)(M) : (size_t)0);" in cu, cu
     if NVCC_PATH is not None:
@@ -149,10 +149,10 @@ int main(void) {
 
 GPU_CASES = [
     (STENCIL, STENCIL_R, "st",
-     "if (m + 1 > 64) continue; ref_st(n, m, b, ra, rw); if (st_host(n, m, b, a, &w[0][0])) return 3;"
+     "if (m + 1 > 64) continue; ref_st(n, m, b, ra, rw); if (st_host_status(n, m, b, a, &w[0][0])) return 3;"
      " if (check(\"v\", a, ra, len) || check(\"w\", &w[0][0], &rw[0][0], (size_t)(n + 1) * 64)) return 1;"),
     (SHIFT, SHIFT_R, "sh",
-     "ref_sh(n, m, ra, b, c); if (sh_host(n, m, a, b, c)) return 3; if (check(\"a\", a, ra, len)) return 1;")]
+     "ref_sh(n, m, ra, b, c); if (sh_host_status(n, m, a, b, c)) return 3; if (check(\"a\", a, ra, len)) return 1;")]
 GPU_IDS = ["stencil-rows", "shifted-pointer"]
 
 

@@ -1,6 +1,6 @@
 """Host side of a .cu file: how many elements each device array holds (declared extents, else
 the `sizes` of the cuda steps, i.e. CUDA-CHiLL cudaize's array dict), the size macros the file
-must define, the host function and the standalone main.
+must define and the host function (the standalone main is codegen/cuda_main.py).
 
 Element counts: a declared extent wins over a `sizes` entry for the same array (the declaration
 states the memory the caller owns); where both are constants and differ, a warning says so.  A
@@ -488,10 +488,12 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
     named += [(p, f"int {p}") for p in scop.function_params if p in words and to_user(p) not in have]
     unread, given = _unread_params(scop, {to_user(n) for n, _ in named} | {to_user(n) for n in own})
     named += unread
-    sig = ", ".join(text for _, text in in_function_order(scop, named)) or "void"
+    ordered = in_function_order(scop, named)
+    sig = ", ".join(text for _, text in ordered) or "void"
     decls, counts = _named_counts(counts)
-    out = ["/* Allocates device memory, copies the inputs, launches, copies the results back. */",
-           f'extern "C" int {rc.name}_host({sig})', "{", "  cudaError_t lx_err;"]
+    out = ["/* Allocates device memory, copies the inputs, launches, copies the results back: 0, or the",
+           "   cudaError_t of what failed (cudaErrorInvalidValue: a size below what the kernels reach). */",
+           f'extern "C" int {rc.name}_host_status({sig})', "{", "  cudaError_t lx_err;"]
     from looptx.codegen.cuda_locals import local_guard
     out += [f"  const {size_ctype(scop, n)} {n} = {init};" for n, init in internal] + given + fact_guard(scop) + \
         local_guard(rc) + decls + _offset_decls(offsets)
@@ -529,84 +531,10 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
         if on_device(a, rc.written_scalars):
             out.append(f"  cudaFree(lx_d_{a.name});")
     out += ["  if (lx_rc == 0) lx_rc = (int)cudaGetLastError();", "  return lx_rc;", "}", ""]
-    return out
-
-
-def _elements(scop, a) -> list[tuple[str, str, str]]:
-    """(element at lx_q, its type, an inner loop over a member array's elements, its name) of
-    a device array: itself, or each member an array of structs' region uses."""
-    members = members_of(scop, a.name)
-    if not members:
-        return [(f"{a.name}[lx_q]", a.ctype, "", a.name)]
-    out = []
-    for rec in members:
-        arr = scop.array(rec.name)
-        inner = arr.dims[rec.rank:]
-        if not inner:
-            out.append((f"{a.name}[lx_q]{rec.path}", arr.ctype, "", f"{a.name}{rec.path}"))
-            continue
-        count = " * ".join(f"(size_t)({d})" for d in inner)
-        out.append((f"(({arr.ctype} *){a.name}[lx_q]{rec.path})[lx_k]", arr.ctype,
-                    f"for (size_t lx_k = 0; lx_k < {count}; lx_k++) ", f"{a.name}{rec.path}"))
-    return out
-
-
-def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict, offsets: dict | None = None) -> list[str]:
-    """main(): seeded inputs, one warm-up, timed runs with events, a checksum per written array
-    (each host array holds the elements its device copy does)."""
-    offsets = offsets or {}
-    scop = rc.variant.scop
-    out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif", "int main(void)", "{"]
-    derived = dict(_internal_sizes(rc))
-    for p in rc.params:
-        val = sizes.get(p, int_macros.get(p))
-        if val is None and p in derived:
-            val = derived[p]
-        if val is None:
-            out.append(f'  fprintf(stderr, "give {p} with --define {p}=VALUE\\n"); return 2;')
-            out.append("}")
-            return out
-        out.append(f"  const {size_ctype(scop, p)} {p} = {val};")
-    decls, counts = _named_counts(counts)
-    out += decls + _offset_decls(offsets)
-    out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")
-    written = written_arrays(scop)
-    draw = ("lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "
-            "{dst} = ({t})(0.5 + (double)(lx_s >> 11) / 9007199254740992.0);")
-    # Read-only scalars are passed by value (the launcher's signature); the rest live on the device.
-    dev = [a for a in rc.arrays if on_device(a, rc.written_scalars)]
-    for a in rc.arrays:
-        if a not in dev:
-            out.append(f"  {a.ctype} {a.name}; " + draw.format(dst=a.name, t=a.ctype))
-            continue
-        n = counts[a.name]
-        out.append(f"  {a.ctype} *{a.name} = ({a.ctype} *)calloc({n}, sizeof({a.ctype}));")
-        for dst, t, inner, _ in _elements(scop, a):
-            out.append(f"  for (size_t lx_q = 0; lx_q < {n}; lx_q++) {inner}{{ "
-                       + draw.format(dst=dst, t=t) + " }")
-    dptrs = []
-    for a in rc.arrays:
-        if a not in dev:
-            dptrs.append(a.name)
-            continue
-        out += _to_device(a, counts[a.name], checked=False)
-        dptrs.append(_device_arg(a.name, offsets))
-    call = ", ".join(dptrs + rc.params)
-    out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
-            "  cudaEvent_t lx_e0, lx_e1; cudaEventCreate(&lx_e0); cudaEventCreate(&lx_e1);",
-            "  cudaEventRecord(lx_e0);",
-            f"  for (int lx_r = 0; lx_r < LX_REPS; lx_r++) lx_launch_{rc.name}({call});",
-            "  cudaEventRecord(lx_e1); cudaEventSynchronize(lx_e1);",
-            "  float lx_ms = 0.f; cudaEventElapsedTime(&lx_ms, lx_e0, lx_e1);",
-            "  cudaError_t lx_err = cudaGetLastError();",
-            '  if (lx_err != cudaSuccess) { fprintf(stderr, "%s\\n", cudaGetErrorString(lx_err)); return 1; }',
-            '  printf("kernel time %.6f ms per run (%d runs)\\n", lx_ms / LX_REPS, LX_REPS);']
-    for a in dev:
-        if a.name in written:
-            n = counts[a.name]
-            out.append(f"  cudaMemcpy({a.name}, lx_d_{a.name}, {n} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
-            for dst, _, inner, label in _elements(scop, a):
-                out.append(f"  {{ double lx_cs = 0; for (size_t lx_q = 0; lx_q < {n}; lx_q++) {inner}lx_cs += (double){dst} * (double)(lx_q % 13 + 1); "
-                           f'printf("{label} checksum %.17g\\n", lx_cs); }}')
-    out += ["  return 0;", "}", ""]
-    return out
+    # a parameter's name is its declarator's (a size --define fixed is `int lx_given_m`)
+    args = ", ".join((re.search(r"\(\s*\*+\s*(\w+)\s*\)", t) or re.search(r"(\w+)\s*(?:\[[^\]]*\]\s*)*$", t)).group(1)
+                     for _, t in ordered)
+    return out + ["/* The contract's entry point, void: it says on stderr what failed. */",
+                  f'extern "C" void {rc.name}_host({sig})', "{", f"  int lx_rc = {rc.name}_host_status({args});",
+                  f'  if (lx_rc != 0) fprintf(stderr, "{rc.name}_host: %s\\n", cudaGetErrorString((cudaError_t)lx_rc));',
+                  "}", ""]

@@ -63,14 +63,30 @@ def write_of(node) -> tuple[str, list] | None:
 
 def _element_load(value) -> bool:
     """`idx[k]`, `idx[k] + c`, `idx[k] - c`: a value an index array holds (through a cast,
-    libjpeg's GETJSAMPLE `((int) (inptr[col]))`)."""
+    libjpeg's GETJSAMPLE `((int) (inptr[col]))`); also `i + idx[k]` (PETSc's DIA `col = i +
+    offsets[j]`) where frontend/temporaries.py cannot write it into its uses: the harness
+    takes a read through it only under a guard that bounds it (runtime/gathers.py)."""
     while isinstance(value, c_ast.Cast):
         value = value.expr
     if isinstance(value, c_ast.BinaryOp) and value.op in ("+", "-") and isinstance(value.right, c_ast.Constant):
         value = value.left
     while isinstance(value, c_ast.Cast):
         value = value.expr
-    return isinstance(value, c_ast.ArrayRef)
+    return isinstance(value, c_ast.ArrayRef) or _offset_element(value)
+
+
+def _offset_element(value) -> bool:
+    """A sum of names and integer constants with one element read among its terms."""
+    terms, stack = [], [value]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, c_ast.BinaryOp) and t.op in ("+", "-"):
+            stack += [t.left, t.right]
+        else:
+            terms.append(t)
+    loads = [t for t in terms if isinstance(t, c_ast.ArrayRef)]
+    return len(loads) == 1 and all(t is loads[0] or isinstance(t, c_ast.ID)
+                                   or isinstance(t, c_ast.Constant) and t.type == "int" for t in terms)
 
 
 def data_bound_hint(it: str) -> str:

@@ -28,7 +28,7 @@ from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once, spelled_as_written
 from looptx.frontend.elements import constant_elements, note_elements
-from looptx.frontend.names import to_user
+from looptx.frontend.names import spelled_members, to_user
 from looptx.frontend.records import (Record, check_base_writes, check_whole_uses, check_whole_values, layout_of,
                                      record_declarator)
 from looptx.frontend.spelling import Spellings
@@ -89,14 +89,7 @@ class Hoist:
 
     def explaining(self):
         """Errors and notes about a hoisted variable name the member the user wrote."""
-        def spell(text: str) -> str:
-            text = to_user(text)
-            for m in self.members:
-                if m.record:
-                    continue
-                text = re.sub(rf"(?<![\w>.]){re.escape(m.name)}(?!\w)", lambda _: m.chain, text)
-            return text
-        return spelled_as_written(spell)
+        return spelled_as_written(spelled_members({m.name: m.chain for m in self.members if not m.record}))
 
     def note(self) -> None:
         """Says what was hoisted (before the notes of the region's analysis, which name the

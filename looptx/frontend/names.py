@@ -61,6 +61,17 @@ def to_user(text: str) -> str:
     return text
 
 
+def spelled_members(chains: dict[str, str]):
+    """A message speller: each variable a struct member is read into (`bp__array`) named by
+    the member as written (`bp->array`), which is also how a recipe may name it."""
+    def spell(text: str) -> str:
+        text = to_user(text)
+        for name, chain in chains.items():
+            text = re.sub(rf"(?<![\w>.]){re.escape(name)}(?!\w)", lambda _: chain, text)
+        return text
+    return spell
+
+
 def rename_reserved(ast: c_ast.Node) -> None:
     """Rename, in place, every variable (declaration and use) whose name isl reserves.  Called
     functions keep their names (`max(a, b)` in a bound is recognized as such), and so do

@@ -251,7 +251,12 @@ def missing_headers(text: str, filename: str) -> str:
 
 # What a libc header defines that changes how the code parses: `double complex` is C99's
 # spelling of `double _Complex` through this macro of <complex.h>.
-HEADER_MACROS = {"complex.h": "#ifndef complex\n#define complex _Complex\n#endif\n",
+# Its imaginary unit is glibc's own spelling, not `1.0iF`, which the C parser cannot read.
+HEADER_MACROS = {"complex.h": "#ifndef complex\n#define complex _Complex\n#endif\n"
+                              "#define _Complex_I __builtin_complex(0.0f, 1.0f)\n#define I _Complex_I\n"
+                              "#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))\n"
+                              "#define CMPLXF(x, y) __builtin_complex((float)(x), (float)(y))\n"
+                              "#define CMPLXL(x, y) __builtin_complex((long double)(x), (long double)(y))\n",
                  # only <stdbool.h>: NPB's `typedef enum { false, true } logical;` follows <stdio.h>
                  "stdbool.h": "#ifndef __bool_true_false_are_defined\n#define __bool_true_false_are_defined 1\n"
                               "typedef int bool;\n#define true 1\n#define false 0\n#endif\n"}

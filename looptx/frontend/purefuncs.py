@@ -28,7 +28,7 @@ creal cimag cabs carg conj cproj cexp clog csqrt cpow csin ccos ctan csinh ccosh
 catan casinh cacosh catanh
 """.split()
 PURE_MATH = frozenset([f + suffix for f in _MATH_DOUBLE + _COMPLEX for suffix in ("", "f", "l")] + """
-abs labs llabs isnan isinf isfinite isnormal signbit rsqrt rsqrtf min max
+abs labs llabs isnan isinf isfinite isnormal signbit rsqrt rsqrtf min max __builtin_complex
 """.split())
 
 _NUMBER = ARITH_WORDS | {"const"}

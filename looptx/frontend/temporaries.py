@@ -76,6 +76,28 @@ def _plain(e) -> bool:
     return False
 
 
+def _offset_load(e) -> bool:
+    """An iterator or size plus or minus one index array's element (PETSc's DIA SpMV, `col =
+    i + offsets[j]; if (col >= 0 && col < n) y[i] += ... x[col];`): written in its uses, the
+    element read is a gathered subscript as `x[i + offsets[j]]` is.  A lone element
+    (`col = offsets[j]`) is not one: frontend/gathered.py models it as a scalar of its own."""
+    terms, stack = [], [e]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, c_ast.BinaryOp) and t.op in ("+", "-"):
+            stack += [t.left, t.right]
+        else:
+            terms.append(t)
+    loads = [t for t in terms if isinstance(t, c_ast.ArrayRef)]
+    return len(loads) == 1 and isinstance(loads[0].name, c_ast.ID) and _plain(loads[0].subscript) \
+        and all(t is loads[0] or _plain(t) for t in terms) \
+        and any(t is not loads[0] and not _constant(t) for t in terms)
+
+
+def _initializer(e) -> bool:
+    return _plain(e) or _offset_load(e)
+
+
 def _test(e) -> bool:
     if isinstance(e, c_ast.BinaryOp) and e.op in ("<", "<=", ">", ">=", "==", "!="):
         return _plain(e.left) and _plain(e.right)
@@ -155,7 +177,7 @@ class _Substitute(c_ast.NodeVisitor):
 def _assigned(item, scalars: dict) -> tuple[str, object] | None:
     """(x, e) of `x = e;` where x is an integer local of the function (`scalars`)."""
     if isinstance(item, c_ast.Assignment) and item.op == "=" and isinstance(item.lvalue, c_ast.ID) \
-            and item.lvalue.name in scalars and _plain(item.rvalue) \
+            and item.lvalue.name in scalars and _initializer(item.rvalue) \
             and item.lvalue.name not in id_names(item.rvalue):
         return item.lvalue.name, item.rvalue
     return None
@@ -172,7 +194,7 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs
     k = len(items) - 1
     while k >= 0:
         d = items[k]
-        if _is_int_decl(d, typedefs) and _plain(d.init) and not constants_only:
+        if _is_int_decl(d, typedefs) and _initializer(d.init) and not constants_only:
             name, expr, end = d.name, d.init, len(items)
         else:
             pair = _assigned(d, scalars)

@@ -179,6 +179,8 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False) -> Varia
     group = sharing(v, stmt, name)
     pos = group[0][1]
     trip = max_trip(v, group, pos)
+    if trip is None and factor > 1 and not any(v.pieces[k].dims[p].factor for k, p in group):
+        v, trip = _covered_at_macro_value(v, group, pos, name, factor)
     if trip == 0:
         return v        # the loop never runs at these sizes: there is nothing to copy
     if factor == 0 or (trip is not None and factor >= trip):
@@ -244,6 +246,25 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False) -> Varia
         m = innermost(q)
         pieces[k] = replace(q, dims=dims[:m + 1] + (runs[k], point) + dims[m + 1:])
     return recount_inside(v.evolve(pieces=normalize(pieces)), group, name, MAX_FULL_UNROLL)
+
+
+def _covered_at_macro_value(v: Variant, group, pos: int, name: str, factor: int):
+    """(v, trip): a factor at or above the trip count that a #define or a constant local gives
+    unrolls fully at that value, as in CHiLL, rather than leaving a main loop that never runs."""
+    if not (v.scop.local_values or v.scop.macro_values):
+        return v, None
+    short = RecipeError("the factor does not cover the trip count")
+
+    def covered(w: Variant) -> None:
+        t = max_trip(w, group, pos)
+        if t is None or t > factor:
+            raise short
+    try:
+        w = at_macro_value(v, covered, short, f"loop '{to_user(name)}' is unrolled fully (the factor "
+                                              f"{factor} covers its trip count)")
+    except RecipeError:
+        return v, None
+    return w, max_trip(w, group, pos)
 
 
 def _straight_runs(v: Variant, group, innermost=kept_loop) -> dict[int, object]:

@@ -5,8 +5,8 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
-from looptx.frontend.names import to_model, to_user
+from looptx.errors import LegalityError, LooptxError, RecipeError, note_once, spelled_as_written
+from looptx.frontend.names import spelled_members, to_model, to_user
 from looptx.poly import deps as D
 from looptx.poly.jam_locals import copy_cells
 from looptx.poly import nonsingular as NS
@@ -532,9 +532,14 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
                             step=st.index if st else None, step_name=st.shown_name if st else None)
 
 
-def apply_recipe(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = False,
-                 trace: Callable[[Step, Variant], None] | None = None,
-                 start: Variant | None = None) -> Variant:
+def apply_recipe(scop, recipe: Recipe, **options) -> Variant:
+    """Options: deps, unsafe, trace (called after each step), start (a variant to go on from)."""
+    with spelled_as_written(spelled_members(scop.member_chains())):
+        return _apply(scop, recipe, **options)
+
+
+def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = False,
+           trace: Callable[[Step, Variant], None] | None = None, start: Variant | None = None) -> Variant:
     v = start or original(scop, team=False)
     deps = deps if deps is not None or unsafe else D.compute_deps(scop)
     if start is None and scop.team:

@@ -361,7 +361,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             need(3, 'tile(0,"i",32,"ii")')
         need(3, 'tile(0,"i",32,"ii")')
         stmt, loop, size = a[0], a[1], a[2]
-        if name == "tile7":
+        if name == "tile7" or len(a) >= 6:          # tile's long form is tile7's
             need(6, 'tile7(0,level,size,outer,"tile","ctrl",method)')
             return [("tile", {"stmt": stmt, "loop": loop, "size": size, "control": a[5], "outer": a[3]})]
         args = {"stmt": stmt, "loop": loop, "size": size}

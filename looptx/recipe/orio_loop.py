@@ -64,6 +64,7 @@ class _Directive:
     stmts: tuple[int, ...] = ()       # statements of the loop or block it precedes
     outside: frozenset = frozenset()  # ids of the loops around that loop or block
     loop: int | None = None           # id of the loop it precedes (None for a block)
+    locate: Any = None                # offset into args -> _Line, to point at one argument
 
 
 @dataclass
@@ -79,9 +80,12 @@ class _Nest:
 
 
 def parse_orio_loop(text: str, *, file: str, line: int, col: int,
-                    bindings: Mapping[str, Any] | None, statements, between: str | None = None) -> Recipe:
+                    bindings: Mapping[str, Any] | None, statements, between: str | None = None,
+                    folded: frozenset = frozenset()) -> Recipe:
     """`statements` are the region's, to check that the annotation's code is the region's;
-    `between` is the code between the markers, which bare directives transform."""
+    `between` is the code between the markers, which bare directives transform; `folded`, the
+    temporaries the front end wrote into their uses (`col = i + offsets[j]`), which are no
+    statements of the region."""
     bindings = dict(bindings or {})
 
     def where(offset: int) -> _Line:
@@ -92,12 +96,12 @@ def parse_orio_loop(text: str, *, file: str, line: int, col: int,
 
     directives, code = _split(text, where)
     if code.strip():
-        stmts, targets, written = _statements(code, where)
+        stmts, targets, written = _statements(code, where, folded)
         _match(stmts, statements, where(0))
         directives = [_target(d, targets) for d in directives]
     else:
         # bare directives: Orio applies them to the code between the markers
-        stmts, targets, written = _statements(orio_loop_code(between or ""), where)
+        stmts, targets, written = _statements(orio_loop_code(between or ""), where, folded)
         _match(stmts, statements, where(0))
         directives = [replace(_target(replace(d, end=-1), targets), stmts=tuple(range(len(stmts))))
                       for d in directives]
@@ -122,10 +126,11 @@ def _split(text: str, where) -> tuple[list[_Directive], str]:
     except ValueError as e:
         raise where(e.args[0]).error("this 'transform' has no closing parenthesis",
                                      hint="close its argument list before the loop it transforms") from None
-    return [_Directive(n, a, st, en, where(st)) for n, a, st, en in found], orio_loop_code(text)
+    return [_Directive(n, a, st, en, where(st), locate=lambda off, e=en, a=a: where(e - 1 - len(a) + off))
+            for n, a, st, en in found], orio_loop_code(text)
 
 
-def _statements(code: str, where):
+def _statements(code: str, where, folded: frozenset = frozenset()):
     """[(enclosing loops as (id, iterator), ())] per statement in source order (the arrays are the
     region's statements'; parse_orio_loop), the
     loops and blocks of the code as (offset, statements inside), and the scalars each statement
@@ -172,6 +177,9 @@ def _statements(code: str, where):
         elif isinstance(node, c_ast.If):
             walk(node.iftrue, loops)
             walk(node.iffalse, loops)
+        elif isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID) and node.lvalue.name in folded \
+                or isinstance(node, c_ast.Decl) and node.name in folded:
+            pass
         elif isinstance(node, (c_ast.Assignment, c_ast.UnaryOp, c_ast.FuncCall)) or \
                 isinstance(node, c_ast.Decl) and node.init is not None and loops:
             stmts.append((loops, ()))
@@ -440,6 +448,9 @@ def _find(ln: _Line, nest: _Nest, d: _Directive, lid, what: str) -> list[tuple[i
     if optional:
         return []
     around = sorted({nm for s in d.stmts for _, nm in _in(nest, d, s)})
+    named = re.search("|".join(rf"(['\"]){re.escape(a)}['\"]" for a in alts), d.args)
+    if named and d.locate is not None:
+        ln = d.locate(named.start())
     raise ln.error(f"no loop {' or '.join(repr(a) for a in alts)} for {what}",
                    hint=f"the loops here are {', '.join(around) or 'none'}")
 

@@ -6,7 +6,10 @@ must make the indexes valid itself: random integers would read outside `x`.  Eac
 is filled with values that keep every subscript it feeds inside its dimension (`cols[k] - 1`
 takes values 1..n), and a pointer that only such reads reach gets as many elements as the
 largest other array, so that the indexes spread over a realistic range.  A row of a table
-(llm.c's embedding `wte[ix*C + i]`, i < C) takes the index as a row number: 0..rows-1."""
+(llm.c's embedding `wte[ix*C + i]`, i < C) takes the index as a row number: 0..rows-1.
+A read that a guard of its own bounds (PETSc's DIA `if (i + offsets[j] >= 0 && i + offsets[j]
+< n) ... x[i + offsets[j]]`, a `?:` that C evaluates lazily) is safe whatever the indexes hold:
+they are drawn so that the guard holds for some reads and fails for others."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -37,12 +40,16 @@ class GatherPlan:
     # `dim` a plain iterator that also reads the array its values index, at the dimension they
     # feed (MachSuite md's `NL[i*maxNeighbors + j]` and `position_x[i]`); `offset` as in uses
     own: dict[str, set] = field(default_factory=dict)
+    # (array, dim, bound, text, index arrays) of each read that a guard of its own keeps in
+    # 0..bound-1 (PETSc's DIA `if (i + offsets[j] >= 0 && i + offsets[j] < n) ... x[i + offsets[j]]`)
+    guarded: list = field(default_factory=list)
 
     def elements_needed(self, array: str, env: dict[str, int]) -> int:
         """The elements `array` needs for the last row an in-row use reaches to exist; -1 where
         one reaches a row before the first."""
         from looptx.poly.footprint import highest_value
-        need = 0
+        # a guarded read reaches up to its guard's bound, wherever the indexes point
+        need = max((offset_value(b, env) for a, _, b, _, _ in self.guarded if a == array), default=0)
         for s, start, row in self.starts.get(array, ()):
             hi, minus_lo = (highest_value(self.scop, s, x, env) for x in (start, f"-({start})"))
             if minus_lo is not None and minus_lo > 0:
@@ -76,7 +83,24 @@ class GatherPlan:
                                   hint="give sizes under which every index read stays in its array",
                                   **where(index))
             out[index] = (lo, hi)
-        return out
+        return self._guarded_ranges(out, extents, where, env)
+
+    def _guarded_ranges(self, out: dict, extents, where, env) -> dict[str, tuple[int, int]]:
+        """Each index array that only guarded reads use takes values in -bound..bound, so that
+        the guards both hold and fail (DIA offsets run from -(n-1) to n-1); one that an
+        unguarded read also uses keeps that read's range."""
+        loose: dict[str, tuple[int, int]] = {}
+        for array, dim, bound, text, indexes in self.guarded:
+            b, n = offset_value(bound, env), extents[array][dim]
+            if b > n:
+                raise LooptxError(f"the guard of '{text}' lets it reach element {b - 1} of '{array}', "
+                                  f"which has {n} there, at these sizes", hint="bound the subscript by "
+                                  "the array's extent in the guard, or give sizes under which it fits",
+                                  **where(array))
+            for index in indexes:
+                lo, hi = loose.get(index, (0, 1))
+                loose[index] = (min(lo, -b), max(hi, b + 1))
+        return {**loose, **out}
 
 
     def _check_tables(self, extents, where, env) -> None:
@@ -101,12 +125,13 @@ class GatherPlan:
 def gather_plan(scop, where) -> GatherPlan:
     """The arrays read through indexes and, per index array, the subscripts its values feed;
     an error at a subscript that is not an index array's element (plus or minus a constant),
-    whose values the harness cannot choose."""
+    whose values the harness cannot choose, unless a guard evaluated before the read keeps it
+    inside the array whatever they are."""
     plan = GatherPlan(scop=scop)
     arrays = {a.name: a for a in scop.arrays}
     scalar_sources = _scalar_sources(scop, arrays)
     for s in scop.statements:
-        for r in (x for x in ir.walk(s.body) if isinstance(x, ir.Ref)):
+        for r, known in _guarded_refs(s.body, ()):
             acc = scop.access(r.ref)
             # a linearized reference split into rows keeps its flat subscript in the statement
             for d, text in enumerate(acc.index[:len(r.index)]):
@@ -114,6 +139,11 @@ def gather_plan(scop, where) -> GatherPlan:
                     continue
                 plan.arrays.add(r.array)
                 shown = ir.to_c(r.index[d])
+                bound = _guard_bound(r.index[d], known, set(scop.params))
+                if bound is not None and r.array in arrays and len(r.index) == arrays[r.array].rank:
+                    plan.guarded.append((r.array, d, bound, f"{r.array}[{shown}]",
+                                         _feeders(r.index[d], arrays, scalar_sources)))
+                    continue
                 src, row, within = _source(r.index[d], arrays, scalar_sources, set(scop.params)), None, None
                 if src is None:
                     src, row = _row_of_table(scop, s, r.index[d], arrays, scalar_sources)
@@ -131,11 +161,77 @@ def gather_plan(scop, where) -> GatherPlan:
                     raise LooptxError(
                         f"the region reads '{r.array}' at [{shown}], an index whose values the harness "
                         "cannot keep inside the array", hint="read the index array's element as the subscript "
-                        f"({r.array}[idx[k]] or {r.array}[idx[k] - 1]) to validate with looptx run",
+                        f"({r.array}[idx[k]] or {r.array}[idx[k] - 1]), or guard the read by its bounds "
+                        f"(`if (e >= 0 && e < n) ... {r.array}[e]`), to validate with looptx run",
                         **where(r.array))
                 plan.uses.append((src[0], src[1], r.array, d, f"{r.array}[{shown}]", row, within))
     _own_elements(scop, plan)
     return plan
+
+
+def _guarded_refs(e: ir.Expr, known: tuple):
+    """(reference, the conjuncts C has found true before it evaluates it) for each reference
+    of `e`: `c ? a : b` and `c && a` evaluate `a` only where `c` holds."""
+    if isinstance(e, ir.Ref):
+        yield e, known
+    if isinstance(e, ir.Cond) or isinstance(e, ir.Bin) and e.op == "&&":
+        c, rest = (e.c, (e.a, e.b)) if isinstance(e, ir.Cond) else (e.a, (e.b,))
+        yield from _guarded_refs(c, known)
+        yield from _guarded_refs(rest[0], known + tuple(_conjuncts(c)))
+        for x in rest[1:]:
+            yield from _guarded_refs(x, known)
+        return
+    for x in ((e.a, e.b) if isinstance(e, ir.Bin) else (e.a,) if isinstance(e, (ir.Un, ir.Cast))
+              else e.args if isinstance(e, ir.Call) else (e.lhs, e.rhs) if isinstance(e, ir.Assign)
+              else e.index if isinstance(e, ir.Ref) else ()):
+        yield from _guarded_refs(x, known)
+
+
+def _conjuncts(c: ir.Expr) -> list[ir.Expr]:
+    if isinstance(c, ir.Bin) and c.op == "&&":
+        return _conjuncts(c.a) + _conjuncts(c.b)
+    return [c]
+
+
+def _guard_bound(sub: ir.Expr, known: tuple, sizes) -> int | str | None:
+    """The bound B of `sub` where `known` holds `sub >= 0` (or `sub > -1`) and `sub < B` (or
+    `sub <= B - 1`), in either operand order, B an integer or an expression of the sizes."""
+    low, high = False, None
+    for c in known:
+        if not (isinstance(c, ir.Bin) and c.op in _FLIPPED):
+            continue
+        op, other = (c.op, c.b) if ir.same_apart_from_refs(c.a, sub) else \
+            (_FLIPPED[c.op], c.a) if ir.same_apart_from_refs(c.b, sub) else (None, None)
+        value = _signed(other) if op is not None else None
+        if op in (">=", ">") and value is not None and value >= (0 if op == ">=" else -1):
+            low = True
+        elif op in ("<", "<=") and _constant(other, sizes) is not None:
+            b = _constant(other, sizes)
+            high = b + (op == "<=") if isinstance(b, int) else f"({b}) + 1" if op == "<=" else b
+    return high if low else None
+
+
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _signed(x: ir.Expr) -> int | None:
+    if isinstance(x, ir.Un) and x.op == "-" and isinstance(x.a, ir.Num):
+        v = _int(x.a)
+        return -v if v is not None else None
+    return _int(x) if isinstance(x, ir.Num) else None
+
+
+def _feeders(e: ir.Expr, arrays, scalars, seen=frozenset()) -> list[str]:
+    """The index arrays whose values a subscript reads, through the region's integer scalars
+    (`col = i + offsets[j]`) too."""
+    out = []
+    for x in ir.walk(e):
+        if isinstance(x, ir.Ref) and x.index and x.array in arrays:
+            out.append(x.array)
+        elif isinstance(x, ir.Ref) and x.array in scalars and x.array not in seen:
+            for v in scalars[x.array]:
+                out += _feeders(v, arrays, scalars, seen | {x.array}) if v is not None else []
+    return sorted(set(out))
 
 
 def _own_elements(scop, plan: GatherPlan) -> None:

@@ -1,0 +1,87 @@
+"""The `--standalone` main of a .cu file: seeded inputs, the kernels timed with events, and a
+checksum per written array."""
+from __future__ import annotations
+
+from looptx.codegen.cuda_host import (_device_arg, _internal_sizes, _named_counts, _offset_decls, _to_device,
+                                      on_device, size_ctype)
+from looptx.codegen.cuda_records import members_of, written_arrays
+
+
+def _elements(scop, a) -> list[tuple[str, str, str]]:
+    """(element at lx_q, its type, an inner loop over a member array's elements, its name) of
+    a device array: itself, or each member an array of structs' region uses."""
+    members = members_of(scop, a.name)
+    if not members:
+        return [(f"{a.name}[lx_q]", a.ctype, "", a.name)]
+    out = []
+    for rec in members:
+        arr = scop.array(rec.name)
+        inner = arr.dims[rec.rank:]
+        if not inner:
+            out.append((f"{a.name}[lx_q]{rec.path}", arr.ctype, "", f"{a.name}{rec.path}"))
+            continue
+        count = " * ".join(f"(size_t)({d})" for d in inner)
+        out.append((f"(({arr.ctype} *){a.name}[lx_q]{rec.path})[lx_k]", arr.ctype,
+                    f"for (size_t lx_k = 0; lx_k < {count}; lx_k++) ", f"{a.name}{rec.path}"))
+    return out
+
+
+def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict, offsets: dict | None = None) -> list[str]:
+    """main(): seeded inputs, one warm-up, timed runs with events, a checksum per written array
+    (each host array holds the elements its device copy does)."""
+    offsets = offsets or {}
+    scop = rc.variant.scop
+    out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif", "int main(void)", "{"]
+    derived = dict(_internal_sizes(rc))
+    for p in rc.params:
+        val = sizes.get(p, int_macros.get(p))
+        if val is None and p in derived:
+            val = derived[p]
+        if val is None:
+            out.append(f'  fprintf(stderr, "give {p} with --define {p}=VALUE\\n"); return 2;')
+            out.append("}")
+            return out
+        out.append(f"  const {size_ctype(scop, p)} {p} = {val};")
+    decls, counts = _named_counts(counts)
+    out += decls + _offset_decls(offsets)
+    out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")
+    written = written_arrays(scop)
+    draw = ("lx_s = lx_s * 6364136223846793005ULL + 1442695040888963407ULL; "
+            "{dst} = ({t})(0.5 + (double)(lx_s >> 11) / 9007199254740992.0);")
+    # Read-only scalars are passed by value (the launcher's signature); the rest live on the device.
+    dev = [a for a in rc.arrays if on_device(a, rc.written_scalars)]
+    for a in rc.arrays:
+        if a not in dev:
+            out.append(f"  {a.ctype} {a.name}; " + draw.format(dst=a.name, t=a.ctype))
+            continue
+        n = counts[a.name]
+        out.append(f"  {a.ctype} *{a.name} = ({a.ctype} *)calloc({n}, sizeof({a.ctype}));")
+        for dst, t, inner, _ in _elements(scop, a):
+            out.append(f"  for (size_t lx_q = 0; lx_q < {n}; lx_q++) {inner}{{ "
+                       + draw.format(dst=dst, t=t) + " }")
+    dptrs = []
+    for a in rc.arrays:
+        if a not in dev:
+            dptrs.append(a.name)
+            continue
+        out += _to_device(a, counts[a.name], checked=False)
+        dptrs.append(_device_arg(a.name, offsets))
+    call = ", ".join(dptrs + rc.params)
+    out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
+            "  cudaEvent_t lx_e0, lx_e1; cudaEventCreate(&lx_e0); cudaEventCreate(&lx_e1);",
+            "  cudaEventRecord(lx_e0);",
+            f"  for (int lx_r = 0; lx_r < LX_REPS; lx_r++) lx_launch_{rc.name}({call});",
+            "  cudaEventRecord(lx_e1); cudaEventSynchronize(lx_e1);",
+            "  float lx_ms = 0.f; cudaEventElapsedTime(&lx_ms, lx_e0, lx_e1);",
+            "  cudaError_t lx_err = cudaGetLastError();",
+            '  if (lx_err != cudaSuccess) { fprintf(stderr, "%s\\n", cudaGetErrorString(lx_err)); return 1; }',
+            '  printf("kernel time %.6f ms per run (%d runs)\\n", lx_ms / LX_REPS, LX_REPS);']
+    for a in dev:
+        if a.name in written:
+            n = counts[a.name]
+            out.append(f"  cudaMemcpy({a.name}, lx_d_{a.name}, {n} * sizeof({a.ctype}), cudaMemcpyDeviceToHost);")
+            for dst, _, inner, label in _elements(scop, a):
+                out.append(f"  {{ double lx_cs = 0; for (size_t lx_q = 0; lx_q < {n}; lx_q++) {inner}lx_cs += (double){dst} * (double)(lx_q % 13 + 1); "
+                           f'printf("{label} checksum %.17g\\n", lx_cs); }}')
+    out += ["  return 0;", "}", ""]
+    return out
