@@ -1,5 +1,7 @@
 """Leftovers of probes 60 and 63: C99's imaginary unit `I` (and CMPLX) in a complex kernel; an
 Orio Composite tile that names a missing loop is located at that loop's name."""
+import subprocess
+
 import pytest
 
 from conftest import run_cli
@@ -125,3 +127,86 @@ def test_a_factor_covering_a_defined_trip_count_unrolls_fully(tmp_path, factor):
     assert rc == 0 and "for (" not in out.split("#endif")[-1] and "x[15] = 2.0f * (float)15;" in out, out + err
     assert "#if N != 15" in out and "unrolled fully (the factor" in err, out + err
     _ok(*run_cli("run", f, "--function", "foo", "--recipe", r))
+
+
+DEVITO = """void Kernel(float *restrict u_data, const int x_M, const int x_m, const int time_M, const int time_m)
+{
+  float (*restrict u)[40] = (float (*)[40]) u_data;
+  for (int time = time_m, t0 = (time)%(2), t1 = (time + 1)%(2); {next})
+  {
+    for (int x = x_m; x <= x_M; x += 1)
+    {
+      u[t1][x + 1] = 0.5F*(u[t0][x] + u[t0][x + 2]);
+    }
+  }
+}
+"""
+
+
+def test_devitos_buffer_indexes_set_in_the_time_loop_header_are_its_expressions(tmp_path):
+    # every Devito operator: t0/t1 are (time)%(2) and (time + 1)%(2) in each iteration
+    f, r = tmp_path / "k.c", tmp_path / "r.yaml"
+    f.write_text(DEVITO.replace("{next}", "time <= time_M; time += 1, t0 = (time)%(2), t1 = (time + 1)%(2)"))
+    r.write_text("steps:\n  - tile: {stmt: 0, loop: x, size: 5, control: xx}\n")
+    rc, out, err = run_cli("deps", f, "--function", "Kernel")
+    assert rc == 0 and "u[(time + 1) % 2][x + 1]" in out and "distance (1, 1)" in out, out + err
+    for xm in ("13", "30"):
+        _ok(*run_cli("run", f, "--function", "Kernel", "--recipe", r, "-D", "time_m=0", "-D", "time_M=6",
+                     "-D", "x_m=0", "-D", f"x_M={xm}"))
+
+
+@pytest.mark.parametrize("next_", ["time <= time_M; t0 = (time)%(2), time += 1, t1 = (time + 1)%(2)",
+                                   "time <= time_M; time += 1, t0 = (time + 1)%(2), t1 = (time + 1)%(2)"])
+def test_a_header_variable_set_before_the_step_or_from_another_expression_is_refused(tmp_path, next_):
+    f = tmp_path / "k.c"
+    f.write_text(DEVITO.replace("{next}", next_))
+    _one_error(*run_cli("deps", f, "--function", "Kernel"), "k.c:4:", "exactly one iterator")
+
+
+ISO = """#define HALF 2
+void iso(float *next, const float *prev, const float *vel, const float *coeff,
+         const int n1, const int n2, const int n3)
+{
+  int dimn1n2 = n1*n2;
+  for (int iz = HALF; iz < n3 - HALF; iz++)
+    for (int iy = HALF; iy < n2 - HALF; iy++)
+      for (int ix = HALF; ix < n1 - HALF; ix++) {
+        int offset = iz*dimn1n2 + iy*n1 + ix;
+        float value = prev[offset]*coeff[0];
+        for (int ir = 1; ir <= HALF; ir++) {
+          value += coeff[ir] * (prev[offset + ir] + prev[offset - ir]);
+          value += coeff[ir] * (prev[offset + ir*n1] + prev[offset - ir*n1]);
+          value += coeff[ir] * (prev[offset + ir*dimn1n2] + prev[offset - ir*dimn1n2]);
+        }
+        next[offset] = 2.0f*prev[offset] - next[offset] + value*vel[offset];
+      }
+}
+"""
+
+
+def test_a_size_local_that_is_a_product_of_sizes_delinearizes_as_the_product(tmp_path):
+    # Intel ISO-3DFD: `int dimn1n2 = n1*n2;` ... `iz*dimn1n2 + iy*n1 + ix`
+    f, r, o = tmp_path / "iso.c", tmp_path / "r.yaml", tmp_path / "iso_t.c"
+    f.write_text(ISO)
+    r.write_text("steps:\n  - tile: {stmt: 4, loop: ix, size: 8, control: ixx}\n"
+                 "  - unroll: {stmt: 2, loop: ir, factor: 0}\n")
+    rc, out, err = run_cli("transform", f, "--function", "iso", "--recipe", r, "-o", o)
+    assert rc == 0, err
+    proc = subprocess.run(["gcc", "-O2", "-Wall", "-Werror", "-c", str(o), "-o", str(tmp_path / "o.o")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    for n1 in ("13", "20"):
+        _ok(*run_cli("run", f, "--function", "iso", "--recipe", r, "-D", f"n1={n1}", "-D", "n2=9", "-D", "n3=7"))
+
+
+def test_a_const_parameter_step_is_called_a_parameter(tmp_path):
+    # Devito's blocked loops: `for (int x0_blk0 = x_m; x0_blk0 <= x_M; x0_blk0 += x0_blk0_size)`
+    f = tmp_path / "b.c"
+    f.write_text("void bf0(float *a, const int x_m, const int x_M, const int x0_blk0_size)\n{\n"
+                 "  for (int x0_blk0 = x_m; x0_blk0 <= x_M; x0_blk0 += x0_blk0_size)\n"
+                 "    a[x0_blk0] = 0.0F;\n}\n")
+    err = _one_error(*run_cli("deps", f, "--function", "bf0"), "b.c:3:", "a const parameter",
+                     "--define x0_blk0_size=VALUE")
+    assert "initialize it" not in err
+    rc, out, err = run_cli("deps", f, "--function", "bf0", "-D", "x0_blk0_size=4")
+    assert rc == 0, err

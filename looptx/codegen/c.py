@@ -428,7 +428,9 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     # a variable whose type holds no loop's values is unused even where loops of its name are
     decls += unused_counters(printer.reuse, body, indent, unused=set(printer.own_types) - printer.reuse)
     if spelled:
-        decls += unused_counters([n for n, before in variant.scop.substituted if before], body, indent,
+        decls += unused_counters([n for n, before in variant.scop.substituted if before]
+                                 # a product of sizes read as the product (ISO-3DFD's dimn1n2)
+                                 + [n for n, init in variant.scop.derived if "*" in str(init)], body, indent,
                                  "its uses read the expression it was set to")
     kept = [f"{indent}#pragma {d}" for d in variant.scop.directives]
     guards = baked_guard(variant.scop) + list(variant.scop.conditionals) if spelled else []

@@ -120,6 +120,16 @@ class Poly:
             d[key] = d.get(key, 0) + c
         return Poly.of(d)
 
+    def expand(self, products: dict) -> "Poly":
+        """Each symbol of `products` replaced by its Poly (a size local `nn = n1*n2`)."""
+        out = Poly.of({})
+        for m, c in self.terms:
+            term = Poly.const(c)
+            for sym in m:
+                term = term * products.get(sym, Poly.sym(sym))
+            out = out + term
+        return out
+
     def degree(self) -> int:
         return max((len(m) for m, _ in self.terms), default=0)
 

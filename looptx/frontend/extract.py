@@ -342,7 +342,8 @@ class Extractor:
                              "a declaration `int i = LB;` or a loop over i right before it")
         else:
             raise self.error(init, "the loop must initialise exactly one iterator",
-                             "write for (i = LB; i < UB; i++)")
+                             "write for (i = LB; i < UB; i++), and compute another variable of the header "
+                             "from i in the body (int t0 = (i + 2) % 3;)")
         if it in self.iterators():
             raise self.error(node, f"loop iterator '{it}' shadows an enclosing loop's iterator",
                              "rename the inner iterator")

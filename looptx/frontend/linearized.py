@@ -66,16 +66,26 @@ class Settled:
                 if a.name in self.shapes else a for a in arrays]
 
 
-def plan_rows(name: str, ctype: str, uses: list, ex, known: dict, fixed: dict | None = None) -> Rows | None:
+def plan_rows(name: str, ctype: str, uses: list, ex, known: dict, fixed: dict | None = None,
+              products: dict | None = None) -> Rows | None:
     """The rows of a linearized array; None when it is to be modelled flat (no chain of size
     products, and every size has a value).  Raises when it can be neither.  `fixed`: the
     sizes --define gives; where the rows cannot be read with them symbolic (a stride `s` in
-    `W*(i*s + ...)`), they are read again at those values."""
+    `W*(i*s + ...)`), they are read again at those values.  `products`: size locals that are
+    products of sizes (ISO-3DFD's `dimn1n2 = n1*n2`), read as those products where the chain
+    of strides needs it (1 | n1 | dimn1n2 is no chain; 1 | n1 | n1*n2 is)."""
     flat = all(p.subs(known).degree() <= 1 for _, acc in uses for p in acc.subs)
     polys = [acc.subs[0] for _, acc in uses]
     strides, parts = _rows_of(uses, polys)
-    used = {x for p in polys for x in p.symbols()} & set(fixed or {})
     failure, extents = _extents(name, strides)
+    present = {x for p in polys for x in p.symbols()} & set(products or {})
+    if failure is not None and present:
+        expanded = [p.expand({x: products[x] for x in present}) for p in polys]
+        strides_x, parts_x = _rows_of(uses, expanded)
+        if _extents(name, strides_x)[0] is None:
+            polys, strides, parts = expanded, strides_x, parts_x
+            failure, extents = _extents(name, strides)
+    used = {x for p in polys for x in p.symbols()} & set(fixed or {})
     if failure is not None and used and not flat:
         # a row length that is a product of sizes --define fixes (`h*stride`) is a number then
         strides, parts = _rows_of(uses, [p.subs({x: fixed[x] for x in used}) for p in polys])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from looptx.frontend.symbols import all_nodes
 
@@ -26,9 +26,9 @@ def _starts(init) -> list[tuple[str, c_ast.Node]] | None:
     return None
 
 
-def _steps(nxt) -> dict[str, int] | None:
+def _steps(exprs) -> dict[str, int] | None:
     out = {}
-    for e in (nxt.exprs if isinstance(nxt, c_ast.ExprList) else [nxt]):
+    for e in exprs:
         if isinstance(e, c_ast.UnaryOp) and e.op in _INC and isinstance(e.expr, c_ast.ID):
             out[e.expr.name] = _INC[e.op]
         elif isinstance(e, c_ast.Assignment) and e.op in ("+=", "-=") and isinstance(e.lvalue, c_ast.ID) \
@@ -41,6 +41,25 @@ def _steps(nxt) -> dict[str, int] | None:
         else:
             return None
     return out
+
+
+def _derived(starts, exprs, it_at) -> dict[str, c_ast.Node]:
+    """Variables the increment sets again from the expression that started them, after the
+    counter moved (Devito's `for (int time = time_m, t0 = (time + 2)%(3); ...; time += 1, t0 =
+    (time + 2)%(3))`): `t0` is that expression of the iterator in every iteration.  `it_at(e)`
+    tells whether an increment expression steps the candidate iterator."""
+    text = c_generator.CGenerator().visit
+    first = dict(starts)
+    order = [n for n, _ in starts]
+    out = {}
+    stepped = False
+    for e in exprs:
+        if it_at(e):
+            stepped = True
+        elif stepped and isinstance(e, c_ast.Assignment) and e.op == "=" and isinstance(e.lvalue, c_ast.ID) \
+                and e.lvalue.name in first and text(e.rvalue) == text(first[e.lvalue.name]):
+            out[e.lvalue.name] = e.rvalue
+    return {n: x for n, x in out.items() if order.index(n) > 0}
 
 
 def _written(node) -> set[str]:
@@ -83,32 +102,39 @@ def paired_iterators(ast) -> dict[str, list[tuple[str, int]]]:
     out: dict[str, list[tuple[str, int]]] = {}
     for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
         for loop in [n for n in all_nodes(fdef.body) if isinstance(n, c_ast.For)]:
-            starts, steps = _starts(loop.init), _steps(loop.next) if loop.next is not None else None
-            if not starts or len(starts) < 2 or steps is None or set(steps) != {n for n, _ in starts}:
-                continue
-            cond = loop.cond
-            if not (isinstance(cond, c_ast.BinaryOp) and isinstance(cond.left, c_ast.ID)
-                    and cond.left.name in steps and abs(steps[cond.left.name]) == 1):
+            starts, cond = _starts(loop.init), loop.cond
+            if not starts or len(starts) < 2 or loop.next is None or not (
+                    isinstance(cond, c_ast.BinaryOp) and isinstance(cond.left, c_ast.ID)):
                 continue
             it = cond.left.name
+            nxt = loop.next.exprs if isinstance(loop.next, c_ast.ExprList) else [loop.next]
+            derived = _derived(starts, nxt, lambda e: _steps([e]) is not None and it in _steps([e]))
+            if [n for n, _ in starts].index(it) > min(([n for n, _ in starts].index(d) for d in derived),
+                                                       default=len(starts)):
+                continue                # a value set from the iterator before the iterator is
+            steps = _steps([e for e in nxt if not (isinstance(e, c_ast.Assignment) and e.op == "="
+                                                   and isinstance(e.lvalue, c_ast.ID) and e.lvalue.name in derived)])
+            if steps is None or set(steps) != {n for n, _ in starts} - set(derived) \
+                    or it not in steps or abs(steps[it]) != 1:
+                continue
             start = dict(starts)
             body_sets = _written(loop.stmt)
-            changed = body_sets | set(steps)
+            changed = body_sets | set(steps) | set(derived)
             others = [n for n, _ in starts if n != it]
-            if any(n in body_sets or _names(start[n]) & changed for n in others) \
-                    or _names(start[it]) & changed:
+            if any(n in body_sets or _names(start[n]) & changed - ({it} if n in derived else set())
+                   for n in others) or _names(start[it]) & changed:
                 continue
             declared = isinstance(loop.init, c_ast.DeclList)
             if not declared and _read_outside(fdef.body, loop, others):
                 continue
             for name in others:
-                _replace(loop.stmt, name, _counted(start[name], steps[name], it, start[it], steps[it]))
+                _replace(loop.stmt, name, (lambda e=start[name]: copy.deepcopy(e)) if name in derived
+                         else _counted(start[name], steps[name], it, start[it], steps[it]))
                 out.setdefault(fdef.decl.name, []).append((name, loop.coord.line if loop.coord else 0))
             if declared:
                 loop.init = c_ast.DeclList([d for d in loop.init.decls if d.name == it], loop.init.coord)
             else:
                 loop.init = next(e for e in loop.init.exprs if e.lvalue.name == it)
-            nxt = loop.next.exprs if isinstance(loop.next, c_ast.ExprList) else [loop.next]
             loop.next = next(e for e in nxt if (e.expr if isinstance(e, c_ast.UnaryOp) else e.lvalue).name == it)
     return out
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from looptx.errors import SourceError, note_once
 from looptx.frontend.extract import Extractor, RawStmt
 from looptx.frontend.fallback import as_c, checked_row_facts, note_row_facts
+from looptx.frontend.affine import Poly
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
 from looptx.frontend.names import to_user
 from looptx.frontend.regions import Region
@@ -52,7 +53,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                                      "out" if kinds == {"write"} else "in")
         rows = None
         if len(sym.dims) == 1 and any(p.degree() > 1 for _, acc in uses for p in acc.subs):
-            rows = plan_rows(name, resolve_typedef(sym.ctype, symbols.get), uses, ex, known, fixed_vals)
+            rows = plan_rows(name, resolve_typedef(sym.ctype, symbols.get), uses, ex, known, fixed_vals,
+                             _size_products(derived, params))
         if rows is not None:
             all_rows.append(rows)
             for k, (st, acc) in enumerate(uses):
@@ -184,3 +186,16 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
         note_once(path, span[0] or 1, f"the region is modelled at {sizes} (the #define value{'s' if len(scop.baked) > 1 else ''}), "
                   f"{' and '.join(why)}; the output checks the build with #if (give other values with --define)")
     return scop
+
+
+def _size_products(derived, params) -> dict:
+    """Size locals whose initializer is a product of sizes (`int dimn1n2 = n1*n2;`), as Polys."""
+    out = {}
+    for name, init in derived:
+        words = [w.strip() for w in str(init).strip().strip("()").split("*")]
+        if len(words) > 1 and all(w in params or w.isdigit() for w in words):
+            term = Poly.const(1)
+            for w in words:
+                term = term * (Poly.const(int(w)) if w.isdigit() else Poly.sym(w))
+            out[name] = term
+    return out

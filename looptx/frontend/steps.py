@@ -169,6 +169,10 @@ def _what(sym: Symbol | None, name: str) -> tuple[str, str]:
                 f"the step must be a constant: {fix}")
     if sym.kind != "var":
         return (f"no integer ({sym.kind})", "write an integer constant step")
+    if sym.is_const and "=" not in sym.decl_text:
+        # Devito's `const int x0_blk0_size` parameter: nothing in the file gives it a value
+        return ("a const parameter (its value is known only when the program runs)",
+                f"looptx models loops with a constant step only: {fix}")
     if sym.is_const:
         return ("a const variable whose initializer is no constant looptx can see",
                 f"initialize it with an integer constant, or {fix}")
