@@ -290,6 +290,14 @@ def in_file_numbers(e: LooptxError, base: int) -> None:
         e.hint = file_numbered(e.hint, base)
 
 
+def _in_script_form(e: LooptxError, rec: Recipe) -> None:
+    """A CHiLL script's step gets the remedy in the script's dialect, not the YAML recipe's."""
+    st = next((s for s in rec.steps if s.index == e.step), None)
+    if st is not None and e.hint and re.match(r"\s*\w+\s*\(", st.text or ""):
+        e.hint = re.sub(r"distribute \{stmts: \[([\d, ]+)\], loop: (\w+)\}",
+                        lambda m: f'distribute([{m.group(1)}],"{m.group(2)}")', e.hint)
+
+
 def file_numbered(text: str, base: int) -> str:
     """`text` with the region's statement numbers as the file numbers them (from `base`)."""
     if not base:
@@ -319,6 +327,7 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
             variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
         except LooptxError as e:
             in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else 0)
+            _in_script_form(e, rec)
             raise
         # a command-line recipe is shown with the file's numbers, so that it can be given again
         base = recipe_bases(recipe, program)[i] if recipe is not None else 0

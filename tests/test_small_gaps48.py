@@ -210,3 +210,100 @@ def test_a_const_parameter_step_is_called_a_parameter(tmp_path):
     assert "initialize it" not in err
     rc, out, err = run_cli("deps", f, "--function", "bf0", "-D", "x0_blk0_size=4")
     assert rc == 0, err
+
+
+GEMM = """#define NI 20
+#define NJ 25
+void kernel_gemm(int ni, int nj, double beta, double C[NI][NJ])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < ni; i++)
+    for (j = 0; j < nj; j++)
+      C[i][j] *= beta;
+#pragma endscop
+}
+"""
+
+
+def test_a_define_of_a_loop_counter_is_refused_at_its_loop(tmp_path):
+    f = tmp_path / "g.c"
+    f.write_text(GEMM)
+    _one_error(*run_cli("transform", f, "-D", "i=3"), "g.c:7:3:", "'i' is a loop counter")
+    # the case-blind match of a #define comes first, and a counter is never suggested
+    err = _one_error(*run_cli("transform", f, "-D", "Ni=3"), "did you mean 'NI'?")
+    assert "--define i=" not in err
+    rc, out, err = run_cli("transform", f, "-D", "ni=7")
+    assert rc == 0, err
+
+
+def test_a_peel_without_amounts_peels_the_first_iteration_as_chill_does(tmp_path):
+    f, r = tmp_path / "g.c", tmp_path / "r.yaml"
+    f.write_text(GEMM)
+    r.write_text("steps:\n  - peel: {stmt: 0, loop: j}\n")
+    rc, out, err = run_cli("transform", f, "--recipe", r)
+    assert rc == 0 and "C[i][0] *= beta;" in out.replace("C[i][0] = C[i][0] * beta", "C[i][0] *= beta;"), out + err
+    _ok(*run_cli("run", f, "--recipe", r, "-D", "ni=5", "-D", "nj=9"))
+
+
+def test_a_pragma_on_a_loop_that_runs_once_is_noted_as_dropped(tmp_path):
+    f, r = tmp_path / "g.c", tmp_path / "r.yaml"
+    f.write_text(GEMM)
+    r.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 64, control: ii}\n"
+                 "  - omp_for: {stmt: 0, loop: ii}\n")
+    rc, out, err = run_cli("transform", f, "--recipe", r, "-D", "ni=20", "-D", "nj=25")
+    assert rc == 0 and "pragma omp" not in out and "the pragma of loop 'ii' is dropped" in err, out + err
+    rc, out, err = run_cli("transform", f, "--recipe", r)
+    assert rc == 0 and "#pragma omp parallel for" in out and "dropped" not in err, out + err
+
+
+SYMM = """#define M 20
+#define N 24
+void kernel_symm(int m, int n, double alpha, double beta, double C[M][N], double A[M][M], double B[M][N])
+{
+  int i, j, k;
+  double temp2;
+#pragma scop
+  for (i = 0; i < m; i++)
+    for (j = 0; j < n; j++) {
+      temp2 = 0;
+      for (k = 0; k < i; k++) {
+        C[k][j] += alpha * B[i][j] * A[i][k];
+        temp2 += B[k][j] * A[i][k];
+      }
+      C[i][j] = beta * C[i][j] + alpha * B[i][j] * A[i][i] + alpha * temp2;
+    }
+#pragma endscop
+}
+"""
+
+
+def test_a_privatized_function_variable_jammed_gives_no_uninitialized_warning(tmp_path):
+    # PolyBench symm's temp2: copy 0 of the jam is the function's own, declared without a value
+    f, r, o = tmp_path / "s.c", tmp_path / "r.yaml", tmp_path / "s_t.c"
+    f.write_text(SYMM)
+    r.write_text("steps:\n  - privatize: {var: temp2, at: j}\n  - unroll_jam: {stmt: 1, loop: j, factor: 3}\n")
+    rc, out, err = run_cli("transform", f, "--recipe", r, "-o", o)
+    assert rc == 0, err
+    proc = subprocess.run(["gcc", "-O2", "-Wall", "-Wno-unknown-pragmas", "-Werror", "-c", str(o), "-o",
+                           str(tmp_path / "s.o")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    _ok(*run_cli("run", f, "--recipe", r, "-D", "m=7", "-D", "n=10"))
+
+
+@pytest.mark.parametrize("cond, at", [("L1 >= 5", "5"), ("L1 > 4", "(4) + 1"), ("5 > L1", "5"),
+                                      ("L1 <= 4", "(4) + 1"), ("4 < L1", "(4) + 1")])
+def test_chill_split_conditions_of_every_direction(tmp_path, cond, at):
+    f = tmp_path / "m.c"
+    f.write_text(MM_CHILL.replace('tile(0,3,16,1,"kk","kc")', f'split(0,1,"{cond}")'))
+    rc, out, err = run_cli("transform", f)
+    assert rc == 0 and f"split: {{stmt: 0, loop: 1, at: {at}}}" in out, out + err
+
+
+def test_a_chill_scripts_remedy_is_in_the_scripts_dialect(tmp_path):
+    f = tmp_path / "m.c"
+    f.write_text(MM_CHILL.replace('tile(0,3,16,1,"kk","kc")', 'tile(1,3,16,1)').replace(
+        "    for (j = 0; j < N; j++)\n", "  { C[i][0] = 0;\n    for (j = 0; j < N; j++)\n").replace(
+        "B[k][j];\n", "B[k][j]; }\n"))
+    err = _one_error(*run_cli("transform", f), "step 1 (tile)")
+    assert 'distribute([1],"i")' in err and "stmts:" not in err, err

@@ -410,6 +410,26 @@ def baked_guard(scop, facts: bool = True) -> list[str]:
     return out
 
 
+def _note_dropped_pragmas(variant: Variant, node: K.Node) -> None:
+    """A pragma or omp_for on a loop that runs once at these sizes (a tile's control loop whose
+    size covers the trip count) has no loop to stand on in the output: say so, as a tuned
+    point would otherwise lose its parallelism unseen."""
+    printed = set()
+    for f in K.nodes(node, K.For):
+        leaf = next(iter(K.leaves(f.body)), None)
+        ld = loop_dim(variant, leaf.stmt, f.dim) if leaf is not None and f.dim >= 0 else None
+        if ld is not None:
+            printed.add(ld.name)
+    lost = sorted({d.name for p in variant.pieces for d in p.dims
+                   if isinstance(d, LoopDim) and d.pragmas and d.name not in printed})
+    if lost:
+        from looptx.errors import note_once
+        where = variant.scop.where()
+        note_once(where["file"], where["line"], f"the pragma of loop {', '.join(map(repr, map(to_user, lost)))} "
+                  "is dropped: that loop runs once at these sizes, so the output has no loop to put it on "
+                  "(give it to the loop inside, or a tile size below the trip count)")
+
+
 def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
                  spelled: bool = False) -> list[str]:
     """The regenerated region as a C block (without the file's base indentation); for the
@@ -417,12 +437,19 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     printer = CPrinter(variant, indent, spelled=spelled)
     printer.root = node
     printer.count_with_own(node)
+    if spelled:
+        _note_dropped_pragmas(variant, node)
     body = team_lines(printer, node, 1) if variant.scop.team and variant.scop.team_kind == "team" \
         else printer.lines(node, 1)
     jammed = jammed_locals(variant.scop, node)
     decls = [indent + _zeroed(a.spelled_decl if spelled and a.spelled_decl else a.decl,
                               a.ctype if a.name in jammed else None)
              for a in variant.scop.arrays if a.local and a.decl and not (spelled and a.declared_by_function)]
+    # the function's own variable is the jam's copy 0: set like the other copies' declarations
+    # (it is the region's, dead after it)
+    decls += [f"{indent}{a.name} = 0;" for a in variant.scop.arrays
+              if spelled and a.local and a.declared_by_function and a.is_scalar and a.name in jammed
+              and _zeroed(f"{a.ctype} {a.name};", a.ctype) != f"{a.ctype} {a.name};"]
     decls += [indent + d for d in copy_decls(variant.scop, node, spelled)]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
     # a variable whose type holds no loop's values is unused even where loops of its name are

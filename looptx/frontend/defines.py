@@ -117,10 +117,40 @@ def _refuse_pointer(path: str, text: str, code: str, name: str, value) -> None:
                       f"{os.path.basename(path)}, not a size", hint=hint, file=path, line=line, col=col)
 
 
+def _not_a_size(name: str, code: str):
+    """The match that makes `name` a loop counter of the file, and what it is; None for a name
+    that may be a size.  (A floating-point value is one: `run` reads it as the value its
+    harness gives the variable.)"""
+    if re.search(rf"^[ \t]*#[ \t]*(?:define|ifn?def|if|elif)\b[^\n]*\b{re.escape(name)}\b", code, re.M):
+        return None
+    e = re.escape(name)
+    if re.search(rf"[(,]\s*(?:const\s+)?(?:(?:unsigned|signed|int|long|short|size_t)\s+)+{e}\s*[,)]", code):
+        return None                               # an integer parameter of some function: a size there
+    counter = re.search(rf"\bfor\s*\(\s*(?:(?:unsigned|signed|int|long|short|size_t|register)\s+)*{e}\s*=", code)
+    if counter:
+        return counter, "a loop counter"
+    return None
+
+
+def _refuse_counter(path: str, text: str, code: str, name: str, value) -> None:
+    """-D of a loop counter: no build, model or harness reads it."""
+    found = _not_a_size(name, code)
+    if found is None:
+        return
+    line, col = SourceText(text, path).pos(found[0].start())
+    raise LooptxError(f"-D {name}={value}: '{name}' is {found[1]} in {os.path.basename(path)}, not a size",
+                      hint="drop this --define: it fixes integer sizes, parameters and macros", file=path,
+                      line=line, col=col)
+
+
 def _suggestion(name: str, code: str, perf: frozenset[str]) -> str | None:
     likely = set(_DEFINE.findall(code)) | set(_INT_DECL.findall(code)) | set(perf)
+    same_case = [n for n in sorted(likely) if n.lower() == name.lower()]
+    if same_case:
+        return same_case[0]                       # `-D Ni=3` for PolyBench's NI
     for pool in (likely, set(_IDENT.findall(code)) - _NOT_NAMES):
-        close = difflib.get_close_matches(name, sorted(pool), n=1, cutoff=0.6)
+        close = [c for c in difflib.get_close_matches(name, sorted(pool), n=5, cutoff=0.6)
+                 if _not_a_size(c, code) is None]
         if close:
             return close[0]
     return None
@@ -161,6 +191,7 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
         if _is_found(name, words):
             code = code if code is not None else blank(text, [(c.start, c.end) for c in scan_comments(text)])
             _refuse_pointer(path, text, code, name, value)
+            _refuse_counter(path, text, code, name, value)
             continue
         src = SourceText(text, path)
         code = blank(text, [(c.start, c.end) for c in scan_comments(text)])

@@ -133,7 +133,7 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
         if calls and not loops and why.startswith("a branch with such"):
             # NPB's `if (timeron) timer_stop(t_rhs);` between two nests of one region
             e.hint = (f"the branch calls '{calls[0]}', which a region cannot hold: mark the loop nests "
-                      "around it as regions of their own (or use --function), so the call stays outside")
+                      "around it as regions of their own (#pragma scop ... #pragma endscop), so the call stays outside")
         elif not ex.loops and why.startswith("a branch with such"):
             # HPCCG's waxpby: `if (alpha == 1.0) { for ... } else { for ... }` chooses a nest
             e.hint = ("the branch chooses between loop nests: mark each nest as a region of its own "

@@ -467,9 +467,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         need(3, 'split(0,"i","N/2")')
         at = a[2]
         if isinstance(at, str):
-            m = re.fullmatch(r"\s*L(\d+)\s*(<=|<)\s*(.+)", at)
-            if m:
-                at = m.group(3) if m.group(2) == "<" else f"({m.group(3)}) + 1"
+            at = _split_cut(at, a[1])
             # a performance param in the condition ("L1 < S") has its value here, as a bare one has
             at = re.sub(r"\b[A-Za-z_]\w*\b", lambda w: _bound_int(ln, w.group()), at)
         return [("split", {"stmt": stmt_of(a[0]), "loop": a[1], "at": at})]
@@ -489,8 +487,10 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return [("scale", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2]})]
     if name == "shift":
         need(3, 'shift(0,"i",1)')
-        listed = {"stmts": list(a[0])} if isinstance(a[0], list) else {}
-        return [("shift", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2], **listed})]
+        # CHiLL's shift(2,1,3) is shift([2],1,3): statement 2 against the others of the loop,
+        # not the whole loop
+        listed = list(a[0]) if isinstance(a[0], list) else [a[0]]
+        return [("shift", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2], "stmts": listed})]
     if name == "shift_to":
         need(3, 'shift_to(0,"i",0)')
         return [("shift_to", {"stmt": stmt_of(a[0]), "loop": a[1], "to": a[2]})]
@@ -577,3 +577,18 @@ def _is_ref_list(x) -> bool:
     """CHiLL's [(stmt, [ref#, ...]), ...] (parsed as lists)."""
     return isinstance(x, (list, tuple)) and bool(x) and all(
         isinstance(e, (list, tuple)) and len(e) == 2 and isinstance(e[0], int) for e in x)
+
+
+def _split_cut(cond: str, loop) -> str:
+    """The value where a CHiLL split condition on the loop (`L1 < e`, `L1 >= e`, `e > i`, ...)
+    cuts it: the iterations below it and the rest are the two parts."""
+    me = rf"(?:L\d+|{re.escape(loop)})" if isinstance(loop, str) else r"L\d+"
+    m = re.fullmatch(rf"\s*{me}\s*(<=|<|>=|>)\s*(.+?)\s*", cond)
+    if m:
+        op, e = m.groups()
+    else:
+        m = re.fullmatch(rf"\s*(.+?)\s*(<=|<|>=|>)\s*{me}\s*", cond)
+        if not m:
+            return cond
+        e, op = m.group(1), {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[m.group(2)]
+    return e if op in ("<", ">=") else f"({e}) + 1"
