@@ -91,9 +91,9 @@ LOCAL_IN = """void scal(int n, float alpha, float *x, float *y) {
 @needs_nvcc
 @pytest.mark.parametrize("src, sig", [
     # k is written before every read and dead after: the caller has no k to give
-    (LOCAL, "scal_host(int n, float alpha, float *__restrict__ x, float *__restrict__ y)"),
+    (LOCAL, "scal_host_status(int n, float alpha, float *__restrict__ x, float *__restrict__ y)"),
     # set before the region, k is an input of the region, passed by value
-    (LOCAL_IN, "scal_host(int n, float *__restrict__ x, float *__restrict__ y, float k)"),
+    (LOCAL_IN, "scal_host_status(int n, float *__restrict__ x, float *__restrict__ y, float k)"),
 ])
 def test_the_host_function_keeps_the_functions_scratch_variables(tmp_path, src, sig):
     (tmp_path / "s.c").write_text(src)
@@ -104,7 +104,7 @@ def test_the_host_function_keeps_the_functions_scratch_variables(tmp_path, src, 
                            tmp_path / "r.yaml", "--target", "cuda")
     assert rc == 0, err
     assert f'extern "C" int {sig}' in out, out
-    host = out[out.index("int scal_host"):]
+    host = out[out.index("int scal_host_status"):]
     if src is LOCAL:
         assert "cudaMalloc((void **)&lx_d_k" in host and "cudaMemcpy(lx_d_k" not in host \
             and "cudaMemcpy(k," not in host, host

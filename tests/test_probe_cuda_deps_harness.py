@@ -50,7 +50,7 @@ MV_R = """steps:
 MV_CALLER = """
 int call_mv(int n, const double *A, const double *x, double *y, double *u)
 {
-  return mv_host(n, A, x, y, u);
+  return mv_host_status(n, A, x, y, u);
 }
 """
 
@@ -60,7 +60,7 @@ def test_host_function_keeps_the_const_of_the_original_parameters(tmp_path):
     _write(tmp_path, "mv", MV, MV_R)
     p = cli("transform", "mv.c", "--recipe", "mv.yaml", "--target", "cuda", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    head = re.search(r'extern "C" int mv_host\(([^)]*)\)', p.stdout).group(1)
+    head = re.search(r'extern "C" int mv_host_status\(([^)]*)\)', p.stdout).group(1)
     # u is only read but not declared const: the caller's prototype says `double *u`
     # and its parameters in their order, so that a call written for mv matches
     assert head == ("int n, const double *__restrict__ A, const double *__restrict__ x, "

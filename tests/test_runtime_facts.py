@@ -201,7 +201,7 @@ def _scale_cu(tmp_path) -> str:
 @needs_nvcc
 def test_cuda_host_code_refuses_sizes_that_break_the_fact(tmp_path):
     cu = _scale_cu(tmp_path)
-    for fn in ("lx_launch_scale", "scale_host"):
+    for fn in ("lx_launch_scale", "scale_host_status"):
         body = cu[cu.index(f'extern "C" int {fn}('):]
         body = body[:body.index("\n}\n")]
         # an empty region (m or n below 1) runs nothing and is not refused
@@ -218,7 +218,7 @@ int main(void)
   for (int t = 0; t < 5; t++) {
     int m = sizes[t][0], n = sizes[t][1], ldc = sizes[t][2];
     for (int q = 0; q < 4000; q++) c[q] = ref[q] = (float)(q % 13);
-    int rc = scale_host(m, n, ldc, 0.5f, c);
+    int rc = scale_host_status(m, n, ldc, 0.5f, c);
     if (ldc < n && m > 0) {
       if (rc != (int)cudaErrorInvalidValue) { printf("rc %d at ldc < n\\n", rc); return 1; }
       for (int q = 0; q < 4000; q++) if (c[q] != ref[q]) { printf("wrote at ldc < n\\n"); return 1; }

@@ -307,3 +307,39 @@ def test_a_chill_scripts_remedy_is_in_the_scripts_dialect(tmp_path):
         "B[k][j];\n", "B[k][j]; }\n"))
     err = _one_error(*run_cli("transform", f), "step 1 (tile)")
     assert 'distribute([1],"i")' in err and "stmts:" not in err, err
+
+
+COPY2D = """#define N 30
+#define M 20
+double a[N][M], b[N][M];
+void copy2d(double s)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    b[i][0] = s;
+    for (j = 0; j < M; j++)
+      a[i][j] = s * b[i][j];
+  }
+#pragma endscop
+}
+"""
+
+
+def test_combine_takes_a_defined_extent_at_its_value_and_says_when_it_would_split(tmp_path):
+    f, r = tmp_path / "c.c", tmp_path / "r.yaml"
+    f.write_text(COPY2D)
+    r.write_text("steps:\n  - combine: {stmt: 1, loops: [i, j]}\n")
+    err = _one_error(*run_cli("transform", f, "--recipe", r), "step 1 (combine)",
+                     "combine would split loop 'i': statement 0 shares it", "distribute {stmts: [1], loop: i}")
+    r.write_text("steps:\n  - distribute: {stmts: [1], loop: i}\n  - combine: {stmt: 1, loops: [i, j]}\n")
+    rc, out, err = run_cli("transform", f, "--recipe", r)
+    assert rc == 0 and "#if M != 20" in out and "combined at M = 20" in err, out + err
+    _ok(*run_cli("run", f, "--recipe", r))
+
+
+def test_a_define_of_a_file_const_is_located_at_its_declaration(tmp_path):
+    f = tmp_path / "k.c"
+    f.write_text("const int nx = 50;\ndouble u[100];\nvoid k(void) {\n  int i;\n#pragma scop\n"
+                 "  for (i = 1; i < nx - 1; i++)\n    u[i] = 0.5 * u[i];\n#pragma endscop\n}\n")
+    _one_error(*run_cli("transform", f, "-D", "nx=30"), "k.c:1:11:", "the file sets it to 50")

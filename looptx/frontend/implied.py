@@ -288,6 +288,12 @@ def check_derived_agree(derived, values: dict, defines: dict, decls, where, path
             continue
         decl = next((d for d in decls if d.name == name), None)
         line, col = where(decl) if decl is not None else (None, None)
+        if not re.search(r"[A-Za-z_]", str(init)):
+            # a constant (a file-scope `const int nx = 50;`): no size makes it another value
+            raise SourceError(f"-D {name}={given} does not change '{name}': the file sets it to {int(v)} and "
+                              f"nothing changes it, so code made for {name} = {given} would never run",
+                              hint=f"drop -D {name}, or change the declaration", file=path, line=line or None,
+                              col=col or None)
         raise SourceError(f"-D {name}={given} disagrees with what the function sets it to before the region, "
                           f"{to_user(init)} = {int(v)} at these sizes", hint=f"drop -D {name}, or give sizes "
                           f"that make {to_user(init)} equal {given}", file=path, line=line or None, col=col or None)

@@ -61,6 +61,7 @@ def fuse(v: Variant, stmts: list[int], loop=None, *, level: int | None = None,
                               f"but loop '{v.pieces[k].dims[pos].name}' of statement {s} is at depth "
                               f"{pos // 2 + 1}", hint="fuse loops at the same depth")
         sx = v.pieces[where[0][0]]
+        _check_same_direction(lead, sx, s0, s, pos0, by_level=not by_name and loops is None)
         key = sx.prefix(pos0)
         group = [k for k, q in enumerate(v.pieces)
                  if k not in moved and len(q.dims) > pos0 and q.prefix(pos0) == key
@@ -164,6 +165,21 @@ def _renamed(d: LoopDim, rename: dict[str, str]) -> LoopDim:
     if base not in rename and counted == d.counted:
         return d
     return replace(d, name=rename.get(base, base) + d.name[len(base):], counted=counted)
+
+
+def _check_same_direction(lead: Piece, sx: Piece, s0: int, s: int, pos0: int, by_level: bool) -> None:
+    """Iterations are aligned by value, and a downward loop's schedule value is -j: fused with
+    an upward loop, its iterations would all sort before the other's, which runs the later nest
+    first instead of fusing (a forward and a backward sweep, adi, Thomas)."""
+    for j in range(1, pos0 + 1, 2):
+        a, b = lead.dims[j], sx.dims[j]
+        if a.reversed == b.reversed:
+            continue
+        way = lambda d: "downwards" if d.reversed else "upwards"
+        loop = j // 2 + 1 if by_level else to_user(b.name)
+        raise RecipeError(f"cannot fuse: loop '{to_user(a.name)}' of statement {s0} runs {way(a)} but loop "
+                          f"'{to_user(b.name)}' of statement {s} runs {way(b)}",
+                          hint=f"reverse one of them first (reverse {{stmt: {s}, loop: {loop}}})")
 
 
 def _check_named_later(v: Variant, members: list[int], rename: dict[str, str]) -> None:

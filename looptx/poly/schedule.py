@@ -109,8 +109,6 @@ def _check_name_free(v: Variant, group, name: str):
                               hint="choose another name")
 
 
-# ---- isl helpers ---------------------------------------------------------------------------
-
 # ---- the steps -----------------------------------------------------------------------------
 
 def permute(v: Variant, stmt: int, order: list) -> Variant:
@@ -118,29 +116,38 @@ def permute(v: Variant, stmt: int, order: list) -> Variant:
     if len(set(order)) != len(order):
         twice = next(n for n in order if order.count(n) > 1)
         raise RecipeError(f"permute: loop '{to_user(twice)}' is named twice in the order", hint="name each loop once")
-    _, p = _pieces(v, stmt)[0]
-    positions = sorted(p.position_of(n) for n in order)
-    placed = dict(zip(positions, order))            # position -> loop name now placed there
-    outer = positions[0]
-    group = sharing(v, stmt, p.dims[outer].name)
-    pieces = list(v.pieces)
-    for k, _ in group:
-        q = pieces[k]
-        shared = [pos for pos in positions
-                  if pos < len(q.dims) and isinstance(q.dims[pos], LoopDim)
-                  and q.dims[pos].name == p.dims[pos].name and q.prefix(pos) == p.prefix(pos)]
-        new_names = {placed[pos] for pos in shared}
+    # The parts of a split, a peel or an unroll's cleanup are the statement too: permuting one
+    # left the other in its old order under the permuted names.  Each part's loops move, and a
+    # loop another statement shares with a part must move the same way there, or it would split.
+    parts = _pieces(v, stmt)
+    moves: dict[int, dict[int, str]] = {}             # piece -> {position: loop name placed there}
+    placed_at: dict[tuple, str] = {}                  # a part's loop (pos, prefix, name) -> new name
+    for k, p in parts:
+        positions = sorted(p.position_of(n) for n in order)
+        moves[k] = dict(zip(positions, order))
+        for pos in positions:
+            placed_at[(pos, p.prefix(pos), p.dims[pos].name)] = moves[k][pos]
+    for k, q in enumerate(v.pieces):
+        shared = {pos: placed_at[key] for pos, d in enumerate(q.dims)
+                  if isinstance(d, LoopDim) and (key := (pos, q.prefix(pos), d.name)) in placed_at}
+        if not shared or k in moves:
+            continue
+        new_names = set(shared.values())
         old_names = {q.dims[pos].name for pos in shared}
         if new_names != old_names:
             # loops above the first changed position stay put: distributing there is the least that works
-            cut = q.dims[next(pos for pos in shared if placed[pos] != q.dims[pos].name)].name
+            cut = q.dims[next(pos for pos in sorted(shared) if shared[pos] != q.dims[pos].name)].name
             raise RecipeError(f"permute would split loop '{cut}': statement {q.stmt} shares it but is "
                               f"not inside loop {sorted(new_names - old_names)[0]}",
                               hint=f"distribute the statements first (distribute {{stmts: [{stmt}], loop: {cut}}})")
-        by_name = {q.dims[pos].name: q.dims[pos] for pos in shared}
+        moves[k] = shared
+    pieces = list(v.pieces)
+    for k, placed in moves.items():
+        q = pieces[k]
+        by_name = {q.dims[pos].name: q.dims[pos] for pos in placed}
         dims = list(q.dims)
-        for pos in shared:
-            dims[pos] = by_name[placed[pos]]
+        for pos, name in placed.items():
+            dims[pos] = by_name[name]
         pieces[k] = replace(q, dims=counted_tiles(tuple(dims)))
     return v.evolve(pieces=normalize(pieces))
 
@@ -515,6 +522,10 @@ def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Vari
     for k, pos in group:
         q = pieces[k]
         pb = q.position_of(b)
+        if pb != pos + 2 and q.stmt != stmt and b not in (d.name for d in q.dims if isinstance(d, LoopDim)):
+            raise RecipeError(f"combine would split loop '{to_user(a)}': statement {q.stmt} shares it but is not "
+                              f"inside loop '{to_user(b)}'",
+                              hint=f"distribute the statements first (distribute {{stmts: [{stmt}], loop: {a}}})")
         if pb != pos + 2:
             raise RecipeError(f"combine: loop '{b}' is not immediately inside '{a}' for statement {q.stmt}",
                               hint="combine two perfectly nested loops")
@@ -535,9 +546,21 @@ def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Vari
                                "sizes where the loops run")
     if trip is None or hi_b is None or lo_b is None:
         fixed = not set(v.scop.params) - {n for n, _ in v.scop.fixed}
-        raise RecipeError(f"combine: loop '{b}' needs a constant extent",
-                          hint="its extent varies with the loops around it; combine loops with fixed bounds"
-                          if fixed else "fix the sizes with --define")
+        error = RecipeError(f"combine: loop '{b}' needs a constant extent",
+                            hint="its extent varies with the loops around it; combine loops with fixed bounds"
+                            if fixed else "fix the sizes with --define")
+
+        def extent_of(w: Variant) -> tuple[int, int]:
+            rw = _ranges(w, group, pos + 2).project_out(isl.dim_type.set, 0, pos + 2)
+            lo, hi = (None, None) if rw.is_empty() else (_constant(rw.dim_min(0)), _constant(rw.dim_max(0)))
+            if lo is None or hi is None:
+                raise error
+            return lo, hi
+        # a #defined extent (or a constant local's) is taken at its value, as unroll does
+        v = at_macro_value(v, extent_of, error, f"loop '{to_user(b)}' is combined")
+        lo_b, hi_b = extent_of(v)
+        lb_b = _global_min(v, group, pos + 2)
+        pieces = list(v.pieces)
     extent = hi_b - lo_b + 1
     for k, pos in group:
         q = pieces[k]

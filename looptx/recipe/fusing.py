@@ -27,11 +27,21 @@ def fuse_step(v: Variant, st: Step) -> Variant:
                            hint="write stmts: [0, 1] with loops: [i, j]")
         spec = st.get("level") or st["loop"]
         stmts = sorted({v.pieces[k].stmt for k, _ in S.sharing(v, 0, S.resolve_name(v, 0, spec))})
-    out = F.fuse(v, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops"))
+    try:
+        out = F.fuse(v, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops"))
+    except RecipeError as e:
+        # a script's remedy in the script's own form: fuse([0,1],1) is told reverse(1,1)
+        if e.hint and _CALL.match(st.text or ""):
+            e.hint = _REVERSE.sub(lambda m: f"reverse({m.group(1)},{m.group(2)})", e.hint)
+        raise
     new = renames(out)[len(renames(v)):]
     if new:
         note_once(st.file or "recipe", st.line, f"step {st.index} (fuse): " + _say_renamed(new))
     return out
+
+
+_CALL = re.compile(r"\s*\w+\s*\(")
+_REVERSE = re.compile(r"reverse \{stmt: (\d+), loop: (\d+)\}")
 
 
 def _say_renamed(new: list[Renamed]) -> str:
