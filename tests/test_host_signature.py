@@ -81,6 +81,11 @@ int main(void) {
   for (int i = 0; i < n * cols; i++) if (y[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
   if (axpy2_host_status(n, 16, 2.0, x, y) != (int)cudaErrorInvalidValue) return 4;
   for (int i = 0; i < n * cols; i++) if (y[i] != want[i]) { printf("changed at %d\\n", i); return 5; }
+  /* the contract's void entry point: the same work, and what failed on stderr */
+  for (int i = 0; i < n * cols; i++) { y[i] = i * 0.25; }
+  axpy2_host(n, cols, 2.0, x, y);
+  for (int i = 0; i < n * cols; i++) if (y[i] != want[i]) { printf("void differs at %d\\n", i); return 6; }
+  axpy2_host(n, 16, 2.0, x, y);
   printf("ok\\n");
   return 0;
 }
@@ -92,6 +97,7 @@ def test_a_call_written_for_the_original_runs_on_gpu(tmp_path):
     (tmp_path / "main.cu").write_text(_cu(tmp_path, AXPY, MAP_IJ, "--define", "m=32") + AXPY_DRIVER)
     p = gpu_build_and_run(tmp_path / "main.cu")
     assert p.returncode == 0 and p.stdout.strip() == "ok", (p.returncode, p.stdout)
+    assert "axpy2_host: invalid argument" in p.stderr, p.stderr
 
 
 CAST = """\

@@ -13,16 +13,40 @@ from looptx.codegen.unroll import _conjuncts, _flatten, _isl_cond, _isl_text
 from looptx.poly.implied import never, readable
 
 
-def _loop_facts(node: K.For) -> tuple[str, ...]:
-    init, cond = _isl_text(node.init), _isl_cond(node.cond)
+def _args(e: ir.Expr, fn: str) -> list[ir.Expr]:
+    if isinstance(e, ir.Call) and e.fn == fn:
+        return [x for a in e.args for x in _args(a, fn)]
+    return [e]
+
+
+def _split(c: ir.Expr) -> list[ir.Expr]:
+    """`c` as a list of conditions whose conjunction it is, with `x <= min(a, b)` as `x <= a`
+    and `x <= b`: isl reads a min or max as one piece per argument, so a tile loop of a skewed
+    nest (5-way min and 4-way max bounds, nested 4 deep) read whole is a union of thousands of
+    pieces, and each emptiness check took seconds."""
     out = []
-    if init is not None:
-        out.append(f"{node.var} >= {init}")
-        if node.step > 1:
-            out.append(f"({node.var} - ({init})) mod {node.step} = 0")
-    if cond is not None and node.step > 0:
-        out.append(cond)
-    return tuple(f for f in out if readable(f))
+    for x in _conjuncts(c):
+        if isinstance(x, ir.Bin) and x.op in ("<", "<=", ">", ">="):
+            lo_hi = ("lx_max", "lx_min") if x.op in ("<", "<=") else ("lx_min", "lx_max")
+            out += [ir.Bin(x.op, a, b) for a in _args(x.a, lo_hi[0]) for b in _args(x.b, lo_hi[1])]
+        else:
+            out.append(x)
+    return out
+
+
+def _facts(c: ir.Expr) -> tuple[str, ...]:
+    texts = [_isl_cond(x) for x in _split(c)]
+    return tuple(t for t in texts if t is not None and readable(t))
+
+
+def _loop_facts(node: K.For) -> tuple[str, ...]:
+    init = _isl_text(node.init)
+    out = _facts(ir.Bin(">=", ir.Var(node.var), node.init))
+    if init is not None and node.step > 1:
+        out += tuple(f for f in (f"({node.var} - ({init})) mod {node.step} = 0",) if readable(f))
+    if node.step > 0:
+        out += _facts(node.cond)
+    return out
 
 
 def _joined(conds: list[ir.Expr]) -> ir.Expr:
@@ -44,7 +68,7 @@ def pruned(node: K.Node, known: tuple[str, ...] = ()) -> K.Node:
             other = _isl_cond(c, negate=True)
             if other is None or not never(known, other):
                 kept.append(c)
-        inner = known + (whole,) if whole is not None and readable(whole) else known
+        inner = known + _facts(node.cond)
         if not kept:
             return pruned(node.then, inner)
         other = _isl_cond(node.cond, negate=True)

@@ -26,11 +26,20 @@ def readable(cond: str) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=1 << 10)
+def _known(known: tuple[str, ...]) -> isl.Set:
+    # built one fact at a time on the set of the facts before it: the guards under one loop
+    # share its facts, which were read again (and simplified again) for every guard
+    if len(known) <= 1:
+        return _set(known)
+    return _known(known[:-1]).intersect(_set(known[-1:]))
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def never(known: tuple[str, ...], cond: str) -> bool:
     """True when no values of the names that satisfy every condition in `known` satisfy
     `cond` too (an empty isl set); False also where isl cannot read them."""
     try:
-        return _set(known + (cond,)).is_empty()
+        return _known(known).intersect(_set((cond,))).is_empty()
     except isl.Error:
         return False
