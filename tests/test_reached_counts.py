@@ -35,6 +35,7 @@ SHIFT = """void sh(int n, int m, double *a, const double *b, const double *c) {
 SHIFT_R = """steps:
   - tile: {stmt: 0, loop: i, size: 16, control: iB}
   - tile: {stmt: 0, loop: j, size: 32, control: jB}
+  - permute: {stmt: 0, order: [iB, jB, i, j]}
   - cuda: {stmt: 0, block: [jB, iB], thread: [j, i]}
 """
 # nx < 64: w[i][j] with j up to nx stays in its rows of M = 64 (past them, C writes the next

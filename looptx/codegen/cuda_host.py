@@ -45,17 +45,34 @@ def array_sizes(v) -> list[ArraySizes]:
 _SIZE_HINT = "write an integer expression of the region's sizes, e.g. 1024 or N*N"
 
 
-def size_c_text(value, known: set[str]) -> str:
+_MEMBER = re.compile(r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*[A-Za-z_]\w*|\s*\[\s*\w+\s*\])+")
+
+
+def size_c_text(value, known: set[str], spellings: dict[str, str] | None = None,
+                not_ints: dict[str, str] | None = None) -> str:
     """An element count (int, or text over + - * / % ** and size names) as C text; raises an
-    unlocated RecipeError (the caller locates it at its step)."""
+    unlocated RecipeError (the caller locates it at its step).  `spellings` maps a struct
+    member or element as written (`vp_vec->size[1]`) to the size that stands for it; `not_ints`
+    names what the region's pointers, arrays and other non-integers are, for the refusal."""
+    spellings = spellings or {}
+    shown = {name: chain for chain, name in spellings.items()}
+    listing = ", ".join(sorted({shown.get(n, to_user(n)) for n in known})) or "none"
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise RecipeError(f"element count {value!r} is not an integer expression", hint=_SIZE_HINT)
     if isinstance(value, int):
         if value < 1:
             raise RecipeError(f"element count {value} is not positive", hint="give at least 1 element")
         return str(value)
+
+    def member(m) -> str:
+        chain = re.sub(r"\s", "", m.group(0))
+        if chain not in spellings:
+            raise RecipeError(f"'{chain}' in element count '{value}' is not a size of the region",
+                              hint=f"sizes: {listing}; or write the number")
+        return spellings[chain]
+    text = _MEMBER.sub(member, value)
     try:
-        tree = ast.parse(value.strip(), mode="eval").body
+        tree = ast.parse(text.strip(), mode="eval").body
     except (SyntaxError, ValueError):
         raise RecipeError(f"cannot parse element count '{value}'", hint=_SIZE_HINT) from None
     except (RecursionError, MemoryError):
@@ -69,8 +86,9 @@ def size_c_text(value, known: set[str]) -> str:
         if isinstance(n, ast.Name):
             name = to_model(n.id)
             if name not in known:
-                raise RecipeError(f"'{n.id}' in element count '{value}' is not a size of the region",
-                                  hint=f"sizes: {', '.join(sorted(known)) or 'none'}; or write the number")
+                what = f": it is {not_ints[name]}" if name in (not_ints or {}) else ""
+                raise RecipeError(f"'{shown.get(name, n.id)}' in element count '{value}' is not a size of "
+                                  f"the region{what}", hint=f"sizes: {listing}; or write the number")
             return name
         if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
             return f"{'-' if isinstance(n.op, ast.USub) else ''}({go(n.operand, depth + 1)})"
@@ -122,12 +140,32 @@ def size_values(scop, int_macros=None) -> dict[str, int]:
 
 
 def known_sizes(scop) -> set[str]:
-    """Names an element count may use: the sizes, and the function's other integer parameters
+    """Names an element count may use: the sizes, the function's other integer parameters
     (miniMD's atom count `nall`, a row length that bounds no loop), which the host function
-    takes as the original does."""
+    takes as the original does, and the struct members that stand in array extents (Devito's
+    `vp_vec->size[1]`), never the struct pointers that hold them."""
     arrays = {a.name for a in scop.arrays}
+    ints = {to_model(p) for p in scop.int_params}
     return set(scop.params) | {n for n, _ in scop.fixed} | {n for n, _ in scop.macro_values} | \
-        {n for n, _ in scop.derived} | {p for p in scop.function_params if p not in arrays}
+        {n for n, _ in scop.derived} | {n for n, _ in scop.extent_members} | \
+        {to_model(p) for p in scop.function_params if to_model(p) in ints and to_model(p) not in arrays}
+
+
+def size_spellings(scop, known: set[str]) -> dict[str, str]:
+    """A size that stands for a struct member or a constant element, as the user writes it
+    (`vp_vec->size[1]`, `g->n`, `grid_points[2]`, no blanks) -> the size's name."""
+    chains = {**scop.member_chains(), **{n: re.sub(r"\s", "", t) for n, t in scop.extent_members}}
+    return {chain: name for name, chain in chains.items() if name in known}
+
+
+def not_sizes(scop, known: set[str]) -> dict[str, str]:
+    """The region's names that are no integer size (pointers, arrays, floating parameters),
+    each with what it is, for the refusal of a count that names one."""
+    out = {to_model(n): "a pointer" for n, _, dims, _ in scop.param_types if dims}
+    out |= {chain.split("->")[0]: "a struct pointer" for chain in size_spellings(scop, known) if "->" in chain}
+    out |= {a.name: "an array" for a in scop.arrays if a.rank}
+    names = {to_model(p) for p in scop.function_params} | {a.name for a in scop.arrays} | set(out)
+    return {n: out.get(n, "not an integer") for n in names - known}
 
 
 def on_device(a, written_scalars) -> bool:
@@ -485,7 +523,9 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
     # (a size fixed with --define is a macro of the .cu, not an argument)
     have = {to_user(n) for n, _ in named} | {to_user(n) for n in own} | \
         {to_user(n) for n, _ in (*scop.fixed, *scop.baked, *scop.macro_values)}
-    named += [(p, f"int {p}") for p in scop.function_params if p in words and to_user(p) not in have]
+    # (a struct member's extent, `vp_vec->size[1]`, which the caller passes as vp_vec__size__1)
+    named += [(p, f"int {p}") for p in (*scop.int_params, *(n for n, _ in scop.extent_members))
+              if p in words and to_user(p) not in have]
     unread, given = _unread_params(scop, {to_user(n) for n, _ in named} | {to_user(n) for n in own})
     named += unread
     ordered = in_function_order(scop, named)

@@ -334,6 +334,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         param_types = tuple((sym.name, sym.ctype, sym.dims, sym.is_const) for sym in
                             (symbol_of(p) for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
                             if sym is not None and sym.kind in ("var", "array") and sym.name not in read_before)
+        int_params = tuple(sym.name for sym in (symbol_of(p) for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
+                           if sym is not None and sym.is_int)
         extent_members: dict[str, str] = {}
 
         def modelled(sym: Symbol, d: c_ast.Decl) -> Symbol:
@@ -364,7 +366,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         implied = implied_values(fdef, collector.decls, derived, {**int_macros, **defines})
         constants = constant_locals(fdef, collector.decls, derived)
         check_defines_agree(constants, defines, collector.decls, where, path)
-        check_derived_agree(derived, {**int_macros, **defines}, defines, collector.decls, where, path)
+        check_derived_agree(derived, {**int_macros, **defines}, defines,
+                            list(collector.decls) + [e for e in ast.ext if isinstance(e, c_ast.Decl)], where, path)
         # struct member chains become variables read before the region (frontend/members.py)
         # calls of index helpers in subscripts and bounds are read as their expressions
         # a name declared again in the region is another object: it gets a name of its own
@@ -466,6 +469,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                                      rf"\b{re.escape(n)}\b", blanked[r.start:r.end])})),
                        function_params=() if r.index in wrapped else function_params,
                        param_types=() if r.index in wrapped else param_types,
+                       int_params=() if r.index in wrapped else int_params,
                        own_iterators=() if r.index in wrapped else reusable_iterators(fdef, items, symbols))
         tables = constant_tables(ast, {a.name for a in scop.arrays if a.role == "in" and not a.local})
         moved = tuple(map(to_user, moved_pointers(fdef, src.pos(r.start), where))) if r.index not in wrapped else ()

@@ -72,8 +72,9 @@ def _clean(names) -> list[str]:
     return [n for n in names if n not in ("1", "", None)]
 
 
-def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None) -> Variant:
-    """The `cuda` step: record the mapping, moving block loops outside thread loops if needed."""
+def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None, order_check=None) -> Variant:
+    """The `cuda` step: record the mapping, moving block loops outside thread loops where
+    `order_check(loops, new order, block, thread)` lets it (it raises where not)."""
     block, thread = _clean(block), _clean(thread)
     if len(block) > 3 or len(thread) > 3:
         raise RecipeError("cuda maps at most 3 block and 3 thread loops", hint="use x, y, z only")
@@ -101,6 +102,8 @@ def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None) -> V
         outer = min(pos[x] for x in block + thread)
         inner = names[outer:]
         order = names[:outer] + [n for n in inner if n in block] + [n for n in inner if n not in block]
+        if order_check is not None:
+            order_check(names, order, block, thread)
         v = S.permute(v, stmt, order)
     m = Mapping(stmt, tuple(block), tuple(thread), kernel, *(where or (None, None, None, None)))
     for old in mappings(v):

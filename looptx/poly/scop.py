@@ -236,6 +236,9 @@ class Scop(CachedValue):
     # sizes that stand for struct members or constant elements in the extents of arrays the
     # function declares (Devito's `u_vec->size[1]` as u_vec__size__1): (name, C text)
     extent_members: tuple[tuple[str, str], ...] = ()
+    # the function's parameters of an integer type (not pointers, structs or floating): the
+    # ones a cuda step's element count may name besides the sizes (codegen/cuda_host.known_sizes)
+    int_params: tuple[str, ...] = ()
     # HLS directives at the region's top level about the function, not a loop (`HLS
     # array_partition variable=a cyclic`): kept at the start of the regenerated region
     directives: tuple[str, ...] = ()

@@ -16,11 +16,12 @@ from looptx.poly import schedule as S
 from looptx.poly.known_values import at_macro_value, known
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.chill_nest import distribute_apart, permute_step
+from looptx.recipe.cuda_step import cuda_step
 from looptx.recipe.exprs import to_isl
 from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_step, legal_at_file_values,
                                   legal_or_hoisted, say_fused, shifts_that_fuse)
 from looptx.recipe.orio_cuda import as_mapping_refusal
-from looptx.recipe.schema import C_WORDS, Recipe, Step
+from looptx.recipe.schema import Recipe, Step
 from looptx.recipe.pragma_step import pragma_step
 from looptx.recipe.refusal import refuse, say_unrolled, unrolled_away
 from looptx.recipe.team import team_loops, team_outermost
@@ -41,7 +42,9 @@ def _no_promotion_inside(v: Variant, st: Step) -> None:
 
 def _peel(v: Variant, st: Step) -> Variant:
     _no_promotion_inside(v, st)
-    return S.peel(v, st["stmt"], st["loop"], st.get("first", 0), st.get("last", 0))
+    # neither amount given: one iteration from the front, as CHiLL's peel(stmt, loop) does
+    first = st.get("first", 0 if st.get("last") is not None else 1)
+    return S.peel(v, st["stmt"], st["loop"], first, st.get("last", 0))
 
 
 def _split(v: Variant, st: Step) -> Variant:
@@ -304,74 +307,6 @@ def _shared_by_all_threads(v: Variant, st: Step, at: str) -> Variant:
     return v
 
 
-def _check_kernel_name(v: Variant, st: Step, name) -> None:
-    """The name becomes a C++ function next to the region's arrays and the other kernels."""
-    from looptx.poly.gpu import mappings
-    why = None
-    if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
-        why = "is not a C identifier"
-    elif name in C_WORDS or name.startswith(("__", "lx_")) or name.endswith("_host"):
-        why = "is reserved (a C/CUDA keyword or a name the generated code uses)"
-    elif name in {a.name for a in v.scop.arrays} | set(v.scop.params):
-        why = "is already the name of an array or size of the region"
-    elif name in {m.kernel for m in mappings(v)}:
-        why = "is already the name of an earlier cuda step's kernel"
-    if why:
-        raise st.error(f"kernel name {name!r} {why}", hint="choose another kernel name")
-
-
-def _cuda(v: Variant, st: Step) -> Variant:
-    from looptx.poly.gpu import map_step
-    if st.get("kernel") is not None:
-        _check_kernel_name(v, st, st["kernel"])
-    sizes = _array_sizes(v, st) if st.get("sizes") else None
-    v = map_step(v, st["stmt"], st.get("block") or [], st.get("thread") or [], st.get("kernel"),
-                 (st.index, st.name, st.file, st.line))
-    return v.evolve(extra=v.extra + (sizes,)) if sizes else v
-
-
-def _array_sizes(v: Variant, st: Step):
-    """The step's element counts (CUDA-CHiLL cudaize's array dict), for the host code's copies.
-    A key of a CHiLL cudaize that names no array of the region is ignored with a note, as
-    CUDA-CHiLL ignores it (its scripts list every array of the procedure, nbody's among them);
-    in looptx's own `sizes:` it is an error; one array given two
-    different counts by two cuda steps of the region is an error (they share one device copy).
-    An entry for an array with declared extents is accepted and ignored by the host code (the
-    declaration wins; a provable mismatch is a warning, see codegen/cuda_host.py)."""
-    from looptx.codegen.cuda_host import ArraySizes, array_sizes, known_sizes, size_c_text
-    # an array of structs (mri-q's `kVals[i].Kx`) is one host copy, sized by its own name
-    bases = {r.base for r in v.scop.records}
-    arrays = {a.name for a in v.scop.arrays if not a.local} | bases
-    known = known_sizes(v.scop)
-    earlier = {name: (text, rec) for rec in array_sizes(v) for name, text in rec.sizes}
-    # an array declared inside the region has no host copy to size: skipped without a word
-    unused = [to_user(name) for name in st["sizes"] if name not in {a.name for a in v.scop.arrays} | bases]
-    if unused and "cudaize" not in st.text:
-        # looptx's own `sizes:` lists what the user chose to give: a name there is a typo
-        raise st.error(f"sizes: '{unused[0]}' is not an array of the region",
-                       hint=f"arrays: {', '.join(sorted(to_user(a) for a in arrays)) or 'none'}")
-    if unused:
-        names = ", ".join(f"'{n}'" for n in unused)
-        note_once(st.file or "recipe", st.line or 1,
-                  f"step {st.index} ({st.name}): the sizes of {names} are ignored: the region does not "
-                  f"use {'that array' if len(unused) == 1 else 'those arrays'} (CUDA-CHiLL ignores them too)")
-    out = []
-    for name, value in st["sizes"].items():
-        if name not in arrays:
-            continue
-        try:
-            text = size_c_text(value, known)
-        except RecipeError as e:
-            raise st.error(f"sizes: array '{to_user(name)}': {e.what}", hint=e.hint) from None
-        if name in earlier and earlier[name][0] != text:
-            other = earlier[name][1]
-            raise st.error(f"sizes: array '{to_user(name)}' has {to_user(text)} elements here but "
-                           f"{to_user(earlier[name][0])} in step {other.step}",
-                           hint="the kernels of a region share one device copy: give one count")
-        out.append((name, text))
-    return ArraySizes(tuple(out), st.index, st.name, st.file, st.line)
-
-
 def _unroll_to_depth(v: Variant, st: Step) -> Variant:
     """Fully unroll the first `depth` loops inside the innermost thread loop (CUDA-CHiLL; the
     innermost block loop of a kernel without thread loops), or the
@@ -442,8 +377,12 @@ def _omp_for(v: Variant, st: Step) -> Variant:
         if arr is not None and arr.local and arr.is_scalar:
             # a privatize step before, or its declaration in the loop: one copy per iteration
             # already (a copy the block declares before the loop is in the pragma's list)
+            why = "a privatize step made it private" if any(
+                h.startswith("privatize") and re.search(rf"\b{re.escape(to_user(var))}\b", h) for h in v.history) \
+                else "declared inside the region" if not arr.declared_by_function \
+                else "the region sets it before each read, and nothing after the region reads it"
             note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.name}): '{to_user(var)}' "
-                      "is private already (declared inside the region)")
+                      f"is private already ({why})")
             continue
         # as deep as it can be private (a later unroll-and-jam of an inner loop needs a copy
         # per iteration there, NPB SP's ninvr), which is private to the parallel loop too
@@ -461,7 +400,7 @@ def _omp_for(v: Variant, st: Step) -> Variant:
 
 
 STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
-    "cuda": _cuda,
+    "cuda": cuda_step,
     "shared": _promotion("shared"),
     "unroll_to_depth": _unroll_to_depth,
     "registers": _promotion("registers"),
@@ -498,7 +437,7 @@ def _listed_shift(v: Variant, st: Step) -> Variant:
     if left:
         raise st.error(f"shift of statements {st['stmts']} by {st['by']}: loop '{to_user(name)}' also holds "
                        f"statement{'s' if len(left) > 1 else ''} {', '.join(map(str, left))}, which a shift "
-                       "of the loop would move too", hint=f"distribute first (distribute({held},{st['loop']})"
+                       "of the loop would move too", hint=f"distribute first (distribute({held},{st['loop']}))"
                        if isinstance(st["loop"], int) else "distribute the loop first, then shift")
     return S.shift(v, st["stmt"], st["loop"], st["by"])
 
