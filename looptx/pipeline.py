@@ -23,7 +23,23 @@ from looptx.recipe.schema import Recipe, find_recipe, load_file
 
 def load(path: str, *, defines=None, function=None, extra_decls=None,
          soft: frozenset = frozenset()) -> Program:
-    return parse_file(path, defines=defines, function=function, extra_decls=extra_decls, soft=soft)
+    program = parse_file(path, defines=defines, function=function, extra_decls=extra_decls, soft=soft)
+    _no_counter_defined(program, defines or {})
+    return program
+
+
+def _no_counter_defined(program: Program, defines) -> None:
+    """-D of a loop counter of a region (`-D i=3`) fixes nothing there and was ignored without
+    a word; a counter of a loop around the region (Devito's `time`) is a size of it."""
+    for name, value in defines.items():
+        m = to_model(name)
+        if any(m in s.params for s in program.scops):
+            continue
+        st = next((st for s in program.scops for st in s.statements if m in st.iterators), None)
+        if st is not None:
+            raise LooptxError(f"-D {name}={value}: '{name}' counts a loop of the region, not a size",
+                              hint="drop this --define: it fixes sizes, parameters and macros",
+                              file=program.filename, line=st.line or None)
 
 
 def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list[str]:
@@ -490,6 +506,7 @@ def transform_file(path: str, recipe=None, *, defines=None, function=None, unsaf
         if key not in done:
             program = parse_file(path, defines=defines, function=fn, extra_decls=decls,
                                  soft=frozenset(defines) - given, pin=t == "c", for_file=t == "c")
+            _no_counter_defined(program, {k: v for k, v in defines.items() if k in given})
             if t not in ("c", "cuda"):
                 raise RecipeError(f"target '{t}' is not available", hint="use --target c or --target cuda")
             done[key] = (program, *variants_for(program, recipe, unsafe=unsafe, show_steps=show_steps,

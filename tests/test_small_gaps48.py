@@ -226,10 +226,11 @@ void kernel_gemm(int ni, int nj, double beta, double C[NI][NJ])
 """
 
 
-def test_a_define_of_a_loop_counter_is_refused_at_its_loop(tmp_path):
+def test_a_define_of_a_loop_counter_is_refused_at_its_statement(tmp_path):
     f = tmp_path / "g.c"
     f.write_text(GEMM)
-    _one_error(*run_cli("transform", f, "-D", "i=3"), "g.c:7:3:", "'i' is a loop counter")
+    _one_error(*run_cli("transform", f, "-D", "i=3"), "g.c:9:", "'i' counts a loop of the region")
+    _one_error(*run_cli("run", f, "-D", "j=3"), "g.c:9:", "'j' counts a loop of the region")
     # the case-blind match of a #define comes first, and a counter is never suggested
     err = _one_error(*run_cli("transform", f, "-D", "Ni=3"), "did you mean 'NI'?")
     assert "--define i=" not in err

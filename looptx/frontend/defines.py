@@ -132,17 +132,6 @@ def _not_a_size(name: str, code: str):
     return None
 
 
-def _refuse_counter(path: str, text: str, code: str, name: str, value) -> None:
-    """-D of a loop counter: no build, model or harness reads it."""
-    found = _not_a_size(name, code)
-    if found is None:
-        return
-    line, col = SourceText(text, path).pos(found[0].start())
-    raise LooptxError(f"-D {name}={value}: '{name}' is {found[1]} in {os.path.basename(path)}, not a size",
-                      hint="drop this --define: it fixes integer sizes, parameters and macros", file=path,
-                      line=line, col=col)
-
-
 def _suggestion(name: str, code: str, perf: frozenset[str]) -> str | None:
     likely = set(_DEFINE.findall(code)) | set(_INT_DECL.findall(code)) | set(perf)
     same_case = [n for n in sorted(likely) if n.lower() == name.lower()]
@@ -191,7 +180,6 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
         if _is_found(name, words):
             code = code if code is not None else blank(text, [(c.start, c.end) for c in scan_comments(text)])
             _refuse_pointer(path, text, code, name, value)
-            _refuse_counter(path, text, code, name, value)
             continue
         src = SourceText(text, path)
         code = blank(text, [(c.start, c.end) for c in scan_comments(text)])

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from looptx.frontend.affine import NonAffine
+from looptx.frontend.symbols import sum_terms
 
 
 def through_index(e: NonAffine, assigned: dict[str, list]) -> bool:
@@ -77,13 +78,7 @@ def _element_load(value) -> bool:
 
 def _offset_element(value) -> bool:
     """A sum of names and integer constants with one element read among its terms."""
-    terms, stack = [], [value]
-    while stack:
-        t = stack.pop()
-        if isinstance(t, c_ast.BinaryOp) and t.op in ("+", "-"):
-            stack += [t.left, t.right]
-        else:
-            terms.append(t)
+    terms = sum_terms(value)
     loads = [t for t in terms if isinstance(t, c_ast.ArrayRef)]
     return len(loads) == 1 and all(t is loads[0] or isinstance(t, c_ast.ID)
                                    or isinstance(t, c_ast.Constant) and t.type == "int" for t in terms)

@@ -441,6 +441,18 @@ def chain_operands(node, op: str) -> list:
     return out
 
 
+def sum_terms(node) -> list:
+    """The terms of a sum of `+` and `-` (`i - offsets[j] + 1`), signs dropped."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.BinaryOp) and n.op in ("+", "-"):
+            stack += [n.right, n.left]
+        else:
+            out.append(n)
+    return out
+
+
 def all_nodes(node):
     """Every node under `node`, itself first; a node's children are read after it is yielded,
     so a caller may replace them first."""

@@ -15,7 +15,8 @@ from pycparser import c_ast
 
 from looptx.frontend.int_ranges import Ranges, declared_ranges, int_type, resolve_words
 from looptx.frontend.syntax import MAIN
-from looptx.frontend.symbols import all_nodes, id_names, pointer_names, pointer_plus_offset, typedef_words
+from looptx.frontend.symbols import (all_nodes, id_names, pointer_names, pointer_plus_offset, sum_terms,
+                                     typedef_words)
 
 # Declared types whose value is the initializer's, as C computes it, for every value an int
 # subscript can have: no unsigned wrap-around, no narrowing to a short or a char.  Other
@@ -81,13 +82,7 @@ def _offset_load(e) -> bool:
     i + offsets[j]; if (col >= 0 && col < n) y[i] += ... x[col];`): written in its uses, the
     element read is a gathered subscript as `x[i + offsets[j]]` is.  A lone element
     (`col = offsets[j]`) is not one: frontend/gathered.py models it as a scalar of its own."""
-    terms, stack = [], [e]
-    while stack:
-        t = stack.pop()
-        if isinstance(t, c_ast.BinaryOp) and t.op in ("+", "-"):
-            stack += [t.left, t.right]
-        else:
-            terms.append(t)
+    terms = sum_terms(e)
     loads = [t for t in terms if isinstance(t, c_ast.ArrayRef)]
     return len(loads) == 1 and isinstance(loads[0].name, c_ast.ID) and _plain(loads[0].subscript) \
         and all(t is loads[0] or _plain(t) for t in terms) \
