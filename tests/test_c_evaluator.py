@@ -2,6 +2,7 @@
 point, legality pruning, validation against the original, compile errors, crashes, and a real
 `run_search` over a tiny space."""
 import pickle
+import re
 from pathlib import Path
 
 import pytest
@@ -248,7 +249,10 @@ def test_every_corpus_kernel_runs_through_the_harness():
     failures = []
     for f in sorted(KERNELS.glob("*.c")):
         sizes = size_sets(f)[1]
-        sizes = {**sizes, **{k.lower(): v for k, v in sizes.items()}}   # function-param sizes
+        # function-parameter sizes (`int n`), where a kernel's N names one
+        text = f.read_text()
+        sizes = {**sizes, **{k.lower(): v for k, v in sizes.items()
+                             if re.search(rf"[(,]\s*(?:const\s+)?(?:int|long)\s+{k.lower()}\b", text)}}
         r = run_once(str(f), None, defines=sizes, function=region_function(f), repetitions=1,
                      isolate=False)
         if r["status"] != "ok" or r["original_status"] != "ok":
