@@ -344,3 +344,11 @@ def test_a_define_of_a_file_const_is_located_at_its_declaration(tmp_path):
     f.write_text("const int nx = 50;\ndouble u[100];\nvoid k(void) {\n  int i;\n#pragma scop\n"
                  "  for (i = 1; i < nx - 1; i++)\n    u[i] = 0.5 * u[i];\n#pragma endscop\n}\n")
     _one_error(*run_cli("transform", f, "-D", "nx=30"), "k.c:1:11:", "the file sets it to 50")
+
+
+def test_a_define_of_a_floating_value_does_not_copy_the_region_under_a_guard(tmp_path):
+    # probe 66 G2: `-D beta=3` wrapped the region in `if (beta == 3)` around two equal copies
+    f = tmp_path / "g.c"
+    f.write_text(GEMM)
+    rc, out, err = run_cli("transform", f, "-D", "beta=3")
+    assert rc == 0 and "beta == 3" not in out and out.count("*= beta") + out.count("* beta;") == 1, out + err

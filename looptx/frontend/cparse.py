@@ -412,7 +412,11 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     scop = with_stand_ins(scop, stand_ins, path, start_pos[0])
                     if extent_members:
                         scop = replace(scop, extent_members=tuple(sorted(extent_members.items())))
-                    scop = with_stand_ins(scop, pinned - agreeing_defines(constants, defines), path,
+                    # a floating value --define gives (`-D beta=3`, for run's harness) shapes no loop:
+                    # guarding the region by `beta == 3` would only copy it
+                    reals = {n for n in pinned if symbols.get(n) is not None and symbols[n].kind == "var"
+                             and not symbols[n].is_int}
+                    scop = with_stand_ins(scop, pinned - reals - agreeing_defines(constants, defines), path,
                                           start_pos[0], "the value --define gives")
                     if region_defines is not defines:
                         scop = with_stand_ins(scop, set(implied), path, start_pos[0],
