@@ -38,6 +38,7 @@ from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_direct
                                     too_deep, unlabelled)
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
+from looptx.frontend.region_items import count_statements, enclosing_function, in_function, nodes, region_items
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, end_position, note_dropped_pragmas,
                                      orio_loop_code, scan, scan_comments)
 from looptx.frontend.normalise import normalise
@@ -282,7 +283,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             raise SourceError(f"no function named '{function}' in the file",
                               hint="check --function", file=path, line=1, col=1)
         fdef = fdefs[0]
-        inside = [r for r in regions if _in_function(fdef, funcs, src, r, where)]
+        inside = [r for r in regions if in_function(fdef, funcs, src, r, where)]
         if inside:
             regions = inside
         else:
@@ -302,21 +303,21 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     helper_fns = funcs + [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.coord
                           and e.coord.file not in (MAIN, INPUT_VARS)]
     typedefs_resolved(helper_fns, typedef_words(ast))
-    pure = pure_functions(helper_fns, PURE_MATH, {n.name for n in _nodes(ast) if isinstance(n, c_ast.Enumerator)}
+    pure = pure_functions(helper_fns, PURE_MATH, {n.name for n in nodes(ast) if isinstance(n, c_ast.Enumerator)}
                           | set(int_macros))
     safe_helpers = trap_free(helper_fns, pure)
     index_fns = index_helpers(helper_fns, pure)
     table_fns = table_helpers(helper_fns, {n for n, sym in globals_.items() if sym.kind == "array"})
     overridable = _defaults(text) | external
     declared = set(globals_)
-    taken = {n.name for n in _nodes(ast) if isinstance(n, (c_ast.ID, c_ast.Decl)) and isinstance(n.name, str)} \
+    taken = {n.name for n in nodes(ast) if isinstance(n, (c_ast.ID, c_ast.Decl)) and isinstance(n.name, str)} \
         | set(int_macros)
     for r in regions:
-        fdef = _enclosing_function(funcs, src, r, where)
+        fdef = enclosing_function(funcs, src, r, where)
         if fdef is None:
             raise src.error(r.start, "the region is not inside a function", "put it in a function body")
         top_pragmas: dict[int, list[str]] = {}
-        items = unlabelled(fdef, _region_items(fdef.body, src, r, where, top_pragmas), where, path)
+        items = unlabelled(fdef, region_items(fdef.body, src, r, where, top_pragmas), where, path)
         team_kind, team, team_head = team_worksharing(fdef, src, r, where, blanked, items, top_pragmas)
         if not items:
             raise src.error(r.outer[0], "the region contains no statements",
@@ -329,7 +330,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # a parameter the function reads before the region (NPB MG's `u = (double (*)[n2][n1])ou`,
         # `float k = alpha * 2`) reaches it through the locals set from it, which the host
         # function takes in its place
-        read_before = {n.name for n in _nodes(fdef.body) if isinstance(n, c_ast.ID) and n.coord
+        read_before = {n.name for n in nodes(fdef.body) if isinstance(n, c_ast.ID) and n.coord
                        and where(n) < src.pos(r.start)}
         param_types = tuple((sym.name, sym.ctype, sym.dims, sym.is_const) for sym in
                             (symbol_of(p) for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
@@ -445,7 +446,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             live = {**fragment_locals(ast, blanked[r.end:], spellings, symbols.get, MAIN), **live}
         # the region's own variables read after it count for the loop variables' final values
         read_after = {**{n: (why, "", "") for n, why in after.items()}, **live}
-        called = {n.name.name for it in items for n in _nodes(it)
+        called = {n.name.name for it in items for n in nodes(it)
                   if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in pure}
         scop = replace(unconditional_temporaries(with_live_out(scop, live), PURE_MATH | safe_helpers),
                        # an Orio fragment at file scope is pasted into a function of Orio's: no
@@ -502,7 +503,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team} | directive_lines
                              | (dead if scop.conditionals else set()), untaken=dead)
     # the regions --function split at calls between loops count on from each other
-    bases = tuple(sum(_count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
+    bases = tuple(sum(count_statements(funcs, src, m, where) for m in marked if m.start < r.start)
                   + sum(len(s.statements) for q, s in zip(regions, scops) if q.kind == "function" and q.start < r.start)
                   for r in regions)
     # -D values are integer macros too: generated code that spells an array extent with a size
@@ -511,80 +512,6 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     macros = {**int_macros, **{k: v for k, v in defines.items() if k not in declared}}
     return Program(src, markup, tuple(regions), tuple(scops), tuple(sorted(macros.items())),
                    bases, function, tuple(sorted((to_user(k), v) for k, v in defines.items())))
-
-
-def _count_statements(funcs, src: SourceText, r: Region, where) -> int:
-    """How many statements the Extractor numbers in region r, counted on the syntax alone, so
-    that a region left out by --function is not analysed (nor its errors reported)."""
-    fdef = _enclosing_function(funcs, src, r, where)
-    if fdef is None:
-        return 0
-
-    def count(node) -> int:
-        if isinstance(node, (c_ast.Assignment, c_ast.UnaryOp)):
-            return 1
-        if isinstance(node, c_ast.Decl):
-            return int(node.init is not None)
-        if isinstance(node, c_ast.Compound):
-            return sum(count(it) for it in node.block_items or [])
-        if isinstance(node, c_ast.For):
-            return count(node.stmt)
-        if isinstance(node, c_ast.If):
-            return count(node.iftrue) + (count(node.iffalse) if node.iffalse is not None else 0)
-        return 0
-    return sum(count(it) for it in _region_items(fdef.body, src, r, where))
-
-
-def _enclosing_function(funcs, src: SourceText, r: Region, where):
-    start = src.pos(r.start)
-    best = None
-    for f in funcs:
-        if where(f) <= start:
-            best = f
-    return best
-
-
-def _in_function(fdef, funcs, src, r: Region, where) -> bool:
-    return _enclosing_function(funcs, src, r, where) is fdef
-
-
-def _nodes(node):
-    yield node
-    for _, ch in node.children():
-        yield from _nodes(ch)
-
-
-def _region_items(body: c_ast.Compound, src: SourceText, r: Region, where, pragmas: dict | None = None) -> list:
-    """The statements of the block that the region spans (pragmas aside: `pragmas`, if given,
-    gets the pragma texts before each, by its position in the list)."""
-    lo, hi = src.pos(r.start), src.pos(r.end)
-
-    def inside(n) -> bool:
-        p = where(n)
-        return lo <= p < hi
-
-    def search(comp):
-        items = [it for it in (comp.block_items or []) if not isinstance(it, c_ast.Pragma)]
-        chosen = [it for it in items if inside(it)]
-        if chosen:
-            if pragmas is not None:
-                position = {id(it): k for k, it in enumerate(chosen)}
-                waiting = []
-                for it in comp.block_items:
-                    if isinstance(it, c_ast.Pragma) and inside(it):
-                        waiting.append(it.string)
-                    elif id(it) in position and waiting:
-                        pragmas[position[id(it)]] = waiting
-                        waiting = []
-            return chosen
-        for it in items:
-            for n in _nodes(it):
-                if isinstance(n, c_ast.Compound) and n is not comp:
-                    found = search(n)
-                    if found:
-                        return found
-        return []
-    return search(body)
 
 
 def _ansi_parameters(fdef: c_ast.FuncDef) -> None:
