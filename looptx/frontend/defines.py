@@ -117,19 +117,14 @@ def _refuse_pointer(path: str, text: str, code: str, name: str, value) -> None:
                       f"{os.path.basename(path)}, not a size", hint=hint, file=path, line=line, col=col)
 
 
-def _not_a_size(name: str, code: str):
-    """The match that makes `name` a loop counter of the file, and what it is; None for a name
-    that may be a size.  (A floating-point value is one: `run` reads it as the value its
-    harness gives the variable.)"""
-    if re.search(rf"^[ \t]*#[ \t]*(?:define|ifn?def|if|elif)\b[^\n]*\b{re.escape(name)}\b", code, re.M):
-        return None
+def _loop_counter(name: str, code: str) -> bool:
+    """Whether `name` only counts loops of the file (no #define, no integer parameter of it),
+    so that -D of it fixes nothing: not a name to suggest."""
     e = re.escape(name)
-    if re.search(rf"[(,]\s*(?:const\s+)?(?:(?:unsigned|signed|int|long|short|size_t)\s+)+{e}\s*[,)]", code):
-        return None                               # an integer parameter of some function: a size there
-    counter = re.search(rf"\bfor\s*\(\s*(?:(?:unsigned|signed|int|long|short|size_t|register)\s+)*{e}\s*=", code)
-    if counter:
-        return counter, "a loop counter"
-    return None
+    if re.search(rf"^[ \t]*#[ \t]*(?:define|ifn?def|if|elif)\b[^\n]*\b{e}\b", code, re.M) \
+            or re.search(rf"[(,]\s*(?:const\s+)?(?:(?:unsigned|signed|int|long|short|size_t)\s+)+{e}\s*[,)]", code):
+        return False
+    return re.search(rf"\bfor\s*\(\s*(?:(?:unsigned|signed|int|long|short|size_t|register)\s+)*{e}\s*=", code) is not None
 
 
 def _suggestion(name: str, code: str, perf: frozenset[str]) -> str | None:
@@ -139,7 +134,7 @@ def _suggestion(name: str, code: str, perf: frozenset[str]) -> str | None:
         return same_case[0]                       # `-D Ni=3` for PolyBench's NI
     for pool in (likely, set(_IDENT.findall(code)) - _NOT_NAMES):
         close = [c for c in difflib.get_close_matches(name, sorted(pool), n=5, cutoff=0.6)
-                 if _not_a_size(c, code) is None]
+                 if not _loop_counter(c, code)]
         if close:
             return close[0]
     return None

@@ -108,7 +108,7 @@ def paired_iterators(ast) -> dict[str, list[tuple[str, int]]]:
                 continue
             it = cond.left.name
             nxt = loop.next.exprs if isinstance(loop.next, c_ast.ExprList) else [loop.next]
-            derived = _derived(starts, nxt, lambda e: _steps([e]) is not None and it in _steps([e]))
+            derived = _derived(starts, nxt, lambda e: it in (_steps([e]) or {}))
             if [n for n, _ in starts].index(it) > min(([n for n, _ in starts].index(d) for d in derived),
                                                        default=len(starts)):
                 continue                # a value set from the iterator before the iterator is
