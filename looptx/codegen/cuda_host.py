@@ -118,7 +118,7 @@ def _balanced(text: str) -> bool:
 
 def constant(c_text: str, values: dict) -> int | None:
     """The value of a count's C text once `values` fix its names (None: still symbolic)."""
-    from looptx.runtime.harness import eval_extent
+    from looptx.runtime.extents import eval_extent
     try:
         return eval_extent(c_text.replace("(size_t)", ""), values)
     except (KeyError, ValueError, RecursionError):

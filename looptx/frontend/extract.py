@@ -8,14 +8,13 @@ position in the original program (the 2d+1 schedule).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Callable
 
 from pycparser import c_ast
 
 from looptx import ir
 from looptx.errors import SourceError
-from looptx.frontend.affine import NonAffine, Poly, Translator, c_int_value, int_sized, min_max_of_ternary
+from looptx.frontend.affine import NonAffine, Poly, Translator, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
@@ -27,48 +26,11 @@ from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterat
                                    loop_step)
 from looptx.frontend.aliases import refuse_null_test
 from looptx.frontend.purefuncs import PURE_MATH
+from looptx.frontend.raw_stmt import Loop, RawAccess, RawStmt
 from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, int_var, resolve_typedef,
                                      wide_subscript)
 
 CMP_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
-
-
-@dataclass
-class RawAccess:
-    ref: int
-    array: str
-    kind: str                       # 'read' | 'write'
-    subs: list[Poly]
-    nodes: list                     # pycparser subscript nodes (for error locations)
-    ref_node: object = None         # the whole reference
-    guard: str = ""                 # isl text: C evaluates it only where this holds (guards.py)
-
-
-@dataclass
-class RawStmt:
-    id: int
-    iterators: tuple[str, ...]
-    reversed: tuple[bool, ...]
-    constraints: list[str]          # isl text, conjunction
-    body: ir.Assign
-    accesses: list[RawAccess]
-    schedule: tuple
-    line: int
-    col: int
-    text: str
-    translator: Translator          # atoms of this statement's subscripts
-    obligations: list = field(default_factory=list)   # (isl condition, line, col, what)
-    iter_ctypes: tuple[str, ...] = ()  # each iterator's declared type
-    loop_pos: tuple[tuple[int, int], ...] = ()   # line, column of each enclosing `for`
-
-
-@dataclass
-class Loop:
-    iterator: str
-    constraints: list[str]
-    reversed: bool
-    ctype: str = "int"                 # as declared (typedef names unresolved)
-    pos: tuple[int, int] = (0, 0)      # line, column of the `for`
 
 
 class Extractor:
@@ -608,12 +570,6 @@ class Extractor:
         if isinstance(node, c_ast.ExprList):
             raise self.error(node, "comma expression is not supported", "write separate statements")
         raise self.error(node, f"unsupported expression ({type(node).__name__})", "rewrite it with plain C arithmetic")
-
-
-def int_constant(node) -> int | None:
-    if isinstance(node, c_ast.Constant) and node.type.endswith("int"):
-        return c_int_value(node.value)
-    return None
 
 
 __all__ = ["Extractor", "RawStmt", "RawAccess", "PURE_MATH", "min_max_of_ternary"]

@@ -7,7 +7,8 @@ import re
 from dataclasses import replace
 
 from looptx.errors import SourceError, note_once
-from looptx.frontend.extract import Extractor, RawStmt
+from looptx.frontend.extract import Extractor
+from looptx.frontend.raw_stmt import RawStmt
 from looptx.frontend.fallback import as_c, checked_row_facts, note_row_facts
 from looptx.frontend.affine import Poly
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts

@@ -102,7 +102,7 @@ class CudaResult:
 def _device_locals(spec: dict, sizes: Mapping[str, int]) -> dict[str, np.ndarray]:
     """Memory for the locals the kernels keep on the device (codegen/cuda_locals.crossing_locals):
     the launcher takes them as it takes the arrays, and the region's caller has none."""
-    from looptx.runtime.harness import eval_extent
+    from looptx.runtime.extents import eval_extent
     out = {}
     for name, (ctype, dims) in (spec.get("device_locals") or {}).items():
         count = 1
@@ -276,7 +276,7 @@ def gathered_counts(rc, values: Mapping[str, int]) -> dict[str, int]:
     """The elements the host code copies of each pointer that only index arrays reach (its
     `sizes` count): the harness keeps the indexes below it."""
     from looptx.codegen.cuda_host import element_counts
-    from looptx.runtime.harness import eval_extent
+    from looptx.runtime.extents import eval_extent
     gathered = {a.array for s in rc.variant.scop.statements for a in s.accesses
                 if any(ir.is_gathered(x) for x in a.index)}
     if not gathered:

@@ -382,7 +382,7 @@ def _negated(c: int | str) -> int | str:
 def offset_value(offset: int | str, env: dict[str, int]) -> int:
     if isinstance(offset, int):
         return offset
-    from looptx.runtime.harness import eval_extent
+    from looptx.runtime.extents import eval_extent
     return eval_extent(offset, env)
 
 

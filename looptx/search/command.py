@@ -20,7 +20,8 @@ from looptx.frontend.regions import scan
 from looptx.search.options import (STANDARD, flush_warnings, locate_option, options_for, queue_warning,
                                    parse_option_args, recorded_options, reset_warnings,
                                    with_command_line)
-from looptx.search.space import Constraint, Param, Space
+from looptx.search.constraints import Constraint
+from looptx.search.space import Param, Space
 from looptx.search.space_checks import check_constraints, count, empty_space, rng
 
 

@@ -30,7 +30,8 @@ from looptx.search.replay_checks import (check_cache_fields, objective_keys, fix
                                          fixed_values, objective_direction, refuse_negative_times,
                                          split_objective, t1_value_space, no_success_error,
                                          t4_as_cache)
-from looptx.search.space import Constraint, Param, Point, Space, infer_kind, point_key
+from looptx.search.constraints import Constraint
+from looptx.search.space import Param, Point, Space, infer_kind, point_key
 
 _KT_FAILURE_STATUS = {"CompilationFailedConfig": "compile_error",
                       "RuntimeFailedConfig": "runtime_error",

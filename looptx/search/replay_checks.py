@@ -12,7 +12,8 @@ import re
 from collections.abc import Mapping, Sequence
 
 from looptx.errors import AnnotationError, note_once
-from looptx.search.space import Constraint, Param, infer_kind
+from looptx.search.constraints import Constraint
+from looptx.search.space import Param, infer_kind
 
 
 def _closest(word: str, names: Sequence[str]) -> str:

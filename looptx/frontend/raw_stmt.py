@@ -1,0 +1,46 @@
+"""What the extractor records of a region before the polyhedral model is built: its loops, its
+statements with their domains (isl text), and their accesses as polynomials."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from looptx import ir
+from looptx.frontend.affine import Poly, Translator
+
+
+@dataclass
+class RawAccess:
+    ref: int
+    array: str
+    kind: str                       # 'read' | 'write'
+    subs: list[Poly]
+    nodes: list                     # pycparser subscript nodes (for error locations)
+    ref_node: object = None         # the whole reference
+    guard: str = ""                 # isl text: C evaluates it only where this holds (guards.py)
+
+
+@dataclass
+class RawStmt:
+    id: int
+    iterators: tuple[str, ...]
+    reversed: tuple[bool, ...]
+    constraints: list[str]          # isl text, conjunction
+    body: ir.Assign
+    accesses: list[RawAccess]
+    schedule: tuple
+    line: int
+    col: int
+    text: str
+    translator: Translator          # atoms of this statement's subscripts
+    obligations: list = field(default_factory=list)   # (isl condition, line, col, what)
+    iter_ctypes: tuple[str, ...] = ()  # each iterator's declared type
+    loop_pos: tuple[tuple[int, int], ...] = ()   # line, column of each enclosing `for`
+
+
+@dataclass
+class Loop:
+    iterator: str
+    constraints: list[str]
+    reversed: bool
+    ctype: str = "int"                 # as declared (typedef names unresolved)
+    pos: tuple[int, int] = (0, 0)      # line, column of the `for`
