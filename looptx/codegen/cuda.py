@@ -516,13 +516,14 @@ def _bytes(decl: str) -> int:
 
 
 def _attrs_function(rc: RegionCuda) -> list[str]:
-    out = [f'extern "C" int lx_attrs_{rc.name}(int k, int *regs, int *shared, int *max_threads)', "{",
-           "  cudaFuncAttributes a;", "  cudaError_t e = cudaErrorInvalidValue;", "  switch (k) {"]
+    # lx_ names only: a kernel may be called k or a
+    out = [f'extern "C" int lx_attrs_{rc.name}(int lx_k, int *lx_regs, int *lx_shared, int *lx_max_threads)',
+           "{", "  cudaFuncAttributes lx_a;", "  cudaError_t lx_e = cudaErrorInvalidValue;", "  switch (lx_k) {"]
     for n, kc in enumerate(rc.kernels):
-        out.append(f"  case {n}: e = cudaFuncGetAttributes(&a, {kc.name}); break;")
-    out += ["  }", "  if (e != cudaSuccess) return (int)e;",
-            "  *regs = a.numRegs; *shared = (int)a.sharedSizeBytes; *max_threads = a.maxThreadsPerBlock;",
-            "  return 0;", "}", ""]
+        out.append(f"  case {n}: lx_e = cudaFuncGetAttributes(&lx_a, {kc.name}); break;")
+    out += ["  }", "  if (lx_e != cudaSuccess) return (int)lx_e;",
+            "  *lx_regs = lx_a.numRegs; *lx_shared = (int)lx_a.sharedSizeBytes;",
+            "  *lx_max_threads = lx_a.maxThreadsPerBlock;", "  return 0;", "}", ""]
     return out
 
 

@@ -69,6 +69,10 @@ def declare(ex, node: c_ast.Decl) -> None:
     # code of looptx's own (a harness, a .cu) has no typedefs of the file: LULESH's `Real_t`
     plain, spelled = (re.sub(r"\bconst\s+", "", text) for text in (c_text(typedefs_resolved(bare, ex.lookup)),
                                                                      ex.spellings.text(bare)))
+    attrs = _attributes(ex, node)
+    if attrs:
+        # `double t __attribute__((unused))`: without it the hoisted variable warns under -Wall
+        plain, spelled = (f"{text} {attrs}" for text in (plain, spelled))
     sym = replace(sym, decl_text=plain, spelled_decl=spelled if spelled != plain else "")
     known = ex.local.get(node.name)
     if known is not None and (known.ctype, known.dims) != (sym.ctype, sym.dims):
@@ -84,6 +88,29 @@ def declare(ex, node: c_ast.Decl) -> None:
                              "for constant weights such as a 3x3 kernel), or mark only the loops "
                              "around it as the region with #pragma scop, or assign the elements in a loop")
         ex.statement(c_ast.Assignment("=", c_ast.ID(node.name, node.coord), node.init, node.coord))
+
+
+def _attributes(ex, node: c_ast.Decl) -> str:
+    """The GNU attributes written on a declaration's line (the preprocessing drops them from
+    the parse), between the statement's start and the initializer or end."""
+    if ex.line_text is None or node.coord is None:
+        return ""
+    line, col = ex.where(node)
+    text = ex.line_text(line) or ""
+    head = re.split(r"[=;]", text[text.rfind(";", 0, max(0, col - 1)) + 1:], maxsplit=1)[0]
+    if not re.search(rf"\b{re.escape(node.name)}\b", head):
+        return ""
+    found = []
+    for m in re.finditer(r"__attribute__\s*\(", head):
+        depth, end = 0, None
+        for k in range(m.end() - 1, len(head)):
+            depth += {"(": 1, ")": -1}.get(head[k], 0)
+            if depth == 0:
+                end = k + 1
+                break
+        if end is not None:
+            found.append(head[m.start():end])
+    return " ".join(found)
 
 
 def refuse_pointer_swaps(ex, items) -> None:

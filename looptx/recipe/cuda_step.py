@@ -5,9 +5,17 @@ from __future__ import annotations
 import re
 
 from looptx.errors import RecipeError, note_once
+from looptx.frontend.purefuncs import PURE_MATH
 from looptx.frontend.names import to_user
 from looptx.poly.variant import Variant
 from looptx.recipe.schema import C_WORDS, Step
+
+
+# what the generated .cu calls or includes by name besides the CUDA runtime (cuda*): a kernel of
+# one of these names does not compile (`printf` is an overloaded function there)
+_LIBRARY = frozenset("""printf fprintf sprintf snprintf puts stderr stdout fflush malloc calloc realloc
+free memcpy memset memmove exit abort assert atomicAdd atomicMax atomicMin atomicExch atomicCAS
+__syncthreads size_t ptrdiff_t threadIdx blockIdx blockDim gridDim warpSize std""".split())
 
 
 def _check_kernel_name(v: Variant, st: Step, name) -> None:
@@ -16,7 +24,8 @@ def _check_kernel_name(v: Variant, st: Step, name) -> None:
     why = None
     if not isinstance(name, str) or not name.isidentifier() or not name.isascii():
         why = "is not a C identifier"
-    elif name in C_WORDS or name.startswith(("__", "lx_")) or name.endswith("_host"):
+    elif name in C_WORDS or name in _LIBRARY or name.startswith(("__", "lx_", "cuda", "cublas")) \
+            or name.endswith(("_host", "_host_status")) or name in PURE_MATH:
         why = "is reserved (a C/CUDA keyword or a name the generated code uses)"
     elif name in {a.name for a in v.scop.arrays} | set(v.scop.params):
         why = "is already the name of an array or size of the region"
