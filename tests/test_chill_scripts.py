@@ -461,7 +461,7 @@ def test_a_performance_param_inside_a_split_condition_has_its_value(tmp_path, s)
     out = tmp_path / "out.c"
     rc, _, err = cli("transform", src, "-D", f"S={s}", "-o", out)
     assert rc == 0, err
-    assert f"at: {s}}}" in out.read_text() and f"for (i = {s}; i < n; i++)" in out.read_text()
+    assert f"at: L1 < {s}}}" in out.read_text() and f"for (i = {s}; i < n; i++)" in out.read_text()
     for size in (50, 9, 2):
         assert _program_output(out, size) == _program_output(src, size)
 

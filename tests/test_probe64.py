@@ -174,7 +174,7 @@ def test_a_bare_split_condition_is_read_as_written(tmp_path):
     script = tmp_path / "sp.script"
     script.write_text("source: mm.c\nprocedure: mm\nloop: 0\nS = 3\nsplit(1,1,L1 < S)\n")
     out, err = _ok(*run_cli("transform", DATA / "mm.c", "--recipe", script))
-    assert "split: {stmt: 1, loop: 1, at: 3}" in out and "VALUE" not in err
+    assert "split: {stmt: 1, loop: 1, at: L1 < 3}" in out and "VALUE" not in err
     _validated(DATA / "mm.c", "--recipe", script, *MM_SIZES)
 
 

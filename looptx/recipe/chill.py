@@ -467,8 +467,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         need(3, 'split(0,"i","N/2")')
         at = a[2]
         if isinstance(at, str):
-            at = _split_cut(at, a[1])
-            # a performance param in the condition ("L1 < S") has its value here, as a bare one has
+            # the condition ("L2 < L1", "i >= 5") is read by the split step, which knows the
+            # statement's loops by level; a performance param in it has its value here
             at = re.sub(r"\b[A-Za-z_]\w*\b", lambda w: _bound_int(ln, w.group()), at)
         return [("split", {"stmt": stmt_of(a[0]), "loop": a[1], "at": at})]
     if name == "skew":
@@ -577,18 +577,3 @@ def _is_ref_list(x) -> bool:
     """CHiLL's [(stmt, [ref#, ...]), ...] (parsed as lists)."""
     return isinstance(x, (list, tuple)) and bool(x) and all(
         isinstance(e, (list, tuple)) and len(e) == 2 and isinstance(e[0], int) for e in x)
-
-
-def _split_cut(cond: str, loop) -> str:
-    """The value where a CHiLL split condition on the loop (`L1 < e`, `L1 >= e`, `e > i`, ...)
-    cuts it: the iterations below it and the rest are the two parts."""
-    me = rf"(?:L\d+|{re.escape(loop)})" if isinstance(loop, str) else r"L\d+"
-    m = re.fullmatch(rf"\s*{me}\s*(<=|<|>=|>)\s*(.+?)\s*", cond)
-    if m:
-        op, e = m.groups()
-    else:
-        m = re.fullmatch(rf"\s*(.+?)\s*(<=|<|>=|>)\s*{me}\s*", cond)
-        if not m:
-            return cond
-        e, op = m.group(1), {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[m.group(2)]
-    return e if op in ("<", ">=") else f"({e}) + 1"
