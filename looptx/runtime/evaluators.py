@@ -34,8 +34,8 @@ from looptx.errors import LegalityError, LooptxError
 from looptx.runtime.cpu import (BuildResult, RegionRun, Toolchain, build_shared, compiler_version,
                                 cpu_model, time_region)
 from looptx.runtime.harness import RegionSignature, compare_detail, region_source
-from looptx.runtime.reference import (DATASETS, UNVALIDATED_HINT, Reference, choose_reference,
-                                      split_defines, unvalidated_text)
+from looptx.runtime.reference import (DATASETS, Reference, choose_reference, split_defines,
+                                      unvalidated_hint, unvalidated_text)
 from looptx.search.evaluate import DEFAULT_PREPARE_TIMEOUT, Measurement, Prepared, summarize_times
 
 __all__ = ["CEvaluator", "CPayload"]
@@ -399,11 +399,11 @@ class CEvaluator:
         r = run_isolated(_reference_verdict, self, sig, compiler, timeout=max(self.timeout, 120.0))
         if not r.ok or r.value is None:
             return
-        dataset, problem = r.value
+        dataset, problem, hint = r.value
         if problem is not None:
             line = self.program().scops[self.region].region_span[0] or None
             raise LooptxError(f"cannot validate any variant of region {self.region}: {problem}",
-                              hint=UNVALIDATED_HINT, file=self.path, line=line,
+                              hint=hint, file=self.path, line=line,
                               col=_indent(self.path, line))
         self.dataset = dataset
 
@@ -424,7 +424,7 @@ def _reference_verdict(ev: CEvaluator, sig: RegionSignature, compiler: str):
     if not ev.reference_build(sig, compiler, ev.timeout).ok:
         return None
     ref = ev.reference_data(sig, compiler)
-    return ref.dataset, None if ref.validatable else unvalidated_text(ref)
+    return ref.dataset, None if ref.validatable else unvalidated_text(ref), unvalidated_hint(ref)
 
 
 def unvalidated(m: Measurement, ref: Reference, sig: RegionSignature) -> Measurement:
@@ -433,7 +433,7 @@ def unvalidated(m: Measurement, ref: Reference, sig: RegionSignature) -> Measure
     if not m.ok or ref.validatable:
         return m
     agreeing = sum(int(np.size(ref.outputs[b.name])) - b.count for b in ref.nonfinite)
-    text = f"{unvalidated_text(ref, agreeing)} ({UNVALIDATED_HINT})"
+    text = f"{unvalidated_text(ref, agreeing)} ({unvalidated_hint(ref)})"
     return dataclasses.replace(m, status="wrong_result", time=None, spread=None, error=text,
                                info={**dict(m.info), "unvalidated": True})
 

@@ -27,11 +27,17 @@ first whose results are all finite is used:
 When every data set leaves NaN/Inf in a result, the one with the fewest is used: a variant whose
 finite elements differ, or whose NaN/Inf sit elsewhere or are of another kind, is still a wrong
 result, but one that agrees is never ok, only 'unvalidated'.
+
+A region that reads data but whose every result is one value in all its elements (an int8 kernel
+clamped to [act_min, act_max] = [7, 4] by the seeded scalars, a requantization by multipliers of
+1..9 that rounds every sum to 0) proves nothing either: any order of its loops writes the same
+value.  The other data sets are tried; where every one gives one value, that is 'unvalidated' too.
+A region that reads nothing (zeroing an array) is compared as it is.
 """
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
@@ -39,8 +45,8 @@ import numpy as np
 from looptx.runtime.harness import RegionSignature, ctype_info, make_inputs
 from looptx.runtime.inputs import boolean_inputs, uninformative, without_own
 
-__all__ = ["DATASETS", "NonFinite", "Reference", "choose_reference", "dataset_inputs",
-           "nonfinite_of", "unvalidated_text", "split_defines", "integer_sizes"]
+__all__ = ["DATASETS", "NonFinite", "Reference", "choose_reference", "dataset_inputs", "constant_results",
+           "nonfinite_of", "unvalidated_text", "unvalidated_hint", "split_defines", "integer_sizes"]
 
 DATASETS = ("uniform [0.5,1.5)", "uniform [1,2) with a dominant diagonal",
             "uniform [0.5,1.5) with index arrays that avoid the element itself",
@@ -134,10 +140,28 @@ class Reference:
     dataset: int = 0
     nonfinite: tuple[NonFinite, ...] = ()
     tried: tuple[int, ...] = (0,)
+    constant: tuple[tuple[str, str], ...] = ()    # (result, its one value) where all are one value
 
     @property
     def validatable(self) -> bool:
-        return not self.nonfinite
+        return not self.nonfinite and not self.constant
+
+
+def constant_results(sig: RegionSignature, outputs: Mapping[str, np.ndarray]) -> tuple[tuple[str, str], ...]:
+    """(name, value) of each result when the region reads data and every result is an array of
+    one value; () otherwise.  A scalar result (a sum) depends on every term, so it decides."""
+    if not sig.read_only:
+        return ()
+    out = []
+    for name in sig.results:
+        v = np.asarray(outputs.get(name))
+        if v.ndim == 0 or v.size <= 1:
+            return ()
+        first = v.reshape(-1)[0]
+        if not (v == first).all():
+            return ()
+        out.append((name, f"{first.item():g}" if v.dtype.kind == "f" else str(first.item())))
+    return tuple(out)
 
 
 def choose_reference(sig: RegionSignature, seed: int,
@@ -148,6 +172,7 @@ def choose_reference(sig: RegionSignature, seed: int,
     order = ((0, 1) + ((2,) if any(a.own for a in sig.data_args) else ())) if datasets is None \
         else tuple(datasets)
     best = None
+    constant = None          # the first finite data set, where every result is one value
     for k, d in enumerate(order):
         inputs = dataset_inputs(sig, seed, d)
         outputs = dict(run(inputs))
@@ -158,11 +183,19 @@ def choose_reference(sig: RegionSignature, seed: int,
             if ones is not None:
                 outputs = dict(run(ones))
                 if not nonfinite_of(sig, outputs):
-                    return Reference(ones, outputs, 3, (), (0, 3))
-        if not bad:
+                    ref = Reference(ones, outputs, 3, (), (0, 3))
+                    if datasets is not None or not constant_results(sig, outputs):
+                        return ref
+        if not bad and (datasets is not None or not constant_results(sig, ref.outputs)):
             return ref
+        if not bad:
+            constant = constant or ref
+            continue
         if best is None or sum(b.count for b in bad) < sum(b.count for b in best.nonfinite):
             best = ref
+    tried = tuple(dict.fromkeys(order[:1] + ((3,) if constant and constant.dataset == 3 else ()) + order[1:]))
+    if constant is not None:
+        return replace(constant, tried=tried, constant=constant_results(sig, constant.outputs))
     return Reference(best.inputs, best.outputs, best.dataset, best.nonfinite, order)
 
 
@@ -170,6 +203,11 @@ def unvalidated_text(ref: Reference, agreeing: int | None = None) -> str:
     """Why a variant that matches the reference is not validated (one line).  `agreeing`: how
     many finite result elements the variant matched, if it ran."""
     sets = "; ".join(DATASETS[d] for d in ref.tried)
+    if ref.constant:
+        what = ", ".join(f"'{n}' is {v}" for n, v in ref.constant)
+        return (f"every element of the original's results is one value ({what}) on every input data "
+                f"set tried ({sets}); any order of the loops writes that value, so the result cannot "
+                "be validated")
     what = ", ".join(b.describe() for b in ref.nonfinite)
     text = (f"the original's output {what} on every input data set tried ({sets}); NaN matches "
             "NaN whatever the code computes, so the result cannot be validated")
@@ -180,6 +218,13 @@ def unvalidated_text(ref: Reference, agreeing: int | None = None) -> str:
 
 UNVALIDATED_HINT = ("make the region's outputs finite for positive inputs, or check the variant "
                     "in your own driver with inputs that keep them finite, such as an SPD matrix")
+CONSTANT_HINT = ("give the scalars the region only reads values under which its results vary "
+                 "(--define NAME=VALUE: a clamp's bounds, a requantization's multiplier and shift), "
+                 "or check the variant in your own driver with realistic data")
+
+
+def unvalidated_hint(ref: Reference) -> str:
+    return CONSTANT_HINT if ref.constant else UNVALIDATED_HINT
 
 
 # ------------------------------------------------------------------ -D values of `looptx run`
