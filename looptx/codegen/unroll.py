@@ -295,6 +295,11 @@ def _point_start(node: K.For, variant: Variant, renames: dict, where: tuple, con
         # the loops inside `node` are no names there: the strip must not depend on them
         inner = {n.var for n in K.nodes(node, K.For)} - set(controls.values())
         base = strip_start(variant, leaf.stmt, node.dim, values, where + tuple(own), tuple(sorted(inner)))
+        if base is None and isinstance(node.init, ir.Num) and control is not None and control not in controls:
+            # isl ran the strips' control and point loops as one loop from a constant (an
+            # unrolled loop inside a jam: llm.c layernorm's `xs` under unroll i, then
+            # unroll_jam t): its first iteration starts the first strip
+            return ()
         if base is None:
             raise RecipeError(f"internal: cannot tell which jammed copy an instance of statement {leaf.stmt} is",
                               hint="please report this recipe; unrolling the inner loop by a factor that "
