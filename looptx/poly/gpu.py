@@ -145,9 +145,11 @@ def _thread_extents_at_values(v: Variant, stmt: int, thread: list) -> Variant:
             continue                # the value fixed for an earlier loop bounds this one too
         error = RecipeError(f"thread loop '{to_user(t)}' has no constant extent")
 
-        def bounded(w: Variant, t=t) -> None:
-            if trip(w, t) is None:
+        def bounded(w: Variant, t=t) -> int:
+            n = trip(w, t)
+            if n is None:
                 raise error
+            return n
         try:
             v = at_macro_value(v, bounded, error, f"thread loop '{to_user(t)}' is mapped")
         except RecipeError:

@@ -18,24 +18,29 @@ def _note_macro_value(scop, macro: str, value: int, what: str) -> None:
 
 
 def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
-    """`v` with the first size at whose value `works(v)` succeeds fixed to it, or `error` raised
+    """`v` with one size fixed to its value where `works(v)` succeeds then, or `error` raised
     when there is none.  A local the function sets to a constant (`const int K = 3;`) has that
-    value at the region; a #defined size has its file's value, which the output checks (#if)."""
-    for k, x in v.scop.local_values:
-        fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",))
-        try:
-            works(fixed)
-        except RecipeError:
-            continue
-        return fixed
-    for k, x in v.scop.macro_values:
+    value at the region; a #defined size has its file's value, which the output checks (#if).
+    Where `works` returns a number (the trip count it reached), the size giving the smallest
+    wins: the loop `s < S` of a conv whose guard `iw < W` also bounds it is unrolled at S = 3,
+    not at the image width W = 13 (13 guarded copies); otherwise the first that works."""
+    best = None
+    candidates = [(k, x, False) for k, x in v.scop.local_values] + [(k, x, True) for k, x in v.scop.macro_values]
+    for k, x, macro in candidates:
         fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",),
-                         scop=replace(v.scop, baked=v.scop.baked + ((k, x),)))
+                         scop=replace(v.scop, baked=v.scop.baked + ((k, x),)) if macro else v.scop)
         try:
-            works(fixed)
+            score = works(fixed)
         except RecipeError:
             continue
-        _note_macro_value(v.scop, k, x, what)
+        if best is None or score is not None and (best[0] is None or score < best[0]):
+            best = (score, k, x, macro, fixed)
+        if score is None:
+            break
+    if best is not None:
+        _, k, x, macro, fixed = best
+        if macro:
+            _note_macro_value(v.scop, k, x, what)
         return fixed
     if len(v.scop.local_values) + len(v.scop.macro_values) > 1:
         # several at once: a copy's footprint over a 4-D slice of #defined extents (NWChem's t2)

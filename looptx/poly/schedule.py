@@ -199,10 +199,11 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False) -> Varia
         error = RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
                             hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
 
-        def shorter(w: Variant) -> None:
+        def shorter(w: Variant) -> int:
             t = max_trip(w, group, pos)
             if t is None or (trip is not None and t >= trip):
                 raise error
+            return t
         try:
             v = at_macro_value(v, shorter, error, f"loop '{to_user(name)}' is unrolled fully")
             trip = max_trip(v, group, pos)
@@ -262,10 +263,11 @@ def _covered_at_macro_value(v: Variant, group, pos: int, name: str, factor: int)
         return v, None
     short = RecipeError("the factor does not cover the trip count")
 
-    def covered(w: Variant) -> None:
+    def covered(w: Variant) -> int:
         t = max_trip(w, group, pos)
         if t is None or t > factor:
             raise short
+        return t
     try:
         w = at_macro_value(v, covered, short, f"loop '{to_user(name)}' is unrolled fully (the factor "
                                               f"{factor} covers its trip count)")
