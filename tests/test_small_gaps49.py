@@ -79,3 +79,158 @@ def test_a_kernel_named_as_a_library_function_is_refused_at_the_step(tmp_path, k
     rc, out, err = run_cli("transform", src, "--recipe", recipe, "--target", "cuda")
     assert rc == 2 and "Traceback" not in err, err
     assert f"step 2 (cuda): error: kernel name '{kernel}' is reserved" in err and "choose another" in err, err
+
+
+LAYERNORM_VAR = """void rowvar(int T, int C, float x[T][C], float m[T], float var[T])
+{
+    for (int t = 0; t < T; t++) {
+        float v = 0.0f;
+        for (int i = 0; i < C; i++) {
+            float xs = x[t][i] - m[t];
+            v += xs * xs;
+        }
+        var[t] = v;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("sizes", [("T=9", "C=12"), ("T=10", "C=13"), ("T=1", "C=1")])
+def test_unroll_then_unroll_jam_around_a_local_of_the_unrolled_loop(tmp_path, sizes):
+    """Probe 68 G2 (llm.c layernorm): isl runs the unrolled loop's strips as one loop from 0,
+    which once was 'internal: cannot tell which jammed copy an instance of statement 1 is'."""
+    src, recipe = tmp_path / "ln.c", tmp_path / "r.yaml"
+    src.write_text(LAYERNORM_VAR)
+    recipe.write_text("steps:\n  - unroll: {stmt: 2, loop: i, factor: 2}\n"
+                      "  - unroll_jam: {stmt: 0, loop: t, factor: 2}\n")
+    rc, out, err = run_cli("transform", src, "--function", "rowvar", "--recipe", recipe)
+    assert rc == 0, err
+    assert "xs__t1__i1 = x[t + 1][i + 1] - m[t + 1];" in out, out
+    _ok(*run_cli("run", src, "--function", "rowvar", "--recipe", recipe,
+                 *[a for s in sizes for a in ("-D", s)]))
+
+
+CLAMP = """#include <stdint.h>
+#define MAX(A, B) ((A) > (B) ? (A) : (B))
+#define MIN(A, B) ((A) < (B) ? (A) : (B))
+void rowsum_clamp(const int8_t *x, int8_t *y, int n, int m, int32_t act_min, int32_t act_max)
+{
+    for (int i = 0; i < n; i++) {
+        int32_t acc = 0;
+        for (int k = 0; k < m; k++)
+            acc += x[i * m + k];
+        acc = MAX(acc, act_min);
+        acc = MIN(acc, act_max);
+        y[i] = (int8_t)acc;
+    }
+}
+"""
+
+
+def test_results_of_one_value_on_every_data_set_are_unvalidated(tmp_path):
+    """Probe 68 G1: the seeded clamp bounds (7, 4) make every y[i] 4, so a variant that no longer
+    resets acc per row (distribute under --unsafe) was 'ok'."""
+    src, wrong, legal = tmp_path / "c.c", tmp_path / "w.yaml", tmp_path / "l.yaml"
+    src.write_text(CLAMP)
+    wrong.write_text("steps:\n  - distribute: {stmts: [0], loop: i}\n")
+    legal.write_text("steps:\n  - unroll: {stmt: 1, loop: k, factor: 2}\n")
+    args = ("--function", "rowsum_clamp", "-D", "n=8", "-D", "m=5")
+    for recipe in (wrong, legal):
+        rc, out, err = run_cli("run", src, *args, "--recipe", recipe, "--unsafe")
+        assert rc == 1 and "unvalidated: every element of the original's results is one value ('y' is" in out + err, \
+            out + err
+        assert "--define NAME=VALUE" in out + err
+    bounds = ("-D", "act_min=-128", "-D", "act_max=127")
+    rc, out, err = run_cli("run", src, *args, *bounds, "--recipe", wrong, "--unsafe")
+    assert rc == 1 and "wrong_result" in out + err, out + err
+    _ok(*run_cli("run", src, *args, *bounds, "--recipe", legal))
+
+
+def test_a_region_that_reads_nothing_is_validated_on_its_constant(tmp_path):
+    src, recipe = tmp_path / "z.c", tmp_path / "r.yaml"
+    src.write_text("void z(int n, int a[n][n]) {\n#pragma scop\n  for (int i = 0; i < n; i++)\n"
+                   "    for (int j = 0; j < n; j++)\n      a[i][j] = 0;\n#pragma endscop\n}\n")
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n")
+    _ok(*run_cli("run", src, "--recipe", recipe, "-D", "n=10"))
+
+
+CONV1D = """#define W 13
+#define S 3
+#define OW ((W + 2 - S) / 2 + 1)
+
+void conv1d(float in[W], float wt[S], float out[OW])
+{
+    int ow, s;
+#pragma scop
+    for (ow = 0; ow < OW; ow++)
+        for (s = 0; s < S; s++) {
+            int iw = 2 * ow - 1 + s;
+            if (iw >= 0 && iw < W)
+                out[ow] += in[iw] * wt[s];
+        }
+#pragma endscop
+}
+"""
+
+
+def test_a_full_unroll_takes_the_define_that_gives_the_fewest_copies(tmp_path):
+    """Probe 68 G4: the guard `iw < W` bounds s too, and W = 13 was the first #define under
+    which the trip count is constant: 13 guarded copies instead of S = 3."""
+    src, recipe = tmp_path / "c.c", tmp_path / "r.yaml"
+    src.write_text(CONV1D)
+    recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: s, factor: 0}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and "unrolled fully at S = 3" in err and "at W = 13" not in err, err
+    region = out[out.index("#pragma scop"):]
+    assert region.count("in[") == 4 and "for (s = " in region, region   # 3 copies + the #if's other branch
+    _ok(*run_cli("run", src, "--recipe", recipe))
+
+
+def test_a_divisor_of_sizes_gets_the_define_that_fixes_it(tmp_path):
+    """Probe 68 G5: llama2.c's `key_cache[... + (h / kv_mul) * head_size]`."""
+    src = tmp_path / "d.c"
+    src.write_text("void f(int n, int kv_mul, double a[n], double b[n]) {\n#pragma scop\n"
+                   "  for (int h = 0; h < n; h++)\n    a[h] += b[h / kv_mul];\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("deps", src)
+    assert rc == 2 and "d.c:4:" in err and "fix the divisor with --define kv_mul=VALUE" in err, err
+    rc, out, err = run_cli("deps", src, "-D", "kv_mul=2")
+    assert rc == 0, err
+    # a loop counter is no size to --define
+    src.write_text(src.read_text().replace("b[h / kv_mul]", "b[kv_mul / (h + 1)]"))
+    rc, out, err = run_cli("deps", src)
+    assert rc == 2 and "--define" not in err, err
+
+
+IM2COL = """void im2col_cpu(float* data_im, int channels, int height, int width,
+     int ksize, int stride, int pad, float* data_col)
+{
+    int c,h,w;
+    int height_col = (height + 2*pad - ksize) / stride + 1;
+    int width_col = (width + 2*pad - ksize) / stride + 1;
+    int channels_col = channels * ksize * ksize;
+    for (c = 0; c < channels_col; ++c) {
+        int w_offset = c % ksize;
+        int h_offset = (c / ksize) % ksize;
+        int c_im = c / ksize / ksize;
+        for (h = 0; h < height_col; ++h) {
+            for (w = 0; w < width_col; ++w) {
+                int im_row = h_offset + h * stride - pad;
+                int im_col = w_offset + w * stride - pad;
+                int col_index = (c * height_col + h) * width_col + w;
+                data_col[col_index] = (im_row < 0 || im_col < 0 ||
+                        im_row >= height || im_col >= width) ? 0 :
+                        data_im[im_col + width*(im_row + height*c_im)];
+            }
+        }
+    }
+}
+"""
+
+
+def test_a_linearized_subscript_hint_names_no_internal_atom(tmp_path):
+    """Probe 68 G5: Darknet's im2col asked for `--define __a0=VALUE` (an atom of `c % ksize`)."""
+    src = tmp_path / "im.c"
+    src.write_text(IM2COL)
+    rc, out, err = run_cli("deps", src, "--function", "im2col_cpu", "-D", "ksize=3", "-D", "stride=1", "-D", "pad=1")
+    assert rc == 2 and "--define height=VALUE --define width=VALUE" in err, err
+    assert "__a" not in err and "Traceback" not in err, err

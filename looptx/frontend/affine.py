@@ -45,6 +45,7 @@ class NonAffine(Exception):
     def __init__(self, node, what: str, hint: str | None = None):
         super().__init__(what)
         self.node, self.what, self.hint = node, what, hint
+        self.divisor: tuple[str, ...] = ()      # the names a non-constant divisor is made of
 
 
 INT_MIN, INT_MAX = -2 ** 31, 2 ** 31 - 1
@@ -257,8 +258,12 @@ class Translator:
                 if c is None and self.fix_divisor is not None:
                     c = self.fix_divisor(b).constant()
                 if c is None or c.denominator != 1 or c <= 0:
-                    raise NonAffine(node, f"non-affine: '{node.op}' by a non-constant or non-positive value",
+                    err = NonAffine(node, f"non-affine: '{node.op}' by a non-constant or non-positive value",
                                     "divide only by positive integer constants")
+                    # a divisor of sizes alone (llama2.c's `h / kv_mul`) is a constant once they are
+                    # given: the extractor, which knows the loops, says so (Extractor.divisor_hint)
+                    err.divisor = tuple(sorted(b.symbols())) if c is None else ()
+                    raise err
                 if a.degree() > 1 and self.fix_dividend is not None:
                     a = self.fix_dividend(a)
                 ca = a.constant()

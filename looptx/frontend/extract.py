@@ -90,7 +90,14 @@ class Extractor:
         return SourceError(what, hint=hint, file=self.filename, line=line, col=col)
 
     def nonaffine(self, e: NonAffine) -> SourceError:
-        return self.error(e.node, e.what, e.hint)
+        return self.error(e.node, e.what, self.divisor_hint(e))
+
+    def divisor_hint(self, e: NonAffine, default: str | None = None) -> str | None:
+        """The hint of `e`, with the --define that makes a divisor of sizes a constant."""
+        names = [n for n in e.divisor if not n.startswith("__")]
+        if not names or set(names) & set(self.iterators()):
+            return e.hint or default
+        return f"{e.hint}, or fix the divisor with {' '.join(f'--define {n}=VALUE' for n in names)}"
 
     # ---- names --------------------------------------------------------------------------
     def symbol(self, name: str) -> Symbol | None:
@@ -468,7 +475,8 @@ class Extractor:
                                      f"put the loops that write '{name}' in a region of their own; a "
                                      f"region that only reads '{name}' may read it through an index") from None
                 raise self.error(node, f"non-affine subscript of '{name}': {what}",
-                                 e.hint or "subscripts must be affine in loop iterators and parameters") from None
+                                 self.divisor_hint(e, "subscripts must be affine in loop iterators and parameters")) \
+                    from None
         if any(wide_subscript(s, self.symbol, self.lookup, self.loops) for s in subs):
             self.wide_index.add(name)
         self.next_ref += 1

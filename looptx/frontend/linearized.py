@@ -351,7 +351,8 @@ def _leaves_row(rows: Rows, k: int, d: int, fixed_vals: dict, ex) -> SourceError
     hint = (f"write the access through a multi-dimensional view in which it stays in its row "
             f"({rows.ctype} (*{view}){dims} = ({rows.ctype} (*){dims}){base}; then "
             f"{view}[..]{'[..]' * (rows.rank - 1)}), or fix the sizes with --define to model it flat")
-    sizes = sorted({x for p in acc.subs for x in p.symbols()} - set(st.iterators))
+    # (`__a<k>` atoms stand for a `c % ksize` or `c / ksize` of the subscript: no size to give)
+    sizes = sorted({x for p in acc.subs for x in p.symbols() if not x.startswith("__a")} - set(st.iterators))
     given = [x for x in sizes if x in fixed_vals]
     rest = [x for x in sizes if x not in fixed_vals and x not in ex.int_macros]
     if given and rest:
