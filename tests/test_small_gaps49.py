@@ -234,3 +234,43 @@ def test_a_linearized_subscript_hint_names_no_internal_atom(tmp_path):
     rc, out, err = run_cli("deps", src, "--function", "im2col_cpu", "-D", "ksize=3", "-D", "stride=1", "-D", "pad=1")
     assert rc == 2 and "--define height=VALUE --define width=VALUE" in err, err
     assert "__a" not in err and "Traceback" not in err, err
+
+
+SPLIT_NEST = """#define N 37
+double a[N][N], b[N][N];
+void f(void) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      a[i][j] = b[j][i] * 2.0 + a[i][j];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("recipe, name", [('split(0,2,"L2 < L1")\n', "s.chill"),
+                                          ('split(0,2,"L1 > L2")\n', "s.chill"),
+                                          ("- split: {stmt: 0, loop: j, at: 'j < i'}\n", "s.yaml"),
+                                          ("- split: {stmt: 0, loop: 2, at: 'L2 < L1'}\n", "s.yaml")])
+def test_a_split_condition_may_relate_two_levels(tmp_path, recipe, name):
+    """Probe 67: CHiLL's `split(0,2,"L2 < L1")` (the triangle below the diagonal first) was
+    refused ('L1' is neither a loop nor a parameter)."""
+    src, r = tmp_path / "sp.c", tmp_path / name
+    src.write_text(SPLIT_NEST)
+    r.write_text(recipe)
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 0, err
+    assert "for (j = 0; j < i; j++)" in out and "for (j = i; j < N; j++)" in out, out
+    _ok(*run_cli("run", src, "--recipe", r))
+
+
+@pytest.mark.parametrize("cond, said", [("L3 < 4", "'L3' in the condition 'L3 < 4' is no loop level of statement 0"),
+                                        ("L1 < L1 + 1", "does not compare loop 'j'"),
+                                        ("L2 < 4 < L1", "is not one comparison of loop 'j'")])
+def test_a_split_condition_that_is_no_cut_is_refused_at_the_step(tmp_path, cond, said):
+    src, r = tmp_path / "sp.c", tmp_path / "s.chill"
+    src.write_text(SPLIT_NEST)
+    r.write_text(f'split(0,2,"{cond}")\n')
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 2 and "s.chill:1: step 1 (split)" in err and said in err and "Traceback" not in err, err
