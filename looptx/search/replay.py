@@ -29,7 +29,8 @@ from looptx.search.base import Result, get_searcher
 from looptx.search.replay_checks import (check_cache_fields, objective_keys, fixed_constraints,
                                          fixed_values, objective_direction, refuse_negative_times,
                                          split_objective, t1_value_space, no_success_error,
-                                         t4_as_cache)
+                                         header_objective)
+from looptx.search.cache_read import hashable, read_json, record_point, widen
 from looptx.search.constraints import Constraint
 from looptx.search.space import Param, Point, Space, infer_kind, point_key
 
@@ -199,67 +200,6 @@ class _constraint(Constraint):
 
 
 # -- reading ----------------------------------------------------------------------------
-def _read_json(path: str | os.PathLike) -> dict:
-    path = str(path)
-    try:
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8") as f:
-            text = f.read()
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as first:
-            data = _read_open_cache(text, first, path)
-    except FileNotFoundError:
-        raise AnnotationError("file not found", hint="check the path", file=path) from None
-    except (OSError, ValueError, EOFError) as exc:
-        raise AnnotationError(f"not a readable JSON file ({exc})",
-                              hint="give a Kernel Tuner cache (.json or .json.gz)", file=path) from None
-    if not isinstance(data, dict):
-        raise AnnotationError("expected a JSON object", hint="give a Kernel Tuner cache", file=path)
-    if "cache" not in data and isinstance(data.get("results"), list):
-        return t4_as_cache(data, path)
-    return data
-
-
-def _read_open_cache(text: str, first: json.JSONDecodeError, path: str) -> dict:
-    """Kernel Tuner appends each result to its cache as one line `"key": {...},` as it is
-    measured and closes the JSON only when tuning ends, so an interrupted (or still running)
-    session leaves `...},` without the final `}\n}`; Kernel Tuner reads such a file as if
-    closed, and so does this.  A session killed in the middle of a write leaves a partial last
-    line, which Kernel Tuner's reader (util.read_cache) fails on too (only a cut just before the
-    comma, a whole entry, reads); deleting that line makes the file readable by both."""
-    body = text.rstrip()
-    last = body.rfind("\n") + 1
-    line = body.count("\n", 0, last) + 1
-    try:
-        data = json.loads(_closed_cache(text))
-    except json.JSONDecodeError:
-        if last and first.pos >= last and _is_open_cache(body[:last]):
-            gz = " of the uncompressed file" if str(path).endswith(".gz") else ""
-            raise AnnotationError("the cache ends in a partly written entry (Kernel Tuner was stopped "
-                                  "while writing it)", hint=f"delete the partial last line, line {line}{gz}; "
-                                  "the entries before it are complete", file=path, line=line,
-                                  col=1) from None
-        raise AnnotationError(f"not a readable JSON file ({first.msg})", file=path, line=first.lineno,
-                              col=first.colno, hint="give a Kernel Tuner cache (.json or .json.gz)") from None
-    return data
-
-
-def _is_open_cache(text: str) -> bool:
-    try:
-        return isinstance(json.loads(_closed_cache(text)), dict)
-    except ValueError:
-        return False
-
-
-def _closed_cache(text: str) -> str:
-    text = text.strip()
-    if text and text[-3:] not in ("}\n}", "}}}"):
-        text = text[:-1] if text.endswith(",") else text
-        return text + "}\n}"
-    return text
-
-
 def _load_params(data: dict, path: str) -> list[Param]:
     check_cache_fields(data, path)
     keys, tp = data["tune_params_keys"], data["tune_params"]
@@ -270,7 +210,7 @@ def _load_params(data: dict, path: str) -> list[Param]:
             raise AnnotationError(f"parameter '{k}' has no value list in 'tune_params'",
                                   hint="the cache is damaged", file=path)
         m = meta.get(k, {})
-        values = [_hashable(v) for v in tp[k]]
+        values = [hashable(v) for v in tp[k]]
         kind = m.get("kind") or infer_kind(values)
         try:
             params.append(Param(k, tuple(values), kind, tuple(m.get("slots", ()))))
@@ -281,7 +221,7 @@ def _load_params(data: dict, path: str) -> list[Param]:
 
 def _load_t1(t1_path, params: list[Param]) -> tuple[list[Callable], list[Param]]:
     t1_path = str(t1_path)
-    t1 = _read_json(t1_path)
+    t1 = read_json(t1_path)
     cs = t1.get("ConfigurationSpace")
     if not isinstance(cs, dict):
         raise AnnotationError("no 'ConfigurationSpace' in the T1 file", hint="give a T1 "
@@ -318,57 +258,24 @@ def _load_t1(t1_path, params: list[Param]) -> tuple[list[Callable], list[Param]]
     return in_values + out, params
 
 
-def _hashable(value):
-    """Kernel Tuner accepts any JSON value as a parameter value (its own tests use {}); looptx
-    keys points by value, so objects are kept as their JSON text."""
-    if isinstance(value, dict) or (isinstance(value, list) and "{" in json.dumps(value)):
-        return json.dumps(value, sort_keys=True)
-    return value
+def _failure(rec: Mapping, params: frozenset) -> str | None:
+    """The Kernel Tuner error string of a failed record.  Kernel Tuner writes it in one field
+    only, its tuning objective (`time` unless told otherwise), and keeps the record's other
+    numbers (compile_time, benchmark_time = 0, ...), so the record failed whatever value is
+    optimised."""
+    for k, v in rec.items():
+        if isinstance(v, str) and v in _KT_FAILURE_STATUS and k not in params:
+            return v
+    t = rec.get("time")
+    # old Kernel Tuner versions stored a failure as a time of 1e20 ms
+    return "RuntimeFailedConfig" if _is_number(t) and t >= _KT_FAILED_TIME else None
 
 
-def _widen(params: list[Param], points: list[Point]) -> list[Param]:
-    """Values that records hold but the header's `tune_params` does not (a later session that
-    reused the cache with longer lists) join their parameter, so those records are not lost."""
-    header = Space(params)
-    points = [header.normalize(pt) for pt in points]
-    out = []
-    for p in params:
-        seen = list(p.values)
-        known = set(seen)
-        for pt in points:
-            v = pt[p.name]
-            if v not in known:
-                known.add(v)
-                seen.append(v)
-        if len(seen) > len(p.values) and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                            for v in seen):
-            seen.sort()
-        out.append(p if len(seen) == len(p.values) else
-                   Param(p.name, tuple(seen), infer_kind(seen) if p.kind != "permutation" else p.kind,
-                         p.slots))
-    return out
-
-
-def _record_point(rec: Mapping, key: str, params: list[Param]) -> Point | None:
-    if all(p.name in rec for p in params):
-        return {p.name: _hashable(rec[p.name]) for p in params}
-    # Kernel Tuner's key joins str() of the values with commas; a tuple value has commas of
-    # its own ("(16, 1),1"), so the key is matched value by value, not split
-    def match(rest: str, k: int):
-        if k == len(params):
-            return {} if rest == "" else None
-        for v in params[k].values:
-            text = str(v)
-            if rest == text and k == len(params) - 1 or rest.startswith(text + ","):
-                tail = match(rest[len(text) + 1:], k + 1)
-                if tail is not None:
-                    return {params[k].name: v, **tail}
-        return None
-    return match(key, 0)
-
-
-def _value(rec: Mapping, name: str):
+def _value(rec: Mapping, name: str, params: frozenset = frozenset()):
     """The objective of a record, or the failure string that stands for it."""
+    v = _failure(rec, params)
+    if v is not None:
+        return v
     v = rec.get(name)
     if v is None and name != "time":
         v = rec.get("time") if isinstance(rec.get("time"), str) else None
@@ -386,24 +293,38 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
     holds `-D` items NAME=VALUE, each narrowing the space to the points with that value.
     A recorded time of 0 is kept and shown as recorded; a negative one is refused at its line."""
     path = str(path)
-    data = _read_json(path)
+    data = read_json(path)
     params = _load_params(data, path)
+    if not data["cache"]:
+        raise AnnotationError("the cache holds no records yet (Kernel Tuner was stopped before its "
+                              "first result, or has not written one)",
+                              hint="replay it once Kernel Tuner has recorded results", file=path)
+    entries = [r for r in data["cache"].values() if isinstance(r, dict)]
+    names = frozenset(p.name for p in params)
     if objective is not None:
-        base, how = split_objective(objective, [r for r in data["cache"].values() if isinstance(r, dict)],
-                                    [p.name for p in params], path)
+        base, how = split_objective(objective, entries, [p.name for p in params], path)
         objective = f"{base}:{how}" if how else base
-    obj_name, higher = objective_direction(str(data.get("objective") or "time"), objective)
-    records, unmeasured, record_keys = [], [], []
+    else:
+        objective = header_objective(data.get("objective"), entries, [p.name for p in params], path)
+    obj_name, higher = objective_direction(objective)
+    records, unmeasured, record_keys, unmatched = [], [], [], []
     for key, rec in data["cache"].items():
-        if not isinstance(rec, dict) or _value(rec, obj_name) is None:
+        if not isinstance(rec, dict) or _value(rec, obj_name, names) is None:
             unmeasured.append(key)
             continue
-        point = _record_point(rec, key, params)
+        point = record_point(rec, key, params)
         if point is not None:
             records.append((point, rec))
             record_keys.append(key)
+        else:
+            unmatched.append(key)
+    if unmatched:
+        n = len(unmatched)
+        note_once(path, None, f"{n} record{'s' if n > 1 else ''} of the cache hold{'' if n > 1 else 's'} "
+                  f"neither the fields of tune_params_keys ({', '.join(p.name for p in params)}) nor a "
+                  f"key that reads as their values (the first: '{unmatched[0]}'); left out of the space")
     try:
-        params = _widen(params, [p for p, _ in records])
+        params = widen(params, [p for p, _ in records])
         grid = Space(params)
     except LooptxError as e:
         raise e.located(file=path)
@@ -418,8 +339,7 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
                                        "or the keys hold a parameter that tune_params_keys does not "
                                        "list", file=path)
         by_key[pk], first_of[pk] = r, key
-    if data["cache"] and not any(isinstance(r, dict) and _value(r, obj_name) is not None
-                                 for r in data["cache"].values()):
+    if not any(_value(r, obj_name, names) is not None for r in entries):
         raise AnnotationError(f"no record of the cache has the objective '{obj_name}'",
                               hint="name the recorded value to optimise with --objective NAME",
                               file=path)
@@ -459,7 +379,7 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
                               hint="check the conditions against the cache's parameters",
                               file=str(t1_path))
 
-    numbers = [v for v in (_value(r, obj_name) for r in by_key.values()) if _is_number(v)
+    numbers = [v for v in (_value(r, obj_name, names) for r in by_key.values()) if _is_number(v)
                and not (obj_name == "time" and v >= _KT_FAILED_TIME)]
     key, shown, ratio = objective_keys(numbers or [1.0], obj_name, higher)
 
@@ -471,7 +391,7 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
         rec = by_key.get(point_key(space.normalize(point)))
         if rec is None or not space.is_valid(point):
             return Result("invalid")
-        v = _value(rec, obj_name)
+        v = _value(rec, obj_name, names)
         # old Kernel Tuner versions stored a failure as a time of 1e20 ms
         if _is_number(v) and not (obj_name == "time" and v >= _KT_FAILED_TIME):
             status = rec.get("looptx_status", "ok")
@@ -554,7 +474,8 @@ def write_cache(path, space: Space, records: Iterable[tuple[Point, Result, dict]
     """Write measured points as a Kernel Tuner cache (gzip'd when the path ends in .gz).
 
     Each record's dict gives `compile_time`, `benchmark_time` (seconds) and `times` (the
-    repetitions, seconds); they are stored in milliseconds, as Kernel Tuner does.  Failures
+    repetitions, seconds); they are stored in milliseconds, as Kernel Tuner does, and `time`
+    is their mean.  Failures
     store Kernel Tuner's error strings and keep the exact looptx status in `looptx_status`.
     """
     cache = {}
@@ -565,8 +486,11 @@ def write_cache(path, space: Space, records: Iterable[tuple[Point, Result, dict]
         rec = {n: _json_value(point[n]) for n in space.names}
         extra = extra or {}
         if result.ok:
-            rec["time"] = result.value * 1000.0
-            rec["times"] = [_ms(t) for t in extra.get("times", [result.value])]
+            rec["times"] = [_ms(t) for t in extra.get("times") or [result.value]]
+            # Kernel Tuner's `time` is the mean of the repetitions (looptx optimises their
+            # median); a tool that reads the cache takes it as Kernel Tuner wrote it
+            rec["time"] = statistics.fmean(rec["times"]) if all(map(math.isfinite, rec["times"])) \
+                else result.value * 1000.0
         else:
             rec["time"] = _STATUS_KT.get(result.status, "RuntimeFailedConfig")
         rec["compile_time"] = _ms(extra.get("compile_time", 0.0))

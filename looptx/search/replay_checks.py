@@ -64,6 +64,25 @@ def split_objective(text: str, records: Sequence[Mapping], params: Sequence[str]
     return base, how
 
 
+def header_objective(given, records: Sequence[Mapping], params: Sequence[str], path: str) -> str:
+    """The cache's own `objective` field, checked as --objective is: a name that no record
+    holds would otherwise leave only the failed records (whose error string stands for any
+    value) and read as a space where nothing worked."""
+    if given is None or given == "":
+        return "time"
+    names = recorded_objectives(records, params)
+    hint = f"recorded: {_listing(names) or 'none'}; name the value to optimise with --objective NAME"
+    if not isinstance(given, str):
+        raise AnnotationError(f"the cache's 'objective' field is a JSON {_JSON_KIND.get(type(given), 'value')} "
+                              f"({json.dumps(given)[:40]}), not the name of a recorded value",
+                              hint=hint, file=path)
+    base = objective_direction(given)[0]
+    if not any(base in rec for rec in records):
+        raise AnnotationError(f"no record of the cache has the objective '{base}' that its 'objective' "
+                              "field names", hint=_closest(base, names) + hint, file=path)
+    return given
+
+
 def refuse_negative_times(path: str, cache: Mapping[str, object], name: str) -> None:
     """A time below zero is no measurement, and every rank and ratio built on it would be
     wrong, so it is refused at its record; a time of 0 (a kernel below the timer's resolution)
@@ -87,7 +106,7 @@ def _line_of(path: str, key: str) -> int | None:
     """The line of the cache where the record `key` starts (Kernel Tuner writes one a line)."""
     try:
         opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt", encoding="utf-8") as f:
+        with opener(path, "rt", encoding="utf-8-sig") as f:
             text = f.read()
     except (OSError, EOFError):
         return None
@@ -206,6 +225,9 @@ def fixed_values(defines: Sequence[str], params: Sequence[Param], path: str) -> 
 def _spelled(value, text: str) -> bool:
     if str(value) == text or _canon(value) == text:
         return True
+    if isinstance(value, str) and len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        # a string as the spec language writes it: -D "layout='col'"
+        return value == text[1:-1]
     if isinstance(value, (tuple, list)):
         # a sequence as a spec writes it (['i', 'j']), as a tuple, or bare (i,j), as a -D of a
         # performance param takes it in a real search
@@ -314,9 +336,14 @@ def t4_as_cache(data: Mapping, path: str) -> dict:
         if r.get("invalidity", "correct") != "correct":
             rec["time"] = _T4_FAILURE.get(r.get("invalidity"), "RuntimeFailedConfig")
         times = r.get("times") if isinstance(r.get("times"), Mapping) else {}
+        # Kernel Tuner's T4 writer (file_utils.store_output_file) names them compilation and
+        # benchmark; compilation_time is an older spelling, and the runtimes add up to the
+        # benchmark where it is not written
+        compile_time = next((t for t in (times.get("compilation"), times.get("compilation_time"))
+                             if _is_number(t)), 0.0)
         runs = [t for t in times.get("runtimes") or () if _is_number(t)]
-        rec["compile_time"] = times.get("compilation_time", 0.0) if _is_number(times.get("compilation_time")) else 0.0
-        rec["benchmark_time"] = sum(runs)
+        rec["compile_time"] = compile_time
+        rec["benchmark_time"] = times["benchmark"] if _is_number(times.get("benchmark")) else sum(runs)
         cache[",".join(str(conf[n]) for n in names)] = rec
     for n in names:
         if all(_is_number(v) for v in values[n]):
