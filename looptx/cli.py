@@ -167,7 +167,8 @@ def parser() -> argparse.ArgumentParser:
     rp.add_argument("--csv", nargs="?", const="-", metavar="OUT", help="CSV of every evaluation (stdout without OUT)")
     rp.add_argument("--json", nargs="?", const="-", metavar="OUT", help="JSON of every evaluation (stdout without OUT)")
     rp.add_argument("--plot", metavar="PNG", help="convergence plot (best time found vs evaluations)")
-    rp.add_argument("--kernel-tuner", metavar="CACHE", help="write the search as a Kernel Tuner cache (.json)")
+    rp.add_argument("--kernel-tuner", metavar="CACHE",
+                    help="write the search as a Kernel Tuner cache (.json; time is the mean of the runs, as in Kernel Tuner)")
     rp.add_argument("--search", metavar="KEY", help="one search of the database (default: all)")
     rp.add_argument("--top", type=int, default=10, help="rows per table")
 
