@@ -274,3 +274,34 @@ def test_a_split_condition_that_is_no_cut_is_refused_at_the_step(tmp_path, cond,
     r.write_text(f'split(0,2,"{cond}")\n')
     rc, out, err = run_cli("transform", src, "--recipe", r)
     assert rc == 2 and "s.chill:1: step 1 (split)" in err and said in err and "Traceback" not in err, err
+
+
+IM2COL_MOD = """void im2col_mod(float *im, float *col, int H, int W) {
+    for (int c = 0; c < 6; c++)
+        for (int h = 0; h < H; h++)
+        for (int w = 0; w < W; w++) {
+            int s = c % 3 + w - 1;
+            col[(c*H + h)*W + w] = (s < 0 || s >= W) ? 0 : im[h*W + s];
+        }
+}
+"""
+
+
+@pytest.mark.parametrize("sizes", [("H=5", "W=7"), ("H=4", "W=8"), ("H=1", "W=1")])
+def test_a_guard_with_a_modulo_keeps_its_read_inside_the_row(tmp_path, sizes):
+    """Probe 68 G3: the guard's `c % 3` (exact for c >= 0) made guard_of give up, so the read
+    counted as unconditional and left its row of W elements."""
+    src, recipe = tmp_path / "im.c", tmp_path / "r.yaml"
+    src.write_text(IM2COL_MOD)
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: w, size: 4}\n  - unroll: {stmt: 0, loop: c, factor: 2}\n")
+    _ok(*run_cli("run", src, "--function", "im2col_mod", "--recipe", recipe,
+                 *[a for s in sizes for a in ("-D", s)]))
+
+
+def test_darknets_im2col_runs_with_its_sizes_given(tmp_path):
+    src, recipe = tmp_path / "im.c", tmp_path / "r.yaml"
+    src.write_text(IM2COL)
+    recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: w, factor: 4}\n")
+    for extra in (("height=6", "width=7", "channels=2"), ("height=8", "width=8", "channels=1")):
+        _ok(*run_cli("run", src, "--function", "im2col_cpu", "--recipe", recipe,
+                     *[a for s in ("ksize=3", "stride=1", "pad=1") + extra for a in ("-D", s)]))

@@ -75,6 +75,8 @@ class Extractor:
         self.inits: dict[str, tuple] = {}      # local -> (initializer, loops around its declaration)
         self.guards: list[str] = []            # the ?: branches and && / || operands around an expression
         self.exits: dict[str, tuple] = {}      # iterator -> its value after its loop (exitvalues.py)
+        # what the guards of the statement's reads hold only under (`c % 3` of a ?: test: c >= 0)
+        self.guard_obligations: list = []
 
     # ---- errors -------------------------------------------------------------------------
     def error(self, node, what: str, hint: str | None = None) -> SourceError:
@@ -398,6 +400,7 @@ class Extractor:
         tr = Translator(self.resolve_subscript, fix_divisor=self._fix_divisor, fix_dividend=self._fix_products)
         self.cur_accesses: list[RawAccess] = []
         self.cur_tr = tr
+        self.guard_obligations = []
         lhs = node.lvalue
         if not isinstance(lhs, (c_ast.ArrayRef, c_ast.ID)):
             raise self.error(lhs, self._lvalue_problem(lhs), "assign to an array element or a scalar")
@@ -407,7 +410,8 @@ class Extractor:
         target = self.ref(lhs, "write")
         body = ir.Assign(node.op, target, rhs)
         line, col = self.where(node)
-        obligations = [(c, *self.where(n), w) for c, n, w in tr.obligations] + list(self.ctx_obligations)
+        obligations = [(c, *self.where(n), w) for c, n, w in tr.obligations] + list(self.ctx_obligations) \
+            + self.guard_obligations
         constraints = [c for lp in self.loops for c in lp.constraints] + list(self.conds)
         # 2d+1: (position, iterator) per enclosing loop, then the position in the innermost body
         sched = []

@@ -42,8 +42,13 @@ def guard_of(ex, cond, negate: bool = False) -> str | None:
         text = ex.cond_text(node, negate)
     except (SourceError, NonAffine):
         text = None
-    if text is None or len(ex.ctx_obligations) > saved[1]:
-        # a guard that holds only under obligations of its own is not worth checking them for
+    if text is None:
+        ex.params[:] = saved[0]
+    elif len(ex.ctx_obligations) > saved[1] and hasattr(ex, "guard_obligations"):
+        # the guard is modelled exactly where C's `%` and `/` of it match the model's floor
+        # (Darknet im2col's `c % ksize` with c >= 0): its statement holds them, as a subscript's
+        ex.guard_obligations.extend(ex.ctx_obligations[saved[1]:])
+    elif len(ex.ctx_obligations) > saved[1]:
         ex.params[:] = saved[0]
         text = None
     del ex.ctx_obligations[saved[1]:]
