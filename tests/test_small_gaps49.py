@@ -305,3 +305,45 @@ def test_darknets_im2col_runs_with_its_sizes_given(tmp_path):
     for extra in (("height=6", "width=7", "channels=2"), ("height=8", "width=8", "channels=1")):
         _ok(*run_cli("run", src, "--function", "im2col_cpu", "--recipe", recipe,
                      *[a for s in ("ksize=3", "stride=1", "pad=1") + extra for a in ("-D", s)]))
+
+
+LLAMA_MATMUL = """void matmul(float* xout, float* x, float* w, int n, int d) {
+    // W (d,n) @ x (n,) -> xout (d,)
+    int i;
+    #pragma omp parallel for private(i)
+    for (i = 0; i < d; i++) {
+        float val = 0.0f;
+        for (int j = 0; j < n; j++) {
+            val += w[i * n + j] * x[j];
+        }
+        xout[i] = val;
+    }
+}
+"""
+
+
+def test_a_functions_own_parallel_for_is_kept_on_the_transformed_nest(tmp_path):
+    """Probe 68 G7: with --function, llama2.c's `#pragma omp parallel for private(i)` was inside
+    the region and dropped, so the transformed matmul ran in one thread."""
+    src, unroll, tile = tmp_path / "mm.c", tmp_path / "u.yaml", tmp_path / "t.yaml"
+    src.write_text(LLAMA_MATMUL)
+    unroll.write_text("steps:\n  - unroll: {stmt: 1, loop: j, factor: 4}\n")
+    tile.write_text("steps:\n  - tile: {stmt: 1, loop: i, size: 8}\n")
+    rc, out, err = run_cli("transform", src, "--function", "matmul", "--recipe", unroll)
+    assert rc == 0 and "is dropped" not in err, err
+    assert "#pragma omp parallel for private(val)\n      for (i = 0; i < d; i++) {" in out, out
+    assert out.count("#pragma omp") == 1, out
+    rc, out, err = run_cli("transform", src, "--function", "matmul", "--recipe", tile)
+    assert rc == 0 and "#pragma omp parallel for private(i, val)\n      for (int ii = 0;" in out, out
+    for recipe in (unroll, tile):
+        _ok(*run_cli("run", src, "--function", "matmul", "--recipe", recipe, "-D", "n=37", "-D", "d=19",
+                     "--cflags", "-O2 -fopenmp"))
+
+
+def test_a_functions_parallel_for_on_a_loop_that_carries_a_dependence_is_refused(tmp_path):
+    src, recipe = tmp_path / "p.c", tmp_path / "r.yaml"
+    src.write_text("void prefix(float* a, int n) {\n    int i;\n    #pragma omp parallel for\n"
+                   "    for (i = 1; i < n; i++)\n        a[i] += a[i - 1];\n}\n")
+    recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, out, err = run_cli("transform", src, "--function", "prefix", "--recipe", recipe)
+    assert rc == 2 and "p.c:3:" in err and "RAW on a" in err and "Traceback" not in err, err

@@ -196,6 +196,7 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         while last > first and blanked[last - 1] in " \t\r\n":
             last -= 1
         first = _with_conditionals(src, blanked, first, last)
+        first = _after_parallel_for(src, blanked, run, first, where)
         regions.append(Region("function", first, last, (first, last), function=fdef.decl.name))
     if outside:
         stmt = min(outside, key=where)
@@ -205,6 +206,22 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
                   f"{' (and ' + str(len(outside) - 1) + ' more statement' + ('s' if len(outside) > 2 else '') + ')' if len(outside) > 1 else ''}"
                   f": the region{'s are' if len(regions) > 1 else ' is'} lines {spans}", col=where(stmt)[1])
     return regions
+
+
+def _after_parallel_for(src: SourceText, blanked: str, run: list, first: int, where) -> int:
+    """The region's start moved past the `#pragma omp parallel for` (or `acc parallel loop`)
+    line of a function that is one loop nest under it (llama2.c's matmul, Darknet's gemm): the
+    pragma is then the nest's own, checked and put back on the transformed nest's outermost
+    loop, as the one right before a `#pragma scop` region is (frontend/omp_team.py)."""
+    if len(run) != 2 or not isinstance(run[0], c_ast.Pragma) or not isinstance(run[1], c_ast.For):
+        return first
+    if not re.match(r"\s*(?:omp\s+parallel\s+for|acc\s+parallel\s+loop)\b", run[0].string or ""):
+        return first
+    line, _ = where(run[1])
+    start = src.offset(line, 1)
+    # only the pragma's line between: not a group with conditionals (HPCG's #ifndef ... #endif)
+    lines = [ln for ln in blanked[first:start].splitlines() if ln.strip()]
+    return start if len(lines) == 1 and re.match(r"\s*#\s*pragma\b", lines[0]) else first
 
 
 def matching_brace(text: str, open_at: int) -> int:
