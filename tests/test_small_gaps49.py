@@ -57,13 +57,17 @@ def test_the_attribute_compiles_in_a_cuda_kernel(tmp_path):
     assert nvcc_compile(out) is None
 
 
-@pytest.mark.parametrize("kernel", ["k", "e", "regs", "shared"])
-def test_a_kernel_may_have_the_name_of_a_local_of_the_generated_host_code(tmp_path, kernel):
+def _cuda_with_kernel(tmp_path, kernel: str):
     src, recipe = tmp_path / "attr.c", tmp_path / "r.yaml"
     src.write_text(ATTR.replace("DECL", ""))
     recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8, control: ii}\n"
                       f"  - cuda: {{stmt: 0, block: [ii], thread: [i], kernel: {kernel}, sizes: {{a: n*n, b: n*n}}}}\n")
-    rc, out, err = run_cli("transform", src, "--recipe", recipe, "--target", "cuda")
+    return run_cli("transform", src, "--recipe", recipe, "--target", "cuda")
+
+
+@pytest.mark.parametrize("kernel", ["k", "e", "regs", "shared"])
+def test_a_kernel_may_have_the_name_of_a_local_of_the_generated_host_code(tmp_path, kernel):
+    rc, out, err = _cuda_with_kernel(tmp_path, kernel)
     assert rc == 0, err
     assert f"cudaFuncGetAttributes(&lx_a, {kernel})" in out, out
     if NVCC:
@@ -72,11 +76,7 @@ def test_a_kernel_may_have_the_name_of_a_local_of_the_generated_host_code(tmp_pa
 
 @pytest.mark.parametrize("kernel", ["printf", "sqrt", "expf", "cudaKernel", "g_host_status", "malloc"])
 def test_a_kernel_named_as_a_library_function_is_refused_at_the_step(tmp_path, kernel):
-    src, recipe = tmp_path / "attr.c", tmp_path / "r.yaml"
-    src.write_text(ATTR.replace("DECL", ""))
-    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8, control: ii}\n"
-                      f"  - cuda: {{stmt: 0, block: [ii], thread: [i], kernel: {kernel}, sizes: {{a: n*n, b: n*n}}}}\n")
-    rc, out, err = run_cli("transform", src, "--recipe", recipe, "--target", "cuda")
+    rc, out, err = _cuda_with_kernel(tmp_path, kernel)
     assert rc == 2 and "Traceback" not in err, err
     assert f"step 2 (cuda): error: kernel name '{kernel}' is reserved" in err and "choose another" in err, err
 
