@@ -68,6 +68,10 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
                 own += unused_counters((), lines, "  ", "each emulated thread has its own", unused={
                     a.name for a in scop.arrays if a.local and a.declared_by_function and _declares(lines, a.name)})
                 lines = ["{"] + own + ["  " + x if x else x for x in lines] + ["}"] if own else lines
+                # the build checks region_lines writes: a size a step or -D fixed (#if N != 32
+                # #error), the #ifdef branches read, the #defines repeated after the region
+                from looptx.codegen.c import baked_guard
+                lines = baked_guard(scop) + list(scop.conditionals) + lines + list(scop.macros_after)
     if lines is None:
         node, plan = build(variant)
         lines = region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled)

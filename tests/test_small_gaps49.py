@@ -127,9 +127,10 @@ void rowsum_clamp(const int8_t *x, int8_t *y, int n, int m, int32_t act_min, int
 """
 
 
-def test_results_of_one_value_on_every_data_set_are_unvalidated(tmp_path):
+def test_results_of_one_value_on_every_data_set_validate_nothing_under_unsafe(tmp_path):
     """Probe 68 G1: the seeded clamp bounds (7, 4) make every y[i] 4, so a variant that no longer
-    resets acc per row (distribute under --unsafe) was 'ok'."""
+    resets acc per row (distribute under --unsafe) was 'ok'.  Without --unsafe the dependences
+    proved the step: ok, with a warning."""
     src, wrong, legal = tmp_path / "c.c", tmp_path / "w.yaml", tmp_path / "l.yaml"
     src.write_text(CLAMP)
     wrong.write_text("steps:\n  - distribute: {stmts: [0], loop: i}\n")
@@ -140,6 +141,9 @@ def test_results_of_one_value_on_every_data_set_are_unvalidated(tmp_path):
         assert rc == 1 and "unvalidated: every element of the original's results is one value ('y' is" in out + err, \
             out + err
         assert "--define NAME=VALUE" in out + err
+    rc, out, err = run_cli("run", src, *args, "--recipe", legal)
+    assert rc == 0 and ": ok" in out, out + err
+    assert "warning: every element of the original's results is one value ('y' is 4)" in err, err
     bounds = ("-D", "act_min=-128", "-D", "act_max=127")
     rc, out, err = run_cli("run", src, *args, *bounds, "--recipe", wrong, "--unsafe")
     assert rc == 1 and "wrong_result" in out + err, out + err
@@ -347,3 +351,83 @@ def test_a_functions_parallel_for_on_a_loop_that_carries_a_dependence_is_refused
     recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
     rc, out, err = run_cli("transform", src, "--function", "prefix", "--recipe", recipe)
     assert rc == 2 and "p.c:3:" in err and "RAW on a" in err and "Traceback" not in err, err
+
+
+JACOBI_IFNDEF = """#ifndef N
+#define N 120
+#endif
+void kernel_jacobi_2d(int tsteps, int n, double A[N][N], double B[N][N])
+{
+  int t, i, j;
+#pragma scop
+  for (t = 0; t < tsteps; t++)
+    {
+      for (i = 1; i < n - 1; i++)
+        for (j = 1; j < n - 1; j++)
+          B[i][j] = 0.2 * (A[i][j] + A[i][j-1] + A[i][1+j] + A[1+i][j] + A[i-1][j]);
+      for (i = 1; i < n - 1; i++)
+        for (j = 1; j < n - 1; j++)
+          A[i][j] = 0.2 * (B[i][j] + B[i][j-1] + B[i][1+j] + B[1+i][j] + B[i-1][j]);
+    }
+#pragma endscop
+}
+"""
+
+JACOBI_CUDA = """steps:
+  - tile: {stmt: 0, loop: i, size: 16, control: ii}
+  - tile: {stmt: 0, loop: j, size: 16, control: jj}
+  - permute: {stmt: 0, order: [t, ii, jj, i, j]}
+  - cuda: {stmt: 0, block: [jj, ii], thread: [j, i], kernel: jacobi_b}
+  - tile: {stmt: 1, loop: i, size: 16, control: ii}
+  - tile: {stmt: 1, loop: j, size: 16, control: jj}
+  - permute: {stmt: 1, order: [t, ii, jj, i, j]}
+  - cuda: {stmt: 1, block: [jj, ii], thread: [j, i], kernel: jacobi_a}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("sizes", [("N=64", "n=64", "tsteps=5"), ("N=100", "n=90", "tsteps=3")])
+def test_the_cu_for_variable_sizes_is_built_with_the_sizes_the_defines_get(tmp_path, sizes):
+    """Probe 71: `run --target cuda -D N=64` checked the .cu for variable sizes built with
+    PolyBench's `#ifndef N / #define N 120` default, over 64 x 64 arrays: a wrong result of
+    the check, not of the .cu (nvcc -DN=64 builds it right)."""
+    from test_gpu import _gpu
+    _gpu()
+    src, recipe = tmp_path / "j.c", tmp_path / "r.yaml"
+    src.write_text(JACOBI_IFNDEF)
+    recipe.write_text(JACOBI_CUDA)
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "--target", "cuda", "--repetitions", "1",
+                           *[a for s in sizes for a in ("-D", s)])
+    assert rc == 0 and ": ok" in out, out + err
+
+
+PIN = """#ifndef N
+#define N 72
+#endif
+void f(double C[N][N], const double A[N][N])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      C[i][j] += A[j][i];
+#pragma endscop
+}
+"""
+
+
+def test_the_c_emulation_of_a_cuda_recipe_keeps_the_build_checks(tmp_path):
+    """Probe 71 G1: with a `cuda` step the C output (the grid emulated by loops) had no
+    `#if N != 32 #error`: built as written (N = 72) it updated a 32 x 32 corner only."""
+    src, recipe, out_c = tmp_path / "p.c", tmp_path / "r.yaml", tmp_path / "o.c"
+    src.write_text(PIN)
+    recipe.write_text("steps:\n  - cuda: {stmt: 0, block: [i], thread: [j]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "N=32", "-o", out_c)
+    assert rc == 0, err
+    assert "#if N != 32\n#error" in out_c.read_text(), out_c.read_text()
+    import subprocess
+    as_written = subprocess.run(["gcc", "-c", str(out_c), "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
+    assert as_written.returncode != 0 and "--define N=32" in as_written.stderr, as_written.stderr
+    with_d = subprocess.run(["gcc", "-DN=32", "-c", str(out_c), "-o", str(tmp_path / "o.o")], capture_output=True,
+                            text=True)
+    assert with_d.returncode == 0, with_d.stderr

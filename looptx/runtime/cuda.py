@@ -314,7 +314,8 @@ def run_region(program, index: int, variant, sizes: Mapping[str, int], *, sessio
     counts = gathered_counts(rc, {**dict(macros), **sizes})
     sig = RegionSignature.from_scop(scop, macros, sizes, counts)
     spec = launch_spec(rc)
-    cu = cu_file(rc, "", dict(macros))
+    # a #define the sizes set (PolyBench's `#ifndef N`, run with -D N=64) is the build's -D
+    cu = cu_file(rc, "", {**dict(macros), **{k: v for k, v in sizes.items() if k in dict(macros)}})
     b = build(cu, spec, arch=arch, flags=flags)
     out = {"status": b.status, "error": b.error, "build_seconds": b.seconds, "kernels": spec["kernels"],
            "warnings": rc.warnings}

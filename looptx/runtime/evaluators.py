@@ -30,12 +30,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from looptx.errors import LegalityError, LooptxError
+from looptx.errors import LegalityError, LooptxError, note_once
 from looptx.runtime.cpu import (BuildResult, RegionRun, Toolchain, build_shared, compiler_version,
                                 cpu_model, time_region)
 from looptx.runtime.harness import RegionSignature, compare_detail, region_source
-from looptx.runtime.reference import (DATASETS, Reference, choose_reference, split_defines,
-                                      unvalidated_hint, unvalidated_text)
+from looptx.runtime.reference import (CONSTANT_HINT, DATASETS, Reference, choose_reference, constant_text,
+                                      split_defines, unvalidated_hint, unvalidated_text)
 from looptx.search.evaluate import DEFAULT_PREPARE_TIMEOUT, Measurement, Prepared, summarize_times
 
 __all__ = ["CEvaluator", "CPayload"]
@@ -77,7 +77,6 @@ def c_build_command(command: str | None, path: str) -> str | None:
     """The build command for C code: an Orio CUDA file's names nvcc, which builds the .cu, so
     the C code is built with the default compiler instead (with a note); one that names a C++
     compiler builds it with that compiler's C sibling and the same flags (with a note)."""
-    from looptx.errors import note_once
     words = command.split() if command else []
     cuda = [w for w in words[1:] if _CUDA_LINK.fullmatch(w)]
     if cuda:
@@ -318,7 +317,7 @@ class CEvaluator:
         ref = self.reference_data(p.signature, p.toolchain.compiler)
         m = measure_library(build, p.signature, ref.inputs, ref.outputs, repetitions=self.repetitions,
                             warmup=self.warmup, rtol=self.rtol, info=info)
-        m = unvalidated(m, ref, p.signature)
+        m = unvalidated(m, ref, p.signature, self.unsafe)
         return dataclasses.replace(m, compile_time=build.compile_time + p.compile_time,
                                    run_time=time.perf_counter() - t0)
 
@@ -399,7 +398,10 @@ class CEvaluator:
         r = run_isolated(_reference_verdict, self, sig, compiler, timeout=max(self.timeout, 120.0))
         if not r.ok or r.value is None:
             return
-        dataset, problem, hint = r.value
+        dataset, problem, hint, weak = r.value
+        if weak is not None:
+            line = self.program().scops[self.region].region_span[0] or None
+            note_once(self.path, line, weak, kind="warning")
         if problem is not None:
             line = self.program().scops[self.region].region_span[0] or None
             raise LooptxError(f"cannot validate any variant of region {self.region}: {problem}",
@@ -424,13 +426,18 @@ def _reference_verdict(ev: CEvaluator, sig: RegionSignature, compiler: str):
     if not ev.reference_build(sig, compiler, ev.timeout).ok:
         return None
     ref = ev.reference_data(sig, compiler)
-    return ref.dataset, None if ref.validatable else unvalidated_text(ref), unvalidated_hint(ref)
+    weak = f"{constant_text(ref)} ({CONSTANT_HINT})" if ref.constant and ref.proves(ev.unsafe) else None
+    return ref.dataset, None if ref.proves(ev.unsafe) else unvalidated_text(ref), unvalidated_hint(ref), weak
 
 
-def unvalidated(m: Measurement, ref: Reference, sig: RegionSignature) -> Measurement:
-    """A measurement that passed against a reference with NaN/Inf in its results is no ok: it
-    becomes a 'wrong_result' with info['unvalidated'] (`looptx run` prints 'unvalidated')."""
-    if not m.ok or ref.validatable:
+def unvalidated(m: Measurement, ref: Reference, sig: RegionSignature, unsafe: bool = False) -> Measurement:
+    """A measurement that passed against a reference with NaN/Inf in its results (or, under
+    --unsafe, of one value) is no ok: it becomes a 'wrong_result' with info['unvalidated']
+    (`looptx run` prints 'unvalidated').  Results of one value otherwise keep the ok, with
+    info['constant'] saying what the comparison showed."""
+    if m.ok and ref.constant and ref.validatable and not unsafe:
+        return dataclasses.replace(m, info={**dict(m.info), "constant": f"{constant_text(ref)} ({CONSTANT_HINT})"})
+    if not m.ok or ref.proves(unsafe):
         return m
     agreeing = sum(int(np.size(ref.outputs[b.name])) - b.count for b in ref.nonfinite)
     text = f"{unvalidated_text(ref, agreeing)} ({unvalidated_hint(ref)})"

@@ -30,9 +30,12 @@ result, but one that agrees is never ok, only 'unvalidated'.
 
 A region that reads data but whose every result is one value in all its elements (an int8 kernel
 clamped to [act_min, act_max] = [7, 4] by the seeded scalars, a requantization by multipliers of
-1..9 that rounds every sum to 0) proves nothing either: any order of its loops writes the same
-value.  The other data sets are tried; where every one gives one value, that is 'unvalidated' too.
-A region that reads nothing (zeroing an array) is compared as it is.
+1..9 that rounds every sum to 0, a branch on the sign of positive data) proves little: any order
+of its loops writes the same value.  The other data sets are tried; where every one gives one
+value, the comparison only shows which elements are written.  Under --unsafe, where the
+comparison is the only check of a step, that is 'unvalidated'; otherwise the dependences
+already proved the step and the run says so in a warning.  A region that reads nothing
+(zeroing an array) is compared as it is.
 """
 from __future__ import annotations
 
@@ -46,7 +49,7 @@ from looptx.runtime.harness import RegionSignature, ctype_info, make_inputs
 from looptx.runtime.inputs import boolean_inputs, uninformative, without_own
 
 __all__ = ["DATASETS", "NonFinite", "Reference", "choose_reference", "dataset_inputs", "constant_results",
-           "nonfinite_of", "unvalidated_text", "unvalidated_hint", "split_defines", "integer_sizes"]
+           "nonfinite_of", "unvalidated_text", "unvalidated_hint", "constant_text", "CONSTANT_HINT", "split_defines", "integer_sizes"]
 
 DATASETS = ("uniform [0.5,1.5)", "uniform [1,2) with a dominant diagonal",
             "uniform [0.5,1.5) with index arrays that avoid the element itself",
@@ -144,7 +147,12 @@ class Reference:
 
     @property
     def validatable(self) -> bool:
-        return not self.nonfinite and not self.constant
+        return not self.nonfinite
+
+    def proves(self, unsafe: bool) -> bool:
+        """Whether a variant that agrees is validated: never against NaN/Inf, and not against
+        results of one value where only the comparison checks the steps (--unsafe)."""
+        return self.validatable and not (unsafe and self.constant)
 
 
 def constant_results(sig: RegionSignature, outputs: Mapping[str, np.ndarray]) -> tuple[tuple[str, str], ...]:
@@ -199,15 +207,20 @@ def choose_reference(sig: RegionSignature, seed: int,
     return Reference(best.inputs, best.outputs, best.dataset, best.nonfinite, order)
 
 
+def constant_text(ref: Reference) -> str:
+    sets = "; ".join(DATASETS[d] for d in ref.tried)
+    what = ", ".join(f"'{n}' is {v}" for n, v in ref.constant)
+    return (f"every element of the original's results is one value ({what}) on every input data set "
+            f"tried ({sets}): the comparison shows only which elements are written, not that the "
+            "variant computes them alike")
+
+
 def unvalidated_text(ref: Reference, agreeing: int | None = None) -> str:
     """Why a variant that matches the reference is not validated (one line).  `agreeing`: how
     many finite result elements the variant matched, if it ran."""
     sets = "; ".join(DATASETS[d] for d in ref.tried)
-    if ref.constant:
-        what = ", ".join(f"'{n}' is {v}" for n, v in ref.constant)
-        return (f"every element of the original's results is one value ({what}) on every input data "
-                f"set tried ({sets}); any order of the loops writes that value, so the result cannot "
-                "be validated")
+    if ref.constant and not ref.nonfinite:
+        return constant_text(ref) + "; with --unsafe nothing else checks the steps"
     what = ", ".join(b.describe() for b in ref.nonfinite)
     text = (f"the original's output {what} on every input data set tried ({sets}); NaN matches "
             "NaN whatever the code computes, so the result cannot be validated")
@@ -224,7 +237,7 @@ CONSTANT_HINT = ("give the scalars the region only reads values under which its 
 
 
 def unvalidated_hint(ref: Reference) -> str:
-    return CONSTANT_HINT if ref.constant else UNVALIDATED_HINT
+    return CONSTANT_HINT if ref.constant and not ref.nonfinite else UNVALIDATED_HINT
 
 
 # ------------------------------------------------------------------ -D values of `looptx run`

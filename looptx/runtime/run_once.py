@@ -64,6 +64,9 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
             "max_rel_error": None, "original_times": (), "original_median": None,
             "speedup": None, "compile_time": 0.0}
     base.update(out)
+    if base.get("constant"):
+        # results of one value: the comparison proved little (runtime/reference.py)
+        note_once(path, prog.scops[region].region_span[0] or None, base.pop("constant"), kind="warning")
     if base["status"] == "ok" and defines:
         problem = _symbolic_problem(ev, dict(bindings), rec, payload, isolate, timeout)
         if problem is not None:
@@ -140,7 +143,8 @@ def _run_once_measure(ev: CEvaluator, payload: CPayload, phase_file: str | None 
         pass                    # measure() reports a reference that does not build
     _stage(phase_file, "the variant")
     m = ev.measure(Prepared(point={}, status="ok", payload=payload))
-    out = {"status": "unvalidated" if m.info.get("unvalidated") else m.status, "error": m.error, "times": m.times, "median": m.time,
+    out = {"status": "unvalidated" if m.info.get("unvalidated") else m.status, "error": m.error,
+           "constant": m.info.get("constant"), "times": m.times, "median": m.time,
            "spread": m.spread, "max_rel_error": m.info.get("max_rel_error"),
            "compile_time": m.compile_time}
     if not m.ok:
