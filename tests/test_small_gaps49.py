@@ -431,3 +431,34 @@ def test_the_c_emulation_of_a_cuda_recipe_keeps_the_build_checks(tmp_path):
     with_d = subprocess.run(["gcc", "-DN=32", "-c", str(out_c), "-o", str(tmp_path / "o.o")], capture_output=True,
                             text=True)
     assert with_d.returncode == 0, with_d.stderr
+
+
+IFNDEF_UNROLL = """#ifndef K
+#define K 4
+#endif
+void f(int n, float a[n][K], float s[n])
+{
+  int i, k;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (k = 0; k < K; k++)
+      s[i] += a[i][k];
+#pragma endscop
+}
+"""
+
+
+def test_an_ifndef_default_gives_a_full_unroll_its_trip_count(tmp_path):
+    """Probe 71 G2: `loop 'k' has no constant trip count` for PolyBench's `#ifndef K` size,
+    where a plain #define was taken at its value."""
+    src, recipe, out_c = tmp_path / "u.c", tmp_path / "r.yaml", tmp_path / "o.c"
+    src.write_text(IFNDEF_UNROLL)
+    recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: k, factor: 0}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-o", out_c)
+    assert rc == 0 and "unrolled fully at K = 4, the #ifndef default" in err, err
+    text = out_c.read_text()
+    assert "#if K != 4\n#error" in text and "s[i] += a[i][3];" in text, text
+    _ok(*run_cli("run", src, "--recipe", recipe, "-D", "n=37"))
+    # a -D of the default is the value it is made for
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "K=5")
+    assert rc == 0 and "s[i] += a[i][4];" in out, out + err
