@@ -462,3 +462,35 @@ def test_an_ifndef_default_gives_a_full_unroll_its_trip_count(tmp_path):
     # a -D of the default is the value it is made for
     rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "K=5")
     assert rc == 0 and "s[i] += a[i][4];" in out, out + err
+
+
+MM_ANNOT = """#define N 128
+void mm(float a[N][N], float b[N][N], float c[N][N])
+{
+  int i, j, k;
+/*@ begin CHiLL (
+  tile_by_index({"i","j"}, {16,16}, {l1_control="ii", l2_control="jj"}, {"ii","jj","i","j","k"})
+  cudaize("mm_GPU", {a=SIZES, b=N*N, c=N*N}, {block={"jj","ii"}, thread={"j","i"}})
+) @*/
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (k = 0; k < N; k++)
+        c[i][j] = c[i][j] + a[i][k] * b[k][j];
+/*@ end @*/
+}
+"""
+
+
+def test_cudaize_counts_in_an_annotation_read_the_files_sizes(tmp_path):
+    """Probe 71 G3: `{a=N*N}` with the file's `#define N` above the annotation was 'unknown name
+    N' (a script's own variable is still read first)."""
+    src = tmp_path / "mm.c"
+    src.write_text(MM_ANNOT.replace("SIZES", "N*N"))
+    rc, out, err = run_cli("transform", src, "--target", "cuda")
+    assert rc == 0, err
+    assert "cudaMalloc((void **)&lx_d_a, (size_t)(N) * (size_t)(N) * sizeof(float))" in out, out
+    if NVCC:
+        assert nvcc_compile(out) is None
+    src.write_text(MM_ANNOT.replace("SIZES", "M*N"))
+    rc, out, err = run_cli("transform", src, "--target", "cuda")
+    assert rc == 2 and "'M' in element count 'M * N' is not a size of the region" in err, err

@@ -101,6 +101,20 @@ class _Line:
                                  hint="write the value itself: a loop name, a level or a number")
 
 
+def _sizes_table(ln: _Line, node: ast.Dict) -> dict:
+    """cudaize's array table ({a=N*N}): a count of names the script does not set (the region's
+    sizes, the C file's #define N above an annotation) stays an expression, as a YAML step's
+    `sizes: {a: N*N}`, for the cuda step to read against the region's sizes."""
+    def count(v):
+        try:
+            return ln.value(v)
+        except RecipeError as e:
+            if re.search(r"unknown (?:name|parameter) '\w+'", e.what):
+                return ast.unparse(v)
+            raise
+    return {ln.value(k): count(v) for k, v in zip(node.keys, node.values)}
+
+
 def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1,
                 bindings: Mapping[str, Any] | None = None, base_dir: str | None = None,
                 n_statements: int | None = None) -> Recipe:
@@ -181,7 +195,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                                         "shared-memory copies need one, and refuses thread mappings that race",
                       per_line=True)
             continue
-        args = [_aliased(ln.value(a), aliases) for a in tree.args]
+        args = [_aliased(_sizes_table(ln, a) if name in ("cudaize", "cuda") and isinstance(a, ast.Dict)
+                         else ln.value(a), aliases) for a in tree.args]
         kw = {a.arg: _aliased(ln.value(a.value), aliases) for a in tree.keywords}
         if name == "recipe":
             if len(args) != 1 or not isinstance(args[0], str):
