@@ -127,9 +127,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                                         and (r := narrow_range(sym_of(p), symbols))),
                     pinned_macros=tuple((p, v) for p, v in fixed if p in overridable and p not in baked),
                     soft_macros=tuple(p for p in params if p in ex.int_macros and p in overridable
-                                      and p not in fixed_names),
-                    soft_values=tuple((p, int(ex.int_macros[p])) for p in params if p in ex.int_macros
-                                      and p in overridable and p not in fixed_names))
+                                      and p not in fixed_names))
 
     rows_baked = set()
     scop = build(index_text, arrays, baked | step_baked)

@@ -13,8 +13,7 @@ from looptx.poly.variant import Variant
 
 def _note_macro_value(scop, macro: str, value: int, what: str) -> None:
     where = scop.where()
-    whose = "the #ifndef default" if macro in scop.soft_macros else "the #define's value"
-    note_once(where["file"], where["line"], f"{what} at {to_user(macro)} = {value}, {whose} "
+    note_once(where["file"], where["line"], f"{what} at {to_user(macro)} = {value}, the #define's value "
               f"(the output checks the build with #if; give other values with --define)")
 
 
@@ -25,27 +24,24 @@ def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
     Where `works` returns a number (the trip count it reached), the size giving the smallest
     wins: the loop `s < S` of a conv whose guard `iw < W` also bounds it is unrolled at S = 3,
     not at the image width W = 13 (13 guarded copies); otherwise the first that works."""
-    # a default a build may change (PolyBench's `#ifndef N`) only where no other does: the
-    # output then holds for that value only
-    for candidates in ([(k, x, False) for k, x in v.scop.local_values] + [(k, x, True) for k, x in v.scop.macro_values],
-                       [(k, x, True) for k, x in v.scop.soft_values]):
-        best = None
-        for k, x, macro in candidates:
-            fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",),
-                             scop=replace(v.scop, baked=v.scop.baked + ((k, x),)) if macro else v.scop)
-            try:
-                score = works(fixed)
-            except RecipeError:
-                continue
-            if best is None or score is not None and (best[0] is None or score < best[0]):
-                best = (score, k, x, macro, fixed)
-            if score is None:
-                break
-        if best is not None:
-            _, k, x, macro, fixed = best
-            if macro:
-                _note_macro_value(v.scop, k, x, what)
-            return fixed
+    best = None
+    candidates = [(k, x, False) for k, x in v.scop.local_values] + [(k, x, True) for k, x in v.scop.macro_values]
+    for k, x, macro in candidates:
+        fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",),
+                         scop=replace(v.scop, baked=v.scop.baked + ((k, x),)) if macro else v.scop)
+        try:
+            score = works(fixed)
+        except RecipeError:
+            continue
+        if best is None or score is not None and (best[0] is None or score < best[0]):
+            best = (score, k, x, macro, fixed)
+        if score is None:
+            break
+    if best is not None:
+        _, k, x, macro, fixed = best
+        if macro:
+            _note_macro_value(v.scop, k, x, what)
+        return fixed
     if len(v.scop.local_values) + len(v.scop.macro_values) > 1:
         # several at once: a copy's footprint over a 4-D slice of #defined extents (NWChem's t2)
         fixed = v.evolve(assumptions=v.assumptions + tuple(f"{k} = {x}" for k, x in v.scop.local_values)

@@ -206,8 +206,6 @@ class Scop(CachedValue):
     pinned_macros: tuple[tuple[str, int], ...] = ()
     # sizes that are a #define's default (`#ifndef LEN #define LEN 32`), which a build may change
     soft_macros: tuple[str, ...] = ()
-    # their defaults: a step that needs a number takes one, as it takes a #define's (known_values)
-    soft_values: tuple[tuple[str, int], ...] = ()
     # `known` facts on #defined sizes only, as the user wrote them: the output checks them with
     # #if, since a build may give the sizes values that break them
     macro_facts: tuple[str, ...] = ()
