@@ -18,7 +18,7 @@ from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
-from looptx.poly.known_values import at_macro_value
+from looptx.poly.known_values import at_macro_value, soft_sizes_hint
 from looptx.poly.variant import LoopDim, Variant
 
 AXES = ("x", "y", "z")
@@ -488,7 +488,8 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             if size is None:
                 name = v.pieces[loop_at(v, K, p)].dims[p].name
                 raise K.mapping.error(f"thread loop '{name}' has no constant extent",
-                                      hint=f"tile '{name}' and map the point loop to threads, or fix the sizes")
+                                      hint=f"tile '{name}' and map the point loop to threads, or fix the sizes"
+                                           + soft_sizes_hint(v.scop))
             block.append(size + 1)
         K.block_size = tuple(block)
         if K.mapped:

@@ -2,6 +2,8 @@
 value of a size fixed where a step needs a number (a local set to a constant, a #define)."""
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 
 import islpy as isl
@@ -15,6 +17,17 @@ def _note_macro_value(scop, macro: str, value: int, what: str) -> None:
     where = scop.where()
     note_once(where["file"], where["line"], f"{what} at {to_user(macro)} = {value}, the #define's value "
               f"(the output checks the build with #if; give other values with --define)")
+
+
+def soft_sizes_hint(scop) -> str:
+    """The --define a refusal's hint names for the #ifndef defaults that bound the loops: a
+    build may change those, so no step takes them at their value (a plain #define it does)."""
+    names = [to_user(n) for n in scop.soft_macros
+             if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", s.domain or "") for s in scop.statements)]
+    if not names:
+        return ""
+    what = f"{names[0]} is an #ifndef default" if len(names) == 1 else f"{', '.join(names)} are #ifndef defaults"
+    return f"; {what}, which a build may change: {' '.join(f'--define {n}=VALUE' for n in names)}"
 
 
 def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:

@@ -16,7 +16,7 @@ import islpy as isl
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_user
 from looptx.poly.deps import _constant
-from looptx.poly.known_values import at_macro_value
+from looptx.poly.known_values import at_macro_value, soft_sizes_hint
 from looptx.poly.peeling import each
 from looptx.poly.trips import _global_min, _ranges, check_copies, check_factor, kept_loop, loop_stride, max_trip, recount_inside
 from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles
@@ -197,7 +197,8 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False) -> Varia
         # --define fixed also bound the loop (`if (x + f >= w) continue;`): the copies follow
         # the loop's own bound, not the image width.
         error = RecipeError(f"loop '{name}' has no constant trip count and cannot be unrolled fully",
-                            hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define")
+                            hint="give an unroll factor (e.g. factor: 4) or fix the sizes with --define"
+                                 + soft_sizes_hint(v.scop))
 
         def shorter(w: Variant) -> int:
             t = max_trip(w, group, pos)
