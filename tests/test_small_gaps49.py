@@ -497,3 +497,24 @@ def test_cudaize_counts_in_an_annotation_read_the_files_sizes(tmp_path):
     src.write_text(MM_ANNOT.replace("SIZES", "M*N"))
     rc, out, err = run_cli("transform", src, "--target", "cuda")
     assert rc == 2 and "'M' in element count 'M * N' is not a size of the region" in err, err
+
+
+UNROLL_SPLIT = """void kernel(int N, double A[N][N], double B[N][N])
+{
+#pragma scop
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            B[i][j] = 2.0 * A[i][j];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("n", ["6", "8", "7", "13"])
+def test_a_split_of_an_unrolled_loop_at_an_outer_loop_keeps_the_last_strip(tmp_path, n):
+    """Probe 70 G1: at -D N=6, isl ran the second part from j = i, off the strips, with a guard
+    inside, and the strips were taken as whole: B[i][5] was never written for odd i."""
+    src, recipe = tmp_path / "us.c", tmp_path / "r.yaml"
+    src.write_text(UNROLL_SPLIT)
+    recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 2}\n  - split: {stmt: 0, loop: j, at: 'i'}\n")
+    _ok(*run_cli("run", src, "--recipe", recipe, "-D", f"N={n}"))
