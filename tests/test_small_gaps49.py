@@ -518,3 +518,20 @@ def test_a_split_of_an_unrolled_loop_at_an_outer_loop_keeps_the_last_strip(tmp_p
     src.write_text(UNROLL_SPLIT)
     recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 2}\n  - split: {stmt: 0, loop: j, at: 'i'}\n")
     _ok(*run_cli("run", src, "--recipe", recipe, "-D", f"N={n}"))
+
+
+@pytest.mark.parametrize("steps", [("pragma: {stmt: 0, loop: i, text: 'GCC ivdep'}", "omp_for: {stmt: 0, loop: i}"),
+                                   ("omp_for: {stmt: 0, loop: i}", "pragma: {stmt: 0, loop: i, text: 'GCC ivdep'}")])
+def test_a_pragma_next_to_an_openmp_loop_directive_is_refused(tmp_path, steps):
+    """Probe 70 G2: the two stacked before one loop, which gcc -fopenmp refuses in either order."""
+    src, recipe = tmp_path / "p.c", tmp_path / "r.yaml"
+    src.write_text("void f(int N, double a[N], double b[N]) {\n#pragma scop\n  for (int i = 0; i < N; i++)\n"
+                   "    a[i] = 2.0 * b[i];\n#pragma endscop\n}\n")
+    recipe.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "r.yaml:3: step 2" in err and "cannot stand next to it before the same loop" in err, err
+    # two GCC loop pragmas stack
+    recipe.write_text("steps:\n  - pragma: {stmt: 0, loop: i, text: 'GCC ivdep'}\n"
+                      "  - pragma: {stmt: 0, loop: i, text: 'GCC unroll 4'}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and "#pragma GCC ivdep\n    #pragma GCC unroll 4\n    for (int i" in out, out + err

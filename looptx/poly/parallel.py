@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import islpy as isl
 
-from looptx.errors import LegalityError
+from looptx.errors import LegalityError, RecipeError
 from looptx.frontend.names import to_user
 from looptx.poly import deps as D
 from looptx.poly.privatize import hint as privatize_hint
@@ -29,6 +29,11 @@ def is_omp_for(text: str) -> bool:
     return _OMP_FOR_TEXT.fullmatch(text.strip()) is not None
 
 
+def _loop_directive(text: str) -> bool:
+    """An OpenMP or OpenACC directive that must be the last line before its loop."""
+    return re.match(r"\s*(omp|acc)\b.*\b(for|loop|simd|distribute|taskloop)\b", text) is not None
+
+
 def add_pragma(v: Variant, stmt: int, loop, text: str) -> Variant:
     """`#pragma text` before loop `loop` of `stmt` (every statement inside it shares it)."""
     name = resolve_name(v, stmt, loop)
@@ -36,6 +41,14 @@ def add_pragma(v: Variant, stmt: int, loop, text: str) -> Variant:
     for k, pos in sharing(v, stmt, name):
         q = pieces[k]
         d = q.dims[pos]
+        other = next((p for p in d.pragmas if p != text and (_loop_directive(p) or _loop_directive(text))), None)
+        if other is not None:
+            # C takes an OpenMP or OpenACC loop construct right before its `for`: gcc refuses
+            # `#pragma GCC ivdep` between them, or after (`omp parallel for` then the pragma)
+            raise RecipeError(f"loop '{to_user(name)}' already has '#pragma {other}': '#pragma {text}' cannot "
+                              "stand next to it before the same loop",
+                              hint="keep one of the two, or put the other on a loop inside it (an "
+                                   "OpenMP clause such as simd goes into the omp pragma's own text)")
         if text not in d.pragmas:
             pieces[k] = replace(q, dims=q.dims[:pos] + (replace(d, pragmas=d.pragmas + (text,)),)
                                 + q.dims[pos + 1:])
