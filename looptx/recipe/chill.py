@@ -69,7 +69,8 @@ class _Line:
             if node.id in LUA_LITERALS:
                 return LUA_LITERALS[node.id]
             raise self.error(f"unknown parameter '{node.id}'",
-                             hint="define it as a performance param, or quote loop names")
+                             hint=f"assign it earlier in the script ({node.id} = VALUE), define it as a "
+                                  "performance param, or quote loop names")
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             return [self.value(e) for e in node.elts]
         if isinstance(node, ast.Dict):
