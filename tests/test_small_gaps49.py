@@ -1,5 +1,8 @@
-"""Leftovers of earlier probes: a region local's GNU attributes (`__attribute__((unused))`) are
-kept on its hoisted declaration, so the output builds as warning-free under -Wall as the input."""
+"""Session 49's fixes: leftovers of earlier probes (a local's `__attribute__((unused))`, kernel
+names, split conditions by level) and what probes 68 (ML kernels in C), 70 (recipe fuzzing) and
+71 (CUDA recipes) found."""
+from pathlib import Path
+
 import pytest
 
 from conftest import run_cli
@@ -535,3 +538,35 @@ def test_a_pragma_next_to_an_openmp_loop_directive_is_refused(tmp_path, steps):
                       "  - pragma: {stmt: 0, loop: i, text: 'GCC unroll 4'}\n")
     rc, out, err = run_cli("transform", src, "--recipe", recipe)
     assert rc == 0 and "#pragma GCC ivdep\n    #pragma GCC unroll 4\n    for (int i" in out, out + err
+
+
+PEEL_STEPPED = (Path(__file__).parent / "data" / "probe70_peel_isl.c").read_text()
+
+
+def test_a_peel_isl_fails_to_generate_is_generated_with_explicit_equalities(tmp_path):
+    """Probe 70 G3: `peel {last: 1}` of an `i += 2` loop with a min bound inside, after an empty
+    nest: isl's AST build failed in its coalescing ('original tableau does not correspond to
+    original basic map'); the same schedule with detect_equalities is generated."""
+    src, recipe, out_c = tmp_path / "p.c", tmp_path / "r.yaml", tmp_path / "o.c"
+    src.write_text(PEEL_STEPPED)
+    recipe.write_text("steps:\n  - peel: {stmt: 0, loop: i, last: 1}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-o", out_c)
+    assert rc == 0, err
+    import subprocess
+    kernel = out_c.read_text().replace("void kernel(void)", "void kernel_t(void)").replace(
+        "double C[40][40];", "extern double C[40][40];").replace("int z[40];", "extern int z[40];")
+    (tmp_path / "t.c").write_text(kernel)
+    (tmp_path / "d.c").write_text(
+        "#include <stdio.h>\nextern double C[40][40]; extern int z[40];\nvoid kernel(void); void kernel_t(void);\n"
+        "static void init(void) { for (int i = 0; i < 40; i++) { z[i] = i * 3 + 1; "
+        "for (int j = 0; j < 40; j++) C[i][j] = i + 0.5 * j; } }\n"
+        "int main(void) { static double C0[40][40]; static int z0[40]; init(); kernel();\n"
+        "  for (int i = 0; i < 40; i++) { z0[i] = z[i]; for (int j = 0; j < 40; j++) C0[i][j] = C[i][j]; }\n"
+        "  init(); kernel_t(); int bad = 0;\n"
+        "  for (int i = 0; i < 40; i++) { bad += z0[i] != z[i]; for (int j = 0; j < 40; j++) bad += C0[i][j] != C[i][j]; }\n"
+        "  printf(\"%d\\n\", bad); return 0; }\n")
+    for sizes in (("-DN=12", "-DM=8"), ("-DN=7", "-DM=5"), ("-DN=3", "-DM=9")):
+        exe = tmp_path / "d"
+        subprocess.run(["gcc", "-w", *sizes, str(tmp_path / "d.c"), str(src), str(tmp_path / "t.c"), "-o", str(exe)],
+                       check=True)
+        assert subprocess.run([str(exe)], capture_output=True, text=True).stdout.strip() == "0", sizes

@@ -198,6 +198,14 @@ class _Builder:
             self.errors.append(e)
             return node
 
+    def _generate(self, context, sched, options):
+        b = isl.AstBuild.from_context(context)
+        b = b.set_options(options)
+        b, keep = b.set_at_each_domain(self.at_domain)
+        node = b.node_from_schedule_map(sched)
+        del keep
+        return node
+
     def options(self) -> isl.UnionMap:
         # unrolling itself is done on KernelAST (codegen.unroll): isl's unroll option is 10-30x
         # slower on jammed multi-statement bodies; isl only separates the full tiles
@@ -218,11 +226,24 @@ class _Builder:
                 context = context.align_params(sched.get_space())
                 sched = sched.align_params(context.get_space())
                 options = self.options().align_params(context.get_space())
-                b = isl.AstBuild.from_context(context)
-                b = b.set_options(options)
-                b, keep = b.set_at_each_domain(self.at_domain)
-                node = b.node_from_schedule_map(sched)
-                del keep
+                try:
+                    node = self._generate(context, sched, options)
+                except isl.Error as e:
+                    if "operations" in str(e):
+                        raise
+                    # isl can fail inside its own coalescing ("original tableau does not
+                    # correspond to original basic map": a peel of a stepped loop with a min
+                    # bound after an empty nest); the same schedule with its equalities made
+                    # explicit, then without full-tile separation, is generated instead
+                    del self.errors[:]
+                    try:
+                        node = self._generate(context, sched.detect_equalities(), options)
+                    except isl.Error:
+                        if options.is_empty():
+                            raise
+                        del self.errors[:]
+                        node = self._generate(context, sched.detect_equalities(),
+                                              isl.UnionMap.empty(options.get_space()))
         except isl.Error as e:
             self.errors.append(e)
         if self.errors:
