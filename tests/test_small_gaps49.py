@@ -570,3 +570,16 @@ def test_a_peel_isl_fails_to_generate_is_generated_with_explicit_equalities(tmp_
         subprocess.run(["gcc", "-w", *sizes, str(tmp_path / "d.c"), str(src), str(tmp_path / "t.c"), "-o", str(exe)],
                        check=True)
         assert subprocess.run([str(exe)], capture_output=True, text=True).stdout.strip() == "0", sizes
+
+
+def test_a_full_unroll_of_a_parallel_loop_says_so(tmp_path):
+    """Probe 70 G5: omp_for on j, then unroll j by 4 at -D N=3 (a full unroll): 'statement 0 has
+    no loop named j', about a loop the user can see."""
+    src, recipe = tmp_path / "o.c", tmp_path / "r.yaml"
+    src.write_text("void f(int N, double A[N][N], double B[N][N]) {\n#pragma scop\n  for (int i = 0; i < N; i++)\n"
+                   "    for (int j = i; j < N; j++)\n      B[j][j] += 0.25 * A[i][i];\n#pragma endscop\n}\n")
+    recipe.write_text("steps:\n  - omp_for: {stmt: 0, loop: j}\n  - unroll: {stmt: 0, loop: j, factor: 4}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "N=3")
+    assert rc == 2 and "step 2 (unroll): error: loop 'j' is no loop after this step" in err, err
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "N=9")
+    assert rc == 0 and "#pragma omp parallel for" in out, err

@@ -94,7 +94,14 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
     dependence between two of its iterations (within one iteration of the loops around it)."""
     width = v.width
     for p, c, d, omp in omp_loops(v):
-        group = [k for k, _ in sharing(v, p.stmt, d.name)]
+        try:
+            group = [k for k, _ in sharing(v, p.stmt, d.name)]
+        except RecipeError:
+            # a later step took the loop away (a full unroll at the sizes -D gives)
+            raise RecipeError(f"loop '{to_user(d.name)}' is no loop after this step (unrolled fully), and an "
+                              f"earlier step runs it as '#pragma {omp}'",
+                              hint="unroll it by a factor below its trip count, or put the omp_for on "
+                                   "another loop") from None
         reduced = dict((var, op) for op, var in clause_pairs(omp))
         carried = []
         for dep, t in scheduled_deps(v, group, deps, width):
