@@ -583,3 +583,18 @@ def test_a_full_unroll_of_a_parallel_loop_says_so(tmp_path):
     assert rc == 2 and "step 2 (unroll): error: loop 'j' is no loop after this step" in err, err
     rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "N=9")
     assert rc == 0 and "#pragma omp parallel for" in out, err
+
+
+def test_a_guard_whose_modulo_the_domain_does_not_prove_leaves_its_read_unconditional(tmp_path):
+    """The other side of probe 68 G3: `(j - off) % 2` may be of a negative value, where C's %
+    is not the model's; the read then counts as unconditional (as before), and the region is
+    neither refused at -D off=3 nor versioned."""
+    src, recipe = tmp_path / "g.c", tmp_path / "r.yaml"
+    src.write_text("void f(int n, int off, double a[n][n], double b[n][n]) {\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n"
+                   "      b[i][j] = ((j - off) % 2 == 0) ? a[i][j] : 0.0;\n#pragma endscop\n}\n")
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and "modelled for" not in err, err
+    for off in ("3", "0", "-2"):
+        _ok(*run_cli("run", src, "--recipe", recipe, "-D", "n=13", "-D", f"off={off}"))

@@ -410,8 +410,7 @@ class Extractor:
         target = self.ref(lhs, "write")
         body = ir.Assign(node.op, target, rhs)
         line, col = self.where(node)
-        obligations = [(c, *self.where(n), w) for c, n, w in tr.obligations] + list(self.ctx_obligations) \
-            + self.guard_obligations
+        obligations = [(c, *self.where(n), w) for c, n, w in tr.obligations] + list(self.ctx_obligations)
         constraints = [c for lp in self.loops for c in lp.constraints] + list(self.conds)
         # 2d+1: (position, iterator) per enclosing loop, then the position in the innermost body
         sched = []
@@ -421,7 +420,7 @@ class Extractor:
         self.stmts.append(RawStmt(sid, tuple(self.iterators()), tuple(lp.reversed for lp in self.loops),
                                   constraints, body, self.cur_accesses, tuple(sched), line, col,
                                   c_text(node), tr, obligations, tuple(lp.ctype for lp in self.loops),
-                                  tuple(lp.pos for lp in self.loops)))
+                                  tuple(lp.pos for lp in self.loops), list(self.guard_obligations)))
 
     def _lvalue_problem(self, lhs) -> str:
         if isinstance(lhs, c_ast.StructRef):

@@ -35,6 +35,9 @@ class RawStmt:
     obligations: list = field(default_factory=list)   # (isl condition, line, col, what)
     iter_ctypes: tuple[str, ...] = ()  # each iterator's declared type
     loop_pos: tuple[tuple[int, int], ...] = ()   # line, column of each enclosing `for`
+    # what the `?:` / && guards of its reads hold only under (`c % K` of the test: c >= 0):
+    # where the domain proves them the guards stay, else the reads count as unconditional
+    guard_obligations: list = field(default_factory=list)
 
 
 @dataclass

@@ -17,7 +17,8 @@ from looptx.frontend.regions import Region
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, has_type_word, narrow_range, iterator_types,
                                      resolve_typedef)
 from looptx.poly.facts import without_implied
-from looptx.poly.scop import Access, Array, Scop, Statement, check_obligations, size_facts, unbounded_loop
+from looptx.poly.scop import (Access, Array, Scop, Statement, check_obligations, obligations_hold, size_facts,
+                              unbounded_loop)
 
 
 def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols: dict,
@@ -152,6 +153,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                               "would leave it only by overflow", hint=f"bound '{it}' in its "
                               "direction (i < N when it counts up, i >= 0 when it counts down)",
                               file=path, line=st.loop_pos[d][0], col=st.loop_pos[d][1])
+    scop = _unproved_guards_dropped(scop, raw)
     facts, obligations = size_facts(scop, obligations)
     facts, obligations = list(dict.fromkeys(owed_facts + facts)), obligations + owed
     row_facts = checked_row_facts(scop, settled.facts) if all_rows else ()
@@ -200,3 +202,18 @@ def _size_products(derived, params) -> dict:
                 term = term * (Poly.const(int(w)) if w.isdigit() else Poly.sym(w))
             out[name] = term
     return out
+
+
+def _unproved_guards_dropped(scop: Scop, raw) -> Scop:
+    """A read's guard with a `%` or `/` (Darknet im2col's `c % ksize` in the test) holds in the
+    model only where C's rounding is the floor's (c >= 0): where the domain does not prove that
+    (`(j - off) % 2`), the read counts as unconditional, as any read of a guard the model does
+    not hold."""
+    dropped = {st.id for st in raw if st.guard_obligations
+               and not obligations_hold(scop, st.id, [c for c, *_ in st.guard_obligations])}
+    if not dropped:
+        return scop
+    statements = tuple(replace(s, accesses=tuple(replace(a, guard="") if re.search(r"\b(mod|floor)\b", a.guard or "")
+                                                 else a for a in s.accesses)) if s.id in dropped else s
+                       for s in scop.statements)
+    return replace(scop, statements=statements, _cache={})

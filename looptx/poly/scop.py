@@ -518,6 +518,19 @@ def unbounded_loop(scop: Scop, s: Statement) -> int | None:
     return None
 
 
+def obligations_hold(scop: Scop, sid: int, conds) -> bool:
+    """Whether each isl condition holds on statement `sid`'s whole domain."""
+    s = scop.statements[sid]
+    dom = scop.domain(s)
+    for cond in conds:
+        try:
+            if not dom.is_subset(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond} }}")):
+                return False
+        except isl.Error:
+            return False
+    return True
+
+
 def check_obligations(scop: Scop, obligations) -> None:
     """Each obligation (stmt, isl condition, line, col, what) must hold on the statement's domain."""
     for sid, cond, line, col, what in obligations:
