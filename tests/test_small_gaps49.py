@@ -598,3 +598,14 @@ def test_a_guard_whose_modulo_the_domain_does_not_prove_leaves_its_read_uncondit
     assert rc == 0 and "modelled for" not in err, err
     for off in ("3", "0", "-2"):
         _ok(*run_cli("run", src, "--recipe", recipe, "-D", "n=13", "-D", f"off={off}"))
+
+
+@pytest.mark.parametrize("pragma", ["omp parallel for firstprivate(alpha)", "omp parallel for simd"])
+def test_a_functions_pragma_the_region_check_refuses_is_still_dropped_with_a_note(tmp_path, pragma):
+    src, recipe = tmp_path / "f.c", tmp_path / "r.yaml"
+    src.write_text(f"void f(int n, double alpha, double a[n][n], double b[n][n]) {{\n  int i, j;\n  #pragma {pragma}\n"
+                   "  for (i = 0; i < n; i++)\n    for (j = 0; j < n; j++)\n      b[i][j] = alpha * a[i][j];\n}\n")
+    recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 2}\n")
+    rc, out, err = run_cli("transform", src, "--function", "f", "--recipe", recipe)
+    assert rc == 0 and f"'#pragma {pragma}' inside the region is dropped" in err, err
+    _ok(*run_cli("run", src, "--function", "f", "--recipe", recipe, "-D", "n=9"))

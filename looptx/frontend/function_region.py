@@ -215,7 +215,11 @@ def _after_parallel_for(src: SourceText, blanked: str, run: list, first: int, wh
     loop, as the one right before a `#pragma scop` region is (frontend/omp_team.py)."""
     if len(run) != 2 or not isinstance(run[0], c_ast.Pragma) or not isinstance(run[1], c_ast.For):
         return first
-    if not re.match(r"\s*(?:omp\s+parallel\s+for|acc\s+parallel\s+loop)\b", run[0].string or ""):
+    text = run[0].string or ""
+    # what the check of a pragma before a region refuses (`simd`, clauses tied to iterations)
+    # stays inside, dropped with a note as before
+    if not re.match(r"\s*(?:omp\s+parallel\s+for(?!\s+simd)|acc\s+parallel\s+loop)\b", text) or \
+            re.search(r"\b(?:firstprivate|lastprivate|linear|ordered|copyin)\b", text):
         return first
     line, _ = where(run[1])
     start = src.offset(line, 1)
