@@ -534,13 +534,7 @@ def obligations_hold(scop: Scop, sid: int, conds) -> bool:
 def check_obligations(scop: Scop, obligations) -> None:
     """Each obligation (stmt, isl condition, line, col, what) must hold on the statement's domain."""
     for sid, cond, line, col, what in obligations:
-        s = scop.statements[sid]
-        dom = scop.domain(s)
-        try:
-            ok = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond} }}")
-        except isl.Error:
-            ok = None
-        if ok is None or not dom.is_subset(ok):
+        if not obligations_hold(scop, sid, [cond]):
             raise SourceError(f"non-affine: {what}", hint="make the operand provably non-negative "
                               "(or use floord())", file=scop.filename, line=line, col=col)
 
