@@ -48,11 +48,15 @@ def _nvcc_warnings(text: str) -> str:
 
 def test_a_local_array_sized_by_a_define_has_constant_extents():
     cu = _cuda("interp2d.c", "interp2d.yaml", "--function", "interp2d")
-    assert "double t[4][4];" in cu and "t[qy][qx] = " in cu and "+= t[qy][qx];" in cu, cu
-    assert "t[Q]" not in cu and "t[qy * Q" not in cu, cu
-    # Q is the host function's argument: another value than the file's is refused
-    for head in ('extern "C" int lx_launch_interp2d(', 'extern "C" int interp2d_host_status('):
-        assert "if (!(Q <= 4)) return (int)cudaErrorInvalidValue;" in _function(cu, head), cu
+    # Q is a macro of the .cu as of the file, so the local keeps its extents and the .cu
+    # still builds with another -DQ (the host function takes no Q the original did not)
+    assert "#ifndef Q\n#define Q 4\n#endif" in cu, cu
+    assert "double t[Q][Q];" in cu and "t[qy][qx] = " in cu and "+= t[qy][qx];" in cu, cu
+    assert "Q <= " not in cu and "int Q" not in cu, cu
+    assert 'interp2d_host_status(int ne, const double *__restrict__ b, const double *__restrict__ x, ' \
+        'double *__restrict__ y)' in cu, cu
+    if NVCC is not None:
+        assert nvcc_compile("#define Q 6\n" + cu) is None
     if NVCC is not None:
         assert nvcc_compile(_cuda("interp2d.c", "interp2d.yaml", "--function", "interp2d", "--standalone",
                                   "-D", "ne=8")) is None

@@ -265,11 +265,13 @@ def _size_params(scop) -> list[str]:
     that multiplies an iterator in a subscript) is not one: the code holds only there, so the
     .cu defines it, as a size fixed with --define, and checks the build as the C output does."""
     fixed = {n for n, _ in scop.fixed} | {n for n, _ in scop.baked}
-    out = [p for p in scop.params if p not in fixed]
+    # a #defined size is a macro of the .cu as of the file (`nvcc -DN=37` would turn a
+    # parameter named N into `int 37`), and a call written for the original passes no N
+    macros = {n for n, _ in scop.macro_values}
+    out = [p for p in scop.params if p not in fixed and p not in macros]
     # a row length that bounds no loop (`float u[nx][ny]` over x <= x_M): the kernels'
     # subscripts read it all the same; so do a local's (`int ny = m + 4;`, Devito's
     # `u_vec->size[1]` as u_vec__size__1), which the caller passes as it does the parameters
-    macros = {n for n, _ in scop.macro_values}
     received = set(scop.function_params) | {n for n, _ in (*scop.derived, *scop.extent_members)}
     for a in scop.arrays:
         for stride in (a.strides or ()) + (tuple(a.dims[1:]) if not a.local else ()):
