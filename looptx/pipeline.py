@@ -335,7 +335,9 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         rec = per_region.get(i) if recipe is not None else \
             annotation_recipe(program, i, bindings if bindings is not None else default_bindings(program, i))
         if rec is None or not rec.steps:
-            variants[i] = original(scop)
+            # the pragma of a team around the region is checked with no step too, as it is
+            # before a recipe's (a prefix sum under `#pragma omp parallel for` was put back as it was)
+            variants[i] = apply_recipe(scop, Recipe(()), unsafe=unsafe) if scop.team and not unsafe else original(scop)
             continue
         trace = None
         if show_steps is not None:
@@ -505,11 +507,12 @@ def transform_file(path: str, recipe=None, *, defines=None, function=None, unsaf
         # The first problem size stands in for a fragment's undeclared sizes; a size the file
         # declares itself (a function's `int n`) stays symbolic, or the output would be right
         # for that size only.  A .cu's host function takes no argument for a fixed size, so
-        # only C output checks one.
+        # only C output checks one; a fixed #define is checked by both (`#if N != 64 #error`).
         key = t == "c" if defines else None
         if key not in done:
             program = parse_file(path, defines=defines, function=fn, extra_decls=decls,
-                                 soft=frozenset(defines) - given, pin=t == "c", for_file=t == "c")
+                                 soft=frozenset(defines) - given, pin=t == "c", for_file=t == "c",
+                                 pin_macros=t == "cuda")
             _no_counter_defined(program, {k: v for k, v in defines.items() if k in given})
             if t not in ("c", "cuda"):
                 raise RecipeError(f"target '{t}' is not available", hint="use --target c or --target cuda")

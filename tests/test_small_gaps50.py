@@ -82,3 +82,337 @@ def test_the_cu_linked_as_a_library_computes_the_original_at_another_size(tmp_pa
     so.mm_host_status.restype = ctypes.c_int
     assert so.mm_host_status(*(x.ctypes.data_as(ctypes.c_void_p) for x in (a, b, c))) == 0
     np.testing.assert_allclose(c, want, rtol=1e-5)
+
+
+def test_a_replays_searcher_time_leaves_out_scikit_learns_import(tmp_path):
+    """Probe 69 G9: `simulated time 2.3 s (searcher 2.25 s)` on a small cache, nearly all of it
+    scikit-learn's import in surf+'s first fit.  A fresh process, so that the import is not
+    done already."""
+    import json
+    import re
+    import sys
+    cache = tmp_path / "c.json"
+    sizes = list(range(1, 41))
+    head = json.dumps({"tune_params_keys": ["bs"], "tune_params": {"bs": sizes}, "objective": "time"})[:-1]
+    recs = [f'"{b}": {json.dumps({"bs": b, "time": (b - 17) ** 2 + 1.0, "compile_time": 1.0, "benchmark_time": 1.0})}'
+            for b in sizes]
+    cache.write_text(head + ', "cache": {\n' + ",\n".join(recs) + "\n}\n}\n")
+    p = subprocess.run([sys.executable, "-m", "looptx", "search", "--replay", str(cache), "-a", "surf+",
+                        "--budget", "20"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    # 20 asks and tells of a forest on 40 points take some 50 ms; the import took 1-2 s
+    m = re.search(r"searcher ([\d.]+) s", p.stdout)
+    assert m and float(m.group(1)) < 0.6, p.stdout
+
+
+REG = """void kernel(int N, double x[N], double y[N]AFTER_PARAM)
+{
+    double s;
+#pragma scop
+    for (int i = 0; i < N; i++) {
+        s = y[i];
+        for (int j = 0; j < N; j++)
+            s += 0.5 * x[j];
+        y[i] = s;
+    }
+#pragma endscop
+AFTER}
+"""
+
+
+def test_registers_of_a_local_that_carries_nothing_leave_it_as_it_is(tmp_path):
+    """Probe 70 G4: the copy loaded the uninitialized local before the loop (`s_r = s;`,
+    gcc -Wuninitialized) and stored it after (dead)."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(REG.replace("AFTER_PARAM", "").replace("AFTER", ""))
+    recipe.write_text("steps:\n  - registers: {stmt: 0, array: s, at: i}\n")
+    out_c = tmp_path / "out.c"
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-o", out_c)
+    assert rc == 0 and "leave it as it is" in err, err
+    text = out_c.read_text()
+    assert "s_r" not in text and "s = y[i];" in text, text
+    p = subprocess.run(["gcc", "-Wall", "-Wextra", "-Werror", "-Wno-unknown-pragmas", "-O2", "-c", str(out_c),
+                        "-o", str(tmp_path / "out.o")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    for n in ("1", "7"):
+        rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", f"N={n}")
+        assert rc == 0 and " ok " in out, (out, err)
+
+
+def test_registers_of_a_local_read_after_the_region_still_load_and_store_it(tmp_path):
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(REG.replace("AFTER_PARAM", ", double *last").replace("AFTER", "    *last = s;\n"))
+    recipe.write_text("steps:\n  - registers: {stmt: 0, array: s, at: i}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and "s_r = s;" in out and "s = s_r;" in out, out
+    for n in ("1", "7"):
+        rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", f"N={n}")
+        assert rc == 0 and " ok " in out, (out, err)
+
+
+PB = MM.replace("#define N 64\n#define M 48\n", "#ifndef N\n# define N 100\n#endif\n#ifndef M\n# define M 48\n#endif\n")
+
+
+def _cu(tmp_path, text, recipe_text, *args):
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(text)
+    recipe.write_text(recipe_text)
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "--target", "cuda", *args)
+    assert rc == 0, err
+    return out
+
+
+def test_an_ifndef_default_is_a_macro_of_the_cu_too(tmp_path):
+    """Probe 72 G3: PolyBench's `#ifndef N` sizes were `int N` arguments (nvcc -DN=37 failed)."""
+    cu = _cu(tmp_path, PB, MM_RECIPE)
+    assert "#ifndef N\n#define N 100\n#endif" in cu and "int N" not in cu, cu
+    assert f'extern "C" void mm_host{HOST}' in cu, cu
+    if NVCC is not None:
+        assert nvcc_compile("#define N 37\n" + cu) is None
+
+
+def test_a_cu_made_for_a_defined_size_refuses_to_build_for_another(tmp_path):
+    """Probe 72 G1: made with -D N=64, the .cu built with -DN=100 silently updated the 64 x 64
+    corner; the C output had its `#error` and the .cu had none."""
+    cu = _cu(tmp_path, PB, MM_RECIPE, "-D", "N=64")
+    assert "#if N != 64\n#error" in cu, cu
+    if NVCC is not None:
+        assert nvcc_compile(cu) is None and nvcc_compile("#define N 64\n" + cu) is None
+        err = nvcc_compile("#define N 100\n" + cu)
+        assert err is not None and "--define N=64" in err, err
+
+
+BYTES = """#include <stddef.h>
+void map_bytes(size_t n, const unsigned char *restrict src, unsigned char *restrict dst)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (unsigned char)(src[i] * 3u + 1u);
+}
+"""
+BYTES_RECIPE = "steps:\n  - tile: {stmt: 0, loop: i, size: 256, control: ii}\n  - cuda: {stmt: 0, block: [ii], thread: [i]}\n"
+
+
+def test_the_block_index_of_a_64_bit_loop_is_64_bit(tmp_path):
+    """Probe 72 G2: `tx + 256 * bx` in int wrapped past 2^31 elements of a size_t loop."""
+    cu = _cu(tmp_path, BYTES, BYTES_RECIPE, "--function", "map_bytes")
+    assert "const long bx = blockIdx.x;" in cu and "const int tx = threadIdx.x;" in cu, cu
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "--function", "map_bytes")
+    assert rc == 0 and "for (long bx = 0;" in out, out + err
+    # an int loop keeps int indexes (64-bit arithmetic costs the kernels)
+    cu = _cu(tmp_path, BYTES.replace("size_t n", "int n").replace("size_t i", "int i"), BYTES_RECIPE,
+             "--function", "map_bytes")
+    assert "const int bx = blockIdx.x;" in cu, cu
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not installed (CI machines have it)")
+def test_a_standalone_main_reads_the_sizes_no_define_gives_from_its_command_line(tmp_path):
+    """Probe 72 G6: without -D the main only printed 'give n with --define' and returned 2."""
+    cu = _cu(tmp_path, BYTES, BYTES_RECIPE, "--function", "map_bytes", "--standalone")
+    assert 'lx_size_arg(argc, argv, "n", &lx_missing)' in cu, cu
+    (tmp_path / "s.cu").write_text(cu)
+    p = subprocess.run([NVCC, "-arch=sm_90", "-Xcompiler", "-Wall", str(tmp_path / "s.cu"), "-o", str(tmp_path / "s")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and "warning" not in p.stderr, p.stderr
+    # (no GPU here: the usage comes before any CUDA call)
+    p = subprocess.run([str(tmp_path / "s")], capture_output=True, text=True)
+    assert p.returncode == 2 and "usage: " in p.stderr and "n=VALUE" in p.stderr, p.stderr
+    cu = _cu(tmp_path, BYTES, BYTES_RECIPE, "--function", "map_bytes", "--standalone", "-D", "n=1000")
+    assert "int main(void)" in cu and "lx_size_arg" not in cu, cu
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not installed (CI machines have it)")
+def test_a_standalone_main_runs_at_the_size_its_command_line_gives(tmp_path):
+    from test_gpu import _gpu
+    _gpu()
+    cu = _cu(tmp_path, BYTES, BYTES_RECIPE, "--function", "map_bytes", "--standalone")
+    (tmp_path / "s.cu").write_text(cu)
+    p = subprocess.run([NVCC, "-arch=sm_90", str(tmp_path / "s.cu"), "-o", str(tmp_path / "s")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    p = subprocess.run([str(tmp_path / "s"), "n=100003"], capture_output=True, text=True)
+    assert p.returncode == 0 and "kernel time" in p.stdout and "dst checksum" in p.stdout, p.stdout + p.stderr
+
+
+PREFIX = """void k(int N, double A[N], double B[N]) {
+#pragma scop
+  for (int i = 1; i < N; i++)
+    A[i] = A[i - 1] + B[i];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("text", [
+    "omp parallel for schedule(static,1)", "omp  parallel   for", "omp parallel for simd", "omp for",
+    "omp parallel for collapse(1)", "omp taskloop", "omp target teams distribute parallel for", "omp simd",
+    "acc parallel loop", "acc kernels loop", "acc loop independent", "GCC ivdep", "ivdep",
+    "clang loop vectorize(assume_safety)", "omp parallel for private(i)"])
+def test_every_parallel_directive_of_a_pragma_step_is_checked(tmp_path, text):
+    """Probe 73 G1: only the exact text `omp parallel for` was checked; a schedule clause or
+    extra blanks put an unchecked parallel loop on a prefix sum (98 wrong elements with
+    -fopenmp)."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(PREFIX)
+    recipe.write_text(f'steps:\n  - pragma: {{stmt: 0, loop: i, text: "{text}"}}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "runs them at once (RAW on A)" in err, err
+
+
+def test_a_sequential_acc_loop_and_other_pragmas_stay_unchecked(tmp_path):
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(PREFIX)
+    for text in ("acc loop seq", "GCC unroll 4", "HLS PIPELINE II=1"):
+        recipe.write_text(f'steps:\n  - pragma: {{stmt: 0, loop: i, text: "{text}"}}\n')
+        rc, out, err = run_cli("transform", src, "--recipe", recipe)
+        assert rc == 0 and f"#pragma {text}" in out, err
+
+
+TEMP = """void k(int N, int M, double A[N][M], double B[N][M]) {
+  double t;
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < M; j++) {
+      t = 2.0 * A[i][j];
+      B[i][j] = t * t + 1.0;
+    }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("text,want", [
+    ("omp parallel for schedule(dynamic, 4) private(t)", "#pragma omp parallel for schedule(dynamic, 4) private(t)"),
+    ("omp parallel for private(t) schedule(static)", "#pragma omp parallel for schedule(static) private(t)"),
+    ("omp parallel for collapse(2) private(t)", "#pragma omp parallel for collapse(2) private(t)"),
+])
+def test_a_legal_parallel_pragma_keeps_its_clauses_and_runs_right(tmp_path, text, want):
+    """A private clause of `omp parallel for` is omp_for's private list (privatize, checked);
+    the collapsed loops' counters are not listed again."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(TEMP)
+    recipe.write_text(f'steps:\n  - pragma: {{stmt: 0, loop: i, text: "{text}"}}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and want in out, out + err
+    for sizes in (("N=7", "M=5"), ("N=16", "M=33")):
+        rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", sizes[0], "-D", sizes[1],
+                               "--cflags", "-O2 -fopenmp -Wall -Werror -Wno-unknown-pragmas", "--repetitions", "1")
+        assert rc == 0 and " ok " in out, out + err
+
+
+def test_a_temporary_without_a_private_clause_is_refused(tmp_path):
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(TEMP)
+    for text in ("omp parallel for schedule(dynamic, 4)", "omp parallel for collapse(2)"):
+        recipe.write_text(f'steps:\n  - pragma: {{stmt: 0, loop: i, text: "{text}"}}\n')
+        rc, out, err = run_cli("transform", src, "--recipe", recipe)
+        assert rc == 2 and "(WAW on t)" in err and "privatize: {var: t, at: j}" in err, err
+
+
+def test_a_collapsed_loop_that_carries_a_dependence_is_refused(tmp_path):
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("""void k(int N, double A[N][N]) {
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = 1; j < N; j++)
+      A[i][j] = A[i][j - 1] + 1.0;
+#pragma endscop
+}
+""")
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for collapse(2)"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "collapse(2)" in err and "RAW on A" in err, err
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0, err
+
+
+def test_ivdep_takes_a_reduction_into_an_element_the_loop_does_not_move(tmp_path):
+    """Orio's `GCC ivdep` on a matmul's k: vectorizers keep the update of C[i][j] a reduction;
+    an element that moves with the loop (`B[i % 4] +=`) has no such rescue."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    for body in ("C[i][j] += A[i][k] * A[k][j];", "C[i][j] = C[i][j] + A[i][k] * A[k][j];"):
+        src.write_text(f"""void k(int N, double A[N][N], double C[N][N]) {{
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < N; k++)
+        {body}
+#pragma endscop
+}}
+""")
+        recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: k, text: "GCC ivdep"}\n')
+        rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=13")
+        assert rc == 0 and " ok " in out, out + err
+        recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: k, text: "omp simd"}\n')
+        rc, out, err = run_cli("transform", src, "--recipe", recipe)
+        assert rc == 2 and "(RAW on C)" in err, err
+    src.write_text("""void k(int N, double x[N], double B[4]) {
+#pragma scop
+  for (int i = 0; i < N; i++)
+    B[i % 4] += x[i];
+#pragma endscop
+}
+""")
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "GCC ivdep"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "on B)" in err, err
+
+
+def test_a_teams_pragma_is_checked_without_a_recipe_too(tmp_path):
+    """Probe 73 G2: with no recipe, a prefix sum under the `#pragma omp parallel for` before its
+    `#pragma scop` came back with the pragma, where any recipe had it refused."""
+    src = tmp_path / "k.c"
+    src.write_text("""#define N 100
+static double A[N], B[N];
+void kernel(void) {
+  int i;
+#pragma omp parallel for
+#pragma scop
+  for (i = 1; i < N; i++)
+    A[i] = A[i-1] + B[i];
+#pragma endscop
+}
+""")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "RAW on A" in err and ":5: error:" in err, err
+    rc, out, err = run_cli("transform", src, "--unsafe")
+    assert rc == 0 and "#pragma omp parallel for" in out, err
+    src.write_text(src.read_text().replace("A[i-1] + B[i]", "A[i] + B[i]"))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "#pragma omp parallel for" in out, err
+
+
+REGION_LOCAL = """#define N 60
+static double A[N], B[N], C[1];
+void kernel(void) {
+  int i;
+#pragma scop
+  double s;
+  for (i = 0; i < N; i++) {
+    s = A[i] * 2.0;
+    B[i] = s + 1.0;
+  }
+  AFTER
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("steps", ["  - privatize: {var: s, at: i}\n  - omp_for: {stmt: 0, loop: i}\n",
+                                   "  - omp_for: {stmt: 0, loop: i, private: [s]}\n"])
+def test_a_local_the_region_declares_before_its_loop_can_be_private(tmp_path, steps):
+    """Probe 73 G3: privatize said it was 'already private' (remove this step), and omp_for's
+    private list skipped it, so the loop stayed refused with no way out."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(REGION_LOCAL.replace("AFTER", ""))
+    recipe.write_text("steps:\n" + steps)
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and "#pragma omp parallel for private(s)" in out, out + err
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "--cflags", "-O2 -fopenmp", "--repetitions", "1")
+    assert rc == 0 and " ok " in out, out + err
+    # read after the loop: the value of the last iteration passes out of it
+    src.write_text(REGION_LOCAL.replace("AFTER", "C[0] = s;"))
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2, out + err

@@ -9,7 +9,7 @@ from looptx.frontend.names import to_user
 from looptx.frontend.symbols import ARITH_WORDS, WIDE_WORDS
 from looptx.codegen import ast as K
 from looptx.poly.jam_locals import root_of
-from looptx.poly.parallel import is_omp_for
+from looptx.poly.parallel import clause_names, collapsed, is_omp_for, takes_data_clauses
 from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import LoopDim, Variant
 
@@ -284,22 +284,27 @@ class CPrinter:
                     texts += [t for t in d.pragmas if t not in texts]
         out = []
         for t in texts:
+            if is_omp_for(t) and not self.omp:
+                continue
             if is_omp_for(t):
-                if not self.omp:
-                    continue
                 if self.scop.team and self.scop.team_kind == "team":
                     # the team around the region is there already: its threads share the loop
                     t = "omp for" + t[len("omp parallel for"):]
                 elif self.scop.team_head and n.dim == 1 and t.startswith("omp parallel for"):
                     # the offload or OpenACC directive the nest had (frontend/omp_team.py)
                     t = self.scop.team_head + t[len("omp parallel for"):]
-                # the parallel loop's own counter is private already (OpenMP predetermines it)
+            if takes_data_clauses(t):
+                # the parallel loop's own counter is private already (OpenMP predetermines it);
+                # so are the collapsed loops' (a clause may not name them again)
+                shared_out = {f.var for f in _fors(n, collapsed(t))}
                 private = sorted({f.var for f in _fors(n.body)
-                                  if not self.declare or self._own(f.var) and f.var != n.var})
+                                  if f.var not in shared_out and (not self.declare or self._own(f.var))})
                 # model spellings (`lx_kw_min`), as in the body: the file's text is turned into
-                # the user's at the end, and the harness compiles it as it is
-                reduced = {var for _, var in clause_pairs(t)}
-                private += [x for x in self._private(n) if x not in reduced]
+                # the user's at the end, and the harness compiles it as it is; a variable the
+                # text's own clauses name already is not named twice
+                reduced = {var for _, var in clause_pairs(t)} | clause_names(t)
+                private = [x for x in private if x not in reduced]
+                private += [x for x in self._private(n) if x not in reduced and x not in private]
                 # a jammed local's copies start at the 0 they are declared with (_zeroed), or
                 # gcc warns of the last strip's guarded uses; inside a team each thread
                 # declares them already, and OpenMP takes no firstprivate of what is private
@@ -350,8 +355,20 @@ class CPrinter:
         return [head + " {"] + inner + [self.ind * depth + "}"]
 
 
-def _fors(n: K.Node):
-    return K.nodes(n, K.For)
+def _fors(n: K.Node, collapse: int | None = None):
+    """The loops under `n`; with `collapse`, `n` and the loops a `collapse(n)` clause takes
+    with it (each the only statement of the one before)."""
+    if collapse is None:
+        return K.nodes(n, K.For)
+    out = [n]
+    while len(out) < collapse:
+        body = out[-1].body
+        while isinstance(body, K.Block) and len(body.items) == 1:
+            body = body.items[0]
+        if not isinstance(body, K.For):
+            break
+        out.append(body)
+    return out
 
 
 def buffer_decl(b, qualifier: str = "", per_thread: bool = False, spelled: bool = False) -> str:

@@ -145,16 +145,17 @@ def _free(name: str, taken: set[str]) -> str:
     return name if name not in taken else f"lx_{name}"
 
 
-def index_decls(kc: KernelCode) -> list[str]:
+def index_decls(kc: KernelCode, block_ctype: str = "int") -> list[str]:
     """Only the indexes the kernel reads: a mapped loop of extent 1 leaves its index unused,
-    which nvcc warns of (#177-D)."""
+    which nvcc warns of (#177-D).  The block indexes are 64-bit where the user's iterators are
+    (`tx + 256 * bx` passes INT_MAX on a 2 GiB array of a size_t loop)."""
     bn, tn = kc.index_names
     text = "\n".join(kc.body + kc.shared + kc.local)
     out = []
-    for names, what in ((bn, "blockIdx"), (tn, "threadIdx")):
+    for names, what, ctype in ((bn, "blockIdx", block_ctype), (tn, "threadIdx", "int")):
         used = [f"{x} = {what}.{AXES[n]}" for n, x in enumerate(names) if re.search(rf"\b{x}\b", text)]
         if used:
-            out.append("const int " + ", ".join(used) + ";")
+            out.append(f"const {ctype} " + ", ".join(used) + ";")
     return out
 
 
@@ -267,7 +268,7 @@ def _size_params(scop) -> list[str]:
     fixed = {n for n, _ in scop.fixed} | {n for n, _ in scop.baked}
     # a #defined size is a macro of the .cu as of the file (`nvcc -DN=37` would turn a
     # parameter named N into `int 37`), and a call written for the original passes no N
-    macros = {n for n, _ in scop.macro_values}
+    macros = {n for n, _ in scop.macro_values} | set(scop.soft_macros)
     out = [p for p in scop.params if p not in fixed and p not in macros]
     # a row length that bounds no loop (`float u[nx][ny]` over x <= x_M): the kernels'
     # subscripts read it all the same; so do a local's (`int ny = m + 4;`, Devito's
@@ -343,7 +344,7 @@ class HostPrinter(CPrinter):
         bn, tn = kc.index_names
         for axis in reversed(range(kc.grid_dims)):
             b = bn[axis]
-            lines.append(f"{self.ind * depth_in}for (int {b} = 0; {b} < {grid[axis]}; {b}++)")
+            lines.append(f"{self.ind * depth_in}for ({loop_ctype(self.v.scop)} {b} = 0; {b} < {grid[axis]}; {b}++)")
             depth_in += 1
         for axis in reversed(range(len(tn))):
             t = tn[axis]
@@ -390,7 +391,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
             threads *= b
         kernel_text.append(f"__global__ void __launch_bounds__({threads}) {kc.name}({params})")
         kernel_text.append("{")
-        kernel_text += ["  " + d for d in index_decls(kc) + kc.shared + [device_decl(rc, kc, x) for x in kc.local]]
+        kernel_text += ["  " + d for d in index_decls(kc, loop_ctype(scop)) + kc.shared + [device_decl(rc, kc, x) for x in kc.local]]
         kernel_text += body
         kernel_text.append("}")
         kernel_text.append("")

@@ -31,17 +31,30 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict, offsets: di
     (each host array holds the elements its device copy does)."""
     offsets = offsets or {}
     scop = rc.variant.scop
-    out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif", "int main(void)", "{"]
     derived = dict(_internal_sizes(rc))
+    values = {p: sizes.get(p, int_macros.get(p, derived.get(p))) for p in rc.params}
+    # a size no --define fixed is the program's argument (`./a.out n=1000`), as a benchmark's
+    # main takes its problem size
+    given = [p for p in rc.params if values[p] is None]
+    out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif"]
+    if given:
+        out += ["#include <string.h>",
+                "static long lx_size_arg(int argc, char **argv, const char *name, int *missing)", "{",
+                "  size_t n = strlen(name);",
+                "  for (int k = 1; k < argc; k++)",
+                "    if (strncmp(argv[k], name, n) == 0 && argv[k][n] == '=') return atol(argv[k] + n + 1);",
+                "  *missing = 1;", "  return 0;", "}"]
+    out += [f"int main({'int argc, char **argv' if given else 'void'})", "{"]
+    if given:
+        out.append("  int lx_missing = 0;")
     for p in rc.params:
-        val = sizes.get(p, int_macros.get(p))
-        if val is None and p in derived:
-            val = derived[p]
+        val = values[p]
         if val is None:
-            out.append(f'  fprintf(stderr, "give {p} with --define {p}=VALUE\\n"); return 2;')
-            out.append("}")
-            return out
+            val = f'({size_ctype(scop, p)})lx_size_arg(argc, argv, "{p}", &lx_missing)'
         out.append(f"  const {size_ctype(scop, p)} {p} = {val};")
+    if given:
+        usage = " ".join(f"{p}=VALUE" for p in given)
+        out.append(f'  if (lx_missing) {{ fprintf(stderr, "usage: %s {usage}\\n", argv[0]); return 2; }}')
     decls, counts = _named_counts(counts)
     out += decls + _offset_decls(offsets)
     out.append("  unsigned long long lx_s = 0x9E3779B97F4A7C15ULL;")

@@ -92,18 +92,20 @@ def _place(text: str, span: tuple[int, int], what: str) -> str:
 def parse_file(path: str, *, defines: dict[str, int] | None = None, function: str | None = None,
                extra_decls: str | None = None, text: str | None = None,
                assumptions: tuple[str, ...] = (), soft: frozenset = frozenset(),
-               pin: bool = False, for_file: bool = False) -> Program:
+               pin: bool = False, for_file: bool = False, pin_macros: bool = False) -> Program:
     """The program model of a C file.  `defines` fix sizes (or act as macros); those named in
     `soft` only fix names the file does not declare itself.  `pin`: the C code goes back into the
     user's file, whose callers may pass a variable that --define fixed other values, so the
     code checks the value (a harness or a search point passes exactly the value).  `for_file`:
     the code goes back into the file as it is, whose plain #defines a -D cannot change (a
-    .cu, like a harness, #defines the sizes itself)."""
+    .cu, like a harness, #defines the sizes itself).  `pin_macros`: only the #defined sizes
+    that --define fixed are checked (a .cu, built with another -DN, must fail as the C does)."""
     # the model's names of another file's struct members must not be spelled in this one's texts
     forget_records()
     try:
         return _parse_file(path, defines=defines, function=function, extra_decls=extra_decls,
-                           text=text, assumptions=assumptions, soft=soft, pin=pin, for_file=for_file)
+                           text=text, assumptions=assumptions, soft=soft, pin=pin, for_file=for_file,
+                           pin_macros=pin_macros)
     except SourceError as e:
         # A project header that is not found is read as empty (libc ones are replaced anyway),
         # so what it declares shows up later as an unknown name or a syntax error.
@@ -125,7 +127,7 @@ def _with_decls(text: str, extra_decls: str | None) -> str:
 
 
 def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions, soft, pin=False,
-                for_file=False) -> Program:
+                for_file=False, pin_macros=False) -> Program:
     if text is None:
         try:
             text = read_c_source(path)
@@ -422,7 +424,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     if region_defines is not defines:
                         scop = with_stand_ins(scop, set(implied), path, start_pos[0],
                                               "the value its initializer has at the fixed sizes")
-                    if not pin:
+                    if not pin and not pin_macros:
                         scop = replace(scop, pinned_macros=())    # a search's best file dispatches on them
                     accessed = {a.name for a in scop.arrays}
                     fallback = as_written(rows.items, set(after), rows.spellings, top_pragmas) \

@@ -12,21 +12,59 @@ from dataclasses import replace
 import islpy as isl
 
 from looptx.errors import LegalityError, RecipeError
-from looptx.frontend.names import to_user
+from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
 from looptx.poly.privatize import hint as privatize_hint
-from looptx.poly.reductions import clause_pairs, update_op
+from looptx.poly.reductions import clause_pairs, element_update_op, update_op
 from looptx.poly.schedule import loop_names, resolve_name, sharing
 from looptx.poly.variant import LoopDim, Variant
 
 OMP_FOR = "omp parallel for"
-_OMP_FOR_TEXT = re.compile(r"omp parallel for(\s+reduction\s*\([^()]*\))*")
+# clauses that change neither which loop is shared out nor what is shared (a `private`,
+# `collapse` or `default(none)` clause does)
+_PLAIN_CLAUSE = r"(?:reduction|schedule|num_threads|proc_bind|if)\s*\((?:[^()]|\([^()]*\))*\)|default\s*\(\s*shared\s*\)"
+_OMP_FOR_TEXT = re.compile(rf"omp parallel for(?:\s*,?\s*(?:{_PLAIN_CLAUSE}))*")
+# directives by which the loop's iterations run at once, or in any order (OpenMP and OpenACC
+# loop constructs, GCC's and Intel's ivdep, clang's assume_safety): each loop they stand on is
+# checked as omp_for's is (`acc loop seq` runs in order)
+_PARALLEL_TEXT = re.compile(r"(?:omp\b.*\b(?:for|simd|distribute|taskloop|loop)\b"
+                            r"|acc\b(?!.*\bseq\b).*\bloop\b|(?:GCC\s+)?ivdep\b|simd\b"
+                            r"|clang\s+loop\b.*\bassume_safety\b)")
 
 
 def is_omp_for(text: str) -> bool:
-    """`omp parallel for`, with reduction clauses or none: the pragmas looptx checks (and to
-    which it adds the private list)."""
+    """`omp parallel for`, with reduction or scheduling clauses or none: the pragmas looptx
+    checks and completes with the private list (and turns into `omp for` in a team)."""
     return _OMP_FOR_TEXT.fullmatch(text.strip()) is not None
+
+
+def is_parallel_loop(text: str) -> bool:
+    """A directive that runs its loop's iterations at once or in any order (omp_for's among
+    them): looptx checks that the loop carries no dependence."""
+    return _PARALLEL_TEXT.match(text.strip()) is not None
+
+
+def takes_data_clauses(text: str) -> bool:
+    """An OpenMP or OpenACC loop construct, whose own private clause the output completes."""
+    return is_parallel_loop(text) and re.match(r"\s*(omp|acc)\b", text) is not None
+
+
+def clause_names(text: str) -> set[str]:
+    """The variables a directive's own private, firstprivate and lastprivate clauses name."""
+    return {to_model(x.strip()) for names in re.findall(r"\b(?:first|last)?private\s*\(([^()]*)\)", text)
+            for x in names.split(",") if x.strip()}
+
+
+def collapsed(text: str) -> int:
+    """How many loops from this one down a `collapse(n)` clause shares out together."""
+    m = re.search(r"\bcollapse\s*\(\s*(\d+)\s*\)", text)
+    return max(1, int(m.group(1))) if m else 1
+
+
+def same_spacing(text: str) -> str:
+    """A loop directive with its words one blank apart (`omp  parallel   for`), as looptx
+    reads and completes it."""
+    return " ".join(text.split()) if is_parallel_loop(text) and '"' not in text else text
 
 
 def _loop_directive(text: str) -> bool:
@@ -78,11 +116,11 @@ def instances(v: Variant, dep: D.Dep, pairs: isl.Map) -> isl.Map:
 
 
 def omp_loops(v: Variant):
-    """(a piece, its position, the loop, the `omp parallel for` text) of each parallel loop, once."""
+    """(a piece, its position, the loop, the directive's text) of each parallel loop, once."""
     seen = set()
     for p in v.pieces:
         for c, d in enumerate(p.dims):
-            omp = next((t for t in d.pragmas if is_omp_for(t)), None) if isinstance(d, LoopDim) else None
+            omp = next((t for t in d.pragmas if is_parallel_loop(t)), None) if isinstance(d, LoopDim) else None
             if omp is None or (c, d.name, p.prefix(c)) in seen:
                 continue
             seen.add((c, d.name, p.prefix(c)))
@@ -90,8 +128,9 @@ def omp_loops(v: Variant):
 
 
 def check_parallel(v: Variant, deps: D.Deps) -> None:
-    """Every loop marked `omp parallel for` runs its iterations in any order and at once: no
-    dependence between two of its iterations (within one iteration of the loops around it)."""
+    """Every loop marked `omp parallel for` (or another parallel directive) runs its iterations
+    in any order and at once: no dependence between two of its iterations (within one iteration
+    of the loops around it); under `collapse(n)`, between two iterations of its n loops."""
     width = v.width
     for p, c, d, omp in omp_loops(v):
         try:
@@ -104,22 +143,30 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
                                    "another loop") from None
         reduced = dict((var, op) for op, var in clause_pairs(omp))
         carried = []
+        hint_only = not takes_data_clauses(omp)
         for dep, t in scheduled_deps(v, group, deps, width):
-            if _combined(v.scop, dep, reduced):
+            if _combined(v.scop, dep, reduced) or hint_only and _loop_invariant_update(v.scop, dep, d):
                 continue
             for q in range(c):
                 t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
-            across = t.subtract(t.equate(isl.dim_type.in_, c, isl.dim_type.out, c))
+            same = t
+            for q in range(c, min(c + 2 * collapsed(omp) - 1, len(p.dims))):
+                same = same.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+            across = t.subtract(same)
             if not across.is_empty():
                 carried.append((dep, across))
         if carried:
             dep, across = carried[0]
+            named = clause_names(omp)
             raise LegalityError(
-                D.describe_violation(deps, dep, instances(v, dep, across), f"'omp parallel for' "
+                D.describe_violation(deps, dep, instances(v, dep, across), f"'{omp}' "
                                      f"on loop '{to_user(d.name)}' runs them at once"),
-                hint=_reduction_hint(v, dep) or "put omp_for on a loop that carries no dependence "
-                     "(see looptx deps)" + privatize_hint(deps, dep, [x for x, _ in carried[1:]])
-                     + ", or pass --unsafe")
+                hint=(f"looptx checks a private variable where omp_for lists it (omp_for: {{private: "
+                      f"[{to_user(dep.array)}]}}) and does not read the pragma's own clause"
+                      if dep.array in named else None) or
+                _reduction_hint(v, dep) or "put omp_for on a loop that carries no dependence "
+                "(see looptx deps)" + privatize_hint(deps, dep, [x for x, _ in carried[1:]])
+                + ", or pass --unsafe")
 
 
 def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
@@ -155,6 +202,22 @@ def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
         if not t.is_empty():
             allowed = allowed.union(instances(v, dep, t).intersect(rel))
     return allowed
+
+
+def _loop_invariant_update(scop, dep: D.Dep, d: LoopDim) -> bool:
+    """Two updates `a[f] op= e` of one element that loop `d` does not move (a matmul's
+    `C[i][j] +=` under Orio's `GCC ivdep` on k): a reduction, which vectorizers recognise and
+    keep right under ivdep; an element that moves with the loop (`h[i/2] +=`) is not one."""
+    it = d.expr.strip()
+    ops = set()
+    for s in (dep.source, dep.sink):
+        st = scop.statements[s]
+        if it not in st.iterators:
+            return False
+        ops.add(element_update_op(st.body, dep.array))
+        if any(re.search(rf"\b{re.escape(it)}\b", x) for a in st.accesses if a.array == dep.array for x in a.index):
+            return False
+    return len(ops) == 1 and None not in ops
 
 
 def _combined(scop, dep: D.Dep, reduced: dict) -> bool:

@@ -48,14 +48,17 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
     if arr is None:
         raise RecipeError(f"'{to_user(var)}' is not used in the region",
                           hint=f"variables that can be private: {', '.join(written) or 'none'}")
-    if arr.local:
+    if arr.local and arr.private_depth:
         raise RecipeError(f"'{to_user(var)}' is declared inside the region: it is already private to "
                           "the loops around its declaration", hint="remove this step")
     if arr.role == "in":
         raise RecipeError(f"the region only reads '{to_user(var)}': there is nothing to privatize",
                           hint="privatize a variable the region writes")
-    if arr.live_out or not arr.decl:
-        raise RecipeError(f"'{to_user(var)}' cannot be private: {arr.live_out or 'it has no declaration'}",
+    # a local the region declares before its loops is dead after it, unless the code after
+    # the region reads it (declared_in_region)
+    live_out = arr.live_out if not arr.local or arr.declared_in_region else ""
+    if live_out or not arr.decl:
+        raise RecipeError(f"'{to_user(var)}' cannot be private: {live_out or 'it has no declaration'}",
                           hint="privatize a local of the function whose value is not used after the region "
                                "(or declare it inside the loop yourself)")
     users = [s for s in scop.statements if any(a.array == var for a in s.accesses)]
@@ -92,7 +95,7 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
                               "and a value of it passes between that use and the loop",
                               hint="privatize at a loop around every use of it")
         scop, arr = _own_variable(scop, arr, inside, at)
-    else:
+    elif not arr.local:
         arr = replace(arr, declared_by_function=True)
     out = _with_private(scop, arr, depth)
     _check_no_live_in(out, arr.name, at)

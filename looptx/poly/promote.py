@@ -296,6 +296,21 @@ def _plan_one(out: Plan, pr: Promotion, n: int, taken: set[str]) -> None:
                        hint="promote an array that the loop's statements use")
 
 
+def _carries_nothing(v: Variant, array: str, group) -> bool:
+    """A scalar of the function that carries no value into the region or out of it, all of
+    whose references lie in this copy of the loop: the loop's own writes set it before any read,
+    so a copy's load before the loop would read an indeterminate value (gcc -Wuninitialized,
+    probe 70), its store after it would be dead, and the function's variable would be left
+    unused (-Wunused-variable)."""
+    from looptx.poly.privatize import scratch
+    scop = v.scop
+    if scop.array(array).rank or array not in scratch(scop):
+        return False
+    inside = {k for k, _ in group}
+    return all(k in inside for k, q in enumerate(v.pieces)
+               if any(a.array == array for a in scop.statements[q.stmt].accesses))
+
+
 def _as_written(scop, name: str) -> str:
     """An array as a copy step accepts it: a member of an array of structs as `p.pos`, a
     member the region reads as a variable as its chain (`g->hy`)."""
@@ -326,6 +341,12 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     plen = pos if pr.kind == "registers" else pos + 1
     width = out.width
     threads = _thread_positions(v, group, pos) if pr.kind == "registers" else []
+    if pr.kind == "registers" and not threads and _carries_nothing(v, array, group):
+        note_once(pr.file or scop.filename, pr.line or scop.region_span[0],
+                  f"registers of '{to_user(array)}' at '{to_user(name)}' leave it as it is: it is a local that "
+                  f"the loop sets before it reads it and nothing reads after it, a register already (a copy "
+                  f"would load an indeterminate value)")
+        return True
     key = list(range(plen)) + threads
     refs = []                                   # (piece index, access, instance -> key dims)
     foot = loose = None

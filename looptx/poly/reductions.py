@@ -91,6 +91,19 @@ def update_op(body: ir.Assign, var: str) -> str | None:
     return None if op == _KEPT else op
 
 
+def element_update_op(body: ir.Assign, array: str) -> str | None:
+    """The operator by which the statement updates one element of `array` as update_op a
+    scalar (`a[f] += e`, `a[f] = a[f] + e`, with `e` free of `a`), else None."""
+    lhs = body.lhs
+    if not (isinstance(lhs, ir.Ref) and lhs.array == array):
+        return None
+    same = lambda r: isinstance(r, ir.Ref) and r.array == array and len(r.index) == len(lhs.index) and \
+        all(ir.to_c(x) == ir.to_c(y) for x, y in zip(r.index, lhs.index))
+    marker = ir.Ref(" lx_element", -1)
+    rhs = ir.map_up(body.rhs, lambda e: marker if same(e) else e)
+    return None if _reads(rhs, array) else update_op(ir.Assign(body.op, marker, rhs), marker.array)
+
+
 _KEPT = "kept"      # the value is `var` itself: an arm of a conditional update that leaves it
 
 

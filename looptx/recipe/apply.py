@@ -409,7 +409,7 @@ def _omp_for(v: Variant, st: Step) -> Variant:
         if var in named:
             continue
         arr = next((a for a in v.scop.arrays if a.name == to_model(var)), None)
-        if arr is not None and arr.local and arr.is_scalar:
+        if arr is not None and arr.local and arr.is_scalar and arr.private_depth:
             # a privatize step before, or its declaration in the loop: one copy per iteration
             # already (a copy the block declares before the loop is in the pragma's list)
             why = "a privatize step made it private" if any(
@@ -431,7 +431,23 @@ def _omp_for(v: Variant, st: Step) -> Variant:
                 except RecipeError:
                     pass
         v = PV.privatize(v, st["stmt"], to_model(var), at)
-    return PL.add_pragma(v, st["stmt"], st["loop"], PL.OMP_FOR + (clause_text(reductions) if reductions else ""))
+    return PL.add_pragma(v, st["stmt"], st["loop"], PL.OMP_FOR + (clause_text(reductions) if reductions else "")
+                         + (st.get("clauses") or ""))
+
+
+_PRIVATE_CLAUSE = re.compile(r"\s*,?\s*\bprivate\s*\(([^()]*)\)")
+
+
+def _pragma(v: Variant, st: Step) -> Variant:
+    """A pragma as written.  `omp parallel for private(t)` is omp_for's private list, which
+    looptx checks (privatize), with the rest of the text's clauses kept."""
+    text = PL.same_spacing(st["text"].strip())
+    rest = _PRIVATE_CLAUSE.sub("", text)
+    names = [x.strip() for m in _PRIVATE_CLAUSE.findall(text) for x in m.split(",") if x.strip()]
+    if names and rest != text and PL.is_omp_for(re.sub(r"\s*,?\s*\bcollapse\s*\(\s*\d+\s*\)", "", rest)):
+        args = (("stmt", st["stmt"]), ("loop", st["loop"]), ("private", names), ("clauses", rest[len(PL.OMP_FOR):]))
+        return _omp_for(v, replace(st, args=args))
+    return pragma_step(v, replace(st, args=tuple((k, text if k == "text" else x) for k, x in st.args)))
 
 
 STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
@@ -458,7 +474,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
         "".join(to_user(S.resolve_name(v, st["stmt"], x)) for x in st["loops"])), "name")),
     "known": _known,
     "privatize": lambda v, st: PV.privatize(v, st.get("stmt"), st["var"], st["at"]),
-    "pragma": pragma_step,
+    "pragma": _pragma,
     "omp_for": _omp_for,
 }
 

@@ -435,6 +435,7 @@ def replay(recorded: RecordedSpace, searcher_name: str, *, seed: int, max_evals:
     time_limit = options.pop("time_limit", None)
     now = [0.0]
     cls = get_searcher(searcher_name)
+    getattr(cls, "warm_up", lambda: None)()
     searcher = cls(recorded.space, seed=seed, max_evals=max_evals, batch_size=batch_size,
                    time_limit=time_limit, clock=lambda: now[0], **options)
     entries = []

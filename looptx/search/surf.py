@@ -134,6 +134,13 @@ class SurfSearcher(Searcher):
     it and never uses it.
     """
 
+    @staticmethod
+    def warm_up() -> None:
+        """scikit-learn's import (about a second), which a replay keeps off the searcher's
+        clock: it is paid once per process, not per ask."""
+        import importlib
+        importlib.import_module("sklearn.tree")
+
     name = "surf"
     options = {"n_init": 10, "bs": 5, "n_trees": 100, "pool_size": 10000, "min_samples_leaf": 1}
     # Orio's Mlsearch checks local_distance (a count, 0 or more) and then never reads it
