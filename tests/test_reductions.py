@@ -46,8 +46,8 @@ def test_sum_min_product_and_fmax_reductions_validate_in_parallel(tmp_path):
 
 @pytest.mark.parametrize("reduction, message", [
     (None, "RAW on s) ('s' is a + reduction: give omp_for reduction: {'+': [s]}"),
-    ("{'*': [s]}", "reduction(*:s): S0 (`s += x[i] * y[i]`) updates it with '+'"),
-    ("{max: [m, q], +: [s], '*': [p]}", "reduction(max:m): S1 (`m = (x[i] < m) ? (x[i]) : (m)`) updates it with 'min'"),
+    ("{'*': [s]}", "reduction(*:s): S0 (line 7: `s += x[i] * y[i]`) updates it with '+'"),
+    ("{max: [m, q], +: [s], '*': [p]}", "reduction(max:m): S1 (line 8: `m = (x[i] < m) ? (x[i]) : (m)`) updates it with 'min'"),
     ("{/: [s]}", "reduction operator '/' is not one of"),
     ("[s]", "reduction must map operators to variables"),
     ("{+: [t]}", "reduction(+:t): 't' is not used in the region"),
@@ -68,7 +68,7 @@ def test_a_variable_read_outside_its_updates_is_no_reduction(tmp_path):
     r = tmp_path / "r.yaml"
     r.write_text("steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [s]}}\n")
     rc, out, err = run_cli("transform", src, "--recipe", r)
-    assert rc == 2 and "reduction(+:s): S1 (`y[i] = s`) uses it other than as `v = v op e`" in err, err
+    assert rc == 2 and "reduction(+:s): S1 (line 7: `y[i] = s`) uses it other than as `v = v op e`" in err, err
 
 
 ORIO = """/*@ begin PerfTuning (

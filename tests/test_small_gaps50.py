@@ -416,3 +416,43 @@ def test_a_local_the_region_declares_before_its_loop_can_be_private(tmp_path, st
     src.write_text(REGION_LOCAL.replace("AFTER", "C[0] = s;"))
     rc, out, err = run_cli("transform", src, "--recipe", recipe)
     assert rc == 2, out + err
+
+
+def test_two_thread_loop_phases_in_one_kernel_get_a_message_that_says_so(tmp_path):
+    """Probe 73 G4: the refusal read as if statement 1 would run unmapped in every thread."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("""void k(int N, double A[N][N], double B[N][N], double C[N][N]) {
+#pragma scop
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < N; j++)
+      B[i][j] = A[i][j] * 2.0;
+    for (int j = 0; j < N; j++)
+      C[i][j] = B[i][N - 1 - j] + 1.0;
+  }
+#pragma endscop
+}
+""")
+    recipe.write_text("steps:\n  - cuda: {stmt: 0, block: [i], thread: [j]}\n  - cuda: {stmt: 1, block: [i], thread: [j]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "statement 1 runs in its own loop 'j' beside the thread loop 'j' of statement 0" in err, err
+    assert "distribute statement 1 out of loop 'i' first" in err, err
+    recipe.write_text("steps:\n  - distribute: {stmts: [0, 1], loop: i}\n" + recipe.read_text().split("\n", 1)[1])
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=19")
+    assert rc == 0 and " ok " in out, out + err
+
+
+def test_a_reduction_refusal_quotes_the_line_not_looptxs_rewriting(tmp_path):
+    """Probe 73 G5: an argmax's if-converted test was quoted as `lx_c10_5 = A[i] > m`."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("""void k(int N, double A[N], double out[2]) {
+  double m = -1.0; int idx = 0;
+#pragma scop
+  for (int i = 0; i < N; i++)
+    if (A[i] > m) { m = A[i]; idx = i; }
+#pragma endscop
+  out[0] = m; out[1] = idx;
+}
+""")
+    recipe.write_text("steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {max: [m]}}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "reduction(max:m): S0 (line 5) uses it" in err and "lx_" not in err, err

@@ -18,6 +18,7 @@ from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
+from looptx.poly.gpu_replicated import replicated
 from looptx.poly.known_values import at_macro_value, soft_sizes_hint
 from looptx.poly.variant import LoopDim, Variant
 
@@ -202,46 +203,6 @@ def loop_at(v: Variant, K: Kernel, c: int) -> int | None:
     return None
 
 
-def _inside(v: Variant, q, k0: int, name: str, p: int) -> bool:
-    d = q.dims[p] if p < len(q.dims) else None
-    return isinstance(d, LoopDim) and d.name == name and q.prefix(p) == v.pieces[k0].prefix(p)
-
-
-def _replicated(v: Variant, m: Mapping, pieces, k0, blocks, threads, outer_loop) -> dict[int, frozenset[int]]:
-    """The kernel's pieces that lie outside some mapped loops, each with those loops'
-    positions.  Such a statement runs in every block and thread it is outside of, so it may
-    write only the region's own locals, which each thread has a copy of; its other
-    dependences are checked as crossing threads (`check`)."""
-    scop = v.scop
-    out: dict[int, frozenset[int]] = {}
-    for k in pieces:
-        q = v.pieces[k]
-        missing = [(name, p) for name, p in zip(m.block + m.thread, blocks + threads)
-                   if not _inside(v, q, k0, name, p)]
-        if not missing:
-            continue
-        name = missing[0][0]
-        kind = "thread" if name in m.thread else "block"
-        shared = sorted({a.array for a in scop.statements[q.stmt].accesses
-                         if a.kind == "write" and not scop.array(a.array).local})
-        if q.stmt == m.stmt or shared:
-            why = (f": it writes '{to_user(shared[0])}', which every {kind} would write"
-                   if shared and q.stmt != m.stmt else "")
-            raise m.error(f"statement {q.stmt} is inside the kernel of statement {m.stmt} (loop "
-                          f"'{outer_loop}') but not inside its {kind} loop '{name}'{why}",
-                          hint=f"map loops inside '{outer_loop}' (a time loop stays on the host, "
-                               f"one launch per iteration), or distribute statement {q.stmt} out of "
-                               f"loop '{outer_loop}' first where that is legal")
-        out[k] = frozenset(p for _, p in missing)
-    stmts = {v.pieces[k].stmt for k in out}
-    for k in pieces:
-        if k not in out and v.pieces[k].stmt in stmts:
-            raise m.error(f"statement {v.pieces[k].stmt} is partly inside and partly outside the mapped "
-                          f"loops of the kernel of statement {m.stmt}",
-                          hint=f"distribute statement {v.pieces[k].stmt} out of loop '{outer_loop}' first")
-    return out
-
-
 def kernels(v: Variant, region: str = "region") -> list[Kernel]:
     """Mapped kernels, then one-thread kernels for what no cuda step covers."""
     out: list[Kernel] = []
@@ -262,7 +223,7 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
             missing = [nm for nm, p in zip(m.block + m.thread, blocks + threads) if p is None]
             raise m.error(f"statement {m.stmt} is not inside the mapped loop '{missing[0]}'",
                           hint="map loops that enclose the statement")
-        lacking = _replicated(v, m, pieces, k0, blocks, threads, names[outer])
+        lacking = replicated(v, m, pieces, k0, blocks, threads, names[outer])
         for k in pieces:
             q = v.pieces[k]
             if k in covered:

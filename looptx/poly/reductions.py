@@ -226,11 +226,13 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
                               f"uses '{to_user(var)}'", hint="remove it from the reduction")
         for s in users:
             got = update_op(s.body, var)
+            # an if-converted statement's text is looptx's (`lx_c10_5 = A[i] > m`): the line then
+            quoted = f"S{s.id} (line {s.line}{f': `{s.text}`' if s.text and 'lx_' not in s.text else ''})"
             if got == combining(op) and got in ("+", "*") and not ir.floating(s.body.lhs, ctype_of) \
                     and ir.floating(s.body.rhs, ctype_of):
                 v = to_user(var)
                 raise RecipeError(
-                    f"reduction({op}:{v}): S{s.id} (`{s.text or v}`) converts a floating value to "
+                    f"reduction({op}:{v}): {quoted} converts a floating value to "
                     f"'{a.ctype} {v}' at every update, so its result depends on the order of the updates",
                     hint="accumulate into a floating variable, or make the update's value an integer")
             if got != combining(op):
@@ -238,6 +240,6 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
                 v = to_user(var)
                 form = f"{v} = f{op}({v}, e)" if op in ("min", "max") else f"{v} = {v} {op} e"
                 raise RecipeError(
-                    f"reduction({op}:{v}): S{s.id} (`{s.text or v}`) {how}",
+                    f"reduction({op}:{v}): {quoted} {how}",
                     hint=f"every statement of loop '{to_user(loop)}' that uses '{v}' must update it as "
                          f"`{form}`; a loop that also reads it otherwise cannot run in parallel")
