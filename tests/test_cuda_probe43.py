@@ -103,9 +103,9 @@ int main(void) {
   for (int e = 0; e < 4; e++)
     for (int qy = 0; qy < 4; qy++)
       for (int qx = 0; qx < 4; qx++) want[qy + 4*e] += b[qx + 4*qy] * x[qx + 4*e];
-  if (interp2d_host_status(4, b, x, y, 4) != 0) return 3;
-  for (int i = 0; i < 16; i++) if (y[i] != want[i]) { printf("differ at %d\\n", i); return 1; }
-  if (interp2d_host_status(4, b, x, y, 5) != (int)cudaErrorInvalidValue) return 4;
+  if (interp2d_host_status(4, b, x, y) != 0) return 3;
+  /* (Q is a constant of the .cu: nvcc unrolls the loops and may fuse t's product into y's sum) */
+  for (int i = 0; i < 16; i++) if (fabs(y[i] - want[i]) > 1e-12 * fabs(want[i])) { printf("differ at %d\\n", i); return 1; }
   printf("ok\\n");
   return 0;
 }

@@ -365,7 +365,8 @@ def macros_needed(scop, int_macros: dict, params, texts) -> dict:
             names |= set(re.findall(r"[A-Za-z_]\w*", d))
     for t in texts:
         names |= set(re.findall(r"[A-Za-z_]\w*", t))
-    values = {**int_macros, **dict(scop.macro_values), **dict(scop.fixed)}    # --define wins
+    # the build's values (a run's sizes) over the file's, and --define over both
+    values = {**dict(scop.macro_values), **int_macros, **dict(scop.fixed)}
     return {n: values[n] for n in sorted(names) if n in values and n not in params}
 
 
