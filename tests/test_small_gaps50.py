@@ -456,3 +456,154 @@ def test_a_reduction_refusal_quotes_the_line_not_looptxs_rewriting(tmp_path):
     recipe.write_text("steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {max: [m]}}\n")
     rc, out, err = run_cli("transform", src, "--recipe", recipe)
     assert rc == 2 and "reduction(max:m): S0 (line 5) uses it" in err and "lx_" not in err, err
+
+
+GESUMMV = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O2'; }
+  def performance_params { param T1_I[] = [1,16]; }
+  def search { arg algorithm = 'Exhaustive'; }
+  def input_params {
+    param N[] = [37];
+    PARAMS
+  }
+  def input_vars {
+    decl static double A[N][N] = random;
+    decl static double x[N] = random;
+    decl static double y[N] = 0;
+  }
+) @*/
+int i, j, ii;
+/*@ begin Loop(
+  transform Composite(tile = [('i',T1_I,'ii')])
+  for (i=0;i<=N-1;i++) {
+    y[i] = 0;
+    for (j=0;j<=N-1;j++)
+      y[i] = a*A[i][j]*x[j] + y[i];
+    y[i] = b*y[i];
+  }
+) @*/
+for (i=0;i<=N-1;i++) {
+  y[i] = 0;
+  for (j=0;j<=N-1;j++)
+    y[i] = a*A[i][j]*x[j] + y[i];
+  y[i] = b*y[i];
+}
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_a_float_input_param_is_a_coefficient_of_the_program(tmp_path):
+    """Probe 69 G7: SPAPT's `param a = 1.5;` in input_params was refused as a problem size that
+    is not an integer; Orio #defines it."""
+    src = tmp_path / "g.c"
+    src.write_text(GESUMMV.replace("PARAMS", "param a = 1.5; param b[] = [1.2];"))
+    rc, out, err = run_cli("search", src, "--budget", "2")
+    assert rc == 0 and "ok 2" in out, out + err
+    assert "double a = 1.5" in (tmp_path / "g.best.c").read_text() or "a" in (tmp_path / "g.best.c").read_text()
+    src.write_text(GESUMMV.replace("PARAMS", "param a[] = [1.5, 2.5]; param b = 1.2;"))
+    rc, out, err = run_cli("search", src, "--budget", "2")
+    assert rc == 2 and "which is not an integer" in err and "a coefficient takes one value" in err, err
+
+
+HOISTED = """#define N 64
+#define M 48
+void k(double c[N][M], double b[N][M], double a0)
+{
+  double t;
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < M; j++) {
+      if (i == 0 && j == 0)
+        t = a0;
+      else
+        t = b[i][j];
+      c[i][j] = 2.0 * t;
+    }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("steps", ["  - omp_for: {stmt: 0, loop: i, private: [t]}\n",
+                                   '  - pragma: {stmt: 0, loop: i, text: "omp parallel for private(t)"}\n'])
+def test_a_private_variable_isl_sets_before_the_loop_starts_from_that_value(tmp_path, steps):
+    """Probe 74 G1 (Rodinia hotspot's corner): isl prints `t = a0;` of the first iteration before
+    the parallel loop; t was left shared, and the threads raced on it."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(HOISTED)
+    recipe.write_text("steps:\n" + steps)
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and "t = a0;\n    #pragma omp parallel for private(j) firstprivate(t)" in out, out + err
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "--cflags", "-O2 -fopenmp", "--repetitions", "3")
+    assert rc == 0 and " ok " in out, out + err
+
+
+def test_a_simd_pragma_that_would_need_a_firstprivate_copy_is_refused(tmp_path):
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(HOISTED)
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for private(t)"}\n'
+                      '  - pragma: {stmt: 0, loop: j, text: "omp simd private(t)"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "'#pragma omp simd' would make 't' private" in err and "takes no firstprivate" in err, err
+
+
+def test_hpcgs_guarded_pragma_before_the_region_moves_onto_its_loop(tmp_path):
+    """Probe 74 G2: under `#ifndef HPCG_NO_OPENMP ... #endif` the pragma was neither checked nor
+    moved, so it stood before the `{` looptx writes (gcc: for statement expected)."""
+    src = tmp_path / "k.c"
+    text = """#define N 1000
+void dot(const double xv[N], const double yv[N], double *result)
+{
+  double local_result = 0.0;
+#ifndef HPCG_NO_OPENMP
+  #pragma omp parallel for reduction (+:local_result)
+#endif
+#pragma scop
+  for (int i = 0; i < N; i++) local_result += xv[i] * yv[i];
+#pragma endscop
+  *result = local_result;
+}
+"""
+    src.write_text(text)
+    out_c = tmp_path / "out.c"
+    rc, out, err = run_cli("transform", src, "-o", out_c)
+    assert rc == 0, err
+    got = out_c.read_text()
+    assert "#ifndef HPCG_NO_OPENMP\n#endif\n#pragma scop" in got, got
+    assert "#pragma omp parallel for reduction(+:local_result)\n    for (int i" in got, got
+    p = subprocess.run(["gcc", "-fopenmp", "-Wall", "-Wno-unknown-pragmas", "-c", str(out_c), "-o",
+                        str(tmp_path / "o.o")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    src.write_text(text.replace(" reduction (+:local_result)", ""))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "RAW on local_result" in err, err
+
+
+def test_private_arrays_of_a_pragma_before_the_region(tmp_path):
+    """Probe 74 G3 (NPB MG resid's `private(u1, u2)`): the arrays were dropped from the private
+    list, so the region was refused as racing, and run's reference raced."""
+    src = tmp_path / "k.c"
+    src.write_text("""#define N 64
+#define M 32
+void k(double a[N][M], double b[N][M])
+{
+  int i, j;
+  double w[M];
+#pragma omp parallel for private(j, w)
+#pragma scop
+  for (i = 0; i < N; i++) {
+    for (j = 0; j < M; j++)
+      w[j] = 2.0 * a[i][j];
+    for (j = 0; j < M; j++)
+      b[i][j] = w[j] + w[M-1-j];
+  }
+#pragma endscop
+}
+""")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "#pragma omp parallel for private(j, w)" in out, out + err
+    for _ in range(2):
+        rc, out, err = run_cli("run", src, "--cflags", "-O2 -fopenmp", "--repetitions", "3")
+        assert rc == 0 and " ok " in out, out + err

@@ -9,6 +9,7 @@ from looptx.frontend.names import to_user
 from looptx.frontend.symbols import ARITH_WORDS, WIDE_WORDS
 from looptx.codegen import ast as K
 from looptx.poly.jam_locals import root_of
+from looptx.codegen.omp_clauses import fors as _fors, loop_private, takes_copies as _takes_copies, unlisted as _unlisted
 from looptx.poly.parallel import clause_names, collapsed, is_omp_for, takes_data_clauses
 from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import LoopDim, Variant
@@ -302,9 +303,14 @@ class CPrinter:
                 # model spellings (`lx_kw_min`), as in the body: the file's text is turned into
                 # the user's at the end, and the harness compiles it as it is; a variable the
                 # text's own clauses name already is not named twice
+                own, before, after = loop_private(self.scop, self.root, n)
+                # the text's own private(x) of a variable isl printed an instance of outside the
+                # loop: the copies must start from it or end in it, as looptx's own do
+                t, moved = _unlisted(t, before | after if t.startswith("omp") else before)
                 reduced = {var for _, var in clause_pairs(t)} | clause_names(t)
                 private = [x for x in private if x not in reduced]
-                private += [x for x in self._private(n) if x not in reduced and x not in private]
+                private += [x for x in moved if x not in private]
+                private += [x for x in own if x not in reduced and x not in private]
                 # a jammed local's copies start at the 0 they are declared with (_zeroed), or
                 # gcc warns of the last strip's guarded uses; inside a team each thread
                 # declares them already, and OpenMP takes no firstprivate of what is private
@@ -314,35 +320,15 @@ class CPrinter:
                 # ... but not the function's own declaration of the local, which has no 0 (and
                 # which each iteration writes before it reads, as privatize checked)
                 theirs = {a.name for a in self.scop.arrays if a.declared_by_function} if self.spelled else set()
-                first = [x for x in private if x in jammed and x not in theirs]
-                private = [x for x in private if x not in first]
+                first = [x for x in private if x in jammed and x not in theirs or x in before]
+                last = [x for x in private if x in after] if t.startswith("omp") else []
+                _takes_copies(t, [x for x in first if x in before], last, self.scop)
+                private = [x for x in private if x not in first and x not in last]
                 t += f" private({', '.join(private)})" if private else ""
                 t += f" firstprivate({', '.join(first)})" if first else ""
+                t += f" lastprivate({', '.join(last)})" if last else ""
             out.append(f"#pragma {t}")
         return out
-
-    def _private(self, n: K.For) -> list[str]:
-        """What the block declares before the loops and each iteration of `n` uses as its own:
-        a buffer that copies inside `n` fill, and a local of the region written inside `n` and
-        used nowhere else (the dependence check has made sure that each iteration writes it
-        before reading it; one used outside keeps the value of its one writing iteration)."""
-        arrays = {a.name: a for a in self.scop.arrays}
-        arrays.update({r.array: arrays[root_of(r.array, arrays)] for x in K.nodes(n.body, K.Leaf) for _, r in x.refs
-                       if root_of(r.array, arrays) != r.array})
-        out = {c.lhs.array for c in K.nodes(n.body, K.Assign)
-               if isinstance(c.lhs, ir.Ref) and c.lhs.array not in arrays}
-        # a statement of the loop that also runs outside it (an unroll's remainder, a peeled
-        # iteration) runs other iterations of the same loop, each with its own copy
-        inside = {x.stmt for x in K.nodes(n.body, K.Leaf)}
-        outside = {r.array for x in K.nodes(self.root or n, K.Leaf) if x.stmt not in inside
-                   for _, r in x.refs}
-        for x in K.nodes(n.body, K.Leaf):
-            for ref, r in x.refs:
-                a = arrays.get(r.array)
-                if a is not None and a.local and not a.declared_in_region and \
-                        r.array not in outside and self.scop.access(ref).kind == "write":
-                    out.add(r.array)
-        return sorted(out)
 
     def _with_body(self, head: str, body: K.Node, depth: int, force: bool = False, first=()) -> list[str]:
         """`first`: lines the body opens with (a loop's HLS directives)."""
@@ -353,22 +339,6 @@ class CPrinter:
                                                                 and not isinstance(body, K.If)):
             return [head] + inner
         return [head + " {"] + inner + [self.ind * depth + "}"]
-
-
-def _fors(n: K.Node, collapse: int | None = None):
-    """The loops under `n`; with `collapse`, `n` and the loops a `collapse(n)` clause takes
-    with it (each the only statement of the one before)."""
-    if collapse is None:
-        return K.nodes(n, K.For)
-    out = [n]
-    while len(out) < collapse:
-        body = out[-1].body
-        while isinstance(body, K.Block) and len(body.items) == 1:
-            body = body.items[0]
-        if not isinstance(body, K.For):
-            break
-        out.append(body)
-    return out
 
 
 def buffer_decl(b, qualifier: str = "", per_thread: bool = False, spelled: bool = False) -> str:

@@ -1,6 +1,8 @@
 """The output file: the user's text with each region replaced by generated code."""
 from __future__ import annotations
 
+import re
+
 from looptx.codegen.c import helper_block, used_helpers
 from looptx.frontend.cparse import Program
 from looptx.frontend.regions import Region
@@ -101,6 +103,10 @@ def _leading_pragma(text: str, at: int) -> tuple[int, int, str]:
     while end > 0 and not text[text.rfind("\n", 0, end) + 1:end].strip():
         end = text.rfind("\n", 0, end)        # blank lines between the pragma and the region
     start = text.rfind("\n", 0, end) + 1
+    if re.match(r"\s*#\s*endif\b", text[start:end]):
+        # the pragma under `#ifndef HPCG_NO_OPENMP`: that line goes, the empty #ifndef stays
+        end = start - 1
+        start = text.rfind("\n", 0, end) + 1
     while start > 1 and text[text.rfind("\n", 0, start - 1) + 1:start - 1].rstrip().endswith("\\"):
         start = text.rfind("\n", 0, start - 1) + 1     # the lines a long directive continues
     return start, end + 1, ""

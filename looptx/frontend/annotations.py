@@ -21,10 +21,11 @@ from typing import Any
 from looptx.errors import AnnotationError, read_utf8
 from looptx.frontend.expr import (SAFE_FUNCTIONS, Expr, MappingSpace, compile_expr,
                                   mapping_slots, mapping_values)
+from looptx.frontend.annotation_checks import check_arg, check_names
 from looptx.frontend.orio_args import check_arg_names
 from looptx.frontend.tuning import (EMPTY, ConstraintDef, FrozenMap, ParamDef, TuningSpec,
                                     VarDecl, check_kind, check_sizes, format_value, substitute_params,
-                                    unknown_build_params, value_kind)
+                                    value_kind)
 
 __all__ = [
     "parse_tuning_spec", "load_spec_file", "mapping_values", "mapping_slots", "TuningSpec",
@@ -74,6 +75,8 @@ class _Builder:
         self.options: dict[str, dict[str, tuple]] = {}
         self.declared: dict[str, tuple[str, str, int]] = {}   # param/constraint name -> (what, file, line)
         self.build_at: tuple[str, int, int] | None = None
+        # input params of one floating value, a coefficient or a size that is no integer
+        self.coefficients: list[tuple[VarDecl, ParamDef, int, int]] = []
 
 
 class _Parser:
@@ -307,7 +310,7 @@ class _Parser:
             raise self.error(at, f"duplicate arg '{name}' in def {section} (first set at {f}:{l}:{c})",
                              "remove one of them")
         v = self.evaluate(text, off, f"arg {name}")
-        _check_arg(self, section, name, v, off)
+        check_arg(self, section, name, v, off)
         args[name] = v
         line, col = self.pos(at)
         self.b.arg_where[(section, name)] = (self.file, line, col)
@@ -345,9 +348,17 @@ class _Parser:
         if not values:
             raise self.error(off, f"param '{name}' has no values", "give it at least one value")
         values = check_kind(values, f"param '{name}'", file=self.file, line=vline, col=vcol)
+        line, col = self.pos(at)
+        if section == "input_params" and len(values) == 1 and isinstance(values[0], float):
+            # a coefficient (SPAPT's `param a = 1.5;`), which Orio #defines: a constant of the
+            # program, as `decl static double a = 1.5;` would declare it, unless a decl's
+            # extent names it (coefficients_or_sizes)
+            decl = VarDecl(name, "double", (), "static", False, self.compile(repr(values[0]), off), line, col,
+                           self.file)
+            self.b.coefficients.append((decl, ParamDef(name, values, line, col, EMPTY, self.file), vline, vcol))
+            return
         if section == "input_params":
             check_sizes(name, values, file=self.file, line=vline, col=vcol)
-        line, col = self.pos(at)
         p = ParamDef(name, values, line, col, meta, self.file)
         (self.b.perf if section == "performance_params" else self.b.inputs).append(p)
 
@@ -482,76 +493,14 @@ class _Parser:
         sub.parse()
 
 
-def _check_arg(p: _Parser, section: str, name: str, v: Any, off: int) -> None:
-    """Type checks of the args looptx itself interprets (others are passed through)."""
-    def need(ok: bool, what: str, hint: str):
-        if not ok:
-            raise p.error(off, f"arg {name} {what}, got {v!r}"[:200], hint)
-    integer = isinstance(v, int) and not isinstance(v, bool)
-    number = (integer or isinstance(v, float))
-    if section == "search":
-        if name == "algorithm":
-            need(isinstance(v, str) and v != "", "must be a searcher name", "e.g. 'Randomsearch'")
-        elif name == "total_runs":
-            need(integer and v >= 1, "must be a positive integer", "e.g. arg total_runs = 20;")
-        elif name == "time_limit":
-            need(number and v > 0, "must be a positive number of seconds",
-                 "looptx's time_limit is seconds, not Orio's minutes")
-        elif name == "seed":
-            need(integer and v >= 0, "must be a non-negative integer", "e.g. arg seed = 1;")
-        elif name in ("batch_size", "workers"):
-            need(integer and v >= 1, "must be a positive integer", f"e.g. arg {name} = 4;")
-        elif name == "resume":
-            need(isinstance(v, bool), "must be True or False", "e.g. arg resume = True;")
-    elif section == "performance_counter" and name == "repetitions":
-        need(integer and v >= 1, "must be a positive integer", "e.g. arg repetitions = 5;")
-    elif section == "performance_counter" and name == "timeout":
-        need(number and v > 0, "must be a positive number of seconds", "e.g. arg timeout = 30;")
-    elif section == "validation" and name == "rtol":
-        need(number and 0 < v < 1, "must be a relative tolerance in (0, 1)", "e.g. arg rtol = 1e-6;")
-    elif section == "build" and name == "libs":
-        need(isinstance(v, str), "must be a string of linker flags", "e.g. arg libs = '-lm';")
-    elif section == "build" and name == "build_command":
-        need(isinstance(v, str) and v.strip() != "", "must be a command string", "e.g. 'gcc -O3'")
-    elif section == "input_vars" and name in ("decl_file", "init_file"):
-        need(isinstance(v, str) and v != "", "must be a file name", "e.g. 'init.c'")
-
-
-def _check_names(spec_b: _Builder) -> None:
-    perf = {p.name for p in spec_b.perf}
-    inputs = {p.name for p in spec_b.inputs}
-    lets = set(spec_b.lets)
-
-    def check(expr: Expr, owner: str, known: set, hint: str):
-        for name in expr.names_in_order():
-            if name not in known:
-                line, col = expr.location_of(name)
-                raise AnnotationError(f"{owner} uses unknown name '{name}'", hint=hint,
-                                      file=expr.file, line=line, col=col)
-
-    for c in spec_b.constraints:
-        check(c.expr, f"constraint '{c.name}'", perf | inputs | lets, "declare it with param or let")
-    for c in spec_b.input_constraints:
-        check(c.expr, f"constraint '{c.name}'", inputs | lets,
-              "input constraints may use input params and lets only")
-    scalars: set[str] = set()          # `decl int M = NCONT;`: a size of the decls after it
-    for d in spec_b.decls:
-        for e in d.dims:
-            check(e, f"decl '{d.name}'", inputs | lets | perf | scalars,
-                  "declare it in def input_params, with let, or as a decl int before this one")
-        if isinstance(d.init, Expr):
-            check(d.init, f"decl '{d.name}'", inputs | lets | perf | scalars,
-                  "an initializer is random, 0 or an expression of params and lets")
-            if not d.dims:
-                scalars.add(d.name)
-    cmd = spec_b.args.get("build", {}).get("build_command")
-    if isinstance(cmd, str) and spec_b.build_at:
-        bad = unknown_build_params(cmd, perf | inputs)
-        if bad:
-            f, line, col = spec_b.build_at
-            raise AnnotationError(f"build_command uses @{bad[0]}@ but there is no param '{bad[0]}'",
-                                  hint="declare it in def performance_params",
-                                  file=f, line=line, col=col)
+def _coefficients_or_sizes(b: _Builder) -> None:
+    """A floating input param that sizes a decl is a problem size that is no integer (refused
+    there); any other is a coefficient the program declares."""
+    sizes = {n for d in b.decls for e in d.dims for n in e.names_in_order()}
+    for decl, param, vline, vcol in b.coefficients:
+        if param.name in sizes:
+            check_sizes(param.name, param.values, file=param.file, line=vline, col=vcol)
+        b.decls.insert(0, decl)
 
 
 def parse_tuning_spec(body: str, *, file: str, line: int = 1, col: int = 1,
@@ -564,7 +513,8 @@ def parse_tuning_spec(body: str, *, file: str, line: int = 1, col: int = 1,
     _Parser(body, file=file, line=line, col=col, base_dir=base_dir, builder=b,
             stack=(top,)).parse()
     check_arg_names(b.args, b.arg_where)
-    _check_names(b)
+    _coefficients_or_sizes(b)
+    check_names(b)
     args = b.args
     other = {k: FrozenMap(v) for k, v in args.items()
              if k not in ("search", "build", "performance_counter", "validation",

@@ -46,6 +46,11 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
     `text`: the file with comments blanked.  Returns (kind, loops): kind 'team' or 'parallel'."""
     before = text[:region.outer[0]].rstrip()
     start, last = _last_line(before)
+    if re.match(r"\s*#\s*endif\b", last):
+        # HPCG's `#ifndef HPCG_NO_OPENMP` / the pragma / `#endif` right before `#pragma scop`
+        inner_start, inner = _last_line(before[:start].rstrip())
+        if re.match(r"\s*#\s*if(?:n?def)?\b", _last_line(before[:inner_start].rstrip())[1]) and _LEADING.match(inner):
+            start, last = inner_start, inner
     at = start + len(last) - len(last.lstrip())
     lead = _LEADING.match(last)
     head = lead and _PARALLEL_LOOP[lead.group(1)].match(lead.group(2))

@@ -364,8 +364,11 @@ def check_sizes(name: str, values, *, file, line, col) -> None:
     for v in values:
         if not isinstance(v, int) or isinstance(v, bool):
             shown = _show(list(v) if isinstance(v, tuple) else v)
+            coefficient = f"; a coefficient takes one value (param {name} = 1.5;), which the program declares " \
+                "as a double" if isinstance(v, float) else ""
             raise AnnotationError(f"input param '{name}' has the value {shown}, which is not an integer",
-                                  hint=f"problem sizes must be integers, e.g. param {name}[] = [100, 1000];",
+                                  hint=f"problem sizes must be integers, e.g. param {name}[] = [100, 1000]"
+                                       f"{coefficient}",
                                   file=file, line=line, col=col)
         if not -2 ** 31 <= v < 2 ** 31:
             raise AnnotationError(f"input param '{name}' has the value {v}, which does not fit in an int",

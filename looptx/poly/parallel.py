@@ -20,9 +20,10 @@ from looptx.poly.schedule import loop_names, resolve_name, sharing
 from looptx.poly.variant import LoopDim, Variant
 
 OMP_FOR = "omp parallel for"
-# clauses that change neither which loop is shared out nor what is shared (a `private`,
-# `collapse` or `default(none)` clause does)
-_PLAIN_CLAUSE = r"(?:reduction|schedule|num_threads|proc_bind|if)\s*\((?:[^()]|\([^()]*\))*\)|default\s*\(\s*shared\s*\)"
+# clauses that change neither which loop is shared out nor which variables the team shares,
+# but for a private list, which looptx checks as omp_for's (a `collapse`, `firstprivate` or
+# `default(none)` clause does more)
+_PLAIN_CLAUSE = r"(?:reduction|schedule|num_threads|proc_bind|if|private)\s*\((?:[^()]|\([^()]*\))*\)|default\s*\(\s*shared\s*\)"
 _OMP_FOR_TEXT = re.compile(rf"omp parallel for(?:\s*,?\s*(?:{_PLAIN_CLAUSE}))*")
 # directives by which the loop's iterations run at once, or in any order (OpenMP and OpenACC
 # loop constructs, GCC's and Intel's ivdep, clang's assume_safety): each loop they stand on is

@@ -21,7 +21,8 @@ def team_loops(v: Variant, deps: D.Deps, unsafe: bool) -> tuple[Variant, D.Deps]
     (the counters the printer lists itself), checked as the step is, before the recipe."""
     from looptx.recipe.apply import _omp_for as omp_for, check_legal
     scop = v.scop
-    scalars = {a.name for a in scop.arrays if a.is_scalar}
+    # the private scalars and arrays (NPB MG resid's `private(u1, u2)` rows) the region uses
+    scalars = {a.name for a in scop.arrays}
     for first, clauses, line in scop.team:
         private = [x.strip() for m in re.findall(r"(?<![\w])private\s*\(([^()]*)\)", clauses)
                    for x in m.split(",")]

@@ -1,0 +1,98 @@
+"""The data clauses of a parallel loop's pragma: which loops a `collapse(n)` takes, a private
+clause's names moved to where the copies need a value, and the directives that take none."""
+from __future__ import annotations
+
+import re
+
+from looptx import ir
+from looptx.codegen import ast as K
+from looptx.frontend.names import to_model, to_user
+from looptx.poly.jam_locals import root_of
+
+
+def takes_copies(text: str, first: list[str], last: list[str], scop) -> None:
+    """An `omp simd` or `omp loop` takes no firstprivate, and OpenACC's loop no firstprivate or
+    lastprivate: where isl printed an instance of the loop's first (or last) iteration outside
+    it, its private copy cannot start from (or end in) the variable."""
+    words = text.split()
+    no_first = words[:1] == ["acc"] and "parallel" not in words or \
+        words[:1] == ["omp"] and not {"for", "distribute", "taskloop"} & set(words)
+    no_last = words[:1] == ["acc"]
+    bad = (first if no_first else []) + (last if no_last else [])
+    if bad:
+        from looptx.errors import RecipeError
+        raise RecipeError(f"'#pragma {text}' would make '{to_user(bad[0])}' private to each iteration, but the "
+                          f"code isl writes sets it in an iteration printed apart, outside the loop (a "
+                          f"statement that runs at the loop's first or last iteration only), and the "
+                          f"directive takes no {'firstprivate' if bad[0] in first else 'lastprivate'}",
+                          hint="put this pragma on a loop that writes the variable in every iteration, or "
+                               "use omp parallel for (which takes firstprivate and lastprivate) there",
+                          **scop.where())
+
+
+def unlisted(text: str, names: set[str]) -> tuple[str, list[str]]:
+    """`text` without `names` in its private(...) clauses (an emptied clause goes), and the
+    names taken out."""
+    taken: list[str] = []
+
+    def keep(m: re.Match) -> str:
+        listed = [x.strip() for x in m.group(1).split(",") if x.strip()]
+        taken.extend(x for x in listed if to_model(x) in names)
+        rest = [x for x in listed if to_model(x) not in names]
+        return f"private({', '.join(rest)})" if rest else ""
+    out = re.sub(r"(?<![\w])private\s*\(([^()]*)\)", keep, text)
+    return (" ".join(out.split()) if taken else text), [to_model(x) for x in taken]
+
+
+def fors(n: K.Node, collapse: int | None = None):
+    """The loops under `n`; with `collapse`, `n` and the loops a `collapse(n)` clause takes
+    with it (each the only statement of the one before)."""
+    if collapse is None:
+        return K.nodes(n, K.For)
+    out = [n]
+    while len(out) < collapse:
+        body = out[-1].body
+        while isinstance(body, K.Block) and len(body.items) == 1:
+            body = body.items[0]
+        if not isinstance(body, K.For):
+            break
+        out.append(body)
+    return out
+
+
+def loop_private(scop, root, n: K.For) -> tuple[list[str], set[str], set[str]]:
+    """What the block declares before the loops and each iteration of `n` uses as its own:
+    a buffer that copies inside `n` fill, and a local of the region written inside `n` and
+    used nowhere else (the dependence check has made sure that each iteration writes it
+    before reading it; one used outside keeps the value of its one writing iteration).
+    Also, of those, a local declared in the loops (privatized) that statements printed
+    before or after `n` use: isl prints an instance of the first iteration that precedes
+    the rest before the loop (hotspot's `if (i == 0 && j == 0) t = a0;`), and one of the
+    last after it, so the private copies start from the variable (firstprivate) or end in
+    it (lastprivate); a sibling nest's own uses of it do not mind either."""
+    arrays = {a.name: a for a in scop.arrays}
+    arrays.update({r.array: arrays[root_of(r.array, arrays)] for x in K.nodes(n.body, K.Leaf) for _, r in x.refs
+                   if root_of(r.array, arrays) != r.array})
+    out = {c.lhs.array for c in K.nodes(n.body, K.Assign)
+           if isinstance(c.lhs, ir.Ref) and c.lhs.array not in arrays}
+    # a statement of the loop that also runs outside it (an unroll's remainder, a peeled
+    # iteration) runs other iterations of the same loop, each with its own copy
+    inside = {x.stmt for x in K.nodes(n.body, K.Leaf)}
+    outside = {r.array for x in K.nodes(root or n, K.Leaf) if x.stmt not in inside
+               for _, r in x.refs}
+    order = list(K.nodes(root or n, K.Leaf))
+    mine = [k for k, x in enumerate(order) if x.stmt in inside]
+    before = {r.array for x in order[:mine[0]] for _, r in x.refs} if mine else set()
+    after = {r.array for x in order[mine[-1] + 1:] for _, r in x.refs} if mine else set()
+    hoisted = set()
+    for x in K.nodes(n.body, K.Leaf):
+        for ref, r in x.refs:
+            a = arrays.get(r.array)
+            if a is None or not a.local or a.declared_in_region or scop.access(ref).kind != "write":
+                continue
+            if r.array not in outside:
+                out.add(r.array)
+            elif a.private_depth:
+                out.add(r.array)
+                hoisted.add(r.array)
+    return sorted(out), before & hoisted, after & hoisted
