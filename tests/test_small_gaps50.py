@@ -607,3 +607,110 @@ void k(double a[N][M], double b[N][M])
     for _ in range(2):
         rc, out, err = run_cli("run", src, "--cflags", "-O2 -fopenmp", "--repetitions", "3")
         assert rc == 0 and " ok " in out, out + err
+
+
+GEMM = """void g(int N, double A[N][N], double B[N][N], double C[N][N]) {
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < N; k++)
+        C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("steps,why", [
+    ("  - unroll: {stmt: 0, loop: j, factor: 4}\n", "holds more than one loop or statement"),
+    ("  - tile: {stmt: 0, loop: j, size: 8}\n  - permute: {stmt: 0, order: [jj, i, j, k]}\n"
+     "  - skew: {stmt: 0, loop: j, by: {i: 1}}\n", None),
+])
+def test_collapse_needs_perfectly_nested_rectangular_loops(tmp_path, steps, why):
+    """Probe 74 G4: `collapse(2)` over an unroll's remainder loop or a min bound of the outer
+    counter was written out, and gcc refused it."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(GEMM)
+    loop = "i" if why else "jj"
+    recipe.write_text("steps:\n" + steps + f'  - pragma: {{stmt: 0, loop: {loop}, text: "omp parallel for collapse(2)"}}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "N=37")
+    if why:
+        assert rc == 2 and why in err and len(err.strip().splitlines()) == 1, err
+        return
+    # a skew of j by i gives j's bounds i + ...: linear, which OpenMP collapses (gcc >= 11)
+    assert rc == 0, err
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=37", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and " ok " in out, out + err
+
+
+def test_an_inner_parallel_pragma_in_a_team_region_is_refused(tmp_path):
+    """Probe 74 G5: in a team, `omp parallel for` on an inner loop became an `omp for` nested in
+    the team's, which gcc refuses."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("""void f(int N, double a[N][N], double b[N][N]) {
+#pragma omp parallel
+  {
+#pragma scop
+#pragma omp for
+    for (int k = 0; k < N; k++)
+      for (int j = 0; j < N; j++)
+        b[k][j] = 2.0 * a[k][j];
+#pragma endscop
+  }
+}
+""")
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: j, text: "omp parallel for"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "shares out already" in err, err
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: j, text: "omp simd"}\n')
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=33", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and " ok " in out, out + err
+
+
+def test_openacc_loops_the_compiler_decides_are_not_checked(tmp_path):
+    """Probe 74 G8: `acc loop auto` and `acc kernels loop` leave the dependence analysis to the
+    OpenACC compiler, unlike `acc parallel loop` or `independent`."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(PREFIX)
+    for text, ok in (("acc loop auto", True), ("acc kernels loop", True), ("acc kernels loop independent", False),
+                     ("acc parallel loop", False)):
+        recipe.write_text(f'steps:\n  - pragma: {{stmt: 0, loop: i, text: "{text}"}}\n')
+        rc, out, err = run_cli("transform", src, "--recipe", recipe)
+        assert (rc == 0) == ok, (text, err)
+
+
+def test_a_directives_refusal_hints_at_its_own_text(tmp_path):
+    """Probe 74 G9: `omp simd` on a sum was told to use omp_for's reduction, which makes it a
+    thread-parallel loop; a private clause of another directive was told to use omp_for."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("""void k(int N, double x[N], double *out) {
+  double s = 0.0;
+#pragma scop
+  for (int i = 0; i < N; i++)
+    s += x[i];
+#pragma endscop
+  *out = s;
+}
+""")
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp simd"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "add reduction(+:s) to '#pragma omp simd'" in err, err
+    src.write_text(TEMP)
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: j, text: "omp simd private(t)"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "add a step 'privatize: {var: t, at: LOOP}' before this one" in err, err
+    recipe.write_text('steps:\n  - privatize: {var: t, at: j}\n' + recipe.read_text().split("\n", 1)[1])
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=9", "-D", "M=13", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and " ok " in out, out + err
+
+
+def test_run_compiles_the_clauses_a_recipe_keeps_as_written(tmp_path):
+    """Probe 74 G6: `shared(...)`, `default(none)` and private counters made the run harness
+    fail to compile (it declares counters in the loop headers and passes sizes itself)."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(GEMM)
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for default(none) '
+                      'shared(A, B, C, N) private(j, k) schedule(static)"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and "default(none) shared(A, B, C, N) private(j, k) schedule(static)" in out, out + err
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=21", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and " ok " in out, out + err

@@ -9,7 +9,7 @@ from looptx.frontend.names import to_user
 from looptx.frontend.symbols import ARITH_WORDS, WIDE_WORDS
 from looptx.codegen import ast as K
 from looptx.poly.jam_locals import root_of
-from looptx.codegen.omp_clauses import fors as _fors, loop_private, takes_copies as _takes_copies, unlisted as _unlisted
+from looptx.codegen.omp_clauses import check_collapse, fors as _fors, harness_clauses, loop_private, takes_copies as _takes_copies, unlisted as _unlisted
 from looptx.poly.parallel import clause_names, collapsed, is_omp_for, takes_data_clauses
 from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import LoopDim, Variant
@@ -297,7 +297,9 @@ class CPrinter:
             if takes_data_clauses(t):
                 # the parallel loop's own counter is private already (OpenMP predetermines it);
                 # so are the collapsed loops' (a clause may not name them again)
-                shared_out = {f.var for f in _fors(n, collapsed(t))}
+                collapse = _fors(n, collapsed(t))
+                check_collapse(t, collapse, collapsed(t), self.scop)
+                shared_out = {f.var for f in collapse}
                 private = sorted({f.var for f in _fors(n.body)
                                   if f.var not in shared_out and (not self.declare or self._own(f.var))})
                 # model spellings (`lx_kw_min`), as in the body: the file's text is turned into
@@ -327,6 +329,10 @@ class CPrinter:
                 t += f" private({', '.join(private)})" if private else ""
                 t += f" firstprivate({', '.join(first)})" if first else ""
                 t += f" lastprivate({', '.join(last)})" if last else ""
+                if not self.spelled:
+                    # the harness names the sizes and counters otherwise (parameters, loop
+                    # headers) and leaves out what the region does not read
+                    t = harness_clauses(t, {a.name for a in self.scop.arrays} | set(self.scop.params))
             out.append(f"#pragma {t}")
         return out
 

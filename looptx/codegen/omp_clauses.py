@@ -96,3 +96,51 @@ def loop_private(scop, root, n: K.For) -> tuple[list[str], set[str], set[str]]:
                 out.add(r.array)
                 hoisted.add(r.array)
     return sorted(out), before & hoisted, after & hoisted
+
+
+def check_collapse(text: str, loops: list, depth: int, scop) -> None:
+    """`collapse(n)` takes n loops each the only statement of the one before (an unroll's
+    remainder loop, or a statement between them, breaks that), whose bounds are linear in the
+    loops outside (OpenMP's canonical form: no min, max or division of an outer counter, which
+    a tile of a triangle brings)."""
+    from looptx.errors import RecipeError
+    why = None
+    if len(loops) < depth:
+        why = (f"loop '{to_user(loops[-1].var)}' holds more than one loop or statement in the code looptx "
+               f"writes (an unroll's remainder loop, a statement between the loops)")
+    else:
+        outer = set()
+        for f in loops:
+            bounds = [f.init, f.cond]
+            if outer and any(_nonlinear_in(e, outer) for e in bounds):
+                why = f"the bounds of loop '{to_user(f.var)}' take a min, max or division of an outer loop's counter"
+                break
+            outer.add(f.var)
+    if why:
+        raise RecipeError(f"'#pragma {text}' collapses {depth} loops, but {why}, which OpenMP does not collapse",
+                          hint="drop the collapse clause, or collapse loops that are perfectly nested and "
+                               "rectangular (the tile loops of a rectangle), or unroll after choosing them",
+                          **scop.where())
+
+
+def _nonlinear_in(e, names: set) -> bool:
+    """`e` reads one of `names` under a call, a conditional, `/` or `%`."""
+    for x in ir.walk(e):
+        nonlinear = isinstance(x, (ir.Call, ir.Cond)) or isinstance(x, ir.Bin) and x.op in ("/", "%")
+        if nonlinear and any(isinstance(y, ir.Var) and y.name in names or isinstance(y, ir.Ref) and y.array in names
+                             and not y.index for y in ir.walk(x)):
+            return True
+    return False
+
+
+def harness_clauses(text: str, known: set[str]) -> str:
+    """A directive for code compiled apart from the user's file: without `shared` and `default`
+    clauses (sharing is the default, and `default(none)` would ask for every size the harness
+    passes), and without the names of private lists that it does not declare."""
+    def keep(m: re.Match) -> str:
+        listed = [x.strip() for x in m.group(2).split(",") if x.strip()]
+        rest = [x for x in listed if to_model(x) in known]
+        return f"{m.group(1)}({', '.join(rest)})" if rest else ""
+    out = re.sub(r"(?<![\w])(?:shared|default)\s*\([^()]*\)", "", text)
+    out = re.sub(r"(?<![\w])((?:first|last)?private)\s*\(([^()]*)\)", keep, out)
+    return " ".join(out.replace(" ,", ",").split())

@@ -29,8 +29,8 @@ _OMP_FOR_TEXT = re.compile(rf"omp parallel for(?:\s*,?\s*(?:{_PLAIN_CLAUSE}))*")
 # loop constructs, GCC's and Intel's ivdep, clang's assume_safety): each loop they stand on is
 # checked as omp_for's is (`acc loop seq` runs in order)
 _PARALLEL_TEXT = re.compile(r"(?:omp\b.*\b(?:for|simd|distribute|taskloop|loop)\b"
-                            r"|acc\b(?!.*\bseq\b).*\bloop\b|(?:GCC\s+)?ivdep\b|simd\b"
-                            r"|clang\s+loop\b.*\bassume_safety\b)")
+                            r"|acc\b(?!.*\b(?:seq|auto)\b)(?!\s*kernels\b(?!.*\bindependent\b)).*\bloop\b"
+                            r"|(?:GCC\s+)?ivdep\b|simd\b|clang\s+loop\b.*\bassume_safety\b)")
 
 
 def is_omp_for(text: str) -> bool:
@@ -133,6 +133,16 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
     in any order and at once: no dependence between two of its iterations (within one iteration
     of the loops around it); under `collapse(n)`, between two iterations of its n loops."""
     width = v.width
+    if v.scop.team and v.scop.team_kind == "team":
+        for p in v.pieces:
+            shared = [d for d in p.loops if any(is_omp_for(t) for t in d.pragmas)]
+            if len(shared) > 1:
+                raise RecipeError(f"loop '{to_user(shared[1].name)}' is inside loop '{to_user(shared[0].name)}', "
+                                  f"which the team around the region shares out already: in a team, "
+                                  f"'#pragma omp parallel for' is the team's 'omp for', and OpenMP does not "
+                                  f"nest one inside another",
+                                  hint=f"give loop '{to_user(shared[1].name)}' 'omp simd' instead, or let the "
+                                       "team share out the outer loop alone")
     for p, c, d, omp in omp_loops(v):
         try:
             group = [k for k, _ in sharing(v, p.stmt, d.name)]
@@ -162,12 +172,14 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
             raise LegalityError(
                 D.describe_violation(deps, dep, instances(v, dep, across), f"'{omp}' "
                                      f"on loop '{to_user(d.name)}' runs them at once"),
-                hint=(f"looptx checks a private variable where omp_for lists it (omp_for: {{private: "
-                      f"[{to_user(dep.array)}]}}) and does not read the pragma's own clause"
+                hint=(f"looptx does not read this directive's own clause for '{to_user(dep.array)}': add a step "
+                      f"'privatize: {{var: {to_user(dep.array)}, at: LOOP}}' before this one (LOOP: the loop "
+                      f"each of whose iterations writes it first), which checks it"
                       if dep.array in named else None) or
-                _reduction_hint(v, dep) or "put omp_for on a loop that carries no dependence "
-                "(see looptx deps)" + privatize_hint(deps, dep, [x for x, _ in carried[1:]])
-                + ", or pass --unsafe")
+                (_reduction_hint(v, dep) if is_omp_for(omp) else _text_reduction_hint(v, dep, omp)) or
+                (f"put '#pragma {omp}'" if not is_omp_for(omp) else "put omp_for") +
+                " on a loop that carries no dependence (see looptx deps)"
+                + privatize_hint(deps, dep, [x for x, _ in carried[1:]]) + ", or pass --unsafe")
 
 
 def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
@@ -245,6 +257,14 @@ def plain_reduction(v: Variant, dep: D.Dep) -> str | None:
         if any(a.array == dep.array for a in st.accesses) and update_op(st.body, dep.array) != op:
             return None
     return op
+
+
+def _text_reduction_hint(v: Variant, dep: D.Dep, text: str) -> str | None:
+    """A pragma step's directive: the reduction clause goes into its own text."""
+    op = plain_reduction(v, dep)
+    if op is None:
+        return None
+    return f"'{to_user(dep.array)}' is a {op} reduction: add reduction({op}:{to_user(dep.array)}) to '#pragma {text}'"
 
 
 def _reduction_hint(v: Variant, dep: D.Dep) -> str | None:

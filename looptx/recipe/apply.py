@@ -397,7 +397,7 @@ def _omp_for(v: Variant, st: Step) -> Variant:
         check_updates(v.scop, list({s.id: s for s in inside}.values()), reductions, name)
     counters = {it for s in v.scop.statements for it in s.iterators} - {a.name for a in v.scop.arrays}
     # NPB's private(i, j, m): OpenMP's own lists name the loop counters
-    named = [x for x in st.get("private") or () if to_model(x) in counters]
+    named = list(dict.fromkeys(x for x in st.get("private") or () if to_model(x) in counters))
     if named:
         note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.name}): "
                   f"{', '.join(repr(to_user(x)) for x in named)} count{'s' if len(named) == 1 else ''} loops "
