@@ -98,11 +98,12 @@ def test_a_known_fact_on_a_define_s_default_is_checked_by_the_build(tmp_path):
 
 
 @needs_nvcc
-def test_the_cu_takes_known_sizes_as_arguments_and_checks_no_macro():
-    # barracuda_fig2's `known: N == 10` on `#ifndef N`: the #if belongs in the C file only; in the
-    # .cu, where N is an argument, it stopped the build
+def test_the_cu_checks_a_known_fact_on_its_size_macros():
+    # barracuda_fig2's `known: N == 10` on `#ifndef N`: when N was an argument of the .cu, its #if
+    # stopped every build; N is now the .cu's macro (session 50), so the #if checks the build
     root = Path(__file__).resolve().parent.parent
     rc, cu, err = run_cli("transform", root / "examples" / "barracuda_fig2.c", "--recipe", "cuda/barracuda_fig2",
                           "--target", "cuda")
-    assert rc == 0 and "#error" not in cu, err
+    assert rc == 0 and "#if !(N == 10)\n#error" in cu, err
     assert nvcc_compile(cu) is None
+    assert "N == 10" in (nvcc_compile("#define N 7\n" + cu) or "")

@@ -247,7 +247,7 @@ PREFIX = """void k(int N, double A[N], double B[N]) {
 @pytest.mark.parametrize("text", [
     "omp parallel for schedule(static,1)", "omp  parallel   for", "omp parallel for simd", "omp for",
     "omp parallel for collapse(1)", "omp taskloop", "omp target teams distribute parallel for", "omp simd",
-    "acc parallel loop", "acc kernels loop", "acc loop independent", "GCC ivdep", "ivdep",
+    "acc parallel loop", "acc kernels loop independent", "acc loop independent", "GCC ivdep", "ivdep",
     "clang loop vectorize(assume_safety)", "omp parallel for private(i)"])
 def test_every_parallel_directive_of_a_pragma_step_is_checked(tmp_path, text):
     """Probe 73 G1: only the exact text `omp parallel for` was checked; a schedule clause or
@@ -714,3 +714,21 @@ def test_run_compiles_the_clauses_a_recipe_keeps_as_written(tmp_path):
     assert rc == 0 and "default(none) shared(A, B, C, N) private(j, k) schedule(static)" in out, out + err
     rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=21", "--cflags", "-O2 -fopenmp")
     assert rc == 0 and " ok " in out, out + err
+
+
+@pytest.mark.skipif(NVCC is None, reason="nvcc is not installed (CI machines have it)")
+def test_a_cu_made_for_a_plain_defines_value_or_a_known_fact_stops_other_builds(tmp_path):
+    """Probe 75 G1/G2: now that the .cu's sizes are macros a build may set, `-D N=64` of a plain
+    `#define N 64`, and a `known` fact on N, must stop `nvcc -DN=...` that breaks them, as the C
+    output's #error does (the grid was made for 64, or for N % 16 == 0)."""
+    plain = MM.replace("#define M 48", "#define M 64")
+    cu = _cu(tmp_path, plain, MM_RECIPE, "-D", "N=64")
+    assert "#ifndef N\n#define N 64\n#endif" in cu and "#if N != 64\n#error" in cu, cu
+    assert nvcc_compile(cu) is None
+    err = nvcc_compile("#define N 128\n" + cu)
+    assert err is not None and "--define N=64" in err, err
+    known = MM_RECIPE.replace("steps:\n", "steps:\n  - known: {facts: ['N % 16 == 0']}\n")
+    cu = _cu(tmp_path, PB.replace("define N 100", "define N 128"), known)
+    assert nvcc_compile(cu) is None and nvcc_compile("#define N 48\n" + cu) is None
+    err = nvcc_compile("#define N 40\n" + cu)
+    assert err is not None and "N % 16 == 0" in err, err

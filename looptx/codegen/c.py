@@ -294,6 +294,10 @@ class CPrinter:
                 elif self.scop.team_head and n.dim == 1 and t.startswith("omp parallel for"):
                     # the offload or OpenACC directive the nest had (frontend/omp_team.py)
                     t = self.scop.team_head + t[len("omp parallel for"):]
+            if takes_data_clauses(t) and not self.spelled:
+                # the harness names the sizes and counters otherwise (parameters, loop headers)
+                # and leaves out what the region does not read: the text's own clauses may not
+                t = harness_clauses(t, {a.name for a in self.scop.arrays} | set(self.scop.params))
             if takes_data_clauses(t):
                 # the parallel loop's own counter is private already (OpenMP predetermines it);
                 # so are the collapsed loops' (a clause may not name them again)
@@ -329,10 +333,7 @@ class CPrinter:
                 t += f" private({', '.join(private)})" if private else ""
                 t += f" firstprivate({', '.join(first)})" if first else ""
                 t += f" lastprivate({', '.join(last)})" if last else ""
-                if not self.spelled:
-                    # the harness names the sizes and counters otherwise (parameters, loop
-                    # headers) and leaves out what the region does not read
-                    t = harness_clauses(t, {a.name for a in self.scop.arrays} | set(self.scop.params))
+
             out.append(f"#pragma {t}")
         return out
 
@@ -388,7 +389,7 @@ def baked_guard(scop, facts: bool = True) -> list[str]:
                 f'#error "looptx transformed this region for {name} == {value} (its model of the loops '
                 f'and subscripts holds only at that value): transform again with --define {name}=VALUE"',
                 "#endif"]
-    # (`facts`: the C file, where the sizes are the file's macros; a .cu takes them as arguments)
+    # (`facts`: checked where the sizes are macros: the C file, and a .cu, which defines them)
     for fact in scop.macro_facts if facts else ():
         out += [f"#if !({fact})",
                 f'#error "looptx transformed this region for the known fact {fact}: transform again '

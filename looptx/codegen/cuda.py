@@ -410,8 +410,16 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     # the guards read the pinned defaults and the #defined sizes modelled at their values: the
     # .cu has no #define of the user's file, so it defines them here when the build does not
     needed.update({k: v for k, v in (*scop.pinned_macros, *scop.baked) if k not in needed})
+    # a size the .cu defines is a macro a build may set (-DN=128): the code made for the value
+    # --define gave a plain #define too, or the facts `known` gave, stops such a build as the C does
+    pinned = dict(scop.pinned_macros) | dict(scop.baked)
+    fixed_macros = tuple((k, v) for k, v in scop.fixed if k in dict(int_macros) and k not in pinned)
+    needed.update({k: v for k, v in fixed_macros if k not in needed})
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
-    out += baked_guard(scop, facts=False)
+    out += baked_guard(scop, facts=True)
+    for k, v in fixed_macros:
+        out += [f"#if {k} != {v}", f'#error "looptx transformed this region with --define {k}={v}: transform '
+                f'again with --define {k}=VALUE"', "#endif"]
     helpers = used_helpers(body_text) | used_helpers("\n".join(launch_text + list(counts.values())
                                                                + list(offsets.values()) + host_only_texts(rc)))
     out += helper_block(helpers)
