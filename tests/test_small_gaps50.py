@@ -732,3 +732,27 @@ def test_a_cu_made_for_a_plain_defines_value_or_a_known_fact_stops_other_builds(
     assert nvcc_compile(cu) is None and nvcc_compile("#define N 48\n" + cu) is None
     err = nvcc_compile("#define N 40\n" + cu)
     assert err is not None and "N % 16 == 0" in err, err
+
+
+def test_an_array_of_2_31_elements_at_the_defined_sizes_is_indexed_in_64_bits(tmp_path):
+    """Probe 75 G3: `by * N + ...` in int wrapped past 2^31 elements (N = 46400, 8.6 GB of
+    floats), where C's `A[i][j]` addresses in 64 bits."""
+    big = """#ifndef N
+#define N 1024
+#endif
+void scale_big(float A[N][N], float B[N][N])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      B[i][j] = 2.0f * A[i][j];
+#pragma endscop
+}
+"""
+    recipe = ("steps:\n  - tile: {stmt: 0, loop: j, size: 256, control: jj}\n"
+              "  - cuda: {stmt: 0, block: [jj, i], thread: [j]}\n")
+    cu = _cu(tmp_path, big, recipe, "-D", "N=46400")
+    assert "B[(long)by * N + (tx + 256 * bx)]" in cu, cu
+    cu = _cu(tmp_path, big, recipe, "-D", "N=4096")
+    assert "B[by * N + (tx + 256 * bx)]" in cu, cu

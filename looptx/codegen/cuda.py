@@ -75,6 +75,19 @@ class CudaPrinter(ThreadPrinter):
     def body_of(self, body: ir.Expr) -> ir.Expr:
         return c_math_args(body)
 
+    def _past_int(self, arr) -> bool:
+        """The array holds 2^31 elements or more at the sizes' values (--define, the #defines):
+        its linearized subscript is computed in 64 bits, as C's `a[i][j]` addresses it."""
+        from looptx.runtime.extents import eval_extent
+        values = {**dict(self.scop.macro_values), **dict(self.scop.fixed)}
+        total = 1
+        for d in arr.dims:
+            try:
+                total *= eval_extent(d, values)
+            except (KeyError, ValueError, RecursionError, TypeError):
+                return arr.wide_index
+        return arr.wide_index or total >= 2 ** 31
+
     def ref_text(self, r: ir.Ref) -> str:
         try:
             arr = self.scop.array(r.array)
@@ -94,7 +107,7 @@ class CudaPrinter(ThreadPrinter):
             return rec.spell([ir.to_c(K.simplify(flat))] + [ir.to_c(i) for i in r.index[rec.rank:]])
         if arr.strides or len(r.index) == 1 or rec is not None:
             return super().ref_text(r)
-        flat = r.index[0]
+        flat = ir.Cast("long", r.index[0]) if self._past_int(arr) else r.index[0]
         extents = [extent_name(arr.name, k) for k in range(1, arr.rank)] if is_rows(arr) else arr.dims[1:]
         for extent, e in zip(extents, r.index[1:]):
             flat = ir.Bin("+", ir.Bin("*", flat, ir.Var(f"({extent})" if not extent.isidentifier() else extent)), e)
