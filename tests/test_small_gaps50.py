@@ -695,10 +695,28 @@ def test_a_directives_refusal_hints_at_its_own_text(tmp_path):
     rc, out, err = run_cli("transform", src, "--recipe", recipe)
     assert rc == 2 and "add reduction(+:s) to '#pragma omp simd'" in err, err
     src.write_text(TEMP)
-    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: j, text: "omp simd private(t)"}\n')
+    recipe.write_text('steps:\n  - pragma: {stmt: 0, loop: j, text: "omp simd lastprivate(t)"}\n')
     rc, out, err = run_cli("transform", src, "--recipe", recipe)
     assert rc == 2 and "add a step 'privatize: {var: t, at: LOOP}' before this one" in err, err
-    recipe.write_text('steps:\n  - privatize: {var: t, at: j}\n' + recipe.read_text().split("\n", 1)[1])
+    recipe.write_text('steps:\n  - privatize: {var: t, at: j}\n  - pragma: {stmt: 0, loop: j, text: "omp simd"}\n')
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=9", "-D", "M=13", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and " ok " in out, out + err
+
+
+@pytest.mark.parametrize("text,want", [
+    ("omp simd private(t)", "#pragma omp simd private(t)"),
+    ("omp parallel for shared(A, B) private(j, t)", "#pragma omp parallel for shared(A, B) private(t)"),
+    ("acc parallel loop private(t)", "#pragma acc parallel loop private(t)"),
+])
+def test_the_private_clause_of_any_loop_construct_is_privatized_and_checked(tmp_path, text, want):
+    """Probe 74 G7: only `omp parallel for [plain clauses] private(t)` was read; Rodinia's
+    `shared(...) private(...)`, `omp simd private(t)` and OpenACC's were refused."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(TEMP)
+    loop = "j" if "simd" in text else "i"
+    recipe.write_text(f'steps:\n  - pragma: {{stmt: 0, loop: {loop}, text: "{text}"}}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and want in out, out + err
     rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=9", "-D", "M=13", "--cflags", "-O2 -fopenmp")
     assert rc == 0 and " ok " in out, out + err
 

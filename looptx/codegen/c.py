@@ -297,7 +297,8 @@ class CPrinter:
             if takes_data_clauses(t) and not self.spelled:
                 # the harness names the sizes and counters otherwise (parameters, loop headers)
                 # and leaves out what the region does not read: the text's own clauses may not
-                t = harness_clauses(t, {a.name for a in self.scop.arrays} | set(self.scop.params))
+                macros = {n for n, _ in (*self.scop.fixed, *self.scop.macro_values)} | set(self.scop.soft_macros)
+                t = harness_clauses(t, ({a.name for a in self.scop.arrays} | set(self.scop.params)) - macros)
             if takes_data_clauses(t):
                 # the parallel loop's own counter is private already (OpenMP predetermines it);
                 # so are the collapsed loops' (a clause may not name them again)
