@@ -774,3 +774,15 @@ void scale_big(float A[N][N], float B[N][N])
     assert "B[(long)by * N + (tx + 256 * bx)]" in cu, cu
     cu = _cu(tmp_path, big, recipe, "-D", "N=4096")
     assert "B[by * N + (tx + 256 * bx)]" in cu, cu
+
+
+def test_a_schedule_clause_before_the_region_stays_on_the_new_outer_loop(tmp_path):
+    """Probe 74 G10: it was dropped with a note; a team's `omp for schedule` still is (its loop
+    becomes an omp_for step)."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(GEMM.replace("#pragma scop", "#pragma omp parallel for schedule(dynamic,4)\n#pragma scop"))
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 16}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0 and "#pragma omp parallel for schedule(dynamic,4)" in out and "without" not in err, out + err
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=37", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and " ok " in out, out + err

@@ -24,7 +24,7 @@ _LEADING = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+(omp|acc)\b[ \t]*(.*?)\s*$", re
 _PARALLEL_LOOP = {"omp": re.compile(r"(?:target\s+)?(?:teams\s+)?(?:distribute\s+)?parallel\s+for\b(?!\s*simd)"),
                   "acc": re.compile(r"(?:parallel|kernels)\s+loop\b")}
 # clauses about the loops as written, which the loops looptx writes go without
-_DROPPED = {"omp": {"schedule", "nowait", "collapse", "default", "dist_schedule", "order"},
+_DROPPED = {"omp": {"nowait", "collapse", "default", "dist_schedule", "order"},
             "acc": {"collapse", "tile", "default", "seq", "auto"}}
 _REMEDY = ("take the loop out of the parallel block (drop '#pragma omp parallel {' ... '}' and "
            "'#pragma omp for') and give it an omp_for step with the pragma's private and reduction "
@@ -96,7 +96,8 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
         what = m.group(1).strip()
         top = any(f"omp {what}" == " ".join(t.split()) for k in shared for t in top_pragmas[k])
         if top and len(shared) == len(items) and all(isinstance(it, c_ast.For) for it in items):
-            _usable_clauses(src, at, f"omp {what}")
+            # a team's `omp for` becomes an omp_for step, which takes no schedule
+            _usable_clauses(src, at, f"omp {what}", also=("schedule",))
             continue
         line, _ = where(team)
         if top:
@@ -141,8 +142,9 @@ def _clauses(text: str) -> list[str]:
 
 def _split_clauses(text: str, family: str) -> tuple[str, str]:
     """(the private and reduction clauses, which the omp_for check takes; the clauses the new
-    outermost loop keeps as written: where the data live, how many run it, gang/vector).  Those
-    tied to the loops as written (collapse, schedule, tile, nowait, default) go, with a note
+    outermost loop keeps as written: where the data live, how many run it, how they share it
+    out (`schedule`, which load-balances the new outermost loop as the old), gang/vector).
+    Those tied to the loops as written (collapse, tile, nowait, default) go, with a note
     (_usable_clauses)."""
     loop, kept = [], []
     for c in _clauses(text):
@@ -155,7 +157,7 @@ def _split_clauses(text: str, family: str) -> tuple[str, str]:
     return " ".join(loop), " ".join(kept)
 
 
-def _usable_clauses(src, at: int, what: str) -> None:
+def _usable_clauses(src, at: int, what: str, also=()) -> None:
     """Refuses clauses tied to the loop as written; notes those the new loop goes without.
     `what`: the directive after `#pragma` (`omp parallel for ...`, `acc parallel loop ...`)."""
     odd = re.search(r"\b(firstprivate|lastprivate|linear|ordered|copyin|allocate)\b", what)
@@ -164,7 +166,8 @@ def _usable_clauses(src, at: int, what: str) -> None:
                         "iterations of the loop as written, which looptx does not carry over",
                         "drop the clause (assign the variable after the region), or mark another region")
     family = what.split()[0]
-    dropped = [c for c in _clauses(what) if re.match(r"\w+", c) and re.match(r"\w+", c).group(0) in _DROPPED[family]]
+    dropped = [c for c in _clauses(what) if re.match(r"\w+", c) and re.match(r"\w+", c).group(0) in
+               _DROPPED[family] | set(also)]
     if dropped:
         note_once(src.filename, src.pos(at)[0], f"'#pragma {what}': the outermost loop of the nest after "
                   f"the recipe gets it with its private and reduction clauses checked, without {', '.join(dropped)}")
