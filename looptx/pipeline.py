@@ -13,12 +13,13 @@ from looptx.errors import AnnotationError, LooptxError, RecipeError, note_once
 from looptx.frontend.cparse import Program, parse_file
 from looptx.frontend.names import to_model, to_user
 from looptx.poly.astgen import build, build_ast
-from looptx.poly.variant import Variant, original
+from looptx.poly.variant import Variant
 from looptx.recipe.apply import apply_recipe
 from looptx.recipe.chill import parse_chill
 from looptx.frontend.regions import is_orio_loop
 from looptx.recipe.orio_loop import parse_orio_loop
 from looptx.recipe.schema import Recipe, find_recipe, load_file
+from looptx.recipe.team import as_written
 
 
 def load(path: str, *, defines=None, function=None, extra_decls=None,
@@ -335,9 +336,7 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         rec = per_region.get(i) if recipe is not None else \
             annotation_recipe(program, i, bindings if bindings is not None else default_bindings(program, i))
         if rec is None or not rec.steps:
-            # the pragma of a team around the region is checked with no step too, as it is
-            # before a recipe's (a prefix sum under `#pragma omp parallel for` was put back as it was)
-            variants[i] = apply_recipe(scop, Recipe(()), unsafe=unsafe) if scop.team and not unsafe else original(scop)
+            variants[i] = as_written(scop, checked=not unsafe)
             continue
         trace = None
         if show_steps is not None:

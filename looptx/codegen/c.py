@@ -294,12 +294,13 @@ class CPrinter:
                 elif self.scop.team_head and n.dim == 1 and t.startswith("omp parallel for"):
                     # the offload or OpenACC directive the nest had (frontend/omp_team.py)
                     t = self.scop.team_head + t[len("omp parallel for"):]
-            if takes_data_clauses(t) and not self.spelled:
-                # the harness names the sizes and counters otherwise (parameters, loop headers)
-                # and leaves out what the region does not read: the text's own clauses may not
-                macros = {n for n, _ in (*self.scop.fixed, *self.scop.macro_values)} | set(self.scop.soft_macros)
-                t = harness_clauses(t, ({a.name for a in self.scop.arrays} | set(self.scop.params)) - macros)
             if takes_data_clauses(t):
+                if not self.spelled:
+                    # the harness names the sizes and counters otherwise (parameters, loop
+                    # headers) and leaves out what the region does not read: the text's own
+                    # clauses may not
+                    macros = {n for n, _ in (*self.scop.fixed, *self.scop.macro_values)} | set(self.scop.soft_macros)
+                    t = harness_clauses(t, ({a.name for a in self.scop.arrays} | set(self.scop.params)) - macros)
                 # the parallel loop's own counter is private already (OpenMP predetermines it);
                 # so are the collapsed loops' (a clause may not name them again)
                 collapse = _fors(n, collapsed(t))
@@ -334,7 +335,6 @@ class CPrinter:
                 t += f" private({', '.join(private)})" if private else ""
                 t += f" firstprivate({', '.join(first)})" if first else ""
                 t += f" lastprivate({', '.join(last)})" if last else ""
-
             out.append(f"#pragma {t}")
         return out
 

@@ -431,9 +431,10 @@ def _omp_for(v: Variant, st: Step) -> Variant:
                 except RecipeError:
                     pass
         v = PV.privatize(v, st["stmt"], to_model(var), at)
-    # (a pragma step's own directive, `omp simd` or `acc parallel loop`, with its other clauses)
-    return PL.add_pragma(v, st["stmt"], st["loop"], st.get("directive") or PL.OMP_FOR
-                         + (clause_text(reductions) if reductions else "") + (st.get("clauses") or ""))
+    # (a pragma step's own directive, `omp parallel for schedule(static)` or `omp simd`, with
+    # its other clauses)
+    return PL.add_pragma(v, st["stmt"], st["loop"], st.get("directive")
+                         or PL.OMP_FOR + (clause_text(reductions) if reductions else ""))
 
 
 _PRIVATE_CLAUSE = re.compile(r"\s*,?\s*\bprivate\s*\(([^()]*)\)")
@@ -447,9 +448,6 @@ def _pragma(v: Variant, st: Step) -> Variant:
     text = PL.same_spacing(st["text"].strip())
     rest = _PRIVATE_CLAUSE.sub("", text)
     names = [x.strip() for m in _PRIVATE_CLAUSE.findall(text) for x in m.split(",") if x.strip()]
-    if names and rest != text and PL.is_omp_for(re.sub(r"\s*,?\s*\bcollapse\s*\(\s*\d+\s*\)", "", rest)):
-        args = (("stmt", st["stmt"]), ("loop", st["loop"]), ("private", names), ("clauses", rest[len(PL.OMP_FOR):]))
-        return _omp_for(v, replace(st, args=args))
     if names and rest != text and PL.takes_data_clauses(rest):
         args = (("stmt", st["stmt"]), ("loop", st["loop"]), ("private", names), ("directive", rest))
         return _omp_for(v, replace(st, args=args))

@@ -75,3 +75,22 @@ def team_outermost(v: Variant, deps: D.Deps, unsafe: bool) -> Variant:
                                 file=v.scop.filename, line=line) from None
         v = moved
     return v
+
+
+def as_written(scop, checked: bool) -> Variant:
+    """The region with no step.  The pragma of a team around it is the omp_for step it is
+    before a recipe: its private scalars and arrays privatized (NPB MG resid's `u1`, `u2`),
+    and, where `checked`, refused if it races (a prefix sum under `#pragma omp parallel for`);
+    unchecked, it is the user's code as the reference a run compares with."""
+    from looptx.errors import LooptxError
+    from looptx.poly.variant import original
+    from looptx.recipe.apply import apply_recipe
+    from looptx.recipe.schema import Recipe
+    if not scop.team:
+        return original(scop)
+    if checked:
+        return apply_recipe(scop, Recipe(()))
+    try:
+        return apply_recipe(scop, Recipe(()), unsafe=True)
+    except LooptxError:
+        return original(scop)

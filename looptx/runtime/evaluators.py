@@ -147,16 +147,12 @@ _RECENT: list = []
 
 
 def _variant(program, region: int, rec, unsafe: bool):
-    from looptx.poly.variant import original
     from looptx.recipe.apply import apply_recipe
-    from looptx.recipe.schema import Recipe
+    from looptx.recipe.team import as_written
 
     scop = program.scops[region]
     if rec is None or not rec.steps:
-        if scop.team and not unsafe:
-            # the team's pragma checked and its private list privatized, as transform does
-            return apply_recipe(scop, rec or Recipe(()), unsafe=False), None
-        return scop.cached("original_variant", lambda: original(scop)), None
+        return scop.cached(("as_written", unsafe), lambda: as_written(scop, checked=not unsafe)), None
     for s, r, u, made in _RECENT:
         if s is scop and u == unsafe and r == rec:
             return made
@@ -451,26 +447,11 @@ def unvalidated(m: Measurement, ref: Reference, sig: RegionSignature, unsafe: bo
 
 def original_source(program, region: int, sig: RegionSignature) -> str:
     from looptx.pipeline import c_block
+    from looptx.recipe.team import as_written
     scop = program.scops[region]
     # the reference build and each measurement ask for it: generating it is most of their time
-    block = scop.cached("original_block", lambda: tuple(c_block(_as_written(scop))))
+    block = scop.cached("original_block", lambda: tuple(c_block(as_written(scop, checked=False))))
     return region_source(sig, block)
-
-
-def _as_written(scop):
-    """The region as written.  The pragma of a team around it keeps its private variables
-    private (NPB MG resid's rows `u1`, `u2`): each iteration's own copy, as `omp_for`'s private
-    list makes them; unchecked, since this is the user's code."""
-    from looptx.poly.variant import original
-    if scop.team:
-        from looptx.errors import LooptxError
-        from looptx.recipe.apply import apply_recipe
-        from looptx.recipe.schema import Recipe
-        try:
-            return apply_recipe(scop, Recipe(()), unsafe=True)
-        except LooptxError:
-            pass
-    return original(scop)
 
 
 def _code_hash(p: CPayload) -> str:
