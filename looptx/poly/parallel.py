@@ -15,7 +15,7 @@ from looptx.errors import LegalityError, RecipeError
 from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
 from looptx.poly.privatize import hint as privatize_hint
-from looptx.poly.reductions import clause_pairs, element_update_op, update_op
+from looptx.poly.reductions import clause_pairs, element_update_op, update_op, updates_with
 from looptx.poly.schedule import loop_names, resolve_name, sharing
 from looptx.poly.variant import LoopDim, Variant
 
@@ -237,7 +237,8 @@ def _combined(scop, dep: D.Dep, reduced: dict) -> bool:
     """A dependence between two updates of one reduction variable with its operator: OpenMP
     gives each thread its own copy and combines them."""
     op = reduced.get(dep.array)
-    return op is not None and all(update_op(scop.statements[s].body, dep.array) == op
+    scalar = scop.array(dep.array).is_scalar if any(a.name == dep.array for a in scop.arrays) else True
+    return op is not None and all(updates_with(scop.statements[s].body, dep.array, scalar) == op
                                   for s in (dep.source, dep.sink))
 
 

@@ -1,7 +1,8 @@
 """OpenMP reductions on a parallel loop (`omp_for {reduction: {+: [vol, mass], min: [dt]}}`,
 Orio's `openmp=(1, 'omp parallel for reduction(+:s)')`).
 
-A reduction variable is a scalar that every statement of the loop touching it updates as
+A reduction variable is a scalar (or an array, OpenMP 4.5's `reduction(+:mean[0:M])`, each of
+whose elements is one) that every statement of the loop touching it updates as
 `v = v op e` (`v += e`, `v = e + v`, `v = fmin(v, e)`, `v = e < v ? e : v`, the last being an
 if-converted `if (e < v) v = e;`), with `e` free of `v`.  OpenMP gives each thread its own `v`
 and combines them at the end, so the dependences between two such updates may cross the loop's
@@ -63,18 +64,25 @@ def combining(op: str) -> str:
     return "+" if op == "-" else op
 
 
-def clause_text(pairs) -> str:
-    """` reduction(+:a, b) reduction(min:c)`, model names (printed through to_user)."""
+def clause_text(pairs, sections=None) -> str:
+    """` reduction(+:a, b) reduction(min:c)`, model names (printed through to_user); an array
+    takes its section from `sections` (`[0:M]`)."""
     by_op: dict[str, list[str]] = {}
     for op, name in pairs:
-        by_op.setdefault(combining(op), []).append(name)
+        by_op.setdefault(combining(op), []).append(name + (sections or {}).get(name, ""))
     return "".join(f" reduction({op}:{', '.join(names)})" for op, names in by_op.items())
 
 
 def clause_pairs(text: str) -> tuple[tuple[str, str], ...]:
-    """The (op, variable) pairs of the reduction clauses in a pragma's text."""
-    return tuple((combining(op.strip()), to_model(n.strip()))
+    """The (op, variable) pairs of the reduction clauses in a pragma's text (an array section's
+    array: `mean[0:M]` is mean)."""
+    return tuple((combining(op.strip()), to_model(n.split("[")[0].strip()))
                  for op, names in CLAUSE.findall(text) for n in names.split(",") if n.strip())
+
+
+def updates_with(body: ir.Assign, var: str, scalar: bool) -> str | None:
+    """update_op of a scalar, element_update_op of an array."""
+    return update_op(body, var) if scalar else element_update_op(body, var)
 
 
 def update_op(body: ir.Assign, var: str) -> str | None:
@@ -208,11 +216,10 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
         base = re.fullmatch(r"\s*(?:\*\s*(\w+)|(\w+)\s*\[\s*0\s*\])\s*", var)
         base = base and (base.group(1) or base.group(2))
         a = arrays.get(var) or arrays.get(base or "")
-        if a is not None and not a.is_scalar:
+        if a is not None and not a.is_scalar and base:
             v = to_user(a.name)
-            raise RecipeError(f"reduction({op}:{to_user(var)}): '{v}' is an array"
-                              f"{' (the region reads *' + v + ' as ' + v + '[0])' if base else ''}, and a "
-                              "reduction variable is a scalar",
+            raise RecipeError(f"reduction({op}:{to_user(var)}): '{v}' is an array (the region reads *{v} as "
+                              f"{v}[0]), and a reduction variable is a scalar or a whole array",
                               hint=f"accumulate into a local scalar of the function (`{a.ctype} s = {v}[0];` "
                                    f"before the region, `s {op}= ...` in the loop, `{v}[0] = s;` after it) "
                                    "and name that")
@@ -225,7 +232,7 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
             raise RecipeError(f"reduction({op}:{to_user(var)}): no statement of loop '{to_user(loop)}' "
                               f"uses '{to_user(var)}'", hint="remove it from the reduction")
         for s in users:
-            got = update_op(s.body, var)
+            got = updates_with(s.body, var, a.is_scalar)
             # an if-converted statement's text is looptx's (`lx_c10_5 = A[i] > m`): the line then
             quoted = f"S{s.id} (line {s.line}{f': `{s.text}`' if s.text and 'lx_' not in s.text else ''})"
             if got == combining(op) and got in ("+", "*") and not ir.floating(s.body.lhs, ctype_of) \
@@ -236,9 +243,11 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
                     f"'{a.ctype} {v}' at every update, so its result depends on the order of the updates",
                     hint="accumulate into a floating variable, or make the update's value an integer")
             if got != combining(op):
-                how = f"updates it with '{got}'" if got else "uses it other than as `v = v op e`"
                 v = to_user(var)
-                form = f"{v} = f{op}({v}, e)" if op in ("min", "max") else f"{v} = {v} {op} e"
+                el = v if a.is_scalar else f"{v}[f]"
+                how = f"updates it with '{got}'" if got else "uses it other than as `v = v op e`" if a.is_scalar \
+                    else f"uses it other than as `{el} = {el} op e` (one element, e free of the array)"
+                form = f"{el} = f{op}({el}, e)" if op in ("min", "max") else f"{el} = {el} {op} e"
                 raise RecipeError(
                     f"reduction({op}:{v}): {quoted} {how}",
                     hint=f"every statement of loop '{to_user(loop)}' that uses '{v}' must update it as "

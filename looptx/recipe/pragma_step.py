@@ -1,7 +1,15 @@
-"""CHiLL's `pragma` step: the text before a loop, as written."""
+"""CHiLL's `pragma` step, the text before a loop as written, and `omp_for`, the loop run as
+`omp parallel for` with checked private and reduction lists."""
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
+from looptx.errors import RecipeError, note_once
+from looptx.frontend.names import to_model, to_user
 from looptx.poly import parallel as PL
+from looptx.poly import privatize as PV
+from looptx.poly import schedule as S
 from looptx.poly.variant import Variant
 from looptx.recipe.schema import Step
 
@@ -12,3 +20,107 @@ def pragma_step(v: Variant, st: Step) -> Variant:
     later one (poly/parallel.check_parallel); an OpenMP or OpenACC loop construct's private
     clause gets the locals the output declares once before its loops (codegen/c.py)."""
     return PL.add_pragma(v, st["stmt"], st["loop"], st["text"].strip())
+
+
+def omp_for_step(v: Variant, st: Step) -> Variant:
+    """CHiLL's omp_for: the loop runs as `omp parallel for`; its `private` variables get one
+    object per iteration first (the privatize step, checked the same way)."""
+    at = S.resolve_name(v, st["stmt"], st["loop"]) if st.get("private") else None
+    if at is not None and 0 <= st["stmt"] < len(v.scop.statements):
+        # A loop a step made (a tile's `ii`) is not in the nest that privatize reads: the
+        # variable gets a copy per iteration of the first original loop from there inwards,
+        # finer than one per iteration of the parallel loop, so that is private too.
+        names = S.loop_names(v, st["stmt"])
+        original = v.scop.statements[st["stmt"]].iterators
+        at = next((n for n in names[names.index(at):] if n in original), at) if at in names else at
+    reductions = ()
+    if st.get("reduction") is not None:
+        from looptx.poly.reductions import check_updates, clause_text, parse_reductions
+        reductions = parse_reductions(st["reduction"], st.error)
+        both = [var for _, var in reductions if to_model(var) in {to_model(x) for x in st.get("private") or ()}]
+        if both:
+            raise st.error(f"'{to_user(both[0])}' is both private and a reduction variable",
+                           hint="a reduction variable is private already: keep it in reduction only")
+        name = S.resolve_name(v, st["stmt"], st["loop"])
+        inside = [v.scop.statements[v.pieces[k].stmt] for k, _ in S.sharing(v, st["stmt"], name)]
+        check_updates(v.scop, list({s.id: s for s in inside}.values()), reductions, name)
+        sections = _sections(v, st, reductions)
+    counters = {it for s in v.scop.statements for it in s.iterators} - {a.name for a in v.scop.arrays}
+    # NPB's private(i, j, m): OpenMP's own lists name the loop counters
+    named = list(dict.fromkeys(x for x in st.get("private") or () if to_model(x) in counters))
+    if named:
+        note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.name}): "
+                  f"{', '.join(repr(to_user(x)) for x in named)} count{'s' if len(named) == 1 else ''} loops "
+                  "of the region: the pragma lists the counters it needs itself")
+    # the statements the parallel loop holds (privatize steps keep their loops)
+    under = {v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], S.resolve_name(v, st["stmt"], st["loop"]))} \
+        if st.get("private") else set()
+    for var in st.get("private") or ():
+        if var in named:
+            continue
+        arr = next((a for a in v.scop.arrays if a.name == to_model(var)), None)
+        if arr is not None and arr.local and arr.is_scalar and arr.private_depth:
+            # a privatize step before, or its declaration in the loop: one copy per iteration
+            # already (a copy the block declares before the loop is in the pragma's list)
+            why = "a privatize step made it private" if any(
+                h.startswith("privatize") and re.search(rf"\b{re.escape(to_user(var))}\b", h) for h in v.history) \
+                else "declared inside the region" if not arr.declared_by_function \
+                else "the region sets it before each read, and nothing after the region reads it"
+            note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.name}): '{to_user(var)}' "
+                      f"is private already ({why})")
+            continue
+        # as deep as it can be private (a later unroll-and-jam of an inner loop needs a copy
+        # per iteration there, NPB SP's ninvr), which is private to the parallel loop too
+        deeper = PV.innermost_loop(v.scop, to_model(var), under)
+        if deeper is not None:
+            inner = S.loop_names(v, deeper[1])
+            if at in inner and deeper[0] in inner[inner.index(at) + 1:]:
+                try:
+                    v = PV.privatize(v, st["stmt"], to_model(var), deeper[0])
+                    continue
+                except RecipeError:
+                    pass
+        v = PV.privatize(v, st["stmt"], to_model(var), at)
+    # (a pragma step's own directive, `omp parallel for schedule(static)` or `omp simd`, with
+    # its other clauses)
+    return PL.add_pragma(v, st["stmt"], st["loop"], st.get("directive")
+                         or PL.OMP_FOR + (clause_text(reductions, sections) if reductions else ""))
+
+
+def _sections(v: Variant, st: Step, reductions) -> dict[str, str]:
+    """The array section (`[0:M]`) of each array a reduction names: OpenMP takes an array
+    parameter, a pointer to C, only as a section."""
+    out = {}
+    for _, var in reductions:
+        arr = v.scop.array(var)
+        if arr.is_scalar:
+            continue
+        if arr.strides is not None or not all(arr.dims):
+            raise st.error(f"reduction: array '{to_user(var)}' has no declared extent here, and OpenMP "
+                           "reduces an array through its section",
+                           f"use a pragma step with the section written out: text: \"omp parallel for "
+                           f"reduction(+:{to_user(var)}[0:LENGTH])\"")
+        out[var] = "".join(f"[0:{d}]" for d in arr.dims)
+    return out
+
+
+_PRIVATE_CLAUSE = re.compile(r"\s*,?\s*(?<![\w])private\s*\(([^()]*)\)")
+_COPY_CLAUSE = re.compile(r"\b(?:first|last)private\s*\(([^()]*)\)")
+
+
+def pragma_text_step(v: Variant, st: Step) -> Variant:
+    """A pragma as written.  The private clause of an OpenMP or OpenACC loop construct
+    (`omp parallel for private(t)`, Rodinia's `shared(...) private(...)`, `omp simd
+    private(t)`) is omp_for's private list, which looptx checks (privatize); the output lists
+    the privatized variables itself, after the rest of the text."""
+    text = PL.same_spacing(st["text"].strip())
+    rest = _PRIVATE_CLAUSE.sub("", text)
+    # firstprivate and lastprivate stay as written (the output names nothing twice); what
+    # they name needs the same check, since a copy per thread is only right where each
+    # iteration writes the variable before it reads it
+    names = list(dict.fromkeys(x.strip() for m in _PRIVATE_CLAUSE.findall(text) + _COPY_CLAUSE.findall(text)
+                               for x in m.split(",") if x.strip()))
+    if names and PL.takes_data_clauses(rest):
+        args = (("stmt", st["stmt"]), ("loop", st["loop"]), ("private", names), ("directive", rest))
+        return omp_for_step(v, replace(st, args=args))
+    return pragma_step(v, replace(st, args=tuple((k, text if k == "text" else x) for k, x in st.args)))

@@ -19,7 +19,8 @@ def team_loops(v: Variant, deps: D.Deps, unsafe: bool) -> tuple[Variant, D.Deps]
     """The `#pragma omp for` of each loop nest the team around the region shares out, as an
     omp_for step on the nest's outer loop: its reductions and the scalars of its private list
     (the counters the printer lists itself), checked as the step is, before the recipe."""
-    from looptx.recipe.apply import _omp_for as omp_for, check_legal
+    from looptx.recipe.apply import check_legal
+    from looptx.recipe.pragma_step import omp_for_step as omp_for
     scop = v.scop
     # the private scalars and arrays (NPB MG resid's `private(u1, u2)` rows) the region uses
     scalars = {a.name for a in scop.arrays}
