@@ -83,3 +83,70 @@ def test_an_array_reduction_lets_a_loop_update_the_arrays_elements_in_any_order(
     recipe.write_text('steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {"+": [hist]}}\n')
     rc, out, err = run_cli("transform", src, "--recipe", recipe)
     assert rc == 2 and "hist[f] = hist[f] + e" in err, err
+
+
+PLUTO_INT = """#define floord(n,d) (((n)<0) ? -((-(n)+(d)-1)/(d)) : (n)/(d))
+#define ceild(n,d)  (((n)<0) ? -((-(n))/(d)) : ((n)+(d)-1)/(d))
+#define max(x,y)    ((x) > (y)? (x) : (y))
+#define min(x,y)    ((x) < (y)? (x) : (y))
+void k(int N, double a[N], double b[N])
+{
+  int t1, t2, lbp, ubp;
+#pragma scop
+  lbp = ceild(-N - 5, 4);
+  ubp = floord(N - 1, 4);
+  for (t1 = lbp; t1 <= ubp; t1++)
+    for (t2 = max(4 * t1, 0); t2 <= min(4 * t1 + 3, N - 1); t2++)
+      b[t2] = 2.0 * a[t2] + (double)t1;
+#pragma endscop
+}
+"""
+PLUTO_DOUBLE = """#include <math.h>
+#define N 70
+#define ceild(n,d)  ceil(((double)(n))/((double)(d)))
+#define floord(n,d) floor(((double)(n))/((double)(d)))
+#define min(x,y)    ((x) < (y)? (x) : (y))
+void kernel(double beta, double C[N][N])
+{
+  int t2, t3, t4, t5;
+  int lbp, ubp;
+  register int lbv, ubv;
+#pragma scop
+  lbp=0;
+  ubp=floord(N-1,32);
+  for (t2=lbp;t2<=ubp;t2++) {
+    for (t3=0;t3<=floord(N-1,32);t3++) {
+      for (t4=32*t2;t4<=min(N-1,32*t2+31);t4++) {
+        lbv=32*t3;
+        ubv=min(N-1,32*t3+31);
+        for (t5=lbv;t5<=ubv;t5++) {
+          C[t4][t5] = beta*C[t4][t5];;
+        }
+      }
+    }
+  }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("n", [1, 7, 16])
+def test_plutos_output_is_a_region(tmp_path, n):
+    """Probe 74 G11: Pluto's floord and ceild (a ternary of C divisions, or floor of a double
+    quotient) and its lbp/ubp/lbv/ubv bound temporaries were refused."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(PLUTO_INT)
+    recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: t2, factor: 2}\n")
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", f"N={n}")
+    assert rc == 0 and " ok " in out, out + err
+    src.write_text(PLUTO_DOUBLE)
+    recipe.write_text("steps:\n  - permute: {stmt: 0, order: [t3, t2, t5, t4]}\n")
+    rc, out, err = run_cli("run", src, "--recipe", recipe)
+    assert rc == 0 and " ok " in out, out + err
+
+
+def test_a_ternary_that_is_no_rounded_division_stays_refused(tmp_path):
+    src = tmp_path / "k.c"
+    src.write_text(PLUTO_INT.replace("-((-(n)+(d)-1)/(d))", "-((-(n)+(d))/(d))"))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "conditional expression in an index or bound" in err, err

@@ -14,6 +14,8 @@ from typing import Callable, Iterable
 
 from pycparser import c_ast
 
+from looptx.frontend import rounded_division
+
 Monomial = tuple[str, ...]          # sorted symbol names, repeated for powers; () is the constant
 
 
@@ -296,6 +298,10 @@ class Translator:
             if mm:
                 fn, x, y = mm
                 return self.atom(f"{fn}({self.isl_of(t(x), x)}, {self.isl_of(t(y), y)})")
+            rounded = rounded_division.of_ternary(node)
+            if rounded:
+                fn, x, d = rounded
+                return self.atom(f"{fn}(({self.isl_of(t(x), x)})/{d})")
             raise NonAffine(node, "conditional expression in an index or bound",
                             "only min/max written as a ternary are affine")
         if isinstance(node, c_ast.FuncCall):
@@ -314,6 +320,10 @@ class Translator:
                     raise NonAffine(node, f"{name} by a non-constant value", "divide only by positive integer constants")
                 fn = "floor" if key == "floord" else "ceil"
                 return self.atom(f"{fn}(({self.isl_of(t(args[0]), args[0])})/{int(c)})")
+            rounded = rounded_division.of_call(node)
+            if rounded:
+                fn, x, d = rounded
+                return self.atom(f"{fn}(({self.isl_of(t(x), x)})/{d})")
             raise NonAffine(node, f"call to '{name}' in an index or bound",
                             "loop bounds and subscripts must be affine")
         if isinstance(node, c_ast.ArrayRef):

@@ -13,6 +13,7 @@ import copy
 
 from pycparser import c_ast
 
+from looptx.frontend import rounded_division
 from looptx.frontend.int_ranges import Ranges, declared_ranges, int_type, resolve_words
 from looptx.frontend.syntax import MAIN
 from looptx.frontend.symbols import (all_nodes, id_names, pointer_names, pointer_plus_offset, sum_terms,
@@ -70,6 +71,10 @@ def _plain(e) -> bool:
         return e.op in ("-", "+") and _plain(e.expr)
     if isinstance(e, c_ast.Cast):
         return _plain(e.expr)
+    if isinstance(e, c_ast.FuncCall):
+        # Pluto's `floord(N-1, 32)` as `floor(((double)(N-1))/((double)(32)))`
+        rounded = rounded_division.of_call(e)
+        return rounded is not None and _plain(rounded[1])
     if isinstance(e, c_ast.TernaryOp):
         # Rodinia hotspot3D's clamped neighbour, `w = (x == 0) ? c : c - 1`: subscripts it
         # reaches become one guarded read per branch (ternary_index.py)
@@ -179,13 +184,17 @@ def _assigned(item, scalars: dict) -> tuple[str, object] | None:
 
 
 def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs: dict,
-                   gone: list, constants_only: bool = False, holds=lambda d, e: True) -> None:
+                   gone: list, constants_only: bool = False, holds=lambda d, e: True,
+                   changed: set | None = None) -> None:
     """Substitutes the temporaries of one block: a declaration's uses in the rest of the block,
     then the declaration goes; an assignment's uses up to the next statement that writes the
     variable again (NPB's `i = 1; for (m ...) rhs[k][j][i][m] ...; i = 2; ...`), and the
     assignment goes to `sources`, dropped later if nothing else reads what it stores.
-    `holds(decl, e)`: whether the variable keeps every value of `e` unchanged."""
+    `holds(decl, e)`: whether the variable keeps every value of `e` unchanged.  `changed`: the
+    names the function writes; a `#pragma scop` region's assignment of other names than those
+    (Pluto's `ubp = floord(N-1, 32);`) is taken as a constant's is."""
     items = list(block.block_items or [])
+    scop = _in_scop(items) if changed is not None else set()
     k = len(items) - 1
     while k >= 0:
         d = items[k]
@@ -193,7 +202,8 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs
             name, expr, end = d.name, d.init, len(items)
         else:
             pair = _assigned(d, scalars)
-            if pair is not None and constants_only and not _constant(pair[1]):
+            if pair is not None and constants_only and not _constant(pair[1]) \
+                    and (k not in scop or _names_read(pair[1]) & changed):
                 pair = None
             if pair is None:
                 k -= 1
@@ -246,6 +256,23 @@ def _int_scalars(fdef: c_ast.FuncDef, typedefs: dict) -> dict:
                  if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
     return {d.name: d for d in decls if d.name and count[d.name] == 1 and d.name not in addressed
             and _is_int_type(d, typedefs) and "volatile" not in (d.quals or ()) and "static" not in (d.storage or ())}
+
+
+def _in_scop(items) -> set[int]:
+    """The positions of `items` between a `#pragma scop` and its `#pragma endscop`."""
+    out, inside = set(), False
+    for k, it in enumerate(items):
+        if isinstance(it, c_ast.Pragma) and it.string.split()[:1] in (["scop"], ["endscop"]):
+            inside = it.string.split()[0] == "scop"
+        elif inside:
+            out.add(k)
+    return out
+
+
+def _names_read(e) -> set[str]:
+    """id_names, less the functions `e` calls."""
+    called = {n.name.name for n in all_nodes(e) if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)}
+    return id_names(e) - called
 
 
 def _constant(e) -> bool:
@@ -346,9 +373,11 @@ def substitute_index_temporaries(ast) -> dict[str, list[tuple[str, int]]]:
         for b in _loop_blocks(fdef.body):
             _rewrite_pointers(b, pointers)
             _rewrite_block(b, scalars, sources, typedefs, gone, holds=holds)
-        # outside loops only constants: NPB's `k = 1; ... rhs[k][j][m] ...; k = 2; ...`
+        # outside loops only constants (NPB's `k = 1; ... rhs[k][j][m] ...; k = 2; ...`) and
+        # what the function never changes (Pluto's `ubp = floord(N-1, 32);` before its loop)
+        changed = written_names([fdef.body])
         for b in _loop_blocks(fdef.body, outside=True):
-            _rewrite_block(b, scalars, sources, typedefs, gone, constants_only=True, holds=holds)
+            _rewrite_block(b, scalars, sources, typedefs, gone, constants_only=True, holds=holds, changed=changed)
         for name in {d.lvalue.name for _, d in sources}:
             if not _reads_left(fdef.body, name, sources):
                 for block, d in sources:
