@@ -150,3 +150,30 @@ def test_a_ternary_that_is_no_rounded_division_stays_refused(tmp_path):
     src.write_text(PLUTO_INT.replace("-((-(n)+(d)-1)/(d))", "-((-(n)+(d))/(d))"))
     rc, out, err = run_cli("transform", src)
     assert rc == 2 and "conditional expression in an index or bound" in err, err
+
+
+S1221 = """void s1221(int N, double a[N], double b[N]) {
+#pragma scop
+  for (int i = 4; i < N; i += STEP)
+    b[i] = b[i - 4] + a[i];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("step,text,unroll,ok", [
+    (1, "omp simd safelen(4)", 0, True), (1, "omp simd safelen(5)", 0, False),
+    (1, "omp simd safelen(4)", 4, False), (1, "omp parallel for simd safelen(4)", 0, False),
+    (2, "omp simd safelen(2)", 0, True), (2, "omp simd safelen(4)", 0, False)])
+def test_safelen_allows_dependences_that_many_iterations_apart(tmp_path, step, text, unroll, ok):
+    """Probe 74 G8: TSVC's s1221 with `omp simd safelen(4)` carries a dependence of distance 4,
+    which no two iterations that run at once share; distances count iterations, not values."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(S1221.replace("STEP", str(step)))
+    recipe.write_text("steps:\n" + (f"  - unroll: {{stmt: 0, loop: i, factor: {unroll}}}\n" if unroll else "")
+                      + f'  - pragma: {{stmt: 0, loop: i, text: "{text}"}}\n')
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=203", "--cflags", "-O2 -fopenmp")
+    if ok:
+        assert rc == 0 and " ok " in out, out + err
+    else:
+        assert rc == 2 and "(RAW on b)" in err, err

@@ -94,6 +94,34 @@ def add_pragma(v: Variant, stmt: int, loop, text: str) -> Variant:
     return v.evolve(pieces=tuple(pieces))
 
 
+def safelen(text: str) -> int:
+    """The `safelen(n)` of an `omp simd` that shares the loop with no threads and collapses
+    no other loop (0 otherwise): iterations n or more apart never run at once."""
+    m = re.search(r"\bsafelen\s*\(\s*(\d+)\s*\)", text)
+    words = set(re.findall(r"\w+", text))
+    if m is None or "simd" not in words or words & {"for", "distribute", "taskloop", "loop"} or collapsed(text) > 1:
+        return 0
+    return int(m.group(1))
+
+
+def _within(v: Variant, pieces, width: int, pairs: isl.Map, c: int, length: int) -> isl.Map:
+    """The pairs of `pairs` fewer than `length` iterations of the loop at schedule position `c`
+    apart (its values step by the stride isl finds, and prints the loop with)."""
+    points = None
+    for k in pieces:
+        r = v.piece_map(v.pieces[k], width).range()
+        points = r if points is None else points.union(r)
+    stride = points.coalesce().get_stride(c).to_python() if points is not None else 1
+    near = pairs
+    for sign in (1, -1):
+        ls = isl.LocalSpace.from_space(pairs.get_space())
+        near = near.add_constraint(isl.Constraint.inequality_alloc(ls)
+                                   .set_coefficient_val(isl.dim_type.in_, c, sign)
+                                   .set_coefficient_val(isl.dim_type.out, c, -sign)
+                                   .set_constant_val(length * stride - 1))
+    return near
+
+
 def scheduled_deps(v: Variant, pieces, deps: D.Deps, width: int):
     """(dependence, its pairs as schedule points) for every dependence between two instances
     of `pieces` (piece indices): what a loop over them must not run at once."""
@@ -164,6 +192,8 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
             for q in range(c, min(c + 2 * collapsed(omp) - 1, len(p.dims))):
                 same = same.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
             across = t.subtract(same)
+            if not across.is_empty() and safelen(omp):
+                across = _within(v, group, width, across, c, safelen(omp))
             if not across.is_empty():
                 carried.append((dep, across))
         if carried:
