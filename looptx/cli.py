@@ -125,7 +125,7 @@ def parser() -> argparse.ArgumentParser:
                        "SQLite database as they are measured.")
     s.add_argument("file", nargs="?", help="annotated C file (not needed with --replay)")
     s.add_argument("--backend", choices=["c", "cuda"], default="c")
-    s.add_argument("--algorithm", "-a", metavar="NAME",
+    s.add_argument("--algorithm", "--searcher", "--strategy", "-a", metavar="NAME",
                    help="searcher (default: the annotation's, else surf+); see --list-searchers")
     s.add_argument("--option", "-O", action="append", metavar="KEY=VALUE",
                    help="a searcher option (repeatable), as `arg KEY = VALUE;` in def search, "

@@ -177,3 +177,59 @@ def test_safelen_allows_dependences_that_many_iterations_apart(tmp_path, step, t
         assert rc == 0 and " ok " in out, out + err
     else:
         assert rc == 2 and "(RAW on b)" in err, err
+
+
+ORIO_NX = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O2 -fopenmp'; }
+  def performance_counter { arg repetitions = 1; }
+  def performance_params { param T[] = [64]; param OMP[] = [True]; }
+  def search { arg algorithm = 'Exhaustive'; }
+  def input_params { param N[] = [SIZE]; }
+  def input_vars { decl static double A[N*N] = random; decl static double r[N] = random;
+                   decl static double s[N] = 0; }
+  def performance_test_code { arg skeleton_code_file = 'skeleton_code.c'; }
+) @*/
+int i, j, ii;
+int nx = N;
+/*@ begin Loop(
+  transform Composite(
+    tile = [('i',T,'ii')],
+    openmp = (OMP, 'omp parallel for private(ii,i,j)')
+  )
+  for (i = 0; i <= nx-1; i++)
+    for (j = 0; j <= nx-1; j++)
+      s[j] = s[j] + r[i]*A[i*nx+j];
+) @*/
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_a_step_legal_at_the_tuned_sizes_of_a_local_set_from_them(tmp_path):
+    """Probe 77 G2: SPAPT's `int nx = N;` was symbolic in the legality check, so an omp_for on a
+    tile loop that runs once at N = 53 was refused with a witness at nx = 65.  The step takes the
+    value nx has at the problem size, checked as the code runs; at N = 1000 the refusal's witness
+    is at that size."""
+    src = tmp_path / "k.c"
+    src.write_text(ORIO_NX.replace("SIZE", "53"))
+    rc, out, err = run_cli("run", src)
+    assert rc == 0 and " ok " in out and "legal at nx = 53, the value set from the problem size" in err, out + err
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "if (nx == 53)" in out, out + err
+    rc, out, err = run_cli("search", src, "--searcher", "exhaustive", "--db", tmp_path / "k.db", "--no-progress")
+    assert rc == 0 and "status: ok 1" in out, out + err
+    assert "skeleton_code_file 'skeleton_code.c' is not used" in err, err
+    src.write_text(ORIO_NX.replace("SIZE", "1000"))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "(with nx=1000)" in err and "RAW on s" in err, err
+
+
+def test_a_define_of_a_let_is_refused_with_the_params_it_sets(tmp_path):
+    """Probe 77 G1: `-D SIZE=50` of `let SIZE = 2000; ... param N = SIZE;` ran at 2000 and
+    recorded SIZE = 50 in the results."""
+    src = tmp_path / "k.c"
+    src.write_text(ORIO_NX.replace("def input_params { param N[] = [SIZE]; }",
+                                   "let SIZE = 2000;\n  def input_params { param N = SIZE; }"))
+    rc, out, err = run_cli("search", src, "-D", "SIZE=50", "--db", tmp_path / "k.db", "--no-progress")
+    assert rc == 2 and "'SIZE' is a `let` of the annotation" in err and "--define N=50" in err, err
+    assert len(err.strip().splitlines()) == 1 and ":6:3: error:" in err, err

@@ -366,7 +366,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             + derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         # `int hs = C / NH;` before the region, with C and NH fixed: hs has a value, which the
         # model takes where the region is not affine without it (`inp + t*C3 + h*hs`)
-        implied = implied_values(fdef, collector.decls, derived, {**int_macros, **defines})
+        implied = implied_values(fdef, collector.decls, derived, {**int_macros, **defines}, r.tuning is not None)
         constants = constant_locals(fdef, collector.decls, derived)
         check_defines_agree(constants, defines, collector.decls, where, path)
         check_derived_agree(derived, {**int_macros, **defines}, defines,
@@ -427,8 +427,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     if not pin and not pin_macros:
                         scop = replace(scop, pinned_macros=())    # a search's best file dispatches on them
                     accessed = {a.name for a in scop.arrays}
+                    # (a tuned region's step may take its sizes' implied values, checked as it runs)
                     fallback = as_written(rows.items, set(after), rows.spellings, top_pragmas) \
-                        if scop.runtime_facts else None
+                        if scop.runtime_facts or r.tuning is not None and implied else None
                     if scop.runtime_facts and fallback is None:
                         note_once(path, start_pos[0], "the output cannot run the region as written where the sizes break "
                                   "the facts above (an array the code after the region reads is declared in it with an "
@@ -462,6 +463,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        const_params=tuple(const_params) + tuple(n for n, g in globals_.items()
                                                                 if g.kind == "array" and g.is_const),
                        local_values=tuple((k, v) for k, v in constants.items() if k in scop.params),
+                       implied_values=tuple((k, v) for k, v in implied.items() if k in scop.params
+                                            and k not in dict(scop.fixed)) if r.tuning is not None else (),
                        # facts, as the function's own text gives them: dependences hold for them
                        # alone (TSVC s132's `int j = m; int k = m + 1;`: aa[j][i] and aa[k][i-1]
                        # never meet), and no check of them is needed

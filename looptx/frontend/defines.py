@@ -173,6 +173,7 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
         if name in perf:
             continue
         if _is_found(name, words):
+            _refuse_let(path, text, name, value)
             code = code if code is not None else blank(text, [(c.start, c.end) for c in scan_comments(text)])
             _refuse_pointer(path, text, code, name, value)
             continue
@@ -192,6 +193,22 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
                     f"#define, or give --define {close}={value} to `looptx run` or `search`, whose harness "
                     f"uses it")
         raise LooptxError(f"-D {name}={value}: '{name}' is not a size or parameter of {base}", hint=hint, **where)
+
+
+def _refuse_let(path: str, text: str, name: str, value) -> None:
+    """A `let` of an Orio spec is evaluated as the annotation is read, into the params set from
+    it (`let SIZE = 2500; ... param N = SIZE;`): a -D of it would change nothing but the name."""
+    let = re.search(rf"\blet\s+{re.escape(name)}\s*=", text)
+    if let is None or re.search(rf"\bparam\s+{re.escape(name)}\b", text) or \
+            re.search(rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(name)}\b", text, re.M):
+        return
+    users = list(dict.fromkeys(m.group(1) for m in re.finditer(
+        rf"\bparam\s+([A-Za-z_]\w*)\s*(?:\[\s*\])?\s*=[^;]*\b{re.escape(name)}\b", text)))
+    line, col = SourceText(text, path).pos(let.start())
+    raise LooptxError(f"-D {name}={value}: '{name}' is a `let` of the annotation, whose value the params set "
+                      f"from it took when the annotation was read", file=path, line=line, col=col,
+                      hint=f"give those params instead: {' '.join(f'--define {u}={value}' for u in users)}"
+                      if users else "change the let in the annotation")
 
 
 def _plain_define(name: str, code: str) -> bool:

@@ -206,16 +206,19 @@ def _changed_in(fdef) -> set[str]:
     return changed
 
 
-def implied_values(fdef, decls, derived, fixed: dict) -> dict[str, int]:
+def implied_values(fdef, decls, derived, fixed: dict, tuned: bool = False) -> dict[str, int]:
     """The integers that the function's derived sizes (`int C3 = C*3;`, `int hs = 4;`) have where
     what they are computed from is fixed: a subscript `t*C3 + h*hs + i` is then affine, as with
     `-D C3=36 -D hs=4`.  Only locals that nothing in the function changes after their
     declaration (a region in a loop may follow a `k++` of the loop's previous iteration), not
     static ones nor globals (another file may set those).  A value C's integer division would
-    truncate is left out rather than guessed."""
+    truncate is left out rather than guessed.  In a `tuned` region (an Orio fragment, which
+    Orio pastes into a program of its own with the decl_file) the globals count too: no other
+    file sets them, and derived_sizes has seen that no function of this one does."""
     from looptx.frontend.expr import evaluate
     changed = _changed_in(fdef)
-    locals_ = {d.name for d in decls if "static" not in (d.storage or [])}
+    locals_ = {d.name for d in decls if "static" not in (d.storage or [])} | \
+        ({name for name, _ in derived} if tuned else set())
     out: dict[str, int] = {}
     grew = True
     while grew:

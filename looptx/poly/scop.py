@@ -229,6 +229,9 @@ class Scop(CachedValue):
     # sizes that are integer locals the function sets to a constant before the region and never
     # changes (`const int K = 3;`): symbolic in the model, that value where a step needs a number
     local_values: tuple[tuple[str, int], ...] = ()
+    # sizes of a tuned region that are integers set from its problem sizes (SPAPT's `int nx =
+    # N;`): their values there, which a step legal only at them takes, checked as the code runs
+    implied_values: tuple[tuple[str, int], ...] = ()
     # integer temporaries of the region whose uses the front end replaced by the expression they
     # hold (`k = i*cols + j; a[k]`): no longer variables of the region (frontend/temporaries.py);
     # (name, whether the function declares it before the region)

@@ -198,22 +198,32 @@ def legal_at_file_values(v: Variant, legal) -> Variant | None:
     """`v`, with the #defined sizes at their file's values, where the step is legal only there
     (x264's `dst[i + 1*FDEC_STRIDE]` rows overlap at FDEC_STRIDE = 1, not at the file's 32; CHiLL
     reads the preprocessed file): as few of them as it needs, each checked by the output's #if,
-    with a note; None where the values do not make it legal either."""
+    with a note; None where the values do not make it legal either.  A tuned region's sizes set
+    from its problem sizes (SPAPT's `int nx = N;`) count too, at the values they have there,
+    checked as the code runs; where even those do not make the step legal, its refusal there
+    is raised, since those are the sizes the user tunes for."""
     from dataclasses import replace
     macros = [(k, x) for k, x in v.scop.macro_values
               if k in v.scop.params and k not in dict(v.scop.baked)]
+    implied = [(k, x) for k, x in v.scop.implied_values if f"{k} = {x}" not in v.scop.runtime_facts]
 
     def at(chosen) -> Variant:
-        return v.evolve(assumptions=v.assumptions + tuple(f"{k} = {x}" for k, x in chosen),
-                        scop=replace(v.scop, baked=v.scop.baked + tuple(chosen)))
+        facts = tuple(f"{k} = {x}" for k, x in chosen if (k, x) in implied)
+        scop = replace(v.scop, baked=v.scop.baked + tuple(c for c in chosen if c in macros))
+        if facts:
+            scop = replace(scop, assumptions=scop.assumptions + facts, runtime_facts=scop.runtime_facts + facts,
+                           stand_ins=scop.stand_ins + tuple(k for k, x in chosen if (k, x) in implied), _cache={})
+        return v.evolve(assumptions=v.assumptions + tuple(f"{k} = {x}" for k, x in chosen), scop=scop)
     try:
-        legal(at(macros))
+        legal(at(macros + implied))
     except LooptxError:
+        if implied:
+            legal(at(implied))
         return None
-    if not macros:
+    if not macros + implied:
         return None
-    needed = list(macros)
-    for m in macros:
+    needed = macros + implied
+    for m in macros + implied:
         fewer = [x for x in needed if x != m]
         try:
             legal(at(fewer))
@@ -221,7 +231,16 @@ def legal_at_file_values(v: Variant, legal) -> Variant | None:
             continue
         needed = fewer
     where = v.scop.where()
-    note_once(where["file"], where["line"], "the step is legal at the #defines' values, "
-              f"{', '.join(f'{to_user(k)} = {x}' for k, x in needed)}, not for every value: the region is "
-              "made for them (the output checks the build with #if; give others with --define)")
+    baked = [(k, x) for k, x in needed if (k, x) in macros]
+    checked = [(k, x) for k, x in needed if (k, x) in implied]
+    if baked:
+        note_once(where["file"], where["line"], "the step is legal at the #defines' values, "
+                  f"{', '.join(f'{to_user(k)} = {x}' for k, x in baked)}, not for every value: the region is "
+                  "made for them (the output checks the build with #if; give others with --define)")
+    if checked:
+        note_once(where["file"], where["line"], "the step is legal at "
+                  f"{', '.join(f'{to_user(k)} = {x}' for k, x in checked)}, the value"
+                  f"{'s' if len(checked) > 1 else ''} set from the problem size, not for every value: the "
+                  f"region is made for {'them' if len(checked) > 1 else 'it'} and checks "
+                  f"{'them' if len(checked) > 1 else 'it'} as it runs (the region as written runs otherwise)")
     return at(needed)

@@ -474,8 +474,11 @@ def _note_replaced_files(spec) -> None:
     for section, name, instead in (
             ("input_vars", "init_file", "looptx fills the inputs with seeded random data"),
             ("validation", "validation_file", "looptx checks each variant against the original code"),
-            ("validation", "expected_output", "looptx checks each variant against the original code")):
-        value = spec.init_file if name == "init_file" else dict(spec.validation).get(name)
+            ("validation", "expected_output", "looptx checks each variant against the original code"),
+            ("performance_test_code", "skeleton_code_file", "looptx times the region with its own harness"),
+            ("performance_test_code", "skeleton_test_code", "looptx times the region with its own harness")):
+        value = spec.init_file if name == "init_file" else dict(spec.validation).get(name) \
+            if section == "validation" else dict(spec.other.get(section, {})).get(name)
         if value:
             where = spec.where(section, name)
             note_once(where["file"] or spec.file, where.get("line") or spec.line,
