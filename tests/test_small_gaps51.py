@@ -233,3 +233,43 @@ def test_a_define_of_a_let_is_refused_with_the_params_it_sets(tmp_path):
     rc, out, err = run_cli("search", src, "-D", "SIZE=50", "--db", tmp_path / "k.db", "--no-progress")
     assert rc == 2 and "'SIZE' is a `let` of the annotation" in err and "--define N=50" in err, err
     assert len(err.strip().splitlines()) == 1 and ":6:3: error:" in err, err
+
+
+TRMM = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O2'; }
+  def performance_counter { arg repetitions = 1; }
+  def performance_params { param U1_I[] = [2, 3]; }
+  def search { arg algorithm = 'Exhaustive'; }
+  def input_params { param N[] = [37]; param alpha = 1; }
+  def input_vars { decl static double A[N][N+20] = random; decl static double B[N][N+20] = random; }
+) @*/
+int i, j, k;
+/*@ begin Loop(
+transform Composite(
+    unrolljam = (['i'],[U1_I])
+)
+for (i=0; i<=N-1; i++)
+  for (j=0; j<=N-1; j++)
+    {
+      B[i][j] = alpha*A[i][i]*B[i][j];
+      for (k=i+1; k<=N-1; k++)
+        B[i][j] = B[i][j] + alpha*A[i][k]*B[k][j];
+    }
+) @*/
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_orios_unrolljam_does_not_jam_a_loop_whose_bounds_read_the_unrolled_counter(tmp_path):
+    """Probe 77 G3: SPAPT trmm's k loop starts at i+1; Orio jams only loops whose headers are the
+    same in every copy, so the copies of the k loop run one after another, which is legal; looptx
+    jammed them and refused every point."""
+    src = tmp_path / "trmm.c"
+    src.write_text(TRMM)
+    rc, out, err = run_cli("transform", src, "-D", "U1_I=2")
+    assert rc == 0, err
+    body = out[out.index("if (N == 37"):]
+    assert body.count("for (int k = i + 1;") == 1 and body.count("for (int k = i + 2;") == 1, body
+    rc, out, err = run_cli("search", src, "--db", tmp_path / "t.db", "--no-progress")
+    assert rc == 0 and "status: ok 2" in out, out + err

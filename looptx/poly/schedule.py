@@ -18,7 +18,8 @@ from looptx.frontend.names import to_user
 from looptx.poly.deps import _constant
 from looptx.poly.known_values import at_macro_value, soft_sizes_hint
 from looptx.poly.peeling import each
-from looptx.poly.trips import _global_min, _ranges, check_copies, check_factor, kept_loop, loop_stride, max_trip, recount_inside
+from looptx.poly.trips import (_global_min, _ranges, apart_from, check_copies, check_factor, kept_loop, loop_stride,
+                               max_trip, recount_inside)
 from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles
 
 MAX_FULL_UNROLL = 1024
@@ -174,9 +175,10 @@ def tile(v: Variant, stmt: int, loop, size: int, control: str | None = None) -> 
     return v.evolve(pieces=normalize(pieces))
 
 
-def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False) -> Variant:
+def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False, apart: bool = False) -> Variant:
     """`jam`: Orio's unrolljam, which also interleaves the copies of a loop inside that an
-    earlier step unrolled fully (its register tiles); otherwise those stay in order."""
+    earlier step unrolled fully (its register tiles); otherwise those stay in order.  `apart`:
+    as Orio, loops whose bounds read the unrolled counter are not jammed (trips.apart_from)."""
     name = resolve_name(v, stmt, loop)
     if not isinstance(factor, int) or factor < 0:
         raise RecipeError(f"unroll factor must be an integer >= 0, got {factor!r}",
@@ -239,6 +241,7 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False) -> Varia
     check_factor(name, factor, MAX_FULL_UNROLL)
     lb = _global_min(v, group, pos)
     innermost = (lambda q: len(q.dims) - 2) if jam else kept_loop
+    innermost = apart_from(v, group, innermost) if apart else innermost
     if not jam:
         check_copies(v, group, name, factor, MAX_FULL_UNROLL)
     runs = _straight_runs(v, group, innermost)

@@ -8,6 +8,7 @@ may run more often per iteration; without a recount, the surplus iterations were
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import islpy as isl
@@ -44,6 +45,35 @@ def recount_inside(v: Variant, group, outer: str, limit: int) -> Variant:
             if trip > d.trip:
                 pieces[k] = replace(q, dims=q.dims[:pos] + (replace(d, trip=trip),) + q.dims[pos + 1:])
     return v.evolve(pieces=tuple(pieces))
+
+
+def apart_from(v: Variant, group, innermost):
+    """`innermost` for Orio's unroll-and-jam, which jams the copies of a loop inside only where
+    their headers are the same text: a loop whose bounds read the unrolled loop's counter
+    (SPAPT trmm's `for (k = i+1; ...)` under an unroll of i) is not jammed, its copies run one
+    after another in each copy of the body, so the point loop goes around it."""
+    at = {id(v.pieces[k]): pos for k, pos in group}
+
+    def words(expr: str, names) -> list[int]:
+        return [names.index(w) for w in re.findall(r"[A-Za-z_]\w*", expr) if w in names]
+
+    def inside(q) -> int:
+        m = innermost(q)
+        s = v.scop.statements[q.stmt]
+        pos = at.get(id(q))
+        if pos is None or not s.domain:
+            return m
+        dom = isl.Set(f"{v.scop.prefix}{{ {s.tuple_text()} : {s.domain} }}")
+        unrolled = words(q.dims[pos].expr, list(s.iterators))
+        for p in range(pos + 2, m + 1, 2):
+            d = q.dims[p]
+            inner = words(d.expr, list(s.iterators)) if isinstance(d, LoopDim) and not d.unroll else []
+            if inner and any(any(not c.get_coefficient_val(isl.dim_type.set, a).is_zero() for a in inner)
+                             and any(not c.get_coefficient_val(isl.dim_type.set, b).is_zero() for b in unrolled)
+                             for bs in dom.get_basic_sets() for c in bs.get_constraints()):
+                return p - 2
+        return m
+    return inside
 
 
 def kept_loop(q) -> int:

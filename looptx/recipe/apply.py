@@ -382,7 +382,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "permute": permute_step,
     "tile": _tile,
     "split": _split,
-    "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"], jam=st.jam),
+    "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"], jam=st.jam, apart=st.jam),
     "fuse": fuse_step,
     "distribute": _distribute,
     "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
