@@ -225,7 +225,7 @@ def cmd_run(args) -> int:
     decls, defines = fragment_inputs(args.file, _checked_defines(args))
     # Read before the C file, as transform does: a script that does not parse must be blamed
     # itself, not through the "no region" its unread procedure() would cause.
-    recipe = load_file(find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file)))) \
+    recipe = load_file(find_recipe(args.recipe, os.path.dirname(os.path.abspath(args.file))), defines=defines) \
         if args.recipe else None
     args.function = script_function(args.file, recipe, args.function)
     if args.target == "c":

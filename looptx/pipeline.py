@@ -496,9 +496,10 @@ def transform_file(path: str, recipe=None, *, defines=None, function=None, unsaf
     that order, of one reading of the file and one application of the recipe where the targets
     read the file alike (without --define)."""
     given = set(defines or {})
+    cli_defines = dict(defines or {})
     decls, defines = fragment_inputs(path, defines)
     if isinstance(recipe, str):
-        recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))), bindings)
+        recipe = load_file(find_recipe(recipe, os.path.dirname(os.path.abspath(path))), bindings, cli_defines)
     fn = script_function(path, recipe, function)
     done: dict = {}
     texts = []

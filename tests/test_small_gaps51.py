@@ -273,3 +273,32 @@ def test_orios_unrolljam_does_not_jam_a_loop_whose_bounds_read_the_unrolled_coun
     assert body.count("for (int k = i + 1;") == 1 and body.count("for (int k = i + 2;") == 1, body
     rc, out, err = run_cli("search", src, "--db", tmp_path / "t.db", "--no-progress")
     assert rc == 0 and "status: ok 2" in out, out + err
+
+
+MM = """void mm(int N, double A[N][N], double B[N][N], double C[N][N]) {
+#pragma scop
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < N; k++)
+        C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("name,text", [
+    ("r.yaml", "params: {TJ: 256}\nsteps:\n  - tile: {stmt: 0, loop: j, size: $TJ, control: jj}\n"),
+    ("r2.yaml", "steps:\n  - tile: {stmt: 0, loop: j, size: $TJ, control: jj}\n"),
+    ("r.script", 'TJ = 256\ntile(0, "j", TJ, "jj")\n')])
+def test_a_define_sets_the_recipes_own_param(tmp_path, name, text):
+    """Probe 76 G4: `-D TJ=64` for a recipe's `params: {TJ: 256}` passed the check of -D names
+    (the recipe uses the word) and then did nothing; `-D TJ=0` went unseen."""
+    src, recipe = tmp_path / "mm.c", tmp_path / name
+    src.write_text(MM)
+    recipe.write_text(text)
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "TJ=16")
+    assert rc == 0 and "size: 16" in out and "jj <= (N - 1) / 16" in out, out + err
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "TJ=0", "-D", "N=40")
+    assert rc == 2 and "argument 'size' must be an integer >= 1, got 0" in err, out + err
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "TJ=16", "-D", "N=40")
+    assert rc == 0 and " ok " in out, out + err

@@ -118,8 +118,9 @@ def _sizes_table(ln: _Line, node: ast.Dict) -> dict:
 
 def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1,
                 bindings: Mapping[str, Any] | None = None, base_dir: str | None = None,
-                n_statements: int | None = None) -> Recipe:
-    """`line` and `col` are where the text starts in the file (annotation bodies start mid-line)."""
+                n_statements: int | None = None, fixed: frozenset = frozenset()) -> Recipe:
+    """`line` and `col` are where the text starts in the file (annotation bodies start mid-line).
+    `fixed`: variables the command line sets, whose assignments in the script are passed over."""
     bindings = dict(bindings or {})
     # a script's own variables (CUDA-CHiLL scripts set N=1024, TI=32 before using them)
     env = dict(bindings)
@@ -149,6 +150,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                            at=comma[0])
         written, cmd = cmd, lua_tables(cmd)
         assign = _ASSIGN.match(cmd)
+        if assign and assign.group(1) in fixed:
+            continue
         if assign:
             call = _inspection(assign.group(2), env)
             env[assign.group(1)] = _Inspected(call) if call else _assigned(ln, assign.group(2))

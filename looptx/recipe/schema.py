@@ -506,7 +506,11 @@ def find_recipe(name: str, base_dir: str | None = None) -> str:
                       file=name)
 
 
-def load_file(path: str, bindings: Mapping[str, Any] | None = None) -> Recipe:
+def load_file(path: str, bindings: Mapping[str, Any] | None = None,
+              defines: Mapping[str, Any] | None = None) -> Recipe:
+    """`defines`: the command's --define values, which set the recipe's own params (a YAML
+    recipe's `$TJ`, a CHiLL script's `TI = 32`) as Kernel Tuner's and CHiLL's users expect;
+    `bindings` (a tuned point's values) win over both."""
     try:
         text = read_utf8(path, RecipeError, "recipe")
     except OSError as e:
@@ -515,9 +519,12 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None) -> Recipe:
     # a .py / .lua script may open with a docstring or a long comment, which is not a command
     if path.endswith((".yaml", ".yml")) or not (path.endswith((".py", ".lua", ".script"))
                                                  or _looks_like_chill(text)):
-        return load_yaml(text, file=path, bindings=bindings)
+        given = {k: v for k, v in (defines or {}).items() if re.search(rf"\$\{{?{re.escape(k)}\b", text)}
+        return load_yaml(text, file=path, bindings={**given, **(bindings or {})} or None)
     from looptx.recipe.chill import parse_chill
-    return parse_chill(text, file=path, bindings=bindings or {})
+    given = {k: v for k, v in (defines or {}).items()
+             if re.search(rf"^[ \t]*(?:local[ \t]+)?{re.escape(k)}[ \t]*=(?!=)", text, re.M)}
+    return parse_chill(text, file=path, bindings={**given, **(bindings or {})}, fixed=frozenset(given))
 
 
 def _looks_like_chill(text: str) -> bool:
