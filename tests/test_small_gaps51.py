@@ -302,3 +302,33 @@ def test_a_define_sets_the_recipes_own_param(tmp_path, name, text):
     assert rc == 2 and "argument 'size' must be an integer >= 1, got 0" in err, out + err
     rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "TJ=16", "-D", "N=40")
     assert rc == 0 and " ok " in out, out + err
+
+
+ORIO_FLOORDIV = """/*@ begin PerfTuning (
+  def performance_params { param T[] = [8, 16]; }
+  def input_params { param N[] = [64]; }
+  def input_vars { decl static double A[N] = random; decl static double B[N] = random; }
+) @*/
+int i, ii;
+/*@ begin Loop(
+  transform Composite(tile = [('i', T // 2, 'ii')])  // a comment after it stays one
+  transform Unroll(ufactor=T // 4)
+  for (i = 0; i <= N-1; i++)
+    A[i] = A[i] + B[i];  // so does this one
+) @*/
+for (i = 0; i <= N-1; i++)
+  A[i] = A[i] + B[i];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_floor_division_in_an_orio_directive_is_no_comment(tmp_path):
+    """Probe 76 G5: `T // 2` in `transform Composite(...)` was read as a C++ comment, so the
+    directive had "no closing parenthesis", while the hint for `/` asks for `//`."""
+    src = tmp_path / "k.c"
+    src.write_text(ORIO_FLOORDIV)
+    rc, out, err = run_cli("transform", src, "-D", "T=16")
+    assert rc == 0 and "size: 8, control: ii" in out and "factor: 4" in out, out + err
+    rc, out, err = run_cli("run", src, "-D", "T=8")
+    assert rc == 0 and " ok " in out, out + err

@@ -132,29 +132,41 @@ def bracket_step(ch: str, quote: str | None, depth: int) -> tuple[str | None, in
     return None, depth
 
 
-def orio_directives(body: str) -> list[tuple[str, str, int, int]]:
-    """Orio Loop-module directives `transform NAME(ARGS)` in an annotation body, as
-    (NAME, ARGS, start, end) offsets into the body.  An unclosed one raises ValueError(offset)."""
-    scan_text = blank(body, [(c.start, c.end) for c in scan_comments(body)])
-    out = []
-    for m in _ORIO_DIRECTIVE.finditer(scan_text):
+def _directives_and_comments(body: str):
+    """(directives as orio_directives gives them, the comment spans outside them): a directive's
+    arguments are Python, where `//` divides (`T // 2`) and starts no comment."""
+    comments = [(c.start, c.end) for c in scan_comments(body)]
+    out, at = [], 0
+    while True:
+        m = _ORIO_DIRECTIVE.search(blank(body, comments), at)
+        if m is None:
+            return out, comments
         depth, quote, k = 0, None, m.end() - 1
-        while k < len(scan_text):
-            quote, depth = bracket_step(scan_text[k], quote, depth)
+        while k < len(body):
+            quote, depth = bracket_step(body[k], quote, depth)
             if depth == 0:
                 break
             k += 1
         if depth:
             raise ValueError(m.start())
-        out.append((m.group(1), scan_text[m.end():k], m.start(), k + 1))
-    return out
+        # what follows is scanned afresh: a `//` in the arguments hid the rest of their line
+        comments = [(s, e) for s, e in comments if e <= m.start()] + \
+            [(c.start + k + 1, c.end + k + 1) for c in scan_comments(body[k + 1:])]
+        out.append((m.group(1), body[m.end():k], m.start(), k + 1))
+        at = k + 1
+
+
+def orio_directives(body: str) -> list[tuple[str, str, int, int]]:
+    """Orio Loop-module directives `transform NAME(ARGS)` in an annotation body, as
+    (NAME, ARGS, start, end) offsets into the body.  An unclosed one raises ValueError(offset)."""
+    return _directives_and_comments(body)[0]
 
 
 def orio_loop_code(body: str) -> str:
     """The C code of an Orio Loop-module body: comments, directives and the `#` lines Orio's
     lexer takes for comments blanked, positions unchanged."""
-    spans = [(c.start, c.end) for c in scan_comments(body)]
-    spans += [(s, e) for _, _, s, e in orio_directives(body)]
+    directives, spans = _directives_and_comments(body)
+    spans += [(s, e) for _, _, s, e in directives]
     spans += [(m.start(), m.end()) for m in re.finditer(r"^[ \t]*#[^\n]*", body, re.M)]
     return blank(body, spans)
 
