@@ -85,6 +85,17 @@ def _include_option(p: argparse.ArgumentParser):
                    help="search DIR for the file's #include headers, as gcc -I does")
 
 
+def _runs(text: str) -> int:
+    """A count of timed runs: a median needs one at least."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} runs time nothing: give 1 or more")
+    return n
+
+
 def _include_path(dirs: list[str] | None) -> str | None:
     """The -I folders, checked, for LOOPTX_INCLUDE_PATH (search workers inherit it)."""
     for d in dirs or []:
@@ -114,7 +125,7 @@ def parser() -> argparse.ArgumentParser:
     _common(r)
     r.add_argument("--recipe", "-r", metavar="R", help="YAML recipe file or a name under recipes/")
     r.add_argument("--target", choices=["c", "cuda"], default="c")
-    r.add_argument("--repetitions", type=int, default=5, help="timed runs (median reported)")
+    r.add_argument("--repetitions", type=_runs, default=5, help="timed runs (median reported)")
     r.add_argument("--cflags", default=None,
                    help="C compiler flags (C target; default: the PerfTuning block's build command, else -O3)")
     r.add_argument("--unsafe", action="store_true", help="skip dependence checks")
@@ -244,6 +255,9 @@ def cmd_run(args) -> int:
             n_regions = r["regions"]
             where = args.file if n_regions == 1 else f"{args.file} region {region}"
             region += 1
+            if r["status"] == "compile_error" and r.get("original_status") == "compile_error":
+                raise LooptxError(f"the region as written does not compile with these flags either: {r.get('error')}",
+                                  hint="check --cflags (or the annotation's build command)", file=args.file)
             if r["status"] != "ok":
                 print(to_user(f"{where}: {r['status']}: {r.get('error')}"))
                 status = 1

@@ -2,7 +2,7 @@
 step's firstprivate and lastprivate clauses)."""
 import pytest
 
-from conftest import run_cli
+from conftest import cli_process, run_cli
 
 SCRATCH = """void k(int N, int M, double A[N][M], double B[N][M]) {
   double t;
@@ -332,3 +332,32 @@ def test_floor_division_in_an_orio_directive_is_no_comment(tmp_path):
     assert rc == 0 and "size: 8, control: ii" in out and "factor: 4" in out, out + err
     rc, out, err = run_cli("run", src, "-D", "T=8")
     assert rc == 0 and " ok " in out, out + err
+
+
+@pytest.mark.parametrize("script,message", [
+    ('tile_by_index(0,{"i","j"},{16,16},{l1_control="ii",l2_control="jj"},{"ii","jj","i","j"},None,"junk")\n',
+     "tile_by_index takes at most 6 arguments"),
+    ('cudaize(0,"mm_GPU",{},["i"],["j"],[],5)\n', "cudaize takes at most 6 arguments"),
+    ('source("mm.c","other.c")\ntile(0,"i",16)\n', "source takes at most 1 argument (file)"),
+    ('pragma(0,"j","GCC ivdep\\n#error injected")\n', "the pragma's text spans lines"),
+    ('pragma(0,"j","")\n', "the pragma's text is empty")])
+def test_chill_commands_with_arguments_they_do_not_take_are_refused(tmp_path, script, message):
+    """Probe 76 G8/G10: extra arguments of tile_by_index, cudaize and source were dropped, and a
+    pragma text with a newline gave C that does not compile."""
+    src, recipe = tmp_path / "mm.c", tmp_path / "r.script"
+    src.write_text(MM)
+    recipe.write_text(script)
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "N=64")
+    assert rc == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_run_blames_flags_that_do_not_build_the_region_as_written(tmp_path):
+    """Probe 76 G9/G11: --repetitions 0 ran once; a bad --cflags exited 1 with the compiler's
+    message on stdout and nothing on stderr."""
+    src, recipe = tmp_path / "mm.c", tmp_path / "r.yaml"
+    src.write_text(MM)
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 16}\n")
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=16", "--cflags", "-fnosuchflag")
+    assert rc == 2 and "does not compile with these flags either" in err and "-fnosuchflag" in err, out + err
+    r = cli_process("run", src, "--recipe", recipe, "-D", "N=16", "--repetitions", "0")
+    assert r.returncode == 2 and "give 1 or more" in r.stderr, r.stdout + r.stderr

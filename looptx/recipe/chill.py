@@ -188,6 +188,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if name == "loop" and tree.args:
             nest = _nest(ln, "loop", ln.value(tree.args[0]))
         if name in IGNORED:
+            if name == "source":
+                checks.arg_count(ln, name, tree.args)
             continue
         if name == "rename_index":
             _rename_index(ln, [ln.value(a) for a in tree.args], aliases, created)

@@ -140,7 +140,8 @@ def keywords(ln, name: str, kw: dict) -> None:
 
 _EXAMPLES = {"tile": 'tile(0,"i",32,"ii")', "unroll": 'unroll(0,"k",4)',
              "permute": 'permute(0,{"j","i","k"})', "split": 'split(0,"i","N/2")',
-             "registers": 'registers(0,"k")', "datacopy": 'datacopy(0,"k","A")'}
+             "registers": 'registers(0,"k")', "datacopy": 'datacopy(0,"k","A")', "source": 'source("mm.c")',
+             "procedure": 'procedure("mm")'}
 
 
 # the most positional arguments each command takes, with what they are: CHiLL's own
@@ -153,6 +154,10 @@ _MOST = {"permute": ("statement, levels, order", 3), "unroll": ("statement, loop
          "fuse": ("statements, loop", 2), "distribute": ("statements, loop", 2),
          "peel": ("statement, loop, first, last", 4), "combine": ("statement, loop, loop", 3),
          "nonsingular": ("statement, matrix", 2),
+         # CUDA-CHiLL's, with the statement its Python front end puts first
+         "tile_by_index": ("statement, loops, sizes, control names, final order, tile method", 6),
+         "cudaize": ("statement, kernel name, array sizes, block loops, thread loops, parameters", 6),
+         "source": ("file", 1), "procedure": ("function", 1),
          "tile7": ("statement, level, size, outer level, tile name, control name, method", 7)}
 _TILE_NAMED = ("statement, loop, size, control name", 4)
 _TILE_CHILL = ("statement, level, size, outer level, index name, control name, method", 7)
@@ -168,5 +173,5 @@ def arg_count(ln, name: str, args: list) -> None:
     else:
         return
     if len(args) > most:
-        raise ln.error(f"{name} takes at most {most} arguments ({what}), got {len(args)}",
+        raise ln.error(f"{name} takes at most {most} argument{'s' if most > 1 else ''} ({what}), got {len(args)}",
                        hint=f"remove the extra arguments, e.g. {_EXAMPLES.get(name, name + '(0,...)')}")

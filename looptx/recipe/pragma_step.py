@@ -113,7 +113,14 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
     (`omp parallel for private(t)`, Rodinia's `shared(...) private(...)`, `omp simd
     private(t)`) is omp_for's private list, which looptx checks (privatize); the output lists
     the privatized variables itself, after the rest of the text."""
-    text = PL.same_spacing(st["text"].strip())
+    text = str(st["text"]).strip()
+    if text.startswith("#pragma"):
+        text = text[len("#pragma"):].strip()
+    if not text or "\n" in text or "\r" in text or "*/" in text or "/*" in text:
+        what = "is empty" if not text else "spans lines" if "\n" in text or "\r" in text else "holds a comment"
+        raise st.error(f"the pragma's text {what}: it is written after '#pragma' on one line",
+                       "give one directive per pragma step, e.g. text: \"omp parallel for\"")
+    text = PL.same_spacing(text)
     rest = _PRIVATE_CLAUSE.sub("", text)
     # firstprivate and lastprivate stay as written (the output names nothing twice); what
     # they name needs the same check, since a copy per thread is only right where each

@@ -147,13 +147,16 @@ def _run_once_measure(ev: CEvaluator, payload: CPayload, phase_file: str | None 
            "constant": m.info.get("constant"), "times": m.times, "median": m.time,
            "spread": m.spread, "max_rel_error": m.info.get("max_rel_error"),
            "compile_time": m.compile_time}
+    orig = CPayload(original_source(ev.program(), ev.region, sig), sig, payload.toolchain)
+    if m.status == "compile_error" and not build_shared(orig.source, orig.toolchain, cache=ev.cache_dir).ok:
+        # the flags or the compiler, not looptx's code: the user's to fix
+        out["original_status"] = "compile_error"
     if not m.ok:
         return out
     # The original with the same flags gives the speed-up.  It is validated like any variant
     # (a wrong original means the -O1 reference and the optimised build disagree), then both
     # are timed again *interleaved*, one call each in turn, so that frequency changes or a busy
     # neighbour during the measurement affect both alike.
-    orig = CPayload(original_source(ev.program(), ev.region, sig), sig, payload.toolchain)
     _stage(phase_file, "the original region built with the variant's flags")
     mo = ev.measure(Prepared(point={}, status="ok", payload=orig))
     out["original_status"] = mo.status
