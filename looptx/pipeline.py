@@ -194,8 +194,14 @@ def default_bindings(program: Program, index: int) -> dict[str, Any]:
     given = dict(program.defines)
     chosen = {k: v for k, v in given.items() if k in perf}
     sizes = {**((spec.problem_sizes() or [{}])[0]), **{k: v for k, v in given.items() if k not in perf}}
+    def takes(point) -> bool:
+        try:
+            annotation_recipe(program, index, point)
+        except LooptxError:
+            return False
+        return True
     try:
-        return first_point(spec, sizes, chosen)
+        return first_point(spec, sizes, chosen, takes)
     except LooptxError as e:
         if e.col is None and e.file == program.filename:
             e.line, e.col = line, col

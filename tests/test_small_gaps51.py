@@ -361,3 +361,33 @@ def test_run_blames_flags_that_do_not_build_the_region_as_written(tmp_path):
     assert rc == 2 and "does not compile with these flags either" in err and "-fnosuchflag" in err, out + err
     r = cli_process("run", src, "--recipe", recipe, "-D", "N=16", "--repetitions", "0")
     assert r.returncode == 2 and "give 1 or more" in r.stderr, r.stdout + r.stderr
+
+
+HALF_TILE = """/*@ begin PerfTuning (
+  def performance_params { param TI[] = [1, 8, 16]; param UF[] = [1, 2]; }
+  def input_params { param N[] = [40]; }
+  def input_vars { decl static double A[N] = random; decl static double B[N] = random; }
+) @*/
+int i;
+/*@ begin CHiLL (
+  tile(0,"i",TI // 2,"ii")
+  unroll(0,"i",UF)
+) @*/
+for (i = 0; i < N; i++)
+  A[i] = A[i] + 2.0 * B[i];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_transform_takes_the_first_point_whose_steps_accept_it(tmp_path):
+    """Probe 76 G7: `tile(0,"i",TI // 2,"ii")` at TI = 1 asks for a tile of 0; search leaves that
+    value out, but transform and run took it as the first point and failed."""
+    src = tmp_path / "k.c"
+    src.write_text(HALF_TILE)
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "params: {TI: 8, UF: 1}" in out and "size: 4" in out, out + err
+    rc, out, err = run_cli("run", src)
+    assert rc == 0 and " ok " in out, out + err
+    rc, out, err = run_cli("transform", src, "-D", "TI=1")
+    assert rc == 2 and "must be an integer >= 1, got 0" in err, err

@@ -9,9 +9,14 @@ from looptx.errors import AnnotationError
 
 
 def first_point(spec, sizes: dict[str, Any] | None = None,
-                chosen: dict[str, Any] | None = None) -> dict[str, Any]:
+                chosen: dict[str, Any] | None = None, takes=None) -> dict[str, Any]:
     """The first point, in declaration order, that satisfies the constraints; `chosen` fixes
-    some params (`--define TI=16` for a single transform), each to one of its values."""
+    some params (`--define TI=16` for a single transform), each to one of its values.  With
+    `takes(point)`, the first that it takes too (one whose steps accept their arguments, as a
+    search leaves out the values they reject), else the first valid one."""
+    if takes is not None:
+        first = first_point(spec, sizes, chosen)
+        return next((p for p in _valid_points(spec, sizes, chosen) if takes(p)), first)
     params = spec.performance_params
     if not params:
         return {}
@@ -36,6 +41,21 @@ def first_point(spec, sizes: dict[str, Any] | None = None,
                               hint="pick other values with --define", file=spec.file, line=spec.line)
     raise AnnotationError("no point of the performance parameters satisfies the constraints",
                           hint="relax a constraint or widen a parameter", file=spec.file, line=spec.line)
+
+
+def _valid_points(spec, sizes, chosen, most: int = 256):
+    """The first `most` points that satisfy the constraints, in declaration order."""
+    params = spec.performance_params
+    sizes = sizes if sizes is not None else (spec.problem_sizes() or [{}])[0]
+    names = [p.name for p in params]
+    choices = [p.values if p.name not in (chosen or {}) else (picked(spec, p, chosen[p.name]),) for p in params]
+    for values in itertools.islice(itertools.product(*choices), most * 16):
+        point = dict(zip(names, values))
+        if spec.satisfies(point, sizes):
+            yield point
+            most -= 1
+            if not most:
+                return
 
 
 def _ruling_out(spec, names, choices, sizes):
