@@ -164,7 +164,7 @@ def pure_functions(funcs: list[c_ast.FuncDef], math: frozenset, enums=frozenset(
         for name, f in candidates.items():
             if name in pure:
                 continue
-            calls = _body_calls(f, math, set(pure), enums)
+            calls = _body_calls(f, math, pure, enums)
             if calls is not None and name not in calls:
                 pure[name] = calls - math
                 changed = True
