@@ -391,3 +391,19 @@ def test_transform_takes_the_first_point_whose_steps_accept_it(tmp_path):
     assert rc == 0 and " ok " in out, out + err
     rc, out, err = run_cli("transform", src, "-D", "TI=1")
     assert rc == 2 and "must be an integer >= 1, got 0" in err, err
+
+
+def test_a_copy_buffer_past_the_stack_is_refused_at_its_step(tmp_path):
+    """Probe 79 G8: a legal datacopy of a 2048 x 2048 tile made a 32 MiB local array, and the
+    variant died of SIGSEGV as it started."""
+    src, recipe = tmp_path / "mm.c", tmp_path / "r.yaml"
+    src.write_text(MM)
+    steps = ("steps:\n  - tile: {stmt: 0, loop: k, size: T, control: kk}\n"
+             "  - tile: {stmt: 0, loop: j, size: T, control: jj}\n"
+             "  - permute: {stmt: 0, order: [kk, jj, i, k, j]}\n  - datacopy: {stmt: 0, array: B, at: jj}\n")
+    recipe.write_text(steps.replace("size: T", "size: 2048"))
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 2 and "is a local array of 32 MiB (2048 x 2048 elements)" in err and ":5: step 4" in err, err
+    recipe.write_text(steps.replace("size: T", "size: 64"))
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=100")
+    assert rc == 0 and " ok " in out, out + err

@@ -206,8 +206,30 @@ def _promotion(kind: str):
                 raise
             # a #defined size kept symbolic: as CHiLL does, copy at the file's value
             out = at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
+        if kind == "datacopy":
+            _fits_the_stack(plan(out), pr, st)
         return out
     return step
+
+
+_STACK = 8 << 20        # Linux's default stack, and more than an OpenMP thread gets
+
+
+def _fits_the_stack(p, pr, st: Step) -> None:
+    """A copy buffer is a local array of the function: past the stack, the variant dies of
+    SIGSEGV when it starts."""
+    size = {"char": 1, "short": 2, "float": 4, "int": 4, "unsigned": 4}
+    for b in p.buffers:
+        if b.name.startswith(to_user(pr.array or "")) and b.sizes:
+            cells = 1
+            for d in b.sizes[:-1] + (b.sizes[-1] + b.pad,):
+                cells *= d
+            nbytes = cells * size.get(b.ctype.split()[-1], 8)
+            if nbytes > _STACK:
+                raise st.error(f"the copy of '{to_user(pr.array)}' is a local array of {nbytes / 2 ** 20:.0f} MiB "
+                               f"({' x '.join(map(str, b.sizes))} elements), past the 8 MiB of a thread's "
+                               "stack: the variant would crash as it starts",
+                               "copy at a loop inside (a smaller tile), or use smaller tile sizes")
 
 
 def _model_array(v: Variant, name: str | None) -> str | None:
