@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from looptx.errors import LooptxError
+from looptx.search.db import MAX_INTEGER
 
 
 def check_args(args) -> None:
@@ -13,8 +14,15 @@ def check_args(args) -> None:
         raise LooptxError(f"{option} {what}", hint=hint)
     if args.budget is not None and args.budget < 1:
         bad("--budget", f"must be at least 1, got {args.budget}", "give the number of evaluations")
+    # the results database stores them as SQLite's 64-bit integers
+    # (a replay records nothing)
+    if args.budget is not None and args.budget > MAX_INTEGER and not args.replay:
+        bad("--budget", f"must be at most 2**63-1, got {args.budget}", "give the number of evaluations")
+    if args.seed is not None and args.seed > MAX_INTEGER and not args.replay:
+        bad("--seed", f"must be between 0 and 2**63-1, got {args.seed}", "e.g. 1")
     if args.time_limit is not None and not args.time_limit > 0:
-        bad("--time-limit", f"must be a positive number of seconds, got {args.time_limit}", "e.g. 600")
+        bad("--time-limit", f"must be a positive number of seconds, got {args.time_limit}",
+            "e.g. 600, or inf for no limit")
     if args.workers is not None and args.workers < 1:
         bad("--workers", f"must be at least 1, got {args.workers}", "one worker per device")
     if args.batch_size is not None and args.batch_size < 1:

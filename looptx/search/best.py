@@ -183,6 +183,14 @@ def _cuda_region(region: int, head: str, variants) -> str:
 
 
 def _write(path: str, text: str) -> str:
-    with open(path, "w") as f:
-        f.write(to_user(text))
+    # whole or not at all: a signal or a full disk mid-write leaves the previous best file
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(to_user(text))
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
     return path

@@ -21,6 +21,8 @@ from looptx.search.space import Param, Point, Space, infer_kind
 
 def read_json(path: str | os.PathLike) -> dict:
     path = str(path)
+    if _is_sqlite(path):
+        return _results_db_cache(path)
     try:
         opener = gzip.open if path.endswith(".gz") else open
         # utf-8-sig also reads a file without a BOM
@@ -45,6 +47,30 @@ def read_json(path: str | os.PathLike) -> dict:
     if "cache" not in data and isinstance(data.get("results"), list):
         return t4_as_cache(data, path)
     return data
+
+
+def _is_sqlite(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == b"SQLite format 3\0"
+    except OSError:
+        return False
+
+
+def _results_db_cache(path: str) -> dict:
+    """A looptx results database replays as the Kernel Tuner cache `looptx report
+    --kernel-tuner` would write of it (failures included)."""
+    from looptx.search.db import SearchError
+    from looptx.search.report import kernel_tuner_document
+    try:
+        return kernel_tuner_document(path)
+    except SearchError as e:
+        if e.what.startswith(f"'{path}' holds "):      # several searches: which one to replay
+            raise AnnotationError(f"{e.what}: a replay takes one", file=path,
+                                  hint=f"write one as a cache, `looptx report {path} --search KEY "
+                                       "--kernel-tuner CACHE.json`, and replay that; "
+                                       + (e.hint or "")) from None
+        raise
 
 
 def _loads(text: str) -> tuple[object, dict[str, int]]:

@@ -21,6 +21,7 @@ from looptx.search.options import (STANDARD, flush_warnings, locate_option, opti
                                    parse_option_args, recorded_options, reset_warnings,
                                    with_command_line)
 from looptx.search.constraints import Constraint
+from looptx.search.db import DBWriteError
 from looptx.search.space import Param, Space
 from looptx.search.space_checks import check_constraints, count, empty_space, rng
 
@@ -238,29 +239,8 @@ class Terminated(KeyboardInterrupt):
 
 def run(args) -> int:
     """`looptx search`; SIGTERM stops it as Ctrl-C does: the best so far written, exit 143."""
-    import signal
-    import threading
-    if threading.current_thread() is not threading.main_thread():
-        return _run(args)
-
-    from looptx.search.interrupt import clear_signals, note_signal
-
-    def terminate(signum, frame):
-        note_signal(Terminated)
-        raise Terminated()
-
-    def interrupt(signum, frame):
-        note_signal(KeyboardInterrupt)
-        raise KeyboardInterrupt()
-    clear_signals()
-    previous = signal.signal(signal.SIGTERM, terminate)
-    previous_int = signal.signal(signal.SIGINT, interrupt)
-    try:
-        return _run(args)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        signal.signal(signal.SIGINT, previous_int)
-        clear_signals()
+    from looptx.search.lifecycle import guarded
+    return guarded(_run, args, Terminated)
 
 
 def _run(args) -> int:
@@ -276,6 +256,8 @@ def _run(args) -> int:
     from looptx.search.driver import run_search
     from looptx.search.report import top_table
     st = setup(args)
+    from looptx.search.lifecycle import check_best_writable, check_limits
+    check_limits(st)
     from looptx.outputs import refuse_search_db
     refuse_search_db(st.db, st.path, st.backend, st.recipe, args.spec)
     if st.spec is None or not st.spec.performance_params:
@@ -296,6 +278,7 @@ def _run(args) -> int:
     fingerprint = _fingerprint(st, args.function)
     from looptx.search.resume_checks import check_db_folder, check_resume_target
     check_db_folder(st.db)
+    check_best_writable(st)
     if args.resume:        # `arg resume = True` in a file also serves its first run
         check_resume_target(st.db, [_key(st, sz) for sz in st.sizes], st.path)
     checked = {}                # the evaluators whose sizes were checked before any search
@@ -376,10 +359,15 @@ def _run(args) -> int:
                              time_limit=time_limit, executor=executor, workers=st.workers,
                              progress=not args.no_progress and sys.stdout.isatty(), resume=st.resume,
                              input_file=st.path, problem=sizes, searcher_options=run_options,
-                             fingerprint=fingerprint, warn=_warn_now)
+                             fingerprint=fingerprint, warn=_warn_now,
+                             settings={"repetitions": st.repetitions, "timeout": st.timeout, "rtol": st.rtol})
         except KeyboardInterrupt as e:
             from looptx.search.interrupt import interrupted
             return interrupted(st, results, key, args.function, terminated=isinstance(e, Terminated))
+        except DBWriteError as e:
+            # as after Ctrl-C: what was committed is kept and its best variant written
+            from looptx.search.interrupt import interrupted
+            return interrupted(st, results, key, args.function, failure=e)
         if out.best_point is not None:
             # Held until a variant passes: a search that ends in a bad input (every point
             # rejected by a step) prints that one error line and nothing else.

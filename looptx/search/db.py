@@ -7,6 +7,7 @@ state (JSON) for resuming.  The schema is plain SQL so the file can be explored 
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -70,10 +71,41 @@ class SearchError(LooptxError):
     """A results database or recorded search cannot be used as asked."""
 
 
+class DBWriteError(SearchError):
+    """The results database cannot take a row (disk full, read-only, I/O error): what it
+    committed before stays, and the search that hit it ends as an interrupted one does."""
+
+
+# SQLite stores integers in 64 bits: a larger seed or budget is refused before anything runs
+MAX_INTEGER = 2 ** 63 - 1
+
+
 def default_db_path(input_file: str | os.PathLike) -> Path:
     """`dir/mm.c` -> `dir/mm.looptx.db` (the CLI default)."""
     p = Path(input_file)
     return p.with_name(p.stem + ".looptx.db") if p.suffix else p.with_name(p.name + ".looptx.db")
+
+
+def _inode(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _readonly(e: Exception) -> bool:
+    return "readonly" in str(e) or "read-only" in str(e)
+
+
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 60 else text[:60] + " ..."
+
+
+def _stderr_warning(text: str) -> None:
+    import sys
+    print(f"looptx: warning: {text}", file=sys.stderr)
 
 
 def utc_now() -> str:
@@ -184,6 +216,10 @@ class ResultsDB:
             raise SearchError(f"cannot create the results database '{self.path}': the folder "
                               f"'{folder}' does not exist",
                               hint="create the folder first, or give another --db", file=str(path))
+        self.warn = None            # told when the file is written again (see _relink)
+        self._ino = None
+        self._lock_fd = None
+        existed = self.path.exists()
         try:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves, one transaction per row.
             self._conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None)
@@ -197,6 +233,15 @@ class ResultsDB:
             if create:
                 self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._ino = _inode(self.path)
+        except sqlite3.OperationalError as e:
+            if create and (not existed or not os.access(self.path, os.R_OK | os.W_OK) or _readonly(e)):
+                # sqlite says 'unable to open database file' for a folder it cannot write in
+                raise DBWriteError(f"cannot {'create' if not existed else 'write'} the results "
+                                   f"database '{self.path}' ({e}): its folder or file is not writable",
+                                   hint="give a --db in a writable folder", file=str(path)) from None
+            raise SearchError(f"'{self.path}' is not a looptx results database ({e})",
+                              hint="give the .looptx.db file a search wrote", file=str(path)) from None
         except sqlite3.DatabaseError as e:
             if not create and self.path.stat().st_size == 0:
                 # sqlite makes the file on connect: a search stopped before its first commit
@@ -213,9 +258,13 @@ class ResultsDB:
             raise sqlite3.DatabaseError("it holds other tables")
         if "looptx_meta" in tables:
             row = c.execute("SELECT value FROM looptx_meta WHERE key='schema_version'").fetchone()
-            if row is None or int(row[0]) != SCHEMA_VERSION:
+            if row is None or str(row[0]).strip() != str(SCHEMA_VERSION):
                 raise sqlite3.DatabaseError(f"schema version {row and row[0]}, expected "
                                             f"{SCHEMA_VERSION}")
+            missing = {"searches", "evaluations"} - tables
+            if missing:
+                raise sqlite3.DatabaseError(f"it is damaged: its table{'s' if len(missing) > 1 else ''} "
+                                            f"{' and '.join(sorted(missing))} {'are' if len(missing) > 1 else 'is'} missing")
             return
         if not create:
             raise sqlite3.DatabaseError("empty database")
@@ -226,20 +275,126 @@ class ResultsDB:
             c.execute("INSERT OR IGNORE INTO looptx_meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
 
     class _Tx:
-        def __init__(self, conn):
-            self.conn = conn
+        def __init__(self, db):
+            self.db = db
 
         def __enter__(self):
-            self.conn.execute("BEGIN IMMEDIATE")
-            return self.conn
+            self.db._relink()
+            try:
+                self.db._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as e:
+                raise self.db._write_error(e) from None
+            return self.db._conn
 
         def __exit__(self, et, ev, tb):
-            self.conn.execute("ROLLBACK" if et else "COMMIT")
+            conn = self.db._conn
+            if et is None:
+                try:
+                    conn.execute("COMMIT")
+                    return False
+                except sqlite3.OperationalError as e:
+                    ev = e
+            # a full disk may have rolled the transaction back already: a second ROLLBACK
+            # would hide why it failed
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            if isinstance(ev, sqlite3.OperationalError):
+                raise self.db._write_error(ev) from None
+            return False
 
     def _tx(self):
-        return ResultsDB._Tx(self._conn)
+        return ResultsDB._Tx(self)
+
+    def _write_error(self, e: Exception) -> DBWriteError:
+        text = str(e)
+        why = " (the file or its folder is read-only)" if _readonly(e) else ""
+        return DBWriteError(f"cannot write the results database '{self.path}': {text}{why}",
+                            hint="free space or fix the file, then continue with --resume",
+                            file=str(self.path))
+
+    def _relink(self) -> None:
+        """The file was removed while open: SQLite goes on writing into the unlinked file,
+        which is lost at close.  It is written again at its path from the open connection
+        (a backup, then the old connection closes and takes its log along), with a warning."""
+        if self._ino is None or self._conn is None or self.path.exists():
+            return
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            out = sqlite3.connect(str(tmp), isolation_level=None)
+            try:
+                self._conn.backup(out)
+            finally:
+                out.close()
+            n = self._conn.execute("SELECT COUNT(*) FROM evaluations").fetchone()[0]
+            locked = self._lock_fd is not None
+            self._unlock()
+            self._conn.close()
+            self._conn = None
+            os.replace(tmp, self.path)
+            self._conn = sqlite3.connect(str(self.path), timeout=30.0, isolation_level=None)
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._ino = _inode(self.path)
+            if locked:
+                self.lock()
+        except (sqlite3.Error, OSError) as e:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise DBWriteError(f"the results database '{self.path}' was removed while the search "
+                               f"ran, and cannot be written again ({getattr(e, 'strerror', None) or e})",
+                               hint="keep the database until the search ends; run the search again",
+                               file=str(self.path)) from None
+        (self.warn or _stderr_warning)(
+            f"the results database '{self.path}' was removed while the search ran: it is written "
+            f"again, with the {n} evaluation{'s' if n != 1 else ''} recorded so far, and the "
+            "search goes on")
+
+    def lock(self) -> None:
+        """Held while a search writes: a second `looptx search` on the same file (a --resume
+        started while the first runs) would measure the same points again.  flock is released
+        by the system when the process ends, however it ends, and SQLite's own locks are
+        another kind (fcntl ranges), so readers (`looptx report`) are not blocked."""
+        import fcntl
+        if self._lock_fd is not None:
+            return
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise SearchError(f"'{self.path}' is in use by another `looptx search`, which is "
+                              "recording its results there now",
+                              hint="wait for it to end (then --resume goes on from what it "
+                                   "measured), or give another --db", file=str(self.path)) from None
+        self._lock_fd = fd
+
+    def in_use(self) -> bool:
+        """Whether a search holds `lock` on the file now (one recorded as running holds none
+        once its process was killed)."""
+        import fcntl
+        if self._lock_fd is not None:
+            return True
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return False
+        except OSError:
+            return True
+        finally:
+            os.close(fd)
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def close(self) -> None:
+        self._unlock()
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -254,14 +409,36 @@ class ResultsDB:
     def _search_from_row(self, row) -> SearchInfo:
         cols = ["id", "search_key"] + _SEARCH_FIELDS
         d = dict(zip(cols, row[:len(cols)]))
-        kw = {k: (_loads(d[k]) if k in _JSON_SEARCH_FIELDS else d[k]) for k in _SEARCH_FIELDS}
+        kw = {}
+        for k in _SEARCH_FIELDS:
+            try:
+                kw[k] = _loads(d[k]) if k in _JSON_SEARCH_FIELDS else d[k]
+            except (TypeError, ValueError) as e:
+                raise self._damaged(f"the {k} of search {d['search_key']!r} is not JSON ({e})") from None
+        for k, kinds in (("space", dict), ("evaluator", dict), ("problem", dict),
+                         ("searcher_options", dict), ("seed", int), ("budget", int),
+                         ("time_limit", (int, float)), ("search_key", str)):
+            v = d["search_key"] if k == "search_key" else kw[k]
+            if v is not None and (not isinstance(v, kinds) or isinstance(v, bool)):
+                raise self._damaged(f"the {k} of search {d['search_key']!r} is {_short(v)}")
         return SearchInfo(key=d["search_key"], id=d["id"], n_evals=row[len(cols)], **kw)
+
+    def _damaged(self, what: str) -> SearchError:
+        return SearchError(f"'{self.path}' is damaged: {what}",
+                           hint="restore it from a copy, or give another --db to start a new search",
+                           file=str(self.path))
+
+    def _query(self, q: str, args: tuple = ()) -> list:
+        try:
+            return self._conn.execute(q, args).fetchall()
+        except sqlite3.DatabaseError as e:       # a malformed page, a column dropped by hand
+            raise self._damaged(str(e)) from None
 
     def _select_searches(self, where: str = "", args: tuple = ()) -> list[SearchInfo]:
         cols = ", ".join(["s.id", "s.search_key"] + [f"s.{f}" for f in _SEARCH_FIELDS])
         q = (f"SELECT {cols}, (SELECT COUNT(*) FROM evaluations e WHERE e.search_id = s.id) "
              f"FROM searches s {where} ORDER BY s.id")
-        return [self._search_from_row(r) for r in self._conn.execute(q, args)]
+        return [self._search_from_row(r) for r in self._query(q, args)]
 
     def searches(self) -> list[SearchInfo]:
         return self._select_searches()
@@ -326,7 +503,8 @@ class ResultsDB:
 
     # -- evaluations -------------------------------------------------------------------------
     def _search_id(self, key: str) -> int:
-        row = self._conn.execute("SELECT id FROM searches WHERE search_key = ?", (key,)).fetchone()
+        rows = self._query("SELECT id FROM searches WHERE search_key = ?", (key,))
+        row = rows[0] if rows else None
         if row is None:
             raise SearchError(f"no search {key!r} in '{self.path}'", file=str(self.path))
         return row[0]
@@ -351,25 +529,39 @@ class ResultsDB:
         for r in recs:
             self.add_evaluation(key, r)
 
-    @staticmethod
-    def _eval_from_row(row) -> EvalRecord:
+    def _eval_from_row(self, row, key: str) -> EvalRecord:
         d = dict(zip(_EVAL_COLUMNS, row))
-        point = {k: _tuplify(v) for k, v in json.loads(d["point"]).items()}
+        where = f"evaluation {d['eval_index']} of search {key!r}"
+        try:
+            point, times, info = json.loads(d["point"]), _loads(d["times"]) or [], _loads(d["info"]) or {}
+        except (TypeError, ValueError) as e:
+            raise self._damaged(f"{where} holds a field that is not JSON ({e})") from None
+        number = (int, float)
+        checks = (("eval_index", d["eval_index"], int, False), ("point", point, dict, False),
+                  ("status", d["status"], str, False), ("time", d["time"], number, True),
+                  ("times", times, list, False), ("spread", d["spread"], number, True),
+                  ("compile_time", d["compile_time"], number, True),
+                  ("run_time", d["run_time"], number, True), ("info", info, dict, False),
+                  ("duplicate_of", d["duplicate_of"], int, True))
+        for name, v, kinds, optional in checks:
+            if (v is None and not optional) or (v is not None and (not isinstance(v, kinds) or isinstance(v, bool))):
+                raise self._damaged(f"the {name} of {where} is {_short(v)}")
+        if not all(isinstance(t, number) and not isinstance(t, bool) for t in times):
+            raise self._damaged(f"the times of {where} are not all numbers: {_short(times)}")
         return EvalRecord(
-            eval_index=d["eval_index"], point=point, point_key=d["point_key"], status=d["status"],
-            time=d["time"], times=tuple(_loads(d["times"]) or ()), spread=d["spread"],
-            code_hash=d["code_hash"], recipe=d["recipe"], compiler=d["compiler"],
-            flags=d["flags"], device=d["device"], compile_time=d["compile_time"] or 0.0,
-            run_time=d["run_time"] or 0.0, error=d["error"], duplicate_of=d["duplicate_of"],
-            info=_loads(d["info"]) or {}, timestamp=d["timestamp"])
+            eval_index=d["eval_index"], point={k: _tuplify(v) for k, v in point.items()},
+            point_key=d["point_key"], status=d["status"], time=d["time"], times=tuple(times),
+            spread=d["spread"], code_hash=d["code_hash"], recipe=d["recipe"],
+            compiler=d["compiler"], flags=d["flags"], device=d["device"],
+            compile_time=d["compile_time"] or 0.0, run_time=d["run_time"] or 0.0,
+            error=d["error"], duplicate_of=d["duplicate_of"], info=info, timestamp=d["timestamp"])
 
     def evaluations(self, key: str) -> list[EvalRecord]:
         """All evaluations of a search in eval_index order."""
         sid = self._search_id(key)
         q = f"SELECT {', '.join(_EVAL_COLUMNS)} FROM evaluations WHERE search_id = ? ORDER BY eval_index"
-        return [self._eval_from_row(r) for r in self._conn.execute(q, (sid,))]
+        return [self._eval_from_row(r, key) for r in self._query(q, (sid,))]
 
     def count(self, key: str) -> int:
         sid = self._search_id(key)
-        return self._conn.execute("SELECT COUNT(*) FROM evaluations WHERE search_id = ?",
-                                  (sid,)).fetchone()[0]
+        return self._query("SELECT COUNT(*) FROM evaluations WHERE search_id = ?", (sid,))[0][0]

@@ -54,6 +54,7 @@ __all__ = ["run_search", "SearchOutcome", "describe_space"]
 # The searcher state is a convenience for resuming (every evaluation is replayed through tell()
 # anyway), and it grows with the history: store it every few seconds and at the end, not per round.
 STATE_SAVE_INTERVAL = 5.0
+_LONGEST_WAIT = 3600.0
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,11 @@ def describe_space(space) -> dict:
         "params": [{"name": p.name, "kind": p.kind, "values": plain(p.values),
                     "slots": list(getattr(p, "slots", ()) or ())} for p in space.params],
         "n_constraints": len(getattr(space, "constraints", ()) or ()),
+        # their texts: an edited constraint changes the space as an edited value list does
+        "constraints": [f"{c.label}: {' '.join(c.expr.text.split())}"
+                        for c in getattr(space, "constraints", ()) or ()
+                        if isinstance(getattr(getattr(c, "expr", None), "text", None), str)
+                        and isinstance(getattr(c, "label", None), str)],
     }
 
 
@@ -154,20 +160,27 @@ def run_search(space, searcher, evaluator, *, db, search_key: str, budget: int,
                input_file: str | None = None, problem: Mapping | None = None,
                searcher_options: Mapping | None = None, context: str = "default",
                fingerprint: str | None = None,
-               warn: Callable[[str], None] | None = None) -> SearchOutcome:
+               warn: Callable[[str], None] | None = None,
+               settings: Mapping | None = None) -> SearchOutcome:
     """Run (or resume) one search; see the module docstring.  `db` is a path or a ResultsDB.
     `fingerprint` identifies what a point measures (code, recipe, build command): stored with
     the search, a resume with another one is refused.  `warn` gets what a resume accepts but
-    the user should know (other searcher options than recorded; default: warnings.warn)."""
+    the user should know (other searcher options than recorded; default: warnings.warn).
+    `settings` (repetitions, timeout, rtol) decide what a measurement and a pass are: a
+    resume with others is refused, as with another fingerprint."""
     from looptx.search.space import point_key
 
     t_start = time.monotonic()
     own_db = not isinstance(db, ResultsDB)
     rdb = ResultsDB(db) if own_db else db
     try:
+        if own_db:
+            rdb.lock()
+        if warn is not None:
+            rdb.warn = warn
         return _run(space, searcher, evaluator, rdb, search_key, int(budget), time_limit, executor,
                     workers, progress, resume, on_record, input_file, problem, searcher_options,
-                    context, point_key, t_start, fingerprint, warn)
+                    context, point_key, t_start, fingerprint, warn, settings)
     finally:
         if own_db:
             rdb.close()
@@ -175,10 +188,13 @@ def run_search(space, searcher, evaluator, *, db, search_key: str, budget: int,
 
 def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_limit, resume,
                  input_file, problem, searcher_options, desc, fingerprint=None,
-                 warn=None) -> list[EvalRecord]:
+                 warn=None, settings=None) -> list[EvalRecord]:
+    from looptx.search.resume_checks import constraint_change, settings_change
     space_desc = describe_space(space)
     if fingerprint is not None:
         space_desc["fingerprint"] = fingerprint
+    if settings is not None:
+        space_desc["settings"] = json.loads(json.dumps(dict(settings)))
     info = rdb.get_search(key)
     if info is not None and info.n_evals == 0:
         # A start that failed before any evaluation (e.g. no Dask scheduler) holds nothing
@@ -194,13 +210,19 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
         return []
     stored = json.loads(json.dumps(info.space)) if info.space is not None else None
     space_changed = stored is not None and stored.get("params") != json.loads(json.dumps(space_desc))["params"]
+    # older databases recorded neither: nothing to compare
+    constraints = constraint_change(stored.get("constraints"), space_desc["constraints"]) \
+        if stored is not None and stored.get("constraints") is not None else None
+    measuring = settings_change(stored.get("settings"), space_desc.get("settings")) \
+        if stored is not None and stored.get("settings") is not None and settings is not None else None
     code_changed = stored is not None and fingerprint is not None and stored.get("fingerprint") is not None \
         and stored["fingerprint"] != fingerprint
     if not resume:
         # an edited annotation (Orio's usual loop) cannot be continued: say so now, not after
         # a --resume that fails
-        why = " with another search space" if space_changed else \
-            " with other code, recipe or build command" if code_changed else ""
+        why = " with another search space" if space_changed or constraints else \
+            " with other code, recipe or build command" if code_changed else \
+            " with other measurement settings" if measuring else ""
         raise SearchError(f"search {key!r} is already recorded in '{rdb.path}'{why}",
                           hint="pick another --db, or remove the database to start over" if why
                           else "continue it with --resume, or pick another --db",
@@ -210,6 +232,15 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
         what, how = space_change(stored.get("params") or [], json.loads(json.dumps(space_desc))["params"])
         raise SearchError(f"the search space of {key!r} changed since it was recorded: {what}",
                           hint=how, file=str(rdb.path))
+    if constraints:
+        raise SearchError(f"the search space of {key!r} changed since it was recorded: {constraints}",
+                          hint="resume with the constraints the search was recorded with, or start "
+                               "a new --db", file=str(rdb.path))
+    if measuring:
+        raise SearchError(f"the measurement settings of {key!r} changed since it was recorded "
+                          f"({measuring}), so its results would not be comparable",
+                          hint="resume with the recorded settings, or start a new --db",
+                          file=str(rdb.path))
     if code_changed:
         raise SearchError(f"the code, recipe or build command of {key!r} changed since it was "
                           "recorded, so its results would not be comparable",
@@ -283,11 +314,11 @@ def _changed_options(searcher, stored) -> list[str]:
 
 def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, workers, progress,
          resume, on_record, input_file, problem, searcher_options, context, point_key, t_start,
-         fingerprint=None, warn=None):
+         fingerprint=None, warn=None, settings=None):
     desc = dict(evaluator.describe() or {})
     records: list[EvalRecord] = _open_search(rdb, key, space, searcher, evaluator, budget,
                                              time_limit, resume, input_file, problem,
-                                             searcher_options, desc, fingerprint, warn)
+                                             searcher_options, desc, fingerprint, warn, settings)
     n_resumed = len(records)
     counts = Counter(r.status for r in records)
     # code hash -> the record whose measurement it owns (measured, not a duplicate)
@@ -457,7 +488,9 @@ def _round(points, backend, searcher, rdb, key, desc, point_key, measured, remea
                 wait_on += [f for f in prep_f if not f.done()]
             if not wait_on:
                 raise RuntimeError("search driver stalled (internal error)")
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic()) + 0.01
+            # capped: a limit of 1e300 s overflows the wait's clock (the loop waits again)
+            timeout = None if deadline is None else min(max(0.0, deadline - time.monotonic()) + 0.01,
+                                                         _LONGEST_WAIT)
             done, _ = cf.wait(wait_on, timeout=timeout, return_when=cf.FIRST_COMPLETED)
             if not done and deadline is not None and time.monotonic() >= deadline:
                 stopped = True

@@ -48,10 +48,12 @@ def quiet_dask():
             lg.setLevel(lv)
 
 
-def interrupted(st, results: list, key: str, function=None, terminated: bool = False) -> int:
+def interrupted(st, results: list, key: str, function=None, terminated: bool = False,
+                failure=None) -> int:
     """After Ctrl-C (or SIGTERM: `terminated`) in the search of `key`: the best file of every
     size with a variant (the finished sizes in `results` and what the interrupted one
-    measured), and one line on stderr; 130 (143)."""
+    measured), and one line on stderr; 130 (143).  `failure`, a DBWriteError (disk full),
+    ends it the same way, with that error as the line; 2."""
     # a second Ctrl-C while writing would leave a half-written best file
     old = signal.signal(signal.SIGINT, signal.SIG_IGN) \
         if threading.current_thread() is threading.main_thread() else None
@@ -71,6 +73,13 @@ def interrupted(st, results: list, key: str, function=None, terminated: bool = F
                 written = write_best(st, best, function)
         what = f"best variant so far written to {written}; " if written else ""
         how = "terminated (SIGTERM)" if terminated else "interrupted"
+        if failure is not None:
+            kept = (f"every point recorded before is in {st.db} (free space or fix the file, then "
+                    "continue with --resume)") if out is not None else f"({failure.hint})"
+            print(f"{failure.file}: error: {failure.what}; the search stopped after {n} "
+                  f"evaluation{'s' if n != 1 else ''} of this size; {what}{kept}", file=sys.stderr)
+            sys.stdout.flush()
+            return 2
         if n or results:
             print(f"looptx: search {how} after {n} evaluation{'s' if n != 1 else ''} of this "
                   f"size; {what}every measured point is in {st.db} (continue with --resume)",

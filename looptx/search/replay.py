@@ -472,7 +472,20 @@ def _json_value(v):
 
 def write_cache(path, space: Space, records: Iterable[tuple[Point, Result, dict]], *,
                 device_name: str, kernel_name: str, problem_size) -> None:
-    """Write measured points as a Kernel Tuner cache (gzip'd when the path ends in .gz).
+    """Write measured points as a Kernel Tuner cache (gzip'd when the path ends in .gz)."""
+    data = cache_document(space, records, device_name=device_name, kernel_name=kernel_name,
+                          problem_size=problem_size)
+    path = str(path)
+    tmp = path + ".tmp"
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(tmp, "wt", encoding="utf-8") as f:
+        json.dump(data, f)
+    os.replace(tmp, path)
+
+
+def cache_document(space: Space, records: Iterable[tuple[Point, Result, dict]], *,
+                   device_name: str, kernel_name: str, problem_size) -> dict:
+    """The Kernel Tuner cache of measured points, as the JSON object `write_cache` writes.
 
     Each record's dict gives `compile_time`, `benchmark_time` (seconds) and `times` (the
     repetitions, seconds); they are stored in milliseconds, as Kernel Tuner does, and `time`
@@ -518,9 +531,4 @@ def write_cache(path, space: Space, records: Iterable[tuple[Point, Result, dict]
         "objective": "time",
         "cache": cache,
     }
-    path = str(path)
-    tmp = path + ".tmp"
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(tmp, "wt", encoding="utf-8") as f:
-        json.dump(data, f)
-    os.replace(tmp, path)
+    return data

@@ -63,7 +63,9 @@ def replay_command(args, given: Mapping | None = None) -> int:
     budget = args.budget or min(100, rec.n_valid)
     seed = args.seed or 0
     batch = args.batch_size or 1
-    limit = {"time_limit": args.time_limit} if args.time_limit is not None else {}
+    # inf: no limit, as for a search
+    limited = args.time_limit is not None and math.isfinite(args.time_limit)
+    limit = {"time_limit": args.time_limit} if limited else {}
     cls = get_searcher(algo)
     options = with_command_line(cls, {}, given or {})
     try:
@@ -80,7 +82,7 @@ def replay_command(args, given: Mapping | None = None) -> int:
               else _plural(rec.n_valid, "valid point"))
     print(f"replay {os.path.basename(args.replay)}: {trace.searcher}, {_plural(n, 'evaluation')} "
           f"({fails} failed), seed {seed}, batch {batch}; {points}")
-    if args.time_limit is not None and n < budget and n < rec.n_valid:
+    if limited and n < budget and n < rec.n_valid:
         print(f"the time limit ({args.time_limit:g} s of simulated time) stopped the replay after "
               f"{n} of {_plural(budget, 'evaluation')}")
     if not math.isfinite(best):

@@ -91,7 +91,8 @@ def top_table(db, search_key: str | None = None, n: int = 10, *, width: int = 12
             best = ok[0].time if ok else None
             dev = (info.evaluator or {}).get("device") if isinstance(info.evaluator, dict) else None
             title = (f"{info.key}: {len(recs)} evaluations, searcher {info.searcher or '?'}, "
-                     f"backend {info.backend or '?'}" + (f", {dev}" if dev else ""))
+                     f"backend {info.backend or '?'}" + (f", {dev}" if dev else "")
+                     + _unfinished(rdb, info, len(recs)))
             console.print(title, soft_wrap=True)
             t = Table()
             for col, just in (("#", "right"), ("eval", "right"), ("time", "right"),
@@ -110,6 +111,18 @@ def top_table(db, search_key: str | None = None, n: int = 10, *, width: int = 12
                 console.print(line, soft_wrap=True)
             console.print()
     return buf.getvalue()
+
+
+def _unfinished(rdb: ResultsDB, info: SearchInfo, n: int) -> str:
+    """A search that did not finish says so: its table alone looks like a finished one's."""
+    if info.status in (None, "finished"):
+        return ""
+    of = f"{n} of {info.budget}" if info.budget else f"{n}"
+    if info.status == "running" and not rdb.in_use():
+        return f"; stopped before it finished (killed?) after {of} evaluations; --resume goes on"
+    if info.status == "running":
+        return f"; running now ({of} evaluations so far)"
+    return f"; {info.status} after {of} evaluations; --resume goes on"
 
 
 def _error_lines(recs, most: int = 5) -> list[str]:
@@ -254,11 +267,19 @@ def convergence_plot(db, png_path, search_key: str | None = None, *,
     return lines
 
 
-def _space_from_description(desc: dict):
+def _space_from_description(desc: dict, db=None):
+    from looptx.errors import LooptxError
+    from looptx.search.db import SearchError
     from looptx.search.space import Param, Space
-    params = [Param(p["name"], tuple(p["values"]), p["kind"], tuple(p.get("slots") or ()))
-              for p in desc["params"]]
-    return Space(params, name=desc.get("name") or "space")
+    try:
+        params = [Param(p["name"], tuple(p["values"]), p["kind"], tuple(p.get("slots") or ()))
+                  for p in desc["params"]]
+        return Space(params, name=desc.get("name") or "space")
+    except (KeyError, TypeError, ValueError, AttributeError, LooptxError) as e:
+        where = f"'{db}'" if isinstance(db, (str, os.PathLike)) else "the results database"
+        raise SearchError(f"{where} is damaged: its recorded search space cannot be read "
+                          f"({getattr(e, 'what', None) or e!r})",
+                          hint="restore it from a copy") from None
 
 
 def export_kernel_tuner_cache(db, search_key: str | None, path, *, space=None,
@@ -270,7 +291,19 @@ def export_kernel_tuner_cache(db, search_key: str | None, path, *, space=None,
     every evaluated point is in the cache; a point evaluated twice keeps its last evaluation.
     Returns the number of configurations written."""
     from looptx.search.replay import write_cache
+    args, n = _kernel_tuner_parts(db, search_key, space, kernel_name)
+    write_cache(path, *args[:2], **args[2])
+    return n
 
+
+def kernel_tuner_document(db, search_key: str | None = None) -> dict:
+    """The Kernel Tuner cache `export_kernel_tuner_cache` writes, as its JSON object."""
+    from looptx.search.replay import cache_document
+    args, _ = _kernel_tuner_parts(db, search_key, None, None)
+    return json.loads(json.dumps(cache_document(*args[:2], **args[2])))
+
+
+def _kernel_tuner_parts(db, search_key, space, kernel_name):
     with _opened(db) as rdb:
         info = rdb.require_search(search_key)
         recs = rdb.evaluations(info.key)
@@ -279,7 +312,7 @@ def export_kernel_tuner_cache(db, search_key: str | None, path, *, space=None,
             from looptx.search.db import SearchError
             raise SearchError(f"search {info.key!r} has no stored space description",
                               hint="pass the space explicitly")
-        space = _space_from_description(info.space)
+        space = _space_from_description(info.space, db)
     latest: dict[str, EvalRecord] = {}
     for r in recs:
         latest[r.point_key] = r
@@ -290,10 +323,9 @@ def export_kernel_tuner_cache(db, search_key: str | None, path, *, space=None,
                  "timestamp": r.timestamp}
         records.append((r.point, r.result(), extra))
     evaluator = info.evaluator if isinstance(info.evaluator, dict) else {}
-    write_cache(path, space, records, device_name=str(evaluator.get("device") or "unknown"),
-                kernel_name=kernel_name or str(info.input_file or info.key),
-                problem_size=info.problem)
-    return len(records)
+    return (space, records, dict(device_name=str(evaluator.get("device") or "unknown"),
+                                 kernel_name=kernel_name or str(info.input_file or info.key),
+                                 problem_size=info.problem)), len(records)
 
 
 def report_command(args) -> int:

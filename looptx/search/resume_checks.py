@@ -17,6 +17,12 @@ def check_db_folder(db: str) -> None:
         raise SearchError(f"cannot create the results database '{db}': the folder '{folder}' "
                           "does not exist", hint="create the folder first, or give another --db",
                           file=db)
+    from looptx.search.lifecycle import folder_unwritable
+    # SQLite writes its log (-wal) beside the file, so even an existing database needs this
+    why = folder_unwritable(folder)
+    if why:
+        raise SearchError(f"cannot write the results database '{db}': its folder '{folder}' is "
+                          f"not writable ({why})", hint="give a --db in a writable folder", file=db)
 
 
 def check_resume_target(db: str, keys: Iterable[str], path: str) -> None:
@@ -89,3 +95,32 @@ def space_change(stored: list[dict], now: list[dict]) -> tuple[str, str]:
     else:
         how = "resume with the same annotations and -D options as the first run, or start a new --db"
     return what, how
+
+
+def constraint_change(stored: list, now: list) -> str | None:
+    """What changed in the constraints' texts ('constraint NAME: TEXT' each), or None."""
+    if list(stored) == list(now):
+        return None
+    old = dict(_split_constraint(c) for c in stored)
+    new = dict(_split_constraint(c) for c in now)
+    changes = [f"{name} was removed" for name in old if name not in new]
+    changes += [f"{name} is new ({new[name]})" for name in new if name not in old]
+    changes += [f"{name} was {old[name]!r} and is now {new[name]!r}" for name in new
+                if name in old and old[name] != new[name]]
+    return "; ".join(changes) or "the constraints were reordered"
+
+
+def _split_constraint(text: str) -> tuple[str, str]:
+    name, _, expr = str(text).partition(": ")
+    return name, expr
+
+
+def settings_change(stored: dict, now: dict | None) -> str | None:
+    """'NAME old -> new' for each measurement setting (repetitions, timeout, rtol) that
+    differs from the recorded one, or None."""
+    if not isinstance(stored, dict) or now is None:
+        return None
+    shown = {"repetitions": "repetitions", "timeout": "timeout (s)", "rtol": "validation rtol"}
+    changes = [f"{shown.get(k, k)} {stored.get(k)!r} -> {now.get(k)!r}"
+               for k in sorted(set(stored) | set(now)) if stored.get(k) != now.get(k)]
+    return "; ".join(changes) or None
