@@ -407,3 +407,19 @@ def test_a_copy_buffer_past_the_stack_is_refused_at_its_step(tmp_path):
     recipe.write_text(steps.replace("size: T", "size: 64"))
     rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=100")
     assert rc == 0 and " ok " in out, out + err
+
+
+def test_builds_failing_with_one_value_of_a_flag_param_do_not_stop_the_search():
+    """Probe 79 G6: `gcc @CF@` with one CF value that gcc refuses stopped the search after 5
+    points, blaming the build command, though every other value of CF builds."""
+    from looptx.search.db import EvalRecord
+    from looptx.search.same_failure import repeated_build_failure
+
+    def failed(k, flags):
+        return EvalRecord(k, {"CF": flags, "U": k}, str(k), "compile_error", flags=flags,
+                          error="gcc: error: unrecognized command-line option '-fno-such-flag'")
+    same = [failed(k, "-O3 -fno-such-flag") for k in range(5)]
+    assert repeated_build_failure(same, 0, tuned_flags=True) is None
+    assert repeated_build_failure(same, 0, tuned_flags=False) is not None
+    varied = same[:3] + [failed(k, "-O2 -fno-such-flag") for k in range(3, 5)]
+    assert repeated_build_failure(varied, 0, tuned_flags=True) is not None

@@ -320,6 +320,9 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
                                              time_limit, resume, input_file, problem,
                                              searcher_options, desc, fingerprint, warn, settings)
     n_resumed = len(records)
+    # a build command that takes params (`gcc @CF@`, Orio's @CFLAGS): its flags vary by point
+    parts = getattr(evaluator, "parts", None) or [evaluator]
+    tuned_flags = any("@" in str(getattr(e, "build_command", "") or "") for e in parts)
     counts = Counter(r.status for r in records)
     # code hash -> the record whose measurement it owns (measured, not a duplicate)
     measured: dict[str, EvalRecord] = {}
@@ -373,7 +376,7 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
             if timed_out:
                 stop_reason = "time_limit"
                 break
-            if repeated_build_failure(records, n_resumed):
+            if repeated_build_failure(records, n_resumed, tuned_flags):
                 stop_reason = "same_failure"
                 break
         status = "finished"

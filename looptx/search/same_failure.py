@@ -32,10 +32,12 @@ def _normalized(error: str) -> str:
     return _TEMP_NAME.sub("TMP", text)
 
 
-def repeated_build_failure(records: Sequence, first: int = 0) -> tuple[int, str] | None:
+def repeated_build_failure(records: Sequence, first: int = 0, tuned_flags: bool = False) -> tuple[int, str] | None:
     """(count, error) when the search has no success and the last SAME_FAILURE_LIMIT points
     measured from records[first] on (a resumed search's own) failed to build with one error;
-    else None.  Duplicates and points pruned before a build do not count."""
+    else None.  Duplicates and points pruned before a build do not count.  `tuned_flags`: the
+    build command takes params (`gcc @CF@`): failures that all had the same flags may be that
+    value's own (`-fno-such-flag` in one of CF's values), so they stop nothing."""
     if any(r.status == "ok" for r in records):
         return None
     builds = [r for r in records[first:] if r.duplicate_of is None and r.status in MEASURE_STATUSES]
@@ -43,6 +45,8 @@ def repeated_build_failure(records: Sequence, first: int = 0) -> tuple[int, str]
     if len(last) < SAME_FAILURE_LIMIT or any(r.status != "compile_error" or not r.error for r in last):
         return None
     if len({_normalized(r.error) for r in last}) != 1:
+        return None
+    if tuned_flags and len({r.flags for r in last}) == 1:
         return None
     return len(builds), " ".join(last[0].error.split())
 
