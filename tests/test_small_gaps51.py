@@ -423,3 +423,42 @@ def test_builds_failing_with_one_value_of_a_flag_param_do_not_stop_the_search():
     assert repeated_build_failure(same, 0, tuned_flags=False) is not None
     varied = same[:3] + [failed(k, "-O2 -fno-such-flag") for k in range(3, 5)]
     assert repeated_build_failure(varied, 0, tuned_flags=True) is not None
+
+
+@pytest.mark.parametrize("script,note", [
+    ('tile(0,"k",16,1,strided)\n', None),
+    ('tile_by_index(0,{"k"},{4},{l1_control="kk"},{"kk","i","j","k"},counted)\n', None),
+    ('unroll(0,"k",4,2)\n', "unroll's cleanup level (2) is not used"),
+    ("datacopy(0,3,'A',False,0,1,4,0)\n", "datacopy's arguments after the array (False, 0, 1, 4, 0")])
+def test_chills_own_names_and_arguments(tmp_path, script, note):
+    """Probe 78 G2-G4: CHiLL's `strided` and `counted` were unknown names, unroll's cleanup level
+    was refused with a wrong signature, and datacopy's layout arguments went unmentioned."""
+    src, recipe = tmp_path / "mm.c", tmp_path / "r.py"
+    src.write_text(MM)
+    recipe.write_text(script)
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=37")
+    assert rc == 0 and " ok " in out, out + err
+    assert (note in err) if note else "note" not in err, err
+
+
+def test_a_row_overrun_names_the_statement_that_makes_it(tmp_path):
+    """Probe 78 G5: the error named the first statement using the array, not the overrunning one."""
+    src = tmp_path / "k.c"
+    src.write_text("#define N 8\nvoid foo(double C[N][N]) {\n  int i, j;\n#pragma scop\n"
+                   "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      C[j][i] = 1.0;\n"
+                   "  for (i = 0; i < 3; i++)\n    for (j = 0; j < 3; j++)\n"
+                   "      C[i + j][4 * j - 2 * i + 3] = 2.0;\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("run", src)
+    assert rc == 2 and ":10:7: error: at these sizes the region indexes dimension 2 of array 'C' at -1" in err, err
+
+
+def test_a_compile_that_runs_past_its_time_leaves_no_compiler_running(tmp_path):
+    """Probe 78 G1 (side note): a timed-out build left gcc's cc1 compiling, orphaned."""
+    import subprocess
+    import time
+    from looptx.runtime.cpu import _compile
+    marker = tmp_path / "alive"
+    with pytest.raises(subprocess.TimeoutExpired):
+        _compile(["sh", "-c", f"(sleep 2; touch {marker}) & wait"], 0.5)
+    time.sleep(2.5)
+    assert not marker.exists()

@@ -55,6 +55,19 @@ def overrunning_statement(scop: Scop, array: str, values: dict[str, int], extent
     return None
 
 
+def row_overrunning_statement(scop: Scop, array: str, values: dict[str, int], extents: tuple[int, ...], k: int):
+    """The first statement with a subscript of `array` outside dimension `k`'s extent at
+    `values` (CHiLL's nonunimodular `C[i + j][4*j - 2*i + 3]`, not an earlier statement that
+    stays in), or None."""
+    for s in scop.statements:
+        reached = _reached(scop, array, values, only=s.id)
+        if reached is None or reached.is_empty() or reached.dim(isl.dim_type.set) != len(extents):
+            continue
+        if reached.dim_min_val(k).to_python() < 0 or reached.dim_max_val(k).to_python() >= extents[k]:
+            return s
+    return None
+
+
 def row_overrun(scop: Scop, array: str, values: dict[str, int],
                 extents: tuple[int, ...]) -> tuple[int, int] | None:
     """(dimension, index) of a subscript past its declared extent in a dimension after the

@@ -32,6 +32,8 @@ INSPECT = {"cur_indices", "num_statement", "num_statements", "list_to_string", "
 IGNORED |= INSPECT
 # Lua's literals, which Python CHiLL writes True, False, None
 LUA_LITERALS = {"true": True, "false": False, "nil": None}
+# CHiLL's and CUDA-CHiLL's predefined names: tiling methods and memory spaces
+CHILL_CONSTANTS = {"strided": 0, "counted": 1, "global": 0, "shared": 1, "textured": 2, "sync": 1}
 ALL = "all"
 
 
@@ -68,6 +70,8 @@ class _Line:
                 return self.bindings[node.id]
             if node.id in LUA_LITERALS:
                 return LUA_LITERALS[node.id]
+            if node.id in CHILL_CONSTANTS:
+                return CHILL_CONSTANTS[node.id]
             raise self.error(f"unknown parameter '{node.id}'",
                              hint=f"assign it earlier in the script ({node.id} = VALUE), define it as a "
                                   "performance param, or quote loop names")
@@ -79,7 +83,7 @@ class _Line:
             return -node.operand.value
         from looptx.frontend.expr import compile_expr
         self._computed(node)
-        env = {**LUA_LITERALS, **self.bindings}
+        env = {**LUA_LITERALS, **CHILL_CONSTANTS, **self.bindings}
         try:
             return compile_expr(ast.unparse(node), file=self.file, line=self.line)(env)
         except LooptxError as e:
@@ -424,6 +428,10 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return out
     if name in ("unroll", "unroll_extra"):
         need(3, 'unroll(0,"k",4)')
+        if len(a) > 3:
+            # where the cleanup loop of the remainder goes changes no result
+            note_once(ln.file, ln.line, f"unroll's cleanup level ({a[3]!r}) is not used: looptx puts the "
+                      "remainder's cleanup loop right after the unrolled loop", per_line=True)
         return [("unroll", {"stmt": stmt_of(a[0]), "loop": a[1], "factor": a[2]})]
     if name == "unroll_to_depth":
         need(1, "unroll_to_depth(2)")
@@ -451,6 +459,11 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             return [("datacopy", {"stmt": stmt, "at": a[1], "around": True,
                                   "refs": list(refs) if isinstance(refs, (list, tuple)) else [refs]})]
         need(3, 'datacopy(0,"k","A")')
+        if len(a) > 4 or len(a) == 4 and a[3]:
+            # a copy's extra reads, layout, padding and memory space change no result, only its speed
+            note_once(ln.file, ln.line, f"datacopy's arguments after the array ({', '.join(map(repr, a[3:]))}: "
+                      "allow_extra_read, fastest-changing dimension, padding, memory type) are not used: "
+                      "the buffer holds the footprint in the array's own layout", per_line=True)
         # CHiLL copies around loop L: before it, once per iteration of the loop around it
         return [("datacopy", {"stmt": stmt_of(a[0]), "at": a[1], "array": a[2], "around": True})]
     if name == "pragma":

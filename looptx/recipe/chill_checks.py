@@ -147,7 +147,7 @@ _EXAMPLES = {"tile": 'tile(0,"i",32,"ii")', "unroll": 'unroll(0,"k",4)',
 # the most positional arguments each command takes, with what they are: CHiLL's own
 # signatures (tile's seven in its Python and Lua front ends; looptx's tile(0,"i",32,"ii")
 # names the control loop fourth, where CHiLL has the outer level)
-_MOST = {"permute": ("statement, levels, order", 3), "unroll": ("statement, loop, factor", 3),
+_MOST = {"permute": ("statement, levels, order", 3), "unroll": ("statement, loop, factor, cleanup level", 4),
          "reverse": ("statements, loop", 2), "shift": ("statements, loop, amount", 3),
          "shift_to": ("statement, loop, value", 3), "scale": ("statements, loop, factor", 3),
          "split": ("statements, loop, condition", 3), "skew": ("statements, loop, coefficients", 3),

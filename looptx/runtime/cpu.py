@@ -20,12 +20,14 @@ compiler and its arguments; concurrent builders of one key are safe (atomic rena
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import gc
 import hashlib
 import os
 import shlex
+import signal
 import subprocess
 import tempfile
 import time
@@ -143,6 +145,22 @@ def _first_error(stderr: str) -> str:
     return lines[0] if lines else "the compiler failed without a message"
 
 
+def _compile(cmd, timeout):
+    """subprocess.run in a session of its own: a timeout kills gcc's cc1 and as too, which
+    would otherwise go on compiling, orphaned, long after the search gave up on them."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as p:
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except BaseException:
+            # a timeout, or Ctrl-C, which the compiler's own session does not receive
+            with contextlib.suppress(OSError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            raise
+    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
+
+
 def build_shared(source: str, toolchain: Toolchain, *, cache: str | None = None,
                  timeout: float | None = None) -> BuildResult:
     """Compile `source` into a shared library (or find it in the cache).  Never raises for a
@@ -169,7 +187,7 @@ def build_shared(source: str, toolchain: Toolchain, *, cache: str | None = None,
     cmd = toolchain.command(src, tmp_out)
     t0 = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = _compile(cmd, timeout)
     except FileNotFoundError:
         return BuildResult("compile_error", None, f"compiler '{toolchain.compiler}' not found",
                            compile_time=time.perf_counter() - t0, command=cmd_text)

@@ -506,11 +506,14 @@ def _check_within(scop, a, env: dict, shape: tuple[int, ...], where: dict) -> No
     """The region must stay inside an array's declared extents at these sizes: past them, the
     original itself reads or writes other memory, and every variant would look wrong or crash
     (SPAPT's atax run with nx > N)."""
-    from looptx.poly.footprint import outside_extents, overrunning_statement, row_overrun
+    from looptx.poly.footprint import outside_extents, overrunning_statement, row_overrun, row_overrunning_statement
     values = {p: int(env[p]) for p in scop.params if p in env}
     over = row_overrun(scop, a.name, values, shape)
     if over is not None:
         k, index = over
+        st = row_overrunning_statement(scop, a.name, values, shape, k)
+        if st is not None and st.line and st.line != where.get("line"):
+            where = dict(file=scop.filename, line=st.line, col=_column_of(scop.filename, st.line, a.name) or st.col or None)
         raise LooptxError(f"at these sizes the region indexes dimension {k + 1} of array '{a.name}' at {index}, "
                           f"outside its extent {shape[k]} ({a.name}{''.join(f'[{d}]' for d in a.dims)}): C "
                           "puts that element in another row, which looptx's dependences take for a different one",
