@@ -462,3 +462,35 @@ def test_a_compile_that_runs_past_its_time_leaves_no_compiler_running(tmp_path):
         _compile(["sh", "-c", f"(sleep 2; touch {marker}) & wait"], 0.5)
     time.sleep(2.5)
     assert not marker.exists()
+
+
+CUDA_CHILL_MM = """void normalMM(int N, float c[N][N], float a[N][N], float b[N][N]) {
+  int i, j, k;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (k = 0; k < N; k++)
+        c[j][i] = c[j][i] + a[k][i] * b[j][k];
+}
+"""
+MM_LUA = """init("mm.c", "normalMM", 0)
+dofile("cudaize.lua")
+tile_by_index(0,{"i","j"},{32,32},{l1_control="ii",l2_control="jj"},{"ii","jj","i","j","k"})
+tile_by_index(0,{"k"},{16},{l1_control="kk"},{"ii","jj","kk","i","j","k"})
+tile_by_index(0,{"i","j"},{16,16},{l1_control="iii",l2_control="jjj"},{"ii","jj","kk","i","iii","j","jjj","k"},1)
+cudaize(0,"mm_GPU",{},{block={"ii","jj"}, thread={"i","j"}},{})
+copy_to_shared(0,"tx","a",-16)
+copy_to_shared(0,"tx","b",-16)
+copy_to_registers(0,"kk","c")
+"""
+
+
+def test_register_copies_of_emulated_threads_stay_loops_at_fixed_sizes(tmp_path):
+    """Probe 78 G1: CUDA-CHiLL's mm.lua at N = 256 wrote each thread's register copy out once
+    per thread (256 copy nests of 16 x 16 threads), which gcc -O3 took minutes over."""
+    src, recipe = tmp_path / "mm.c", tmp_path / "mm.lua"
+    src.write_text(CUDA_CHILL_MM)
+    recipe.write_text(MM_LUA)
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "N=64")
+    assert rc == 0 and out.count("for (") < 30, out + err
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=64")
+    assert rc == 0 and " ok " in out, out + err

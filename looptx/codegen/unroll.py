@@ -455,6 +455,18 @@ def _isl_text(e: ir.Expr) -> str | None:
     return None
 
 
+def _thread_dims(variant: Variant) -> frozenset:
+    """The schedule positions of the GPU thread loops, which sequential C runs as loops: a
+    register copy's loop there copies each thread's own registers (unrolled at fixed sizes, 16
+    x 16 threads gave 256 copy nests that gcc took minutes over)."""
+    from looptx.poly.gpu import mappings
+    out = set()
+    for m in mappings(variant):
+        q = next((p for p in variant.pieces if p.stmt == m.stmt), None)
+        out |= {q.position_of(t) for t in m.thread} if q is not None else set()
+    return frozenset(out - {None})
+
+
 def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozenset, renames: dict,
                    start: tuple = ()) -> K.Node:
     """`start`: how a jam's point loop counts its copies (_point_start)."""
@@ -484,7 +496,8 @@ def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozense
             return unroll_for(node, max(trip, 0), names, tag, start[1] if start[:1] == ("first",) else 0,
                               start[1] if start[:1] == ("strip",) else None)
         stmts = list(K.statements(node.body))
-        if span is not None and stmts and all(isinstance(s, K.Assign) and s.unroll for s in stmts):
+        if span is not None and stmts and all(isinstance(s, K.Assign) and s.unroll for s in stmts) \
+                and node.dim not in _thread_dims(variant):
             return unroll_for(node, span // node.step + 1)       # register copies
         return node
     if isinstance(node, K.If):
