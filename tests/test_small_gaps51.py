@@ -494,3 +494,36 @@ def test_register_copies_of_emulated_threads_stay_loops_at_fixed_sizes(tmp_path)
     assert rc == 0 and out.count("for (") < 30, out + err
     rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=64")
     assert rc == 0 and " ok " in out, out + err
+
+
+ORIO_SCALARS = """/*@ begin PerfTuning (
+  def performance_params { param U[] = [2]; }
+  def input_params { param N[] = [20]; }
+  def input_vars { decl static double A[N][N] = random; decl static double x[N] = random;
+                   decl static double y[N] = 0; }
+) @*/
+int i, j;
+double t;
+/*@ begin Loop(
+  transform Unroll(ufactor=U)
+  for (i = 0; i <= N-1; i++)
+    for (j = 0; j <= N-1; j++) {
+      t = A[i][j] * x[j];
+      y[i] = y[i] + t;
+    }
+) @*/
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_an_orio_refusal_hints_at_what_an_orio_annotation_can_say(tmp_path):
+    """Probe 77 G6: the hint of a jam that a shared scalar forbids named a privatize step, which
+    an Orio Loop annotation cannot write."""
+    src = tmp_path / "k.c"
+    src.write_text(ORIO_SCALARS)
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "declaring 't' inside loop" in err and "privatize(" not in err, err
+    src.write_text(ORIO_SCALARS.replace("double t;\n", "").replace("      t = A", "      double t = A"))
+    rc, out, err = run_cli("run", src)
+    assert rc == 0 and " ok " in out, out + err

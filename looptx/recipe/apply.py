@@ -512,6 +512,13 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
                 check_distribute_hint(e, before, lambda w: check_legal(w, deps))
             if isinstance(e, LegalityError):
                 as_mapping_refusal(e, st)
+            if st.jam and e.hint and "(privatize(" in e.hint:
+                # an Orio Loop annotation has no privatize step: a declaration in the loop is one
+                e.hint = re.sub(r"a step 'privatize: \{var: (\w+), at: (\w+)\}' \(privatize\([^)]*\) in a CHiLL "
+                                r"script\) before this one removes it",
+                                r"declaring '\1' inside loop '\2' in the annotated code removes it (Orio's "
+                                r"annotation has no privatize step; each jammed copy then gets its own)",
+                                e.hint).replace("and one such step for each of", "and the same for each of")
             if st.name == "distribute" and isinstance(e, LegalityError) and st.get("groups") is None:
                 e.hint = distribute_groups_hint(before, st, e.hint, lambda w: check_legal(w, deps))
             if st.name == "fuse" and isinstance(e, LegalityError):
