@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from looptx.errors import LooptxError, RecipeError, note_once
 from looptx.recipe import chill_args
 from looptx.recipe import chill_checks as checks
+from looptx.recipe.chill_names import aliased, rename_index, rename_loops
 from looptx.recipe.chill_text import blank_long, classic_header, commands, lua_tables
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
@@ -196,7 +197,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                 checks.arg_count(ln, name, tree.args)
             continue
         if name == "rename_index":
-            _rename_index(ln, [ln.value(a) for a in tree.args], aliases, created)
+            rename_index(ln, [ln.value(a) for a in tree.args], aliases, created)
             continue
         if name == "add_sync":
             if len(tree.args) != 2:
@@ -205,9 +206,9 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                                         "shared-memory copies need one, and refuses thread mappings that race",
                       per_line=True)
             continue
-        args = [_aliased(_sizes_table(ln, a) if name in ("cudaize", "cuda") and isinstance(a, ast.Dict)
+        args = [aliased(_sizes_table(ln, a) if name in ("cudaize", "cuda") and isinstance(a, ast.Dict)
                          else ln.value(a), aliases) for a in tree.args]
-        kw = {a.arg: _aliased(ln.value(a.value), aliases) for a in tree.keywords}
+        kw = {a.arg: aliased(ln.value(a.value), aliases) for a in tree.keywords}
         if name == "recipe":
             if len(args) != 1 or not isinstance(args[0], str):
                 raise ln.error("recipe(...) takes the path of a YAML recipe", hint='recipe("r.yaml")')
@@ -225,7 +226,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         for step_name, step_args in converted:
             steps.append(replace(make_step(step_name, step_args, len(steps) + 1, file=file, line=ln.line,
                                            params={}, text=cmd), nest=nest, spelled=spelled))
-        _rename(name, args, converted, aliases, created)
+        rename_loops(name, args, converted, aliases, created)
     return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())), procedure, source)
 
 
@@ -278,60 +279,6 @@ def _nest(ln: _Line, name: str, nest) -> int:
         call = f"loop({nest!r})" if name == "loop" else f"init(..., {nest!r})"
         raise ln.error(f"{call}: a loop nest is a number >= 0", hint="write loop(0) for the first nest")
     return nest
-
-
-def _aliased(value, aliases: dict[str, str]):
-    """Loop names renamed by CUDA-CHiLL (a tile loop named with l1_tile, bx/tx after cudaize)
-    as the model names them.  A string dict value is a new name (l1_control="ii") and stays;
-    list values are references (Lua cudaize's {block={..}, thread={..}})."""
-    if not aliases:
-        return value
-    if isinstance(value, str):
-        return aliases.get(value, value)
-    if isinstance(value, list):
-        return [_aliased(v, aliases) for v in value]
-    if isinstance(value, dict):
-        return {aliases.get(k, k) if isinstance(k, str) else k:
-                _aliased(v, aliases) if isinstance(v, list) else v for k, v in value.items()}
-    return value
-
-
-def _rename(name: str, args: list, converted, aliases: dict[str, str], created: set[str]) -> None:
-    """The loop names a command gives, as CUDA-CHiLL does: tile_by_index's `l<k>_tile` renames
-    the tile loop, and cudaize renames its block loops bx, by and thread loops tx, ty, tz
-    (except where the script made a loop of that name itself, which keeps its meaning)."""
-    for step_name, step_args in converted:
-        if step_name == "tile" and step_args.get("control"):
-            created.add(step_args["control"])
-    if name == "tile_by_index":
-        names = next((x for x in args if isinstance(x, dict)), {})
-        loops = next((x for x in args if isinstance(x, list)), [])
-        for k, loop in enumerate(loops):
-            new = names.get(f"l{k + 1}_tile")
-            if isinstance(new, str) and isinstance(loop, str) and new != loop:
-                aliases[new] = loop
-                created.add(new)
-    if name in ("cudaize", "cuda"):
-        for step_name, step_args in converted:
-            for role, short in (("block", ("bx", "by")), ("thread", ("tx", "ty", "tz"))):
-                for alias, loop in zip(short, step_args.get(role) or []):
-                    if loop != "1" and (alias not in created or alias == loop):
-                        aliases[alias] = loop
-
-
-def _rename_index(ln: _Line, args: list, aliases: dict[str, str], created: set[str]) -> None:
-    """CHiLL's rename_index(stmt, "old", "new"): later commands name the loop `new`, as
-    CUDA-CHiLL's l1_tile names are read; the printed iterator keeps its model name."""
-    if len(args) != 3 or not all(isinstance(a, str) and a.isidentifier() for a in args[1:]):
-        raise ln.error("rename_index takes (statement, old loop name, new loop name)",
-                       hint='write rename_index(0,"i","row")')
-    old, new = args[1], args[2]
-    if new in aliases or new in created:
-        raise ln.error(f"rename_index: the name '{new}' is already a loop's", hint="pick another name")
-    aliases[new] = aliases.get(old, old)
-    created.add(new)
-    note_once(ln.file, ln.line, f"rename_index: later commands name loop '{old}' as '{new}'; the "
-                                f"output keeps '{old}'", per_line=True)
 
 
 def _slots(ln: _Line, value, what: str) -> list[str]:
