@@ -208,6 +208,15 @@ def default_bindings(program: Program, index: int) -> dict[str, Any]:
         raise
 
 
+def at_point(e: LooptxError, point) -> None:
+    """Says, in the hint of a step's refusal, at which of the annotation's points the step
+    was applied: `transform` and `run` take the first valid one unless --define picks."""
+    if point:
+        shown = ", ".join(f"{k}={v!r}" if isinstance(v, str) else f"{k}={v}" for k, v in point.items())
+        e.hint = (e.hint + "; " if e.hint else "") + f"this is the annotation's point {shown}: " \
+            "--define NAME=VALUE picks other values"
+
+
 def recipe_bases(recipe: Recipe, program: Program) -> tuple[int, ...]:
     """The number a command-line recipe gives each region's statement 0: over the whole file,
     or, in a CHiLL script, within the procedure it names."""
@@ -339,8 +348,9 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
     per_region = split_by_region(recipe, program) if recipe is not None else {}
     variants, applied = {}, []
     for i, (r, scop) in enumerate(zip(program.regions, program.scops)):
+        point = None if recipe is not None or bindings is not None else default_bindings(program, i)
         rec = per_region.get(i) if recipe is not None else \
-            annotation_recipe(program, i, bindings if bindings is not None else default_bindings(program, i))
+            annotation_recipe(program, i, bindings if bindings is not None else point)
         if rec is None or not rec.steps:
             variants[i] = as_written(scop, checked=not unsafe)
             continue
@@ -355,6 +365,7 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         except LooptxError as e:
             in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else 0)
             _in_script_form(e, rec)
+            at_point(e, point)
             raise
         # a command-line recipe is shown with the file's numbers, so that it can be given again
         base = recipe_bases(recipe, program)[i] if recipe is not None else 0

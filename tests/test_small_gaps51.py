@@ -527,3 +527,43 @@ def test_an_orio_refusal_hints_at_what_an_orio_annotation_can_say(tmp_path):
     src.write_text(ORIO_SCALARS.replace("double t;\n", "").replace("      t = A", "      double t = A"))
     rc, out, err = run_cli("run", src)
     assert rc == 0 and " ok " in out, out + err
+
+
+INIT_VARS_DECL = """int n;
+double x[N];
+void init_input_vars() {
+  int i;
+  n = N;
+  for (i=0; i<N; i++) x[i] = i;
+}
+"""
+INIT_VARS = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O2'; }
+  def performance_params { param U[] = [1,2,4]; param OMP[] = [True]; }
+  def input_params { param N[] = [40, 61]; }
+  def input_vars { arg decl_file = 'decl.h'; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i;
+/*@ begin Loop(
+  transform Composite(unrolljam = (['i'],[U]), openmp = (OMP, 'omp parallel for'))
+  for (i=0; i<=n-1; i++)
+    x[i] = 2.0*x[i] + x[0];
+) @*/
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_a_size_set_in_orios_init_input_vars_takes_its_value_there(tmp_path):
+    """Probe 81 G1/G2: gemver's decl.h sets `n = N;` in init_input_vars(), which Orio's driver
+    runs first; looptx asked for -D n, and with several sizes tuned each at that one value.  A
+    refusal at the first point now names the point."""
+    (tmp_path / "decl.h").write_text(INIT_VARS_DECL)
+    src = tmp_path / "k.c"
+    src.write_text(INIT_VARS.replace(", openmp = (OMP, 'omp parallel for')", ""))
+    rc, out, err = run_cli("search", src, "--db", tmp_path / "k.db", "--no-progress")
+    assert rc == 0 and out.count("status: ok 3") == 2, out + err
+    src.write_text(INIT_VARS)
+    rc, out, err = run_cli("run", src)
+    assert rc == 2 and "RAW on x" in err and "this is the annotation's point U=1, OMP=True" in err, err

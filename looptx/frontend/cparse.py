@@ -362,7 +362,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # globals of the file, its headers or an Orio decl_file (`int nx = N;`)
         derived = derived_sizes(ast, [e for e in ast.ext if isinstance(e, c_ast.Decl)
                                        and e.coord is not None],
-                                 symbols, start_pos, where, anywhere=True) \
+                                 symbols, start_pos, where, anywhere=True, orio=r.tuning is not None) \
             + derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         # `int hs = C / NH;` before the region, with C and NH fixed: hs has a value, which the
         # model takes where the region is not affine without it (`inp + t*C3 + h*hs`)

@@ -150,7 +150,7 @@ def _chosen(scope, name: str, writes: list, after: tuple, start: tuple, where, t
 
 
 def derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
-                  anywhere: bool = False) -> tuple:
+                  anywhere: bool = False, orio: bool = False) -> tuple:
     """(name, C initializer) of the integer variables set before the region and not changed
     between that and it (`int n = N;` ahead of an Orio region): a loop bounded by `n` then gets
     its value from the sizes instead of asking for --define.  A local declared without a value
@@ -158,7 +158,9 @@ def derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
     if nothing else in the function changes it.  `scope` is searched for changes: a function
     body for its locals, the whole file (`anywhere`: a change in any function counts) for
     globals, such as the locals of an Orio fragment.  Elements read as sizes (`*ldc`) are named
-    as the model names them (`ldc__0`)."""
+    as the model names them (`ldc__0`).  `orio`: a global declared without a value may get it
+    from its one assignment at the top of Orio's `init_input_vars()` (a decl_file's `int n;` ...
+    `n = N;`), which Orio's driver runs before it times the region."""
     changed, written = _writes(scope, where)
     text = _SizeText(written).visit
     out = []
@@ -172,6 +174,9 @@ def derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
         init = d.init
         if init is None:
             if anywhere:
+                rhs = _orio_init(scope, writes) if orio else None
+                if rhs is not None and not _changed_after(at, text(rhs), changed, start):
+                    out.append((d.name, text(rhs)))
                 continue
             set_at = _single_assignment(scope, writes, at, start)
             if set_at is None:
@@ -185,6 +190,19 @@ def derived_sizes(scope, decls, symbols: dict, start: tuple[int, int], where,
         if not _changed_after(at, text(init), changed, start):
             out.append((d.name, text(init)))
     return tuple(out)
+
+
+def _orio_init(ast, writes: list):
+    """The right-hand side of a variable's one write, where that is a plain assignment among
+    the top statements of a function named init... (Orio's init_input_vars), else None."""
+    if len(writes) != 1 or not isinstance(writes[0][1], c_ast.Assignment) or writes[0][1].op != "=":
+        return None
+    node = writes[0][1]
+    for f in getattr(ast, "ext", ()):
+        if isinstance(f, c_ast.FuncDef) and f.decl.name.startswith("init") and \
+                any(node is item for item in f.body.block_items or ()):
+            return node.rvalue
+    return None
 
 
 def _changed_after(at: tuple, init: str, changed: dict, start: tuple) -> bool:

@@ -46,7 +46,12 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
         rec = recipe
     elif recipe is not None:
         rec = load_file(find_recipe(str(recipe), os.path.dirname(ev.path)), dict(bindings))
-    payload, applied = ev.build(dict(bindings), rec)
+    try:
+        payload, applied = ev.build(dict(bindings), rec)
+    except LooptxError as e:
+        from looptx.pipeline import at_point
+        at_point(e, bindings if recipe is None else None)
+        raise
     if isolate:
         import tempfile
         from looptx.runtime.worker import run_isolated
