@@ -1,5 +1,7 @@
 """Session 51's fixes: what probes 76-79 found, and the rest of probe 74's G7 (a pragma
 step's firstprivate and lastprivate clauses)."""
+import shutil
+
 import pytest
 
 from conftest import cli_process, run_cli
@@ -567,3 +569,65 @@ def test_a_size_set_in_orios_init_input_vars_takes_its_value_there(tmp_path):
     src.write_text(INIT_VARS)
     rc, out, err = run_cli("run", src)
     assert rc == 2 and "RAW on x" in err and "this is the annotation's point U=1, OMP=True" in err, err
+
+
+DATASET_H = """#ifndef _K_H
+# define _K_H
+# if !defined(MINI_DATASET) && !defined(LARGE_DATASET)
+#  define LARGE_DATASET
+# endif
+# if !defined(N)
+#  ifdef MINI_DATASET
+#   define N 20
+#  endif
+#  ifdef LARGE_DATASET
+#   define N 1000
+#  endif
+# endif
+#endif
+"""
+DATASET_C = """#include "k.h"
+void kernel(int n, double alpha, double A[N][N]) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      A[i][j] *= alpha;
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+def test_a_cu_stops_a_build_whose_flags_choose_other_sizes(tmp_path):
+    """Probe 80 G1: PolyBench's header picks NI by -DMINI_DATASET; the .cu, which does not
+    include it, kept the value looptx saw and copied the caller's small arrays as large ones."""
+    from test_cuda_codegen import nvcc_compile
+    (tmp_path / "k.h").write_text(DATASET_H)
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(DATASET_C)
+    recipe.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32, control: ii}\n"
+                      "  - cuda: {stmt: 0, block: [ii], thread: [i]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "--target", "cuda")
+    assert rc == 0 and "#if defined(MINI_DATASET)\n#error" in out, out + err
+    assert nvcc_compile(out) is None
+    assert "a build flag chooses others" in (nvcc_compile("#define MINI_DATASET\n" + out) or "")
+    rc, out, err = run_cli("transform", src, "--recipe", recipe, "--target", "cuda", "-D", "MINI_DATASET=1")
+    assert rc == 0 and "#if defined(LARGE_DATASET)\n#error" in out and "#define N 20" in out, out + err
+
+
+@pytest.mark.parametrize("section,message", [
+    ("mean[0:4]", "updates mean[4], outside the section"), ("mean[1:M]", "updates mean[0], outside the section"),
+    ("mean[:M-1]", "outside the section"), ("mean", "'mean' is an array, which OpenMP reduces through its section"),
+    ("mean[0:M]", None), ("mean[:M]", None)])
+def test_an_array_sections_reduction_must_hold_what_the_loop_updates(tmp_path, section, message):
+    """Probe 82 G1/G2: a section that misses elements the loop updates was accepted (wrong sums,
+    or a crash), and a bare pointer name gave C that gcc refuses."""
+    src, recipe = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(COLSUM.replace("hist[i % 8][j] = hist[i % 8][j] + 1.0;", ""))
+    recipe.write_text(f'steps:\n  - pragma: {{stmt: 0, loop: i, text: "omp parallel for reduction(+:{section})"}}\n')
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=37", "-D", "M=11", "--cflags", "-O2 -fopenmp")
+    if message is None:
+        assert rc == 0 and " ok " in out, out + err
+    else:
+        assert rc == 2 and message in err and "mean[0:LENGTH]" in err, err

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from looptx import ir
+from looptx.codegen.cuda_datasets import dataset_guard
 from looptx.codegen import ast as K
 from looptx.codegen.c import (CPrinter, ThreadPrinter, _zeroed, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
                               name_loops, used_helpers)
@@ -428,6 +429,8 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     pinned = dict(scop.pinned_macros) | dict(scop.baked)
     fixed_macros = tuple((k, v) for k, v in scop.fixed if k in dict(int_macros) and k not in pinned)
     needed.update({k: v for k, v in fixed_macros if k not in needed})
+    # a build flag of the user's header (PolyBench's -DMINI_DATASET) must not choose other sizes
+    out += dataset_guard(scop.filename, {k: v for k, v in needed.items() if isinstance(v, int)})
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
     out += baked_guard(scop, facts=True)
     for k, v in fixed_macros:

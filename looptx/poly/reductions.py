@@ -252,3 +252,57 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
                     f"reduction({op}:{v}): {quoted} {how}",
                     hint=f"every statement of loop '{to_user(loop)}' that uses '{v}' must update it as "
                          f"`{form}`; a loop that also reads it otherwise cannot run in parallel")
+
+
+_SECTION_TEXT = re.compile(r"^[\w\s+\-*()]*$")
+
+
+def check_sections(scop, stmts, text: str, loop: str) -> None:
+    """Each array a reduction clause of `text` names is named by its section, and the section
+    holds every element the statements `stmts` (the loop's) reach: OpenMP combines only the
+    section's private copies, and an update outside it writes past them."""
+    import islpy as isl
+    arrays = {a.name: a for a in scop.arrays}
+    for op, names in CLAUSE.findall(text):
+        for n in (x.strip() for x in names.split(",") if x.strip()):
+            base = to_model(n.split("[")[0].strip())
+            arr = arrays.get(base)
+            if arr is None or arr.is_scalar:
+                continue
+            v = to_user(base)
+            full = "".join(f"[0:{d}]" for d in arr.dims) if all(arr.dims) else "[0:LENGTH]"
+            parts = re.findall(r"\[([^\]]*)\]", n)
+            if not parts:
+                raise RecipeError(f"reduction({op.strip()}:{v}): '{v}' is an array, which OpenMP reduces through "
+                                  "its section (a parameter is a pointer to C)", hint=f"write reduction({op.strip()}:{v}{full})")
+            if len(parts) != arr.rank or arr.strides is not None:
+                raise RecipeError(f"reduction({op.strip()}:{n}): the section has {len(parts)} dimensions, and looptx "
+                                  f"reads '{v}' with {arr.rank}", hint=f"write reduction({op.strip()}:{v}{full})")
+            bounds = []
+            for k, p in enumerate(parts):
+                lo, colon, length = (x.strip() for x in p.partition(":"))
+                lo, length = lo or "0", length or (arr.dims[k] if colon else "1")
+                if not length or not _SECTION_TEXT.match(lo + length):
+                    raise RecipeError(f"reduction({op.strip()}:{n}): looptx cannot check the section [{p}]",
+                                      hint=f"write the section with sizes, + - * and numbers: {v}{full}")
+                lo, length = (re.sub(r"[A-Za-z_]\w*", lambda m: to_model(m.group(0)), x) for x in (lo, length))
+                bounds.append(f"{lo} <= e{k} < ({lo}) + ({length})")
+            names_ = ", ".join(f"e{k}" for k in range(arr.rank))
+            try:
+                box = isl.Set(f"{scop.prefix}{{ {base}[{names_}] : {' and '.join(bounds)} }}")
+            except isl.Error:
+                raise RecipeError(f"reduction({op.strip()}:{n}): the section names something other than the "
+                                  "region's sizes", hint=f"write reduction({op.strip()}:{v}{full})") from None
+            for s in stmts:
+                for a in s.accesses:
+                    if a.array != base:
+                        continue
+                    reached = scop.access_map(s, a).range().intersect_params(scop.context)
+                    outside = reached.subtract(box.align_params(reached.get_space()))
+                    if not outside.is_empty():
+                        at = outside.sample_point()
+                        raise RecipeError(
+                            f"reduction({op.strip()}:{n}): S{s.id} (line {s.line}) in loop '{to_user(loop)}' updates "
+                            f"{v}{''.join(f'[{at.get_coordinate_val(isl.dim_type.set, k).to_python()}]' for k in range(arr.rank))}"
+                            f", outside the section, which OpenMP would not combine",
+                            hint=f"name a section that holds every element the loop updates, e.g. {v}{full}")

@@ -121,6 +121,14 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
         raise st.error(f"the pragma's text {what}: it is written after '#pragma' on one line",
                        "give one directive per pragma step, e.g. text: \"omp parallel for\"")
     text = PL.same_spacing(text)
+    if "reduction" in text and PL.takes_data_clauses(text):
+        from looptx.poly.reductions import check_sections
+        name = S.resolve_name(v, st["stmt"], st["loop"])
+        inside = {v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], name)}
+        try:
+            check_sections(v.scop, [v.scop.statements[k] for k in sorted(inside)], text, name)
+        except RecipeError as e:
+            raise st.error(e.what, e.hint) from None
     rest = _PRIVATE_CLAUSE.sub("", text)
     # firstprivate and lastprivate stay as written (the output names nothing twice); what
     # they name needs the same check, since a copy per thread is only right where each
