@@ -631,3 +631,45 @@ def test_an_array_sections_reduction_must_hold_what_the_loop_updates(tmp_path, s
         assert rc == 0 and " ok " in out, out + err
     else:
         assert rc == 2 and message in err and "mean[0:LENGTH]" in err, err
+
+
+ISL_JACOBI = """#define floord(n,d) (((n)<0) ? -((-(n)+(d)-1)/(d)) : (n)/(d))
+#define min(x,y)    ((x) < (y) ? (x) : (y))
+#define max(x,y)    ((x) > (y) ? (x) : (y))
+
+void kernel_jacobi_1d(int T, int N, double A[N], double B[N])
+{
+#pragma scop
+for (int c0 = -1; c0 <= (T - 1) / 4; c0 += 1)
+  for (int c1 = (c0 + 1) / 2; c1 <= min((2 * T + N - 3) / 16, (N + 8 * c0 + 5) / 16); c1 += 1) {
+    if (c0 == -1 && c1 == 0)
+      B[1] = 0.33333 * (A[0] + A[1] + A[2]);
+    if (c0 == -1)
+      for (int c2 = max(2, 16 * c1 + 1); c2 <= min(N - 2, 16 * c1 + 2); c2 += 1)
+        B[c2] = 0.33333 * (A[c2-1] + A[c2] + A[c2+1]);
+    for (int c2 = max(max(-16 * c0 + 16 * c1 - 13, 16 * c1), 16 * c0 - 16 * c1 + 2); c2 <= min(min(min(2 * T + N - 3, 4 * T - 16 * c0 + 16 * c1 - 2), 2 * N + 16 * c0 - 16 * c1 + 11), 16 * c1 + 15); c2 += 1) {
+      for (int c3 = max(max(-c2, -(2 * ((N + c2) % 2)) - 2 * N + c2 + 4), -((c2 + 1) % 4) + 16 * c0 - 16 * c1 + 1); c3 <= min(min(16 * c0 - 16 * c1 + 13, c2 - 4), 4 * T - c2 - 4); c3 += 4) {
+        if (2 * N + c3 >= c2 + 4 && 16 * c1 + c3 >= 16 * c0)
+          B[(c2 - c3) / 2] = 0.33333 * (A[(c2 - c3) / 2 - 1] + A[(c2 - c3) / 2] + A[(c2 - c3) / 2 + 1]);
+        A[((c2 - c3) / 2) - 1] = B[((c2 - c3) / 2) - 1];
+      }
+      if (16 * c1 + c2 >= 16 * c0 + 18 && 4 * T + 16 * c1 >= 16 * c0 + c2 + 18 && (c2 + 1) % 4 >= 2) {
+        B[-8 * c0 + 8 * c1 + c2 - 2 * ((c2 - 1) / 4) - 8] = 0.33333 * (A[-8 * c0 + 8 * c1 + c2 - 2 * ((c2 - 1) / 4) - 9] + A[-8 * c0 + 8 * c1 + c2 - 2 * ((c2 - 1) / 4) - 8] + A[-8 * c0 + 8 * c1 + c2 - 2 * ((c2 - 1) / 4) - 7]);
+      } else if (2 * T >= c2 + 1 && 16 * c0 + 17 >= 16 * c1 + c2 && (c2 + 1) % 2 == 0) {
+        B[1] = 0.33333 * (A[0] + A[1] + A[2]);
+      }
+    }
+  }
+#pragma endscop
+}
+"""
+
+
+def test_isl_generated_code_with_modulo_guards_does_not_hang_the_front_end(tmp_path):
+    """Probe 82 G4: the facts on the sizes of a diamond-tiled jacobi-1d as isl prints it (`(c2 -
+    c3) / 2` under `(c2 + 1) % 4` guards) took isl's dim_min minutes; the sizes under which a
+    `/` sees a negative value are now a projection."""
+    src = tmp_path / "k.c"
+    src.write_text(ISL_JACOBI)
+    rc, out, err = run_cli("transform", src)
+    assert rc in (0, 2) and "Traceback" not in err and len(err.strip().splitlines()) <= 3, err

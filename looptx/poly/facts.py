@@ -31,6 +31,9 @@ def without_implied(facts) -> list:
     return [items[k] for k in keep]
 
 
+FACT_OPERATIONS = 5_000_000
+
+
 def nonneg_fact(scop, sid: int, cond: str) -> str | None:
     """For `e >= 0` over iterators (Devito's `(time + 1)%(3)` with time from time_m): the
     condition on the sizes under which the lowest e of the statement's domain is >= 0
@@ -39,13 +42,18 @@ def nonneg_fact(scop, sid: int, cond: str) -> str | None:
     if not cond.endswith(" >= 0"):
         return None
     s = scop.statements[sid]
+    from looptx.poly.scop import isl_budget
     try:
-        dom = scop.domain(s)
-        img = dom.apply(isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> [({cond[:-5]})] }}"))
-        ok = img.dim_min(0).nonneg_set().coalesce()
-        # where the statement does not run, nothing is evaluated
-        if scop.context.is_subset(ok.union(dom.params().complement())):
-            return ""
+        # isl-generated code (`(c2 - c3) / 2` under `(c2 + 1) % 4` guards) makes domains whose
+        # minimum isl may search for minutes: past the budget there is no fact
+        with isl_budget(FACT_OPERATIONS):
+            dom = scop.domain(s)
+            # the sizes under which some instance has e < 0 (a projection: isl's dim_min of
+            # such a domain may search for minutes)
+            bad = dom.intersect(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond[:-5]} < 0 }}")).params()
+            if scop.context.intersect(bad).is_empty():
+                return ""
+            ok = bad.complement().intersect(dom.params()).coalesce()
     except isl.Error:
         return None
     if ok.is_empty() or ok.n_basic_set() != 1:
