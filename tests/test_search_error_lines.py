@@ -14,4 +14,4 @@ def test_the_summary_keeps_the_remedy_of_an_illegal_point(tmp_path):
     rc, out, err = run_cli("search", src, "--budget", "6", "--no-progress", "--db", tmp_path / "mv.db")
     assert "illegal x" in out, out + err
     line = next(ln for ln in out.splitlines() if "illegal x" in ln)
-    assert "a step 'privatize: {var: sdp, at: i}'" in line and line.endswith("or pass --unsafe)"), line
+    assert "declaring 'sdp' inside loop 'i'" in line and line.endswith("or pass --unsafe)"), line
