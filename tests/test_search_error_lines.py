@@ -1,6 +1,6 @@
 """The search's summary cut each failed point's error at 300 characters, just before the
-remedy that looptx's one-line errors end with (the `privatize` step that removes a reused
-temporary's dependence); it is kept whole now."""
+remedy that looptx's one-line errors end with (for an Orio annotation, the declaration inside
+the loop that removes a reused temporary's dependence); it is kept whole now."""
 from pathlib import Path
 
 from conftest import run_cli

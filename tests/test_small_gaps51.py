@@ -1,5 +1,6 @@
-"""Session 51's fixes: what probes 76-79 found, and the rest of probe 74's G7 (a pragma
-step's firstprivate and lastprivate clauses)."""
+"""Session 51's fixes: what probes 76-82 found (bad input, Orio's files, CHiLL scripts, the
+search lifecycle, PolyBench's CUDA, SPAPT, other tools' output and modern OpenMP), and the rest
+of probe 74 (firstprivate/lastprivate, array-section reductions, safelen, Pluto's output)."""
 import shutil
 
 import pytest
