@@ -73,11 +73,11 @@ def rows(db):
 def mounted_tmpfs(path: pathlib.Path, size: str = "1m"):
     """A small file system of its own (root only): made read-only or filled by the test."""
     if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("needs root to mount a tmpfs")
+        pytest.skip("a full disk and a read-only file system need a tmpfs, which only root can mount")
     path.mkdir()
     if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
                       capture_output=True).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here")
+        pytest.skip("mount -t tmpfs failed here (a container without that permission)")
     try:
         yield path
     finally:

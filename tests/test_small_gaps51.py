@@ -599,7 +599,7 @@ void kernel(int n, double alpha, double A[N][N]) {
 """
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="checks that nvcc stops the .cu: needs nvcc (CI has it)")
 def test_a_cu_stops_a_build_whose_flags_choose_other_sizes(tmp_path):
     """Probe 80 G1: PolyBench's header picks NI by -DMINI_DATASET; the .cu, which does not
     include it, kept the value looptx saw and copied the caller's small arrays as large ones."""

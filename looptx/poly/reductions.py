@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+import islpy as isl
+
 from looptx import ir
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_model, to_user
@@ -261,7 +263,6 @@ def check_sections(scop, stmts, text: str, loop: str) -> None:
     """Each array a reduction clause of `text` names is named by its section, and the section
     holds every element the statements `stmts` (the loop's) reach: OpenMP combines only the
     section's private copies, and an update outside it writes past them."""
-    import islpy as isl
     arrays = {a.name: a for a in scop.arrays}
     for op, names in CLAUSE.findall(text):
         for n in (x.strip() for x in names.split(",") if x.strip()):

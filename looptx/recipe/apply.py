@@ -200,14 +200,15 @@ def _promotion(kind: str):
                        st.index, st.name, st.file, st.line)
         out = v.evolve(extra=v.extra + (pr,))
         try:
-            plan(out)                  # report a bad footprint at this step, not at the end
+            planned = plan(out)        # report a bad footprint at this step, not at the end
         except RecipeError as e:
             if "no constant size" not in e.what:
                 raise
             # a #defined size kept symbolic: as CHiLL does, copy at the file's value
             out = at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
+            planned = plan(out) if kind == "datacopy" else None
         if kind == "datacopy":
-            _fits_the_stack(plan(out), pr, st)
+            _fits_the_stack(planned, pr, st)
         return out
     return step
 
@@ -218,13 +219,16 @@ _STACK = 8 << 20        # Linux's default stack, and more than an OpenMP thread 
 def _fits_the_stack(p, pr, st: Step) -> None:
     """A copy buffer is a local array of the function: past the stack, the variant dies of
     SIGSEGV when it starts."""
-    size = {"char": 1, "short": 2, "float": 4, "int": 4, "unsigned": 4}
+    from looptx.runtime.compare import ctype_info
     for b in p.buffers:
         if b.name.startswith(to_user(pr.array or "")) and b.sizes:
             cells = 1
             for d in b.sizes[:-1] + (b.sizes[-1] + b.pad,):
                 cells *= d
-            nbytes = cells * size.get(b.ctype.split()[-1], 8)
+            try:
+                nbytes = cells * ctype_info(b.ctype)[0].itemsize
+            except LooptxError:
+                nbytes = cells * 8          # a struct or other type the harness lacks: as a double
             if nbytes > _STACK:
                 raise st.error(f"the copy of '{to_user(pr.array)}' is a local array of {nbytes / 2 ** 20:.0f} MiB "
                                f"({' x '.join(map(str, b.sizes))} elements), past the 8 MiB of a thread's "

@@ -12,24 +12,19 @@ def first_point(spec, sizes: dict[str, Any] | None = None,
                 chosen: dict[str, Any] | None = None, takes=None) -> dict[str, Any]:
     """The first point, in declaration order, that satisfies the constraints; `chosen` fixes
     some params (`--define TI=16` for a single transform), each to one of its values.  With
-    `takes(point)`, the first that it takes too (one whose steps accept their arguments, as a
-    search leaves out the values they reject), else the first valid one."""
-    if takes is not None:
-        first = first_point(spec, sizes, chosen)
-        return next((p for p in _valid_points(spec, sizes, chosen) if takes(p)), first)
-    params = spec.performance_params
-    if not params:
+    `takes(point)`, the first of the first 256 valid points that it takes too (one whose steps
+    accept their arguments, as a search leaves out the values they reject), else the first."""
+    if not spec.performance_params:
         return {}
     sizes = sizes if sizes is not None else (spec.problem_sizes() or [{}])[0]
-    chosen = chosen or {}
-    names = [p.name for p in params]
-    choices = []
-    for p in params:
-        choices.append(p.values if p.name not in chosen else (picked(spec, p, chosen[p.name]),))
-    for values in itertools.product(*choices):
-        point = dict(zip(names, values))
-        if spec.satisfies(point, sizes):
-            return point
+    valid = _valid_points(spec, sizes, chosen or {})
+    first = next(valid, None)
+    if first is not None:
+        if takes is None or takes(first):
+            return first
+        return next((p for p in itertools.islice(valid, 255) if takes(p)), first)
+    names = [p.name for p in spec.performance_params]
+    choices = _choices(spec, chosen or {})
     if chosen:
         given = ", ".join(f"{k}={v}" for k, v in chosen.items())
         c = _ruling_out(spec, names, choices, sizes)
@@ -43,19 +38,18 @@ def first_point(spec, sizes: dict[str, Any] | None = None,
                           hint="relax a constraint or widen a parameter", file=spec.file, line=spec.line)
 
 
-def _valid_points(spec, sizes, chosen, most: int = 256):
-    """The first `most` points that satisfy the constraints, in declaration order."""
-    params = spec.performance_params
-    sizes = sizes if sizes is not None else (spec.problem_sizes() or [{}])[0]
-    names = [p.name for p in params]
-    choices = [p.values if p.name not in (chosen or {}) else (picked(spec, p, chosen[p.name]),) for p in params]
-    for values in itertools.islice(itertools.product(*choices), most * 16):
+def _choices(spec, chosen: dict[str, Any]) -> list:
+    return [p.values if p.name not in chosen else (picked(spec, p, chosen[p.name]),)
+            for p in spec.performance_params]
+
+
+def _valid_points(spec, sizes, chosen: dict[str, Any]):
+    """The points that satisfy the constraints, in declaration order."""
+    names = [p.name for p in spec.performance_params]
+    for values in itertools.product(*_choices(spec, chosen)):
         point = dict(zip(names, values))
         if spec.satisfies(point, sizes):
             yield point
-            most -= 1
-            if not most:
-                return
 
 
 def _ruling_out(spec, names, choices, sizes):
