@@ -217,10 +217,8 @@ def cmd_transform(args) -> int:
                           standalone=args.standalone, warn=_UserNames(sys.stderr))
     if args.output and args.output != "-":      # `-o -`: stdout, as Unix tools read it
         try:
-            # a file written with Windows line ends gets its output so (looptx reads it without)
-            with open(args.file, "rb") as f:
-                crlf = b"\r\n" in f.read(1 << 16)
-            with open(args.output, "w", newline="\r\n" if crlf else None) as f:
+            from looptx.frontend.encoding import line_end
+            with open(args.output, "w", newline=line_end(args.file)) as f:
                 f.write(text)
         except OSError as e:
             raise LooptxError(f"cannot write the output: {e.strerror}", file=args.output,

@@ -34,7 +34,7 @@ def test_t1_values_may_be_python_expressions(tmp_path):
                            "-a", "exhaustive")
         assert rc == 0 and best_point(out) == {"bx": best}, (values, out + err)
     rc, out, err = cli("search", "--replay", path, "--t1", t1(tmp_path, [("bx", "int", "[open(x) for x in 'a']")]))
-    one_error(rc, err, "t1.json: error: cannot read the Values of bx")
+    one_error(rc, err, "t1.json:1:76: error: cannot read the Values of bx")
 
 
 def test_a_bool_t1_parameter_names_the_0_and_1_a_cache_recorded(tmp_path):

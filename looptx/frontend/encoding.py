@@ -14,13 +14,21 @@ from looptx.frontend.regions import SourceText, quiet_spans
 _BAD = re.compile(r"[\udc80-\udcff]")
 
 
+def line_end(path: str) -> str | None:
+    """The line end the file `path` is written with, where it is not a newline alone: its
+    output is written so (looptx reads it with newlines)."""
+    with open(path, "rb") as f:
+        head = f.read(1 << 16)
+    return "\r\n" if b"\r\n" in head else "\r" if b"\r" in head and b"\n" not in head else None
+
+
 def read_c_source(path: str) -> str:
     """The text of the C file `path` (OSError propagates)."""
     with open(path, "rb") as f:
         data = f.read()
-    # Windows line ends: pycparser takes no carriage return; dropping it keeps every line
-    # and column as an editor shows them
-    text = data.decode("utf-8", errors="surrogateescape").replace("\r\n", "\n")
+    # Windows (and classic Mac OS, CR alone) line ends: pycparser takes no carriage return;
+    # a newline in its place keeps every line and column as an editor shows them
+    text = data.decode("utf-8", errors="surrogateescape").replace("\r\n", "\n").replace("\r", "\n")
     # an editor's byte-order mark is no character of the code (gcc skips it too); kept, it
     # would follow looptx's header comment into the middle of the output
     text = text[1:] if text.startswith("\ufeff") else text

@@ -75,7 +75,7 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
     if base["status"] == "ok" and defines:
         problem = _symbolic_problem(ev, dict(bindings), rec, payload, isolate, timeout)
         if problem is not None:
-            base.update({"status": "wrong_result", "error": problem})
+            base.update(zip(("status", "error"), problem))
     base.update({"compiler": compiler_version(payload.toolchain.compiler),
                  "flags": payload.toolchain.flags_text, "recipe": applied,
                  "regions": len(prog.scops), "region": region, "sizes": dict(defines),
@@ -84,8 +84,8 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
 
 
 def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: bool,
-                      timeout: float) -> str | None:
-    """What is wrong, at the given sizes, with the code `looptx transform` writes without -D,
+                      timeout: float) -> tuple[str, str] | None:
+    """The status and what is wrong, at the given sizes, with the code `looptx transform` writes without -D,
     where the sizes the file declares are variables: it is not the code for fixed sizes that
     run measured (isl simplifies bounds and guards differently).  None when it is right, when
     there is no such code (the region needs its sizes fixed), or when at these sizes it runs
@@ -128,7 +128,11 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
         return None
     sizes = ", ".join(f"{k}={v}" for k, v in ev.sizes.items())
     what = error if status == "wrong_result" else f"{status.replace('_', ' ')}: {error}"
-    return f"the code for variable sizes (what `looptx transform` writes without -D) fails at {sizes}: {what}"
+    text = f"the code for variable sizes (what `looptx transform` writes without -D) fails at {sizes}: {what}"
+    if status == "timeout" or (error or "").endswith("SIGKILL"):
+        # killed from outside (the kernel's OOM killer, a time limit): no evidence the code is wrong
+        return status, text + "; it was killed from outside or ran out of time, which says nothing of its results: free memory and run again"
+    return "wrong_result", text
 
 
 def _stage(phase_file: str | None, what: str) -> None:

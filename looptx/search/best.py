@@ -107,7 +107,8 @@ def write_best(st, best, function=None) -> str:
         block.append("}")
         blocks[r] = outer_decls(scop) + block + list(scop.final_values)
     out = render_file(symbolic or variants[0][1], blocks, head)
-    return _write(base + ".best.c", out)
+    from looptx.frontend.encoding import line_end
+    return _write(base + ".best.c", out, line_end(st.path))
 
 
 def _region_code(program, r: int) -> str:
@@ -182,11 +183,11 @@ def _cuda_region(region: int, head: str, variants) -> str:
     return "\n".join(parts)
 
 
-def _write(path: str, text: str) -> str:
+def _write(path: str, text: str, newline: str | None = None) -> str:
     # whole or not at all: a signal or a full disk mid-write leaves the previous best file
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        with open(tmp, "w") as f:
+        with open(tmp, "w", newline=newline) as f:
             f.write(to_user(text))
         os.replace(tmp, path)
     except BaseException:

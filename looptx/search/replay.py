@@ -28,7 +28,7 @@ from looptx.errors import AnnotationError, LooptxError, note_once
 from looptx.search.base import Result, get_searcher
 from looptx.search.replay_checks import (check_cache_fields, objective_keys, fixed_constraints,
                                          fixed_values, objective_direction, refuse_negative_times,
-                                         split_objective, t1_value_space, no_success_error,
+                                         split_objective, t1_value_space, no_success_error, json_position,
                                          header_objective)
 from looptx.search.cache_read import hashable, read_json, record_point, widen
 from looptx.search.constraints import Constraint
@@ -182,9 +182,10 @@ def _compile_condition(text: str, where: str):
         return compile_expr(text) if compile_expr is not None else _Condition(text)
     except Exception as exc:  # noqa: BLE001 - any parse failure is a bad T1 file
         err = exc if isinstance(exc, AnnotationError) else None
+        line, col = json_position(where, text)
         raise AnnotationError(f"cannot read condition {text!r}: {err.what if err else exc}",
                               hint="use a Python-style boolean expression over the "
-                                   "parameter names", file=where) from None
+                                   "parameter names", file=where, line=line, col=col) from None
 
 
 class _constraint(Constraint):
@@ -231,7 +232,8 @@ def _load_t1(t1_path, params: list[Param]) -> tuple[list[Callable], list[Param]]
     dup = sorted({n for n in t1_names if t1_names.count(n) > 1}, key=str)
     if dup:
         raise AnnotationError(f"the T1 file declares {', '.join(map(str, dup))} twice",
-                              hint="give each tuning parameter one entry", file=t1_path)
+                              hint="give each tuning parameter one entry", file=t1_path,
+                              line=json_position(t1_path, '"TuningParameters"', dup[0], dup[0])[0])
     if sorted(map(str, t1_names)) != sorted(names):
         only_t1 = [str(n) for n in t1_names if n not in names]
         only_cache = [n for n in names if n not in t1_names]
@@ -244,15 +246,18 @@ def _load_t1(t1_path, params: list[Param]) -> tuple[list[Callable], list[Param]]
     for cond in (cs.get("Conditions") or []) + (cs.get("Constraints") or []):
         text = cond.get("Expression") if isinstance(cond, dict) else cond
         if not isinstance(text, str):
+            line, col = json_position(t1_path, '"Conditions"' if cond in (cs.get("Conditions") or []) else
+                                      '"Constraints"', *([json.dumps(text)] if text is not None else []))
             raise AnnotationError("a condition has no 'Expression' string", hint="fix the T1 file",
-                                  file=t1_path)
+                                  file=t1_path, line=line, col=col)
         expr = _compile_condition(text, t1_path)
         used = expr.names_in_order() if hasattr(expr, "names_in_order") else tuple(expr.names)
         unknown = [n for n in used if n not in names]
         if unknown:
+            line, col = json_position(t1_path, text)
             raise AnnotationError(f"condition {text!r} uses '{unknown[0]}', which is not a "
                                   "parameter of the space", hint=f"parameters: {', '.join(names)}",
-                                  file=t1_path)
+                                  file=t1_path, line=line, col=col)
         out.append(_constraint(expr, used, text, t1_path))
     params, in_values = t1_value_space(cs.get("TuningParameters", []), params, t1_path)
     return in_values + out, params

@@ -104,14 +104,29 @@ def refuse_negative_times(path: str, cache: Mapping[str, object], name: str) -> 
 
 def _line_of(path: str, key: str) -> int | None:
     """The line of the cache where the record `key` starts (Kernel Tuner writes one a line)."""
+    return json_position(path, json.dumps(key) + ":")[0]
+
+
+def json_position(path: str, *needles) -> tuple[int | None, int | None]:
+    """Line and column in the JSON file `path` of the last of `needles`, each found after the
+    one before it (a JSON string is given as a str, written as JSON writes it): json does not
+    keep positions, and the file was written by hand or by Kernel Tuner, one entry a line."""
     try:
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt", encoding="utf-8-sig") as f:
             text = f.read()
-    except (OSError, EOFError):
-        return None
-    at = text.find(json.dumps(key) + ":")
-    return text.count("\n", 0, at) + 1 if at >= 0 else None
+    except (OSError, EOFError, UnicodeDecodeError):
+        return None, None
+    at = -1
+    for needle in needles:
+        quoted = isinstance(needle, str) and needle.startswith('"')
+        found = text.find(needle if quoted else json.dumps(needle), at + 1)
+        if found < 0:
+            break
+        at = found
+    if at < 0:
+        return None, None
+    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
 
 
 class _InValues(Constraint):
@@ -152,13 +167,20 @@ def _t1_values(entry: Mapping, t1_path: str):
         except AnnotationError as e:
             raise AnnotationError(f"cannot read the Values of {entry.get('Name')}: {values!r} ({e.what})",
                                   hint="write a list such as \"[16, 32, 64]\" or an expression of "
-                                       "literals, range and comprehensions", file=t1_path) from None
+                                       "literals, range and comprehensions", file=t1_path,
+                                  **_values_at(t1_path, entry)) from None
     if values is None or (isinstance(values, (list, tuple)) and not values):
         return None
     if not isinstance(values, (list, tuple)):
         raise AnnotationError(f"the Values of {entry.get('Name')} are not a list", file=t1_path,
-                              hint="write a list such as \"[16, 32, 64]\"")
+                              hint="write a list such as \"[16, 32, 64]\"", **_values_at(t1_path, entry))
     return [tuple(v) if isinstance(v, list) else v for v in values]
+
+
+def _values_at(t1_path: str, entry: Mapping) -> dict:
+    name = entry.get("Name")
+    line, col = json_position(t1_path, '"TuningParameters"', *([name] if isinstance(name, str) else []), '"Values"')
+    return {"line": line, "col": col}
 
 
 def t1_value_space(entries: Sequence[Mapping], params: list[Param],
@@ -188,7 +210,7 @@ def t1_value_space(entries: Sequence[Mapping], params: list[Param],
                 raise AnnotationError(f"the T1 Values of {p.name} ({_listing(extra, 6)}) and the values the "
                                       f"cache recorded ({_listing(list(p.values), 6)}) name one value twice "
                                       f"({e.what})", hint="list the cache's values in the T1 file",
-                                      file=t1_path) from None
+                                      file=t1_path, **_values_at(t1_path, {"Name": p.name})) from None
         if dropped:
             constraints.append(_InValues(p.name, allowed, t1_path))
         out.append(p)
@@ -374,4 +396,5 @@ def check_cache_fields(data: dict, path: str) -> None:
         # than tune_params_keys names, and points that differ only there would merge
         raise AnnotationError(f"'{extra[0]}' is in 'tune_params' but not in 'tune_params_keys'",
                               hint="the cache is damaged: list every tuned parameter in "
-                                   "tune_params_keys, in the order of the records' keys", file=path)
+                                   "tune_params_keys, in the order of the records' keys", file=path,
+                              line=json_position(path, '"tune_params"', extra[0])[0])

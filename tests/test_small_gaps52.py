@@ -1,0 +1,91 @@
+"""Gaps found by the probes of session 52, each checked end to end."""
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from looptx.runtime.evaluators import CEvaluator
+from looptx.runtime.run_once import run_once
+
+KERNELS = Path(__file__).resolve().parent / "kernels"
+MATMUL = str(KERNELS / "matmul.c")
+
+pytestmark = pytest.mark.usefixtures("private_build_cache")
+
+
+@pytest.mark.parametrize("status,error,expected", [
+    ("crash", "killed by signal SIGKILL", "crash"),
+    ("timeout", "ran past its time limit", "timeout"),
+    ("crash", "killed by signal SIGSEGV", "wrong_result"),
+])
+def test_an_outside_kill_of_the_variable_size_check_is_no_wrong_result(tmp_path, monkeypatch, status,
+                                                                       error, expected):
+    """Probe 80 G2: the OOM killer took the check of the code for variable sizes, and run said
+    wrong_result, which blames looptx's code; a kill or a timeout keeps its own status and says
+    to run again, while a crash of that code of its own (SIGSEGV) is a wrong result."""
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 8, control: jj}\n  - reverse: {stmt: 0, loop: i}\n")
+    measure = CEvaluator.measure
+
+    def killed(self, prepared):
+        m = measure(self, prepared)
+        return dataclasses.replace(m, status=status, error=error, time=None) if self.symbolic is not None else m
+
+    monkeypatch.setattr(CEvaluator, "measure", killed)
+    r = run_once(MATMUL, str(rec), defines={"NI": 37, "NJ": 41, "NK": 43}, isolate=False)
+    assert r["status"] == expected, r
+    assert "writes without -D" in r["error"] and "NI=37" in r["error"]
+    assert ("run again" in r["error"]) == (expected != "wrong_result"), r["error"]
+
+
+CR_ONLY = ("#define N 10\r/* classic Mac OS line ends */\rvoid f(double a[N], double b[N])\r{{\r"
+           "#pragma scop\r  for (int i = 0; i < N; i++)\r    b[i] = 2*a[i]{};\r#pragma endscop\r}}\r")
+
+
+def test_a_file_with_carriage_returns_alone_for_line_ends(tmp_path):
+    """Probe 76 G12: gcc reads CR-only line ends; looptx refused them at line 1 ('Illegal
+    character'). They are line ends: errors name the editor's line, and the output keeps them."""
+    src, rec, out = tmp_path / "cr.c", tmp_path / "r.yaml", tmp_path / "out.c"
+    src.write_bytes(CR_ONLY.format("").encode())
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-o", out)
+    assert rc == 0, err
+    data = out.read_bytes()
+    assert b"\n" not in data and data.count(b"\r") > 10
+    rc, stdout, err = run_cli("run", src, "--recipe", rec)
+    assert rc == 0 and ": ok" in stdout, stdout + err
+    src.write_bytes(CR_ONLY.format(" +").encode())
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and f"{src}:7:" in err, err
+
+
+SPACES = Path(__file__).resolve().parent / "data" / "spaces"
+
+
+@pytest.mark.parametrize("old,new,where", [
+    ('"bx*by <= 128"', '"bx*zz <= 128"', "t1.json:25:19: error: condition 'bx*zz <= 128' uses 'zz'"),
+    ('"bx*by <= 128"', '"bx*by <=* 128"', "t1.json:25:19: error: cannot read condition"),
+    ('"Values": "[1, 2, 4]"', '"Values": 7', "t1.json:15:5: error: the Values of by are not a list"),
+    ('"Values": "[1, 2, 4]"', '"Values": "[1, 2,"', "t1.json:15:5: error: cannot read the Values of by"),
+    ('"Name": "unroll"', '"Name": "by"', "t1.json:18: error: the T1 file declares by twice"),
+])
+def test_a_t1_file_error_names_its_line(tmp_path, old, new, where):
+    """Probe 76 G13: errors in the structure of a hand-written T1 file named the file alone;
+    they name the line (and column) of the entry at fault, as JSON syntax errors do."""
+    text = (SPACES / "t1_tiny.json").read_text()
+    assert old in text
+    (tmp_path / "t1.json").write_text(text.replace(old, new))
+    rc, _, err = run_cli("search", "--replay", SPACES / "tiny.json", "--t1", tmp_path / "t1.json", "--budget", 3)
+    assert rc == 2 and err.strip().endswith(")") and where in err and err.count("\n") == 1, err
+
+
+def test_a_damaged_cache_names_the_line_of_the_extra_parameter(tmp_path):
+    import json
+    data = json.loads((SPACES / "tiny.json").read_text())
+    data["tune_params"]["extra"] = [1]
+    (tmp_path / "c.json").write_text(json.dumps(data, indent=1))
+    rc, _, err = run_cli("search", "--replay", tmp_path / "c.json", "--budget", 3)
+    text = (tmp_path / "c.json").read_text()
+    line = text[:text.index('"extra"')].count("\n") + 1
+    assert rc == 2 and f"c.json:{line}: error: 'extra' is in 'tune_params'" in err, err
