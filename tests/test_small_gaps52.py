@@ -89,3 +89,44 @@ def test_a_damaged_cache_names_the_line_of_the_extra_parameter(tmp_path):
     text = (tmp_path / "c.json").read_text()
     line = text[:text.index('"extra"')].count("\n") + 1
     assert rc == 2 and f"c.json:{line}: error: 'extra' is in 'tune_params'" in err, err
+
+
+LASTPRIVATE = """double lp(int n, int m, double *restrict a, double *restrict b)
+{{
+  int i, j;
+  double t = 0.5;
+#pragma scop
+  for (i = 0; i < n; i++) {{
+{body}
+  }}
+#pragma endscop
+  return t;
+}}
+"""
+
+
+@pytest.mark.parametrize("body,refusal", [
+    ("    t = a[i] * 2.0;  b[i] = t + 1.0;", None),
+    ("    t = a[i]; b[i] = t; t = t * 2; b[i] += t;", None),
+    ("    t = a[i] > 0 ? a[i] : t;  b[i] = t;", "reads the value S0 (line 7) wrote in another iteration"),
+    ("    b[i] = t;  t = a[i];", "reads the value S1 (line 7) wrote in another iteration"),
+    ("    if (i % 2 == 0) t = a[i];  b[i] = a[i];", "an iteration of the loop does not write it"),
+    # at m = 0 the loop over i runs, and its last iteration leaves t undefined
+    ("    for (j = 0; j < m; j++) { t = a[i] * j; b[i] += t; }", "writes it inside loop 'j'"),
+])
+def test_lastprivate_of_a_value_read_after_the_region(tmp_path, body, refusal):
+    """Probe 82 G6: `omp parallel for lastprivate(t)` where the function returns t was refused
+    as a private variable would be. It is checked for what OpenMP's copy out needs, and runs
+    with threads to the serial values."""
+    src, rec = tmp_path / "lp.c", tmp_path / "r.yaml"
+    src.write_text(LASTPRIVATE.format(body=body))
+    rec.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(t)"}\n'
+                   "  - tile: {stmt: 0, loop: i, size: 8}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=101", "-D", "m=3", "--cflags", "-O2 -fopenmp")
+    if refusal is None:
+        assert rc == 0 and ": ok" in out, out + err
+        rc, out, err = run_cli("transform", src, "--recipe", rec)
+        region = out[out.index("#pragma scop"):out.index("#pragma endscop")]
+        assert rc == 0 and "#pragma omp parallel for lastprivate(t)\n" in region and "double t" not in region, out
+    else:
+        assert rc == 2 and "lastprivate(t) gives each iteration its own 't'" in err and refusal in err, err

@@ -14,6 +14,7 @@ import islpy as isl
 from looptx.errors import LegalityError, RecipeError
 from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
+from looptx.poly.lastprivate import shared_copies
 from looptx.poly.privatize import hint as privatize_hint
 from looptx.poly.reductions import clause_pairs, element_update_op, update_op, updates_with
 from looptx.poly.schedule import loop_names, resolve_name, sharing
@@ -183,8 +184,10 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
         reduced = dict((var, op) for op, var in clause_pairs(omp))
         carried = []
         hint_only = not takes_data_clauses(omp)
+        copied = shared_copies(v, group, c, collapsed(omp), omp) if "lastprivate" in omp else set()
         for dep, t in scheduled_deps(v, group, deps, width):
-            if _combined(v.scop, dep, reduced) or hint_only and _loop_invariant_update(v.scop, dep, d):
+            if _combined(v.scop, dep, reduced) or hint_only and _loop_invariant_update(v.scop, dep, d) \
+                    or dep.array in copied:
                 continue
             for q in range(c):
                 t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)

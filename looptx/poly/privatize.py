@@ -116,7 +116,7 @@ def _accesses(scop, names):
     return reads, writes
 
 
-def _flow(scop, names):
+def value_flow(scop, names):
     """isl's value flow of the variables `names` in the original program."""
     reads, writes = _accesses(scop, names)
     ctx = scop.context
@@ -129,7 +129,7 @@ def _crossing_flow(scop, var: str, inside: set[int]) -> int | None:
     """A statement outside `inside` that reads a value of `var` written inside, or writes one
     read inside; None when the uses inside and outside share no value."""
     found = []
-    for m in union_maps(_flow(scop, {var}).get_may_dependence().intersect_params(scop.context)):
+    for m in union_maps(value_flow(scop, {var}).get_may_dependence().intersect_params(scop.context)):
         if m.is_empty():
             continue
         src = int(m.get_tuple_name(isl.dim_type.in_)[1:])
@@ -171,7 +171,7 @@ def _with_private(scop, arr, depth: int):
 
 def _orphan_reads(scop, names) -> isl.UnionSet:
     """The statement instances that read one of `names` before the region writes it."""
-    return _flow(scop, names).get_may_no_source().domain().intersect_params(scop.context)
+    return value_flow(scop, names).get_may_no_source().domain().intersect_params(scop.context)
 
 
 def scratch(scop) -> frozenset[str]:

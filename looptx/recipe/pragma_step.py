@@ -10,6 +10,7 @@ from looptx.frontend.names import to_model, to_user
 from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
+from looptx.poly.lastprivate import clause_vars
 from looptx.poly.variant import Variant
 from looptx.recipe.schema import Step
 
@@ -108,6 +109,13 @@ _PRIVATE_CLAUSE = re.compile(r"\s*,?\s*(?<![\w])private\s*\(([^()]*)\)")
 _COPY_CLAUSE = re.compile(r"\b(?:first|last)private\s*\(([^()]*)\)")
 
 
+def _read_after(scop, var: str) -> bool:
+    """The function reads what the region leaves in the scalar `var` (privatize's refusal)."""
+    arr = next((a for a in scop.arrays if a.name == var), None)
+    return arr is not None and arr.is_scalar and not arr.private_depth and \
+        bool(arr.live_out if not arr.local or arr.declared_in_region else "")
+
+
 def pragma_text_step(v: Variant, st: Step) -> Variant:
     """A pragma as written.  The private clause of an OpenMP or OpenACC loop construct
     (`omp parallel for private(t)`, Rodinia's `shared(...) private(...)`, `omp simd
@@ -135,6 +143,10 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
     # iteration writes the variable before it reads it
     names = list(dict.fromkeys(x.strip() for m in _PRIVATE_CLAUSE.findall(text) + _COPY_CLAUSE.findall(text)
                                for x in m.split(",") if x.strip()))
+    # ... but for a lastprivate variable the code reads after the region: it stays one object
+    # in the model, and the parallel check asks what its copies need (poly/lastprivate.py)
+    kept = {x for x in clause_vars(text) if _read_after(v.scop, x)}
+    names = [x for x in names if to_model(x) not in kept]
     if names and PL.takes_data_clauses(rest):
         args = (("stmt", st["stmt"]), ("loop", st["loop"]), ("private", names), ("directive", rest))
         return omp_for_step(v, replace(st, args=args))

@@ -1,0 +1,98 @@
+"""`lastprivate(x)` of a variable the code reads after the loop.
+
+privatize gives such a variable no copy per iteration (the value the region leaves in it would
+be lost), so the model keeps one object, and every order a step makes keeps its dependences.
+OpenMP's copies then compute what that object holds where
+- each read of x in the loop takes the value its own iteration wrote (none crosses iterations
+  or comes from before the loop: a copy starts undefined), and
+- every iteration writes x, so the last one, whose copy OpenMP leaves in x, ends with the
+  value the serial loop ends with; that holds for each loop isl prints the range in, too.
+  The writes are in the loop's body itself, not in a loop inside it: isl prints the loops
+  around a statement without asking whether the inner ones run (`for (j = 0; j < m; j++)` at
+  m = 0 leaves an iteration that writes nothing).
+The loop's dependences on x between its iterations are then between copies, and the parallel
+check passes them over."""
+from __future__ import annotations
+
+import re
+
+import islpy as isl
+
+from looptx.errors import LegalityError
+from looptx.frontend.names import to_model, to_user
+from looptx.poly.privatize import value_flow
+from looptx.poly.scop import union_maps, union_sets
+from looptx.poly.variant import LoopDim, Variant
+
+_CLAUSE = re.compile(r"\blastprivate\s*\(\s*(?:conditional\s*:\s*)?([^()]*)\)")
+
+
+def clause_vars(text: str) -> list[str]:
+    """The variables of a directive's lastprivate clauses, as the model names them."""
+    return list(dict.fromkeys(to_model(x.strip()) for names in _CLAUSE.findall(text)
+                              for x in names.split(",") if x.strip()))
+
+
+def shared_copies(v: Variant, group, c: int, loops: int, text: str) -> set[str]:
+    """The scalars of `text`'s lastprivate clauses that stay one object in the model, whose
+    copies per iteration of the `loops` loops from schedule position `c` (over the pieces
+    `group`) keep the program's meaning; a LegalityError where a copy would not."""
+    scop, width = v.scop, v.width
+    kept = set()
+    for var in clause_vars(text):
+        arr = next((a for a in scop.arrays if a.name == var), None)
+        if arr is None or not arr.is_scalar or arr.private_depth:
+            continue
+        inside = isl.UnionMap.empty(v.schedule_map(width).get_space())
+        for k in group:
+            inside = inside.union(isl.UnionMap.from_map(v.piece_map(v.pieces[k], width)))
+        last = c + 2 * (loops - 1)
+        flow = value_flow(scop, {var})
+
+        def refuse(why: str) -> LegalityError:
+            return LegalityError(f"'#pragma {text}': lastprivate({to_user(var)}) gives each iteration its own "
+                                 f"'{to_user(var)}', but {why}",
+                                 hint=f"keep '{to_user(var)}' shared and put the pragma on a loop each of whose "
+                                      "iterations writes it before reading it", **scop.where())
+
+        for m in union_maps(flow.get_may_dependence().intersect_params(v.context)):
+            times = isl.UnionMap.from_map(m).apply_domain(v.schedule_map(width)).apply_range(inside)
+            for t in union_maps(times):
+                same = t
+                for q in range(last + 1):
+                    same = same.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+                if not t.subtract(same).is_empty():
+                    src, dst = (scop.statements[int(m.get_tuple_name(d)[1:])] for d in (isl.dim_type.in_, isl.dim_type.out))
+                    raise refuse(f"S{dst.id} (line {dst.line}) reads the value S{src.id} (line {src.line}) wrote "
+                                 "in another iteration or outside the loop")
+        orphans = flow.get_may_no_source().domain().intersect_params(v.context).intersect(inside.domain())
+        if not orphans.is_empty():
+            s = scop.statements[int(union_sets(orphans)[0].get_tuple_name()[1:])]
+            raise refuse(f"S{s.id} (line {s.line}) reads the value it had before the loop")
+        for k in group:
+            p = v.pieces[k]
+            deeper = [d for d in p.dims[last + 1:] if isinstance(d, LoopDim)]
+            if deeper and any(a.array == var and a.kind == "write" for a in scop.statements[p.stmt].accesses):
+                s = scop.statements[p.stmt]
+                raise refuse(f"S{s.id} (line {s.line}) writes it inside loop '{to_user(deeper[0].name)}', and an "
+                             f"iteration in which '{to_user(deeper[0].name)}' runs no iteration writes nothing")
+        writes = inside.domain().subtract(inside.domain())
+        for s in scop.statements:
+            for a in s.accesses:
+                if a.array == var and a.kind == "write":
+                    writes = writes.union(isl.UnionSet.from_set(scop.access_map(s, a).domain()))
+        iterations = _points(inside.range(), last + 1)
+        written = _points(inside.intersect_domain(writes).range(), last + 1)
+        if iterations is not None and (written is None or not iterations.is_subset(written)):
+            raise refuse("an iteration of the loop does not write it, and OpenMP leaves it undefined "
+                         "after a last iteration that does not")
+        kept.add(var)
+    return kept
+
+
+def _points(u: isl.UnionSet, dims: int) -> isl.Set | None:
+    """The time points of `u` cut to their first `dims` coordinates (None where there are none)."""
+    if u.is_empty():
+        return None
+    s = isl.Set.from_union_set(u)
+    return s.project_out(isl.dim_type.set, dims, s.dim(isl.dim_type.set) - dims)
