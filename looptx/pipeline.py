@@ -100,10 +100,15 @@ def region_name(program: Program, index: int) -> str:
 def cuda_file(program: Program, variants: dict[int, Variant], head: str, *, standalone=False,
               warn: TextIO | None = None) -> str:
     from looptx.codegen.cuda import cu_file, generate
+    from looptx.codegen.cuda_host import count_warnings
     parts, warnings = [], []
     for i, v in variants.items():
         rc = generate(v, region_name(program, i))
-        warnings += [file_numbered(w, program.bases[i] if program.bases else 0) for w in rc.warnings]
+        # CUDA-CHiLL's cp.lua: `atoms=N*4` for `float atoms[ATOMCOUNTTIMES4]`, a macro the
+        # region never names
+        said = rc.warnings + [w for w in count_warnings(v, rc.arrays, dict(program.int_macros))
+                              if w not in rc.warnings]
+        warnings += [file_numbered(w, program.bases[i] if program.bases else 0) for w in said]
         parts.append(cu_file(rc, head if not parts else "", dict(program.int_macros),
                              standalone=standalone and len(variants) == 1,
                              sizes=dict(program.scops[i].fixed)))

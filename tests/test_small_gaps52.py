@@ -130,3 +130,17 @@ def test_lastprivate_of_a_value_read_after_the_region(tmp_path, body, refusal):
         assert rc == 0 and "#pragma omp parallel for lastprivate(t)\n" in region and "double t" not in region, out
     else:
         assert rc == 2 and "lastprivate(t) gives each iteration its own 't'" in err and refusal in err, err
+
+
+def test_a_cudaize_count_below_a_declaration_by_a_macro_the_region_never_names(tmp_path):
+    """Probe 78 G6: CUDA-CHiLL's cp.lua gives `atoms=N*4` (4) for `float atoms[M]` (M = 64, a
+    macro the loops never name): the declaration wins, and that is said, as it is where the
+    region names the macro."""
+    src, script = tmp_path / "cp.c", tmp_path / "cp.lua"
+    src.write_text("#define M 64\nvoid f(float atoms[M], float *energy) {\n  int i, n;\n"
+                   "  for (i = 0; i < 32; i++)\n    for (n = 0; n < 16; n++)\n      energy[i] += atoms[n];\n}\n")
+    script.write_text('init("cp.c","f",0)\ndofile("cudaize.lua")\nN=1\n'
+                      'cudaize("k",{atoms=N*4,energy=32},{block={"i"}, thread={}})\n')
+    rc, out, err = run_cli("transform", src, "--recipe", script, "--target", "cuda")
+    assert rc == 0 and "__global__" in out, err
+    assert "gives array 'atoms' 4 elements, its declaration 64: the declaration is used" in err, err

@@ -334,10 +334,11 @@ def _unknown_count(rc, a, why: str | None) -> RecipeError:
     return RecipeError(what, hint=hint, **rc.variant.scop.where())
 
 
-def count_warnings(v, arrays) -> list[str]:
-    """`sizes` entries that the declaration overrides and that provably differ from it."""
+def count_warnings(v, arrays, file_macros: dict | None = None) -> list[str]:
+    """`sizes` entries that the declaration overrides and that provably differ from it (with
+    `file_macros`, also where the declaration's extent is a macro the region does not use)."""
     scop = v.scop
-    values = {**dict(scop.macro_values), **dict(scop.fixed)}
+    values = {**(file_macros or {}), **dict(scop.macro_values), **dict(scop.fixed)}
     out = []
     by_name = {a.name: a for a in arrays}
     for rec in array_sizes(v):
