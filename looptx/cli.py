@@ -260,8 +260,10 @@ def cmd_run(args) -> int:
                 print(to_user(f"{where}: {r['status']}: {r.get('error')}"))
                 status = 1
                 continue
-            print(f"{where}: ok  median {r['median'] * 1e3:.3f} ms over {len(r['times'])} runs "
-                  f"(original {r['original_median'] * 1e3:.3f} ms, speed-up {r['speedup']:.2f}x)  "
+            from looptx.search.report import format_time
+            # a region of a microsecond or less read "0.000 ms" in a fixed unit
+            print(f"{where}: ok  median {format_time(r['median'])} over {len(r['times'])} runs "
+                  f"(original {format_time(r['original_median'])}, speed-up {r['speedup']:.2f}x)  "
                   f"max rel err {r['max_rel_error']:.1e}  [{r['compiler']} {r['flags']}]")
         return status
     from looptx.pipeline import load, variants_for
@@ -283,9 +285,10 @@ def cmd_run(args) -> int:
             print(to_user(f"{args.file} region {i}: {r['status']}: {r.get('error')}"))
             status = 1
             continue
-        print(f"{args.file} region {i}: ok  kernels {r['median'] * 1e3:.3f} ms (median of "
-              f"{len(r['times'])})  transfers in {r['transfer_in'] * 1e3:.3f} ms out "
-              f"{r['transfer_out'] * 1e3:.3f} ms  max rel err {r['max_rel_error']:.1e}  [{r['device']}]")
+        from looptx.search.report import format_time
+        print(f"{args.file} region {i}: ok  kernels {format_time(r['median'])} (median of "
+              f"{len(r['times'])})  transfers in {format_time(r['transfer_in'])} out "
+              f"{format_time(r['transfer_out'])}  max rel err {r['max_rel_error']:.1e}  [{r['device']}]")
     return status
 
 
