@@ -144,3 +144,43 @@ def test_a_cudaize_count_below_a_declaration_by_a_macro_the_region_never_names(t
     rc, out, err = run_cli("transform", src, "--recipe", script, "--target", "cuda")
     assert rc == 0 and "__global__" in out, err
     assert "gives array 'atoms' 4 elements, its declaration 64: the declaration is used" in err, err
+
+
+G1_MM = """#define N 400
+double C[N][N], A[N][N], B[N][N];
+void mm(void)
+{
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (k = 0; k < N; k++)
+        C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+}
+"""
+SHARED_TILES = """steps:
+  - tile: {{stmt: 0, loop: i, size: 16}}
+  - tile: {{stmt: 0, loop: j, size: 16}}
+  - tile: {{stmt: 0, loop: k, size: {k}}}
+  - permute: {{stmt: 0, order: [ii, jj, kk, i, j, k]}}
+  - cuda: {{stmt: 0, block: [jj, ii], thread: [j, i]}}
+  - shared: {{stmt: 0, array: A, at: kk}}
+  - shared: {{stmt: 0, array: B, at: kk}}
+"""
+
+
+def test_the_shared_copies_of_one_kernel_fit_a_block_together(tmp_path):
+    """Probe 84 G1: two 16 x 200 double tiles (25,600 bytes each) passed the per-buffer check,
+    and ptxas refused the .cu ("uses too much shared data"); their sum is checked, at the step
+    that goes over."""
+    src, rec = tmp_path / "mm.c", tmp_path / "r.yaml"
+    src.write_text(G1_MM)
+    rec.write_text(SHARED_TILES.format(k=200))
+    for cmd in (("transform", "--target", "cuda"), ("run",)):
+        rc, _, err = run_cli(cmd[0], src, "--recipe", rec, *cmd[1:])
+        assert rc == 2 and "step 7 (shared): error: the shared copies of one kernel need 51200 bytes " \
+            "together (A_sh 25600, B_sh 25600), and a block may use 49152" in err, err
+    rec.write_text(SHARED_TILES.format(k=150))
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 0 and out.count("__shared__") == 2, err

@@ -196,7 +196,7 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
     from looptx.poly.astgen import _Builder
     from looptx.poly.deps import compute_deps
     from looptx.poly.gpu_host import host_tree
-    from looptx.poly.promote import Plan, plan as make_plan, promotions
+    from looptx.poly.promote import Plan, check_shared_total, plan as make_plan, promotions
 
     scop = variant.scop
     plan = make_plan(variant) if promotions(variant) else Plan(variant, variant.width)
@@ -215,6 +215,7 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
             children = [p.dims[c + 1] for p in v.pieces if len(p.dims) > c + 1 and p.prefix(c + 1) == piece.prefix(c + 1)]
             plan.add_sync(piece.dims[:c + 1], max(children) + 1)
             kern = gpu.kernels(v, name)
+    check_shared_total(plan, kern)
     out = RegionCuda(name, v)
     for K0 in kern:
         if not K0.mapped:

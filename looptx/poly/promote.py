@@ -277,6 +277,34 @@ def plan(v: Variant) -> Plan:
     return out
 
 
+def buffer_bytes(b: Buffer) -> int:
+    """Bytes of a buffer, its rows padded."""
+    from looptx.runtime.harness import ctype_info
+    n = ctype_info(b.ctype)[0].itemsize
+    for d in b.sizes[:-1]:
+        n *= d
+    return n * ((b.sizes[-1] if b.sizes else 1) + b.pad)
+
+
+def check_shared_total(out: Plan, kernels) -> None:
+    """The shared buffers of one kernel fit a block together, not only each on its own (two
+    25 KB tiles passed, and ptxas refused the .cu)."""
+    sizes = {b.name: buffer_bytes(b) for b in out.buffers if b.kind == "shared"}
+    for K in kernels:
+        mine: dict[str, Promotion] = {}
+        for c in out.copies:
+            buf = c.dst_array if c.direction == "in" else c.src_array
+            if c.owner in K.pieces and buf in sizes:
+                mine.setdefault(buf, c.promotion)
+        total = sum(sizes[b] for b in mine)
+        if total > SHARED_BYTES:
+            last = max(mine.values(), key=lambda pr: pr.step or 0)
+            parts = ", ".join(f"{b} {sizes[b]}" for b in sorted(mine))
+            raise last.error(f"the shared copies of one kernel need {total} bytes together ({parts}), and a "
+                             f"block may use {SHARED_BYTES}", hint="use smaller tiles, or copy fewer arrays "
+                                                                   "to shared memory")
+
+
 def _plan_one(out: Plan, pr: Promotion, n: int, taken: set[str]) -> None:
     """One promotion; a loop that split/peel turned into several copies gets one buffer scope
     (load, use, store) per copy."""
@@ -417,9 +445,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     for s in sizes:
         total *= s
     if pr.kind == "shared":
-        from looptx.runtime.harness import ctype_info
-        row = sizes[-1] + pr.pad if sizes else 1
-        nbytes = (total // (sizes[-1] if sizes else 1)) * row * ctype_info(arr.ctype)[0].itemsize
+        nbytes = buffer_bytes(Buffer("", arr.ctype, tuple(sizes), "shared", pr.pad))
         if nbytes > SHARED_BYTES:
             raise pr.error(f"the footprint of '{array}' in loop '{name}' needs {nbytes} bytes of shared "
                            f"memory (a block may use {SHARED_BYTES})", hint="use smaller tiles")
