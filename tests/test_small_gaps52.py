@@ -184,3 +184,31 @@ def test_the_shared_copies_of_one_kernel_fit_a_block_together(tmp_path):
     rec.write_text(SHARED_TILES.format(k=150))
     rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
     assert rc == 0 and out.count("__shared__") == 2, err
+
+
+CEED = """typedef int CeedInt;
+typedef double CeedScalar;
+void f(CeedInt A, CeedInt C, const CeedScalar *restrict u, CeedScalar *restrict v)
+{
+#pragma scop
+  for (int a = 0; a < A; a++)
+    for (int c = 0; c < C; c++)
+      v[a * C + c] += 2.0 * u[a * C + c];
+#pragma endscop
+}
+"""
+
+
+def test_a_size_of_a_typedef_integer_type_fixed_by_define_is_checked_as_it_runs(tmp_path):
+    """Probe 83 G1: libCEED's `CeedInt C` (NekRS's `dlong`) fixed with -D C=8 was taken for a
+    floating value: the C output assumed C = 8 with no check (a call with C = 4 wrote past v),
+    and the .cu's host function dropped the parameter."""
+    src, rec = tmp_path / "ceed.c", tmp_path / "r.yaml"
+    src.write_text(CEED)
+    rc, out, err = run_cli("transform", src, "-D", "C=8")
+    assert rc == 0 and "if (C == 8) {" in out and "} else {" in out, out + err
+    rec.write_text("steps:\n  - cuda: {stmt: 0, block: [a], thread: [c]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "C=8")
+    assert rc == 0, err
+    assert 'f_host_status(int A, int lx_given_C, const double *__restrict__ u, double *__restrict__ v)' in out, out
+    assert "if (lx_given_C != 8) return (int)cudaErrorInvalidValue;" in out

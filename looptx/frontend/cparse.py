@@ -42,7 +42,7 @@ from looptx.frontend.region_items import count_statements, enclosing_function, i
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, end_position, note_dropped_pragmas,
                                      orio_loop_code, scan, scan_comments)
 from looptx.frontend.normalise import normalise
-from looptx.frontend.symbols import DeclCollector, Symbol, c_text, symbol_of, typedef_words
+from looptx.frontend.symbols import DeclCollector, Symbol, arithmetic_type, c_text, int_var, symbol_of, typedef_words
 from looptx.poly.scop import Scop
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
@@ -334,11 +334,12 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # function takes in its place
         read_before = {n.name for n in nodes(fdef.body) if isinstance(n, c_ast.ID) and n.coord
                        and where(n) < src.pos(r.start)}
-        param_types = tuple((sym.name, sym.ctype, sym.dims, sym.is_const) for sym in
+        # (a typedef as the type it names: the .cu's host function has no `CeedInt`)
+        param_types = tuple((sym.name, arithmetic_type(sym.ctype, symbols.get), sym.dims, sym.is_const) for sym in
                             (symbol_of(p) for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
                             if sym is not None and sym.kind in ("var", "array") and sym.name not in read_before)
         int_params = tuple(sym.name for sym in (symbol_of(p) for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
-                           if sym is not None and sym.is_int)
+                           if int_var(sym, symbols.get))
         extent_members: dict[str, str] = {}
 
         def modelled(sym: Symbol, d: c_ast.Decl) -> Symbol:
@@ -418,7 +419,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     # a floating value --define gives (`-D beta=3`, for run's harness) shapes no loop:
                     # guarding the region by `beta == 3` would only copy it
                     reals = {n for n in pinned if symbols.get(n) is not None and symbols[n].kind == "var"
-                             and not symbols[n].is_int}
+                             and not int_var(symbols[n], symbols.get)}
                     scop = with_stand_ins(scop, pinned - reals - agreeing_defines(constants, defines), path,
                                           start_pos[0], "the value --define gives")
                     if region_defines is not defines:
