@@ -68,6 +68,14 @@ class LegalityError(RecipeError):
     """A recipe step would violate a dependence of the original program."""
 
 
+class InternalStepError(RecipeError):
+    """A step looptx cannot carry out, for want of a case its code generation handles, not
+    because the input is wrong: the user reports it (exit code 1), and a search passes the
+    point over as it does a refused one."""
+
+    exit_code = 1
+
+
 class AnnotationError(LooptxError):
     """A PerfTuning / CHiLL annotation or .spec file is malformed."""
 

@@ -212,3 +212,52 @@ def test_a_size_of_a_typedef_integer_type_fixed_by_define_is_checked_as_it_runs(
     assert rc == 0, err
     assert 'f_host_status(int A, int lx_given_C, const double *__restrict__ u, double *__restrict__ v)' in out, out
     assert "if (lx_given_C != 8) return (int)cudaErrorInvalidValue;" in out
+
+
+ICE = """#ifndef N
+#define N 8
+#endif
+void f(int nel, double D[N][N], double q[][N][N], double out[][N][N])
+{
+  int e, i, j, m;
+#pragma scop
+  for (e = 0; e < nel; e++)
+    for (j = 0; j < N; j++)
+      for (i = 0; i < N; i++) {
+        double s = 0.0;
+        for (m = 0; m < N; m++)
+          s += D[m][i] * q[e][j][m];
+        out[e][j][i] = s;
+      }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("n", [7, 8, 11])
+def test_two_jams_with_remainder_strips_under_a_tile(tmp_path, n):
+    """Probe 83 G3: Nek's local_grad at N = 7 with the element loop tiled and both j and i
+    jammed (7 % 2 and 7 % 3 left remainder strips) stopped with an internal error: the copy
+    of each jam is told apart in nested branches."""
+    src, rec = tmp_path / "ice.c", tmp_path / "r.yaml"
+    src.write_text(ICE)
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: e, size: 2}\n  - unroll_jam: {stmt: 1, loop: j, factor: 2}\n"
+                   "  - unroll_jam: {stmt: 1, loop: i, factor: 3}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"N={n}", "-D", "nel=5")
+    assert rc == 0 and ": ok " in out, out + err
+
+
+def test_an_internal_step_error_exits_1(tmp_path, monkeypatch):
+    """The contract's exit code for an internal error is 1; a case code generation does not
+    handle was a RecipeError (2, bad input)."""
+    from looptx.codegen import unroll
+    from looptx.errors import InternalStepError
+
+    def unhandled(*a, **k):
+        raise InternalStepError("internal: cannot tell which jammed copy an instance of statement 1 is")
+    monkeypatch.setattr(unroll, "_fixed_copies", unhandled)
+    src, rec = tmp_path / "ice.c", tmp_path / "r.yaml"
+    src.write_text(ICE)
+    rec.write_text("steps:\n  - unroll_jam: {stmt: 1, loop: i, factor: 3}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-D", "N=7")
+    assert rc == 1 and "internal: cannot tell" in err, err

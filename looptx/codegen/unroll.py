@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from looptx import ir
 from looptx.codegen import ast as K
-from looptx.errors import RecipeError
+from looptx.errors import InternalStepError, RecipeError
 from looptx.frontend.names import to_user
 from looptx.poly.jam_locals import (copy_name, copy_number, jam_control, jam_offsets, jam_renames, root_of,
                                     strip_start)
@@ -118,7 +118,7 @@ def unroll_for(node: K.For, trip: int, names: frozenset = frozenset(), tag: str 
     strip's first copy, where copies are counted from it (_point_start)."""
     ub = _upper(node)
     if ub is None or node.step <= 0:
-        raise RecipeError("internal: cannot unroll a loop of unexpected shape",
+        raise InternalStepError("internal: cannot unroll a loop of unexpected shape",
                           hint="please report this recipe")
     base = strip if strip is not None else _aligned_base(node, ub, trip)
     copies = []
@@ -307,7 +307,7 @@ def _point_start(node: K.For, variant: Variant, renames: dict, where: tuple, con
             # unroll_jam t): its first iteration starts the first strip
             return ()
         if base is None:
-            raise RecipeError(f"internal: cannot tell which jammed copy an instance of statement {leaf.stmt} is",
+            raise InternalStepError(f"internal: cannot tell which jammed copy an instance of statement {leaf.stmt} is",
                               hint="please report this recipe; unrolling the inner loop by a factor that "
                                    "divides its trip count avoids it")
     return () if K.simplify(ir.Bin("-", node.init, base)) == ir.Num("0") else ("strip", base)
@@ -348,34 +348,42 @@ def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozense
         return node
     iters = variant.scop.statements[node.stmt].iterators
     values = {it: t for it, t in zip(iters, map(_isl_text, node.iters)) if t is not None}
-    info, split = [], None
+    info, splits = [], []
     for p in fixed:
         d = next((q.dims[p] for _, q in variant.pieces_of(node.stmt) if p < len(q.dims)), None)
         tag = to_user(d.name.rstrip("'")) if isinstance(d, LoopDim) else ""
         k = copy_number(variant, node.stmt, p, values, where)
-        if k is None and split is None:
-            split = (p, tag)        # the copy varies with the loops around: one branch per copy
-            continue
         if k is None:
-            raise RecipeError(f"internal: cannot tell which jammed copy an instance of statement {node.stmt} is",
+            splits.append((p, tag))     # the copy varies with the loops around: one branch per copy
+            continue
+        info.append((p, k, tag, renames[(node.stmt, p)]))
+    # per varying jam, (the test that picks a copy, or None where it is known; the copy); two
+    # jams with remainder strips each (NekRS's axhelm at p_Nq = 7) nest their branches
+    choices = []
+    for p, tag in splits:
+        point, offsets = jam_offsets(variant, node.stmt, p)
+        base = strip_start(variant, node.stmt, p, values, where)
+        if point not in iters or base is None or not offsets:
+            raise InternalStepError(f"internal: cannot tell which jammed copy an instance of statement {node.stmt} is",
                               hint="please report this recipe; unrolling the inner loop by a factor that "
                                    "divides its trip count avoids it")
-        info.append((p, k, tag, renames[(node.stmt, p)]))
-    if split is None:
-        return K.Mark(_FIXED, node, tuple(info))
-    p, tag = split
-    point, offsets = jam_offsets(variant, node.stmt, p)
-    base = strip_start(variant, node.stmt, p, values, where)
-    if point not in iters or base is None or not offsets:
-        raise RecipeError(f"internal: cannot tell which jammed copy an instance of statement {node.stmt} is",
-                          hint="please report this recipe; unrolling the inner loop by a factor that "
-                               "divides its trip count avoids it")
-    offset = K.simplify(ir.Bin("-", node.iters[iters.index(point)], base))
-    copies = [(k, o, K.Mark(_FIXED, node, tuple(info) + ((p, k, tag, renames[(node.stmt, p)]),)))
-              for k, o in enumerate(offsets)]
-    if isinstance(offset, ir.Num):          # the copy is known after all: no `if (0 == 1)`
-        return next((m for _, o, m in copies if str(o) == offset.text), K.Block(()))
-    return K.Block(tuple(K.If(K.simplify_cond(ir.Bin("==", offset, ir.Num(str(o)))), m) for _, o, m in copies))
+        offset = K.simplify(ir.Bin("-", node.iters[iters.index(point)], base))
+        copies = [(o, (p, k, tag, renames[(node.stmt, p)])) for k, o in enumerate(offsets)]
+        if isinstance(offset, ir.Num):          # the copy is known after all: no `if (0 == 1)`
+            known = [c for o, c in copies if str(o) == offset.text]
+            if not known:
+                return K.Block(())
+            choices.append([(None, known[0])])
+        else:
+            choices.append([(K.simplify_cond(ir.Bin("==", offset, ir.Num(str(o)))), c) for o, c in copies])
+
+    def branches(n: int, chosen: tuple) -> K.Node:
+        if n == len(choices):
+            return K.Mark(_FIXED, node, tuple(info) + chosen)
+        if choices[n][0][0] is None:
+            return branches(n + 1, chosen + (choices[n][0][1],))
+        return K.Block(tuple(K.If(cond, branches(n + 1, chosen + (c,))) for cond, c in choices[n]))
+    return branches(0, ())
 
 
 def _copies_named(node: K.Node, outside: int) -> K.Node:
@@ -482,7 +490,7 @@ def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozense
         tag = to_user(d.name.rstrip("'")) if d is not None else ""
         if info is not None and info[2]:
             if start:
-                raise RecipeError("internal: a strip of a jam that starts past its first copy",
+                raise InternalStepError("internal: a strip of a jam that starts past its first copy",
                                   hint="please report this recipe")
             return strip_mine(node, info[0], info[1], info[4], names, tag)
         span = _const(ir.Bin("-", _upper(node), node.init)) if _upper(node) is not None else None
