@@ -261,3 +261,36 @@ def test_an_internal_step_error_exits_1(tmp_path, monkeypatch):
     rec.write_text("steps:\n  - unroll_jam: {stmt: 1, loop: i, factor: 3}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec, "-D", "N=7")
     assert rc == 1 and "internal: cannot tell" in err, err
+
+
+TWO_NESTS = """void f(int n, int m, double *restrict a, double *restrict b, double *restrict c)
+{
+  int e, i;
+  double t;
+#pragma scop
+  for (e = 0; e < n; e++) {
+    for (i = 0; i < m; i++)
+      a[e*m + i] = 2.0 * b[e*m + i];
+    for (i = 0; i < m; i++) {
+      t = a[e*m + i] + 1.0;
+      c[e*m + i] = t * t;
+    }
+  }
+#pragma endscop
+}
+"""
+
+
+def test_omp_for_privatizes_in_the_nest_that_uses_the_variable(tmp_path):
+    """Probe 83 G2 (Nekbone's ax_e): omp_for on the element loop, named through statement 0,
+    with t private, privatized t at statement 0's own loop i, which holds no use of it, and
+    then refused the WAW on t; the privatize step there was a silent no-op."""
+    src, rec = tmp_path / "f.c", tmp_path / "r.yaml"
+    src.write_text(TWO_NESTS)
+    rec.write_text("steps:\n  - omp_for: {stmt: 0, loop: e, private: [t]}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=5", "-D", "m=7", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and ": ok " in out, out + err
+    rec.write_text("steps:\n  - privatize: {stmt: 0, var: t, at: i}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "step 1 (privatize): error: loop 'i' around statement 0 (line 8) holds no use of 't'" in err \
+        and "privatize: {stmt: 1, var: t, at: i}" in err, err

@@ -42,7 +42,7 @@ from looptx.frontend.region_items import count_statements, enclosing_function, i
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, end_position, note_dropped_pragmas,
                                      orio_loop_code, scan, scan_comments)
 from looptx.frontend.normalise import normalise
-from looptx.frontend.symbols import DeclCollector, Symbol, arithmetic_type, c_text, int_var, symbol_of, typedef_words
+from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, arithmetic_type, c_text, int_var, symbol_of, typedef_words
 from looptx.poly.scop import Scop
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
@@ -334,8 +334,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # function takes in its place
         read_before = {n.name for n in nodes(fdef.body) if isinstance(n, c_ast.ID) and n.coord
                        and where(n) < src.pos(r.start)}
-        # (a typedef as the type it names: the .cu's host function has no `CeedInt`)
-        param_types = tuple((sym.name, arithmetic_type(sym.ctype, symbols.get), sym.dims, sym.is_const) for sym in
+        # (a typedef of the file as the type it names: the .cu's host function has no `CeedInt`;
+        # <stdint.h>'s are kept, which the .cu includes)
+        param_types = tuple((sym.name, sym.ctype if set(sym.ctype.split()) & ARITH_WORDS else
+                             arithmetic_type(sym.ctype, symbols.get), sym.dims, sym.is_const) for sym in
                             (symbol_of(p) for p in params_decl if isinstance(p, c_ast.Decl) and p.name)
                             if sym is not None and sym.kind in ("var", "array") and sym.name not in read_before)
         int_params = tuple(sym.name for sym in (symbol_of(p) for p in params_decl if isinstance(p, c_ast.Decl) and p.name)

@@ -84,6 +84,12 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
     depth = s.iterators.index(at) + 1
     loop = s.schedule[:2 * depth]
     inside = {u.id for u in users if tuple(u.schedule[:2 * depth]) == tuple(loop)}
+    if not inside:
+        around = next((u for u in users if at in u.iterators), users[0])
+        raise RecipeError(f"loop '{to_user(at)}' around statement {stmt} (line {s.line}) holds no use of "
+                          f"'{to_user(var)}'",
+                          hint=f"name a statement that uses it: privatize: {{stmt: {around.id}, var: {to_user(var)}, "
+                               f"at: {to_user(at) if at in around.iterators else 'LOOP'}}}")
     if len(inside) < len(users):
         # Reused elsewhere in the region (deriche's ym1, set again by the next nest): the uses
         # inside the loop become a variable of their own, if no value passes between them and

@@ -77,7 +77,9 @@ def omp_for_step(v: Variant, st: Step) -> Variant:
             inner = S.loop_names(v, deeper[1])
             if at in inner and deeper[0] in inner[inner.index(at) + 1:]:
                 try:
-                    v = PV.privatize(v, st["stmt"], to_model(var), deeper[0])
+                    # the nest's own statement: the step's may be in another nest under the
+                    # parallel loop, whose loop of that name holds no use (Nekbone's ax_e)
+                    v = PV.privatize(v, deeper[1], to_model(var), deeper[0])
                     continue
                 except RecipeError:
                     pass
