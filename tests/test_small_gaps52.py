@@ -294,3 +294,40 @@ def test_omp_for_privatizes_in_the_nest_that_uses_the_variable(tmp_path):
     rc, out, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "step 1 (privatize): error: loop 'i' around statement 0 (line 8) holds no use of 't'" in err \
         and "privatize: {stmt: 1, var: t, at: i}" in err, err
+
+
+CONST_FROM_MACRO = """#define LX1 8
+void f(int nelt, double D[LX1][LX1], double u[][LX1][LX1], double ur[][LX1][LX1])
+{
+  const int nx = LX1;
+  const int nx1 = nx - 1;
+  int e, i, l;
+#pragma scop
+  for (e = 0; e < nelt; e++)
+    for (i = 0; i <= nx1; i++)
+      for (l = 0; l < nx; l++)
+        ur[e][0][i] += D[l][i] * u[e][0][l];
+#pragma endscop
+}
+"""
+
+
+def test_a_constant_local_set_from_a_plain_define_has_its_value(tmp_path):
+    """Probe 83 G4: Nek's `const int nx = LX1;` (a plain #define) was no constant, so a full
+    unroll and a thread mapping were refused where `const int nx = 8;` worked; the output
+    checks the build keeps LX1 at 8."""
+    src, rec = tmp_path / "lg.c", tmp_path / "r.yaml"
+    src.write_text(CONST_FROM_MACRO)
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: l, factor: 0}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "#if LX1 != 8\n#error" in out and "u[e][0][7]" in out, out + err
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "nelt=3")
+    assert rc == 0 and ": ok " in out, out + err
+    rec.write_text("steps:\n  - cuda: {stmt: 0, block: [e], thread: [i]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 0 and "#if LX1 != 8" in out, err
+    # an #ifndef default is no constant: a build may give another value
+    src.write_text(CONST_FROM_MACRO.replace("#define LX1 8", "#ifndef LX1\n#define LX1 8\n#endif"))
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: l, factor: 0}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2, out

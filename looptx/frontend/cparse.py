@@ -370,7 +370,11 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # `int hs = C / NH;` before the region, with C and NH fixed: hs has a value, which the
         # model takes where the region is not affine without it (`inp + t*C3 + h*hs`)
         implied = implied_values(fdef, collector.decls, derived, {**int_macros, **defines}, r.tuning is not None)
-        constants = constant_locals(fdef, collector.decls, derived)
+        # (a plain #define is the file's in every build; an #ifndef default or a -D is not)
+        plain_macros = {k: v for k, v in int_macros.items() if to_user(k) not in overridable
+                        and k not in {to_model(d) for d in defines}}
+        constants = constant_locals(fdef, collector.decls, derived, plain_macros)
+        literal = constant_locals(fdef, collector.decls, derived)
         check_defines_agree(constants, defines, collector.decls, where, path)
         check_derived_agree(derived, {**int_macros, **defines}, defines,
                             list(collector.decls) + [e for e in ast.ext if isinstance(e, c_ast.Decl)], where, path)
@@ -466,6 +470,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        const_params=tuple(const_params) + tuple(n for n, g in globals_.items()
                                                                 if g.kind == "array" and g.is_const),
                        local_values=tuple((k, v) for k, v in constants.items() if k in scop.params),
+                       baked=scop.baked + _macros_behind(constants, literal, derived, plain_macros, scop),
                        implied_values=tuple((k, v) for k, v in implied.items() if k in scop.params
                                             and k not in dict(scop.fixed)) if r.tuning is not None else (),
                        # facts, as the function's own text gives them: dependences hold for them
@@ -534,6 +539,24 @@ def _ansi_parameters(fdef: c_ast.FuncDef) -> None:
         p.name, [], None, c_ast.IdentifierType(["int"])), None, None, coord=p.coord)
         if isinstance(p, c_ast.ID) else p for p in args.params]
     fdef.param_decls = None
+
+
+def _macros_behind(constants: dict, literal: dict, derived, macros: dict, scop) -> tuple:
+    """(macro, value) of each #define that a constant local the region reads is set from (Nek's
+    `const int nx = LX1;`): the code is made for that value, which the output checks as it does
+    for a #defined size the model takes at its value."""
+    inits = {to_model(n): init for n, init in derived}
+    todo = [k for k in constants if k not in literal and k in scop.params]
+    seen, out = set(todo), {}
+    while todo:
+        for w in re.findall(r"[A-Za-z_]\w*", str(inits.get(todo.pop(), ""))):
+            m = to_model(w)
+            if m in macros:
+                out[m] = macros[m]
+            elif m in constants and m not in literal and m not in seen:
+                seen.add(m)
+                todo.append(m)
+    return tuple((k, v) for k, v in sorted(out.items()) if k not in dict(scop.baked))
 
 
 def _defaults(text: str) -> frozenset:

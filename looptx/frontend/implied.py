@@ -256,10 +256,11 @@ def implied_values(fdef, decls, derived, fixed: dict, tuned: bool = False) -> di
     return out
 
 
-def constant_locals(fdef, decls, derived) -> dict[str, int]:
-    """The locals whose value the function's own text gives, from integer literals alone
-    (`const int K = 3;`, `int K3 = K*3;`): no build flag or call changes it."""
-    return implied_values(fdef, decls, derived, {})
+def constant_locals(fdef, decls, derived, macros: dict | None = None) -> dict[str, int]:
+    """The locals whose value the function's own text gives, from integer literals and the
+    `macros` no build changes (`const int K = 3;`, `int K3 = K*3;`, Nek's `const int nx = LX1;`
+    under a plain `#define LX1 8`): no build flag or call changes it."""
+    return implied_values(fdef, decls, derived, dict(macros or {}))
 
 
 def _integer(value) -> int | None:
