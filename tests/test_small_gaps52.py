@@ -331,3 +331,17 @@ def test_a_constant_local_set_from_a_plain_define_has_its_value(tmp_path):
     rec.write_text("steps:\n  - unroll: {stmt: 0, loop: l, factor: 0}\n")
     rc, out, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2, out
+
+
+def test_a_chill_destination_is_said_to_be_not_followed(tmp_path):
+    """Probe 83 G7: a CHiLL script's destination('out.c') was passed over in silence; the
+    output went to stdout and no file was written."""
+    src, script = tmp_path / "mv.c", tmp_path / "s.py"
+    src.write_text("#define N 16\nvoid mv(double a[N][N], double x[N], double y[N]) {\n  int i, j;\n"
+                   "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      y[i] += a[i][j] * x[j];\n}\n")
+    script.write_text("from chill import *\nsource('mv.c')\ndestination('mv_out.c')\nprocedure('mv')\nloop(0)\n"
+                      "unroll(0, 2, 4)\n")
+    rc, out, err = run_cli("transform", src, "--recipe", script)
+    assert rc == 0 and "for (" in out, err
+    assert "s.py:3: note: destination(...) is not followed" in err and "-o" in err, err
+    assert not (tmp_path / "mv_out.c").exists()

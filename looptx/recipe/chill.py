@@ -195,6 +195,10 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if name in IGNORED:
             if name == "source":
                 checks.arg_count(ln, name, tree.args)
+            if name == "destination":
+                # CHiLL writes that file; looptx's command line says where the output goes
+                note_once(ln.file, ln.line, "destination(...) is not followed: `looptx transform` writes the "
+                                            "output to stdout, or to the file given with -o", per_line=True)
             continue
         if name == "rename_index":
             rename_index(ln, [ln.value(a) for a in tree.args], aliases, created)
