@@ -345,3 +345,16 @@ def test_a_chill_destination_is_said_to_be_not_followed(tmp_path):
     assert rc == 0 and "for (" in out, err
     assert "s.py:3: note: destination(...) is not followed" in err and "-o" in err, err
     assert not (tmp_path / "mv_out.c").exists()
+
+
+def test_a_define_over_a_plain_define_for_a_cu_says_the_cu(tmp_path):
+    """Probe 83 G8: `transform --target cuda -D LX1=10` over `#define LX1 8` noted that the -D
+    holds in looptx's harness, which transform does not build; it holds for the .cu alone."""
+    src, rec = tmp_path / "s.c", tmp_path / "r.yaml"
+    src.write_text("#define LX1 8\nvoid s(int n, double *restrict a)\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n"
+                   "    for (int j = 0; j < LX1; j++)\n      a[i * LX1 + j] *= 2.0;\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - cuda: {stmt: 0, block: [i], thread: [j]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "LX1=10")
+    assert rc == 0 and "#define LX1 10" in out, err
+    assert "note: -D LX1=10 sets 'LX1' for the .cu alone (it #defines LX1 itself): this #define sets it to 8" in err
+    assert "harness" not in err, err

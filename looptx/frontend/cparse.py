@@ -188,7 +188,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     if for_file and pp.overridden:
         raise pp.overridden[0].error()
     for o in pp.overridden:
-        note_once(o.file, o.line, o.note(), col=o.col)
+        note_once(o.file, o.line, o.note(cu=pin_macros), col=o.col)
     parse_text = _with_decls(pp.text, decls)
     # cpp collapses blanks; columns are mapped back through the comment-free text that cpp
     # read, since a comment on the line (a begin marker before the code) is not in its output

@@ -373,10 +373,11 @@ class Overridden:
                                 f"may override: #ifndef {self.name} ... #endif",
                            file=self.file, line=self.line, col=self.col)
 
-    def note(self) -> str:
+    def note(self, cu: bool = False) -> str:
         # looptx run and search build a harness of their own, which #defines the sizes: there
-        # the -D does hold, as a smaller size to validate at
-        return (f"-D {self.name}={self.given} sets '{self.name}' in looptx's own harness only: this #define "
+        # the -D does hold, as a smaller size to validate at; so does a .cu
+        where = f"for the .cu alone (it #defines {self.name} itself)" if cu else "in looptx's own harness only"
+        return (f"-D {self.name}={self.given} sets '{self.name}' {where}: this #define "
                 f"sets it to {self.body}, which a build of the file keeps")
 
 
