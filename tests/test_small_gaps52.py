@@ -358,3 +358,17 @@ def test_a_define_over_a_plain_define_for_a_cu_says_the_cu(tmp_path):
     assert rc == 0 and "#define LX1 10" in out, err
     assert "note: -D LX1=10 sets 'LX1' for the .cu alone (it #defines LX1 itself): this #define sets it to 8" in err
     assert "harness" not in err, err
+
+
+def test_run_refuses_known_facts_that_the_default_sizes_break(tmp_path):
+    """Probe 85 G1: `known: N % 4 == 0` over `#ifndef N / #define N 10`: run built the harness
+    at 10, without the #error the output has, and reported a wrong result (exit 1)."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("#ifndef N\n#define N 10\n#endif\ndouble A[N];\nvoid k(void)\n{\n#pragma scop\n"
+                   "    for (int i = 0; i < N; i++)\n        A[i] = A[i] * 2.0;\n#pragma endscop\n}\n")
+    rec.write_text('steps:\n  - known: {facts: ["N % 4 == 0"]}\n  - unroll: {stmt: 0, loop: i, factor: 4}\n')
+    rc, out, err = run_cli("run", src, "--recipe", rec)
+    assert rc == 2 and "r.yaml:2: error: the known facts N % 4 == 0 do not hold at the sizes this run builds " \
+        "with (N=10)" in err and "--define" in err, out + err
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "N=12")
+    assert rc == 0 and ": ok " in out, out + err

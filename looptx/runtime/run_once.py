@@ -8,6 +8,7 @@ import os
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError, note_once, notes_muted
+from looptx.frontend.names import to_user
 from looptx.runtime.cpu import RegionRun, build_shared, compiler_version, time_region
 from looptx.runtime.evaluators import CEvaluator, CPayload, _code_hash, original_source
 from looptx.search.evaluate import Prepared, summarize_times
@@ -52,6 +53,7 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
         from looptx.pipeline import at_point
         at_point(e, bindings if recipe is None else None)
         raise
+    _refuse_broken_macro_facts(ev, dict(bindings), rec, payload)
     if isolate:
         import tempfile
         from looptx.runtime.worker import run_isolated
@@ -81,6 +83,25 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
                  "regions": len(prog.scops), "region": region, "sizes": dict(defines),
                  "code_hash": _code_hash(payload)})
     return base
+
+
+def _refuse_broken_macro_facts(ev: CEvaluator, bindings, rec, payload: CPayload) -> None:
+    """A known fact on #defined sizes (`N % 4 == 0`) that the sizes this run builds with break
+    (an #ifndef default of 10): the output stops such a build with #error, so there is no code
+    to validate; run says so, as it does for a -D that breaks it, instead of a wrong result."""
+    variant = ev.variant(bindings, rec)[0]
+    scop = variant.scop
+    if not scop.macro_facts:
+        return
+    values = {p: v for p, v in payload.signature.values if p in scop.params}
+    if not variant.context.intersect_params(scop.params_where(f"{p} = {int(v)}" for p, v in values.items())).is_empty():
+        return
+    sizes = ", ".join(f"{to_user(p)}={v}" for p, v in values.items())
+    raise LooptxError(f"the known facts {', '.join(scop.macro_facts)} do not hold at the sizes this run builds "
+                      f"with ({sizes}), and the output stops such a build with #error",
+                      hint="give sizes that meet them with --define, or drop the facts",
+                      file=rec.file if rec is not None and rec.file else ev.path,
+                      line=next((st.line for st in rec.steps if st.name == "known"), None) if rec is not None else None)
 
 
 def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: bool,
