@@ -372,3 +372,27 @@ def test_run_refuses_known_facts_that_the_default_sizes_break(tmp_path):
         "with (N=10)" in err and "--define" in err, out + err
     rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "N=12")
     assert rc == 0 and ": ok " in out, out + err
+
+
+def test_a_part_a_peel_left_without_the_loop_is_named_as_such():
+    """Probe 85 G2: at N = 1, M = 2 a later split named loop 'jj' of statement 5, and the error
+    said it had no such loop while listing 'jj' among its loops (the first part's)."""
+    data = Path(__file__).resolve().parent / "data" / "gaps52"
+    rc, out, err = run_cli("run", data / "nojj.c", "--recipe", data / "nojj.yaml", "-D", "N=1", "-D", "M=2")
+    assert rc == 2 and "step 3 (split): error: statement 5 is in parts (a peel or split made them), and one " \
+        "of them has no loop named 'jj' (its loops: i, j)" in err, out + err
+
+
+def test_collapse_of_more_loops_than_the_nest_has_is_refused_at_its_step(tmp_path):
+    """Probe 85 G3: collapse(2) on the innermost loop passed its step and failed in code
+    generation, located in the C file with another reason."""
+    src, rec = tmp_path / "c.c", tmp_path / "r.yaml"
+    src.write_text("void k(int N, double A[N][N], double x[N])\n{\n#pragma scop\n    for (int i = 0; i < N; i++)\n"
+                   "        for (int j = 0; j < N; j++)\n            A[i][j] += x[j];\n#pragma endscop\n}\n")
+    rec.write_text('steps:\n  - pragma: {stmt: 0, loop: j, text: "omp parallel for collapse(2)"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "r.yaml:2: step 1 (pragma): error: '#pragma omp parallel for collapse(2)' collapses 2 " \
+        "loops, but statement 0 has 1 from loop 'j' inwards (j)" in err, err
+    rec.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for collapse(2)"}\n')
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "N=9", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and ": ok " in out, out + err

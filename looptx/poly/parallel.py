@@ -81,6 +81,11 @@ def add_pragma(v: Variant, stmt: int, loop, text: str) -> Variant:
     for k, pos in sharing(v, stmt, name):
         q = pieces[k]
         d = q.dims[pos]
+        inner = [x.name for x in q.dims[pos:] if isinstance(x, LoopDim)]
+        if collapsed(text) > len(inner):
+            raise RecipeError(f"'#pragma {text}' collapses {collapsed(text)} loops, but statement {q.stmt} has "
+                              f"{len(inner)} from loop '{to_user(name)}' inwards ({', '.join(map(to_user, inner))})",
+                              hint="put the pragma on an outer loop, or collapse fewer loops")
         other = next((p for p in d.pragmas if p != text and (_loop_directive(p) or _loop_directive(text))), None)
         if other is not None:
             # C takes an OpenMP or OpenACC loop construct right before its `for`: gcc refuses

@@ -52,6 +52,12 @@ def locate(v: Variant, stmt: int, name: str, hidden: bool = False) -> list[tuple
     for k, p in _pieces(v, stmt):
         pos = p.position_of(name, hidden)
         if pos is None:
+            own = ", ".join(d.name for d in p.dims if isinstance(d, LoopDim)) or "none"
+            if any(q.position_of(name, hidden) is not None for _, q in _pieces(v, stmt)):
+                # a peel or split left a part without it (its loop ran one iteration at these sizes)
+                raise RecipeError(f"statement {stmt} is in parts (a peel or split made them), and one of them "
+                                  f"has no loop named '{name}' (its loops: {own})",
+                                  hint="name a loop every part has, or give this step before the peel or split")
             names = ", ".join(loop_names(v, stmt)) or "none"
             raise RecipeError(f"statement {stmt} has no loop named '{name}'",
                               hint=f"its loops, outermost first: {names}")
