@@ -9,6 +9,7 @@ from looptx.errors import LegalityError, LooptxError, RecipeError, note_once, sp
 from looptx.frontend.names import spelled_members, to_model, to_user
 from looptx.poly import deps as D
 from looptx.poly.jam_locals import copy_cells
+from looptx.poly.combine import combine
 from looptx.poly import nonsingular as NS
 from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
@@ -419,7 +420,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
     "scale": lambda v, st: NS.scale(v, st["stmt"], st["loop"], st["by"]),
     "nonsingular": lambda v, st: NS.nonsingular(v, st.get("stmt", 0), st["matrix"]),
-    "combine": lambda v, st: S.combine(v, st["stmt"], st["loops"], _new_loop_name(v, st, st.get("name") or to_model(
+    "combine": lambda v, st: combine(v, st["stmt"], st["loops"], _new_loop_name(v, st, st.get("name") or to_model(
         "".join(to_user(S.resolve_name(v, st["stmt"], x)) for x in st["loops"])), "name")),
     "known": _known,
     "privatize": lambda v, st: PV.privatize(v, st.get("stmt"), st["var"], st["at"]),
