@@ -396,3 +396,15 @@ def test_collapse_of_more_loops_than_the_nest_has_is_refused_at_its_step(tmp_pat
     rec.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for collapse(2)"}\n')
     rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "N=9", "--cflags", "-O2 -fopenmp")
     assert rc == 0 and ": ok " in out, out + err
+
+
+def test_a_copy_clause_naming_a_variable_the_loop_does_not_use_is_refused(tmp_path):
+    """Probe 85 G4: firstprivate(t) on a loop that does not use t (a local of another nest)
+    was kept, and the copy read an uninitialized variable."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void k(int N, double a[N], double b[N], double c[N])\n{\n#pragma scop\n"
+                   "    for (int i = 0; i < N; i++) {\n        double t = a[i] * 2.0;\n        b[i] = t + 1.0;\n    }\n"
+                   "    for (int i = 0; i < N; i++)\n        c[i] = a[i] + 1.0;\n#pragma endscop\n}\n")
+    rec.write_text('steps:\n  - pragma: {stmt: 2, loop: i, text: "omp parallel for firstprivate(t)"}\n')
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "step 1 (pragma): error: 't' in 'firstprivate(t)' is not used in loop 'i'" in err, err

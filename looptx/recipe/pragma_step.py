@@ -111,6 +111,21 @@ _PRIVATE_CLAUSE = re.compile(r"\s*,?\s*(?<![\w])private\s*\(([^()]*)\)")
 _COPY_CLAUSE = re.compile(r"\b(?:first|last)private\s*\(([^()]*)\)")
 
 
+def _copies_used(v: Variant, st: Step, text: str) -> None:
+    """A firstprivate or lastprivate name the loop does not use (a local of another nest of the
+    region, out of scope there in the user's code) would copy a value that is not the loop's."""
+    if not _COPY_CLAUSE.search(text) or not PL.takes_data_clauses(text):
+        return
+    name = S.resolve_name(v, st["stmt"], st["loop"])
+    used = {a.array for k, _ in S.sharing(v, st["stmt"], name) for a in v.scop.statements[v.pieces[k].stmt].accesses}
+    for m in _COPY_CLAUSE.finditer(text):
+        for x in (x.strip() for x in m.group(1).split(",") if x.strip()):
+            members = {k for k, chain in v.scop.member_chains().items() if chain.startswith(f"{x}.")}
+            if to_model(x) not in used and not members & used:
+                raise st.error(f"'{x}' in '{m.group(0)}' is not used in loop '{to_user(name)}'",
+                               "drop it from the clause: the loop reads and writes no such variable")
+
+
 def _read_after(scop, var: str) -> bool:
     """The function reads what the region leaves in the scalar `var` (privatize's refusal)."""
     arr = next((a for a in scop.arrays if a.name == var), None)
@@ -139,6 +154,7 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
             check_sections(v.scop, [v.scop.statements[k] for k in sorted(inside)], text, name)
         except RecipeError as e:
             raise st.error(e.what, e.hint) from None
+    _copies_used(v, st, text)
     rest = _PRIVATE_CLAUSE.sub("", text)
     # firstprivate and lastprivate stay as written (the output names nothing twice); what
     # they name needs the same check, since a copy per thread is only right where each
