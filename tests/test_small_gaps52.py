@@ -408,3 +408,41 @@ def test_a_copy_clause_naming_a_variable_the_loop_does_not_use_is_refused(tmp_pa
     rec.write_text('steps:\n  - pragma: {stmt: 2, loop: i, text: "omp parallel for firstprivate(t)"}\n')
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "step 1 (pragma): error: 't' in 'firstprivate(t)' is not used in loop 'i'" in err, err
+
+
+F2C_STATIC = """typedef int integer;
+typedef double doublereal;
+int scal_(integer *n, integer *m, doublereal *a)
+{
+    integer a_dim1, a_offset, i__1, i__2;
+    static integer i__, j;
+    a_dim1 = *n;
+    a_offset = 1 + a_dim1;
+    a -= a_offset;
+    i__1 = *m;
+    for (j = 1; j <= i__1; ++j) {
+        i__2 = *n;
+        for (i__ = 1; i__ <= i__2; ++i__) {
+            a[i__ + j * a_dim1] *= 2.;
+        }
+    }
+    return 0;
+}
+"""
+
+
+def test_f2c_static_counters_get_no_final_values_nest(tmp_path):
+    """Probe 84 G5: f2c's `static integer i__, j;` made the output run the whole nest again,
+    empty, after the region to leave the counters' final values, which no call reads (each
+    call's loops set them first)."""
+    src, rec = tmp_path / "scal.c", tmp_path / "r.yaml"
+    src.write_text(F2C_STATIC)
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i__, factor: 2}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--function", "scal_")
+    assert rc == 0 and "the values the loops leave" not in out, out + err
+    rc, out, err = run_cli("run", src, "--recipe", rec, "--function", "scal_", "-D", "n__0=7", "-D", "m__0=5")
+    assert rc == 0 and ": ok " in out, out + err
+    # a static read after the region keeps its value
+    src.write_text(F2C_STATIC.replace("    return 0;", "    return j;"))
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--function", "scal_")
+    assert rc == 0 and "the value the loops leave" in out, out + err

@@ -64,12 +64,33 @@ def needed_iterators(fdef: c_ast.FuncDef, items: list, live: dict, hi, where) ->
                 needed.add(name)    # a global: other functions may read it
             continue
         why = live[name][0]
+        if why.endswith("value outlives the call") and _counter_only(fdef, items, name):
+            continue
         # only a use after the region can be a plain assignment that discards the value (an
         # address taken, a static, a goto, a loop around the region keep it)
         if why and (around or not why.endswith("after the region")
                     or not _assigned_first(fdef, name, hi, where)):
             needed.add(name)
     return needed
+
+
+def _counter_only(fdef: c_ast.FuncDef, items: list, name: str) -> bool:
+    """f2c's `static integer i, j;`: a static the function uses only as the counter of the
+    region's loops, inside them, whose value no call reads (each sets it before reading it),
+    and whose address it does not take."""
+    region = {id(m) for it in items for m, _ in _walk(it)}
+    counted: set[int] = set()           # nodes inside a loop that counts with `name`
+    for it in items:
+        for n, _ in _walk(it):
+            if isinstance(n, c_ast.For) and _own_iterator(n) == name:
+                counted |= {id(m) for m, _ in _walk(n)}
+    for n, parent in _walk(fdef.body):
+        if isinstance(n, c_ast.ID) and n.name == name and not (isinstance(parent, c_ast.StructRef)
+                                                               and parent.field is n):
+            if id(n) not in region or id(n) not in counted or \
+                    isinstance(parent, c_ast.UnaryOp) and parent.op == "&":
+                return False
+    return True
 
 
 class _Header:
