@@ -446,3 +446,18 @@ def test_f2c_static_counters_get_no_final_values_nest(tmp_path):
     src.write_text(F2C_STATIC.replace("    return 0;", "    return j;"))
     rc, out, err = run_cli("transform", src, "--recipe", rec, "--function", "scal_")
     assert rc == 0 and "the value the loops leave" in out, out + err
+
+
+def test_an_isl_computation_that_outgrows_its_memory_is_an_overrun(monkeypatch):
+    """Probe 82 G3: omp_for on the tile loop of Pluto's time-tiled jacobi-1d made isl's exact
+    dependence analysis grow to 11 GB before its operation budget ran out. The memory a budget
+    may add is capped (1 GiB here), and the overrun is the one-line advice to fix the sizes;
+    the process's limit comes back after."""
+    import resource
+    import looptx.poly.budget as B
+    monkeypatch.setattr(B, "_GIB", 1)
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    data = Path(__file__).resolve().parent / "data" / "gaps52"
+    rc, out, err = run_cli("transform", data / "j1d_pluto.c", "--recipe", data / "j1d_omp.yaml")
+    assert rc == 2 and "the exact dependence analysis of region 0 is too expensive" in err, err
+    assert resource.getrlimit(resource.RLIMIT_AS) == before

@@ -13,7 +13,8 @@ import islpy as isl
 from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import RecipeError
-from looptx.poly.scop import isl_budget, items, union_maps
+from looptx.poly.budget import isl_budget
+from looptx.poly.scop import items, union_maps
 from looptx.poly.trips import strip_table, strips, unroll_groups
 from looptx.poly.variant import Variant
 

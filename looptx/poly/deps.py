@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import islpy as isl
 
 from looptx.errors import SourceError
-from looptx.poly.scop import Scop, Statement, isl_budget, union_maps, union_sets
+from looptx.poly.budget import isl_budget
+from looptx.poly.scop import Scop, Statement, union_maps, union_sets
 
 SMALL_SIZES = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 64)
 MAX_OPERATIONS = 100_000_000       # isl operations for one region's analysis (tens of seconds)

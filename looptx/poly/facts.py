@@ -42,7 +42,7 @@ def nonneg_fact(scop, sid: int, cond: str) -> str | None:
     if not cond.endswith(" >= 0"):
         return None
     s = scop.statements[sid]
-    from looptx.poly.scop import isl_budget
+    from looptx.poly.budget import isl_budget
     try:
         # isl-generated code (`(c2 - c3) / 2` under `(c2 + 1) % 4` guards) makes domains whose
         # minimum isl may search for minutes: past the budget there is no fact

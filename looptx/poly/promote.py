@@ -18,7 +18,7 @@ from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
-from looptx.poly.scop import isl_budget
+from looptx.poly.budget import isl_budget
 from looptx.poly.variant import Variant
 from looptx.poly.promote_checks import (check_slots, check_unguarded, invariant_refs,
                                          register_stride, tile_low)

@@ -6,7 +6,6 @@ cached on the instance (never pickled: a worker process rebuilds them from the t
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -22,20 +21,6 @@ from looptx.errors import SourceError
 def items(lst) -> list:
     """isl *List objects are not iterable in islpy (pitfall 4)."""
     return [lst.get_at(i) for i in range(len(lst))]
-
-
-@contextmanager
-def isl_budget(operations: int):
-    """isl's operation count capped for a block: an overrun raises isl.Error, which the caller
-    reports at its place, instead of running for minutes.  The previous cap comes back after."""
-    ctx = isl.DEFAULT_CONTEXT
-    before = ctx.get_max_operations()
-    ctx.set_max_operations(operations)
-    ctx.reset_operations()
-    try:
-        yield
-    finally:
-        ctx.set_max_operations(before)
 
 
 def union_maps(u: isl.UnionMap) -> list[isl.Map]:
