@@ -461,3 +461,14 @@ def test_an_isl_computation_that_outgrows_its_memory_is_an_overrun(monkeypatch):
     rc, out, err = run_cli("transform", data / "j1d_pluto.c", "--recipe", data / "j1d_omp.yaml")
     assert rc == 2 and "the exact dependence analysis of region 0 is too expensive" in err, err
     assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
+def test_a_failed_code_generation_blames_unrolling_only_where_a_step_unrolled():
+    """Probe 82 G4: isl's own diamond-tiled jacobi-1d, with no recipe, ran out of operations
+    in code generation, and the hint said to unroll less."""
+    from types import SimpleNamespace as NS
+    from looptx.poly.astgen import _codegen_hint
+    scop = NS(params=("T", "N"), fixed=())
+    assert _codegen_hint(NS(history=(), scop=scop)) == "fix the sizes with --define (e.g. --define T=64)"
+    assert "unroll" in _codegen_hint(NS(history=("tile: {stmt: 0}", "unroll: {stmt: 0, loop: i, factor: 8}"),
+                                        scop=scop))

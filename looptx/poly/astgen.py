@@ -254,8 +254,7 @@ class _Builder:
                 scop = self.v.scop
                 raise RecipeError(f"code generation of region {scop.region} failed "
                                   f"({_isl_reason(e)})",
-                                  hint="too much unrolling? use smaller unroll factors",
-                                  **scop.where()) from None
+                                  hint=_codegen_hint(self.v), **scop.where()) from None
             raise e
         from looptx.codegen.dead_loads import without_dead_loads
         from looptx.codegen.guards import pruned
@@ -373,3 +372,13 @@ def build(variant: Variant):
     """(KernelAST, promotion plan): printers need the plan's buffers to declare them."""
     b = _Builder(variant)
     return b.build(), b.plan
+
+
+def _codegen_hint(v) -> str:
+    """What to try where isl could not write the code: the unroll factors where steps unrolled,
+    the sizes where none did (isl's own output of a diamond-tiled stencil, symbolic sizes)."""
+    if any(h.split(":")[0].strip() in ("unroll", "unroll_jam", "unroll_to_depth") for h in v.history):
+        return "too much unrolling? use smaller unroll factors"
+    free = [p for p in v.scop.params if p not in dict(v.scop.fixed)]
+    return (f"fix the sizes with --define (e.g. --define {free[0]}=64)" if free else
+            "simplify the recipe, or transform the loops in smaller parts")
