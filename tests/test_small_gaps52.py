@@ -472,3 +472,99 @@ def test_a_failed_code_generation_blames_unrolling_only_where_a_step_unrolled():
     assert _codegen_hint(NS(history=(), scop=scop)) == "fix the sizes with --define (e.g. --define T=64)"
     assert "unroll" in _codegen_hint(NS(history=("tile: {stmt: 0}", "unroll: {stmt: 0, loop: i, factor: 8}"),
                                         scop=scop))
+
+
+PBOOL = """typedef enum { PETSC_FALSE, PETSC_TRUE } PetscBool;
+typedef int PetscInt;
+typedef const PetscInt cidx_t;
+typedef double PetscScalar;
+void scalecols(PetscInt m, cidx_t n, PetscBool zero, const PetscScalar *restrict d, PetscScalar *restrict a)
+{
+#pragma scop
+  for (PetscInt i = 0; i < m; i++)
+    for (PetscInt j = 0; j < n; j++)
+      if (zero)
+        a[i * n + j] = 0.0;
+      else
+        a[i * n + j] = a[i * n + j] * d[j];
+#pragma endscop
+}
+"""
+
+
+def test_defined_sizes_of_enum_and_qualified_typedef_types_are_checked(tmp_path):
+    """Probe 86 G1/G2: a -D of PETSc's PetscBool flag (an enum typedef) or of a size of a
+    typedef chain with a qualifier (`typedef const PetscInt cidx_t;`) was assumed with no check,
+    and the .cu's host function dropped the enum-typed parameter."""
+    src, rec = tmp_path / "p.c", tmp_path / "r.yaml"
+    src.write_text(PBOOL)
+    rc, out, err = run_cli("transform", src, "-D", "zero=1", "-D", "n=8")
+    assert rc == 0 and "if (n == 8 && zero == 1) {" in out, out
+    # (d is read in the branch zero = 1 drops: its count is given)
+    rec.write_text("steps:\n  - cuda: {stmt: 0, block: [i], thread: [j], sizes: {d: n}}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "zero=1", "-D", "n=8")
+    assert rc == 0 and "scalecols_host_status(int m, int lx_given_n, int lx_given_zero, const double " in out, out
+    assert "if (lx_given_zero != 1) return (int)cudaErrorInvalidValue;" in out
+
+
+def test_a_double_bound_fixed_by_define_is_checked(tmp_path):
+    """Probe 86 G1f: `for (i = 0; i < len; i++)` with `double len` and -D len=8 gave a loop to 8
+    with no check; a floating value that only enters the statements stays unguarded."""
+    src = tmp_path / "r.c"
+    src.write_text("void ramp(double len, double beta, const double *restrict x, double *restrict y)\n{\n"
+                   "#pragma scop\n  for (int i = 0; i < len; i++)\n    y[i] = beta * x[i];\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("transform", src, "-D", "len=8", "-D", "beta=3")
+    assert rc == 0 and "if (len == 8) {" in out and "beta ==" not in out, out + err
+
+
+def test_long_double_data_is_refused_for_cuda(tmp_path):
+    """Probe 86 G4: device code reads a long double as an 8-byte double while the host copies
+    16-byte elements."""
+    src, rec = tmp_path / "ld.c", tmp_path / "r.yaml"
+    src.write_text("void s(int n, long double *restrict a)\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n"
+                   "    a[i] = 2 * a[i];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32}\n  - cuda: {stmt: 0, block: [ii], thread: [i]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 2 and "ld.c:1:37: error: 'a' is of type 'long double', which CUDA device code reads as 'double'" in err, err
+
+
+ENUM_SIZE = """enum { NCOMP = 3 };
+void f(int n, const double *restrict u, double *restrict v)
+{
+#pragma scop
+  for (int e = 0; e < n; e++)
+    for (int c = 0; c < NCOMP; c++)
+      v[e * NCOMP + c] = 2.0 * u[e * NCOMP + c];
+#pragma endscop
+}
+"""
+
+
+def test_an_enumerator_size(tmp_path):
+    """Probe 86 G5: -D NCOMP=3 of an enumerator gave `#if NCOMP != 3 #error`, which an #if reads
+    as 0 != 3 and always stops the build; the .cu's host function took NCOMP as an extra
+    argument, which no caller of the original passes."""
+    src, rec = tmp_path / "e.c", tmp_path / "r.yaml"
+    src.write_text(ENUM_SIZE)
+    rc, out, err = run_cli("transform", src, "-D", "NCOMP=3")
+    assert rc == 0 and "#if NCOMP" not in out, out
+    rc, out, err = run_cli("transform", src, "-D", "NCOMP=4")
+    assert rc == 2 and "e.c:1:8: error: -D NCOMP=4 does not change 'NCOMP': the file's enum sets it to 3" in err, err
+    rec.write_text("steps:\n  - cuda: {stmt: 0, block: [e], thread: [c]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 0 and "f_host_status(int n, const double *__restrict__ u, double *__restrict__ v)" in out, out
+    assert "const int NCOMP = 3;" in out
+
+
+def test_a_member_size_fixed_by_define_is_an_argument_of_the_cu_checked(tmp_path):
+    """Probe 86 G3: `-D mesh__nq=8` made a .cu whose host function neither took nor checked
+    mesh->nq: a mesh with nq = 4 was read with stride 8."""
+    src, rec = tmp_path / "m.c", tmp_path / "r.yaml"
+    src.write_text("typedef struct { int ne; int nq; } Mesh;\n"
+                   "void apply(const Mesh *mesh, const double *restrict u, double *restrict v)\n{\n#pragma scop\n"
+                   "  for (int e = 0; e < mesh->ne; e++)\n    for (int q = 0; q < mesh->nq; q++)\n"
+                   "      v[e * mesh->nq + q] += 2.0 * u[e * mesh->nq + q];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - cuda: {stmt: 0, block: [e], thread: [q]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "mesh__nq=8")
+    assert rc == 0 and "apply_host_status(int mesh__ne, int lx_given_mesh__nq, const double" in out, out
+    assert "if (lx_given_mesh__nq != 8) return (int)cudaErrorInvalidValue;" in out

@@ -505,6 +505,13 @@ def _refuse_complex(rc: RegionCuda) -> None:
             raise SourceError(f"'{a.name}' is of type '{a.ctype}', which the CUDA output does not "
                               "support", hint="use --target c, or write the region over separate "
                               "real and imaginary arrays", **where)
+        if a.ctype.split()[-2:] == ["long", "double"]:
+            # device code reads a long double as a double (8 bytes), while the host copies the
+            # x87 elements (16): the kernels would read the bytes as other numbers
+            where = _declared_at(scop, a.name, scop.where())
+            raise SourceError(f"'{a.name}' is of type 'long double', which CUDA device code reads as "
+                              "'double' (8 bytes, where the host's elements are 16)",
+                              hint="use --target c, or make the data double", **where)
 
 
 def launch_spec(rc: RegionCuda) -> dict:

@@ -407,9 +407,14 @@ def _named_counts(counts: dict) -> tuple[list[str], dict]:
 def _internal_sizes(rc) -> list[tuple[str, str]]:
     """Sizes looptx named itself (an inline row length, `lx_row = nx + 2`): the caller of the
     host function never declared them, so it computes them."""
-    fixed = dict(rc.variant.scop.fixed)
-    return [(n, with_values(init, fixed)) for n, init in rc.variant.scop.derived
-            if n.startswith("lx_") and n in rc.params] + internal_sizes(rc.variant.scop, fixed)
+    scop = rc.variant.scop
+    fixed = dict(scop.fixed)
+    params = {to_model(p) for p in scop.function_params}
+    # ... and so are a constant local's and an enumerator's (`const int nx = 8;`, `enum { NCOMP
+    # = 3 };`): no caller passes them, and the code holds for that value alone
+    return [(n, with_values(init, fixed)) for n, init in scop.derived
+            if n in rc.params and (n.startswith("lx_") or re.fullmatch(r"\s*-?\d+\s*", str(init))
+                                   and n not in params)] + internal_sizes(scop, fixed)
 
 
 def _received(scop):
@@ -508,6 +513,13 @@ def _unread_params(scop, have: set[str]) -> tuple[list[tuple[str, str]], list[st
                        f"  if (lx_given_{name} != {fixed[name]}) return (int)cudaErrorInvalidValue;"]
         else:
             named.append((name, f"{ctype} {name}"))
+    # a member size --define fixed (`-D mesh__nq=8`): the caller passes it as the others, and
+    # the code made for that value checks it
+    for name, value in scop.fixed:
+        if "__" in name and name.split("__")[0] in taken_apart and name not in have and name in scop.params:
+            named.append((name, f"int lx_given_{name}"))
+            checks += [f"  /* looptx made this code for {to_user(name)} = {value} only (--define) */",
+                       f"  if (lx_given_{name} != {value}) return (int)cudaErrorInvalidValue;"]
     return named, checks
 
 

@@ -32,7 +32,7 @@ from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline
                                       self_contained, trap_free, typedefs_resolved)
 from looptx.frontend.names import forget_records, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
-from looptx.frontend.steps import region_constants
+from looptx.frontend.steps import file_enums, region_constants
 from looptx.frontend.omp_team import team_statements, team_worksharing
 from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, prune_deep, syntax_error,
                                     too_deep, unlabelled)
@@ -238,8 +238,18 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     # a size that neither the file declares nor #defines comes from the build's -D (Orio's
     # NRA), which may give another value: the output is made for this one and checks it
     defined = set(re.findall(r"^\s*#\s*define\s+([A-Za-z_]\w*)", text, re.M))
+    # an enumerator has its value in every build, and an #if reads it as 0: a -D of another
+    # value is refused, one of its own is no size to check
+    enumerators = file_enums(ast.ext)
+    for k, given in defines.items():
+        if k in enumerators and str(given).strip() != str(enumerators[k][0]):
+            line, col = where(enumerators[k][1])
+            raise SourceError(f"-D {k}={given} does not change '{k}': the file's enum sets it to "
+                              f"{enumerators[k][0]}, and a build keeps it",
+                              hint=f"drop -D {k}, or change the enum", file=path, line=line or None,
+                              col=col or None)
     external = frozenset(to_model(k) for k in defines if pin and k not in soft and k not in defined
-                         and to_model(k) not in variables)
+                         and to_model(k) not in variables and k not in enumerators)
     int_macros = {to_model(k): v for k, v in pp.int_macros.items()}
     defines = {to_model(k): v for k, v in defines.items()}
 
@@ -424,8 +434,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                         scop = replace(scop, extent_members=tuple(sorted(extent_members.items())))
                     # a floating value --define gives (`-D beta=3`, for run's harness) shapes no loop:
                     # guarding the region by `beta == 3` would only copy it
+                    # (one that bounds a loop or a subscript is a size whatever its type:
+                    # `double len` as a bound, a PETSc enum flag in a guard)
                     reals = {n for n in pinned if symbols.get(n) is not None and symbols[n].kind == "var"
-                             and not int_var(symbols[n], symbols.get)}
+                             and not int_var(symbols[n], symbols.get) and n not in ex.fixed_affine}
                     scop = with_stand_ins(scop, pinned - reals - agreeing_defines(constants, defines), path,
                                           start_pos[0], "the value --define gives")
                     if region_defines is not defines:

@@ -63,6 +63,8 @@ class Extractor:
         # loops enclosing the declaration of each local: C gives every iteration of them its
         # own object; 0 for a name declared twice (one variable for both, as hoisted)
         self.private_depth: dict[str, int] = {}
+        # the names --define fixed that a bound, guard or subscript reads: sizes, whatever their type
+        self.fixed_affine: set[str] = set()
         self.params: list[str] = []
         self.loops: list[Loop] = []
         self.conds: list[str] = []
@@ -117,6 +119,7 @@ class Extractor:
             return ("iter", None)
         if name in self.fixed:
             self._param(name)
+            self.fixed_affine.add(name)
             return ("fixed", int_sized(self.fixed[name], node, f"'{name}' = {self.fixed[name]}"))
         if name in self.int_macros:
             int_sized(self.int_macros[name], node, f"'{name}' = {self.int_macros[name]}")

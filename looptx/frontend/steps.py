@@ -188,6 +188,15 @@ def region_constants(ext, local_decls, symbols: dict) -> Constants:
     return visible_constants(decls, _enums(top + list(local_decls)), symbols, symbols.get)
 
 
+def file_enums(ext) -> dict[str, tuple[int, object]]:
+    """The file-scope enumerators with a value looptx sees: name -> (value, its Enumerator node)."""
+    enums = _enums([e for e in ext if not isinstance(e, c_ast.FuncDef)])
+    values = visible_constants([], enums, {}, lambda n: None).enums
+    nodes = {en.name: en for e in enums for en in (e.values.enumerators if e.values else [])
+             if isinstance(en, c_ast.Enumerator)}
+    return {n: (v, nodes[n]) for n, v in values.items() if n in nodes}
+
+
 def _enums(nodes) -> list:
     out = []
 

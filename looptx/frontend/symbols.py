@@ -101,9 +101,13 @@ def resolve_typedef(ctype: str, lookup) -> str:
     while len(words) == 1 and words[0] not in seen:
         seen.add(words[0])
         sym = lookup(words[0])
+        if sym is not None and sym.kind == "typedef" and re.match(r"enum\b", sym.ctype):
+            words = ["int"]         # PETSc's PetscBool, libCEED's CeedEvalMode: C's enums are ints
+            break
         if sym is None or sym.kind != "typedef" or not re.fullmatch(r"[A-Za-z_]\w*( [A-Za-z_]\w*)*", sym.ctype):
             break
-        words = sym.ctype.split()
+        # (a qualifier at a link of the chain: `typedef const myint cidx_t;`)
+        words = [w for w in sym.ctype.split() if w not in _QUALIFIERS] or sym.ctype.split()
     return " ".join(words) if words != ctype.split() else ctype
 
 
