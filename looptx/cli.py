@@ -231,6 +231,7 @@ def cmd_transform(args) -> int:
 def cmd_run(args) -> int:
     from looptx.pipeline import build_command_of, check_compiler, fragment_inputs, script_function, tuning_spec
     from looptx.recipe.schema import find_recipe, load_file
+    from looptx.search.report import format_time
     decls, defines = fragment_inputs(args.file, _checked_defines(args))
     # Read before the C file, as transform does: a script that does not parse must be blamed
     # itself, not through the "no region" its unread procedure() would cause.
@@ -260,7 +261,6 @@ def cmd_run(args) -> int:
                 print(to_user(f"{where}: {r['status']}: {r.get('error')}"))
                 status = 1
                 continue
-            from looptx.search.report import format_time
             # a region of a microsecond or less read "0.000 ms" in a fixed unit
             print(f"{where}: ok  median {format_time(r['median'])} over {len(r['times'])} runs "
                   f"(original {format_time(r['original_median'])}, speed-up {r['speedup']:.2f}x)  "
@@ -285,7 +285,6 @@ def cmd_run(args) -> int:
             print(to_user(f"{args.file} region {i}: {r['status']}: {r.get('error')}"))
             status = 1
             continue
-        from looptx.search.report import format_time
         print(f"{args.file} region {i}: ok  kernels {format_time(r['median'])} (median of "
               f"{len(r['times'])})  transfers in {format_time(r['transfer_in'])} out "
               f"{format_time(r['transfer_out'])}  max rel err {r['max_rel_error']:.1e}  [{r['device']}]")
