@@ -171,7 +171,13 @@ def _step_stmts(st) -> list | None:
     """The statements a step names (None for a step that names none)."""
     if st.get("stmt") is not None:
         return [st["stmt"]]
-    return st["stmts"] if isinstance(st.get("stmts"), list) else None
+    if isinstance(st.get("stmts"), list):
+        return st["stmts"]
+    # distribute's groups name its statements too ([[2], [3]]), numbered as stmt is
+    groups = st.get("groups")
+    if isinstance(groups, list) and groups and all(isinstance(g, list) for g in groups):
+        return [x for g in groups for x in g]
+    return None
 
 
 # steps whose parts CHiLL numbers as new statements
@@ -180,8 +186,15 @@ _NEW_IN_CHILL = frozenset({"split", "peel", "unroll", "datacopy", "registers", "
 
 def _renumbered(st, lo: int):
     """The step with its statement numbers counted from `lo` on."""
-    return replace(st, args=tuple((k, v - lo if k == "stmt" else [x - lo for x in v]
-                                   if k == "stmts" and isinstance(v, list) else v) for k, v in st.args))
+    def shifted(k, v):
+        if k == "stmt":
+            return v - lo
+        if k == "stmts" and isinstance(v, list):
+            return [x - lo for x in v]
+        if k == "groups" and isinstance(v, list) and all(isinstance(g, list) for g in v):
+            return [[x - lo if isinstance(x, int) else x for x in g] for g in v]
+        return v
+    return replace(st, args=tuple((k, shifted(k, v)) for k, v in st.args))
 
 
 def default_bindings(program: Program, index: int) -> dict[str, Any]:

@@ -568,3 +568,33 @@ def test_a_member_size_fixed_by_define_is_an_argument_of_the_cu_checked(tmp_path
     rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "mesh__nq=8")
     assert rc == 0 and "apply_host_status(int mesh__ne, int lx_given_mesh__nq, const double" in out, out
     assert "if (lx_given_mesh__nq != 8) return (int)cudaErrorInvalidValue;" in out
+
+
+def test_distribute_groups_are_numbered_over_the_file(tmp_path):
+    """Probe 88 G1: `groups: [[2], [3]]` in a file whose second region holds S2..S7 split out S4
+    and S5 (read as that region's own numbers), with the recipe as asked in the header."""
+    data = Path(__file__).resolve().parent / "data" / "gaps52"
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - distribute: {loop: i, groups: [[2], [3]]}\n")
+    for extra in ((), ("--function", "work")):
+        rc, out, err = run_cli("transform", data / "groups.c", "--recipe", rec, *extra)
+        work = out[out.index("void work"):]
+        assert rc == 0 and "for (int i = 0; i < N; i++)\n      c[i] = a[i] + 1.0;\n" in work and \
+            "for (int i = 0; i < N; i++)\n      d[i] = b[i] * 2.0;\n" in work, out + err
+    rc, out, err = run_cli("run", data / "groups.c", "--recipe", rec, "--function", "work", "-D", "N=13")
+    assert rc == 0 and ": ok " in out, out + err
+
+
+def test_a_peel_of_a_loop_an_ifndef_default_bounds_keeps_its_guard(tmp_path):
+    """Probe 88 G2: every #defined size was taken as >= 1, so a peel of `for (t = 0; t < T; t++)`
+    under `#ifndef T` ran its first iteration in a build with -DT=0."""
+    src, rec = tmp_path / "p.c", tmp_path / "r.yaml"
+    src.write_text("#ifndef T\n#define T 10\n#endif\nvoid f(int N, double A[N])\n{\n#pragma scop\n"
+                   "  for (int t = 0; t < T; t++)\n    for (int i = 0; i < N; i++)\n      A[i] = A[i] + 1.0;\n"
+                   "#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - peel: {stmt: 0, loop: t, first: 1}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "if (T >= 1)" in out, out + err
+    for t in ("0", "3"):
+        rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"T={t}", "-D", "N=5")
+        assert rc == 0 and ": ok " in out, out + err

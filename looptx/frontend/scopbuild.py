@@ -106,7 +106,10 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
         if p in steps:
             return f"{p} = {steps[p].value}"
         if p in ex.int_macros:
-            return None if int(ex.int_macros[p]) < 1 else f"{p} >= 1"
+            # an #ifndef default that bounds no array may be 0 in a build (-DTSTEPS=0)
+            if int(ex.int_macros[p]) < 1 or p in overridable and p not in extents:
+                return None
+            return f"{p} >= 1"
         return f"{p} >= 1" if p in extents else None
 
     def build(index_text, arrays, baked, extra=()) -> Scop:
