@@ -598,3 +598,16 @@ def test_a_peel_of_a_loop_an_ifndef_default_bounds_keeps_its_guard(tmp_path):
     for t in ("0", "3"):
         rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"T={t}", "-D", "N=5")
         assert rc == 0 and ": ok " in out, out + err
+
+
+@pytest.mark.parametrize("header,ctype", [("stdint.h", "int_fast32_t"), ("stdint.h", "uint_least16_t"),
+                                          ("sys/types.h", "off_t"), ("sys/types.h", "uint"),
+                                          ("sys/types.h", "u_int32_t"), ("math.h", "double_t")])
+def test_libc_typedefs_of_every_header(tmp_path, header, ctype):
+    """Probe 86 G7: int_fast32_t, off_t, uint, u_int32_t, double_t were unknown to looptx's
+    stand-in libc and read as a syntax error of the user's."""
+    src = tmp_path / "t.c"
+    src.write_text(f"#include <{header}>\nvoid f({ctype} n, double *restrict a)\n{{\n#pragma scop\n"
+                   f"  for ({ctype} i = 0; i < n; i++)\n    a[i] = 2 * a[i];\n#pragma endscop\n}}\n")
+    rc, out, err = run_cli("run", src, "-D", "n=10")
+    assert rc == 0 and ": ok " in out, out + err

@@ -44,6 +44,15 @@ typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned
 typedef unsigned long uint64_t; typedef long intmax_t; typedef unsigned long uintmax_t;
 typedef long clock_t; typedef long time_t; typedef void *va_list;
 typedef long suseconds_t; typedef int pthread_t; typedef int omp_lock_t;
+typedef signed char int_least8_t; typedef short int_least16_t; typedef int int_least32_t;
+typedef long int_least64_t; typedef unsigned char uint_least8_t; typedef unsigned short uint_least16_t;
+typedef unsigned int uint_least32_t; typedef unsigned long uint_least64_t;
+typedef signed char int_fast8_t; typedef long int_fast16_t; typedef long int_fast32_t; typedef long int_fast64_t;
+typedef unsigned char uint_fast8_t; typedef unsigned long uint_fast16_t; typedef unsigned long uint_fast32_t;
+typedef unsigned long uint_fast64_t; typedef long off_t; typedef unsigned int uint; typedef unsigned short ushort;
+typedef unsigned long ulong; typedef unsigned char u_char; typedef unsigned short u_short; typedef unsigned int u_int;
+typedef unsigned long u_long; typedef unsigned char u_int8_t; typedef unsigned short u_int16_t;
+typedef unsigned int u_int32_t; typedef unsigned long u_int64_t; typedef float float_t; typedef double double_t;
 """
 FAKE_DEFINES = """\
 #define NULL 0
