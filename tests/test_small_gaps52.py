@@ -611,3 +611,19 @@ def test_libc_typedefs_of_every_header(tmp_path, header, ctype):
                    f"  for ({ctype} i = 0; i < n; i++)\n    a[i] = 2 * a[i];\n#pragma endscop\n}}\n")
     rc, out, err = run_cli("run", src, "-D", "n=10")
     assert rc == 0 and ": ok " in out, out + err
+
+
+def test_a_define_of_an_f2c_pointer_parameter_names_the_element(tmp_path):
+    """Probe 86 G11: `-D n=8` for f2c's `integer *n` (a typedef of the file) was accepted and
+    did nothing; it is refused with the element's name, as for `int *n`."""
+    src = tmp_path / "daxpy.c"
+    src.write_text("typedef long int integer;\ntypedef double doublereal;\n"
+                   "int daxpy_(integer *n, doublereal *da, doublereal *dx, doublereal *dy)\n{\n"
+                   "    integer i__1;\n    integer i__;\n    --dy;\n    --dx;\n    i__1 = *n;\n#pragma scop\n"
+                   "    for (i__ = 1; i__ <= i__1; ++i__) {\n        dy[i__] += *da * dx[i__];\n    }\n"
+                   "#pragma endscop\n    return 0;\n}\n")
+    rc, _, err = run_cli("transform", src, "-D", "n=8")
+    assert rc == 2 and "daxpy.c:3:12: error: -D n=8: 'n' is a pointer in daxpy.c, not a size" in err \
+        and "--define n__0=8" in err, err
+    rc, out, err = run_cli("run", src, "-D", "n__0=8")
+    assert rc == 0 and ": ok " in out, out + err

@@ -101,14 +101,18 @@ def _refuse_pointer(path: str, text: str, code: str, name: str, value) -> None:
     if re.search(rf"^[ \t]*#[ \t]*(?:define|ifn?def|if|elif)\b[^\n]*\b{re.escape(name)}\b", code, re.M):
         return
     e = re.escape(name)
-    pointer = re.search(rf"\b{_SCALAR_TYPE}\s*\*+\s*(?:(?:const|restrict|__restrict__|__restrict)\s+)*{e}\s*[,;)=\[]", code)
-    array = re.search(rf"\b{_SCALAR_TYPE}\s+{e}\s*\[", code)
-    scalar = re.search(rf"\b{_SCALAR_TYPE}\s+(?:(?:const)\s+)*{e}\s*[,;)=]", code)
+    # the file's own type names too (f2c's `integer *n`, `doublereal *dx`)
+    typedefs = dict((m.group(2), m.group(1)) for m in re.finditer(r"\btypedef\s+([\w\s]+?)\s+(\w+)\s*;", code))
+    types = f"(?:{_SCALAR_TYPE[3:-1]}{''.join('|' + re.escape(t) for t in typedefs)})"
+    pointer = re.search(rf"\b{types}\s*\*+\s*(?:(?:const|restrict|__restrict__|__restrict)\s+)*{e}\s*[,;)=\[]", code)
+    array = re.search(rf"\b{types}\s+{e}\s*\[", code)
+    scalar = re.search(rf"\b{types}\s+(?:(?:const)\s+)*{e}\s*[,;)=]", code)
     if not (pointer or array) or scalar:
         return
     m = pointer or array
     line, col = SourceText(text, path).pos(m.start())
-    integer = re.match(r"(?:int|long|short|unsigned|signed|size_t|\w+_t)\b", m.group(0)) is not None
+    word = re.match(r"\w+", m.group(0)).group(0)
+    integer = re.match(r"(?:int|long|short|unsigned|signed|size_t|\w+_t)\b", typedefs.get(word, word)) is not None
     hint = (f"a size the region reads as *{name} or {name}[0] is given as --define {name}__0={value}; "
             "otherwise drop this --define" if integer else
             "drop this --define: it gives integer sizes and macros, and what a pointer points to comes "
