@@ -627,3 +627,23 @@ def test_a_define_of_an_f2c_pointer_parameter_names_the_element(tmp_path):
         and "--define n__0=8" in err, err
     rc, out, err = run_cli("run", src, "-D", "n__0=8")
     assert rc == 0 and ": ok " in out, out + err
+
+
+def test_a_stdbool_flag_is_a_bool(tmp_path):
+    """Probe 86 G13: looptx's stand-in <stdbool.h> made bool an int, so a guard on a bool flag
+    came out as `accumulate < 0`, which gcc -Wall warns is always false, and the .cu took it
+    as an int."""
+    import subprocess
+    src, rec = tmp_path / "b.c", tmp_path / "r.yaml"
+    src.write_text("#include <stdbool.h>\nvoid upd(int n, bool acc, double *restrict y, const double *restrict a)\n{\n"
+                   "#pragma scop\n  for (int i = 0; i < n; i++)\n    if (acc)\n      y[i] += a[i];\n    else\n"
+                   "      y[i] = a[i];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-o", out)
+    assert rc == 0, err
+    p = subprocess.run(["gcc", "-Wall", "-Wextra", "-Werror=bool-compare", "-c", str(out), "-o", str(tmp_path / "o.o")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rc, stdout, err = run_cli("run", src, "--recipe", rec, "-D", "n=9")
+    assert rc == 0 and ": ok " in stdout, stdout + err

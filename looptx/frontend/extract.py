@@ -291,8 +291,12 @@ class Extractor:
         elif isinstance(node, c_ast.Switch):
             raise self.error(node, "switch is not supported", "use affine if statements")
         elif isinstance(node, c_ast.FuncCall):
+            # NPB's `if (timeron) timer_stop(4);` between two nests of one region
             raise self.error(node, f"call to '{c_text(node.name)}' is a statement with side effects",
-                             "only assignments (with pure math calls) may appear in a region")
+                             "only assignments (with pure math calls) may appear in a region" if self.loops else
+                             f"the region calls '{c_text(node.name)}', which a region cannot hold: mark the loop "
+                             "nests around it as regions of their own (#pragma scop ... #pragma endscop), so the "
+                             "call stays outside")
         else:
             raise self.error(node, f"unsupported statement ({type(node).__name__})",
                              "a region holds for loops, affine ifs and assignments")

@@ -268,7 +268,7 @@ HEADER_MACROS = {"complex.h": "#ifndef complex\n#define complex _Complex\n#endif
                               "#define CMPLXL(x, y) __builtin_complex((long double)(x), (long double)(y))\n",
                  # only <stdbool.h>: NPB's `typedef enum { false, true } logical;` follows <stdio.h>
                  "stdbool.h": "#ifndef __bool_true_false_are_defined\n#define __bool_true_false_are_defined 1\n"
-                              "typedef int bool;\n#define true 1\n#define false 0\n#endif\n"}
+                              "#define bool _Bool\n#define true 1\n#define false 0\n#endif\n"}
 
 
 def _fake_include_dir(headers: set[str]) -> str:
