@@ -647,3 +647,13 @@ def test_a_stdbool_flag_is_a_bool(tmp_path):
     assert p.returncode == 0, p.stderr
     rc, stdout, err = run_cli("run", src, "--recipe", rec, "-D", "n=9")
     assert rc == 0 and ": ok " in stdout, stdout + err
+
+
+def test_a_parallel_loop_refusal_names_a_dependence_no_privatize_removes(tmp_path):
+    """Probe 88 G4: omp_for on heat-1d's time loop named the WAW on the temporary `lap` and a
+    privatize step; after that step the user met the stencil's own dependence."""
+    data = Path(__file__).resolve().parent / "data" / "gaps52"
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - omp_for: {stmt: 0, loop: t}\n")
+    rc, _, err = run_cli("transform", data / "heat1d_tmp.c", "--recipe", rec)
+    assert rc == 2 and "on u" in err and "privatize" not in err, err

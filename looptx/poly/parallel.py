@@ -205,6 +205,9 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
             if not across.is_empty():
                 carried.append((dep, across))
         if carried:
+            # one that no privatize step removes comes first: the step the hint would name only
+            # uncovers it (heat-1d's time loop: the temporary, then the stencil's own values)
+            carried.sort(key=lambda x: privatize_hint(deps, x[0]) != "")
             dep, across = carried[0]
             named = clause_names(omp)
             raise LegalityError(
