@@ -657,3 +657,16 @@ def test_a_parallel_loop_refusal_names_a_dependence_no_privatize_removes(tmp_pat
     rec.write_text("steps:\n  - omp_for: {stmt: 0, loop: t}\n")
     rc, _, err = run_cli("transform", data / "heat1d_tmp.c", "--recipe", rec)
     assert rc == 2 and "on u" in err and "privatize" not in err, err
+
+
+@pytest.mark.parametrize("n", [20, 32])
+def test_registers_outside_a_sequential_loop_that_holds_the_thread_loop(n):
+    """Probe 87 G1: registers of C at kk, with loop i between kk and thread loop j, went to the
+    threads of block 0 alone: the thread index counted from a position (i) that the copy, made
+    before i, holds no value at (512 wrong elements at n = 32)."""
+    data = Path(__file__).resolve().parent / "data" / "gaps52"
+    rc, out, err = run_cli("run", data / "mm_regs.c", "--recipe", data / "mm_regs.yaml", "-D", f"n={n}")
+    assert rc == 0 and ": ok " in out, out + err
+    rc, cu, err = run_cli("transform", data / "mm_regs.c", "--recipe", data / "mm_regs.yaml", "--target", "cuda",
+                          "-D", f"n={n}")
+    assert rc == 0 and "if (bx == 0)" not in cu, cu

@@ -419,12 +419,14 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         thread_pins, zero_pins = [], []
         block = []
         outer = sorted(list(range(K.root)) + K.block)
+        counted_from = []           # per thread dimension: (its span, the positions its index reads, index map)
         for n, p in enumerate(K.thread):
             Rp = span(p)
             # a thread loop's index counts from its lowest value given the block loops and the
             # thread loops around it: the point loop of a tile whose control loop is a thread
             # loop too (CUDA-CHiLL's thread={"j","jj"}) spans the tile, not the whole range
-            off, m, lo = _offset(Rp, width, sorted(outer + [q for q in K.thread if q < p]), p, prefix)
+            reads = sorted(outer + [q for q in K.thread if q < p])
+            off, m, lo = _offset(Rp, width, reads, p, prefix)
             off, _ = _dense(off, Rp)
             size = upper_constant(off.intersect_domain(Rp).range())
             inner = [q for q in range(1, p, 2) if q not in outer and q not in K.thread]
@@ -439,7 +441,8 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                 off2, _ = _dense(off2, Rp)
                 size2 = upper_constant(off2.intersect_domain(Rp).range())
                 if size2 is not None and (size is None or size2 < size):
-                    off, m, lo, size = off2, m2, lo2, size2
+                    off, m, lo, size, reads = off2, m2, lo2, size2, loops
+            counted_from.append((Rp, reads, off))
             thread_pins.append(_pin(off, f"lx_t{n}"))
             dim_pins[p] = thread_pins[-1]
             zero_pins.append(isl.Set(f"[lx_t{n}] -> {{ [{', '.join(f't{k}' for k in range(width))}] : lx_t{n} = 0 }}"))
@@ -483,7 +486,9 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                 pins = pins_block
                 for n, p in enumerate(K.thread):
                     pins = pins.intersect(thread_pins[n] if p < c.keep else zero_pins[n])
-            elif c.keep > first_thread or c.per_thread or not K.mapped:
+            elif c.per_thread and K.mapped:
+                pins = pins_block.intersect(_copy_thread_pins(c, K, counted_from, width, prefix))
+            elif c.keep > first_thread or not K.mapped:
                 pins = pins_all
             else:
                 if c.promotion.kind != "shared":
@@ -508,6 +513,29 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         ctx = ctx.intersect(v.context)
         out.append(KernelPlan(K, sched, ctx, grid, params))
     return out
+
+
+def _copy_thread_pins(c, K: Kernel, counted_from, width: int, prefix: str) -> isl.Set:
+    """The thread ids of a per-thread copy (registers loaded at a loop outside the thread
+    loops): its schedule holds values at the positions before the loop it is made at and at the
+    thread positions only, so a thread index that counts from a loop between them (the `i` of
+    `kk, i, j` with j the thread loop) is counted again without it; it must come out the same
+    on the kernel's statements, or the copy would go to other threads than the uses."""
+    pins = None
+    for n, (Rp, reads, off) in enumerate(counted_from):
+        p = K.thread[n]
+        held = [q for q in reads if q < c.keep or q in K.thread or q in K.block or q < K.root]
+        if held != reads:
+            again, _, _ = _offset(Rp, width, held, p, prefix, exact=True)
+            again, _ = _dense(again, Rp)
+            if not again.intersect_domain(Rp).is_equal(off.intersect_domain(Rp)):
+                raise c.promotion.error(f"{c.promotion.kind} of '{to_user(c.promotion.array or '')}' at loop "
+                                        f"'{to_user(c.promotion.at)}': which thread holds an element depends on "
+                                        "a loop inside it", hint="make the copy at a loop inside that one")
+            off = again
+        pin = _pin(off, f"lx_t{n}")
+        pins = pin if pins is None else pins.intersect(pin)
+    return pins
 
 
 def _cooperative(c, block: tuple[int, ...], width: int, prefix: str) -> isl.Set:
