@@ -670,3 +670,17 @@ def test_registers_outside_a_sequential_loop_that_holds_the_thread_loop(n):
     rc, cu, err = run_cli("transform", data / "mm_regs.c", "--recipe", data / "mm_regs.yaml", "--target", "cuda",
                           "-D", f"n={n}")
     assert rc == 0 and "if (bx == 0)" not in cu, cu
+
+
+def test_a_full_unroll_of_a_thread_loop_is_refused_at_its_step(tmp_path):
+    """Probe 87 G2: unrolling a thread loop by its tile size or more left the cuda step without
+    its loop, and code generation stopped with "internal error: ValueError: 'i' is not in list"."""
+    src, rec = tmp_path / "j.c", tmp_path / "r.yaml"
+    src.write_text("void jac1d(int n, double A[n], double B[n])\n{\n#pragma scop\n  for (int i = 1; i < n - 1; i++)\n"
+                   "    B[i] = 0.33 * (A[i - 1] + A[i] + A[i + 1]);\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 2}\n  - cuda: {stmt: 0, block: [ii], thread: [i]}\n"
+                   "  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    for cmd in (("transform", "--target", "cuda"), ("run", "-D", "n=20")):
+        rc, _, err = run_cli(cmd[0], src, "--recipe", rec, *cmd[1:])
+        assert rc == 2 and "step 3 (unroll): error: loop 'i' is no loop after this step (unrolled fully), and an " \
+            "earlier cuda step maps it to threads" in err, err

@@ -171,6 +171,18 @@ def _unrolled_away(v: Variant, stmt: int, name) -> bool:
         return False
 
 
+def mapped_loops_kept(v: Variant) -> None:
+    """A later step that unrolled a mapped loop fully (a factor of its tile size or more, or 0)
+    left no loop for the blocks or threads to take."""
+    for m in mappings(v):
+        for name in m.block + m.thread:
+            if _unrolled_away(v, m.stmt, name):
+                raise RecipeError(f"loop '{to_user(name)}' is no loop after this step (unrolled fully), and "
+                                  f"an earlier cuda step maps it to {'threads' if name in m.thread else 'blocks'}",
+                                  hint="unroll it by a factor below its trip count, or unroll a loop that is "
+                                       "not mapped")
+
+
 def _own_piece(v: Variant, m: Mapping, group) -> int:
     for k, _ in group:
         if v.pieces[k].stmt == m.stmt and all(v.pieces[k].position_of(n) is not None
