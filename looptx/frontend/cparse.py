@@ -242,7 +242,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     # value is refused, one of its own is no size to check
     enumerators = file_enums(ast.ext)
     for k, given in defines.items():
-        if k in enumerators and str(given).strip() != str(enumerators[k][0]):
+        if k in enumerators and to_model(k) not in variables and str(given).strip() != str(enumerators[k][0]):
             line, col = where(enumerators[k][1])
             raise SourceError(f"-D {k}={given} does not change '{k}': the file's enum sets it to "
                               f"{enumerators[k][0]}, and a build keeps it",
