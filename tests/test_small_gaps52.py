@@ -684,3 +684,16 @@ def test_a_full_unroll_of_a_thread_loop_is_refused_at_its_step(tmp_path):
         rc, _, err = run_cli(cmd[0], src, "--recipe", rec, *cmd[1:])
         assert rc == 2 and "step 3 (unroll): error: loop 'i' is no loop after this step (unrolled fully), and an " \
             "earlier cuda step maps it to threads" in err, err
+
+
+def test_a_fuse_that_needs_a_shift_past_4_names_it(tmp_path):
+    """Probe 88 G3: a radius-5 Jacobi pair fuses after a shift by 5; the refusal said to choose
+    another order or skew (the search of shifts stopped at 4)."""
+    data = Path(__file__).resolve().parent / "data" / "gaps52"
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - fuse: {stmts: [0, 1], loop: i}\n")
+    rc, _, err = run_cli("transform", data / "r5.c", "--recipe", rec)
+    assert rc == 2 and "shift: {stmt: 1, loop: i, by: 5}" in err, err
+    rec.write_text("steps:\n  - shift: {stmt: 1, loop: i, by: 5}\n  - fuse: {stmts: [0, 1], loop: i}\n")
+    rc, out, err = run_cli("run", data / "r5.c", "--recipe", rec, "-D", "N=37", "-D", "T=3")
+    assert rc == 0 and ": ok " in out, out + err

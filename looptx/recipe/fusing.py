@@ -73,6 +73,7 @@ def say_fused(e: LooptxError, renamed_by: dict[tuple[int, str], tuple[Step, Rena
 
 MAX_SHIFT = 4          # Pluto's multi-statement stencils fuse after shifts of 1 to 4
 MAX_SHIFTED_LOOPS = 3  # the fused loop and up to two around it: 125 tries at most
+MAX_LONE_SHIFT = 16    # the fused loop alone, after those
 
 
 def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, int]] | None:
@@ -93,8 +94,10 @@ def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, i
             names = names[:names.index(name) + 1][-MAX_SHIFTED_LOOPS:]
         except (LooptxError, ValueError):
             return None
-        for amounts in sorted(itertools.product(range(MAX_SHIFT + 1), repeat=len(names)),
-                              key=lambda a: (sum(a), a[::-1])):
+        # then the fused loop alone by more: a radius-5..16 stencil pair (Devito's space orders)
+        tries = sorted(itertools.product(range(MAX_SHIFT + 1), repeat=len(names)), key=lambda a: (sum(a), a[::-1])) \
+            + [(0,) * (len(names) - 1) + (by,) for by in range(MAX_SHIFT + 1, MAX_LONE_SHIFT + 1)]
+        for amounts in tries:
             try:
                 moved = v
                 for loop, by in zip(names, amounts):
