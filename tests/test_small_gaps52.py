@@ -697,3 +697,30 @@ def test_a_fuse_that_needs_a_shift_past_4_names_it(tmp_path):
     rec.write_text("steps:\n  - shift: {stmt: 1, loop: i, by: 5}\n  - fuse: {stmts: [0, 1], loop: i}\n")
     rc, out, err = run_cli("run", data / "r5.c", "--recipe", rec, "-D", "N=37", "-D", "T=3")
     assert rc == 0 and ": ok " in out, out + err
+
+
+def test_a_loop_step_fixed_by_define_is_checked(tmp_path):
+    """Probe 90 G1: `for (i = 0; i < n; i += s)` with -D s=2 was written with step 2 and no
+    check; a call with s = 3 computed other elements."""
+    src = tmp_path / "s.c"
+    src.write_text("void scale(int n, int s, double *x)\n{\n  int i;\n#pragma scop\n  for (i = 0; i < n; i += s)\n"
+                   "    x[i] = 2.0 * x[i];\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("transform", src, "-D", "s=2")
+    assert rc == 0 and "if (s == 2) {" in out and "i += s" in out, out + err
+    src.write_text("#ifndef STRIDE\n#define STRIDE 2\n#endif\nvoid scale(int n, double *x)\n{\n  int i;\n#pragma scop\n"
+                   "  for (i = 0; i < n; i += STRIDE)\n    x[i] = 2.0 * x[i];\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("transform", src, "-D", "STRIDE=3")
+    assert rc == 0 and "#if STRIDE != 3\n#error" in out, out + err
+
+
+def test_a_local_size_fixed_by_define_is_taken_and_checked_by_the_cu(tmp_path):
+    """Probe 90 G2: `int n = *np;` with -D n=64: the .cu's host function took neither np nor n
+    and copied 64 elements whatever the caller had."""
+    src, rec = tmp_path / "p.c", tmp_path / "r.yaml"
+    src.write_text("void scale(int *np, double *x)\n{\n  int i;\n  int n = *np;\n#pragma scop\n  for (i = 0; i < n; i++)\n"
+                   "    x[i] = 2.0 * x[i];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 16, control: ii}\n"
+                   "  - cuda: {stmt: 0, block: [ii], thread: [i]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "n=64")
+    assert rc == 0 and "scale_host_status(double *__restrict__ x, int lx_given_n)" in out, out + err
+    assert "if (lx_given_n != 64) return (int)cudaErrorInvalidValue;" in out

@@ -513,10 +513,18 @@ def _unread_params(scop, have: set[str]) -> tuple[list[tuple[str, str]], list[st
                        f"  if (lx_given_{name} != {fixed[name]}) return (int)cudaErrorInvalidValue;"]
         else:
             named.append((name, f"{ctype} {name}"))
-    # a member size --define fixed (`-D mesh__nq=8`): the caller passes it as the others, and
-    # the code made for that value checks it
+    # a member size --define fixed (`-D mesh__nq=8`), or a local the function sets before the
+    # region (`int n = *np;`, which the host function takes in np's place): the caller passes
+    # it as the others, and the code made for that value checks it
+    # (not one whose initializer reads fixed sizes alone: SW4's `ni = ilast - ifirst + 1` at the
+    # sizes --define gave has that value in every call the .cu is made for)
+    given = {n for n, _ in scop.fixed}
+    derived = {n for n, init in scop.derived
+               if set(re.findall(r"[A-Za-z_]\w*", str(init))) - given - {"floor", "mod", "min", "max"}}
     for name, value in scop.fixed:
-        if "__" in name and name.split("__")[0] in taken_apart and name not in have and name in scop.params:
+        if name in have or name not in scop.params:
+            continue
+        if "__" in name and name.split("__")[0] in taken_apart or name in derived:
             named.append((name, f"int lx_given_{name}"))
             checks += [f"  /* looptx made this code for {to_user(name)} = {value} only (--define) */",
                        f"  if (lx_given_{name} != {value}) return (int)cudaErrorInvalidValue;"]

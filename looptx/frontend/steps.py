@@ -138,6 +138,10 @@ def loop_step(ex, node: c_ast.For, it: str) -> int:
 def _step_value(ex, node, it: str, used: dict, depth: int = 0) -> int | None:
     def resolve(name, n):
         if name in ex.fixed:
+            # a size of the region like a bound: the output checks the value (`i += s` with
+            # -D s=4 runs the region as written for another s)
+            ex._param(name)
+            ex.fixed_affine.add(name)
             return ("fixed", ex.fixed[name])
         if name in ex.iterators() or name == it:
             raise _Unusable(name, "a loop iterator", "looptx models loops with a constant step only")
