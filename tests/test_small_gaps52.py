@@ -724,3 +724,16 @@ def test_a_local_size_fixed_by_define_is_taken_and_checked_by_the_cu(tmp_path):
     rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "n=64")
     assert rc == 0 and "scale_host_status(double *__restrict__ x, int lx_given_n)" in out, out + err
     assert "if (lx_given_n != 64) return (int)cudaErrorInvalidValue;" in out
+
+
+def test_a_define_of_a_size_read_through_a_local_fixes_the_local(tmp_path):
+    """Probe 90 G3/G4: `int n = len;` with -D len=8 gave code for any n with no word, and a full
+    unroll was refused with the advice to give the -D it had."""
+    src, rec = tmp_path / "l.c", tmp_path / "r.yaml"
+    src.write_text("void k(int len, double *x)\n{\n  int i;\n  int n = len;\n#pragma scop\n  for (i = 0; i < n; i++)\n"
+                   "    x[i] = 2.0 * x[i];\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("transform", src, "-D", "len=8")
+    assert rc == 0 and "if (n == 8) {" in out and "i < 8" in out, out + err
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 0}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "len=8")
+    assert rc == 0 and ": ok " in out, out + err

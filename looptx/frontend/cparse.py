@@ -461,6 +461,12 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     raise
                 region_defines = {**implied, **defines}
                 continue
+            # a -D of a size the region reads only through a local set from it (`int n = len;`
+            # with -D len=8) fixes that local: the code is made for its value, and checks it
+            carried = _carried_defines(implied, derived, defines, scop) if region_defines is defines else {}
+            if carried:
+                region_defines = {**carried, **defines}
+                continue
             break
         live = dead_after(fdef, items, src.pos(r.start), end, where, spellings, hoisted=hoist.live_out,
                           lookup=symbols.get, dead_hoisted=hoist.dead_locals)
@@ -551,6 +557,15 @@ def _ansi_parameters(fdef: c_ast.FuncDef) -> None:
         p.name, [], None, c_ast.IdentifierType(["int"])), None, None, coord=p.coord)
         if isinstance(p, c_ast.ID) else p for p in args.params]
     fdef.param_decls = None
+
+
+def _carried_defines(implied: dict, derived, defines: dict, scop) -> dict:
+    """The implied values of the locals the region reads whose initializers read a -D the
+    region does not read itself."""
+    unread = {to_model(k) for k in defines} - set(scop.params)
+    inits = {to_model(n): str(init) for n, init in derived}
+    return {n: v for n, v in implied.items() if n in scop.params and n not in dict(scop.fixed)
+            and {to_model(w) for w in re.findall(r"[A-Za-z_]\w*", inits.get(n, ""))} & unread}
 
 
 def _macros_behind(constants: dict, literal: dict, derived, macros: dict, scop) -> tuple:
