@@ -737,3 +737,17 @@ def test_a_define_of_a_size_read_through_a_local_fixes_the_local(tmp_path):
     rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 0}\n")
     rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "len=8")
     assert rc == 0 and ": ok " in out, out + err
+
+
+def test_the_cu_says_when_its_host_function_takes_the_files_arrays(tmp_path):
+    """Probe 89 G1: a region reading a file-scope table (`static const double w[3]`) gave a host
+    function that takes w after the original's parameters, silently: a call written for the
+    original read garbage."""
+    src, rec = tmp_path / "t.c", tmp_path / "r.yaml"
+    src.write_text("static const double w[3] = {0.25, 0.5, 0.25};\nvoid smooth(int n, const double *in, double *out)\n"
+                   "{\n#pragma scop\n  for (int i = 1; i < n - 1; i++)\n"
+                   "    out[i] = w[0] * in[i - 1] + w[1] * in[i] + w[2] * in[i + 1];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32}\n  - cuda: {stmt: 0, block: [ii], thread: [i]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 0 and "smooth_host_status(int n, const double *__restrict__ in, double *__restrict__ out, " in out
+    assert "note: smooth_host takes w after the parameters of the original function" in err, err

@@ -484,6 +484,21 @@ def in_function_order(scop, named: list[tuple[str, str]]) -> list[tuple[str, str
     return sorted(named, key=place)
 
 
+def _say_extra_arrays(rc, names: list[str]) -> None:
+    """A call written for the original function passes its own parameters only: the file's
+    arrays the region reads (a `static const` table, globals) come after them, and the caller
+    must give them too (probe 89: a table left off read garbage, silently)."""
+    from looptx.errors import note_once
+    scop = rc.variant.scop
+    own = {to_user(p) for p in scop.function_params}
+    extra = [to_user(a.name) for a in rc.arrays if a.rank and to_user(a.name) not in own and a.name in names]
+    if extra:
+        note_once(scop.filename, scop.region_span[0] or None,
+                  f"{rc.name}_host takes {', '.join(extra)} after the parameters of the original function: "
+                  f"the file's {'arrays' if len(extra) > 1 else 'array'}, which the .cu cannot see; a call "
+                  "written for the original must pass them too")
+
+
 def _unread_params(scop, have: set[str]) -> tuple[list[tuple[str, str]], list[str]]:
     """The original function's parameters that the kernels do not take, so that the host
     function keeps its signature (CUDA-CHiLL replaces the function's body and keeps the
@@ -551,6 +566,7 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
     unread, given = _unread_params(scop, {to_user(n) for n, _ in named} | {to_user(n) for n in own})
     named += unread
     ordered = in_function_order(scop, named)
+    _say_extra_arrays(rc, [n for n, _ in ordered])
     sig = ", ".join(text for _, text in ordered) or "void"
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back: 0, or the",
