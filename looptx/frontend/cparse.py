@@ -463,7 +463,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                 continue
             # a -D of a size the region reads only through a local set from it (`int n = len;`
             # with -D len=8) fixes that local: the code is made for its value, and checks it
-            carried = _carried_defines(implied, derived, defines, scop) if region_defines is defines else {}
+            # (a tuned region's problem sizes reach its steps as implied values already)
+            carried = _carried_defines(implied, derived, defines, scop) \
+                if region_defines is defines and r.tuning is None else {}
             if carried:
                 region_defines = {**carried, **defines}
                 continue
