@@ -100,7 +100,7 @@ def region_name(program: Program, index: int) -> str:
 def cuda_file(program: Program, variants: dict[int, Variant], head: str, *, standalone=False,
               warn: TextIO | None = None) -> str:
     from looptx.codegen.cuda import cu_file, generate
-    from looptx.codegen.cuda_host import count_warnings
+    from looptx.codegen.cuda_notes import count_warnings
     parts, warnings = [], []
     for i, v in variants.items():
         rc = generate(v, region_name(program, i))

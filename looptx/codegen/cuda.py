@@ -20,7 +20,8 @@ from looptx.codegen.cuda_records import device_arrays, record_definitions, writt
 from looptx.codegen.cuda_rows import extent_name, is_rows, row_extents
 from looptx.poly.privatize import scratch
 from looptx.codegen.cxx_names import cxx_safe
-from looptx.codegen.cuda_host import (count_warnings, element_counts, fact_guard, host_function, host_only_texts,
+from looptx.codegen.cuda_notes import count_warnings
+from looptx.codegen.cuda_host import (element_counts, fact_guard, host_function, host_only_texts,
                                       macros_needed, size_ctype)
 from looptx.codegen.cuda_main import standalone_main
 from looptx.poly import gpu, gpu_checks

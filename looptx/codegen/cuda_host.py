@@ -22,6 +22,7 @@ from looptx.errors import RecipeError
 from looptx.frontend.names import to_model, to_user, with_values
 from looptx.frontend.symbols import ARITH_WORDS
 from looptx.codegen.c import fact_check
+from looptx.codegen.cuda_notes import say_extra_arrays
 
 
 @dataclass(frozen=True)
@@ -334,26 +335,6 @@ def _unknown_count(rc, a, why: str | None) -> RecipeError:
     return RecipeError(what, hint=hint, **rc.variant.scop.where())
 
 
-def count_warnings(v, arrays, file_macros: dict | None = None) -> list[str]:
-    """`sizes` entries that the declaration overrides and that provably differ from it (with
-    `file_macros`, also where the declaration's extent is a macro the region does not use)."""
-    scop = v.scop
-    values = {**(file_macros or {}), **dict(scop.macro_values), **dict(scop.fixed)}
-    out = []
-    by_name = {a.name: a for a in arrays}
-    for rec in array_sizes(v):
-        for name, text in rec.sizes:
-            a = by_name.get(name)
-            n = declared_count(a) if a is not None else None
-            if n is None:
-                continue
-            want, got = constant(n, values), constant(text, values)
-            if want is not None and got is not None and want != got:
-                where = f"step {rec.step}" if rec.step is not None else "a cuda step"
-                out.append(f"{where} gives array '{name}' {got} elements, its declaration {want}: "
-                           "the declaration is used")
-    return out
-
 
 # ---- text --------------------------------------------------------------------------------------
 
@@ -484,21 +465,6 @@ def in_function_order(scop, named: list[tuple[str, str]]) -> list[tuple[str, str
     return sorted(named, key=place)
 
 
-def _say_extra_arrays(rc, names: list[str]) -> None:
-    """A call written for the original function passes its own parameters only: the file's
-    arrays the region reads (a `static const` table, globals) come after them, and the caller
-    must give them too (probe 89: a table left off read garbage, silently)."""
-    from looptx.errors import note_once
-    scop = rc.variant.scop
-    own = {to_user(p) for p in scop.function_params}
-    extra = [to_user(a.name) for a in rc.arrays if a.rank and to_user(a.name) not in own and a.name in names]
-    if extra:
-        note_once(scop.filename, scop.region_span[0] or None,
-                  f"{rc.name}_host takes {', '.join(extra)} after the parameters of the original function: "
-                  f"the file's {'arrays' if len(extra) > 1 else 'array'}, which the .cu cannot see; a call "
-                  "written for the original must pass them too")
-
-
 def _unread_params(scop, have: set[str]) -> tuple[list[tuple[str, str]], list[str]]:
     """The original function's parameters that the kernels do not take, so that the host
     function keeps its signature (CUDA-CHiLL replaces the function's body and keeps the
@@ -566,7 +532,7 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
     unread, given = _unread_params(scop, {to_user(n) for n, _ in named} | {to_user(n) for n in own})
     named += unread
     ordered = in_function_order(scop, named)
-    _say_extra_arrays(rc, [n for n, _ in ordered])
+    say_extra_arrays(rc, [n for n, _ in ordered])
     sig = ", ".join(text for _, text in ordered) or "void"
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back: 0, or the",

@@ -16,7 +16,7 @@ from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.function_region import function_region, moved_pointers
 from looptx.frontend.tables import constant_tables
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
-                                     implied_values, model_extents)
+                                     implied_values, model_extents, carried_defines, macros_behind)
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error, orio_iterators,
                                        outside_fragment_regions, unfinished_region_code)
 from looptx.frontend.encoding import read_c_source
@@ -464,7 +464,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             # a -D of a size the region reads only through a local set from it (`int n = len;`
             # with -D len=8) fixes that local: the code is made for its value, and checks it
             # (a tuned region's problem sizes reach its steps as implied values already)
-            carried = _carried_defines(implied, derived, defines, scop) \
+            carried = carried_defines(implied, derived, defines, scop) \
                 if region_defines is defines and r.tuning is None else {}
             if carried:
                 region_defines = {**carried, **defines}
@@ -490,7 +490,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        const_params=tuple(const_params) + tuple(n for n, g in globals_.items()
                                                                 if g.kind == "array" and g.is_const),
                        local_values=tuple((k, v) for k, v in constants.items() if k in scop.params),
-                       baked=scop.baked + _macros_behind(constants, literal, derived, plain_macros, scop),
+                       baked=scop.baked + macros_behind(constants, literal, derived, plain_macros, scop),
                        implied_values=tuple((k, v) for k, v in implied.items() if k in scop.params
                                             and k not in dict(scop.fixed)) if r.tuning is not None else (),
                        # facts, as the function's own text gives them: dependences hold for them
@@ -559,33 +559,6 @@ def _ansi_parameters(fdef: c_ast.FuncDef) -> None:
         p.name, [], None, c_ast.IdentifierType(["int"])), None, None, coord=p.coord)
         if isinstance(p, c_ast.ID) else p for p in args.params]
     fdef.param_decls = None
-
-
-def _carried_defines(implied: dict, derived, defines: dict, scop) -> dict:
-    """The implied values of the locals the region reads whose initializers read a -D the
-    region does not read itself."""
-    unread = {to_model(k) for k in defines} - set(scop.params)
-    inits = {to_model(n): str(init) for n, init in derived}
-    return {n: v for n, v in implied.items() if n in scop.params and n not in dict(scop.fixed)
-            and {to_model(w) for w in re.findall(r"[A-Za-z_]\w*", inits.get(n, ""))} & unread}
-
-
-def _macros_behind(constants: dict, literal: dict, derived, macros: dict, scop) -> tuple:
-    """(macro, value) of each #define that a constant local the region reads is set from (Nek's
-    `const int nx = LX1;`): the code is made for that value, which the output checks as it does
-    for a #defined size the model takes at its value."""
-    inits = {to_model(n): init for n, init in derived}
-    todo = [k for k in constants if k not in literal and k in scop.params]
-    seen, out = set(todo), {}
-    while todo:
-        for w in re.findall(r"[A-Za-z_]\w*", str(inits.get(todo.pop(), ""))):
-            m = to_model(w)
-            if m in macros:
-                out[m] = macros[m]
-            elif m in constants and m not in literal and m not in seen:
-                seen.add(m)
-                todo.append(m)
-    return tuple((k, v) for k, v in sorted(out.items()) if k not in dict(scop.baked))
 
 
 def _defaults(text: str) -> frozenset:

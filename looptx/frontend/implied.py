@@ -319,3 +319,30 @@ def check_derived_agree(derived, values: dict, defines: dict, decls, where, path
         raise SourceError(f"-D {name}={given} disagrees with what the function sets it to before the region, "
                           f"{to_user(init)} = {int(v)} at these sizes", hint=f"drop -D {name}, or give sizes "
                           f"that make {to_user(init)} equal {given}", file=path, line=line or None, col=col or None)
+
+
+def carried_defines(implied: dict, derived, defines: dict, scop) -> dict:
+    """The implied values of the locals the region reads whose initializers read a -D the
+    region does not read itself."""
+    unread = {to_model(k) for k in defines} - set(scop.params)
+    inits = {to_model(n): str(init) for n, init in derived}
+    return {n: v for n, v in implied.items() if n in scop.params and n not in dict(scop.fixed)
+            and {to_model(w) for w in re.findall(r"[A-Za-z_]\w*", inits.get(n, ""))} & unread}
+
+
+def macros_behind(constants: dict, literal: dict, derived, macros: dict, scop) -> tuple:
+    """(macro, value) of each #define that a constant local the region reads is set from (Nek's
+    `const int nx = LX1;`): the code is made for that value, which the output checks as it does
+    for a #defined size the model takes at its value."""
+    inits = {to_model(n): init for n, init in derived}
+    todo = [k for k in constants if k not in literal and k in scop.params]
+    seen, out = set(todo), {}
+    while todo:
+        for w in re.findall(r"[A-Za-z_]\w*", str(inits.get(todo.pop(), ""))):
+            m = to_model(w)
+            if m in macros:
+                out[m] = macros[m]
+            elif m in constants and m not in literal and m not in seen:
+                seen.add(m)
+                todo.append(m)
+    return tuple((k, v) for k, v in sorted(out.items()) if k not in dict(scop.baked))

@@ -81,7 +81,7 @@ def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None, orde
         raise RecipeError("cuda maps at most 3 block and 3 thread loops", hint="use x, y, z only")
     if not thread and not block:
         raise RecipeError("cuda needs a block or a thread loop", hint="e.g. block: [ii], thread: [i]")
-    gone = [n for n in block + thread if _unrolled_away(v, stmt, n)]
+    gone = [n for n in block + thread if unrolled_away(v, stmt, n)]
     if gone and len(gone) < len(block) + len(thread):
         # A loop that an earlier unroll removed (its strips all fit one copy, as at small fixed
         # sizes) runs once: mapped to an axis, it would be an axis of extent 1.
@@ -158,7 +158,7 @@ def _thread_extents_at_values(v: Variant, stmt: int, thread: list) -> Variant:
     return v
 
 
-def _unrolled_away(v: Variant, stmt: int, name) -> bool:
+def unrolled_away(v: Variant, stmt: int, name) -> bool:
     try:
         S.resolve_name(v, stmt, name)
         return False
@@ -169,18 +169,6 @@ def _unrolled_away(v: Variant, stmt: int, name) -> bool:
         return True
     except RecipeError:
         return False
-
-
-def mapped_loops_kept(v: Variant) -> None:
-    """A later step that unrolled a mapped loop fully (a factor of its tile size or more, or 0)
-    left no loop for the blocks or threads to take."""
-    for m in mappings(v):
-        for name in m.block + m.thread:
-            if _unrolled_away(v, m.stmt, name):
-                raise RecipeError(f"loop '{to_user(name)}' is no loop after this step (unrolled fully), and "
-                                  f"an earlier cuda step maps it to {'threads' if name in m.thread else 'blocks'}",
-                                  hint="unroll it by a factor below its trip count, or unroll a loop that is "
-                                       "not mapped")
 
 
 def _own_piece(v: Variant, m: Mapping, group) -> int:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import islpy as isl
 
-from looptx.errors import LegalityError
+from looptx.errors import LegalityError, RecipeError
+from looptx.frontend.names import to_user
 from looptx.poly import deps as D
-from looptx.poly.gpu import Kernel, kernels, loop_at, mappings
+from looptx.poly.gpu import Kernel, kernels, loop_at, mappings, unrolled_away
 from looptx.poly.parallel import instances, scheduled_deps
 from looptx.poly.variant import Variant
 
@@ -94,3 +95,15 @@ def _race(v, deps, dep, rel_sched, K, c, what, more=()) -> LegalityError:
     from looptx.poly.privatize import hint as privatize_hint
     hint = "map loops that carry no dependence (see looptx deps)" + privatize_hint(deps, dep, more)
     return K.mapping.error(text, hint=hint, cls=LegalityError)
+
+
+def mapped_loops_kept(v: Variant) -> None:
+    """A later step that unrolled a mapped loop fully (a factor of its tile size or more, or 0)
+    left no loop for the blocks or threads to take."""
+    for m in mappings(v):
+        for name in m.block + m.thread:
+            if unrolled_away(v, m.stmt, name):
+                raise RecipeError(f"loop '{to_user(name)}' is no loop after this step (unrolled fully), and "
+                                  f"an earlier cuda step maps it to {'threads' if name in m.thread else 'blocks'}",
+                                  hint="unroll it by a factor below its trip count, or unroll a loop that is "
+                                       "not mapped")

@@ -458,8 +458,8 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         bad = [(d, r) for d, r in bad if not r.is_empty()]
         if bad:
             refuse(v, deps, bad, st)
-    from looptx.poly.gpu import mapped_loops_kept, mappings
-    from looptx.poly.gpu_checks import check
+    from looptx.poly.gpu import mappings
+    from looptx.poly.gpu_checks import check, mapped_loops_kept
     if mappings(v):
         mapped_loops_kept(v)
         check(v, deps)                     # mapped loops carry no dependence

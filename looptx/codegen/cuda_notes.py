@@ -1,0 +1,43 @@
+"""What the .cu's host code says to the user: counts a cuda step gives that the declaration
+overrides, and arguments a call written for the original function does not pass."""
+from __future__ import annotations
+
+from looptx.frontend.names import to_user
+
+
+def count_warnings(v, arrays, file_macros: dict | None = None) -> list[str]:
+    """`sizes` entries that the declaration overrides and that provably differ from it (with
+    `file_macros`, also where the declaration's extent is a macro the region does not use)."""
+    # (cuda_host writes the host code, and imports this module)
+    from looptx.codegen.cuda_host import array_sizes, constant, declared_count
+    scop = v.scop
+    values = {**(file_macros or {}), **dict(scop.macro_values), **dict(scop.fixed)}
+    out = []
+    by_name = {a.name: a for a in arrays}
+    for rec in array_sizes(v):
+        for name, text in rec.sizes:
+            a = by_name.get(name)
+            n = declared_count(a) if a is not None else None
+            if n is None:
+                continue
+            want, got = constant(n, values), constant(text, values)
+            if want is not None and got is not None and want != got:
+                where = f"step {rec.step}" if rec.step is not None else "a cuda step"
+                out.append(f"{where} gives array '{name}' {got} elements, its declaration {want}: "
+                           "the declaration is used")
+    return out
+
+
+def say_extra_arrays(rc, names: list[str]) -> None:
+    """A call written for the original function passes its own parameters only: the file's
+    arrays the region reads (a `static const` table, globals) come after them, and the caller
+    must give them too (probe 89: a table left off read garbage, silently)."""
+    from looptx.errors import note_once
+    scop = rc.variant.scop
+    own = {to_user(p) for p in scop.function_params}
+    extra = [to_user(a.name) for a in rc.arrays if a.rank and to_user(a.name) not in own and a.name in names]
+    if extra:
+        note_once(scop.filename, scop.region_span[0] or None,
+                  f"{rc.name}_host takes {', '.join(extra)} after the parameters of the original function: "
+                  f"the file's {'arrays' if len(extra) > 1 else 'array'}, which the .cu cannot see; a call "
+                  "written for the original must pass them too")
