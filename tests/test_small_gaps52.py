@@ -751,3 +751,18 @@ def test_the_cu_says_when_its_host_function_takes_the_files_arrays(tmp_path):
     rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
     assert rc == 0 and "smooth_host_status(int n, const double *__restrict__ in, double *__restrict__ out, " in out
     assert "note: smooth_host takes w after the parameters of the original function" in err, err
+
+
+def test_a_file_scope_const_global_has_its_value(tmp_path):
+    """Probe 90 G4: `static const int N = 8;` at file scope was no constant, so a full unroll
+    of `for (i = 0; i < N; i++)` was refused (an enum or a #define worked)."""
+    src, rec = tmp_path / "f.c", tmp_path / "r.yaml"
+    src.write_text("static const int N = 8;\nvoid k(double *x)\n{\n  int i;\n#pragma scop\n  for (i = 0; i < N; i++)\n"
+                   "    x[i] = 2.0 * x[i];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 0}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec)
+    assert rc == 0 and ": ok " in out, out + err
+    # a global without const may be set by another file: no value
+    src.write_text(src.read_text().replace("static const int N = 8;", "int N = 8;"))
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "no constant trip count" in err, err

@@ -383,7 +383,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # (a plain #define is the file's in every build; an #ifndef default or a -D is not)
         plain_macros = {k: v for k, v in int_macros.items() if to_user(k) not in overridable
                         and k not in {to_model(d) for d in defines}}
-        constants = constant_locals(fdef, collector.decls, derived, plain_macros)
+        constants = constant_locals(fdef, collector.decls, derived, plain_macros, ast.ext)
         literal = constant_locals(fdef, collector.decls, derived)
         check_defines_agree(constants, defines, collector.decls, where, path)
         check_derived_agree(derived, {**int_macros, **defines}, defines,

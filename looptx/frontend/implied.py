@@ -224,7 +224,8 @@ def _changed_in(fdef) -> set[str]:
     return changed
 
 
-def implied_values(fdef, decls, derived, fixed: dict, tuned: bool = False) -> dict[str, int]:
+def implied_values(fdef, decls, derived, fixed: dict, tuned: bool = False,
+                   also: frozenset = frozenset()) -> dict[str, int]:
     """The integers that the function's derived sizes (`int C3 = C*3;`, `int hs = 4;`) have where
     what they are computed from is fixed: a subscript `t*C3 + h*hs + i` is then affine, as with
     `-D C3=36 -D hs=4`.  Only locals that nothing in the function changes after their
@@ -236,7 +237,7 @@ def implied_values(fdef, decls, derived, fixed: dict, tuned: bool = False) -> di
     from looptx.frontend.expr import evaluate
     changed = _changed_in(fdef)
     locals_ = {d.name for d in decls if "static" not in (d.storage or [])} | \
-        ({name for name, _ in derived} if tuned else set())
+        ({name for name, _ in derived} if tuned else set()) | set(also)
     out: dict[str, int] = {}
     grew = True
     while grew:
@@ -256,11 +257,15 @@ def implied_values(fdef, decls, derived, fixed: dict, tuned: bool = False) -> di
     return out
 
 
-def constant_locals(fdef, decls, derived, macros: dict | None = None) -> dict[str, int]:
+def constant_locals(fdef, decls, derived, macros: dict | None = None, ext=()) -> dict[str, int]:
     """The locals whose value the function's own text gives, from integer literals and the
     `macros` no build changes (`const int K = 3;`, `int K3 = K*3;`, Nek's `const int nx = LX1;`
-    under a plain `#define LX1 8`): no build flag or call changes it."""
-    return implied_values(fdef, decls, derived, dict(macros or {}))
+    under a plain `#define LX1 8`): no build flag or call changes it.  So do the file's scalar
+    `const` globals with an initializer (`static const int N = 8;`): no file may set them."""
+    const_globals = frozenset(e.name for e in ext if isinstance(e, c_ast.Decl) and e.name and e.init is not None
+                              and "const" in (getattr(e.type, "quals", None) or [])
+                              and "extern" not in (e.storage or []) and isinstance(e.type, c_ast.TypeDecl))
+    return implied_values(fdef, decls, derived, dict(macros or {}), also=const_globals)
 
 
 def _integer(value) -> int | None:
