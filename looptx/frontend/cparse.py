@@ -385,7 +385,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                         and k not in {to_model(d) for d in defines}}
         constants = constant_locals(fdef, collector.decls, derived, plain_macros, ast.ext)
         literal = constant_locals(fdef, collector.decls, derived)
-        check_defines_agree(constants, defines, collector.decls, where, path)
+        # (a file-scope const's -D is refused at its declaration by check_derived_agree)
+        check_defines_agree({k: v for k, v in constants.items() if k in {to_model(d.name) for d in collector.decls}},
+                            defines, collector.decls, where, path)
         check_derived_agree(derived, {**int_macros, **defines}, defines,
                             list(collector.decls) + [e for e in ast.ext if isinstance(e, c_ast.Decl)], where, path)
         # struct member chains become variables read before the region (frontend/members.py)
