@@ -39,14 +39,14 @@ def shared_copies(v: Variant, group, c: int, loops: int, text: str) -> set[str]:
     `group`) keep the program's meaning; a LegalityError where a copy would not."""
     scop, width = v.scop, v.width
     kept = set()
+    inside = isl.UnionMap.empty(v.schedule_map(width).get_space())
+    for k in group:
+        inside = inside.union(isl.UnionMap.from_map(v.piece_map(v.pieces[k], width)))
+    last = c + 2 * (loops - 1)
     for var in clause_vars(text):
         arr = next((a for a in scop.arrays if a.name == var), None)
         if arr is None or not arr.is_scalar or arr.private_depth:
             continue
-        inside = isl.UnionMap.empty(v.schedule_map(width).get_space())
-        for k in group:
-            inside = inside.union(isl.UnionMap.from_map(v.piece_map(v.pieces[k], width)))
-        last = c + 2 * (loops - 1)
         flow = value_flow(scop, {var})
 
         def refuse(why: str) -> LegalityError:

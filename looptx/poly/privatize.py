@@ -54,9 +54,7 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
     if arr.role == "in":
         raise RecipeError(f"the region only reads '{to_user(var)}': there is nothing to privatize",
                           hint="privatize a variable the region writes")
-    # a local the region declares before its loops is dead after it, unless the code after
-    # the region reads it (declared_in_region)
-    live_out = arr.live_out if not arr.local or arr.declared_in_region else ""
+    live_out = read_after(arr)
     if live_out or not arr.decl:
         raise RecipeError(f"'{to_user(var)}' cannot be private: {live_out or 'it has no declaration'}",
                           hint="privatize a local of the function whose value is not used after the region "
@@ -106,6 +104,13 @@ def privatize(v: Variant, stmt: int | None, var: str, at: str) -> Variant:
     out = _with_private(scop, arr, depth)
     _check_no_live_in(out, arr.name, at)
     return v.evolve(scop=out)
+
+
+def read_after(arr) -> str:
+    """Why the function reads the value the region leaves in `arr` ('' where it does not): a
+    local the region declares before its loops is dead after it, unless the code after the
+    region reads it (declared_in_region)."""
+    return arr.live_out if not arr.local or arr.declared_in_region else ""
 
 
 def _accesses(scop, names):

@@ -129,8 +129,7 @@ def _copies_used(v: Variant, st: Step, text: str) -> None:
 def _read_after(scop, var: str) -> bool:
     """The function reads what the region leaves in the scalar `var` (privatize's refusal)."""
     arr = next((a for a in scop.arrays if a.name == var), None)
-    return arr is not None and arr.is_scalar and not arr.private_depth and \
-        bool(arr.live_out if not arr.local or arr.declared_in_region else "")
+    return arr is not None and arr.is_scalar and not arr.private_depth and bool(PV.read_after(arr))
 
 
 def pragma_text_step(v: Variant, st: Step) -> Variant:
