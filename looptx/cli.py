@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
 from looptx import __version__
@@ -41,6 +42,18 @@ def _defines(values: list[str] | None, path: str | None = None) -> dict[str, int
     return out
 
 
+def _member_spelled(values: list[str] | None) -> list[str]:
+    """--define items with a struct member or element written as in C (`s->n=64`, `g.d[0]=8`)
+    under the name looptx reads it by (s__n, g__d__0), which its notes give."""
+    out = []
+    for item in values or []:
+        name, sep, val = item.partition("=")
+        if sep and re.fullmatch(r"[A-Za-z_]\w*(\s*(->|\.)\s*[A-Za-z_]\w*|\s*\[\s*\d+\s*\])+\s*", name):
+            name = re.sub(r"\s*\[\s*(\d+)\s*\]", r"__\1", re.sub(r"\s*(->|\.)\s*", "__", name.strip()))
+        out.append(name + sep + val)
+    return out
+
+
 def _one_value_each(values: list[str] | None) -> None:
     """`-D ni=20 -D ni=30`: which one the user meant is not for looptx to guess (the same
     value twice is only repeated)."""
@@ -56,6 +69,7 @@ def _one_value_each(values: list[str] | None) -> None:
 def _checked_defines(args) -> dict[str, int | str]:
     """The --define items of the command, each naming something its files use."""
     from looptx.frontend.defines import check_defines
+    args.define = _member_spelled(args.define)
     _one_value_each(args.define)
     given = dict(item.partition("=")[::2] for item in args.define or [])
     given = {k: v for k, v in given.items() if k.isidentifier()}
@@ -329,6 +343,7 @@ def cmd_search(args) -> int:
         return 0
     # a replay checks each -D against the cache's params and recorded values itself, string
     # values included (search/replay_checks.fixed_values); there is no FILE to read them from
+    args.define = _member_spelled(args.define)
     _one_value_each(args.define)
     args.defines = {} if args.replay else _checked_defines(args)
     return run(args)

@@ -60,7 +60,7 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
         if not any(k.has_sync for k in rc.kernels):
             lines = emulation_block(rc, spelled)
             if spelled:
-                from looptx.codegen.c import unused_counters
+                from looptx.codegen.c import unused_counters, unused_set_before
                 scop = variant.scop
                 # the emulation's grid loops and each thread declare their own (`for (int j`, a
                 # privatized `sum`): the function's variable of that name is then unused
@@ -68,6 +68,7 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
                 own = unused_counters(counters, lines, "  ", unused={n for n in counters if _declares(lines, n)})
                 own += unused_counters((), lines, "  ", "each emulated thread has its own", unused={
                     a.name for a in scop.arrays if a.local and a.declared_by_function and _declares(lines, a.name)})
+                own += unused_set_before(scop, lines, "  ")
                 lines = ["{"] + own + ["  " + x if x else x for x in lines] + ["}"] if own else lines
                 # the build checks region_lines writes: a size a step or -D fixed (#if N != 32
                 # #error), the #ifdef branches read, the #defines repeated after the region

@@ -450,10 +450,7 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     # a variable whose type holds no loop's values is unused even where loops of its name are
     decls += unused_counters(printer.reuse, body, indent, unused=set(printer.own_types) - printer.reuse)
     if spelled:
-        decls += unused_counters([n for n, before in variant.scop.substituted if before]
-                                 # a product of sizes read as the product (ISO-3DFD's dimn1n2)
-                                 + [n for n, init in variant.scop.derived if "*" in str(init)], body, indent,
-                                 "its uses read the expression it was set to")
+        decls += unused_set_before(variant.scop, body, indent)
     kept = [f"{indent}#pragma {d}" for d in variant.scop.directives]
     guards = baked_guard(variant.scop) + list(variant.scop.conditionals) if spelled else []
     return guards + ["{"] + kept + decls + body + ["}"] + (list(variant.scop.macros_after) if spelled else [])
@@ -500,6 +497,14 @@ def unused_counters(names, body: list[str], indent: str,
     text = "\n".join(body)
     gone = sorted({n for n in names if not re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text)} | set(unused))
     return [f"{indent}(void){n};  /* {why} */" for n in gone]
+
+
+def unused_set_before(scop, body: list[str], indent: str) -> list[str]:
+    """`(void)n;` for the variables set before the region whose uses the output reads as
+    their expressions: a product of sizes (ISO-3DFD's dimn1n2), a temporary substituted, or
+    a local a grid emulation's bounds read as its expression (`nn = n - t`)."""
+    return unused_counters([n for n, before in scop.substituted if before] + [n for n, _ in scop.derived],
+                           body, indent, "its uses read the expression it was set to")
 
 
 def _copies_of_locals(scop, node: K.Node) -> list[str]:

@@ -456,12 +456,16 @@ def in_function_order(scop, named: list[tuple[str, str]]) -> list[tuple[str, str
     original, all pointers of one type, would compile with any other order and compute
     garbage), then what the region reads that is not one (globals, #defined sizes)."""
     order = {to_user(n): k for k, n in enumerate(scop.function_params)}
+    # a struct's members in the order the region first reads them (a member --define fixed,
+    # taken as lx_given_, among them, not after them)
+    members = {n: k for k, n in enumerate(scop.member_chains())}
 
-    def place(item) -> tuple[int, int]:
+    def place(item) -> tuple[int, int, int]:
         # a struct parameter's members (`bp->array` as bp__array) take its place
-        base = to_user(item[0].split("__")[0]) if "__" in item[0] else None
-        return (order[to_user(item[0])], 0) if to_user(item[0]) in order else \
-            (order[base], 1) if base in order else (len(order), 0)
+        name = item[0]
+        base = to_user(name.split("__")[0]) if "__" in name else None
+        return (order[to_user(name)], 0, 0) if to_user(name) in order else \
+            (order[base], 1, members.get(name, len(members))) if base in order else (len(order), 0, 0)
     return sorted(named, key=place)
 
 

@@ -100,8 +100,9 @@ def _iterators(items) -> set[str]:
 
 def _row_factor(node, iterators: set[str]) -> bool:
     """A sum or difference of sizes and constants with at least one size (`nx + 2`, `m - 1`,
-    `nx + 2*h`), no iterator and nothing but + - * on names and integer constants."""
-    if not (isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-")):
+    `nx + 2*h`, `n/2`), no iterator and nothing but + - * on names and integer constants."""
+    # a size halved on its own counts too (`#define HALF (N/2)`, `a[i*HALF + j]`)
+    if not (isinstance(node, c_ast.BinaryOp) and (node.op in ("+", "-") or _divisor(node) is not None)):
         return False
     names = id_names(node)
 

@@ -33,6 +33,9 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
     def sym_of(name) -> Symbol:
         return ex.local.get(name) or symbols.get(name)
 
+    for p, v in fixed:
+        _check_fits(p, v, sym_of(p), symbols, path, span[0])
+
     # arrays: decide each one's (virtual) rank, delinearizing linearized 1-D subscripts
     by_array: dict[str, list] = {}
     for st in raw:
@@ -220,3 +223,16 @@ def _unproved_guards_dropped(scop: Scop, raw) -> Scop:
                                                  else a for a in s.accesses)) if s.id in dropped else s
                        for s in scop.statements)
     return replace(scop, statements=statements, _cache={})
+
+
+def _check_fits(name: str, value: int, sym: Symbol | None, symbols: dict, path: str, line: int) -> None:
+    """A --define value the size's C type cannot hold (`unsigned char n` given 300) would make
+    the output's check `n == 300` always false: its transformed code dead, and gcc warn."""
+    r = narrow_range(sym, symbols)
+    if r is None or r[0] <= value <= r[1]:
+        return
+    spelled = sym.spelled_ctype or sym.ctype
+    why = f"'{to_user(name)}' is {spelled}, which holds {r[0]}..{r[1]}" if r[1] != 2 ** 31 - 1 else \
+        f"'{to_user(name)}' is {spelled}, which looptx reads as a size of 0..{r[1]}"
+    raise SourceError(f"--define {to_user(name)}={value}: {why}", hint="give a value in that range",
+                      file=path, line=sym.line or line or 1)
