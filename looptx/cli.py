@@ -231,14 +231,20 @@ def cmd_transform(args) -> int:
                           standalone=args.standalone, warn=_UserNames(sys.stderr))
     if args.output and args.output != "-":      # `-o -`: stdout, as Unix tools read it
         try:
-            from looptx.frontend.encoding import line_end
-            with open(args.output, "w", newline=line_end(args.file)) as f:
-                f.write(text)
+            from looptx.frontend.encoding import write_like
+            write_like(args.output, text, args.file)
         except OSError as e:
             raise LooptxError(f"cannot write the output: {e.strerror}", file=args.output,
                               hint="give -o a path in an existing, writable folder") from None
     else:
-        sys.stdout.write(text)
+        from looptx.frontend.encoding import output_encoding
+        encoding = output_encoding(args.file)
+        if encoding != "utf-8" and hasattr(sys.stdout, "buffer"):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text.encode(encoding))
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(text)
     return 0
 
 

@@ -73,7 +73,9 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
                 # the build checks region_lines writes: a size a step or -D fixed (#if N != 32
                 # #error), the #ifdef branches read, the #defines repeated after the region
                 from looptx.codegen.c import baked_guard
-                lines = baked_guard(scop) + list(scop.conditionals) + lines + list(scop.macros_after)
+                from looptx.frontend.conditionals import guard_lines
+                lines = baked_guard(scop) + guard_lines(scop, "\n".join(lines)) + list(scop.conditionals) \
+                    + lines + list(scop.macros_after)
     if lines is None:
         node, plan = build(variant)
         lines = region_lines(variant, name_loops(node, variant), buffers=plan.buffers, spelled=spelled)
@@ -371,6 +373,8 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         rec = per_region.get(i) if recipe is not None else \
             annotation_recipe(program, i, bindings if bindings is not None else point)
         if rec is None or not rec.steps:
+            if recipe is not None:
+                _say_own_commands_replaced(program, i)
             variants[i] = as_written(scop, checked=not unsafe)
             continue
         trace = None
@@ -392,6 +396,20 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
                                          else st for st in rec.steps))
         applied.append(shown.describe() if len(program.regions) == 1 else f"region {i}:\n{shown.describe()}")
     return variants, "\n".join(applied) or None
+
+
+def _say_own_commands_replaced(program: Program, index: int) -> None:
+    """A region's own CHiLL commands or Orio transforms, which a command-line recipe replaces
+    (the contract) although it gives that region no step: the region comes back as written."""
+    r = program.regions[index]
+    if r.chill is None or not r.chill.body.strip():
+        return
+    if is_orio_loop(r.chill.module, r.chill.body) and not re.search(r"\btransform\s+\w+\s*\(", r.chill.body):
+        return
+    line, _ = program.source.pos(r.chill.body_start)
+    note_once(program.filename, line, f"region {index}'s own {'transforms' if is_orio_loop(r.chill.module, r.chill.body) else 'commands'} "
+              "are not applied: --recipe replaces every region's, and gives this region no step (add its "
+              "steps to the recipe, or transform without --recipe)")
 
 
 def _tuning_spec(path: str):

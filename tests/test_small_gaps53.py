@@ -107,3 +107,262 @@ def test_a_define_its_type_cannot_hold_is_refused(tmp_path, ctype, value, ok):
         assert rc == 0 and f"n == {value}" in out, err
     else:
         assert rc == 2 and f"{src}:1: error: --define n={value}: 'n' is {ctype}" in err, err
+
+
+VOLATILE = """void acc(int n, int m, const float *restrict a, {decl})
+{{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      out[i] += a[i * m + j];
+#pragma endscop
+}}
+"""
+
+
+@pytest.mark.parametrize("step", ["registers", "scalar_replace", "datacopy"])
+@pytest.mark.parametrize("decl,refused", [("volatile float *out", True), ("float volatile out[64]", True),
+                                          ("float *volatile out", False)])
+def test_a_copy_of_volatile_elements_is_refused(tmp_path, step, decl, refused):
+    """Probe 86 G12: registers on `volatile float *out` loaded it once, accumulated in a
+    register and stored once: every volatile access of the region was gone, with no note. A
+    volatile pointer to plain floats is copied as any array."""
+    src, rec = tmp_path / "v.c", tmp_path / "r.yaml"
+    src.write_text(VOLATILE.format(decl=decl))
+    rec.write_text(f"steps:\n  - {step}: {{stmt: 0, array: out, at: {'i' if step == 'datacopy' else 'j'}}}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    if refused:
+        assert rc == 2 and "step 1" in err and "'out' is volatile" in err, err
+    else:
+        assert rc == 0, err
+
+
+def _built_output(tmp_path, src_text, recipe, *flags, name="k.c", main=None):
+    """(rc, stdout of the program) of the file's output built with gcc `flags` and run."""
+    src, rec, out = tmp_path / name, tmp_path / "r.yaml", tmp_path / "out.c"
+    src.write_text(src_text) if isinstance(src_text, str) else src.write_bytes(src_text)
+    rec.write_text(recipe)
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-o", out)
+    assert rc == 0, err
+    exe = tmp_path / "a.out"
+    cc = subprocess.run(["gcc", *flags, str(out), "-o", str(exe)], capture_output=True, text=True)
+    if cc.returncode:
+        return cc.returncode, cc.stderr
+    return 0, subprocess.run([str(exe)], capture_output=True, text=True).stdout
+
+
+LINE_COMMENT = """#include <stdio.h>
+#define N 8
+double a[N], b[N];
+void k(void)
+{
+  int i;
+  // an older region began here: \\
+#pragma endscop
+#pragma scop
+  for (i = 0; i < N; i++) {
+    a[i] = b[i]; // disabled: \\
+    a[i] = a[i] + 100.0;
+  }
+#pragma endscop
+}
+int main(void) { k(); printf("%g\\n", a[0]); return 0; }
+"""
+
+
+def test_a_line_comment_continued_by_a_backslash_holds_the_next_line():
+    """Probe 92 G1: gcc splices a line that ends in a backslash before it finds comments, so
+    `// disabled: \\` comments out the next line too; looptx read that line as a live statement
+    (the output printed 100, the input 0), and a continued comment's `#pragma scop` as a marker."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        rc, out = _built_output(Path(d), LINE_COMMENT, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n",
+                                "-Wno-comment")
+        assert rc == 0 and out.strip() == "0", out
+        rc, stdout, err = run_cli("deps", Path(d) / "k.c")
+        assert rc == 0 and "S1" not in stdout and "a[i] = b[i]" in stdout, stdout + err
+
+
+STRING_SCOP = """#define N 16
+double a[N];
+static const char *help = "usage:\\n\\
+#pragma scop\\n";
+void k(void)
+{
+  int i;
+#pragma scop
+  for (i = 0; i < N; i++)
+    a[i] = a[i] * 2.0;
+#pragma endscop
+}
+const char *get_help(void) { return help; }
+"""
+
+
+def test_a_marker_on_a_continued_line_of_a_string_is_text(tmp_path):
+    """Probe 92 G7: `#pragma scop` on the continued line of a string literal was taken as a
+    marker ("nested '#pragma scop'"), which gcc compiles as text."""
+    src = tmp_path / "s.c"
+    src.write_text(STRING_SCOP)
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and '"usage:\\n\\\n#pragma scop\\n";' in out, err
+
+
+TWO_REGIONS = """#define N 64
+double a[N][N], b[N][N];
+#ifndef NO_K1
+void k1(int n)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      a[i][j] = b[i][j];
+#pragma endscop
+}
+#endif
+void k2(int n)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      b[i][j] = 2 * a[i][j];
+#pragma endscop
+}
+int main(void) { k2(N); return 0; }
+"""
+
+
+def test_helpers_are_defined_before_each_region_that_uses_them(tmp_path):
+    """Probe 92 G5: lx_min was defined only before the first region; a build that leaves that
+    region out (-DNO_K1) had none for the second."""
+    recipe = ("steps:\n  - tile: {stmt: 0, loop: i, size: 5}\n  - tile: {stmt: 0, loop: j, size: 7}\n"
+              "  - tile: {stmt: 1, loop: i, size: 5}\n")
+    rc, out = _built_output(tmp_path, TWO_REGIONS, recipe, "-DNO_K1", "-Wall", "-Wno-unknown-pragmas", "-Werror")
+    assert rc == 0, out
+
+
+def test_a_latin1_file_keeps_its_bytes(tmp_path):
+    """Probe 92 G2: a Latin-1 byte in a string literal outside the region came back as two
+    UTF-8 bytes, and strlen of the string changed from 4 to 5."""
+    text = ('#include <stdio.h>\n#include <string.h>\nstatic const char *name = "caf\xe9";\ndouble a[8];\n'
+            'void k(void)\n{\n  int i;\n#pragma scop\n  for (i = 0; i < 8; i++)\n    a[i] = a[i] + 1.0;\n'
+            '#pragma endscop\n}\nint main(void) { k(); printf("%zu\\n", strlen(name)); return 0; }\n').encode("latin-1")
+    rc, out = _built_output(tmp_path, text, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    assert rc == 0 and out.strip() == "4", out
+    assert b'"caf\xe9"' in (tmp_path / "out.c").read_bytes()
+
+
+IDX_UNDER_IFDEF = """#include <stdio.h>
+#define NX 4
+#define NY 3
+#ifdef COLMAJOR
+#define IDX(i,j) ((j)*NX + (i))
+#else
+#define IDX(i,j) ((i)*NY + (j))
+#endif
+double out[NX * NY];
+void fill(void)
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < NX; i++)
+    for (j = 0; j < NY; j++)
+      out[IDX(i,j)] = 10 * i + j;
+#pragma endscop
+}
+int main(void) { fill(); printf("%g %g\\n", out[1], out[NX]); return 0; }
+"""
+
+
+def test_a_macro_defined_under_a_conditional_outside_the_region_is_guarded(tmp_path):
+    """Probe 92 G3: the output expanded IDX as this build defines it, and a build with
+    -DCOLMAJOR computed another layout than the input, with no error."""
+    recipe = "steps:\n  - permute: {stmt: 0, order: [j, i]}\n"
+    rc, out = _built_output(tmp_path, IDX_UNDER_IFDEF, recipe)
+    assert rc == 0 and out.strip() == "1 11", out
+    rc, err = _built_output(tmp_path, IDX_UNDER_IFDEF, recipe, "-DCOLMAJOR")
+    assert rc != 0 and "the conditional at line 4, which defines IDX" in err, err
+
+
+CU_IF = """#ifndef VARIANT
+#define VARIANT 2
+#endif
+#ifdef SINGLE
+typedef float real;
+#else
+typedef double real;
+#endif
+#define N 256
+void k(real *a, const real *b)
+{
+  int i;
+#pragma scop
+  for (i = 0; i < N; i++)
+#if VARIANT == 1
+    a[i] = -b[i];
+#else
+    a[i] = b[i];
+#endif
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("flag,fails", [(None, False), ("-DVARIANT=1", True), ("-DSINGLE", True)])
+def test_the_cu_repeats_the_conditionals(tmp_path, flag, fails):
+    """Probe 92 G4: the .cu had none of the region's #if guards that the note promised, and none
+    for the typedef its types came from: nvcc -DVARIANT=1 built the other branch's code."""
+    import shutil
+    if shutil.which("nvcc") is None:
+        pytest.skip("nvcc is not installed")
+    src, rec, out = tmp_path / "k.c", tmp_path / "r.yaml", tmp_path / "k.cu"
+    src.write_text(CU_IF)
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32, control: ii}\n"
+                   "  - cuda: {stmt: 0, block: [ii], thread: [i]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-o", out)
+    assert rc == 0, err
+    cc = subprocess.run(["nvcc", "-arch=sm_90", *([flag] if flag else []), "-c", str(out), "-o",
+                         str(tmp_path / "k.o")], capture_output=True, text=True)
+    assert (cc.returncode != 0) == fails, cc.stderr
+    if fails:
+        assert "#error" in cc.stderr or "error" in cc.stderr
+
+
+LINE_DIRECTIVE = """#define N 64
+double a[N][N], b[N][N];
+void k(void)
+{
+  int i, j;
+#pragma scop
+#line 500 "kernel.cl"
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N - 1; j++)
+      a[i][j] = b[i][j] + b[i][j + 1];
+#pragma endscop
+}
+int where_line = __LINE__;
+const char *where_file = __FILE__;
+int main(void) { return 0; }
+"""
+
+
+def test_a_line_directive_numbers_the_lines_after_the_region_as_before(tmp_path):
+    """Probe 92 G8: a #line inside the region was dropped, and __LINE__ and __FILE__ after it
+    changed (512 "kernel.cl" in the input, 31 "out.c" in the output)."""
+    _built_output(tmp_path, LINE_DIRECTIVE, "steps:\n  - tile: {stmt: 0, loop: j, size: 8}\n")
+    pre = subprocess.run(["gcc", "-E", "-P", str(tmp_path / "out.c")], capture_output=True, text=True)
+    assert "where_line = 505;" in pre.stdout and 'where_file = "kernel.cl";' in pre.stdout, pre.stdout
+
+
+def test_a_recipe_that_gives_a_region_no_step_says_its_own_commands_are_not_applied(tmp_path):
+    """Probe 92 G6: with --recipe, a region's own CHiLL commands were dropped without a word."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("#define N 64\ndouble a[N], b[N];\nvoid k(void)\n{\n  int i;\n#pragma scop\n"
+                   "  for (i = 0; i < N; i++)\n    a[i] = 2 * a[i];\n#pragma endscop\n"
+                   "/*@ begin CHiLL ( unroll(0, \"i\", 4) ) @*/\n  for (i = 0; i < N; i++)\n    b[i] = a[i];\n"
+                   "/*@ end @*/\n}\n")
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "region 1's own commands are not applied" in err, err

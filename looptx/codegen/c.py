@@ -5,6 +5,7 @@ import re
 
 from looptx import ir
 from looptx.errors import RecipeError
+from looptx.frontend.conditionals import guard_lines
 from looptx.frontend.names import to_user
 from looptx.frontend.symbols import ARITH_WORDS, WIDE_WORDS
 from looptx.codegen import ast as K
@@ -452,7 +453,8 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     if spelled:
         decls += unused_set_before(variant.scop, body, indent)
     kept = [f"{indent}#pragma {d}" for d in variant.scop.directives]
-    guards = baked_guard(variant.scop) + list(variant.scop.conditionals) if spelled else []
+    guards = baked_guard(variant.scop) + guard_lines(variant.scop, "\n".join(decls + body)) \
+        + list(variant.scop.conditionals) if spelled else []
     return guards + ["{"] + kept + decls + body + ["}"] + (list(variant.scop.macros_after) if spelled else [])
 
 

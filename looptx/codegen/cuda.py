@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from looptx import ir
 from looptx.codegen.cuda_datasets import dataset_guard
 from looptx.codegen import ast as K
+from looptx.frontend.conditionals import cu_conditionals
 from looptx.codegen.c import (CPrinter, ThreadPrinter, _zeroed, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
                               name_loops, used_helpers)
 from looptx.codegen.cuda_const import const_parameters
@@ -434,7 +435,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     # a build flag of the user's header (PolyBench's -DMINI_DATASET) must not choose other sizes
     out += dataset_guard(scop.filename, {k: v for k, v in needed.items() if isinstance(v, int)})
     out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
-    out += baked_guard(scop, facts=True)
+    out += baked_guard(scop, facts=True) + cu_conditionals(scop, needed)
     for k, v in fixed_macros:
         out += [f"#if {k} != {v}", f'#error "looptx transformed this region with --define {k}={v}: transform '
                 f'again with --define {k}=VALUE"', "#endif"]

@@ -52,19 +52,17 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
     """`blocks[i]` are the generated lines of region i (a C block, unindented)."""
     text = program.source.text
     hoisted = {s.region: s.hoisted for s in program.scops}
-    helpers = set()
-    for lines in blocks.values():
-        helpers |= used_helpers("\n".join(lines))
     edits: list[tuple[int, int, str]] = []
-    first = True
     removed_tuning = set()
     for r in program.regions:
         if r.index not in blocks:
             continue
         lines = with_members(blocks[r.index], hoisted.get(r.index, ()))
-        if first and helpers:
+        # before each region that uses them (they are #ifndef'd): a region that a build leaves
+        # out (under `#ifndef NO_K1`) would otherwise take the others' definitions with it
+        helpers = used_helpers("\n".join(lines))
+        if helpers:
             lines = helper_block(helpers) + lines
-        first = False
         # an Orio Loop annotation's code is inside its begin marker, where the output goes
         inside = r.chill is not None and r.start == r.chill.body_start
         base = _indent_of(text, r.outer[0] if inside else _first_code(text, r))
@@ -83,6 +81,7 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
             new = body.lstrip(" \t")
             if text[start - 1:start] in ("", "\n"):
                 new = base + new    # a function body that begins with a (dropped) pragma line
+        new += _line_numbers_restored(text, r.outer[1])
         edits.append((start, r.outer[1], new))
         if program.scops[r.index].team_kind == "parallel" and program.scops[r.index].team:
             edits.append(_leading_pragma(text, r.outer[0]))
@@ -110,3 +109,24 @@ def _leading_pragma(text: str, at: int) -> tuple[int, int, str]:
     while start > 1 and text[text.rfind("\n", 0, start - 1) + 1:start - 1].rstrip().endswith("\\"):
         start = text.rfind("\n", 0, start - 1) + 1     # the lines a long directive continues
     return start, end + 1, ""
+
+
+_LINE_DIRECTIVE = re.compile(r'^[ \t]*#[ \t]*(?:line[ \t]+)?(\d+)(?:[ \t]+"((?:[^"\\\n]|\\.)*)")?', re.M)
+
+
+def _line_numbers_restored(text: str, end: int) -> str:
+    """`#line L "file"` after a regenerated region where a #line before its end (a generator's
+    `#line 500 "kernel.cl"`, inside the region or before it) numbers the lines: the region's
+    new code has other lines, and `__LINE__`/`__FILE__` after it would change with them."""
+    if text[end:end + 1] not in ("\n", ""):
+        return ""
+    end_line = text.count("\n", 0, end) + 1
+    number, name = None, None
+    for m in _LINE_DIRECTIVE.finditer(text, 0, end):
+        number, at = int(m.group(1)), text.count("\n", 0, m.start()) + 1
+        name = m.group(2) if m.group(2) is not None else name
+    if number is None:
+        return ""
+    # the line after the region's last: the directive's next line is `number`
+    follows = number + end_line - at
+    return f"\n#line {follows}" + (f' "{name}"' if name is not None else "")

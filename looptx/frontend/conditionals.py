@@ -96,7 +96,8 @@ class Branches:
         dead = self.dead_lines(text)
         return "\n".join(" " * len(line) if k in dead else line for k, line in enumerate(_lines(text), 1))
 
-    def guard(self, text: str, first_line: int, last_line: int, where: str) -> list[str]:
+    def guard(self, text: str, first_line: int, last_line: int, where: str,
+              about: str = "this conditional") -> list[str]:
         """The region's conditional directives again, with an `#error` in each branch the build
         did not take, where some branch of its group holds code (a group of pragmas only, HPCG's
         `#ifndef HPCG_NO_OPENMP`, computes the same either way); [] when none does."""
@@ -123,8 +124,8 @@ class Branches:
         for f, l, kind in found:
             out += lines[f - 1:l]
             if kind != "endif" and group_of.get(f) in code_groups and f not in self.taken:
-                out.append(f'#error "looptx transformed this region ({where}) for another branch of this '
-                           'conditional: transform it again with the build\'s -D flags (--define)"')
+                out.append(f'#error "looptx transformed this region ({where}) for another branch of {about}: '
+                           'transform it again with the build\'s -D flags (--define)"')
         return [s.strip() for s in out] if code_groups else []
 
 
@@ -146,3 +147,91 @@ def macro_directives(text: str, first_line: int, last_line: int, dead: set[int])
             out.append(" ".join(ln.rstrip().rstrip("\\").strip() for ln in lines[start:k + 1]))
         k += 1
     return out
+
+
+_DEFINES = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)")
+_TYPEDEF = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*;")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _outer_groups(lines: list[str]) -> list[tuple[int, int, set[str]]]:
+    """(first line, last line, names its directives test) of each outermost conditional group."""
+    out, depth, first, tested = [], 0, 0, set()
+    for f, l, kind in _directives(lines):
+        if kind in ("if", "ifdef", "ifndef"):
+            if depth == 0:
+                first, tested = f, set()
+            depth += 1
+        if kind != "endif" and depth:
+            text = re.sub(r"^[ \t]*#[ \t]*\w+", "", " ".join(lines[f - 1:l]))
+            tested |= set(_NAME.findall(text)) - {"defined"}
+        if kind == "endif" and depth:
+            depth -= 1
+            if depth == 0:
+                out.append((first, l, tested))
+    return out
+
+
+def outer_guards(branches: Branches, text: str, region: tuple[int, int], used_in_region: set[str],
+                 used_by_function: set[str], where: str) -> tuple[tuple[str, bool, tuple[str, ...]], ...]:
+    """(name, whether the region's code names it, guard lines) for each macro or typedef the
+    region (or, `used_by_function`, the function's declarations: a .cu spells the types it
+    stands for) uses that the file defines under a conditional outside the region (`#ifdef
+    COLMAJOR #define IDX(i,j) ...`): the output expands it as this build defines it, so a build
+    that takes another branch must stop, as for the region's own conditionals."""
+    if not branches:
+        return ()
+    lines = _lines(text)
+    defined: dict[str, list[int]] = {}
+    for k, line in enumerate(lines, 1):
+        m = _DEFINES.match(line)
+        for name in ([m.group(1)] if m else []) + _TYPEDEF.findall(line):
+            defined.setdefault(name, []).append(k)
+    out = []
+    for first, last, tested in _outer_groups(lines):
+        if first <= region[0] <= last:
+            continue
+        inside = {n for n, ks in defined.items() if any(first <= k <= last for k in ks)}
+        # a group about its own names (`#ifndef N / #define N 64`) reads otherwise at the region
+        if inside & tested:
+            continue
+        names = sorted(inside & (used_in_region | used_by_function))
+        guard = branches.guard(text, first, last, where, f"the conditional at line {first}, which defines "
+                               f"{', '.join(names)}") if names else []
+        out += [(name, name in used_in_region, tuple(guard)) for name in names if guard]
+    return tuple(out)
+
+
+def guard_lines(scop, body_text: str | None) -> list[str]:
+    """The outer guards (outer_guards) the output needs, each group once: for the C code
+    `body_text`, those of the names it no longer spells (it expanded them); for a .cu (None),
+    all, after the file's definitions of the macros the conditions test."""
+    out: list[str] = []
+    for name, in_region, guard in scop.outer_conditionals:
+        if body_text is None or in_region and not re.search(rf"\b{re.escape(name)}\b", body_text):
+            if "\n".join(guard) not in "\n".join(out):
+                out += guard
+    return out
+
+
+def condition_macros(guard: list[str], macros: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """(name, definition) of the file's object-like macros that the directives of `guard` test,
+    and those their definitions name: a .cu, a file of its own, defines them as the file does."""
+    todo = [n for line in guard if _DIRECTIVE.match(line) for n in _NAME.findall(re.sub(r"^[ \t]*#[ \t]*\w+", "", line))]
+    out: dict[str, str] = {}
+    while todo:
+        name = todo.pop()
+        if name in macros and name not in out:
+            out[name] = macros[name]
+            todo += _NAME.findall(macros[name])
+    return tuple(out.items())
+
+
+def cu_conditionals(scop, defined) -> list[str]:
+    """A .cu's copy of the guards: the region's conditionals and the outer ones, after the
+    file's definitions of what they test (`#define VARIANT 2`) that the .cu has not `defined`."""
+    guards = guard_lines(scop, None) + list(scop.conditionals)
+    if not guards:
+        return []
+    return [f"#ifndef {n}\n#define {n} {body}\n#endif".replace(f"#define {n} \n", f"#define {n}\n")
+            for n, body in scop.condition_macros if n not in defined] + guards

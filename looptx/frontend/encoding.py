@@ -1,8 +1,8 @@
 """Reading a C file that is not all UTF-8.
 
 gcc takes any byte inside a comment or a string literal, and older sources often hold a Latin-1
-name or accent there; such a file is read with those bytes as Latin-1 characters (the output is
-written in UTF-8), with a note.  A byte that is not UTF-8 in the code itself cannot be a C
+name or accent there; such a file is read with those bytes as Latin-1 characters, with a note,
+and its output written in Latin-1, the same bytes (in UTF-8 where other characters are UTF-8).  A byte that is not UTF-8 in the code itself cannot be a C
 token: it is reported at its line and column, as an editor counts them."""
 from __future__ import annotations
 
@@ -20,6 +20,27 @@ def line_end(path: str) -> str | None:
     with open(path, "rb") as f:
         head = f.read(1 << 16)
     return "\r\n" if b"\r\n" in head else "\r" if b"\r" in head and b"\n" not in head else None
+
+
+def output_encoding(path: str) -> str:
+    """The encoding that writes the file's own bytes back: Latin-1 for a file whose bytes past
+    ASCII are none of them UTF-8 (each is one Latin-1 character, read as such), else UTF-8 (a
+    file of both kinds is written back in UTF-8, with the note read_c_source gives)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return "utf-8"
+    text = data.decode("utf-8", errors="surrogateescape")
+    return "latin-1" if _BAD.search(text) and not any("\x80" <= c < "\udc80" or c > "\udcff" for c in text
+                                                     if c >= "\x80") else "utf-8"
+
+
+def write_like(path: str, text: str, source: str, newline: str | None = None) -> None:
+    """Write `text` to `path` in the encoding and line ends of the C file `source`."""
+    with open(path, "w", newline=newline if newline is not None else line_end(source),
+              encoding=output_encoding(source)) as f:
+        f.write(text)
 
 
 def read_c_source(path: str) -> str:
@@ -45,6 +66,8 @@ def read_c_source(path: str) -> str:
                               hint="save it as UTF-8, e.g. iconv -f latin1 -t utf-8", file=path,
                               line=line, col=col)
     line = src.pos(bad[0])[0]
+    mixed = output_encoding(path) == "utf-8"
     note_once(path, line, f"the file is not UTF-8 text: {len(bad)} byte(s) in comments or strings "
-              "(the first on this line) are read as Latin-1 and written back in UTF-8")
+              "(the first on this line) are read as Latin-1" + (" and written back in UTF-8, as the file's "
+                                                                  "other characters are" if mixed else ""))
     return _BAD.sub(lambda m: chr(ord(m.group()) - 0xDC00), text)

@@ -97,6 +97,7 @@ class Preprocessed:
     marks: MacroMarks | None = None            # macros whose uses the text marks (see spelling.py)
     overridden: tuple = ()                     # Overridden: a -D that a plain #define of the file overrides
     branches: Branches = Branches()            # the file's #if branches and which the build takes
+    object_macros: dict = field(default_factory=dict)   # NAME -> body of the file's `#define NAME body`
 
     def with_sizes(self, sizes: dict[str, int]) -> Preprocessed:
         """With more size macros (a decl_file's); the file's own win."""
@@ -417,6 +418,7 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         branches = Branches(opening, conditionals.taken(
             _cpp(["-fdirectives-only"] + common + dflags, text, base_dir, filename, blanked))) if opening else Branches()
         int_macros: dict[str, int] = {}
+        object_macros: dict[str, str] = {}
         overridden: list[Overridden] = []
         expanded: set[str] = set()
         all_names = {m.group(1) for m in map(_ANY_DEFINE.match, first.split("\n")) if m}
@@ -445,6 +447,8 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
                 clash = _redefined(d.group(1), d.group(2).strip(), str(defines[d.group(1)]),
                                    blanked, filename, base_dir, current, lineno - 1)
                 overridden += [clash] if clash is not None else []
+            if d and not in_system and not in_builtin:
+                object_macros[d.group(1)] = d.group(2).strip()
             if d:
                 lit = _INT_LITERAL.match(d.group(2).strip())
                 # libc constants are not problem sizes, nor is what the build command fixes
@@ -464,7 +468,7 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
         shutil.rmtree(fake, ignore_errors=True)
     return Preprocessed(marks.prelude() + second, int_macros, _main_lines(second),
                         expanded_macros=frozenset(expanded), marks=marks or None,
-                        overridden=tuple(overridden), branches=branches)
+                        overridden=tuple(overridden), branches=branches, object_macros=object_macros)
 
 
 def _main_lines(text: str) -> dict[int, str]:

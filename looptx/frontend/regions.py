@@ -87,9 +87,17 @@ def quiet_spans(text: str) -> list[tuple[str, int, int]]:
         if not m:
             return out
         tok, s = m.group(), m.start()
-        if tok in ("/*", "//"):
-            e = text.find("*/" if tok == "/*" else "\n", s + 2)
-            e = n if e < 0 else e + (2 if tok == "/*" else 0)
+        if tok == "/*":
+            e = text.find("*/", s + 2)
+            e = n if e < 0 else e + 2
+            out.append(("comment", s, e))
+        elif tok == "//":
+            # a backslash at the line's end splices the next line into the comment, before
+            # comments are found (C's translation phase 2; gcc warns "multi-line comment")
+            e = text.find("\n", s + 2)
+            while e >= 0 and text[s:e].rstrip(" \t").endswith("\\"):
+                e = text.find("\n", e + 1)
+            e = n if e < 0 else e
             out.append(("comment", s, e))
         else:
             e = s + 1
@@ -253,7 +261,9 @@ def _first_char(m: re.Match) -> int:
 
 
 def scan_pragmas(src: SourceText, comments: list[Comment]) -> list[Region]:
-    text = blank(src.text, [(c.start, c.end) for c in comments])
+    # (a string literal continued over lines may hold a line that reads as a marker)
+    literals = [(s, e) for kind, s, e in quiet_spans(src.text) if kind == "literal" and "\n" in src.text[s:e]]
+    text = blank(src.text, [(c.start, c.end) for c in comments] + literals)
     regions, open_at = [], None
     for m in _PRAGMA.finditer(text):
         if m.group(1) == "scop":

@@ -76,7 +76,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
         arrays.append(Array(name, ctype, sym.dims, role, local,
                             rows.extents if rows else None, rows.rank if rows else len(sym.dims), decl,
                             ex.private_depth.get(name, 0) if local else 0, spelled_ctype, spelled_decl,
-                            wide_index=name in ex.wide_index,
+                            wide_index=name in ex.wide_index, volatile=_volatile_elements(sym),
                             **({"live_out": after_use, "declared_in_region": True} if after_use else {})))
     obligations = [(st.id, c, line, col, what) for st in raw for c, line, col, what in st.obligations]
     owed = [(st.id, c, st.line, st.col, "'/' of a possibly negative value (C rounds toward zero)")
@@ -236,3 +236,10 @@ def _check_fits(name: str, value: int, sym: Symbol | None, symbols: dict, path: 
         f"'{to_user(name)}' is {spelled}, which looptx reads as a size of 0..{r[1]}"
     raise SourceError(f"--define {to_user(name)}={value}: {why}", hint="give a value in that range",
                       file=path, line=sym.line or line or 1)
+
+
+def _volatile_elements(sym: Symbol) -> bool:
+    """`volatile float *out`, `float volatile a[8]`: a qualifier before the declarator (one
+    after a `*`, `float *volatile p`, is the pointer's)."""
+    head = re.split(rf"[*\[(]|\b{re.escape(sym.name)}\b", sym.decl_text, maxsplit=1)[0]
+    return "volatile" in head.split()

@@ -366,6 +366,10 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                            f"{', '.join(members)}") from None
         raise pr.error(f"there is no array '{to_user(array)}' in the region",
                        hint=f"arrays: {', '.join(_as_written(scop, a.name) for a in scop.arrays if a.rank)}") from None
+    if arr.volatile:
+        raise pr.error(f"'{_as_written(scop, array)}' is volatile: a copy would read and write it "
+                       "fewer times than the region does, and a volatile access must happen as written",
+                       hint="drop the step, or the volatile qualifier where the accesses need not happen each")
     plen = pos if pr.kind == "registers" else pos + 1
     width = out.width
     threads = _thread_positions(v, group, pos) if pr.kind == "registers" else []

@@ -65,6 +65,8 @@ class Array:
     # a subscript computes in a 64-bit type (`a[(long)i * ld + j]`, a size_t operand): code
     # that linearizes the array again does too, or `i * ld` overflows int on large arrays
     wide_index: bool = False
+    # its elements are volatile (`volatile float *out`): each access happens as written
+    volatile: bool = False
 
     @property
     def is_scalar(self) -> bool:
@@ -233,6 +235,11 @@ class Scop(CachedValue):
     # the region's #if directives, with an #error in each branch the build did not take: the
     # user's file repeats them before the regenerated region (frontend/conditionals.py)
     conditionals: tuple[str, ...] = ()
+    # (name, named in the region, guard lines) of the macros and typedefs it uses that the file
+    # defines under a conditional outside it, and the file's macros those conditions test, which
+    # a .cu defines (frontend/conditionals.outer_guards, condition_macros)
+    outer_conditionals: tuple[tuple[str, bool, tuple[str, ...]], ...] = ()
+    condition_macros: tuple[tuple[str, str], ...] = ()
     # the region's #define and #undef lines, repeated after the regenerated region so that the
     # code after it sees the macros as it did (frontend/conditionals.macro_directives)
     macros_after: tuple[str, ...] = ()

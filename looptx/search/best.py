@@ -107,8 +107,8 @@ def write_best(st, best, function=None) -> str:
         block.append("}")
         blocks[r] = outer_decls(scop) + block + list(scop.final_values)
     out = render_file(symbolic or variants[0][1], blocks, head)
-    from looptx.frontend.encoding import line_end
-    return _write(base + ".best.c", out, line_end(st.path))
+    from looptx.frontend.encoding import line_end, output_encoding
+    return _write(base + ".best.c", out, line_end(st.path), output_encoding(st.path))
 
 
 def _region_code(program, r: int) -> str:
@@ -183,11 +183,11 @@ def _cuda_region(region: int, head: str, variants) -> str:
     return "\n".join(parts)
 
 
-def _write(path: str, text: str, newline: str | None = None) -> str:
+def _write(path: str, text: str, newline: str | None = None, encoding: str = "utf-8") -> str:
     # whole or not at all: a signal or a full disk mid-write leaves the previous best file
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        with open(tmp, "w", newline=newline) as f:
+        with open(tmp, "w", newline=newline, encoding=encoding) as f:
             f.write(to_user(text))
         os.replace(tmp, path)
     except BaseException:
