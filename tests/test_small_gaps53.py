@@ -366,3 +366,79 @@ def test_a_recipe_that_gives_a_region_no_step_says_its_own_commands_are_not_appl
     rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 0 and "region 1's own commands are not applied" in err, err
+
+
+ROW_LEAVE = """#define M 16
+void f(int n, double (*a)[M])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n - 1; i++)
+    for (j = 0; j < M; j++)
+      a[i][j + 1] = a[i][j] * 0.5 + 1.0;
+#pragma endscop
+}
+"""
+
+ROWS_OF_16 = """void f(int n, int m, double (*a)[16])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++)
+      a[i][j] = a[i][j] * 0.5 + a[i][j] * a[i][j];
+#pragma endscop
+}
+"""
+
+HARMLESS = """#define N 16
+void f(int t, double a[N][N])
+{
+  int i;
+#pragma scop
+  for (i = 1; i < N; i++)
+    a[t][i] = a[t][i] + a[t - 1][N];
+#pragma endscop
+}
+"""
+
+
+def test_a_subscript_that_leaves_its_row_onto_a_written_element(tmp_path):
+    """Probe 91 G2: `a[i][j + 1]` at j = M - 1 is `a[i + 1][0]`, which the model took for
+    another element: transform accepted a permute of the two loops, and the output computed
+    something else (run refused such sizes, transform did not look). It is refused where it
+    happens at every size; checked as the output runs where it happens at some (m > 16);
+    accepted where the element it meets is never written (CHiLL's jacobi)."""
+    src, rec = tmp_path / "v.c", tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
+    src.write_text(ROW_LEAVE)
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and f"{src}:8:7: error: a subscript of 'a' in dimension 2 leaves its extent M" in err, err
+    src.write_text(ROWS_OF_16)
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "if (m < 17)" in out and "modelled for m <= 16" in err, err
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=7", "-D", "m=13")
+    assert rc == 0 and ": ok" in out, out + err
+    src.write_text(HARMLESS)
+    rec.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "leaves its extent" not in err, err
+
+
+def test_accesses_to_a_volatile_stay_in_their_order(tmp_path):
+    """Probe 91 G4: a permute reordered the stores to a `volatile double *out` (a device's
+    registers, whose order is the point), and a volatile global became a size of the model."""
+    src, rec = tmp_path / "v.c", tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
+    src.write_text("void f(double *a, volatile double *out, int n, int m)\n{\n  int i, j;\n#pragma scop\n"
+                   "  for (i = 0; i < n; i++)\n    for (j = 0; j < m; j++)\n      out[i*m + j] = a[i*m + j] * 2.0;\n"
+                   "#pragma endscop\n}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "both of the volatile 'out'" in err, err
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0, err
+    src.write_text("volatile int flag;\nvoid f(double *a, double *out, int n)\n{\n  int i;\n#pragma scop\n"
+                   "  for (i = 0; i < n; i++)\n    out[i] = a[i] * flag;\n#pragma endscop\n}\n")
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and f"{src}:1: error: 'flag' is volatile" in err, err

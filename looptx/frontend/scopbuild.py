@@ -35,6 +35,12 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
 
     for p, v in fixed:
         _check_fits(p, v, sym_of(p), symbols, path, span[0])
+    for p in params:
+        sym = sym_of(p)
+        if sym is not None and sym.kind == "var" and _volatile_elements(sym):
+            raise SourceError(f"'{to_user(p)}' is volatile: its value may change between the region's reads "
+                              "of it, which looptx reads as one size or value", file=path, line=sym.line or span[0] or 1,
+                              hint=f"read it into a local before the region (`int {to_user(p)}_now = {to_user(p)};`)")
 
     # arrays: decide each one's (virtual) rank, delinearizing linearized 1-D subscripts
     by_array: dict[str, list] = {}
@@ -175,6 +181,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                   "(the output checks that: its C runs the region as written otherwise, its CUDA host code "
                   "returns cudaErrorInvalidValue)", per_line=True)
     check_obligations(scop, obligations)
+    scop = _rows_kept(scop, raw, path)
     if scop.baked:
         sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)
         why = []
@@ -243,3 +250,25 @@ def _volatile_elements(sym: Symbol) -> bool:
     after a `*`, `float *volatile p`, is the pointer's)."""
     head = re.split(rf"[*\[(]|\b{re.escape(sym.name)}\b", sym.decl_text, maxsplit=1)[0]
     return "volatile" in head.split()
+
+
+def _rows_kept(scop: Scop, raw, path: str) -> Scop:
+    """The scop for the sizes under which no subscript leaves its row onto an element the region
+    also reaches (poly/row_leave), which the output checks; refused where there are none."""
+    from looptx.poly.row_leave import leaving_rows
+    found = leaving_rows(scop)
+    if found is None:
+        return scop
+    st = next(r for r in raw if r.id == found.stmt)
+    what = (f"a subscript of '{to_user(found.array)}' in dimension {found.dim + 1} leaves its extent "
+            f"{to_user(found.extent)}: C puts that element in another row, on one the region also reaches, "
+            "one of the two written, which looptx's dependences take for a different one")
+    if found.fact is None:
+        raise SourceError(f"{what}, at every size of interest", hint="keep the subscripts inside their "
+                          "extents (a loop bound one lower, or a bigger declared extent)",
+                          file=path, line=st.line, col=st.col)
+    note_once(path, st.line, f"at some sizes {what}: the region is modelled for {as_c(found.fact)}, which the "
+              "output checks (its C runs the region as written otherwise, its CUDA host code returns "
+              "cudaErrorInvalidValue)", per_line=True)
+    return replace(scop, assumptions=scop.assumptions + (found.fact,), _cache={},
+                   runtime_facts=tuple(dict.fromkeys(scop.runtime_facts + (found.fact,))))

@@ -87,20 +87,35 @@ def _lifting(domains: isl.UnionSet) -> isl.UnionMap | None:
     return lifted.union(rest.identity())
 
 
-def _flow(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap):
-    """RAW (value-based) and WAR + WAW (writes as sinks and kills, PPCG's formulation)."""
+def _flow(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap, ordered: isl.UnionMap):
+    """RAW (value-based) and WAR + WAW (writes as sinks and kills, PPCG's formulation); and
+    `ordered`, the accesses to volatile objects, each to the object as a whole: an access to a
+    volatile is a side effect, which stays in its order with every other access to the object
+    (a device register's elements too)."""
     back = _lifting(reads.domain().union(writes.domain()).union(sched.domain()))
     if back is not None:
         reads, writes, sched = back.apply_range(reads), back.apply_range(writes), back.apply_range(sched)
+        ordered = back.apply_range(ordered)
     raw = (isl.UnionAccessInfo.from_sink(reads).set_must_source(writes)
            .set_schedule_map(sched).compute_flow().get_must_dependence())
-    false = (isl.UnionAccessInfo.from_sink(writes).set_kill(writes)
-             .set_may_source(writes.union(reads)).set_schedule_map(sched)
+    false = (isl.UnionAccessInfo.from_sink(writes.union(ordered)).set_kill(writes)
+             .set_may_source(writes.union(reads).union(ordered)).set_schedule_map(sched)
              .compute_flow().get_may_dependence())
     if back is not None:
         raw = raw.apply_domain(back).apply_range(back)
         false = false.apply_domain(back).apply_range(back)
     return raw, false
+
+
+def _volatile_accesses(scop: Scop, accesses: isl.UnionMap) -> isl.UnionMap:
+    volatile = {a.name for a in scop.arrays if a.volatile}
+    out = isl.UnionMap.empty(accesses.get_space())
+    for m in union_maps(accesses) if volatile else ():
+        name = m.get_tuple_name(isl.dim_type.out)
+        if name in volatile:
+            whole = m.project_out(isl.dim_type.out, 0, m.dim(isl.dim_type.out)).set_tuple_name(isl.dim_type.out, name)
+            out = out.union(isl.UnionMap.from_map(whole))
+    return out
 
 
 def compute_deps(scop: Scop, assumptions: isl.Set | None = None) -> Deps:
@@ -121,7 +136,7 @@ def _computed(scop: Scop, assumptions: isl.Set | None) -> Deps:
     # into that advice.
     try:
         with isl_budget(MAX_OPERATIONS):
-            raw, false = _flow(reads, writes, sched)
+            raw, false = _flow(reads, writes, sched, _volatile_accesses(scop, reads.union(writes)))
     except isl.Error as e:
         if "maximal number of operations" not in str(e):
             raise
@@ -253,6 +268,11 @@ def describe_violation(deps: Deps, dep: Dep, rel: isl.Map, what: str = "the new 
     el = element(scop, dep.source_ref, src, sizes)
     at = f" (with {', '.join(f'{p}={v}' for p, v in sizes.items())})" if sizes else ""
     fmt = lambda s, p: f"S{s}({','.join(map(str, p))})"
+    if any(a.name == dep.array and a.volatile for a in scop.arrays):
+        other = element(scop, dep.sink_ref, dst, sizes)
+        return (f"{fmt(dep.source, src)} {VERB[sk]} {el} before {fmt(dep.sink, dst)} {VERB[dk]} {other}"
+                f"{at}, both of the volatile '{dep.array}', whose accesses happen in the order written; "
+                f"{what}")
     return (f"{fmt(dep.source, src)} {VERB[sk]} {el} before {fmt(dep.sink, dst)} {VERB[dk]} it"
             f"{at}; {what} ({dep.kind} on {dep.array})")
 

@@ -1,0 +1,120 @@
+"""Subscripts that leave their row of a declared multi-dimensional array: `a[i][j + 1]` at
+j = M - 1 in `double (*a)[M]` is `a[i + 1][0]` in C's memory, which the model, one element
+per subscript tuple, takes for another element.  Where one of the two is written, the
+dependences miss a pair, and a step they allow may reorder the two (`run` refuses such sizes,
+frontend/harness; a transform must not accept them either).  CHiLL's jacobi reads `a[t-1][N]`,
+which is `a[t][0]` and never written: harmless, and accepted."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from looptx import ir
+from looptx.poly.scop import Scop
+
+# rows an overrunning subscript may cross that are told apart (a larger overrun is taken as
+# meeting whatever the array's writes reach)
+_ROWS = 2
+# a condition that leaves no size above this is no condition to run the transformed code under
+_SMALLEST_USEFUL = 4
+
+
+@dataclass(frozen=True)
+class Leaving:
+    array: str
+    stmt: int                    # a statement whose subscript leaves the row
+    dim: int                     # the dimension (from 0) whose extent it leaves
+    extent: str                  # that extent, as the declaration spells it
+    fact: str | None = None      # the sizes under which no subscript leaves its row (isl text), or
+                                 # None where there are none of interest: the region is refused
+
+
+def leaving_rows(scop: Scop) -> Leaving | None:
+    """The first array whose subscripts leave their rows onto elements the region also
+    reaches, one of the two written, at some sizes the model allows; None where none does."""
+    for arr in scop.arrays:
+        if arr.strides or arr.rank < 2 or len(arr.dims) != arr.rank or not all(arr.dims[1:]):
+            continue
+        try:
+            found = _leaving(scop, arr)
+        except isl.Error:
+            continue                # an extent the model cannot read (a name it has no size of)
+        if found is not None:
+            return found
+    return None
+
+
+def _leaving(scop: Scop, arr) -> Leaving | None:
+    n = arr.rank
+    names = [f"i{k}" for k in range(n)]
+    tup = f"{arr.name}[{', '.join(names)}]"
+    reached, written, per_stmt = None, None, {}
+    for s in scop.statements:
+        for a in s.accesses:
+            if a.array != arr.name or any(ir.is_gathered(x) for x in a.index):
+                continue
+            dom = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {s.domain or '1 = 1'}"
+                          f"{' and (' + a.guard + ')' if a.guard else ''} }}").intersect_params(scop.context)
+            r = isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> {arr.name}[{', '.join(a.index)}] }}") \
+                .intersect_domain(dom).range()
+            reached = r if reached is None else reached.union(r)
+            if a.kind == "write":
+                written = r if written is None else written.union(r)
+            per_stmt[s.id] = r if s.id not in per_stmt else per_stmt[s.id].union(r)
+    if reached is None or written is None:
+        return None
+    bad = None
+    for k in range(1, n):
+        e = f"({arr.dims[k]})"
+        over = reached.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= {e} }}"))
+        if over.is_empty():
+            continue
+        # the element C puts there: d rows on in dimension k - 1
+        met = None
+        for d in [d for r in range(1, _ROWS + 1) for d in (r, -r)]:
+            moved = [f"{x} + {d}" if j == k - 1 else f"{x} - {d} * {e}" if j == k else x for j, x in enumerate(names)]
+            shift = isl.Map(f"{scop.prefix}{{ {tup} -> {arr.name}[{', '.join(moved)}] : "
+                            f"0 <= {names[k]} - {d} * {e} < {e} }}")
+            onto = shift.intersect_domain(over)
+            # a pair that meets, one of the two written
+            hit = onto.intersect_range(written).domain().union(onto.intersect_domain(written).intersect_range(reached).domain())
+            met = hit if met is None else met.union(hit)
+            over = over.subtract(shift.domain())
+        far = over.params() if not over.is_empty() else None
+        found = met.params() if met is not None else None
+        for part in (found, far):
+            if part is not None and not part.is_empty():
+                bad = part if bad is None else bad.union(part)
+        if bad is not None and not bad.is_empty():
+            stmt = next((sid for sid, r in per_stmt.items()
+                         if not r.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= {e} }}"))
+                         .is_empty()), 0)
+            return Leaving(arr.name, stmt, k, arr.dims[k], _fact(scop, bad))
+    return None
+
+
+def _fact(scop: Scop, bad: isl.Set) -> str | None:
+    """The sizes outside `bad`, as one conjunction of constraints, where some of them are large
+    enough to be worth running the transformed code for; else None."""
+    ok = bad.complement().intersect(scop.context).coalesce()
+    big = scop.params_where(f"{p} >= {_SMALLEST_USEFUL}" for p in scop.params if p not in dict(scop.fixed))
+    # one conjunction inside it, the first with large sizes (`m <= 16`, not `n <= 1`, of
+    # `m <= 16 or n <= 1`): any part of `ok` is sound
+    part = next((isl.Set.from_basic_set(b) for b in ok.get_basic_sets()
+                 if not isl.Set.from_basic_set(b).intersect(big).is_empty()), None)
+    if part is None:
+        return None
+    # without the constraints it needs not (`n >= 2` of `n >= 2 and m <= 16`)
+    kept = list(part.get_basic_sets()[0].get_constraints())
+    for c in list(kept):
+        rest = isl.BasicSet.universe(part.get_space())
+        for other in kept:
+            if other is not c:
+                rest = rest.add_constraint(other)
+        if isl.Set.from_basic_set(rest).intersect(scop.context).is_subset(ok):
+            kept.remove(c)
+            part = isl.Set.from_basic_set(rest)
+    text = str(part.gist(scop.context))
+    inner = text[text.index("{") + 1:text.rindex("}")].strip()
+    return inner[1:].strip() if inner.startswith(":") and inner[1:].strip() else None
