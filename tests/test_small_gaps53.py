@@ -442,3 +442,57 @@ def test_accesses_to_a_volatile_stay_in_their_order(tmp_path):
                    "  for (i = 0; i < n; i++)\n    out[i] = a[i] * flag;\n#pragma endscop\n}\n")
     rc, _, err = run_cli("transform", src)
     assert rc == 2 and f"{src}:1: error: 'flag' is volatile" in err, err
+
+
+@pytest.mark.parametrize("before,uses", [
+    ("double *b;\n  b = a + 1;", "b[i] = a[i] * 0.5 + 1.0;"),                          # C89: declared, then set
+    ("double *t = a;\n  double *b = t + 1;", "b[i] = a[i] * 0.5 + 1.0;"),              # a chain
+    ("double *b = a;\n  double *c;\n  c = b + 1;", "c[i] = b[i] * 0.5 + 1.0;"),
+    ("double *b = n > 4 ? a + 1 : a + 2;", "b[i] = a[i] * 0.5 + 1.0;"),                # ?:
+    ("double *rows[64];\n  for (i = 0; i < n; i++) rows[i] = a + i;", "rows[1][i] = a[i] + 1.0;"),
+    ("double *b, *g = a;\n  b = g;", "b[i + 1] = g[i] * 0.5;"),                        # a plain copy
+])
+def test_a_pointer_the_function_points_into_another_array_is_refused(tmp_path, before, uses):
+    """Probe 91 G1: the alias check saw declarations only (`double *b = a + 1;`); a pointer set
+    by an assignment, through another pointer, by ?: or into a row table went through, a
+    reversal was accepted, and the output computed something else."""
+    src, rec = tmp_path / "al.c", tmp_path / "r.yaml"
+    src.write_text(f"void f(double *a, int n)\n{{\n  int i;\n  {before}\n#pragma scop\n  for (i = 0; i < n; i++)\n"
+                   f"    {uses}\n#pragma endscop\n}}\n")
+    rec.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "points into" in err and "the region uses both names" in err, err
+
+
+def test_a_swap_of_pointers_before_the_region_is_no_alias(tmp_path):
+    """`t = a; a = b; b = t;` leaves a and b different arrays: the copies of a swap are not
+    aliases at the region."""
+    src, rec = tmp_path / "sw.c", tmp_path / "r.yaml"
+    src.write_text("void f(double *a, double *b, int n)\n{\n  int i;\n  double *t;\n  t = a;\n  a = b;\n  b = t;\n"
+                   "#pragma scop\n  for (i = 0; i < n; i++)\n    b[i] = a[i] * 0.5;\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0, err
+
+
+NULL_STRUCT = """#include <stdio.h>
+struct Vec { int len; double *v; };
+double wsum(int n, const double *x, const struct Vec *w)
+{
+  int i;
+  double s = 0.0;
+#pragma scop
+  for (i = 0; i < n; i++)
+    s += x[i] * w->v[i];
+#pragma endscop
+  return s;
+}
+int main(void) { printf("%g\\n", wsum(0, 0, 0)); return 0; }
+"""
+
+
+def test_a_struct_passed_as_null_when_the_loops_run_no_iteration(tmp_path):
+    """Probe 91 G3: the members read before the region dereferenced a NULL struct pointer that
+    the region as written never touches at n = 0 (an optional argument): a new segfault."""
+    rc, out = _built_output(tmp_path, NULL_STRUCT, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    assert rc == 0 and out.strip() == "0", out

@@ -30,6 +30,33 @@ def _first_code(text: str, r: Region) -> int:
     return r.start if k >= r.end else k
 
 
+_READ = re.compile(r"^(.*?[^=!<>]=\s*)(.+);$")
+
+
+def _tested(chain: str) -> str | None:
+    """`w && w->a` for `w->a->v`: the pointers a member chain goes through, each tested for
+    NULL; None for a chain with no `->`."""
+    parts = chain.split("->")
+    return " && ".join("->".join(parts[:k]) for k in range(1, len(parts))) if len(parts) > 1 else None
+
+
+def _null_safe_read(decl: str) -> str:
+    """A hoisted member read that a NULL struct pointer leaves alone: the region as written
+    reads nothing of a struct when its loops run no iteration (an optional argument passed as
+    NULL with n = 0), and the read before it must not either."""
+    m = _READ.match(decl)
+    cond = _tested(m.group(2).strip()) if m else None
+    if cond is None:
+        return decl
+    return f"{m.group(1)}{f'({cond})' if '&&' in cond else cond} ? {m.group(2).strip()} : 0;"
+
+
+def _null_safe_write(back: str) -> str:
+    chain = back.split(" = ", 1)[0]
+    cond = _tested(chain)
+    return back if cond is None else f"if ({cond}) {back}"
+
+
 def with_members(lines: list[str], hoisted, indent: str = "  ") -> list[str]:
     """The block with the variables that stand for struct members (Scop.hoisted) declared at
     the top of its braces and stored back at their end.  What a block has before its braces
@@ -37,8 +64,8 @@ def with_members(lines: list[str], hoisted, indent: str = "  ") -> list[str]:
     stays in the function's scope."""
     if not hoisted:
         return list(lines)
-    decls = [indent + d for d, _ in hoisted]
-    backs = [indent + w for _, w in hoisted if w]
+    decls = [indent + _null_safe_read(d) for d, _ in hoisted]
+    backs = [indent + _null_safe_write(w) for _, w in hoisted if w]
     # the block's own lines are indented: its first unindented brace lines are its braces
     k = next((i for i, ln in enumerate(lines) if ln == "{"), None)
     m = next((i for i, ln in enumerate(lines) if ln == "}" and k is not None and i > k), None)

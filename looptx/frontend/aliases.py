@@ -37,6 +37,10 @@ def _offset_of(e, arrays: dict) -> list[str]:
         e = e.expr
     if isinstance(e, c_ast.ID) and e.name in arrays:
         return [e.name]
+    if isinstance(e, c_ast.TernaryOp):
+        return _offset_of(e.iftrue, arrays) + _offset_of(e.iffalse, arrays)
+    if isinstance(e, c_ast.StructRef) and e.type == "->" and isinstance(e.name, c_ast.ID):
+        return [c_text(e)]          # a pointer member (`g->a + 1`), named as the region spells it
     if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
         return _offset_of(e.left, arrays) + (_offset_of(e.right, arrays) if e.op == "+" else [])
     row = e.name if isinstance(e, c_ast.ArrayRef) else e.expr if isinstance(e, c_ast.UnaryOp) and e.op == "*" else None
@@ -65,19 +69,31 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
             arrays[n.name] = n.type
     # a pointer the region sets itself is its own business (frontend/temporaries.py)
     inside = {id(n) for it in items for n, _ in _walk(it)}
-    for n in list(file_decls) + [x for x, _ in _walk(fdef.body)]:
-        if id(n) in inside:
-            continue
+    outside = [x for x in list(file_decls) + [x for x, _ in _walk(fdef.body)] if id(x) not in inside]
+    # names assigned a pointer value outside the region: a plain copy of one of them (`t = a;`
+    # of a swap, `t = a; a = b; b = t;`) may not be what it holds at the region
+    set_at: dict[str, list] = {}
+    for x in outside:
+        if isinstance(x, c_ast.Assignment) and x.op == "=" and _root(x.lvalue) is not None:
+            set_at.setdefault(_root(x.lvalue), []).append(where(x))
+    for n in outside:
         if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl) and n.init is not None:
             others = {k: t for k, t in arrays.items() if k != n.name}
             for target in _named(n.init) + _offset_of(n.init, others):
                 pointers.setdefault(n.name, (target, where(n.init)))
             _note_origin(origins, n.name, n.init, arrays, where)
-        elif isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID):
-            for target in _named(n.rvalue):
-                pointers.setdefault(n.lvalue.name, (target, where(n.rvalue)))
-            if n.lvalue.name in arrays:
-                _note_origin(origins, n.lvalue.name, n.rvalue, arrays, where)
+        elif isinstance(n, c_ast.Assignment) and n.op == "=" and _root(n.lvalue) is not None:
+            # `b = a + 1;` (C89's declare-then-set), a row table's `rows[i] = base + i*m;`, and
+            # a plain copy `h = g;` of a pointer nothing else sets
+            name = _root(n.lvalue)
+            others = {k: t for k, t in arrays.items() if k != name}
+            # (a copy of a name set again after it is a swap's: `a = b;` of `t = a; a = b; b = t;`)
+            offsets = [t for t in _offset_of(n.rvalue, others) if not isinstance(_uncast(n.rvalue), c_ast.ID)
+                       or all(at <= where(n) for at in set_at.get(t, ()))]
+            for target in _named(n.rvalue) + (offsets if name in arrays else []):
+                pointers.setdefault(name, (target, where(n.rvalue)))
+            if name in arrays and isinstance(n.lvalue, c_ast.ID):
+                _note_origin(origins, name, n.rvalue, arrays, where)
     if not pointers and len(origins) < 2:
         return
     used: dict[str, object] = {}
@@ -85,6 +101,9 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
         for n, parent in _walk(it):
             if isinstance(n, c_ast.ID) and not (isinstance(parent, c_ast.StructRef) and parent.field is n):
                 used.setdefault(n.name, n)
+            elif isinstance(n, c_ast.StructRef) and n.type == "->" and isinstance(n.name, c_ast.ID):
+                used.setdefault(c_text(n), n)
+    pointers = _through_copies(pointers)
     # a pointer the region steps (CMSIS's `*pOut++ = acc;`) is refused for that first: one name
     # for both would not do
     moved = {n.expr.name for it in items for n, _ in _walk(it) if isinstance(n, c_ast.UnaryOp)
@@ -92,7 +111,7 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
         {n.lvalue.name for it in items for n, _ in _walk(it) if isinstance(n, c_ast.Assignment)
          and n.op in ("+=", "-=") and isinstance(n.lvalue, c_ast.ID)}
     _refuse_shared_origin(origins, used, moved, where, path)
-    for ptr, (target, (line, col)) in pointers.items():
+    for ptr, target, (line, col) in pointers:
         if ptr in used and target in used and ptr != target and ptr not in moved:
             at_line, at_col = where(used[ptr])
             raise SourceError(
@@ -100,6 +119,34 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
                 f"uses both names: the dependence model takes them for different memory",
                 hint=f"write '{target}' where the region uses '{ptr}', or use one name only",
                 file=path, line=at_line, col=at_col)
+
+
+def _root(lvalue) -> str | None:
+    """The variable an assignment sets, or the array of pointers it sets an element of."""
+    while isinstance(lvalue, c_ast.ArrayRef):
+        lvalue = lvalue.name
+    return lvalue.name if isinstance(lvalue, c_ast.ID) else None
+
+
+def _uncast(e):
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    return e
+
+
+def _through_copies(pointers: dict) -> list:
+    """(pointer, target, where set) for what each pointer points into, through the pointers it
+    is set from (`t = a; b = t + 1;`: b points into t and into a)."""
+    out = []
+    for ptr, (target, at) in pointers.items():
+        seen = {ptr}
+        while target not in seen:
+            out.append((ptr, target, at))
+            seen.add(target)
+            if target not in pointers:
+                break
+            target = pointers[target][0]
+    return out
 
 
 def _origin(e, arrays: dict) -> str | None:

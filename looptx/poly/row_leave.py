@@ -64,6 +64,14 @@ def _leaving(scop: Scop, arr) -> Leaving | None:
             per_stmt[s.id] = r if s.id not in per_stmt else per_stmt[s.id].union(r)
     if reached is None or written is None:
         return None
+    # sizes under which the region leaves the array altogether (`B[i][j]` of `double B[64][64]`
+    # to i < n, at n > 64) are none a C program runs: the rows it leaves at those do not count
+    undefined = None
+    if arr.dims[0]:
+        try:
+            undefined = reached.intersect(isl.Set(f"{scop.prefix}{{ {tup} : i0 < 0 or i0 >= ({arr.dims[0]}) }}")).params()
+        except isl.Error:
+            undefined = None
     bad = None
     for k in range(1, n):
         e = f"({arr.dims[k]})"
@@ -86,6 +94,8 @@ def _leaving(scop: Scop, arr) -> Leaving | None:
         for part in (found, far):
             if part is not None and not part.is_empty():
                 bad = part if bad is None else bad.union(part)
+        if bad is not None and undefined is not None:
+            bad = bad.subtract(undefined)
         if bad is not None and not bad.is_empty():
             stmt = next((sid for sid, r in per_stmt.items()
                          if not r.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= {e} }}"))
