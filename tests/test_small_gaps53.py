@@ -496,3 +496,19 @@ def test_a_struct_passed_as_null_when_the_loops_run_no_iteration(tmp_path):
     the region as written never touches at n = 0 (an optional argument): a new segfault."""
     rc, out = _built_output(tmp_path, NULL_STRUCT, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
     assert rc == 0 and out.strip() == "0", out
+
+
+def test_a_c89_row_pointer_set_in_the_loop(tmp_path):
+    """Probe 91 G7: `double *row;` at the top and `row = a + i*m;` in the loop was refused
+    ("points 'row' into array 'a'"), while `double *row = a + i*m;` in the loop was read."""
+    src, rec = tmp_path / "p.c", tmp_path / "r.yaml"
+    src.write_text("void f(double *a, int n, int m)\n{\n  int i, j;\n  double *row;\n#pragma scop\n"
+                   "  for (i = 1; i < n; i++) {\n    row = a + i*m;\n    for (j = 0; j < m; j++)\n"
+                   "      row[j] = a[(i-1)*m + j] * 0.5 + row[j];\n  }\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=9", "-D", "m=7")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "-o", tmp_path / "o.c")
+    cc = subprocess.run(["gcc", "-Wall", "-Wextra", "-Wno-unknown-pragmas", "-Werror", "-c", str(tmp_path / "o.c"),
+                         "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
+    assert rc == 0 and cc.returncode == 0, err + cc.stderr

@@ -275,7 +275,7 @@ class Extractor:
         elif isinstance(node, c_ast.Cast) and c_text(node.to_type) == "void":
             void_cast(self, node)
         elif isinstance(node, (c_ast.While, c_ast.DoWhile)):
-            raise self.error(node, "while loops are not supported",
+            raise self.error(node, f"{'do-while' if isinstance(node, c_ast.DoWhile) else 'while'} loops are not supported",
                              "rewrite it as a for loop with affine bounds")
         elif isinstance(node, (c_ast.Goto, c_ast.Label)):
             raise self.error(node, "goto and labels are not supported",
@@ -289,7 +289,8 @@ class Extractor:
         elif isinstance(node, c_ast.Return):
             raise self.error(node, "'return' is not supported inside a region", "move it after the region")
         elif isinstance(node, c_ast.Switch):
-            raise self.error(node, "switch is not supported", "use affine if statements")
+            raise self.error(node, "switch is not supported", "write it as if / else if on the value (a condition "
+                                   "on data is read as conditional assignments)")
         elif isinstance(node, c_ast.FuncCall):
             # NPB's `if (timeron) timer_stop(4);` between two nests of one region
             raise self.error(node, f"call to '{c_text(node.name)}' is a statement with side effects",
@@ -483,7 +484,8 @@ class Extractor:
                     raise self.error(node, f"non-affine subscript of '{name}': {what}, and the region "
                                            f"writes '{name}', so which element it reads depends on data",
                                      f"put the loops that write '{name}' in a region of their own; a "
-                                     f"region that only reads '{name}' may read it through an index") from None
+                                     f"region that only reads '{name}' may read it through an index (an update "
+                                     f"through one, a histogram's `{name}[key[i]] += 1`, cannot be in a region)") from None
                 raise self.error(node, f"non-affine subscript of '{name}': {what}",
                                  self.divisor_hint(e, "subscripts must be affine in loop iterators and parameters")) \
                     from None
@@ -587,6 +589,9 @@ class Extractor:
             raise self.error(node, "assignment inside an expression", "write it as its own statement")
         if isinstance(node, c_ast.ExprList):
             raise self.error(node, "comma expression is not supported", "write separate statements")
+        if isinstance(node, c_ast.Compound):
+            raise self.error(node, "a statement expression `({ ... })` (a GCC extension) is not supported",
+                             "write its statements before the expression, or make it an inline function")
         raise self.error(node, f"unsupported expression ({type(node).__name__})", "rewrite it with plain C arithmetic")
 
 

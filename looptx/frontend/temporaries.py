@@ -353,6 +353,39 @@ def _rewrite_pointers(block: c_ast.Compound, pointers: set[str]) -> None:
     block.block_items = items
 
 
+def _rewrite_pointer_sets(fdef: c_ast.FuncDef, block: c_ast.Compound, pointers: set[str], gone: list) -> None:
+    """C89's row pointer, declared at the function's top and set in the loop (`double *row;`
+    ... `row = a + i*m;` then `row[j]`), read as `_rewrite_pointers` reads `double *row = a +
+    i*m;`: where the block reads it only through subscripts after setting it, and nothing else
+    of the function names it but its declaration."""
+    items = list(block.block_items or [])
+    declared = {n.name: n for n in all_nodes(fdef.body) if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl)}
+    for k in range(len(items) - 1, -1, -1):
+        n = items[k]
+        if not (isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID)
+                and n.lvalue.name in declared and declared[n.lvalue.name].init is None):
+            continue
+        name = n.lvalue.name
+        split = pointer_plus_offset(n.rvalue, pointers)
+        if split is None or not isinstance(split[0], (c_ast.ID, c_ast.StructRef)):
+            continue
+        rest = items[k + 1:]
+        inside = {id(x) for it in items for x in all_nodes(it)}
+        elsewhere = [x for x in all_nodes(fdef.body) if isinstance(x, c_ast.ID) and x.name == name and id(x) not in inside]
+        if elsewhere or name in id_names_of(items[:k]) or not _only_subscripted(rest, name) \
+                or (id_names(n.rvalue) | {name}) & written_names(rest, elements=False):
+            continue
+        for it in rest:
+            _Through(name, *split).visit(it)
+        del items[k]
+        gone.append((name, _line(n)))
+    block.block_items = items
+
+
+def id_names_of(items) -> set[str]:
+    return {x.name for it in items for x in all_nodes(it) if isinstance(x, c_ast.ID)}
+
+
 def _line(node) -> int:
     c = node.coord
     return c.line if c is not None and c.file == MAIN and c.line else 0
@@ -372,6 +405,7 @@ def substitute_index_temporaries(ast) -> dict[str, list[tuple[str, int]]]:
         holds = _holds(ast, fdef, typedefs)
         for b in _loop_blocks(fdef.body):
             _rewrite_pointers(b, pointers)
+            _rewrite_pointer_sets(fdef, b, pointers, gone)
             _rewrite_block(b, scalars, sources, typedefs, gone, holds=holds)
         # outside loops only constants (NPB's `k = 1; ... rhs[k][j][m] ...; k = 2; ...`) and
         # what the function never changes (Pluto's `ubp = floord(N-1, 32);` before its loop)
