@@ -512,3 +512,33 @@ def test_a_c89_row_pointer_set_in_the_loop(tmp_path):
     cc = subprocess.run(["gcc", "-Wall", "-Wextra", "-Wno-unknown-pragmas", "-Werror", "-c", str(tmp_path / "o.c"),
                          "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
     assert rc == 0 and cc.returncode == 0, err + cc.stderr
+
+
+def test_the_array_size_idiom_as_a_bound(tmp_path):
+    """Probe 86 G9: `k < sizeof taps / sizeof taps[0]` was a non-affine operator 'sizeof'; it is
+    the array's first extent."""
+    src, rec = tmp_path / "fir.c", tmp_path / "r.yaml"
+    src.write_text("#include <stddef.h>\nstatic const float taps[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};\n"
+                   "void fir(int n, const float *restrict in, float *restrict out)\n{\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    for (size_t k = 0; k < sizeof taps / sizeof *taps; k++)\n"
+                   "      out[i] += taps[k] * in[i + k];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: k, factor: 5}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=20")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "taps[4] * in[i + 4]" in out and "for (size_t k" not in out, err
+
+
+@pytest.mark.parametrize("ctype,cond", [("unsigned", "i-- > 0"), ("int", "i-- > 0"), ("size_t", "i--"),
+                                        ("unsigned", "0 != i--")])
+@pytest.mark.parametrize("n", [0, 1, 9])
+def test_the_count_down_idiom_of_unsigned_counters(tmp_path, ctype, cond, n):
+    """Probe 86 G10: `for (unsigned i = n; i-- > 0; )` was refused (the loop step of 'i' must be
+    a constant increment); the body sees n - 1 down to 0, and i ends where the test leaves it."""
+    src, rec = tmp_path / "cd.c", tmp_path / "r.yaml"
+    src.write_text(f"#include <stddef.h>\n{ctype} scale({ctype} n, double *restrict x, const double *restrict y)\n"
+                   f"{{\n  {ctype} i;\n#pragma scop\n  for (i = n; {cond}; )\n    x[i] = 2.0 * y[i] + x[i] * i;\n"
+                   "#pragma endscop\n  return i;\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"n={n}")
+    assert rc == 0 and ": ok" in out, out + err

@@ -36,11 +36,22 @@ def output_encoding(path: str) -> str:
                                                      if c >= "\x80") else "utf-8"
 
 
+def with_bom(text: str, source: str) -> str:
+    """`text` after the byte-order mark `source` starts with, if it does (read_c_source drops
+    it): an editor that wrote one keeps it."""
+    try:
+        with open(source, "rb") as f:
+            head = f.read(3)
+    except OSError:
+        return text
+    return "\ufeff" + text if head == b"\xef\xbb\xbf" else text
+
+
 def write_like(path: str, text: str, source: str, newline: str | None = None) -> None:
-    """Write `text` to `path` in the encoding and line ends of the C file `source`."""
+    """Write `text` to `path` in the encoding, line ends and byte-order mark of the C file `source`."""
     with open(path, "w", newline=newline if newline is not None else line_end(source),
               encoding=output_encoding(source)) as f:
-        f.write(text)
+        f.write(with_bom(text, source))
 
 
 def read_c_source(path: str) -> str:

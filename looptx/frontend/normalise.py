@@ -3,7 +3,9 @@ reads (one assignment a statement, a loop with one iterator, temporaries read as
 they hold, ...).  Their order matters: each takes the forms the ones before it leave."""
 from __future__ import annotations
 
+from looptx.frontend.array_counts import array_counts
 from looptx.frontend.continued import continued_loops
+from looptx.frontend.countdown import countdowns_with_steps
 from looptx.frontend.names import rename_reserved
 from looptx.frontend.paired_iterators import paired_iterators
 from looptx.frontend.repeated_sets import drop_repeated_sets
@@ -18,10 +20,12 @@ def normalise(ast) -> dict[str, list[tuple[str, int]]]:
     """Rewrites `ast`; returns, by function, the integer variables whose uses now read an
     expression (an index temporary, a loop's paired counter), each with a line of its own."""
     rename_reserved(ast)
+    array_counts(ast)
     typedef_arrays_expanded(ast)
     once_blocks(ast)
     split_chained_assignments(ast)
     continues_as_guards(ast)
+    countdowns_with_steps(ast, typedef_words(ast))
     continued_loops(ast)
     # after continued_loops, which gives a `for (; ...)` its start; before the temporaries,
     # whose initializers (`read_ijk = ii + jj*s`) then read the iterators

@@ -107,8 +107,8 @@ def write_best(st, best, function=None) -> str:
         block.append("}")
         blocks[r] = outer_decls(scop) + block + list(scop.final_values)
     out = render_file(symbolic or variants[0][1], blocks, head)
-    from looptx.frontend.encoding import line_end, output_encoding
-    return _write(base + ".best.c", out, line_end(st.path), output_encoding(st.path))
+    from looptx.frontend.encoding import line_end, output_encoding, with_bom
+    return _write(base + ".best.c", with_bom(out, st.path), line_end(st.path), output_encoding(st.path))
 
 
 def _region_code(program, r: int) -> str:
