@@ -542,3 +542,19 @@ def test_the_count_down_idiom_of_unsigned_counters(tmp_path, ctype, cond, n):
     rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
     rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"n={n}")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_an_enum_times_a_cast_macro_in_a_linearized_subscript(tmp_path):
+    """Probe 86 G8: `v[(e*NCOMP + c)*P1D + p]` with `enum { NCOMP = 3 }` and libCEED's
+    `#define P1D ((CeedInt)4)` "left its row": the enum constant has its value, and the subscript
+    is the flat 12*e + 4*c + p."""
+    src, rec = tmp_path / "c.c", tmp_path / "r.yaml"
+    src.write_text("enum { NCOMP = 3 };\n#define P1D ((int)4)\nvoid interp(int nelem, const double *restrict u, "
+                   "double *restrict v)\n{\n#pragma scop\n  for (int e = 0; e < nelem; e++)\n"
+                   "    for (int c = 0; c < NCOMP; c++)\n      for (int p = 0; p < P1D; p++)\n"
+                   "        v[(e * NCOMP + c) * P1D + p] = 2.0 * u[(e * NCOMP + c) * P1D + p];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: p, factor: 2}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "nelem=3")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "(void)NCOMP" not in out and "#if NCOMP" not in out, out + err

@@ -505,7 +505,9 @@ def unused_set_before(scop, body: list[str], indent: str) -> list[str]:
     """`(void)n;` for the variables set before the region whose uses the output reads as
     their expressions: a product of sizes (ISO-3DFD's dimn1n2), a temporary substituted, or
     a local a grid emulation's bounds read as its expression (`nn = n - t`)."""
-    return unused_counters([n for n, before in scop.substituted if before] + [n for n, _ in scop.derived],
+    # (not an enum constant's, `NCOMP = 3`, which is no variable)
+    return unused_counters([n for n, before in scop.substituted if before]
+                           + [n for n, init in scop.derived if not re.fullmatch(r"-?\d+", str(init).strip())],
                            body, indent, "its uses read the expression it was set to")
 
 

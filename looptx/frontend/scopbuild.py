@@ -54,7 +54,9 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
     fixed_vals = dict(fixed)
     # with the sizes fixed or #defined, `i*lx*ly` is affine (100*i): a linearized subscript
     # that cannot be delinearized is still modelled, flat, when every size in it has a value
-    known = {**{k: v for k, v in ex.int_macros.items() if k in params}, **fixed_vals}
+    known = {**{k: v for k, v in ex.int_macros.items() if k in params},
+             # an enum constant has its value in any build (libCEED's `enum { NCOMP = 3 }`)
+             **{k: v for k, v in ex.constants.enums.items() if k in params and isinstance(v, int)}, **fixed_vals}
     for name, uses in by_array.items():
         sym = sym_of(name)
         kinds = {acc.kind for _, acc in uses}
@@ -134,7 +136,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                     tuple((p, int(ex.int_macros[p])) for p in params
                           if p in ex.int_macros and p not in fixed_names and p not in overridable),
                     tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, UNSIGNED_WORDS)),
-                    tuple(sorted((p, int(ex.int_macros[p])) for p in baked)),
+                    # (an enum constant's value needs no check of the build)
+                    tuple(sorted((p, int(ex.int_macros[p])) for p in baked if p in ex.int_macros)),
                     wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
                     narrow_params=tuple((p, *r) for p in params if p not in fixed_names
                                         and (r := narrow_range(sym_of(p), symbols))),
