@@ -558,3 +558,20 @@ def test_an_enum_times_a_cast_macro_in_a_linearized_subscript(tmp_path):
     assert rc == 0 and ": ok" in out, out + err
     rc, out, err = run_cli("transform", src)
     assert rc == 0 and "(void)NCOMP" not in out and "#if NCOMP" not in out, out + err
+
+
+def test_a_file_of_both_line_ends_keeps_each_lines_own(tmp_path):
+    """Probe 92 G9: a file whose first lines end in CRLF and the others in LF came back with
+    CRLF on every line: a diff showed the whole file changed."""
+    crlf = "/* CRLF lines first */\r\n#define N 10\r\ndouble a[N], b[N];\r\n"
+    lf = ("void f(void)\n{\n  int i;\n#pragma scop\n  for (i = 0; i < N; i++)\n    a[i] = 2 * b[i];\n"
+          "#pragma endscop\n}\nvoid g(void)\n{\n  int i;\n#pragma scop\n  for (i = 0; i < N; i++)\n"
+          "    b[i] = a[i];\n#pragma endscop\n}\n")
+    src, rec, out = tmp_path / "m.c", tmp_path / "r.yaml", tmp_path / "o.c"
+    src.write_bytes((crlf + lf).encode())
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n  - unroll: {stmt: 1, loop: i, factor: 2}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-o", out)
+    assert rc == 0, err
+    data = out.read_bytes()
+    assert data.count(b"\r") == 3 and crlf.encode() in data, data
+    assert b"void g(void)\n{\n  int i;\n#pragma scop\n" in data

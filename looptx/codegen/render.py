@@ -116,10 +116,28 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
             removed_tuning.add(r.tuning.begin)
             edits.append((*r.tuning.begin, ""))
             edits.append((*r.tuning.end, ""))
+    from looptx.frontend.encoding import crlf_lines
+    crlf = crlf_lines(program.filename)
+    if crlf is not None:
+        # a file of both line ends: each line of the file's own keeps its end, and a region's
+        # code ends its lines as the line it starts on did
+        parts, at = [], 0
+        for s, e, new in sorted(edits):
+            parts += [_ends_restored(text[at:s], text.count("\n", 0, at) + 1, crlf),
+                      new.replace("\n", "\r\n") if text.count("\n", 0, s) + 1 in crlf else new]
+            at = e
+        return header + "".join(parts) + _ends_restored(text[at:], text.count("\n", 0, at) + 1, crlf)
     out = text
     for s, e, new in sorted(edits, reverse=True):
         out = out[:s] + new + out[e:]
     return header + out
+
+
+def _ends_restored(segment: str, first_line: int, crlf) -> str:
+    """`segment` of the file's text, from line `first_line` on, with each line's own end."""
+    parts = segment.split("\n")
+    return "\n".join(p + "\r" if first_line + k in crlf and k < len(parts) - 1 else p
+                     for k, p in enumerate(parts))
 
 
 def _leading_pragma(text: str, at: int) -> tuple[int, int, str]:

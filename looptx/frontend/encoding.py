@@ -16,10 +16,26 @@ _BAD = re.compile(r"[\udc80-\udcff]")
 
 def line_end(path: str) -> str | None:
     """The line end the file `path` is written with, where it is not a newline alone: its
-    output is written so (looptx reads it with newlines)."""
+    output is written so (looptx reads it with newlines).  '' for a file of both CRLF and LF
+    lines, whose output text holds each line's own end already (crlf_lines)."""
     with open(path, "rb") as f:
         head = f.read(1 << 16)
+    if crlf_lines(path) is not None:
+        return ""
     return "\r\n" if b"\r\n" in head else "\r" if b"\r" in head and b"\n" not in head else None
+
+
+def crlf_lines(path: str) -> frozenset[int] | None:
+    """The lines (from 1) that end in CRLF, of a file where others end in LF alone; None for a
+    file of one kind of line end."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    lines = data.split(b"\n")[:-1]
+    crlf = frozenset(k for k, ln in enumerate(lines, 1) if ln.endswith(b"\r"))
+    return crlf if crlf and len(crlf) < len(lines) else None
 
 
 def output_encoding(path: str) -> str:
