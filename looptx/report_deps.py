@@ -43,6 +43,15 @@ def deps_json(program: Program) -> dict:
     return {"file": program.filename, "regions": regions}
 
 
+def _taken_distinct(scop) -> list[str]:
+    """The arrays the dependences take for distinct memory that a caller could pass overlapping
+    (pointers and the function's array parameters), where the region writes one of them."""
+    outside = [a for a in scop.arrays if a.rank and not a.local and (not a.dims[0] or a.name in scop.function_params)]
+    if len(outside) < 2 or not any(a.role in ("out", "inout") for a in outside):
+        return []
+    return [to_user(a.name) for a in outside]
+
+
 def deps_text(program: Program) -> str:
     out = []
     for idx, r in enumerate(program.regions):
@@ -67,6 +76,9 @@ def deps_text(program: Program) -> str:
             state = "parallel" if lp["parallel"] else "sequential (carries " + ", ".join(lp["carries"]) + ")"
             stmts = ",".join(f"S{k}" for k in lp["statements"])
             out.append(f"    {'  ' * (lp['depth'] - 1)}{lp['name']:<8} [{stmts}] {state}")
+        distinct = _taken_distinct(scop)
+        if distinct:
+            out.append(f"  taken not to overlap (as CHiLL does, and C99's restrict says): {', '.join(distinct)}")
         for p in private:
             out.append(f"  '{p['var']}' is a temporary that can be private to each iteration of loop "
                        f"'{p['at']}': 'privatize: {{var: {p['var']}, at: {p['at']}}}' removes the "

@@ -575,3 +575,13 @@ def test_a_file_of_both_line_ends_keeps_each_lines_own(tmp_path):
     data = out.read_bytes()
     assert data.count(b"\r") == 3 and crlf.encode() in data, data
     assert b"void g(void)\n{\n  int i;\n#pragma scop\n" in data
+
+
+def test_deps_says_which_arrays_it_takes_for_distinct_memory(tmp_path):
+    """Probe 91 G6: the assumption that pointer parameters do not overlap was stated in the
+    README only; `deps` lists them where the region writes one."""
+    src = tmp_path / "w.c"
+    src.write_text("void waxpby(int n, double a, const double *x, double b, const double *y, double *w)\n{\n"
+                   "#pragma scop\n  for (int i = 0; i < n; i++)\n    w[i] = a * x[i] + b * y[i];\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("deps", src)
+    assert rc == 0 and "taken not to overlap (as CHiLL does, and C99's restrict says): x, y, w" in out, out + err
