@@ -585,3 +585,13 @@ def test_deps_says_which_arrays_it_takes_for_distinct_memory(tmp_path):
                    "#pragma scop\n  for (int i = 0; i < n; i++)\n    w[i] = a * x[i] + b * y[i];\n#pragma endscop\n}\n")
     rc, out, err = run_cli("deps", src)
     assert rc == 0 and "taken not to overlap (as CHiLL does, and C99's restrict says): x, y, w" in out, out + err
+
+
+def test_a_conditional_across_a_marker_is_named_at_its_directive(tmp_path):
+    """Probe 92 G10: the error named the first loop's line, not the #endif that closes,
+    inside the region, a conditional opened before it."""
+    src = tmp_path / "e.c"
+    src.write_text("#define N 10\ndouble a[N];\nvoid f(void)\n{\n  int i;\n#if 1\n#pragma scop\n  for (i = 0; i < N; i++)\n"
+                   "    a[i] = 1.0;\n#endif\n#pragma endscop\n}\n")
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and f"{src}:10:1: error: a preprocessor conditional" in err, err

@@ -301,6 +301,19 @@ def if_depths(text: str) -> tuple[int, int]:
     return low, depth
 
 
+def _unmatched_directive(text: str, start: int, end: int) -> int:
+    """Where the #endif without its #if, or the #if without its #endif, of text[start:end] is."""
+    opened: list[int] = []
+    for m in re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b", text[start:end], re.M):
+        if m.group(1) != "endif":
+            opened.append(start + m.start())
+        elif opened:
+            opened.pop()
+        else:
+            return start + m.start()
+    return opened[0] if opened else start
+
+
 def _outside_conditionals(src: SourceText, text: str, start: int, end: int) -> tuple[int, int]:
     """The region's code without the #endif that closes, right after the opening marker, a
     conditional opened before it, and without the #if that opens, right before the closing
@@ -318,7 +331,7 @@ def _outside_conditionals(src: SourceText, text: str, start: int, end: int) -> t
             break
         end = line
     if if_depths(text[start:end]) != (0, 0):
-        raise src.error(start, "a preprocessor conditional (#if ... #endif) opens on one side of the "
+        raise src.error(_unmatched_directive(text, start, end), "a preprocessor conditional (#if ... #endif) opens on one side of the "
                         "region's markers and closes on the other",
                         "put both markers and the loops inside the conditional, or the conditional "
                         "inside the region")
