@@ -595,3 +595,37 @@ def test_a_conditional_across_a_marker_is_named_at_its_directive(tmp_path):
                    "    a[i] = 1.0;\n#endif\n#pragma endscop\n}\n")
     rc, _, err = run_cli("transform", src)
     assert rc == 2 and f"{src}:10:1: error: a preprocessor conditional" in err, err
+
+
+LASTP_ZERO = """void lastp(int lo, int n, double x[n], double y[n], double out[1])
+{
+  double s = 1.0;
+#pragma scop
+  for (int i = lo; i < n; i++) {
+    s = x[i] * 3.0;
+    y[i] += s;
+  }
+#pragma endscop
+  out[0] = s;
+}
+"""
+
+
+@pytest.mark.parametrize("steps,refused", [
+    (['pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(s)"}'], True),
+    (["known: {facts: ['n > lo']}", 'pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(s)"}'], False),
+    (["known: {facts: ['n > lo']}", 'pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(s)"}',
+      "peel: {stmt: 0, loop: i}"], True),
+])
+def test_lastprivate_on_a_loop_that_may_run_no_iteration(tmp_path, steps, refused):
+    """Probe 93 G1: OpenMP leaves a lastprivate variable undefined after a loop that runs no
+    iteration (gcc copies its uninitialised copy out), and the value from before the loop was
+    lost: at lo = n, or in the loop a peel leaves at n = lo + 1."""
+    src, rec = tmp_path / "lp.c", tmp_path / "r.yaml"
+    src.write_text(LASTP_ZERO)
+    rec.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    if refused:
+        assert rc == 2 and "the loop runs no iteration at some sizes" in err and "known: {facts: [" in err, err
+    else:
+        assert rc == 0, err

@@ -49,11 +49,11 @@ def shared_copies(v: Variant, group, c: int, loops: int, text: str) -> set[str]:
             continue
         flow = value_flow(scop, {var})
 
-        def refuse(why: str) -> LegalityError:
+        def refuse(why: str, hint: str | None = None) -> LegalityError:
             return LegalityError(f"'#pragma {text}': lastprivate({to_user(var)}) gives each iteration its own "
                                  f"'{to_user(var)}', but {why}",
-                                 hint=f"keep '{to_user(var)}' shared and put the pragma on a loop each of whose "
-                                      "iterations writes it before reading it", **scop.where())
+                                 hint=hint or f"keep '{to_user(var)}' shared and put the pragma on a loop each of "
+                                              "whose iterations writes it before reading it", **scop.where())
 
         for m in union_maps(flow.get_may_dependence().intersect_params(v.context)):
             times = isl.UnionMap.from_map(m).apply_domain(v.schedule_map(width)).apply_range(inside)
@@ -86,8 +86,67 @@ def shared_copies(v: Variant, group, c: int, loops: int, text: str) -> set[str]:
         if iterations is not None and (written is None or not iterations.is_subset(written)):
             raise refuse("an iteration of the loop does not write it, and OpenMP leaves it undefined "
                          "after a last iteration that does not")
+        idle = _runs_no_iteration(v, group, c, width)
+        if idle is not None:
+            where, runs = idle
+            raise refuse(f"the loop runs no iteration {where}, where OpenMP leaves it undefined after the loop "
+                         "(the value it had before is lost)",
+                         f"if it always runs, say so with a step before this one, `known: {{facts: ['{runs}']}}`"
+                         if runs else "put the pragma on a loop that always runs, or keep it shared")
         kept.add(var)
     return kept
+
+
+def _runs_no_iteration(v: Variant, group, c: int, width: int) -> tuple[str, str | None] | None:
+    """Where a loop at schedule position `c` of the pieces `group` is reached and runs no
+    iteration (`for (i = lo; i < n; i++)` at lo >= n, or the loop a peel leaves at n = 1), said
+    as sizes; None where each always runs one.  The pieces of one loop share what comes before
+    position c (a peel's part is a loop of its own); the loops around it are reached where any
+    piece inside them runs."""
+    loops: dict = {}
+    for k in group:
+        loops.setdefault(v.pieces[k].dims[:c], []).append(k)
+    for ks in loops.values():
+        inside = isl.UnionMap.empty(v.schedule_map(width).get_space())
+        for k in ks:
+            inside = inside.union(isl.UnionMap.from_map(v.piece_map(v.pieces[k], width)))
+        idle = _idle(v, ks, c, inside, width)
+        if idle is not None:
+            return idle
+    return None
+
+
+def _idle(v: Variant, group, c: int, inside: isl.UnionMap, width: int) -> tuple[str, str | None] | None:
+    p = v.pieces[group[0]]
+    around = [d for d in p.dims[:c] if isinstance(d, LoopDim)]
+    runs = _points(inside.range(), c)
+    if not around:
+        missing = v.context.subtract(runs.params() if runs is not None else v.context.subtract(v.context))
+    else:
+        names = [d.name for d in around]
+        reached = None
+        for q in v.pieces:
+            if [d.name for d in q.dims[:c] if isinstance(d, LoopDim)] == names:
+                t = _points(v.piece_map(q, width).range(), c)
+                reached = t if reached is None or t is None else reached.union(t)
+        if reached is None:
+            return None
+        missing = reached.subtract(runs).params() if runs is not None else reached.params()
+    if missing.is_empty():
+        return None
+    pt = missing.sample_point()
+    sizes = [f"{to_user(missing.get_dim_name(isl.dim_type.param, k))}="
+             f"{pt.get_coordinate_val(isl.dim_type.param, k).to_python()}"
+             for k in range(missing.dim(isl.dim_type.param))]
+    # the sizes under which it runs, as a fact a `known` step states (one conjunction only)
+    fact = None
+    if not around and runs is not None:
+        ok = runs.params().gist(v.context).coalesce()
+        if ok.n_basic_set() == 1:
+            text = str(ok)
+            inner = text[text.index("{") + 1:text.rindex("}")].strip()
+            fact = to_user(inner[1:].strip()) if inner.startswith(":") and inner[1:].strip() else None
+    return (f"at some sizes (with {', '.join(sizes)})" if sizes else "at some iterations of the loops around it"), fact
 
 
 def _points(u: isl.UnionSet, dims: int) -> isl.Set | None:
