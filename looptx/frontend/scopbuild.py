@@ -267,7 +267,8 @@ def _rows_kept(scop: Scop, raw, path: str) -> Scop:
             f"{to_user(found.extent)}: C puts that element in another row, on one the region also reaches, "
             "one of the two written, which looptx's dependences take for a different one")
     if found.fact is None:
-        raise SourceError(f"{what}, at every size of interest", hint="keep the subscripts inside their "
+        sizes = "at these sizes" if all(p in dict(scop.fixed) for p in scop.params) else "at every size of interest"
+        raise SourceError(f"{what}, {sizes}", hint="keep the subscripts inside their "
                           "extents (a loop bound one lower, or a bigger declared extent)",
                           file=path, line=st.line, col=st.col)
     note_once(path, st.line, f"at some sizes {what}: the region is modelled for {as_c(found.fact)}, which the "
