@@ -629,3 +629,34 @@ def test_lastprivate_on_a_loop_that_may_run_no_iteration(tmp_path, steps, refuse
         assert rc == 2 and "the loop runs no iteration at some sizes" in err and "known: {facts: [" in err, err
     else:
         assert rc == 0, err
+
+
+def test_a_copy_whose_footprint_two_defines_make_constant(tmp_path):
+    """Probe 93 G2: datacopy crashed (TypeError comparing Plans) where each of two #defines
+    made the copied footprint constant."""
+    src, rec = tmp_path / "dc.c", tmp_path / "r.yaml"
+    src.write_text("#define N 9\n#define M 10\ndouble c[N][M];\nvoid f(void)\n{\n#pragma scop\n"
+                   "  for (int i = 0; i < N; i++)\n    for (int j = 0; j < M; j++)\n      if (i > j)\n"
+                   "        c[i][j] = 1.0;\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - datacopy: {stmt: 0, array: c, at: i}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec)
+    assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("steps", [
+    ['pragma: {stmt: 0, loop: i, text: "omp parallel for collapse(2) schedule(static)"}',
+     "skew: {stmt: 0, loop: j, by: {i: 1}}"],
+])
+def test_collapse_with_a_schedule_on_a_nest_that_is_not_rectangular(tmp_path, steps):
+    """Probe 93 G4: a skew after `collapse(2) schedule(static)` made the nest triangular, and
+    gcc refused the output ("schedule clause may not appear on non-rectangular for")."""
+    src, rec = tmp_path / "c.c", tmp_path / "r.yaml"
+    src.write_text("void f(int n, int m, double C[n][m], const double A[n][m])\n{\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < m; j++)\n      C[i][j] = 2.0 * A[i][j];\n"
+                   "#pragma endscop\n}\n")
+    rec.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "OpenMP takes no 'schedule' clause on such a nest" in err, err
+    rec.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps).replace(" schedule(static)", ""))
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0, err

@@ -115,6 +115,14 @@ def check_collapse(text: str, loops: list, depth: int, scop) -> None:
             if outer and any(_nonlinear_in(e, outer) for e in bounds):
                 why = f"the bounds of loop '{to_user(f.var)}' take a min, max or division of an outer loop's counter"
                 break
+            # OpenMP 5 (and gcc) allow no schedule or ordered clause on a non-rectangular nest
+            if outer and re.search(r"\b(schedule|ordered)\b", text) and \
+                    any(isinstance(y, ir.Var) and y.name in outer for e in bounds for y in ir.walk(e)):
+                clause = re.search(r"(schedule|ordered)", text).group(1)
+                raise RecipeError(f"'#pragma {text}' collapses {depth} loops, but the bounds of loop "
+                                  f"'{to_user(f.var)}' read an outer loop's counter (a triangle, or a skew), and "
+                                  f"OpenMP takes no '{clause}' clause on such a nest (gcc refuses it)",
+                                  hint=f"drop the {clause} clause, or the collapse", **scop.where())
             outer.add(f.var)
     if why:
         raise RecipeError(f"'#pragma {text}' collapses {depth} loops, but {why}, which OpenMP does not collapse",

@@ -46,6 +46,8 @@ def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
             score = works(fixed)
         except RecipeError:
             continue
+        # (a copy step's works gives its plans, no number: the first that works wins)
+        score = score if isinstance(score, (int, float)) and not isinstance(score, bool) else None
         if best is None or score is not None and (best[0] is None or score < best[0]):
             best = (score, k, x, macro, fixed)
         if score is None:
