@@ -660,3 +660,16 @@ def test_collapse_with_a_schedule_on_a_nest_that_is_not_rectangular(tmp_path, st
     rec.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps).replace(" schedule(static)", ""))
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 0, err
+
+
+@pytest.mark.parametrize("step,expected", [
+    ("collapse: {stmt: 0, loops: [i, j]}", "OpenMP's collapse is a clause"),
+    ("omp_for: {stmt: 0, loop: i, schedule: dynamic}", "a 'schedule' clause goes through the pragma step"),
+])
+def test_the_usual_names_of_steps_and_clauses_point_to_looptxs(tmp_path, step, expected):
+    """Probe 93 G7: `collapse` got "did you mean 'scale'", and omp_for's `schedule` no word of
+    the pragma step."""
+    rec = tmp_path / "r.yaml"
+    rec.write_text(f"steps:\n  - {step}\n")
+    rc, _, err = run_cli("transform", str(Path(__file__).resolve().parent / "kernels" / "matmul.c"), "--recipe", rec)
+    assert rc == 2 and expected in err, err

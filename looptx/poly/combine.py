@@ -71,7 +71,10 @@ def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Vari
         q = pieces[k]
         da, db = q.dims[pos], q.dims[pos + 2]
         if da.reversed or db.reversed:
-            raise RecipeError("combine: reversed loops cannot be combined")
+            which = to_user(da.name if da.reversed else db.name)
+            raise RecipeError(f"combine: loop '{which}' runs downwards (as written, or reversed), which a "
+                              "combined loop cannot", hint=f"a step 'reverse: {{stmt: ..., loop: {which}}}' before "
+                              "this one makes it run upwards, where the dependences allow that")
         if da.factor or db.factor:
             # the unroll's control loop steps by its factor and owns a hidden point loop: a
             # merged index would lose both (a wrong result, found by fuzzing)

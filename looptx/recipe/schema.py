@@ -85,7 +85,8 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
 ONE_OF = {"fuse": ("loop", "level", "loops"), "distribute": ("stmts", "groups")}
 ALIASES = {"assume": "known", "interchange": "permute", "unroll_and_jam": "unroll", "unroll_jam": "unroll",
            "unrolljam": "unroll",
-           "copy_to_shared": "shared", "copy_to_registers": "registers", "scalar_replace": "registers"}
+           "copy_to_shared": "shared", "copy_to_registers": "registers", "scalar_replace": "registers",
+           "coalesce": "combine"}
 
 
 @dataclass(frozen=True)
@@ -290,6 +291,9 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
         also = ", ".join(f"{a} ({c})" for a, c in sorted(ALIASES.items()))
         near = difflib.get_close_matches(str(name), list(SCHEMA) + list(ALIASES), n=1)
         guess = f"did you mean '{near[0]}'? " if near else ""
+        if name == "collapse":
+            guess = ("'combine' makes one loop of two; OpenMP's collapse is a clause: "
+                     "pragma: {stmt: 0, loop: i, text: 'omp parallel for collapse(2)'}; ")
         raise proto.error(f"unknown step '{name}'", hint=f"{guess}steps are: {known}; also: {also}")
     if canon == "known":
         if isinstance(args, str):
@@ -308,6 +312,9 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
             near = ["at"] if key == "loop" and "at" in schema else \
                 difflib.get_close_matches(str(key), list(schema), n=1)
             guess = f"did you mean '{near[0]}'? " if near else ""
+            if canon == "omp_for" and key in ("schedule", "nowait", "ordered", "proc_bind", "num_threads"):
+                guess = (f"a '{key}' clause goes through the pragma step: pragma: {{stmt: 0, loop: i, text: "
+                         f"'omp parallel for {key}(...)'}}; ")
             raise proto.error(f"unknown argument '{key}' for step '{canon}'",
                               hint=f"{guess}arguments are: {', '.join(schema)}")
     for key, (kind, required) in schema.items():
