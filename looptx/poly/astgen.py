@@ -377,7 +377,12 @@ def build(variant: Variant):
 def _codegen_hint(v) -> str:
     """What to try where isl could not write the code: the unroll factors where steps unrolled,
     the sizes where none did (isl's own output of a diamond-tiled stencil, symbolic sizes)."""
-    if any(h.split(":")[0].strip() in ("unroll", "unroll_jam", "unroll_to_depth") for h in v.history):
+    kinds = [h.split(":")[0].strip() for h in v.history]
+    cut = sum(k in ("split", "peel") for k in kinds)
+    if cut >= 3:
+        # each split or peel doubles the pieces the steps after it work on
+        return f"{cut} split and peel steps make many pieces: use fewer, or fix the sizes with --define"
+    if any(k in ("unroll", "unroll_jam", "unroll_to_depth") for k in kinds):
         return "too much unrolling? use smaller unroll factors"
     free = [p for p in v.scop.params if p not in dict(v.scop.fixed)]
     return (f"fix the sizes with --define (e.g. --define {free[0]}=64)" if free else

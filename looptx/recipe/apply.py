@@ -198,7 +198,7 @@ def _promotion(kind: str):
             raise st.error("datacopy needs the array to copy",
                            hint="give array: A, or CHiLL's refs: [1] (reference numbers)")
         pr = Promotion(kind, st["stmt"], array, at, st.get("pad", 0) or 0,
-                       st.index, st.name, st.file, st.line)
+                       st.index, st.shown_name, st.file, st.line)
         out = v.evolve(extra=v.extra + (pr,))
         try:
             planned = plan(out)        # report a bad footprint at this step, not at the end
