@@ -673,3 +673,79 @@ def test_the_usual_names_of_steps_and_clauses_point_to_looptxs(tmp_path, step, e
     rec.write_text(f"steps:\n  - {step}\n")
     rc, _, err = run_cli("transform", str(Path(__file__).resolve().parent / "kernels" / "matmul.c"), "--recipe", rec)
     assert rc == 2 and expected in err, err
+
+
+def test_a_constant_local_set_from_a_define_is_declared_by_the_host_function(tmp_path):
+    """Probe 94 G3: `const int n = N;` (N a #define) became a trailing argument of the host
+    function, which a caller of the original prototype does not pass: 62 of 64 wrong."""
+    src, rec, out = tmp_path / "j.c", tmp_path / "r.yaml", tmp_path / "j.cu"
+    src.write_text("#ifndef N\n#define N 64\n#endif\nvoid jac1d(float A[N], float B[N])\n{\n  const int n = N;\n"
+                   "  int i;\n#pragma scop\n  for (i = 1; i < n - 1; i++)\n    B[i] = 0.33f * (A[i - 1] + A[i] + A[i + 1]);\n"
+                   "#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 4, control: ii}\n  - cuda: {stmt: 0, block: [ii], thread: [i]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-o", out)
+    text = out.read_text()
+    assert rc == 0 and "jac1d_host_status(float *__restrict__ A, float *__restrict__ B)" in text, err + text
+    assert "const int n = N;" in text
+
+
+MM_VLA = """void mm(int n, int m, int p, double C[n][m], const double A[n][p], const double B[p][m])
+{
+#pragma scop
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      for (int k = 0; k < p; k++)
+        C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("array", ["B", "C"])
+def test_a_datacopy_between_two_thread_loops_is_refused(tmp_path, array):
+    """Probe 94 G1: a datacopy at an outer thread loop with another inside it gave each thread a
+    buffer that only the threads with inner id 0 filled; the .cu read unmade elements (51 of 64
+    wrong), and for a written array wrote them back."""
+    src, rec = tmp_path / "mm.c", tmp_path / "r.yaml"
+    src.write_text(MM_VLA)
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 2}\n  - tile: {stmt: 0, loop: j, size: 8}\n"
+                   "  - permute: {stmt: 0, order: [ii, jj, i, j, k]}\n  - cuda: {stmt: 0, block: [jj, ii], thread: [j, i]}\n"
+                   f"  - datacopy: {{stmt: 0, array: {array}, at: i}}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "n=8", "-D", "m=8", "-D", "p=4")
+    assert rc == 2 and "step 5 (datacopy)" in err and "gives each thread its own buffer" in err, err
+
+
+def test_a_thread_loop_unrolled_by_a_factor_that_does_not_divide_its_tile(tmp_path):
+    """Probe 94 G2: the unroll's strips counted from the loop's start straddled the tiles; a
+    datacopy at the loop then wrote past its buffer (a crash in run, wrong results in the .cu)."""
+    src, rec = tmp_path / "j.c", tmp_path / "r.yaml"
+    src.write_text("enum { N = 32, M = 32 };\nvoid jac2d(float A[N][M], float B[N][M])\n{\n  int i, j;\n#pragma scop\n"
+                   "  for (i = 1; i < N - 1; i++)\n    for (j = 1; j < M - 1; j++)\n"
+                   "      B[i][j] = 0.2f * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]);\n"
+                   "#pragma endscop\n}\n")
+    steps = ("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n  - permute: {stmt: 0, order: [jj, i, j]}\n"
+             "  - cuda: {stmt: 0, block: [i, jj], thread: [j]}\n  - unroll: {stmt: 0, loop: j, factor: %d}\n"
+             "  - datacopy: {stmt: 0, array: B, at: j}\n")
+    rec.write_text(steps % 3)
+    rc, _, err = run_cli("run", src, "--recipe", rec)
+    assert rc == 2 and "step 4 (unroll)" in err and "does not divide its tile of 4" in err, err
+    rec.write_text(steps % 2)
+    rc, out, err = run_cli("run", src, "--recipe", rec)
+    assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("head,ok", [("#define NV 64\nenum { N = NV };", True),
+                                     ("#define NV 64\nenum { N = NV + 0 };", True),
+                                     ("#ifndef NV\n#define NV 64\n#endif\nenum { N = NV };", False)])
+def test_an_enumerator_set_from_a_define(tmp_path, head, ok):
+    """Probe 94 G4: `enum { N = NV };` was an undeclared identifier N. From a plain #define it
+    has the value; from an #ifndef default, which a build may change, it is refused, saying so."""
+    src, rec = tmp_path / "e.c", tmp_path / "r.yaml"
+    src.write_text(f"{head}\nvoid f(float A[N])\n{{\n  int i;\n#pragma scop\n  for (i = 0; i < N; i++)\n"
+                   "    A[i] = 2 * A[i];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec)
+    if ok:
+        assert rc == 0 and ": ok" in out, out + err
+    else:
+        assert rc == 2 and "the enumerator 'N' is set from NV" in err, err

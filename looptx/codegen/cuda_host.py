@@ -393,9 +393,16 @@ def _internal_sizes(rc) -> list[tuple[str, str]]:
     params = {to_model(p) for p in scop.function_params}
     # ... and so are a constant local's and an enumerator's (`const int nx = 8;`, `enum { NCOMP
     # = 3 };`): no caller passes them, and the code holds for that value alone
+    # (also `const int n = N;` of a #define, which the .cu defines too)
+    macros = {k for k, _ in (*scop.macro_values, *scop.pinned_macros, *scop.baked)} | set(scop.soft_macros) \
+        | {to_model(k) for k in getattr(rc, "int_macros", {})}
+
+    def constant(init) -> bool:
+        words = set(re.findall(r"[A-Za-z_]\w*", str(init)))
+        return re.fullmatch(r"[\s\w()+\-*/%]*", str(init)) is not None and words <= macros \
+            and not re.search(r"\d[A-Za-z_]", re.sub(r"\b0[xX][0-9a-fA-F]+\b", "0", str(init)))
     return [(n, with_values(init, fixed)) for n, init in scop.derived
-            if n in rc.params and (n.startswith("lx_") or re.fullmatch(r"\s*-?\d+\s*", str(init))
-                                   and n not in params)] + internal_sizes(scop, fixed)
+            if n in rc.params and (n.startswith("lx_") or constant(init) and n not in params)] + internal_sizes(scop, fixed)
 
 
 def _received(scop):

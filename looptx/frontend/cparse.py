@@ -240,7 +240,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     defined = set(re.findall(r"^\s*#\s*define\s+([A-Za-z_]\w*)", text, re.M))
     # an enumerator has its value in every build, and an #if reads it as 0: a -D of another
     # value is refused, one of its own is no size to check
-    enumerators = file_enums(ast.ext)
+    # (an enumerator set from a plain #define, `enum { N = NV };`, has its value too)
+    fixed_macros = {to_model(k): v for k, v in pp.int_macros.items() if k not in _defaults(text)}
+    enumerators = file_enums(ast.ext, fixed_macros)
     for k, given in defines.items():
         if k in enumerators and to_model(k) not in variables and str(given).strip() != str(enumerators[k][0]):
             line, col = where(enumerators[k][1])
@@ -412,7 +414,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=region_defines, where=where,
                            filename=path, line_text=src.line_text, spellings=rows.spellings,
                            constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
-                                                      symbols), pure=frozenset(pure))
+                                                      symbols, fixed_macros), pure=frozenset(pure))
             ex.defined = frozenset(f.decl.name for f in helper_fns if self_contained(f))
             try:
                 with hoist.explaining(), rows.explaining():

@@ -127,8 +127,7 @@ class Extractor:
             return ("param", None)
         sym = self.symbol(name)
         if sym is None:
-            raise NonAffine(node, f"undeclared identifier '{name}'",
-                            "declare it, define it as a macro, or give its value with --define")
+            raise NonAffine(node, *self.constants.undeclared(name))
         if sym.kind == "array":
             raise NonAffine(node, f"non-affine: array '{name}' used in an index or bound",
                             "copy the value into a variable set before the region")

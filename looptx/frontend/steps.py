@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pycparser import c_ast
 
 from looptx.frontend.affine import NonAffine, Translator
-from looptx.frontend.symbols import Symbol, c_nodes, chain_operands, int_var, symbol_of
+from looptx.frontend.symbols import Symbol, c_nodes, c_text, chain_operands, int_var, symbol_of
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,15 @@ class Constants:
     declaration (the symbol the region sees and its initializer) and enum constants."""
     consts: dict = field(default_factory=dict)      # name -> (Symbol, initializer node)
     enums: dict = field(default_factory=dict)       # name -> value
+    # enumerators with no value looptx sees: name -> why (`N = NV`, a #define a build may change)
+    unvalued: dict = field(default_factory=dict)
+
+    def undeclared(self, name: str) -> tuple[str, str]:
+        """(what, hint) of an error about a name the region reads and no declaration gives."""
+        if name in self.unvalued:
+            return (f"the enumerator '{name}' is {self.unvalued[name]}, a value looptx cannot take for every build",
+                    "write the region with the macro itself, or set the enumerator from a number or a plain #define")
+        return (f"undeclared identifier '{name}'", "declare it, define it as a macro, or give its value with --define")
 
 
 @dataclass(frozen=True)
@@ -32,10 +41,12 @@ class StepName:
     loops: tuple         # the iterators of the loops whose step it is
 
 
-def visible_constants(decls, enums, symbols: dict, lookup) -> Constants:
+def visible_constants(decls, enums, symbols: dict, lookup, macros=None) -> Constants:
     """`decls`: the declarations the region may see (file scope, then the function's before
     the region); one counts when it is the declaration `symbols` resolves the name to.
-    `enums`: pycparser Enum nodes (file scope and the function's)."""
+    `enums`: pycparser Enum nodes (file scope and the function's).  `macros`: the #defined
+    integers an enumerator may be set from (`enum { N = NV };`), those no build changes."""
+    macros = macros or {}
     consts = {}
     for d in decls:
         sym = symbol_of(d)
@@ -45,21 +56,24 @@ def visible_constants(decls, enums, symbols: dict, lookup) -> Constants:
         if int_var(sym, lookup):
             consts[sym.name] = (sym, d.init)
     values: dict[str, int] = {}
+    unvalued: dict[str, str] = {}
     for e in enums:
         nxt = 0
-        for en in (e.values.enumerators if e.values else []):
-            if not isinstance(en, c_ast.Enumerator):
-                continue                    # a pragma between enumerators
+        enumerators = [en for en in (e.values.enumerators if e.values else []) if isinstance(en, c_ast.Enumerator)]
+        for k, en in enumerate(enumerators):
             if en.value is not None:
                 v = _evaluate(en.value, lambda n, node: ("fixed", values[n]) if n in values
-                              else _no_value(node))
+                              else ("fixed", int(macros[n])) if n in macros else _no_value(node))
                 if v is None:
-                    break                   # later ones count from a value looptx cannot see
+                    # later ones count from a value looptx cannot see
+                    unvalued.update({x.name: f"set from {c_text(en.value)}" if x is en else
+                                     f"counted on from {en.name} = {c_text(en.value)}" for x in enumerators[k:]})
+                    break
                 nxt = v
             if symbols.get(en.name) is None:
                 values[en.name] = nxt
             nxt += 1
-    return Constants(consts, values)
+    return Constants(consts, values, unvalued)
 
 
 def _no_value(node):
@@ -184,18 +198,18 @@ def _what(sym: Symbol | None, name: str) -> tuple[str, str]:
             f"looptx models loops with a constant step only: {fix}, or write the constant")
 
 
-def region_constants(ext, local_decls, symbols: dict) -> Constants:
+def region_constants(ext, local_decls, symbols: dict, macros=None) -> Constants:
     """The Constants a region sees: file-scope declarations (`ext`, the parsed file's top level)
     and the function's declarations before the region (`local_decls`)."""
     top = [e for e in ext if not isinstance(e, c_ast.FuncDef)]
     decls = [e for e in top if isinstance(e, c_ast.Decl)] + list(local_decls)
-    return visible_constants(decls, _enums(top + list(local_decls)), symbols, symbols.get)
+    return visible_constants(decls, _enums(top + list(local_decls)), symbols, symbols.get, macros)
 
 
-def file_enums(ext) -> dict[str, tuple[int, object]]:
+def file_enums(ext, macros=None) -> dict[str, tuple[int, object]]:
     """The file-scope enumerators with a value looptx sees: name -> (value, its Enumerator node)."""
     enums = _enums([e for e in ext if not isinstance(e, c_ast.FuncDef)])
-    values = visible_constants([], enums, {}, lambda n: None).enums
+    values = visible_constants([], enums, {}, lambda n: None, macros).enums
     nodes = {en.name: en for e in enums for en in (e.values.enumerators if e.values else [])
              if isinstance(en, c_ast.Enumerator)}
     return {n: (v, nodes[n]) for n, v in values.items() if n in nodes}

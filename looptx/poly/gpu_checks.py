@@ -10,7 +10,7 @@ from looptx.frontend.names import to_user
 from looptx.poly import deps as D
 from looptx.poly.gpu import Kernel, kernels, loop_at, mappings, unrolled_away
 from looptx.poly.parallel import instances, scheduled_deps
-from looptx.poly.variant import Variant
+from looptx.poly.variant import LoopDim, Variant
 
 
 def check(v: Variant, deps: D.Deps) -> list[tuple[Kernel, int]]:
@@ -101,9 +101,29 @@ def mapped_loops_kept(v: Variant) -> None:
     """A later step that unrolled a mapped loop fully (a factor of its tile size or more, or 0)
     left no loop for the blocks or threads to take."""
     for m in mappings(v):
+        _strips_in_tiles(v, m)
         for name in m.block + m.thread:
             if unrolled_away(v, m.stmt, name):
                 raise RecipeError(f"loop '{to_user(name)}' is no loop after this step (unrolled fully), and "
                                   f"an earlier cuda step maps it to {'threads' if name in m.thread else 'blocks'}",
                                   hint="unroll it by a factor below its trip count, or unroll a loop that is "
                                        "not mapped")
+
+
+def _strips_in_tiles(v: Variant, m) -> None:
+    """A thread loop unrolled by a factor that does not divide its tile: the unroll's strips
+    count from the loop's start, not the tile's, so they straddle the tiles, the block gets
+    threads that do nothing, and a copy at the loop takes offsets from the wrong strip."""
+    for q in v.pieces:
+        if q.stmt != m.stmt:
+            continue
+        loops = [d for d in q.dims if isinstance(d, LoopDim)]
+        for d in loops:
+            if d.name not in m.thread or not d.factor:
+                continue
+            size = next((t.counted[3] for t in loops if t.counted and t.counted[0] == d.name), None)
+            if size is not None and size % d.factor:
+                raise RecipeError(f"loop '{to_user(d.name)}' maps to threads, and an unroll of it by {d.factor} "
+                                  f"does not divide its tile of {size}: its strips would straddle the tiles",
+                                  hint=f"unroll it by a factor that divides {size}, or tile it by a multiple of "
+                                       f"{d.factor}")
