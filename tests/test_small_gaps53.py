@@ -749,3 +749,15 @@ def test_an_enumerator_set_from_a_define(tmp_path, head, ok):
         assert rc == 0 and ": ok" in out, out + err
     else:
         assert rc == 2 and "the enumerator 'N' is set from NV" in err, err
+
+
+def test_lastprivate_of_a_value_the_region_reads_after_the_loop(tmp_path):
+    """Probe 93 G5: `out[0] = s;` after the loop inside the region made lastprivate(s) a
+    private variable whose value passed out of the loop, refused; it is what lastprivate is for."""
+    src, rec = tmp_path / "lp.c", tmp_path / "r.yaml"
+    src.write_text("void lastp(int n, double x[n], double y[n], double out[1])\n{\n  double s = 1.0;\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++) {\n    s = x[i] * 3.0;\n    y[i] += s;\n  }\n  out[0] = s;\n"
+                   "#pragma endscop\n}\n")
+    rec.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(s)"}\n')
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=9", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and ": ok" in out, out + err

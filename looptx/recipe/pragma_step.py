@@ -162,7 +162,11 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
                                for x in m.split(",") if x.strip()))
     # ... but for a lastprivate variable the code reads after the region: it stays one object
     # in the model, and the parallel check asks what its copies need (poly/lastprivate.py)
-    kept = {x for x in clause_vars(text) if _read_after(v.scop, x)}
+    # (or after the loop in the region: `out[0] = s;` before `#pragma endscop`)
+    loop = S.resolve_name(v, st["stmt"], st["loop"])
+    in_loop = {v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], loop)}
+    kept = {x for x in clause_vars(text) if _read_after(v.scop, x)
+            or any(a.array == x for s in v.scop.statements if s.id not in in_loop for a in s.accesses)}
     names = [x for x in names if to_model(x) not in kept]
     if names and PL.takes_data_clauses(rest):
         args = (("stmt", st["stmt"]), ("loop", st["loop"]), ("private", names), ("directive", rest))
