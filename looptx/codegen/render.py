@@ -93,6 +93,12 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
         # an Orio Loop annotation's code is inside its begin marker, where the output goes
         inside = r.chill is not None and r.start == r.chill.body_start
         base = _indent_of(text, r.outer[0] if inside else _first_code(text, r))
+        if inside and not base:
+            # a marker at column 0 in a function: the code as written after it has the
+            # function's indentation, which the regenerated code takes
+            between = text[r.chill.begin[1]:r.chill.end[0]]
+            first = next((ln for ln in between.split("\n") if ln.strip()), "")
+            base = first[:len(first) - len(first.lstrip(" \t"))]
         body = "\n".join((base + ln) if ln and not ln.startswith("#") else ln for ln in lines)
         start = r.outer[0]
         if r.kind == "pragma":
