@@ -761,3 +761,20 @@ def test_lastprivate_of_a_value_the_region_reads_after_the_loop(tmp_path):
     rec.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(s)"}\n')
     rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=9", "--cflags", "-O2 -fopenmp")
     assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("steps,defines", [
+    (["tile: {stmt: 0, loop: i, size: 16}", "permute: {stmt: 0, order: [ii, i]}",
+      "cuda: {stmt: 0, block: [ii], thread: [i]}", "unroll: {stmt: 0, loop: i, factor: 2}"], ["-D", "N=3"]),
+    (["omp_for: {stmt: 0, loop: i}", "unroll: {stmt: 0, loop: i, factor: 4}"], ["-D", "N=4"]),
+])
+def test_a_partial_unroll_of_a_mapped_or_shared_loop_at_a_tiny_size(tmp_path, steps, defines):
+    """Probes 88 G5 and 94 G5: at sizes where the loop has no more iterations than the factor,
+    a partial unroll became a full one, and the cuda step or the pragma that named the loop
+    refused a recipe fine at every other size."""
+    src, rec = tmp_path / "j.c", tmp_path / "r.yaml"
+    src.write_text("#ifndef N\n#define N 32\n#endif\nvoid jac1d(float A[N], float B[N])\n{\n  int i;\n#pragma scop\n"
+                   "  for (i = 1; i < N - 1; i++)\n    B[i] = 0.33f * (A[i - 1] + A[i] + A[i + 1]);\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
+    rc, out, err = run_cli("run", src, "--recipe", rec, *defines)
+    assert rc == 0 and ": ok" in out, out + err

@@ -181,6 +181,14 @@ def tile(v: Variant, stmt: int, loop, size: int, control: str | None = None) -> 
     return v.evolve(pieces=normalize(pieces))
 
 
+def _kept_as_loop(v: Variant, stmt: int, name: str, group) -> bool:
+    """Whether a cuda step maps loop `name` of statement `stmt`, or a pragma is on it."""
+    if any(v.pieces[k].dims[p].pragmas for k, p in group):
+        return True
+    from looptx.poly.gpu import mappings
+    return any(m.stmt == stmt and name in (*m.block, *m.thread) for m in mappings(v))
+
+
 def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False, apart: bool = False) -> Variant:
     """`jam`: Orio's unrolljam, which also interleaves the copies of a loop inside that an
     earlier step unrolled fully (its register tiles); otherwise those stay in order.  `apart`:
@@ -198,7 +206,12 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False, apart: b
         v, trip = _covered_at_macro_value(v, group, pos, name, factor)
     if trip == 0:
         return v        # the loop never runs at these sizes: there is nothing to copy
-    if factor == 0 or (trip is not None and factor >= trip):
+    # a partial unroll of a loop that a cuda step maps or a pragma shares out stays a loop where
+    # these sizes leave it no more iterations than the factor (one strip): a full unroll would
+    # take away what the mapping or the pragma names (a recipe fine at other sizes)
+    if factor > 1 and trip is not None and factor >= trip and _kept_as_loop(v, stmt, name, group):
+        factor = trip if trip > 1 else 2
+    if factor == 0 or (trip is not None and factor >= trip and not _kept_as_loop(v, stmt, name, group)):
         # A #defined bound (k < TAPS) or a constant local (`const int K = 3;`) stays symbolic
         # until a step needs its value: then, as CHiLL does, the loop is unrolled at that value
         # (a #define's is checked by the output).  So it is too where a guard and a size that
