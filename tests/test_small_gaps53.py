@@ -8,6 +8,16 @@ from conftest import run_cli
 
 pytestmark = pytest.mark.usefixtures("private_build_cache")
 
+
+def _run_ok(tmp_path, text: str, recipe: str, *args, name: str = "k.c"):
+    """Writes the source and the recipe, and asserts `looptx run` validates them."""
+    src, rec = tmp_path / name, tmp_path / "r.yaml"
+    src.write_text(text)
+    rec.write_text(recipe)
+    rc, out, err = run_cli("run", src, "--recipe", rec, *args)
+    assert rc == 0 and ": ok" in out, out + err
+    return src, rec
+
 STRUCT = """struct dims { int n; int m; };
 void kern(struct dims *s, double *a, const double *b)
 {
@@ -501,13 +511,10 @@ def test_a_struct_passed_as_null_when_the_loops_run_no_iteration(tmp_path):
 def test_a_c89_row_pointer_set_in_the_loop(tmp_path):
     """Probe 91 G7: `double *row;` at the top and `row = a + i*m;` in the loop was refused
     ("points 'row' into array 'a'"), while `double *row = a + i*m;` in the loop was read."""
-    src, rec = tmp_path / "p.c", tmp_path / "r.yaml"
-    src.write_text("void f(double *a, int n, int m)\n{\n  int i, j;\n  double *row;\n#pragma scop\n"
-                   "  for (i = 1; i < n; i++) {\n    row = a + i*m;\n    for (j = 0; j < m; j++)\n"
-                   "      row[j] = a[(i-1)*m + j] * 0.5 + row[j];\n  }\n#pragma endscop\n}\n")
-    rec.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n")
-    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=9", "-D", "m=7")
-    assert rc == 0 and ": ok" in out, out + err
+    src, rec = _run_ok(tmp_path, "void f(double *a, int n, int m)\n{\n  int i, j;\n  double *row;\n#pragma scop\n"
+                       "  for (i = 1; i < n; i++) {\n    row = a + i*m;\n    for (j = 0; j < m; j++)\n"
+                       "      row[j] = a[(i-1)*m + j] * 0.5 + row[j];\n  }\n#pragma endscop\n}\n",
+                       "steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n", "-D", "n=9", "-D", "m=7")
     rc, out, err = run_cli("transform", src, "--recipe", rec, "-o", tmp_path / "o.c")
     cc = subprocess.run(["gcc", "-Wall", "-Wextra", "-Wno-unknown-pragmas", "-Werror", "-c", str(tmp_path / "o.c"),
                          "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
@@ -517,14 +524,11 @@ def test_a_c89_row_pointer_set_in_the_loop(tmp_path):
 def test_the_array_size_idiom_as_a_bound(tmp_path):
     """Probe 86 G9: `k < sizeof taps / sizeof taps[0]` was a non-affine operator 'sizeof'; it is
     the array's first extent."""
-    src, rec = tmp_path / "fir.c", tmp_path / "r.yaml"
-    src.write_text("#include <stddef.h>\nstatic const float taps[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};\n"
-                   "void fir(int n, const float *restrict in, float *restrict out)\n{\n#pragma scop\n"
-                   "  for (int i = 0; i < n; i++)\n    for (size_t k = 0; k < sizeof taps / sizeof *taps; k++)\n"
-                   "      out[i] += taps[k] * in[i + k];\n#pragma endscop\n}\n")
-    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: k, factor: 5}\n")
-    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=20")
-    assert rc == 0 and ": ok" in out, out + err
+    src, rec = _run_ok(tmp_path, "#include <stddef.h>\nstatic const float taps[5] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};\n"
+                       "void fir(int n, const float *restrict in, float *restrict out)\n{\n#pragma scop\n"
+                       "  for (int i = 0; i < n; i++)\n    for (size_t k = 0; k < sizeof taps / sizeof *taps; k++)\n"
+                       "      out[i] += taps[k] * in[i + k];\n#pragma endscop\n}\n",
+                       "steps:\n  - unroll: {stmt: 0, loop: k, factor: 5}\n", "-D", "n=20")
     rc, out, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 0 and "taps[4] * in[i + 4]" in out and "for (size_t k" not in out, err
 
@@ -535,27 +539,20 @@ def test_the_array_size_idiom_as_a_bound(tmp_path):
 def test_the_count_down_idiom_of_unsigned_counters(tmp_path, ctype, cond, n):
     """Probe 86 G10: `for (unsigned i = n; i-- > 0; )` was refused (the loop step of 'i' must be
     a constant increment); the body sees n - 1 down to 0, and i ends where the test leaves it."""
-    src, rec = tmp_path / "cd.c", tmp_path / "r.yaml"
-    src.write_text(f"#include <stddef.h>\n{ctype} scale({ctype} n, double *restrict x, const double *restrict y)\n"
-                   f"{{\n  {ctype} i;\n#pragma scop\n  for (i = n; {cond}; )\n    x[i] = 2.0 * y[i] + x[i] * i;\n"
-                   "#pragma endscop\n  return i;\n}\n")
-    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
-    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"n={n}")
-    assert rc == 0 and ": ok" in out, out + err
+    _run_ok(tmp_path, f"#include <stddef.h>\n{ctype} scale({ctype} n, double *restrict x, const double *restrict y)\n"
+            f"{{\n  {ctype} i;\n#pragma scop\n  for (i = n; {cond}; )\n    x[i] = 2.0 * y[i] + x[i] * i;\n"
+            "#pragma endscop\n  return i;\n}\n", "steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n", "-D", f"n={n}")
 
 
 def test_an_enum_times_a_cast_macro_in_a_linearized_subscript(tmp_path):
     """Probe 86 G8: `v[(e*NCOMP + c)*P1D + p]` with `enum { NCOMP = 3 }` and libCEED's
     `#define P1D ((CeedInt)4)` "left its row": the enum constant has its value, and the subscript
     is the flat 12*e + 4*c + p."""
-    src, rec = tmp_path / "c.c", tmp_path / "r.yaml"
-    src.write_text("enum { NCOMP = 3 };\n#define P1D ((int)4)\nvoid interp(int nelem, const double *restrict u, "
-                   "double *restrict v)\n{\n#pragma scop\n  for (int e = 0; e < nelem; e++)\n"
-                   "    for (int c = 0; c < NCOMP; c++)\n      for (int p = 0; p < P1D; p++)\n"
-                   "        v[(e * NCOMP + c) * P1D + p] = 2.0 * u[(e * NCOMP + c) * P1D + p];\n#pragma endscop\n}\n")
-    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: p, factor: 2}\n")
-    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "nelem=3")
-    assert rc == 0 and ": ok" in out, out + err
+    src, _ = _run_ok(tmp_path, "enum { NCOMP = 3 };\n#define P1D ((int)4)\nvoid interp(int nelem, const double *restrict u, "
+                     "double *restrict v)\n{\n#pragma scop\n  for (int e = 0; e < nelem; e++)\n"
+                     "    for (int c = 0; c < NCOMP; c++)\n      for (int p = 0; p < P1D; p++)\n"
+                     "        v[(e * NCOMP + c) * P1D + p] = 2.0 * u[(e * NCOMP + c) * P1D + p];\n#pragma endscop\n}\n",
+                     "steps:\n  - unroll: {stmt: 0, loop: p, factor: 2}\n", "-D", "nelem=3")
     rc, out, err = run_cli("transform", src)
     assert rc == 0 and "(void)NCOMP" not in out and "#if NCOMP" not in out, out + err
 
@@ -754,13 +751,10 @@ def test_an_enumerator_set_from_a_define(tmp_path, head, ok):
 def test_lastprivate_of_a_value_the_region_reads_after_the_loop(tmp_path):
     """Probe 93 G5: `out[0] = s;` after the loop inside the region made lastprivate(s) a
     private variable whose value passed out of the loop, refused; it is what lastprivate is for."""
-    src, rec = tmp_path / "lp.c", tmp_path / "r.yaml"
-    src.write_text("void lastp(int n, double x[n], double y[n], double out[1])\n{\n  double s = 1.0;\n#pragma scop\n"
-                   "  for (int i = 0; i < n; i++) {\n    s = x[i] * 3.0;\n    y[i] += s;\n  }\n  out[0] = s;\n"
-                   "#pragma endscop\n}\n")
-    rec.write_text('steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(s)"}\n')
-    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=9", "--cflags", "-O2 -fopenmp")
-    assert rc == 0 and ": ok" in out, out + err
+    _run_ok(tmp_path, "void lastp(int n, double x[n], double y[n], double out[1])\n{\n  double s = 1.0;\n#pragma scop\n"
+            "  for (int i = 0; i < n; i++) {\n    s = x[i] * 3.0;\n    y[i] += s;\n  }\n  out[0] = s;\n"
+            "#pragma endscop\n}\n", 'steps:\n  - pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(s)"}\n',
+            "-D", "n=9", "--cflags", "-O2 -fopenmp")
 
 
 @pytest.mark.parametrize("steps,defines", [
@@ -772,9 +766,6 @@ def test_a_partial_unroll_of_a_mapped_or_shared_loop_at_a_tiny_size(tmp_path, st
     """Probes 88 G5 and 94 G5: at sizes where the loop has no more iterations than the factor,
     a partial unroll became a full one, and the cuda step or the pragma that named the loop
     refused a recipe fine at every other size."""
-    src, rec = tmp_path / "j.c", tmp_path / "r.yaml"
-    src.write_text("#ifndef N\n#define N 32\n#endif\nvoid jac1d(float A[N], float B[N])\n{\n  int i;\n#pragma scop\n"
-                   "  for (i = 1; i < N - 1; i++)\n    B[i] = 0.33f * (A[i - 1] + A[i] + A[i + 1]);\n#pragma endscop\n}\n")
-    rec.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
-    rc, out, err = run_cli("run", src, "--recipe", rec, *defines)
-    assert rc == 0 and ": ok" in out, out + err
+    _run_ok(tmp_path, "#ifndef N\n#define N 32\n#endif\nvoid jac1d(float A[N], float B[N])\n{\n  int i;\n#pragma scop\n"
+            "  for (i = 1; i < N - 1; i++)\n    B[i] = 0.33f * (A[i - 1] + A[i] + A[i + 1]);\n#pragma endscop\n}\n",
+            "steps:\n" + "".join(f"  - {s}\n" for s in steps), *defines)

@@ -112,9 +112,10 @@ def _fact(scop: Scop, bad: isl.Set) -> str | None:
     # file's #defines give, where it has some (a condition that leaves those out would run the
     # transformed code at no build of the file); else the first with large sizes (`m <= 16`,
     # not `n <= 1`, of `m <= 16 or n <= 1`)
-    values = [f"{k} = {x}" for k, x in scop.macro_values if k in scop.params]
-    big = scop.params_where(values) if values else \
-        scop.params_where(f"{p} >= {_SMALLEST_USEFUL}" for p in scop.params if p not in dict(scop.fixed))
+    values = dict(scop.macro_values)
+    big = scop.params_where([f"{k} = {x}" for k, x in values.items() if k in scop.params]
+                            + [f"{p} >= {_SMALLEST_USEFUL}" for p in scop.params
+                               if p not in dict(scop.fixed) and p not in values])
     part = next((isl.Set.from_basic_set(b) for b in ok.get_basic_sets()
                  if not isl.Set.from_basic_set(b).intersect(big).is_empty()), None)
     if part is None:
