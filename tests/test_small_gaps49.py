@@ -563,8 +563,10 @@ def test_a_full_unroll_of_a_parallel_loop_says_so(tmp_path):
     src.write_text("void f(int N, double A[N][N], double B[N][N]) {\n#pragma scop\n  for (int i = 0; i < N; i++)\n"
                    "    for (int j = i; j < N; j++)\n      B[j][j] += 0.25 * A[i][i];\n#pragma endscop\n}\n")
     recipe.write_text("steps:\n  - omp_for: {stmt: 0, loop: j}\n  - unroll: {stmt: 0, loop: j, factor: 4}\n")
+    # (at N = 3 the unroll by 4 is one strip: the loop stays, runs once, and its pragma goes with a
+    # note, probe 88 G5, rather than a refusal of a recipe fine at every other size)
     rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "N=3")
-    assert rc == 2 and "step 2 (unroll): error: loop 'j' is no loop after this step" in err, err
+    assert rc == 0 and "the pragma of loop 'j' is dropped" in err, err
     rc, out, err = run_cli("transform", src, "--recipe", recipe, "-D", "N=9")
     assert rc == 0 and "#pragma omp parallel for" in out, err
 

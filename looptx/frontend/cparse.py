@@ -452,7 +452,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     accessed = {a.name for a in scop.arrays}
                     # (a tuned region's step may take its sizes' implied values, checked as it runs)
                     fallback = as_written(rows.items, set(after), rows.spellings, top_pragmas) \
-                        if scop.runtime_facts or r.tuning is not None and implied else None
+                        if scop.runtime_facts or scop.row_leaving is not None or r.tuning is not None and implied \
+                        else None
                     if scop.runtime_facts and fallback is None:
                         note_once(path, start_pos[0], "the output cannot run the region as written where the sizes break "
                                   "the facts above (an array the code after the region reads is declared in it with an "

@@ -256,23 +256,13 @@ def _volatile_elements(sym: Symbol) -> bool:
 
 
 def _rows_kept(scop: Scop, raw, path: str) -> Scop:
-    """The scop for the sizes under which no subscript leaves its row onto an element the region
-    also reaches (poly/row_leave), which the output checks; refused where there are none."""
+    """The scop with what poly/row_leave finds of subscripts that leave their row onto an
+    element the region also reaches: a recipe that would reorder such a pair checks it (the
+    code as written, or an order that keeps it, needs no check)."""
     from looptx.poly.row_leave import leaving_rows
     found = leaving_rows(scop)
     if found is None:
         return scop
     st = next(r for r in raw if r.id == found.stmt)
-    what = (f"a subscript of '{to_user(found.array)}' in dimension {found.dim + 1} leaves its extent "
-            f"{to_user(found.extent)}: C puts that element in another row, on one the region also reaches, "
-            "one of the two written, which looptx's dependences take for a different one")
-    if found.fact is None:
-        sizes = "at these sizes" if all(p in dict(scop.fixed) for p in scop.params) else "at every size of interest"
-        raise SourceError(f"{what}, {sizes}", hint="keep the subscripts inside their "
-                          "extents (a loop bound one lower, or a bigger declared extent)",
-                          file=path, line=st.line, col=st.col)
-    note_once(path, st.line, f"at some sizes {what}: the region is modelled for {as_c(found.fact)}, which the "
-              "output checks (its C runs the region as written otherwise, its CUDA host code returns "
-              "cudaErrorInvalidValue)", per_line=True)
-    return replace(scop, assumptions=scop.assumptions + (found.fact,), _cache={},
-                   runtime_facts=tuple(dict.fromkeys(scop.runtime_facts + (found.fact,))))
+    sizes = "at these sizes" if all(p in dict(scop.fixed) for p in scop.params) else "at every size of interest"
+    return replace(scop, row_leaving=replace(found, line=st.line, col=st.col, path=path, sizes=sizes), _cache={})

@@ -122,6 +122,11 @@ def _strips_in_tiles(v: Variant, m) -> None:
             if d.name not in m.thread or not d.factor:
                 continue
             size = next((t.counted[3] for t in loops if t.counted and t.counted[0] == d.name), None)
+            if size is not None and d.factor >= size:
+                raise RecipeError(f"loop '{to_user(d.name)}' is no loop after this step (unrolled fully), and an "
+                                  "earlier cuda step maps it to threads",
+                                  hint=f"unroll it by a factor below its tile of {size}, or unroll a loop that is "
+                                       "not mapped")
             if size is not None and size % d.factor:
                 raise RecipeError(f"loop '{to_user(d.name)}' maps to threads, and an unroll of it by {d.factor} "
                                   f"does not divide its tile of {size}: its strips would straddle the tiles",

@@ -6,11 +6,12 @@ frontend/harness; a transform must not accept them either).  CHiLL's jacobi read
 which is `a[t][0]` and never written: harmless, and accepted."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import islpy as isl
 
 from looptx import ir
+from looptx.frontend.names import to_user
 from looptx.poly.scop import Scop
 
 # rows an overrunning subscript may cross that are told apart (a larger overrun is taken as
@@ -27,25 +28,75 @@ class Leaving:
     dim: int                     # the dimension (from 0) whose extent it leaves
     extent: str                  # that extent, as the declaration spells it
     fact: str | None = None      # the sizes under which no subscript leaves its row (isl text), or
-                                 # None where there are none of interest: the region is refused
+                                 # None where there are none of interest: a reordering is refused
+    path: str = ""               # where the statement is, for the note or the error
+    line: int = 0
+    col: int = 0
+    sizes: str = "at every size of interest"
+
+    @property
+    def what(self) -> str:
+        return (f"a subscript of '{to_user(self.array)}' in dimension {self.dim + 1} leaves its extent "
+                f"{to_user(self.extent)}: C puts that element in another row, on one the region also reaches, "
+                "one of the two written, which looptx's dependences take for a different one")
 
 
 def leaving_rows(scop: Scop) -> Leaving | None:
     """The first array whose subscripts leave their rows onto elements the region also
     reaches, one of the two written, at some sizes the model allows; None where none does."""
-    for arr in scop.arrays:
-        if arr.strides or arr.rank < 2 or len(arr.dims) != arr.rank or not all(arr.dims[1:]):
-            continue
+    first, bad = None, None
+    for arr in _candidates(scop):
         try:
             found = _leaving(scop, arr)
         except isl.Error:
             continue                # an extent the model cannot read (a name it has no size of)
         if found is not None:
-            return found
-    return None
+            first = first or found[0]
+            bad = found[1] if bad is None else bad.union(found[1])
+    if first is None:
+        return None
+    return replace(first, fact=_fact(scop, bad))
 
 
-def _leaving(scop: Scop, arr) -> Leaving | None:
+def _candidates(scop: Scop):
+    return [arr for arr in scop.arrays
+            if not arr.strides and arr.rank >= 2 and len(arr.dims) == arr.rank and all(arr.dims[1:])]
+
+
+def _shifts(scop: Scop, arr):
+    """(dimension, map) of each element past its row's extent onto the element C puts there,
+    d rows on in the dimension before it."""
+    names = [f"i{k}" for k in range(arr.rank)]
+    tup = f"{arr.name}[{', '.join(names)}]"
+    for k in range(1, arr.rank):
+        e = f"({arr.dims[k]})"
+        for d in [d for r in range(1, _ROWS + 1) for d in (r, -r)]:
+            moved = [f"{x} + {d}" if j == k - 1 else f"{x} - {d} * {e}" if j == k else x for j, x in enumerate(names)]
+            yield k, isl.Map(f"{scop.prefix}{{ {tup} -> {arr.name}[{', '.join(moved)}] : "
+                             f"({names[k]} < 0 or {names[k]} >= {e}) and 0 <= {names[k]} - {d} * {e} < {e} }}")
+
+
+def alias_pairs(scop: Scop) -> isl.UnionMap:
+    """The statement instances, in the program's order, whose accesses meet through a row
+    left (one of the two a write): the dependences the model, one element per subscript tuple,
+    does not see."""
+    out = isl.UnionMap.empty(scop.context.get_space())
+    reads, writes = scop.accesses("read"), scop.accesses("write")
+    for arr in _candidates(scop):
+        try:
+            shifts = [m for _, m in _shifts(scop, arr)]
+        except isl.Error:
+            continue
+        for m in shifts:
+            al = isl.UnionMap.from_map(m)
+            al = al.union(al.reverse())
+            for a, b in ((writes, writes), (writes, reads), (reads, writes)):
+                out = out.union(a.apply_range(al).apply_range(b.reverse()))
+    order = scop.schedule.lex_lt_union_map(scop.schedule)
+    return out.intersect(order).intersect_params(scop.context).coalesce()
+
+
+def _leaving(scop: Scop, arr) -> tuple[Leaving, isl.Set] | None:
     n = arr.rank
     names = [f"i{k}" for k in range(n)]
     tup = f"{arr.name}[{', '.join(names)}]"
@@ -73,6 +124,7 @@ def _leaving(scop: Scop, arr) -> Leaving | None:
         except isl.Error:
             undefined = None
     bad = None
+    shifts = list(_shifts(scop, arr))
     for k in range(1, n):
         e = f"({arr.dims[k]})"
         over = reached.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= {e} }}"))
@@ -80,10 +132,7 @@ def _leaving(scop: Scop, arr) -> Leaving | None:
             continue
         # the element C puts there: d rows on in dimension k - 1
         met = None
-        for d in [d for r in range(1, _ROWS + 1) for d in (r, -r)]:
-            moved = [f"{x} + {d}" if j == k - 1 else f"{x} - {d} * {e}" if j == k else x for j, x in enumerate(names)]
-            shift = isl.Map(f"{scop.prefix}{{ {tup} -> {arr.name}[{', '.join(moved)}] : "
-                            f"0 <= {names[k]} - {d} * {e} < {e} }}")
+        for shift in (m for j, m in shifts if j == k):
             onto = shift.intersect_domain(over)
             # a pair that meets, one of the two written
             hit = onto.intersect_range(written).domain().union(onto.intersect_domain(written).intersect_range(reached).domain())
@@ -100,7 +149,7 @@ def _leaving(scop: Scop, arr) -> Leaving | None:
             stmt = next((sid for sid, r in per_stmt.items()
                          if not r.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= {e} }}"))
                          .is_empty()), 0)
-            return Leaving(arr.name, stmt, k, arr.dims[k], _fact(scop, bad))
+            return Leaving(arr.name, stmt, k, arr.dims[k]), bad
     return None
 
 
@@ -133,3 +182,27 @@ def _fact(scop: Scop, bad: isl.Set) -> str | None:
     text = str(part.gist(scop.context))
     inner = text[text.index("{") + 1:text.rindex("}")].strip()
     return inner[1:].strip() if inner.startswith(":") and inner[1:].strip() else None
+
+
+def rows_kept(v, parallel: bool):
+    """`v` where its order keeps every pair of accesses that meet through a row left (and no
+    loop runs in `parallel`); else made for the sizes under which no row is left, which the
+    output checks (a note says so), or None where there are none: the caller refuses."""
+    lv = v.scop.row_leaving
+    if lv is None:
+        return v
+    from looptx.poly.deps import respects
+    pairs = alias_pairs(v.scop).intersect_params(v.context)
+    if pairs.is_empty() or not parallel and respects(pairs, v.schedule_map()):
+        return v
+    if lv.fact is None:
+        return None
+    from dataclasses import replace as _replace
+    from looptx.errors import note_once
+    from looptx.frontend.fallback import as_c
+    note_once(lv.path, lv.line, f"at some sizes {lv.what}: the recipe is made for {as_c(lv.fact)}, which the "
+              "output checks (its C runs the region as written otherwise, its CUDA host code returns "
+              "cudaErrorInvalidValue)", per_line=True)
+    scop = _replace(v.scop, assumptions=v.scop.assumptions + (lv.fact,), _cache={},
+                    runtime_facts=tuple(dict.fromkeys(v.scop.runtime_facts + (lv.fact,))))
+    return v.evolve(scop=scop)

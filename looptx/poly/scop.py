@@ -169,6 +169,10 @@ class Scop(CachedValue):
     # facts on the sizes that the model assumes and C does not give (a row length `s >= k` of a
     # linearized subscript, `n >= 0` under C's `n / 2`): isl constraints, also in `assumptions`
     runtime_facts: tuple[str, ...] = ()
+    # subscripts that leave their rows onto elements the region also reaches (poly/row_leave
+    # Leaving): a recipe that reorders such a pair, or runs a loop in parallel, is made for
+    # Leaving.fact, checked as the output runs (refused without one)
+    row_leaving: object = None
     # sizes fixed only as stand-ins (an Orio fragment's first input_params size, for `transform`):
     # their `p = v` is a runtime fact, not a given
     stand_ins: tuple[str, ...] = ()

@@ -549,4 +549,24 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
             trace(st, v)
     if start is None and scop.team:
         v = team_outermost(v, deps, unsafe)
+    if not unsafe and recipe.steps:
+        v = _rows_checked(v, recipe.steps[-1])
     return v.evolve(unchecked=True) if unsafe else v
+
+
+def _rows_checked(v: Variant, last: Step) -> Variant:
+    """poly/row_leave.rows_kept of the recipe's result: refused, at its last step, where the
+    order it makes meets a row left at every size of interest."""
+    from looptx.poly.gpu import mappings
+    from looptx.poly.row_leave import rows_kept
+    from looptx.poly.variant import LoopDim
+    parallel = bool(mappings(v)) or any(d.pragmas for q in v.pieces for d in q.dims if isinstance(d, LoopDim))
+    kept = rows_kept(v, parallel)
+    if kept is None:
+        lv = v.scop.row_leaving
+        raise LegalityError(f"{lv.what} ({lv.path}:{lv.line}), {lv.sizes}, and the recipe reorders such a pair "
+                            "or runs a loop over it in parallel",
+                            hint="keep the subscripts inside their extents (a loop bound one lower, or a bigger "
+                                 "declared extent), or pass --unsafe",
+                            file=last.file, line=last.line, step=last.index, step_name=last.shown_name)
+    return kept
