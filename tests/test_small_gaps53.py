@@ -776,3 +776,17 @@ def test_a_partial_unroll_of_a_mapped_or_shared_loop_at_a_tiny_size(tmp_path, st
     _run_ok(tmp_path, "#ifndef N\n#define N 32\n#endif\nvoid jac1d(float A[N], float B[N])\n{\n  int i;\n#pragma scop\n"
             "  for (i = 1; i < N - 1; i++)\n    B[i] = 0.33f * (A[i - 1] + A[i] + A[i + 1]);\n#pragma endscop\n}\n",
             "steps:\n" + "".join(f"  - {s}\n" for s in steps), *defines)
+
+
+def test_a_conditional_on_the_compilers_own_macros_outside_the_region_is_no_guard(tmp_path):
+    """Probe 95 G1: looptx's preprocessor defines no compiler macros (-undef), so the guard of a
+    macro defined under `#if defined(__GNUC__)` stopped every real gcc build of the output."""
+    src, rec, out = tmp_path / "g.c", tmp_path / "r.yaml", tmp_path / "o.c"
+    src.write_text("#if defined(__GNUC__)\n#define RESTRICT __restrict__\n#define IDX(i) (i)\n#else\n#define RESTRICT\n"
+                   "#define IDX(i) (i)\n#endif\nvoid f(int n, double *RESTRICT a)\n{\n  int i;\n#pragma scop\n"
+                   "  for (i = 0; i < n; i++)\n    a[IDX(i)] = 2 * a[IDX(i)];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-o", out)
+    assert rc == 0, err
+    cc = subprocess.run(["gcc", "-c", str(out), "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr

@@ -192,8 +192,10 @@ def outer_guards(branches: Branches, text: str, region: tuple[int, int], used_in
         if first <= region[0] <= last:
             continue
         inside = {n for n, ks in defined.items() if any(first <= k <= last for k in ks)}
-        # a group about its own names (`#ifndef N / #define N 64`) reads otherwise at the region
-        if inside & tested:
+        # a group about its own names (`#ifndef N / #define N 64`) reads otherwise at the region;
+        # one about the compiler's (`#if defined(__GNUC__)`, `__x86_64__`, `_OPENMP`), which looptx's
+        # preprocessor does not define, takes another branch in every real build
+        if inside & tested or any(re.match(r"_[_A-Z]", n) for n in tested):
             continue
         names = sorted(inside & (used_in_region | used_by_function))
         guard = branches.guard(text, first, last, where, f"the conditional at line {first}, which defines "
