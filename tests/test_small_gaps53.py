@@ -790,3 +790,30 @@ def test_a_conditional_on_the_compilers_own_macros_outside_the_region_is_no_guar
     assert rc == 0, err
     cc = subprocess.run(["gcc", "-c", str(out), "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
     assert cc.returncode == 0, cc.stderr
+
+
+def test_a_list_param_as_a_recipes_loop_order(tmp_path):
+    """Probe 97 G1: `param P[] = [['i','j'], ['j','i']];` with `order: $P` in the YAML recipe
+    was refused ("must be a list of loop names, got ('i', 'j')"); CHiLL's permute took it."""
+    src, rec = tmp_path / "p.c", tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - permute: {stmt: 0, order: $P}\n")
+    src.write_text("/*@ begin PerfTuning (\n  def build { arg build_command = 'gcc -O2'; }\n"
+                   "  def performance_params { param P[] = [['i','j'], ['j','i']]; }\n"
+                   "  def input_params { param N = 40; }\n  def input_vars { decl static double a[N][N] = random; "
+                   "decl static double b[N][N] = random; }\n  def search { arg algorithm = 'Exhaustive'; }\n) @*/\n"
+                   "int i, j;\n/*@ begin CHiLL ( recipe(\"r.yaml\") ) @*/\nfor (i = 0; i < N; i++)\n  for (j = 0; j < N; j++)\n"
+                   "    a[i][j] = a[i][j] + b[j][i];\n/*@ end @*/\n/*@ end @*/\n")
+    rc, out, err = run_cli("search", src, "--budget", "2")
+    assert rc == 0 and "ok 2" in out + err, out + err
+
+
+def test_the_build_cache_key_covers_the_files_the_build_command_names(tmp_path):
+    """Probe 97 G2: an edit of a header the build command names (`-include cfg.h`) reused the
+    cached library, and points that now crash were recorded ok, with times."""
+    from looptx.runtime.cpu import Toolchain
+    header = tmp_path / "cfg.h"
+    header.write_text("/* harmless */\n")
+    tc = Toolchain.from_options(build_command=f"gcc -O2 -include {header}")
+    before = tc.key()
+    header.write_text("#define SCALE 2\n")
+    assert tc.key() != before

@@ -168,7 +168,8 @@ def substitute(value, params: Mapping[str, Any], step: Step | None = None):
         if m:
             if m.group(1) not in params:
                 raise _unknown_param(m.group(1), params, step)
-            return params[m.group(1)]
+            # (an annotation's list value, `param P[] = [['i','j'], ['j','i']]`, is stored as a tuple)
+            return _as_lists(params[m.group(1)])
 
         def one(mm):
             if mm.group(1) not in params:
@@ -180,6 +181,10 @@ def substitute(value, params: Mapping[str, Any], step: Step | None = None):
     if isinstance(value, dict):
         return {substitute(k, params, step): substitute(x, params, step) for k, x in value.items()}
     return value
+
+
+def _as_lists(value):
+    return [_as_lists(x) for x in value] if isinstance(value, (tuple, list)) else value
 
 
 def _unknown_param(name, params, step) -> RecipeError:

@@ -92,7 +92,14 @@ class Toolchain:
         return [self.compiler, *self.flags, *_SHARED, "-o", out, src, *self.libs, "-lm"]
 
     def key(self) -> str:
-        return "\0".join((self.compiler, *self.flags, "|", *self.libs))
+        # the contents of the files the command names (`-include cfg.h`, an object in libs):
+        # an edit of one is another build, not the cached one
+        named = []
+        for arg in (*self.flags, *self.libs):
+            if not arg.startswith("-") and os.path.isfile(arg):
+                with open(arg, "rb") as f:
+                    named.append(hashlib.sha256(f.read()).hexdigest())
+        return "\0".join((self.compiler, *self.flags, "|", *self.libs, "|", *named))
 
     def with_flags(self, flags: Sequence[str]) -> "Toolchain":
         return Toolchain(self.compiler, tuple(flags), self.libs)
