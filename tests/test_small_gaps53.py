@@ -817,3 +817,21 @@ def test_the_build_cache_key_covers_the_files_the_build_command_names(tmp_path):
     before = tc.key()
     header.write_text("#define SCALE 2\n")
     assert tc.key() != before
+
+
+def test_a_resume_the_database_refuses_prints_one_line(tmp_path):
+    """Probe 97 G4: a warning about the resumed budget came before the refusal of a changed
+    space: two lines on stderr for an exit 2, where the contract says one."""
+    src = tmp_path / "k.c"
+    text = ("/*@ begin PerfTuning (\n  def build { arg build_command = 'gcc -O2'; }\n"
+            "  def performance_params { param U[] = range(1, 4); }\n  def input_params { param N = 40; }\n"
+            "  def input_vars { decl static double a[N] = random; }\n"
+            "  def search { arg algorithm = 'Randomsearch'; arg total_runs = 10; }\n) @*/\nint i;\n"
+            "/*@ begin Loop ( transform Unroll(ufactor=U)\nfor (i = 0; i < N; i++)\n  a[i] = 2 * a[i];\n) @*/\n"
+            "/*@ end @*/\n/*@ end @*/\n")
+    src.write_text(text)
+    rc, _, err = run_cli("search", src, "--budget", "2")
+    assert rc == 0, err
+    src.write_text(text.replace("range(1, 4)", "range(1, 6)"))
+    rc, _, err = run_cli("search", src, "--resume")
+    assert rc == 2 and err.count("\n") == 1 and "changed since it was recorded" in err, err

@@ -343,12 +343,14 @@ def _run(args) -> int:
                                time_limit=time_limit, **run_options)
         except LooptxError as e:
             raise locate_option(e, run_cls, st.spec, given)
+        # (queued: a resume that the database then refuses, or a search whose every point a
+        # step rejects, ends in one error line, as the contract says)
         for line in held:
-            _warn_now(line)
+            queue_warning(f"looptx: warning: {line}")
         if sizes is st.sizes[0]:
             from looptx.search.unused_params import unused_param_warnings
             for line in unused_param_warnings(st, ev, space):
-                print(line, file=sys.stderr)
+                queue_warning(line)
         label = ", ".join(f"{k}={v}" for k, v in sizes.items()) or "default sizes"
         shown = budget if st.budget is not None or from_record else \
             f"{budget} (default: no total_runs or --budget)"
@@ -362,6 +364,7 @@ def _run(args) -> int:
                              fingerprint=fingerprint, warn=_warn_now,
                              settings={"repetitions": st.repetitions, "timeout": st.timeout, "rtol": st.rtol})
         except KeyboardInterrupt as e:
+            flush_warnings()
             from looptx.search.interrupt import interrupted
             return interrupted(st, results, key, args.function, terminated=isinstance(e, Terminated))
         except DBWriteError as e:
