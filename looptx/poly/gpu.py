@@ -482,15 +482,13 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                 # A copy between thread loops: the outer thread loops run as uniform loops with a
                 # guard, so each of their iterations makes its own copy; the inner thread loops'
                 # positions are constants in the copy's schedule, so instead of pinning them the
-                # copy is made by the threads whose inner thread ids are 0 -- for a buffer the
-                # block shares: a datacopy's is each thread's own, which the others would read unmade
+                # copy is made by the threads whose inner thread ids are 0 (a shared buffer only)
                 if c.promotion.kind != "shared":
                     raise c.promotion.error(
                         f"{c.promotion.kind} of '{to_user(c.promotion.array or '')}' at loop '{to_user(c.promotion.at)}' "
                         "gives each thread its own buffer, and a thread loop inside that loop would leave the "
                         "threads but its first reading a buffer nothing filled",
-                        hint="use shared (one buffer per block), registers, or a datacopy at the innermost thread "
-                             "loop or inside it")
+                        hint="use shared, registers, or a datacopy at the innermost thread loop or inside it")
                 pins = pins_block
                 for n, p in enumerate(K.thread):
                     pins = pins.intersect(thread_pins[n] if p < c.keep else zero_pins[n])
