@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from test_cuda_codegen import needs_nvcc
 
 pytestmark = pytest.mark.usefixtures("private_build_cache")
 
@@ -320,13 +321,11 @@ void k(real *a, const real *b)
 """
 
 
+@needs_nvcc
 @pytest.mark.parametrize("flag,fails", [(None, False), ("-DVARIANT=1", True), ("-DSINGLE", True)])
 def test_the_cu_repeats_the_conditionals(tmp_path, flag, fails):
     """Probe 92 G4: the .cu had none of the region's #if guards that the note promised, and none
     for the typedef its types came from: nvcc -DVARIANT=1 built the other branch's code."""
-    import shutil
-    if shutil.which("nvcc") is None:
-        pytest.skip("nvcc is not installed")
     src, rec, out = tmp_path / "k.c", tmp_path / "r.yaml", tmp_path / "k.cu"
     src.write_text(CU_IF)
     rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32, control: ii}\n"
