@@ -6,6 +6,8 @@ and its output written in Latin-1, the same bytes (in UTF-8 where other characte
 token: it is reported at its line and column, as an editor counts them."""
 from __future__ import annotations
 
+import functools
+import os
 import re
 
 from looptx.errors import SourceError, note_once
@@ -14,12 +16,33 @@ from looptx.frontend.regions import SourceText, quiet_spans
 _BAD = re.compile(r"[\udc80-\udcff]")
 
 
+@functools.lru_cache(maxsize=8)
+def _bytes(path: str, stamp: tuple) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _source_bytes(path: str) -> bytes | None:
+    """The file's bytes, read once for the questions below (its line ends, encoding, mark)
+    while it is unchanged."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return _bytes(path, (st.st_mtime_ns, st.st_size))
+
+
 def line_end(path: str) -> str | None:
     """The line end the file `path` is written with, where it is not a newline alone: its
     output is written so (looptx reads it with newlines).  '' for a file of both CRLF and LF
     lines, whose output text holds each line's own end already (crlf_lines)."""
-    with open(path, "rb") as f:
-        head = f.read(1 << 16)
+    data = _source_bytes(path)
+    if data is None:
+        raise FileNotFoundError(path)
+    head = data[:1 << 16]
     if crlf_lines(path) is not None:
         return ""
     return "\r\n" if b"\r\n" in head else "\r" if b"\r" in head and b"\n" not in head else None
@@ -28,10 +51,8 @@ def line_end(path: str) -> str | None:
 def crlf_lines(path: str) -> frozenset[int] | None:
     """The lines (from 1) that end in CRLF, of a file where others end in LF alone; None for a
     file of one kind of line end."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
+    data = _source_bytes(path)
+    if data is None:
         return None
     lines = data.split(b"\n")[:-1]
     crlf = frozenset(k for k, ln in enumerate(lines, 1) if ln.endswith(b"\r"))
@@ -42,10 +63,8 @@ def output_encoding(path: str) -> str:
     """The encoding that writes the file's own bytes back: Latin-1 for a file whose bytes past
     ASCII are none of them UTF-8 (each is one Latin-1 character, read as such), else UTF-8 (a
     file of both kinds is written back in UTF-8, with the note read_c_source gives)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
+    data = _source_bytes(path)
+    if data is None:
         return "utf-8"
     text = data.decode("utf-8", errors="surrogateescape")
     return "latin-1" if _BAD.search(text) and not any("\x80" <= c < "\udc80" or c > "\udcff" for c in text
@@ -55,12 +74,8 @@ def output_encoding(path: str) -> str:
 def with_bom(text: str, source: str) -> str:
     """`text` after the byte-order mark `source` starts with, if it does (read_c_source drops
     it): an editor that wrote one keeps it."""
-    try:
-        with open(source, "rb") as f:
-            head = f.read(3)
-    except OSError:
-        return text
-    return "\ufeff" + text if head == b"\xef\xbb\xbf" else text
+    data = _source_bytes(source)
+    return "\ufeff" + text if data is not None and data.startswith(b"\xef\xbb\xbf") else text
 
 
 def write_like(path: str, text: str, source: str, newline: str | None = None) -> None:

@@ -43,7 +43,8 @@ class Leaving:
 
 def leaving_rows(scop: Scop) -> Leaving | None:
     """The first array whose subscripts leave their rows onto elements the region also
-    reaches, one of the two written, at some sizes the model allows; None where none does."""
+    reaches, one of the two written, at some sizes the model allows, with the sizes under which
+    no array's do (its fact); None where none does."""
     first, bad = None, None
     for arr in _candidates(scop):
         try:
@@ -79,7 +80,11 @@ def _shifts(scop: Scop, arr):
 def alias_pairs(scop: Scop) -> isl.UnionMap:
     """The statement instances, in the program's order, whose accesses meet through a row
     left (one of the two a write): the dependences the model, one element per subscript tuple,
-    does not see."""
+    does not see.  Kept with the scop: each recipe of a search asks."""
+    return scop.cached("alias_pairs", lambda: _alias_pairs(scop))
+
+
+def _alias_pairs(scop: Scop) -> isl.UnionMap:
     out = isl.UnionMap.empty(scop.context.get_space())
     reads, writes = scop.accesses("read"), scop.accesses("write")
     for arr in _candidates(scop):
