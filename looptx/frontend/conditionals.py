@@ -154,6 +154,11 @@ _TYPEDEF = re.compile(r"\btypedef\b[^;{}]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
 
+def _tested(directive: str) -> set[str]:
+    """The names a conditional directive's condition reads (`#if VARIANT == 2` -> VARIANT)."""
+    return set(_NAME.findall(re.sub(r"^[ \t]*#[ \t]*\w+", "", directive))) - {"defined"}
+
+
 def _outer_groups(lines: list[str]) -> list[tuple[int, int, set[str]]]:
     """(first line, last line, names its directives test) of each outermost conditional group."""
     out, depth, first, tested = [], 0, 0, set()
@@ -163,8 +168,7 @@ def _outer_groups(lines: list[str]) -> list[tuple[int, int, set[str]]]:
                 first, tested = f, set()
             depth += 1
         if kind != "endif" and depth:
-            text = re.sub(r"^[ \t]*#[ \t]*\w+", "", " ".join(lines[f - 1:l]))
-            tested |= set(_NAME.findall(text)) - {"defined"}
+            tested |= _tested(" ".join(lines[f - 1:l]))
         if kind == "endif" and depth:
             depth -= 1
             if depth == 0:
@@ -219,7 +223,7 @@ def guard_lines(scop, body_text: str | None) -> list[str]:
 def condition_macros(guard: list[str], macros: dict[str, str]) -> tuple[tuple[str, str], ...]:
     """(name, definition) of the file's object-like macros that the directives of `guard` test,
     and those their definitions name: a .cu, a file of its own, defines them as the file does."""
-    todo = [n for line in guard if _DIRECTIVE.match(line) for n in _NAME.findall(re.sub(r"^[ \t]*#[ \t]*\w+", "", line))]
+    todo = [n for line in guard if _DIRECTIVE.match(line) for n in _tested(line)]
     out: dict[str, str] = {}
     while todo:
         name = todo.pop()
