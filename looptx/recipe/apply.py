@@ -188,9 +188,10 @@ def _promotion(kind: str):
             # a loop an earlier step unrolled fully (Orio's unrolljam by the trip count before its
             # scalarreplace): the registers hold what its unrolled copies reuse
             at = S.resolve_name(v, st["stmt"], st["at"], hidden=True)
+        written = at
         if st.get("around"):
-            at = _loop_around(v, st, at)
-        _check_promotion_at(v, st, kind, at)
+            at = _loop_around(v, st, at, kind)
+        _check_promotion_at(v, st, kind, at, written)
         if kind == "shared" and not st.get("around"):
             v = _shared_by_all_threads(v, st, at)
         array = _array_of_refs(v, st) if st.get("refs") is not None else _model_array(v, st.get("array"))
@@ -282,13 +283,14 @@ def _array_of_refs(v: Variant, st: Step) -> str:
     return named[0]
 
 
-def _loop_around(v: Variant, st: Step, at: str) -> str:
-    """CUDA-CHiLL copies before loop `at`, with the thread loops privatized: the copy belongs
-    to the loop around `at`, and around the thread loops when it is one, made by all the
-    block's threads together."""
+def _loop_around(v: Variant, st: Step, at: str, kind: str) -> str:
+    """CUDA-CHiLL copies before loop `at`, with the thread loops privatized: a shared copy
+    belongs to the loop around `at`, and around the thread loops when it is one, made by all
+    the block's threads together.  A datacopy or registers is one thread's own: around `at` is
+    the loop around it, a thread loop included (the placement `at` that loop asks for)."""
     from looptx.poly.gpu import mappings
     names = S.loop_names(v, st["stmt"])
-    threads = {t for m in mappings(v) if m.thread and
+    threads = set() if kind != "shared" else {t for m in mappings(v) if m.thread and
                st["stmt"] in {v.pieces[k].stmt for k, _ in S.sharing(v, m.stmt, m.thread[0])}
                for t in m.thread}
     k = names.index(at)
@@ -303,7 +305,7 @@ def _loop_around(v: Variant, st: Step, at: str) -> str:
     return names[k - 1]
 
 
-def _check_promotion_at(v: Variant, st: Step, kind: str, at: str) -> None:
+def _check_promotion_at(v: Variant, st: Step, kind: str, at: str, written: str) -> None:
     """A copy made at a block loop runs once per block: only `shared` at the innermost block
     loop is spread over the block's threads (and synchronized); a register (one thread's) or a
     shared copy at an outer block loop would be filled by the wrong threads."""
@@ -316,7 +318,12 @@ def _check_promotion_at(v: Variant, st: Step, kind: str, at: str) -> None:
         innermost = max(m.block, key=names.index)
         if kind == "shared" and at == innermost:
             return
-        raise st.error(f"{kind} at loop '{at}', which is mapped to blocks: the copy would be "
+        where = f"loop '{at}'" if at == written else f"around '{written}', which is at loop '{at}'"
+        if kind == "registers":
+            raise st.error(f"registers {where}, which is mapped to blocks: registers are one thread's, "
+                           "and a block loop is not run by any one thread",
+                           hint=f"put it at a loop inside the innermost block loop '{innermost}'")
+        raise st.error(f"{kind} {where}, which is mapped to blocks: the copy would be "
                        "made by the wrong threads",
                        hint=f"put it at the innermost block loop '{innermost}' or at a loop inside "
                             "the thread loops" if kind == "shared" else
