@@ -36,3 +36,36 @@ def test_a_copy_at_a_block_loop_names_the_loop_the_user_wrote(tmp_path, copy, ex
     rec.write_text(MM_GRID + f"  - {copy}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "p=16")
     assert rc == 2 and "step 5" in err and expected in err and len(err.strip().splitlines()) == 1, err
+
+
+ALL_REJECTED = """/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O2'; }
+  def performance_params { param T[] = [8, 16]; param U[] = [1, 2]; }
+  def input_params { param N = 64; }
+  def input_vars { decl static double A[N][N] = random; decl static double B[N][N] = random; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i, j;
+/*@ begin CHiLL ( tile(0,"i",%s,"ii") unroll(0,"j",U) ) @*/
+for (i = 0; i <= N-1; i++)
+  for (j = 0; j <= N-1; j++)
+    B[i][j] = A[j][i] + B[i][j];
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+@pytest.mark.parametrize("size,stops", [("T-20", True), ("T-10", False)])
+def test_a_param_a_step_rejects_at_every_value_stops_before_measuring(tmp_path, size, stops):
+    """Probe 97 G3: `tile(..., T-20)` says `got -12` at T = 8 and `got -4` at T = 16; the
+    search measured and recorded every point as invalid, then said none passed."""
+    src, db = tmp_path / "k.c", tmp_path / "k.db"
+    src.write_text(ALL_REJECTED % size)
+    rc, out, err = run_cli("search", src, "--db", db, "--no-progress")
+    if stops:
+        assert rc == 2 and not db.exists(), out + err
+        assert err.strip() == f"{src}:9: step 1 (tile): error: argument 'size' must be an integer >= 1, got -12 " \
+                              "(see the 'tile' step in the recipe reference)", err
+    else:
+        # T = 8 is left out with a note; T = 16 is searched
+        assert rc == 0 and "value 8 is left out" in err, out + err

@@ -29,6 +29,7 @@ def drop_rejected_values(space: Space, ev, seed: int) -> tuple[Space, list[tuple
         return space, []
     bases = [b for b in space.sample(np.random.default_rng(seed), _BASES) if _parses(recipe_for, b)]
     if not bases:
+        _stop_if_every_point_is_rejected(recipe_for, space, seed)
         return space, []                # the recipe's own error: the search's check reports it
     dropped, params = [], []
     for p in space.params:
@@ -41,6 +42,38 @@ def drop_rejected_values(space: Space, ev, seed: int) -> tuple[Space, list[tuple
     if not dropped:
         return space, []
     return Space(params, space.constraints, name=space.name), dropped
+
+
+_ALL = 512          # points parsed to tell a recipe that rejects them all
+
+
+def _stop_if_every_point_is_rejected(recipe_for, space: Space, seed: int) -> None:
+    """A step argument that rejects every point (`tile(0, "i", T - 20)` with T up to 16) says
+    `got -12` at one point and `got -4` at another, so the search's check, which stops on one
+    error text, let it measure (and record) every point as invalid.  Each point is parsed (a
+    sample of a large space): rejected everywhere by the same step, the search stops with the
+    first point's error."""
+    if space.enumerable:
+        points = space.valid_points()
+        if len(points) > _ALL:
+            points = [points[k] for k in np.random.default_rng(seed).choice(len(points), _ALL, replace=False)]
+    else:
+        points = space.sample(np.random.default_rng(seed), _ALL)
+    first, wheres = None, set()
+    for p in points:
+        try:
+            recipe_for(dict(p))
+        except RecipeError as e:
+            first = first or e
+            wheres.add((e.file, e.line, e.step))
+            if len(wheres) > 1:
+                return
+            continue
+        except Exception:  # noqa: BLE001 - not the recipe's verdict
+            return
+        return
+    if first is not None:
+        raise first
 
 
 def _parses(recipe_for, point) -> bool:
