@@ -69,3 +69,35 @@ def test_a_param_a_step_rejects_at_every_value_stops_before_measuring(tmp_path, 
     else:
         # T = 8 is left out with a note; T = 16 is searched
         assert rc == 0 and "value 8 is left out" in err, out + err
+
+
+HEAT1D_LAP = """double heat1d(int n, int tsteps, double u[2][n], double alpha)
+{
+  double lap = 0.0;
+  int t, i;
+#pragma scop
+  for (t = 0; t < tsteps; t++)
+    for (i = 1; i < n - 1; i++) {
+      lap = u[t %% 2][i - 1] - 2.0 * u[t %% 2][i] + u[t %% 2][i + 1];
+      u[(t + 1) %% 2][i] = u[t %% 2][i] + alpha * lap;
+    }
+#pragma endscop
+  return lap;
+}
+"""
+
+
+@pytest.mark.parametrize("known,ok", [("", False), ("  - known: {facts: ['n >= 3']}\n", True)])
+def test_lastprivate_on_an_inner_loop_that_may_run_no_iteration(tmp_path, known, ok):
+    """Probe 95 G6: the model has no instance of t where the i loop runs none, so the check
+    that refuses lastprivate on a loop that may run no iteration missed inner loops."""
+    src, rec = tmp_path / "h.c", tmp_path / "r.yaml"
+    src.write_text(HEAT1D_LAP.replace("%%", "%"))
+    rec.write_text("steps:\n" + known + '  - pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(lap)"}\n')
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=40", "-D", "tsteps=5")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    if ok:
+        assert rc == 0 and "lastprivate(lap)" in out, err
+    else:
+        assert rc == 2 and "runs no iteration at some sizes" in err and "facts: ['n >= 3']" in err, err

@@ -132,6 +132,10 @@ def _idle(v: Variant, group, c: int, inside: isl.UnionMap, width: int) -> tuple[
         if reached is None:
             return None
         missing = reached.subtract(runs).params() if runs is not None else reached.params()
+        written, ok_written = _idle_as_written(v, group, around)
+        if written is not None:
+            written = written.align_params(missing.get_space())
+            missing = missing.align_params(written.get_space()).union(written)
     if missing.is_empty():
         return None
     pt = missing.sample_point()
@@ -139,14 +143,46 @@ def _idle(v: Variant, group, c: int, inside: isl.UnionMap, width: int) -> tuple[
              f"{pt.get_coordinate_val(isl.dim_type.param, k).to_python()}"
              for k in range(missing.dim(isl.dim_type.param))]
     # the sizes under which it runs, as a fact a `known` step states (one conjunction only)
-    fact = None
+    fact, ok = None, None
     if not around and runs is not None:
         ok = runs.params().gist(v.context).coalesce()
+    elif around and ok_written is not None:
+        ok = ok_written.coalesce()
+    # a fact that leaves some idle sizes (a triangular `i < t` idles at t = 0 at any size) is none
+    if ok is not None and missing.intersect(ok.align_params(missing.get_space())).is_empty():
         if ok.n_basic_set() == 1:
             text = str(ok)
             inner = text[text.index("{") + 1:text.rindex("}")].strip()
             fact = to_user(inner[1:].strip()) if inner.startswith(":") and inner[1:].strip() else None
     return (f"at some sizes (with {', '.join(sizes)})" if sizes else "at some iterations of the loops around it"), fact
+
+
+def _idle_as_written(v: Variant, group, around) -> tuple[isl.Set | None, isl.Set | None]:
+    """The sizes at which the loops around, as the source bounds them, reach the loop and it
+    runs no iteration: the model has no instance where it runs none (`for t { for (i = 1;
+    i < n - 1; i++) }` at n = 2 is no point of t), so the pieces cannot say t was reached.
+    Only for loops around that are the statement's own outer loops, as written.  With it, the
+    sizes at which the loop runs wherever it is reached (a fact a `known` step can state)."""
+    names = tuple(d.expr.strip() for d in around)
+    out = ok = None
+    for k in group:
+        p = v.pieces[k]
+        s = v.scop.statements[p.stmt]
+        if p.restrict or names != s.iterators[:len(names)]:
+            continue
+        dom = v.scop.domain(s).intersect_params(v.context)
+        n, rest = len(names), dom.dim(isl.dim_type.set) - len(names)
+        if rest == 0:
+            continue
+        runs = dom.project_out(isl.dim_type.set, n, rest)
+        # a bound of the loops around that an inner loop's bound implies is not one of theirs
+        reached = dom.drop_constraints_involving_dims(isl.dim_type.set, n, rest) \
+            .project_out(isl.dim_type.set, n, rest)
+        idle = reached.subtract(runs).params()
+        out = idle if out is None else out.union(idle.align_params(out.get_space()))
+        runs_where = runs.params().gist(reached.params().intersect(v.context))
+        ok = runs_where if ok is None else ok.intersect(runs_where.align_params(ok.get_space()))
+    return out, ok
 
 
 def _points(u: isl.UnionSet, dims: int) -> isl.Set | None:
