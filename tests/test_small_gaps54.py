@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import run_cli
-from test_small_gaps53 import MM_VLA
+from test_small_gaps53 import MM_VLA, _run_ok
 
 pytestmark = pytest.mark.usefixtures("private_build_cache")
 
@@ -101,3 +101,34 @@ def test_lastprivate_on_an_inner_loop_that_may_run_no_iteration(tmp_path, known,
         assert rc == 0 and "lastprivate(lap)" in out, err
     else:
         assert rc == 2 and "runs no iteration at some sizes" in err and "facts: ['n >= 3']" in err, err
+
+
+CONTINUE_ON_DATA = """void f(double *a, double *b, int n, int m) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++) {
+      if (b[i*m + j] < 0.5) continue;
+      b[i*m + j] = b[i*m + j] - 1.0;
+      a[i*m + j] = b[i*m + j] * 2.0;
+    }
+#pragma endscop
+}
+"""
+
+
+def test_a_condition_taken_before_its_branch_is_numbered_after_the_users_statements(tmp_path):
+    """Probe 91 G8: the temporary a changed condition is taken into was S0, so the user's
+    `b = ...` was S1 against the contract's textual numbering, and a recipe written from the
+    source addressed the temporary."""
+    src = tmp_path / "k.c"
+    src.write_text(CONTINUE_ON_DATA)
+    rc, out, err = run_cli("deps", src)
+    assert rc == 0, err
+    numbered = [line.split()[0] + " " + line.split()[2] for line in out.splitlines() if line.lstrip().startswith("S")]
+    assert numbered == ["S0 7", "S1 8", "S2 6"], out
+    _, rec = _run_ok(tmp_path, CONTINUE_ON_DATA,
+                     "steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n  - unroll: {stmt: 1, loop: j, factor: 2}\n",
+                     "-D", "n=7", "-D", "m=10")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "lx_c6_7" in out, err

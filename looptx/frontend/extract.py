@@ -8,6 +8,7 @@ position in the original program (the 2d+1 schedule).
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Callable
 
 from pycparser import c_ast
@@ -72,6 +73,7 @@ class Extractor:
         self.loop_positions: list[int] = []    # position of each enclosing loop in its parent
         self.ctx_obligations: list = []        # obligations of the enclosing bounds/conditions
         self.stmts: list[RawStmt] = []
+        self.taken_conditions: set[str] = set()    # the temporaries ifconvert takes conditions into
         self.next_ref = 0
         self.scalar_uses: dict[str, tuple] = {}
         self.inits: dict[str, tuple] = {}      # local -> (initializer, loops around its declaration)
@@ -219,7 +221,19 @@ class Extractor:
         for it in items:
             self.prescan(it)
         self.block(items)
-        return self.stmts
+        return self._user_numbers_first(self.stmts)
+
+    def _user_numbers_first(self, stmts: list[RawStmt]) -> list[RawStmt]:
+        """The statements the front end writes (a condition taken before a branch changes what it
+        reads, ifconvert.py) are numbered after the user's: the contract numbers the assignments
+        of the source in textual order, and a recipe is written from the source.  Their place
+        in the schedule is their own."""
+        taken = [st for st in stmts if isinstance(st.body.lhs, ir.Ref) and not st.body.lhs.index
+                 and st.body.lhs.array in self.taken_conditions]
+        if not taken:
+            return stmts
+        ordered = [st for st in stmts if st not in taken] + taken
+        return [dataclasses.replace(st, id=k) for k, st in enumerate(ordered)]
 
     def _set_before_loops(self, name: str):
         """The region's first loop when `name` is written only before it (a --function region

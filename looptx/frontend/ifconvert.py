@@ -125,6 +125,7 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
             int_type = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["int"]), node.coord)
             decls.insert(0, c_ast.Decl(name, [], [], [], [], int_type, None, None, node.coord))
             converted = [c_ast.Assignment("=", c_ast.ID(name, node.coord), node.cond, node.coord)] + again
+            ex.taken_conditions.add(name)
     if converted is None:
         calls = [n.name.name for n in all_nodes(node) if isinstance(n, c_ast.FuncCall)
                  and isinstance(n.name, c_ast.ID) and n.name.name not in ex.pure
