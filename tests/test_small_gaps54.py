@@ -132,3 +132,21 @@ def test_a_condition_taken_before_its_branch_is_numbered_after_the_users_stateme
                      "-D", "n=7", "-D", "m=10")
     rc, out, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 0 and "lx_c6_7" in out, err
+
+
+def test_a_typo_in_a_param_name_is_answered_with_the_near_name(tmp_path):
+    """Probe 97 G5: a typo'd param (`U` for `Uu`) got the script's generic hint."""
+    src = tmp_path / "k.c"
+    src.write_text(ALL_REJECTED.replace("param U[]", "param Uu[]").replace('tile(0,"i",%s,"ii")', 'tile(0,"i",T,"ii")'))
+    rc, _, err = run_cli("search", src, "--db", tmp_path / "k.db", "--no-progress")
+    assert rc == 2 and "unknown parameter 'U' (did you mean 'Uu'?" in err, err
+
+
+def test_the_errors_of_rejected_points_name_the_file_as_given(tmp_path, monkeypatch):
+    """Probe 97 G5: the errors of illegal points named the input by its absolute path."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "k.c").write_text(ALL_REJECTED.replace('tile(0,"i",%s,"ii")', 'permute(0,["j","i"])')
+                                  .replace("i = 0; i <= N-1", "i = 1; i <= N-1").replace("j = 0; j <= N-1", "j = 0; j <= N-2")
+                                  .replace("A[j][i] + B[i][j]", "A[j][i] + B[i-1][j+1]"))
+    rc, out, err = run_cli("search", "k.c", "--db", "k.db", "--no-progress")
+    assert "illegal" in out + err and "k.c:9" in out + err and str(tmp_path) not in out + err, out + err

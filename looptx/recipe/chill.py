@@ -73,9 +73,11 @@ class _Line:
                 return LUA_LITERALS[node.id]
             if node.id in CHILL_CONSTANTS:
                 return CHILL_CONSTANTS[node.id]
+            near = self._near_name(node.id)
             raise self.error(f"unknown parameter '{node.id}'",
-                             hint=f"assign it earlier in the script ({node.id} = VALUE), define it as a "
-                                  "performance param, or quote loop names")
+                             hint=f"did you mean '{near}'? (a loop name is written in quotes)" if near else
+                             f"assign it earlier in the script ({node.id} = VALUE), define it as a "
+                             "performance param, or quote loop names")
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             return [self.value(e) for e in node.elts]
         if isinstance(node, ast.Dict):
@@ -94,9 +96,25 @@ class _Line:
                 # param and let are the annotation's words; a script assigns its own names
                 name = re.search(r"unknown name '(\w+)'", e.what)
                 name = name.group(1) if name else "NAME"
-                hint = (f"assign it earlier in the script ({name} = VALUE), or define it as a performance "
-                        f"param in the annotation")
+                near = self._near_name(name)
+                hint = f"did you mean '{near}'?" if near else \
+                    (f"assign it earlier in the script ({name} = VALUE), or define it as a performance "
+                     f"param in the annotation")
             raise self.error(what, hint=hint) from None
+
+    def _near_name(self, name: str) -> str | None:
+        """The performance param or script variable a typo most likely meant (`U` for `Uu`)."""
+        import difflib
+        names = [n for n in self.bindings if isinstance(n, str) and not n.startswith("_")]
+        same_case = [n for n in names if n.lower() == name.lower()]
+        if same_case:
+            return same_case[0]
+        near = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        if near:
+            return near[0]
+        # a one-letter name and the param it starts (`U` for `Uu`, `T` for `TI`) when only one does
+        starts = [n for n in names if n.lower().startswith(name.lower())]
+        return starts[0] if len(starts) == 1 else None
 
     def _computed(self, node) -> None:
         """A variable set from an inspection call has no value here: say so where it is used."""

@@ -177,6 +177,7 @@ class CEvaluator:
                  unsafe: bool = False, cache_dir: str | None = None,
                  symbolic: tuple[str, ...] | None = None):
         self.path = os.path.abspath(path)
+        self.given_path = path          # what the points' errors name, as every message does
         # `-D SCR=True` picks a performance param's value, as in `looptx transform`
         self.sizes, self.picks = split_defines(self.path, sizes)
         self.recipe_path = os.path.abspath(recipe_path) if recipe_path else None
@@ -273,10 +274,11 @@ class CEvaluator:
         """(build(point), None), or (None, a pruned Prepared) when the point is illegal or bad."""
         try:
             return self.build(point), None
-        except LegalityError as e:
-            return None, Prepared(point=point, status="illegal", error=str(e))
         except LooptxError as e:
-            return None, Prepared(point=point, status="invalid", error=str(e))
+            if e.file == self.path:
+                e.file = self.given_path
+            return None, Prepared(point=point, status="illegal" if isinstance(e, LegalityError) else "invalid",
+                                  error=str(e))
 
     # -- the protocol -----------------------------------------------------------------------
     def prepare(self, point: dict) -> Prepared:
