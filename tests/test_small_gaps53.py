@@ -416,8 +416,7 @@ def test_a_subscript_that_leaves_its_row_onto_a_written_element(tmp_path):
     """Probe 91 G2: `a[i][j + 1]` at j = M - 1 is `a[i + 1][0]`, which the model took for
     another element: transform accepted a permute of the two loops, and the output computed
     something else (run refused such sizes, transform did not look). It is refused where it
-    happens at every size; checked as the output runs where it happens at some (m > 16);
-    accepted where the element it meets is never written (CHiLL's jacobi)."""
+    happens at every size; accepted where the element it meets is never written (CHiLL's jacobi)."""
     src, rec = tmp_path / "v.c", tmp_path / "r.yaml"
     rec.write_text("steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
     src.write_text(ROW_LEAVE)
@@ -430,9 +429,11 @@ def test_a_subscript_that_leaves_its_row_onto_a_written_element(tmp_path):
     rec2.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n")
     rc, out, err = run_cli("transform", src, "--recipe", rec2)
     assert rc == 0 and "leaves its extent" not in err, out + err
+    # `a[i][j]` leaves its row only where `j < m` runs past the extent itself (m > 16): a call
+    # that breaks the array's declared type, as PolyBench's nj > NJ would; no check (session 54)
     src.write_text(ROWS_OF_16)
     rc, out, err = run_cli("transform", src, "--recipe", rec)
-    assert rc == 0 and "if (m < 17)" in out and "the recipe is made for m <= 16" in err, err
+    assert rc == 0 and "else" not in out and "leaves its extent" not in err, err
     rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=7", "-D", "m=13")
     assert rc == 0 and ": ok" in out, out + err
     src.write_text(HARMLESS)

@@ -1,4 +1,6 @@
 """Gaps found by the probes of session 54 (and left open by earlier ones), each checked end to end."""
+import subprocess
+
 import pytest
 
 from conftest import run_cli
@@ -150,3 +152,92 @@ def test_the_errors_of_rejected_points_name_the_file_as_given(tmp_path, monkeypa
                                   .replace("A[j][i] + B[i][j]", "A[j][i] + B[i-1][j+1]"))
     rc, out, err = run_cli("search", "k.c", "--db", "k.db", "--no-progress")
     assert "illegal" in out + err and "k.c:9" in out + err and str(tmp_path) not in out + err, out + err
+
+
+def _same_as_original(tmp_path, text: str, recipe: str, runs: list[str], flags=("-O1",)):
+    """Builds the file and its output (each with its own `main`, which takes the sizes from
+    argv and prints the array) and asserts they print the same at every size of `runs`."""
+    src, rec, out = tmp_path / "k.c", tmp_path / "r.yaml", tmp_path / "out.c"
+    src.write_text(text)
+    rec.write_text(recipe)
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-o", out)
+    assert rc == 0, err
+    exes = []
+    for c in (src, out):
+        exe = tmp_path / (c.stem + ".exe")
+        subprocess.run(["gcc", *flags, str(c), "-o", str(exe)], check=True, capture_output=True)
+        exes.append(exe)
+    for args in runs:
+        outs = [subprocess.run([str(e), *args.split()], capture_output=True, text=True, check=True).stdout for e in exes]
+        assert outs[0] == outs[1], f"differs at {args}"
+    return err
+
+
+ROWS_MAIN = """
+#include <stdio.h>
+#include <stdlib.h>
+static double A[10][4][8];
+int main(int argc, char **argv)
+{
+  int k, x[3] = {0, 0, 0};
+  for (k = 1; k < argc; k++) x[k - 1] = atoi(argv[k]);
+  for (k = 0; k < 10 * 4 * 8; k++) (&A[0][0][0])[k] = k %% 7;
+  kern(x[0], x[1], x[2], A);
+  for (k = 0; k < 10 * 4 * 8; k++) printf("%%g ", (&A[0][0][0])[k]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("body,recipe,fact", [
+    # probe 99 G2: the second dimension that leaves its extent counts too (p > 4 is no size of
+    # interest: a[i][j][k] itself leaves there)
+    ("for (i = 0; i < n; i++) for (j = 0; j < p; j++) for (k = 0; k < q; k++)\n"
+     "      a[i][j][k + 1] = a[i][j][k] * 0.5 + 1.0;", "permute: {stmt: 0, order: [k, j, i]}", "q <= 7"),
+    # probe 99 G4: a row left through two dimensions at once, a[i][3][8] is a[i + 1][0][0]
+    ("for (i = 0; i < n; i++) for (k = 0; k < q; k++)\n      a[i][3][k + 1] = a[i][0][k] * 0.5 + 1.0;",
+     "permute: {stmt: 0, order: [k, i]}", "q <= 7")])
+def test_rows_left_through_every_dimension(tmp_path, body, recipe, fact):
+    text = ("#define D1 4\nvoid kern(int n, int p, int q, double a[8][D1][8])\n{\n  int i, j, k;\n#pragma scop\n  "
+            + body + "\n#pragma endscop\n}\n" + ROWS_MAIN.replace("%%", "%"))
+    err = _same_as_original(tmp_path, text, f"steps:\n  - {recipe}\n", ["4 4 8", "4 4 7", "4 3 8", "6 4 5"])
+    assert f"the recipe is made for {fact}," in err, err
+
+
+FLAT_MAIN = """
+#include <stdio.h>
+#include <stdlib.h>
+static double A[80][16];
+int main(int argc, char **argv)
+{
+  int k, n = atoi(argv[1]), m = atoi(argv[2]), s = atoi(argv[3]);
+  for (k = 0; k < 80 * 16; k++) (&A[0][0])[k] = k %% 5;
+  kern(n, m, s, A);
+  for (k = 0; k < 80 * 16; k++) printf("%%g ", (&A[0][0])[k]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("subscript,recipe,expected", [
+    # probe 99 G3: more than two rows on, at every size: refused
+    ("j + 50", "omp_for: {stmt: 0, loop: i}", None),
+    # probe 99 G10: the fact was `n >= 65`, sizes at which the region leaves the array
+    ("j + s", "permute: {stmt: 0, order: [j, i]}", "s <= 16 - m"),
+    # probe 99 G5: a copy gives the two names of one element a cell each
+    ("j + 1", "datacopy: {stmt: 0, array: a, at: jj}", "m <= 15")])
+def test_rows_left_far_or_by_a_size_or_into_a_copy(tmp_path, subscript, recipe, expected):
+    text = ("#define M 16\nvoid kern(int n, int m, int s, double a[64][M])\n{\n  int i, j;\n#pragma scop\n"
+            f"  for (i = 0; i < n; i++)\n    for (j = 0; j < m; j++)\n      a[i][{subscript}] = a[i][j] * 0.5 + 1.0;\n"
+            "#pragma endscop\n}\n" + FLAT_MAIN.replace("%%", "%"))
+    if expected is None:
+        src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+        src.write_text(text)
+        rec.write_text(f"steps:\n  - {recipe}\n")
+        rc, _, err = run_cli("transform", src, "--recipe", rec)
+        assert rc == 2 and "leaves its extent" in err and "step 1" in err, err
+        return
+    if recipe.startswith("datacopy"):
+        recipe = "tile: {stmt: 0, loop: j, size: 16}\n  - " + recipe
+    err = _same_as_original(tmp_path, text, f"steps:\n  - {recipe}\n", ["8 16 0", "8 15 0", "8 8 8", "8 8 9", "60 4 1"])
+    assert f"the recipe is made for {expected}," in err, err

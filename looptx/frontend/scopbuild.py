@@ -184,7 +184,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                   "(the output checks that: its C runs the region as written otherwise, its CUDA host code "
                   "returns cudaErrorInvalidValue)", per_line=True)
     check_obligations(scop, obligations)
-    scop = _rows_kept(scop, raw, path)
+    scop = _rows_kept(scop, raw, path, {**{k: int(v) for k, v in ex.int_macros.items()}, **ex.constants.enums})
     if scop.baked:
         sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)
         why = []
@@ -255,12 +255,12 @@ def _volatile_elements(sym: Symbol) -> bool:
     return "volatile" in head.split()
 
 
-def _rows_kept(scop: Scop, raw, path: str) -> Scop:
+def _rows_kept(scop: Scop, raw, path: str, values: dict) -> Scop:
     """The scop with what poly/row_leave finds of subscripts that leave their row onto an
     element the region also reaches: a recipe that would reorder such a pair checks it (the
     code as written, or an order that keeps it, needs no check)."""
     from looptx.poly.row_leave import leaving_rows
-    found = leaving_rows(scop)
+    found = leaving_rows(scop, values)
     if found is None:
         return scop
     st = next(r for r in raw if r.id == found.stmt)

@@ -3,9 +3,18 @@ j = M - 1 in `double (*a)[M]` is `a[i + 1][0]` in C's memory, which the model, o
 per subscript tuple, takes for another element.  Where one of the two is written, the
 dependences miss a pair, and a step they allow may reorder the two (`run` refuses such sizes,
 frontend/harness; a transform must not accept them either).  CHiLL's jacobi reads `a[t-1][N]`,
-which is `a[t][0]` and never written: harmless, and accepted."""
+which is `a[t][0]` and never written: harmless, and accepted.
+
+Each element is mapped to the one C stores it in (its canonical tuple, every dimension but
+the first inside its extent).  With constant extents that is the row-major offset, exactly;
+with symbolic ones (`double a[n][m]`) the model moves an element a few rows at a time, through
+every dimension (`a[i][3][k + 1]` of `a[8][4][8]` is `a[i + 1][0][0]`), and an element further
+out is taken to meet anything of its array.  An extent named by what the model has no value
+of (a local `ld` the region does not read) is taken to hold the subscripts, as CHiLL takes
+every extent."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import islpy as isl
@@ -14,8 +23,7 @@ from looptx import ir
 from looptx.frontend.names import to_user
 from looptx.poly.scop import Scop
 
-# rows an overrunning subscript may cross that are told apart (a larger overrun is taken as
-# meeting whatever the array's writes reach)
+# rows an overrunning subscript may cross, per dimension, that symbolic extents tell apart
 _ROWS = 2
 # a condition that leaves no size above this is no condition to run the transformed code under
 _SMALLEST_USEFUL = 4
@@ -33,6 +41,10 @@ class Leaving:
     line: int = 0
     col: int = 0
     sizes: str = "at every size of interest"
+    # (array, its extents with the values of the names the model knows) of each array that
+    # leaves its rows, and those whose overrun the model does not follow (meeting anything)
+    views: tuple = ()
+    far: tuple = ()
 
     @property
     def what(self) -> str:
@@ -41,22 +53,30 @@ class Leaving:
                 "one of the two written, which looptx's dependences take for a different one")
 
 
-def leaving_rows(scop: Scop) -> Leaving | None:
+def leaving_rows(scop: Scop, values: dict | None = None) -> Leaving | None:
     """The first array whose subscripts leave their rows onto elements the region also
     reaches, one of the two written, at some sizes the model allows, with the sizes under which
-    no array's do (its fact); None where none does."""
-    first, bad = None, None
+    no array's do (its fact); None where none does.  `values`: the file's constants (a
+    `#define M 16` extent)."""
+    first, bad, undefined, views, far = None, None, None, [], []
     for arr in _candidates(scop):
-        try:
-            found = _leaving(scop, arr)
-        except isl.Error:
-            continue                # an extent the model cannot read (a name it has no size of)
-        if found is not None:
-            first = first or found[0]
-            bad = found[1] if bad is None else bad.union(found[1])
+        dims = _extents(scop, arr, values or {})
+        if _unknown(scop, dims):
+            continue
+        found = _leaving(scop, arr, dims)
+        if found is None:
+            continue
+        lv, b, u, is_far = found
+        first = first or lv
+        views.append((arr.name, dims))
+        if is_far:
+            far.append(arr.name)
+        bad = b if bad is None else bad.union(b)
+        if u is not None:
+            undefined = u if undefined is None else undefined.union(u)
     if first is None:
         return None
-    return replace(first, fact=_fact(scop, bad))
+    return replace(first, fact=_fact(scop, bad, undefined), views=tuple(views), far=tuple(far))
 
 
 def _candidates(scop: Scop):
@@ -64,17 +84,114 @@ def _candidates(scop: Scop):
             if not arr.strides and arr.rank >= 2 and len(arr.dims) == arr.rank and all(arr.dims[1:])]
 
 
-def _shifts(scop: Scop, arr):
-    """(dimension, map) of each element past its row's extent onto the element C puts there,
-    d rows on in the dimension before it."""
-    names = [f"i{k}" for k in range(arr.rank)]
-    tup = f"{arr.name}[{', '.join(names)}]"
-    for k in range(1, arr.rank):
-        e = f"({arr.dims[k]})"
+def _extents(scop: Scop, arr, values: dict) -> tuple[str, ...]:
+    """The array's extents, with the file's constants put in for their names."""
+    def put(text: str) -> str:
+        return re.sub(r"[A-Za-z_]\w*", lambda m: str(values[m.group(0)])
+                      if m.group(0) not in scop.params and m.group(0) in values else m.group(0), text)
+    return tuple(put(d) if d else d for d in arr.dims)
+
+
+def _unknown(scop: Scop, dims) -> list[str]:
+    return sorted({w for d in dims for w in re.findall(r"[A-Za-z_]\w*", d or "")} - set(scop.params))
+
+
+def _constant(text: str) -> int | None:
+    try:
+        return int(isl.Aff(f"{{ [] -> [({text})] }}").get_constant_val().to_python()) \
+            if not re.search(r"[A-Za-z_]", text) else None
+    except (isl.Error, ValueError, TypeError):
+        return None
+
+
+def _canonical(prefix: str, name: str, dims) -> tuple[isl.Map, bool]:
+    """(each element -> the element C stores it in, whether that is exact for every element).
+    With constant extents the row-major offsets, exactly; else a few rows at a time."""
+    n = len(dims)
+    xs, ys = [f"x{k}" for k in range(n)], [f"y{k}" for k in range(n)]
+    inside = " and ".join(f"0 <= y{k} < ({dims[k]})" for k in range(1, n))
+    sizes = [_constant(d) for d in dims[1:]]
+    if all(s is not None and s > 0 for s in sizes):
+        strides = [1] * n
+        for k in range(n - 2, -1, -1):
+            strides[k] = strides[k + 1] * sizes[k]
+        lin = lambda v: " + ".join(f"{strides[k]} * {v[k]}" for k in range(n))   # noqa: E731
+        return isl.Map(f"{prefix}{{ {name}[{', '.join(xs)}] -> {name}[{', '.join(ys)}] : "
+                       f"{lin(xs)} = {lin(ys)} and {inside} }}"), True
+    ident = isl.Map(f"{prefix}{{ {name}[{', '.join(xs)}] -> {name}[{', '.join(xs)}] }}")
+    steps = None
+    for k in range(1, n):
+        e = f"({dims[k]})"
         for d in [d for r in range(1, _ROWS + 1) for d in (r, -r)]:
-            moved = [f"{x} + {d}" if j == k - 1 else f"{x} - {d} * {e}" if j == k else x for j, x in enumerate(names)]
-            yield k, isl.Map(f"{scop.prefix}{{ {tup} -> {arr.name}[{', '.join(moved)}] : "
-                             f"({names[k]} < 0 or {names[k]} >= {e}) and 0 <= {names[k]} - {d} * {e} < {e} }}")
+            moved = [f"{x} + {d}" if j == k - 1 else f"{x} - {d} * {e}" if j == k else x for j, x in enumerate(xs)]
+            m = isl.Map(f"{prefix}{{ {name}[{', '.join(xs)}] -> {name}[{', '.join(moved)}] : "
+                        f"(x{k} < 0 or x{k} >= {e}) and 0 <= x{k} - {d} * {e} < {e} }}")
+            steps = m if steps is None else steps.union(m)
+    # dimension by dimension, the innermost first: each move may push the one before it out
+    reach = ident
+    for _ in range(n - 1):
+        reach = reach.union(reach.apply_range(steps)).coalesce()
+    ok = isl.Set(f"{prefix}{{ {name}[{', '.join(ys)}] : {inside} }}")
+    return reach.intersect_range(ok), False
+
+
+def _leaving(scop: Scop, arr, dims) -> tuple[Leaving, isl.Set, isl.Set | None, bool] | None:
+    prefix = scop.prefix
+    n = arr.rank
+    names = [f"i{k}" for k in range(n)]
+    tup = f"{arr.name}[{', '.join(names)}]"
+    reached, written, per_stmt, plain = None, None, {}, None
+    for s in scop.statements:
+        for a in s.accesses:
+            if a.array != arr.name or any(ir.is_gathered(x) for x in a.index):
+                continue
+            dom = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {s.domain or '1 = 1'}"
+                          f"{' and (' + a.guard + ')' if a.guard else ''} }}").intersect_params(scop.context)
+            r = isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> {arr.name}[{', '.join(a.index)}] }}") \
+                .intersect_domain(dom).range()
+            reached = r if reached is None else reached.union(r)
+            if all(x.strip() in s.iterators or x.strip().isdigit() for x in a.index[1:]):
+                plain = r if plain is None else plain.union(r)
+            if a.kind == "write":
+                written = r if written is None else written.union(r)
+            per_stmt[s.id] = r if s.id not in per_stmt else per_stmt[s.id].union(r)
+    if reached is None or written is None:
+        return None
+    out_of_row = " or ".join(f"{names[k]} < 0 or {names[k]} >= ({dims[k]})" for k in range(1, n))
+    over = reached.intersect(isl.Set(f"{prefix}{{ {tup} : {out_of_row} }}"))
+    if over.is_empty():
+        return None
+    # sizes at which a subscript that is a loop's iterator alone runs past its extent (PolyBench's
+    # `tmp[i][j]` of `tmp[NI][NJ]` to j < nj, at nj > NJ) are a call that breaks the array's
+    # declared type (ISO C leaves it undefined), not code that counts on C's layout: not of interest
+    beyond = None if plain is None else \
+        plain.intersect(isl.Set(f"{prefix}{{ {tup} : {out_of_row} }}")).params()
+    canon, exact = _canonical(prefix, arr.name, dims)
+    # pairs of elements C stores in one place, one of the two written
+    same = canon.apply_range(canon.reverse())
+    same = same.subtract(isl.Map(f"{prefix}{{ {tup} -> {tup} }}"))
+    met = same.intersect_domain(written).intersect_range(reached).params()
+    far = over.subtract(canon.domain())
+    far_sizes = None if exact or far.is_empty() else far.params()
+    bad = met if far_sizes is None else met.union(far_sizes)
+    # sizes under which the region leaves the array altogether (`B[i][j]` of `double B[64][64]`
+    # to i < n, at n > 64) are none a C program runs: the rows it leaves at those do not count
+    undefined = None
+    if dims[0]:
+        stored = canon.intersect_domain(reached).range() if exact else reached
+        undefined = stored.intersect(isl.Set(f"{prefix}{{ {tup} : i0 < 0 or i0 >= ({dims[0]}) }}")).params()
+        bad = bad.subtract(undefined)
+    if beyond is not None:
+        bad = bad.subtract(beyond)
+        undefined = beyond if undefined is None else undefined.union(beyond)
+    if bad.is_empty():
+        return None
+    over = over.intersect_params(bad)
+    k = next((k for k in range(1, n) if not over.intersect(
+        isl.Set(f"{prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= ({dims[k]}) }}")).is_empty()), 1)
+    e = f"{prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= ({dims[k]}) }}"
+    stmt = next((sid for sid, r in per_stmt.items() if not r.intersect(isl.Set(e)).is_empty()), 0)
+    return Leaving(arr.name, stmt, k, arr.dims[k]), bad, undefined, bool(far_sizes is not None)
 
 
 def alias_pairs(scop: Scop) -> isl.UnionMap:
@@ -86,82 +203,30 @@ def alias_pairs(scop: Scop) -> isl.UnionMap:
 
 def _alias_pairs(scop: Scop) -> isl.UnionMap:
     out = isl.UnionMap.empty(scop.context.get_space())
+    lv = scop.row_leaving
     reads, writes = scop.accesses("read"), scop.accesses("write")
-    for arr in _candidates(scop):
-        try:
-            shifts = [m for _, m in _shifts(scop, arr)]
-        except isl.Error:
-            continue
-        for m in shifts:
-            al = isl.UnionMap.from_map(m)
-            al = al.union(al.reverse())
-            for a, b in ((writes, writes), (writes, reads), (reads, writes)):
-                out = out.union(a.apply_range(al).apply_range(b.reverse()))
+    for name, dims in (lv.views if lv is not None else ()):
+        xs = ", ".join(f"x{k}" for k in range(len(dims)))
+        if name in lv.far:
+            # an overrun the model does not follow may meet any element of the array
+            al = isl.Map(f"{scop.prefix}{{ {name}[{xs}] -> {name}[{xs.replace('x', 'y')}] }}")
+        else:
+            canon, _ = _canonical(scop.prefix, name, dims)
+            al = canon.apply_range(canon.reverse())
+        al = isl.UnionMap.from_map(al)
+        for a, b in ((writes, writes), (writes, reads), (reads, writes)):
+            out = out.union(a.apply_range(al).apply_range(b.reverse()))
     order = scop.schedule.lex_lt_union_map(scop.schedule)
     return out.intersect(order).intersect_params(scop.context).coalesce()
 
 
-def _leaving(scop: Scop, arr) -> tuple[Leaving, isl.Set] | None:
-    n = arr.rank
-    names = [f"i{k}" for k in range(n)]
-    tup = f"{arr.name}[{', '.join(names)}]"
-    reached, written, per_stmt = None, None, {}
-    for s in scop.statements:
-        for a in s.accesses:
-            if a.array != arr.name or any(ir.is_gathered(x) for x in a.index):
-                continue
-            dom = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {s.domain or '1 = 1'}"
-                          f"{' and (' + a.guard + ')' if a.guard else ''} }}").intersect_params(scop.context)
-            r = isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> {arr.name}[{', '.join(a.index)}] }}") \
-                .intersect_domain(dom).range()
-            reached = r if reached is None else reached.union(r)
-            if a.kind == "write":
-                written = r if written is None else written.union(r)
-            per_stmt[s.id] = r if s.id not in per_stmt else per_stmt[s.id].union(r)
-    if reached is None or written is None:
-        return None
-    # sizes under which the region leaves the array altogether (`B[i][j]` of `double B[64][64]`
-    # to i < n, at n > 64) are none a C program runs: the rows it leaves at those do not count
-    undefined = None
-    if arr.dims[0]:
-        try:
-            undefined = reached.intersect(isl.Set(f"{scop.prefix}{{ {tup} : i0 < 0 or i0 >= ({arr.dims[0]}) }}")).params()
-        except isl.Error:
-            undefined = None
-    bad = None
-    shifts = list(_shifts(scop, arr))
-    for k in range(1, n):
-        e = f"({arr.dims[k]})"
-        over = reached.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= {e} }}"))
-        if over.is_empty():
-            continue
-        # the element C puts there: d rows on in dimension k - 1
-        met = None
-        for shift in (m for j, m in shifts if j == k):
-            onto = shift.intersect_domain(over)
-            # a pair that meets, one of the two written
-            hit = onto.intersect_range(written).domain().union(onto.intersect_domain(written).intersect_range(reached).domain())
-            met = hit if met is None else met.union(hit)
-            over = over.subtract(shift.domain())
-        far = over.params() if not over.is_empty() else None
-        found = met.params() if met is not None else None
-        for part in (found, far):
-            if part is not None and not part.is_empty():
-                bad = part if bad is None else bad.union(part)
-        if bad is not None and undefined is not None:
-            bad = bad.subtract(undefined)
-        if bad is not None and not bad.is_empty():
-            stmt = next((sid for sid, r in per_stmt.items()
-                         if not r.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= {e} }}"))
-                         .is_empty()), 0)
-            return Leaving(arr.name, stmt, k, arr.dims[k]), bad
-    return None
-
-
-def _fact(scop: Scop, bad: isl.Set) -> str | None:
+def _fact(scop: Scop, bad: isl.Set, undefined: isl.Set | None) -> str | None:
     """The sizes outside `bad`, as one conjunction of constraints, where some of them are large
     enough to be worth running the transformed code for; else None."""
     ok = bad.complement().intersect(scop.context).coalesce()
+    # a part at sizes where the region leaves the array (no C program runs those) would make
+    # the transformed code dead: the conjunction is taken from where the region is defined
+    defined = ok if undefined is None else ok.subtract(undefined).coalesce()
     # one conjunction inside it (any part of `ok` is sound): the one that holds the values the
     # file's #defines give, where it has some (a condition that leaves those out would run the
     # transformed code at no build of the file); else the first with large sizes (`m <= 16`,
@@ -170,7 +235,7 @@ def _fact(scop: Scop, bad: isl.Set) -> str | None:
     big = scop.params_where([f"{k} = {x}" for k, x in values.items() if k in scop.params]
                             + [f"{p} >= {_SMALLEST_USEFUL}" for p in scop.params
                                if p not in dict(scop.fixed) and p not in values])
-    part = next((isl.Set.from_basic_set(b) for b in ok.get_basic_sets()
+    part = next((isl.Set.from_basic_set(b) for b in defined.get_basic_sets()
                  if not isl.Set.from_basic_set(b).intersect(big).is_empty()), None)
     if part is None:
         return None
@@ -191,14 +256,16 @@ def _fact(scop: Scop, bad: isl.Set) -> str | None:
 
 def rows_kept(v, parallel: bool):
     """`v` where its order keeps every pair of accesses that meet through a row left (and no
-    loop runs in `parallel`); else made for the sizes under which no row is left, which the
-    output checks (a note says so), or None where there are none: the caller refuses."""
+    loop runs in `parallel`, and no copy step gives the two names of one element a cell each);
+    else made for the sizes under which no row is left, which the output checks (a note says
+    so), or None where there are none: the caller refuses."""
     lv = v.scop.row_leaving
     if lv is None:
         return v
     from looptx.poly.deps import respects
     pairs = alias_pairs(v.scop).intersect_params(v.context)
-    if pairs.is_empty() or not parallel and respects(pairs, v.schedule_map()):
+    copied = {getattr(x, "array", None) for x in v.extra} & {name for name, _ in lv.views}
+    if pairs.is_empty() or not parallel and not copied and respects(pairs, v.schedule_map()):
         return v
     if lv.fact is None:
         return None

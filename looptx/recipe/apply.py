@@ -567,7 +567,9 @@ def _rows_checked(v: Variant, last: Step) -> Variant:
     from looptx.poly.gpu import mappings
     from looptx.poly.row_leave import rows_kept
     from looptx.poly.variant import LoopDim
-    parallel = bool(mappings(v)) or any(d.pragmas for q in v.pieces for d in q.dims if isinstance(d, LoopDim))
+    # an unroll hint reorders nothing; any other pragma (omp, acc, ivdep, simd) may
+    parallel = bool(mappings(v)) or any(not re.match(r"\s*(GCC\s+unroll|unroll|nounroll|clang\s+loop\s+unroll)\b", t)
+                                        for q in v.pieces for d in q.dims if isinstance(d, LoopDim) for t in d.pragmas)
     kept = rows_kept(v, parallel)
     if kept is None:
         lv = v.scop.row_leaving
