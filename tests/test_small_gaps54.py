@@ -241,3 +241,32 @@ def test_rows_left_far_or_by_a_size_or_into_a_copy(tmp_path, subscript, recipe, 
         recipe = "tile: {stmt: 0, loop: j, size: 16}\n  - " + recipe
     err = _same_as_original(tmp_path, text, f"steps:\n  - {recipe}\n", ["8 16 0", "8 15 0", "8 8 8", "8 8 9", "60 4 1"])
     assert f"the recipe is made for {expected}," in err, err
+
+
+@pytest.mark.parametrize("before,after,refused", [
+    # probe 99 G11: the C99 swap, and the time loop's swap after its sweep
+    ("  double *t = a;\n  a = b;\n  b = t;\n", "", False),
+    ("", "  { double *t = a; a = b; b = t; }\n", False),
+    # probe 99 G12: a pointer set again before the region, or set after it
+    ("  b = a + 1;\n  b[0] = 0.0;\n  b = c;\n", "", False),
+    ("", "  b = a + 1;\n  b[0] = 2.0;\n", False),
+    # probe 99 G8: a copy whose source is set again after the region, or only on one path
+    ("  b = a;\n  b++;\n", "  a = c;\n", True),
+    ("  b = a;\n  if (n > 3) a = c;\n", "", True),
+    # probe 99 G9: through a call, memcpy, or a table of pointers
+    ("  b = after(a, 1);\n", "", True),
+    ("  { double *t = a + 1; memcpy(&b, &t, sizeof b); }\n", "", True),
+    ("  { double *v[2] = { a, a + 1 }; b = v[1]; }\n", "", True)])
+def test_what_a_pointer_holds_at_the_region(tmp_path, before, after, refused):
+    loop = "for (int i = 0; i < n - 1; i++)\n      b[i] = a[i + 1] + 1.0;"
+    body = (f"  for (int t = 0; t < 3; t++) {{\n#pragma scop\n    {loop}\n#pragma endscop\n{after}  }}\n" if after.startswith("  {")
+            else f"{before}#pragma scop\n  {loop}\n#pragma endscop\n{after}")
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("#include <string.h>\nstatic double *after(double *p, int k) { return p + k; }\n"
+                   "void kern(int n, double *a, double *b, double *c)\n{\n" + body + "}\n")
+    rec.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    if refused:
+        assert rc == 2 and "'b' points into 'a'" in err, err
+    else:
+        assert rc == 0, err

@@ -59,41 +59,66 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
     """A SourceError at the region's first use of a pointer that points into a variable the
     region also uses (a local one, or one the file declares: TSVC s424's `real_t *xx =
     flat_2d_array + 63;`)."""
-    pointers: dict[str, tuple[str, tuple[int, int]]] = {}     # pointer -> (target, where set)
-    origins: dict[str, tuple[str, tuple[int, int]]] = {}      # pointer -> (what it starts in, where)
     arrays: dict = {}
     params = fdef.decl.type.args.params if fdef.decl.type.args else []
     decls = list(file_decls) + [p for p in params] + [n for n, _ in _walk(fdef.body)]
     for n in decls:
         if isinstance(n, c_ast.Decl) and isinstance(n.type, (c_ast.PtrDecl, c_ast.ArrayDecl)):
             arrays[n.name] = n.type
-    # a pointer the region sets itself is its own business (frontend/temporaries.py)
-    inside = {id(n) for it in items for n, _ in _walk(it)}
-    outside = [x for x in list(file_decls) + [x for x, _ in _walk(fdef.body)] if id(x) not in inside]
-    # names assigned a pointer value outside the region: a plain copy of one of them (`t = a;`
-    # of a swap, `t = a; a = b; b = t;`) may not be what it holds at the region
+    flow = _Flow(fdef, items, where)
+    # a pointer the region sets itself is its own business (frontend/temporaries.py); what the
+    # function sets after the region reaches it only around a loop that holds both
+    outside = list(file_decls) + [x for x, _ in _walk(fdef.body) if id(x) not in flow.inside and flow.reaches(x)]
+    # names assigned a pointer value: a plain copy of one of them (`t = a;` of a swap,
+    # `t = a; a = b; b = t;`) is not what it holds at the region when it is set again after the
+    # copy, on every path to the region
     set_at: dict[str, list] = {}
     for x in outside:
-        if isinstance(x, c_ast.Assignment) and x.op == "=" and _root(x.lvalue) is not None:
+        if isinstance(x, c_ast.Assignment) and x.op == "=" and _root(x.lvalue) is not None and flow.unbranched(x):
             set_at.setdefault(_root(x.lvalue), []).append(where(x))
+    pointers: dict[str, list] = {}      # pointer -> [(what it may point into, where set)]
+    origins: dict[str, tuple[str, tuple[int, int]]] = {}      # pointer -> (what it starts in, where)
+
+    def copied_later(value, at) -> bool:
+        v = _uncast(value)
+        return isinstance(v, c_ast.ID) and any(later > at for later in set_at.get(v.name, ()))
+
+    def sets(name: str, value, at, node) -> None:
+        others = {k: t for k, t in arrays.items() if k != name}
+        targets = [] if copied_later(value, at) else \
+            _named(value) + (_offset_of(value, others) if name in arrays else []) + _through_call(value, others) \
+            + _table_entry(value, others)
+        if flow.kills(node):
+            pointers.pop(name, None)
+            origins.pop(name, None)
+        for target in targets:
+            pointers.setdefault(name, []).append((target, at))
+        if name in arrays and node is not None and not copied_later(value, where(node)):
+            _note_origin(origins, name, value, arrays, where)
+
     for n in outside:
         if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl) and n.init is not None:
-            others = {k: t for k, t in arrays.items() if k != n.name}
-            for target in _named(n.init) + _offset_of(n.init, others):
-                pointers.setdefault(n.name, (target, where(n.init)))
-            _note_origin(origins, n.name, n.init, arrays, where)
+            sets(n.name, n.init, where(n.init), n)
+        elif isinstance(n, c_ast.Decl) and isinstance(n.init, c_ast.InitList) and n.name in arrays:
+            # `double *v[2] = { a, a + 1 };`: the table's pointers point into a
+            for e in n.init.exprs:
+                sets(n.name, e, where(e), None)
         elif isinstance(n, c_ast.Assignment) and n.op == "=" and _root(n.lvalue) is not None:
             # `b = a + 1;` (C89's declare-then-set), a row table's `rows[i] = base + i*m;`, and
             # a plain copy `h = g;` of a pointer nothing else sets
             name = _root(n.lvalue)
-            others = {k: t for k, t in arrays.items() if k != name}
-            # (a copy of a name set again after it is a swap's: `a = b;` of `t = a; a = b; b = t;`)
-            offsets = [t for t in _offset_of(n.rvalue, others) if not isinstance(_uncast(n.rvalue), c_ast.ID)
-                       or all(at <= where(n) for at in set_at.get(t, ()))]
-            for target in _named(n.rvalue) + (offsets if name in arrays else []):
-                pointers.setdefault(name, (target, where(n.rvalue)))
-            if name in arrays and isinstance(n.lvalue, c_ast.ID):
-                _note_origin(origins, name, n.rvalue, arrays, where)
+            sets(name, n.rvalue, where(n.rvalue), n if isinstance(n.lvalue, c_ast.ID) else None)
+        elif isinstance(n, c_ast.FuncCall):
+            # `memcpy(&b, &t, sizeof b)`: a pointer whose address a call takes may be set to what
+            # the call's other arguments point into
+            args = n.args.exprs if n.args is not None else []
+            for k, arg in enumerate(args):
+                if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ID) \
+                        and isinstance(arrays.get(arg.expr.name), c_ast.PtrDecl):
+                    name = arg.expr.name
+                    for other in args[:k] + args[k + 1:]:
+                        for target in _named(other) + _offset_of(other, {a: t for a, t in arrays.items() if a != name}):
+                            pointers.setdefault(name, []).append((target, where(n)))
     if not pointers and len(origins) < 2:
         return
     used: dict[str, object] = {}
@@ -135,18 +160,72 @@ def _uncast(e):
 
 
 def _through_copies(pointers: dict) -> list:
-    """(pointer, target, where set) for what each pointer points into, through the pointers it
-    is set from (`t = a; b = t + 1;`: b points into t and into a)."""
+    """(pointer, target, where set) for what each pointer may point into, through the pointers
+    it is set from (`t = a; b = t + 1;`: b points into t and into a)."""
     out = []
-    for ptr, (target, at) in pointers.items():
-        seen = {ptr}
-        while target not in seen:
-            out.append((ptr, target, at))
+    for ptr, targets in pointers.items():
+        seen, todo = {ptr}, list(targets)
+        while todo:
+            target, at = todo.pop(0)
+            if target in seen:
+                continue
             seen.add(target)
-            if target not in pointers:
-                break
-            target = pointers[target][0]
+            out.append((ptr, target, at))
+            todo += [(t, at) for t, _ in pointers.get(target, ())]
     return out
+
+
+def _through_call(value, arrays: dict) -> list[str]:
+    """A pointer a call returns (`row_after(a, 1)`, the file's own `return p + k;`) may point
+    into what its pointer arguments point into; allocators' arguments are sizes."""
+    value = _uncast(value)
+    if not isinstance(value, c_ast.FuncCall) or value.args is None:
+        return []
+    return [t for arg in value.args.exprs for t in _named(arg) + _offset_of(arg, arrays)]
+
+
+def _table_entry(value, arrays: dict) -> list[str]:
+    """`v[1]` of a table of pointers (`double *v[2] = { a, a + 1 };`): what its entries point into."""
+    value = _uncast(value)
+    if isinstance(value, c_ast.ArrayRef) and isinstance(value.name, c_ast.ID):
+        t = arrays.get(value.name.name)
+        if isinstance(t, c_ast.ArrayDecl) and isinstance(t.type, c_ast.PtrDecl):
+            return [value.name.name]
+    return []
+
+
+class _Flow:
+    """Where the function's statements stand to the region: before it on every path, in a loop
+    around it (they reach it on the next iteration), or after it (they reach it not at all)."""
+
+    def __init__(self, fdef: c_ast.FuncDef, items, where):
+        self.where = where
+        self.inside = {id(n) for it in items for n, _ in _walk(it)}
+        self.start = where(items[0])
+        around, self.branched = set(), set()
+        for n, _ in _walk(fdef.body):
+            loop = isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))
+            body = {id(x) for x, _ in _walk(n)} - {id(n)}
+            if loop and self.inside & body:
+                around |= body
+            elif loop or isinstance(n, (c_ast.If, c_ast.Switch)):
+                self.branched |= body
+        self.around = around
+
+    def reaches(self, node) -> bool:
+        at = self.where(node)
+        return at is None or at < self.start or id(node) in self.around
+
+    def unbranched(self, node) -> bool:
+        """Run whenever the code around it runs (no branch or loop of its own)."""
+        return id(node) not in self.branched
+
+    def always(self, node) -> bool:
+        """Run on every path to the region, once, before it."""
+        return id(node) not in self.branched and id(node) not in self.around and self.where(node) < self.start
+
+    def kills(self, node) -> bool:
+        return node is not None and self.always(node)
 
 
 def _origin(e, arrays: dict) -> str | None:
