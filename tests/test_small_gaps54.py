@@ -4,7 +4,7 @@ import subprocess
 import pytest
 
 from conftest import run_cli
-from test_small_gaps53 import MM_VLA, _run_ok
+from test_small_gaps53 import MM_VLA, _built_output, _run_ok
 
 pytestmark = pytest.mark.usefixtures("private_build_cache")
 
@@ -270,3 +270,20 @@ def test_what_a_pointer_holds_at_the_region(tmp_path, before, after, refused):
         assert rc == 2 and "'b' points into 'a'" in err, err
     else:
         assert rc == 0, err
+
+
+@pytest.mark.parametrize("after,printed", [("  return lim;\n", "8 16\n"), ("  lim = n[0];\n  return lim;\n", "9 16\n")])
+def test_a_bound_temporary_the_code_after_the_region_reads_stays_set(tmp_path, after, printed):
+    """Probe 98 G1: `lim = *n - 1;` in the region and `return lim;` after it: the region's
+    uses read the expression, the assignment went, and the output returned an unset local."""
+    text = ("int scale(int *n, double *x)\n{\n  int lim, i;\n#pragma scop\n  lim = *n - 1;\n"
+            "  for (i = 0; i < lim; i++)\n    x[i] = x[i] * 2.;\n#pragma endscop\n" + after + "}\n"
+            "#include <stdio.h>\nint main(void)\n{\n  double x[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};\n  int n = 9;\n"
+            "  int r = scale(&n, x);\n  printf(\"%d %g\\n\", r, x[7]);\n  return 0;\n}\n")
+    src = tmp_path / "k.c"
+    src.write_text(text)
+    rc, out, err = run_cli("deps", src)
+    assert rc == 0 and "S0   line 5" in out, out + err
+    rc, got = _built_output(tmp_path, text, "steps:\n  - unroll: {stmt: 1, loop: i, factor: 2}\n",
+                            "-Wall", "-Werror", "-Wno-unknown-pragmas")
+    assert rc == 0 and got == printed, got

@@ -218,7 +218,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         return c.line, column(c.line, c.column or 1)
 
     prune_deep(ast, [src.pos(r.start)[0] for r in markup.regions], function, where, path)
-    substituted = normalise(ast)
+    substituted = normalise(ast, [(src.pos(r.start)[0], src.pos(r.end)[0]) for r in markup.regions])
     declared_here = _declared_in_file(ast)
     if soft:
         defines = {k: v for k, v in defines.items() if k not in soft or to_model(k) not in declared_here}

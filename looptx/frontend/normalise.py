@@ -12,14 +12,17 @@ from looptx.frontend.repeated_sets import drop_repeated_sets
 from looptx.frontend.struct_copies import struct_copies_substituted
 from looptx.frontend.symbols import (continues_as_guards, dereferences_as_subscripts, once_blocks,
                                      split_chained_assignments, typedef_arrays_expanded, typedef_words)
-from looptx.frontend.temporaries import substitute_index_temporaries
+from looptx.frontend.temporaries import read_after_regions, substitute_index_temporaries
 from looptx.frontend.ternary_index import ternary_subscripts_lifted
 
 
-def normalise(ast) -> dict[str, list[tuple[str, int]]]:
+def normalise(ast, region_lines=()) -> dict[str, list[tuple[str, int]]]:
     """Rewrites `ast`; returns, by function, the integer variables whose uses now read an
     expression (an index temporary, a loop's paired counter), each with a line of its own."""
     rename_reserved(ast)
+    # as written: the passes below drop sets of the code after a region (a repeated `i__1 = *n;`)
+    # that its printed text still has
+    read_after = read_after_regions(ast, region_lines)
     array_counts(ast)
     typedef_arrays_expanded(ast)
     once_blocks(ast)
@@ -32,7 +35,7 @@ def normalise(ast) -> dict[str, list[tuple[str, int]]]:
     paired = paired_iterators(ast)
     dereferences_as_subscripts(ast)
     drop_repeated_sets(ast, typedef_words(ast))
-    substituted = substitute_index_temporaries(ast)
+    substituted = substitute_index_temporaries(ast, read_after)
     for fn, gone in paired.items():
         substituted.setdefault(fn, []).extend(gone)
     struct_copies_substituted(ast)

@@ -391,12 +391,13 @@ def _line(node) -> int:
     return c.line if c is not None and c.file == MAIN and c.line else 0
 
 
-def substitute_index_temporaries(ast) -> dict[str, list[tuple[str, int]]]:
+def substitute_index_temporaries(ast, read_after=None) -> dict[str, list[tuple[str, int]]]:
     """Rewrites, in place, the subscript temporaries of every loop body of the file (see the
     module docstring), and the pointer locals that only name a part of an array; inner bodies
     first, so a temporary built from another one (`idx = row_i + j`) has its uses rewritten
     before the outer one is looked at.  Returns, by function, the integer temporaries no longer
-    set anywhere, each with the line of a declaration or assignment that went."""
+    set anywhere, each with the line of a declaration or assignment that went.  `read_after`:
+    by function, the names the code after a region reads (read_after_regions), which stay set."""
     pointers, typedefs = pointer_names(ast), typedef_words(ast)
     out: dict[str, list[tuple[str, int]]] = {}
     for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
@@ -413,7 +414,7 @@ def substitute_index_temporaries(ast) -> dict[str, list[tuple[str, int]]]:
         for b in _loop_blocks(fdef.body, outside=True):
             _rewrite_block(b, scalars, sources, typedefs, gone, constants_only=True, holds=holds, changed=changed)
         for name in {d.lvalue.name for _, d in sources}:
-            if not _reads_left(fdef.body, name, sources):
+            if name not in (read_after or {}).get(fdef.decl.name, ()) and not _reads_left(fdef.body, name, sources):
                 for block, d in sources:
                     if d.lvalue.name == name:
                         block.block_items = [it for it in block.block_items if it is not d]
@@ -422,6 +423,45 @@ def substitute_index_temporaries(ast) -> dict[str, list[tuple[str, int]]]:
             out.setdefault(fdef.decl.name, []).extend(gone)
     return out
 
+
+
+def read_after_regions(ast, region_lines) -> dict[str, set[str]]:
+    """By function, the names the code after one of its regions reads before it sets them
+    again: that code is printed as written, so a temporary the region sets (f2c's `i__1 = *n;`)
+    and it reads must stay set, whatever the rewrite does to the function's own reads.
+    `region_lines`: (first, last) line of each marked region."""
+    funcs = [f for f in ast.ext if isinstance(f, c_ast.FuncDef) and f.coord is not None]
+    starts = sorted(f.coord.line for f in funcs) + [float("inf")]
+    out = {}
+    for f in funcs:
+        end = next(x for x in starts if x > f.coord.line)
+        out[f.decl.name] = _read_after(f, [(a, b) for a, b in region_lines if f.coord.line <= a < end])
+    return out
+
+
+def _read_after(fdef: c_ast.FuncDef, lines) -> set[str]:
+    if not lines:
+        return set()
+    events = []
+    for n in all_nodes(fdef.body):
+        line = getattr(getattr(n, "coord", None), "line", None)
+        if line is None or any(a <= line <= b for a, b in lines):
+            continue
+        if isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID):
+            events.append((line, n.coord.column or 0, 0, n.lvalue.name, n.rvalue))
+        elif isinstance(n, c_ast.ID):
+            events.append((line, n.coord.column or 0, 1, n.name, None))
+    out = set()
+    for _, last in lines:
+        set_again = set()
+        for line, _, read, name, value in sorted(events, key=lambda e: e[:3]):
+            if line <= last or name in set_again:
+                continue
+            if read:
+                out.add(name)
+            elif value is not None and name not in id_names(value):
+                set_again.add(name)
+    return out
 
 
 def _holds(ast, fdef: c_ast.FuncDef, typedefs: dict):
