@@ -287,3 +287,19 @@ def test_a_bound_temporary_the_code_after_the_region_reads_stays_set(tmp_path, a
     rc, got = _built_output(tmp_path, text, "steps:\n  - unroll: {stmt: 1, loop: i, factor: 2}\n",
                             "-Wall", "-Werror", "-Wno-unknown-pragmas")
     assert rc == 0 and got == printed, got
+
+
+@pytest.mark.parametrize("holder,refused", [("union", True), ("struct", False)])
+def test_two_members_of_a_union_written_as_arrays(tmp_path, holder, refused):
+    """Probe 99 G7: `U.g[i][j] = U.flat[i*16 + j + 1]` of a union were two arrays to the model;
+    a permute computed something else."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(f"static {holder} {{ double flat[1024]; double g[64][16]; }} U;\nvoid kern(int n)\n{{\n"
+                   "  int i, j;\n#pragma scop\n  for (i = 0; i < n; i++)\n    for (j = 0; j < 16; j++)\n"
+                   "      U.g[i][j] = U.flat[i * 16 + j + 1] + 1.0;\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    if refused:
+        assert rc == 2 and "k.c:8:7: error: the region writes elements of the union member 'U.g'" in err, err
+    else:
+        assert rc == 0, err

@@ -233,7 +233,11 @@ def hoist_members(items, *, ast, fdef, where, spellings: Spellings, start, end, 
         info[key] = m
         for u in uses:
             repl[id(u.node)] = c_ast.ID(name, u.node.coord)
-    _check_aliases({k: v for k, v in by_key.items() if k not in skipped}, info, holders, error)
+    # the chains an assignment's target holds (`U.g[i][j] = ...`: an array member written)
+    targets = [n.lvalue if isinstance(n, c_ast.Assignment) else n.expr for it in items for n in all_nodes(it)
+               if isinstance(n, c_ast.Assignment) or isinstance(n, c_ast.UnaryOp) and n.op in _INCDEC]
+    stored = {id(x) for t in targets for x in all_nodes(t)}
+    _check_aliases({k: v for k, v in by_key.items() if k not in skipped}, info, holders, error, stored)
     calls = dict(spellings.calls)
     new_items = tuple(x for it in items for x in (expand[id(it)] if id(it) in expand else [_rewrite(it, repl, calls)]))
     if records:
@@ -311,12 +315,15 @@ def _decls(node):
     return c.decls
 
 
-def _check_aliases(by_key, info, holders, error) -> None:
+def _check_aliases(by_key, info, holders, error, stored=frozenset()) -> None:
     """A written scalar member is one variable in the region: another chain that may reach the
-    same object (`s->sum` and `t->sum`, or any member of a union around it) would be another.
-    `holders[key]`: the struct or union that holds each step of the chain."""
+    same object (`s->sum` and `t->sum`, or any member of a union around it) would be another;
+    so is a written array member and another member of a union around it (`U.g[i][j]` and
+    `U.flat[k]`).  `holders[key]`: the struct or union that holds each step of the chain;
+    `stored`: the nodes inside the region's assignment targets."""
     for key, uses in by_key.items():
-        if not info[key].written:
+        array_written = any(id(u.node) in stored for u in uses)
+        if not info[key].written and not array_written:
             continue
         w = uses[0]
         unions = {id(c) for c in holders[key] if isinstance(c, c_ast.Union)}
@@ -326,7 +333,14 @@ def _check_aliases(by_key, info, holders, error) -> None:
             o = others[0]
             same_end = holders[other_key][-1] is holders[key][-1] and o.steps[-1][1] == w.steps[-1][1]
             shares_union = bool(unions & {id(c) for c in holders[other_key]})
+            if not info[key].written and not shares_union:
+                continue            # an array member is elements: another chain to it is the scalar case's
             if (same_end or shares_union) and not _distinct(w, o, holders[key]):
+                if not info[key].written:
+                    raise error(w.node, f"the region writes elements of the union member '{info[key].chain}' and "
+                                        f"also uses '{info[other_key].chain}', which is the same storage: the "
+                                        "dependence model would take them for different arrays",
+                                "use one member of the union in the region, with the offsets in its subscripts")
                 raise error(w.node, f"the region writes the struct member '{info[key].chain}' and also uses "
                                     f"'{info[other_key].chain}', which may be the same "
                                     f"{'storage (a union)' if shares_union and not same_end else 'object'}",
