@@ -303,3 +303,16 @@ def test_two_members_of_a_union_written_as_arrays(tmp_path, holder, refused):
         assert rc == 2 and "k.c:8:7: error: the region writes elements of the union member 'U.g'" in err, err
     else:
         assert rc == 0, err
+
+
+def test_a_define_of_an_f2c_pointer_whose_type_comes_from_f2c_h(tmp_path):
+    """Probe 98 G2: `-D n=8` on `integer *n` was refused only when the file itself declared
+    `integer`; with `#include "f2c.h"` (every real f2c file) it was accepted and did nothing."""
+    (tmp_path / "f2c.h").write_text("typedef long int integer;\ntypedef double doublereal;\n")
+    src = tmp_path / "daxpy.c"
+    src.write_text('#include "f2c.h"\nint daxpy_(integer *n, doublereal *da, doublereal *dx, doublereal *dy)\n{\n'
+                   "    integer i__1;\n    integer i__;\n    --dy;\n    --dx;\n    i__1 = *n;\n#pragma scop\n"
+                   "    for (i__ = 1; i__ <= i__1; ++i__) {\n        dy[i__] += *da * dx[i__];\n    }\n"
+                   "#pragma endscop\n    return 0;\n}\n")
+    rc, _, err = run_cli("transform", src, "-D", "n=8")
+    assert rc == 2 and "daxpy.c:2:12: error: -D n=8: 'n' is a pointer in daxpy.c, not a size" in err, err

@@ -94,15 +94,16 @@ def _is_found(name: str, words: set[str]) -> bool:
 _SCALAR_TYPE = r"(?:double|float|int|long|short|char|unsigned|signed|void|size_t|\w+_t|const|restrict|__restrict__|__restrict)"
 
 
-def _refuse_pointer(path: str, text: str, code: str, name: str, value) -> None:
+def _refuse_pointer(path: str, text: str, code: str, name: str, value, headers: str = "") -> None:
     """A name the file declares only as a pointer or an array (`double *dbyt`, which the
     function reads as `*dbyt` before the region): -D cannot give what it points to, and the
     build would only see a macro that changes nothing."""
     if re.search(rf"^[ \t]*#[ \t]*(?:define|ifn?def|if|elif)\b[^\n]*\b{re.escape(name)}\b", code, re.M):
         return
     e = re.escape(name)
-    # the file's own type names too (f2c's `integer *n`, `doublereal *dx`)
-    typedefs = dict((m.group(2), m.group(1)) for m in re.finditer(r"\btypedef\s+([\w\s]+?)\s+(\w+)\s*;", code))
+    # the type names of the file and its headers too (f2c.h's `integer *n`, `doublereal *dx`)
+    typedefs = dict((m.group(2), m.group(1)) for m in re.finditer(r"\btypedef\s+([\w\s]+?)\s+(\w+)\s*;",
+                                                                  headers + "\n" + code))
     types = f"(?:{_SCALAR_TYPE[3:-1]}{''.join('|' + re.escape(t) for t in typedefs)})"
     pointer = re.search(rf"\b{types}\s*\*+\s*(?:(?:const|restrict|__restrict__|__restrict)\s+)*{e}\s*[,;)=\[]", code)
     array = re.search(rf"\b{types}\s+{e}\s*\[", code)
@@ -170,7 +171,8 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
     if text is None:
         return                                   # the command reports the missing file
     words: set[str] = set()
-    for t in _texts(path, text) + [_read(p) or "" for p in extra if p]:
+    texts = _texts(path, text)
+    for t in texts + [_read(p) or "" for p in extra if p]:
         words.update(_IDENT.findall(t))
     code = None
     for name, value in defines.items():
@@ -179,7 +181,7 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
         if _is_found(name, words):
             _refuse_let(path, text, name, value)
             code = code if code is not None else blank(text, [(c.start, c.end) for c in scan_comments(text)])
-            _refuse_pointer(path, text, code, name, value)
+            _refuse_pointer(path, text, code, name, value, "\n".join(texts[1:]))
             continue
         src = SourceText(text, path)
         code = blank(text, [(c.start, c.end) for c in scan_comments(text)])
