@@ -316,3 +316,24 @@ def test_a_define_of_an_f2c_pointer_whose_type_comes_from_f2c_h(tmp_path):
                    "#pragma endscop\n    return 0;\n}\n")
     rc, _, err = run_cli("transform", src, "-D", "n=8")
     assert rc == 2 and "daxpy.c:2:12: error: -D n=8: 'n' is a pointer in daxpy.c, not a size" in err, err
+
+
+PIX_SORT = """#define PIX_SORT(a,b) { if ((a)>(b)) PIX_SWAP((a),(b)); }
+#define PIX_SWAP(a,b) { unsigned char temp=(a);(a)=(b);(b)=temp; }
+void sort4(int H, int W, unsigned char p[H][W][4])
+{
+  int y, x;
+#pragma scop
+  for (y = 0; y < H; y++)
+    for (x = 0; x < W; x++) {
+      PIX_SORT(p[y][x][0], p[y][x][1]) ; PIX_SORT(p[y][x][2], p[y][x][3]) ; PIX_SORT(p[y][x][1], p[y][x][2]) ;
+    }
+#pragma endscop
+}
+"""
+
+
+def test_two_branches_of_macros_on_one_line_take_their_conditions_apart(tmp_path):
+    """Probe 100 G1: Devillard's median writes several PIX_SORTs on a line; two of their
+    conditions were taken into one variable, which no loop could make private."""
+    _run_ok(tmp_path, PIX_SORT, "steps:\n  - omp_for: {stmt: 0, loop: y}\n", "-D", "H=13", "-D", "W=7")

@@ -118,6 +118,9 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
         # once, into a variable of its own, before the first statement changes what it reads
         line, col = ex.where(node)
         name = f"lx_c{line}_{col}"
+        # two branches of one macro's expansion (PIX_SORT twice on a line) share a place
+        name = next(f"{name}_{k}" for k in range(2, 1000) if f"{name}_{k}" not in ex.taken_conditions) \
+            if name in ex.taken_conditions else name
         taken = c_ast.If(c_ast.ID(name, node.coord), node.iftrue, node.iffalse, node.coord)
         decls = []
         again, _ = if_converted(taken, decls)
