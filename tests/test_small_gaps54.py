@@ -337,3 +337,15 @@ def test_two_branches_of_macros_on_one_line_take_their_conditions_apart(tmp_path
     """Probe 100 G1: Devillard's median writes several PIX_SORTs on a line; two of their
     conditions were taken into one variable, which no loop could make private."""
     _run_ok(tmp_path, PIX_SORT, "steps:\n  - omp_for: {stmt: 0, loop: y}\n", "-D", "H=13", "-D", "W=7")
+
+
+def test_abs_in_a_subscript(tmp_path):
+    """Probe 100 G3: OpenCV's BORDER_REFLECT_101 `in[abs(y - 1)]` was a non-affine call."""
+    text = ("#include <stdlib.h>\nvoid reflect(int H, int W, const float in[H][W], float out[H][W])\n{\n  int y, x;\n"
+            "#pragma scop\n  for (y = 0; y < H; y++)\n    for (x = 0; x < W; x++)\n"
+            "      out[y][x] = 0.25f * in[abs(y - 1)][x] + 0.5f * in[y][x] + 0.25f * in[y + 1 < H ? y + 1 : 2 * H - y - 3][x];\n"
+            "#pragma endscop\n}\n")
+    recipe = ("steps:\n  - tile: {stmt: 0, loop: y, size: 8}\n  - permute: {stmt: 0, order: [yy, x, y]}\n"
+              "  - unroll: {stmt: 0, loop: y, factor: 4}\n")
+    for sizes in (["-D", "H=9", "-D", "W=13"], ["-D", "H=16", "-D", "W=5"]):
+        _run_ok(tmp_path, text, recipe, *sizes)

@@ -314,6 +314,10 @@ class Translator:
                 for q in parts[1:]:
                     text = f"{key.lstrip('fi')}({text}, {q})"
                 return self.atom(text)
+            if key in ("abs", "labs", "llabs") and len(args) == 1:
+                # OpenCV's reflected border `in[abs(y - 1)]`: max(e, -e), piecewise affine
+                e = self.isl_of(t(args[0]), args[0])
+                return self.atom(f"max({e}, -({e}))")
             if key in ("floord", "ceild") and len(args) == 2:
                 c = t(args[1]).constant()
                 if c is None or c <= 0:
