@@ -349,3 +349,16 @@ def test_abs_in_a_subscript(tmp_path):
               "  - unroll: {stmt: 0, loop: y, factor: 4}\n")
     for sizes in (["-D", "H=9", "-D", "W=13"], ["-D", "H=16", "-D", "W=5"]):
         _run_ok(tmp_path, text, recipe, *sizes)
+
+
+@pytest.mark.parametrize("index", ["min(max(img[y][x] + offset, 0), 255)", "MIN(MAX(img[y][x] + offset, 0), 255)"])
+def test_a_table_read_at_a_clamped_index_runs(tmp_path, index):
+    """Probe 100 G2: `lut[min(max(e, 0), 255)]` (the camera pipe's curve) is inside the table
+    whatever the data, but `run` asked for a guard."""
+    text = ("#define MIN(a, b) ((a) < (b) ? (a) : (b))\n#define MAX(a, b) ((a) > (b) ? (a) : (b))\n"
+            "static inline int min(int a, int b) { return a < b ? a : b; }\n"
+            "static inline int max(int a, int b) { return a > b ? a : b; }\n"
+            "void tone(int H, int W, int offset, const unsigned char img[H][W], unsigned char out[H][W], "
+            "const unsigned char lut[256])\n{\n  int y, x;\n#pragma scop\n  for (y = 0; y < H; y++)\n"
+            f"    for (x = 0; x < W; x++)\n      out[y][x] = lut[{index}];\n#pragma endscop\n}}\n")
+    _run_ok(tmp_path, text, "steps:\n  - unroll: {stmt: 0, loop: x, factor: 4}\n", "-D", "H=9", "-D", "W=11")

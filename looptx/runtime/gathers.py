@@ -362,7 +362,39 @@ def _masked(e: ir.Expr) -> int | None:
                 return mask + 1
     if isinstance(e, ir.Cast) and e.ctype in ("unsigned char", "uint8_t"):
         return 256
+    lo, hi = _clamped(e)
+    if lo is not None and hi is not None and lo >= 0:
+        return hi + 1           # the camera pipe's `curve[min(max(v, 0), 1023)]`
     return None
+
+
+def _clamped(e: ir.Expr) -> tuple[int | None, int | None]:
+    """The least and greatest value `e` may have, whatever the data (None: unbounded), from
+    the constants its min / max (calls, or their `?:` spellings) compare it with."""
+    if isinstance(e, ir.Num):
+        v = _int(e)
+        return v, v
+    if isinstance(e, ir.Cast):
+        return _clamped(e.a)
+    pick = None
+    if isinstance(e, ir.Call) and e.fn in ("min", "max", "imin", "imax") and len(e.args) == 2:
+        pick, x, y = e.fn.lstrip("i"), e.args[0], e.args[1]
+    elif isinstance(e, ir.Cond) and isinstance(e.c, ir.Bin) and e.c.op in ("<", "<=", ">", ">="):
+        # (the copies of a read are other references of it: compared as C)
+        x, y = e.c.a, e.c.b
+        ab, xy = (ir.to_c(e.a), ir.to_c(e.b)), (ir.to_c(x), ir.to_c(y))
+        if ab == xy:
+            pick = "min" if e.c.op in ("<", "<=") else "max"
+        elif ab == xy[::-1]:
+            pick = "max" if e.c.op in ("<", "<=") else "min"
+    if pick is None:
+        return None, None
+    (lx, hx), (ly, hy) = _clamped(x), _clamped(y)
+    if pick == "min":
+        return (None if lx is None or ly is None else min(lx, ly)), \
+            min((h for h in (hx, hy) if h is not None), default=None)
+    return max((lo for lo in (lx, ly) if lo is not None), default=None), \
+        (None if hx is None or hy is None else max(hx, hy))
 
 
 def _constant(x: ir.Expr, sizes) -> int | str | None:
