@@ -362,3 +362,26 @@ def test_a_table_read_at_a_clamped_index_runs(tmp_path, index):
             "const unsigned char lut[256])\n{\n  int y, x;\n#pragma scop\n  for (y = 0; y < H; y++)\n"
             f"    for (x = 0; x < W; x++)\n      out[y][x] = lut[{index}];\n#pragma endscop\n}}\n")
     _run_ok(tmp_path, text, "steps:\n  - unroll: {stmt: 0, loop: x, factor: 4}\n", "-D", "H=9", "-D", "W=11")
+
+
+def test_lastprivate_on_an_inner_loop_with_a_statement_after_it(tmp_path):
+    """Probe 101 G3: `c[i] = t;` after the j loop counted as a place where the loop was reached
+    and ran no iteration, so lastprivate on j was refused at every size (with n=1, m=8)."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void k(int n, int m, const double *a, double *c)\n{\n  double t = 0.0;\n  int i, j;\n#pragma scop\n"
+                   "  for (i = 0; i < n; i++) {\n    for (j = 0; j < m; j++)\n      t = a[i*m + j] * 2.0;\n"
+                   "    c[i] = t;\n  }\n#pragma endscop\n}\n")
+    rec.write_text('steps:\n  - pragma: {stmt: 0, loop: j, text: "omp parallel for lastprivate(t)"}\n')
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-D", "m=8")
+    assert rc == 0, err
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "(with n=1, m=0)" in err and "facts: ['m > 0']" in err, err
+
+
+def test_fuse_of_a_loop_whose_branch_takes_its_condition_first(tmp_path):
+    """Probe 101 G1: fuse ordered the fused body by statement number, and the condition
+    temporary, numbered after the region's statements, came after the statements reading it."""
+    _run_ok(tmp_path, "void clip(int n, double t, double *restrict x, double *restrict y, double *restrict c)\n{\n"
+            "  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n    y[i] = 2.0 * x[i];\n  for (i = 0; i < n; i++)\n"
+            "    if (y[i] > t) {\n      y[i] = t;\n      c[i] = 1.0;\n    }\n#pragma endscop\n}\n",
+            "steps:\n  - fuse: {stmts: [0, 1], loop: i}\n", "-D", "n=50")

@@ -184,7 +184,9 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                   "(the output checks that: its C runs the region as written otherwise, its CUDA host code "
                   "returns cudaErrorInvalidValue)", per_line=True)
     check_obligations(scop, obligations)
-    scop = _rows_kept(scop, raw, path, {**{k: int(v) for k, v in ex.int_macros.items()}, **ex.constants.enums})
+    # the extents' values: the file's, or a -D's where it gives one (`#ifndef M` with -D M=8)
+    given = {k: int(v) for k, v in defines.items() if isinstance(v, int) or str(v).lstrip("-").isdigit()}
+    scop = _rows_kept(scop, raw, path, {**{k: int(v) for k, v in ex.int_macros.items()}, **ex.constants.enums, **given})
     if scop.baked:
         sizes = ", ".join(f"{n} = {v}" for n, v in scop.baked)
         why = []

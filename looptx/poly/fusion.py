@@ -87,12 +87,19 @@ def fuse(v: Variant, stmts: list[int], loop=None, *, level: int | None = None,
     child: dict[tuple, list[int]] = {}
     for k in inside:
         child.setdefault((origin.get(k, -1), pieces[k].dims[pos0 + 1]), []).append(k)
-    ranked = sorted(child, key=lambda c: min(pieces[k].stmt for k in child[c]))
+    # (by the source's positions: a condition taken before its branch is numbered after the
+    # region's own statements, frontend/extract.py)
+    ranked = sorted(child, key=lambda c: min(_text_position(v, pieces[k].stmt) for k in child[c]))
     for rank, c in enumerate(ranked):
         for k in child[c]:
             q = pieces[k]
             pieces[k] = replace(q, dims=q.dims[:pos0 + 1] + (rank,) + q.dims[pos0 + 2:])
     return v.evolve(pieces=normalize(pieces), extra=v.extra + tuple(records))
+
+
+def _text_position(v: Variant, stmt: int) -> tuple[int, ...]:
+    """Where the statement is in the source: its positions in the loops around it."""
+    return tuple(x for x in v.scop.statements[stmt].schedule if isinstance(x, int))
 
 
 def _targets(stmts: list[int], loop, level, loops) -> list[tuple[int, object]]:

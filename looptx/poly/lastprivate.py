@@ -124,14 +124,17 @@ def _idle(v: Variant, group, c: int, inside: isl.UnionMap, width: int) -> tuple[
         missing = v.context.subtract(runs.params() if runs is not None else v.context.subtract(v.context))
     else:
         names = [d.name for d in around]
+        # the loops around are reached where any piece inside them runs (a statement after the
+        # loop, `c[i] = t;`, too): compared at their own coordinates, not the loop's position
         reached = None
         for q in v.pieces:
             if [d.name for d in q.dims[:c] if isinstance(d, LoopDim)] == names:
-                t = _points(v.piece_map(q, width).range(), c)
+                t = _points(v.piece_map(q, width).range(), c - 1)
                 reached = t if reached is None or t is None else reached.union(t)
         if reached is None:
             return None
-        missing = reached.subtract(runs).params() if runs is not None else reached.params()
+        ran = _points(inside.range(), c - 1)
+        missing = reached.subtract(ran).params() if ran is not None else reached.params()
         written, ok_written = _idle_as_written(v, group, around)
         if written is not None:
             written = written.align_params(missing.get_space())
