@@ -385,3 +385,14 @@ def test_fuse_of_a_loop_whose_branch_takes_its_condition_first(tmp_path):
             "  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n    y[i] = 2.0 * x[i];\n  for (i = 0; i < n; i++)\n"
             "    if (y[i] > t) {\n      y[i] = t;\n      c[i] = 1.0;\n    }\n#pragma endscop\n}\n",
             "steps:\n  - fuse: {stmts: [0, 1], loop: i}\n", "-D", "n=50")
+
+
+def test_an_invariant_branch_between_loops_says_to_put_it_outside(tmp_path):
+    """Probe 98 G8: DGEMM's `if (*beta == 0.) { for ... } else { for ... }` inside its j loop
+    got the hint to write conditional assignments, which a branch of loops cannot be."""
+    src = tmp_path / "k.c"
+    src.write_text("void scal(int m, int n, const double *beta, double c[n][m])\n{\n  int i, j;\n#pragma scop\n"
+                   "  for (j = 0; j < n; j++) {\n    if (*beta == 0.) {\n      for (i = 0; i < m; i++)\n        c[j][i] = 0.;\n"
+                   "    } else {\n      for (i = 0; i < m; i++)\n        c[j][i] = *beta * c[j][i];\n    }\n  }\n#pragma endscop\n}\n")
+    rc, _, err = run_cli("deps", src)
+    assert rc == 2 and "k.c:6:5: error" in err and "put the `if` outside the loops around it" in err, err

@@ -142,6 +142,11 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
             # HPCCG's waxpby: `if (alpha == 1.0) { for ... } else { for ... }` chooses a nest
             e.hint = ("the branch chooses between loop nests: mark each nest as a region of its own "
                       "(#pragma scop ... #pragma endscop around it), so the condition stays outside")
+        elif loops and not (id_names(node.cond) & (ex.written | set(ex.iterators()))) and not calls:
+            # DGEMM's `if (*beta == 0.) { for i ... } else { for i ... }` inside its j loop
+            e.hint = ("the condition reads nothing the region changes, and its branches hold loops: put the "
+                      "`if` outside the loops around it (a region for each branch), as CHiLL needs too")
+            raise e
         else:
             e.hint = f"{e.hint}; or write the branch as conditional assignments, x = c ? v : x ({why})"
             raise (None if loops else _refused_write(ex, node)) or e
