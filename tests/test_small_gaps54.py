@@ -395,4 +395,4 @@ def test_an_invariant_branch_between_loops_says_to_put_it_outside(tmp_path):
                    "  for (j = 0; j < n; j++) {\n    if (*beta == 0.) {\n      for (i = 0; i < m; i++)\n        c[j][i] = 0.;\n"
                    "    } else {\n      for (i = 0; i < m; i++)\n        c[j][i] = *beta * c[j][i];\n    }\n  }\n#pragma endscop\n}\n")
     rc, _, err = run_cli("deps", src)
-    assert rc == 2 and "k.c:6:5: error" in err and "put the `if` outside the loops around it" in err, err
+    assert rc == 2 and "k.c:6:10: error" in err and "put the `if` outside the loops around it" in err, err
