@@ -396,3 +396,21 @@ def test_an_invariant_branch_between_loops_says_to_put_it_outside(tmp_path):
                    "    } else {\n      for (i = 0; i < m; i++)\n        c[j][i] = *beta * c[j][i];\n    }\n  }\n#pragma endscop\n}\n")
     rc, _, err = run_cli("deps", src)
     assert rc == 2 and "k.c:6:10: error" in err and "put the `if` outside the loops around it" in err, err
+
+
+@pytest.mark.parametrize("marker", ["pragma", "chill"])
+def test_the_f2c_cleanup_bound_copied_from_a_local_set_before_the_region(tmp_path, marker):
+    """Probe 98 G4/G5: `i__1 = m;` (m = *n % 4 before the region: the unrolled BLAS cleanup) was
+    refused as written inside the region, and `i__1 = *n;` under a CHiLL annotation too."""
+    begin, end = ("#pragma scop", "#pragma endscop") if marker == "pragma" else \
+        ('/*@ begin CHiLL ( unroll(0,"i__",2) ) @*/', "/*@ end @*/")
+    text = ("typedef int integer;\ntypedef double doublereal;\n"
+            "int cl_(integer *n, doublereal *da, doublereal *dx, doublereal *dy)\n{\n    integer i__1;\n"
+            f"    integer i__, m;\n    --dy;\n    --dx;\n    m = *n % 4;\n{begin}\n    i__1 = m;\n"
+            f"    for (i__ = 1; i__ <= i__1; ++i__) {{\n\tdy[i__] += *da * dx[i__];\n    }}\n{end}\n    return 0;\n}}\n")
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(text)
+    rc, out, err = run_cli("deps", src)
+    assert rc == 0 and "parameters: m" in out, out + err
+    if marker == "pragma":
+        _run_ok(tmp_path, text, "steps:\n  - unroll: {stmt: 0, loop: i__, factor: 2}\n", "-D", "m=7")

@@ -35,7 +35,7 @@ def normalise(ast, region_lines=()) -> dict[str, list[tuple[str, int]]]:
     paired = paired_iterators(ast)
     dereferences_as_subscripts(ast)
     drop_repeated_sets(ast, typedef_words(ast))
-    substituted = substitute_index_temporaries(ast, read_after)
+    substituted = substitute_index_temporaries(ast, read_after, region_lines)
     for fn, gone in paired.items():
         substituted.setdefault(fn, []).extend(gone)
     struct_copies_substituted(ast)

@@ -185,7 +185,7 @@ def _assigned(item, scalars: dict) -> tuple[str, object] | None:
 
 def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs: dict,
                    gone: list, constants_only: bool = False, holds=lambda d, e: True,
-                   changed: set | None = None) -> None:
+                   changed: set | None = None, region_lines=()) -> None:
     """Substitutes the temporaries of one block: a declaration's uses in the rest of the block,
     then the declaration goes; an assignment's uses up to the next statement that writes the
     variable again (NPB's `i = 1; for (m ...) rhs[k][j][i][m] ...; i = 2; ...`), and the
@@ -194,7 +194,7 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs
     names the function writes; a `#pragma scop` region's assignment of other names than those
     (Pluto's `ubp = floord(N-1, 32);`) is taken as a constant's is."""
     items = list(block.block_items or [])
-    scop = _in_scop(items) if changed is not None else set()
+    scop = _in_scop(items, region_lines) if changed is not None else set()
     k = len(items) - 1
     while k >= 0:
         d = items[k]
@@ -202,8 +202,10 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs
             name, expr, end = d.name, d.init, len(items)
         else:
             pair = _assigned(d, scalars)
+            # (in a region, what the rest of the block does not change: f2c's `i__1 = m;` of the
+            # unrolled cleanup, `m = *n % 4;` set before the region)
             if pair is not None and constants_only and not _constant(pair[1]) \
-                    and (k not in scop or _names_read(pair[1]) & changed):
+                    and (k not in scop or _names_read(pair[1]) & changed & written_names(items[k + 1:])):
                 pair = None
             if pair is None:
                 k -= 1
@@ -258,13 +260,16 @@ def _int_scalars(fdef: c_ast.FuncDef, typedefs: dict) -> dict:
             and _is_int_type(d, typedefs) and "volatile" not in (d.quals or ()) and "static" not in (d.storage or ())}
 
 
-def _in_scop(items) -> set[int]:
-    """The positions of `items` between a `#pragma scop` and its `#pragma endscop`."""
+def _in_scop(items, region_lines=()) -> set[int]:
+    """The positions of `items` between a `#pragma scop` and its `#pragma endscop`, or on the
+    lines of a marked region (a CHiLL or Orio annotation's)."""
     out, inside = set(), False
     for k, it in enumerate(items):
         if isinstance(it, c_ast.Pragma) and it.string.split()[:1] in (["scop"], ["endscop"]):
             inside = it.string.split()[0] == "scop"
         elif inside:
+            out.add(k)
+        elif it.coord is not None and any(a <= it.coord.line <= b for a, b in region_lines):
             out.add(k)
     return out
 
@@ -391,7 +396,7 @@ def _line(node) -> int:
     return c.line if c is not None and c.file == MAIN and c.line else 0
 
 
-def substitute_index_temporaries(ast, read_after=None) -> dict[str, list[tuple[str, int]]]:
+def substitute_index_temporaries(ast, read_after=None, region_lines=()) -> dict[str, list[tuple[str, int]]]:
     """Rewrites, in place, the subscript temporaries of every loop body of the file (see the
     module docstring), and the pointer locals that only name a part of an array; inner bodies
     first, so a temporary built from another one (`idx = row_i + j`) has its uses rewritten
@@ -412,7 +417,8 @@ def substitute_index_temporaries(ast, read_after=None) -> dict[str, list[tuple[s
         # what the function never changes (Pluto's `ubp = floord(N-1, 32);` before its loop)
         changed = written_names([fdef.body])
         for b in _loop_blocks(fdef.body, outside=True):
-            _rewrite_block(b, scalars, sources, typedefs, gone, constants_only=True, holds=holds, changed=changed)
+            _rewrite_block(b, scalars, sources, typedefs, gone, constants_only=True, holds=holds, changed=changed,
+                           region_lines=region_lines)
         for name in {d.lvalue.name for _, d in sources}:
             if name not in (read_after or {}).get(fdef.decl.name, ()) and not _reads_left(fdef.body, name, sources):
                 for block, d in sources:
