@@ -414,3 +414,12 @@ def test_the_f2c_cleanup_bound_copied_from_a_local_set_before_the_region(tmp_pat
     assert rc == 0 and "parameters: m" in out, out + err
     if marker == "pragma":
         _run_ok(tmp_path, text, "steps:\n  - unroll: {stmt: 0, loop: i__, factor: 2}\n", "-D", "m=7")
+
+
+def test_a_loop_continued_after_a_loop_with_a_comma_list(tmp_path):
+    """Probe 102 G1: SHA-256's schedule, `for (i = 0, j = 0; i < 16; ++i, j += 4)` then
+    `for ( ; i < 64; ++i)`: the second loop's start was not found."""
+    _run_ok(tmp_path, "void f(unsigned int *m, const unsigned char *data)\n{\n\tunsigned int i, j;\n#pragma scop\n"
+            "\tfor (i = 0, j = 0; i < 16; ++i, j += 4)\n\t\tm[i] = data[j];\n\tfor ( ; i < 64; ++i)\n"
+            "\t\tm[i] = m[i - 2] + m[i - 16];\n#pragma endscop\n}\n",
+            "steps:\n  - unroll: {stmt: 1, loop: i, factor: 4}\n")

@@ -17,9 +17,16 @@ from pycparser import c_ast
 from looptx.frontend.symbols import all_nodes
 
 
-def _iterator_step(node: c_ast.For) -> tuple[str, int] | None:
-    """(iterator, constant positive step) of `for (; i < U; i++ / i += s / i = i + s)`."""
-    n = node.next
+def _iterator_step(node: c_ast.For, it: str | None = None) -> tuple[str, int] | None:
+    """(iterator, constant positive step) of `for (; i < U; i++ / i += s / i = i + s)`; of
+    `it` in a comma list (SHA-256's `for (i = 0, j = 0; i < 16; ++i, j += 4)`)."""
+    if isinstance(node.next, c_ast.ExprList) and it is not None:
+        steps = [_step_of(e) for e in node.next.exprs]
+        return next((s for s in steps if s is not None and s[0] == it), None)
+    return _step_of(node.next)
+
+
+def _step_of(n) -> tuple[str, int] | None:
     if isinstance(n, c_ast.UnaryOp) and n.op in ("p++", "++") and isinstance(n.expr, c_ast.ID):
         return n.expr.name, 1
     if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
@@ -69,13 +76,16 @@ def _start(node: c_ast.For, it: str) -> c_ast.Node | None:
         return init.rvalue
     if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].name == it:
         return init.decls[0].init
+    if isinstance(init, c_ast.ExprList):
+        return next((e.rvalue for e in init.exprs if isinstance(e, c_ast.Assignment) and e.op == "="
+                     and isinstance(e.lvalue, c_ast.ID) and e.lvalue.name == it), None)
     return None
 
 
 def _end_value(prev: c_ast.For, it: str) -> c_ast.Node | None:
     """The value loop `prev` (over `it`) leaves in it, as C: `L + max(0, U - L + s - 1) / s * s`
     (`max(L, U)` for a step of 1)."""
-    got = _iterator_step(prev)
+    got = _iterator_step(prev, it)
     low = _start(prev, it)
     if got is None or got[0] != it or low is None or _writes(prev.stmt, it):
         return None
