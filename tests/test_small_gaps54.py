@@ -423,3 +423,14 @@ def test_a_loop_continued_after_a_loop_with_a_comma_list(tmp_path):
             "\tfor (i = 0, j = 0; i < 16; ++i, j += 4)\n\t\tm[i] = data[j];\n\tfor ( ; i < 64; ++i)\n"
             "\t\tm[i] = m[i - 2] + m[i - 16];\n#pragma endscop\n}\n",
             "steps:\n  - unroll: {stmt: 1, loop: i, factor: 4}\n")
+
+
+@pytest.mark.parametrize("ref,decl", [("((double (*)[16])p)[i][j]", "double (*v)[16] = (double (*)[16]) p;"),
+                                      ("((double *)p)[i * 16 + j]", "double *v = (double *) p;")])
+def test_an_array_indexed_through_a_cast_says_how_to_name_the_view(tmp_path, ref, decl):
+    """Probe 99 G14: a cast indexed in the region got 'index a named array'."""
+    src = tmp_path / "k.c"
+    src.write_text("void kern(int n, void *p)\n{\n  int i, j;\n#pragma scop\n  for (i = 0; i < n; i++)\n"
+                   f"    for (j = 0; j < 16; j++)\n      {ref} = 1.0;\n#pragma endscop\n}}\n")
+    rc, _, err = run_cli("deps", src)
+    assert rc == 2 and "an array indexed through a cast" in err and f"`{decl}`" in err, err

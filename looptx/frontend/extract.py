@@ -460,6 +460,22 @@ class Extractor:
         if not isinstance(base, c_ast.ID):
             if isinstance(base, c_ast.StructRef):
                 raise self.error(base, "struct member access is not supported", "copy the data into an array")
+            cast = base
+            while isinstance(cast, c_ast.ArrayRef):
+                cast = cast.name
+            if isinstance(cast, c_ast.Cast):
+                # `((double (*)[16])p)[i][j]`: a view the function can name before the region
+                text = c_text(cast)
+                depth, close = 0, 0
+                for k, ch in enumerate(text):
+                    depth += (ch == "(") - (ch == ")")
+                    if depth == 0:
+                        close = k
+                        break
+                typ = text[1:close].strip()
+                decl = typ.replace("(*)", "(*v)", 1) if "(*)" in typ else f"{typ}v" if typ.endswith("*") else "T *v"
+                raise self.error(base, "an array indexed through a cast",
+                                 f"declare the view before the region, `{decl} = {text};`, and index v")
             raise self.error(base, "unsupported array expression", "index a named array")
         name = base.name
         sym = self.symbol(name)

@@ -266,5 +266,5 @@ def _rows_kept(scop: Scop, raw, path: str, values: dict) -> Scop:
     if found is None:
         return scop
     st = next(r for r in raw if r.id == found.stmt)
-    sizes = "at these sizes" if all(p in dict(scop.fixed) for p in scop.params) else "at every size of interest"
+    sizes = "at these sizes" if scop.fixed else "at every size of interest"
     return replace(scop, row_leaving=replace(found, line=st.line, col=st.col, path=path, sizes=sizes), _cache={})
