@@ -434,3 +434,14 @@ def test_an_array_indexed_through_a_cast_says_how_to_name_the_view(tmp_path, ref
                    f"    for (j = 0; j < 16; j++)\n      {ref} = 1.0;\n#pragma endscop\n}}\n")
     rc, _, err = run_cli("deps", src)
     assert rc == 2 and "an array indexed through a cast" in err and f"`{decl}`" in err, err
+
+
+def test_registers_at_a_loop_that_indexes_the_array_names_the_loops_that_do_not(tmp_path):
+    """Probe 96 G3: the hint said 'a loop that does not index C' without naming one."""
+    src, rec = tmp_path / "mm.c", tmp_path / "r.yaml"
+    src.write_text(MM_VLA)
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n  - tile: {stmt: 0, loop: j, size: 8}\n"
+                   "  - tile: {stmt: 0, loop: k, size: 4}\n  - permute: {stmt: 0, order: [ii, jj, kk, i, j, k]}\n"
+                   "  - registers: {stmt: 0, array: C, at: i}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-D", "p=16")
+    assert rc == 2 and "promote at a loop that does not index C: kk, k" in err, err

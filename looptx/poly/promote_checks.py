@@ -115,6 +115,18 @@ def _invariant(v: Variant, refs: list, pos: int, width: int) -> bool:
     return drop.apply_range(foot).is_subset(per_iter)
 
 
+def _loops_not_indexing(v: Variant, pr: Promotion, access, array: str) -> str:
+    """The hint: the loops around the statement whose iterations all reuse the elements
+    (Volkov's `registers C at kk` after an unroll_jam of i)."""
+    import re
+    s = v.scop.statements[pr.stmt]
+    used = {w for x in access.index for w in re.findall(r"[A-Za-z_]\w*", x)} & set(s.iterators)
+    piece = next((q for q in v.pieces if q.stmt == pr.stmt), None)
+    names = [d.name for d in (piece.loops if piece is not None else ())
+             if not d.hidden and not ({w for w in re.findall(r"[A-Za-z_]\w*", d.expr)} & used)]
+    return f"promote at a loop that does not index {array}" + (f": {', '.join(map(to_user, names))}" if names else "")
+
+
 def invariant_refs(v: Variant, pr: Promotion, refs: list, pos: int, width: int, name: str) -> list:
     """registers: the references whose elements every iteration of L reuses.  Those that vary
     with L (BT's `rhs[i+1][j][p]` next to the accumulator `rhs[i][j][m]`, at p) stay in memory,
@@ -127,7 +139,7 @@ def invariant_refs(v: Variant, pr: Promotion, refs: list, pos: int, width: int, 
     array = to_user(refs[0][1].array)
     if not kept:
         raise pr.error(f"'{array}' varies with loop '{to_user(name)}': registers keep data that every "
-                       f"iteration of '{to_user(name)}' reuses", hint=f"promote at a loop that does not index {array}")
+                       f"iteration of '{to_user(name)}' reuses", hint=_loops_not_indexing(v, pr, refs[0][1], array))
     shown = ", ".join(dict.fromkeys(_spelled(r[1]) for r in varying))
     if any(r[1].kind == "write" for r in refs):
         inside = kept[0][3]
