@@ -445,3 +445,17 @@ def test_registers_at_a_loop_that_indexes_the_array_names_the_loops_that_do_not(
                    "  - registers: {stmt: 0, array: C, at: i}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec, "-D", "p=16")
     assert rc == 2 and "promote at a loop that does not index C: kk, k" in err, err
+
+
+def test_the_shift_a_refused_fuse_suggests_is_on_the_loop_nearest_the_fused_one(tmp_path):
+    """Probe 100 G4: the hint shifted the channel loop by 1 (a whole channel of the producer
+    ahead), where `y` by 2 keeps producer and consumer two rows apart."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void f(int C, int H, int W, float in[C][H + 2][W], float bx[C][H + 2][W], float out[C][H][W])\n{\n"
+                   "  int c, y, x;\n#pragma scop\n  for (c = 0; c < C; c++)\n    for (y = 0; y < H + 2; y++)\n"
+                   "      for (x = 0; x < W; x++)\n        bx[c][y][x] = 2.0f * in[c][y][x];\n"
+                   "  for (c = 0; c < C; c++)\n    for (y = 0; y < H; y++)\n      for (x = 0; x < W; x++)\n"
+                   "        out[c][y][x] = bx[c][y][x] + bx[c][y + 1][x] + bx[c][y + 2][x];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - fuse: {stmts: [0, 1], loop: x}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "the statements fuse after 'shift: {stmt: 1, loop: y, by: 2}' before this step" in err, err

@@ -94,9 +94,17 @@ def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, i
             names = names[:names.index(name) + 1][-MAX_SHIFTED_LOOPS:]
         except (LooptxError, ValueError):
             return None
-        # then the fused loop alone by more: a radius-5..16 stencil pair (Devito's space orders)
-        tries = sorted(itertools.product(range(MAX_SHIFT + 1), repeat=len(names)), key=lambda a: (sum(a), a[::-1])) \
-            + [(0,) * (len(names) - 1) + (by,) for by in range(MAX_SHIFT + 1, MAX_LONE_SHIFT + 1)]
+        # the loops nearest the fused one first: a shift of an outer loop (an image pipeline's
+        # channel `c` by 1) fuses too, but runs a whole row or plane of the producer ahead, where
+        # `y` by 4 keeps producer and consumer a few rows apart; the fused loop alone also by
+        # more (a radius-5..16 stencil pair, Devito's space orders)
+        def outermost(a):
+            return next((j for j, x in enumerate(a) if x), len(a))
+        tries = sorted(itertools.product(range(MAX_SHIFT + 1), repeat=len(names)),
+                       key=lambda a: (-outermost(a), sum(a), a[::-1]))
+        lone = [(0,) * (len(names) - 1) + (by,) for by in range(MAX_SHIFT + 1, MAX_LONE_SHIFT + 1)]
+        k_lone = next((j for j, a in enumerate(tries) if outermost(a) < len(names) - 1), len(tries))
+        tries = tries[:k_lone] + lone + tries[k_lone:]
         for amounts in tries:
             try:
                 moved = v
