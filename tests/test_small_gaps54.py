@@ -459,3 +459,11 @@ def test_the_shift_a_refused_fuse_suggests_is_on_the_loop_nearest_the_fused_one(
     rec.write_text("steps:\n  - fuse: {stmts: [0, 1], loop: x}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "the statements fuse after 'shift: {stmt: 1, loop: y, by: 2}' before this step" in err, err
+
+
+def test_f2c_do_loop_of_a_variable_step_given_by_define(tmp_path):
+    """Probe 98 G6: f2c's `for (j = 1; i__2 < 0 ? j >= i__1 : j <= i__1; j += i__2)` (DO with a
+    step): with the step given, its sign picks the bound."""
+    _run_ok(tmp_path, "void scal(int *n, int *nb, double *x)\n{\n  int i__1, i__2, j;\n  --x;\n#pragma scop\n"
+            "  i__1 = *n;\n  i__2 = *nb;\n  for (j = 1; i__2 < 0 ? j >= i__1 : j <= i__1; j += i__2)\n    x[j] = 2. * x[j];\n"
+            "#pragma endscop\n}\n", "steps:\n  - unroll: {stmt: 0, loop: j, factor: 2}\n", "-D", "nb__0=3", "-D", "n__0=20")

@@ -236,7 +236,7 @@ def loop_condition(ex, node: c_ast.For, it: str, step: int) -> list[str]:
     cond = node.cond
     if cond is None:
         raise ex.error(node, f"the loop over '{it}' has no condition", "add an upper bound")
-    conjuncts = chain_operands(cond, "&&")
+    conjuncts = [_step_sign_folded(c, node, step) for c in chain_operands(cond, "&&")]
     out = []
     for c in conjuncts:
         if isinstance(c, (c_ast.ID, c_ast.BinaryOp)) and not (isinstance(c, c_ast.BinaryOp) and c.op in _TESTS):
@@ -257,6 +257,23 @@ def loop_condition(ex, node: c_ast.For, it: str, step: int) -> list[str]:
             op = ("<" if step > 0 else ">") if on_left else (">" if step > 0 else "<")
         out.append(f"({a}) {op} ({b})")
     return out
+
+
+def _step_sign_folded(c, node: c_ast.For, step: int):
+    """f2c's DO loop of a variable step, `for (j = 1; i__2 < 0 ? j >= i__1 : j <= i__1; j += i__2)`:
+    with the step's value known (-D), the test on its sign picks one bound."""
+    nxt = node.next
+    if not (isinstance(c, c_ast.TernaryOp) and isinstance(c.cond, c_ast.BinaryOp) and isinstance(nxt, c_ast.Assignment)
+            and nxt.op in ("+=", "-=") and c.cond.op in ("<", "<=", ">", ">=")):
+        return c
+    by = c_text(nxt.rvalue)
+    left, right = c_text(c.cond.left), c_text(c.cond.right)
+    if {left, right} != {by, "0"} or step == 0:
+        return c
+    value = step if nxt.op == "+=" else -step
+    a, b = (value, 0) if left == by else (0, value)
+    holds = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[c.cond.op]
+    return c.iftrue if holds else c.iffalse
 
 
 def iterator_type(ex, init, it: str) -> str:
