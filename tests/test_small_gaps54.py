@@ -467,3 +467,14 @@ def test_f2c_do_loop_of_a_variable_step_given_by_define(tmp_path):
     _run_ok(tmp_path, "void scal(int *n, int *nb, double *x)\n{\n  int i__1, i__2, j;\n  --x;\n#pragma scop\n"
             "  i__1 = *n;\n  i__2 = *nb;\n  for (j = 1; i__2 < 0 ? j >= i__1 : j <= i__1; j += i__2)\n    x[j] = 2. * x[j];\n"
             "#pragma endscop\n}\n", "steps:\n  - unroll: {stmt: 0, loop: j, factor: 2}\n", "-D", "nb__0=3", "-D", "n__0=20")
+
+
+def test_a_bound_copied_from_array_data_gets_the_ell_hint(tmp_path):
+    """Probe 102 G4: miniMD's `const int numneighs = numneigh[i];` as a bound said only that it
+    was written in the region."""
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, const int *numneigh, const int *neighs, const double *x, double *f)\n{\n  int i, k;\n"
+                   "#pragma scop\n  for (i = 0; i < n; i++) {\n    const int numneighs = numneigh[i];\n"
+                   "    for (k = 0; k < numneighs; k++)\n      f[i] += x[neighs[i * 64 + k]];\n  }\n#pragma endscop\n}\n")
+    rc, _, err = run_cli("deps", src)
+    assert rc == 2 and "'numneighs' is set from array data: a loop bounded by array data" in err, err

@@ -8,7 +8,6 @@ position in the original program (the 2d+1 schedule).
 from __future__ import annotations
 
 import copy
-import dataclasses
 from typing import Callable
 
 from pycparser import c_ast
@@ -20,6 +19,7 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
+from looptx.frontend.hints import cast_view_hint, user_numbers_first, written_bound_hint
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
 from looptx.frontend.exitvalues import exit_value, finished, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, masked_bound, through_index, write_of
@@ -140,15 +140,7 @@ class Extractor:
         if name in self.exits:
             raise NonAffine(node, stale_read(self, node, name).what, f"write the value '{name}' holds there instead")
         if name in self.written:
-            loop = self._set_before_loops(name)
-            hint = "only loop iterators and unchanged sizes may appear there"
-            if any(v is None for v in self.assigned.get(name, ())):     # miniAMR's pack: `l++;`
-                hint = (f"'{name}' counts as the loops run: write its value from the loop counters instead "
-                        f"(where it starts plus the iterations before this one, e.g. {name}0 + (i*NJ + j)*NK + k)")
-            if loop is not None:
-                hint = (f"the region sets '{name}' before its first loop: mark the loops from line "
-                        f"{self.where(loop)[0]} on as the region (#pragma scop ... #pragma endscop), "
-                        f"and '{name}' is a size they read")
+            hint = written_bound_hint(name, self.assigned.get(name, ()), self._set_before_loops(name), self.where)
             raise NonAffine(node, f"non-affine: '{name}' is written inside the region and used in "
                                   "an index or bound", hint)
         self._param(name)
@@ -221,19 +213,7 @@ class Extractor:
         for it in items:
             self.prescan(it)
         self.block(items)
-        return self._user_numbers_first(self.stmts)
-
-    def _user_numbers_first(self, stmts: list[RawStmt]) -> list[RawStmt]:
-        """The statements the front end writes (a condition taken before a branch changes what it
-        reads, ifconvert.py) are numbered after the user's: the contract numbers the assignments
-        of the source in textual order, and a recipe is written from the source.  Their place
-        in the schedule is their own."""
-        taken = [st for st in stmts if isinstance(st.body.lhs, ir.Ref) and not st.body.lhs.index
-                 and st.body.lhs.array in self.taken_conditions]
-        if not taken:
-            return stmts
-        ordered = [st for st in stmts if st not in taken] + taken
-        return [dataclasses.replace(st, id=k) for k, st in enumerate(ordered)]
+        return user_numbers_first(self.stmts, self.taken_conditions)
 
     def _set_before_loops(self, name: str):
         """The region's first loop when `name` is written only before it (a --function region
@@ -464,18 +444,7 @@ class Extractor:
             while isinstance(cast, c_ast.ArrayRef):
                 cast = cast.name
             if isinstance(cast, c_ast.Cast):
-                # `((double (*)[16])p)[i][j]`: a view the function can name before the region
-                text = c_text(cast)
-                depth, close = 0, 0
-                for k, ch in enumerate(text):
-                    depth += (ch == "(") - (ch == ")")
-                    if depth == 0:
-                        close = k
-                        break
-                typ = text[1:close].strip()
-                decl = typ.replace("(*)", "(*v)", 1) if "(*)" in typ else f"{typ}v" if typ.endswith("*") else "T *v"
-                raise self.error(base, "an array indexed through a cast",
-                                 f"declare the view before the region, `{decl} = {text};`, and index v")
+                raise self.error(base, "an array indexed through a cast", cast_view_hint(cast))
             raise self.error(base, "unsupported array expression", "index a named array")
         name = base.name
         sym = self.symbol(name)

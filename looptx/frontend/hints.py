@@ -1,0 +1,54 @@
+"""Hints and renumbering the extractor (extract.py) gives, kept apart to keep it short."""
+from __future__ import annotations
+
+import dataclasses
+
+from pycparser import c_ast
+
+from looptx import ir
+from looptx.frontend.gathered import data_bound_hint
+from looptx.frontend.symbols import all_nodes, c_text
+
+
+def user_numbers_first(stmts: list, taken: set[str]) -> list:
+    """The statements the front end writes (a condition taken before a branch changes what it
+    reads, ifconvert.py) are numbered after the user's: the contract numbers the assignments
+    of the source in textual order, and a recipe is written from the source.  Their place
+    in the schedule is their own."""
+    mine = [st for st in stmts if isinstance(st.body.lhs, ir.Ref) and not st.body.lhs.index
+            and st.body.lhs.array in taken]
+    if not mine:
+        return stmts
+    ordered = [st for st in stmts if st not in mine] + mine
+    return [dataclasses.replace(st, id=k) for k, st in enumerate(ordered)]
+
+
+def cast_view_hint(cast: c_ast.Cast) -> str:
+    """`((double (*)[16])p)[i][j]`: a view the function can name before the region."""
+    text = c_text(cast)
+    depth, close = 0, 0
+    for k, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            close = k
+            break
+    typ = text[1:close].strip()
+    decl = typ.replace("(*)", "(*v)", 1) if "(*)" in typ else f"{typ}v" if typ.endswith("*") else "T *v"
+    return f"declare the view before the region, `{decl} = {text};`, and index v"
+
+
+def written_bound_hint(name: str, values, loop, where) -> str:
+    """What to do about a bound or subscript that reads a variable the region writes."""
+    hint = "only loop iterators and unchanged sizes may appear there"
+    if any(v is None for v in values):     # miniAMR's pack: `l++;`
+        hint = (f"'{name}' counts as the loops run: write its value from the loop counters instead "
+                f"(where it starts plus the iterations before this one, e.g. {name}0 + (i*NJ + j)*NK + k)")
+    if values and all(v is not None and any(isinstance(n, c_ast.ArrayRef) or isinstance(n, c_ast.UnaryOp)
+                                            and n.op == "*" for n in all_nodes(v)) for v in values):
+        # miniMD's `const int numneighs = numneigh[i];` then `k < numneighs`
+        hint = f"'{name}' is set from array data: " + data_bound_hint("k")
+    if loop is not None:
+        hint = (f"the region sets '{name}' before its first loop: mark the loops from line "
+                f"{where(loop)[0]} on as the region (#pragma scop ... #pragma endscop), "
+                f"and '{name}' is a size they read")
+    return hint
