@@ -478,3 +478,19 @@ def test_a_bound_copied_from_array_data_gets_the_ell_hint(tmp_path):
                    "    for (k = 0; k < numneighs; k++)\n      f[i] += x[neighs[i * 64 + k]];\n  }\n#pragma endscop\n}\n")
     rc, _, err = run_cli("deps", src)
     assert rc == 2 and "'numneighs' is set from array data: a loop bounded by array data" in err, err
+
+
+def test_the_region_as_written_keeps_the_nests_own_parallel_pragma(tmp_path):
+    """Probe 102 G7: the branch that runs the region as written (here where ldc < N) lost the
+    `#pragma omp parallel for` the nest had, which moved into the transformed branch."""
+    src, rec = tmp_path / "g.c", tmp_path / "r.yaml"
+    src.write_text("void gemm_nn(int M, int N, int K, float ALPHA, float *A, int lda, float *B, int ldb, float *C, int ldc)\n"
+                   "{\n    int i,j,k;\n    #pragma omp parallel for\n    for(i = 0; i < M; ++i){\n"
+                   "        for(k = 0; k < K; ++k){\n            register float A_PART = ALPHA*A[i*lda+k];\n"
+                   "            for(j = 0; j < N; ++j){\n                C[i*ldc+j] += A_PART*B[k*ldb+j];\n"
+                   "            }\n        }\n    }\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 1, loop: j, factor: 4}\n")
+    rc, out, err = run_cli("transform", src, "--function", "gemm_nn", "--recipe", rec)
+    assert rc == 0, err
+    fallback = out.split("} else {", 1)[1]
+    assert "#pragma omp parallel for\n" in fallback and "parallel for private(j, k, A_PART)" in out, out

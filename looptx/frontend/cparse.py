@@ -33,7 +33,7 @@ from looptx.frontend.purefuncs import (helper_definitions, index_helpers, inline
 from looptx.frontend.names import forget_records, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import file_enums, region_constants
-from looptx.frontend.omp_team import team_statements, team_worksharing
+from looptx.frontend.omp_team import leading_pragma, team_statements, team_worksharing
 from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, prune_deep, syntax_error,
                                     too_deep, unlabelled)
 from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
@@ -454,6 +454,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     fallback = as_written(rows.items, set(after), rows.spellings, top_pragmas) \
                         if scop.runtime_facts or scop.row_leaving is not None or r.tuning is not None and implied \
                         else None
+                    if fallback and team_kind == "parallel":
+                        # the nest's own `#pragma omp parallel for`, which moved into the output
+                        fallback = tuple(leading_pragma(blanked, r)) + fallback
                     if scop.runtime_facts and fallback is None:
                         note_once(path, start_pos[0], "the output cannot run the region as written where the sizes break "
                                   "the facts above (an array the code after the region reads is declared in it with an "

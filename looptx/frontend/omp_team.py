@@ -112,6 +112,20 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
     return "team", tuple(sorted(shared.items())), ""
 
 
+def leading_pragma(text: str, region) -> list[str]:
+    """The lines of the `#pragma omp parallel for` right before a region that team_worksharing
+    found the nest's own (kind 'parallel'), with an `#ifndef` around it (HPCG's), as written:
+    the region as written, which the output runs where the sizes break its facts, has them."""
+    before = text[:region.outer[0]].rstrip()
+    start, last = _last_line(before)
+    lines = [last.strip()]
+    if re.match(r"\s*#\s*endif\b", last):
+        inner_start, inner = _last_line(before[:start].rstrip())
+        _, cond = _last_line(before[:inner_start].rstrip())
+        lines = [cond.strip(), inner.strip(), last.strip()]
+    return lines if any(_LEADING.match(x) for x in lines) else []
+
+
 def _last_line(before: str) -> tuple[int, str]:
     """(offset, text) of the last line of `before`, with the lines it continues (`\\` at
     their ends: offload pragmas with long map clauses) joined to it."""
