@@ -494,3 +494,18 @@ def test_the_region_as_written_keeps_the_nests_own_parallel_pragma(tmp_path):
     assert rc == 0, err
     fallback = out.split("} else {", 1)[1]
     assert "#pragma omp parallel for\n" in fallback and "parallel for private(j, k, A_PART)" in out, out
+
+
+def test_rows_left_of_four_dimensional_symbolic_arrays(tmp_path):
+    """The rows-left analysis composed the moves of every dimension into a closure, which for
+    NPB-style `u[nz][ny][nx][5]` did not finish; one pass, innermost dimension first."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void k(int nx, int ny, int nz, double u[nz][ny][nx][5], double r[nz][ny][nx][5], double f[nz][ny][nx][5])\n"
+                   "{\n  int i, j, kk, m;\n#pragma scop\n  for (kk = 1; kk < nz; kk++)\n    for (j = 1; j < ny; j++)\n"
+                   "      for (i = 1; i < nx; i++)\n        for (m = 0; m < 5; m++) {\n"
+                   "          r[kk][j][i][m] = u[kk][j][i + 1][m] - u[kk][j][i - 1][m] + u[kk][j + 1][i][m] + u[kk - 1][j][i][m];\n"
+                   "          f[kk][j][i][m] = r[kk][j][i][m] + f[kk][j][i + 1][m] + f[kk + 1][j][i][m];\n"
+                   "        }\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - permute: {stmt: 0, order: [i, j, kk, m]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "else" not in out, err

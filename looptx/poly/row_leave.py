@@ -118,21 +118,20 @@ def _canonical(prefix: str, name: str, dims) -> tuple[isl.Map, bool]:
         lin = lambda v: " + ".join(f"{strides[k]} * {v[k]}" for k in range(n))   # noqa: E731
         return isl.Map(f"{prefix}{{ {name}[{', '.join(xs)}] -> {name}[{', '.join(ys)}] : "
                        f"{lin(xs)} = {lin(ys)} and {inside} }}"), True
-    ident = isl.Map(f"{prefix}{{ {name}[{', '.join(xs)}] -> {name}[{', '.join(xs)}] }}")
-    steps = None
-    for k in range(1, n):
+    # dimension by dimension, the innermost first, each carrying into the one before it (a
+    # carry may push that one out: `a[i][3][k + 1]` of `a[8][4][8]` is `a[i][4][0]`, then
+    # `a[i + 1][0][0]`); one pass, not a closure, keeps the pieces few (5 per dimension)
+    canon = None
+    for k in range(n - 1, 0, -1):
         e = f"({dims[k]})"
+        step = isl.Map(f"{prefix}{{ {name}[{', '.join(xs)}] -> {name}[{', '.join(xs)}] : 0 <= x{k} < {e} }}")
         for d in [d for r in range(1, _ROWS + 1) for d in (r, -r)]:
             moved = [f"{x} + {d}" if j == k - 1 else f"{x} - {d} * {e}" if j == k else x for j, x in enumerate(xs)]
-            m = isl.Map(f"{prefix}{{ {name}[{', '.join(xs)}] -> {name}[{', '.join(moved)}] : "
-                        f"(x{k} < 0 or x{k} >= {e}) and 0 <= x{k} - {d} * {e} < {e} }}")
-            steps = m if steps is None else steps.union(m)
-    # dimension by dimension, the innermost first: each move may push the one before it out
-    reach = ident
-    for _ in range(n - 1):
-        reach = reach.union(reach.apply_range(steps)).coalesce()
+            step = step.union(isl.Map(f"{prefix}{{ {name}[{', '.join(xs)}] -> {name}[{', '.join(moved)}] : "
+                                      f"(x{k} < 0 or x{k} >= {e}) and 0 <= x{k} - {d} * {e} < {e} }}"))
+        canon = step if canon is None else canon.apply_range(step).coalesce()
     ok = isl.Set(f"{prefix}{{ {name}[{', '.join(ys)}] : {inside} }}")
-    return reach.intersect_range(ok), False
+    return canon.intersect_range(ok), False
 
 
 def _leaving(scop: Scop, arr, dims) -> tuple[Leaving, isl.Set, isl.Set | None, bool] | None:
@@ -167,10 +166,12 @@ def _leaving(scop: Scop, arr, dims) -> tuple[Leaving, isl.Set, isl.Set | None, b
     beyond = None if plain is None else \
         plain.intersect(isl.Set(f"{prefix}{{ {tup} : {out_of_row} }}")).params()
     canon, exact = _canonical(prefix, arr.name, dims)
-    # pairs of elements C stores in one place, one of the two written
-    same = canon.apply_range(canon.reverse())
-    same = same.subtract(isl.Map(f"{prefix}{{ {tup} -> {tup} }}"))
-    met = same.intersect_domain(written).intersect_range(reached).params()
+    # pairs of elements C stores in one place, one of the two written: one of them is out of
+    # its row (the maps are kept to the elements the region reaches, which keeps them small)
+    written_canon, reached_canon = canon.intersect_domain(written), canon.intersect_domain(reached)
+    same = canon.intersect_domain(over).apply_range(written_canon.reverse()).union(
+        canon.intersect_domain(over.intersect(written)).apply_range(reached_canon.reverse()))
+    met = same.subtract(isl.Map(f"{prefix}{{ {tup} -> {tup} }}")).params()
     far = over.subtract(canon.domain())
     far_sizes = None if exact or far.is_empty() else far.params()
     bad = met if far_sizes is None else met.union(far_sizes)
