@@ -509,3 +509,18 @@ def test_rows_left_of_four_dimensional_symbolic_arrays(tmp_path):
     rec.write_text("steps:\n  - permute: {stmt: 0, order: [i, j, kk, m]}\n")
     rc, out, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 0 and "else" not in out, err
+
+
+def test_a_condition_temporary_does_not_take_the_next_regions_number(tmp_path):
+    """Probe 103 G2: region 0's condition temporary was S2, and so was region 1's first
+    statement, which no recipe could then address."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void k(int n, double *x, double *y, double *z)\n{\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n"
+                   "    if (x[i] > 1.0) { x[i] = x[i] * 0.5; y[i] += x[i]; }\n#pragma endscop\n  z[0] = 1.0;\n#pragma scop\n"
+                   "  for (i = 0; i < n; i++)\n    z[i] = y[i];\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("deps", src)
+    numbers = [line.split()[0] for line in out.splitlines() if line.lstrip().startswith("S")]
+    assert rc == 0 and numbers == ["S0", "S1", "S2", "S3"], out + err
+    rec.write_text("steps:\n  - reverse: {stmt: 3, loop: i}\n")
+    rc, _, err = run_cli("run", src, "--recipe", rec, "-D", "n=9")
+    assert rc == 0, err

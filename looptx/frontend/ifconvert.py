@@ -54,6 +54,19 @@ def _assignments(node, decls: list | None = None) -> list | None:
     return out
 
 
+def needs_condition_temporary(node: c_ast.If) -> bool:
+    """Whether branch_on_data takes the condition of `node` into a variable of its own (a
+    statement the region numbers after its own): a branch that changes what it reads."""
+    then, other = _assignments(node.iftrue, []), _assignments(node.iffalse, [])
+    if then is None or other is None:
+        return False
+    if len(then) == 1 and len(other) == 1 and then[0].op == "=" and other[0].op == "=" \
+            and c_text(then[0].lvalue) == c_text(other[0].lvalue):
+        return False
+    read = id_names(node.cond)
+    return any(_written(a) in read or _written(a) is None for a in (then + other)[:-1])
+
+
 def _written(a: c_ast.Assignment) -> str | None:
     base = a.lvalue
     while isinstance(base, c_ast.ArrayRef):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from looptx.frontend.ifconvert import needs_condition_temporary
 from looptx.frontend.regions import Region, SourceText
 
 
@@ -24,7 +25,8 @@ def count_statements(funcs, src: SourceText, r: Region, where) -> int:
         if isinstance(node, c_ast.For):
             return count(node.stmt)
         if isinstance(node, c_ast.If):
-            return count(node.iftrue) + (count(node.iffalse) if node.iffalse is not None else 0)
+            return count(node.iftrue) + (count(node.iffalse) if node.iffalse is not None else 0) \
+                + needs_condition_temporary(node)
         return 0
     return sum(count(it) for it in region_items(fdef.body, src, r, where))
 
