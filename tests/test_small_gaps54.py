@@ -524,3 +524,15 @@ def test_a_condition_temporary_does_not_take_the_next_regions_number(tmp_path):
     rec.write_text("steps:\n  - reverse: {stmt: 3, loop: i}\n")
     rc, _, err = run_cli("run", src, "--recipe", rec, "-D", "n=9")
     assert rc == 0, err
+
+
+def test_a_pointer_set_after_the_region_that_a_backward_goto_brings_back(tmp_path):
+    """Probe 103 G1: `q = x; if (--T > 0) goto L;` after the region, with `L:` before it, is a
+    loop: q is x on the second pass, and a reversal computed something else."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void k(int n, int T, double *x, double *y)\n{\n    double *q = y; L: ;\n#pragma scop\n"
+                   "    for (int i = 0; i < n; i++)\n        q[i] = x[i + 1] * 0.5;\n#pragma endscop\n"
+                   "    q = x; if (--T > 0) goto L;\n}\n")
+    rec.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "'q' points into 'x'" in err, err

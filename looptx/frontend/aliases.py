@@ -203,6 +203,11 @@ class _Flow:
         self.inside = {id(n) for it in items for n, _ in _walk(it)}
         self.start = where(items[0])
         around, self.branched = set(), set()
+        # a label before the region that a `goto` after it jumps back to makes a loop too
+        labels = {n.name: where(n) for n, _ in _walk(fdef.body) if isinstance(n, c_ast.Label)}
+        if any(isinstance(n, c_ast.Goto) and labels.get(n.name, self.start) < self.start < where(n)
+               for n, _ in _walk(fdef.body)):
+            around = {id(n) for n, _ in _walk(fdef.body)}
         for n, _ in _walk(fdef.body):
             loop = isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))
             body = {id(x) for x, _ in _walk(n)} - {id(n)}

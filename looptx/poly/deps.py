@@ -231,6 +231,10 @@ def small_point(rel: isl.Map, scop: Scop) -> tuple[tuple[int, ...], tuple[int, .
             # guards, found by fuzzing); any point of the set is still a witness
             w = r.wrap()
         pt = w.sample_point()
+        if pt.is_void():
+            # isl finds no point of a set it could not prove empty (probe 103's unrolled,
+            # reversed step-2 loop): other sizes may give one, else the refusal has no witness
+            continue
         n_in = rel.dim(isl.dim_type.in_)
         vals = [pt.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(w.dim(isl.dim_type.set))]
         return tuple(vals[:n_in]), tuple(vals[n_in:]), sizes
