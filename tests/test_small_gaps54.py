@@ -536,3 +536,25 @@ def test_a_pointer_set_after_the_region_that_a_backward_goto_brings_back(tmp_pat
     rec.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "'q' points into 'x'" in err, err
+
+
+def test_a_rows_left_fact_against_a_known_fact_is_a_refusal(tmp_path):
+    """Probe 103 G7: `known: m >= 16` then a permute was made for m <= 15, checked as the output
+    ran: the transformed code could never run, and nothing said so."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(ROW_OF_16)
+    rec.write_text("steps:\n  - known: {facts: ['m >= 16']}\n  - permute: {stmt: 0, order: [j, i]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "leaves its extent" in err and "step 2 (permute)" in err, err
+
+
+ROW_OF_16 = """void f(int n, int m, double (*a)[16])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++)
+      a[i][j + 1] = a[i][j] * 0.5 + 1.0;
+#pragma endscop
+}
+"""

@@ -67,13 +67,17 @@ def leaving_rows(scop: Scop, values: dict | None = None) -> Leaving | None:
         if found is None:
             continue
         lv, b, u, is_far = found
+        if u is not None:
+            # (an array no row of which is left still says at which sizes the region is
+            # outside it: none of interest for another array's fact)
+            undefined = u if undefined is None else undefined.union(u)
+        if lv is None:
+            continue
         first = first or lv
         views.append((arr.name, dims))
         if is_far:
             far.append(arr.name)
         bad = b if bad is None else bad.union(b)
-        if u is not None:
-            undefined = u if undefined is None else undefined.union(u)
     if first is None:
         return None
     return replace(first, fact=_fact(scop, bad, undefined), views=tuple(views), far=tuple(far))
@@ -134,7 +138,9 @@ def _canonical(prefix: str, name: str, dims) -> tuple[isl.Map, bool]:
     return canon.intersect_range(ok), False
 
 
-def _leaving(scop: Scop, arr, dims) -> tuple[Leaving, isl.Set, isl.Set | None, bool] | None:
+def _leaving(scop: Scop, arr, dims) -> tuple[Leaving | None, isl.Set | None, isl.Set | None, bool] | None:
+    """(what leaves, at which sizes, the sizes of no interest, whether the model does not follow
+    every overrun); what leaves None where nothing does."""
     prefix = scop.prefix
     n = arr.rank
     names = [f"i{k}" for k in range(n)]
@@ -159,7 +165,9 @@ def _leaving(scop: Scop, arr, dims) -> tuple[Leaving, isl.Set, isl.Set | None, b
     out_of_row = " or ".join(f"{names[k]} < 0 or {names[k]} >= ({dims[k]})" for k in range(1, n))
     over = reached.intersect(isl.Set(f"{prefix}{{ {tup} : {out_of_row} }}"))
     if over.is_empty():
-        return None
+        outside = reached.intersect(isl.Set(f"{prefix}{{ {tup} : i0 < 0 or i0 >= ({dims[0]}) }}")).params() \
+            if dims[0] else None
+        return None, None, outside, False
     # sizes at which a subscript that is a loop's iterator alone runs past its extent (PolyBench's
     # `tmp[i][j]` of `tmp[NI][NJ]` to j < nj, at nj > NJ) are a call that breaks the array's
     # declared type (ISO C leaves it undefined), not code that counts on C's layout: not of interest
@@ -186,7 +194,7 @@ def _leaving(scop: Scop, arr, dims) -> tuple[Leaving, isl.Set, isl.Set | None, b
         bad = bad.subtract(beyond)
         undefined = beyond if undefined is None else undefined.union(beyond)
     if bad.is_empty():
-        return None
+        return None, None, undefined, False
     over = over.intersect_params(bad)
     k = next((k for k in range(1, n) if not over.intersect(
         isl.Set(f"{prefix}{{ {tup} : {names[k]} < 0 or {names[k]} >= ({dims[k]}) }}")).is_empty()), 1)
@@ -268,8 +276,8 @@ def rows_kept(v, parallel: bool):
     copied = {getattr(x, "array", None) for x in v.extra} & {name for name, _ in lv.views}
     if pairs.is_empty() or not parallel and not copied and respects(pairs, v.schedule_map()):
         return v
-    if lv.fact is None:
-        return None
+    if lv.fact is None or v.context.intersect(v.scop.params_where([lv.fact])).is_empty():
+        return None             # (a `known` fact against it: the transformed code would never run)
     from dataclasses import replace as _replace
     from looptx.errors import note_once
     from looptx.frontend.fallback import as_c
