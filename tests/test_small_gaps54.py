@@ -253,6 +253,9 @@ def test_rows_left_far_or_by_a_size_or_into_a_copy(tmp_path, subscript, recipe, 
     # probe 99 G8: a copy whose source is set again after the region, or only on one path
     ("  b = a;\n  b++;\n", "  a = c;\n", True),
     ("  b = a;\n  if (n > 3) a = c;\n", "", True),
+    # probe 103 G10: set again on both arms of an if (one arm into a: still an alias)
+    ("  b = a + 1;\n  if (n > 3) b = c; else b = a - 1 + 2 * n;\n", "", True),
+    ("  b = a + 1;\n  if (n > 3) b = c; else b = c + n;\n", "", False),
     # probe 99 G9: through a call, memcpy, or a table of pointers
     ("  b = after(a, 1);\n", "", True),
     ("  { double *t = a + 1; memcpy(&b, &t, sizeof b); }\n", "", True),

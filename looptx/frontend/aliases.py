@@ -97,6 +97,11 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
             _note_origin(origins, name, value, arrays, where)
 
     for n in outside:
+        if isinstance(n, c_ast.If) and flow.always(n):
+            # `if (flag) q = y; else q = z;`: q holds one of the two, not what it held before
+            for name in _set_on_both_arms(n):
+                pointers.pop(name, None)
+                origins.pop(name, None)
         if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl) and n.init is not None:
             sets(n.name, n.init, where(n.init), n)
         elif isinstance(n, c_ast.Decl) and isinstance(n.init, c_ast.InitList) and n.name in arrays:
@@ -182,6 +187,14 @@ def _through_call(value, arrays: dict) -> list[str]:
     if not isinstance(value, c_ast.FuncCall) or value.args is None:
         return []
     return [t for arg in value.args.exprs for t in _named(arg) + _offset_of(arg, arrays)]
+
+
+def _set_on_both_arms(n: c_ast.If) -> set[str]:
+    def top(branch) -> set[str]:
+        items = (branch.block_items or []) if isinstance(branch, c_ast.Compound) else [branch] if branch else []
+        return {it.lvalue.name for it in items if isinstance(it, c_ast.Assignment) and it.op == "="
+                and isinstance(it.lvalue, c_ast.ID)}
+    return top(n.iftrue) & top(n.iffalse) if n.iffalse is not None else set()
 
 
 def _table_entry(value, arrays: dict) -> list[str]:
