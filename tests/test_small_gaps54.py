@@ -561,3 +561,19 @@ ROW_OF_16 = """void f(int n, int m, double (*a)[16])
 #pragma endscop
 }
 """
+
+
+@pytest.mark.parametrize("bound,known,ok", [("4", "", True), ("k", "", False), ("k", ", 'k >= 1'", True)])
+def test_lastprivate_of_a_value_written_in_an_inner_loop_that_always_runs(tmp_path, bound, known, ok):
+    """Probe 103 G9: lastprivate was refused whenever the variable was written in an inner loop,
+    even one of 4 iterations; only an inner loop that may run none leaves an iteration unwritten."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void lp(int n, int k, double A[n][8], double *out)\n{\n    double s = -1.0;\n#pragma scop\n"
+                   f"    for (int i = 0; i < n; i++)\n        for (int j = 0; j < {bound}; j++) {{\n"
+                   "            s = A[i][j] * 2.0;\n            A[i][j] = s;\n        }\n#pragma endscop\n    out[0] = s;\n}\n")
+    rec.write_text(f"steps:\n  - known: {{facts: ['n >= 1'{known}]}}\n"
+                   '  - pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(s)"}\n')
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert (rc == 0) == ok, err
+    if not ok:
+        assert "runs no iteration" in err, err

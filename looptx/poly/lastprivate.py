@@ -72,7 +72,8 @@ def shared_copies(v: Variant, group, c: int, loops: int, text: str) -> set[str]:
         for k in group:
             p = v.pieces[k]
             deeper = [d for d in p.dims[last + 1:] if isinstance(d, LoopDim)]
-            if deeper and any(a.array == var and a.kind == "write" for a in scop.statements[p.stmt].accesses):
+            if deeper and any(a.array == var and a.kind == "write" for a in scop.statements[p.stmt].accesses) \
+                    and not _inner_loops_always_run(v, k, last):
                 s = scop.statements[p.stmt]
                 raise refuse(f"S{s.id} (line {s.line}) writes it inside loop '{to_user(deeper[0].name)}', and an "
                              f"iteration in which '{to_user(deeper[0].name)}' runs no iteration writes nothing")
@@ -158,6 +159,18 @@ def _idle(v: Variant, group, c: int, inside: isl.UnionMap, width: int) -> tuple[
             inner = text[text.index("{") + 1:text.rindex("}")].strip()
             fact = to_user(inner[1:].strip()) if inner.startswith(":") and inner[1:].strip() else None
     return (f"at some sizes (with {', '.join(sizes)})" if sizes else "at some iterations of the loops around it"), fact
+
+
+def _inner_loops_always_run(v: Variant, k: int, last: int) -> bool:
+    """Whether the loops inside the lastprivate loop (at schedule position `last`) around piece
+    k's statement run at least once in every iteration of it, as the source bounds them (`j < 4`,
+    a tile's point loop): each iteration then writes the variable."""
+    p = v.pieces[k]
+    around = [d for d in p.dims[:last + 1] if isinstance(d, LoopDim)]
+    if any(d.hidden or d.factor for d in p.dims[last + 1:] if isinstance(d, LoopDim)):
+        return False
+    idle, _ = _idle_as_written(v, [k], around)
+    return idle is not None and idle.is_empty()
 
 
 def _idle_as_written(v: Variant, group, around) -> tuple[isl.Set | None, isl.Set | None]:
