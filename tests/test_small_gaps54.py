@@ -577,3 +577,13 @@ def test_lastprivate_of_a_value_written_in_an_inner_loop_that_always_runs(tmp_pa
     assert (rc == 0) == ok, err
     if not ok:
         assert "runs no iteration" in err, err
+
+
+def test_run_of_a_region_that_reads_past_a_row_at_o3(tmp_path):
+    """Probe 103 G3: `W[i][j][j + 2]` past its extent at j >= 4 (read only, which the model
+    follows) is undefined in ISO C; gcc -O3 cut the original's and the variant's loops at points
+    of their own, and run reported a wrong result for a right transform."""
+    _run_ok(tmp_path, "#define P 6\nvoid ub(int n, int m, double W[n + 1][P][P], double H[n][P])\n{\n#pragma scop\n"
+            "    for (int i = 0; i < n; i++)\n        for (int j = 0; j < m; j++)\n"
+            "            H[i][j] = W[i][j][j + 2] * 0.5;\n#pragma endscop\n}\n",
+            "steps:\n  - unroll: {stmt: 0, loop: i, factor: 5}\n", "-D", "n=8", "-D", "m=6")

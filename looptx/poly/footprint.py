@@ -68,6 +68,17 @@ def row_overrunning_statement(scop: Scop, array: str, values: dict[str, int], ex
     return None
 
 
+def past_extents(scop: Scop, array: str, values: dict[str, int], extents: tuple[int, ...]) -> bool:
+    """Whether the region reaches an element of `array` past its extent in a dimension after
+    the first at the sizes `values` (harmless to the model where nothing meets it, but undefined
+    in ISO C)."""
+    reached = _reached(scop, array, values)
+    if reached is None or reached.is_empty() or reached.dim(isl.dim_type.set) != len(extents):
+        return False
+    return any(reached.dim_min_val(k).to_python() < 0 or reached.dim_max_val(k).to_python() >= extents[k]
+               for k in range(1, len(extents)))
+
+
 def row_overrun(scop: Scop, array: str, values: dict[str, int],
                 extents: tuple[int, ...]) -> tuple[int, int] | None:
     """(dimension, index) of a subscript past its declared extent in a dimension after the

@@ -120,6 +120,9 @@ class RegionSignature:
     values: tuple[tuple[str, int], ...]      # every size known (for reports)
     helpers: tuple[str, ...] = ()            # the file's pure helpers the block calls
     team: bool = False                       # the file runs the region in an OpenMP team
+    # a subscript past a declared extent at these sizes (a read that leaves its row, which
+    # the model follows): undefined in ISO C, and gcc's loop optimisations cut loops on it
+    past_rows: bool = False
 
     @classmethod
     def from_scop(cls, scop, int_macros: Sequence[tuple[str, int]] = (),
@@ -240,9 +243,11 @@ class RegionSignature:
         free_set = set(free)
         # Only names of the program may be #defined into the block: its macros and fixed params.
         constants = {k: v for k, v in {**macros, **fixed}.items() if k not in free_set}
+        past = any(a.kind == "array" and len(a.shape) > 1 and all(d >= 0 for d in a.shape)
+                   and _past_rows(scop, a.name, env, a.shape) for a in args)
         return cls(scop.filename, scop.region, tuple(args),
                    tuple(sorted(constants.items())), tuple(sorted(env.items())), scop.helpers,
-                   bool(scop.team) and scop.team_kind == "team")
+                   bool(scop.team) and scop.team_kind == "team", past)
 
     # -- views ------------------------------------------------------------------------------
     @property
@@ -404,6 +409,11 @@ def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = 
     out = [f"/* looptx region harness: {sig.filename.rsplit('/', 1)[-1]}, region {sig.region} */",
            "#include <math.h>", "#include <stdlib.h>", "#include <stdint.h>", "#include <stddef.h>"]
     # before the sizes' #defines, which could name a helper's parameter
+    if sig.past_rows:
+        # the original and every variant alike: gcc would otherwise take the subscript past its
+        # extent as undefined and cut each loop at a point of its own (a false mismatch)
+        out += ["#if defined(__GNUC__) && !defined(__clang__)",
+                '#pragma GCC optimize ("no-aggressive-loop-optimizations")', "#endif"]
     out += ["static inline " + h for h in sig.helpers]
     # #undef first: the same name may be a macro of the C library (rare, but then the user's
     # file overrode it just the same).
@@ -528,6 +538,11 @@ def _check_within(scop, a, env: dict, shape: tuple[int, ...], where: dict) -> No
                           f"its {int(np.prod(shape))} elements ({a.name}{''.join(f'[{d}]' for d in a.dims)})",
                           hint="give sizes that agree with the array's extents (--define NAME=VALUE); where "
                                "no sizes do, a loop bound of this statement passes the array's end", **where)
+
+
+def _past_rows(scop, name: str, env: dict, shape: tuple[int, ...]) -> bool:
+    from looptx.poly.footprint import past_extents
+    return past_extents(scop, name, {p: int(env[p]) for p in scop.params if p in env}, shape)
 
 
 def _column_of(path: str, line: int, name: str) -> int | None:
