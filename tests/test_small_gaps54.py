@@ -587,3 +587,16 @@ def test_run_of_a_region_that_reads_past_a_row_at_o3(tmp_path):
             "    for (int i = 0; i < n; i++)\n        for (int j = 0; j < m; j++)\n"
             "            H[i][j] = W[i][j][j + 2] * 0.5;\n#pragma endscop\n}\n",
             "steps:\n  - unroll: {stmt: 0, loop: i, factor: 5}\n", "-D", "n=8", "-D", "m=6")
+
+
+def test_an_extent_the_region_does_not_read_is_said_to_be_assumed(tmp_path):
+    """Probe 103 G6 / probe 99 G6: `A[..][m + 3]` with m read nowhere in the region was taken
+    to hold `A[i][j + 1]` (j < n) without a word; with -D m it is checked."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void rl(int n, int m, double A[n + 1][m + 3])\n{\n#pragma scop\n    for (int i = 0; i < n; i++)\n"
+                   "        for (int j = 0; j < n; j++)\n            A[i][j + 1] = A[i][j] * 0.5;\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "the extent m of 'A' is a size the region does not read" in err, err
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "-D", "m=8")
+    assert rc == 0 and "leaves its extent m + 3" in err and "else" in out, err

@@ -261,7 +261,12 @@ def _rows_kept(scop: Scop, raw, path: str, values: dict) -> Scop:
     """The scop with what poly/row_leave finds of subscripts that leave their row onto an
     element the region also reaches: a recipe that would reorder such a pair checks it (the
     code as written, or an order that keeps it, needs no check)."""
-    from looptx.poly.row_leave import leaving_rows
+    from looptx.poly.row_leave import leaving_rows, unread_extents
+    for array, names, stmt in unread_extents(scop, values):
+        st = next(r for r in raw if r.id == stmt)
+        note_once(path, st.line, f"the extent {' and '.join(map(to_user, names))} of '{to_user(array)}' is a size the region "
+                  "does not read: looptx takes the subscripts to stay inside it, as CHiLL takes every extent "
+                  f"(give --define {to_user(names[0])}=VALUE to have rows it leaves checked)", col=st.col)
     found = leaving_rows(scop, values)
     if found is None:
         return scop

@@ -83,6 +83,26 @@ def leaving_rows(scop: Scop, values: dict | None = None) -> Leaving | None:
     return replace(first, fact=_fact(scop, bad, undefined), views=tuple(views), far=tuple(far))
 
 
+def unread_extents(scop: Scop, values: dict | None = None) -> list[tuple[str, list[str], int]]:
+    """(array, the names of its extents the model has no value of, a statement) of each array
+    that a subscript with an offset (`a[i][j + 1]`) reads or writes in such a dimension: whether
+    it leaves its row is not checked."""
+    out = []
+    for arr in _candidates(scop):
+        dims = _extents(scop, arr, values or {})
+        unknown = _unknown(scop, dims)
+        if not unknown:
+            continue
+        k_unknown = [k for k in range(1, arr.rank) if set(re.findall(r"[A-Za-z_]\w*", dims[k])) & set(unknown)]
+        for s in scop.statements:
+            hit = next((a for a in s.accesses if a.array == arr.name and len(a.index) == arr.rank and any(
+                a.index[k].strip() not in s.iterators for k in k_unknown)), None)
+            if hit is not None:
+                out.append((arr.name, unknown, s.id))
+                break
+    return out
+
+
 def _candidates(scop: Scop):
     return [arr for arr in scop.arrays
             if not arr.strides and arr.rank >= 2 and len(arr.dims) == arr.rank and all(arr.dims[1:])]
