@@ -259,13 +259,17 @@ def test_rows_left_far_or_by_a_size_or_into_a_copy(tmp_path, subscript, recipe, 
     # probe 99 G9: through a call, memcpy, or a table of pointers
     ("  b = after(a, 1);\n", "", True),
     ("  { double *t = a + 1; memcpy(&b, &t, sizeof b); }\n", "", True),
-    ("  { double *v[2] = { a, a + 1 }; b = v[1]; }\n", "", True)])
+    ("  { double *v[2] = { a, a + 1 }; b = v[1]; }\n", "", True),
+    # probe 104 G1: a swap through a function of the user's is a swap
+    ("", "  swap_ptr(&a, &b);\n", False)])
 def test_what_a_pointer_holds_at_the_region(tmp_path, before, after, refused):
     loop = "for (int i = 0; i < n - 1; i++)\n      b[i] = a[i + 1] + 1.0;"
-    body = (f"  for (int t = 0; t < 3; t++) {{\n#pragma scop\n    {loop}\n#pragma endscop\n{after}  }}\n" if after.startswith("  {")
+    body = (f"  for (int t = 0; t < 3; t++) {{\n#pragma scop\n    {loop}\n#pragma endscop\n{after}  }}\n"
+            if after.startswith("  {") or "swap_ptr" in after
             else f"{before}#pragma scop\n  {loop}\n#pragma endscop\n{after}")
     src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
     src.write_text("#include <string.h>\nstatic double *after(double *p, int k) { return p + k; }\n"
+                   "static void swap_ptr(double **p, double **q) { double *t = *p; *p = *q; *q = t; }\n"
                    "void kern(int n, double *a, double *b, double *c)\n{\n" + body + "}\n")
     rec.write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec)
@@ -600,3 +604,15 @@ def test_an_extent_the_region_does_not_read_is_said_to_be_assumed(tmp_path):
     assert rc == 0 and "the extent m of 'A' is a size the region does not read" in err, err
     rc, out, err = run_cli("transform", src, "--recipe", rec, "-D", "m=8")
     assert rc == 0 and "leaves its extent m + 3" in err and "else" in out, err
+
+
+@pytest.mark.parametrize("outer", ["if (x[i] < 0.8) continue;\n        ", "if (x[i] > 0.8)\n        "])
+def test_a_branch_that_changes_its_condition_inside_another_data_branch(tmp_path, outer):
+    """Probe 103 G8: the condition of a nested branch that changes what it reads was not taken
+    into a variable of its own, and the whole branch was refused with a wrong reason."""
+    text = ("void f(int n, double *x, double *y, double *z)\n{\n#pragma scop\n    for (int i = 0; i < n; i++) {\n"
+            f"        {outer}if (y[i] > 1.0) {{\n            y[i] = y[i] * 0.5;\n            z[i] += y[i];\n        }}\n"
+            "    }\n#pragma endscop\n}\n")
+    _run_ok(tmp_path, text, "steps:\n  - omp_for: {stmt: 0, loop: i}\n", "-D", "n=9")
+    rc, out, err = run_cli("deps", tmp_path / "k.c")
+    assert rc == 0 and [ln.split()[0] for ln in out.splitlines() if ln.lstrip().startswith("S")] == ["S0", "S1", "S2"], out

@@ -113,17 +113,17 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
             # a plain copy `h = g;` of a pointer nothing else sets
             name = _root(n.lvalue)
             sets(name, n.rvalue, where(n.rvalue), n if isinstance(n.lvalue, c_ast.ID) else None)
-        elif isinstance(n, c_ast.FuncCall):
-            # `memcpy(&b, &t, sizeof b)`: a pointer whose address a call takes may be set to what
-            # the call's other arguments point into
+        elif isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) \
+                and n.name.name in ("memcpy", "memmove", "__builtin_memcpy", "__builtin_memmove"):
+            # `memcpy(&b, &t, sizeof b)`: the pointer copied is what t holds (a swap through a
+            # function of the user's, `swap_ptr(&a, &b)`, is a swap: not followed)
             args = n.args.exprs if n.args is not None else []
-            for k, arg in enumerate(args):
-                if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ID) \
-                        and isinstance(arrays.get(arg.expr.name), c_ast.PtrDecl):
-                    name = arg.expr.name
-                    for other in args[:k] + args[k + 1:]:
-                        for target in _named(other) + _offset_of(other, {a: t for a, t in arrays.items() if a != name}):
-                            pointers.setdefault(name, []).append((target, where(n)))
+            dest = args[0] if args else None
+            if isinstance(dest, c_ast.UnaryOp) and dest.op == "&" and isinstance(dest.expr, c_ast.ID) \
+                    and isinstance(arrays.get(dest.expr.name), c_ast.PtrDecl) and len(args) > 1:
+                name = dest.expr.name
+                for target in _named(args[1]) + _offset_of(args[1], {a: t for a, t in arrays.items() if a != name}):
+                    pointers.setdefault(name, []).append((target, where(n)))
     if not pointers and len(origins) < 2:
         return
     used: dict[str, object] = {}

@@ -23,17 +23,20 @@ from looptx.frontend.purefuncs import PURE_MATH
 CHANGES_CONDITION = "a statement of the branch changes what its condition reads"
 
 
-def _assignments(node, decls: list | None = None) -> list | None:
+def _assignments(node, decls: list | None = None, taken: set | None = None) -> list | None:
     """The branch's statements when they are all assignments (or ++/--), else None.  A
     declaration (LULESH's `Real_t ssc = ...;` in an else) goes to `decls` without its
-    initializer, which is an assignment of the branch."""
+    initializer, which is an assignment of the branch.  `taken`: the names of the variables
+    conditions are taken into (a nested branch that changes what its condition reads)."""
     if node is None:
         return []
     items = (node.block_items or []) if isinstance(node, c_ast.Compound) else [node]
     out = []
     for it in items:
         if isinstance(it, c_ast.If):            # else-if chains, nested branches
-            inner, _ = if_converted(it, decls)
+            inner, why = if_converted(it, decls, taken)
+            if inner is None and why == CHANGES_CONDITION and taken is not None and decls is not None:
+                inner = _condition_taken(it, decls, taken)
             if inner is None:
                 return None
             out += inner
@@ -81,10 +84,28 @@ def _value(a: c_ast.Assignment):
     return c_ast.BinaryOp(a.op[:-1], copy.deepcopy(a.lvalue), a.rvalue, a.coord)
 
 
-def if_converted(node: c_ast.If, decls: list | None = None) -> tuple[list[c_ast.Assignment] | None, str]:
+def _condition_taken(node: c_ast.If, decls: list, taken: set, line=None, col=None) -> list | None:
+    """SHOC MD's `if (r2inv < cutsq) { r2inv = 1.0 / r2inv; ... }`: the condition is taken
+    once, into a variable of its own, before the first statement changes what it reads."""
+    line = line if line is not None else node.coord.line
+    col = col if col is not None else node.coord.column
+    name = f"lx_c{line}_{col}"
+    # two branches of one macro's expansion (PIX_SORT twice on a line) share a place
+    name = next(f"{name}_{k}" for k in range(2, 1000) if f"{name}_{k}" not in taken) if name in taken else name
+    again, _ = if_converted(c_ast.If(c_ast.ID(name, node.coord), node.iftrue, node.iffalse, node.coord), decls, taken)
+    if again is None:
+        return None
+    int_type = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["int"]), node.coord)
+    decls.insert(0, c_ast.Decl(name, [], [], [], [], int_type, None, None, node.coord))
+    taken.add(name)
+    return [c_ast.Assignment("=", c_ast.ID(name, node.coord), node.cond, node.coord)] + again
+
+
+def if_converted(node: c_ast.If, decls: list | None = None,
+                 taken: set | None = None) -> tuple[list[c_ast.Assignment] | None, str]:
     """(the branch as conditional assignments, '') or (None, why it cannot be); `decls`
     collects the branch's declarations (see _assignments)."""
-    then, other = _assignments(node.iftrue, decls), _assignments(node.iffalse, decls)
+    then, other = _assignments(node.iftrue, decls, taken), _assignments(node.iffalse, decls, taken)
     if then is None or other is None:
         return None, "a branch with such a condition may hold only assignments and declarations"
     cond = node.cond
@@ -125,23 +146,10 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
             cond = c_ast.BinaryOp("&&", cond, c, c.coord)
         node = c_ast.If(cond, node.iftrue, None, node.coord)
     decls = []
-    converted, why = if_converted(node, decls)
+    converted, why = if_converted(node, decls, ex.taken_conditions)
     if converted is None and why == CHANGES_CONDITION:
-        # SHOC MD's `if (r2inv < cutsq) { r2inv = 1.0 / r2inv; ... }`: the condition is taken
-        # once, into a variable of its own, before the first statement changes what it reads
-        line, col = ex.where(node)
-        name = f"lx_c{line}_{col}"
-        # two branches of one macro's expansion (PIX_SORT twice on a line) share a place
-        name = next(f"{name}_{k}" for k in range(2, 1000) if f"{name}_{k}" not in ex.taken_conditions) \
-            if name in ex.taken_conditions else name
-        taken = c_ast.If(c_ast.ID(name, node.coord), node.iftrue, node.iffalse, node.coord)
         decls = []
-        again, _ = if_converted(taken, decls)
-        if again is not None:
-            int_type = c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["int"]), node.coord)
-            decls.insert(0, c_ast.Decl(name, [], [], [], [], int_type, None, None, node.coord))
-            converted = [c_ast.Assignment("=", c_ast.ID(name, node.coord), node.cond, node.coord)] + again
-            ex.taken_conditions.add(name)
+        converted = _condition_taken(node, decls, ex.taken_conditions, *ex.where(node))
     if converted is None:
         calls = [n.name.name for n in all_nodes(node) if isinstance(n, c_ast.FuncCall)
                  and isinstance(n.name, c_ast.ID) and n.name.name not in ex.pure
