@@ -616,3 +616,15 @@ def test_a_branch_that_changes_its_condition_inside_another_data_branch(tmp_path
     _run_ok(tmp_path, text, "steps:\n  - omp_for: {stmt: 0, loop: i}\n", "-D", "n=9")
     rc, out, err = run_cli("deps", tmp_path / "k.c")
     assert rc == 0 and [ln.split()[0] for ln in out.splitlines() if ln.lstrip().startswith("S")] == ["S0", "S1", "S2"], out
+
+
+def test_the_cu_host_gives_back_a_bound_temporary_the_code_after_the_region_reads(tmp_path):
+    """Probe 98 G1/G9 on CUDA: `lim = *n - 1;` in the region, `return lim;` after it: the .cu
+    set lim in a one-thread kernel and kept it on the device, so the caller's lim was unset."""
+    src, rec, out = tmp_path / "k.c", tmp_path / "r.yaml", tmp_path / "k.cu"
+    src.write_text("int scale(int *n, double *x)\n{\n  int lim, i;\n#pragma scop\n  lim = *n - 1;\n"
+                   "  for (i = 0; i < lim; i++)\n    x[i] = x[i] * 2.;\n#pragma endscop\n  return lim;\n}\n")
+    rec.write_text("steps:\n  - tile: {stmt: 1, loop: i, size: 32, control: ii}\n"
+                   "  - cuda: {stmt: 1, block: [ii], thread: [i]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-o", out)
+    assert rc == 0 and "int scale_host_status(int n__0, double *__restrict__ x, int *__restrict__ lim)" in out.read_text(), err

@@ -185,7 +185,7 @@ def _assigned(item, scalars: dict) -> tuple[str, object] | None:
 
 def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs: dict,
                    gone: list, constants_only: bool = False, holds=lambda d, e: True,
-                   changed: set | None = None, region_lines=()) -> None:
+                   changed: set | None = None, region_lines=(), read_after=frozenset()) -> None:
     """Substitutes the temporaries of one block: a declaration's uses in the rest of the block,
     then the declaration goes; an assignment's uses up to the next statement that writes the
     variable again (NPB's `i = 1; for (m ...) rhs[k][j][i][m] ...; i = 2; ...`), and the
@@ -213,6 +213,10 @@ def _rewrite_block(block: c_ast.Compound, scalars: dict, sources: list, typedefs
             name, expr = pair
             end = next((j for j in range(k + 1, len(items)) if name in written_names([items[j]])), len(items))
         rest = items[k + 1:end]
+        if name in read_after and k in scop:
+            # the code after the region reads the value (printed as written): its reads stay,
+            # so that what the region leaves in the variable is seen to be read after it
+            rest = [it for j, it in enumerate(items[k + 1:end], k + 1) if j in scop]
         if name in index_names(rest) and not ((id_names(expr) | {name}) & written_names(rest)) \
                 and holds(d if isinstance(d, c_ast.Decl) else scalars[name], expr):
             sub = _Substitute(name, expr)
@@ -418,7 +422,7 @@ def substitute_index_temporaries(ast, read_after=None, region_lines=()) -> dict[
         changed = written_names([fdef.body])
         for b in _loop_blocks(fdef.body, outside=True):
             _rewrite_block(b, scalars, sources, typedefs, gone, constants_only=True, holds=holds, changed=changed,
-                           region_lines=region_lines)
+                           region_lines=region_lines, read_after=(read_after or {}).get(fdef.decl.name, set()))
         for name in {d.lvalue.name for _, d in sources}:
             if name not in (read_after or {}).get(fdef.decl.name, ()) and not _reads_left(fdef.body, name, sources):
                 for block, d in sources:
