@@ -628,3 +628,14 @@ def test_the_cu_host_gives_back_a_bound_temporary_the_code_after_the_region_read
                    "  - cuda: {stmt: 1, block: [ii], thread: [i]}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-o", out)
     assert rc == 0 and "int scale_host_status(int n__0, double *__restrict__ x, int *__restrict__ lim)" in out.read_text(), err
+
+
+def test_the_fuse_of_loops_of_two_directions_names_both_reversals(tmp_path):
+    """Probe 103 G11: after `reverse stmt 1`, the fuse's hint was to reverse statement 1, the
+    step the user had just written; either reversal aligns them."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void f(int n, double *a, double *b)\n{\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n"
+                   "    a[i] = 2.0 * a[i];\n  for (i = 0; i < n; i++)\n    b[i] = b[i] + 1.0;\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - reverse: {stmt: 1, loop: i}\n  - fuse: {stmts: [0, 1], loop: i}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "reverse {stmt: 1, loop: i} or reverse {stmt: 0, loop: i}" in err, err

@@ -184,9 +184,13 @@ def _check_same_direction(lead: Piece, sx: Piece, s0: int, s: int, pos0: int, by
             continue
         way = lambda d: "downwards" if d.reversed else "upwards"
         loop = j // 2 + 1 if by_level else to_user(b.name)
+        loop0 = j // 2 + 1 if by_level else to_user(a.name)
+        # (either way aligns them: a recipe that reversed one means the other, a source's
+        # backward sweep the one itself)
         raise RecipeError(f"cannot fuse: loop '{to_user(a.name)}' of statement {s0} runs {way(a)} but loop "
                           f"'{to_user(b.name)}' of statement {s} runs {way(b)}",
-                          hint=f"reverse one of them first (reverse {{stmt: {s}, loop: {loop}}})")
+                          hint=f"reverse one of them first (reverse {{stmt: {s}, loop: {loop}}} or "
+                               f"reverse {{stmt: {s0}, loop: {loop0}}})")
 
 
 def _check_named_later(v: Variant, members: list[int], rename: dict[str, str]) -> None:
