@@ -573,8 +573,9 @@ def _rows_checked(v: Variant, last: Step) -> Variant:
     kept = rows_kept(v, parallel)
     if kept is None:
         lv = v.scop.row_leaving
-        raise LegalityError(f"{lv.what} ({lv.path}:{lv.line}), {lv.sizes}, and the recipe reorders such a pair "
-                            "or runs a loop over it in parallel",
+        raise LegalityError(f"{lv.what} ({lv.path}:{lv.line}), {lv.sizes}, and the recipe reorders such a pair, "
+                            "runs a loop over it in parallel or copies the array (a copy gives the two names "
+                            "of one element a cell each)",
                             hint="keep the subscripts inside their extents (a loop bound one lower, or a bigger "
                                  "declared extent), or pass --unsafe",
                             file=last.file, line=last.line, step=last.index, step_name=last.shown_name)
