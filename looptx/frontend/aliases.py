@@ -215,18 +215,20 @@ class _Flow:
         self.where = where
         self.inside = {id(n) for it in items for n, _ in _walk(it)}
         self.start = where(items[0])
+        nodes = [n for n, _ in _walk(fdef.body)]
         around, self.branched = set(), set()
         # a label before the region that a `goto` after it jumps back to makes a loop too
-        labels = {n.name: where(n) for n, _ in _walk(fdef.body) if isinstance(n, c_ast.Label)}
-        if any(isinstance(n, c_ast.Goto) and labels.get(n.name, self.start) < self.start < where(n)
-               for n, _ in _walk(fdef.body)):
-            around = {id(n) for n, _ in _walk(fdef.body)}
-        for n, _ in _walk(fdef.body):
+        labels = {n.name: where(n) for n in nodes if isinstance(n, c_ast.Label)}
+        if any(isinstance(n, c_ast.Goto) and labels.get(n.name, self.start) < self.start < where(n) for n in nodes):
+            around = {id(n) for n in nodes}
+        for n in nodes:
             loop = isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))
+            if not (loop or isinstance(n, (c_ast.If, c_ast.Switch))):
+                continue
             body = {id(x) for x, _ in _walk(n)} - {id(n)}
             if loop and self.inside & body:
                 around |= body
-            elif loop or isinstance(n, (c_ast.If, c_ast.Switch)):
+            else:
                 self.branched |= body
         self.around = around
 

@@ -60,14 +60,7 @@ def _assignments(node, decls: list | None = None, taken: set | None = None) -> l
 def needs_condition_temporary(node: c_ast.If) -> bool:
     """Whether branch_on_data takes the condition of `node` into a variable of its own (a
     statement the region numbers after its own): a branch that changes what it reads."""
-    then, other = _assignments(node.iftrue, []), _assignments(node.iffalse, [])
-    if then is None or other is None:
-        return False
-    if len(then) == 1 and len(other) == 1 and then[0].op == "=" and other[0].op == "=" \
-            and c_text(then[0].lvalue) == c_text(other[0].lvalue):
-        return False
-    read = id_names(node.cond)
-    return any(_written(a) in read or _written(a) is None for a in (then + other)[:-1])
+    return if_converted(node, [])[1] == CHANGES_CONDITION
 
 
 def _written(a: c_ast.Assignment) -> str | None:
@@ -145,11 +138,14 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
         for c in data[1:]:
             cond = c_ast.BinaryOp("&&", cond, c, c.coord)
         node = c_ast.If(cond, node.iftrue, None, node.coord)
-    decls = []
-    converted, why = if_converted(node, decls, ex.taken_conditions)
+    # (names taken only where the branch converts: a first try that fails leaves none behind)
+    decls, taken = [], set(ex.taken_conditions)
+    converted, why = if_converted(node, decls, taken)
     if converted is None and why == CHANGES_CONDITION:
-        decls = []
-        converted = _condition_taken(node, decls, ex.taken_conditions, *ex.where(node))
+        decls, taken = [], set(ex.taken_conditions)
+        converted = _condition_taken(node, decls, taken, *ex.where(node))
+    if converted is not None:
+        ex.taken_conditions |= taken
     if converted is None:
         calls = [n.name.name for n in all_nodes(node) if isinstance(n, c_ast.FuncCall)
                  and isinstance(n.name, c_ast.ID) and n.name.name not in ex.pure

@@ -462,9 +462,10 @@ def _read_after(fdef: c_ast.FuncDef, lines) -> set[str]:
         elif isinstance(n, c_ast.ID):
             events.append((line, n.coord.column or 0, 1, n.name, None))
     out = set()
+    events.sort(key=lambda e: e[:3])
     for _, last in lines:
         set_again = set()
-        for line, _, read, name, value in sorted(events, key=lambda e: e[:3]):
+        for line, _, read, name, value in events:
             if line <= last or name in set_again:
                 continue
             if read:

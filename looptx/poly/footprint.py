@@ -204,7 +204,13 @@ def all_exist(scop: Scop, array: str, elements: isl.Set) -> bool:
 
 def _reached(scop: Scop, array: str, values: dict[str, int], writes: bool = False, only=None):
     """The elements of `array` the region reaches (`writes`: writes; `only`: the statement of
-    that id alone) at the sizes `values`, or None."""
+    that id alone) at the sizes `values`, or None.  Kept with the scop: the harness's checks of
+    one size ask for each array more than once."""
+    key = ("reached", array, tuple(sorted(values.items())), writes, only)
+    return scop.cached(key, lambda: _reached_now(scop, array, values, writes, only))
+
+
+def _reached_now(scop: Scop, array: str, values: dict[str, int], writes: bool, only):
     arr = scop.array(array)
     fix = [f"{p} = {values[p]}" for p in scop.params if p in values]
     if len(fix) < len(scop.params):

@@ -207,7 +207,7 @@ def _leaving(scop: Scop, arr, dims) -> tuple[Leaving | None, isl.Set | None, isl
     # to i < n, at n > 64) are none a C program runs: the rows it leaves at those do not count
     undefined = None
     if dims[0]:
-        stored = canon.intersect_domain(reached).range() if exact else reached
+        stored = reached_canon.range() if exact else reached
         undefined = stored.intersect(isl.Set(f"{prefix}{{ {tup} : i0 < 0 or i0 >= ({dims[0]}) }}")).params()
         bad = bad.subtract(undefined)
     if beyond is not None:
