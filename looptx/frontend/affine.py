@@ -278,8 +278,11 @@ class Translator:
             if node.op in ("<<", ">>"):
                 a, b = t(node.left), t(node.right)
                 c = b.constant()
+                if c is None and self.fix_divisor is not None:
+                    c = self.fix_divisor(b).constant()     # NPB's `1 << MK`, MK a #define
                 if c is None or c < 0:
-                    raise NonAffine(node, "non-affine shift", "shift only by a non-negative integer constant")
+                    raise NonAffine(node, "non-affine shift",
+                                    "shift only by a non-negative integer constant, or fix the size with --define")
                 if c > 30:
                     raise NonAffine(node, f"shift by {c} bits does not fit in an int",
                                     "the generated loops count with int: shift by at most 30")

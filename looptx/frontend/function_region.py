@@ -181,8 +181,9 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         end_at = src.offset(*where(trailing))
     else:
         end_at = matching_brace(blanked, src.offset(*where(fdef.body)))
+    ends = [src.offset(*where(stop)) for stop in stops] + [end_at]
     regions = []
-    for k, run in enumerate(runs):
+    for run, last in (piece for run, end in zip(runs, ends) for piece in _team_pieces(run, end, src, blanked, where)):
         # declarations alone between two calls compute nothing: they stay where they are
         if not any(not isinstance(stmt, c_ast.Decl) for stmt in run):
             continue
@@ -190,7 +191,6 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         if isinstance(run[0], c_ast.Pragma):
             col = 1                 # pycparser places a pragma at its text, after `#pragma`
         first = src.offset(line, col)
-        last = src.offset(*where(stops[k])) if k < len(stops) else end_at
         # end right after the last statement, so that the line break and indentation before
         # the next statement or the closing brace stay in the output
         while last > first and blanked[last - 1] in " \t\r\n":
@@ -206,6 +206,31 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
                   f"{' (and ' + str(len(outside) - 1) + ' more statement' + ('s' if len(outside) > 2 else '') + ')' if len(outside) > 1 else ''}"
                   f": the region{'s are' if len(regions) > 1 else ' is'} lines {spans}", col=where(stmt)[1])
     return regions
+
+
+def _team_pieces(run: list, end: int, src: SourceText, blanked: str, where) -> list:
+    """(statements, end offset) of the pieces of a run: a `#pragma omp parallel` block of
+    loops (CloverLeaf's and TeaLeaf's kernels) is a piece of its own whose statements are the
+    block's, so that the team stays around them and their `omp for`s are the nests' own
+    (omp_team.py); its leading declarations, private to each thread, stay outside."""
+    pieces, rest = [], list(run)
+    for k in range(len(run) - 1):
+        pragma, block = run[k], run[k + 1]
+        if not (isinstance(pragma, c_ast.Pragma) and isinstance(block, c_ast.Compound)
+                and re.match(r"\s*omp\s+parallel\b(?!\s+(?:for|loop|sections)\b)", pragma.string or "")):
+            continue
+        items = list(block.block_items or [])
+        while items and isinstance(items[0], c_ast.Decl):
+            items.pop(0)
+        if not items or any(_outside_statement(x) for x in items):
+            continue
+        before = rest[:rest.index(pragma)]
+        pieces.append((before, src.offset(where(pragma)[0], 1)))
+        pieces.append((items, matching_brace(blanked, src.offset(*where(block)))))
+        rest = rest[rest.index(block) + 1:]
+    if not pieces:
+        return [(run, end)]
+    return pieces + [(rest, end)]
 
 
 def _after_parallel_for(src: SourceText, blanked: str, run: list, first: int, where) -> int:

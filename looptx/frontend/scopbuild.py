@@ -197,8 +197,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
         if product_baked:
             why.append(f"where a bound multiplies #defined sizes ({' * '.join(sorted(product_baked))})")
         if divisor_baked:
-            why.append(f"where a subscript or bound divides by {', '.join(sorted(divisor_baked))} (a '/' or '%' "
-                       "must be by a number)")
+            why.append(f"where a subscript or bound divides or shifts by {', '.join(sorted(divisor_baked))} (a '/', "
+                       "'%' or shift must be by a number)")
         loops = list(dict.fromkeys(x for n, s in steps.items() if n in step_baked for x in s.loops))
         if loops:
             names = ", ".join(repr(to_user(x)) for x in loops)

@@ -12,7 +12,7 @@ import islpy as isl
 
 from looptx import ir
 from looptx.codegen import ast as K
-from looptx.errors import RecipeError
+from looptx.errors import RecipeError, note_once
 from looptx.poly.budget import isl_budget
 from looptx.poly.scop import items, union_maps
 from looptx.poly.trips import strip_table, strips, unroll_groups
@@ -207,6 +207,34 @@ class _Builder:
         del keep
         return node
 
+    def _within_budget(self, context, sched, options, no_options):
+        """The AST of a schedule whose first generation outgrew isl's budget: without
+        separating the unrolled loops' full tiles (a peel after a jam gives them many pieces),
+        then with every loop atomic (each statement piece's loop written once, its guards
+        inside: tiles, peels and shifts of several nests).  Raises when neither fits."""
+        isl.DEFAULT_CONTEXT.reset_operations()
+        width = union_maps(sched)[0].dim(isl.dim_type.out)
+        names = ", ".join(f"t{k}" for k in range(width))
+        atomic = no_options
+        for k in range(width):
+            atomic = atomic.union(isl.UnionMap(f"{{ [{names}] -> atomic[{k}] }}").align_params(no_options.get_space()))
+        tries = [(atomic, "every loop is written once per statement piece, with its guards inside: "
+                          "isl's search for guard-free pieces outgrew its budget")]
+        if options is no_options or not options.is_empty():     # (plain not tried yet)
+            tries.insert(0, (no_options, "the unrolled loops keep a guard on each copy: separating their "
+                                         "full tiles outgrew isl's budget on this many loop pieces"))
+        for k, (opts, why) in enumerate(tries):
+            del self.errors[:]
+            isl.DEFAULT_CONTEXT.reset_operations()
+            try:
+                node = self._generate(context, sched, opts)
+            except isl.Error as e:
+                if "operations" not in str(e) or k == len(tries) - 1:
+                    raise
+                continue
+            note_once(**_at(self.v.scop), text=f"{why} (fewer split, peel or shift steps avoid it)")
+            return node
+
     def options(self) -> isl.UnionMap:
         # unrolling itself is done on KernelAST (codegen.unroll): isl's unroll option is 10-30x
         # slower on jammed multi-statement bodies; isl only separates the full tiles
@@ -226,25 +254,28 @@ class _Builder:
                 # differently (`lx_t1 % 2` for `lx_b0 % 2`, a wrong guard): align them first
                 context = context.align_params(sched.get_space())
                 sched = sched.align_params(context.get_space())
-                options = self.options().align_params(context.get_space())
+                no_options = options = isl.UnionMap.empty(context.get_space())
                 try:
+                    options = self.options().align_params(context.get_space())
                     node = self._generate(context, sched, options)
                 except isl.Error as e:
+                    # (an overrun in self.options() leaves `options` empty, not tried yet)
                     if "operations" in str(e):
-                        raise
-                    # isl can fail inside its own coalescing ("original tableau does not
-                    # correspond to original basic map": a peel of a stepped loop with a min
-                    # bound after an empty nest); the same schedule with its equalities made
-                    # explicit, then without full-tile separation, is generated instead
-                    del self.errors[:]
-                    try:
-                        node = self._generate(context, sched.detect_equalities(), options)
-                    except isl.Error:
-                        if options.is_empty():
-                            raise
+                        node = self._within_budget(context, sched, options, no_options)
+                    else:
+                        # isl can fail inside its own coalescing ("original tableau does not
+                        # correspond to original basic map": a peel of a stepped loop with a min
+                        # bound after an empty nest); the same schedule with its equalities made
+                        # explicit, then without full-tile separation, is generated instead
                         del self.errors[:]
-                        node = self._generate(context, sched.detect_equalities(),
-                                              isl.UnionMap.empty(options.get_space()))
+                        try:
+                            node = self._generate(context, sched.detect_equalities(), options)
+                        except isl.Error:
+                            if options.is_empty():
+                                raise
+                            del self.errors[:]
+                            node = self._generate(context, sched.detect_equalities(),
+                                                  isl.UnionMap.empty(options.get_space()))
         except isl.Error as e:
             self.errors.append(e)
         if self.errors:
@@ -256,6 +287,9 @@ class _Builder:
                                   f"({_isl_reason(e)})",
                                   hint=_codegen_hint(self.v), **scop.where()) from None
             raise e
+        return self._finish(node)
+
+    def _finish(self, node) -> K.Node:
         from looptx.codegen.dead_loads import without_dead_loads
         from looptx.codegen.guards import pruned
         from looptx.codegen.unroll import unroll_marked
@@ -289,6 +323,11 @@ class _Builder:
         if t == T.mark:
             return K.Mark(n.mark_get_id().name, self.convert(n.mark_get_node()))
         raise RecipeError(f"unsupported isl AST node {t}")
+
+
+def _at(scop) -> dict:
+    where = scop.where()
+    return dict(file=where["file"], line=where["line"])
 
 
 def _stmt_id(name: str) -> int | None:

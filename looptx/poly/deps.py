@@ -446,24 +446,25 @@ def _objects_in_blocks(scop, arr, schedule: isl.UnionMap, numbers: dict | None =
                 f"{scop.prefix}{{ {s.tuple_text()} -> var[{', '.join(own + ['0'] * (width - len(own)))}] }}")
                 .intersect_domain(scop.domain(s))))
     key = key.intersect_params(scop.context)
-    # without a jam's copies every instance uses the one variable: nothing to intersect with
-    same_var = var.intersect_params(scop.context).apply_range(var.reverse()) if width else None
+    var = var.intersect_params(scop.context) if width else None
     theta = schedule.intersect_domain(key.domain())
     maps = union_maps(theta)
     if not maps:
         return True
-    width = maps[0].dim(isl.dim_type.out)
-    if any(m.dim(isl.dim_type.out) != width for m in maps):
+    depth = maps[0].dim(isl.dim_type.out)
+    if any(m.dim(isl.dim_type.out) != depth for m in maps):
         return False
-    same_obj = key.apply_range(key.reverse())
-    for k in range(1, width + 1):
+    # asked as functions between objects and prefixes, not as relations between pairs of
+    # instances: on a peeled or unrolled schedule of many pieces the pairs take minutes
+    for k in range(1, depth + 1):
         prefix = isl.UnionMap.empty(scop.context.get_space())
         for m in maps:
-            prefix = prefix.union(isl.UnionMap.from_map(m.project_out(isl.dim_type.out, k, width - k)))
-        same_prefix = prefix.apply_range(prefix.reverse())
-        if not same_obj.is_subset(same_prefix):
+            prefix = prefix.union(isl.UnionMap.from_map(m.project_out(isl.dim_type.out, k, depth - k)))
+        if not key.reverse().apply_range(prefix).is_single_valued():
             return False            # a longer prefix parts an object's instances too
-        if (same_prefix if same_var is None else same_prefix.intersect(same_var)).is_subset(same_obj):
+        # without a jam's copies every instance uses the one variable
+        block = prefix if var is None else prefix.range_product(var)
+        if block.reverse().apply_range(key).is_single_valued():
             return True             # objects in one block have variables of their own
     return False
 

@@ -29,16 +29,24 @@ MAX_THREADS = 1024
 @dataclass(frozen=True)
 class Mapping:
     stmt: int
-    block: tuple[str, ...]             # loop names, x first ('1' entries removed)
+    block: tuple[str, ...]             # loop names ('1' entries removed: `axes` keeps their places)
     thread: tuple[str, ...]
     kernel: str | None = None
     step: int | None = None
     step_name: str | None = None
     file: str | None = None
     line: int | None = None
+    # (block axes, thread axes): the axis of each mapped loop, where a "1" entry holds one
+    # (`block: ["1", i]` puts i on y); () is x, y, z in order
+    axes: tuple = ()
 
     def error(self, what, hint=None, cls=RecipeError):
         return cls(what, hint=hint, file=self.file, line=self.line, step=self.step, step_name=self.step_name)
+
+    def axes_of(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        if self.axes and len(self.axes[0]) == len(self.block) and len(self.axes[1]) == len(self.thread):
+            return self.axes
+        return tuple(range(len(self.block))), tuple(range(len(self.thread)))
 
 
 def mappings(v: Variant) -> list[Mapping]:
@@ -76,9 +84,12 @@ def _clean(names) -> list[str]:
 def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None, order_check=None) -> Variant:
     """The `cuda` step: record the mapping, moving block loops outside thread loops where
     `order_check(loops, new order, block, thread)` lets it (it raises where not)."""
-    block, thread = _clean(block), _clean(thread)
     if len(block) > 3 or len(thread) > 3:
-        raise RecipeError("cuda maps at most 3 block and 3 thread loops", hint="use x, y, z only")
+        raise RecipeError("cuda maps at most 3 block and 3 thread loops (x, y, z), \"1\" entries included",
+                          hint="use x, y, z only")
+    axis = {("b", n): k for k, n in enumerate(block) if n not in ("1", "", None)}
+    axis.update({("t", n): k for k, n in enumerate(thread) if n not in ("1", "", None)})
+    block, thread = _clean(block), _clean(thread)
     if not thread and not block:
         raise RecipeError("cuda needs a block or a thread loop", hint="e.g. block: [ii], thread: [i]")
     gone = [n for n in block + thread if unrolled_away(v, stmt, n)]
@@ -92,6 +103,7 @@ def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None, orde
                       f"{'them' if len(gone) > 1 else 'it'} to no axis")
         block = [b for b in block if b not in gone]
         thread = [t for t in thread if t not in gone]
+    raw_block, raw_thread = block, thread
     block = [S.resolve_name(v, stmt, b) for b in block]
     thread = [S.resolve_name(v, stmt, t) for t in thread]
     if len(set(block + thread)) != len(block) + len(thread):
@@ -106,7 +118,8 @@ def map_step(v: Variant, stmt: int, block, thread, kernel=None, where=None, orde
         if order_check is not None:
             order_check(names, order, block, thread)
         v = S.permute(v, stmt, order)
-    m = Mapping(stmt, tuple(block), tuple(thread), kernel, *(where or (None, None, None, None)))
+    axes = (tuple(axis[("b", b)] for b in raw_block), tuple(axis[("t", t)] for t in raw_thread))
+    m = Mapping(stmt, tuple(block), tuple(thread), kernel, *(where or (None, None, None, None)), axes=axes)
     for old in mappings(v):
         if old.stmt == stmt:
             raise RecipeError(f"statement {stmt} is already mapped by an earlier cuda step",
@@ -463,6 +476,11 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             if total > MAX_THREADS:
                 raise K.mapping.error(f"a block of {' x '.join(map(str, block))} = {total} threads is more "
                                       f"than {MAX_THREADS}", hint="use smaller tiles for the thread loops")
+            z = [b for b, a in zip(block, K.mapping.axes_of()[1]) if a == 2]
+            if z and z[0] > 64:
+                # CUDA's own limit on blockDim.z, which a "1" entry can now move a loop onto
+                raise K.mapping.error(f"the thread loop on z has {z[0]} iterations, more than CUDA's 64 for blockDim.z",
+                                      hint="map it to x or y, or tile it by at most 64")
         sched = None
         members = set(K.pieces)
         for k in K.pieces:

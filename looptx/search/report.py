@@ -11,10 +11,12 @@ import io
 import json
 import math
 import os
+import sqlite3
 from collections import Counter
 from contextlib import contextmanager
 from typing import IO, Any, Iterator
 
+from looptx.errors import LooptxError
 from looptx.search.db import EvalRecord, ResultsDB, SearchInfo
 
 __all__ = ["top_table", "export_csv", "export_json", "convergence_plot", "convergence_figure", "plot_format",
@@ -328,6 +330,25 @@ def _kernel_tuner_parts(db, search_key, space, kernel_name):
                                  problem_size=info.problem)), len(records)
 
 
+def _searched_files(db: str) -> list[tuple[str, str]]:
+    """The files the database's searches read and wrote (an input, its best variant): an export
+    given one of their names would overwrite the user's code."""
+    try:
+        with ResultsDB(db, create=False) as rdb:
+            inputs = sorted({i.input_file for i in rdb.searches() if i.input_file})
+    except (LooptxError, OSError, sqlite3.Error):
+        return []               # not a database: the command says so where it opens it
+    here = os.path.dirname(os.path.abspath(db))
+    # a relative name was relative to where the search ran, most often the database's folder
+    inputs = {p for path in inputs for p in (path, os.path.join(here, os.path.basename(path)))}
+    out = []
+    for path in sorted(inputs):
+        base = os.path.splitext(path)[0]
+        out += [(path, "the searched input file"), (base + ".best.c", "the search's best variant"),
+                (base + ".best.cu", "the search's best variant")]
+    return out
+
+
 def report_command(args) -> int:
     """`looptx report DB [--csv [OUT]] [--json [OUT]] [--plot PNG] [--kernel-tuner CACHE]`:
     the top-variant tables on stdout unless an export goes to stdout."""
@@ -343,9 +364,10 @@ def report_command(args) -> int:
         plot_format(args.plot)
     # Checked before anything is printed: an export that cannot be written is bad input.
     from looptx.outputs import refuse_overwrite
-    for option, out in (("--csv", args.csv), ("--json", args.json), ("--plot", args.plot),
-                        ("--kernel-tuner", args.kernel_tuner)):
-        refuse_overwrite(option, out, [(args.db, "the results database")])
+    exports = (("--csv", args.csv), ("--json", args.json), ("--plot", args.plot), ("--kernel-tuner", args.kernel_tuner))
+    kept = [(args.db, "the results database")] + _searched_files(args.db)
+    for k, (option, out) in enumerate(exports):
+        refuse_overwrite(option, out, kept + [(path, f"the file {other} writes") for other, path in exports[:k]])
     for out in (args.csv, args.json, args.plot, args.kernel_tuner):
         if out and out != "-":
             folder = os.path.dirname(os.path.abspath(out))

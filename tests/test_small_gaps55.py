@@ -1,0 +1,160 @@
+"""Gaps found by the probes of session 55 (and left open by earlier ones), each checked end to end."""
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import run_cli
+from test_small_gaps53 import _run_ok
+
+pytestmark = pytest.mark.usefixtures("private_build_cache")
+
+
+def test_a_shift_by_a_defined_count_is_a_constant(tmp_path):
+    """Probe 106 G1: NPB EP's `#define NK (1 << MK)` bound was a non-affine shift."""
+    text = ("#define MK 4\n#define NK (1 << MK)\ndouble x[NK];\nvoid f(void)\n{\n  int i;\n#pragma scop\n"
+            "  for (i = 0; i < NK; i++)\n    x[i] = 2.0 * x[i];\n#pragma endscop\n}\n")
+    _run_ok(tmp_path, text, "steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    src = tmp_path / "v.c"
+    src.write_text(text.replace("#define MK 4\n", "").replace("void f(void)", "void f(int MK)"))
+    rc, _, err = run_cli("deps", src)
+    assert rc == 2 and "non-affine shift" in err and "--define" in err, err
+    rc, out, err = run_cli("deps", src, "-D", "MK=3")
+    assert rc == 0 and "S0" in out, err
+
+
+CLOVER = """void k2(int n, int m, double dt, double a[n][m], double b[n][m])
+{
+  double t, h;
+  int j, k;
+  h = 0.5 * dt;
+#pragma omp parallel
+ {
+#pragma omp for private(t, j)
+  for (k = 0; k < n; k++) {
+    for (j = 0; j < m; j++) {
+      t = a[k][j] * h;
+      b[k][j] = t + 1.0;
+    }
+  }
+ }
+}
+"""
+
+
+def test_a_function_whose_loops_are_an_openmp_team_keeps_the_team(tmp_path):
+    """Probe 106 G2: `--function` of a CloverLeaf-style kernel took the team pragma into the
+    region and dropped it (the output ran in one thread); the loops inside the team are the
+    region now, the scalar statement before it a region of its own."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(CLOVER)
+    rec.write_text("steps:\n  - tile: {stmt: 1, loop: j, size: 8}\n")
+    rc, out, err = run_cli("transform", src, "--function", "k2", "--recipe", rec)
+    assert rc == 0, err
+    assert out.count("#pragma omp parallel") == 1 and "#pragma omp for private(j, t)" in out, out
+    assert out.index("#pragma omp parallel") < out.index("#pragma omp for") < out.index("jj"), out
+    assert "h = 0.5 * dt;" in out
+    rc, out, err = run_cli("run", src, "--function", "k2", "--recipe", rec, "-D", "n=37", "-D", "m=29",
+                           "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and out.count(": ok") == 2, out + err
+
+
+JAM_PEEL = """void kernel(int n, int m, double A[n + m + 8][m + 3], double T[n + m + 8][m + 3],
+            double G[n + m + 8][12], double x[2 * n + 2 * m + 8])
+{
+#pragma scop
+    for (int i = 0; i < n; i += 2) {
+        for (int j = i; j < m; j++) {
+            double u1 = x[j];
+            if (u1 > 1.0) u1 = u1 - 0.5;
+            x[i] = u1 * x[j + 3];
+            if (G[i + 2][j + 1] > 1.0)
+                A[i + 1][j + 3] = 0.5 * T[j + 1][j > 0 ? j - 1 : 0];
+            else
+                A[i + 1][j + 3] = G[i][j + 3] + 0.25;
+        }
+    }
+#pragma endscop
+}
+"""
+
+
+def test_a_peel_after_a_jam_of_a_loop_local_is_generated(tmp_path):
+    """Probe 103 G12: the check that a jammed local's objects keep apart compared pairs of
+    instances over a schedule of many pieces (minutes), and separating the jam's full tiles
+    then outgrew isl's budget: the unrolled copies keep their guards instead."""
+    recipe = ("steps:\n  - unroll_jam: {stmt: 1, loop: i, factor: 3}\n  - permute: {stmt: 1, order: [i, j]}\n"
+              "  - tile: {stmt: 3, loop: j, size: 16}\n  - known: {facts: ['n >= m']}\n"
+              "  - peel: {stmt: 2, loop: j, first: 3}\n")
+    for sizes in (("n=13", "m=11"), ("n=40", "m=37")):
+        _, _ = _run_ok(tmp_path, JAM_PEEL, recipe, "-D", sizes[0], "-D", sizes[1])
+    rc, out, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 0 and "keep a guard on each copy" in err, err
+
+
+def test_run_does_not_blame_the_variant_for_an_original_that_fails_at_the_same_flags(tmp_path):
+    """Probe 105 G1: gcc 12's -O3 vectorizer gets `b[i][j] = b[i-1][j-1] + 1` wrong at even n;
+    run blamed the (unchanged) variant with wrong_result.  Where the compiler gets it right,
+    this is ok; where not, the original is said to fail at these flags."""
+    text = ("void lgb(int n, double b[n][n]) {\n  int i, j;\n#pragma scop\n  for (i = 1; i < n; i++)\n"
+            "    for (j = 1; j < n; j++)\n      b[i][j] = b[i - 1][j - 1] + 1.0;\n#pragma endscop\n}\n")
+    src = tmp_path / "lgb.c"
+    src.write_text(text)
+    for n in ("4", "8"):
+        rc, out, err = run_cli("run", src, "-D", f"n={n}")
+        assert "wrong_result" not in out + err, out + err
+        assert (rc == 0 and ": ok" in out) or (rc == 1 and "original region built with these flags fails" in out), out
+
+
+def test_report_exports_never_overwrite_the_searched_files(tmp_path, monkeypatch):
+    """Probe 105 G3: `report DB --csv FILE.c` replaced the annotated source with CSV."""
+    from test_small_gaps54 import ALL_REJECTED
+    monkeypatch.chdir(tmp_path)
+    src = tmp_path / "ax.c"
+    src.write_text(ALL_REJECTED % "T")
+    rc, _, err = run_cli("search", "ax.c", "--budget", "2")
+    assert rc == 0, err
+    before = src.read_text()
+    for args, what in ((("--csv", "ax.c"), "the searched input file"), (("--json", "ax.best.c"), "best variant"),
+                       (("--csv", "o.csv", "--json", "o.csv"), "the file --csv writes")):
+        rc, _, err = run_cli("report", "ax.looptx.db", *args)
+        assert rc == 2 and what in err and len(err.strip().splitlines()) == 1, err
+    assert src.read_text() == before
+    rc, out, _ = run_cli("report", "ax.looptx.db", "--csv", "o.csv")
+    assert rc == 0 and "written to o.csv" in out
+
+
+MM = """void mm(int N, float A[N][N], float B[N][N], float C[N][N]) {
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (k = 0; k < N; k++)
+        C[i][j] = C[i][j] + A[i][k] * B[k][j];
+#pragma endscop
+}
+"""
+
+
+def test_a_one_entry_in_a_cuda_mapping_holds_its_axis(tmp_path):
+    """Probe 105 G4: `block: ["1", i]` dropped the "1" and put i on x; the contract makes it
+    an axis of extent 1, so i is on y (and 4 entries are refused)."""
+    recipe = ("steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n  - tile: {stmt: 0, loop: j, size: 4}\n"
+              "  - permute: {stmt: 0, order: [ii, jj, i, j, k]}\n"
+              "  - cuda: {stmt: 0, block: [jj, \"1\", ii], thread: [\"1\", j, i]}\n")
+    src, rec = _run_ok(tmp_path, MM, recipe, "-D", "N=37")
+    out = tmp_path / "mm.cu"
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "N=37", "-o", out)
+    assert rc == 0, err
+    cu = out.read_text()
+    assert "bx = blockIdx.x, bz = blockIdx.z" in cu and "ty = threadIdx.y, tz = threadIdx.z" in cu, cu
+    assert "lx_g0 = 10, lx_g1 = 1, lx_g2 = 5" in cu and "dim3(1, 4, 8)" in cu, cu
+    if shutil.which("nvcc"):
+        cc = subprocess.run(["nvcc", "-c", "-o", str(tmp_path / "mm.o"), str(out)], capture_output=True, text=True)
+        assert cc.returncode == 0, cc.stderr
+    rec.write_text("steps:\n  - cuda: {stmt: 0, block: [\"1\", \"1\", \"1\", i], thread: [j]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "N=64")
+    assert rc == 2 and "at most 3 block" in err, err
+    rec.write_text("steps:\n  - cuda: {stmt: 0, block: [i], thread: [\"1\", \"1\", j]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "N=128")
+    assert rc == 2 and "blockDim.z" in err, err
