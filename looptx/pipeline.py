@@ -150,24 +150,35 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
                       base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n)
     # loop(N) in a block counts the nests inside it
     rec = _in_nests(rec, loop_nests([program.scops[index]], (0,)))
-    return _file_numbers_read(rec, program.bases[index], n)
+    return _file_numbers_read(rec, program.bases[index], n, program.filename)
 
 
-def _file_numbers_read(rec: Recipe, base: int, n: int) -> Recipe:
-    """A CHiLL block numbers its statements from 0, as a CHiLL script does; a number past
-    the block's own that is this block's in the file's numbering (the CONTRACT's) means that
-    statement.  Where both readings name a statement the block's own wins."""
+def _file_numbers_read(rec: Recipe, base: int, n: int, filename: str | None = None) -> Recipe:
+    """A CHiLL block's statement numbers, read as the file's (the CONTRACT's) where they name
+    the block's statements that way, else counted from 0 within the block, as a CHiLL script
+    counts.  Where both readings name one of its statements the file's wins, and a note says
+    which statement the other reading would have taken."""
     if base == 0:
         return rec
 
     def file_wide(st) -> bool:
         ss = _step_stmts(st) or []
-        return bool(ss) and all(isinstance(x, int) and base <= x < base + n for x in ss) \
-            and any(x >= n for x in ss)
+        return bool(ss) and all(isinstance(x, int) and base <= x < base + n for x in ss)
 
-    if not any(file_wide(st) for st in rec.steps):
-        return rec
-    return replace(rec, steps=tuple(_renumbered(st, base) if file_wide(st) else st for st in rec.steps))
+    steps = []
+    for st in rec.steps:
+        if not file_wide(st):
+            steps.append(st)
+            continue
+        ss = _step_stmts(st)
+        if all(x < n for x in ss) and filename:
+            note_once(filename, st.line, f"step {st.index} ({st.name}) names statement"
+                      f"{'s' if len(ss) > 1 else ''} {', '.join(map(str, ss))} in the file's numbering (the "
+                      f"block's statements are {base}..{base + n - 1}); counted from 0 within the block, as a "
+                      f"CHiLL script counts, {'they' if len(ss) > 1 else 'it'} would be "
+                      f"{', '.join(str(x + base) for x in ss)}")
+        steps.append(_renumbered(st, base))
+    return replace(rec, steps=tuple(steps))
 
 
 def _step_stmts(st) -> list | None:
@@ -306,6 +317,15 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
             continue
         homes = {i for s in stmts for i, (lo, hi) in enumerate(bounds) if lo <= s < hi}
         missing = [s for s in stmts if not any(lo <= s < hi for lo, hi in bounds)]
+        shift = program.bases[0] - bases[0] if program.bases else 0
+        if missing and shift and all(isinstance(s, int) and any(lo <= s - shift < hi for lo, hi in bounds)
+                                     for s in stmts):
+            # a script counts within its procedure, as CHiLL does; the file's numbers (the
+            # CONTRACT's) name the procedure's statements too
+            st = _renumbered(st, shift)
+            stmts = _step_stmts(st)
+            homes = {i for s in stmts for i, (lo, hi) in enumerate(bounds) if lo <= s < hi}
+            missing = []
         if missing:
             s = missing[0]
             spans: list[list[int]] = []
@@ -324,8 +344,10 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
                                hint=f"the parts keep their statement's number ({ranges}); a step on "
                                     "that number acts on every part")
             if program.function:
+                within = f" within the procedure ({', '.join(f'{lo + shift}..{hi - 1 + shift}' for lo, hi in spans)} " \
+                    "in the file)" if shift else ""
                 raise st.error(f"statement {s} is not in function '{program.function}'",
-                               hint=f"its statements are numbered {ranges} in file order")
+                               hint=f"its statements are numbered {ranges}{within}")
             raise st.error(f"there is no statement {s} in the file",
                            hint=f"statements are numbered {ranges} in file order")
         if len(homes) > 1:
@@ -386,12 +408,12 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         try:
             variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
         except LooptxError as e:
-            in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else 0)
+            in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else program.bases[i])
             _in_script_form(e, rec)
             at_point(e, point)
             raise
-        # a command-line recipe is shown with the file's numbers, so that it can be given again
-        base = recipe_bases(recipe, program)[i] if recipe is not None else 0
+        # a recipe is shown with the file's numbers, so that it can be given again
+        base = program.bases[i]
         shown = replace(rec, steps=tuple(_renumbered(st, -base) if base and _step_stmts(st) is not None
                                          else st for st in rec.steps))
         applied.append(shown.describe() if len(program.regions) == 1 else f"region {i}:\n{shown.describe()}")

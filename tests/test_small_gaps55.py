@@ -158,3 +158,80 @@ def test_a_one_entry_in_a_cuda_mapping_holds_its_axis(tmp_path):
     rec.write_text("steps:\n  - cuda: {stmt: 0, block: [i], thread: [\"1\", \"1\", j]}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "N=128")
     assert rc == 2 and "blockDim.z" in err, err
+
+
+TWO_BLOCKS = """#define N 64
+double a[N], x[N], y[N];
+void k(void) {
+  int i;
+/*@ begin CHiLL (
+  unroll(0,"i",2)
+) @*/
+  for (i = 0; i < N; i++)
+    a[i] = a[i] + 1.0;
+/*@ end @*/
+/*@ begin CHiLL (
+  unroll(%s,"i",4)
+) @*/
+  for (i = 0; i < N; i++)
+    x[i] = x[i] * 2.0;
+  for (i = 0; i < N; i++)
+    y[i] = y[i] * 3.0;
+/*@ end @*/
+}
+"""
+
+
+@pytest.mark.parametrize("stmt,unrolled,note", [(1, "x[i + 3]", True), (2, "y[i + 3]", False), (0, "x[i + 3]", False)])
+def test_a_second_chill_block_reads_the_files_statement_numbers_first(tmp_path, stmt, unrolled, note):
+    """Probe 105 G2: in a block whose statements are S1 and S2, `unroll(1, ...)` took the
+    block's own count (S2); the contract's file numbering names S1, and wins, with a note."""
+    src = tmp_path / "k.c"
+    src.write_text(TWO_BLOCKS % stmt)
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and unrolled in out, out + err
+    assert ("counted from 0 within the block" in err) == note, err
+    # the header shows the file's numbers: given again as a recipe, it does the same
+    head = out.split("*/")[0]
+    assert f"unroll: {{stmt: {stmt if stmt else 1}, loop: i, factor: 4}}" in head, head
+
+
+def test_a_script_for_a_procedure_takes_the_files_numbers_too(tmp_path):
+    """Probe 105 G2: a script counts from its procedure's first statement; the file's numbers
+    (the contract's) were refused as 'numbered 0..1 in file order', and the header showed the
+    script's numbers, which given back as a recipe named other statements."""
+    src = tmp_path / "multi.c"
+    src.write_text("void f1(int n, double *a) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n"
+                   "    a[i] = a[i] + 1.0;\n#pragma endscop\n}\n"
+                   "void f2(int n, double *x, double *y) {\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n"
+                   "    x[i] = 2.0 * y[i];\n  for (i = 1; i < n; i++)\n    y[i] = y[i] + x[i];\n#pragma endscop\n}\n")
+    outs = []
+    for stmts in ("[0,1]", "[1,2]"):
+        script = tmp_path / "f2.script"
+        script.write_text(f"source: multi.c\nprocedure: f2\nloop: 0\nfuse({stmts},1)\n")
+        rc, out, err = run_cli("transform", src, "--recipe", script)
+        assert rc == 0, err
+        assert "fuse: {stmts: [1, 2], level: 1}" in out.split("*/")[0], out
+        outs.append(out.split("*/", 1)[1])
+    assert outs[0] == outs[1] and outs[0].count("for (i = ") == 2, outs[0]
+    script.write_text("source: multi.c\nprocedure: f2\nloop: 0\nfuse([0,5],1)\n")
+    rc, _, err = run_cli("transform", src, "--recipe", script)
+    assert rc == 2 and "numbered 0..1 within the procedure (1..2 in the file)" in err, err
+
+
+def test_a_statement_list_header_given_again_does_the_same(tmp_path):
+    """Probe 107 G1: the second statement of `permute([0,1],pi)` in one nest is passed over
+    (the first's step moved it); the header says so, and given again as a recipe does the same."""
+    src, script = tmp_path / "two.c", tmp_path / "one.chill"
+    src.write_text("#define N 64\ndouble a[N][N], b[N][N];\nvoid k(void) {\n  int i, j;\n#pragma scop\n"
+                   "  for (i = 1; i < N; i++)\n    for (j = 0; j < N; j++) {\n      a[i][j] = a[i][j] + 1.0;\n"
+                   "      b[i][j] = b[i][j] * 2.0;\n    }\n#pragma endscop\n}\n")
+    script.write_text("permute([0,1],[2,1])\n")
+    rc, out, err = run_cli("transform", src, "--recipe", script)
+    assert rc == 0 and "listed_after: [-1]" in out and "listed before it" in err, out + err
+    head, body = out.split("*/", 1)
+    back = tmp_path / "back.yaml"
+    back.write_text("steps:\n" + "".join(f"  - {ln.strip(' *')}\n" for ln in head.splitlines() if ": {stmt" in ln))
+    rc, again, err = run_cli("transform", src, "--recipe", back)
+    assert rc == 0 and again.split("*/", 1)[1] == body, err
+    assert body.index("for (j = ") < body.index("for (i = "), body

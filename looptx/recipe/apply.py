@@ -16,6 +16,7 @@ from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
 from looptx.poly.known_values import at_macro_value, known
 from looptx.poly.variant import Variant, original, renames
+from looptx.recipe.chill_lists import EARLIER, moved_along
 from looptx.recipe.chill_nest import distribute_apart, permute_step
 from looptx.recipe.cuda_step import cuda_step
 from looptx.recipe.exprs import to_isl
@@ -500,6 +501,12 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
             raise st.error(f"step '{st.name}' is not available for this target",
                            hint="cuda/shared steps need --target cuda")
         before = v
+        moved = moved_along(v, st) if st.get(EARLIER) else None
+        if moved is not None:
+            note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}): statement {st['stmt']} is "
+                      f"inside loop '{to_user(moved[1])}' with statement {moved[0]}, which the same command "
+                      "listed before it: that step moved it already", per_line=True)
+            continue
         try:
             v = fn(v, st)
             v = v.evolve(history=v.history + (st.describe(),))

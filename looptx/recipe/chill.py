@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError, RecipeError, note_once
-from looptx.recipe import chill_args
+from looptx.recipe import chill_args, chill_lists
 from looptx.recipe import chill_checks as checks
 from looptx.recipe.chill_names import aliased, rename_index, rename_loops
 from looptx.recipe.chill_text import blank_long, classic_header, commands, lua_tables
@@ -29,7 +29,8 @@ IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_i
 # calls that only inspect the code (CHiLL's and cudaize.lua's/.py's query helpers): a script
 # stores their results for debug output, which looptx skips, so `cur = cur_indices(0)` is too
 INSPECT = {"cur_indices", "num_statement", "num_statements", "list_to_string", "print_array",
-           "table_contains_key", "valid_indices", "find_cur_level", "chk_cur_level"}
+           "table_contains_key", "valid_indices", "find_cur_level", "chk_cur_level", "block_indices",
+           "thread_indices", "block_dims", "thread_dims", "hard_loop_bounds", "does_exists"}
 IGNORED |= INSPECT
 # Lua's literals, which Python CHiLL writes True, False, None
 LUA_LITERALS = {"true": True, "false": False, "nil": None}
@@ -46,8 +47,9 @@ class _Inspected:
 
 class _Line:
     def __init__(self, text: str, file: str, line: int, bindings: Mapping[str, Any], col: int | None = None,
-                 spots=None, origin: tuple[int, int] = (1, 1)):
+                 spots=None, origin: tuple[int, int] = (1, 1), lua: bool = False):
         self.text, self.file, self.line, self.col, self.bindings = text, file, line, col, bindings
+        self.lua = lua                    # a Lua script: tables count from 1, some commands differ
         # spots: (line index, column index) of each character of `text` from its file's text,
         # which starts at `origin` (line, column) of the file
         self.spots, self.origin = spots or [], origin
@@ -63,6 +65,8 @@ class _Line:
                            step_name=name)
 
     def value(self, node):
+        if self.lua and any(isinstance(n, ast.Subscript) for n in ast.walk(node)):
+            node = chill_args.lua_indexed(self, node)
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
@@ -163,7 +167,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                           col=(col if k == 0 else 1) + at - (text.rfind("\n", 0, at) + 1))
     lang = checks.dialect(quiet, file)
     for k, c, cmd, spots in commands(quiet):
-        ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c, spots=spots, origin=(line, col))
+        ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c, spots=spots, origin=(line, col),
+                   lua=lang == "lua")
         if _SCRIPT_IMPORT.match(cmd) or _PRINT.match(cmd):
             continue
         comma = checks.trailing_call_comma(cmd) if lang != "python" else None
@@ -171,6 +176,9 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             raise ln.error(f"a comma ends the argument list of {comma[1]}(...), which Lua does not "
                            "allow", hint="remove the comma, or write the argument that is missing after it",
                            at=comma[0])
+        flow = chill_args.control_flow(ln, cmd)
+        if flow:
+            raise flow
         written, cmd = cmd, lua_tables(cmd)
         assign = _ASSIGN.match(cmd)
         if assign and assign.group(1) in fixed:
@@ -336,37 +344,21 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             raise ln.error(f"{name} needs {n} arguments", hint=f"write {form}")
 
     def stmt_of(x):
-        if isinstance(x, list):
-            if not x:
-                raise ln.error(f"{name}: empty statement list", hint="give the statement number, e.g. 0")
-            return x[0]
-        return x
+        return chill_lists.one(ln, name, x)
+
+    def listed(steps_of):
+        # CHiLL's statement set: the step for each listed statement (recipe/chill_lists.py)
+        return chill_lists.each(chill_lists.statements(ln, name, a[0]), steps_of)
 
     if name == "permute":
         if len(a) == 1:
             # CHiLL's permute(pi): every statement of the nest, by levels (recipe/whole_nest.py)
             return [("permute", {"stmt": 0, "order": a[0], "whole": True})]
-        if len(a) == 3:
-            return [("permute", {"stmt": stmt_of(a[0]), "order": a[2]})]
         need(2, 'permute(0,("j","i","k"))')
-        return [("permute", {"stmt": stmt_of(a[0]), "order": list(a[1])})]
+        order = a[2] if len(a) == 3 else list(a[1])
+        return listed(lambda s: [("permute", {"stmt": s, "order": order})])
     if name in ("tile", "tile7", "tile3"):
-        if name == "tile3" or len(a) == 3 and not isinstance(a[2], int):
-            need(3, 'tile(0,"i",32,"ii")')
-        need(3, 'tile(0,"i",32,"ii")')
-        stmt, loop, size = a[0], a[1], a[2]
-        if name == "tile7" or len(a) >= 6:          # tile's long form is tile7's
-            need(6, 'tile7(0,level,size,outer,"tile","ctrl",method)')
-            return [("tile", {"stmt": stmt, "loop": loop, "size": size, "control": a[5], "outer": a[3]})]
-        args = {"stmt": stmt, "loop": loop, "size": size}
-        if len(a) >= 4 and isinstance(a[3], str):
-            args["control"] = a[3]
-            return [("tile", args)]
-        if len(a) >= 4 and isinstance(a[3], int):          # CHiLL: control placed at level a[3]
-            args["outer"] = a[3]
-        elif isinstance(loop, int) and not isinstance(loop, bool):
-            args["outer"] = 1                               # CHiLL's default outer_level
-        return [("tile", args)]
+        return chill_args.tile_steps(ln, name, a)
     if name == "tile_by_index":
         if a and isinstance(a[0], int):
             stmt, a = a[0], a[1:]
@@ -478,8 +470,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         need(3, 'skew(0,"j",{"i":1})')
         by = a[2]
         if isinstance(by, list):                          # CHiLL: coefficients of levels 1..level
-            return chill_args.skew_list(ln, stmt_of(a[0]), a[1], by)
-        return [("skew", {"stmt": stmt_of(a[0]), "loop": a[1], "by": by})]
+            return listed(lambda s: chill_args.skew_list(ln, s, a[1], by))
+        return listed(lambda s: [("skew", {"stmt": s, "loop": a[1], "by": by})])
     if name == "nonsingular":
         # CHiLL: nonsingular(matrix) on the whole nest; nonsingular(stmt, matrix) names its statement
         need(1, "nonsingular([[1,0],[1,1]])")
@@ -487,13 +479,13 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return [("nonsingular", {"stmt": stmt, "matrix": matrix})]
     if name == "scale":
         need(3, 'scale(0,"i",2)')
-        return [("scale", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2]})]
+        return listed(lambda s: [("scale", {"stmt": s, "loop": a[1], "by": a[2]})])
     if name == "shift":
         need(3, 'shift(0,"i",1)')
         # CHiLL's shift(2,1,3) is shift([2],1,3): statement 2 against the others of the loop,
         # not the whole loop
-        listed = list(a[0]) if isinstance(a[0], list) else [a[0]]
-        return [("shift", {"stmt": stmt_of(a[0]), "loop": a[1], "by": a[2], "stmts": listed})]
+        moved = chill_lists.statements(ln, name, a[0])
+        return [("shift", {"stmt": moved[0], "loop": a[1], "by": a[2], "stmts": moved})]
     if name == "shift_to":
         need(3, 'shift_to(0,"i",0)')
         return [("shift_to", {"stmt": stmt_of(a[0]), "loop": a[1], "to": a[2]})]
@@ -510,7 +502,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return [("peel", args)]
     if name == "reverse":
         need(2, 'reverse(0,"i")')
-        return [("reverse", {"stmt": stmt_of(a[0]), "loop": a[1]})]
+        return listed(lambda s: [("reverse", {"stmt": s, "loop": a[1]})])
     if name in ("known", "assume"):
         need(1, 'known("N >= 16")')
         facts = a[0] if isinstance(a[0], list) else [a[0]]
@@ -555,6 +547,12 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
     if name == "combine":
         need(3, 'combine(0,"i","j")')
         return [("combine", {"stmt": a[0], "loops": [a[1], a[2]]})]
+    if name in chill_args.PRIVATIZED:
+        return chill_args.privatized_copy(ln, name, a)
+    if name == "coalesce":
+        return chill_args.coalesce(ln, a)
+    if name in chill_args.UNSUPPORTED:
+        raise chill_args.unsupported(ln, name)
     if name == "privatize":
         # looptx's own command (CHiLL has none): the privatize step, privatize("sum","j") or
         # privatize(0,"sum","j")
@@ -564,8 +562,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         need(2, 'privatize("sum","j")')
         return [("privatize", {"var": a[0], "at": a[1]})]
     known = ("permute tile tile_by_index split unroll unroll_to_depth fuse distribute skew scale nonsingular "
-             "shift shift_to peel reverse registers datacopy pragma omp_for cuda copy_to_shared known privatize "
-             "recipe").split()
+             "shift shift_to peel reverse registers datacopy datacopy_privatized pragma omp_for cuda copy_to_shared "
+             "known privatize coalesce recipe").split()
     near = difflib.get_close_matches(name, known + list(ALIASES), n=1)
     raise ln.error(f"unknown or unsupported command '{name}'" + (f" (did you mean '{near[0]}'?)" if near else ""),
                    hint="supported: " + " ".join(known) + " (and " + ", ".join(ALIASES) + ")")

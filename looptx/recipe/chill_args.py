@@ -7,9 +7,11 @@ not 1 is a scale)."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any, Mapping
 
 from looptx.errors import note_once
+from looptx.recipe.chill_lists import one
 
 # where each command takes an array's name, by its number of arguments (None: any number);
 # the alias names (scalar_replace) are the command's as the script writes it
@@ -102,3 +104,160 @@ def skew_list(ln, stmt, level, by: list) -> list[tuple[str, dict]]:
     if rest or not steps:
         steps.append(("skew", {"stmt": stmt, "loop": level, "by": rest}))
     return steps
+
+
+def _level(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
+    """CHiLL's tile forms.  tile3(stmt, level, outer_level) and the Lua API's tile(stmt, level,
+    outer[, method]) move the loop to outer_level (a tile of size 1, CUDA-CHiLL's tile_cuda);
+    CHiLL's tile(stmt, level, size[, outer_level[, method[, align_offset[, align_multiple]]]])
+    tiles by size; the long form that names the loops (tile7, or Lua's 7-argument tile with
+    strings fifth and sixth) names the control loop."""
+    def need(n: int, form: str):
+        if len(a) < n:
+            raise ln.error(f"{name} needs {n} arguments", hint=f"write {form}")
+    if name == "tile3":
+        need(3, "tile3(0,3,2) (statement, level, outer level)")
+        return [("tile", {"stmt": a[0], "loop": a[1], "size": 1, "outer": a[2]})]
+    need(3, 'tile(0,"i",32,"ii")')
+    stmt, loop, size = one(ln, name, a[0]), a[1], a[2]
+    if name == "tile" and getattr(ln, "lua", False) and len(a) in (3, 4) and _level(loop) and _level(size) \
+            and (len(a) == 3 or _level(a[3])):
+        if size <= loop:
+            return [("tile", {"stmt": stmt, "loop": loop, "size": 1, "outer": size})]
+        # an outer level inside the loop itself is no move: only CHiLL's tile by a size reads it
+        note_once(ln.file, ln.line, f"tile({', '.join(map(repr, a))}): in a Lua script the third argument is "
+                  f"the outer level, and {size} is past level {loop}: read as CHiLL's tile(stmt, level, size"
+                  f"{', outer_level' if len(a) > 3 else ''})", per_line=True)
+    named = len(a) >= 6 and any(isinstance(x, str) for x in a[4:6])
+    if name == "tile7" or named:
+        need(6, 'tile7(0,level,size,outer,"tile","ctrl",method)')
+        return [("tile", {"stmt": stmt, "loop": loop, "size": size, "control": a[5], "outer": a[3]})]
+    if len(a) >= 6:
+        # the alignment of the tiles changes which iterations share a tile, not the result
+        given = ", ".join(f"{k} {v!r}" for k, v in zip(("align_offset", "align_multiple"), a[5:]))
+        note_once(ln.file, ln.line, f"tile's alignment arguments ({given}) are not used: read as "
+                  f"tile({', '.join(map(repr, a[:5]))}), whose tiles start at the loop's first iteration",
+                  per_line=True)
+    args = {"stmt": stmt, "loop": loop, "size": size}
+    if len(a) >= 4 and isinstance(a[3], str):
+        args["control"] = a[3]
+    elif len(a) >= 4 and _level(a[3]):          # CHiLL: the control loop placed at level a[3]
+        args["outer"] = a[3]
+    elif _level(loop):
+        args["outer"] = 1                       # CHiLL's default outer_level
+    return [("tile", args)]
+
+
+def lua_indexed(ln, node):
+    """`node` with each subscript `t[k]` replaced by its value as Lua reads it: a table
+    constructor `{16, 8}` counts from 1, so `sizes[1]` is 16 (Python scripts count from 0)."""
+    class Indexed(ast.NodeTransformer):
+        def visit_Subscript(self, sub):
+            self.generic_visit(sub)
+            table, key = ln.value(sub.value), ln.value(sub.slice)
+            if isinstance(table, list) and _level(key):
+                if not 1 <= key <= len(table):
+                    raise ln.error(f"'{ast.unparse(sub)}': a Lua table of {len(table)} value"
+                                   f"{'s' if len(table) != 1 else ''} has indices 1..{len(table)}",
+                                   hint="Lua tables count from 1: the first value is t[1]")
+                value = table[key - 1]
+            elif isinstance(table, dict) and key in table:
+                value = table[key]
+            else:
+                raise ln.error(f"cannot read '{ast.unparse(sub)}'",
+                               hint="index a table of values by a number from 1, or a field by its name")
+            return ast.copy_location(ast.parse(repr(value), mode="eval").body, sub)
+    return Indexed().visit(node)
+
+
+# CHiLL's privatized datacopy, by its three spellings across CHiLL's generations
+PRIVATIZED = ("datacopy_privatized", "datacopy_privitized", "datacopy_privatised")
+
+
+def privatized_copy(ln, name: str, a: list) -> list[tuple[str, dict]]:
+    """datacopy_privatized(stmt, level, array, [privatized levels], ...): a datacopy whose
+    footprint holds the privatized loops fixed.  A loop outside the copy's loop is fixed for
+    each copy already, and the copy's own loop fixed is a copy for each of its iterations; a
+    loop inside it would need a copy for each of its iterations made before it starts, which
+    looptx does not make."""
+    form = f'{name}(0,3,"B",[1,2])'
+    if len(a) < 4 or not isinstance(a[2], str) or not isinstance(a[3], list):
+        raise ln.error(f"{name} takes (statement, level, array, [privatized levels], ...)", hint=f"write {form}")
+    stmt, level, array, held = one(ln, name, a[0]), a[1], a[2], a[3]
+    outside = lambda p: p == level or _level(p) and _level(level) and p < level
+    inside = [p for p in held if not outside(p)]
+    if inside:
+        said = lambda x: f"level {x}" if _level(x) else f"'{x}'"
+        raise ln.error(f"{name}: the privatized loop{'s' if len(inside) > 1 else ''} "
+                       f"{', '.join(map(said, inside))} inside the copy's loop ({said(level)}) cannot be honoured: "
+                       "looptx makes no private copy for each iteration of a loop inside the copy",
+                       hint=f'write datacopy({stmt},{inside[-1]!r},"{array}") for a copy made in each iteration of '
+                            f'{said(inside[-1])}, or datacopy({stmt},{level!r},"{array}") for one copy they share '
+                            "(the same results)")
+    if len(a) > 4:
+        note_once(ln.file, ln.line, f"{name}'s arguments after the privatized levels "
+                  f"({', '.join(map(repr, a[4:]))}) are not used: the buffer holds the footprint in the "
+                  "array's own layout", per_line=True)
+    args = {"stmt": stmt, "at": level, "array": array}
+    if level not in held:
+        args["around"] = True       # CHiLL's datacopy: made before the loop, covering it
+    return [("datacopy", args)]
+
+
+def coalesce(ln, a: list) -> list[tuple[str, dict]]:
+    """CHiLL's coalesce(stmt, "new_idx", [levels], "inspector") is looptx's combine of the
+    two loops (the inspector CHiLL builds for sparse, non-affine nests is not needed there);
+    coalesce(0,"i","j") is combine's own dialect form."""
+    form = 'coalesce(0,"ij",[1,2]) or combine(0,"i","j")'
+    if len(a) >= 3 and isinstance(a[1], str) and isinstance(a[2], list):
+        if len(a[2]) != 2:
+            raise ln.error(f"coalesce of {len(a[2])} loops: looptx's combine makes one loop of two",
+                           hint=f"coalesce two loops at a time, e.g. {form}")
+        if len(a) > 3:
+            note_once(ln.file, ln.line, f"coalesce's inspector ({a[3]!r}) is not used: looptx combines loops "
+                      "whose bounds it knows, with no inspector", per_line=True)
+        return [("combine", {"stmt": one(ln, "coalesce", a[0]), "loops": list(a[2]), "name": a[1]})]
+    if len(a) == 3:
+        return [("combine", {"stmt": one(ln, "coalesce", a[0]), "loops": [a[1], a[2]]})]
+    raise ln.error("coalesce takes (statement, new loop name, [levels], inspector)", hint=f"write {form}")
+
+
+# commands of CHiLL and CUDA-CHiLL (the reference's tables) that looptx has no step for, with
+# what to write instead where something comes close
+UNSUPPORTED = {
+    "remove_dep": "looptx checks every dependence exactly; --unsafe skips the checks",
+    "prefetch": "leave prefetching to the compiler, or add a pragma(stmt,loop,\"...\")",
+    "scalar_expand": "privatize(\"var\",\"loop\") gives a temporary one object per iteration of a loop",
+    "reduce": "omp_for(stmt,loop) with a reduction, in a YAML recipe: omp_for {..., reduction: {+: [sum]}}",
+    "split_with_alignment": "split(stmt,loop,\"L1 < N - N % 4\") splits at an aligned bound",
+    "copy_to_texture": "copy_to_shared(\"tx\",\"a\") stages an array in shared memory",
+    "copy_to_constant": "copy_to_shared(\"tx\",\"a\") stages an array in shared memory",
+    "make_dense": None, "compact": None, "ELLify": None, "stencil_temp": None,
+    "find_stencil_shape": None, "print_dep_ufs": None, "datacopy_9arg": "datacopy(stmt,loop,\"A\")",
+    "modular_shift": None, "diagonal_map": None, "modular_partition": None,
+    "generate_ghostcells": None,
+}
+
+
+def unsupported(ln, name: str):
+    instead = UNSUPPORTED[name]
+    return ln.error(f"not supported by looptx: {name}",
+                    hint=f"{instead}" if instead else "remove the command; looptx has no step for it "
+                    "(its steps: README, Steps)")
+
+
+# Python's and Lua's control flow: looptx reads a script's commands, it does not run it
+_CONTROL = re.compile(r"\s*(for|while|if|elif|else|def|with|try|repeat|function)\b")
+
+
+def control_flow(ln, cmd: str):
+    m = _CONTROL.match(cmd)
+    if not m:
+        return None
+    return ln.error(f"'{m.group(1)}' in a script: looptx runs no control flow in scripts, it reads the "
+                    "commands one by one", hint="write out the commands it would run, one per line, e.g. "
+                    "tile(0,1,16) then tile(1,1,16)")

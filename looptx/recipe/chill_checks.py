@@ -160,14 +160,16 @@ _MOST = {"permute": ("statement, levels, order", 3), "unroll": ("statement, loop
          "source": ("file", 1), "procedure": ("function", 1),
          "tile7": ("statement, level, size, outer level, tile name, control name, method", 7)}
 _TILE_NAMED = ("statement, loop, size, control name", 4)
-_TILE_CHILL = ("statement, level, size, outer level, index name, control name, method", 7)
+_TILE_CHILL = ("statement, level, size, outer level, method, alignment offset, alignment multiple", 7)
+_TILE_LUA = ("statement, level, size, outer level, tile name, control name, method", 7)
 
 
 def arg_count(ln, name: str, args: list) -> None:
     """More arguments than the command takes: CHiLL refuses the call, and dropping the rest
     would apply something other than what the script says."""
     if name in ("tile", "tile3"):
-        what, most = _TILE_NAMED if len(args) > 3 and isinstance(args[3], str) else _TILE_CHILL
+        what, most = _TILE_NAMED if len(args) > 3 and isinstance(args[3], str) else \
+            _TILE_LUA if any(isinstance(x, str) for x in args[4:6]) else _TILE_CHILL
     elif name in _MOST:
         what, most = _MOST[name]
     else:

@@ -31,7 +31,7 @@ def commands(text: str):
             spots.append((k, c))
             closing = not quote and ch in ")]}"
             quote, depth = bracket_step(ch, quote, depth)
-            if closing and depth <= 0:
+            if closing and depth <= 0 and not _goes_on(raw[c + 1:]):
                 yield start[0], start[1], "".join(buf), spots
                 start, depth = None, 0
         if start is not None:
@@ -44,6 +44,15 @@ def commands(text: str):
     if start is not None:
         yield start[0], start[1], "".join(buf).strip(), spots
 
+
+
+# what, after a closing bracket, continues the same expression (`sizes[2] / 4`, `t[1][2]`,
+# `f(x).y`) rather than starting the next command; `--` starts a Lua comment
+_GOES_ON = re.compile(r"\s*(?!--)(?:[-+*/%^<>=.\[(]|~=|\band\b|\bor\b|\.\.)")
+
+
+def _goes_on(rest: str) -> bool:
+    return bool(_GOES_ON.match(rest))
 
 
 _LONG_BRACKET = re.compile(r"\[(=*)\[")

@@ -24,6 +24,8 @@ STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS,
     "name", "list of facts", "list of loop names", "value", "mapping array -> element count",
     "true or false", "integer matrix", "list of reference numbers", "new loop name")
 GROUPS = "list of lists of statement numbers"
+# a CHiLL statement list's earlier statements, as offsets from the step's own (recipe/chill_lists.py)
+OFFSETS = "list of statement offsets"
 
 # C and CUDA C++ keywords, and names the generated code declares: no user name may be one
 C_WORDS = frozenset("""auto break case char const continue default do double else enum extern
@@ -34,7 +36,7 @@ delete this operator private public protected virtual friend dim3 main""".split(
 # step -> {arg: (kind, required)}
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # whole: CHiLL's one-argument permute(pi), on every statement of the nest, by levels
-    "permute": {"stmt": (STMT, True), "order": (NAMES, True), "whole": (BOOL, False)},
+    "permute": {"stmt": (STMT, True), "order": (NAMES, True), "whole": (BOOL, False), "listed_after": (OFFSETS, False)},
     "tile": {"stmt": (STMT, True), "loop": (NAME, True), "size": (POSINT, True), "control": (NEWNAME, False),
              "outer": (POSINT, False)},
     "split": {"stmt": (STMT, True), "loop": (NAME, True), "at": (EXPR, True)},
@@ -44,13 +46,13 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "fuse": {"stmts": (INTS, True), "loop": (NAME, False), "level": (POSINT, False), "loops": (NAMES, False)},
     # groups: [[0, 1], [2, 3]]: each group keeps one copy of the loop, and the loops inside it
     "distribute": {"stmts": (INTS, False), "groups": (GROUPS, False), "loop": (NAME, True)},
-    "skew": {"stmt": (STMT, True), "loop": (NAME, True), "by": (DICT_INT, True)},
+    "skew": {"stmt": (STMT, True), "loop": (NAME, True), "by": (DICT_INT, True), "listed_after": (OFFSETS, False)},
     # stmts: CHiLL's statement list, which must hold every statement of the shifted loop
     "shift": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True), "stmts": (INTS, False)},
     "shift_to": {"stmt": (STMT, True), "loop": (NAME, True), "to": (INT, True)},
     "peel": {"stmt": (STMT, True), "loop": (NAME, True), "first": (NONNEG, False), "last": (NONNEG, False)},
-    "reverse": {"stmt": (STMT, True), "loop": (NAME, True)},
-    "scale": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True)},
+    "reverse": {"stmt": (STMT, True), "loop": (NAME, True), "listed_after": (OFFSETS, False)},
+    "scale": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True), "listed_after": (OFFSETS, False)},
     # i' = T.i (+ the last column): the outer loops of stmt's nest, every statement inside them
     "nonsingular": {"stmt": (STMT, False), "matrix": (MATRIX, True)},
     "registers": {"stmt": (STMT, True), "array": (STR, False), "at": (NAME, True)},
@@ -243,6 +245,8 @@ def check_arg(step: Step, arg: str, kind: str, value, written_float: bool = Fals
     if kind == INTS and value != "all" and not (isinstance(value, list) and value and
                                                all(_is_int(x) and x >= 0 for x in value)):
         raise bad("non-empty list of statement numbers")
+    if kind == OFFSETS and not (isinstance(value, list) and value and all(_is_int(x) and x != 0 for x in value)):
+        raise bad("non-empty list of non-zero statement offsets (the earlier statements of a CHiLL list)")
     if kind == GROUPS and not (isinstance(value, list) and value and all(
             isinstance(g, list) and g and all(_is_int(x) and x >= 0 for x in g) for g in value)):
         raise bad("list of groups of statement numbers, e.g. [[0, 1], [2, 3]]")
@@ -528,8 +532,9 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None,
     except OSError as e:
         raise RecipeError(f"cannot read the recipe: {e.strerror}", file=path,
                           hint="check the path and the file's permissions") from None
-    # a .py / .lua script may open with a docstring or a long comment, which is not a command
-    if path.endswith((".yaml", ".yml")) or not (path.endswith((".py", ".lua", ".script"))
+    # a script may open with a docstring or a long comment, which is not a command; a .chill
+    # file is a script whatever its first line, so its errors are the dialect's
+    if path.endswith((".yaml", ".yml")) or not (path.endswith((".py", ".lua", ".script", ".chill"))
                                                  or _looks_like_chill(text)):
         given = {k: v for k, v in (defines or {}).items() if re.search(rf"\$\{{?{re.escape(k)}\b", text)}
         return load_yaml(text, file=path, bindings={**given, **(bindings or {})} or None)
@@ -540,8 +545,12 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None,
 
 
 def _looks_like_chill(text: str) -> bool:
-    """A CHiLL / CUDA-CHiLL script: its first line (comments aside) is a command, a variable
-    assignment, or Python CHiLL's `from chill import *`."""
+    """A CHiLL / CUDA-CHiLL script: its first line (comments, Lua long comments and Python
+    docstrings aside) is a command, a variable assignment, or Python CHiLL's `from chill import *`."""
+    from looptx.recipe.chill_text import blank_long
+    quiet, problem = blank_long(text, lua=False)
+    if problem is None:
+        text = quiet
     lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith(("#", "--", "//"))]
     first = lines[0] if lines else ""
     if CHILL_HEADER.match(first):
