@@ -15,6 +15,7 @@ from looptx.codegen import ast as K
 from looptx.frontend.conditionals import cu_conditionals
 from looptx.codegen.c import (CPrinter, ThreadPrinter, _zeroed, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
                               name_loops, used_helpers)
+from looptx.codegen.cuda_axes import AXES, index_decls, kernel_axes, on_axes
 from looptx.codegen.cuda_const import const_parameters
 from looptx.codegen.cuda_locals import crossing_locals, device_decl, local_guard
 from looptx.codegen.cuda_records import device_arrays, record_definitions, written_arrays
@@ -28,7 +29,6 @@ from looptx.codegen.cuda_main import standalone_main
 from looptx.poly import gpu, gpu_checks
 from looptx.poly.variant import Variant
 
-AXES = ("x", "y", "z")
 
 
 @dataclass
@@ -161,38 +161,6 @@ def _free(name: str, taken: set[str]) -> str:
     return name if name not in taken else f"lx_{name}"
 
 
-def index_decls(kc: KernelCode, block_ctype: str = "int") -> list[str]:
-    """Only the indexes the kernel reads: a mapped loop of extent 1 leaves its index unused,
-    which nvcc warns of (#177-D).  The block indexes are 64-bit where the user's iterators are
-    (`tx + 256 * bx` passes INT_MAX on a 2 GiB array of a size_t loop)."""
-    bn, tn = kc.index_names
-    text = "\n".join(kc.body + kc.shared + kc.local)
-    out = []
-    for names, axes, what, ctype in zip((bn, tn), _axes(kc.mapping, len(bn), len(tn)),
-                                        ("blockIdx", "threadIdx"), (block_ctype, "int")):
-        used = [f"{x} = {what}.{AXES[axes[n]]}" for n, x in enumerate(names) if re.search(rf"\b{x}\b", text)]
-        if used:
-            out.append(f"const {ctype} " + ", ".join(used) + ";")
-    return out
-
-
-def _axes(mapping, n_block: int, n_thread: int) -> tuple:
-    """(block axes, thread axes) of a kernel's mapped loops: x, y, z in order unless the cuda
-    step held an axis with a "1" entry."""
-    if mapping is not None:
-        b, t = mapping.axes_of()
-        if len(b) == n_block and len(t) == n_thread:
-            return b, t
-    return tuple(range(n_block)), tuple(range(n_thread))
-
-
-def _on_axes(values: list, axes: tuple, one) -> list:
-    out = [one] * 3
-    for v, a in zip(values, axes):
-        out[a] = v
-    return out
-
-
 def _has_sync(node: K.Node) -> bool:
     if isinstance(node, K.Sync):
         return True
@@ -255,7 +223,7 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
         # kernel works on signed copies (PPCG does the same)
         from looptx.codegen.c import reserved_names
         taken = reserved_names(v)
-        baxes, taxes = _axes(Kn.mapping, len(Kn.block), len(Kn.thread))
+        baxes, taxes = kernel_axes(Kn.mapping, len(Kn.block), len(Kn.thread))
         bnames = [_free(f"b{AXES[baxes[n]]}", taken) for n in range(len(Kn.block))]
         tnames = [_free(f"t{AXES[taxes[n]]}", taken) for n in range(len(Kn.thread))]
         scope = {f"lx_b{n}": ir.Var(bnames[n]) for n in range(len(Kn.block))}
@@ -363,9 +331,9 @@ class HostPrinter(CPrinter):
         block = list(kc.block) + [1] * (3 - len(kc.block))
         host = {f"lx_h{k}": self.expr(a) for k, a in enumerate(n.args)}
         if not self.emulate:
-            baxes, taxes = _axes(kc.mapping, kc.grid_dims, len(kc.block) if kc.mapping is not None else 0)
-            grid = _on_axes(grid[:kc.grid_dims], baxes, "1") if kc.grid_dims else grid
-            block = _on_axes(list(kc.block), taxes, 1) if kc.mapping is not None and kc.block else block
+            baxes, taxes = kernel_axes(kc.mapping, kc.grid_dims, len(kc.block) if kc.mapping is not None else 0)
+            grid = on_axes(grid[:kc.grid_dims], baxes, "1") if kc.grid_dims else grid
+            block = on_axes(list(kc.block), taxes, 1) if kc.mapping is not None and kc.block else block
             # grid sizes are computed as signed ints: dim3 would turn a negative size into a huge one
             args = ", ".join(host.get(p, p) for _, _, p in kc.params)
             sizes = ", ".join(f"lx_g{k} = {g}" for k, g in enumerate(grid))

@@ -20,6 +20,7 @@ from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
 from looptx.poly.gpu_replicated import replicated
 from looptx.poly.known_values import at_macro_value, soft_sizes_hint
+from looptx.poly.gpu_serial import siblings_merged
 from looptx.poly.variant import LoopDim, Variant
 
 AXES = ("x", "y", "z")
@@ -260,70 +261,13 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
         key = (root, p.prefix(root), p.dims[root].name if isinstance(p.dims[root], LoopDim) else k)
         groups.setdefault(key, []).append(k)
     serial = sorted(groups.items(), key=lambda kv: min(kv[1]))
-    for n, (root, pieces, first) in enumerate(_siblings_merged(v, serial, covered)):
+    for n, (root, pieces, first) in enumerate(siblings_merged(v, serial, covered)):
         out.append(Kernel(f"{region}_serial{n}", pieces, root, first_sibling=first))
     # launch order = schedule (textual) order: kernels are disjoint subtrees, so the first of
     # their pieces in schedule order decides (loops compare equal: at the first position where
     # two kernels' pieces differ, both hold a statement position)
     out.sort(key=lambda K: min(_sort_key(v.pieces[k].dims) for k in K.pieces))
     return out
-
-
-def _siblings_merged(v: Variant, serial, covered: set[int]) -> list[tuple[int, list[int], int | None]]:
-    """(root, pieces, first sibling position or None) per one-thread kernel.  Groups that are
-    siblings under the same host loops, with nothing else between them, run in one launch (one
-    thread runs them in schedule order, as the launches would); other groups stay as they are."""
-    def level(root: int) -> int:
-        # the schedule position that orders the group among its siblings
-        return root - 1 if root % 2 == 1 else root
-    # who sits at each sibling position: a serial group alone there, or anything else
-    owner: dict[tuple, set] = {}
-    for n, ((root, _, _), pieces) in enumerate(serial):
-        for k in pieces:
-            owner.setdefault(v.pieces[k].prefix(level(root) + 1), set()).add(n)
-        for k in pieces:
-            for pos in range(0, level(root), 2):
-                owner.setdefault(v.pieces[k].prefix(pos + 1), set()).add(None)
-    for k in covered:
-        p = v.pieces[k]
-        for pos in range(0, len(p.dims), 2):
-            owner.setdefault(p.prefix(pos + 1), set()).add(None)
-    runs: list[list[int]] = []
-    for n, ((root, _, _), pieces) in enumerate(serial):
-        lv = level(root)
-        here = v.pieces[pieces[0]].prefix(lv + 1)
-        alone = owner.get(here) == {n} and all(v.pieces[k].prefix(lv + 1) == here for k in pieces)
-        if alone and runs and runs[-1][-1] == n - 1 and _next_to(v, serial, owner, runs[-1][-1], n, level):
-            runs[-1].append(n)
-        else:
-            # a trailing None closes the run: a group that shares its position takes no neighbour
-            runs.append([n] if alone else [n, None])
-    out = []
-    for run in runs:
-        run = [n for n in run if n is not None]
-        (root, _, _), pieces = serial[run[0]]
-        if len(run) == 1:
-            out.append((root, pieces, None))
-            continue
-        lv = level(root)
-        pieces = sorted(k for n in run for k in serial[n][1])
-        out.append((lv, pieces, min(v.pieces[k].dims[lv] for k in pieces)))
-    return out
-
-
-def _next_to(v: Variant, serial, owner: dict, a: int, b: int, level) -> bool:
-    """Whether serial groups a and b are adjacent siblings: same level and host loops, and no
-    sibling position between theirs is taken."""
-    (ra, _, _), pa = serial[a]
-    (rb, _, _), pb = serial[b]
-    la, lb = level(ra), level(rb)
-    if la != lb:
-        return False
-    ka, kb = v.pieces[pa[0]].prefix(la + 1), v.pieces[pb[0]].prefix(lb + 1)
-    if ka[:la] != kb[:lb]:
-        return False
-    lo, hi = sorted((ka[la], kb[lb]))
-    return not any(key[:la] == ka[:la] and lo < key[la] < hi for key in owner if len(key) == la + 1)
 
 
 def _sort_key(dims):

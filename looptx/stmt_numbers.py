@@ -1,0 +1,198 @@
+"""Statement numbers of recipes: the CONTRACT's, over the file's regions in textual order, and
+the ones CHiLL blocks and scripts count (from 0 within a block, a procedure or a loop(N) nest),
+read as the file's; each region's steps renumbered from 0 for the region's model."""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from looptx.errors import LooptxError, note_once
+from looptx.frontend.cparse import Program
+from looptx.frontend.names import to_model
+from looptx.recipe.schema import Recipe
+
+
+def file_numbers_read(rec: Recipe, base: int, n: int, filename: str | None = None) -> Recipe:
+    """A CHiLL block's statement numbers, read as the file's (the CONTRACT's) where they name
+    the block's statements that way, else counted from 0 within the block, as a CHiLL script
+    counts.  Where both readings name one of its statements the file's wins, and a note says
+    which statement the other reading would have taken."""
+    if base == 0:
+        return rec
+
+    def file_wide(st) -> bool:
+        ss = step_stmts(st) or []
+        return bool(ss) and all(isinstance(x, int) and base <= x < base + n for x in ss)
+
+    steps = []
+    for st in rec.steps:
+        if not file_wide(st):
+            steps.append(st)
+            continue
+        ss = step_stmts(st)
+        if all(x < n for x in ss) and filename:
+            note_once(filename, st.line, f"step {st.index} ({st.name}) names statement"
+                      f"{'s' if len(ss) > 1 else ''} {', '.join(map(str, ss))} in the file's numbering (the "
+                      f"block's statements are {base}..{base + n - 1}); counted from 0 within the block, as a "
+                      f"CHiLL script counts, {'they' if len(ss) > 1 else 'it'} would be "
+                      f"{', '.join(str(x + base) for x in ss)}")
+        steps.append(renumbered(st, base))
+    return replace(rec, steps=tuple(steps))
+
+
+def step_stmts(st) -> list | None:
+    """The statements a step names (None for a step that names none)."""
+    if st.get("stmt") is not None:
+        return [st["stmt"]]
+    if isinstance(st.get("stmts"), list):
+        return st["stmts"]
+    # distribute's groups name its statements too ([[2], [3]]), numbered as stmt is
+    groups = st.get("groups")
+    if isinstance(groups, list) and groups and all(isinstance(g, list) for g in groups):
+        return [x for g in groups for x in g]
+    return None
+
+
+# steps whose parts CHiLL numbers as new statements
+_NEW_IN_CHILL = frozenset({"split", "peel", "unroll", "datacopy", "registers", "shared"})
+
+
+def renumbered(st, lo: int):
+    """The step with its statement numbers counted from `lo` on."""
+    def shifted(k, v):
+        if k == "stmt":
+            return v - lo
+        if k == "stmts" and isinstance(v, list):
+            return [x - lo for x in v]
+        if k == "groups" and isinstance(v, list) and all(isinstance(g, list) for g in v):
+            return [[x - lo if isinstance(x, int) else x for x in g] for g in v]
+        return v
+    return replace(st, args=tuple((k, shifted(k, v)) for k, v in st.args))
+
+
+def recipe_bases(recipe: Recipe, program: Program) -> tuple[int, ...]:
+    """The number a command-line recipe gives each region's statement 0: over the whole file,
+    or, in a CHiLL script, within the procedure it names."""
+    bases = program.bases
+    if bases and recipe.procedure and recipe.procedure == program.function:
+        return tuple(b - bases[0] for b in bases)
+    return bases
+
+
+def loop_nests(scops, bases: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(first statement, statements) of each outermost loop of the regions `scops`, in file
+    order and numbered from `bases`: the loop nests a CHiLL script's loop(N) counts."""
+    out = []
+    for base, scop in zip(bases, scops):
+        tops: dict = {}
+        for s in scop.statements:
+            if s.iterators:
+                tops.setdefault(s.schedule[0], []).append(s.id)
+        out += [(base + min(ids), len(ids)) for _, ids in sorted(tops.items())]
+    return out
+
+
+def in_nests(recipe: Recipe, nests: list[tuple[int, int]]) -> Recipe:
+    if all(st.nest is None for st in recipe.steps):
+        return recipe
+    return replace(recipe, steps=tuple(_nest_numbered(st, nests) for st in recipe.steps))
+
+
+def _nest_numbered(st, nests: list[tuple[int, int]]):
+    """A step of a script that chose loop nest `st.nest` with its statements as the file numbers
+    them."""
+    if st.nest is None or step_stmts(st) is None:
+        return st
+    if st.nest == 0:
+        # as in CHiLL, loop(0)'s statement 0 is the first nest's, not a statement before it
+        # (DENISE's `dtdh = DT*DT/DH;`); the numbers past that nest count on from it
+        first = nests[0][0] if nests else 0
+        return replace(renumbered(st, -first), nest=None)
+    if st.nest >= len(nests):
+        raise st.error(f"loop({st.nest}): there are {len(nests)} loop nest(s) here, numbered from 0",
+                       hint=f"pick one of loop(0) .. loop({len(nests) - 1})" if nests else
+                       "mark a loop nest as a region")
+    first, count = nests[st.nest]
+    for x in step_stmts(st):
+        if isinstance(x, int) and not 0 <= x < count:
+            raise st.error(f"statement {x} is not in loop nest {st.nest}, which has {count} statement(s)",
+                           hint=f"a script numbers the statements of loop({st.nest}) from 0 to {count - 1}")
+    return replace(renumbered(st, -first), nest=None)
+
+
+def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
+    """A command-line recipe numbers statements over the whole file; each region gets the steps
+    on its statements, renumbered from 0 (steps without statements go to every region)."""
+    bases = recipe_bases(recipe, program)
+    recipe = in_nests(recipe, loop_nests(program.scops, bases))
+    bounds = [(b, b + len(s.statements)) for b, s in zip(bases, program.scops)]
+    out: dict[int, list] = {i: [] for i in range(len(program.scops))}
+    for st in recipe.steps:
+        stmts = step_stmts(st)
+        if stmts is None:
+            # a privatize that names no statement is for the regions that use its variable
+            users = [i for i, sc in enumerate(program.scops)
+                     if st.name == "privatize" and any(a.name == to_model(str(st["var"])) for a in sc.arrays)]
+            for i in users or out:
+                out[i].append(st)
+            continue
+        homes = {i for s in stmts for i, (lo, hi) in enumerate(bounds) if lo <= s < hi}
+        missing = [s for s in stmts if not any(lo <= s < hi for lo, hi in bounds)]
+        shift = program.bases[0] - bases[0] if program.bases else 0
+        if missing and shift and all(isinstance(s, int) and any(lo <= s - shift < hi for lo, hi in bounds)
+                                     for s in stmts):
+            # a script counts within its procedure, as CHiLL does; the file's numbers (the
+            # CONTRACT's) name the procedure's statements too
+            st = renumbered(st, shift)
+            stmts = step_stmts(st)
+            homes = {i for s in stmts for i, (lo, hi) in enumerate(bounds) if lo <= s < hi}
+            missing = []
+        if missing:
+            s = missing[0]
+            spans: list[list[int]] = []
+            for lo, hi in bounds:
+                if spans and spans[-1][1] == lo:
+                    spans[-1][1] = hi
+                elif hi > lo:
+                    spans.append([lo, hi])
+            ranges = ", ".join(f"{lo}..{hi - 1}" for lo, hi in spans)
+            made = next((e for e in recipe.steps[:st.index - 1] if e.name in _NEW_IN_CHILL), None)
+            if made is not None and s >= bounds[-1][1]:
+                # CHiLL numbers the parts these steps make as new statements (its lu.py's
+                # permute(3, ...) after split(1, ...)); the contract keeps the numbers
+                raise st.error(f"statement {s} does not exist: in CHiLL it would be a part that "
+                               f"step {made.index} ({made.name}) makes, which looptx does not number apart",
+                               hint=f"the parts keep their statement's number ({ranges}); a step on "
+                                    "that number acts on every part")
+            if program.function:
+                within = f" within the procedure ({', '.join(f'{lo + shift}..{hi - 1 + shift}' for lo, hi in spans)} " \
+                    "in the file)" if shift else ""
+                raise st.error(f"statement {s} is not in function '{program.function}'",
+                               hint=f"its statements are numbered {ranges}{within}")
+            raise st.error(f"there is no statement {s} in the file",
+                           hint=f"statements are numbered {ranges} in file order")
+        if len(homes) > 1:
+            raise st.error("the statements of one step must be in the same region",
+                           hint="write one step per region")
+        i = homes.pop()
+        out[i].append(renumbered(st, bounds[i][0]))
+    return {i: replace(recipe, steps=tuple(steps)) for i, steps in out.items()}
+
+
+_STMT_NUMBERS = re.compile(r"\b(S(?=\d+\()|statements? |stmts?: \[?)(\d+(?:(?:, | and )\d+)*)")
+
+
+def in_file_numbers(e: LooptxError, base: int) -> None:
+    """A step's error names the region's statements (`S0(1,1)`, `statement 1`, `stmts: [0]`);
+    a command-line recipe numbers them over the file, from `base` in this region."""
+    e.what = file_numbered(e.what, base)
+    if e.hint:
+        e.hint = file_numbered(e.hint, base)
+
+
+def file_numbered(text: str, base: int) -> str:
+    """`text` with the region's statement numbers as the file numbers them (from `base`)."""
+    if not base:
+        return text
+    shift = lambda m: m.group(1) + re.sub(r"\d+", lambda n: str(int(n.group(0)) + base), m.group(2))
+    return _STMT_NUMBERS.sub(shift, text)
