@@ -130,7 +130,8 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--recipe", "-r", metavar="R", help="YAML recipe file or a name under recipes/")
     t.add_argument("--target", choices=["c", "cuda"], default="c")
     t.add_argument("-o", "--output", metavar="OUT", help="output file (default, or -: stdout)")
-    t.add_argument("--show-steps", action="store_true", help="print the loop tree after every step")
+    t.add_argument("--show-steps", action="store_true",
+                   help="print the loop tree after every step (to stderr when the code goes to stdout)")
     t.add_argument("--unsafe", action="store_true", help="skip dependence checks (marked in the output)")
     t.add_argument("--standalone", action="store_true",
                    help="with --target cuda: add a main() that fills the inputs and times the kernels")
@@ -227,7 +228,9 @@ def cmd_transform(args) -> int:
     refuse_overwrite("-o", args.output, _transform_inputs(args))
     text = transform_file(args.file, recipe=args.recipe, defines=_checked_defines(args),
                           function=args.function, unsafe=args.unsafe, target=args.target,
-                          show_steps=_UserNames(sys.stdout) if args.show_steps else None,
+                          # the loop trees go to stdout beside a file, to stderr where stdout is the code
+                          show_steps=(_UserNames(sys.stdout if args.output and args.output != "-" else sys.stderr)
+                                      if args.show_steps else None),
                           standalone=args.standalone, warn=_UserNames(sys.stderr))
     if args.output and args.output != "-":      # `-o -`: stdout, as Unix tools read it
         try:

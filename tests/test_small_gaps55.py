@@ -235,3 +235,32 @@ def test_a_statement_list_header_given_again_does_the_same(tmp_path):
     rc, again, err = run_cli("transform", src, "--recipe", back)
     assert rc == 0 and again.split("*/", 1)[1] == body, err
     assert body.index("for (j = ") < body.index("for (i = "), body
+
+
+def test_small_interface_gaps_of_the_contract_audit(tmp_path, monkeypatch):
+    """Probe 105 G6-G8: a misspelt `known` argument was parsed as a fact ('fact m >= 16');
+    --show-steps wrote its trees into the code on stdout; --csv --json both went to stdout;
+    CHiLL's identity skew([0],1,[1]) was refused with 'got {}'."""
+    from test_small_gaps54 import ALL_REJECTED
+    monkeypatch.chdir(tmp_path)
+    src = tmp_path / "mm.c"
+    src.write_text(MM)
+    rec = tmp_path / "k.yaml"
+    rec.write_text("steps:\n  - known: {fact: 'N >= 16'}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "unknown argument 'fact' for step 'known'" in err and "did you mean 'facts'" in err, err
+    rec.write_text("steps:\n  - known: {N: '>= 16'}\n  - tile: {stmt: 0, loop: j, size: 4}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--show-steps")
+    assert rc == 0 and "after step 2 (tile" in err and "after step" not in out, out
+    out_c = tmp_path / "o.c"
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--show-steps", "-o", out_c)
+    assert rc == 0 and "after step 2 (tile" in out and "after step" not in out_c.read_text()
+    assert subprocess.run(["gcc", "-c", "-o", str(tmp_path / "o.o"), str(out_c)]).returncode == 0
+    script = tmp_path / "s.chill"
+    script.write_text("skew([0],1,[1])\n")
+    rc, out, err = run_cli("transform", src, "--recipe", script)
+    assert rc == 0 and "keeps loop level 1 as it is" in err, err
+    (tmp_path / "ax.c").write_text(ALL_REJECTED % "T")
+    assert run_cli("search", "ax.c", "--budget", "1")[0] == 0
+    rc, out, err = run_cli("report", "ax.looptx.db", "--csv", "--json")
+    assert rc == 2 and out == "" and "both write to stdout" in err, out + err

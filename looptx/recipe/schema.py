@@ -310,6 +310,12 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
         elif isinstance(args, list):
             args = {"facts": args}
         elif isinstance(args, dict) and "facts" not in args:
+            # `{n: '>= 16'}` is a fact on n; `{fact: 'm >= 16'}` is a misspelt argument
+            whole = [k for k, v in args.items() if isinstance(v, (str, list))
+                     and not re.match(r"\s*(<=|>=|==|!=|<|>|%)", str(v))]
+            if whole:
+                raise proto.error(f"unknown argument '{whole[0]}' for step 'known'",
+                                  hint="did you mean 'facts'? write known: {facts: ['m >= 16']}")
             args = {"facts": [k if v is True else f"{k} {v}" for k, v in args.items()]}
     if not isinstance(args, dict):
         raise proto.error(f"the arguments of '{name}' must be a mapping, got {_show(args)}",

@@ -364,6 +364,9 @@ def report_command(args) -> int:
         plot_format(args.plot)
     # Checked before anything is printed: an export that cannot be written is bad input.
     from looptx.outputs import refuse_overwrite
+    if args.csv == "-" and args.json == "-":
+        raise SearchError("--csv and --json would both write to stdout, one after the other",
+                          hint="give one of them a file: --csv out.csv --json, or --csv --json out.json", file=args.db)
     exports = (("--csv", args.csv), ("--json", args.json), ("--plot", args.plot), ("--kernel-tuner", args.kernel_tuner))
     kept = [(args.db, "the results database")] + _searched_files(args.db)
     for k, (option, out) in enumerate(exports):
