@@ -82,6 +82,13 @@ def _where_params_can_be_used(st) -> tuple[str, str]:
             if r.chill is None:
                 continue
             body = r.chill.body
+            if st.recipe and r.start != r.chill.body_start:
+                # --recipe replaces the region's own commands: the params they use go unused
+                end = r.chill.body_start + len(body)
+                text = text[:r.chill.body_start] + re.sub(r"[^\n]", " ", text[r.chill.body_start:end]) + text[end:]
+                continue
+            if st.recipe:
+                continue            # (an Orio Loop annotation's code stays code)
             if r.start == r.chill.body_start:
                 # an Orio Loop annotation: its directives, not the loop code it holds
                 body = "".join(b if c == " " else " " for b, c in zip(body, orio_loop_code(body)))
