@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from looptx.errors import LooptxError, note_once
+from looptx.errors import LooptxError, RecipeError, note_once
 from looptx.frontend.cparse import Program
 from looptx.frontend.names import to_model
 from looptx.recipe.schema import Recipe
@@ -93,6 +93,11 @@ def loop_nests(scops, bases: tuple[int, ...]) -> list[tuple[int, int]]:
 
 
 def in_nests(recipe: Recipe, nests: list[tuple[int, int]]) -> Recipe:
+    for n, line in recipe.nests:
+        if n >= max(len(nests), 1):
+            raise RecipeError(f"loop({n}): there are {len(nests)} loop nest(s) here, numbered from 0",
+                              hint=f"pick one of loop(0) .. loop({len(nests) - 1})" if nests else
+                              "mark a loop nest as a region", file=recipe.file, line=line)
     if all(st.nest is None for st in recipe.steps):
         return recipe
     return replace(recipe, steps=tuple(_nest_numbered(st, nests) for st in recipe.steps))

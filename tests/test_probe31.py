@@ -61,7 +61,7 @@ def test_a_script_numbers_statements_within_the_nest_that_loop_picks(tmp_path, n
 
 
 @pytest.mark.parametrize("script, said", [
-    (SCRIPT.replace("loop(2)", "loop(3)"), "s.py:9: step 3 (tile): error: loop(3): there are 3 loop nest(s) here"),
+    (SCRIPT.replace("loop(2)", "loop(3)"), "s.py:8: error: loop(3): there are 3 loop nest(s) here"),
     (SCRIPT.replace('unroll(1,"j",2)', 'unroll(2,"j",2)'),
      "s.py:7: step 2 (unroll): error: statement 2 is not in loop nest 1, which has 2 statement(s)"),
     (SCRIPT.replace("loop(1)", "loop(-1)"), "s.py:6:1: error: loop(-1): a loop nest is a number >= 0"),

@@ -293,3 +293,14 @@ for (i = 0; i <= N-1; i++)
 /*@ end @*/
 /*@ end @*/
 """
+
+
+@pytest.mark.parametrize("script", ["loop(3)\n", "loop(3)\npermute([0],[2,1])\n"])
+def test_a_loop_nest_past_the_last_is_an_error_at_its_line(tmp_path, script):
+    """Probe 107 G8: `loop(3)` with no command after it exited 0; with one, the error was at
+    that command's line."""
+    src, rec = tmp_path / "mm.c", tmp_path / "s.chill"
+    src.write_text(MM)
+    rec.write_text("# a script\n" + script)
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "s.chill:2: error: loop(3): there are 1 loop nest(s) here" in err, err

@@ -156,6 +156,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     procedure = None
     source = None
     nest = 0                          # loop(N): the nest the statement numbers count within
+    chosen: list[tuple[int, int]] = []  # (N, line) of each loop(N) / init(..., N)
     steps: list[Step] = []
     is_classic = chill_args.classic(file, text)
     text = classic_header(text)
@@ -212,12 +213,14 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             procedure = _procedure(ln, name, tree) or procedure
             if name == "init" and len(tree.args) > 2:
                 nest = _nest(ln, "init", ln.value(tree.args[2]))
+                chosen.append((nest, ln.line))
             named = [ln.value(a) for a in tree.args[:1]] if name != "procedure" else []
             if named and isinstance(named[0], str) and not named[0].isidentifier():
                 source = (named[0], ln.line)
             continue
         if name == "loop" and tree.args:
             nest = _nest(ln, "loop", ln.value(tree.args[0]))
+            chosen.append((nest, ln.line))
         if name in IGNORED:
             if name == "source":
                 checks.arg_count(ln, name, tree.args)
@@ -257,7 +260,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             steps.append(replace(make_step(step_name, step_args, len(steps) + 1, file=file, line=ln.line,
                                            params={}, text=cmd), nest=nest, spelled=spelled))
         rename_loops(name, args, converted, aliases, created)
-    return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())), procedure, source)
+    return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())), procedure, source,
+                  nests=tuple(chosen))
 
 
 # `from chill import *`, `import ...` (Python CHiLL scripts), Lua `local` declarations aside

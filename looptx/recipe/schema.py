@@ -152,6 +152,8 @@ class Recipe:
     procedure: str | None = None      # the function a CHiLL script names (procedure, read_IR, init)
     # the C file a CHiLL script's read_IR / init names, with that command's line
     source: tuple[str, int] | None = None
+    # (N, line) of each loop(N) a CHiLL script gives, checked even where no command follows
+    nests: tuple[tuple[int, int], ...] = ()
 
     def describe(self) -> str:
         lines = [s.describe() for s in self.steps]
