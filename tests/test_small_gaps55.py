@@ -88,8 +88,10 @@ def test_a_peel_after_a_jam_of_a_loop_local_is_generated(tmp_path):
               "  - peel: {stmt: 2, loop: j, first: 3}\n")
     for sizes in (("n=13", "m=11"), ("n=40", "m=37")):
         _, _ = _run_ok(tmp_path, JAM_PEEL, recipe, "-D", sizes[0], "-D", sizes[1])
-    rc, out, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml")
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml", "-o", out)
     assert rc == 0 and "keep a guard on each copy" in err, err
+    _compiles_clean(tmp_path, out)
 
 
 def test_run_does_not_blame_the_variant_for_an_original_that_fails_at_the_same_flags(tmp_path):
@@ -304,3 +306,59 @@ def test_a_loop_nest_past_the_last_is_an_error_at_its_line(tmp_path, script):
     rec.write_text("# a script\n" + script)
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "s.chill:2: error: loop(3): there are 1 loop nest(s) here" in err, err
+
+
+def _compiles_clean(tmp_path, out, *flags):
+    cc = subprocess.run(["gcc", "-Wall", "-Wextra", "-Wno-unknown-pragmas", "-Wno-unused-parameter", *flags, "-c",
+                         "-o", str(tmp_path / "o.o"), str(out)], capture_output=True, text=True)
+    assert cc.returncode == 0 and "warning" not in cc.stderr, cc.stderr
+
+
+@pytest.mark.parametrize("first", ["*out = 0.0;", "++*out;", "(*out) = 0.0;"])
+def test_a_function_region_that_starts_with_a_store_through_a_pointer(tmp_path, first):
+    """Probe 108 G1: pycparser places `*out = ...` at `out`, so the region began past the `*`
+    and the output read `*{ ... }` (which run, building each region alone, never saw)."""
+    src, out = tmp_path / "k.c", tmp_path / "o.c"
+    src.write_text("void f(int n, double *x, double *out)\n{\n  " + first + "\n  for (int i = 0; i < n; i++)\n"
+                   "    *out += x[i];\n}\n")
+    rc, _, err = run_cli("transform", src, "--function", "f", "-o", out)
+    assert rc == 0, err
+    _compiles_clean(tmp_path, out)
+    assert "*{" not in out.read_text()
+
+
+@pytest.mark.parametrize("bound", ["8", "(1 << MK)"])
+def test_a_shift_in_an_array_extent(tmp_path, bound):
+    """Probe 108 G1b: `double a[n][1 << MK]` reached isl as C text (an internal error)."""
+    text = ("#define MK 3\nvoid mk(int n, double a[n][1 << MK], double b[n][1 << MK])\n{\n#pragma scop\n"
+            f"    for (int i = 0; i < n; i++)\n        for (int j = 0; j < {bound}; j++)\n"
+            "            a[i][j] = b[i][j] * 2.0;\n#pragma endscop\n}\n")
+    _run_ok(tmp_path, text, "steps:\n  - tile: {stmt: 0, loop: j, size: 3}\n", "-D", "n=7")
+
+
+def test_guards_that_an_unrolled_copy_decides_are_folded():
+    """Probe 108 G6: `i >= i + 2 || 1` and `i == i` stayed in the atomic fallback's guards
+    (gcc -Wtautological-compare)."""
+    from looptx import ir
+    from looptx.codegen import ast as K
+    i, n = ir.Var("i"), ir.Var("n")
+    e = ir.Bin("||", ir.Bin(">=", i, ir.Bin("+", i, ir.Num("2"))), ir.Num("1"))
+    assert K.simplify_cond(e) == ir.Num("1")
+    e = ir.Bin("&&", ir.Bin("==", i, i), ir.Bin("<", i, n))
+    assert K.simplify_cond(e) == ir.Bin("<", i, n)
+    e = ir.Bin("&&", ir.Bin(">", i, i), ir.Bin("<", i, n))
+    assert K.simplify_cond(e) == ir.Num("0")
+
+
+def test_a_counter_a_full_unroll_removes_inside_an_openmp_team(tmp_path):
+    """Probe 108 G7: `(void)j;` of the team's shared-out private counter read it unset."""
+    src, rec, out = tmp_path / "k.c", tmp_path / "r.yaml", tmp_path / "o.c"
+    src.write_text("void f(int n, double *a, double *b)\n{\n  int i, j;\n#pragma omp parallel\n  {\n"
+                   "#pragma omp for private(j)\n    for (i = 0; i < n; i++)\n      for (j = 0; j < 2; j++)\n"
+                   "        a[2 * i + j] = b[2 * i + j] * 2.0;\n  }\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 0}\n")
+    rc, _, err = run_cli("transform", src, "--function", "f", "--recipe", rec, "-o", out)
+    assert rc == 0 and "(void)&j;" in out.read_text(), err
+    _compiles_clean(tmp_path, out, "-fopenmp")
+    rc, out_, err = run_cli("run", src, "--function", "f", "--recipe", rec, "-D", "n=9", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and ": ok" in out_, out_ + err

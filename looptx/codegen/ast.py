@@ -238,9 +238,14 @@ CMP_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="
 def simplify_cond(e: ir.Expr) -> ir.Expr:
     """Comparisons in canonical form (`i <= N - 1` -> `i < N`); && / || recursively."""
     if isinstance(e, ir.Bin) and e.op in ("&&", "||"):
-        return ir.Bin(e.op, simplify_cond(e.a), simplify_cond(e.b))
+        return _logic(e.op, simplify_cond(e.a), simplify_cond(e.b))
     if isinstance(e, ir.Bin) and e.op in CMP_MIRROR:
         a, b = simplify(e.a), simplify(e.b)
+        d = _int(simplify(ir.Bin("-", b, a)))
+        if d is not None:
+            # sides that differ by a constant (`i == i`, `i >= i + 2` once an unrolled copy's
+            # offset is put in): gcc would warn of the self-comparison
+            return ir.Num("1" if _CMP_TRUTH[e.op](d) else "0")
         if e.op == "<=" and isinstance(b, ir.Bin) and b.op == "-" and _int(b.b) == 1:
             return ir.Bin("<", a, b.a)
         if e.op == "<=" and _int(b) is not None and isinstance(a, ir.Var):
@@ -251,6 +256,22 @@ def simplify_cond(e: ir.Expr) -> ir.Expr:
     if isinstance(e, ir.Un) and e.op == "!":
         return ir.Un("!", simplify_cond(e.a))
     return simplify(e)
+
+
+_CMP_TRUTH = {"<": lambda d: d > 0, "<=": lambda d: d >= 0, ">": lambda d: d < 0, ">=": lambda d: d <= 0,
+              "==": lambda d: d == 0, "!=": lambda d: d != 0}
+
+
+def _logic(op: str, a: ir.Expr, b: ir.Expr) -> ir.Expr:
+    """`a && b` / `a || b` with a side that is a constant folded (guards have no side effects)."""
+    ia, ib = _int(a), _int(b)
+    if op == "&&":
+        if ia == 0 or ib == 0:
+            return ir.Num("0")
+        return b if ia is not None else a if ib is not None else ir.Bin(op, a, b)
+    if ia not in (None, 0) or ib not in (None, 0):
+        return ir.Num("1")
+    return b if ia == 0 else a if ib == 0 else ir.Bin(op, a, b)
 
 
 def simplify_any(e: ir.Expr) -> ir.Expr:

@@ -449,7 +449,8 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     decls += [indent + d for d in copy_decls(variant.scop, node, spelled)]
     decls += [indent + buffer_decl(b, spelled=spelled) for b in buffers]
     # a variable whose type holds no loop's values is unused even where loops of its name are
-    decls += unused_counters(printer.reuse, body, indent, unused=set(printer.own_types) - printer.reuse)
+    decls += unused_counters(printer.reuse, body, indent, unused=set(printer.own_types) - printer.reuse,
+                             address=bool(variant.scop.team))
     if spelled:
         decls += unused_set_before(variant.scop, body, indent)
     kept = [f"{indent}#pragma {d}" for d in variant.scop.directives]
@@ -491,14 +492,17 @@ def _shared(printer: CPrinter, n: K.For) -> bool:
 
 
 def unused_counters(names, body: list[str], indent: str,
-                    why: str = "no loop of the output counts with it", unused=()) -> list[str]:
+                    why: str = "no loop of the output counts with it", unused=(), address: bool = False) -> list[str]:
     """`(void)i;` for each of the function's loop counters `names` that no line of `body`
     uses: a loop unrolled or fused away, or a grid emulation's own counters (gcc -Wall); or
     for other variables of the function the output no longer uses, and `why`; and for each of
-    `unused`, which the lines do not use whatever names they hold."""
+    `unused`, which the lines do not use whatever names they hold.  `address`: the region runs
+    in an OpenMP team."""
     text = "\n".join(body)
     gone = sorted({n for n in names if not re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text)} | set(unused))
-    return [f"{indent}(void){n};  /* {why} */" for n in gone]
+    # in an OpenMP team a counter the team shared out was private and is unset here: its
+    # address is a use that reads nothing (gcc -Wuninitialized)
+    return [f"{indent}(void){'&' if address else ''}{n};  /* {why} */" for n in gone]
 
 
 def unused_set_before(scop, body: list[str], indent: str) -> list[str]:

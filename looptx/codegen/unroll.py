@@ -148,6 +148,11 @@ _TRUTH = {"<": lambda d: d > 0, "<=": lambda d: d >= 0, ">": lambda d: d < 0, ">
 
 def _truth(c: ir.Expr) -> bool | None:
     """The value of a guard whose comparisons differ by constants (`j - 1 <= j`), else None."""
+    if isinstance(c, ir.Num):
+        return K._int(c) != 0 if K._int(c) is not None else None
+    if isinstance(c, ir.Bin) and c.op == "||":
+        a, b = _truth(c.a), _truth(c.b)
+        return True if True in (a, b) else False if a is False and b is False else None
     if isinstance(c, ir.Bin) and c.op == "&&":
         a, b = _truth(c.a), _truth(c.b)
         return False if False in (a, b) else True if a is True and b is True else None

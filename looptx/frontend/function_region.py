@@ -190,7 +190,7 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         line, col = where(run[0])
         if isinstance(run[0], c_ast.Pragma):
             col = 1                 # pycparser places a pragma at its text, after `#pragma`
-        first = src.offset(line, col)
+        first = _written_start(blanked, src.offset(line, col))
         # end right after the last statement, so that the line break and indentation before
         # the next statement or the closing brace stay in the output
         while last > first and blanked[last - 1] in " \t\r\n":
@@ -206,6 +206,17 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
                   f"{' (and ' + str(len(outside) - 1) + ' more statement' + ('s' if len(outside) > 2 else '') + ')' if len(outside) > 1 else ''}"
                   f": the region{'s are' if len(regions) > 1 else ' is'} lines {spans}", col=where(stmt)[1])
     return regions
+
+
+def _written_start(blanked: str, at: int) -> int:
+    """Where a statement's text starts: pycparser places `*out = s;` (and `++x;`, `(*p)[i] =
+    ...`) at its operand, past the operators before it on the line."""
+    p = at
+    while p > 0 and blanked[p - 1] in " \t*&-+!~(":
+        p -= 1
+    while p < at and blanked[p] in " \t":
+        p += 1
+    return p
 
 
 def _team_pieces(run: list, end: int, src: SourceText, blanked: str, where) -> list:

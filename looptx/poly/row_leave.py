@@ -110,10 +110,29 @@ def _candidates(scop: Scop):
 
 def _extents(scop: Scop, arr, values: dict) -> tuple[str, ...]:
     """The array's extents, with the file's constants put in for their names."""
+    baked = dict(scop.baked)        # sizes the model takes at their value (a shift's count)
+
     def put(text: str) -> str:
-        return re.sub(r"[A-Za-z_]\w*", lambda m: str(values[m.group(0)])
-                      if m.group(0) not in scop.params and m.group(0) in values else m.group(0), text)
+        text = re.sub(r"[A-Za-z_]\w*", lambda m: str(baked[m.group(0)]) if m.group(0) in baked else
+                      str(values[m.group(0)]) if m.group(0) not in scop.params and m.group(0) in values
+                      else m.group(0), text)
+        return _shifts_as_isl(text)
     return tuple(put(d) if d else d for d in arr.dims)
+
+
+_SHIFT = re.compile(r"(\b\w+\b|\([^()]*\))\s*(<<|>>)\s*\(?\s*(\d+)\s*\)?")
+
+
+def _shifts_as_isl(text: str) -> str:
+    """C's shifts by a constant (NPB's `1 << MK`, MK a #define), which isl does not read, as
+    the product or the floor quotient they are."""
+    while True:
+        m = _SHIFT.search(text)
+        if m is None or int(m.group(3)) > 30:
+            return text
+        k = 2 ** int(m.group(3))
+        new = f"({m.group(1)} * {k})" if m.group(2) == "<<" else f"floor(({m.group(1)})/{k})"
+        text = text[:m.start()] + new + text[m.end():]
 
 
 def _unknown(scop: Scop, dims) -> list[str]:
