@@ -362,3 +362,15 @@ def test_a_counter_a_full_unroll_removes_inside_an_openmp_team(tmp_path):
     _compiles_clean(tmp_path, out, "-fopenmp")
     rc, out_, err = run_cli("run", src, "--function", "f", "--recipe", rec, "-D", "n=9", "--cflags", "-O2 -fopenmp")
     assert rc == 0 and ": ok" in out_, out_ + err
+
+
+def test_a_peel_of_a_loop_of_many_pieces_is_refused_in_bounded_time(tmp_path):
+    """Probe 108 G4: a peel after a jam, a tile, a peel and a shift ran isl's lexmin for
+    minutes (beyond Ctrl-C); it is bounded now and refused at its step, naming the cause."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(JAM_PEEL)
+    rec.write_text("steps:\n  - unroll_jam: {stmt: 1, loop: i, factor: 4}\n  - tile: {stmt: 3, loop: j, size: 5}\n"
+                   "  - peel: {stmt: 2, loop: j, first: 2, last: 2}\n  - shift: {stmt: 0, loop: j, by: 1}\n"
+                   "  - peel: {stmt: 2, loop: i, first: 1, last: 1}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "step 5 (peel): error: peeling loop 'i' outgrew isl's operation budget" in err, err

@@ -17,12 +17,14 @@ from looptx.errors import RecipeError
 from looptx.frontend.names import to_user
 from looptx.poly.deps import _constant
 from looptx.poly.known_values import at_macro_value, soft_sizes_hint
+from looptx.poly.budget import isl_budget
 from looptx.poly.peeling import each
 from looptx.poly.trips import (_global_min, _ranges, apart_from, check_copies, check_factor, kept_loop, loop_stride,
                                max_trip, recount_inside)
 from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles
 
 MAX_FULL_UNROLL = 1024
+PEEL_OPERATIONS = 20_000_000        # isl operations for one peel's iterations (seconds)
 
 
 # ---- addressing ----------------------------------------------------------------------------
@@ -387,11 +389,22 @@ def peel(v: Variant, stmt: int, loop, first: int = 0, last: int = 0) -> Variant:
     r = _ranges(v, group, pos)
     m = isl.Map.from_range(r).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
     trip = max_trip(v, group, pos)
-    # "first" iterations run first: in schedule order, which is the lowest schedule value
-    heads = each(m, first, True, trip, "first")
-    head = _union(heads, m.get_space())
-    # an iteration is peeled once
-    tails = [t.subtract(head) for t in each(m, last, False, trip, "last")]
+    try:
+        # isl's lexmin over a loop of many pieces (a peel after a jam, a tile, a shift and
+        # another peel) ran for minutes, beyond Ctrl-C: bounded, and refused past the bound
+        with isl_budget(PEEL_OPERATIONS):
+            # "first" iterations run first: in schedule order, which is the lowest schedule value
+            heads = each(m, first, True, trip, "first")
+            head = _union(heads, m.get_space())
+            # an iteration is peeled once
+            tails = [t.subtract(head) for t in each(m, last, False, trip, "last")]
+    except isl.Error as e:
+        if "operations" not in str(e):
+            raise
+        raise RecipeError(f"peeling loop '{to_user(name)}' outgrew isl's operation budget: the loop has "
+                          f"{m.n_basic_map()} pieces by now",
+                          hint="peel before the steps that cut the loop into pieces (unroll_jam, tile, split, "
+                               "other peels), or fix the sizes with --define") from None
     pieces = list(v.pieces)
     extra = []
     width = v.width
