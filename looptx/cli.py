@@ -288,6 +288,15 @@ def cmd_run(args) -> int:
             print(f"{where}: ok  median {format_time(r['median'])} over {len(r['times'])} runs "
                   f"(original {format_time(r['original_median'])}, speed-up {r['speedup']:.2f}x)  "
                   f"max rel err {r['max_rel_error']:.1e}  [{r['compiler']} {r['flags']}]")
+        if status == 0:
+            from looptx.runtime.cpu import Toolchain
+            from looptx.runtime.whole_file import whole_file_problem
+            tc = Toolchain.from_options(args.cflags or "-O3", build_command)
+            problem = whole_file_problem(args.file, recipe, args.function, tc.compiler,
+                                         openmp=any("openmp" in f for f in tc.flags))
+            if problem is not None:
+                print(to_user(f"{args.file}: compile_error: {problem}"))
+                status = 1
         return status
     from looptx.pipeline import load, variants_for
     from looptx.runtime.cuda import run_region, variable_size_problem

@@ -374,3 +374,25 @@ def test_a_peel_of_a_loop_of_many_pieces_is_refused_in_bounded_time(tmp_path):
                    "  - peel: {stmt: 2, loop: i, first: 1, last: 1}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "step 5 (peel): error: peeling loop 'i' outgrew isl's operation budget" in err, err
+
+
+def test_run_compiles_the_whole_transformed_file(tmp_path, monkeypatch):
+    """Probe 108 G1: run built each region alone, so an output file that did not compile
+    (`*{ ... }`) ran ok; the whole file now goes through the compiler's syntax check, where
+    the file as written passes it."""
+    from looptx.frontend import function_region
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, double *x, double *out)\n{\n  *out = 0.0;\n  for (int i = 0; i < n; i++)\n"
+                   "    *out += x[i];\n}\n")
+    rc, out, err = run_cli("run", src, "--function", "f", "-D", "n=10")
+    assert rc == 0 and ": ok" in out, out + err
+    # the region starting one character late, as it did
+    monkeypatch.setattr(function_region, "_written_start", lambda blanked, at: at)
+    rc, out, err = run_cli("run", src, "--function", "f", "-D", "n=10")
+    assert rc == 1 and "k.c: compile_error: the transformed file does not compile where the file as written does" \
+        in out, out + err
+    # a fragment that does not compile as written gets no verdict
+    frag = tmp_path / "frag.c"
+    frag.write_text("#pragma scop\nfor (i = 0; i < N; i++)\n  a[i] = 2.0 * a[i];\n#pragma endscop\n")
+    rc, out, err = run_cli("run", frag, "-D", "N=10")
+    assert "compile_error" not in out, out + err
