@@ -272,29 +272,13 @@ def test_a_param_only_the_replaced_commands_use_is_warned_of(tmp_path, monkeypat
     """Probe 105 G8: `search --recipe` replaces the region's own commands, so a param only
     they use builds the same code at each value; no warning said so."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "ax.c").write_text(ALL_REJECTED_TI)
+    from test_small_gaps54 import ALL_REJECTED
+    (tmp_path / "ax.c").write_text(ALL_REJECTED % "T")
     (tmp_path / "r2.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: $U}\n")
     rc, out, err = run_cli("search", "ax.c", "--recipe", "r2.yaml", "--budget", "2")
     assert rc == 0 and "param 'T' is used by no step" in err, err
     rc, out, err = run_cli("search", "ax.c", "--budget", "2", "--db", "own.db")
     assert rc == 0 and "param 'T'" not in err, err
-
-
-ALL_REJECTED_TI = """/*@ begin PerfTuning (
-  def build { arg build_command = 'gcc -O2'; }
-  def performance_params { param T[] = [8, 16]; param U[] = [1, 2]; }
-  def input_params { param N = 64; }
-  def input_vars { decl static double A[N][N] = random; decl static double B[N][N] = random; }
-  def search { arg algorithm = 'Exhaustive'; }
-) @*/
-int i, j;
-/*@ begin CHiLL ( tile(0,"i",T,"ii") unroll(0,"j",U) ) @*/
-for (i = 0; i <= N-1; i++)
-  for (j = 0; j <= N-1; j++)
-    B[i][j] = A[j][i] + B[i][j];
-/*@ end @*/
-/*@ end @*/
-"""
 
 
 @pytest.mark.parametrize("script", ["loop(3)\n", "loop(3)\npermute([0],[2,1])\n"])
