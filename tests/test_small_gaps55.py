@@ -380,3 +380,22 @@ def test_run_compiles_the_whole_transformed_file(tmp_path, monkeypatch):
     frag.write_text("#pragma scop\nfor (i = 0; i < N; i++)\n  a[i] = 2.0 * a[i];\n#pragma endscop\n")
     rc, out, err = run_cli("run", frag, "-D", "N=10")
     assert "compile_error" not in out, out + err
+
+
+def test_two_nests_of_a_team_fused_then_tiled_share_one_pragma(tmp_path):
+    """Probe 108 G3: after a fuse of two `omp for` nests, the second nest's pragma stayed on
+    the inner loop when the first's moved to the tile loop: refused as nested worksharing."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void f(int n, int m, double *a, double *b, double *c)\n{\n  double t;\n#pragma omp parallel\n  {\n"
+                   "#pragma omp for private(t)\n    for (int k = 0; k < n; k++)\n      for (int j = 0; j < m; j++) {\n"
+                   "        t = 2.0 * a[k * m + j];\n        b[k * m + j] = t;\n      }\n#pragma omp for\n"
+                   "    for (int k = 0; k < n; k++)\n      for (int j = 0; j < m; j++)\n"
+                   "        c[k * m + j] = a[k * m + j] + 1.0;\n  }\n}\n")
+    rec.write_text("steps:\n  - fuse: {stmts: [0, 2], loop: j}\n  - tile: {stmt: 0, loop: k, size: 2}\n")
+    rc, out, err = run_cli("transform", src, "--function", "f", "--recipe", rec)
+    assert rc == 0, err
+    assert out.count("#pragma omp for") == 1 and "#pragma omp for private(" in out, out
+    assert out.index("#pragma omp for") < out.index("kk") < out.index("for (int k = 2 * kk"), out
+    rc, out, err = run_cli("run", src, "--function", "f", "--recipe", rec, "-D", "n=9", "-D", "m=7",
+                           "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and ": ok" in out, out + err

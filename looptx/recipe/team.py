@@ -10,6 +10,7 @@ from looptx.errors import LegalityError, LooptxError
 from looptx.frontend.names import to_model, to_user
 from looptx.poly import deps as D
 from looptx.poly import parallel as PL
+from looptx.poly import schedule as S
 from looptx.poly.reductions import CLAUSE
 from looptx.poly.variant import LoopDim, Variant
 from looptx.recipe.schema import Step
@@ -54,16 +55,19 @@ def team_outermost(v: Variant, deps: D.Deps, unsafe: bool) -> Variant:
     from looptx.recipe.apply import check_legal
     starts = [s for s, _, _ in v.scop.team] + [len(v.scop.statements)]
     for k, (first, _, line) in enumerate(v.scop.team):
-        nest = range(first, starts[k + 1])
-        texts = {t for p in v.pieces if p.stmt in nest for d in p.loops for t in d.pragmas if PL.is_omp_for(t)}
         outer = next((p.loops[0] for p in v.pieces if p.stmt == first and p.loops), None)
+        # nests a fuse put under one loop move their pragmas together, as one
+        nest = set(range(first, starts[k + 1])) | \
+            ({v.pieces[j].stmt for j, _ in S.sharing(v, first, outer.name)} if outer is not None else set())
+        texts = {t for p in v.pieces if p.stmt in nest for d in p.loops for t in d.pragmas if PL.is_omp_for(t)}
         if not texts or outer is None or texts <= set(outer.pragmas):
             continue
+        merged = _one_pragma(texts)
         pieces = tuple(p if p.stmt not in nest else replace(p, dims=tuple(
             replace(d, pragmas=tuple(t for t in d.pragmas if t not in texts)) if isinstance(d, LoopDim) else d
             for d in p.dims)) for p in v.pieces)
         moved = v.evolve(pieces=pieces)
-        for t in sorted(texts):
+        for t in ([merged] if merged else sorted(texts)):
             moved = PL.add_pragma(moved, first, outer.name, t)
         try:
             if not unsafe:
@@ -76,6 +80,22 @@ def team_outermost(v: Variant, deps: D.Deps, unsafe: bool) -> Variant:
                                 file=v.scop.filename, line=line) from None
         v = moved
     return v
+
+
+_PRIVATE = re.compile(r"\bprivate\s*\(([^()]*)\)")
+
+
+def _one_pragma(texts: set) -> str | None:
+    """The `omp for` texts of fused nests as one: their private lists joined, where the rest
+    of them is the same; None where they differ otherwise (two reductions)."""
+    if len(texts) == 1:
+        return next(iter(texts))
+    rests = {" ".join(_PRIVATE.sub("", t).split()) for t in texts}
+    if len(rests) != 1:
+        return None
+    names = list(dict.fromkeys(x.strip() for t in sorted(texts) for m in _PRIVATE.findall(t) for x in m.split(",")
+                               if x.strip()))
+    return f"{rests.pop()} private({', '.join(names)})" if names else rests.pop()
 
 
 def as_written(scop, checked: bool) -> Variant:

@@ -32,12 +32,16 @@ def _syntax_errors(compiler: str, path: str, folder: str, flags: list[str]) -> s
 def whole_file_problem(path: str, recipe, function: str | None, compiler: str = "gcc",
                        openmp: bool = False) -> str | None:
     """Why the transformed file fails the syntax check that the file as written passes; None
-    when it passes, or when there is no verdict (the file as written fails it too: an Orio
-    fragment, a header the machine lacks; the recipe needs --define to transform)."""
+    when it passes, or when there is no verdict (the file as written fails it too, or holds
+    annotated code: an Orio fragment, a header the machine lacks; the recipe needs --define to
+    transform; the output's own #error for a #define value its facts exclude)."""
     from looptx.pipeline import transform_file
     cc = shutil.which(compiler) or shutil.which("gcc")
     if cc is None:
         return None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        if "/*@" in f.read():
+            return None             # Orio's and CHiLL's annotations hold code in comments: fragments
     folder = os.path.dirname(os.path.abspath(path))
     flags = ["-fopenmp"] if openmp else []
     if _syntax_errors(cc, path, folder, flags) is not None:
@@ -51,7 +55,7 @@ def whole_file_problem(path: str, recipe, function: str | None, compiler: str = 
         with open(out, "w", encoding="utf-8") as f:
             f.write(text)
         error = _syntax_errors(cc, out, folder, flags)
-    if error is None:
-        return None
+    if error is None or "#error" in error:
+        return None                 # (the output's own checks of the file's #define values)
     return (f"the transformed file does not compile where the file as written does ({error.replace(out, 'output')}): "
             "every region validated alone, but the code written around them is wrong")
