@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import tempfile
 
-from looptx.errors import LooptxError
+from looptx.errors import LooptxError, notes_muted
 
 
 def _syntax_errors(compiler: str, path: str, folder: str, flags: list[str]) -> str | None:
@@ -47,7 +47,9 @@ def whole_file_problem(path: str, recipe, function: str | None, compiler: str = 
     if _syntax_errors(cc, path, folder, flags) is not None:
         return None
     try:
-        text = transform_file(path, recipe=recipe, function=function)
+        # (its notes are of sizes the user did not ask for)
+        with notes_muted():
+            text = transform_file(path, recipe=recipe, function=function)
     except LooptxError:
         return None
     with tempfile.TemporaryDirectory(prefix="looptx-whole-") as tmp:
