@@ -152,7 +152,7 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
                       base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n)
     # loop(N) in a block counts the nests inside it
     rec = in_nests(rec, loop_nests([program.scops[index]], (0,)))
-    return file_numbers_read(rec, program.bases[index], n, program.filename)
+    return file_numbers_read(rec, program.bases[index], n, program.filename, program.scops[index].statements)
 
 
 def default_bindings(program: Program, index: int) -> dict[str, Any]:

@@ -12,11 +12,14 @@ from looptx.frontend.names import to_model
 from looptx.recipe.schema import Recipe
 
 
-def file_numbers_read(rec: Recipe, base: int, n: int, filename: str | None = None) -> Recipe:
+def file_numbers_read(rec: Recipe, base: int, n: int, filename: str | None = None, statements=()) -> Recipe:
     """A CHiLL block's statement numbers, read as the file's (the CONTRACT's) where they name
     the block's statements that way, else counted from 0 within the block, as a CHiLL script
-    counts.  Where both readings name one of its statements the file's wins, and a note says
-    which statement the other reading would have taken."""
+    and Orio (which hands CHiLL the block alone) count.  Where both readings name one of its
+    statements, the one whose statements have the loops the step names wins (Orio's
+    `unroll(1,"j",4)` of a block whose statement 1 in the file has no `j`); the file's where
+    both have them, and a note says which statement the other reading would have taken.
+    `statements`: the region's (Scop.statements), whose iterators tell."""
     if base == 0:
         return rec
 
@@ -24,17 +27,27 @@ def file_numbers_read(rec: Recipe, base: int, n: int, filename: str | None = Non
         ss = step_stmts(st) or []
         return bool(ss) and all(isinstance(x, int) and base <= x < base + n for x in ss)
 
+    def has_loops(st, local: list[int]) -> bool:
+        loop = st.get("loop")
+        if not isinstance(loop, str) or not statements:
+            return True
+        return all(0 <= k < len(statements) and to_model(loop) in statements[k].iterators for k in local)
+
     steps = []
     for st in rec.steps:
         if not file_wide(st):
             steps.append(st)
             continue
         ss = step_stmts(st)
-        if all(x < n for x in ss) and filename:
+        both = all(x < n for x in ss)
+        if both and not has_loops(st, [x - base for x in ss]) and has_loops(st, list(ss)):
+            steps.append(st)        # the block's own count: only its statements have the loop
+            continue
+        if both and filename:
             note_once(filename, st.line, f"step {st.index} ({st.name}) names statement"
                       f"{'s' if len(ss) > 1 else ''} {', '.join(map(str, ss))} in the file's numbering (the "
                       f"block's statements are {base}..{base + n - 1}); counted from 0 within the block, as a "
-                      f"CHiLL script counts, {'they' if len(ss) > 1 else 'it'} would be "
+                      f"CHiLL script and Orio count, {'they' if len(ss) > 1 else 'it'} would be "
                       f"{', '.join(str(x + base) for x in ss)}")
         steps.append(renumbered(st, base))
     return replace(rec, steps=tuple(steps))

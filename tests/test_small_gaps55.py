@@ -399,3 +399,30 @@ def test_two_nests_of_a_team_fused_then_tiled_share_one_pragma(tmp_path):
     rc, out, err = run_cli("run", src, "--function", "f", "--recipe", rec, "-D", "n=9", "-D", "m=7",
                            "--cflags", "-O2 -fopenmp")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_block_number_whose_file_statement_lacks_the_loop_is_the_blocks_own(tmp_path):
+    """Probe 109 G1: in a second CHiLL block, `unroll(1,"j",4)` meant the block's statement 1
+    (Orio hands CHiLL the block alone); read as the file's S1, which has no `j`, it was refused."""
+    src = tmp_path / "k.c"
+    src.write_text("#define N 40\nvoid f(double A[N][N], double B[N], double x[N]) {\n  int i, j;\n"
+                   "/*@ begin CHiLL ( unroll(0,\"i\",2) ) @*/\n  for (i = 0; i < N; i++)\n    x[i] = 1.0;\n/*@ end @*/\n"
+                   "/*@ begin CHiLL ( unroll(1,\"j\",4) ) @*/\n  for (i = 0; i < N; i++) {\n    B[i] = 0.0;\n"
+                   "    for (j = 0; j < N; j++)\n      B[i] = B[i] + A[i][j] * x[j];\n  }\n/*@ end @*/\n}\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "unroll: {stmt: 2, loop: j, factor: 4}" in out and "x[j + 3]" in out, out + err
+    rc, out, err = run_cli("run", src)
+    assert rc == 0 and out.count(": ok") == 2, out + err
+
+
+@pytest.mark.parametrize("extent,value", [("2 * (1 << MK)", 16), ("(1 << (MK + 1))", 16), ("1 << MK + 1", 16),
+                                          ("(1 << MK) * 2", 16)])
+def test_shifts_inside_larger_extents(tmp_path, extent, value):
+    """Probe 109 G3: `2 * (1 << MK)` in an extent was an isl syntax error (old and new), and
+    the rewrite ignored C's precedence (`1 << 4 + 1` read as 17)."""
+    from looptx.poly.row_leave import _shifts_as_isl
+    text = (f"#define MK 3\nvoid k(double a[16][{extent}])\n{{\n  int i, j;\n#pragma scop\n"
+            f"  for (i = 0; i < 15; i++)\n    for (j = 0; j < {value - 1}; j++)\n      a[i][j] = a[i][j + 1] + 1.0;\n"
+            "#pragma endscop\n}\n")
+    _run_ok(tmp_path, text, "steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
+    assert _shifts_as_isl("1 << 4 + 1") == "(1 * 32)" and _shifts_as_isl("N + 1 << 2") == "((N + 1) * 4)"

@@ -14,6 +14,7 @@ of (a local `ld` the region does not read) is taken to hold the subscripts, as C
 every extent."""
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, replace
 
@@ -120,19 +121,50 @@ def _extents(scop: Scop, arr, values: dict) -> tuple[str, ...]:
     return tuple(put(d) if d else d for d in arr.dims)
 
 
-_SHIFT = re.compile(r"(\b\w+\b|\([^()]*\))\s*(<<|>>)\s*\(?\s*(\d+)\s*\)?")
-
-
 def _shifts_as_isl(text: str) -> str:
     """C's shifts by a constant (NPB's `1 << MK`, MK a #define), which isl does not read, as
-    the product or the floor quotient they are."""
-    while True:
-        m = _SHIFT.search(text)
-        if m is None or int(m.group(3)) > 30:
-            return text
-        k = 2 ** int(m.group(3))
-        new = f"({m.group(1)} * {k})" if m.group(2) == "<<" else f"floor(({m.group(1)})/{k})"
-        text = text[:m.start()] + new + text[m.end():]
+    the product or the floor quotient they are.  Read as Python reads it, whose precedence of
+    + - * / % << >> is C's (`1 << 4 + 1` is 32); text that is no such expression stays."""
+    if "<<" not in text and ">>" not in text:
+        return text
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return text
+
+    def isl(e) -> str:
+        if isinstance(e, ast.BinOp) and isinstance(e.op, (ast.LShift, ast.RShift)):
+            k = _folded(e.right)
+            if k is None or not 0 <= k <= 30:
+                raise ValueError(text)
+            return f"({isl(e.left)} * {2 ** k})" if isinstance(e.op, ast.LShift) else f"floor(({isl(e.left)})/{2 ** k})"
+        if isinstance(e, ast.BinOp) and type(e.op) in _OPS:
+            return f"({isl(e.left)} {_OPS[type(e.op)]} {isl(e.right)})"
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+            return f"(-{isl(e.operand)})"
+        if isinstance(e, ast.Constant) and isinstance(e.value, int):
+            return str(e.value)
+        if isinstance(e, ast.Name):
+            return e.id
+        raise ValueError(text)
+    try:
+        return isl(tree)
+    except ValueError:
+        return text
+
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Mod: "mod"}
+_FOLD = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b}
+
+
+def _folded(e) -> int | None:
+    """The value of a shift count of integer constants (`(MK + 1)` once MK has its value)."""
+    if isinstance(e, ast.Constant) and isinstance(e.value, int) and not isinstance(e.value, bool):
+        return e.value
+    if isinstance(e, ast.BinOp) and type(e.op) in _FOLD:
+        a, b = _folded(e.left), _folded(e.right)
+        return None if a is None or b is None else _FOLD[type(e.op)](a, b)
+    return None
 
 
 def _unknown(scop: Scop, dims) -> list[str]:
