@@ -426,3 +426,19 @@ def test_shifts_inside_larger_extents(tmp_path, extent, value):
             "#pragma endscop\n}\n")
     _run_ok(tmp_path, text, "steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
     assert _shifts_as_isl("1 << 4 + 1") == "(1 * 32)" and _shifts_as_isl("N + 1 << 2") == "((N + 1) * 4)"
+
+
+@pytest.mark.parametrize("steps,jam", [
+    ("  - unroll_jam: {stmt: 1, loop: i, factor: 2}\n  - peel: {stmt: 1, loop: j, first: 1}\n", True),
+    ("  - peel: {stmt: 1, loop: j, first: 1}\n  - unroll_jam: {stmt: 1, loop: i, factor: 2}\n", True),
+    ("  - distribute: {stmts: [0, 1], loop: i}\n", False)])
+def test_a_jammed_local_cut_by_a_peel_names_the_jam(tmp_path, steps, jam):
+    """Probe 108 G5: the refusal of a peel of the loop inside a jam of a loop-local's loop
+    said to keep the statements together, not that the jam's copies need whole strips."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void f(int n, int m, double A[n][m], double B[n][m], double x[n]) {\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++) {\n    double t = x[i] * 0.5;\n    for (int j = 0; j < m; j++)\n"
+                   "      A[i][j] = t * B[i][j];\n  }\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n" + steps)
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and ("where an unroll_jam gave each of its copies" in err) == jam, err

@@ -472,11 +472,17 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         mapped_loops_kept(v)
         check(v, deps)                     # mapped loops carry no dependence
     PL.check_parallel(v, deps)
-    overlap = D.lifetime_overlap(deps, theta, copy_cells(v))
+    copies = copy_cells(v)
+    overlap = D.lifetime_overlap(deps, theta, copies)
     if overlap:
-        raise LegalityError(overlap, hint="keep the statements that use it together, one "
-                            "iteration after another, or make it an array indexed by the loop; "
-                            "or pass --unsafe",
+        # a jam's copies of the local are told apart only while its strips stay whole
+        jammed = copies or any(h.startswith("unroll:") for h in v.history)
+        raise LegalityError(overlap, hint=("where an unroll_jam gave each of its copies the local of its own, only "
+                                           "whole strips of the jammed loop keep them apart: leave the loops inside it "
+                                           "uncut (no peel or split of them, before or after the jam), or make the local "
+                                           "an array indexed by the loop" if jammed else
+                                           "keep the statements that use it together, one iteration after another, or "
+                                           "make it an array indexed by the loop") + "; or pass --unsafe",
                             file=st.file if st else None, line=st.line if st else None,
                             step=st.index if st else None, step_name=st.shown_name if st else None)
 
