@@ -442,3 +442,18 @@ def test_a_jammed_local_cut_by_a_peel_names_the_jam(tmp_path, steps, jam):
     rec.write_text("steps:\n" + steps)
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and ("where an unroll_jam gave each of its copies" in err) == jam, err
+
+
+def test_a_row_a_parameter_selects_in_a_linearized_image(tmp_path):
+    """Probe 102 G2: `zbuf[y*width + x]`, a span of one image row with y and width both
+    parameters, was refused as a product of sizes; y is the row's index as written first."""
+    text = ("void clear_row(float *zbuf, int width, int y, int x0, int x1)\n{\n"
+            "    for (int x = x0; x < x1; x++)\n        zbuf[y * width + x] = 1.0f;\n}\n")
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(text)
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: x, factor: 4}\n")
+    rc, out, err = run_cli("transform", src, "--function", "clear_row", "--recipe", rec)
+    assert rc == 0 and "width >= x1" in out and "zbuf[y * width + (x + 3)]" in out, out + err
+    for sizes in (("width=37", "y=3", "x0=2", "x1=30"), ("width=8", "y=0", "x0=0", "x1=8"), ("width=5", "y=2", "x0=1", "x1=9")):
+        rc, out, err = run_cli("run", src, "--function", "clear_row", "--recipe", rec, *[a for s in sizes for a in ("-D", s)])
+        assert rc == 0 and ": ok" in out, out + err

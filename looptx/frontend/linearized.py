@@ -17,6 +17,7 @@ of groups of elements (frontend/interleaved.py), and as rows of elements where t
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from looptx import ir
@@ -90,6 +91,17 @@ def plan_rows(name: str, ctype: str, uses: list, ex, known: dict, fixed: dict | 
         # a row length that is a product of sizes --define fixes (`h*stride`) is a number then
         strides, parts = _rows_of(uses, [p.subs({x: fixed[x] for x in used}) for p in polys])
         failure, extents = _extents(name, strides)
+    if failure is not None and not flat:
+        # a row a parameter selects (`zbuf[y*width + x]`, a span of one image row): the size
+        # written first in the product is the row's index, the other its length, as C
+        # programmers write `row*stride + col`; the rows' check, made at run time, stands
+        # guard over a wrong guess
+        picked = _row_parameters(uses, polys)
+        if picked:
+            strides_p, parts_p = _rows_of(uses, polys, picked)
+            if strides_p is not None and _extents(name, strides_p)[0] is None:
+                strides, parts = strides_p, parts_p
+                failure, extents = _extents(name, strides)
     if failure is not None:
         if flat:
             return None
@@ -133,11 +145,30 @@ def _extents(name: str, strides) -> tuple:
     return None, extents
 
 
-def _rows_of(uses: list, polys: list):
-    """(strides, parts) of the subscripts `polys` of `uses`, or (None, None)."""
+def _row_parameters(uses: list, polys: list) -> frozenset:
+    """The parameters that select a row in `index*length + ...` products of sizes only: the
+    left operand of the `*` as written, where it multiplies no loop iterator anywhere."""
+    multiplying = {x for (st, _), p in zip(uses, polys) for m, _ in p.terms if any(y in st.iterators for y in m)
+                   for x in m}
+    out = set()
+    for (st, acc), p in zip(uses, polys):
+        products = [m for m, _ in p.terms if len(m) == 2 and not any(x in st.iterators for x in m)]
+        text = c_text(acc.nodes[0]) if acc.nodes else ""
+        for m in products:
+            for left, right in (m, m[::-1]):
+                if left not in multiplying and re.search(rf"\b{re.escape(to_user(left))}\s*\*\s*\(?\s*"
+                                                         rf"{re.escape(to_user(right))}\b", text):
+                    out.add(left)
+                    break
+    return frozenset(out)
+
+
+def _rows_of(uses: list, polys: list, indexes: frozenset = frozenset()):
+    """(strides, parts) of the subscripts `polys` of `uses`, or (None, None).  `indexes`:
+    parameters read as row indexes, as iterators are (_row_parameters)."""
     chain_syms, row_syms = set(), set()
     for (st, _), p in zip(uses, polys):
-        chain_syms |= {s for s in p.symbols() if s not in st.iterators and not s.startswith("__a")}
+        chain_syms |= {s for s in p.symbols() if s not in st.iterators and not s.startswith("__a") and s not in indexes}
         for m, _ in p.terms:
             if any(x in st.iterators for x in m):
                 row_syms |= {x for x in m if x not in st.iterators and not x.startswith("__a")}
