@@ -245,7 +245,7 @@ def simplify_cond(e: ir.Expr) -> ir.Expr:
         if d is not None:
             # sides that differ by a constant (`i == i`, `i >= i + 2` once an unrolled copy's
             # offset is put in): gcc would warn of the self-comparison
-            return ir.Num("1" if _CMP_TRUTH[e.op](d) else "0")
+            return ir.Num("1" if CMP_TRUTH[e.op](d) else "0")
         if e.op == "<=" and isinstance(b, ir.Bin) and b.op == "-" and _int(b.b) == 1:
             return ir.Bin("<", a, b.a)
         if e.op == "<=" and _int(b) is not None and isinstance(a, ir.Var):
@@ -258,7 +258,7 @@ def simplify_cond(e: ir.Expr) -> ir.Expr:
     return simplify(e)
 
 
-_CMP_TRUTH = {"<": lambda d: d > 0, "<=": lambda d: d >= 0, ">": lambda d: d < 0, ">=": lambda d: d <= 0,
+CMP_TRUTH = {"<": lambda d: d > 0, "<=": lambda d: d >= 0, ">": lambda d: d < 0, ">=": lambda d: d <= 0,
               "==": lambda d: d == 0, "!=": lambda d: d != 0}
 
 

@@ -142,10 +142,6 @@ def unroll_for(node: K.For, trip: int, names: frozenset = frozenset(), tag: str 
     return copies[0] if len(copies) == 1 else K.Block(tuple(_flatten(copies)))
 
 
-_TRUTH = {"<": lambda d: d > 0, "<=": lambda d: d >= 0, ">": lambda d: d < 0, ">=": lambda d: d <= 0,
-          "==": lambda d: d == 0, "!=": lambda d: d != 0}
-
-
 def _truth(c: ir.Expr) -> bool | None:
     """The value of a guard whose comparisons differ by constants (`j - 1 <= j`), else None."""
     if isinstance(c, ir.Num):
@@ -156,9 +152,9 @@ def _truth(c: ir.Expr) -> bool | None:
     if isinstance(c, ir.Bin) and c.op == "&&":
         a, b = _truth(c.a), _truth(c.b)
         return False if False in (a, b) else True if a is True and b is True else None
-    if isinstance(c, ir.Bin) and c.op in _TRUTH:
+    if isinstance(c, ir.Bin) and c.op in K.CMP_TRUTH:
         d = _const(ir.Bin("-", c.b, c.a))
-        return None if d is None else _TRUTH[c.op](d)
+        return None if d is None else K.CMP_TRUTH[c.op](d)
     return None
 
 

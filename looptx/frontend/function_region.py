@@ -10,6 +10,7 @@ from pycparser import c_ast
 from looptx.errors import SourceError, note_once
 from looptx.frontend.regions import Region, SourceText, if_depths
 from looptx.frontend.extract import PURE_MATH
+from looptx.frontend.omp_team import is_team
 
 
 def braces(text: str, start: int = 0):
@@ -228,7 +229,7 @@ def _team_pieces(run: list, end: int, src: SourceText, blanked: str, where) -> l
     for k in range(len(run) - 1):
         pragma, block = run[k], run[k + 1]
         if not (isinstance(pragma, c_ast.Pragma) and isinstance(block, c_ast.Compound)
-                and re.match(r"\s*omp\s+parallel\b(?!\s+(?:for|loop|sections)\b)", pragma.string or "")):
+                and is_team(pragma.string or "")):
             continue
         items = list(block.block_items or [])
         while items and isinstance(items[0], c_ast.Decl):

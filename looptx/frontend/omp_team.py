@@ -210,7 +210,7 @@ def _enclosing_team(fdef, src, region, where):
         for k, it in enumerate(items):
             if isinstance(it, c_ast.Pragma) or not holds(it):
                 continue
-            if k and isinstance(items[k - 1], c_ast.Pragma) and _is_team(items[k - 1].string):
+            if k and isinstance(items[k - 1], c_ast.Pragma) and is_team(items[k - 1].string):
                 return items[k - 1]
             for _, ch in it.children():
                 for n in _compounds(ch):
@@ -221,7 +221,7 @@ def _enclosing_team(fdef, src, region, where):
     return search(fdef.body)
 
 
-def _is_team(pragma: str) -> bool:
+def is_team(pragma: str) -> bool:
     words = pragma.strip()
     return words.startswith("omp") and _TEAM.match(words[3:].strip()) is not None
 

@@ -26,7 +26,7 @@ def team_loops(v: Variant, deps: D.Deps, unsafe: bool) -> tuple[Variant, D.Deps]
     # the private scalars and arrays (NPB MG resid's `private(u1, u2)` rows) the region uses
     scalars = {a.name for a in scop.arrays}
     for first, clauses, line in scop.team:
-        private = [x.strip() for m in re.findall(r"(?<![\w])private\s*\(([^()]*)\)", clauses)
+        private = [x.strip() for m in _PRIVATE.findall(clauses)
                    for x in m.split(",")]
         private = [x for x in dict.fromkeys(private) if to_model(x) in scalars]
         args = [("stmt", first), ("loop", scop.statements[first].iterators[0])]
