@@ -18,7 +18,7 @@ from looptx.poly.lastprivate import shared_copies
 from looptx.poly.privatize import hint as privatize_hint
 from looptx.poly.reductions import clause_pairs, element_update_op, update_op, updates_with
 from looptx.poly.schedule import loop_names, resolve_name, sharing
-from looptx.poly.variant import LoopDim, Variant
+from looptx.poly.variant import LoopDim, Variant, original
 
 OMP_FOR = "omp parallel for"
 # clauses that change neither which loop is shared out nor which variables the team shares,
@@ -223,6 +223,22 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
                 + privatize_hint(deps, dep, [x for x, _ in carried[1:]]) + ", or pass --unsafe")
 
 
+def _team_reorders(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
+    """The pairs of `rel` that the team's own `omp for reduction` allows in the program as
+    written: its updates run in any order inside the whole nest it shares out, wherever later
+    steps move or unroll that loop (the clause's text moves to the nest's outermost loop)."""
+    written = original(v.scop)
+    for p, _, d, omp in omp_loops(written):
+        held = {written.pieces[k].stmt for k, _ in sharing(written, p.stmt, d.name)}
+        if dep.source in held and dep.sink in held and \
+                _combined(v.scop, dep, dict((var, op) for op, var in clause_pairs(omp))):
+            t = rel
+            for q in range(v.scop.statements[p.stmt].iterators.index(d.name)):
+                t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
+            return t
+    return rel.subtract(rel)
+
+
 def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
     """The pairs of `rel` (instances of `dep` that the new order reverses) that an `omp parallel
     for` reduction allows: two updates of its variable with its operator, inside one run of the
@@ -231,7 +247,7 @@ def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
     loop is the one the code runs now, and also, where the loop is one of the statement's
     loops, the one the clause was written for (a reduction on j, tiled since: the tile loop's
     whole run, which `jj, ii, j, i` reorders)."""
-    allowed = rel.subtract(rel)
+    allowed = _team_reorders(v, dep, rel)
     width = v.width
     for p, c, d, omp in omp_loops(v):
         if not _combined(v.scop, dep, dict((var, op) for op, var in clause_pairs(omp))):

@@ -1,0 +1,52 @@
+"""Gaps found by the probes of session 56 (and left open by earlier ones), each checked end to end."""
+import pytest
+
+from conftest import run_cli
+
+pytestmark = pytest.mark.usefixtures("private_build_cache")
+
+
+TEAM_REDUCTION = """void f(int n, int m, double *a, double *b, double *out)
+{
+  double s = 0.0;
+#pragma omp parallel
+  {
+#pragma omp for reduction(+:s)
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < m; j++) {
+        b[k * m + j] = 2.0 * a[k * m + j];
+        s = s + b[k * m + j];
+      }
+  }
+  out[0] = s;
+}
+"""
+
+
+def test_a_team_reduction_allows_an_unroll_after_the_permute_it_allowed(tmp_path):
+    """Probe 108 G2: the team's `omp for reduction` let a tile + permute reorder the sum's
+    updates across the shared loop, but an unroll of that loop afterwards was refused: the
+    clause was looked for on a loop named as written, which the unroll had strip-mined."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text(TEAM_REDUCTION)
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n  - permute: {stmt: 0, order: [jj, k, j]}\n"
+                   "  - unroll: {stmt: 0, loop: k, factor: 2}\n")
+    rc, out, err = run_cli("transform", src, "--function", "f", "--recipe", rec)
+    assert rc == 0, err
+    assert out.count("#pragma omp for reduction(+:s)") == 1 and out.index("omp for") < out.index("for (int jj"), out
+    for n, m in ((37, 23), (8, 16)):
+        rc, out, err = run_cli("run", src, "--function", "f", "--recipe", rec, "-D", f"n={n}", "-D", f"m={m}",
+                               "--cflags", "-O2 -fopenmp")
+        assert rc == 0 and out.count(": ok") == 2, out + err
+
+
+def test_a_reduction_clause_does_not_cover_a_nest_it_is_not_on(tmp_path):
+    """The team's clause frees the order of the updates inside its own nest only: a sum the
+    region keeps outside the team's nests is still ordered."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void f(int n, double *a, double *c)\n{\n  double s = 0.0;\n#pragma scop\n"
+                   "  for (int k = 0; k < n; k++)\n    for (int j = 0; j < n; j++)\n      s = s + a[k * n + j];\n"
+                   "#pragma endscop\n  c[0] = s;\n}\n")
+    rec.write_text("steps:\n  - permute: {stmt: 0, order: [j, k]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "reduction" in err and "omp_for" in err, err
