@@ -50,3 +50,41 @@ def test_a_reduction_clause_does_not_cover_a_nest_it_is_not_on(tmp_path):
     rec.write_text("steps:\n  - permute: {stmt: 0, order: [j, k]}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "reduction" in err and "omp_for" in err, err
+
+
+LGB = """/*@ begin PerfTuning (
+  def performance_params {
+    param UF[] = [1, 2, 3, 4];
+    param TJ[] = [4, 8];
+  }
+  def input_params {
+    param n[] = [8];
+  }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i, j;
+double b[n][n];
+/*@ begin CHiLL (
+  tile(0,"j",TJ,"jj")
+  unroll(0,"j",UF)
+) @*/
+for (i = 1; i < n; i++)
+  for (j = 1; j < n; j++)
+    b[i][j] = b[i - 1][j - 1] + 1.0;
+/*@ end @*/
+/*@ end @*/
+"""
+
+
+def test_search_does_not_blame_variants_for_an_original_the_flags_break(tmp_path, monkeypatch):
+    """Probe 105 G1, in search: gcc 12's -O3 gets `b[i][j] = b[i-1][j-1] + 1` wrong at even n,
+    and every point that gcc got wrong was a plain wrong_result; the failure now says that
+    the original built with the same flags fails validation too."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lgb.c").write_text(LGB)
+    rc, out, err = run_cli("search", "lgb.c")
+    assert rc == 0, err
+    if "wrong_result" in out:
+        assert "the original region built with these flags fails validation" in out, out
+        assert out.count("wrong_result x") == 1, out
+
