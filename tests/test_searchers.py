@@ -392,3 +392,32 @@ def test_simplex_coefficient_lists():
         get_searcher("Simplex")(sp, reflection_coef=[])
     with pytest.raises(AnnotationError, match="a number"):
         get_searcher("Simplex")(sp, shrinkage_coef=[0.5, 0.6])
+
+
+def _batch_sizes(s, objective):
+    sizes = []
+    while not s.finished:
+        pts = s.ask()
+        if not pts:
+            break
+        sizes.append(len(pts))
+        for p in pts:
+            s.tell(p, objective(p))
+    return sizes
+
+
+@pytest.mark.parametrize("name", ["annealing", "simplex"])
+def test_trajectories_fill_their_batches(name):
+    """Probe 110 G2: annealing asked one trial move at a time and simplex mostly one point,
+    whatever the batch size, so `--batch-size 8` built their variants one after another.
+    With a batch, annealing measures several trial moves at once (taken in turn), and
+    simplex a step's reflection with the expansion and contractions it may go on to; one
+    at a time, both are the searches they were."""
+    sp, f = bowl()
+    one = _batch_sizes(get_searcher(name)(sp, seed=2, max_evals=80, batch_size=1), f)
+    assert max(one[1:]) == 1 or name == "simplex" and one.count(1) > 0.8 * len(one), one
+    eight = _batch_sizes(get_searcher(name)(sp, seed=2, max_evals=80, batch_size=8), f)
+    assert sum(eight) == 80 and len(eight) < 0.6 * len(one), (eight, one)
+    s = get_searcher(name)(sp, seed=4, max_evals=150, batch_size=8)
+    _batch_sizes(s, f)
+    assert s.best[0] == {"A": 9, "B": 4}, s.best

@@ -73,22 +73,33 @@ class AnnealingSearcher(TrajectorySearcher):
                 nbrs = self.space.neighbours(cur, opts["move_distance"])
                 if not nbrs:
                     break
-                moves = 0
-                for _ in range(opts["trials_limit"]):
-                    cand = nbrs[int(self.rng.integers(len(nbrs)))]
-                    (res,) = yield [cand]
-                    c = self._log_cost(res)
-                    delta = c - cur_cost
-                    if c < math.inf and (delta <= 0 or self.rng.random() < math.exp(-delta / temp)):
-                        cur, cur_cost = cand, c
+                moves = trials = 0
+                while trials < opts["trials_limit"] and moves < opts["moves_limit"] and nbrs:
+                    cands = self._trials(nbrs, min(max(1, self.batch_size), opts["trials_limit"] - trials))
+                    results = yield cands
+                    trials += len(cands)
+                    # a batch's trials are taken in turn, each against the point reached so far:
+                    # one at a time, this is Orio's annealing
+                    start = cur
+                    for cand, res in zip(cands, results):
+                        c = self._log_cost(res)
                         if c < best_cost:
                             best, best_cost = cand, c
+                        delta = c - cur_cost
+                        if moves < opts["moves_limit"] and c < math.inf and \
+                                (delta <= 0 or self.rng.random() < math.exp(-delta / temp)):
+                            cur, cur_cost = cand, c
+                            moves += 1
+                    if cur is not start:
                         nbrs = self.space.neighbours(cur, opts["move_distance"])
-                        moves += 1
-                        if moves >= opts["moves_limit"] or not nbrs:
-                            break
                 temp *= opts["cooling_factor"]
             yield from self._local_search(best, best_cost)
+
+    def _trials(self, nbrs: list, n: int) -> list:
+        """n different random neighbours: a batch's trial moves, built at once."""
+        if n == 1:
+            return [nbrs[int(self.rng.integers(len(nbrs)))]]
+        return [nbrs[int(i)] for i in self.rng.choice(len(nbrs), size=min(n, len(nbrs)), replace=False)]
 
     def _local_search(self, best, best_cost):
         """Orio's searchBestNeighbor: steepest descent over the local_distance neighbourhood."""

@@ -20,6 +20,8 @@ class SimplexSearcher(TrajectorySearcher):
       reflection_coef (1.0), expansion_coef (2.0), contraction_coef (0.5),
       shrinkage_coef (0.5): the Nelder-Mead coefficients; as in Orio, the first three may be
         lists, and then every coefficient's point is measured (one batch) and the best kept;
+        with batch_size > 1 (and one coefficient each), the reflection, expansion and both
+        contractions of a step are measured as one batch, and the step decides as before;
       x0 (None): the first start as value indices, one per parameter (default: random);
       step (0.25): initial edge length as a share of each parameter's index range;
       edge_length (0): initial edge length in value indices, for every parameter (Orio's
@@ -120,6 +122,7 @@ class SimplexSearcher(TrajectorySearcher):
             return xs[i], cs[i]
 
         stall, best_seen = 0, min(costs)
+        speculative = self.batch_size > 1 and all(len(self._coefs(n)) == 1 for n in self._LISTED)
         while stall < 2 * d + 2:
             order = np.argsort(costs, kind="stable")
             verts = [verts[i] for i in order]
@@ -128,16 +131,27 @@ class SimplexSearcher(TrajectorySearcher):
             if len(keys) == 1:
                 break
             centroid = np.mean(verts[:-1], axis=0)
-            xr, cr = yield from best_of(centroid, centroid - verts[-1], "reflection_coef")
+            ahead = {}
+            if speculative:
+                # in a batch, the points every outcome of the reflection goes on to are
+                # measured with it, and the step below decides as one at a time would
+                (rc,), (ec,), (cc_,) = (self._coefs(n) for n in self._LISTED)
+                xr = centroid + rc * (centroid - verts[-1])
+                xs = [xr, centroid + ec * (xr - centroid), centroid + cc_ * (xr - centroid),
+                      centroid + cc_ * (verts[-1] - centroid)]
+                cr, *rest = yield from evaluate(xs)
+                ahead = dict(zip(("expansion", "outside", "inside"), zip(xs[1:], rest)))
+            else:
+                xr, cr = yield from best_of(centroid, centroid - verts[-1], "reflection_coef")
             if costs[0] <= cr < costs[-2]:
                 verts[-1], costs[-1] = xr, cr
             elif cr < costs[0]:
-                xe, ce = yield from best_of(centroid, xr - centroid, "expansion_coef")
+                xe, ce = ahead.get("expansion") or (yield from best_of(centroid, xr - centroid, "expansion_coef"))
                 verts[-1], costs[-1] = (xe, ce) if ce < cr else (xr, cr)
             else:
                 outside = cr < costs[-1]
-                xc, cc = yield from best_of(centroid, (xr if outside else verts[-1]) - centroid,
-                                            "contraction_coef")
+                xc, cc = ahead.get("outside" if outside else "inside") or \
+                    (yield from best_of(centroid, (xr if outside else verts[-1]) - centroid, "contraction_coef"))
                 if cc < min(cr, costs[-1]):
                     verts[-1], costs[-1] = xc, cc
                 else:
