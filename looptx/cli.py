@@ -353,7 +353,8 @@ def cmd_deps(args) -> int:
 def cmd_search(args) -> int:
     from looptx.search.command import run
     if args.list_searchers:
-        from looptx.search.base import available_searchers, broken_plugins
+        from looptx.search.base import available_searchers
+        from looptx.search.plugins import broken_plugins
         broken = broken_plugins()
         for what in broken.values():        # listed names must be usable: say why one is not
             print(f"looptx: warning: {what}", file=sys.stderr)
@@ -427,6 +428,10 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "debug", False):
             import traceback
             traceback.print_exc()
+        from looptx.search.plugins import plugin_fault
+        if plugin_fault(e):
+            print(plugin_fault(e), file=sys.stderr)
+            return 2
         where = f" while processing {args.file}" if getattr(args, "file", None) else ""
         print(f"looptx: internal error{where}: {type(e).__name__}: {e} "
               f"(please report it; rerun with --debug for a traceback)", file=sys.stderr)

@@ -2,6 +2,7 @@
 import importlib.metadata
 import json
 import math
+import pathlib
 
 import pytest
 
@@ -264,6 +265,27 @@ def test_entry_point_searcher(monkeypatch):
     assert len(drive(cls(sp, max_evals=5, step=3), f)) == 5
     with pytest.raises(AnnotationError, match="not a looptx Searcher"):
         get_searcher("broken")
+
+
+class _Crashes(Searcher):
+    name = "crashes"
+
+    def _propose(self, n):
+        raise RuntimeError("plugin bug in _propose")
+
+
+def test_a_plugin_that_raises_is_named_not_reported_as_looptx_s_bug(monkeypatch, tmp_path):
+    """Probe 110 G4: a plugin searcher that raised while searching was 'looptx: internal
+    error ... please report it', without its name."""
+    from conftest import run_cli
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: [_EP("crashes", _Crashes)])
+    monkeypatch.chdir(tmp_path)
+    cache = pathlib.Path(__file__).parent.parent / "search" / "cpu_matmul.json.gz"
+    rc, _, err = run_cli("search", "--replay", cache, "-a", "crashes", "--budget", "4")
+    assert rc == 2 and "internal error" not in err and len(err.strip().splitlines()) == 1, err
+    assert "searcher plugin 'crashes' (test_searchers:_Crashes) raised RuntimeError: plugin bug" in err, err
+    rc, _, err = run_cli("search", "--replay", cache, "-a", "random", "--budget", "4")
+    assert rc == 0, err
 
 
 def test_register_searcher_alias():

@@ -527,7 +527,8 @@ def get_searcher(name: str) -> type:
         return _REGISTRY[key]
     for ep in _entry_points():
         if ep.name.lower() == key:
-            return _plugin_class(ep)
+            from looptx.search.plugins import plugin_class
+            return plugin_class(ep)
     if key in _ORIO_ONLY:
         raise AnnotationError(f"'{name}' is an Orio searcher ({_ORIO_ONLY[key]}) that looptx does "
                               "not provide",
@@ -543,47 +544,6 @@ def get_searcher(name: str) -> type:
 
 # Orio searchers with no counterpart here: refused by name rather than as a typo.
 _ORIO_ONLY = {"direct": "DIviding RECTangles", "firefly": "firefly algorithm"}
-
-
-def load_plugin(ep):
-    """The object an entry point names.  A plugin that does not import is the plugin's fault,
-    not looptx's: one line (exit 2) that says which one and what to do."""
-    try:
-        return ep.load()
-    except Exception as e:  # noqa: BLE001 - whatever the plugin's import raises
-        dist = getattr(ep, "dist", None)
-        pkg = getattr(dist, "name", None) if dist is not None else None
-        where = f"entry point {ep.name} = {ep.value}" + (f" of {pkg} {dist.version}" if pkg else "")
-        fix = f"pip uninstall {pkg}" if pkg else "remove its entry point"
-        raise AnnotationError(f"searcher plugin '{ep.name}' ({where}) cannot be loaded from "
-                              f"module '{ep.module}': {type(e).__name__}: {e}",
-                              hint=f"fix the plugin or uninstall it: {fix}") from None
-
-
-def _plugin_class(ep) -> type:
-    cls = load_plugin(ep)
-    if not (isinstance(cls, type) and issubclass(cls, Searcher)):
-        raise AnnotationError(f"searcher plugin '{ep.name}' ({ep.value}) is not a "
-                              "looptx Searcher subclass",
-                              hint="subclass looptx.search.base.Searcher")
-    if not getattr(cls, "name", ""):
-        cls.name = ep.name
-    return cls
-
-
-def broken_plugins() -> dict[str, str]:
-    """name -> what is wrong, for each installed searcher plugin that cannot be loaded (what
-    --list-searchers warns about; a search never loads a plugin it does not use)."""
-    _load_builtins()
-    out = {}
-    for ep in _entry_points():
-        if ep.name.lower() in _REGISTRY:
-            continue
-        try:
-            _plugin_class(ep)
-        except AnnotationError as e:
-            out[ep.name] = f"{e.what} ({e.hint})"
-    return out
 
 
 def available_searchers(hidden: bool = False) -> list[str]:

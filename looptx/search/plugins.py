@@ -1,0 +1,77 @@
+"""Searchers that installed packages add (entry-point group `looptx.searchers`): loading one,
+and telling a plugin's own failure from looptx's."""
+from __future__ import annotations
+
+from looptx.errors import AnnotationError
+from looptx.search.base import Searcher, _entry_points
+
+
+def load_plugin(ep):
+    """The object an entry point names.  A plugin that does not import is the plugin's fault,
+    not looptx's: one line (exit 2) that says which one and what to do."""
+    try:
+        return ep.load()
+    except Exception as e:  # noqa: BLE001 - whatever the plugin's import raises
+        dist = getattr(ep, "dist", None)
+        pkg = getattr(dist, "name", None) if dist is not None else None
+        where = f"entry point {ep.name} = {ep.value}" + (f" of {pkg} {dist.version}" if pkg else "")
+        fix = f"pip uninstall {pkg}" if pkg else "remove its entry point"
+        raise AnnotationError(f"searcher plugin '{ep.name}' ({where}) cannot be loaded from "
+                              f"module '{ep.module}': {type(e).__name__}: {e}",
+                              hint=f"fix the plugin or uninstall it: {fix}") from None
+
+
+def plugin_class(ep) -> type:
+    cls = load_plugin(ep)
+    if not (isinstance(cls, type) and issubclass(cls, Searcher)):
+        raise AnnotationError(f"searcher plugin '{ep.name}' ({ep.value}) is not a "
+                              "looptx Searcher subclass",
+                              hint="subclass looptx.search.base.Searcher")
+    if not getattr(cls, "name", ""):
+        cls.name = ep.name
+    return cls
+
+
+def broken_plugins() -> dict[str, str]:
+    """name -> what is wrong, for each installed searcher plugin that cannot be loaded (what
+    --list-searchers warns about; a search never loads a plugin it does not use)."""
+    from looptx.search.base import _REGISTRY, _load_builtins
+    _load_builtins()
+    out = {}
+    for ep in _entry_points():
+        if ep.name.lower() in _REGISTRY:
+            continue
+        try:
+            plugin_class(ep)
+        except AnnotationError as e:
+            out[ep.name] = f"{e.what} ({e.hint})"
+    return out
+
+
+def plugin_fault(error: BaseException) -> str | None:
+    """The one line for an exception a plugin searcher's own code raised (its class is not
+    looptx's, and the innermost searcher frame of the traceback is its method); else None: a
+    plugin's bug is its author's to fix, not one to report to looptx."""
+    tb, culprit = error.__traceback__, None
+    while tb is not None:
+        obj = tb.tb_frame.f_locals.get("self")
+        cls = type(obj)
+        if isinstance(obj, Searcher) and not cls.__module__.startswith("looptx."):
+            culprit = cls
+        tb = tb.tb_next
+    if culprit is None:
+        return None
+    where = f"{culprit.__module__}:{culprit.__qualname__}"
+    dist = _distribution(culprit.__module__)
+    return (f"looptx: searcher plugin '{culprit.name}' ({where}{' of ' + dist if dist else ''}) raised "
+            f"{type(error).__name__}: {error} (fix the plugin or use another searcher; "
+            "rerun with --debug for a traceback)")
+
+
+def _distribution(module: str) -> str | None:
+    for ep in _entry_points():
+        if str(getattr(ep, "module", "")).split(".")[0] == module.split(".")[0]:
+            dist = getattr(ep, "dist", None)
+            if dist is not None and getattr(dist, "name", None):
+                return f"{dist.name} {dist.version}"
+    return None
