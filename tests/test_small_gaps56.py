@@ -88,3 +88,25 @@ def test_search_does_not_blame_variants_for_an_original_the_flags_break(tmp_path
         assert "the original region built with these flags fails validation" in out, out
         assert out.count("wrong_result x") == 1, out
 
+
+
+def test_damaged_replay_records_are_said(tmp_path):
+    """Probe 110 G3: a record whose fields differ from its key, one without a parameter field
+    and a compile time that is no number were taken without a word."""
+    from test_probe69_replay import kt_cache
+    good = [("32", {"bs": 32, "time": 3.0, "compile_time": 900.0, "benchmark_time": 50.0}),
+            ("64", {"bs": 64, "time": 2.0, "compile_time": 800.0, "benchmark_time": 40.0})]
+    cases = {
+        "fields": ([("128", {"bs": 999, "time": 1.0, "compile_time": 1.0, "benchmark_time": 1.0})],
+                   "'128' holds bs=999 where its key reads bs=128 (its fields are used)"),
+        "missing": ([("128", {"time": 1.0, "compile_time": 1.0, "benchmark_time": 1.0})],
+                    "'128' lacks the field bs (read from its key)"),
+        "cost": ([("128", {"bs": 128, "time": 1.0, "compile_time": "x", "benchmark_time": 1.0})],
+                 "a compile_time or benchmark_time that is no number (the first: '128'), counted as 0 s"),
+    }
+    for name, (extra, needle) in cases.items():
+        path = kt_cache(tmp_path, good + extra, name=f"{name}.json")
+        rc, out, err = run_cli("search", "--replay", path, "-a", "exhaustive")
+        assert rc == 0 and needle in err and err.count("note:") == 1, (name, err)
+    rc, out, err = run_cli("search", "--replay", kt_cache(tmp_path, good, name="ok.json"), "-a", "exhaustive")
+    assert rc == 0 and "note" not in err, err

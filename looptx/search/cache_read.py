@@ -174,6 +174,30 @@ def record_point(rec: Mapping, key: str, params: list[Param]) -> Point | None:
     """The point of a record: its parameter fields, else its key; None where neither names one."""
     if all(p.name in rec for p in params):
         return {p.name: hashable(rec[p.name]) for p in params}
+    return _key_point(key, params)
+
+
+def record_doubts(rec: Mapping, key: str, params: list[Param]) -> str | None:
+    """What is odd in a record whose point is read anyway: fields that differ from what its
+    key reads as (the fields win), or parameter fields it lacks (the key gives them)."""
+    missing = [p.name for p in params if p.name not in rec]
+    if missing:
+        return f"lacks the field{'s' if len(missing) > 1 else ''} {', '.join(missing)} (read from its key)"
+    by_key = _key_point(key, params)
+    fields = {p.name: hashable(rec[p.name]) for p in params}
+    differ = [n for n in fields if by_key is not None and _same(fields[n]) != _same(by_key[n])]
+    if differ:
+        return "holds " + ", ".join(f"{n}={fields[n]!r}" for n in differ) + \
+               f" where its key reads {', '.join(f'{n}={by_key[n]!r}' for n in differ)} (its fields are used)"
+    return None
+
+
+def _same(value):
+    # JSON keeps a mapping param's tuple as a list
+    return tuple(map(_same, value)) if isinstance(value, (list, tuple)) else value
+
+
+def _key_point(key: str, params: list[Param]) -> Point | None:
     # Kernel Tuner's key joins str() of the values with commas; a tuple value has commas of
     # its own ("(16, 1),1"), so the key is matched value by value, not split
     def match(rest: str, k: int):

@@ -30,7 +30,7 @@ from looptx.search.replay_checks import (check_cache_fields, objective_keys, fix
                                          fixed_values, objective_direction, refuse_negative_times,
                                          split_objective, t1_value_space, no_success_error, json_position,
                                          header_objective)
-from looptx.search.cache_read import hashable, read_json, record_point, widen
+from looptx.search.cache_read import hashable, read_json, record_doubts, record_point, widen
 from looptx.search.constraints import Constraint
 from looptx.search.space import Param, Point, Space, infer_kind, point_key
 
@@ -313,6 +313,7 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
         objective = header_objective(data.get("objective"), entries, [p.name for p in params], path)
     obj_name, higher = objective_direction(objective)
     records, unmeasured, record_keys, unmatched = [], [], [], []
+    doubts, odd_costs = [], []
     for key, rec in data["cache"].items():
         if not isinstance(rec, dict) or _value(rec, obj_name, names) is None:
             unmeasured.append(key)
@@ -321,8 +322,18 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
         if point is not None:
             records.append((point, rec))
             record_keys.append(key)
+            doubt = record_doubts(rec, key, params)
+            doubts += [f"'{key}' {doubt}"] if doubt else []
+            odd_costs += [key for k in ("compile_time", "benchmark_time") if not _is_number(rec.get(k, 0.0))][:1]
         else:
             unmatched.append(key)
+    for what, which in ((f"record{'s' if len(doubts) > 1 else ''} of the cache look{'' if len(doubts) > 1 else 's'} "
+                         "damaged (the first: {})", doubts),
+                        (f"record{'s' if len(odd_costs) > 1 else ''} of the cache hold{'' if len(odd_costs) > 1 else 's'} "
+                         "a compile_time or benchmark_time that is no number (the first: '{}'), counted as 0 s of "
+                         "simulated time", odd_costs)):
+        if which:
+            note_once(path, None, f"{len(which)} " + what.format(which[0]))
     if unmatched:
         n = len(unmatched)
         note_once(path, None, f"{n} record{'s' if n > 1 else ''} of the cache hold{'' if n > 1 else 's'} "
