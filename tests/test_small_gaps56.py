@@ -110,3 +110,36 @@ def test_damaged_replay_records_are_said(tmp_path):
         assert rc == 0 and needle in err and err.count("note:") == 1, (name, err)
     rc, out, err = run_cli("search", "--replay", kt_cache(tmp_path, good, name="ok.json"), "-a", "exhaustive")
     assert rc == 0 and "note" not in err, err
+
+
+def test_search_reads_a_recipe_named_from_the_current_folder(tmp_path, monkeypatch):
+    """Probe 111 G1: `search ann/matmul.c --recipe r.yaml` looked for the recipe beside the
+    annotated file when it checked which params it uses, and warned that TI and UF, which it
+    tunes, were used by no step."""
+    import pathlib
+    import shutil
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ann").mkdir()
+    shutil.copy(pathlib.Path(__file__).parent.parent / "annotations" / "matmul.c", tmp_path / "ann" / "matmul.c")
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: $TI, control: ii}\n"
+                                     "  - unroll: {stmt: 0, loop: k, factor: $UF}\n")
+    rc, out, err = run_cli("search", "ann/matmul.c", "--recipe", "r.yaml", "--budget", "2")
+    assert rc == 0, err
+    assert "param 'TJ' is used by no step" in err, err
+    assert "param 'TI'" not in err and "param 'UF'" not in err, err
+
+
+def test_a_recipe_name_finds_the_user_s_own_recipes_folder_first(tmp_path, monkeypatch):
+    """Probe 111 G2: `--recipe cpu/matmul` took looptx's recipes/cpu/matmul.yaml over the
+    user's ./recipes/cpu/matmul.yaml without a word."""
+    import pathlib
+    import shutil
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(pathlib.Path(__file__).parent.parent / "examples" / "matmul.c", tmp_path / "m.c")
+    (tmp_path / "recipes" / "cpu").mkdir(parents=True)
+    (tmp_path / "recipes" / "cpu" / "matmul.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 24}\n")
+    rc, out, err = run_cli("transform", "m.c", "--recipe", "cpu/matmul")
+    assert rc == 0 and "size: 24" in out and "registers" not in out, err
+    (tmp_path / "recipes" / "cpu" / "matmul.yaml").unlink()
+    rc, out, err = run_cli("transform", "m.c", "--recipe", "cpu/matmul")
+    assert rc == 0 and "registers" in out, err

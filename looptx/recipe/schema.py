@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -515,12 +516,14 @@ def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any
 
 
 def find_recipe(name: str, base_dir: str | None = None) -> str:
-    """A path, or a name under the repository's / package's recipes/ folder (`cuda/matmul`)."""
+    """A path, or a name under recipes/ (`cuda/matmul`): the user's own folder of that name first,
+    then looptx's (the repository's, or the one a wheel installs under share/looptx)."""
     candidates = [name]
     if base_dir:
         candidates.append(os.path.join(base_dir, name))
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    for root in (os.path.join(here, "recipes"), os.path.join(os.getcwd(), "recipes")):
+    for root in (os.path.join(os.getcwd(), "recipes"), os.path.join(here, "recipes"),
+                 os.path.join(sys.prefix, "share", "looptx", "recipes")):
         candidates += [os.path.join(root, name), os.path.join(root, name + ".yaml")]
     for c in candidates:
         if os.path.isfile(c):

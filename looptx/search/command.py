@@ -549,7 +549,7 @@ def recipe_texts(st: Setup, text: str) -> list[str]:
     if st.recipe:
         try:
             from looptx.recipe.schema import find_recipe
-            recipes.append(find_recipe(st.recipe, base))
+            recipes.append(os.path.abspath(find_recipe(st.recipe, base)))
         except LooptxError:
             recipes.append(st.recipe)
     out = []
