@@ -143,3 +143,17 @@ def test_a_recipe_name_finds_the_user_s_own_recipes_folder_first(tmp_path, monke
     (tmp_path / "recipes" / "cpu" / "matmul.yaml").unlink()
     rc, out, err = run_cli("transform", "m.c", "--recipe", "cpu/matmul")
     assert rc == 0 and "registers" in out, err
+
+
+def test_a_copy_sized_by_an_ifndef_default_names_the_define_that_fixes_it(tmp_path):
+    """Probe 111 G3: a copy whose footprint an `#ifndef` default sizes was refused with no
+    word of the default; its hint now names the --define, as the unroll's does."""
+    src, rec = tmp_path / "s.c", tmp_path / "r.yaml"
+    src.write_text("#ifndef M\n#define M 16\n#endif\nvoid f(int n, double a[n][M], double b[n][M])\n{\n"
+                   "#pragma scop\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < M; j++)\n"
+                   "      a[i][j] = 2.0 * b[i][j];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - datacopy: {stmt: 0, array: b, at: i}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "M is an #ifndef default, which a build may change: --define M=VALUE" in err, err
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "-D", "M=16")
+    assert rc == 0, err

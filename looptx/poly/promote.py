@@ -17,6 +17,7 @@ from looptx import ir
 from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
+from looptx.poly.known_values import soft_sizes_hint
 from looptx.poly.deps import upper_constant
 from looptx.poly.budget import isl_budget
 from looptx.poly.variant import Variant
@@ -441,7 +442,8 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             # a linearized array's model dimensions are not the subscripts the user wrote
             which = f" (its subscript {d + 1}, counting from 1)" if rank > 1 and not arr.strides else ""
             raise pr.error(f"the footprint of '{_as_written(out.variant.scop, array)}' in loop '{to_user(name)}' "
-                           f"has no constant size{which}", hint="tile the loops first, or fix the sizes with --define")
+                           f"has no constant size{which}",
+                           hint="tile the loops first, or fix the sizes with --define" + soft_sizes_hint(out.variant.scop))
         step = register_stride(fd, low) if pr.kind == "registers" else 1
         strides.append(step)
         sizes.append(hi // step + 1)
