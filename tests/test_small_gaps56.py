@@ -157,3 +157,16 @@ def test_a_copy_sized_by_an_ifndef_default_names_the_define_that_fixes_it(tmp_pa
     assert rc == 2 and "M is an #ifndef default, which a build may change: --define M=VALUE" in err, err
     rc, out, err = run_cli("transform", src, "--recipe", rec, "-D", "M=16")
     assert rc == 0, err
+
+
+def test_a_misspelt_recipe_param_define_gets_the_closest_name(tmp_path):
+    """Probe 111 G4: `-D TQ=3` for a recipe whose params are TI, TJ, TK named none of them
+    (two-letter names are one letter apart, below difflib's cutoff, and the recipe's own
+    params were not candidates)."""
+    import pathlib
+    src, rec = tmp_path / "m.c", tmp_path / "r.yaml"
+    src.write_text((pathlib.Path(__file__).parent.parent / "examples" / "matmul.c").read_text())
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: $TI, control: ii}\n"
+                   "  - tile: {stmt: 0, loop: j, size: $TJ, control: jj}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-D", "TQ=3")
+    assert rc == 2 and ("did you mean 'TI'?" in err or "did you mean 'TJ'?" in err), err

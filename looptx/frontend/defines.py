@@ -137,12 +137,22 @@ def _suggestion(name: str, code: str, perf: frozenset[str]) -> str | None:
     same_case = [n for n in sorted(likely) if n.lower() == name.lower()]
     if same_case:
         return same_case[0]                       # `-D Ni=3` for PolyBench's NI
-    for pool in (likely, set(_IDENT.findall(code)) - _NOT_NAMES):
-        close = [c for c in difflib.get_close_matches(name, sorted(pool), n=5, cutoff=0.6)
+    for pool, cutoff in ((likely, 0.5 if len(name) <= 3 else 0.6), (set(_IDENT.findall(code)) - _NOT_NAMES, 0.6)):
+        # two-letter params (TI, TJ) are one letter apart, a ratio of 0.5
+        close = [c for c in difflib.get_close_matches(name, sorted(pool), n=5, cutoff=cutoff)
                  if not _loop_counter(c, code)]
         if close:
             return close[0]
     return None
+
+
+def _recipe_params(extra: tuple[str | None, ...]) -> frozenset[str]:
+    """The `$NAME` params of a YAML recipe and the variables a CHiLL script sets."""
+    names: set[str] = set()
+    for t in (_read(p) or "" for p in extra if p):
+        names.update(re.findall(r"\$\{?([A-Za-z_]\w*)", t))
+        names.update(re.findall(r"^[ \t]*(?:local[ \t]+)?([A-Za-z_]\w*)[ \t]*=(?!=)", t, re.M))
+    return frozenset(names)
 
 
 def _first_use(name: str, code: str) -> int | None:
@@ -185,7 +195,7 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
             continue
         src = SourceText(text, path)
         code = blank(text, [(c.start, c.end) for c in scan_comments(text)])
-        close = _suggestion(name, code, perf | frozenset(_PARAM.findall(text)))
+        close = _suggestion(name, code, perf | frozenset(_PARAM.findall(text)) | _recipe_params(extra))
         where: dict = {"file": path}
         at = (_first_use(close, code) or _first_use(close, text)) if close else _first_region(text, path)
         if at is not None:
