@@ -170,3 +170,40 @@ def test_a_misspelt_recipe_param_define_gets_the_closest_name(tmp_path):
                    "  - tile: {stmt: 0, loop: j, size: $TJ, control: jj}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec, "-D", "TQ=3")
     assert rc == 2 and ("did you mean 'TI'?" in err or "did you mean 'TJ'?" in err), err
+
+
+NR_CHOLESKY = """#include <math.h>
+void choldc(int n, double a[n][n], double p[n])
+{
+  int i, j, k;
+  double sum;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    for (j = i; j < n; j++) {
+      for (sum = a[i][j], k = i - 1; k >= 0; k--) sum -= a[i][k] * a[j][k];
+      if (i == j) {
+        p[i] = sqrt(sum);
+      } else a[j][i] = sum / p[i];
+    }
+  }
+#pragma endscop
+}
+"""
+
+
+def test_a_header_that_sets_another_variable_before_the_iterator(tmp_path):
+    """Probe 112 G3: Numerical Recipes' `for (sum = a[i][j], k = i-1; k >= 0; k--)` was refused
+    as a loop of several iterators; the other assignment is the statement before the loop."""
+    src, rec = tmp_path / "c.c", tmp_path / "r.yaml"
+    src.write_text(NR_CHOLESKY)
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0, err
+    assert out.index("sum = a[i][j];") < out.index("for (k = i - 1; k >= 0; k--)"), out
+    rec.write_text("steps:\n  - privatize: {var: sum, at: j}\n  - unroll: {stmt: 1, loop: k, factor: 4}\n")
+    for n in ("37", "8"):
+        rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, out + err
+    # set after the iterator from it: another order, still refused
+    src.write_text(NR_CHOLESKY.replace("sum = a[i][j], k = i - 1", "k = i - 1, sum = a[i][k + 1]"))
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and "exactly one iterator" in err, err

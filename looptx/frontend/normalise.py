@@ -4,6 +4,7 @@ they hold, ...).  Their order matters: each takes the forms the ones before it l
 from __future__ import annotations
 
 from looptx.frontend.array_counts import array_counts
+from looptx.frontend.comma_inits import comma_inits_hoisted
 from looptx.frontend.continued import continued_loops
 from looptx.frontend.countdown import countdowns_with_steps
 from looptx.frontend.names import rename_reserved
@@ -33,6 +34,7 @@ def normalise(ast, region_lines=()) -> dict[str, list[tuple[str, int]]]:
     # after continued_loops, which gives a `for (; ...)` its start; before the temporaries,
     # whose initializers (`read_ijk = ii + jj*s`) then read the iterators
     paired = paired_iterators(ast)
+    comma_inits_hoisted(ast)
     dereferences_as_subscripts(ast)
     drop_repeated_sets(ast, typedef_words(ast))
     substituted = substitute_index_temporaries(ast, read_after, region_lines)
