@@ -207,3 +207,25 @@ def test_a_header_that_sets_another_variable_before_the_iterator(tmp_path):
     src.write_text(NR_CHOLESKY.replace("sum = a[i][j], k = i - 1", "k = i - 1, sum = a[i][k + 1]"))
     rc, _, err = run_cli("transform", src)
     assert rc == 2 and "exactly one iterator" in err, err
+
+
+def test_a_write_through_a_table_says_to_write_the_pull_form(tmp_path):
+    """Probe 112 G2: LBM's push streaming, `b[q][x + cx[q]] = a[q][x]`, was refused with no way
+    out, and its periodic form with the CSR/ELL advice of a loop bounded by data; both now
+    point to the pull form, which looptx transforms (checked here too)."""
+    head = "#define NX 40\n#define Q 3\nstatic const int cx[Q] = {0, 1, -1};\n" \
+           "void s(double b[Q][NX], double a[Q][NX])\n{\n#pragma scop\n  for (int q = 0; q < Q; q++)\n" \
+           "    for (int x = 1; x < NX - 1; x++)\n"
+    src = tmp_path / "p.c"
+    src.write_text(head + "      b[q][x + cx[q]] = a[q][x];\n#pragma endscop\n}\n")
+    rc, _, err = run_cli("deps", src)
+    assert rc == 2 and "write the update as a pull" in err and "CSR" not in err, err
+    src.write_text(head.replace("x++)\n", "x++) {\n") + "      int xn = (x + cx[q] + NX) % NX;\n"
+                   "      b[q][xn] = a[q][x];\n    }\n#pragma endscop\n}\n")
+    rc, _, err = run_cli("deps", src)
+    assert rc == 2 and "write the update as a pull" in err and "CSR" not in err, err
+    src.write_text(head + "      b[q][x] = a[q][x - cx[q]];\n#pragma endscop\n}\n")
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - permute: {stmt: 0, order: [x, q]}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec)
+    assert rc == 0 and ": ok" in out, out + err

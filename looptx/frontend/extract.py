@@ -19,7 +19,7 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
-from looptx.frontend.hints import cast_view_hint, user_numbers_first, written_bound_hint
+from looptx.frontend.hints import WRITE_THROUGH_DATA, cast_view_hint, user_numbers_first, written_bound_hint
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
 from looptx.frontend.exitvalues import exit_value, finished, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, masked_bound, through_index, write_of
@@ -484,6 +484,8 @@ class Extractor:
                                      f"put the loops that write '{name}' in a region of their own; a "
                                      f"region that only reads '{name}' may read it through an index (an update "
                                      f"through one, a histogram's `{name}[key[i]] += 1`, cannot be in a region)") from None
+                if kind != "read" and (what.startswith("array element") or "set from array data" in (e.hint or "")):
+                    raise self.error(node, f"non-affine subscript of '{name}': {what}", WRITE_THROUGH_DATA) from None
                 raise self.error(node, f"non-affine subscript of '{name}': {what}",
                                  self.divisor_hint(e, "subscripts must be affine in loop iterators and parameters")) \
                     from None

@@ -37,6 +37,13 @@ def cast_view_hint(cast: c_ast.Cast) -> str:
     return f"declare the view before the region, `{decl} = {text};`, and index v"
 
 
+# LBM's push streaming `fnew[q][x + cx[q]] = f[q][x]` against the pull form looptx reads
+WRITE_THROUGH_DATA = ("a write to an element that array data chooses (a table, an index array) is one no "
+                      "polyhedral model orders; where each element is written once, write the update as a pull, "
+                      "which reads through the table (LBM's `fnew[q][x] = f[q][x - cx[q]]`, which looptx "
+                      "transforms), or leave this loop out of the region")
+
+
 def written_bound_hint(name: str, values, loop, where) -> str:
     """What to do about a bound or subscript that reads a variable the region writes."""
     hint = "only loop iterators and unchanged sizes may appear there"
