@@ -229,3 +229,18 @@ def test_a_write_through_a_table_says_to_write_the_pull_form(tmp_path):
     rec.write_text("steps:\n  - permute: {stmt: 0, order: [x, q]}\n")
     rc, out, err = run_cli("run", src, "--recipe", rec)
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_step_naming_another_statement_s_loop_quotes_the_statement(tmp_path):
+    """Probe 112 G5: an index temporary (`int d = y + k;`) is read as its expression and is no
+    statement, so a count by hand was one too high, and the error did not say which statement
+    the number named."""
+    src, rec = tmp_path / "c.c", tmp_path / "r.yaml"
+    src.write_text("void f(int h, int w, float *dst, const float *src, const float *k3)\n{\n#pragma scop\n"
+                   "  for (int y = 1; y < h - 1; y++)\n    for (int x = 0; x < w; x++) {\n      float sum = 0;\n"
+                   "      for (int k = -1; k <= 1; k++) {\n        int d = y + k;\n"
+                   "        sum += src[d * w + x] * k3[k + 1];\n      }\n      dst[y * w + x] = sum;\n    }\n"
+                   "#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 2, loop: k, factor: 3}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec, "-D", "w=16")
+    assert rc == 2 and "it is line 11's `dst[(y * w) + x] = sum`" in err, err

@@ -62,9 +62,19 @@ def locate(v: Variant, stmt: int, name: str, hidden: bool = False) -> list[tuple
                                   hint="name a loop every part has, or give this step before the peel or split")
             names = ", ".join(loop_names(v, stmt)) or "none"
             raise RecipeError(f"statement {stmt} has no loop named '{name}'",
-                              hint=f"its loops, outermost first: {names}")
+                              hint=f"its loops, outermost first: {names}{_source_of(v, stmt)}")
         out.append((k, pos))
     return out
+
+
+def _source_of(v: Variant, stmt: int) -> str:
+    """Which statement of the source it is: a count by hand may differ from the contract's
+    (an index temporary, `int d = y + k;`, is read as its expression and is no statement)."""
+    st = next((s for s in v.scop.statements if s.id == stmt), None)
+    if st is None or not st.line or not st.text:
+        return ""
+    text = " ".join(st.text.split())
+    return f"; it is line {st.line}'s `{text if len(text) <= 60 else text[:57] + '...'}` (looptx deps lists them all)"
 
 
 def resolve_name(v: Variant, stmt: int, name, hidden: bool = False) -> str:
