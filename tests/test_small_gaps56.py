@@ -244,3 +244,17 @@ def test_a_step_naming_another_statement_s_loop_quotes_the_statement(tmp_path):
     rec.write_text("steps:\n  - unroll: {stmt: 2, loop: k, factor: 3}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec, "-D", "w=16")
     assert rc == 2 and "it is line 11's `dst[(y * w) + x] = sum`" in err, err
+
+
+def test_a_reduction_into_a_pointed_to_scalar_takes_its_one_element_section(tmp_path):
+    """Probe 112 G4: Rodinia kmeans' `*delta += 1.0` under `reduction: {+: [delta]}` asked for a
+    pragma step with `delta[0:LENGTH]`, and the section written in the step was 'not used'."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void f(int n, const int *m, const int *idx, float *delta)\n{\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    if (m[i] != idx[i]) *delta += 1.0f;\n#pragma endscop\n}\n")
+    for given in ("delta", "delta[0:1]"):
+        rec.write_text(f"steps:\n  - omp_for: {{stmt: 0, loop: i, reduction: {{+: ['{given}']}}}}\n")
+        rc, out, err = run_cli("transform", src, "--recipe", rec)
+        assert rc == 0 and "#pragma omp parallel for reduction(+:delta[0:1])" in out, err
+        rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=100", "--cflags", "-O2 -fopenmp")
+        assert rc == 0 and ": ok" in out, out + err

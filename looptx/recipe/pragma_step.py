@@ -38,6 +38,9 @@ def omp_for_step(v: Variant, st: Step) -> Variant:
     if st.get("reduction") is not None:
         from looptx.poly.reductions import check_updates, clause_text, parse_reductions
         reductions = parse_reductions(st["reduction"], st.error)
+        # an array section as OpenMP writes it (`delta[0:1]`) names its array; the text is kept
+        written = {m.group(1): m.group(2) for m in (_SECTION.fullmatch(var) for _, var in reductions) if m}
+        reductions = tuple((op, _SECTION.sub(r"\1", var)) for op, var in reductions)
         both = [var for _, var in reductions if to_model(var) in {to_model(x) for x in st.get("private") or ()}]
         if both:
             raise st.error(f"'{to_user(both[0])}' is both private and a reduction variable",
@@ -45,7 +48,7 @@ def omp_for_step(v: Variant, st: Step) -> Variant:
         name = S.resolve_name(v, st["stmt"], st["loop"])
         inside = [v.scop.statements[v.pieces[k].stmt] for k, _ in S.sharing(v, st["stmt"], name)]
         check_updates(v.scop, list({s.id: s for s in inside}.values()), reductions, name)
-        sections = _sections(v, st, reductions)
+        sections = {**_sections(v, st, [(op, var) for op, var in reductions if var not in written]), **written}
     counters = {it for s in v.scop.statements for it in s.iterators} - {a.name for a in v.scop.arrays}
     # NPB's private(i, j, m): OpenMP's own lists name the loop counters
     named = list(dict.fromkeys(x for x in st.get("private") or () if to_model(x) in counters))
@@ -98,6 +101,11 @@ def _sections(v: Variant, st: Step, reductions) -> dict[str, str]:
         arr = v.scop.array(var)
         if arr.is_scalar:
             continue
+        constant = _constant_length(v, var)
+        if arr.strides is None and not all(arr.dims) and constant is not None:
+            # Rodinia's `*delta += 1.0` through a pointer parameter: the region uses delta[0] alone
+            out[var] = f"[0:{constant}]"
+            continue
         if arr.strides is not None or not all(arr.dims):
             raise st.error(f"reduction: array '{to_user(var)}' has no declared extent here, and OpenMP "
                            "reduces an array through its section",
@@ -105,6 +113,22 @@ def _sections(v: Variant, st: Step, reductions) -> dict[str, str]:
                            f"reduction(+:{to_user(var)}[0:LENGTH])\"")
         out[var] = "".join(f"[0:{d}]" for d in arr.dims)
     return out
+
+
+_SECTION = re.compile(r"\s*(\w+)\s*((?:\[[^\[\]:]*:[^\[\]]*\])+)\s*")
+
+
+def _constant_length(v: Variant, var: str) -> int | None:
+    """1 + the largest element of a 1-D array that the region reaches at constant subscripts
+    only; None where a subscript varies."""
+    top = -1
+    for s in v.scop.statements:
+        for a in s.accesses:
+            if a.array == var:
+                if len(a.index) != 1 or not re.fullmatch(r"\s*\d+\s*", a.index[0]):
+                    return None
+                top = max(top, int(a.index[0]))
+    return top + 1 if top >= 0 else None
 
 
 _PRIVATE_CLAUSE = re.compile(r"\s*,?\s*(?<![\w])private\s*\(([^()]*)\)")
