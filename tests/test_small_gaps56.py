@@ -258,3 +258,14 @@ def test_a_reduction_into_a_pointed_to_scalar_takes_its_one_element_section(tmp_
         assert rc == 0 and "#pragma omp parallel for reduction(+:delta[0:1])" in out, err
         rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=100", "--cflags", "-O2 -fopenmp")
         assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_fraction_from_a_param_expression_gets_the_floor_division_hint(tmp_path, monkeypatch):
+    """Probe 111 G5: `tile(0,"i",TI/2,"ii")` with TI = 1 gave 0.5 and no word of `//`."""
+    import pathlib
+    monkeypatch.chdir(tmp_path)
+    text = (pathlib.Path(__file__).parent.parent / "annotations" / "matmul.c").read_text()
+    assert 'tile(0,"i",TI,"ii")' in text
+    (tmp_path / "d.c").write_text(text.replace('tile(0,"i",TI,"ii")', 'tile(0,"i",TI/2,"ii")'))
+    rc, _, err = run_cli("search", "d.c", "--budget", "2")
+    assert rc == 2 and "got 0.5" in err and "write // for a whole quotient" in err, err

@@ -230,10 +230,13 @@ def check_arg(step: Step, arg: str, kind: str, value, written_float: bool = Fals
         # mixes ints with a float; the step cannot tell which, so the hint names both.  One
         # written in a YAML recipe is only spelled as a float.
         whole = isinstance(value, float) and value.is_integer() and "integer" in expect
+        fraction = isinstance(value, float) and not value.is_integer() and not written_float and "integer" in expect
         hint = (f"write {int(value)}: YAML reads {_show(value)} as a float" if whole and written_float else
                 "'/' is true division in an annotation (write // for a whole quotient), "
                 "and one float among a param's values makes them all floats"
-                if whole else f"see the '{step.name}' step in the recipe reference")
+                if whole else "'/' is true division in an annotation (e.g. `TI/2` at TI = 1 is 0.5): write // for a "
+                "whole quotient, or constrain the params to values that divide"
+                if fraction else f"see the '{step.name}' step in the recipe reference")
         return step.error(f"argument '{arg}' must be {article} {expect}, got {_show(value)}", hint=hint)
     if kind == STMT and not (_is_int(value) and value >= 0):
         raise bad("statement number (0, 1, ...)")

@@ -16,7 +16,8 @@ microsecond; see the tests) and is *not* subtracted.
 
 Builds are cached under `$LOOPTX_CACHE_DIR`, else `$XDG_CACHE_HOME/looptx/build` (default
 `~/.cache/looptx/build`), else a per-user temp dir, keyed by sha256 of the source text, the
-compiler and its arguments; concurrent builders of one key are safe (atomic rename).
+compiler and its arguments; concurrent builders of one key are safe (atomic rename).  The
+cache is kept under `$LOOPTX_CACHE_MAX_MB` (runtime/cache_trim.py).
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from looptx.runtime.cache_trim import maybe_trim, touch
 from looptx.runtime.harness import RegionSignature, ctype_info, record_dtype, record_view
 
 __all__ = ["Toolchain", "BuildResult", "build_shared", "RegionRun", "time_region",
@@ -182,7 +184,9 @@ def build_shared(source: str, toolchain: Toolchain, *, cache: str | None = None,
     src = os.path.join(d, f"lx_{digest}.c")
     cmd_text = shlex.join(toolchain.command(src, out))
     if os.path.exists(out):
+        touch(out)
         return BuildResult("ok", out, cached=True, command=cmd_text)
+    maybe_trim(d)
     tag = f"{os.getpid()}_{os.urandom(4).hex()}"
     tmp_src, tmp_out = f"{src}.{tag}.c", f"{out}.{tag}.so"
     try:

@@ -92,7 +92,7 @@ def top_table(db, search_key: str | None = None, n: int = 10, *, width: int = 12
                         key=lambda r: (r.time, r.eval_index))
             best = ok[0].time if ok else None
             dev = (info.evaluator or {}).get("device") if isinstance(info.evaluator, dict) else None
-            title = (f"{info.key}: {len(recs)} evaluations, searcher {info.searcher or '?'}, "
+            title = (f"{info.key}: {len(recs)} evaluation{'s' if len(recs) != 1 else ''}, searcher {info.searcher or '?'}, "
                      f"backend {info.backend or '?'}" + (f", {dev}" if dev else "")
                      + _unfinished(rdb, info, len(recs)))
             console.print(title, soft_wrap=True)
@@ -120,11 +120,12 @@ def _unfinished(rdb: ResultsDB, info: SearchInfo, n: int) -> str:
     if info.status in (None, "finished"):
         return ""
     of = f"{n} of {info.budget}" if info.budget else f"{n}"
+    evaluations = "evaluations" if (info.budget or n) != 1 else "evaluation"
     if info.status == "running" and not rdb.in_use():
-        return f"; stopped before it finished (killed?) after {of} evaluations; --resume goes on"
+        return f"; stopped before it finished (killed?) after {of} {evaluations}; --resume goes on"
     if info.status == "running":
-        return f"; running now ({of} evaluations so far)"
-    return f"; {info.status} after {of} evaluations; --resume goes on"
+        return f"; running now ({of} {evaluations} so far)"
+    return f"; {info.status} after {of} {evaluations}; --resume goes on"
 
 
 def _error_lines(recs, most: int = 5) -> list[str]:
