@@ -269,3 +269,36 @@ def test_a_fraction_from_a_param_expression_gets_the_floor_division_hint(tmp_pat
     (tmp_path / "d.c").write_text(text.replace('tile(0,"i",TI,"ii")', 'tile(0,"i",TI/2,"ii")'))
     rc, _, err = run_cli("search", "d.c", "--budget", "2")
     assert rc == 2 and "got 0.5" in err and "write // for a whole quotient" in err, err
+
+
+def test_a_read_of_a_counter_an_inner_loop_left_is_refused(tmp_path):
+    """Probe 113 G1: `s = k;` ahead of `for (k = 0; k < m; k++)` inside a loop over i reads,
+    from i = 1 on, what the k loop left; looptx read k as a size (its entry value) and wrote
+    a wrong output with `k_1` as the loop's counter."""
+    src = tmp_path / "k.c"
+    body = ("void f(int n, int m, double *a)\n{\n  int i, k = 5;\n  double s;\n#pragma scop\n"
+            "  for (i = 0; i < n; i++) {\n%s  }\n#pragma endscop\n}\n")
+    for inner in ("    s = k;\n    for (k = 0; k < m; k++)\n      a[i * m + k] += s;\n",
+                  "    for (s = k, k = 0; k < m; k++)\n      a[i * m + k] += s;\n",
+                  "    if (k > 2)\n      a[i] = 1.0;\n    for (k = 0; k < m; k++)\n      a[i * m + k] += 1.0;\n"):
+        src.write_text(body % inner)
+        rc, _, err = run_cli("transform", src)
+        assert rc == 2 and "'k' is read where a loop of the region that counts with it has run before" in err, err
+    # after the loop, in the same iteration: the value that ended it, as before
+    src.write_text(body % "    for (k = 0; k < m; k++)\n      a[i * m + k] += 1.0;\n    a[i] = k;\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "a[i] = 0 > m ? 0 : m;" in out, out + err
+
+
+def test_a_header_whose_test_names_the_bound_first(tmp_path):
+    """Probe 113 G3: `for (s = 0.0, k = 0; n > k; k++)` and `for (i = 0, j = n - 1; n > i; i++,
+    j--)` stopped with an internal ValueError."""
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, double *x, double *out)\n{\n  int k;\n  double s;\n#pragma scop\n"
+                   "  for (s = 0.0, k = 0; n > k; k++)\n    s += x[k];\n#pragma endscop\n  *out = s;\n}\n")
+    rc, out, err = run_cli("run", src, "-D", "n=11")
+    assert rc == 0 and ": ok" in out, out + err
+    src.write_text("void r(int n, double *x)\n{\n  int i, j;\n#pragma scop\n"
+                   "  for (i = 0, j = n - 1; n > i; i++, j--)\n    x[i] = x[i] + j;\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("run", src, "-D", "n=11")
+    assert rc == 0 and ": ok" in out, out + err

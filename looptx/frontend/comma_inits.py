@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from looptx.frontend.paired_iterators import _steps
+from looptx.frontend.paired_iterators import _steps, counter
 from looptx.frontend.symbols import all_nodes
 
 
@@ -21,11 +21,10 @@ def _split(loop: c_ast.For) -> tuple[list, c_ast.Assignment] | None:
     """(the assignments to run before the loop, the iterator's) where the header's comma
     list can be split so; else None."""
     init, cond = loop.init, loop.cond
-    if not isinstance(init, c_ast.ExprList) or loop.next is None or not (
-            isinstance(cond, c_ast.BinaryOp) and isinstance(cond.left, c_ast.ID)):
+    if not isinstance(init, c_ast.ExprList) or loop.next is None or not isinstance(cond, c_ast.BinaryOp):
         return None
-    it = cond.left.name
     nxt = loop.next.exprs if isinstance(loop.next, c_ast.ExprList) else [loop.next]
+    it = counter(cond, nxt)
     if set(_steps(nxt) or {}) != {it}:
         return None
     if not all(isinstance(e, c_ast.Assignment) and isinstance(e.lvalue, c_ast.ID) for e in init.exprs):

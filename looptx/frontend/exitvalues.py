@@ -89,3 +89,23 @@ def _is(node, name: str) -> bool:
 
 def _reads(node, name: str) -> bool:
     return any(_is(n, name) for n in all_nodes(node))
+
+
+def inner_counters(stmt) -> frozenset[str]:
+    """The function's variables that loops inside `stmt` count with (`for (k = 0; ...)`; a
+    `for (int k ...)` has a variable of its own, which nothing outside reads)."""
+    return frozenset(n.init.lvalue.name for n in all_nodes(stmt) if isinstance(n, c_ast.For)
+                     and isinstance(n.init, c_ast.Assignment) and isinstance(n.init.lvalue, c_ast.ID))
+
+
+def earlier_run_read(ex, node, name: str):
+    """The error for a read, ahead of a loop that counts with `name`, inside a loop around
+    both: from that loop's second iteration on, it reads what the inner loop left (`s = k;`
+    before `for (k = 0; k < m; k++)`), which the model, reading `name` as a size, would not."""
+    if name not in ex.exits and any(name in counted for counted in ex.counted_inside):
+        return ex.error(node, f"'{name}' is read where a loop of the region that counts with it has run before, "
+                              "in an earlier iteration of the loops around both, so it holds the value that loop "
+                              "left, which looptx does not follow",
+                        f"write the value '{name}' holds there instead (or read it into a variable before the "
+                        "region)")
+    return None

@@ -21,7 +21,7 @@ from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
 from looptx.frontend.hints import WRITE_THROUGH_DATA, cast_view_hint, user_numbers_first, written_bound_hint
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
-from looptx.frontend.exitvalues import exit_value, finished, put_in, stale_read
+from looptx.frontend.exitvalues import earlier_run_read, exit_value, finished, inner_counters, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, masked_bound, through_index, write_of
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
                                    loop_step)
@@ -79,6 +79,7 @@ class Extractor:
         self.inits: dict[str, tuple] = {}      # local -> (initializer, loops around its declaration)
         self.guards: list[str] = []            # the ?: branches and && / || operands around an expression
         self.exits: dict[str, tuple] = {}      # iterator -> its value after its loop (exitvalues.py)
+        self.counted_inside: list[frozenset[str]] = []   # per loop around: what its inner loops count with
         # what the guards of the statement's reads hold only under (`c % 3` of a ?: test: c >= 0)
         self.guard_obligations: list = []
 
@@ -119,6 +120,9 @@ class Extractor:
     def resolve_affine(self, name: str, node):
         if name in self.iterators():
             return ("iter", None)
+        earlier = earlier_run_read(self, node, name)
+        if earlier:
+            raise NonAffine(node, earlier.what, earlier.hint)
         if name in self.fixed:
             self._param(name)
             self.fixed_affine.add(name)
@@ -347,9 +351,11 @@ class Extractor:
         self.loop_positions.append(self.next_position())
         self.loops.append(Loop(it, cons, step < 0, ctype, self.where(node)))
         self.positions.append(0)
+        self.counted_inside.append(inner_counters(node.stmt))
         try:
             self.item(node.stmt)
         finally:
+            self.counted_inside.pop()
             self.loops.pop()
             self.positions.pop()
             self.loop_positions.pop()
@@ -518,6 +524,9 @@ class Extractor:
             name = node.name
             if name in self.iterators():
                 return ir.Var(name)
+            earlier = earlier_run_read(self, node, name)
+            if earlier:
+                raise earlier
             if name in self.fixed or name in self.int_macros:
                 self._param(name)
                 return ir.Var(name)

@@ -103,11 +103,12 @@ def paired_iterators(ast) -> dict[str, list[tuple[str, int]]]:
     for fdef in (e for e in ast.ext if isinstance(e, c_ast.FuncDef)):
         for loop in [n for n in all_nodes(fdef.body) if isinstance(n, c_ast.For)]:
             starts, cond = _starts(loop.init), loop.cond
-            if not starts or len(starts) < 2 or loop.next is None or not (
-                    isinstance(cond, c_ast.BinaryOp) and isinstance(cond.left, c_ast.ID)):
+            if not starts or len(starts) < 2 or loop.next is None or not isinstance(cond, c_ast.BinaryOp):
                 continue
-            it = cond.left.name
             nxt = loop.next.exprs if isinstance(loop.next, c_ast.ExprList) else [loop.next]
+            it = counter(cond, nxt)
+            if it is None or it not in {n for n, _ in starts}:
+                continue
             derived = _derived(starts, nxt, lambda e: it in (_steps([e]) or {}))
             if [n for n, _ in starts].index(it) > min(([n for n, _ in starts].index(d) for d in derived),
                                                        default=len(starts)):
@@ -137,6 +138,18 @@ def paired_iterators(ast) -> dict[str, list[tuple[str, int]]]:
                 loop.init = next(e for e in loop.init.exprs if e.lvalue.name == it)
             loop.next = next(e for e in nxt if (e.expr if isinstance(e, c_ast.UnaryOp) else e.lvalue).name == it)
     return out
+
+
+def counter(cond, nxt) -> str | None:
+    """The variable a loop's test compares and its increment steps: `k` of `k < n` and of
+    `n > k` alike."""
+    stepped = set()
+    for e in nxt:
+        target = e.expr if isinstance(e, c_ast.UnaryOp) else getattr(e, "lvalue", None)
+        if isinstance(target, c_ast.ID):
+            stepped.add(target.name)
+    sides = [x.name for x in (cond.left, cond.right) if isinstance(x, c_ast.ID)]
+    return next((x for x in sides if x in stepped), sides[0] if sides else None)
 
 
 def _counted(first, by: int, it: str, it_start, it_step: int):

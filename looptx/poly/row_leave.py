@@ -260,7 +260,12 @@ def _leaving(scop: Scop, arr, dims) -> tuple[Leaving | None, isl.Set | None, isl
     if dims[0]:
         stored = reached_canon.range() if exact else reached
         undefined = stored.intersect(isl.Set(f"{prefix}{{ {tup} : i0 < 0 or i0 >= ({dims[0]}) }}")).params()
-        bad = bad.subtract(undefined)
+        if not scop.context.is_subset(undefined):
+            bad = bad.subtract(undefined)
+    if beyond is not None and scop.context.is_subset(beyond):
+        # at every size: the code counts on C's layout after all (`a[i][j]` of `a[16][8]` to
+        # j < 16 reads the next row on purpose), and its rows meet as C lays them out
+        beyond = None
     if beyond is not None:
         bad = bad.subtract(beyond)
         undefined = beyond if undefined is None else undefined.union(beyond)
