@@ -302,3 +302,16 @@ def test_a_header_whose_test_names_the_bound_first(tmp_path):
                    "  for (i = 0, j = n - 1; n > i; i++, j--)\n    x[i] = x[i] + j;\n#pragma endscop\n}\n")
     rc, out, err = run_cli("run", src, "-D", "n=11")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_rows_left_at_every_size_are_not_taken_for_sizes_of_no_interest(tmp_path):
+    """Probe 109 G4: `a[i][j + 1]` of `double a[16][8]` to j < 16 runs two rows on, at every
+    size (the bounds are constants); those sizes were taken as of no interest (the code
+    leaves its extents there), and a permute that reorders a read and a write of one element
+    was accepted."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("double a[16][8];\nvoid f(void)\n{\n  int i, j;\n#pragma scop\n  for (i = 0; i < 15; i++)\n"
+                   "    for (j = 0; j < 16; j++)\n      a[i][j] = a[i][j + 1] + 1.0;\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "leaves its extent 8" in err and "at every size of interest" in err, err
