@@ -315,3 +315,15 @@ def test_rows_left_at_every_size_are_not_taken_for_sizes_of_no_interest(tmp_path
     rec.write_text("steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "leaves its extent 8" in err and "at every size of interest" in err, err
+
+
+def test_an_orio_loop_annotation_with_a_continuation_loop(tmp_path):
+    """Probe 114 G2: Pluto + Orio's `for (; t1 <= N - 1; t1++)` inside a Loop annotation was
+    refused ('cannot tell the index of this loop'); under #pragma scop it was read."""
+    src = tmp_path / "o.c"
+    src.write_text("#define N 101\ndouble Z[N], X[N];\nvoid f(void) {\n  int t1;\n/*@ begin Loop(\n"
+                   "  transform ScalarReplace(dtype='double')\n  for (t1 = 0; t1 <= N - 4; t1 += 4) {\n"
+                   "    Z[t1] += X[t1];\n    Z[t1 + 1] += X[t1 + 1];\n  }\n  for (; t1 <= N - 1; t1++)\n"
+                   "    Z[t1] += X[t1];\n) @*/\n/*@ end @*/\n}\n")
+    rc, out, err = run_cli("run", src)
+    assert rc == 0 and ": ok" in out, out + err

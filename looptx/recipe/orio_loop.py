@@ -202,6 +202,12 @@ def _iterator(node: c_ast.For, where: _Line) -> str:
         return init.lvalue.name
     if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
         return init.decls[0].name
+    if init is None and isinstance(node.cond, c_ast.BinaryOp) and node.next is not None:
+        # Pluto's and Orio's own continuation loop, `for (; t1 <= N - 1; t1++)`
+        from looptx.frontend.paired_iterators import counter
+        it = counter(node.cond, node.next.exprs if isinstance(node.next, c_ast.ExprList) else [node.next])
+        if it is not None:
+            return it
     raise where.error("cannot tell the index of this loop",
                       hint="start the loop with 'for (i = ...; ...)'")
 
