@@ -327,3 +327,18 @@ def test_an_orio_loop_annotation_with_a_continuation_loop(tmp_path):
                    "    Z[t1] += X[t1];\n) @*/\n/*@ end @*/\n}\n")
     rc, out, err = run_cli("run", src)
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_orio_unroll_jam_of_two_loops_keeps_a_body_whole_around_a_loop_it_cannot_jam(tmp_path):
+    """Probe 114 G1: SPAPT trmm's `unrolljam = (['i','j'],[2,2])` was refused: after j's jam,
+    the copies of `B[i][j] = ...` for i and i + 1 were jammed ahead of the k loop of i (whose
+    bounds read i, so its copies stay apart), which reads B[i + 1][j] first."""
+    import pathlib
+    text = (pathlib.Path(__file__).parent / "data" / "probe56_trmm.c")
+    src = tmp_path / "t.c"
+    src.write_text(text.read_text())
+    rc, out, err = run_cli("run", src)
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", src)
+    body = out[out.index("for (int i = 0; i < 35; i += 2)"):]
+    assert body.index("for (int k = i + 1") < body.index("B[i + 1][j] = alpha"), body

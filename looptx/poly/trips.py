@@ -73,7 +73,20 @@ def apart_from(v: Variant, group, innermost):
                              for bs in dom.get_basic_sets() for c in bs.get_constraints()):
                 return p - 2
         return m
-    return inside
+
+    # a statement whose copies stay apart at a level keeps the copies of the whole body there:
+    # SPAPT trmm's `B[i][j] = ...` before the k loop, jammed with j's copies already, is not
+    # jammed deeper than that k loop, or its copy for i + 1 would run ahead of the k loop of i
+    cut = [(q, inside(q)) for q in (v.pieces[k] for k, _ in group)]
+    cut = [(q, level) for q, level in cut if level < innermost(q)]
+
+    def level(q) -> int:
+        m = inside(q)
+        for r, at in cut:
+            if at < m and q.prefix(at + 1) == r.prefix(at + 1):
+                m = at
+        return m
+    return level
 
 
 def kept_loop(q) -> int:
