@@ -342,3 +342,29 @@ def test_orio_unroll_jam_of_two_loops_keeps_a_body_whole_around_a_loop_it_cannot
     rc, out, err = run_cli("transform", src)
     body = out[out.index("for (int i = 0; i < 35; i += 2)"):]
     assert body.index("for (int k = i + 1") < body.index("B[i + 1][j] = alpha"), body
+
+
+def test_an_orio_init_file_sets_the_sizes_it_assigns_first(tmp_path, monkeypatch):
+    """Probe 114 G3: SPAPT gemver keeps `int n;` in its decl_file and `n = N;` at the top of
+    init.c's init_input_vars(); the init_file was not read, and `n` had no value."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "decl.h").write_text("double x[N];\ndouble b;\nint n;\n")
+    (tmp_path / "init.c").write_text("/* SPAPT */\nvoid init_input_vars()\n{\n  int i;\n  n = N;\n  b = 2.5;\n"
+                                     "  for (i=0; i<=n-1; i++) x[i] = i;\n}\n")
+    (tmp_path / "g.c").write_text(
+        "/*@ begin PerfTuning (\n  def build { arg build_command = 'gcc -O3'; }\n"
+        "  def performance_params { param U1_I[] = [1,2]; }\n  def input_params { param N[] = [100]; }\n"
+        "  def input_vars {\n  arg decl_file = 'decl.h';\n  arg init_file = 'init.c';\n  }\n) @*/\nint i;\n"
+        "/*@ begin Loop(\ntransform Composite(\n  unrolljam = (['i'],[U1_I])\n)\nfor (i=0;i<=n-1;i++) {\n"
+        "  x[i]=b*x[i];\n }\n) @*/\n/*@ end @*/\n/*@ end @*/\n")
+    rc, out, err = run_cli("run", "g.c")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("search", "g.c")
+    assert rc == 0 and "ok 2" in out, out + err
+
+
+def test_init_assignments_stop_at_the_first_other_statement():
+    from looptx.search.init_file import init_assignments
+    text = ("void init_input_vars(void) {\n  int i, j;\n  n = N; /* rows */\n  m = 2 * N + 1;\n"
+            "  srand(1);\n  k = 3;\n}\nvoid other(void) { q = 1; }\n")
+    assert init_assignments(text) == [("n", "N"), ("m", "2 * N + 1")]

@@ -107,6 +107,13 @@ def input_decls(spec, path: str) -> str | None:
             raise AnnotationError(f"cannot read decl_file '{spec.decl_file}': {e.strerror}",
                                   hint=f"put {spec.decl_file} next to {os.path.basename(path)}",
                                   **spec.where("input_vars", "decl_file")) from None
+    if spec.decl_file and spec.init_file:
+        from looptx.search.init_file import init_function
+        f = spec.init_file if os.path.isabs(spec.init_file) else os.path.join(os.path.dirname(path), spec.init_file)
+        try:
+            lines.append(init_function(read_utf8(f, AnnotationError, "init_file")))
+        except OSError:
+            pass                     # noted as not read (_note_replaced_files): its data are random
     return "\n".join(lines) or None
 
 
