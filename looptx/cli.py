@@ -27,12 +27,13 @@ class _UserNames:
         self.stream.flush()
 
 
-def _defines(values: list[str] | None, path: str | None = None) -> dict[str, int | str]:
-    """--define NAME=VALUE items: an integer, or for a performance param of `path` the value's
-    spelling (True, -O3, 'ij'), which `picked` matches against the param's values."""
+def _defines(values: list[str] | None, path: str | None = None, spec: str | None = None) -> dict[str, int | str]:
+    """--define NAME=VALUE items: an integer, or for a performance param of `path` (or of its
+    --spec file) the value's spelling (True, -O3, 'ij'), which `picked` matches against the
+    param's values."""
     from looptx.frontend.defines import define_value
     out: dict[str, int | str] = {}
-    perf: dict = {}
+    perf: dict = {"spec": spec}
     for item in values or []:
         name, sep, val = item.partition("=")
         if not sep or not name.isidentifier():
@@ -83,7 +84,7 @@ def _checked_defines(args) -> dict[str, int | str]:
     # the name first: a misspelled one with a value that only a param could take (SCRR=True)
     # is the misspelling
     check_defines(args.file, given, extra=tuple(extra))
-    return _defines(args.define, args.file)
+    return _defines(args.define, args.file, getattr(args, "spec", None))
 
 
 def _common(p: argparse.ArgumentParser):

@@ -368,3 +368,21 @@ def test_init_assignments_stop_at_the_first_other_statement():
     text = ("void init_input_vars(void) {\n  int i, j;\n  n = N; /* rows */\n  m = 2 * N + 1;\n"
             "  srand(1);\n  k = 3;\n}\nvoid other(void) { q = 1; }\n")
     assert init_assignments(text) == [("n", "N"), ("m", "2 * N + 1")]
+
+
+def test_a_define_of_a_param_of_an_imported_or_given_spec(tmp_path, monkeypatch):
+    """Probe 114 G4: `-D CFLAGS=-O1` for a string param of `import spec dp;` was 'not a size
+    or parameter', and with `--spec dp.spec` 'not an integer'; an inline spec took it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dp.spec").write_text(
+        "spec dp {\n def build { arg build_command = 'gcc -O0'; }\n def performance_params {\n"
+        "   param UF[] = [1,2];\n   param CFLAGS[] = ['-O0', '-O1'];\n }\n def input_params { param N[] = [1000]; }\n"
+        " def input_vars { decl dynamic double y[N] = 0; decl dynamic double x[N] = random; }\n}\n")
+    loop = ("int i;\n/*@ begin Loop (\n    transform Unroll(ufactor=UF)\n  for (i=0; i<=N-1; i++)\n"
+            "    y[i]=y[i]+x[i];\n) @*/\n/*@ end @*/\n")
+    (tmp_path / "imp.c").write_text("/*@ begin PerfTuning ( import spec dp; ) @*/\n" + loop + "/*@ end @*/\n")
+    (tmp_path / "bare.c").write_text("/*@ begin PerfTuning ( ) @*/\n" + loop + "/*@ end @*/\n")
+    rc, out, err = run_cli("search", "imp.c", "--budget", "2", "-D", "CFLAGS=-O1")
+    assert rc == 0 and "CFLAGS" not in err, out + err
+    rc, out, err = run_cli("search", "bare.c", "--spec", "dp.spec", "--budget", "2", "-D", "CFLAGS=-O1")
+    assert rc == 0 and "not an integer" not in err, out + err

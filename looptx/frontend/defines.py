@@ -31,13 +31,26 @@ def define_value(path: str | None, name: str, value, perf: dict) -> int | str:
         pass
     if "names" not in perf:
         from looptx.pipeline import performance_params
-        perf["names"] = performance_params(path) if path else frozenset()
+        perf["names"] = (performance_params(path) if path else frozenset()) | _spec_params(perf.get("spec"))
     if name not in perf["names"]:
         raise LooptxError(f"bad --define '{name}={text}': '{text}' is not an integer",
                           hint="write --define NAME=INTEGER; only a performance param takes "
                                "other values")
     return text
+def _spec_params(spec_path: str | None) -> frozenset[str]:
+    """The performance params of a `--spec` file (none where it does not read: the command
+    that reads it says why)."""
+    if not spec_path:
+        return frozenset()
+    from looptx.frontend.annotations import load_spec_file
+    try:
+        return frozenset(p.name for p in load_spec_file(spec_path).performance_params)
+    except (LooptxError, OSError):
+        return frozenset()
+
+
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+_IMPORT_SPEC = re.compile(r"\bimport\s+spec\s+([A-Za-z_][\w.]*?)\s*;")   # Orio's `import spec axpy;`
 _DECL_FILE = re.compile(r"""\bdecl_file\s*=\s*['"]([^'"]+)['"]""")
 _PARAM = re.compile(r"\bparam\s+([A-Za-z_]\w*)")        # Orio's performance and input params
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
@@ -65,7 +78,7 @@ def _texts(path: str, text: str) -> list[str]:
     while todo:
         where, body = todo.pop()
         base = os.path.dirname(os.path.abspath(where))
-        names = _INCLUDE.findall(body) + _DECL_FILE.findall(body)
+        names = _INCLUDE.findall(body) + _DECL_FILE.findall(body) + [f"{n}.spec" for n in _IMPORT_SPEC.findall(body)]
         for name in names:
             for d in [base] + include_dirs():
                 found = os.path.normpath(os.path.join(d, name))
