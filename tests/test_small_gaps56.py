@@ -386,3 +386,18 @@ def test_a_define_of_a_param_of_an_imported_or_given_spec(tmp_path, monkeypatch)
     assert rc == 0 and "CFLAGS" not in err, out + err
     rc, out, err = run_cli("search", "bare.c", "--spec", "dp.spec", "--budget", "2", "-D", "CFLAGS=-O1")
     assert rc == 0 and "not an integer" not in err, out + err
+
+
+def test_orio_scalar_prefixes_and_bound_replacement_are_noted(tmp_path):
+    """Probes 107 G10 and 114 G8: ScalarReplace's prefix and BoundReplace were dropped with no
+    note."""
+    src = tmp_path / "s.c"
+    src.write_text(
+        "/*@ begin PerfTuning (\n  def performance_params { param SR[] = [True]; param BR[] = [True]; }\n"
+        "  def input_params { param N[] = [40]; }\n  def input_vars { decl static double a[N][N] = random; "
+        "decl static double x[N] = random; decl static double y[N] = 0; }\n) @*/\nint i, j;\n/*@ begin Loop(\n"
+        "  transform Composite(scalarreplace = (SR, 'double', 'scv_'), boundreplace = (BR, 'lbv', 'ubv'))\n"
+        "  for (i = 0; i <= N-1; i++)\n    for (j = 0; j <= N-1; j++)\n      y[i] = y[i] + a[i][j] * x[j];\n"
+        ") @*/\n/*@ end @*/\n/*@ end @*/\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "scalarreplace prefix 'scv_' is not used" in err and "boundreplace is ignored" in err, err

@@ -362,6 +362,11 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
             raise ln.error(f"scalarreplace is (flag, type, prefix) with the last two optional, got {args!r}",
                            hint="write e.g. scalarreplace = (SCREP, 'double', 'scv_')")
         if name == "ScalarReplace" or _flag(ln, args, "scalarreplace"):
+            prefix = args.get("prefix") if isinstance(args, dict) else \
+                args[2] if isinstance(args, (list, tuple)) and len(args) > 2 else None
+            if prefix:
+                note_once(ln.file, ln.line, f"Orio's scalarreplace prefix {prefix!r} is not used: looptx names "
+                          "each register after its array (A_r0, ...)")
             seen = set()
             for s in d.stmts:
                 if _in(nest, d, s):
@@ -371,7 +376,9 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
                             seen.add((inner[0], arr))
                             step("registers", optional=True, stmt=s, array=arr, at=inner[1])
     elif name in ("boundreplace", "BoundReplace"):
-        pass                   # loop bounds in scalars: the generated code computes them once anyway
+        # loop bounds in scalars: the generated code computes them once anyway
+        if name == "BoundReplace" or _flag(ln, args, "boundreplace"):
+            _ignored(ln, name)
     elif name in ("pragma", "Pragma"):
         entries = [(None, args.get("pragma_str"))] if name == "Pragma" else \
             [_seq(ln, e, "a pragma entry (loop, strings)", (2,)) for e in _seq(ln, args, "pragma")]
