@@ -401,3 +401,19 @@ def test_orio_scalar_prefixes_and_bound_replacement_are_noted(tmp_path):
         ") @*/\n/*@ end @*/\n/*@ end @*/\n")
     rc, out, err = run_cli("transform", src)
     assert rc == 0 and "scalarreplace prefix 'scv_' is not used" in err and "boundreplace is ignored" in err, err
+
+
+def test_headers_that_declare_or_set_an_element_besides_the_iterator(tmp_path):
+    """Probe 113 G4: `for (int k = 0, q = 2; ...)` and `for (b[i] = 0.0, k = 0; ...)` were
+    refused; the message of a header still refused now says what it takes apart."""
+    src = tmp_path / "k.c"
+    head = "void f(int n, int m, double a[n][m], double b[n])\n{\n  int i, k;\n  double s;\n#pragma scop\n" \
+           "  for (i = 0; i < n; i++)\n"
+    for loop in ("    for (int k2 = 0, q2 = 2; k2 < m; k2++)\n      a[i][k2] = q2 * a[i][k2];\n",
+                 "    for (b[i] = 0.0, k = 0; k < m; k++)\n      b[i] += a[i][k];\n"):
+        src.write_text(head + loop + "#pragma endscop\n}\n")
+        rc, out, err = run_cli("run", src, "-D", "n=7", "-D", "m=5")
+        assert rc == 0 and ": ok" in out, out + err
+    src.write_text(head + "    for (k = 1, s = k; k < m; k++)\n      a[i][k] = s;\n#pragma endscop\n}\n")
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and "the header sets k, s" in err, err

@@ -17,30 +17,46 @@ def _names(node) -> set[str]:
     return {n.name for n in all_nodes(node) if isinstance(n, c_ast.ID)}
 
 
-def _split(loop: c_ast.For) -> tuple[list, c_ast.Assignment] | None:
-    """(the assignments to run before the loop, the iterator's) where the header's comma
-    list can be split so; else None."""
+def _split(loop: c_ast.For) -> tuple[list, c_ast.Node, bool] | None:
+    """(what runs before the loop, the iterator's own start, whether that needs a block of its
+    own: declarations keep the loop's scope) where the header's list can be split so; else
+    None."""
     init, cond = loop.init, loop.cond
-    if not isinstance(init, c_ast.ExprList) or loop.next is None or not isinstance(cond, c_ast.BinaryOp):
+    if loop.next is None or not isinstance(cond, c_ast.BinaryOp):
         return None
     nxt = loop.next.exprs if isinstance(loop.next, c_ast.ExprList) else [loop.next]
     it = counter(cond, nxt)
     if set(_steps(nxt) or {}) != {it}:
         return None
-    if not all(isinstance(e, c_ast.Assignment) and isinstance(e.lvalue, c_ast.ID) for e in init.exprs):
+    if isinstance(init, c_ast.ExprList) and all(isinstance(e, c_ast.Assignment) for e in init.exprs):
+        parts, declared = list(init.exprs), False
+        target = lambda e: _names(e.lvalue)                                   # noqa: E731
+        mine = [e for e in parts if isinstance(e.lvalue, c_ast.ID) and e.lvalue.name == it and e.op == "="]
+        start = lambda e: e.rvalue                                             # noqa: E731
+    elif isinstance(init, c_ast.DeclList) and len(init.decls) > 1 and all(d.init is not None for d in init.decls):
+        # `for (int k = 0, q = 2; ...)`: q in a block around the loop, as C scopes it
+        parts, declared = list(init.decls), True
+        target = lambda d: {d.name}                                            # noqa: E731
+        mine = [d for d in parts if d.name == it]
+        start = lambda d: d.init                                               # noqa: E731
+    else:
         return None
-    mine = [e for e in init.exprs if e.lvalue.name == it]
-    if len(mine) != 1 or mine[0].op != "=":
+    if len(mine) != 1:
         return None
-    at = init.exprs.index(mine[0])
-    for e in init.exprs[at + 1:]:
-        if it in _names(e) or e.lvalue.name in _names(mine[0].rvalue):
+    at = parts.index(mine[0])
+    for e in parts[at + 1:]:
+        if it in _names(e) or target(e) & _names(start(mine[0])):
             return None
-    return [e for e in init.exprs if e is not mine[0]], mine[0]
+    rest = [e for e in parts if e is not mine[0]]
+    if any(it in target(e) for e in rest):
+        return None
+    head = c_ast.DeclList([mine[0]], init.coord) if declared else mine[0]
+    return rest, head, declared
 
 
 def comma_inits_hoisted(ast) -> None:
-    """Rewrites such loops in place: the other assignments become statements before the loop."""
+    """Rewrites such loops in place: the other assignments become statements before the loop
+    (declarations, in a block with it)."""
     for parent in list(all_nodes(ast)):
         if isinstance(parent, c_ast.Compound) and parent.block_items:
             items = []
@@ -48,6 +64,9 @@ def comma_inits_hoisted(ast) -> None:
                 got = _split(item) if isinstance(item, c_ast.For) else None
                 if got:
                     item.init = got[1]
+                    if got[2]:
+                        items.append(c_ast.Compound(got[0] + [item], item.coord))
+                        continue
                     items += got[0]
                 items.append(item)
             parent.block_items = items

@@ -19,7 +19,7 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
-from looptx.frontend.hints import WRITE_THROUGH_DATA, cast_view_hint, user_numbers_first, written_bound_hint
+from looptx.frontend.hints import WRITE_THROUGH_DATA, cast_view_hint, several_set_hint, user_numbers_first, written_bound_hint
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
 from looptx.frontend.exitvalues import earlier_run_read, exit_value, finished, inner_counters, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, masked_bound, through_index, write_of
@@ -317,9 +317,7 @@ class Extractor:
                              "write for (i = LB; i < UB; i++); looptx takes the start of a `for (; ...)` from "
                              "a declaration `int i = LB;` or a loop over i right before it")
         else:
-            raise self.error(init, "the loop must initialise exactly one iterator",
-                             "write for (i = LB; i < UB; i++), and compute another variable of the header "
-                             "from i in the body (int t0 = (i + 2) % 3;)")
+            raise self.error(init, "the loop must initialise exactly one iterator", several_set_hint(init, node))
         if it in self.iterators():
             raise self.error(node, f"loop iterator '{it}' shadows an enclosing loop's iterator",
                              "rename the inner iterator")

@@ -59,3 +59,19 @@ def written_bound_hint(name: str, values, loop, where) -> str:
                 f"{where(loop)[0]} on as the region (#pragma scop ... #pragma endscop), "
                 f"and '{name}' is a size they read")
     return hint
+
+
+def several_set_hint(init, loop) -> str:
+    """What to write for a header that sets several variables in a way comma_inits.py does not
+    take apart (one read after the iterator is set from it, or stepped with it)."""
+    parts = init.exprs if isinstance(init, c_ast.ExprList) else init.decls if isinstance(init, c_ast.DeclList) else []
+    names = [p.lvalue.name if isinstance(p, c_ast.Assignment) and isinstance(p.lvalue, c_ast.ID) else
+             getattr(p, "name", None) for p in parts]
+    names = [n for n in names if n]
+    if len(names) < 2:
+        return "write for (i = LB; i < UB; i++), and compute another variable of the header from i in the " \
+               "body (int t0 = (i + 2) % 3;)"
+    return (f"the header sets {', '.join(names)}: looptx reads the others as statements before the loop where "
+            "the loop steps its iterator alone and none of them reads the iterator once it is set; write "
+            "those assignments before the loop, and a variable that moves with the iterator from it in "
+            "the body (t0 = i + 2;)")
