@@ -19,11 +19,11 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem
 from looptx.frontend.guards import guarded
-from looptx.frontend.hints import WRITE_THROUGH_DATA, cast_view_hint, several_set_hint, user_numbers_first, written_bound_hint
+from looptx.frontend.hints import WRITE_THROUGH_DATA, cast_view_hint, user_numbers_first, written_bound_hint
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
 from looptx.frontend.exitvalues import earlier_run_read, exit_value, finished, inner_counters, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, masked_bound, through_index, write_of
-from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition,
+from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition, loop_start,
                                    loop_step)
 from looptx.frontend.aliases import refuse_null_test
 from looptx.frontend.purefuncs import PURE_MATH
@@ -304,20 +304,7 @@ class Extractor:
 
     def for_loop(self, node: c_ast.For):
         init = node.init
-        if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
-            it, lb = init.decls[0].name, init.decls[0].init
-        elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
-            it, lb = init.lvalue.name, init.rvalue
-            if self.local.get(it) is None and self.lookup(it) is None:
-                raise self.error(init.lvalue, f"undeclared identifier '{it}'",
-                                 f"declare the iterator (int {it};) or write for (int {it} = ...)")
-        elif init is None:
-            raise self.error(node, "the loop does not initialise its iterator, and the code right before it "
-                                   "does not fix its start",
-                             "write for (i = LB; i < UB; i++); looptx takes the start of a `for (; ...)` from "
-                             "a declaration `int i = LB;` or a loop over i right before it")
-        else:
-            raise self.error(init, "the loop must initialise exactly one iterator", several_set_hint(init, node))
+        it, lb = loop_start(self, node)
         if it in self.iterators():
             raise self.error(node, f"loop iterator '{it}' shadows an enclosing loop's iterator",
                              "rename the inner iterator")

@@ -320,3 +320,23 @@ def check_body_keeps(ex, body, it: str) -> None:
     if v.bad is not None:
         raise ex.error(v.bad, f"loop iterator '{it}' is modified in the loop body",
                        "only the loop header may change its iterator")
+
+
+def loop_start(ex, node: c_ast.For) -> tuple[str, c_ast.Node]:
+    """(the iterator, its start) of a loop header, as the normalising passes leave it."""
+    from looptx.frontend.hints import several_set_hint
+    init = node.init
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
+        return init.decls[0].name, init.decls[0].init
+    if isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+        it = init.lvalue.name
+        if ex.local.get(it) is None and ex.lookup(it) is None:
+            raise ex.error(init.lvalue, f"undeclared identifier '{it}'",
+                           f"declare the iterator (int {it};) or write for (int {it} = ...)")
+        return it, init.rvalue
+    if init is None:
+        raise ex.error(node, "the loop does not initialise its iterator, and the code right before it "
+                             "does not fix its start",
+                       "write for (i = LB; i < UB; i++); looptx takes the start of a `for (; ...)` from "
+                       "a declaration `int i = LB;` or a loop over i right before it")
+    raise ex.error(init, "the loop must initialise exactly one iterator", several_set_hint(init, node))
