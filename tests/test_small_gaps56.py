@@ -417,3 +417,17 @@ def test_headers_that_declare_or_set_an_element_besides_the_iterator(tmp_path):
     src.write_text(head + "    for (k = 1, s = k; k < m; k++)\n      a[i][k] = s;\n#pragma endscop\n}\n")
     rc, _, err = run_cli("transform", src)
     assert rc == 2 and "the header sets k, s" in err, err
+
+
+def test_the_cuda_host_note_names_a_size_the_function_computes(tmp_path):
+    """Probe 114 G5: Orio's matVec2D sets `int nrows = m*n;` before the region; the host
+    function takes nrows from the caller, and the note named only the file's arrays."""
+    src, rec = tmp_path / "k.c", tmp_path / "r.yaml"
+    src.write_text("void f(int m, int n, double *x)\n{\n  int i;\n  int nrows = m * n;\n#pragma scop\n"
+                   "  for (i = 0; i <= nrows - 1; i++)\n    x[i] = 2.0 * x[i];\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 64, control: ii}\n"
+                   "  - cuda: {stmt: 0, block: [ii], thread: [i]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 0, err
+    assert "f_host takes nrows after the parameters of the original function: the function sets " \
+           "nrows = m * n before the region" in err, err

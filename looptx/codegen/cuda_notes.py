@@ -2,7 +2,7 @@
 overrides, and arguments a call written for the original function does not pass."""
 from __future__ import annotations
 
-from looptx.frontend.names import to_user
+from looptx.frontend.names import to_model, to_user
 
 
 def count_warnings(v, arrays, file_macros: dict | None = None) -> list[str]:
@@ -36,8 +36,18 @@ def say_extra_arrays(rc, names: list[str]) -> None:
     scop = rc.variant.scop
     own = {to_user(p) for p in scop.function_params}
     extra = [to_user(a.name) for a in rc.arrays if a.rank and to_user(a.name) not in own and a.name in names]
+    arrays = {a.name for a in rc.arrays}
+    # Orio's matVec2D: `int nrows = m*n;` before the region, read by its loops
+    derived = dict(scop.derived)
+    scalars = [to_user(n) for n in names if n not in arrays and to_user(n) not in own and n in derived]
     if extra:
         note_once(scop.filename, scop.region_span[0] or None,
                   f"{rc.name}_host takes {', '.join(extra)} after the parameters of the original function: "
                   f"the file's {'arrays' if len(extra) > 1 else 'array'}, which the .cu cannot see; a call "
                   "written for the original must pass them too")
+    if scalars:
+        note_once(scop.filename, scop.region_span[0] or None,
+                  f"{rc.name}_host takes {', '.join(scalars)} after the parameters of the original function: "
+                  + "; ".join(f"the function sets {to_user(n)} = {derived[to_model(n)]} before the region"
+                              for n in scalars)
+                  + ", and a call written for the original must pass that value too")
