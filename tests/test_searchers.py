@@ -389,33 +389,6 @@ def test_surf_plus_batches_find_the_optimum(case, fantasies):
     assert best == min(f(p).value for p in sp.valid_points() if f(p).ok)
 
 
-def test_simplex_coefficient_lists():
-    """Orio's Simplex takes lists of reflection/expansion/contraction coefficients: every
-    coefficient's point is measured together and the best one is kept."""
-    sp, f = bowl()
-    s = get_searcher("Simplex")(sp, seed=1, max_evals=150, batch_size=2,
-                                simplex_reflection_coef=[1.0, 1.5], expansion_coef=[2, 3],
-                                contraction_coef=(0.25, 0.5))
-    assert s.opts["reflection_coef"] == (1.0, 1.5) and s.opts["expansion_coef"] == (2.0, 3.0)
-    sizes = []
-    while not s.finished:
-        pts = s.ask()
-        if not pts:
-            break
-        sizes.append(len(pts))
-        for p in pts:
-            s.tell(p, f(p))
-    assert s.best[0] == {"A": 9, "B": 4}
-    assert 2 in sizes, "a listed coefficient is measured as one batch"
-    json.dumps(s.state())
-    with pytest.raises(AnnotationError, match="expansion_coef"):
-        get_searcher("Simplex")(sp, expansion_coef=[2.0, 0.5])
-    with pytest.raises(AnnotationError, match="empty list"):
-        get_searcher("Simplex")(sp, reflection_coef=[])
-    with pytest.raises(AnnotationError, match="a number"):
-        get_searcher("Simplex")(sp, shrinkage_coef=[0.5, 0.6])
-
-
 def _batch_sizes(s, objective):
     sizes = []
     while not s.finished:
@@ -426,6 +399,26 @@ def _batch_sizes(s, objective):
         for p in pts:
             s.tell(p, objective(p))
     return sizes
+
+
+def test_simplex_coefficient_lists():
+    """Orio's Simplex takes lists of reflection/expansion/contraction coefficients: every
+    coefficient's point is measured together and the best one is kept."""
+    sp, f = bowl()
+    s = get_searcher("Simplex")(sp, seed=1, max_evals=150, batch_size=2,
+                                simplex_reflection_coef=[1.0, 1.5], expansion_coef=[2, 3],
+                                contraction_coef=(0.25, 0.5))
+    assert s.opts["reflection_coef"] == (1.0, 1.5) and s.opts["expansion_coef"] == (2.0, 3.0)
+    sizes = _batch_sizes(s, f)
+    assert s.best[0] == {"A": 9, "B": 4}
+    assert 2 in sizes, "a listed coefficient is measured as one batch"
+    json.dumps(s.state())
+    with pytest.raises(AnnotationError, match="expansion_coef"):
+        get_searcher("Simplex")(sp, expansion_coef=[2.0, 0.5])
+    with pytest.raises(AnnotationError, match="empty list"):
+        get_searcher("Simplex")(sp, reflection_coef=[])
+    with pytest.raises(AnnotationError, match="a number"):
+        get_searcher("Simplex")(sp, shrinkage_coef=[0.5, 0.6])
 
 
 @pytest.mark.parametrize("name", ["annealing", "simplex"])

@@ -333,10 +333,10 @@ def test_orio_unroll_jam_of_two_loops_keeps_a_body_whole_around_a_loop_it_cannot
     """Probe 114 G1: SPAPT trmm's `unrolljam = (['i','j'],[2,2])` was refused: after j's jam,
     the copies of `B[i][j] = ...` for i and i + 1 were jammed ahead of the k loop of i (whose
     bounds read i, so its copies stay apart), which reads B[i + 1][j] first."""
-    import pathlib
-    text = (pathlib.Path(__file__).parent / "data" / "probe56_trmm.c")
+    from test_small_gaps51 import TRMM
     src = tmp_path / "t.c"
-    src.write_text(text.read_text())
+    text = TRMM.replace("param U1_I[] = [2, 3];", "param U1_I[] = [2]; param U1_J[] = [2];")
+    src.write_text(text.replace("unrolljam = (['i'],[U1_I])", "unrolljam = (['i','j'],[U1_I,U1_J])"))
     rc, out, err = run_cli("run", src)
     assert rc == 0 and ": ok" in out, out + err
     rc, out, err = run_cli("transform", src)
