@@ -472,9 +472,10 @@ class Extractor:
                     # equalisation's `lut[img[i]]`): which element depends on data
                     raise self.error(node, f"non-affine subscript of '{name}': {what}, and the region "
                                            f"writes '{name}', so which element it reads depends on data",
-                                     f"put the loops that write '{name}' in a region of their own; a "
-                                     f"region that only reads '{name}' may read it through an index (an update "
-                                     f"through one, a histogram's `{name}[key[i]] += 1`, cannot be in a region)") from None
+                                     f"a region that only reads '{name}' may read it through an index, so put "
+                                     f"the loops that write '{name}' in a region of their own; an update through "
+                                     f"an index (a histogram's `{name}[key[i]] += 1`) cannot be in any region: "
+                                     "leave that loop outside the markers") from None
                 if kind != "read" and (what.startswith("array element") or "set from array data" in (e.hint or "")):
                     raise self.error(node, f"non-affine subscript of '{name}': {what}", WRITE_THROUGH_DATA) from None
                 raise self.error(node, f"non-affine subscript of '{name}': {what}",
