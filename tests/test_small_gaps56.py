@@ -431,3 +431,31 @@ def test_the_cuda_host_note_names_a_size_the_function_computes(tmp_path):
     assert rc == 0, err
     assert "f_host takes nrows after the parameters of the original function: the function sets " \
            "nrows = m * n before the region" in err, err
+
+
+def test_a_function_that_opens_with_a_comma_header_keeps_its_loop(tmp_path):
+    """Probe 115 G1: with --function, a body whose first statement is `for (s = 0.0, k = 0;
+    ...)` began its region at the hoisted `s = 0.0`, inside the header, and the output was
+    `for { s = 0.0; }`.  A header variable the test reads stays refused, with what to write."""
+    src = tmp_path / "c.c"
+    src.write_text("double cf1(int n, double a[n])\n{\n  int k;\n  double s;\n  for (s = 0.0, k = 0; k < n; k++)\n"
+                   "    s += a[k];\n  return s;\n}\n")
+    rc, out, err = run_cli("transform", src, "--function", "cf1")
+    assert rc == 0 and "for (k = 0; k < n; k++)" in out and "for {" not in out, out + err
+    rc, out, err = run_cli("run", src, "--function", "cf1", "-D", "n=10")
+    assert rc == 0 and ": ok" in out, out + err
+    src.write_text("double cf2(int n, double a[n])\n{\n  int k, m;\n  double s = 0.0;\n"
+                   "  for (m = n / 2, k = 0; k < m; k++)\n    s += a[k];\n  return s + m;\n}\n")
+    rc, _, err = run_cli("transform", src, "--function", "cf2")
+    assert rc == 2 and "the header sets m, k" in err and "read by the loop's test" in err, err
+
+
+def test_a_counter_declared_in_the_body_is_a_new_one_each_iteration(tmp_path):
+    """Probe 115 G3: `int k = 0;` in the body, then `for (k = 1; ...)`, was said to hold the
+    value an earlier iteration's loop left; each iteration declares its own k."""
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, int m, double a[n][m], double x[n])\n{\n#pragma scop\n  for (int i = 0; i < n; i++) {\n"
+                   "    int k = 0;\n    x[i] = a[i][k];\n    for (k = 1; k < m; k++)\n      x[i] += a[i][k];\n  }\n"
+                   "#pragma endscop\n}\n")
+    rc, _, err = run_cli("transform", src)
+    assert "has run before" not in err, err

@@ -48,7 +48,9 @@ def _split(loop: c_ast.For) -> tuple[list, c_ast.Node, bool] | None:
         if it in _names(e) or target(e) & _names(start(mine[0])):
             return None
     rest = [e for e in parts if e is not mine[0]]
-    if any(it in target(e) for e in rest):
+    # a variable the test reads (`m = n / 2, k = 0; k < m`) would be a size the region sets
+    bounds = _names(loop.cond) | set().union(*(_names(x) for x in nxt))
+    if any(it in target(e) or target(e) & bounds for e in rest):
         return None
     head = c_ast.DeclList([mine[0]], init.coord) if declared else mine[0]
     return rest, head, declared

@@ -208,7 +208,7 @@ def check_defines(path: str | None, defines: dict, *, perf: frozenset[str] = fro
             continue
         src = SourceText(text, path)
         code = blank(text, [(c.start, c.end) for c in scan_comments(text)])
-        close = _suggestion(name, code, perf | frozenset(_PARAM.findall(text)) | _recipe_params(extra))
+        close = _suggestion(name, code, perf | frozenset(_PARAM.findall("\n".join(texts))) | _recipe_params(extra))
         where: dict = {"file": path}
         at = (_first_use(close, code) or _first_use(close, text)) if close else _first_region(text, path)
         if at is not None:

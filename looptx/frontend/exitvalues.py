@@ -94,8 +94,10 @@ def _reads(node, name: str) -> bool:
 def inner_counters(stmt) -> frozenset[str]:
     """The function's variables that loops inside `stmt` count with (`for (k = 0; ...)`; a
     `for (int k ...)` has a variable of its own, which nothing outside reads)."""
+    # a variable the body declares is a new one in each iteration: no earlier loop's value
+    declared = {n.name for n in all_nodes(stmt) if isinstance(n, c_ast.Decl)}
     return frozenset(n.init.lvalue.name for n in all_nodes(stmt) if isinstance(n, c_ast.For)
-                     and isinstance(n.init, c_ast.Assignment) and isinstance(n.init.lvalue, c_ast.ID))
+                     and isinstance(n.init, c_ast.Assignment) and isinstance(n.init.lvalue, c_ast.ID)) - declared
 
 
 def earlier_run_read(ex, node, name: str):

@@ -188,8 +188,10 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         # declarations alone between two calls compute nothing: they stay where they are
         if not any(not isinstance(stmt, c_ast.Decl) for stmt in run):
             continue
-        line, col = where(run[0])
-        if isinstance(run[0], c_ast.Pragma):
+        # the statement written first: a header's `s = 0.0` (frontend/comma_inits.py) comes
+        # before its loop in the list, and after the loop's `for` in the text
+        line, col = min(where(stmt) for stmt in run)
+        if isinstance(min(run, key=where), c_ast.Pragma):
             col = 1                 # pycparser places a pragma at its text, after `#pragma`
         first = _written_start(blanked, src.offset(line, col))
         # end right after the last statement, so that the line break and indentation before

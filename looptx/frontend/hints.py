@@ -72,6 +72,6 @@ def several_set_hint(init, loop) -> str:
         return "write for (i = LB; i < UB; i++), and compute another variable of the header from i in the " \
                "body (int t0 = (i + 2) % 3;)"
     return (f"the header sets {', '.join(names)}: looptx reads the others as statements before the loop where "
-            "the loop steps its iterator alone and none of them reads the iterator once it is set; write "
-            "those assignments before the loop, and a variable that moves with the iterator from it in "
-            "the body (t0 = i + 2;)")
+            "the loop steps its iterator alone and none of them reads the iterator once it is set or is read "
+            "by the loop's test; write those assignments before the loop (a bound the region sets, before "
+            "the region), and a variable that moves with the iterator from it in the body (t0 = i + 2;)")

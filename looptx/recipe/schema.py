@@ -234,8 +234,9 @@ def check_arg(step: Step, arg: str, kind: str, value, written_float: bool = Fals
         hint = (f"write {int(value)}: YAML reads {_show(value)} as a float" if whole and written_float else
                 "'/' is true division in an annotation (write // for a whole quotient), "
                 "and one float among a param's values makes them all floats"
-                if whole else "'/' is true division in an annotation (e.g. `TI/2` at TI = 1 is 0.5): write // for a "
-                "whole quotient, or constrain the params to values that divide"
+                if whole else "give a whole number; where a param expression made it ('/' is true division in "
+                "an annotation: `TI/2` at TI = 1 is 0.5), write // for a whole quotient, or constrain the params "
+                "to values that divide"
                 if fraction else f"see the '{step.name}' step in the recipe reference")
         return step.error(f"argument '{arg}' must be {article} {expect}, got {_show(value)}", hint=hint)
     if kind == STMT and not (_is_int(value) and value >= 0):
