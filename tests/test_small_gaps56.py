@@ -459,3 +459,30 @@ def test_a_counter_declared_in_the_body_is_a_new_one_each_iteration(tmp_path):
                    "#pragma endscop\n}\n")
     rc, _, err = run_cli("transform", src)
     assert "has run before" not in err, err
+
+
+def test_a_jam_names_its_copies_alike_where_a_statement_reaches_one_copy_only(tmp_path):
+    """Probe 116 G2: at -D N=3 the k loop's statement of a Cholesky body reaches only the
+    second copy of the j strip, and was written with copy 0's local `t`, not `t__j1`."""
+    src, rec = tmp_path / "c.c", tmp_path / "r.yaml"
+    src.write_text("void kern(int N, unsigned A[N][N], unsigned y[N])\n{\n  int i, j, k;\n#pragma scop\n"
+                   "  for (i = 0; i <= N-1; i++) {\n    for (j = i+1; j <= N-1; j++) {\n      unsigned t = A[i][j];\n"
+                   "      for (k = 0; k <= i-1; k++)\n        t = t - A[j][k] * A[i][k];\n      A[j][i] = t * y[i];\n"
+                   "    }\n  }\n#pragma endscop\n}\n")
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 2}\n")
+    for n in ("3", "2", "5"):
+        rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"N={n}")
+        assert rc == 0 and ": ok" in out, (n, out + err)
+
+
+def test_orio_unrolljam_as_a_list_of_pairs(tmp_path):
+    """Probe 116 G4: Orio's `unrolljam = [('i',2),('j',2)]` was read as loops ('i', 2) and
+    factors ('j', 2): 'an unroll factor must be an integer >= 1, got 'j''."""
+    src = tmp_path / "o.c"
+    src.write_text("void kern(int N, unsigned A[N][N], unsigned B[N][N])\n{\n  int i, j;\n/*@ begin Loop(\n"
+                   "  transform Composite(unrolljam = [('i',2),('j',2)])\n  for (i = 0; i <= N-1; i++)\n"
+                   "    for (j = 0; j <= N-1; j++)\n      A[i][j] = A[i][j] + B[j][i];\n) @*/\n"
+                   "  for (i = 0; i <= N-1; i++)\n    for (j = 0; j <= N-1; j++)\n      A[i][j] = A[i][j] + B[j][i];\n"
+                   "/*@ end @*/\n}\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "unroll: {stmt: 0, loop: j, factor: 2}" in out and "unroll: {stmt: 0, loop: i, factor: 2}" in out, err

@@ -173,8 +173,20 @@ def jam_offsets(v: Variant, stmt: int, pos: int) -> tuple[str | None, list[int]]
     for q, p, d, ctrl in _jams(v):
         if q.stmt != stmt or p != pos:
             continue
+        at = q.dims.index(ctrl)
+        key = q.prefix(at + 1)
+
+        def strip():
+            # the offsets of every statement of the jam, so that all name one copy alike: at
+            # -D N=3 a Cholesky body's inner statement reaches only the strip's second copy,
+            # which is still copy 1 (t__j1), as the declaration's and the last statement's are
+            seen = set()
+            for q2, _, d2, c2 in _jams(v):
+                if c2.name == ctrl.name and at < len(q2.dims) and q2.dims[at] == c2 and q2.prefix(at + 1) == key:
+                    seen.update(_offsets(v.scop, q2.stmt, d2, c2)[1])
+            return _offsets(v.scop, stmt, d, ctrl)[0], sorted(seen)
         # asked for each statement a jam's last strip writes: the same jam, the same answer
-        return v.scop.cached(("jam_offsets", stmt, d.expr, ctrl.expr), lambda: _offsets(v.scop, stmt, d, ctrl))
+        return v.scop.cached(("jam_offsets", stmt, d.expr, ctrl.expr, key), strip)
     return None, []
 
 

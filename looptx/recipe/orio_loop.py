@@ -340,6 +340,10 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
         for seq in seqs:
             _permute(ln, nest, d, _seq(ln, seq, "a permutation"), step)
     elif name in ("regtile", "unrolljam", "RegTile"):
+        if name != "RegTile" and isinstance(args, list) and args and all(
+                isinstance(x, (list, tuple)) and len(x) == 2 and isinstance(x[0], str) for x in args):
+            # Orio's other form, a list of (loop, factor) pairs: [('i',2),('j',2)]
+            args = ([x[0] for x in args], [x[1] for x in args])
         pair = _seq(ln, args, name, (2,)) if name != "RegTile" else [args.get("loops"), args.get("ufactors")]
         loops, factors = _seq(ln, pair[0], "the loops"), _seq(ln, pair[1], "the unroll factors")
         if len(loops) != len(factors):
