@@ -486,3 +486,26 @@ def test_orio_unrolljam_as_a_list_of_pairs(tmp_path):
                    "/*@ end @*/\n}\n")
     rc, out, err = run_cli("transform", src)
     assert rc == 0 and "unroll: {stmt: 0, loop: j, factor: 2}" in out and "unroll: {stmt: 0, loop: i, factor: 2}" in out, err
+
+
+def test_orio_unroll_jam_at_tiny_sizes_keeps_the_copies_it_keeps_symbolically(tmp_path):
+    """Probe 116 G3: at -D N = 2 or 3 a k loop unrolled fully (its trip at most the factor), or
+    a bound isl finds redundant (`j >= max(0, i - 2)` at N = 3), no longer read the counter, so
+    the copies were jammed and the order refused; symbolically and at N >= 4 it was accepted."""
+    tiny = tmp_path / "t.c"
+    tiny.write_text("void kern(int N, unsigned B[N][N])\n{\n  int i, j, k;\n/*@ begin Loop(\n"
+                    "  transform Composite(unrolljam = (['i','k'],[2,2]))\n  for (i = 0; i <= N-1; i++)\n"
+                    "    for (j = 0; j <= N-1; j++) {\n      B[i][j] = B[i][j] + B[j][j];\n"
+                    "      for (k = i+1; k <= N-1; k++)\n        B[i][j] = B[i][j] + B[k][j];\n    }\n) @*/\n"
+                    "  for (i = 0; i <= N-1; i++)\n    for (j = 0; j <= N-1; j++) {\n      B[i][j] = B[i][j] + B[j][j];\n"
+                    "      for (k = i+1; k <= N-1; k++)\n        B[i][j] = B[i][j] + B[k][j];\n    }\n/*@ end @*/\n}\n")
+    band = tmp_path / "b.c"
+    loop = ("  for (i = 0; i <= N-1; i++) {\n    A[i][i] = A[i][i] + 1;\n"
+            "    for (j = max(0, i-2); j <= min(N-1, i+2); j++)\n      A[i][j] = A[i][j] - A[i][i] * A[j][i];\n  }\n")
+    band.write_text("#define max(a,b) ((a) > (b) ? (a) : (b))\n#define min(a,b) ((a) < (b) ? (a) : (b))\n"
+                    "void kern(int N, unsigned A[N][N])\n{\n  int i, j;\n/*@ begin Loop(\n"
+                    "  transform Composite(unrolljam = (['i','j'],[2,2]))\n" + loop + ") @*/\n" + loop + "/*@ end @*/\n}\n")
+    for src in (tiny, band):
+        for n in ("2", "3", "5"):
+            rc, out, err = run_cli("run", src, "-D", f"N={n}")
+            assert rc == 0 and ": ok" in out, (src.name, n, out + err)
