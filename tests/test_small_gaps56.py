@@ -475,15 +475,20 @@ def test_a_jam_names_its_copies_alike_where_a_statement_reaches_one_copy_only(tm
         assert rc == 0 and ": ok" in out, (n, out + err)
 
 
+def _orio_loop(arrays: str, counters: str, transform: str, loop: str) -> str:
+    """A function whose loop nest an Orio Loop annotation transforms (written twice, as Orio
+    files do: in the annotation and between its markers)."""
+    return (f"void kern(int N, {arrays})\n{{\n  int {counters};\n/*@ begin Loop(\n  transform {transform}\n"
+            f"{loop}) @*/\n{loop}/*@ end @*/\n}}\n")
+
+
 def test_orio_unrolljam_as_a_list_of_pairs(tmp_path):
     """Probe 116 G4: Orio's `unrolljam = [('i',2),('j',2)]` was read as loops ('i', 2) and
     factors ('j', 2): 'an unroll factor must be an integer >= 1, got 'j''."""
     src = tmp_path / "o.c"
-    src.write_text("void kern(int N, unsigned A[N][N], unsigned B[N][N])\n{\n  int i, j;\n/*@ begin Loop(\n"
-                   "  transform Composite(unrolljam = [('i',2),('j',2)])\n  for (i = 0; i <= N-1; i++)\n"
-                   "    for (j = 0; j <= N-1; j++)\n      A[i][j] = A[i][j] + B[j][i];\n) @*/\n"
-                   "  for (i = 0; i <= N-1; i++)\n    for (j = 0; j <= N-1; j++)\n      A[i][j] = A[i][j] + B[j][i];\n"
-                   "/*@ end @*/\n}\n")
+    src.write_text(_orio_loop("unsigned A[N][N], unsigned B[N][N]", "i, j", "Composite(unrolljam = [('i',2),('j',2)])",
+                              "  for (i = 0; i <= N-1; i++)\n    for (j = 0; j <= N-1; j++)\n"
+                              "      A[i][j] = A[i][j] + B[j][i];\n"))
     rc, out, err = run_cli("transform", src)
     assert rc == 0 and "unroll: {stmt: 0, loop: j, factor: 2}" in out and "unroll: {stmt: 0, loop: i, factor: 2}" in out, err
 
@@ -493,18 +498,15 @@ def test_orio_unroll_jam_at_tiny_sizes_keeps_the_copies_it_keeps_symbolically(tm
     a bound isl finds redundant (`j >= max(0, i - 2)` at N = 3), no longer read the counter, so
     the copies were jammed and the order refused; symbolically and at N >= 4 it was accepted."""
     tiny = tmp_path / "t.c"
-    tiny.write_text("void kern(int N, unsigned B[N][N])\n{\n  int i, j, k;\n/*@ begin Loop(\n"
-                    "  transform Composite(unrolljam = (['i','k'],[2,2]))\n  for (i = 0; i <= N-1; i++)\n"
-                    "    for (j = 0; j <= N-1; j++) {\n      B[i][j] = B[i][j] + B[j][j];\n"
-                    "      for (k = i+1; k <= N-1; k++)\n        B[i][j] = B[i][j] + B[k][j];\n    }\n) @*/\n"
-                    "  for (i = 0; i <= N-1; i++)\n    for (j = 0; j <= N-1; j++) {\n      B[i][j] = B[i][j] + B[j][j];\n"
-                    "      for (k = i+1; k <= N-1; k++)\n        B[i][j] = B[i][j] + B[k][j];\n    }\n/*@ end @*/\n}\n")
+    tiny.write_text(_orio_loop("unsigned B[N][N]", "i, j, k", "Composite(unrolljam = (['i','k'],[2,2]))",
+                               "  for (i = 0; i <= N-1; i++)\n    for (j = 0; j <= N-1; j++) {\n"
+                               "      B[i][j] = B[i][j] + B[j][j];\n      for (k = i+1; k <= N-1; k++)\n"
+                               "        B[i][j] = B[i][j] + B[k][j];\n    }\n"))
     band = tmp_path / "b.c"
     loop = ("  for (i = 0; i <= N-1; i++) {\n    A[i][i] = A[i][i] + 1;\n"
             "    for (j = max(0, i-2); j <= min(N-1, i+2); j++)\n      A[i][j] = A[i][j] - A[i][i] * A[j][i];\n  }\n")
     band.write_text("#define max(a,b) ((a) > (b) ? (a) : (b))\n#define min(a,b) ((a) < (b) ? (a) : (b))\n"
-                    "void kern(int N, unsigned A[N][N])\n{\n  int i, j;\n/*@ begin Loop(\n"
-                    "  transform Composite(unrolljam = (['i','j'],[2,2]))\n" + loop + ") @*/\n" + loop + "/*@ end @*/\n}\n")
+                    + _orio_loop("unsigned A[N][N]", "i, j", "Composite(unrolljam = (['i','j'],[2,2]))", loop))
     for src in (tiny, band):
         for n in ("2", "3", "5"):
             rc, out, err = run_cli("run", src, "-D", f"N={n}")

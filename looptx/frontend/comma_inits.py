@@ -9,12 +9,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from looptx.frontend.paired_iterators import _steps, counter
+from looptx.frontend.paired_iterators import _names, _steps, counter
 from looptx.frontend.symbols import all_nodes
-
-
-def _names(node) -> set[str]:
-    return {n.name for n in all_nodes(node) if isinstance(n, c_ast.ID)}
 
 
 def _split(loop: c_ast.For) -> tuple[list, c_ast.Node, bool] | None:

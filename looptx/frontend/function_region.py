@@ -190,8 +190,9 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
             continue
         # the statement written first: a header's `s = 0.0` (frontend/comma_inits.py) comes
         # before its loop in the list, and after the loop's `for` in the text
-        line, col = min(where(stmt) for stmt in run)
-        if isinstance(min(run, key=where), c_ast.Pragma):
+        head = min(run, key=where)
+        line, col = where(head)
+        if isinstance(head, c_ast.Pragma):
             col = 1                 # pycparser places a pragma at its text, after `#pragma`
         first = _written_start(blanked, src.offset(line, col))
         # end right after the last statement, so that the line break and indentation before

@@ -183,11 +183,16 @@ def jam_offsets(v: Variant, stmt: int, pos: int) -> tuple[str | None, list[int]]
             seen = set()
             for q2, _, d2, c2 in _jams(v):
                 if c2.name == ctrl.name and at < len(q2.dims) and q2.dims[at] == c2 and q2.prefix(at + 1) == key:
-                    seen.update(_offsets(v.scop, q2.stmt, d2, c2)[1])
-            return _offsets(v.scop, stmt, d, ctrl)[0], sorted(seen)
+                    seen.update(_statement_offsets(v.scop, q2.stmt, d2, c2)[1])
+            return _statement_offsets(v.scop, stmt, d, ctrl)[0], sorted(seen)
         # asked for each statement a jam's last strip writes: the same jam, the same answer
         return v.scop.cached(("jam_offsets", stmt, d.expr, ctrl.expr, key), strip)
     return None, []
+
+
+def _statement_offsets(scop, stmt: int, d, ctrl) -> tuple[str | None, list[int]]:
+    """_offsets once per statement: each statement of a jam asks for all of them."""
+    return scop.cached(("statement_offsets", stmt, d.expr, ctrl.expr), lambda: _offsets(scop, stmt, d, ctrl))
 
 
 def _offsets(scop, stmt: int, d, ctrl) -> tuple[str | None, list[int]]:

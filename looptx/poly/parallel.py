@@ -227,7 +227,8 @@ def _team_reorders(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
     """The pairs of `rel` that the team's own `omp for reduction` allows in the program as
     written: its updates run in any order inside the whole nest it shares out, wherever later
     steps move or unroll that loop (the clause's text moves to the nest's outermost loop)."""
-    written = original(v.scop)
+    # (asked for each dependence a step reverses: the program as written is the scop's own)
+    written = v.scop.cached("written_variant", lambda: original(v.scop))
     for p, _, d, omp in omp_loops(written):
         held = {written.pieces[k].stmt for k, _ in sharing(written, p.stmt, d.name)}
         if dep.source in held and dep.sink in held and \

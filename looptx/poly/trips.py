@@ -83,11 +83,13 @@ def apart_from(v: Variant, group, innermost):
     # a statement whose copies stay apart at a level keeps the copies of the whole body there:
     # SPAPT trmm's `B[i][j] = ...` before the k loop, jammed with j's copies already, is not
     # jammed deeper than that k loop, or its copy for i + 1 would run ahead of the k loop of i
-    cut = [(q, inside(q)) for q in (v.pieces[k] for k, _ in group)]
+    # (asked again for each piece as the unroll places its copies: each isl test once)
+    levels = {id(v.pieces[k]): inside(v.pieces[k]) for k, _ in group}
+    cut = [(v.pieces[k], levels[id(v.pieces[k])]) for k, _ in group]
     cut = [(q, level) for q, level in cut if level < innermost(q)]
 
     def level(q) -> int:
-        m = inside(q)
+        m = levels[id(q)] if id(q) in levels else inside(q)
         for r, at in cut:
             if at < m and q.prefix(at + 1) == r.prefix(at + 1):
                 m = at
