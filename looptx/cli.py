@@ -430,8 +430,9 @@ def main(argv: list[str] | None = None) -> int:
             import traceback
             traceback.print_exc()
         from looptx.search.plugins import plugin_fault
-        if plugin_fault(e):
-            print(plugin_fault(e), file=sys.stderr)
+        fault = plugin_fault(e)
+        if fault:
+            print(fault, file=sys.stderr)
             return 2
         where = f" while processing {args.file}" if getattr(args, "file", None) else ""
         print(f"looptx: internal error{where}: {type(e).__name__}: {e} "

@@ -95,7 +95,7 @@ def input_decls(spec, path: str) -> str | None:
         dims = "".join(f"[{e.text}]" for e in d.dims)
         lines.append(f"{d.ctype} {d.name}{dims};")
     if spec.decl_file:
-        f = spec.decl_file if os.path.isabs(spec.decl_file) else os.path.join(os.path.dirname(path), spec.decl_file)
+        f = os.path.join(os.path.dirname(path), spec.decl_file)     # (an absolute name stays itself)
         try:
             text = read_utf8(f, AnnotationError, "decl_file")
             # Orio compiles the decl file with the build command: its -D flags steer #ifdefs
@@ -109,7 +109,7 @@ def input_decls(spec, path: str) -> str | None:
                                   **spec.where("input_vars", "decl_file")) from None
     if spec.decl_file and spec.init_file:
         from looptx.search.init_file import init_function
-        f = spec.init_file if os.path.isabs(spec.init_file) else os.path.join(os.path.dirname(path), spec.init_file)
+        f = os.path.join(os.path.dirname(path), spec.init_file)
         try:
             lines.append(init_function(read_utf8(f, AnnotationError, "init_file")))
         except OSError:
