@@ -15,6 +15,7 @@ from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import InternalStepError, RecipeError
 from looptx.frontend.names import to_user
+from looptx.poly.loop_span import runs_at_most
 from looptx.poly.jam_locals import (copy_name, copy_number, jam_control, jam_offsets, jam_renames, root_of,
                                     strip_start)
 from looptx.poly.variant import LoopDim, Variant
@@ -323,13 +324,11 @@ def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozense
     it, as unroll_for names them.  `where`: what the loops and branches around `node` give
     their variables (isl texts; the copy is told from them: `lag = c1 + 1` with c1 even)."""
     if isinstance(node, K.For):
-        init, cond = _isl_text(node.init), _isl_cond(node.cond)
-        known = [f"{node.var} >= {init}"] * (init is not None) + [cond] * (cond is not None) \
-            + [f"({node.var} - ({init})) mod {node.step} = 0"] * (init is not None and node.step > 1)
+        known = _loop_facts(node)
         controls = dict(controls or {})
         start = _point_start(node, variant, renames, where, controls)
         controls[node.dim] = node.var
-        inner = replace(node, body=_fixed_copies(node.body, variant, renames, loops | {node.dim}, where + tuple(known),
+        inner = replace(node, body=_fixed_copies(node.body, variant, renames, loops | {node.dim}, where + known,
                                                  controls))
         return K.Mark(_FIRST, inner, start) if start else inner
     if isinstance(node, K.If):
@@ -385,6 +384,13 @@ def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozense
             return branches(n + 1, chosen + (choices[n][0][1],))
         return K.Block(tuple(K.If(cond, branches(n + 1, chosen + (c,))) for cond, c in choices[n]))
     return branches(0, ())
+
+
+def _loop_facts(node: K.For) -> tuple:
+    """What a loop of the generated code gives its variable (isl texts)."""
+    init, cond = _isl_text(node.init), _isl_cond(node.cond)
+    return tuple([f"{node.var} >= {init}"] * (init is not None) + [cond] * (cond is not None)
+                 + [f"({node.var} - ({init})) mod {node.step} = 0"] * (init is not None and node.step > 1))
 
 
 def _copies_named(node: K.Node, outside: int) -> K.Node:
@@ -477,10 +483,11 @@ def _thread_dims(variant: Variant) -> frozenset:
 
 
 def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozenset, renames: dict,
-                   start: tuple = ()) -> K.Node:
-    """`start`: how a jam's point loop counts its copies (_point_start)."""
+                   start: tuple = (), where: tuple = ()) -> K.Node:
+    """`start`: how a jam's point loop counts its copies (_point_start); `where`: what the
+    loops and branches around `node` give their variables (isl texts)."""
     if isinstance(node, K.For):
-        body = _unroll_marked(node.body, variant, strips, loops | {node.dim}, renames)
+        body = _unroll_marked(node.body, variant, strips, loops | {node.dim}, renames, where=where + _loop_facts(node))
         if renames:
             body = _copies_named(body, node.dim)
         node = K.For(node.var, node.init, node.cond, node.step, body, node.dim)
@@ -502,6 +509,9 @@ def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozense
                 # copy its own locals: the loop would share one)
                 return replace(node, dim=info[1])
             trip = d.trip if span is None or start[:1] == ("strip",) else min(d.trip, span // node.step + 1)
+            if span is None and not start and not _within(node, variant, trip, where):
+                return _strided(node, max(trip, 0), names, tag, info[1] if info is not None else
+                                _control_of(variant, node, d))
             return unroll_for(node, max(trip, 0), names, tag, start[1] if start[:1] == ("first",) else 0,
                               start[1] if start[:1] == ("strip",) else None)
         stmts = list(K.statements(node.body))
@@ -510,12 +520,54 @@ def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozense
             return unroll_for(node, span // node.step + 1)       # register copies
         return node
     if isinstance(node, K.If):
-        return K.If(node.cond, _unroll_marked(node.then, variant, strips, loops, renames),
-                    _unroll_marked(node.orelse, variant, strips, loops, renames) if node.orelse is not None else None)
+        cond, other = _isl_cond(node.cond), _isl_cond(node.cond, negate=True)
+        return K.If(node.cond, _unroll_marked(node.then, variant, strips, loops, renames,
+                                              where=where + (cond,) * (cond is not None)),
+                    _unroll_marked(node.orelse, variant, strips, loops, renames,
+                                   where=where + (other,) * (other is not None)) if node.orelse is not None else None)
     if isinstance(node, K.Block):
-        return K.Block(tuple(_flatten(_unroll_marked(c, variant, strips, loops, renames) for c in node.items)))
+        return K.Block(tuple(_flatten(_unroll_marked(c, variant, strips, loops, renames, where=where)
+                                      for c in node.items)))
     if isinstance(node, K.Mark) and node.name == _FIRST:
-        return _unroll_marked(node.body, variant, strips, loops, renames, node.info)
+        return _unroll_marked(node.body, variant, strips, loops, renames, node.info, where)
     if isinstance(node, K.Mark):
-        return K.Mark(node.name, _unroll_marked(node.body, variant, strips, loops, renames), node.info)
+        return K.Mark(node.name, _unroll_marked(node.body, variant, strips, loops, renames, where=where), node.info)
     return node
+
+
+def _within(node: K.For, variant: Variant, trip: int, where: tuple) -> bool:
+    """Whether the loop runs at most `trip` iterations: copies counted from its start then
+    cover it."""
+    ub = _upper(node)
+    if ub is None or trip <= 0 or _aligned_base(node, ub, trip) is not None:
+        return True
+    most = trip * node.step - 1        # over `j += 2`, j + 3 is past the strip's two values
+    if any(_const(ir.Bin("-", hi, lo)) is not None and _const(ir.Bin("-", hi, lo)) <= most
+           for lo in _nested(node.init, "lx_max") for hi in _nested(ub, "lx_min")):
+        return True
+    lo, hi = _isl_text(node.init), _isl_text(ub)
+    return lo is not None and hi is not None and runs_at_most(variant, lo, hi, most, where)
+
+
+def _control_of(variant: Variant, node: K.For, d: LoopDim) -> int:
+    """The schedule position of the control loop of the unrolled point loop `d`."""
+    leaf = next(K.leaves(node.body))
+    for _, p in variant.pieces_of(leaf.stmt):
+        for k, x in enumerate(p.dims):
+            if isinstance(x, LoopDim) and x.name == d.name.rstrip("'"):
+                return k
+    return node.dim
+
+
+def _nested(e: ir.Expr, fn: str) -> list[ir.Expr]:
+    return [y for x in e.args for y in _nested(x, fn)] if isinstance(e, ir.Call) and e.fn == fn else [e]
+
+
+def _strided(node: K.For, trip: int, names: frozenset, tag: str, dim: int) -> K.Node:
+    """A point loop isl printed wider than its strip (loop_span): a loop stepping by the
+    factor over it, each iteration `trip` guarded copies, named as the unrolled loop."""
+    var, most = ir.Var(node.var), (trip - 1) * node.step
+    ub = _upper(node)
+    strip = K.For(node.var, var, ir.Bin("<=", var, ir.Call("lx_min", (ub, ir.Bin("+", var, ir.Num(str(most)))))),
+                  node.step, node.body, node.dim)
+    return K.For(node.var, node.init, node.cond, trip * node.step, unroll_for(strip, trip, names, tag), dim)

@@ -1,0 +1,34 @@
+"""Gaps found by the probes (left open by earlier sessions), each checked end to end."""
+import pytest
+
+from conftest import case_files, run_cli, runs_ok
+
+pytestmark = pytest.mark.usefixtures("private_build_cache")
+
+
+TRIANGLE_WITH_TAIL = """void f(int n, double A[n][n], double *B, double *s)
+{
+#pragma scop
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j <= i; j++)
+      A[i][j] = A[i][j] + B[j] * 0.5;
+    s[i] = A[i][i] * 2.0 + s[i];
+  }
+#pragma endscop
+}
+"""
+
+
+def test_unrolled_copies_cover_a_point_loop_isl_prints_wide(tmp_path):
+    """Probe 116 G1: under a tile of i, unrolls of j, the tile loop and i, isl printed j's point
+    loop (its control loop folded away) from n - 12, with the rest of its bounds as a guard
+    inside; the four copies counted from that start missed the rows past them (A[16][16] at
+    n = 18).  Such a loop now steps by the factor over its whole range."""
+    src, rec = case_files(tmp_path, TRIANGLE_WITH_TAIL,
+                          "steps:\n  - tile: {stmt: 0, loop: i, size: 4, control: ii}\n"
+                          "  - unroll: {stmt: 0, loop: j, factor: 4}\n  - unroll: {stmt: 0, loop: ii, factor: 4}\n"
+                          "  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    runs_ok(src, rec, (18, 25, 7), "--function", "f")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0, err
+    assert "j += 4" in out and "j' " not in out, out
