@@ -32,3 +32,38 @@ def test_unrolled_copies_cover_a_point_loop_isl_prints_wide(tmp_path):
     rc, out, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 0, err
     assert "j += 4" in out and "j' " not in out, out
+
+
+ORIO_TRMV = """#define N {n}
+double L[N][N], x[N], y[N];
+void f(void) {{
+int i, j;
+/*@ begin Loop(
+  transform Composite(permut = [['j','i']])
+  transform UnrollJam(ufactor=2)
+  for (i = 0; i <= N-1; i++)
+    transform Unroll(ufactor=2)
+    for (j = i; j <= N-1; j++)
+      y[i] = y[i] + L[i][j] * x[j];
+) @*/
+  for (i = 0; i <= N-1; i++)
+    for (j = i; j <= N-1; j++)
+      y[i] = y[i] + L[i][j] * x[j];
+/*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("n", [5, 6, 12])
+def test_orio_unrolljam_kept_apart_then_permuted_jams_inside(tmp_path, n):
+    """Probe 118 G2: Orio's unrolljam keeps a loop whose bounds read the unrolled counter
+    apart (its copies one after another); the permutation then moved `i` inside `j`, past
+    its own unrolled copies, which ran over every `i` as one strip of two.  The copies now
+    move with their loop (jammed inside `j`); an unrolled loop that isl prints in pieces is
+    cleaned up per piece."""
+    src = tmp_path / "k.c"
+    src.write_text(ORIO_TRMV.format(n=n))
+    rc, out, err = run_cli("run", src, "-D", f"N={n}")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", src, "-D", f"N={n}")
+    assert rc == 0 and "if (1)" not in out and "if (0)" not in out and "c5" not in out, out

@@ -58,7 +58,10 @@ def _joined(conds: list[ir.Expr]) -> ir.Expr:
 
 def pruned(node: K.Node, known: tuple[str, ...] = ()) -> K.Node:
     if isinstance(node, K.For):
-        return replace(node, body=pruned(node.body, known + _loop_facts(node)))
+        body = pruned(node.body, known + _loop_facts(node))
+        # a loop whose every branch its own bounds rule out (an unroll's cleanup loop after
+        # whole strips) does nothing
+        return K.Block(()) if isinstance(body, K.Block) and not body.items else replace(node, body=body)
     if isinstance(node, K.If):
         whole = _isl_cond(node.cond)
         if whole is not None and never(known, whole):

@@ -15,7 +15,7 @@ from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import InternalStepError, RecipeError
 from looptx.frontend.names import to_user
-from looptx.poly.loop_span import runs_at_most
+from looptx.poly.loop_span import runs_at_most, whole_strips
 from looptx.poly.jam_locals import (copy_name, copy_number, jam_control, jam_offsets, jam_renames, root_of,
                                     strip_start)
 from looptx.poly.variant import LoopDim, Variant
@@ -199,7 +199,7 @@ def _flatten(items):
 
 def _copy(body: K.Node, var: str, value: ir.Expr) -> K.Node:
     value = K.simplify(value)
-    return K.map_exprs(body, lambda e: K.simplify_any(K.subst(e, {var: value})))
+    return _decided(K.map_exprs(body, lambda e: K.simplify_any(K.subst(e, {var: value}))))
 
 
 def _offset(var: ir.Expr, k: int) -> ir.Expr:
@@ -500,7 +500,8 @@ def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozense
             if start:
                 raise InternalStepError("internal: a strip of a jam that starts past its first copy",
                                   hint="please report this recipe")
-            return strip_mine(node, info[0], info[1], info[4], names, tag)
+            exact = info[4] and _whole(node, variant, info[0], where)
+            return strip_mine(node, info[0], info[1], exact, names, tag)
         span = _const(ir.Bin("-", _upper(node), node.init)) if _upper(node) is not None else None
         if d is not None and d.trip > 0:
             if span is None and info is not None and info[3] and info[1] not in loops and not names:
@@ -509,7 +510,8 @@ def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozense
                 # copy its own locals: the loop would share one)
                 return replace(node, dim=info[1])
             trip = d.trip if span is None or start[:1] == ("strip",) else min(d.trip, span // node.step + 1)
-            if span is None and not start and not _within(node, variant, trip, where):
+            if not start and (span // node.step >= d.trip if span is not None else
+                              not _within(node, variant, trip, where)):
                 return _strided(node, max(trip, 0), names, tag, info[1] if info is not None else
                                 _control_of(variant, node, d))
             return unroll_for(node, max(trip, 0), names, tag, start[1] if start[:1] == ("first",) else 0,
@@ -557,6 +559,14 @@ def _control_of(variant: Variant, node: K.For, d: LoopDim) -> int:
             if isinstance(x, LoopDim) and x.name == d.name.rstrip("'"):
                 return k
     return node.dim
+
+
+def _whole(node: K.For, variant: Variant, factor: int, where: tuple) -> bool:
+    """Whether this loop of an unroll whose strips are all whole runs whole strips itself
+    (loop_span.whole_strips)."""
+    ub = _upper(node)
+    lo, hi = _isl_text(node.init), _isl_text(ub) if ub is not None else None
+    return lo is not None and hi is not None and whole_strips(variant, lo, hi, node.step, factor, where)
 
 
 def _nested(e: ir.Expr, fn: str) -> list[ir.Expr]:

@@ -21,7 +21,7 @@ from looptx.poly.budget import isl_budget
 from looptx.poly.peeling import each
 from looptx.poly.trips import (_global_min, _ranges, apart_from, check_copies, check_factor, kept_loop, loop_stride,
                                max_trip, recount_inside)
-from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles
+from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles, points_inside
 
 MAX_FULL_UNROLL = 1024
 PEEL_OPERATIONS = 20_000_000        # isl operations for one peel's iterations (seconds)
@@ -167,7 +167,7 @@ def permute(v: Variant, stmt: int, order: list) -> Variant:
         dims = list(q.dims)
         for pos, name in placed.items():
             dims[pos] = by_name[name]
-        pieces[k] = replace(q, dims=counted_tiles(tuple(dims)))
+        pieces[k] = replace(q, dims=points_inside(counted_tiles(tuple(dims))))
     return v.evolve(pieces=normalize(pieces))
 
 

@@ -160,6 +160,29 @@ def counted_tiles(dims: tuple) -> tuple:
     return tuple(dims)
 
 
+def points_inside(dims: tuple) -> tuple:
+    """An unroll's point loop that a permute left outside its own control loop (an unroll of
+    `i` whose inner loops were kept apart, as Orio's unrolljam keeps them, then `i` moved
+    inside `j`) goes back just inside it, the copies then jammed there: outside, it would run
+    over every value of the loop as one strip."""
+    dims = list(dims)
+    loops = [k for k, d in enumerate(dims) if isinstance(d, LoopDim)]
+    for at in range(len(loops)):
+        d = dims[loops[at]]
+        if not (d.hidden and d.unroll and d.name.endswith("'")):
+            continue
+        ctrl = next((c for c in range(at + 1, len(loops))
+                     if dims[loops[c]].name == d.name[:-1] and dims[loops[c]].factor), None)
+        if ctrl is None:
+            continue
+        order = [dims[k] for k in loops]
+        order.insert(ctrl, order.pop(at))
+        for k, x in zip(loops, order):
+            dims[k] = x
+        return points_inside(tuple(dims))
+    return tuple(dims)
+
+
 def original(scop: Scop, team: bool = True) -> Variant:
     """The statements in their order; with `team`, the loop nests an OpenMP team shares out
     (Scop.team) keep their `omp for` (as `omp parallel for` with its reductions, which the
