@@ -151,7 +151,7 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
     rec = parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings=bindings,
                       base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n)
     # loop(N) in a block counts the nests inside it
-    rec = in_nests(rec, loop_nests([program.scops[index]], (0,)))
+    rec = in_nests(rec, loop_nests([program.scops[index]], (0,)), program.scops[index].statements)
     return file_numbers_read(rec, program.bases[index], n, program.filename, program.scops[index].statements)
 
 

@@ -105,7 +105,11 @@ def loop_nests(scops, bases: tuple[int, ...]) -> list[tuple[int, int]]:
     return out
 
 
-def in_nests(recipe: Recipe, nests: list[tuple[int, int]]) -> Recipe:
+def in_nests(recipe: Recipe, nests: list[tuple[int, int]], statements=()) -> Recipe:
+    """`statements`: a CHiLL block's (Scop.statements), whose commands count within its first
+    loop nest, as CHiLL's loop(0) does, unless the block names a nest itself: where that count
+    names no statement inside the loops a step names (`s = 0.0;` before the loop, then
+    `unroll(1,"i",4)`), the block's own count or the file's is meant."""
     for n, line in recipe.nests:
         if n >= max(len(nests), 1):
             raise RecipeError(f"loop({n}): there are {len(nests)} loop nest(s) here, numbered from 0",
@@ -113,14 +117,18 @@ def in_nests(recipe: Recipe, nests: list[tuple[int, int]]) -> Recipe:
                               "mark a loop nest as a region", file=recipe.file, line=line)
     if all(st.nest is None for st in recipe.steps):
         return recipe
-    return replace(recipe, steps=tuple(_nest_numbered(st, nests) for st in recipe.steps))
+    implicit = statements if not recipe.nests else ()
+    return replace(recipe, steps=tuple(_nest_numbered(st, nests, implicit) for st in recipe.steps))
 
 
-def _nest_numbered(st, nests: list[tuple[int, int]]):
+def _nest_numbered(st, nests: list[tuple[int, int]], statements=()):
     """A step of a script that chose loop nest `st.nest` with its statements as the file numbers
     them."""
     if st.nest is None or step_stmts(st) is None:
         return st
+    if statements and st.nest == 0 and \
+            not _loops_in(st, statements, [x + (nests[0][0] if nests else 0) for x in step_stmts(st)]):
+        return replace(st, nest=None)       # the block's count, or the file's (file_numbers_read)
     if st.nest == 0:
         # as in CHiLL, loop(0)'s statement 0 is the first nest's, not a statement before it
         # (DENISE's `dtdh = DT*DT/DH;`); the numbers past that nest count on from it
@@ -136,6 +144,16 @@ def _nest_numbered(st, nests: list[tuple[int, int]]):
             raise st.error(f"statement {x} is not in loop nest {st.nest}, which has {count} statement(s)",
                            hint=f"a script numbers the statements of loop({st.nest}) from 0 to {count - 1}")
     return replace(renumbered(st, -first), nest=None)
+
+
+def _loops_in(st, statements, numbers: list) -> bool:
+    """Whether the statements `numbers` exist and are inside the loops step `st` names (inside
+    some loop where it names none)."""
+    if not all(isinstance(x, int) and 0 <= x < len(statements) for x in numbers):
+        return False
+    names = [st.get("loop")] + (list(st.get("order")) if isinstance(st.get("order"), list) else [])
+    names = [to_model(x) for x in names if isinstance(x, str)]
+    return all(statements[x].iterators and all(n in statements[x].iterators for n in names) for x in numbers)
 
 
 def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:

@@ -67,3 +67,40 @@ def test_orio_unrolljam_kept_apart_then_permuted_jams_inside(tmp_path, n):
     assert rc == 0 and ": ok" in out, out + err
     rc, out, err = run_cli("transform", src, "-D", f"N={n}")
     assert rc == 0 and "if (1)" not in out and "if (0)" not in out and "c5" not in out, out
+
+
+BLOCK_AFTER_SCALAR = """double x[100], y[100], s, t;
+void f(void) {{
+  int i;
+/*@ begin CHiLL (
+  {first}
+) @*/
+  s = 0.0;
+  for (i = 0; i < 100; i++)
+    x[i] = 2.0 * y[i];
+/*@ end @*/
+/*@ begin CHiLL (
+  {second}
+) @*/
+  t = 1.0;
+  for (i = 0; i < 100; i++)
+    y[i] = y[i] + t;
+/*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("first, second", [('unroll(1,"i",4)', 'unroll(3,"i",2)'),
+                                           ('unroll(0,"i",4)', 'unroll(1,"i",2)'),
+                                           ('unroll(1,"i",4)', 'unroll(0,"i",2)')])
+def test_a_block_that_opens_with_a_scalar_statement_counts_it(tmp_path, first, second):
+    """Probe 118 G1: a block's commands count within its first loop nest, as CHiLL's loop(0);
+    after a statement outside every loop (`s = 0.0;`), `unroll(1,"i",4)` (the file's and the
+    block's count) went to a statement 2 that is not there.  Where the nest's count names no
+    statement with the loop, the block's or the file's count is read."""
+    src = tmp_path / "k.c"
+    src.write_text(BLOCK_AFTER_SCALAR.format(first=first, second=second))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0, err
+    assert "unroll: {stmt: 1, loop: i, factor: 4}" in out and "unroll: {stmt: 3, loop: i, factor: 2}" in out, out
+    assert "x[i + 3] = 2.0 * y[i + 3];" in out and "y[i + 1] = y[i + 1] + t;" in out, out
