@@ -197,3 +197,19 @@ def test_written_cache_time_is_the_mean_of_times(tmp_path):
     assert raw["cache"]["32"]["time"] == pytest.approx(sum(times) / 3 * 1000.0)
     assert raw["cache"]["32"]["times"] == pytest.approx([t * 1000.0 for t in times])
     assert raw["cache"]["64"]["time"] == "CompilationFailedConfig"
+
+
+def test_a_replay_of_looptx_records_ranks_by_the_median_its_search_used(tmp_path):
+    """Probe 118 G4: a point with one slow repetition is best by the median the search ranks
+    by but not by Kernel Tuner's mean; the replay of looptx's own records took the mean and
+    named another optimum than the search's."""
+    sp = Space([Param("bs", (32, 64), "int")])
+    records = [({"bs": 32}, Result("ok", 1e-3), {"times": [1e-3, 1e-3, 10e-3]}),
+               ({"bs": 64}, Result("ok", 2e-3), {"times": [2e-3, 2e-3, 2e-3]})]
+    path = tmp_path / "out.json"
+    write_cache(path, sp, records, device_name="d", kernel_name="k", problem_size=[1])
+    raw = json.loads(path.read_text())
+    assert raw["cache"]["32"]["time"] == pytest.approx(4.0) and raw["cache"]["32"]["looptx_time"] == pytest.approx(1.0)
+    rs = load_recorded_space(path)
+    assert rs.optimum == pytest.approx(1e-3)
+    assert rs.objective({"bs": 32}).value == pytest.approx(1e-3)

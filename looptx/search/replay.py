@@ -281,7 +281,8 @@ def _value(rec: Mapping, name: str, params: frozenset = frozenset()):
     v = _failure(rec, params)
     if v is not None:
         return v
-    v = rec.get(name)
+    # looptx's own records keep the median its search ranks by beside Kernel Tuner's mean
+    v = rec.get("looptx_time") if name == "time" and _is_number(rec.get("looptx_time")) else rec.get(name)
     if v is None and name != "time":
         v = rec.get("time") if isinstance(rec.get("time"), str) else None
     return v
@@ -505,7 +506,7 @@ def cache_document(space: Space, records: Iterable[tuple[Point, Result, dict]], 
 
     Each record's dict gives `compile_time`, `benchmark_time` (seconds) and `times` (the
     repetitions, seconds); they are stored in milliseconds, as Kernel Tuner does, and `time`
-    is their mean.  Failures
+    is their mean (`looptx_time` their median, which looptx ranks by and replays).  Failures
     store Kernel Tuner's error strings and keep the exact looptx status in `looptx_status`.
     """
     cache = {}
@@ -521,6 +522,7 @@ def cache_document(space: Space, records: Iterable[tuple[Point, Result, dict]], 
             # median); a tool that reads the cache takes it as Kernel Tuner wrote it
             rec["time"] = statistics.fmean(rec["times"]) if all(map(math.isfinite, rec["times"])) \
                 else result.value * 1000.0
+            rec["looptx_time"] = result.value * 1000.0     # what a replay by looptx optimises
         else:
             rec["time"] = _STATUS_KT.get(result.status, "RuntimeFailedConfig")
         rec["compile_time"] = _ms(extra.get("compile_time", 0.0))
