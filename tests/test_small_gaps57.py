@@ -104,3 +104,29 @@ def test_a_block_that_opens_with_a_scalar_statement_counts_it(tmp_path, first, s
     assert rc == 0, err
     assert "unroll: {stmt: 1, loop: i, factor: 4}" in out and "unroll: {stmt: 3, loop: i, factor: 2}" in out, out
     assert "x[i + 3] = 2.0 * y[i + 3];" in out and "y[i + 1] = y[i + 1] + t;" in out, out
+
+
+def test_a_step_refused_at_a_later_problem_size_stops_the_search_before_measuring(tmp_path):
+    """Probe 118 G3: with `N[] = [64, 66]` and `known(N % 4 == 0)`, N = 64 was measured, then
+    the fact refused at N = 66 ended the search with no best file; a step that refuses a size
+    whatever the point is bad input, said before any size is measured."""
+    src = tmp_path / "k.c"
+    src.write_text("""/*@ begin PerfTuning (
+  def performance_params { param U[] = [1, 4]; }
+  def input_params { param N[] = [64, 66]; }
+  def input_vars { decl static double a[N] = random; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i;
+/*@ begin CHiLL (
+  known(N % 4 == 0)
+  unroll(0,"i",U)
+) @*/
+for (i = 0; i < N; i++)
+  a[i] = 2.0 * a[i];
+/*@ end @*/
+/*@ end @*/
+""")
+    rc, out, err = run_cli("search", src, "--no-progress")
+    assert rc == 2 and "N=66" in err and "known" in err and len(err.strip().splitlines()) == 1, err
+    assert "looptx search" not in out, out          # no size was searched

@@ -289,20 +289,32 @@ def _run(args) -> int:
     if args.resume:        # `arg resume = True` in a file also serves its first run
         check_resume_target(st.db, [_key(st, sz) for sz in st.sizes], st.path)
     checked = {}                # the evaluators whose sizes were checked before any search
+    spaces = {}                 # and their spaces
     said: set[str] = set()      # notes of params' values left out, once for all sizes
+    from looptx.search.param_checks import check_integer_params, check_recipe
     for n, sizes in enumerate(st.sizes[1:] and st.sizes):
-        # sizes the region cannot run at (past an array's declared extents) are bad input:
-        # said before any size is measured, not after the others
+        # sizes the region cannot run at (past an array's declared extents) or that a step
+        # refuses whatever the point (a `known` fact false at the size) are bad input: said
+        # before any size is measured, not after the others
         checked[n] = evaluator_for(st, sizes, args.function)
         try:
             checked[n].signature()
         except LooptxError as e:
             e.what = e.what.replace("at these sizes", "at " + ", ".join(f"{k}={v}" for k, v in sizes.items()))
             raise
-    for index, sizes in enumerate(st.sizes):
         space = space_for(st.spec, sizes, name=os.path.basename(st.path), chosen=st.chosen)
         check_constraints(st, space, sizes)
-        n_valid = count(space)
+        spaces[n] = space, count(space)
+        if spaces[n][1] or (spaces[n][1] is None and space.sample(rng(st.seed), 1)):
+            check_integer_params(st.spec, space, checked[n])
+            check_recipe(checked[n], space, st.seed)
+    for index, sizes in enumerate(st.sizes):
+        if index in spaces:
+            space, n_valid = spaces[index]
+        else:
+            space = space_for(st.spec, sizes, name=os.path.basename(st.path), chosen=st.chosen)
+            check_constraints(st, space, sizes)
+            n_valid = count(space)
         if n_valid == 0 or (n_valid is None and not space.sample(rng(st.seed), 1)):
             # One problem size whose constraints leave nothing does not stop the others; the
             # best file runs the original code at that size.
@@ -325,9 +337,9 @@ def _run(args) -> int:
         if ev is None:
             ev = evaluator_for(st, sizes, args.function)
             ev.signature()             # a missing size is a bad input, not a failure per point
-        from looptx.search.param_checks import check_integer_params, check_recipe
-        check_integer_params(st.spec, space, ev)
-        check_recipe(ev, space, st.seed)
+        if index not in spaces:
+            check_integer_params(st.spec, space, ev)
+            check_recipe(ev, space, st.seed)
         from looptx.search.rejected_values import without_rejected_values
         space, n_valid = without_rejected_values(st, space, ev, n_valid, said)
         if st.budget is None:
