@@ -130,3 +130,70 @@ for (i = 0; i < N; i++)
     rc, out, err = run_cli("search", src, "--no-progress")
     assert rc == 2 and "N=66" in err and "known" in err and len(err.strip().splitlines()) == 1, err
     assert "looptx search" not in out, out          # no size was searched
+
+
+def test_a_wrong_result_that_minus_o1_does_not_give_blames_the_optimisation(tmp_path):
+    """Probe 117 G1: gcc 12.2's -O3 vectorizer miscompiles a correct unrolled variant of
+    `B[i + 1][j + 1] = B[i][j] + A[i][j]`; `run` said wrong_result as if the transformation
+    were wrong.  The variant built with -O1 is checked too, and the error says which."""
+    from looptx.runtime.cpu import Toolchain
+    from looptx.runtime.evaluators import CPayload
+    from looptx.runtime.run_once import _at_o1
+    from looptx.search.evaluate import Measurement
+    built = []
+
+    class Ev:
+        def measure(self, prepared):
+            built.append(prepared.payload.toolchain.flags)
+            return Measurement(status="ok", time=1e-6) if "-O1" in prepared.payload.toolchain.flags \
+                else Measurement(status="wrong_result", error="wrong")
+    payload = CPayload("src", None, Toolchain("gcc", ("-O3", "-march=native")))
+    text = _at_o1(Ev(), payload, "wrong result in 'B'")
+    assert built == [("-march=native", "-O1")]
+    assert text.startswith("wrong result in 'B'; built with -O1 instead of -O3, the same code gives the right result")
+    assert _at_o1(Ev(), CPayload("src", None, Toolchain("gcc", ("-O1",))), "wrong") == "wrong"
+
+
+GCC12_MISCOMPILES = """#include <stdio.h>
+#define N 5
+static double A[N + 4][N + 4], B[N + 4][N + 4];
+__attribute__((noinline)) void f(void)
+{
+  for (int i = 1; i < N; i++)
+    for (int j = 1; j < N - 1; j++)
+      B[i + 1][j + 1] = B[i][j] + A[i][j];
+}
+int main(void)
+{
+  for (int i = 0; i < N + 4; i++)
+    for (int j = 0; j < N + 4; j++) { A[i][j] = i + 0.5 * j; B[i][j] = 3 * i - j; }
+  f();
+  double s = 0;
+  for (int i = 0; i < N + 4; i++)
+    for (int j = 0; j < N + 4; j++) s += B[i][j] * (i * 7 + j + 1);
+  printf("%.17g", s);
+  return 0;
+}
+"""
+
+
+def test_run_names_a_compiler_that_miscompiles_the_variant(tmp_path):
+    """The same, end to end, where this machine's gcc has the bug (Debian 12's gcc 12.2 has)."""
+    import shutil
+    import subprocess
+    if shutil.which("gcc") is None:
+        pytest.skip("needs gcc")
+    probe = tmp_path / "t.c"
+    probe.write_text(GCC12_MISCOMPILES)
+    sums = []
+    for opt in ("-O1", "-O3"):
+        subprocess.run(["gcc", opt, str(probe), "-o", str(tmp_path / "t")], check=True)
+        sums.append(subprocess.run([str(tmp_path / "t")], capture_output=True, text=True).stdout)
+    if sums[0] == sums[1]:
+        pytest.skip("this gcc's -O3 computes the loop as its -O1 does (the bug is fixed in it)")
+    src, rec = case_files(tmp_path, "void f(int n, double A[n + 4][n + 4], double B[n + 4][n + 4])\n{\n  int i, j;\n"
+                          "#pragma scop\n  for (i = 1; i < n; i++)\n    for (j = 0; j < n; j++)\n"
+                          "      B[i + 1][j + 1] = B[i][j] + A[i][j];\n#pragma endscop\n}\n",
+                          "steps:\n  - unroll: {stmt: 0, loop: j, factor: 4}\n")
+    rc, out, err = run_cli("run", src, "--function", "f", "--recipe", rec, "-D", "n=33")
+    assert rc == 1 and "built with -O1 instead of -O3, the same code gives the right result" in out, out + err

@@ -4,6 +4,7 @@ at those sizes too."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 from typing import Any, Mapping
 
@@ -169,6 +170,23 @@ def _original_fails(mo) -> dict:
     return {"status": "unvalidated", "error": mo.error if mo.info.get("original_fails") else original_fails_text(mo.error)}
 
 
+def _at_o1(ev: CEvaluator, payload: CPayload, error: str | None) -> str | None:
+    """A wrong result that the same code built with -O1 does not give (gcc 12's -O3 vectorizer
+    miscompiles a unrolled `B[i + 1][j + 1] = B[i][j] + A[i][j]`) is the optimisation's, not
+    the transformation's: said with the error."""
+    flags = payload.toolchain.flags
+    opt = [f for f in flags if f.startswith("-O")]
+    if not opt or opt == ["-O1"] or opt == ["-O0"]:
+        return error
+    low = dataclasses.replace(payload.toolchain, flags=tuple(f for f in flags if not f.startswith("-O")) + ("-O1",))
+    m1 = ev.measure(Prepared(point={}, status="ok", payload=dataclasses.replace(payload, toolchain=low)))
+    if not m1.ok:
+        return error
+    return (f"{error}; built with -O1 instead of {opt[-1]}, the same code gives the right result: the "
+            "compiler's optimisations change it (a compiler bug, or undefined behaviour they rely on); "
+            "try --cflags -O2, or add -fno-tree-vectorize")
+
+
 def _run_once_measure(ev: CEvaluator, payload: CPayload, phase_file: str | None = None) -> dict:
     sig = payload.signature
     _stage(phase_file, "the original region (the reference run, built with -O1)")
@@ -189,6 +207,8 @@ def _run_once_measure(ev: CEvaluator, payload: CPayload, phase_file: str | None 
     if not m.ok:
         if m.info.get("original_fails"):
             out["original_status"] = "wrong_result"
+        elif m.status == "wrong_result":
+            out["error"] = _at_o1(ev, payload, m.error)
         return out
     # The original with the same flags gives the speed-up.  It is validated like any variant
     # (a wrong original means the -O1 reference and the optimised build disagree), then both
