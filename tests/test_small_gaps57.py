@@ -197,3 +197,35 @@ def test_run_names_a_compiler_that_miscompiles_the_variant(tmp_path):
                           "steps:\n  - unroll: {stmt: 0, loop: j, factor: 4}\n")
     rc, out, err = run_cli("run", src, "--function", "f", "--recipe", rec, "-D", "n=33")
     assert rc == 1 and "built with -O1 instead of -O3, the same code gives the right result" in out, out + err
+
+
+def test_a_search_of_one_size_keeps_the_other_sizes_in_the_best_file(tmp_path):
+    """Probe 118 G5: `search -D N=80` after a search of N[] = [64, 80] wrote a best file with
+    N = 80 alone: the tuned N = 64 variant was gone, though the database still held it."""
+    src = tmp_path / "k.c"
+    src.write_text("""/*@ begin PerfTuning (
+  def performance_params { param U[] = [1, 4]; }
+  def input_params { param N[] = [64, 80]; }
+  def input_vars { decl static double a[N] = random; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i;
+/*@ begin CHiLL (
+  unroll(0,"i",U)
+) @*/
+for (i = 0; i < N; i++)
+  a[i] = 2.0 * a[i];
+/*@ end @*/
+/*@ end @*/
+""")
+    rc, out, err = run_cli("search", src, "--no-progress")
+    assert rc == 0, out + err
+    rc, out, err = run_cli("search", src, "--no-progress", "-D", "N=80", "--resume", "--budget", "2")
+    assert rc == 0, out + err
+    best = (tmp_path / "k.best.c").read_text()
+    assert "if (N == 80) {" in best and "else if (N == 64) {" in best, best
+    # the sizes searched before the code changed are not mixed in
+    src.write_text(src.read_text().replace("2.0 * a[i]", "3.0 * a[i]"))
+    rc, out, err = run_cli("search", src, "--no-progress", "-D", "N=96")
+    best = (tmp_path / "k.best.c").read_text()
+    assert rc == 0 and "N == 96" in best and "N == 64" not in best and "N == 80" not in best, out + err + best

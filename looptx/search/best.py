@@ -28,6 +28,28 @@ def _searchers(st, best) -> str:
     return "; ".join(runs)
 
 
+def with_earlier_sizes(st, best: list, keys: list[str], fingerprint: str) -> list:
+    """`best` and the best variants of the other problem sizes the results database holds for
+    the same code (an earlier search of the file's other `input_params` sizes, or one run with
+    another -D): a search of one size rewrites the best file, which keeps theirs."""
+    from looptx.search.db import ResultsDB
+    from looptx.search.interrupt import recorded_outcome
+    head, _, _ = keys[0].partition("|") if keys else ("", "", "")
+    tail = keys[0].rsplit("|", 2)[1:] if keys else []
+    out = list(best)
+    if not keys or not os.path.exists(st.db):
+        return out
+    with ResultsDB(st.db, create=False) as rdb:
+        others = [i.key for i in rdb.searches() if i.key not in keys and i.key.partition("|")[0] == head
+                  and i.key.rsplit("|", 2)[1:] == tail and isinstance(i.space, dict)
+                  and i.space.get("fingerprint") == fingerprint]
+    for key in sorted(others):
+        o = recorded_outcome(st.db, key)
+        if o.best_point is not None:
+            out.append((json.loads(key.split("|")[1]), o))
+    return out
+
+
 def write_best(st, best, function=None) -> str:
     """`best`: [(sizes, SearchOutcome)] for the sizes that found a valid variant; `st` the
     search's Setup.  Returns the path written."""

@@ -408,8 +408,8 @@ def _run(args) -> int:
     best = [(sz, o) for sz, o in results if o.best_point is not None]
     if not best:
         return _nothing_passed(st, keys)
-    from looptx.search.best import write_best
-    written = write_best(st, best, args.function)
+    from looptx.search.best import with_earlier_sizes, write_best
+    written = write_best(st, with_earlier_sizes(st, best, keys, fingerprint), args.function)
     print(f"best variant written to {written}")
     return 0
 
