@@ -193,7 +193,7 @@ def at_point(e: LooptxError, point) -> None:
             "--define NAME=VALUE picks other values"
 
 
-def _in_script_form(e: LooptxError, rec: Recipe) -> None:
+def in_script_form(e: LooptxError, rec: Recipe) -> None:
     """A CHiLL script's step gets the remedy in the script's dialect, not the YAML recipe's."""
     st = next((s for s in rec.steps if s.index == e.step), None)
     if st is not None and e.hint and re.match(r"\s*\w+\s*\(", st.text or ""):
@@ -225,7 +225,7 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
             variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
         except LooptxError as e:
             in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else program.bases[i])
-            _in_script_form(e, rec)
+            in_script_form(e, rec)
             at_point(e, point)
             raise
         # a recipe is shown with the file's numbers, so that it can be given again

@@ -229,3 +229,30 @@ for (i = 0; i < N; i++)
     rc, out, err = run_cli("search", src, "--no-progress", "-D", "N=96")
     best = (tmp_path / "k.best.c").read_text()
     assert rc == 0 and "N == 96" in best and "N == 64" not in best and "N == 80" not in best, out + err + best
+
+
+def test_run_gives_a_chill_blocks_remedy_in_its_own_dialect(tmp_path):
+    """Probe 118 G6: `transform` suggested `distribute([1],"i")` for a CHiLL block's permute,
+    `run` the YAML step, which cannot be pasted into the block."""
+    src = tmp_path / "k.c"
+    src.write_text("""#define N 32
+double A[N][N], B[N][N], C[N][N];
+void f(void) {
+  int i, j, k;
+/*@ begin CHiLL (
+  tile(1,"k",8,"kk")
+  permute(1,("kk","i","k","j"))
+) @*/
+  for (i = 0; i < N; i++) {
+    for (j = 0; j < N; j++)
+      C[i][j] = 0.9 * C[i][j];
+    for (k = 0; k < N; k++)
+      for (j = 0; j < N; j++)
+        C[i][j] += A[i][k] * B[k][j];
+  }
+/*@ end @*/
+}
+""")
+    for cmd in ("transform", "run"):
+        rc, out, err = run_cli(cmd, src)
+        assert rc == 2 and '(distribute([1],"i"))' in err and "{stmts" not in err, (cmd, err)

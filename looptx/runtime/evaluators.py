@@ -156,7 +156,12 @@ def _variant(program, region: int, rec, unsafe: bool):
     for s, r, u, made in _RECENT:
         if s is scop and u == unsafe and r == rec:
             return made
-    made = apply_recipe(scop, rec, unsafe=unsafe), rec.describe()
+    try:
+        made = apply_recipe(scop, rec, unsafe=unsafe), rec.describe()
+    except LooptxError as e:
+        from looptx.pipeline import in_script_form
+        in_script_form(e, rec)
+        raise
     _RECENT[:] = [(scop, rec, unsafe, made)] + _RECENT[:1]
     return made
 
