@@ -256,3 +256,30 @@ void f(void) {
     for cmd in ("transform", "run"):
         rc, out, err = run_cli(cmd, src)
         assert rc == 2 and '(distribute([1],"i"))' in err and "{stmts" not in err, (cmd, err)
+
+
+def test_a_refused_resume_names_every_change_at_once(tmp_path):
+    """Probe 118 G7: with both a param's values and a constraint edited, the refusal named the
+    values only; after fixing them, the next run named the constraint."""
+    src = tmp_path / "k.c"
+    text = """/*@ begin PerfTuning (
+  def performance_params { param U[] = [1, 2]; param V[] = [1, 2]; constraint c1 = (U * V <= 4); }
+  def input_params { param N = 64; }
+  def input_vars { decl static double a[N] = random; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+int i;
+/*@ begin CHiLL (
+  unroll(0,"i",U)
+) @*/
+for (i = 0; i < N; i++)
+  a[i] = 2.0 * a[i];
+/*@ end @*/
+/*@ end @*/
+"""
+    src.write_text(text)
+    rc, out, err = run_cli("search", src, "--no-progress", "--budget", "2")
+    assert rc == 0, out + err
+    src.write_text(text.replace("[1, 2]; constraint c1 = (U * V <= 4)", "[1, 2, 3]; constraint c1 = (U * V <= 2)"))
+    rc, out, err = run_cli("search", src, "--no-progress", "--resume", "--budget", "3")
+    assert rc == 2 and "the values of V changed" in err and "constraint c1 was" in err, err

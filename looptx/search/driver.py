@@ -227,15 +227,18 @@ def _open_search(rdb: ResultsDB, key, space, searcher, evaluator, budget, time_l
                           hint="pick another --db, or remove the database to start over" if why
                           else "continue it with --resume, or pick another --db",
                           file=str(rdb.path))
-    if space_changed:
-        from looptx.search.resume_checks import space_change
-        what, how = space_change(stored.get("params") or [], json.loads(json.dumps(space_desc))["params"])
-        raise SearchError(f"the search space of {key!r} changed since it was recorded: {what}",
-                          hint=how, file=str(rdb.path))
-    if constraints:
-        raise SearchError(f"the search space of {key!r} changed since it was recorded: {constraints}",
-                          hint="resume with the constraints the search was recorded with, or start "
-                               "a new --db", file=str(rdb.path))
+    if space_changed or constraints:
+        # every change at once: fixing one should not reveal the next
+        changes, how = [constraints] if constraints else [], \
+            "resume with the constraints the search was recorded with, or start a new --db"
+        if space_changed:
+            from looptx.search.resume_checks import space_change
+            what, how = space_change(stored.get("params") or [], json.loads(json.dumps(space_desc))["params"])
+            changes.insert(0, what)
+        also = [x for x in (measuring and f"the measurement settings ({measuring})",
+                            code_changed and "the code, recipe or build command") if x]
+        raise SearchError(f"the search space of {key!r} changed since it was recorded: {'; '.join(changes)}"
+                          + (f"; also {' and '.join(also)}" if also else ""), hint=how, file=str(rdb.path))
     if measuring:
         raise SearchError(f"the measurement settings of {key!r} changed since it was recorded "
                           f"({measuring}), so its results would not be comparable",
