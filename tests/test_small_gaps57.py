@@ -283,3 +283,57 @@ for (i = 0; i < N; i++)
     src.write_text(text.replace("[1, 2]; constraint c1 = (U * V <= 4)", "[1, 2, 3]; constraint c1 = (U * V <= 2)"))
     rc, out, err = run_cli("search", src, "--no-progress", "--resume", "--budget", "3")
     assert rc == 2 and "the values of V changed" in err and "constraint c1 was" in err, err
+
+
+TRANSPOSE = """#define N 1000
+float out[N * N], in[N * N];
+void transpose(void)
+{
+  int i, j;
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      out[j * N + i] = in[i * N + j];
+}
+"""
+
+
+def test_lua_tables_with_bracketed_keys_and_joined_strings(tmp_path):
+    """Probe 120 G1: `{out=N*N,["in"]=N*N}` (the only way to size an array named `in`, a Lua
+    keyword) and `"transpose" .. "_GPU"` were a syntax error."""
+    (tmp_path / "tr.c").write_text(TRANSPOSE)
+    (tmp_path / "tr.lua").write_text(
+        'init("tr.c", "transpose", 0)\ndofile("cudaize.lua")\nN=1000\nTI=32\n'
+        'tile_by_index({"i","j"},{TI,TI},{l1_control="ii",l2_control="jj"},{"ii","jj","i","j"})\n'
+        'cudaize("transpose" .. "_GPU",{out=N*N,["in"]=N*N},{block={"ii","jj"}, thread={"j","i"}})\n')
+    rc, out, err = run_cli("transform", tmp_path / "tr.c", "--recipe", tmp_path / "tr.lua", "--target", "cuda")
+    assert rc == 0 and "transpose_GPU" in out, err
+    rc, out, err = run_cli("run", tmp_path / "tr.c", "--recipe", tmp_path / "tr.lua", "-D", "N=77")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_grid_past_cudas_limit_on_y_is_refused_at_the_step(tmp_path):
+    """Probe 120 G2: 100000 rows on blockIdx.y (CUDA allows 65535) were launched as written."""
+    src, rec = case_files(tmp_path, "void scale(int n, int m, float a, float X[n][m], float Y[n][m])\n{\n  int i, j;\n"
+                          "#pragma scop\n  for (i = 0; i < n; i++)\n    for (j = 0; j < m; j++)\n"
+                          "      Y[i][j] = a * X[i][j] + Y[i][j];\n#pragma endscop\n}\n",
+                          "steps:\n  - tile: {stmt: 0, loop: j, size: 32, control: jj}\n"
+                          "  - permute: {stmt: 0, order: [i, jj, j]}\n  - cuda: {stmt: 0, block: [jj, i], thread: [j]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "n=100000", "-D", "m=64")
+    assert rc == 2 and "gridDim.y" in err and "100000" in err, err
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-D", "n=65535", "-D", "m=64")
+    assert rc == 0, err
+
+
+def test_a_kernel_scalar_set_outside_the_thread_loop_suggests_privatize(tmp_path):
+    """Probe 120 G3: the refusal suggested a distribute that is itself illegal (the scalar's
+    WAR) and not the privatize that makes the recipe legal."""
+    src, rec = case_files(tmp_path, "void bt(int n, int m, float alpha, float x[n], float A[n][m], float Y[n][m])\n"
+                          "{\n  int i, j;\n  float s;\n#pragma scop\n  for (i = 0; i < n; i++) {\n"
+                          "    s = alpha * x[i];\n    for (j = 0; j < m; j++)\n"
+                          "      Y[i][j] = s * A[i][j] + Y[i][j];\n  }\n#pragma endscop\n}\n",
+                          "steps:\n  - tile: {stmt: 1, loop: j, size: 64, control: jj}\n"
+                          "  - cuda: {stmt: 1, block: [i], thread: [j]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 2 and "privatize {var: s, at: i} first" in err, err
+    rec.write_text("steps:\n  - privatize: {var: s, at: i}\n" + rec.read_text()[len("steps:\n"):])
+    runs_ok(src, rec, (37,), "-D", "m=70")

@@ -25,6 +25,7 @@ from looptx.poly.variant import LoopDim, Variant
 
 AXES = ("x", "y", "z")
 MAX_THREADS = 1024
+MAX_GRID = (2 ** 31 - 1, 65535, 65535)      # CUDA's gridDim.x, .y, .z
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,21 @@ class Mapping:
         if self.axes and len(self.axes[0]) == len(self.block) and len(self.axes[1]) == len(self.thread):
             return self.axes
         return tuple(range(len(self.block))), tuple(range(len(self.thread)))
+
+
+def _check_grid(K, n: int, size: isl.Map) -> None:
+    """A grid that CUDA cannot launch at the sizes fixed (a loop of 100000 rows on blockIdx.y)
+    is refused at the step; at variable sizes the launch itself fails, which the host reports."""
+    if not K.mapped or K.mapping is None:
+        return
+    axis = K.mapping.axes_of()[0][n]
+    most = upper_constant(size.range()) if axis < 3 else None
+    if most is not None and most > MAX_GRID[axis]:
+        name = "xyz"[axis]
+        raise K.mapping.error(f"the block loop on {name} has {most} iterations, more than CUDA's "
+                              f"{MAX_GRID[axis]} for gridDim.{name}",
+                              hint="map it to x, or tile it and map its control loop" if axis else
+                              "tile it and map its control loop")
 
 
 def mappings(v: Variant) -> list[Mapping]:
@@ -372,6 +388,7 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             size = lo.flat_range_product(m.lexmax()).apply_range(
                 isl.Map(f"{{ [l, h] -> [floor((h - l) / {stride}) + 1] }}"))
             grid.append(size)
+            _check_grid(K, n, size)
         pins_all = pins_block
         thread_pins, zero_pins = [], []
         block = []

@@ -42,9 +42,13 @@ def replicated(v: Variant, m, pieces, k0, blocks, threads, outer_loop) -> dict[i
         if q.stmt == m.stmt or shared:
             why = (f": it writes '{to_user(shared[0])}', which every {kind} would write"
                    if shared and q.stmt != m.stmt else "")
+            # a scalar set once per iteration of the loop (`s = alpha * x[i]`) is each
+            # iteration's own where the privatize step allows it: every thread then has a copy
+            scalar = next((a for a in shared if scop.array(a).rank == 0), None) if q.stmt != m.stmt else None
+            first = f"privatize {{var: {to_user(scalar)}, at: {to_user(outer_loop)}}} first, or " if scalar else ""
             raise m.error(f"statement {q.stmt} is inside the kernel of statement {m.stmt} (loop "
                           f"'{outer_loop}') but not inside its {kind} loop '{name}'{why}",
-                          hint=f"map loops inside '{outer_loop}' (a time loop stays on the host, "
+                          hint=f"{first}map loops inside '{outer_loop}' (a time loop stays on the host, "
                                f"one launch per iteration), or distribute statement {q.stmt} out of "
                                f"loop '{outer_loop}' first where that is legal")
         out[k] = frozenset(p for _, p in missing)

@@ -123,7 +123,7 @@ def blank_long(text: str, lua: bool):
 
 def lua_tables(cmd: str) -> str:
     """Lua table constructors as Python dicts: `{a=N*N, block={"ii"}}` -> `{"a": N*N, ...}`,
-    with `;` between fields read as `,`.
+    also `{["in"]=N}`, with `;` between fields read as `,`, and `..` (joining strings) as `+`.
     Only `NAME=` directly inside braces is rewritten, so keyword arguments (`cuda(0,block=..)`)
     and comparisons (`==`) stay as they are."""
     out, stack, quote, k = [], [], None, 0
@@ -133,10 +133,22 @@ def lua_tables(cmd: str) -> str:
             quote = None if ch == quote else quote
         elif ch in "\"'":
             quote = ch
+        elif ch == "[" and stack and stack[-1] == "{" and "".join(out).rstrip()[-1:] in ("{", ","):
+            # a key in brackets, the only way to name an array called `in` or `end`
+            m = re.match(r"""\[\s*("[^"]*"|'[^']*')\s*\]\s*=(?!=)""", cmd[k:])
+            if m:
+                out.append(f"{m.group(1)}:")
+                k += m.end()
+                continue
+            stack.append(ch)
         elif ch in "([{":
             stack.append(ch)
         elif ch in ")]}" and stack:
             stack.pop()
+        elif ch == "." and cmd[k:k + 2] == ".." and cmd[k + 2:k + 3] != ".":
+            out.append("+")             # Lua's string concatenation
+            k += 2
+            continue
         elif ch == ";" and stack and stack[-1] == "{":
             ch = ","                    # Lua's other field separator, {"i"; "j";}
         elif stack and stack[-1] == "{" and (ch.isalpha() or ch == "_"):
