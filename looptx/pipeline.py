@@ -201,6 +201,19 @@ def in_script_form(e: LooptxError, rec: Recipe) -> None:
                         lambda m: f'distribute([{m.group(1)}],"{m.group(2)}")', e.hint)
 
 
+def applied_steps(rec: Recipe, v: Variant) -> list:
+    """The steps of `rec` that `v`'s history holds: not an optional one left out (Orio's
+    scalarreplace where the array varies with the loop), so the header can be given again."""
+    out, h = [], 0
+    for st in rec.steps:
+        text = st.describe()
+        k = next((k for k in range(h, len(v.history)) if v.history[k] == text), None)
+        if k is not None or not st.optional:
+            out.append(st)
+            h = k + 1 if k is not None else h
+    return out
+
+
 def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
                  show_steps: TextIO | None = None, bindings: Mapping[str, Any] | None = None):
     """One Variant per region, and the recipes applied (for the header)."""
@@ -231,7 +244,7 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         # a recipe is shown with the file's numbers, so that it can be given again
         base = program.bases[i]
         shown = replace(rec, steps=tuple(renumbered(st, -base) if base and step_stmts(st) is not None
-                                         else st for st in rec.steps))
+                                         else st for st in applied_steps(rec, variants[i])))
         applied.append(shown.describe() if len(program.regions) == 1 else f"region {i}:\n{shown.describe()}")
     return variants, "\n".join(applied) or None
 

@@ -177,21 +177,21 @@ def test_directives_map_onto_steps_as_orio_applies_them(tmp_path):
     assert steps[:2] == ["tile: {stmt: 0, loop: i, size: 16, control: ii}",
                          "tile: {stmt: 0, loop: ii, size: 2, control: iii}"]
     # inner loops first, as Orio's post-order walk
-    assert steps[2:] == ["unroll: {stmt: 0, loop: k, factor: 2}", "unroll: {stmt: 0, loop: i, factor: 3}"]
+    assert steps[2:] == ["unroll: {stmt: 0, loop: k, factor: 2, orio: True}", "unroll: {stmt: 0, loop: i, factor: 3, orio: True}"]
     # an optional loop of the permutation that tiling did not create is left out
     assert _steps(tmp_path, MM, T1_I=1, T1_Ia=1, U_I=1, SCREP=True, PERM=(("ii",), "j", "i", "k")) == [
-        "permute: {stmt: 0, order: [j, i, k]}", "unroll: {stmt: 0, loop: k, factor: 2}",
+        "permute: {stmt: 0, order: [j, i, k]}", "unroll: {stmt: 0, loop: k, factor: 2, orio: True}",
         "registers: {stmt: 0, array: C, at: k}", "registers: {stmt: 0, array: A, at: k}",
         "registers: {stmt: 0, array: B, at: k}"]
     lu = _steps(tmp_path, LU, U1_J=2, T2_I=8, U2_I=3, U2_J=2, UF=3)
     # the inner Composite first; the outer one's j of the inner nest is the same loop, so its
     # factor multiplies; Unroll names the loop it stands before (j), not the enclosing i
-    assert lu == ["unroll: {stmt: 3, loop: j, factor: 4}",
+    assert lu == ["unroll: {stmt: 3, loop: j, factor: 4, orio: True}",
                   "tile: {stmt: 1, loop: i, size: 8, control: ii}",
-                  "unroll: {stmt: 1, loop: j, factor: 4}",
-                  "unroll: {stmt: 1, loop: i, factor: 3}",
-                  "unroll: {stmt: 2, loop: i, factor: 3}",
-                  "unroll: {stmt: 0, loop: j, factor: 2}"]
+                  "unroll: {stmt: 1, loop: j, factor: 4, orio: True}",
+                  "unroll: {stmt: 1, loop: i, factor: 3, orio: True}",
+                  "unroll: {stmt: 2, loop: i, factor: 3, orio: True}",
+                  "unroll: {stmt: 0, loop: j, factor: 2, orio: True}"]
 
 
 @pytest.mark.parametrize("directive, message", [
@@ -244,7 +244,7 @@ def test_unrolljam_of_a_loop_outside_the_nest_is_noted_and_ignored(tmp_path):
     path.write_text(text)
     line = text[:text.index("transform Composite")].count("\n") + 1
     rc, out, err = cli("transform", path, "-D", "UT=2", "-D", "UK=2")
-    assert rc == 0 and "unroll: {stmt: 0, loop: k, factor: 2}" in out and "loop: t" not in out, out + err
+    assert rc == 0 and "unroll: {stmt: 0, loop: k, factor: 2, orio: True}" in out and "loop: t" not in out, out + err
     assert f"{path}:{line}: note: Orio's unrolling names loop 't', which is not among the loops the " \
            "directive transforms: its factor is ignored, as in Orio" in err, err
 

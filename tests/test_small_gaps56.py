@@ -490,7 +490,7 @@ def test_orio_unrolljam_as_a_list_of_pairs(tmp_path):
                               "  for (i = 0; i <= N-1; i++)\n    for (j = 0; j <= N-1; j++)\n"
                               "      A[i][j] = A[i][j] + B[j][i];\n"))
     rc, out, err = run_cli("transform", src)
-    assert rc == 0 and "unroll: {stmt: 0, loop: j, factor: 2}" in out and "unroll: {stmt: 0, loop: i, factor: 2}" in out, err
+    assert rc == 0 and "unroll: {stmt: 0, loop: j, factor: 2, orio: True}" in out and "unroll: {stmt: 0, loop: i, factor: 2, orio: True}" in out, err
 
 
 def test_orio_unroll_jam_at_tiny_sizes_keeps_the_copies_it_keeps_symbolically(tmp_path):

@@ -337,3 +337,57 @@ def test_a_kernel_scalar_set_outside_the_thread_loop_suggests_privatize(tmp_path
     assert rc == 2 and "privatize {var: s, at: i} first" in err, err
     rec.write_text("steps:\n  - privatize: {var: s, at: i}\n" + rec.read_text()[len("steps:\n"):])
     runs_ok(src, rec, (37,), "-D", "m=70")
+
+
+ORIO_HEADER = """#define N 9
+double A[N][N], B[N][N], y[N + 2];
+void kern(void) {{
+  int i, j;
+/*@ begin Loop(
+{body}
+) @*/
+/*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("body", [
+    # G1: the registers steps of scalarreplace, both left out (each array varies with j)
+    """  transform Composite(scalarreplace = (True,'double'))
+  for (i = 0; i <= N-1; i++)
+    for (j = 0; j <= N-1; j++)
+      A[i][j] = A[i][j] + B[j][i];""",
+    # G2: an unroll whose inner loop reads the counter is not jammed
+    """  transform Unroll(ufactor=2)
+  for (i = 0; i <= N-1; i++) {
+    for (j = i; j <= i+1; j++)
+      y[i] = y[i] + y[j];
+    y[j] = y[j] * 0.5;
+  }""",
+])
+def test_an_orio_header_given_back_as_a_recipe_gives_the_same_code(tmp_path, body):
+    """Probe 119 G1, G2: the header listed register steps that were left out, and wrote Orio's
+    unjammed unroll as a plain (jamming) one; given back with --recipe, both were refused."""
+    src = tmp_path / "k.c"
+    loop = body.split("\n", 1)[1]
+    src.write_text(ORIO_HEADER.format(body=body).replace("/*@ end @*/", loop.replace("  ", "", 1) + "\n/*@ end @*/"))
+    rc, first, err = run_cli("transform", src)
+    assert rc == 0, err
+    head = first.split("*/", 1)[0]
+    steps = [ln.strip(" *") for ln in head.splitlines()[3:] if ln.strip(" *")]
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps) if steps else "steps: []\n")
+    rc, again, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0, err
+    assert again.split("*/", 1)[1] == first.split("*/", 1)[1]
+
+
+def test_header_params_are_yaml(tmp_path):
+    """Probe 119 G4: a tuple param (SPAPT's permutations) and a string with `:` made the
+    header's params line YAML that does not read back."""
+    from looptx.recipe.schema import Recipe, load_yaml
+    r = Recipe((), bindings=(("CF", "x: y, z"), ("PERM", ("j", "i")), ("U", 4)))
+    line = r.describe()
+    assert line == 'params: {CF: "x: y, z", PERM: [j, i], U: 4}'
+    back = load_yaml(line + "\nsteps: []\n", file="r.yaml")
+    assert dict(back.params) == {"CF": "x: y, z", "PERM": ["j", "i"], "U": 4}

@@ -529,6 +529,8 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
         except LooptxError as e:
             if st.optional:
                 v = before
+                note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}) is left out "
+                          f"(a hint of the annotation, which does not apply here): {e.what}", per_line=True)
                 continue
             if removed and type(e) is RecipeError:
                 say_unrolled(e, removed, before)

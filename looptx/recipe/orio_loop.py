@@ -574,4 +574,4 @@ def _unroll(ln: _Line, nest: _Nest, d: _Directive, factors, step, out: list[Step
         nest.unroll_factor[loop] = uf
         step("unroll", stmt=s, loop=dict(nest.chains[s])[loop], factor=uf)
         # Orio jams statement by statement, also the copies of an inner loop it unrolled fully
-        out[-1] = replace(out[-1], jam=True)
+        out[-1] = replace(out[-1], jam=True, args=out[-1].args + (("orio", True),))

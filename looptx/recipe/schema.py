@@ -7,6 +7,7 @@ caller's bindings, e.g. a search point).
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import re
 import sys
@@ -41,7 +42,9 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "tile": {"stmt": (STMT, True), "loop": (NAME, True), "size": (POSINT, True), "control": (NEWNAME, False),
              "outer": (POSINT, False)},
     "split": {"stmt": (STMT, True), "loop": (NAME, True), "at": (EXPR, True)},
-    "unroll": {"stmt": (STMT, True), "loop": (NAME, True), "factor": (NONNEG, True)},
+    # orio: Orio's unroll (its Unroll, UnrollJam and unrolljam): loops whose bounds read the
+    # unrolled counter are not jammed, and an inner loop unrolled fully before is interleaved
+    "unroll": {"stmt": (STMT, True), "loop": (NAME, True), "factor": (NONNEG, True), "orio": (BOOL, False)},
     # one of: `loop` (a name every statement uses; an integer is a level), `level` (CHiLL's
     # fuse(stmts, level)), `loops` (each statement's loop, in the order of stmts)
     "fuse": {"stmts": (INTS, True), "loop": (NAME, False), "level": (POSINT, False), "loops": (NAMES, False)},
@@ -135,11 +138,23 @@ class Step:
         return f"{self.name}: {{{', '.join(f'{k}: {_fmt(v)}' for k, v in self.args)}}}"
 
 
+def _read_as(text: str):
+    """What YAML reads a plain scalar as (`1`, `true` and `null` are no strings)."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+
+
 def _fmt(v) -> str:
+    """YAML flow style, so that a header's recipe reads back (`PERM: [j, i]`, `CF: "x: y"`)."""
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_fmt(x) for x in v) + "]"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{k}: {_fmt(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, str) and (v != v.strip() or not v or re.search(r"""[:,\[\]{}#&*!|>'"%@`]""", v)
+                               or _read_as(v) != v):
+        return json.dumps(v)
     return str(v)
 
 
@@ -159,7 +174,7 @@ class Recipe:
     def describe(self) -> str:
         lines = [s.describe() for s in self.steps]
         if self.bindings:
-            lines.insert(0, "params: {" + ", ".join(f"{k}: {v}" for k, v in self.bindings) + "}")
+            lines.insert(0, "params: {" + ", ".join(f"{k}: {_fmt(v)}" for k, v in self.bindings) + "}")
         return "\n".join(lines)
 
 
@@ -356,7 +371,8 @@ def make_step(name: str, args, index: int, *, file=None, line=None, params=None,
                           f"{given[0]} and {given[1]}", hint=f"keep {given[0]}: ... or {given[1]}: ...")
     ordered = tuple((k, _model_names(schema[k][0], args[k]) if k != "kernel" else args[k])
                     for k in schema if k in args)
-    return Step(canon, ordered, index, file, line, text or f"{canon}: {args}", spelled=proto.spelled)
+    return Step(canon, ordered, index, file, line, text or f"{canon}: {args}", spelled=proto.spelled,
+                jam=canon == "unroll" and args.get("orio") is True)
 
 
 def _model_names(kind: str, value):
