@@ -391,3 +391,38 @@ def test_header_params_are_yaml(tmp_path):
     assert line == 'params: {CF: "x: y, z", PERM: [j, i], U: 4}'
     back = load_yaml(line + "\nsteps: []\n", file="r.yaml")
     assert dict(back.params) == {"CF": "x: y, z", "PERM": ["j", "i"], "U": 4}
+
+
+ORIO_J = """#define N 7
+#define M 9
+double B[M][N], C[N][M];
+void kern(void) {{
+  int i, j;
+/*@ begin Loop(
+  transform Composite(permut = [{perm}]{extra})
+  for (i = 0; i <= N-1; i++)
+    transform Unroll(ufactor=4)
+    for (j = 0; j <= M-1; j++)
+      B[j][i] = B[j][i] + C[i][j];
+) @*/
+  for (i = 0; i <= N-1; i++)
+    for (j = 0; j <= M-1; j++)
+      B[j][i] = B[j][i] + C[i][j];
+/*@ end @*/
+}}
+"""
+
+
+@pytest.mark.parametrize("perm, extra, said", [
+    # G3: Unroll 4 times regtile 3 reach j's 9 iterations: unrolled fully before the permut
+    ("['j','i']", ", regtile = (['j'],[3])", "the annotation unrolls 'j' by 12 in all"),
+    # G5: a tile of j by its own unroll step is left out, as Orio does, and the permut named it
+    ("['jj','i','j']", ", tile = [('j',4,'jj')]", "the tile ('j', 4, 'jj') is left out"),
+])
+def test_orio_refusals_name_the_annotations_own_transforms(tmp_path, perm, extra, said):
+    """Probe 119 G3, G5: the refusals named a factor (12) and a step order the Orio user never
+    wrote, or contradicted the annotation (no loop 'jj')."""
+    src = tmp_path / "k.c"
+    src.write_text(ORIO_J.format(perm=perm, extra=extra))
+    rc, out, err = run_cli("run", src)
+    assert rc == 2 and said in err and len(err.strip().splitlines()) == 1, err

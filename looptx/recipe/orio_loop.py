@@ -77,6 +77,7 @@ class _Nest:
     unrolled: dict[int, int] = field(default_factory=dict)  # loop id -> index of its unroll step
     unroll_factor: dict[int, int] = field(default_factory=dict)  # loop id -> its unroll factor
     next_id: int = 0
+    left_out: dict[str, str] = field(default_factory=dict)  # tile index -> why it was not made
 
 
 def parse_orio_loop(text: str, *, file: str, line: int, col: int,
@@ -480,7 +481,11 @@ def _tile(ln: _Line, nest: _Nest, d: _Directive, lid, size: int, new, step, out:
     for s, loop in _find(ln, nest, d, lid, "a tile"):
         stride = nest.tiled.get(loop, 1) * nest.unroll_factor.get(loop, 1)
         if size == 1 or size <= stride:
-            continue          # Orio leaves the loop as it is (tile size 1, or the loop's own step)
+            # Orio leaves the loop as it is (tile size 1, or the loop's own step)
+            if size > 1:
+                nest.left_out[new] = (f"the tile ('{dict(nest.chains[s])[loop]}', {size}, '{new}') is left out: "
+                                      f"its size does not exceed the loop's step {stride}, as in Orio")
+            continue
         if size % stride:
             raise ln.error(f"tile size {size} of loop '{dict(nest.chains[s])[loop]}' is not a "
                            f"multiple of its step {stride}",
@@ -532,7 +537,9 @@ def _permute(ln: _Line, nest: _Nest, d: _Directive, seq: list, step) -> None:
         around = sorted({nm for s in d.stmts for _, nm in _in(nest, d, s)})
         raise ln.error(f"permutation {seq!r}: " + (f"no loop '{missing[0]}' here" if missing else
                                                    "no statement is inside all of its loops"),
-                       hint=f"the loops here are {', '.join(around) or 'none'}")
+                       hint=(f"{nest.left_out[missing[0]]}; write ['{missing[0]}'] for a loop that may be "
+                             f"absent, or constrain the tile size above the step; " if missing and missing[0]
+                             in nest.left_out else "") + f"the loops here are {', '.join(around) or 'none'}")
     for ids, s in groups.items():
         names = dict(nest.chains[s])
         if [x for x, _ in nest.chains[s] if x in ids] == list(ids):

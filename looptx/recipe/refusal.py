@@ -85,6 +85,12 @@ def say_unrolled(e: LooptxError, removed: dict[tuple[int, str], tuple[Step, int]
                      f"({by.name}) removed it (full unroll)"
             e.hint = f"order the steps so that this one comes before step {by.index}, or unroll " \
                      f"'{name}' by a factor below its trip count" + (f" ({trip})" if trip else "")
+            if by.jam:
+                # an Orio annotation's steps keep its order; its factors of one loop multiply
+                e.hint = (f"the annotation unrolls '{name}' by {by['factor']} in all (its Unroll, UnrollJam, "
+                          f"unrolljam and regtile factors of '{name}' multiply), which unrolls it fully"
+                          + (f" at its trip count {trip}" if trip else "") + "; keep the product below it "
+                          "(a constraint on the factors in a search)")
         return
     m = _NO_LEVEL.fullmatch(e.what)
     gone = [(n, by) for (s, n), (by, _) in removed.items() if m and s == int(m.group(1))]
