@@ -106,27 +106,20 @@ def test_a_block_that_opens_with_a_scalar_statement_counts_it(tmp_path, first, s
     assert "x[i + 3] = 2.0 * y[i + 3];" in out and "y[i + 1] = y[i + 1] + t;" in out, out
 
 
+def _annotated(perf: str, inputs: str, commands: str) -> str:
+    """A PerfTuning file around a CHiLL block doubling `a[i]`."""
+    return ("/*@ begin PerfTuning (\n  def performance_params { " + perf + " }\n  def input_params { " + inputs
+            + " }\n  def input_vars { decl static double a[N] = random; }\n"
+            "  def search { arg algorithm = 'Exhaustive'; }\n) @*/\nint i;\n/*@ begin CHiLL (\n" + commands
+            + "\n) @*/\nfor (i = 0; i < N; i++)\n  a[i] = 2.0 * a[i];\n/*@ end @*/\n/*@ end @*/\n")
+
+
 def test_a_step_refused_at_a_later_problem_size_stops_the_search_before_measuring(tmp_path):
     """Probe 118 G3: with `N[] = [64, 66]` and `known(N % 4 == 0)`, N = 64 was measured, then
     the fact refused at N = 66 ended the search with no best file; a step that refuses a size
     whatever the point is bad input, said before any size is measured."""
     src = tmp_path / "k.c"
-    src.write_text("""/*@ begin PerfTuning (
-  def performance_params { param U[] = [1, 4]; }
-  def input_params { param N[] = [64, 66]; }
-  def input_vars { decl static double a[N] = random; }
-  def search { arg algorithm = 'Exhaustive'; }
-) @*/
-int i;
-/*@ begin CHiLL (
-  known(N % 4 == 0)
-  unroll(0,"i",U)
-) @*/
-for (i = 0; i < N; i++)
-  a[i] = 2.0 * a[i];
-/*@ end @*/
-/*@ end @*/
-""")
+    src.write_text(_annotated("param U[] = [1, 4];", "param N[] = [64, 66];", '  known(N % 4 == 0)\n  unroll(0,"i",U)'))
     rc, out, err = run_cli("search", src, "--no-progress")
     assert rc == 2 and "N=66" in err and "known" in err and len(err.strip().splitlines()) == 1, err
     assert "looptx search" not in out, out          # no size was searched
@@ -203,21 +196,7 @@ def test_a_search_of_one_size_keeps_the_other_sizes_in_the_best_file(tmp_path):
     """Probe 118 G5: `search -D N=80` after a search of N[] = [64, 80] wrote a best file with
     N = 80 alone: the tuned N = 64 variant was gone, though the database still held it."""
     src = tmp_path / "k.c"
-    src.write_text("""/*@ begin PerfTuning (
-  def performance_params { param U[] = [1, 4]; }
-  def input_params { param N[] = [64, 80]; }
-  def input_vars { decl static double a[N] = random; }
-  def search { arg algorithm = 'Exhaustive'; }
-) @*/
-int i;
-/*@ begin CHiLL (
-  unroll(0,"i",U)
-) @*/
-for (i = 0; i < N; i++)
-  a[i] = 2.0 * a[i];
-/*@ end @*/
-/*@ end @*/
-""")
+    src.write_text(_annotated("param U[] = [1, 4];", "param N[] = [64, 80];", '  unroll(0,"i",U)'))
     rc, out, err = run_cli("search", src, "--no-progress")
     assert rc == 0, out + err
     rc, out, err = run_cli("search", src, "--no-progress", "-D", "N=80", "--resume", "--budget", "2")
@@ -262,21 +241,8 @@ def test_a_refused_resume_names_every_change_at_once(tmp_path):
     """Probe 118 G7: with both a param's values and a constraint edited, the refusal named the
     values only; after fixing them, the next run named the constraint."""
     src = tmp_path / "k.c"
-    text = """/*@ begin PerfTuning (
-  def performance_params { param U[] = [1, 2]; param V[] = [1, 2]; constraint c1 = (U * V <= 4); }
-  def input_params { param N = 64; }
-  def input_vars { decl static double a[N] = random; }
-  def search { arg algorithm = 'Exhaustive'; }
-) @*/
-int i;
-/*@ begin CHiLL (
-  unroll(0,"i",U)
-) @*/
-for (i = 0; i < N; i++)
-  a[i] = 2.0 * a[i];
-/*@ end @*/
-/*@ end @*/
-"""
+    text = _annotated("param U[] = [1, 2]; param V[] = [1, 2]; constraint c1 = (U * V <= 4);", "param N = 64;",
+                      '  unroll(0,"i",U)')
     src.write_text(text)
     rc, out, err = run_cli("search", src, "--no-progress", "--budget", "2")
     assert rc == 0, out + err
