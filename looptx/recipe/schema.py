@@ -139,7 +139,7 @@ class Step:
 
 
 def _read_as(text: str):
-    """What YAML reads a plain scalar as (`1`, `true` and `null` are no strings)."""
+    """What YAML reads a text as (a value `1`, `true` or `x: y, z` written plain is no such string)."""
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError:
@@ -152,8 +152,7 @@ def _fmt(v) -> str:
         return "[" + ", ".join(_fmt(x) for x in v) + "]"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{k}: {_fmt(x)}" for k, x in v.items()) + "}"
-    if isinstance(v, str) and (v != v.strip() or not v or re.search(r"""[:,\[\]{}#&*!|>'"%@`]""", v)
-                               or _read_as(v) != v):
+    if isinstance(v, str) and _read_as("{x: " + v + "}") != {"x": v}:
         return json.dumps(v)
     return str(v)
 
