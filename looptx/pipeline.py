@@ -119,7 +119,8 @@ def cuda_file(program: Program, variants: dict[int, Variant], head: str, *, stan
                              sizes=dict(program.scops[i].fixed)))
     # said once the whole file is made: a bad input later on is the only line on stderr
     for w in warnings if warn is not None else ():
-        warn.write(f"looptx: warning: {w}\n")
+        at = re.match(r"(\S+?:\d+): (.*)", w, re.S)
+        warn.write(f"{at.group(1)}: warning: {at.group(2)}\n" if at else f"looptx: warning: {w}\n")
     return "\n".join(parts)
 
 

@@ -713,7 +713,8 @@ def test_declared_extent_wins_over_a_given_count(tmp_path):
     r.write_text("steps:\n  - cuda: {stmt: 0, block: [i], sizes: {a: 2048, b: N}}\n")
     p = cli("transform", str(c), "--function", "f", "--recipe", str(r), "--target", "cuda", "-D", "N=1024")
     assert p.returncode == 0, p.stderr
-    assert "step 1 gives array 'a' 2048 elements, its declaration 1024: the declaration is used" in p.stderr
+    assert "decl.yaml:2: warning: step 1 gives array 'a' 2048 elements, its declaration 1024: the declaration is used" \
+        in p.stderr, p.stderr          # located, as the notes beside it (probe 120)
     assert "cudaMalloc((void **)&lx_d_a, (size_t)(N) * sizeof(float))" in p.stdout
     assert "cudaMalloc((void **)&lx_d_b, (size_t)(1024) * sizeof(float))" in p.stdout
     assert "#define N 1024" in p.stdout

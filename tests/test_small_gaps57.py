@@ -203,6 +203,18 @@ def test_a_search_of_one_size_keeps_the_other_sizes_in_the_best_file(tmp_path):
     assert rc == 0, out + err
     best = (tmp_path / "k.best.c").read_text()
     assert "if (N == 80) {" in best and "else if (N == 64) {" in best, best
+    # so does the best file a Ctrl-C writes
+    import looptx.search.driver as driver
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+    saved, driver.run_search = driver.run_search, interrupted
+    try:
+        rc, out, err = run_cli("search", src, "--no-progress", "-D", "N=80", "--resume", "--budget", "3")
+    finally:
+        driver.run_search = saved
+    best = (tmp_path / "k.best.c").read_text()
+    assert rc == 130 and "if (N == 80) {" in best and "else if (N == 64) {" in best, out + err + best
     # the sizes searched before the code changed are not mixed in
     src.write_text(src.read_text().replace("2.0 * a[i]", "3.0 * a[i]"))
     rc, out, err = run_cli("search", src, "--no-progress", "-D", "N=96")

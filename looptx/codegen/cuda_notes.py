@@ -23,6 +23,8 @@ def count_warnings(v, arrays, file_macros: dict | None = None) -> list[str]:
             want, got = constant(n, values), constant(text, values)
             if want is not None and got is not None and want != got:
                 where = f"step {rec.step}" if rec.step is not None else "a cuda step"
+                if rec.file and rec.line:
+                    where = f"{rec.file}:{rec.line}: {where}"
                 out.append(f"{where} gives array '{name}' {got} elements, its declaration {want}: "
                            "the declaration is used")
     return out

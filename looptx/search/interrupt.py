@@ -67,6 +67,11 @@ def interrupted(st, results: list, key: str, function=None, terminated: bool = F
         if out is not None and out.best_point is not None:
             best.append((sizes, out))
         written = None
+        with contextlib.suppress(Exception):
+            # the other sizes the database holds for the same code stay in the best file
+            from looptx.search.best import with_earlier_sizes
+            from looptx.search.command import _fingerprint
+            best = with_earlier_sizes(st, best, [o.search_key for _, o in results] + [key], _fingerprint(st, function))
         if best:
             with contextlib.suppress(Exception):
                 from looptx.search.best import write_best
