@@ -15,6 +15,7 @@ from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import InternalStepError, RecipeError
 from looptx.frontend.names import to_user
+from looptx.codegen.code_facts import conjuncts, isl_cond, isl_text, loop_facts, nested
 from looptx.poly.loop_span import runs_at_most, whole_strips
 from looptx.poly.jam_locals import (copy_name, copy_number, jam_control, jam_offsets, jam_renames, root_of,
                                     strip_start)
@@ -170,7 +171,7 @@ def _decided(n: K.Node) -> K.Node:
             return _decided(n.orelse) if n.orelse is not None else K.Block(())
         cond = n.cond
         if isinstance(cond, ir.Bin) and cond.op == "&&":
-            kept = [c for c in _conjuncts(cond) if _truth(c) is not True]
+            kept = [c for c in conjuncts(cond) if _truth(c) is not True]
             cond = kept[0]
             for c in kept[1:]:
                 cond = ir.Bin("&&", cond, c)
@@ -183,10 +184,6 @@ def _decided(n: K.Node) -> K.Node:
     if isinstance(n, K.Mark):
         return K.Mark(n.name, _decided(n.body), n.info)
     return n
-
-
-def _conjuncts(c: ir.Expr) -> list[ir.Expr]:
-    return _conjuncts(c.a) + _conjuncts(c.b) if isinstance(c, ir.Bin) and c.op == "&&" else [c]
 
 
 def _flatten(items):
@@ -297,8 +294,8 @@ def _point_start(node: K.For, variant: Variant, renames: dict, where: tuple, con
         base = ir.Var(controls[control])
     else:
         iters = variant.scop.statements[leaf.stmt].iterators
-        values = {it: t for it, t in zip(iters, map(_isl_text, leaf.iters)) if t is not None}
-        init, ub = _isl_text(node.init), _isl_text(_upper(node)) if _upper(node) is not None else None
+        values = {it: t for it, t in zip(iters, map(isl_text, leaf.iters)) if t is not None}
+        init, ub = isl_text(node.init), isl_text(_upper(node)) if _upper(node) is not None else None
         own = [f"{node.var} >= {init}"] * (init is not None) + [f"{node.var} <= {ub}"] * (ub is not None)
         # the loops inside `node` are no names there: the strip must not depend on them
         inner = {n.var for n in K.nodes(node, K.For)} - set(controls.values())
@@ -324,7 +321,7 @@ def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozense
     it, as unroll_for names them.  `where`: what the loops and branches around `node` give
     their variables (isl texts; the copy is told from them: `lag = c1 + 1` with c1 even)."""
     if isinstance(node, K.For):
-        known = _loop_facts(node)
+        known = loop_facts(node)
         controls = dict(controls or {})
         start = _point_start(node, variant, renames, where, controls)
         controls[node.dim] = node.var
@@ -332,7 +329,7 @@ def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozense
                                                  controls))
         return K.Mark(_FIRST, inner, start) if start else inner
     if isinstance(node, K.If):
-        cond, other = _isl_cond(node.cond), _isl_cond(node.cond, negate=True)
+        cond, other = isl_cond(node.cond), isl_cond(node.cond, negate=True)
         return K.If(node.cond, _fixed_copies(node.then, variant, renames, loops, where + (cond,) * (cond is not None),
                                              controls),
                     _fixed_copies(node.orelse, variant, renames, loops, where + (other,) * (other is not None), controls)
@@ -347,7 +344,7 @@ def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozense
     if not fixed:
         return node
     iters = variant.scop.statements[node.stmt].iterators
-    values = {it: t for it, t in zip(iters, map(_isl_text, node.iters)) if t is not None}
+    values = {it: t for it, t in zip(iters, map(isl_text, node.iters)) if t is not None}
     info, splits = [], []
     for p in fixed:
         d = next((q.dims[p] for _, q in variant.pieces_of(node.stmt) if p < len(q.dims)), None)
@@ -386,13 +383,6 @@ def _fixed_copies(node: K.Node, variant: Variant, renames: dict, loops: frozense
     return branches(0, ())
 
 
-def _loop_facts(node: K.For) -> tuple:
-    """What a loop of the generated code gives its variable (isl texts)."""
-    init, cond = _isl_text(node.init), _isl_cond(node.cond)
-    return tuple([f"{node.var} >= {init}"] * (init is not None) + [cond] * (cond is not None)
-                 + [f"({node.var} - ({init})) mod {node.step} = 0"] * (init is not None and node.step > 1))
-
-
 def _copies_named(node: K.Node, outside: int) -> K.Node:
     """The marks of _fixed_copies under `node` whose point loop is inside the loop at position
     `outside` applied (innermost first), and dropped once none is left."""
@@ -416,60 +406,6 @@ def _copies_named(node: K.Node, outside: int) -> K.Node:
     return K.Mark(_FIXED, body, tuple(left)) if left else body
 
 
-_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
-
-
-def _isl_cond(e: ir.Expr, negate: bool = False) -> str | None:
-    """A condition of the generated code (comparisons of affine expressions, &&), or where
-    `negate` its negation, in isl's syntax, or None."""
-    if negate:
-        if isinstance(e, ir.Bin) and e.op in _NEGATED:
-            return _isl_cond(ir.Bin(_NEGATED[e.op], e.a, e.b))
-        if isinstance(e, ir.Bin) and e.op == "&&":
-            a, b = _isl_cond(e.a, True), _isl_cond(e.b, True)
-            return None if a is None or b is None else f"({a}) or ({b})"
-        return None
-    if isinstance(e, ir.Bin) and e.op == "&&":
-        a, b = _isl_cond(e.a), _isl_cond(e.b)
-        return None if a is None or b is None else f"({a}) and ({b})"
-    if isinstance(e, ir.Bin) and e.op == "==" and isinstance(e.b, ir.Num) and e.b.text == "0" \
-            and isinstance(e.a, ir.Bin) and e.a.op == "%" and isinstance(e.a.b, ir.Num):
-        a = _isl_text(e.a.a)        # divisibility: C's % and isl's mod agree on it
-        return None if a is None else f"({a}) mod {e.a.b.text} = 0"
-    if isinstance(e, ir.Bin) and e.op in ("<", "<=", ">", ">=", "=="):
-        a, b = _isl_text(e.a), _isl_text(e.b)
-        return None if a is None or b is None else f"({a}) {'=' if e.op == '==' else e.op} ({b})"
-    return None
-
-
-def _isl_text(e: ir.Expr) -> str | None:
-    """An affine expression of the generated code in isl's syntax, or None."""
-    if isinstance(e, ir.Num):
-        return e.text if e.text.lstrip("-").isdigit() else None
-    if isinstance(e, ir.Var):
-        return e.name
-    def part(x: ir.Expr) -> str | None:
-        t = _isl_text(x)        # isl reads `9 * (c1)`, not `(9) * (c1)`
-        return t if t is None or isinstance(x, (ir.Num, ir.Var)) else f"({t})"
-    if isinstance(e, ir.Un) and e.op == "-":
-        a = part(e.a)
-        return None if a is None else f"-{a}"
-    if isinstance(e, ir.Bin) and e.op in "+-*":
-        a, b = part(e.a), part(e.b)
-        return None if a is None or b is None else f"{a} {e.op} {b}"
-    if isinstance(e, ir.Call) and e.fn == "lx_floord" and len(e.args) == 2 and isinstance(e.args[1], ir.Num):
-        a, b = _isl_text(e.args[0]), _isl_text(e.args[1])      # isl divides by a number only
-        return None if a is None or b is None else f"floor(({a})/{b})"
-    if isinstance(e, ir.Bin) and e.op in ("%", "/") and isinstance(e.b, ir.Num):
-        # isl writes them only of what it knows is not negative (pdiv_q, pdiv_r, zdiv_r)
-        a = _isl_text(e.a)
-        return None if a is None else f"({a}) mod {e.b.text}" if e.op == "%" else f"floor(({a})/{e.b.text})"
-    if isinstance(e, ir.Call) and e.fn in ("lx_min", "lx_max") and e.args:
-        args = [_isl_text(x) for x in e.args]
-        return None if None in args else f"{e.fn[3:]}({', '.join(args)})"
-    return None
-
-
 def _thread_dims(variant: Variant) -> frozenset:
     """The schedule positions of the GPU thread loops, which sequential C runs as loops: a
     register copy's loop there copies each thread's own registers (unrolled at fixed sizes, 16
@@ -487,7 +423,7 @@ def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozense
     """`start`: how a jam's point loop counts its copies (_point_start); `where`: what the
     loops and branches around `node` give their variables (isl texts)."""
     if isinstance(node, K.For):
-        body = _unroll_marked(node.body, variant, strips, loops | {node.dim}, renames, where=where + _loop_facts(node))
+        body = _unroll_marked(node.body, variant, strips, loops | {node.dim}, renames, where=where + loop_facts(node))
         if renames:
             body = _copies_named(body, node.dim)
         node = K.For(node.var, node.init, node.cond, node.step, body, node.dim)
@@ -522,7 +458,7 @@ def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozense
             return unroll_for(node, span // node.step + 1)       # register copies
         return node
     if isinstance(node, K.If):
-        cond, other = _isl_cond(node.cond), _isl_cond(node.cond, negate=True)
+        cond, other = isl_cond(node.cond), isl_cond(node.cond, negate=True)
         return K.If(node.cond, _unroll_marked(node.then, variant, strips, loops, renames,
                                               where=where + (cond,) * (cond is not None)),
                     _unroll_marked(node.orelse, variant, strips, loops, renames,
@@ -545,9 +481,9 @@ def _within(node: K.For, variant: Variant, trip: int, where: tuple) -> bool:
         return True
     most = trip * node.step - 1        # over `j += 2`, j + 3 is past the strip's two values
     if any(_const(ir.Bin("-", hi, lo)) is not None and _const(ir.Bin("-", hi, lo)) <= most
-           for lo in _nested(node.init, "lx_max") for hi in _nested(ub, "lx_min")):
+           for lo in nested(node.init, "lx_max") for hi in nested(ub, "lx_min")):
         return True
-    lo, hi = _isl_text(node.init), _isl_text(ub)
+    lo, hi = isl_text(node.init), isl_text(ub)
     return lo is not None and hi is not None and runs_at_most(variant, lo, hi, most, where)
 
 
@@ -565,12 +501,8 @@ def _whole(node: K.For, variant: Variant, factor: int, where: tuple) -> bool:
     """Whether this loop of an unroll whose strips are all whole runs whole strips itself
     (loop_span.whole_strips)."""
     ub = _upper(node)
-    lo, hi = _isl_text(node.init), _isl_text(ub) if ub is not None else None
+    lo, hi = isl_text(node.init), isl_text(ub) if ub is not None else None
     return lo is not None and hi is not None and whole_strips(variant, lo, hi, node.step, factor, where)
-
-
-def _nested(e: ir.Expr, fn: str) -> list[ir.Expr]:
-    return [y for x in e.args for y in _nested(x, fn)] if isinstance(e, ir.Call) and e.fn == fn else [e]
 
 
 def _strided(node: K.For, trip: int, names: frozenset, tag: str, dim: int) -> K.Node:

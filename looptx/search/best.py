@@ -33,7 +33,7 @@ def with_earlier_sizes(st, best: list, keys: list[str], fingerprint: str) -> lis
     the same code (an earlier search of the file's other `input_params` sizes, or one run with
     another -D): a search of one size rewrites the best file, which keeps theirs."""
     from looptx.search.db import ResultsDB
-    from looptx.search.interrupt import recorded_outcome
+    from looptx.search.interrupt import _sizes_of, recorded_outcome
     head, _, _ = keys[0].partition("|") if keys else ("", "", "")
     tail = keys[0].rsplit("|", 2)[1:] if keys else []
     out = list(best)
@@ -46,7 +46,7 @@ def with_earlier_sizes(st, best: list, keys: list[str], fingerprint: str) -> lis
     for key in sorted(others):
         o = recorded_outcome(st.db, key)
         if o.best_point is not None:
-            out.append((json.loads(key.split("|")[1]), o))
+            out.append((_sizes_of(key), o))
     return out
 
 
