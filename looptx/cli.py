@@ -185,6 +185,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--top", type=int, default=10, help="rows of the final table")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--list-searchers", action="store_true", help="print the searcher names and exit")
+    s.add_argument("--cflags", default=None, help="build with gcc and these flags instead of the PerfTuning "
+                   "block's build command (C backend; e.g. a file written for icc)")
     s.add_argument("--define", "-D", action="append", metavar="N=V", help="fix a size")
     s.add_argument("--function", metavar="NAME", help="work on regions in NAME")
     _include_option(s)

@@ -305,8 +305,9 @@ def check_compiler(build_command: str | None, spec) -> None:
     if not words or "@" in words[0] or shutil.which(words[0]) is not None:
         return
     raise AnnotationError(f"the build command's compiler '{words[0]}' is not installed",
-                          hint="install it, or name one that is in the PerfTuning block's "
-                               "build_command (e.g. 'gcc -O3')", **spec.where("build", "build_command"))
+                          hint="install it, name one that is in the PerfTuning block's "
+                               "build_command (e.g. 'gcc -O3'), or build with gcc and your flags: "
+                               "--cflags '-O3 -fopenmp'", **spec.where("build", "build_command"))
 
 
 def performance_params(path: str) -> frozenset[str]:

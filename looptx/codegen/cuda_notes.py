@@ -2,6 +2,8 @@
 overrides, and arguments a call written for the original function does not pass."""
 from __future__ import annotations
 
+import re
+
 from looptx.frontend.names import to_model, to_user
 
 
@@ -30,6 +32,12 @@ def count_warnings(v, arrays, file_macros: dict | None = None) -> list[str]:
     return out
 
 
+def _struct_of(chain: str) -> str | None:
+    """The variable a member chain starts from (`v->x` and `(*v).x` -> v)."""
+    m = re.match(r"\(*\*?(\w+)", chain)
+    return m.group(1) if m else None
+
+
 def say_extra_arrays(rc, names: list[str]) -> None:
     """A call written for the original function passes its own parameters only: the file's
     arrays the region reads (a `static const` table, globals) come after them, and the caller
@@ -37,7 +45,10 @@ def say_extra_arrays(rc, names: list[str]) -> None:
     from looptx.errors import note_once
     scop = rc.variant.scop
     own = {to_user(p) for p in scop.function_params}
-    extra = [to_user(a.name) for a in rc.arrays if a.rank and to_user(a.name) not in own and a.name in names]
+    # a parameter's struct members take its place in the signature (members.py), not after it
+    members = {to_user(n) for n, chain in scop.member_chains().items() if _struct_of(chain) in own}
+    extra = [to_user(a.name) for a in rc.arrays if a.rank and to_user(a.name) not in own | members
+             and a.name in names]
     arrays = {a.name for a in rc.arrays}
     # Orio's matVec2D: `int nrows = m*n;` before the region, read by its loops
     derived = dict(scop.derived)

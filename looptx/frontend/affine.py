@@ -204,12 +204,14 @@ class Translator:
                 names = sorted({n for m in products for n in m})
                 raise NonAffine(node, f"non-affine expression: a product of sizes ({'*'.join(products[0])})",
                                 "give all but one of them a value with --define ("
-                                + " ".join(f"--define {n}=VALUE" for n in names[1:]) + ")")
+                                + " ".join(f"--define {n}=VALUE" for n in names[1:]) + ")" if len(names) > 1
+                                else f"give {names[0]} a value (a #define, or --define {names[0]}=VALUE)")
         if p.degree() > 1:
             m = next(m for m, _ in p.terms if len(m) > 1)
             sizes = [n for n in m if self.resolve(n, node)[0] != "iter"]
-            raise NonAffine(node, f"non-affine expression: a product of a loop iterator and a size "
-                                  f"({'*'.join(m)})",
+            raise NonAffine(node, "non-affine expression: a product of "
+                                  + ("a loop iterator and a size" if sizes else "loop iterators")
+                                  + f" ({'*'.join(m)})",
                             f"give {sizes[0]} a value (a #define, or --define {sizes[0]}=VALUE)" if sizes
                             else "looptx needs expressions affine in loop iterators and parameters")
         if not p.is_integral():
@@ -306,7 +308,9 @@ class Translator:
                 fn, x, d = rounded
                 return self.atom(f"{fn}(({self.isl_of(t(x), x)})/{d})")
             raise NonAffine(node, "conditional expression in an index or bound",
-                            "only min/max written as a ternary are affine")
+                            "a `?:` there must be a min or max: a comparison of the arms (`a < b ? a : b`) "
+                            "or arms that differ by a multiple of the compared difference (`i > b ? i - b : 0`); "
+                            "write other choices as an if around the loop")
         if isinstance(node, c_ast.FuncCall):
             name = node.name.name if isinstance(node.name, c_ast.ID) else None
             args = node.args.exprs if node.args else []
@@ -353,7 +357,9 @@ def _same(a, b) -> bool:
 
 
 def min_max_of_ternary(node: c_ast.TernaryOp):
-    """`a < b ? a : b` -> ('min', a, b); `a > b ? a : b` -> ('max', a, b) (and mirrored forms)."""
+    """`a < b ? a : b` -> ('min', a, b); `a > b ? a : b` -> ('max', a, b) (and mirrored forms);
+    also where the arms differ by a constant multiple of the compared difference: the band
+    matrix's `i > bw ? i - bw : 0` is max(i - bw, 0), `i < bw ? 0 : i - bw` too."""
     c = node.cond
     if not isinstance(c, c_ast.BinaryOp) or c.op not in ("<", "<=", ">", ">="):
         return None
@@ -362,6 +368,55 @@ def min_max_of_ternary(node: c_ast.TernaryOp):
         return ("min" if c.op in ("<", "<=") else "max", x, y)
     if _same(c.left, y) and _same(c.right, x):
         return ("max" if c.op in ("<", "<=") else "min", x, y)
+    # the condition holds where d > 0 (or >= 0); with x - y = k*d, the true arm is the larger
+    # one there when k > 0 (a max) and the smaller one when k < 0 (a min); at d = 0 under >=
+    # both arms are equal
+    left, right, px, py = (_linear(e) for e in (c.left, c.right, x, y))
+    if None in (left, right, px, py):
+        return None
+    d = _minus(left, right) if c.op in (">", ">=") else _minus(right, left)
+    diff = _minus(px, py)
+    if not d or not diff or set(d) != set(diff):
+        return None
+    ratios = {diff[m] / d[m] for m in d}
+    if len(ratios) != 1:
+        return None
+    return ("max" if ratios.pop() > 0 else "min", x, y)
+
+
+def _minus(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for m, v in b.items():
+        out[m] = out.get(m, 0) - v
+    return {m: v for m, v in out.items() if v != 0}
+
+
+def _linear(node) -> dict | None:
+    """{name or '': coefficient} of an integer-linear C expression of names, else None."""
+    if isinstance(node, c_ast.Constant):
+        try:
+            return {"": Fraction(int(node.value.rstrip("uUlL"), 0))}
+        except ValueError:
+            return None
+    if isinstance(node, c_ast.ID):
+        return {node.name: Fraction(1)}
+    if isinstance(node, c_ast.Cast):
+        return _linear(node.expr)
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
+        e = _linear(node.expr)
+        return None if e is None else {m: (-v if node.op == "-" else v) for m, v in e.items()}
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*"):
+        a, b = _linear(node.left), _linear(node.right)
+        if a is None or b is None:
+            return None
+        if node.op == "+":
+            return _minus(a, {m: -v for m, v in b.items()})
+        if node.op == "-":
+            return _minus(a, b)
+        for k, other in ((a, b), (b, a)):
+            if set(k) <= {""}:
+                f = k.get("", Fraction(0))
+                return {m: v * f for m, v in other.items() if v * f != 0}
     return None
 
 

@@ -120,12 +120,20 @@ class Branches:
                 stack.pop()     # what follows it up to the next directive is the outer branch's
             if any(s.strip() and not _PRAGMA.match(s) for s in lines[l:nxt - 1]):
                 code_groups.update(stack)
+        error = (f'#error "looptx transformed this region ({where}) for another branch of {about}: '
+                 'transform it again with the build\'s -D flags (--define)"')
+        # a group without #else whose #if or #elif branch was taken has an implicit empty branch
+        # that the build did not take (`#ifdef EXTRA` on, `#ifndef NDEBUG` in a debug build)
+        implicit = {g for g in code_groups
+                    if any(group_of.get(f) == g and f in self.taken for f, _, _ in found)
+                    and not any(group_of.get(f) == g and kind == "else" for f, _, kind in found)}
         out = []
         for f, l, kind in found:
+            if kind == "endif" and group_of.get(f) in implicit:
+                out += ["#else", error]
             out += lines[f - 1:l]
             if kind != "endif" and group_of.get(f) in code_groups and f not in self.taken:
-                out.append(f'#error "looptx transformed this region ({where}) for another branch of {about}: '
-                           'transform it again with the build\'s -D flags (--define)"')
+                out.append(error)
         return [s.strip() for s in out] if code_groups else []
 
 

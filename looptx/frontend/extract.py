@@ -28,8 +28,8 @@ from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterat
 from looptx.frontend.aliases import refuse_null_test
 from looptx.frontend.purefuncs import PURE_MATH
 from looptx.frontend.raw_stmt import Loop, RawAccess, RawStmt
-from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, int_var, resolve_typedef,
-                                     wide_subscript)
+from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, counters_zeroed, int_var,
+                                     resolve_typedef, wide_subscript)
 
 CMP_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
@@ -550,7 +550,9 @@ class Extractor:
             if node.op == "&":
                 raise self.error(node, "address-of operator is not supported", "use array subscripts")
             if node.op == "sizeof":
-                return ir.Num(c_text(node))
+                # an unevaluated operand: its size does not depend on the loop counters, which
+                # the regenerated code renames or unrolls away (`sizeof(a[i])` -> `sizeof(a[0])`)
+                return ir.Num(c_text(counters_zeroed(node, set(self.iterators()))))
             raise self.error(node, f"unsupported operator '{node.op}'", "rewrite it with plain C arithmetic")
         if isinstance(node, c_ast.TernaryOp):
             return ir.Cond(e(node.cond), guarded(self, node.iftrue, node.cond, False),

@@ -484,3 +484,24 @@ def typedefs_resolved(decl: c_ast.Decl, lookup) -> c_ast.Decl:
         t = t.type
     t.type = c_ast.IdentifierType(resolved.split())
     return out
+
+
+def counters_zeroed(node, counters: set[str]):
+    """A copy of `node` with each name of `counters` replaced by 0."""
+    node = _copy.deepcopy(node)
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        for attr in getattr(n, "__slots__", ()):
+            child = getattr(n, attr, None)
+            if isinstance(child, c_ast.ID) and child.name in counters:
+                setattr(n, attr, c_ast.Constant("int", "0"))
+            elif isinstance(child, c_ast.Node):
+                stack.append(child)
+            elif isinstance(child, list):
+                for k, c in enumerate(child):
+                    if isinstance(c, c_ast.ID) and c.name in counters:
+                        child[k] = c_ast.Constant("int", "0")
+                    elif isinstance(c, c_ast.Node):
+                        stack.append(c)
+    return node

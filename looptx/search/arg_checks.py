@@ -35,6 +35,10 @@ def check_args(args) -> None:
         if value is not None and not args.replay:
             bad(option, "works with --replay only: a search measures the file's variants",
                 f"add --replay CACHE, or drop {option}")
+    if getattr(args, "cflags", None) is not None and (args.backend == "cuda" or args.replay):
+        bad("--cflags", "works with the C backend only: " + ("a replay builds nothing" if args.replay
+                                                             else "the CUDA backend builds with nvcc"),
+            "drop --cflags")
     ex = args.executor
     if ex is not None and ex != "local-dask" and not re.match(r"^(dask|tcp|tls)://([^/\s:\[\]]+|\[[0-9a-fA-F:.]+\]):\d+$", ex):
         bad("--executor", f"'{ex}' is not a Dask scheduler address",

@@ -200,6 +200,8 @@ def setup(args) -> Setup:
     base = os.path.splitext(path)[0]
     counter = dict(spec.performance_counter) if spec is not None else {}
     build_command = spec.compile_command() if spec is not None else None
+    if getattr(args, "cflags", None) is not None:
+        build_command = f"gcc {args.cflags}"
     if args.backend == "c":
         from looptx.runtime.evaluators import c_build_command
         build_command = c_build_command(build_command, os.path.abspath(path))

@@ -75,8 +75,12 @@ def picked(spec, p, value) -> Any:
     """The value of performance param `p` that `--define NAME=VALUE` names (exit 2 if none):
     an integer, or a spelling of the value (True, -O3, 'ij', [1, 2])."""
     found = next((v for v in p.values if _names(value, v)), None)
+    if found is None and isinstance(value, int) and not isinstance(value, bool):
+        # CUDA-CHiLL's `param BY[] = ['1', 'k']`: -D BY=1 names the string where no value is the number
+        found = next((v for v in p.values if isinstance(v, str) and v.strip() == str(value)), None)
     if found is None:
-        shown = ", ".join(map(str, p.values[:12])) + (", ..." if len(p.values) > 12 else "")
+        shown = ", ".join(map(repr if any(isinstance(v, str) for v in p.values) else str, p.values[:12])) \
+            + (", ..." if len(p.values) > 12 else "")
         raise AnnotationError(f"--define {p.name}={value} is not a value of performance param "
                               f"'{p.name}' ({shown})", hint="pick one of its values",
                               file=p.file or spec.file, line=p.line, col=p.col)
