@@ -211,3 +211,117 @@ def test_a_build_past_the_prepare_budget_says_what_the_limit_was(tmp_path, monke
     m = ev.measure(ev.prepare({}))
     assert m.status == "compile_error" and "the rest of the 300 s a point may take to generate and build" \
         in m.error, m.error
+
+
+RED_BLACK = """void f(double (*phi)[40][40], int ghosts, int I, int J, int K, int color)
+{
+  int i, j, k, s;
+#pragma scop
+  for (s = 0; s < ghosts; s++)
+    for (k = s - ghosts + 1; k < K + ghosts - s - 1; k++)
+      for (j = s - ghosts + 1; j < J + ghosts - s - 1; j++)
+        for (i = s - ghosts + 1; i < I + ghosts - s - 1; i++)
+          if ((i + j + k + (color + s)) % 2 == 0)
+            phi[k+4][j+4][i+4] = 0.5 * (phi[k+4][j+4][i+5] + phi[k+4][j+4][i+3]) + 0.25 * phi[k+4][j+3][i+4];
+#pragma endscop
+}
+"""
+
+
+def test_red_black_parity_of_a_parameter_neither_crashes_nor_is_refused(tmp_path):
+    """Probe 122 G1/G5 (CHiLL's GSRB smoother): the parity test `(i + j + k + color + s) % 2`
+    made isl's check of rows left run 78 s and crash the process (SIGSEGV); the rows are now
+    checked under a budget, on the domains without their divisions where it runs out.  A `%`
+    compared with 0 was refused as possibly negative, which C and isl agree on for any sign."""
+    import time
+    src, rec = case_files(tmp_path, RED_BLACK,
+                          "steps:\n  - tile: {stmt: 0, loop: j, size: 8}\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    t = time.perf_counter()
+    rc, out, err = run_cli("deps", src)
+    assert rc == 0 and "s        [S0] sequential" in out, err
+    assert time.perf_counter() - t < 30
+    for ghosts, color in ((1, 1), (3, 0), (4, 1)):
+        rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"ghosts={ghosts}", "-D", "I=20", "-D", "J=21",
+                               "-D", "K=9", "-D", f"color={color}")
+        assert rc == 0 and ": ok" in out, (ghosts, out + err)
+
+
+def test_pointer_from_an_element_of_a_struct_pointer_member(tmp_path):
+    """Probe 122 G2: `double *phi = box->grids[0];` before the region was an internal error
+    (KeyError: 'box->grids')."""
+    src, rec = case_files(tmp_path, """typedef struct { double **grids; } box_t;
+void f(box_t *box)
+{
+  double *phi = box->grids[0];
+  int i;
+#pragma scop
+  for (i = 0; i < 10; i++)
+    phi[i] = 2.0 * phi[i];
+#pragma endscop
+}
+""", "steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "phi[i + 3] = 2.0 * phi[i + 3];" in out, out + err
+
+
+TWO_FUNCTIONS = """void a(int n, double *x)
+{
+  int i;
+  for (i = 0; i < n; i++)
+    x[i] = 2.0 * x[i];
+}
+
+void b(int m, double *y)
+{
+  int j;
+  for (j = 0; j < m; j++)
+    y[j] = y[j] + 1.0;
+}
+"""
+
+
+def test_a_script_naming_two_procedures_is_refused_at_the_second(tmp_path):
+    """Probe 122 G3: CHiLL allows one procedure() per script; the second one silently moved the
+    whole script (commands written for 'a') onto 'b'."""
+    src, rec = case_files(tmp_path, TWO_FUNCTIONS, "from chill import *\nsource('k.c')\nprocedure('a')\nloop(0)\n"
+                          "tile(0, 1, 4)\nprocedure('b')\nloop(0)\n", "r.py")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "r.py:6:1:" in err and "procedure('b') after procedure 'a' (line 3)" in err, err
+
+
+def test_import_chill_scripts_and_a_source_of_another_file(tmp_path):
+    """Probe 122 G4/G6: E4S's `import chill` / `chill.tile(...)` scripts were refused ('is not a
+    command'); a `source('X.c')` naming another file than the one given was passed over silently."""
+    src, rec = case_files(tmp_path, TWO_FUNCTIONS, "import chill\nchill.source('other.c')\nchill.procedure('a')\n"
+                          "chill.loop(0)\nchill.known('n >= 0')\nchill.tile(0, 1, 4)\nchill.print_code()\n", "r.py")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "for (int ii = 0; ii <= lx_floord(n - 1, 4); ii++)" in out, out + err
+    assert "r.py:2: note: the script names 'other.c' (no such file); looptx transforms k.c" in err, err
+    runs_ok(src, rec, (9, 16), "--function", "a")
+
+
+def test_pointer_views_set_before_the_first_loop_stay_outside_the_region(tmp_path):
+    """Probe 122 G7 (HPGMG's smoother under CHiLL): `_phi = (double (*)[8][8]) phi;` and the sizes
+    set before the first loop belong to no loop nest (CHiLL's loop(0) starts after them); they
+    made the whole body a region that re-points an array, and it was refused."""
+    src, rec = case_files(tmp_path, """void smooth(double *phi, int n, int sweep)
+{
+  int i, j, k, N;
+  double (*_phi)[8][8];
+  _phi = (double (*)[8][8])(phi);
+  N = n;
+  int color = sweep;
+  for (k = 1; k < N - 1; k++)
+    for (j = 1; j < 7; j++)
+      for (i = 1; i < 7; i++)
+        if ((i + j + k + color) % 2 == 0)
+          _phi[k][j][i] = 0.5 * (_phi[k][j][i - 1] + _phi[k][j][i + 1]);
+}
+""", "from chill import *\nprocedure('smooth')\nloop(0)\nknown('N > 4')\ntile(0, 2, 4)\n", "r.py")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0, err
+    assert "the pointer assignment to '_phi' stays outside the region of 'smooth'" in err, err
+    assert "N, color" in err, err
+    for n, sweep in ((8, 1), (7, 0)):
+        rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"n={n}", "-D", f"sweep={sweep}")
+        assert rc == 0 and ": ok" in out, out + err

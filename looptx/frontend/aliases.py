@@ -46,7 +46,7 @@ def _offset_of(e, arrays: dict) -> list[str]:
     row = e.name if isinstance(e, c_ast.ArrayRef) else e.expr if isinstance(e, c_ast.UnaryOp) and e.op == "*" else None
     if row is not None:
         inner = _offset_of(row, arrays)
-        return [n for n in inner if _has_rows(arrays[n])]
+        return [n for n in inner if n in arrays and _has_rows(arrays[n])]
     return []
 
 

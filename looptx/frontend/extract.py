@@ -17,7 +17,7 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
-from looptx.frontend.ifconvert import branch_on_data, condition_problem
+from looptx.frontend.ifconvert import branch_on_data, condition_problem, is_mod, sign_free_mod
 from looptx.frontend.guards import guarded
 from looptx.frontend.hints import WRITE_THROUGH_DATA, cast_view_hint, user_numbers_first, written_bound_hint
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
@@ -167,14 +167,17 @@ class Extractor:
     def _fix_products(self, p):
         return fix_products(self, p)
 
-    def affine_text(self, node) -> str:
+    def affine_text(self, node, sign_free=None) -> str:
+        """`sign_free`: a `%` whose value is only compared with 0, which C's rounding toward zero
+        and isl's floor agree on for any sign (the red-black sweep's `(i + j + k + s) % 2 == 0`)."""
         tr = self.translator()
         try:
             text = tr.isl_of(tr.translate(node), node)
         except NonAffine as e:
             raise self.nonaffine(e) from None
         for cond, onode, what in tr.obligations:
-            self.ctx_obligations.append((cond, *self.where(onode), what))
+            if onode is not sign_free or sign_free is None:
+                self.ctx_obligations.append((cond, *self.where(onode), what))
         return text
 
     # ---- conditions ---------------------------------------------------------------------
@@ -188,8 +191,9 @@ class Extractor:
             return self.cond_text(node.expr, not negate)
         if isinstance(node, c_ast.BinaryOp) and node.op in CMP_FLIP:
             op = CMP_FLIP[node.op] if negate else node.op
+            free = sign_free_mod(node) if op in ("==", "!=") else None
             try:
-                a, b = self.affine_text(node.left), self.affine_text(node.right)
+                a, b = self.affine_text(node.left, free), self.affine_text(node.right, free)
             except SourceError as e:
                 e.what = "non-affine condition: " + condition_problem(e.what)
                 # a size's value makes it affine, as in a bound (CMSIS-NN's `stride * j`)
@@ -207,7 +211,7 @@ class Extractor:
             raise self.error(node, "non-affine condition: " + condition_problem(e.what),
                              "conditions must be affine comparisons of iterators and parameters") from None
         # C's truth of an integer: `if (i % 4)`, `if (!(i % 2))`, `if (flag)`
-        a = self.affine_text(node)
+        a = self.affine_text(node, node if is_mod(node) else None)
         return f"({a}) = 0" if negate else f"(({a}) < 0 or ({a}) > 0)"
 
     # ---- statements ---------------------------------------------------------------------

@@ -101,6 +101,18 @@ def _pointer_step(node, pointers) -> bool:
         and rhs.op in ("+", "-") and isinstance(rhs.left, c_ast.ID) and rhs.left.name == node.lvalue.name
 
 
+def _pointer_locals(body: list) -> frozenset:
+    """The pointers the function's body declares (HPGMG's `double (*_phi)[72][72];`)."""
+    return frozenset(d.name for d in body if isinstance(d, c_ast.Decl) and isinstance(d.type, c_ast.PtrDecl))
+
+
+def _pointer_set(node, pointers) -> bool:
+    """`p = (double (*)[72][72]) phi;` before the first loop: which array a local pointer views,
+    set once (CHiLL's loop(0) starts at the loop after it, the region does too)."""
+    return isinstance(node, c_ast.Assignment) and node.op == "=" and isinstance(node.lvalue, c_ast.ID) \
+        and node.lvalue.name in pointers
+
+
 def _set_names(stmts, pointers=frozenset()) -> set[str] | None:
     """The scalars that statements of the form `x = e;` or `if (c) x = e; else ...` set, or
     None when one of them does anything else (a parameter adjustment sets none)."""
@@ -108,6 +120,9 @@ def _set_names(stmts, pointers=frozenset()) -> set[str] | None:
     for st in stmts:
         # f2c declares and sets each size apart (`int h1u; h1u = *h1d;`, NWChem's C ports)
         if _pointer_step(st, pointers) or isinstance(st, c_ast.Decl) and st.init is None:
+            continue
+        if isinstance(st, c_ast.Decl) and isinstance(st.type, c_ast.TypeDecl) and st.name:
+            out.add(st.name)        # `int g = ghosts - 1;`
             continue
         if isinstance(st, c_ast.Compound):
             inner = _set_names(st.block_items or [])
@@ -146,8 +161,9 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
     body = list(fdef.body.block_items or [])
     outside = []
     pointers = _pointer_params(fdef)
+    local_pointers = _pointer_locals(body)
     while body and (isinstance(body[0], c_ast.Decl) or _outside_statement(body[0])
-                    or _pointer_step(body[0], pointers)):
+                    or _pointer_step(body[0], pointers) or _pointer_set(body[0], local_pointers)):
         stmt = body.pop(0)
         if not isinstance(stmt, c_ast.Decl) and not _pointer_step(stmt, pointers):
             outside.append(stmt)
@@ -206,7 +222,8 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         stmt = min(outside, key=where)
         spans = ", ".join(f"{src.pos(r.start)[0]}-{src.pos(r.end)[0]}" for r in regions)
         note_once(src.filename, where(stmt)[0],
-                  f"{_outside_statement(stmt)} stays outside the region of '{fdef.decl.name}'"
+                  f"{_outside_statement(stmt) or 'the pointer assignment to ' + repr(stmt.lvalue.name)} "
+                  f"stays outside the region of '{fdef.decl.name}'"
                   f"{' (and ' + str(len(outside) - 1) + ' more statement' + ('s' if len(outside) > 2 else '') + ')' if len(outside) > 1 else ''}"
                   f": the region{'s are' if len(regions) > 1 else ' is'} lines {spans}", col=where(stmt)[1])
     return regions

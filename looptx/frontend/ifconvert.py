@@ -218,3 +218,16 @@ def conjuncts(cond) -> list:
     if isinstance(cond, c_ast.BinaryOp) and cond.op == "&&":
         return conjuncts(cond.left) + conjuncts(cond.right)
     return [cond]
+
+
+def is_mod(node) -> bool:
+    return isinstance(node, c_ast.BinaryOp) and node.op == "%"
+
+
+def sign_free_mod(cmp: c_ast.BinaryOp):
+    """The `%` side of a comparison with the constant 0 (`(i + j) % 2 == 0`), else None: C's
+    remainder, rounded toward zero, is 0 exactly where isl's floor remainder is, for any sign."""
+    for mod, other in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
+        if is_mod(mod) and isinstance(other, c_ast.Constant) and other.value.rstrip("uUlL") in ("0", "00", "0x0"):
+            return mod
+    return None

@@ -22,10 +22,13 @@ import islpy as isl
 
 from looptx import ir
 from looptx.frontend.names import to_user
+from looptx.poly.budget import isl_budget
 from looptx.poly.scop import Scop
 
 # rows an overrunning subscript may cross, per dimension, that symbolic extents tell apart
 _ROWS = 2
+# isl operations for one array's rows (about a second)
+ROW_OPERATIONS = 2_000_000
 # a condition that leaves no size above this is no condition to run the transformed code under
 _SMALLEST_USEFUL = 4
 
@@ -64,7 +67,15 @@ def leaving_rows(scop: Scop, values: dict | None = None) -> Leaving | None:
         dims = _extents(scop, arr, values or {})
         if _unknown(scop, dims):
             continue
-        found = _leaving(scop, arr, dims)
+        try:
+            with isl_budget(ROW_OPERATIONS):
+                found = _leaving(scop, arr, dims)
+        except isl.Error:
+            # a parity test of a parameter (CHiLL's red-black smoother, `(i + j + k + color + s) % 2`)
+            # grew isl's sets until it crashed: without the domains' divisions the reached
+            # elements are a superset, so what leaves is found all the same, and maybe more
+            with isl_budget(ROW_OPERATIONS):
+                found = _leaving(scop, arr, dims, hull=True)
         if found is None:
             continue
         lv, b, u, is_far = found
@@ -209,9 +220,11 @@ def _canonical(prefix: str, name: str, dims) -> tuple[isl.Map, bool]:
     return canon.intersect_range(ok), False
 
 
-def _leaving(scop: Scop, arr, dims) -> tuple[Leaving | None, isl.Set | None, isl.Set | None, bool] | None:
+def _leaving(scop: Scop, arr, dims, hull: bool = False) \
+        -> tuple[Leaving | None, isl.Set | None, isl.Set | None, bool] | None:
     """(what leaves, at which sizes, the sizes of no interest, whether the model does not follow
-    every overrun); what leaves None where nothing does."""
+    every overrun); what leaves None where nothing does.  `hull`: the statements' domains without
+    their existentially quantified divisions (`% 2`), a superset."""
     prefix = scop.prefix
     n = arr.rank
     names = [f"i{k}" for k in range(n)]
@@ -223,6 +236,8 @@ def _leaving(scop: Scop, arr, dims) -> tuple[Leaving | None, isl.Set | None, isl
                 continue
             dom = isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {s.domain or '1 = 1'}"
                           f"{' and (' + a.guard + ')' if a.guard else ''} }}").intersect_params(scop.context)
+            if hull:
+                dom = dom.remove_divs()
             r = isl.Map(f"{scop.prefix}{{ {s.tuple_text()} -> {arr.name}[{', '.join(a.index)}] }}") \
                 .intersect_domain(dom).range()
             reached = r if reached is None else reached.union(r)

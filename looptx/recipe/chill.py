@@ -154,6 +154,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     aliases: dict[str, str] = {}      # loop names CUDA-CHiLL gives by renaming -> model names
     created: set[str] = set()         # loop names the script made (tile controls, l<k>_tile)
     procedure = None
+    procedure_line = 0
+    modules = {"chill"}               # `import chill` (E4S's scripts): chill.NAME(...) is NAME(...)
     source = None
     nest = 0                          # loop(N): the nest the statement numbers count within
     chosen: list[tuple[int, int]] = []  # (N, line) of each loop(N) / init(..., N)
@@ -171,6 +173,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c, spots=spots, origin=(line, col),
                    lua=lang == "lua")
         if _SCRIPT_IMPORT.match(cmd) or _PRINT.match(cmd):
+            modules |= {m.group(2) or m.group(1) for m in _MODULE.finditer(cmd)}
             continue
         comma = checks.trailing_call_comma(cmd) if lang != "python" else None
         if comma:
@@ -205,12 +208,21 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                            hint="write its arguments without deep nesting") from None
         if isinstance(tree, ast.Constant) and isinstance(tree.value, str):
             continue                  # a Python string statement: a comment
+        if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute) \
+                and isinstance(tree.func.value, ast.Name) and tree.func.value.id in modules:
+            # `import chill` then `chill.tile(...)`: the commands of `from chill import *`
+            if tree.func.attr.startswith("print"):
+                continue
+            tree.func = ast.Name(id=tree.func.attr, ctx=ast.Load())
         if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
             raise ln.error(f"'{cmd}' is not a command", hint="write NAME(arguments)")
         name = tree.func.id
         tree = chill_args.as_written(name, tree, env, LUA_LITERALS, is_classic)
         if name in PROCEDURE:
-            procedure = _procedure(ln, name, tree) or procedure
+            named_now = _procedure(ln, name, tree)
+            checks.one_procedure(ln, name, named_now, procedure, procedure_line)
+            if named_now:
+                procedure, procedure_line = named_now, ln.line
             if name == "init" and len(tree.args) > 2:
                 nest = _nest(ln, "init", ln.value(tree.args[2]))
                 chosen.append((nest, ln.line))
@@ -224,6 +236,9 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if name in IGNORED:
             if name == "source":
                 checks.arg_count(ln, name, tree.args)
+                named = ln.value(tree.args[0])
+                if isinstance(named, str) and source is None:
+                    source = (named, ln.line)
             if name == "destination":
                 # CHiLL writes that file; looptx's command line says where the output goes
                 note_once(ln.file, ln.line, "destination(...) is not followed: `looptx transform` writes the "
@@ -266,6 +281,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
 
 # `from chill import *`, `import ...` (Python CHiLL scripts), Lua `local` declarations aside
 _SCRIPT_IMPORT = re.compile(r"\s*(from\s+[\w.]+\s+import\b|import\s+\w)")
+# the module names an `import chill` / `import chill as c` line gives
+_MODULE = re.compile(r"\bimport\s+(chill)\b(?:\s+as\s+(\w+))?")
 _ASSIGN = re.compile(r"\s*(?:local\s+)?([A-Za-z_]\w*)\s*=(?!=)\s*(.+?)\s*;?\s*$", re.S)
 # debug output, in either dialect and with any arguments (Lua's `..`, Python 2's `print "x"`)
 _PRINT = re.compile(r"\s*print\b(?!\s*=[^=])")

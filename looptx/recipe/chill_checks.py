@@ -177,3 +177,14 @@ def arg_count(ln, name: str, args: list) -> None:
     if len(args) > most:
         raise ln.error(f"{name} takes at most {most} argument{'s' if most > 1 else ''} ({what}), got {len(args)}",
                        hint=f"remove the extra arguments, e.g. {_EXAMPLES.get(name, name + '(0,...)')}")
+
+
+def one_procedure(ln, command: str, named: str | None, earlier: str | None, earlier_line: int) -> None:
+    """CHiLL transforms one procedure per script: a second procedure() naming another function
+    would have the commands after it read as that function's while looptx applies them all to
+    one (E4S's hh.py checked matmul's `known` against applyR)."""
+    if named and earlier and named != earlier:
+        raise ln.error(f"{command}('{named}') after procedure '{earlier}' (line {earlier_line}): a CHiLL "
+                       "script transforms one procedure, and its statement numbers and loop levels are "
+                       "that procedure's",
+                       hint=f"write a script of its own for '{named}' (with --function {named})")
