@@ -215,7 +215,8 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
     return {i: replace(recipe, steps=tuple(steps)) for i, steps in out.items()}
 
 
-_STMT_NUMBERS = re.compile(r"\b(S(?=\d+\()|statements? |stmts?: \[?)(\d+(?:(?:, | and )\d+)*)")
+# `S0(1,1)` (an instance), `S1 (line 16)` (a statement), `statement 1`, `stmts: [0]`
+_STMT_NUMBERS = re.compile(r"\b(S(?=\d+(?:\(| \(line ))|statements? |stmts?: \[?)(\d+(?:(?:, | and )\d+)*)")
 
 
 def in_file_numbers(e: LooptxError, base: int) -> None:

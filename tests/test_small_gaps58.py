@@ -325,3 +325,58 @@ def test_pointer_views_set_before_the_first_loop_stay_outside_the_region(tmp_pat
     for n, sweep in ((8, 1), (7, 0)):
         rc, out, err = run_cli("run", src, "--recipe", rec, "-D", f"n={n}", "-D", f"sweep={sweep}")
         assert rc == 0 and ": ok" in out, out + err
+
+
+def test_define_of_one_regions_size_leaves_another_regions_variable_alone(tmp_path):
+    """Probe 124 G1 (TSVC: s281's `real_t x`, s2710's `int x` size): `run -D x=1` made x a fixed
+    size of f1 too, whose harness then #defined its float variable away and did not compile."""
+    src, _ = case_files(tmp_path, """void f1(int n, float *a, float *b)
+{
+    float x;
+#pragma scop
+    for (int i = 0; i < n; i++) {
+        x = a[i] * 2;
+        b[i] = x;
+    }
+#pragma endscop
+}
+
+void f2(int n, int x, float *a, float *c)
+{
+#pragma scop
+    for (int i = 0; i < n; i++) {
+        if (x > 0)
+            c[i] = a[i];
+    }
+#pragma endscop
+}
+""", "steps: []\n")
+    rc, out, err = run_cli("run", src, "-D", "n=37", "-D", "x=1")
+    assert rc == 0 and "region 0: ok" in out and "region 1: ok" in out, out + err
+
+
+def test_reduction_message_numbers_statements_over_the_file(tmp_path):
+    """Probe 124 G2: the omp_for reduction's refusal named S1 (the region's count) for the file's S2."""
+    src, rec = case_files(tmp_path, """void f1(int n, float *a, float *b)
+{
+#pragma scop
+    for (int i = 0; i < n; i++)
+        b[i] = a[i] * 2;
+#pragma endscop
+}
+
+float f2(int n, float *a)
+{
+    float m = a[0];
+#pragma scop
+    for (int i = 0; i < n; i++) {
+        if (a[i] > m)
+            m = a[i];
+        a[i] = m;
+    }
+#pragma endscop
+    return m;
+}
+""", "steps:\n  - omp_for: {stmt: 1, loop: i, reduction: {max: [m]}}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "S2 (line 16: `a[i] = m`)" in err, err

@@ -19,7 +19,8 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem, is_mod, sign_free_mod
 from looptx.frontend.guards import guarded
-from looptx.frontend.hints import WRITE_THROUGH_DATA, cast_view_hint, user_numbers_first, written_bound_hint
+from looptx.frontend.hints import (WRITE_THROUGH_DATA, cast_view_hint, operator_column, user_numbers_first,
+                                   written_bound_hint)
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
 from looptx.frontend.exitvalues import earlier_run_read, exit_value, finished, inner_counters, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, masked_bound, through_index, write_of
@@ -87,13 +88,7 @@ class Extractor:
     def error(self, node, what: str, hint: str | None = None) -> SourceError:
         line, col = self.where(node)
         if isinstance(node, c_ast.UnaryOp) and node.op in ("*", "&") and self.line_text:
-            # pycparser places unary operators at their operand; point at the operator
-            text = self.line_text(line)
-            k = col - 2
-            while k >= 0 and text[k] in " \t(":
-                k -= 1
-            if k >= 0 and text[k] == node.op:
-                col = k + 1
+            col = operator_column(self.line_text(line), col, node.op)
         return SourceError(what, hint=hint, file=self.filename, line=line, col=col)
 
     def nonaffine(self, e: NonAffine) -> SourceError:
@@ -123,7 +118,7 @@ class Extractor:
         earlier = earlier_run_read(self, node, name)
         if earlier:
             raise NonAffine(node, earlier.what, earlier.hint)
-        if name in self.fixed:
+        if name in self.fixed and not self._own_variable(name):
             self._param(name)
             self.fixed_affine.add(name)
             return ("fixed", int_sized(self.fixed[name], node, f"'{name}' = {self.fixed[name]}"))
@@ -154,6 +149,12 @@ class Extractor:
         kind, value = self.resolve_affine(name, node)
         return ("param", None) if kind == "fixed" else (kind, value)
 
+    def _own_variable(self, name: str) -> bool:
+        """Written here or data here (TSVC's `real_t x`): another region's size `int x` that
+        --define fixes is not its value."""
+        sym = self.symbol(name)
+        return name in self.written or sym is not None and (sym.kind != "var" or not int_var(sym, self.lookup))
+
     def _param(self, name: str):
         if name not in self.params:
             self.params.append(name)
@@ -168,8 +169,7 @@ class Extractor:
         return fix_products(self, p)
 
     def affine_text(self, node, sign_free=None) -> str:
-        """`sign_free`: a `%` whose value is only compared with 0, which C's rounding toward zero
-        and isl's floor agree on for any sign (the red-black sweep's `(i + j + k + s) % 2 == 0`)."""
+        """`sign_free`: a `%` only compared with 0 (ifconvert.sign_free_mod), of any sign."""
         tr = self.translator()
         try:
             text = tr.isl_of(tr.translate(node), node)
@@ -517,7 +517,7 @@ class Extractor:
             earlier = earlier_run_read(self, node, name)
             if earlier:
                 raise earlier
-            if name in self.fixed or name in self.int_macros:
+            if name in self.fixed and not self._own_variable(name) or name in self.int_macros:
                 self._param(name)
                 return ir.Var(name)
             sym = self.symbol(name)

@@ -75,3 +75,12 @@ def several_set_hint(init, loop) -> str:
             "the loop steps its iterator alone and none of them reads the iterator once it is set or is read "
             "by the loop's test; write those assignments before the loop (a bound the region sets, before "
             "the region), and a variable that moves with the iterator from it in the body (t0 = i + 2;)")
+
+
+def operator_column(text: str, col: int, op: str) -> int:
+    """The column of a unary `op` written before column `col` of `text`: pycparser places unary
+    operators at their operand."""
+    k = col - 2
+    while k >= 0 and text[k] in " \t(":
+        k -= 1
+    return k + 1 if k >= 0 and text[k] == op else col
