@@ -6,6 +6,7 @@ and exits with `error.exit_code`.  Anything else that escapes is an internal bug
 """
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 
 
@@ -188,3 +189,24 @@ class notes_muted:
         del _pending[self._pending:]
         _noted.intersection_update(self._noted)
         return False
+
+
+_DEFERRING = threading.local()
+
+
+@contextmanager
+def signals_deferred():
+    """Signal handlers that would raise (a search's Ctrl-C and SIGTERM) only note the signal
+    while this runs: where isl calls back into Python (the AST builder's at_each_domain), an
+    exception raised in a callback is swallowed by islpy and can leave isl's state freed twice
+    (a segfault); where a finished search reports and writes its best file, it is completed."""
+    _DEFERRING.depth = getattr(_DEFERRING, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _DEFERRING.depth -= 1
+
+
+def signals_are_deferred() -> bool:
+    """Whether this thread is inside signals_deferred()."""
+    return getattr(_DEFERRING, "depth", 0) > 0

@@ -380,3 +380,70 @@ float f2(int n, float *a)
 """, "steps:\n  - omp_for: {stmt: 1, loop: i, reduction: {max: [m]}}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "S2 (line 16: `a[i] = m`)" in err, err
+
+
+SIZE_PARAM_SEARCH = """#define NMAX 32
+double A[NMAX][NMAX], B[NMAX][NMAX], C[NMAX][NMAX];
+
+void mm(int N)
+{
+  int i, j, k;
+/*@ begin PerfTuning (
+  def build { arg build_command = 'gcc -O1'; }
+  def performance_counter { arg repetitions = 1; }
+  def performance_params { param TI[] = [1, 4]; }
+  def input_params { param N[] = [8, 11]; }
+  def search { arg algorithm = 'Exhaustive'; }
+) @*/
+/*@ begin CHiLL (
+  tile(0,"i",TI,"ii")
+) @*/
+  for (i = 0; i < N; i++)
+    for (j = 0; j < N; j++)
+      for (k = 0; k < N; k++)
+        C[i][j] = C[i][j] + A[i][k] * B[k][j];
+/*@ end @*/
+/*@ end @*/
+}
+"""
+
+
+def test_best_file_of_a_search_at_one_size_keeps_the_others_as_written(tmp_path):
+    """Probe 126 G1 (critical): after `search -D N=11`, the best file's fallback for the other
+    sizes was the region regenerated at N = 11 (`for (i = 0; i < 11; i++)`): every other size
+    computed something else, or wrote past its arrays."""
+    src, _ = case_files(tmp_path, SIZE_PARAM_SEARCH, "")
+    rc, out, err = run_cli("search", src, "-D", "N=11", "--budget", "2", "--no-progress", "--db", tmp_path / "s.db")
+    assert rc == 0, out + err
+    best = (tmp_path / "k.best.c").read_text()
+    fallback = best[best.index("else {"):]
+    assert "for (i = 0; i < N; i++)" in fallback and "11" not in fallback, best
+    assert "if (N == 11)" in best, best
+
+
+def test_a_signal_while_signals_are_deferred_is_raised_after(tmp_path):
+    """Probe 126 G2: a Ctrl-C inside isl's code generation callbacks (the best file being
+    written) was raised there, swallowed by islpy and followed by a segfault or a double free;
+    after the last size was measured it left no best file.  Handlers now only note a signal
+    while isl calls back and while a finished search reports, and it is raised at the next round."""
+    import os
+    import signal
+    import time
+    from looptx.errors import signals_deferred
+    from looptx.search.command import Terminated
+    from looptx.search.interrupt import raise_pending
+    from looptx.search.lifecycle import guarded
+    seen = []
+
+    def run(_):
+        with signals_deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)
+            seen.append("finished")
+        try:
+            raise_pending()
+        except KeyboardInterrupt:
+            seen.append("raised after")
+            return 130
+        return 0
+    assert guarded(run, None, Terminated) == 130 and seen == ["finished", "raised after"]

@@ -12,7 +12,7 @@ import islpy as isl
 
 from looptx import ir
 from looptx.codegen import ast as K
-from looptx.errors import RecipeError, note_once
+from looptx.errors import RecipeError, note_once, signals_deferred
 from looptx.poly.budget import isl_budget
 from looptx.poly.scop import items, union_maps
 from looptx.poly.trips import strip_table, strips, unroll_groups
@@ -203,7 +203,8 @@ class _Builder:
         b = isl.AstBuild.from_context(context)
         b = b.set_options(options)
         b, keep = b.set_at_each_domain(self.at_domain)
-        node = b.node_from_schedule_map(sched)
+        with signals_deferred():
+            node = b.node_from_schedule_map(sched)
         del keep
         return node
 

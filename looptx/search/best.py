@@ -87,7 +87,9 @@ def write_best(st, best, function=None) -> str:
     from looptx.pipeline import c_block
     from looptx.poly.variant import original
     try:
-        symbolic = load(st.path, defines=st.defines, function=function,
+        # symbolic in every size a guard tests, those -D fixed for this search too: the
+        # fallback runs the code as written for the other values
+        symbolic = load(st.path, defines=_not_sizes(st), function=function,
                         extra_decls=_size_decls(st) or None)
     except LooptxError:
         # Only the sizes make the region affine (`x[i*lx*ly]`): the other sizes run its code
@@ -161,9 +163,15 @@ def _size_decls(st) -> str:
         return decls
     with open(st.path, encoding="utf-8", errors="replace") as f:
         text = f.read() + "\n" + decls     # a decl_file may #define the sizes itself
-    names = [p for p in (st.sizes[0] if st.sizes else {}) if p not in st.defines
-             and not re.search(rf"^\s*#\s*define\s+{re.escape(p)}\b", text, re.M)]
+    names = [p for p in (st.sizes[0] if st.sizes else {})
+             if not re.search(rf"^\s*#\s*define\s+{re.escape(p)}\b", text, re.M)]
     return "".join(f"int {n};\n" for n in names) + decls
+
+
+def _not_sizes(st) -> dict:
+    """The search's --define values other than its problem sizes' (which the guards test)."""
+    sized = {n for sz in st.sizes for n in sz}
+    return {k: v for k, v in (st.defines or {}).items() if k not in sized}
 
 
 def _write_cuda(st, base: str, head: str, variants) -> str:

@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from looptx.errors import AnnotationError, LooptxError, drop_notes, flush_notes, note_once, read_utf8
+from looptx.errors import AnnotationError, LooptxError, drop_notes, flush_notes, note_once, read_utf8, signals_deferred
 from looptx.frontend.annotations import load_spec_file, parse_tuning_spec
 from looptx.frontend.regions import scan
 from looptx.search.options import (STANDARD, flush_warnings, locate_option, options_for, queue_warning,
@@ -258,6 +258,7 @@ def _run(args) -> int:
     reset_warnings()
     given = parse_option_args(getattr(args, "option", None))
     if args.replay:
+        from looptx.search.replay_cli import replay_command
         return replay_command(args, given)
     if not args.file:
         raise LooptxError("looptx search needs a FILE (or --replay CACHE)", hint="looptx search file.c")
@@ -392,27 +393,31 @@ def _run(args) -> int:
             # as after Ctrl-C: what was committed is kept and its best variant written
             from looptx.search.interrupt import interrupted
             return interrupted(st, results, key, args.function, failure=e)
-        if out.best_point is not None:
-            # Held until a variant passes: a search that ends in a bad input (every point
-            # rejected by a step) prints that one error line and nothing else.
-            flush_warnings()
-            flush_notes()
-        print(top_table(st.db, key, n=args.top))
-        if out.stop_reason == "time_limit":
-            print(f"time limit of {time_limit:g} s reached: stopped after {out.n_evals} of "
-                  f"{budget} evaluations")
-        elif out.stop_reason == "same_failure":
-            from looptx.search.same_failure import stop_line
-            print(stop_line(out.records, out.n_resumed, budget))
-        results.append((sizes, out))
-        keys.append(key)
-    _say_skipped(skipped)
-    best = [(sz, o) for sz, o in results if o.best_point is not None]
-    if not best:
-        return _nothing_passed(st, keys)
-    from looptx.search.best import with_earlier_sizes, write_best
-    written = write_best(st, with_earlier_sizes(st, best, keys, fingerprint), args.function)
-    print(f"best variant written to {written}")
+        # this size is measured: a Ctrl-C now stops the search at the next size's first round,
+        # or, after the last, lets the report and the best file finish
+        with signals_deferred():
+            if out.best_point is not None:
+                # Held until a variant passes: a search that ends in a bad input (every point
+                # rejected by a step) prints that one error line and nothing else.
+                flush_warnings()
+                flush_notes()
+            print(top_table(st.db, key, n=args.top))
+            if out.stop_reason == "time_limit":
+                print(f"time limit of {time_limit:g} s reached: stopped after {out.n_evals} of "
+                      f"{budget} evaluations")
+            elif out.stop_reason == "same_failure":
+                from looptx.search.same_failure import stop_line
+                print(stop_line(out.records, out.n_resumed, budget))
+            results.append((sizes, out))
+            keys.append(key)
+    with signals_deferred():
+        _say_skipped(skipped)
+        best = [(sz, o) for sz, o in results if o.best_point is not None]
+        if not best:
+            return _nothing_passed(st, keys)
+        from looptx.search.best import with_earlier_sizes, write_best
+        written = write_best(st, with_earlier_sizes(st, best, keys, fingerprint), args.function)
+        print(f"best variant written to {written}")
     return 0
 
 
@@ -589,9 +594,3 @@ def _points_text(space: Space, n_valid: int | None) -> str:
         return f"{n_valid} valid point{'s' if n_valid != 1 else ''}"
     return f"{space.grid_size} raw points (too many to count the valid ones)"
 
-
-def replay_command(args, given: Mapping | None = None) -> int:
-    """`looptx search --replay CACHE`: a simulated search on a recorded space (no hardware);
-    `given` holds the searcher options of the command line (parse_option_args)."""
-    from looptx.search.replay_cli import replay_command as replay_cli
-    return replay_cli(args, given)

@@ -7,7 +7,7 @@ import os
 import sys
 import tempfile
 
-from looptx.errors import AnnotationError, LooptxError
+from looptx.errors import AnnotationError, LooptxError, signals_are_deferred
 from looptx.search.db import MAX_INTEGER
 
 
@@ -30,6 +30,10 @@ def guarded(run, args, terminated) -> int:
                 return
             fired.append(exc_type)
             note_signal(exc_type)
+            if signals_are_deferred():
+                # raised at the search's next round (raise_pending), or not at all once the
+                # search has ended and only its best file is being written
+                return
             raise exc_type()
         return handler
     clear_signals()
