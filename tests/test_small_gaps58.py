@@ -447,3 +447,37 @@ def test_a_signal_while_signals_are_deferred_is_raised_after(tmp_path):
             return 130
         return 0
     assert guarded(run, None, Terminated) == 130 and seen == ["finished", "raised after"]
+
+
+def _unfinished_cache(path):
+    """A Kernel Tuner cache as a run left it: the header lists every value, two are recorded."""
+    import json
+    record = {"compile_time": 400.0, "verification_time": 0, "benchmark_time": 1.0, "strategy_time": 0,
+              "framework_time": 0.8}
+    cache = {str(b): {"block_size_x": b, "time": t, "times": [t] * 3, **record}
+             for b, t in ((128, 0.0407), (192, 0.0391))}
+    path.write_text(json.dumps({"device_name": "A4000", "kernel_name": "vector_add",
+                                "tune_params_keys": ["block_size_x"],
+                                "tune_params": {"block_size_x": [128, 192, 256, 320, 384]},
+                                "objective": "time", "cache": cache}))
+    return path
+
+
+def test_replay_says_which_points_an_unfinished_cache_never_measured(tmp_path):
+    """Probe 125 G1: points no record holds (a tuning run stopped early) counted as failed with
+    nothing saying they were never measured."""
+    import json
+    cache = _unfinished_cache(tmp_path / "c.json")
+    t1 = tmp_path / "t1.json"
+    t1.write_text(json.dumps({"ConfigurationSpace": {"TuningParameters": [
+        {"Name": "block_size_x", "Type": "int", "Values": "[128, 192, 256, 320, 384]"}], "Conditions": []}}))
+    rc, out, err = run_cli("search", "--replay", cache, "--t1", t1, "-a", "exhaustive", "--budget", "5",
+                           "--no-progress")
+    assert rc == 0 and "5 points, 3 of them failed (3 never measured" in out, out + err
+
+
+def test_replay_objective_may_not_be_a_tuning_parameter(tmp_path):
+    """Probe 125 G3: --objective block_size_x optimised an input of the kernel."""
+    cache = _unfinished_cache(tmp_path / "c.json")
+    rc, _, err = run_cli("search", "--replay", cache, "--objective", "block_size_x", "--no-progress")
+    assert rc == 2 and "is a tuning parameter of the cache, not a measured value" in err, err

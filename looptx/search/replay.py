@@ -62,6 +62,7 @@ class RecordedSpace:
     higher_is_better: bool = False
     shown: Callable[[float], float] = field(default=lambda k: k, repr=False, compare=False)
     ratio: bool = True          # optimum/best is meaningful (positive, ratio-preserving keys)
+    unmeasured: int = 0         # valid points no record holds (an unfinished run): failures
 
 
 @dataclass(frozen=True)
@@ -427,17 +428,18 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
                 total += v
         return total / 1000.0
 
-    times = []
+    times, unmeasured = [], 0
     for point in space.valid_points():
         r = objective_of(point)
         times.append(r.value if r.ok else math.inf)
+        unmeasured += by_key.get(point_key(space.normalize(point))) is None
     finite = [t for t in times if math.isfinite(t)]
     if not finite:
         raise no_success_error(path, data["cache"], records, obj_name, params, fixed, t1_path,
                                _KT_FAILURE_STATUS)
     return RecordedSpace(space=space, objective=objective_of, cost=cost, optimum=min(finite),
                          name=name, n_valid=len(times), times=tuple(times), objective_name=obj_name,
-                         higher_is_better=higher, shown=shown, ratio=ratio)
+                         higher_is_better=higher, shown=shown, ratio=ratio, unmeasured=unmeasured)
 
 
 # -- simulation -------------------------------------------------------------------------

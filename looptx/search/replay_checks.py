@@ -61,6 +61,9 @@ def split_objective(text: str, records: Sequence[Mapping], params: Sequence[str]
     if not any(base in rec for rec in records):
         raise AnnotationError(f"no record of the cache has the objective '{base}'",
                               hint=_closest(base, names) + valid, file=path)
+    if base in params:
+        raise AnnotationError(f"--objective '{base}' is a tuning parameter of the cache, not a "
+                              "measured value", hint=valid, file=path)
     return base, how
 
 

@@ -80,6 +80,10 @@ def replay_command(args, given: Mapping | None = None) -> int:
     recorded_fails = sum(1 for t in rec.times if not math.isfinite(t))
     points = (f"{rec.n_valid} points, {recorded_fails} of them failed" if recorded_fails
               else _plural(rec.n_valid, "valid point"))
+    if rec.unmeasured:
+        # an unfinished tuning run (its header lists every value), or T1 values never measured
+        points += (f" ({rec.unmeasured} never measured: the cache holds no record of them, and "
+                   "they count as failed evaluations)")
     print(f"replay {os.path.basename(args.replay)}: {trace.searcher}, {_plural(n, 'evaluation')} "
           f"({fails} failed), seed {seed}, batch {batch}; {points}")
     if limited and n < budget and n < rec.n_valid:
