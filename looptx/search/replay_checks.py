@@ -218,7 +218,7 @@ def t1_value_space(entries: Sequence[Mapping], params: list[Param],
             constraints.append(_InValues(p.name, allowed, t1_path))
         out.append(p)
     if excluded:
-        note_once(t1_path, None, f"the cache holds values the T1 file does not list "
+        note_once(t1_path, None, f"the cache's tune_params list values the T1 file does not list "
                   f"({_listing(excluded, 6)}); their points are not part of the space")
     if unmeasured:
         note_once(t1_path, None, f"the T1 file lists values the cache never measured "
