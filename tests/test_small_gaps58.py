@@ -481,3 +481,14 @@ def test_replay_objective_may_not_be_a_tuning_parameter(tmp_path):
     cache = _unfinished_cache(tmp_path / "c.json")
     rc, _, err = run_cli("search", "--replay", cache, "--objective", "block_size_x", "--no-progress")
     assert rc == 2 and "is a tuning parameter of the cache, not a measured value" in err, err
+
+
+def test_a_search_warning_is_printed_once_for_all_sizes(capsys):
+    """Probe 126 G3: a resumed search of two problem sizes printed its budget warning twice."""
+    from looptx.search.options import flush_warnings, queue_warning, reset_warnings
+    reset_warnings()
+    for _ in range(2):          # one size, then the next
+        queue_warning("looptx: warning: the search was recorded with budget 8")
+        flush_warnings()
+    assert capsys.readouterr().err.count("recorded with budget 8") == 1
+    reset_warnings()

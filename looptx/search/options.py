@@ -26,20 +26,23 @@ ORIO_ONLY = {"use_z3", "cudacfg_instmix"}
 VERSION_KEY = "_options_version"
 
 _queued: list[str] = []
+_said: set[str] = set()       # printed already in this command (a resume of several sizes)
 
 
 def reset_warnings() -> None:
     _queued.clear()
+    _said.clear()
 
 
 def flush_warnings() -> None:
     for line in _queued:
         print(line, file=sys.stderr)
+    _said.update(_queued)
     _queued.clear()
 
 
 def _warn(line: str) -> None:
-    if line not in _queued:
+    if line not in _queued and line not in _said:
         _queued.append(line)
 
 
