@@ -150,10 +150,10 @@ class Extractor:
         return ("param", None) if kind == "fixed" else (kind, value)
 
     def _own_variable(self, name: str) -> bool:
-        """Written here or data here (TSVC's `real_t x`): another region's size `int x` that
-        --define fixes is not its value."""
+        """Written here (TSVC's `real_t x`) or an array here: another region's size `int x`
+        that --define fixes is not its value."""
         sym = self.symbol(name)
-        return name in self.written or sym is not None and (sym.kind != "var" or not int_var(sym, self.lookup))
+        return name in self.written or sym is not None and sym.kind == "array"
 
     def _param(self, name: str):
         if name not in self.params:
