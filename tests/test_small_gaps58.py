@@ -492,3 +492,53 @@ def test_a_search_warning_is_printed_once_for_all_sizes(capsys):
         flush_warnings()
     assert capsys.readouterr().err.count("recorded with budget 8") == 1
     reset_warnings()
+
+
+MM_INIT = """void mm(int n, double a[n][n], double b[n][n], double c[n][n])
+{
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++) {
+      c[i][j] = 0;
+      for (k = 0; k < n; k++)
+        c[i][j] += a[i][k] * b[k][j];
+    }
+#pragma endscop
+}
+"""
+
+
+@pytest.mark.parametrize("name, recipe, said", [
+    ("r.script", "distribute([1,0], 2)\n", None),
+    ("r.yaml", "[]:\n  - tile: {stmt: 0, loop: i, size: 4}\n", "r.yaml:1:1: error: a recipe section's name is a list"),
+    ("r.script", "skew([[0]],1,[1])\n", "skew: the statement list holds [0], not a statement number"),
+    ("r.script", "permute([2,1],0)\n", "argument 'order' must be a list of loop names, got 0"),
+    ("r.py", 'tile_by_index(["i"],[4],{"l1_control":"ii"},["ii",[],"j","k"])\n',
+     "argument 'order' must be a list of loop names"),
+])
+def test_fuzzed_recipes_get_one_line_not_an_internal_error(tmp_path, name, recipe, said):
+    """Probe 128 G1-G5 (a mutation fuzzer): each of these was an internal error (TypeError)."""
+    src, rec = case_files(tmp_path, MM_INIT, recipe, name)
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert "internal error" not in err, err
+    if said is None:
+        assert rc == 0, err
+    else:
+        assert rc == 2 and said in err and err.count("\n") == 1, err
+
+
+def test_a_comma_expression_extent_is_no_internal_error(tmp_path):
+    """Probe 128 G6: `double a[n][(0, n)]` (valid C) went into an isl string unread."""
+    src, _ = case_files(tmp_path, """void f(int n, double a[n][(0, n)])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n - 1; j++)
+      a[i][j + 1] = a[i][j];
+#pragma endscop
+}
+""", "")
+    rc, _, err = run_cli("transform", src)
+    assert rc == 0, err

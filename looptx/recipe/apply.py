@@ -162,7 +162,7 @@ def _distribute(v: Variant, st: Step) -> Variant:
     if list(stmts) != sorted(set(stmts)):
         # CHiLL's distribute takes a set too: a list out of order is no reordering
         note_once(st.file or "recipe", st.line or 1,
-                  f"step {st.index} ({st.name}): the copies of loop '{to_user(st['loop'])}' keep the "
+                  f"step {st.index} ({st.name}): the copies of loop '{to_user(str(st['loop']))}' keep the "
                   f"statements' textual order ({', '.join(f'S{s}' for s in sorted(set(stmts)))}), not "
                   f"the order of stmts: {list(stmts)}")
     apart = distribute_apart(v, st, stmts)

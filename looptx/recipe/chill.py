@@ -211,8 +211,6 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if isinstance(tree, ast.Call) and isinstance(tree.func, ast.Attribute) \
                 and isinstance(tree.func.value, ast.Name) and tree.func.value.id in modules:
             # `import chill` then `chill.tile(...)`: the commands of `from chill import *`
-            if tree.func.attr.startswith("print"):
-                continue
             tree.func = ast.Name(id=tree.func.attr, ctx=ast.Load())
         if not isinstance(tree, ast.Call) or not isinstance(tree.func, ast.Name):
             raise ln.error(f"'{cmd}' is not a command", hint="write NAME(arguments)")
@@ -376,7 +374,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             # CHiLL's permute(pi): every statement of the nest, by levels (recipe/whole_nest.py)
             return [("permute", {"stmt": 0, "order": a[0], "whole": True})]
         need(2, 'permute(0,("j","i","k"))')
-        order = a[2] if len(a) == 3 else list(a[1])
+        order = a[2] if len(a) == 3 else list(a[1]) if isinstance(a[1], (list, tuple, str)) else a[1]
         return listed(lambda s: [("permute", {"stmt": s, "order": order})])
     if name in ("tile", "tile7", "tile3"):
         return chill_args.tile_steps(ln, name, a)
@@ -406,7 +404,8 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             # the order names a tile loop by its new name (l<k>_tile), which is an alias here
             renamed = {names[f"l{k + 1}_tile"]: loop for k, loop in enumerate(loops)
                        if isinstance(names.get(f"l{k + 1}_tile"), str)}
-            out.append(("permute", {"stmt": stmt, "order": [renamed.get(x, x) for x in order]}))
+            out.append(("permute", {"stmt": stmt, "order": [renamed.get(x, x) if isinstance(x, str) else x
+                                                            for x in order]}))
         return out
     if name in ("unroll", "unroll_extra"):
         need(3, 'unroll(0,"k",4)')

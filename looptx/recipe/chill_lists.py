@@ -24,6 +24,10 @@ def statements(ln, name: str, x) -> list[int]:
     listed = x if isinstance(x, list) else [x]
     if not listed:
         raise ln.error(f"{name}: empty statement list", hint="give the statement number, e.g. 0, or [0,1]")
+    odd = next((s for s in listed if not isinstance(s, int) or isinstance(s, bool)), None)
+    if odd is not None:
+        raise ln.error(f"{name}: the statement list holds {odd!r}, not a statement number",
+                       hint="give the statement number, e.g. 0, or a list of them, [0,1]")
     return list(dict.fromkeys(listed))
 
 
