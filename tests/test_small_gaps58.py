@@ -542,3 +542,20 @@ def test_a_comma_expression_extent_is_no_internal_error(tmp_path):
 """, "")
     rc, _, err = run_cli("transform", src)
     assert rc == 0, err
+
+
+def test_a_copy_around_a_loop_names_that_loop_when_refused(tmp_path):
+    """Probe 127 G2: `datacopy {at: j, around: true}` (CHiLL's datacopy(0,"j","A")) was refused
+    naming loop 'i' only, as if the user had written at: i."""
+    src, rec = case_files(tmp_path, """void f(int n, int m, double C[n][m], double A[m])
+{
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++)
+    for (j = 0; j < m; j++)
+      C[i][j] += A[j];
+#pragma endscop
+}
+""", "steps:\n  - datacopy: {stmt: 0, array: A, at: j, around: true}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and "the copy around loop 'j' is made once per iteration of 'i'" in err, err

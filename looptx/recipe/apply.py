@@ -207,6 +207,8 @@ def _promotion(kind: str):
         except RecipeError as e:
             if "no constant size" not in e.what:
                 raise
+            if at != written:       # around: true, or CHiLL's datacopy(s, "j", A)
+                e.what += f" (the copy around loop '{to_user(written)}' is made once per iteration of '{to_user(at)}')"
             # a #defined size kept symbolic: as CHiLL does, copy at the file's value
             out = at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
             planned = plan(out) if kind == "datacopy" else None
