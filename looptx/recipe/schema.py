@@ -494,9 +494,8 @@ def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any
     elif isinstance(root, yaml.MappingNode):
         odd = next((k for k, _ in root.value if not isinstance(k, yaml.ScalarNode)), None)
         if odd is not None:
-            raise RecipeError("a recipe section's name is a list or a mapping",
-                              hint="a recipe has params: and steps:", file=file,
-                              line=odd.start_mark.line + 1, col=odd.start_mark.column + 1)
+            raise RecipeError("a recipe section's name is a list or a mapping", hint="a recipe has params: and "
+                              "steps:", file=file, line=odd.start_mark.line + 1, col=odd.start_mark.column + 1)
         top = {k.value: (k, v) for k, v in root.value}
         for key, (knode, _) in top.items():
             if key not in ("params", "steps", "name", "description"):
