@@ -559,3 +559,31 @@ def test_a_copy_around_a_loop_names_that_loop_when_refused(tmp_path):
 """, "steps:\n  - datacopy: {stmt: 0, array: A, at: j, around: true}\n")
     rc, _, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and "the copy around loop 'j' is made once per iteration of 'i'" in err, err
+
+
+SHARED_ONE_WIDE = """void g(int nb, int n, int K, double C[nb][n], double A[K][n][nb], double B[K])
+{
+  int b, i, k;
+#pragma scop
+  for (b = 0; b < nb; b++)
+    for (i = 0; i < n; i++)
+      for (k = 0; k < K; k++)
+        C[b][i] += A[k][i][b] * B[k];
+#pragma endscop
+}
+"""
+
+
+def test_a_shared_copy_whose_innermost_dimension_is_one_element_is_spread_over_the_threads(tmp_path):
+    """Probe 127 G1: `A_sh[8][16][1]` (A[k][i][b], b a block loop) was filled by thread 0 alone
+    while 15 threads waited at the barrier: the threads went to the innermost buffer dimension,
+    which has one element.  Dimensions of one element now take no threads."""
+    src, rec = case_files(tmp_path, SHARED_ONE_WIDE, "steps:\n  - tile: {stmt: 0, loop: i, size: 16}\n"
+                          "  - tile: {stmt: 0, loop: k, size: 8}\n  - permute: {stmt: 0, order: [b, ii, kk, i, k]}\n"
+                          "  - cuda: {stmt: 0, block: [ii, b], thread: [i]}\n  - shared: {stmt: 0, array: A, at: kk}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 0, err
+    assert "if (tx == 0)" not in out and "A_sh[c7 - 8 * kk][tx][0] = " in out, out
+    for sizes in (("nb=3", "n=37", "K=13"), ("nb=2", "n=16", "K=8")):
+        rc, out, err = run_cli("run", src, "--recipe", rec, *[x for s in sizes for x in ("-D", s)])
+        assert rc == 0 and ": ok" in out, out + err

@@ -536,7 +536,13 @@ def _cooperative(c, block: tuple[int, ...], width: int, prefix: str) -> isl.Set:
                        f"{' and '.join(f'lx_t{j} = 0' for j in range(len(block))) or '1 = 1'} }}")
     footprint = c.schedule.range()
     out = isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] }}")
-    dims = list(reversed(elem))                                  # innermost first
+    offsets = {pos: _offset(footprint, width, list(range(pos)), pos, prefix)[0] for pos in elem}
+    # innermost first; a dimension of one element given the others (`A_sh[8][16][1]` of
+    # `A[k][i][b]` with b a block loop) takes no threads, which would leave all but one idle
+    dims = [pos for pos in reversed(elem) if not offsets[pos].intersect_domain(footprint).range().is_singleton()]
+    if not dims:
+        return isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] : "
+                       f"{' and '.join(f'lx_t{j} = 0' for j in range(len(block))) or '1 = 1'} }}")
     for k, pos in enumerate(dims):
         if k >= len(block):
             break
@@ -549,7 +555,7 @@ def _cooperative(c, block: tuple[int, ...], width: int, prefix: str) -> isl.Set:
             cond = f"(v - ({' + '.join(lin)})) mod {stride} = 0"
         else:
             cond = f"(v - lx_t{k}) mod {block[k]} = 0"
-        off = _offset(footprint, width, list(range(pos)), pos, prefix)[0]
+        off = offsets[pos]
         mine = isl.Set(f"[{params}] -> {{ [v] : {cond} }}").align_params(off.get_space())
         out = out.align_params(off.get_space()).intersect(off.intersect_range(mine).domain())
     return out
