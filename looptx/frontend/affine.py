@@ -374,49 +374,34 @@ def min_max_of_ternary(node: c_ast.TernaryOp):
     left, right, px, py = (_linear(e) for e in (c.left, c.right, x, y))
     if None in (left, right, px, py):
         return None
-    d = _minus(left, right) if c.op in (">", ">=") else _minus(right, left)
-    diff = _minus(px, py)
-    if not d or not diff or set(d) != set(diff):
+    d = (left - right if c.op in (">", ">=") else right - left).as_dict()
+    diff = (px - py).as_dict()
+    if not d or set(d) != set(diff) or len({diff[m] / d[m] for m in d}) != 1:
         return None
-    ratios = {diff[m] / d[m] for m in d}
-    if len(ratios) != 1:
-        return None
-    return ("max" if ratios.pop() > 0 else "min", x, y)
+    m = next(iter(d))
+    return ("max" if diff[m] / d[m] > 0 else "min", x, y)
 
 
-def _minus(a: dict, b: dict) -> dict:
-    out = dict(a)
-    for m, v in b.items():
-        out[m] = out.get(m, 0) - v
-    return {m: v for m, v in out.items() if v != 0}
-
-
-def _linear(node) -> dict | None:
-    """{name or '': coefficient} of an integer-linear C expression of names, else None."""
+def _linear(node) -> Poly | None:
+    """The Poly of an integer C expression of names of degree at most 1 (no lookups), else None."""
     if isinstance(node, c_ast.Constant):
         try:
-            return {"": Fraction(int(node.value.rstrip("uUlL"), 0))}
+            return Poly.const(int(node.value.rstrip("uUlL"), 0))
         except ValueError:
             return None
     if isinstance(node, c_ast.ID):
-        return {node.name: Fraction(1)}
+        return Poly.sym(node.name)
     if isinstance(node, c_ast.Cast):
         return _linear(node.expr)
     if isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
         e = _linear(node.expr)
-        return None if e is None else {m: (-v if node.op == "-" else v) for m, v in e.items()}
+        return None if e is None else -e if node.op == "-" else e
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*"):
         a, b = _linear(node.left), _linear(node.right)
         if a is None or b is None:
             return None
-        if node.op == "+":
-            return _minus(a, {m: -v for m, v in b.items()})
-        if node.op == "-":
-            return _minus(a, b)
-        for k, other in ((a, b), (b, a)):
-            if set(k) <= {""}:
-                f = k.get("", Fraction(0))
-                return {m: v * f for m, v in other.items() if v * f != 0}
+        out = a + b if node.op == "+" else a - b if node.op == "-" else a * b
+        return out if out.degree() <= 1 else None
     return None
 
 

@@ -531,9 +531,6 @@ def _cooperative(c, block: tuple[int, ...], width: int, prefix: str) -> isl.Set:
     ts = [f"t{k}" for k in range(width)]
     elem = [c.keep + 1 + 2 * k for k in range(c.rank)]          # schedule positions of e0..e_{r-1}
     params = ", ".join(f"lx_t{j}" for j in range(len(block)))
-    if c.rank == 0:
-        return isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] : "
-                       f"{' and '.join(f'lx_t{j} = 0' for j in range(len(block))) or '1 = 1'} }}")
     footprint = c.schedule.range()
     out = isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] }}")
     offsets = {pos: _offset(footprint, width, list(range(pos)), pos, prefix)[0] for pos in elem}
@@ -541,6 +538,7 @@ def _cooperative(c, block: tuple[int, ...], width: int, prefix: str) -> isl.Set:
     # `A[k][i][b]` with b a block loop) takes no threads, which would leave all but one idle
     dims = [pos for pos in reversed(elem) if not offsets[pos].intersect_domain(footprint).range().is_singleton()]
     if not dims:
+        # a scalar, or one element: thread 0 copies it
         return isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] : "
                        f"{' and '.join(f'lx_t{j} = 0' for j in range(len(block))) or '1 = 1'} }}")
     for k, pos in enumerate(dims):

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 import islpy as isl
 
 from looptx import ir
+from looptx.errors import note_once
 from looptx.frontend.names import to_user
 from looptx.poly.budget import isl_budget
 from looptx.poly.scop import Scop
@@ -78,7 +79,11 @@ def leaving_rows(scop: Scop, values: dict | None = None) -> Leaving | None:
                 with isl_budget(ROW_OPERATIONS):
                     found = _leaving(scop, arr, dims, hull=True)
             except isl.Error:
-                continue        # an extent isl does not read (`a[n][(0, n)]`): taken to hold them
+                # an extent isl does not read (`a[n][(0, n)]`): taken to hold the subscripts
+                note_once(scop.filename, scop.region_span[0] or None, f"whether the subscripts of "
+                          f"'{to_user(arr.name)}' leave its rows is not checked (its extents are "
+                          "beyond the model): looptx takes them to stay inside, as CHiLL takes every extent")
+                continue
         if found is None:
             continue
         lv, b, u, is_far = found
