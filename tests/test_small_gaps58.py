@@ -203,7 +203,7 @@ def test_a_build_past_the_prepare_budget_says_what_the_limit_was(tmp_path, monke
     src, rec = case_files(tmp_path, "void f(int n, double *a)\n{\n#pragma scop\n  for (int i = 0; i < n; i++)\n"
                           "    a[i] = a[i] + 1.0;\n#pragma endscop\n}\n", "steps: []\n")
     monkeypatch.setattr(E, "build_shared", lambda *a, timeout, **k: BuildResult(
-        "compile_error", None, f"the compiler ran past {timeout:g} s", compile_time=timeout))
+        "compile_error", None, f"the compiler ran past {timeout:g} s", compile_time=timeout, timed_out=True))
     ev = E.CEvaluator(str(src), sizes={"n": 8}, recipe_path=str(rec), function="f",
                       cache_dir=str(tmp_path / "cache"))
     m = ev.measure(ev.prepare({}))

@@ -116,6 +116,7 @@ class BuildResult:
     compile_time: float = 0.0   # seconds spent compiling in this call (0 when cached)
     cached: bool = False
     command: str = ""
+    timed_out: bool = False     # the compiler ran past its time limit
 
     @property
     def ok(self) -> bool:
@@ -205,7 +206,7 @@ def build_shared(source: str, toolchain: Toolchain, *, cache: str | None = None,
     except subprocess.TimeoutExpired:
         _unlink(tmp_out)
         return BuildResult("compile_error", None, f"the compiler ran past {timeout:g} s",
-                           compile_time=time.perf_counter() - t0, command=cmd_text)
+                           compile_time=time.perf_counter() - t0, command=cmd_text, timed_out=True)
     dt = time.perf_counter() - t0
     if proc.returncode != 0 or not os.path.exists(tmp_out):
         _unlink(tmp_out)

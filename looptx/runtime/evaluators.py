@@ -298,7 +298,7 @@ class CEvaluator:
         # left of the prepare budget, and a failed build reaches measure() as its result.
         left = lambda: max(self.timeout, DEFAULT_PREPARE_TIMEOUT - (time.perf_counter() - t0) - 10.0)
         b = build_shared(payload.source, payload.toolchain, cache=self.cache_dir, timeout=left())
-        if b.status == "compile_error" and (b.error or "").startswith("the compiler ran past"):
+        if b.timed_out:
             b = dataclasses.replace(b, error=f"{b.error}, the rest of the {DEFAULT_PREPARE_TIMEOUT:g} s a point "
                                     f"may take to generate and build (its code took "
                                     f"{time.perf_counter() - t0 - b.compile_time:.0f} s)")

@@ -432,7 +432,7 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
     for point in space.valid_points():
         r = objective_of(point)
         times.append(r.value if r.ok else math.inf)
-        unmeasured += by_key.get(point_key(space.normalize(point))) is None
+        unmeasured += r.status == "invalid"      # a valid point no record holds
     finite = [t for t in times if math.isfinite(t)]
     if not finite:
         raise no_success_error(path, data["cache"], records, obj_name, params, fixed, t1_path,
