@@ -255,7 +255,8 @@ def cmd_transform(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from looptx.pipeline import build_command_of, check_compiler, fragment_inputs, script_function, tuning_spec
+    from looptx.pipeline import build_command_of, check_compiler, check_flags, fragment_inputs, script_function, \
+        tuning_spec
     from looptx.recipe.schema import find_recipe, load_file
     from looptx.search.report import format_time
     decls, defines = fragment_inputs(args.file, _checked_defines(args))
@@ -271,6 +272,7 @@ def cmd_run(args) -> int:
         build_command = None if args.cflags is not None else build_command_of(args.file)
         if build_command is not None:
             check_compiler(build_command, tuning_spec(args.file))
+            check_flags(build_command, tuning_spec(args.file))
         while region < n_regions:
             # Every region is built, checked and run: a recipe's steps on a later region must
             # not go unchecked because the first one validated.

@@ -310,6 +310,46 @@ def check_compiler(build_command: str | None, spec) -> None:
                                "--cflags '-O3 -fopenmp'", **spec.where("build", "build_command"))
 
 
+# the compiler driver's complaints about its options, as gcc and clang word them
+_OPTION_ERROR = re.compile(r"(?:error: (?:unrecognized|unknown|invalid|missing argument)|"
+                           r"error: argument to '-|error: unsupported option)", re.I)
+
+
+def check_flags(build_command: str | None, spec, cli: bool = False) -> None:
+    """Flags the compiler rejects (`--0`, `-O9x`) would fail every point that uses them, each
+    recorded as a compile error: a bad build command, --cflags or flag param value is said
+    once, located, before anything is measured.  Each value of a param the command names is
+    tried with the other params at their first values."""
+    from looptx.frontend.tuning import substitute_params
+    from looptx.runtime.cpu import Toolchain, build_shared
+    if not build_command:
+        return
+    params = {p.name: p for p in (spec.performance_params if spec is not None else ())}
+    named = [params[n] for n in dict.fromkeys(re.findall(r"@([A-Za-z_]\w*)", build_command)) if n in params]
+    first = {p.name: p.values[0] for p in named if p.values}
+    tries = [(None, None)] if not named else \
+        [(p, v) for p in named for v in p.values[:32]]
+    for param, value in tries:
+        point = {**first, param.name: value} if param is not None else first
+        try:
+            chain = Toolchain.from_options(None, substitute_params(build_command, point))
+        except ValueError:
+            return              # an unbalanced quote: the build's own error says it
+        b = build_shared("int looptx_flags_check(void) { return 0; }\n", chain, timeout=60)
+        if b.ok or not _OPTION_ERROR.search(b.error or ""):
+            continue
+        said = " ".join((b.error or "").split())
+        if param is not None:
+            raise AnnotationError(f"param {param.name}'s value {value!r} is a flag the compiler rejects: {said}",
+                                  hint="remove or correct the value", file=param.file or spec.file,
+                                  line=param.line, col=param.col)
+        if cli:
+            raise LooptxError(f"--cflags: the compiler rejects these flags: {said}", hint="correct --cflags")
+        raise AnnotationError(f"the build command '{build_command}' has a flag the compiler rejects: {said}",
+                              hint="correct the PerfTuning block's build_command",
+                              **(spec.where("build", "build_command") if spec is not None else {}))
+
+
 def performance_params(path: str) -> frozenset[str]:
     """The names of the file's performance params; none when its spec does not read (the
     command that reads it for real says why)."""

@@ -376,7 +376,7 @@ void kernel(void) {
 }
 """)
     rc, out, err = run_cli("transform", src)
-    assert rc == 2 and "RAW on A" in err and ":5: error:" in err, err
+    assert rc == 2 and "RAW on A" in err and ":5:1: error:" in err, err
     rc, out, err = run_cli("transform", src, "--unsafe")
     assert rc == 0 and "#pragma omp parallel for" in out, err
     src.write_text(src.read_text().replace("A[i-1] + B[i]", "A[i] + B[i]"))

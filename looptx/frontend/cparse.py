@@ -18,7 +18,7 @@ from looptx.frontend.tables import constant_tables
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
                                      implied_values, model_extents, carried_defines, macros_behind)
 from looptx.frontend.fragments import (INPUT_VARS, brace_depth, build_macros, declarations_error, orio_iterators,
-                                       outside_fragment_regions, unfinished_region_code)
+                                       outside_fragment_regions, unfinished_region_code, wrap_fragments)
 from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
@@ -46,7 +46,6 @@ from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, arithmet
 from looptx.poly.scop import Scop
 
 # Orio input_vars declarations, parsed ahead of the file (their own "file" for coordinates)
-WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
 _DEFINE_LINE = re.compile(r"^[ \t]*#[ \t]*define\b", re.M)
 _LINE_MARK = re.compile(r"\s*#\s*(line\s+)?\d+\b")
 
@@ -74,19 +73,6 @@ class Program:
         statements over the file)."""
         return self.stmt_base or tuple(sum(len(s.statements) for s in self.scops[:i])
                                        for i in range(len(self.scops)))
-
-
-def _place(text: str, span: tuple[int, int], what: str) -> str:
-    """Write `what` over blanked characters of span (same length, positions unchanged)."""
-    s, e = span
-    room = [k for k in range(s, e) if text[k] != "\n"]
-    if len(room) < len(what):
-        raise SourceError("the region marker is too short to place the region's wrapper",
-                          hint="put the region inside a function")
-    chars = list(text)
-    for k, ch in zip(room, what):
-        chars[k] = ch
-    return "".join(chars)
 
 
 def parse_file(path: str, *, defines: dict[str, int] | None = None, function: str | None = None,
@@ -146,19 +132,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             blanked = blanked[:r.start] + orio_loop_code(r.chill.body) + blanked[r.end:]
             blanked = blank(blanked, [(r.chill.begin[1], r.chill.end[0])])
 
-    wrapped = []
-    for r in regions:
-        if brace_depth(blanked, r.start) == 0:
-            if r.kind == "pragma":
-                line_end = text.find("\n", r.outer[0])
-                blanked = blank(blanked, [(r.outer[0], line_end)])
-                blanked = _place(blanked, (r.outer[0], line_end), WRAP_OPEN)
-                blanked = blank(blanked, [(r.end, r.outer[1])])
-                blanked = _place(blanked, (r.end, r.outer[1]), WRAP_CLOSE)
-            else:
-                blanked = _place(blanked, (r.chill.begin[0], min(r.start, r.chill.begin[1])), WRAP_OPEN)
-                blanked = _place(blanked, r.chill.end, WRAP_CLOSE)
-            wrapped.append(r.index)
+    blanked, wrapped = wrap_fragments(text, blanked, regions)
 
     decls, decl_sizes = extra_decls, {}
     if decls:
@@ -549,7 +523,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         scops.append(scop)
         # a branch the output guards with #error is not lost; a group of pragmas only (HPCCG's
         # `#ifdef USING_OMP`) is, in the build that takes it
-        note_dropped_pragmas(src, markup.comments, r, kept={ln for _, _, ln in scop.team} | directive_lines
+        note_dropped_pragmas(src, markup.comments, r, kept={t[2] for t in scop.team} | directive_lines
                              | (dead if scop.conditionals else set()), untaken=dead)
     # the regions --function split at calls between loops count on from each other
     bases = tuple(sum(count_statements(funcs, src, m, where) for m in marked if m.start < r.start)

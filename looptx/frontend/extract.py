@@ -444,7 +444,8 @@ class Extractor:
         name = base.name
         sym = self.symbol(name)
         if sym is None and name not in self.int_macros:
-            raise self.error(base, f"undeclared identifier '{name}'", "declare the array before the region")
+            raise self.error(base, f"undeclared identifier '{name}'",
+                             f"declare the {'array' if subs else 'variable'} before the region")
         if name in self.iterators():
             raise self.error(base, f"loop iterator '{name}' cannot be assigned in the loop body",
                              "only the loop header may change its iterator")

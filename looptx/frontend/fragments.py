@@ -9,6 +9,7 @@ from pycparser import c_ast, c_parser
 
 from looptx.errors import LooptxError, SourceError
 from looptx.frontend.function_region import braces
+from looptx.frontend.regions import blank
 from looptx.frontend.syntax import MAIN
 
 INPUT_VARS = "<input_vars>"
@@ -19,6 +20,76 @@ def brace_depth(text: str, offset: int) -> int:
     for i, depth_after in braces(text[:offset]):
         depth = depth_after
     return depth
+
+
+def bare_block(blanked: str, r) -> int | None:
+    """The offset of the block outside any function that holds region `r` where that block is
+    a statement of an Orio fragment (the first thing in its PerfTuning block, or after a `;` or
+    a `}` there, and closed inside it); None otherwise."""
+    if r.tuning is None:
+        return None
+    opened = None
+    for at, depth in braces(blanked, r.tuning.begin[1]):
+        if at >= r.start:
+            break
+        if depth == 1 and blanked[at] == "{":
+            opened = at
+        elif depth == 0:
+            opened = None
+    if opened is None or brace_depth(blanked, r.start) != 1 + brace_depth(blanked, r.tuning.begin[1]) \
+            or brace_depth(blanked, r.tuning.begin[1]) != 0:
+        return None
+    before = re.sub(r"(?m)^[ \t]*#.*$", "", blanked[r.tuning.begin[1]:opened]).rstrip()
+    if before and before[-1] not in ";}":
+        return None
+    closed = next((at for at, depth in braces(blanked, opened) if depth == 0), None)
+    return opened if closed is not None and closed < r.tuning.end[0] else None
+
+
+WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"
+
+
+def wrap_fragments(text: str, blanked: str, regions) -> tuple[str, list[int]]:
+    """`blanked` with the regions outside any function (Orio fragments, a `#pragma scop` at
+    file scope) put into a function whose header and end take the place of blanked markers
+    (positions unchanged), and the indices of those regions."""
+    wrapped, blocks = [], set()
+    for r in regions:
+        block = bare_block(blanked, r)
+        if block is not None:
+            # Orio pastes a fragment into its driver's main(): a block `{ int i; ... }` at its
+            # top is a statement there; the PerfTuning markers around it hold the wrapper
+            if block not in blocks:
+                blanked = _place(blanked, r.tuning.begin, WRAP_OPEN)
+                blanked = _place(blanked, r.tuning.end, WRAP_CLOSE)
+                blocks.add(block)
+            wrapped.append(r.index)
+        elif brace_depth(blanked, r.start) == 0:
+            if r.kind == "pragma":
+                line_end = text.find("\n", r.outer[0])
+                blanked = blank(blanked, [(r.outer[0], line_end)])
+                blanked = _place(blanked, (r.outer[0], line_end), WRAP_OPEN)
+                blanked = blank(blanked, [(r.end, r.outer[1])])
+                blanked = _place(blanked, (r.end, r.outer[1]), WRAP_CLOSE)
+            else:
+                blanked = _place(blanked, (r.chill.begin[0], min(r.start, r.chill.begin[1])), WRAP_OPEN)
+                blanked = _place(blanked, r.chill.end, WRAP_CLOSE)
+            wrapped.append(r.index)
+
+    return blanked, wrapped
+
+
+def _place(text: str, span: tuple[int, int], what: str) -> str:
+    """Write `what` over blanked characters of span (same length, positions unchanged)."""
+    s, e = span
+    room = [k for k in range(s, e) if text[k] != "\n"]
+    if len(room) < len(what):
+        raise SourceError("the region marker is too short to place the region's wrapper",
+                          hint="put the region inside a function")
+    chars = list(text)
+    for k, ch in zip(room, what):
+        chars[k] = ch
+    return "".join(chars)
 
 
 def declarations_error(decls: str | None, path: str) -> SourceError | None:

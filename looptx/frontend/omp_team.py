@@ -242,11 +242,15 @@ def _span(node, where) -> tuple:
 
 
 def team_statements(team, items, statements, where, text: str, src, region) -> tuple:
-    """(first statement, clauses, pragma line) of each shared nest (`team` from
-    team_worksharing): Scop.team."""
-    lines = [src.pos(m.start())[0] for m in _ANY_PRAGMA.finditer(text, 0, region.end)
-             if re.match(r"(?:parallel\s+)?for\b", m.group(2)) and m.group(1) == "omp"
-             or _PARALLEL_LOOP[m.group(1)].match(m.group(2))]
+    """(first statement, clauses, pragma line, its column, the pragma as written) of each
+    shared nest (`team` from team_worksharing): Scop.team."""
+    pragmas = {}
+    for m in _ANY_PRAGMA.finditer(text, 0, region.end):
+        if re.match(r"(?:parallel\s+)?for\b", m.group(2)) and m.group(1) == "omp" \
+                or _PARALLEL_LOOP[m.group(1)].match(m.group(2)):
+            at = m.start() + len(m.group()) - len(m.group().lstrip())
+            pragmas[src.pos(at)[0]] = (src.pos(at)[1], m.group().strip())
+    lines = list(pragmas)
     out = []
     for k, clauses in team:
         # the loop's own line: nodes under it may carry the lines of temporaries put into its
@@ -255,8 +259,9 @@ def team_statements(team, items, statements, where, text: str, src, region) -> t
         last = max((p for p in (where(n) for n in all_nodes(items[k]) if getattr(n, "coord", None) is not None)
                     if p and p[0] >= first[0]), default=first)
         stmt = next(s.id for s in statements if first[0] <= s.line <= last[0])
-        out.append((stmt, clauses, max((ln for ln in lines if ln <= first[0]), default=first[0])))
-    if len({x for x, _, _ in out}) != len(out):
+        line = max((ln for ln in lines if ln <= first[0]), default=first[0])
+        out.append((stmt, clauses, line) + pragmas.get(line, (1, "#pragma omp for")))
+    if len({x[0] for x in out}) != len(out):
         # a shared nest left without its `omp for` would run on one thread, silently
         raise src.error(region.start, "looptx cannot tell apart the loop nests the team shares out in this "
                         "region", "mark each '#pragma omp for' nest as its own region")

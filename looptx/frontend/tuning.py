@@ -328,9 +328,39 @@ class TuningSpec:
         """`def build`'s command with its `libs` (None when neither is written); its `@PARAM@`
         placeholders are filled per point by the evaluator."""
         cmd = self.build.get("build_command")
+        if cmd:
+            words = _words(cmd)
+            rest = _unwrapped(words)
+            if rest and len(rest) < len(words):
+                from looptx.errors import note_once
+                where = self.where("build", "build_command")
+                note_once(where["file"], where.get("line"), f"the build command runs the compiler under "
+                          f"'{shlex.join(words[:len(words) - len(rest)])}': looptx runs '{rest[0]}' itself, "
+                          "with its own time limit")
+                cmd = shlex.join(rest) if "@" not in cmd else " ".join(rest)
         if self.build.get("libs"):
             cmd = f"{cmd or 'gcc -O3'} {self.build['libs']}"
         return cmd
+
+
+# commands that run the compiler named after their own options (Orio's SPAPT files wrap gcc in
+# `timeout --kill-after=30s --signal=9 20m`): (name, options that take a separate value,
+# positional words before the command)
+_WRAPPERS = {"timeout": ({"-s", "--signal", "-k", "--kill-after"}, 1), "nice": ({"-n", "--adjustment"}, 0),
+             "ccache": (set(), 0), "distcc": (set(), 0), "time": ({"-f", "--format", "-o", "--output"}, 0),
+             "env": ({"-u", "--unset", "-C", "--chdir"}, 0), "taskset": (set(), 1),
+             "stdbuf": ({"-i", "-o", "-e"}, 0), "nohup": (set(), 0)}
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """The compiler and its arguments, after any wrapper commands in front of it."""
+    while words and words[0].rsplit("/", 1)[-1] in _WRAPPERS:
+        takes, positional = _WRAPPERS[words[0].rsplit("/", 1)[-1]]
+        k = 1
+        while k < len(words) and (words[k].startswith("-") or "=" in words[k] and words[0].endswith("env")):
+            k += 2 if words[k] in takes else 1
+        words = words[k + positional:]
+    return words
 
 
 def _words(command: str) -> list[str]:

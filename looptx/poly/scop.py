@@ -201,8 +201,9 @@ class Scop(CachedValue):
     # #if, since a build may give the sizes values that break them
     macro_facts: tuple[str, ...] = ()
     # the region sits in an OpenMP team that shares out its loop nests (frontend/omp_team.py):
-    # (first statement of the nest, the `omp for` clauses as written, the pragma's line)
-    team: tuple[tuple[int, str, int], ...] = ()
+    # (first statement of the nest, the `omp for` clauses as written, the pragma's line and
+    # column, its text)
+    team: tuple[tuple[int, str, int, int, str], ...] = ()
     # 'team': the region runs in the team (`omp for`, the rest under `omp single`); 'parallel':
     # the `#pragma omp parallel for` right before it is its one nest's (printed as that)
     team_kind: str = "team"

@@ -188,8 +188,8 @@ def original(scop: Scop, team: bool = True) -> Variant:
     (Scop.team) keep their `omp for` (as `omp parallel for` with its reductions, which the
     printer of a team region writes as `omp for`)."""
     shared = {}
-    starts = [s for s, _, _ in scop.team] + [len(scop.statements)] if team else []
-    for k, (first, clauses, _) in enumerate(scop.team if team else ()):
+    starts = [s for s, *_ in scop.team] + [len(scop.statements)] if team else []
+    for k, (first, clauses, *_) in enumerate(scop.team if team else ()):
         text = " ".join(["omp parallel for"] + [m.group(0) for m in TEAM_REDUCTION.finditer(clauses)])
         shared.update((s, text) for s in range(first, starts[k + 1]))
     pieces = []

@@ -41,8 +41,9 @@ ARGS: dict[str, tuple[str, ...]] = {
     "Tile": ("tsize", "tindex"),
     "Permut": ("seq",),
     "RegTile": ("loops", "ufactors"),
-    "UnrollJam": ("ufactor", "parallelize"),
-    "Unroll": ("ufactor", "parallelize"),
+    # init_cleanup_loop only shapes Orio's remainder loop; looptx writes its own
+    "UnrollJam": ("ufactor", "parallelize", "init_cleanup_loop"),
+    "Unroll": ("ufactor", "parallelize", "init_cleanup_loop"),
     "ScalarReplace": ("dtype", "prefix"),
     "BoundReplace": ("lprefix", "uprefix"),
     "Pragma": ("pragma_str",),
@@ -355,6 +356,7 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
     elif name in ("Unroll", "UnrollJam"):
         own = _own_loop(ln, nest, d, name)
         _unroll(ln, nest, d, [(own, _int(ln, args.get("ufactor"), "ufactor"))], step, out)
+        _flag(ln, args.get("init_cleanup_loop", False), "init_cleanup_loop")
         if _flag(ln, args.get("parallelize", False), "parallelize"):
             # Orio's OpenMP pragma on the unrolled loop; looptx checks that it carries no dependence
             for s in d.stmts:
@@ -392,7 +394,9 @@ def _steps(d: _Directive, name: str, args, nest: _Nest, arrays, out: list[Step])
             found = [(d.stmts[0], _own_loop(ln, nest, d, name))] if lid is None else \
                 [(s, dict(nest.chains[s])[loop]) for s, loop in _find(ln, nest, d, lid, "a pragma")]
             for s, loop in found:
-                for text in texts:
+                # Orio's tuned `pragma_str=[PR]` with PR in ['', 'omp parallel for']: '' is the
+                # point without one
+                for text in (t for t in texts if str(t).strip()):
                     step("pragma", stmt=s, loop=loop, text=str(text))
     elif name == "openmp":
         # Orio puts its pragma before the outermost loop of the transformed code: the one at

@@ -25,7 +25,7 @@ def team_loops(v: Variant, deps: D.Deps, unsafe: bool) -> tuple[Variant, D.Deps]
     scop = v.scop
     # the private scalars and arrays (NPB MG resid's `private(u1, u2)` rows) the region uses
     scalars = {a.name for a in scop.arrays}
-    for first, clauses, line in scop.team:
+    for first, clauses, line, col, written in scop.team:
         private = [x.strip() for m in _PRIVATE.findall(clauses)
                    for x in m.split(",")]
         private = [x for x in dict.fromkeys(private) if to_model(x) in scalars]
@@ -41,10 +41,13 @@ def team_loops(v: Variant, deps: D.Deps, unsafe: bool) -> tuple[Variant, D.Deps]
             if not unsafe:
                 check_legal(v, deps, st)
         except LooptxError as e:
-            e.what = f"the loop that '#pragma omp for' shares out: {e.what}".replace("'omp parallel for'", "'omp for'")
+            at = _clause_column(written, col, e.what)
+            e.what = f"the loop that '{' '.join(written.split())}' shares out: {e.what}"
+            if scop.team_kind == "team":
+                e.what = e.what.replace("'omp parallel for'", "'omp for'")
             if isinstance(e, LegalityError):
                 e.hint = "the team's threads race there in the code as written too: fix the pragma, or pass --unsafe"
-            e.file, e.line, e.col, e.step, e.step_name = scop.filename, line, None, None, None
+            e.file, e.line, e.col, e.step, e.step_name = scop.filename, line, at, None, None
             raise e from None
     return v, deps
 
@@ -53,8 +56,8 @@ def team_outermost(v: Variant, deps: D.Deps, unsafe: bool) -> Variant:
     """The team shares out the outermost loop of each nest after the recipe (a tile's control
     loop), as Orio places its pragma; the `omp for` moves there from the loop it named."""
     from looptx.recipe.apply import check_legal
-    starts = [s for s, _, _ in v.scop.team] + [len(v.scop.statements)]
-    for k, (first, _, line) in enumerate(v.scop.team):
+    starts = [s for s, *_ in v.scop.team] + [len(v.scop.statements)]
+    for k, (first, _, line, col, _) in enumerate(v.scop.team):
         outer = next((p.loops[0] for p in v.pieces if p.stmt == first and p.loops), None)
         # nests a fuse put under one loop move their pragmas together, as one
         nest = set(range(first, starts[k + 1])) | \
@@ -77,12 +80,21 @@ def team_outermost(v: Variant, deps: D.Deps, unsafe: bool) -> Variant:
                                 f"'{to_user(outer.name)}', after the recipe: {e.what}".replace("'omp parallel for'", "'omp for'"),
                                 hint="keep a loop that carries no dependence outermost (the '#pragma omp for' "
                                      "loop, or a tile loop made from it)",
-                                file=v.scop.filename, line=line) from None
+                                file=v.scop.filename, line=line, col=col) from None
         v = moved
     return v
 
 
 _PRIVATE = re.compile(r"\bprivate\s*\(([^()]*)\)")
+
+
+def _clause_column(written: str, col: int, what: str) -> int:
+    """The column of the clause of the pragma (as written, starting at `col`) that the error
+    names, where it names one; the pragma's own column otherwise."""
+    for m in re.finditer(r"\b(reduction|private)\s*\(", written):
+        if re.search(rf"\b{m.group(1)}\b", what):
+            return col + m.start()
+    return col
 
 
 def _one_pragma(texts: set) -> str | None:

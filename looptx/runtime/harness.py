@@ -143,12 +143,21 @@ class RegionSignature:
                                   file=scop.filename, line=pos[0], col=pos[1])
         # a local the function sets to a constant (`int m = 0; int k = m + 1;`) has that value
         env = {**macros, **dict(scop.local_values), **sizes, **fixed}
-        for name, init in scop.derived:
-            if name not in env:
+        pending = [(name, init) for name, init in scop.derived if name not in env]
+        while pending:
+            # a chain (`int n = N; int len = n;`), in whatever order the scopes listed it
+            left = []
+            for name, init in pending:
                 try:
                     env[name] = eval_extent(init, env)
                 except (KeyError, ValueError):
-                    pass                # not a function of the sizes: reported below if used
+                    left.append((name, init))   # not a function of the sizes: reported below if used
+            if len(left) == len(pending):
+                break
+            pending = left
+        # a chain through a local the model folded away (`int n = N; int len = n;` keeps only
+        # len = n): the value the load computed at these sizes
+        env.update({k: v for k, v in scop.implied_values if k not in env})
         where = dict(file=scop.filename, line=scop.region_span[0] or None)
 
         def at(name: str) -> dict:

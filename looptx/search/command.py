@@ -111,7 +111,7 @@ def input_decls(spec, path: str) -> str | None:
         from looptx.search.init_file import init_function
         f = os.path.join(os.path.dirname(path), spec.init_file)
         try:
-            lines.append(init_function(read_utf8(f, AnnotationError, "init_file")))
+            lines.append(init_function(read_utf8(f, AnnotationError, "init_file"), spec.command_macros()))
         except OSError:
             pass                     # noted as not read (_note_replaced_files): its data are random
     return "\n".join(lines) or None
@@ -205,8 +205,9 @@ def setup(args) -> Setup:
     if args.backend == "c":
         from looptx.runtime.evaluators import c_build_command
         build_command = c_build_command(build_command, os.path.abspath(path))
-        from looptx.pipeline import check_compiler
+        from looptx.pipeline import check_compiler, check_flags
         check_compiler(build_command, spec)
+        check_flags(build_command, spec, cli=getattr(args, "cflags", None) is not None)
     reps = int(counter.get("repetitions") or (5 if args.backend == "c" else 10))
     rtol = dict(spec.validation).get("rtol") if spec is not None else None
     if spec is not None:

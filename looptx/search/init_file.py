@@ -14,9 +14,41 @@ _DECLARATION = re.compile(r"(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:int|long|s
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
-def init_assignments(text: str) -> list[tuple[str, str]]:
-    """(name, value) of the plain assignments that open each init... function of `text`."""
-    text = _COMMENT.sub(" ", text)
+def _taken(text: str, defined) -> str:
+    """`text` without its directives and the lines of the #if branches a build with the
+    `defined` macros leaves out (SPAPT's `#ifdef DYNAMIC` malloc ahead of `n = N;`); a branch
+    whose condition is not a plain test of whether a macro is defined is left out too."""
+    out, stack = [], []                   # per open #if: (this branch taken, a branch was taken)
+    for line in text.split("\n"):
+        m = re.match(r"\s*#\s*(\w+)\s*(.*)", line)
+        if not m:
+            out.append(line if all(t for t, _ in stack) else "")
+            continue
+        word, rest = m.group(1), m.group(2).strip()
+        if word in ("if", "ifdef", "ifndef", "elif"):
+            d = re.fullmatch(r"(!?)\s*defined\s*\(?\s*(\w+)\s*\)?", rest)
+            cond = (rest.split()[0] in defined if rest else False) if word == "ifdef" else \
+                (rest.split()[0] not in defined if rest else False) if word == "ifndef" else \
+                rest == "1" if rest in ("0", "1") else (d is not None and (d.group(2) in defined) != bool(d.group(1)))
+            if word == "elif":
+                if stack:
+                    _, done = stack[-1]
+                    stack[-1] = (not done and cond, done or cond)
+            else:
+                stack.append((cond, cond))
+        elif word == "else" and stack:
+            _, done = stack[-1]
+            stack[-1] = (not done, True)
+        elif word == "endif" and stack:
+            stack.pop()
+        out.append("")
+    return "\n".join(out)
+
+
+def init_assignments(text: str, defined=()) -> list[tuple[str, str]]:
+    """(name, value) of the plain assignments that open each init... function of `text`, as
+    a build with the `defined` macros (the build command's -D flags) compiles it."""
+    text = _taken(_COMMENT.sub(" ", text), set(defined))
     out = []
     for m in _INIT_FUNCTION.finditer(text):
         at = m.end()
@@ -34,10 +66,10 @@ def init_assignments(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def init_function(text: str) -> str:
+def init_function(text: str, defined=()) -> str:
     """A function of those assignments, which the front end reads as Orio's init_input_vars
     (frontend/implied.py), or '' where there are none."""
-    found = init_assignments(text)
+    found = init_assignments(text, defined)
     if not found:
         return ""
     return "void init_file_values(void)\n{\n" + "".join(f"  {n} = {v};\n" for n, v in found) + "}\n"

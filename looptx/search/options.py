@@ -98,6 +98,12 @@ def options_for(cls, options: Mapping[str, Any], spec=None) -> dict:
         if other is not None:
             dropped.setdefault(other.name, []).append(key)
             continue
+        # the options of the annotation's own algorithm, one looptx does not have (Orio's
+        # `dlmt_steps` of algorithm 'DLMT'), which the command line replaced
+        named = str(dict(getattr(spec, "search", None) or {}).get("algorithm") or "")
+        if named and parts[0] == named.lower() and len(parts) > 1 and named.lower() != cls.name.lower():
+            dropped.setdefault(named, []).append(key)
+            continue
         kept[key] = value
     for name, keys in dropped.items():
         _warn(_where(spec, keys[0]) + f"warning: option{'s' if len(keys) > 1 else ''} {', '.join(keys)} "

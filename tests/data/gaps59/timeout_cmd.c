@@ -1,0 +1,14 @@
+/*@ begin PerfTuning (
+  def build { arg build_command = 'timeout 20m gcc -O3'; }
+  def performance_params { param UF[] = [1,2]; }
+  def input_params { param N[] = [50]; }
+  def input_vars { decl static double a[N] = random; }
+) @*/
+int i;
+/*@ begin Loop(
+  transform Unroll(ufactor=UF)
+  for (i=0; i<=N-1; i++)
+    a[i] = 2.0*a[i];
+) @*/
+/*@ end @*/
+/*@ end @*/
