@@ -10,7 +10,7 @@ boundary guards (the PPCG way, ISLPY_NOTES A.6).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import islpy as isl
 
@@ -18,6 +18,7 @@ from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
+from looptx.poly.gpu_collapse import collapsible, one_thread, serial_copy_warning, zeroed
 from looptx.poly.gpu_replicated import replicated
 from looptx.poly.known_values import at_macro_value, soft_sizes_hint
 from looptx.poly.gpu_serial import siblings_merged
@@ -444,6 +445,10 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                                       hint="map it to x or y, or tile it by at most 64")
         sched = None
         members = set(K.pieces)
+        # a shared copy inside the thread loops: made by the whole block where it can be (gpu_collapse)
+        zero = zeroed(width, K.thread, prefix) if collapsible(
+            K, [c for c in plan.copies if c.owner in members], [sy for sy in plan.syncs if sy.owner in members],
+            width) else None
         for k in K.pieces:
             pins = pins_all
             if k in K.lacking:
@@ -452,12 +457,18 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                     if p not in K.lacking[k]:
                         pins = pins.intersect(pin)
             m = v.piece_map(v.pieces[k], width).intersect_range(pins)
+            m = m.apply_range(zero) if zero is not None else m
             sched = isl.UnionMap.from_map(m) if sched is None else sched.union(isl.UnionMap.from_map(m))
         first_thread = min(K.thread) if K.thread else width
         for c in plan.copies:
             if c.owner not in members:
                 continue
-            if K.mapped and not c.per_thread and first_thread < c.keep < max(K.thread):
+            inner = K.mapped and K.thread and c.keep > max(K.thread)
+            if inner and zero is not None and not c.per_thread and c.promotion.kind == "shared":
+                c = replace(c, schedule=c.schedule.intersect_domain(
+                    one_thread(c.schedule.domain(), K.thread)).apply_range(zero))
+                pins = pins_block.intersect(_cooperative(c, block, width, prefix))
+            elif K.mapped and not c.per_thread and first_thread < c.keep < max(K.thread):
                 # A copy between thread loops: the outer thread loops run as uniform loops with a
                 # guard, so each of their iterations makes its own copy; the inner thread loops'
                 # positions are constants in the copy's schedule, so instead of pinning them the
@@ -482,6 +493,10 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                                             hint="use shared at block level, or promote inside the thread loops")
                 pins = pins_block.intersect(_cooperative(c, block, width, prefix))
             placed = c.schedule.intersect_range(pins)
+            if inner and zero is not None and c.per_thread is False and c.promotion.kind != "shared":
+                placed = placed.apply_range(zero)
+            elif inner and zero is None and not c.per_thread and c.promotion.kind == "shared":
+                serial_copy_warning(c, K)
             if placed.is_empty() and not c.schedule.is_empty():
                 # no thread would make the copy: the kernel would read a buffer nothing loads
                 raise c.promotion.error(f"no thread of kernel {K.name} makes the {c.promotion.kind} copy of "
@@ -490,7 +505,10 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             sched = sched.union(isl.UnionMap.from_map(placed))
         for sy in plan.syncs:
             if sy.owner in members:
-                sched = sched.union(isl.UnionMap.from_map(sy.schedule.intersect_range(pins_block)))
+                at = sy.schedule
+                if zero is not None and sy.prefix_len > max(K.thread):
+                    at = at.intersect_domain(one_thread(at.domain(), K.thread)).apply_range(zero)
+                sched = sched.union(isl.UnionMap.from_map(at.intersect_range(pins_block)))
         params = [f"lx_h{n}" for n in range(len(host_loops))] + [f"lx_b{n}" for n in range(len(K.block))] + \
                  [f"lx_t{n}" for n in range(len(K.thread))]
         cons = [f"0 <= lx_t{n} < {b}" for n, b in enumerate(block)] + [f"lx_b{n} >= 0" for n in range(len(K.block))]

@@ -20,6 +20,7 @@ from looptx.poly import schedule as S
 from looptx.poly.known_values import soft_sizes_hint
 from looptx.poly.deps import upper_constant
 from looptx.poly.budget import isl_budget
+from looptx.poly.gpu_collapse import independent, threads_around
 from looptx.poly.variant import Variant
 from looptx.poly.promote_checks import (check_slots, check_unguarded, invariant_refs,
                                          register_stride, tile_low)
@@ -349,7 +350,9 @@ def _as_written(scop, name: str) -> str:
     return scop.member_chains().get(name) or to_user(name)
 
 
-def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, group) -> None:
+def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, group, wide: bool = True) -> None:
+    """`wide`: a shared copy inside a kernel's thread loops holds what the block reads, where
+    that fits and the loops around it are the same for every thread (gpu_collapse.py)."""
     v = out.variant
     scop = v.scop
     pos = group[0][1]
@@ -380,7 +383,15 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                   f"the loop sets before it reads it and nothing reads after it, a register already (a copy "
                   f"would load an indeterminate value)")
         return True
-    key = list(range(plen)) + threads
+    around = threads_around(v, group, pos) if pr.kind == "shared" and wide else []
+    if around:
+        reached = None
+        for k, _ in group:
+            r = _keep_positions(v.piece_map(v.pieces[k], width), list(range(plen)), width).range()
+            reached = r if reached is None else reached.union(r)
+        around = around if independent(reached, around) else []
+    narrow = (lambda: _plan_scope(out, pr, n, taken, name, group, wide=False)) if around else None
+    key = [p for p in range(plen) if p not in around] + threads
     refs = []                                   # (piece index, access, instance -> key dims)
     foot = loose = None
     for k, _ in group:
@@ -437,6 +448,8 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             low = fd.lexmin().coalesce()
             hi = upper_constant(fd.reverse().apply_range(fd).deltas())
         lows.append(low)
+        if hi is None and narrow:
+            return narrow()
         if hi is None:
             arr = out.variant.scop.array(array)
             # a linearized array's model dimensions are not the subscripts the user wrote
@@ -452,6 +465,8 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         total *= s
     if pr.kind == "shared":
         nbytes = buffer_bytes(Buffer("", arr.ctype, tuple(sizes), "shared", pr.pad))
+        if (nbytes > SHARED_BYTES or total > MAX_BUFFER) and narrow:
+            return narrow()
         if nbytes > SHARED_BYTES:
             raise pr.error(f"the footprint of '{array}' in loop '{name}' needs {nbytes} bytes of shared "
                            f"memory (a block may use {SHARED_BYTES})", hint="use smaller tiles")
@@ -467,7 +482,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     dims = lead_sizes + [sizes[d] for d in kept]
     out.buffers.append(Buffer(buf, arr.ctype, tuple(dims), pr.kind, pr.pad, len(lead_sizes),
                               arr.spelled_ctype))
-    key_names = [f"p{k}" for k in range(nk)]
+    key_names = [f"p{k}" for k in key] if around else [f"p{k}" for k in range(nk)]
     elem_names = [f"e{d}" for d in range(rank)]
     low_names = [f"l{d}" for d in range(rank)]
     lead_names = [f"m{j}" for j in range(len(threads))]
@@ -497,8 +512,13 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     for k, a, qp, _, _ in refs:
         st = scop.statements[v.pieces[k].stmt]
         out.redirect[(k, a.ref)] = (buf, target_of(scop.access_map(st, a), qp))
-    # copy statements: domain [prefix..., element...]
-    dom = foot.wrap().flatten()
+    # copy statements: domain [prefix..., element...]; a wide copy's prefix has the thread
+    # values too, each of which makes the copy in the kernel's one-thread-at-a-time schedule
+    dom = foot.wrap().flatten() if not around else isl.Map(
+        f"{scop.prefix}{{ [{', '.join(f'p{k}' for k in range(plen))}] -> [{', '.join(key_names)}] }}").intersect_domain(
+        reached).apply_range(foot).wrap().flatten()
+    if around:
+        key_names = [f"p{k}" for k in range(plen)]
     written = any(a.kind == "write" for _, a, _, _, _ in refs)
     half = SPACING // 2
     if pr.kind == "registers":
@@ -545,7 +565,9 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         args = ", ".join(key_names + elem_names)
         smap = isl.Map(f"{scop.prefix}{{ {cname}[{args}] -> [{', '.join(sched)}] }}").intersect_domain(d)
         elem = isl.Map(f"{scop.prefix}{{ {cname}[{args}] -> {array}[{', '.join(elem_names)}] }}").intersect_domain(d)
-        keyed = isl.Map(f"{scop.prefix}{{ {cname}[{args}] -> [{', '.join(key_names)}] }}").intersect_domain(d)
+        keyed = isl.Map(f"{scop.prefix}{{ {cname}[{args}] -> [{', '.join(key_names[k] for k in key)}] }}") \
+            .intersect_domain(d) if around else \
+            isl.Map(f"{scop.prefix}{{ {cname}[{args}] -> [{', '.join(key_names)}] }}").intersect_domain(d)
         target = target_of(elem, keyed)
         src, dst = (elem, target) if direction == "in" else (target, elem)
         out.copies.append(Copy(cname, d, smap, src, dst, array if direction == "in" else buf,

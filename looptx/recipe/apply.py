@@ -361,12 +361,9 @@ def _shared_by_all_threads(v: Variant, st: Step, at: str) -> Variant:
         order = [n for n in span if n not in m.thread] + threads
         try:
             out = S.permute(v, st["stmt"], order)
-        except RecipeError as e:
-            note_once(st.file or "recipe", st.line or 1,
-                      f"{where}: the copy at '{to_user(at)}', inside the thread loops, is made one "
-                      f"thread at a time between barriers ({e.what}); put '{to_user(at)}' outside the "
-                      "thread loops to have all the block's threads copy together (16x slower than no "
-                      "copy at all on an H100 gemm)", kind="warning")
+        except RecipeError:
+            # the copy stays inside the thread loops (a scalar accumulator around its loop):
+            # the kernel's plan has the block make it together where it can (poly/gpu_collapse)
             return v
         moved = [n for n in span if n not in m.thread]
         note_once(st.file or "recipe", st.line or 1,
