@@ -1,4 +1,6 @@
 """Gaps found by probes 128 (mutation fuzzer) and 129 (real Orio files), end to end."""
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -119,6 +121,8 @@ def test_an_init_file_is_read_as_the_build_preprocesses_it():
     assignment, and 'n' had no value."""
     _ok("run", DATA / "initfile" / "k.c")
     _ok("run", DATA / "initfile" / "k.c", "-D", "N=23")
+    # probe 132 G1: SPAPT gemver's `a = 1.5; b = 2.5; n = N;` (a double before the size)
+    _ok("run", DATA / "initfile_double" / "k.c", "-D", "N=37")
 
 
 def test_an_undeclared_scalar_is_not_called_an_array(tmp_path):
@@ -127,3 +131,60 @@ def test_an_undeclared_scalar_is_not_called_an_array(tmp_path):
                    "    s = a[i];\n#pragma endscop\n}\n")
     rc, out, err = run_cli("transform", src)
     assert rc == 2 and "undeclared identifier 's' (declare the variable before the region)" in err, err
+
+
+def test_a_standalone_main_reads_the_sizes_its_allocations_use(tmp_path):
+    """Probe 133 G1: Orio's `decl dynamic double X[m*n]` over a loop to `nrows = m*n`: main()
+    allocated m * n elements and defined neither."""
+    cu = tmp_path / "k.cu"
+    rc, out, err = run_cli("transform", DATA / "sa1.c", "--target", "cuda", "--standalone", "-o", cu)
+    assert rc == 0, err
+    text = cu.read_text()
+    main = text[text.index("int main("):]
+    assert 'const int m = (int)lx_size_arg(argc, argv, "m", &lx_missing);' in main, main
+    assert "const int nrows = m * n;" in main and "usage: %s m=VALUE n=VALUE" in main, main
+    if shutil.which("nvcc"):
+        p = subprocess.run(["nvcc", "-arch=sm_90", str(cu), "-o", str(tmp_path / "a.out")], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr[-2000:]
+
+
+def test_the_host_code_checks_sizes_past_an_orio_decls_extent(tmp_path):
+    """Probe 133 G2: `decl dynamic double A[N]` with N = 1000, a loop to the function's n: the
+    host copied 1000 elements and launched over any n."""
+    cu = tmp_path / "k.cu"
+    rc, out, err = run_cli("transform", DATA / "hostchk2.c", "--target", "cuda", "-o", cu)
+    text = cu.read_text()
+    status = text[text.index("scale_host_status("):text.index("cudaMalloc")]
+    assert rc == 0 and "if (((size_t)(N)) < ((n >= 1) ? ((size_t)(n - 1) + 1) : (size_t)0)) return " \
+        "(int)cudaErrorInvalidValue;" in status, status
+
+
+def test_a_param_may_be_named_as_a_python_keyword_that_c_allows(tmp_path):
+    """Probe 133 G3: PETSc's Bratu FormFunction2D with `param lambda = 6;`."""
+    src = tmp_path / "k.c"
+    src.write_text((DATA / "local_chain.c").read_text()
+                   .replace("void f(double *a)", "void f(double lambda, double *a)")
+                   .replace("param N[] = [8];", "param N[] = [8]; param lambda = 6;")
+                   .replace("param UF[] = [1,2];", "param UF[] = [1,2]; constraint c = lambda > 1 and UF <= 2;")
+                   .replace("a[i] = 2.0*a[i];", "a[i] = lambda*a[i];"))
+    _ok("run", src)
+    _ok("run", src, "-D", "lambda=5")
+    rc, out, err = run_cli("search", src, "--budget", "2", "--no-progress", "--db", tmp_path / "s.db")
+    assert rc == 0 and "status: ok 2" in out, out + err
+    src.write_text((DATA / "local_chain.c").read_text().replace("param UF[]", "param if[]"))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "param name 'if' cannot be used" in err, err
+
+
+def test_copy_to_texture_and_constant_are_noted(tmp_path):
+    """Probe 133 G4: CUDA-CHiLL's tmv.lua `copy_to_texture("c")` was refused."""
+    src = tmp_path / "tmv.c"
+    src.write_text("#define N 64\nvoid normalMV(float c[N][N], float a[N], float b[N]) {\n  int i, j;\n"
+                   "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      a[i] = a[i] + c[i][j] * b[j];\n}\n")
+    lua = tmp_path / "tmv.lua"
+    lua.write_text('init("tmv.c","normalMV",0)\ndofile("cudaize.lua")\ntile_by_index(0, {"i","j"}, {32,32}, '
+                   '{l1_control="ii", l2_control="k"}, {"ii", "k", "i", "j"})\ncudaize(0, "tmv_GPU", {a=N, b=N, '
+                   'c=N*N},{block={"ii"}, thread={"i"}}, {})\ncopy_to_texture("c")\ncopy_to_constant("b")\n')
+    rc, out, err = run_cli("transform", src, "--recipe", lua, "--target", "cuda", "-o", tmp_path / "k.cu")
+    assert rc == 0 and "tmv.lua:5: note: copy_to_texture(...) is not followed" in err, err
+    assert "tmv.lua:6: note: copy_to_constant(...) is not followed" in err, err

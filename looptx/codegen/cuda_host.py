@@ -23,6 +23,7 @@ from looptx.frontend.names import to_model, to_user, with_values
 from looptx.frontend.symbols import ARITH_WORDS
 from looptx.codegen.c import fact_check
 from looptx.codegen.cuda_notes import say_extra_arrays
+from looptx.codegen.cuda_short import short_counts
 
 
 @dataclass(frozen=True)
@@ -187,46 +188,6 @@ def _given_counts(rc) -> dict[str, tuple[str, ArraySizes]]:
         for name, text in rec.sizes:
             given.setdefault(name, (text, rec))
     return given
-
-
-def short_counts(rc) -> list[tuple[str, str | None, str]]:
-    """(array, given count, count the region reaches) of each `sizes` entry that may be below
-    what the region reaches, as C text (a count too small at fixed sizes is an error here),
-    and (array, None, test) where the region may reach below the first element copied:
-    the host function checks them, since copying fewer elements makes the kernels read and
-    write past the device buffers."""
-    scop = rc.variant.scop
-    fixed = dict(scop.fixed)
-    values = {**dict(scop.macro_values), **fixed}
-    for n, init in scop.derived:           # lx_row = x_max + 4 at a fixed x_max
-        v = constant(init, values)
-        if v is not None:
-            values[n] = v
-    out = []
-    for name, (text, rec) in _given_counts(rc).items():
-        a = next((x for x in rc.arrays if x.name == name), None)
-        if a is None or declared_count(a) is not None or not on_device(a, rc.written_scalars):
-            continue
-        if members_of(scop, name):
-            reached, _ = record_count(scop, name, lambda m: _reached_count(scop, m, fixed))
-        else:
-            reached, _ = _reached_count(scop, a, fixed)
-            below = _below_first(scop, a, fixed) if reached is None else None
-            if below is not None:
-                reached = below[0]
-                out.append((name, None, below[1]))       # a test, not a count
-        if reached is None:
-            continue              # no bound: the count given is all there is to go by
-        want, got = constant(reached, values), constant(text, values)
-        if want is not None and got is not None:
-            if got < want:
-                raise rec.error(f"sizes: array '{to_user(name)}' is given {got} elements, but the region "
-                                f"reaches element {want - 1} at these sizes, so it needs {want}",
-                                hint=f"give at least {want}, or leave '{to_user(name)}' out of the sizes: "
-                                     "looptx counts the elements the region reaches")
-            continue
-        out.append((name, f"(size_t)({with_values(text, fixed)})", reached))
-    return out
 
 
 def element_counts(rc, offsets: dict | None = None) -> dict[str, str]:

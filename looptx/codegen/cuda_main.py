@@ -2,9 +2,14 @@
 checksum per written array."""
 from __future__ import annotations
 
+import re
+
 from looptx.codegen.cuda_host import (_device_arg, _internal_sizes, _named_counts, _offset_decls, _to_device,
                                       on_device, size_ctype)
 from looptx.codegen.cuda_records import members_of, written_arrays
+
+
+_C_WORDS = {"size_t", "sizeof", "int", "long", "short", "char", "double", "float", "unsigned", "signed", "const"}
 
 
 def _elements(scop, a) -> list[tuple[str, str, str]]:
@@ -33,9 +38,21 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict, offsets: di
     scop = rc.variant.scop
     derived = dict(_internal_sizes(rc))
     values = {p: sizes.get(p, int_macros.get(p, derived.get(p))) for p in rc.params}
+    # names the element counts read that the kernels do not (Orio's `decl dynamic double
+    # X[m*n]` over a loop to `nrows = m*n`): arguments too, and a size derived from them is
+    # computed as the function does
+    known = set(rc.params) | set(int_macros) | {k for k, _ in (*scop.macro_values, *scop.pinned_macros, *scop.baked)}
+    extra = [w for w in dict.fromkeys(re.findall(r"\b[A-Za-z_]\w*\b", " ".join([*counts.values(), *offsets.values()])))
+             if w not in known and w not in _C_WORDS and not w.startswith("lx_")]
+    extra_values = {w: sizes.get(w) for w in extra}
+    inits = dict(scop.derived)
+    for p in rc.params:
+        words = set(re.findall(r"[A-Za-z_]\w*", str(inits.get(p, ""))))
+        if values[p] is None and words and words <= set(extra):
+            values[p] = inits[p]
     # a size no --define fixed is the program's argument (`./a.out n=1000`), as a benchmark's
     # main takes its problem size
-    given = [p for p in rc.params if values[p] is None]
+    given = [w for w in extra if extra_values[w] is None] + [p for p in rc.params if values[p] is None]
     out = ["#ifndef LX_REPS", "#define LX_REPS 10", "#endif"]
     if given:
         out += ["#include <string.h>",
@@ -47,6 +64,11 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict, offsets: di
     out += [f"int main({'int argc, char **argv' if given else 'void'})", "{"]
     if given:
         out.append("  int lx_missing = 0;")
+    for w in extra:
+        val = extra_values[w]
+        if val is None:
+            val = f'(int)lx_size_arg(argc, argv, "{w}", &lx_missing)'
+        out.append(f"  const int {w} = {val};")
     for p in rc.params:
         val = values[p]
         if val is None:

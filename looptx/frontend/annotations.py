@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from looptx.errors import AnnotationError, read_utf8
-from looptx.frontend.expr import (SAFE_FUNCTIONS, Expr, MappingSpace, compile_expr,
+from looptx.frontend.expr import (C_NAME_KEYWORDS, SAFE_FUNCTIONS, Expr, MappingSpace, compile_expr,
                                   mapping_slots, mapping_values)
 from looptx.frontend.annotation_checks import check_arg, check_names
 from looptx.frontend.orio_args import check_arg_names
@@ -294,7 +294,7 @@ class _Parser:
         self.b.lets[name] = self.evaluate(text, off, f"let {name}")
 
     def _check_new_name(self, name: str, at: int, what: str) -> None:
-        if name.startswith("_") or keyword.iskeyword(name) or name in SAFE_FUNCTIONS:
+        if name.startswith("_") or keyword.iskeyword(name) and name not in C_NAME_KEYWORDS or name in SAFE_FUNCTIONS:
             why = ("names starting with '_' are reserved" if name.startswith("_") else
                    "it is a Python keyword" if keyword.iskeyword(name) else
                    f"it would hide the function {name}()")

@@ -189,12 +189,15 @@ class Expr:
         body = getattr(self._tree, "body", None)
         if not (isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And)):
             return []
-        source = "(\n" + self.text + "\n)" if self._shift else self.text
+        # the text as parsed (C_NAME_KEYWORDS renamed), which the nodes' offsets count in
+        parsed = _keywords_renamed(self.text) if _KEYWORD_NAME.search(self.text) else self.text
+        source = "(\n" + parsed + "\n)" if self._shift else parsed
         out = []
         for node in body.values:
             segment = ast.get_source_segment(source, node)
             if segment is None:
                 return []
+            segment = segment.replace(_KEPT, "")
             line, col = self.location((node.lineno, node.col_offset))
             part = compile_expr(segment, file=self.file, line=line, col=col)
             out += part.conjuncts() or [part]
@@ -245,6 +248,34 @@ def _map_pos(text, line, col, pos, shift):
     return line + k, chars + 1
 
 
+# Python keywords that are C names and no part of an expression's syntax: a param may be named
+# so (PETSc's Bratu examples tune `lambda`), and is parsed under another name
+C_NAME_KEYWORDS = frozenset({"lambda", "def", "class", "pass", "del", "from", "global", "import", "nonlocal",
+                             "raise", "with", "yield", "elif", "except", "finally", "try", "assert", "as",
+                             "async", "await", "return", "while", "break", "continue"})
+_KEPT = "_lx_kw"
+_KEYWORD_NAME = re.compile(r"\b(?:" + "|".join(sorted(C_NAME_KEYWORDS)) + r")\b")
+
+
+def _keywords_renamed(text: str) -> str:
+    """`text` with the C_NAME_KEYWORDS it uses as names (not inside strings) suffixed."""
+    import io
+    import tokenize
+    lines = text.split("\n")
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return text             # the parse says what is wrong
+    # a Python lambda (`lambda v: v`) stays one, for the checker to refuse
+    found = [t.start for t, after in zip(toks, toks[1:] + toks[-1:]) if t.type == tokenize.NAME
+             and t.string in C_NAME_KEYWORDS and not (t.string == "lambda" and (after.type == tokenize.NAME
+                                                                               or after.string in (":", "*", "**")))]
+    for row, col in reversed(found):
+        word = re.match(r"\w+", lines[row - 1][col:]).group()
+        lines[row - 1] = lines[row - 1][:col + len(word)] + _KEPT + lines[row - 1][col + len(word):]
+    return "\n".join(lines)
+
+
 def compile_expr(text: str, *, file: str | None = None, line: int | None = None,
                  col: int | None = None) -> Expr:
     """Parse and check `text`; `file:line:col` is where its first character sits."""
@@ -277,12 +308,13 @@ def compile_expr(text: str, *, file: str | None = None, line: int | None = None,
         raise err(None, "expected a value", "write a Python expression, e.g. [1, 2, 4]")
     if len(text) > MAX_TEXT:
         raise err(None, f"expression is longer than {MAX_TEXT} characters")
+    parsed = _keywords_renamed(text) if _KEYWORD_NAME.search(text) else text
     try:
-        tree, shift = ast.parse(text, mode="eval"), 0
+        tree, shift = ast.parse(parsed, mode="eval"), 0
     except SyntaxError as first:
         try:
             # a value may run over several lines without brackets, as Orio's lexer allows
-            tree, shift = ast.parse("(\n" + text + "\n)", mode="eval"), 1
+            tree, shift = ast.parse("(\n" + parsed + "\n)", mode="eval"), 1
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             msg = first.msg or "invalid syntax"
             pos = (first.lineno, first.offset) if first.lineno else None
@@ -295,6 +327,10 @@ def compile_expr(text: str, *, file: str | None = None, line: int | None = None,
             raise err(None, f"cannot parse '{_short(text)}': {e}", "fix the expression") from None
         raise err(None, f"'{_short(text)}' is nested too deeply to parse",
                   "split the expression, e.g. with let") from None
+    if parsed is not text:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id.endswith(_KEPT):
+                node.id = node.id[:-len(_KEPT)]
     checker = _Checker()
     try:
         checker.check(tree, frozenset(), (1 + shift, 0))

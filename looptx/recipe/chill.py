@@ -245,12 +245,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if name == "rename_index":
             rename_index(ln, [ln.value(a) for a in tree.args], aliases, created)
             continue
-        if name == "add_sync":
-            if len(tree.args) != 2:
-                raise ln.error("add_sync takes (statement, loop)", hint='write add_sync(0,"kk")')
-            note_once(ln.file, ln.line, "add_sync is not needed: looptx puts __syncthreads() where its "
-                                        "shared-memory copies need one, and refuses thread mappings that race",
-                      per_line=True)
+        if name in chill_args.NOTED:
+            chill_args.NOTED[name](ln, name, tree.args)       # add_sync, copy_to_texture: a note, no step
             continue
         args = [aliased(_sizes_table(ln, a) if name in ("cudaize", "cuda") and isinstance(a, ast.Dict)
                          else ln.value(a), aliases) for a in tree.args]

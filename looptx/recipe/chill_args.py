@@ -237,13 +237,29 @@ UNSUPPORTED = {
     "scalar_expand": "privatize(\"var\",\"loop\") gives a temporary one object per iteration of a loop",
     "reduce": "omp_for(stmt,loop) with a reduction, in a YAML recipe: omp_for {..., reduction: {+: [sum]}}",
     "split_with_alignment": "split(stmt,loop,\"L1 < N - N % 4\") splits at an aligned bound",
-    "copy_to_texture": "copy_to_shared(\"tx\",\"a\") stages an array in shared memory",
-    "copy_to_constant": "copy_to_shared(\"tx\",\"a\") stages an array in shared memory",
     "make_dense": None, "compact": None, "ELLify": None, "stencil_temp": None,
     "find_stencil_shape": None, "print_dep_ufs": None, "datacopy_9arg": "datacopy(stmt,loop,\"A\")",
     "modular_shift": None, "diagonal_map": None, "modular_partition": None,
     "generate_ghostcells": None,
 }
+
+
+def _add_sync(ln, name: str, args) -> None:
+    if len(args) != 2:
+        raise ln.error("add_sync takes (statement, loop)", hint='write add_sync(0,"kk")')
+    note_once(ln.file, ln.line, "add_sync is not needed: looptx puts __syncthreads() where its "
+                                "shared-memory copies need one, and refuses thread mappings that race", per_line=True)
+
+
+def _memory_space(ln, name: str, args) -> None:
+    # CUDA-CHiLL's choice of a memory space for a read-only array: nothing to compute
+    note_once(ln.file, ln.line, f"{name}(...) is not followed: looptx reads the array from global memory, as a "
+                                "const __restrict__ parameter (which nvcc may load through the read-only cache)",
+              per_line=True)
+
+
+# commands that only get a note
+NOTED = {"add_sync": _add_sync, "copy_to_texture": _memory_space, "copy_to_constant": _memory_space}
 
 
 def unsupported(ln, name: str):

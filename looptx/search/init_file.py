@@ -9,7 +9,7 @@ import re
 
 _INIT_FUNCTION = re.compile(r"\b(init\w*)\s*\([^()]*\)\s*\{")
 _STATEMENT = re.compile(r"\s*([^;{}]*);")
-_ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)\s*=\s*([\w\s+\-*/%()]+)")
+_ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)\s*=\s*([\w\s+\-*/%().]+)")
 _DECLARATION = re.compile(r"(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:int|long|short|char|double|float)\b[^=]*")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 

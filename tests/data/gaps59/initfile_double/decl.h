@@ -1,0 +1,3 @@
+double a;
+int n;
+double x[N];
