@@ -329,6 +329,7 @@ def check_flags(build_command: str | None, spec, cli: bool = False) -> None:
     first = {p.name: p.values[0] for p in named if p.values}
     tries = [(None, None)] if not named else \
         [(p, v) for p in named for v in p.values[:32]]
+    rejected: dict = {}
     for param, value in tries:
         point = {**first, param.name: value} if param is not None else first
         try:
@@ -340,14 +341,22 @@ def check_flags(build_command: str | None, spec, cli: bool = False) -> None:
             continue
         said = " ".join((b.error or "").split())
         if param is not None:
-            raise AnnotationError(f"param {param.name}'s value {value!r} is a flag the compiler rejects: {said}",
-                                  hint="remove or correct the value", file=param.file or spec.file,
-                                  line=param.line, col=param.col)
+            rejected.setdefault(param, []).append((value, said))
+            continue
         if cli:
             raise LooptxError(f"--cflags: the compiler rejects these flags: {said}", hint="correct --cflags")
         raise AnnotationError(f"the build command '{build_command}' has a flag the compiler rejects: {said}",
                               hint="correct the PerfTuning block's build_command",
                               **(spec.where("build", "build_command") if spec is not None else {}))
+    for param, bad in rejected.items():
+        where = dict(file=param.file or spec.file, line=param.line, col=param.col)
+        if len(bad) == len(param.values[:32]):
+            raise AnnotationError(f"param {param.name}: the compiler rejects every value, e.g. {bad[0][0]!r}: "
+                                  f"{bad[0][1]}", hint="correct the values", **where)
+        # a flag this compiler lacks fails its points, each recorded as a compile error, as Orio would
+        note_once(where["file"], where["line"], f"the compiler rejects param {param.name}'s value"
+                  f"{'s' if len(bad) > 1 else ''} {', '.join(repr(v) for v, _ in bad)}: {bad[0][1]}; "
+                  "the points with them fail to compile", col=where["col"], kind="warning")
 
 
 def performance_params(path: str) -> frozenset[str]:

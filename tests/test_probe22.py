@@ -156,13 +156,21 @@ INIT = """void mm(int n, double C[n][n], double A[n][n], double B[n][n])
 """
 
 
-def test_a_copy_that_cannot_move_out_of_the_thread_loops_says_it_is_serial(tmp_path):
+def test_a_copy_that_cannot_move_out_of_the_thread_loops_is_made_by_the_block(tmp_path):
+    """`C[i][j] = 0.0;` keeps `kk` inside the thread loops (a permute would split loop 'i'):
+    the copy was made one thread at a time; its buffer now holds the block's tile, which all
+    the block's threads copy together (tests/test_cuda_on_threads.py)."""
+    from cuda_on_threads import compare_host
     (tmp_path / "d.c").write_text(INIT)
     (tmp_path / "d.yaml").write_text(INNER_COPY.replace("stmt: 0", "stmt: 1"))
-    rc, out, err = run_cli("transform", tmp_path / "d.c", "--recipe", tmp_path / "d.yaml", "--target", "cuda")
-    assert rc == 0, err
-    assert "warning: step 6 (shared): the copy at 'kk', inside the thread loops, is made one thread at a time " \
-           "between barriers (permute would split loop 'i'" in err, err
+    cu = tmp_path / "d.cu"
+    rc, out, err = run_cli("transform", tmp_path / "d.c", "--recipe", tmp_path / "d.yaml", "--target", "cuda",
+                           "-o", cu)
+    assert rc == 0 and "one thread at a time" not in err, err
+    text = cu.read_text()
+    assert "__shared__ double A_sh[16][16];" in text and "B_sh[16][17]" in text and "== 16 * bx + tx" not in text, text
+    for n in (37, 16, 1):
+        assert max(compare_host(text, tmp_path / "d.c", "mm", dict(n=n), tmp_path / "b").values()) <= 1e-12
     rc, out, err = run_cli("run", tmp_path / "d.c", "--recipe", tmp_path / "d.yaml", "-D", "n=37")
     assert rc == 0 and ": ok" in out, out + err
 

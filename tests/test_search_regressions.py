@@ -147,7 +147,7 @@ def test_search_whose_every_point_is_illegal_is_a_located_bad_input(tmp_path):
 
 def test_search_whose_every_build_fails_says_why(tmp_path):
     f = tmp_path / "cc.c"
-    f.write_text(annotated(build="arg build_command = 'gcc -O1 -fno-such-flag';"))
+    f.write_text(annotated(build="arg build_command = 'gcc -O1 -include lx_no_such_header.h';"))
     rc, out, err = cli("search", f, "--db", tmp_path / "cc.db", "--no-progress")
     assert rc == 1, out + err
     lines = err.strip().splitlines()

@@ -51,7 +51,8 @@ int i;
 
 
 @pytest.mark.parametrize("build, flags, where, what", [
-    ("gcc @CFLAGS@", "'-O2', '--0'", "k.c:4:11: error: param CFLAGS's value '--0'", "unrecognized command-line option"),
+    ("gcc @CFLAGS@", "'-O2 --0', '--0'", "k.c:4:11: error: param CFLAGS: the compiler rejects every value, e.g. '-O2 --0'",
+     "unrecognized command-line option"),
     ("gcc -O3 -fbogus-flag", "'-O2'", "k.c:2:19: error: the build command 'gcc -O3 -fbogus-flag' has a flag",
      "-fbogus-flag"),
 ])
@@ -66,6 +67,13 @@ def test_a_flag_the_compiler_rejects_is_a_located_annotation_error(tmp_path, bui
     rc, out, err = run_cli("search", src, "--budget", "2", "--no-progress", "--db", tmp_path / "c.db",
                            "--cflags=--0")
     assert rc == 2 and "--cflags: the compiler rejects these flags" in err, err
+    # one value this compiler lacks: its points fail as they are measured, with a warning
+    src.write_text(FLAGS.format(build="gcc @CFLAGS@", flags="'-O2', '--0'"))
+    rc, out, err = run_cli("search", src, "--budget", "4", "--no-progress", "--db", tmp_path / "w.db",
+                           "--searcher", "exhaustive")
+    assert rc == 0 and "k.c:4:11: warning: the compiler rejects param CFLAGS's value '--0'" in err, out + err
+    assert "status: compile_error 2, ok 2" in out, out
+    src.write_text(FLAGS.format(build="gcc @CFLAGS@", flags="'-O2', '-O3'"))
     rc, out, err = run_cli("search", src, "--budget", "2", "--no-progress", "--db", tmp_path / "g.db")
     assert rc == 0 and "status: ok 2" in out, out + err
 

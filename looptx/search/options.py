@@ -101,7 +101,7 @@ def options_for(cls, options: Mapping[str, Any], spec=None) -> dict:
         # the options of the annotation's own algorithm, one looptx does not have (Orio's
         # `dlmt_steps` of algorithm 'DLMT'), which the command line replaced
         named = str(dict(getattr(spec, "search", None) or {}).get("algorithm") or "")
-        if named and parts[0] == named.lower() and len(parts) > 1 and named.lower() != cls.name.lower():
+        if named and parts[0] == named.lower() and len(parts) > 1 and not _known_searcher(named):
             dropped.setdefault(named, []).append(key)
             continue
         kept[key] = value
@@ -109,6 +109,15 @@ def options_for(cls, options: Mapping[str, Any], spec=None) -> dict:
         _warn(_where(spec, keys[0]) + f"warning: option{'s' if len(keys) > 1 else ''} {', '.join(keys)} "
               f"of searcher '{name}' ignored by '{cls.name}'")
     return kept
+
+
+def _known_searcher(name: str) -> bool:
+    from looptx.search.base import get_searcher
+    try:
+        get_searcher(name)
+        return True
+    except LooptxError:
+        return False
 
 
 def with_command_line(cls, options: Mapping[str, Any], given: Mapping[str, tuple[Any, str]],
