@@ -100,6 +100,11 @@ def _include_option(p: argparse.ArgumentParser):
                    help="search DIR for the file's #include headers, as gcc -I does")
 
 
+# timed runs of one variant: past this a run is taken for a typo (a kernel of a millisecond
+# would take a quarter of an hour)
+MAX_REPETITIONS = 10 ** 6
+
+
 def _runs(text: str) -> int:
     """A count of timed runs: a median needs one at least."""
     try:
@@ -108,6 +113,8 @@ def _runs(text: str) -> int:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
     if n < 1:
         raise argparse.ArgumentTypeError(f"{n} runs time nothing: give 1 or more")
+    if n > MAX_REPETITIONS:
+        raise argparse.ArgumentTypeError(f"{n} runs is more than looptx times ({MAX_REPETITIONS})")
     return n
 
 

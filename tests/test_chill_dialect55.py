@@ -254,7 +254,7 @@ def test_coalesce_is_combine(src):
 
 
 @pytest.mark.parametrize("cmd", ["remove_dep(0,1)", 'prefetch(0,2,"A",1)', 'scalar_expand(0,[1],"A",0,0)',
-                                 "split_with_alignment(0,2,4)", 'copy_to_texture("A")', "stencil_temp(0)",
+                                 "split_with_alignment(0,2,4)", "stencil_temp(0)",
                                  'make_dense(0,2,"k")'])
 def test_commands_looptx_lacks_say_so(src, cmd):
     rc, out, err = _transform(src, "mm.c", "n.chill", 'tile(0,2,16)\n' + cmd + "\n")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import cli_process, run_cli
 
 pytestmark = pytest.mark.usefixtures("private_build_cache")
 
@@ -196,3 +196,61 @@ def test_copy_to_texture_and_constant_are_noted(tmp_path):
     rc, out, err = run_cli("transform", src, "--recipe", lua, "--target", "cuda", "-o", tmp_path / "k.cu")
     assert rc == 0 and "tmv.lua:5: note: copy_to_texture(...) is not followed" in err, err
     assert "tmv.lua:6: note: copy_to_constant(...) is not followed" in err, err
+
+
+@pytest.mark.parametrize("name, where", [("shadow_after.c", ":9:18:"), ("shadow.c", ":6:5:"), ("shadow_param.c", ":8:18:")])
+def test_a_loops_own_counter_hiding_the_functions_variable_is_refused(name, where):
+    """Probe 131 G1 (wrong result): `for (int k ...)` then `b[i] += a[i][k];` reading the
+    function's k was modelled as the loop's exit value, a[i][n - 1]."""
+    rc, out, err = run_cli("transform", DATA / name)
+    assert rc == 2 and f"{name}{where} error: 'k' here is the function's variable, and the loop at line" in err, err
+    assert err.count("\n") == 1, err
+
+
+def test_sibling_loops_with_their_own_counters_are_fine(tmp_path):
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, double a[n], double b[n])\n{\n#pragma scop\n  for (int k = 0; k < n; k++)\n"
+                   "    a[k] = 2.0 * b[k];\n  for (int k = 1; k < n; k++) {\n    int t = k - 1;\n    b[k] += a[t];\n"
+                   "  }\n#pragma endscop\n}\n")
+    _ok("run", src, "-D", "n=11")
+
+
+def test_repetitions_past_a_million_are_refused(tmp_path):
+    """Probe 131 G2: `arg repetitions = 99999999999999999999;` (or --repetitions) ran forever."""
+    src = tmp_path / "k.c"
+    src.write_text((DATA / "local_chain.c").read_text().replace(
+        "def input_vars", "def performance_counter { arg repetitions = 99999999999999999999; }\n        def input_vars"))
+    rc, out, err = run_cli("search", src, "--budget", "2", "--no-progress", "--db", tmp_path / "s.db")
+    assert rc == 2 and "arg repetitions must be a positive integer of at most 1000000" in err, err
+    p = cli_process("run", DATA / "linecont.c", "--repetitions", "99999999999999999999")
+    assert p.returncode == 2 and "more than looptx times (1000000)" in p.stderr, p.stderr
+
+
+def test_a_backslash_newline_splices_lines_as_in_c():
+    """Probe 131 G3: `a[i] = b[i] + \\` then `b[i - 1];` was an illegal character."""
+    _ok("run", DATA / "linecont.c", "-D", "n=20")
+
+
+@pytest.mark.parametrize("change, what", [
+    ("param UF[] = [1,2];", "constraint cx = x for x in [1]; param UF[] = [1,2];"),
+])
+def test_a_bare_generator_is_no_constraint(tmp_path, change, what):
+    """Probe 131 G5: `constraint cx = x for x in [1];` was accepted (the multi-line fallback
+    put it in brackets, a generator)."""
+    src = tmp_path / "k.c"
+    src.write_text((DATA / "local_chain.c").read_text().replace(change, what))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "syntax error in 'x for x in [1]'" in err, err
+
+
+def test_comma_subscripts_and_keyword_decl_names_are_named_as_such(tmp_path):
+    """Probe 131 G4, G6: `decl dynamic double int[N]` had no location; `a[(0, i)]` was an
+    'ExprList'."""
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, double *a, double *b)\n{\n  int i;\n#pragma scop\n  for (i = 0; i < n; i++)\n"
+                   "    a[(0, i)] = b[i];\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "k.c:6:5: error: non-affine subscript of 'a': comma expression in an index" in err, err
+    src.write_text((DATA / "local_chain.c").read_text().replace("decl dynamic double a[N]", "decl dynamic double int[N]"))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "k.c:6:46: error: decl name 'int' is a C keyword" in err, err

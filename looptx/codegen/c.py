@@ -6,7 +6,7 @@ import re
 from looptx import ir
 from looptx.errors import RecipeError
 from looptx.frontend.conditionals import guard_lines
-from looptx.frontend.names import to_user
+from looptx.frontend.names import C_KEYWORDS, to_user
 from looptx.frontend.symbols import ARITH_WORDS, WIDE_WORDS
 from looptx.codegen import ast as K
 from looptx.poly.jam_locals import root_of
@@ -22,9 +22,6 @@ HELPERS = {
     # long long: `n % d + d` of an int n and a tile of 2^31 - 1 would overflow
     "lx_floord": "#define lx_floord(n, d) (((long long)(n) - (((long long)(n) % (d) + (d)) % (d))) / (d))",
 }
-C_KEYWORDS = set("""auto break case char const continue default do double else enum extern float for goto
-if inline int long register restrict return short signed sizeof static struct switch typedef union
-unsigned void volatile while""".split())
 
 
 def helper_block(names) -> list[str]:

@@ -42,7 +42,10 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict, offsets: di
     # X[m*n]` over a loop to `nrows = m*n`): arguments too, and a size derived from them is
     # computed as the function does
     known = set(rc.params) | set(int_macros) | {k for k, _ in (*scop.macro_values, *scop.pinned_macros, *scop.baked)}
-    extra = [w for w in dict.fromkeys(re.findall(r"\b[A-Za-z_]\w*\b", " ".join([*counts.values(), *offsets.values()])))
+    # (casts, `(ptrdiff_t)(1)`, name types)
+    texts = re.sub(r"\(\s*(?:unsigned\s+|signed\s+)?[A-Za-z_]\w*\s*\)\s*(?=\()", "",
+                   " ".join([*counts.values(), *offsets.values()]))
+    extra = [w for w in dict.fromkeys(re.findall(r"\b[A-Za-z_]\w*\b", texts))
              if w not in known and w not in _C_WORDS and not w.startswith("lx_")]
     extra_values = {w: sizes.get(w) for w in extra}
     inits = dict(scop.derived)

@@ -346,6 +346,8 @@ class Translator:
                             "looptx needs bounds and subscripts affine in loop iterators and parameters")
         if isinstance(node, c_ast.StructRef):
             raise NonAffine(node, "struct member access is not supported", "copy the value into a variable")
+        if isinstance(node, c_ast.ExprList):
+            raise NonAffine(node, "comma expression in an index or bound", "write the value it ends with")
         raise NonAffine(node, f"unsupported expression ({type(node).__name__}) in an index or bound",
                         "loop bounds and subscripts must be integer affine expressions")
 

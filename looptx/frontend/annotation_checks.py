@@ -31,7 +31,8 @@ def check_arg(p, section: str, name: str, v: Any, off: int) -> None:
         elif name == "resume":
             need(isinstance(v, bool), "must be True or False", "e.g. arg resume = True;")
     elif section == "performance_counter" and name == "repetitions":
-        need(integer and v >= 1, "must be a positive integer", "e.g. arg repetitions = 5;")
+        need(integer and 1 <= v <= 10 ** 6, "must be a positive integer of at most 1000000 (timed runs)",
+             "e.g. arg repetitions = 5;")
     elif section == "performance_counter" and name == "timeout":
         need(number and v > 0, "must be a positive number of seconds", "e.g. arg timeout = 30;")
     elif section == "validation" and name == "rtol":

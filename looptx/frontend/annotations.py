@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from looptx.errors import AnnotationError, read_utf8
+from looptx.frontend.names import C_KEYWORDS
 from looptx.frontend.expr import (C_NAME_KEYWORDS, SAFE_FUNCTIONS, Expr, MappingSpace, compile_expr,
                                   mapping_slots, mapping_values)
 from looptx.frontend.annotation_checks import check_arg, check_names
@@ -427,6 +428,8 @@ class _Parser:
             self.i = m.end()
             ctype += " " + m.group()
         name, nat = self.ident("a variable name", "write decl static double A[N][N] = random;")
+        if name in C_KEYWORDS:
+            raise self.error(nat, f"decl name '{name}' is a C keyword", "name the variable as the code does")
         dims: list[Expr] = []
         while self.peek() == "[":
             i = self.expect("[", "write decl static double A[N][N] = random;")

@@ -13,6 +13,7 @@ from looptx.frontend.aliases import check_local_aliases
 from looptx.frontend.escape import fragment_locals, dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_written, with_stand_ins
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
+from looptx.frontend.exitvalues import check_counter_scopes
 from looptx.frontend.function_region import function_region, moved_pointers
 from looptx.frontend.tables import constant_tables
 from looptx.frontend.implied import (agreeing_defines, check_defines_agree, check_derived_agree, constant_locals, derived_sizes,
@@ -384,6 +385,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         symbols.update(rows.symbols)
         declared |= set(symbols)
         region_defines = defines
+        check_counter_scopes(rows.items, where, path)
         while True:
             ex = Extractor(lookup=symbols.get, int_macros=int_macros, fixed=region_defines, where=where,
                            filename=path, line_text=src.line_text, spellings=rows.spellings,

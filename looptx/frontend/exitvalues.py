@@ -111,3 +111,42 @@ def earlier_run_read(ex, node, name: str):
                         f"write the value '{name}' holds there instead (or read it into a variable before the "
                         "region)")
     return None
+
+
+def check_counter_scopes(items, where, path: str) -> None:
+    """A loop that declares its own counter (`for (int k = ...)`) hides a variable of the same
+    name only inside it: a `k` the region reads or writes outside such loops is the function's
+    `k`, which the model, naming both `k`, would take for the loop's (probe 131 G1)."""
+    from pycparser import c_ast as C
+    from looptx.errors import SourceError
+    own = {d.name for it in items for n in all_nodes(it) if isinstance(n, C.For) and isinstance(n.init, C.DeclList)
+           for d in n.init.decls}
+    if not own:
+        return
+
+    def visit(node, declared: frozenset):
+        if isinstance(node, C.ID):
+            if node.name in own and node.name not in declared:
+                line, col = where(node)
+                loop = next(n for it in items for n in all_nodes(it) if isinstance(n, C.For)
+                            and isinstance(n.init, C.DeclList) and node.name in {d.name for d in n.init.decls})
+                raise SourceError(f"'{node.name}' here is the function's variable, and the loop at line "
+                                  f"{where(loop)[0]} declares a counter of its own named '{node.name}': looptx "
+                                  "names both alike", hint=f"rename the loop's counter (for (int {node.name}2 ...))",
+                                  file=path, line=line, col=col)
+            return
+        if isinstance(node, C.For) and isinstance(node.init, C.DeclList):
+            declared = declared | {d.name for d in node.init.decls}
+        if isinstance(node, C.Compound):
+            for item in node.block_items or ():
+                if isinstance(item, C.Decl):
+                    visit(item, declared)
+                    declared = declared | {item.name}
+                else:
+                    visit(item, declared)
+            return
+        for name, child in node.children():
+            if not (isinstance(node, C.StructRef) and name == "field"):
+                visit(child, declared)
+    for it in items:
+        visit(it, frozenset())

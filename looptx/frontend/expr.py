@@ -315,6 +315,8 @@ def compile_expr(text: str, *, file: str | None = None, line: int | None = None,
         try:
             # a value may run over several lines without brackets, as Orio's lexer allows
             tree, shift = ast.parse("(\n" + parsed + "\n)", mode="eval"), 1
+            if isinstance(tree.body, ast.GeneratorExp):
+                raise SyntaxError("invalid syntax")     # the brackets made `x for x in s` a generator
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             msg = first.msg or "invalid syntax"
             pos = (first.lineno, first.offset) if first.lineno else None

@@ -109,3 +109,9 @@ def _declarator(node):
 def with_values(text: str, values) -> str:
     """C text with each name that `values` gives replaced by its value."""
     return re.sub(r"[A-Za-z_]\w*", lambda m: str(values.get(m.group(0), m.group(0))), text)
+
+
+# C's keywords: no variable, macro or generated name is one
+C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum extern float for goto
+if inline int long register restrict return short signed sizeof static struct switch typedef union
+unsigned void volatile while""".split())

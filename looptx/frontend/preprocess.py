@@ -171,7 +171,8 @@ _GNU_WORDS = re.compile(r"\b(__restrict__|__restrict|__attribute__|__inline|__ex
 def needs_cpp(text: str) -> bool:
     """Directives to run, or GCC's keywords (TSVC's `float * __restrict__ x`), which the
     prelude defines away for pycparser."""
-    return bool(_DIRECTIVE.search(text) or _GNU_WORDS.search(text))
+    # (a backslash at a line's end splices it to the next, which cpp does before anything else)
+    return bool(_DIRECTIVE.search(text) or _GNU_WORDS.search(text) or re.search(r"\\[ \t]*\n", text))
 
 
 def include_dirs() -> list[str]:
