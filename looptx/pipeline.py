@@ -149,8 +149,12 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
                                between=program.source.text[r.start:r.end] if r.start != r.chill.body_start else None,
                                folded=frozenset(to_user(n) for n, _ in program.scops[index].substituted))
     n = len(program.scops[index].statements)
-    rec = parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings=bindings,
-                      base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n)
+    # a -D of a variable the script sets passes over its assignment, as for a script file
+    given = {k: v for k, v in dict(program.defines).items()
+             if re.search(rf"^[ \t]*(?:local[ \t]+)?{re.escape(k)}[ \t]*=(?!=)", r.chill.body, re.M)}
+    rec = parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings={**given, **bindings},
+                      base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n,
+                      fixed=frozenset(given))
     # loop(N) in a block counts the nests inside it
     rec = in_nests(rec, loop_nests([program.scops[index]], (0,)), program.scops[index].statements)
     return file_numbers_read(rec, program.bases[index], n, program.filename, program.scops[index].statements)

@@ -406,7 +406,7 @@ def test_a_copy_buffer_past_the_stack_is_refused_at_its_step(tmp_path):
              "  - permute: {stmt: 0, order: [kk, jj, i, k, j]}\n  - datacopy: {stmt: 0, array: B, at: jj}\n")
     recipe.write_text(steps.replace("size: T", "size: 2048"))
     rc, out, err = run_cli("transform", src, "--recipe", recipe)
-    assert rc == 2 and "is a local array of 32 MiB (2048 x 2048 elements)" in err and ":5: step 4" in err, err
+    assert rc == 2 and "is a local array of 32.0 MiB (2048 x 2048 elements)" in err and ":5: step 4" in err, err
     recipe.write_text(steps.replace("size: T", "size: 64"))
     rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "N=100")
     assert rc == 0 and " ok " in out, out + err

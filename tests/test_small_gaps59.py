@@ -254,3 +254,40 @@ def test_comma_subscripts_and_keyword_decl_names_are_named_as_such(tmp_path):
     src.write_text((DATA / "local_chain.c").read_text().replace("decl dynamic double a[N]", "decl dynamic double int[N]"))
     rc, out, err = run_cli("transform", src)
     assert rc == 2 and "k.c:6:46: error: decl name 'int' is a C keyword" in err, err
+
+
+def test_copy_buffers_leave_room_on_the_stack(tmp_path):
+    """Probe 135 G3: a datacopy of exactly 8 MiB was accepted and the variant died of SIGSEGV."""
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, int T, double A[n][n], double B[n][n])\n{\n#pragma scop\n"
+                   "  for (int t = 0; t < T; t++)\n    for (int i = 0; i < n; i++)\n      for (int j = 0; j < n; j++)\n"
+                   "        A[i][j] += B[j][i];\n#pragma endscop\n}\n")
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - datacopy: {stmt: 0, at: i, array: B, around: true}\n")
+    rc, out, err = run_cli("run", src, "--recipe", rec, "-D", "n=1024", "-D", "T=2")
+    assert rc == 2 and "is a local array of 8.0 MiB (1024 x 1024 elements), past the 7 MiB" in err, err
+    _ok("run", src, "--recipe", rec, "-D", "n=300", "-D", "T=2")
+
+
+def test_an_orio_leader_without_begin_at_file_level():
+    """Probe 136 G2: `/*@ Loops(transform ...` in a fragment: the marker was too short for the
+    wrapper."""
+    _ok("run", DATA / "orio_nobegin.c")
+
+
+def test_a_define_passes_over_a_chill_blocks_own_variable():
+    """Probe 135 G2: `-D TJ=8` with `TJ = 256` in a CHiLL block kept 256 (a script file
+    given with --recipe followed the -D)."""
+    rc, out, err = run_cli("transform", DATA / "chill_block_var.c", "-D", "TJ=8")
+    assert rc == 0 and "tile: {stmt: 0, loop: j, size: 8, control: jj}" in out, out + err
+    _ok("run", DATA / "chill_block_var.c", "-D", "TJ=8")
+
+
+def test_a_recipe_beside_the_file_may_leave_out_yaml(tmp_path):
+    """Probe 135 G1: `--recipe tile` found recipes/tile.yaml but not ./tile.yaml."""
+    (tmp_path / "sub").mkdir()
+    src = tmp_path / "sub" / "k.c"
+    src.write_text((DATA / "linecont.c").read_text())
+    (tmp_path / "sub" / "beside.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", "beside")
+    assert rc == 0 and "unroll: {stmt: 0, loop: i, factor: 2}" in out, err

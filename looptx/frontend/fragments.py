@@ -72,7 +72,12 @@ def wrap_fragments(text: str, blanked: str, regions) -> tuple[str, list[int]]:
                 blanked = blank(blanked, [(r.end, r.outer[1])])
                 blanked = _place(blanked, (r.end, r.outer[1]), WRAP_CLOSE)
             else:
-                blanked = _place(blanked, (r.chill.begin[0], min(r.start, r.chill.begin[1])), WRAP_OPEN)
+                # (a leader without `begin`, `/*@ Loops(`, is short: the blanked transform
+                # lines of its body give room too)
+                code = min(r.start, r.chill.begin[1])
+                while code < len(blanked) and blanked[code] in " \t\n":
+                    code += 1
+                blanked = _place(blanked, (r.chill.begin[0], code), WRAP_OPEN)
                 blanked = _place(blanked, r.chill.end, WRAP_CLOSE)
             wrapped.append(r.index)
 

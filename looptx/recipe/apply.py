@@ -18,6 +18,7 @@ from looptx.poly.known_values import at_macro_value, known
 from looptx.poly.variant import Variant, original, renames
 from looptx.recipe.chill_lists import EARLIER, moved_along
 from looptx.recipe.chill_nest import distribute_apart, permute_step
+from looptx.recipe.copy_steps import fits_the_stack, shared_by_all_threads
 from looptx.recipe.cuda_step import cuda_step
 from looptx.recipe.exprs import to_isl
 from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_step, legal_at_file_values,
@@ -194,7 +195,7 @@ def _promotion(kind: str):
             at = _loop_around(v, st, at, kind)
         _check_promotion_at(v, st, kind, at, written)
         if kind == "shared" and not st.get("around"):
-            v = _shared_by_all_threads(v, st, at)
+            v = shared_by_all_threads(v, st, at)
         array = _array_of_refs(v, st) if st.get("refs") is not None else _model_array(v, st.get("array"))
         if kind == "datacopy" and array is None:
             raise st.error("datacopy needs the array to copy",
@@ -213,32 +214,9 @@ def _promotion(kind: str):
             out = at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
             planned = plan(out) if kind == "datacopy" else None
         if kind == "datacopy":
-            _fits_the_stack(planned, pr, st)
+            fits_the_stack(planned, pr, st)
         return out
     return step
-
-
-_STACK = 8 << 20        # Linux's default stack, and more than an OpenMP thread gets
-
-
-def _fits_the_stack(p, pr, st: Step) -> None:
-    """A copy buffer is a local array of the function: past the stack, the variant dies of
-    SIGSEGV when it starts."""
-    from looptx.runtime.compare import ctype_info
-    for b in p.buffers:
-        if b.name.startswith(to_user(pr.array or "")) and b.sizes:
-            cells = 1
-            for d in b.sizes[:-1] + (b.sizes[-1] + b.pad,):
-                cells *= d
-            try:
-                nbytes = cells * ctype_info(b.ctype)[0].itemsize
-            except LooptxError:
-                nbytes = cells * 8          # a struct or other type the harness lacks: as a double
-            if nbytes > _STACK:
-                raise st.error(f"the copy of '{to_user(pr.array)}' is a local array of {nbytes / 2 ** 20:.0f} MiB "
-                               f"({' x '.join(map(str, b.sizes))} elements), past the 8 MiB of a thread's "
-                               "stack: the variant would crash as it starts",
-                               "copy at a loop inside (a smaller tile), or use smaller tile sizes")
 
 
 def _model_array(v: Variant, name: str | None) -> str | None:
@@ -331,49 +309,6 @@ def _check_promotion_at(v: Variant, st: Step, kind: str, at: str, written: str) 
                        hint=f"put it at the innermost block loop '{innermost}' or at a loop inside "
                             "the thread loops" if kind == "shared" else
                        "put it at a loop inside the thread loops")
-
-
-def _shared_by_all_threads(v: Variant, st: Step, at: str) -> Variant:
-    """`shared` at a thread loop (without `around`) copies inside the thread loops: each copy
-    is a barrier that all of the block's threads reach while one of them copies, so the block
-    runs one thread at a time (51x slower on an H100 conv2d).  Legal, hence a warning.  At a loop
-    inside the thread loops, that loop is what each thread runs in CUDA: it moves around the
-    thread loops, so that all the block's threads make each copy together (the usual shared
-    tiling).  That is always legal: each thread's iterations keep their order, and the mapping
-    already allows no dependence between two threads inside the thread loops."""
-    from looptx.poly.gpu import mappings
-    names = S.loop_names(v, st["stmt"])
-    for m in mappings(v):
-        if not m.thread or st["stmt"] not in {v.pieces[k].stmt for k, _ in S.sharing(v, m.stmt, m.thread[0])}:
-            continue
-        where = f"step {st.index} ({st.name})"
-        if at in m.thread:
-            note_once(st.file or "recipe", st.line or 1,
-                      f"{where}: the copy at thread loop '{to_user(at)}' is made inside "
-                      "the thread loops, one thread at a time between barriers; `around: true` copies "
-                      "before them, by all the block's threads (CUDA-CHiLL's copy_to_shared(\"tx\", ...))",
-                      kind="warning")
-            return v
-        threads = [t for t in names if t in m.thread]
-        if len(threads) != len(m.thread) or names.index(at) < names.index(threads[-1]):
-            return v
-        span = names[names.index(threads[0]):names.index(at) + 1]
-        order = [n for n in span if n not in m.thread] + threads
-        try:
-            out = S.permute(v, st["stmt"], order)
-        except RecipeError:
-            # the copy stays inside the thread loops (a scalar accumulator around its loop):
-            # the kernel's plan has the block make it together where it can (poly/gpu_collapse)
-            return v
-        moved = [n for n in span if n not in m.thread]
-        note_once(st.file or "recipe", st.line or 1,
-                  f"{where}: loop{'s' if len(moved) > 1 else ''} {', '.join(repr(to_user(n)) for n in moved)} "
-                  f"now run{'' if len(moved) > 1 else 's'} around the thread loop{'s' if len(threads) > 1 else ''} "
-                  f"{', '.join(repr(to_user(t)) for t in threads)} (each thread's iterations keep their "
-                  f"order), so that all the block's threads make the copy together: "
-                  f"order {', '.join(map(to_user, S.loop_names(out, st['stmt'])))}")
-        return out
-    return v
 
 
 def _unroll_to_depth(v: Variant, st: Step) -> Variant:

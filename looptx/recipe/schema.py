@@ -541,9 +541,9 @@ def load_yaml(source: str, *, file: str = "<recipe>", bindings: Mapping[str, Any
 def find_recipe(name: str, base_dir: str | None = None) -> str:
     """A path, or a name under recipes/ (`cuda/matmul`): the user's own folder of that name first,
     then looptx's (the repository's, or the one a wheel installs under share/looptx)."""
-    candidates = [name]
+    candidates = [name, name + ".yaml"]
     if base_dir:
-        candidates.append(os.path.join(base_dir, name))
+        candidates += [os.path.join(base_dir, name), os.path.join(base_dir, name + ".yaml")]
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     for root in (os.path.join(os.getcwd(), "recipes"), os.path.join(here, "recipes"),
                  os.path.join(sys.prefix, "share", "looptx", "recipes")):
