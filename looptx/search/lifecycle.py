@@ -45,8 +45,10 @@ def guarded(run, args, terminated) -> int:
         print("looptx: terminated (SIGTERM)", file=sys.stderr)
         return 143
     finally:
-        signal.signal(signal.SIGTERM, previous)
-        signal.signal(signal.SIGINT, previous_int)
+        # after a signal, the process only ends: one more (a scheduler's SIGTERM after Ctrl-C)
+        # must not kill it with another status while it exits (its pools' threads joined)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN if fired else previous)
+        signal.signal(signal.SIGINT, signal.SIG_IGN if fired else previous_int)
         clear_signals()
 
 
