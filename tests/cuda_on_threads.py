@@ -9,6 +9,7 @@ blocks running in turn), the runtime calls of the host functions.  Warp-level be
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import re
 import subprocess
 from pathlib import Path
@@ -121,29 +122,17 @@ def build(cu: str, where: Path) -> ctypes.CDLL:
     """The .cu built for the CPU into a shared library in `where`."""
     where.mkdir(parents=True, exist_ok=True)
     (where / "cuda_runtime.h").write_text(SHIM)
-    src = where / "k_cpu.cpp"
-    src.write_text(cpu_source(cu))
-    lib = where / "k_cpu.so"
+    text = cpu_source(cu)
+    # named by the text: dlopen hands back a library already loaded from the same path
+    tag = hashlib.sha256(text.encode()).hexdigest()[:16]
+    src = where / f"k_cpu_{tag}.cpp"
+    src.write_text(text)
+    lib = where / f"k_cpu_{tag}.so"
     proc = subprocess.run(["g++", "-O1", "-std=c++17", "-w", "-fPIC", "-shared", "-pthread", "-I", str(where),
                            str(src), "-o", str(lib)], capture_output=True, text=True)
     if proc.returncode != 0:
         raise AssertionError(f"g++ rejects the CPU build of the .cu:\n{proc.stderr[:3000]}")
     return ctypes.CDLL(str(lib))
-
-
-def compile_c(code: str, where: Path, name: str = "orig") -> ctypes.CDLL:
-    where.mkdir(parents=True, exist_ok=True)
-    src, lib = where / f"{name}.c", where / f"{name}.so"
-    src.write_text(code)
-    subprocess.run(["gcc", "-O1", "-fPIC", "-shared", str(src), "-o", str(lib), "-lm"], check=True)
-    return ctypes.CDLL(str(lib))
-
-
-def call(fn, args: list) -> list:
-    """Calls `fn` with ints and numpy arrays (passed by pointer, copied first); the arrays after."""
-    copies = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
-    fn(*[a.ctypes.data_as(ctypes.c_void_p) if isinstance(a, np.ndarray) else ctypes.c_int(a) for a in copies])
-    return [a for a in copies if isinstance(a, np.ndarray)]
 
 
 _DTYPES = {"double": np.float64, "float": np.float32, "int": np.int32, "long": np.int64}
@@ -179,11 +168,12 @@ def compare_host(cu: str, c_path: Path, function: str, sizes: dict, where: Path,
     seeded data: the largest relative difference of each array argument."""
     text = re.sub(r"\bstatic\s+(void\s+\w+\s*\()", r"\1", Path(c_path).read_text())
     where.mkdir(parents=True, exist_ok=True)
-    (where / "orig.c").write_text(text)
+    tag = hashlib.sha256(text.encode()).hexdigest()[:16]
+    (where / f"orig_{tag}.c").write_text(text)
     subprocess.run(["gcc", "-O1", "-fPIC", "-shared", "-Dmain=lx_unused_main", "-w",
-                    *(["-I", str(include)] if include else []), str(where / "orig.c"), "-o", str(where / "orig.so"),
-                    "-lm"], check=True)
-    orig = ctypes.CDLL(str(where / "orig.so"))
+                    *(["-I", str(include)] if include else []), str(where / f"orig_{tag}.c"),
+                    "-o", str(where / f"orig_{tag}.so"), "-lm"], check=True)
+    orig = ctypes.CDLL(str(where / f"orig_{tag}.so"))
     gpu = build(cu, where)
     counts = element_counts(cu, sizes)
     rng = np.random.default_rng(seed)

@@ -66,3 +66,25 @@ def test_a_copy_that_differs_between_threads_in_its_loops_stays_one_thread_at_a_
     for n in (21, 16, 3):
         diff = compare_host(cu_path.read_text(), src, "tri", dict(n=n), tmp_path / "b")
         assert max(diff.values()) <= 1e-9, (n, diff)
+
+
+@pytest.mark.parametrize("split", ["split: {stmt: 0, loop: i, at: 5}", "peel: {stmt: 0, loop: i, first: 1}"])
+def test_a_split_statement_maps_each_of_its_nests(tmp_path, split):
+    """Probe 134 G2: after a split or peel, a cuda step on the statement was refused ('statement
+    0 is inside the kernel of statement 0 ... but not inside its block loop'): each nest is a
+    kernel of its own now."""
+    src = tmp_path / "k.c"
+    src.write_text("void sp(int n, int m, double B[n][m], const double A[n][m])\n{\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < 32; j++)\n      B[i][j] = A[i][j] * 2.0;\n"
+                   "#pragma endscop\n}\n")
+    rec = tmp_path / "r.yaml"
+    rec.write_text(f"steps:\n  - {split}\n  - cuda: {{stmt: 0, block: [i], thread: [j]}}\n")
+    cu_path = tmp_path / "k.cu"
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-o", cu_path)
+    cu = cu_path.read_text()
+    assert rc == 0 and "void __launch_bounds__(32) sp_kernel0(" in cu and "sp_kernel0_1(" in cu, err
+    for s in (dict(n=9, m=40), dict(n=1, m=32), dict(n=5, m=33)):
+        assert max(compare_host(cu, src, "sp", s, tmp_path / "b").values()) == 0.0, s
+    rec.write_text("steps:\n  - split: {stmt: 0, loop: j, at: 5}\n  - cuda: {stmt: 0, block: [i], thread: [j]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 2 and "statement 0 runs in two thread loops 'j' inside loop 'i' (a split or peel made them)" in err

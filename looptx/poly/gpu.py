@@ -19,6 +19,7 @@ from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
 from looptx.poly.gpu_collapse import collapsible, one_thread, serial_copy_warning, zeroed
+from looptx.poly.gpu_copies import cooperative as _cooperative, copy_thread_pins as _copy_thread_pins
 from looptx.poly.gpu_replicated import replicated
 from looptx.poly.known_values import at_macro_value, soft_sizes_hint
 from looptx.poly.gpu_serial import siblings_merged
@@ -238,13 +239,12 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
     """Mapped kernels, then one-thread kernels for what no cuda step covers."""
     out: list[Kernel] = []
     covered: set[int] = set()
-    for n, m in enumerate(mappings(v)):
-        names = S.loop_names(v, m.stmt)
-        outer = min((names.index(x) for x in m.block + m.thread))
-        group = S.sharing(v, m.stmt, names[outer])
+    for n, m, group, kname in _nests(v, region):
         k0 = _own_piece(v, m, group)
         root = dict(group)[k0]
         pieces = [k for k, _ in group]
+        names = S.loop_names(v, m.stmt)
+        outer = min((names.index(x) for x in m.block + m.thread))
         blocks, threads = [], []
         for name in m.block:
             blocks.append(v.pieces[k0].position_of(name))
@@ -262,7 +262,7 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
                               f"(it shares loop '{names[outer]}')",
                               hint=f"distribute the statements at loop '{names[outer]}' first")
             covered.add(k)
-        out.append(Kernel(m.kernel or f"{region}_kernel{n}", pieces, root, blocks, threads, m, lacking=lacking))
+        out.append(Kernel(kname, pieces, root, blocks, threads, m, lacking=lacking))
     mapped_pieces = [v.pieces[k] for k in covered]
     groups: dict[tuple, list[int]] = {}
     for k, p in enumerate(v.pieces):
@@ -285,6 +285,20 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
     # two kernels' pieces differ, both hold a statement position)
     out.sort(key=lambda K: min(_sort_key(v.pieces[k].dims) for k in K.pieces))
     return out
+
+
+def _nests(v: Variant, region: str):
+    """(mapping number, mapping, pieces with their root positions, kernel name) of each kernel:
+    a mapped statement that a split or peel made into several loop nests gets one per nest."""
+    for n, m in enumerate(mappings(v)):
+        names = S.loop_names(v, m.stmt)
+        outer = min((names.index(x) for x in m.block + m.thread))
+        nests: dict = {}
+        for k, pos in S.sharing(v, m.stmt, names[outer]):
+            nests.setdefault(v.pieces[k].prefix(pos), []).append((k, pos))
+        base = m.kernel or f"{region}_kernel{n}"
+        for part, group in enumerate(nests.values()):
+            yield n, m, group, base if part == 0 else f"{base}_{part}"
 
 
 def _sort_key(dims):
@@ -515,65 +529,6 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         ctx = isl.Set(f"[{', '.join(params or ['lx_none'])}] -> {{ : {' and '.join(cons) or '1 = 1'} }}")
         ctx = ctx.intersect(v.context)
         out.append(KernelPlan(K, sched, ctx, grid, params))
-    return out
-
-
-def _copy_thread_pins(c, K: Kernel, counted_from, width: int, prefix: str) -> isl.Set:
-    """The thread ids of a per-thread copy (registers loaded at a loop outside the thread
-    loops): its schedule holds values at the positions before the loop it is made at and at the
-    thread positions only, so a thread index that counts from a loop between them (the `i` of
-    `kk, i, j` with j the thread loop) is counted again without it; it must come out the same
-    on the kernel's statements, or the copy would go to other threads than the uses."""
-    pins = None
-    for n, (Rp, reads, off) in enumerate(counted_from):
-        p = K.thread[n]
-        held = [q for q in reads if q < c.keep or q in K.thread or q in K.block or q < K.root]
-        if held != reads:
-            again, _, _ = _offset(Rp, width, held, p, prefix, exact=True)
-            again, _ = _dense(again, Rp)
-            if not again.intersect_domain(Rp).is_equal(off.intersect_domain(Rp)):
-                raise c.promotion.error(f"{c.promotion.kind} of '{to_user(c.promotion.array or '')}' at loop "
-                                        f"'{to_user(c.promotion.at)}': which thread holds an element depends on "
-                                        "a loop inside it", hint="make the copy at a loop inside that one")
-            off = again
-        pin = _pin(off, f"lx_t{n}")
-        pins = pin if pins is None else pins.intersect(pin)
-    return pins
-
-
-def _cooperative(c, block: tuple[int, ...], width: int, prefix: str) -> isl.Set:
-    """The block's threads share a copy: the innermost element dimension goes to threadIdx.x
-    (coalesced), the next to y, ...; the outermost takes the remaining threads linearized.
-    Elements count from the footprint's first one (given the loops outside), so thread x
-    copies buffer element x, x + X, ... rather than a rotation of them."""
-    ts = [f"t{k}" for k in range(width)]
-    elem = [c.keep + 1 + 2 * k for k in range(c.rank)]          # schedule positions of e0..e_{r-1}
-    params = ", ".join(f"lx_t{j}" for j in range(len(block)))
-    footprint = c.schedule.range()
-    out = isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] }}")
-    offsets = {pos: _offset(footprint, width, list(range(pos)), pos, prefix)[0] for pos in elem}
-    # innermost first; a dimension of one element given the others (`A_sh[8][16][1]` of
-    # `A[k][i][b]` with b a block loop) takes no threads, which would leave all but one idle
-    dims = [pos for pos in reversed(elem) if not offsets[pos].intersect_domain(footprint).range().is_singleton()]
-    if not dims:
-        # a scalar, or one element: thread 0 copies it
-        return isl.Set(f"[{params}] -> {{ [{', '.join(ts)}] : "
-                       f"{' and '.join(f'lx_t{j} = 0' for j in range(len(block))) or '1 = 1'} }}")
-    for k, pos in enumerate(dims):
-        if k >= len(block):
-            break
-        if k == len(dims) - 1 and len(block) > k + 1:
-            # last element dimension: all remaining thread dimensions, linearized
-            lin, stride = [], 1
-            for j in range(k, len(block)):
-                lin.append(f"{stride}*lx_t{j}")
-                stride *= block[j]
-            cond = f"(v - ({' + '.join(lin)})) mod {stride} = 0"
-        else:
-            cond = f"(v - lx_t{k}) mod {block[k]} = 0"
-        off = offsets[pos]
-        mine = isl.Set(f"[{params}] -> {{ [v] : {cond} }}").align_params(off.get_space())
-        out = out.align_params(off.get_space()).intersect(off.intersect_range(mine).domain())
     return out
 
 

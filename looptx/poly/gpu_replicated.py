@@ -39,6 +39,11 @@ def replicated(v: Variant, m, pieces, k0, blocks, threads, outer_loop) -> dict[i
                           hint=f"distribute statement {q.stmt} out of loop '{outer_loop}' first, for a kernel "
                                f"of its own, where that is legal (else keep loop '{outer_loop}' on the host and "
                                "map loops inside it)")
+        if q.stmt == m.stmt and sibling is not None and sibling.name.rstrip("'") == name.rstrip("'"):
+            raise m.error(f"statement {q.stmt} runs in two {kind} loops '{to_user(name)}' inside loop "
+                          f"'{outer_loop}' (a split or peel made them): looptx maps one {kind} loop nest per kernel",
+                          hint="split or peel a loop outside the mapped ones instead (each part is then a "
+                               "kernel of its own)")
         if q.stmt == m.stmt or shared:
             why = (f": it writes '{to_user(shared[0])}', which every {kind} would write"
                    if shared and q.stmt != m.stmt else "")
