@@ -22,7 +22,7 @@ def test_labelled_loops_are_modelled_and_transformed(size):
 def test_a_label_on_its_own_line_before_a_loop():
     rc, out, err = run_cli("deps", DATA / "fir11_label.c", "--function", "fir")
     assert rc == 0 and "i        [S1,S2,S3,S4] sequential" in out, out + err
-    assert "fir11_label.c:8: note: the label Shift_Accum_Loop is not in the output" in err, err
+    assert "fir11_label.c:9:1: note: the label Shift_Accum_Loop is not in the output" in err, err
     rc, out, err = run_cli("transform", DATA / "gemm_ncubed.c", "--function", "gemm", "--recipe",
                            DATA / "gemm_tile.yaml")
     assert rc == 0 and "outer:" not in out and "for (" in out, out + err

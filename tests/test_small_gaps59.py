@@ -291,3 +291,46 @@ def test_a_recipe_beside_the_file_may_leave_out_yaml(tmp_path):
     (tmp_path / "sub" / "beside.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
     rc, out, err = run_cli("transform", src, "--recipe", "beside")
     assert rc == 0 and "unroll: {stmt: 0, loop: i, factor: 2}" in out, err
+
+
+def test_cuda_after_a_full_unroll_names_the_unroll(tmp_path):
+    """Probe 134 G3: the message blamed 'an earlier cuda step' when the cuda step itself came
+    after the unroll that took its loop away."""
+    src = tmp_path / "k.c"
+    src.write_text("void g3(int n, double B[n][8], const double A[n][8])\n{\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < 8; j++)\n      B[i][j] = A[i][j] * 2.0;\n"
+                   "#pragma endscop\n}\n")
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 2, control: ii}\n  - unroll: {stmt: 0, loop: i, factor: 2}\n"
+                   "  - cuda: {stmt: 0, block: [ii], thread: [j, i]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 2 and "step 3 (cuda): error: loop 'i' was unrolled fully by an earlier step (by 2, its tile of 2)" in err
+
+
+def test_a_shared_copy_of_two_distant_references_says_so(tmp_path):
+    """Probe 134 G4: syrk's A[i][k] and A[j][k] in one buffer: 'tile the loops first', though
+    every loop was tiled."""
+    src = tmp_path / "k.c"
+    src.write_text("void sq(int n, double C[n][n], const double A[n][n])\n{\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n      for (int k = 0; k < n; k++)\n"
+                   "        C[i][j] += A[i][k] * A[j][k];\n#pragma endscop\n}\n")
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8, control: ii}\n  - tile: {stmt: 0, loop: j, size: 8, control: jj}\n"
+                   "  - tile: {stmt: 0, loop: k, size: 8, control: kk}\n  - permute: {stmt: 0, order: [ii, jj, kk, i, j, k]}\n"
+                   "  - cuda: {stmt: 0, block: [jj, ii], thread: [j, i]}\n  - shared: {stmt: 0, array: A, at: kk}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
+    assert rc == 2 and "the references A[i][k], A[j][k] of 'A' in loop 'kk' each reach a tile of constant size" in err
+
+
+def test_hints_for_a_plain_define_say_to_change_it_and_a_dropped_label_is_located(tmp_path):
+    """Probe 135 G7, G8: 'give other values with --define' for a plain #define, whose -D is
+    refused; the label note pointed at the region's first loop."""
+    src = tmp_path / "k.c"
+    src.write_text("#define K 5\ndouble a[100][K];\nvoid f(int n) {\n  int i, j;\n#pragma scop\n"
+                   "  for (i = 0; i < n; i++)\n  lab:\n    for (j = 0; j < K; j++)\n      a[i][j] = 2 * a[i][j];\n"
+                   "#pragma endscop\n}\n")
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 0}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 0 and "for another value, change the #define and transform again" in err, err
+    assert "k.c:7:3: note: the label lab is not in the output" in err, err

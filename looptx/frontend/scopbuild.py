@@ -205,7 +205,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
             why.append(f"where the steps of loops {names} are constants" if len(loops) > 1 else
                        f"where the step of loop {names} is a constant")
         note_once(path, span[0] or 1, f"the region is modelled at {sizes} (the #define value{'s' if len(scop.baked) > 1 else ''}), "
-                  f"{' and '.join(why)}; the output checks the build with #if (give other values with --define)")
+                  f"{' and '.join(why)}; the output checks the build with #if (for another value, change the #define, "
+                  "or --define an #ifndef default)")
     return scop
 
 

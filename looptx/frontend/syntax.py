@@ -192,7 +192,7 @@ def unlabelled(fdef: c_ast.FuncDef, items: list, where, path: str) -> list:
 
     def strip(node):
         while isinstance(node, c_ast.Label) and node.name not in targets:
-            dropped.append(node.name)
+            dropped.append((node.name, where(node)))
             node = node.stmt
         for attr in ("stmt", "iftrue", "iffalse"):
             child = getattr(node, attr, None)
@@ -203,10 +203,11 @@ def unlabelled(fdef: c_ast.FuncDef, items: list, where, path: str) -> list:
         return node
     out = [strip(it) for it in items]
     if dropped:
-        line = where(items[0])[0] if items else 0
-        note_once(path, line or 1, f"the labels {', '.join(dropped)} are not in the output: no goto names them, "
-                  "and the loops it writes are new" if len(dropped) > 1 else
-                  f"the label {dropped[0]} is not in the output: no goto names it, and the loops it writes are new")
+        (line, col), names = dropped[0][1], [n for n, _ in dropped]
+        note_once(path, line or 1, f"the labels {', '.join(names)} are not in the output: no goto names them, "
+                  "and the loops it writes are new" if len(names) > 1 else
+                  f"the label {names[0]} is not in the output: no goto names it, and the loops it writes are new",
+                  col=col or None)
     return out
 
 

@@ -97,11 +97,12 @@ def _race(v, deps, dep, rel_sched, K, c, what, more=()) -> LegalityError:
     return K.mapping.error(text, hint=hint, cls=LegalityError)
 
 
-def mapped_loops_kept(v: Variant) -> None:
+def mapped_loops_kept(v: Variant, step: int | None = None) -> None:
     """A later step that unrolled a mapped loop fully (a factor of its tile size or more, or 0)
-    left no loop for the blocks or threads to take."""
+    left no loop for the blocks or threads to take; `step`: the step being checked, which may
+    be the cuda step itself, after the unroll."""
     for m in mappings(v):
-        _strips_in_tiles(v, m)
+        _strips_in_tiles(v, m, step is not None and m.step == step)
         for name in m.block + m.thread:
             if unrolled_away(v, m.stmt, name):
                 raise RecipeError(f"loop '{to_user(name)}' is no loop after this step (unrolled fully), and "
@@ -110,7 +111,7 @@ def mapped_loops_kept(v: Variant) -> None:
                                        "not mapped")
 
 
-def _strips_in_tiles(v: Variant, m) -> None:
+def _strips_in_tiles(v: Variant, m, mapping_now: bool = False) -> None:
     """A thread loop unrolled by a factor that does not divide its tile: the unroll's strips
     count from the loop's start, not the tile's, so they straddle the tiles, the block gets
     threads that do nothing, and a copy at the loop takes offsets from the wrong strip."""
@@ -123,6 +124,10 @@ def _strips_in_tiles(v: Variant, m) -> None:
                 continue
             size = next((t.counted[3] for t in loops if t.counted and t.counted[0] == d.name), None)
             if size is not None and d.factor >= size:
+                if mapping_now:
+                    raise RecipeError(f"loop '{to_user(d.name)}' was unrolled fully by an earlier step (by {d.factor}, "
+                                      f"its tile of {size}): it is no loop for threads to take",
+                                      hint=f"unroll it by a factor below {size} in that step, or map another loop")
                 raise RecipeError(f"loop '{to_user(d.name)}' is no loop after this step (unrolled fully), and an "
                                   "earlier cuda step maps it to threads",
                                   hint=f"unroll it by a factor below its tile of {size}, or unroll a loop that is "

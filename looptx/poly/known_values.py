@@ -16,7 +16,7 @@ from looptx.poly.variant import Variant
 def _note_macro_value(scop, macro: str, value: int, what: str) -> None:
     where = scop.where()
     note_once(where["file"], where["line"], f"{what} at {to_user(macro)} = {value}, the #define's value "
-              f"(the output checks the build with #if; give other values with --define)")
+              f"(the output checks the build with #if; for another value, change the #define and transform again)")
 
 
 def soft_sizes_hint(scop) -> str:
@@ -70,7 +70,8 @@ def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
         if new:
             where = v.scop.where()
             note_once(where["file"], where["line"], f"{what} at {', '.join(f'{to_user(k)} = {x}' for k, x in new)}, "
-                      f"the #defines' values (the output checks the build with #if; give other values with --define)")
+                      f"the #defines' values (the output checks the build with #if; for others, change the #defines and transform "
+                      "again)")
         return fixed
     raise error
 

@@ -326,6 +326,19 @@ def _plan_one(out: Plan, pr: Promotion, n: int, taken: set[str]) -> None:
                        hint="promote an array that the loop's statements use")
 
 
+def _apart(refs, d: int, rank: int) -> str:
+    """The references whose own footprints have a constant size along dimension d where their
+    union has none, as the user wrote them (`A[i][k], A[j][k]`); '' otherwise."""
+    texts = []
+    for _, a, _, f, _ in refs:
+        fd = f.project_out(isl.dim_type.out, d + 1, rank - d - 1).project_out(isl.dim_type.out, 0, d)
+        if upper_constant(fd.reverse().apply_range(fd).deltas()) is None:
+            return ""
+        texts.append(to_user(f"{a.array}[{']['.join(a.index)}]"))
+    texts = list(dict.fromkeys(texts))
+    return ", ".join(texts) if len(texts) > 1 else ""
+
+
 def _carries_nothing(v: Variant, array: str, group) -> bool:
     """A scalar of the function that carries no value into the region or out of it, all of
     whose references lie in this copy of the loop: the loop's own writes set it before any read,
@@ -452,6 +465,13 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             return narrow()
         if hi is None:
             arr = out.variant.scop.array(array)
+            apart = _apart(refs, d, rank)
+            if apart:
+                raise pr.error(f"the references {apart} of '{_as_written(out.variant.scop, array)}' in loop "
+                               f"'{to_user(name)}' each reach a tile of constant size, but the tiles lie a varying "
+                               "distance apart (syrk's A[i][k] and A[j][k]): one buffer cannot hold both",
+                               hint=f"{pr.kind} another array, or leave '{_as_written(out.variant.scop, array)}' "
+                                    "in global memory")
             # a linearized array's model dimensions are not the subscripts the user wrote
             which = f" (its subscript {d + 1}, counting from 1)" if rank > 1 and not arr.strides else ""
             raise pr.error(f"the footprint of '{_as_written(out.variant.scop, array)}' in loop '{to_user(name)}' "

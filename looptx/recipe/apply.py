@@ -403,7 +403,7 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
     from looptx.poly.gpu import mappings
     from looptx.poly.gpu_checks import check, mapped_loops_kept
     if mappings(v):
-        mapped_loops_kept(v)
+        mapped_loops_kept(v, st.index if st is not None else None)
         check(v, deps)                     # mapped loops carry no dependence
     PL.check_parallel(v, deps)
     copies = copy_cells(v)
