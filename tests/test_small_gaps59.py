@@ -334,3 +334,18 @@ def test_hints_for_a_plain_define_say_to_change_it_and_a_dropped_label_is_locate
     rc, out, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 0 and "for another value, change the #define and transform again" in err, err
     assert "k.c:7:3: note: the label lab is not in the output" in err, err
+
+
+@pytest.mark.parametrize("second, hint", [
+    ("b[j] = b[j + 1] + 1.0;", "each loop carries a dependence in its own direction, so reversing either breaks it"),
+    ("b[j] = a[j] + 1.0;", "reverse it first (reverse {stmt: 1, loop: j})"),
+])
+def test_a_fuse_of_opposite_loops_names_only_a_reverse_that_is_legal(tmp_path, second, hint):
+    """Probe 130 G1: both reverses were suggested where both loops carry a recurrence."""
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, double a[n], double b[n]) {\n#pragma scop\n  for (int j = 1; j < n; j++)\n"
+                   f"    a[j] = a[j - 1] + 1.0;\n  for (int j = n - 2; j >= 0; j--)\n    {second}\n#pragma endscop\n}}\n")
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - fuse: {stmts: [0, 1], loop: j}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", rec)
+    assert rc == 2 and hint in err, err

@@ -30,6 +30,8 @@ def fuse_step(v: Variant, st: Step) -> Variant:
     try:
         out = F.fuse(v, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops"))
     except RecipeError as e:
+        if e.hint and _REVERSES.search(e.hint):
+            _legal_reverses(v, st, stmts, e)
         # a script's remedy in the script's own form: fuse([0,1],1) is told reverse(1,1)
         if e.hint and _CALL.match(st.text or ""):
             e.hint = _REVERSE.sub(lambda m: f"reverse({m.group(1)},{m.group(2)})", e.hint)
@@ -40,6 +42,28 @@ def fuse_step(v: Variant, st: Step) -> Variant:
     return out
 
 
+def _legal_reverses(v: Variant, st: Step, stmts, e: RecipeError) -> None:
+    """The hint of a fuse of loops that run opposite ways names only the reverses after which
+    the fuse keeps every dependence: none where both loops carry one (two recurrences)."""
+    from looptx.poly import deps as D
+    from looptx.recipe.apply import check_legal
+    deps = D.compute_deps(v.scop)
+    good = []
+    for m in _REVERSES.finditer(e.hint):
+        try:
+            w = S.reverse(v, int(m.group(1)), m.group(2))
+            check_legal(w, deps)
+            check_legal(F.fuse(w, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops")), deps)
+        except LooptxError:
+            continue
+        good.append(m.group(0))
+    if not good:
+        e.hint = "each loop carries a dependence in its own direction, so reversing either breaks it: keep them apart"
+    elif len(good) == 1:
+        e.hint = f"reverse it first ({good[0]})"
+
+
+_REVERSES = re.compile(r"reverse \{stmt: (\d+), loop: ([^}]+)\}")
 _CALL = re.compile(r"\s*\w+\s*\(")
 _REVERSE = re.compile(r"reverse \{stmt: (\d+), loop: (\d+)\}")
 

@@ -195,6 +195,10 @@ def export_json(db, path_or_stream, search_key: str | None = None) -> dict:
         out = []
         for info in _selected(rdb, search_key):
             d = {k: getattr(info, k) for k in info.__dataclass_fields__ if k not in ("id",)}
+            if isinstance(d.get("searcher_options"), dict):
+                # the stored options' format version is the database's business, not the user's
+                from looptx.search.options import VERSION_KEY
+                d["searcher_options"] = {k: v for k, v in d["searcher_options"].items() if k != VERSION_KEY}
             d["evaluations"] = [_record_json(r) for r in rdb.evaluations(info.key)]
             best = [e for e in d["evaluations"] if e["status"] == "ok" and e["time"] is not None]
             d["best"] = min(best, key=lambda e: (e["time"], e["eval_index"])) if best else None
