@@ -51,7 +51,8 @@ def _legal_reverses(v: Variant, st: Step, stmts, e: RecipeError) -> None:
     good = []
     for m in _REVERSES.finditer(e.hint):
         try:
-            w = S.reverse(v, int(m.group(1)), m.group(2))
+            loop = m.group(2).strip()
+            w = S.reverse(v, int(m.group(1)), int(loop) if loop.isdigit() else loop)
             check_legal(w, deps)
             check_legal(F.fuse(w, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops")), deps)
         except LooptxError:
