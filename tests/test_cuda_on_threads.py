@@ -88,3 +88,20 @@ def test_a_split_statement_maps_each_of_its_nests(tmp_path, split):
     rec.write_text("steps:\n  - split: {stmt: 0, loop: j, at: 5}\n  - cuda: {stmt: 0, block: [i], thread: [j]}\n")
     rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
     assert rc == 2 and "statement 0 runs in two thread loops 'j' inside loop 'i' (a split or peel made them)" in err
+
+
+def test_the_block_waits_for_a_written_copys_stores(tmp_path):
+    """Probe 137 G1 (a race): the block stores a written copy back by elements, not as its
+    threads compute them; `y[i] = B[i][0]` after the loop read what another thread had not
+    stored yet.  A barrier now follows the stores."""
+    src = DATA / "written_copy.c"
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 64, control: ii}\n  - tile: {stmt: 0, loop: k, size: 8, "
+                   "control: kk}\n  - cuda: {stmt: 0, block: [ii], thread: [i]}\n  - shared: {stmt: 0, array: B, at: kk}\n")
+    cu_path = tmp_path / "k.cu"
+    rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-o", cu_path)
+    cu = cu_path.read_text()
+    stores = cu.index("B[c7 * p + (tx + 8 * kk)] = B_sh[")
+    assert rc == 0 and "__syncthreads();" in cu[stores:cu.index("y[64 * bx + tx]")], cu
+    for s in (dict(n=100, p=3), dict(n=64, p=8), dict(n=200, p=1), dict(n=64, p=20)):
+        assert max(compare_host(cu, src, "written_copy", s, tmp_path / "b").values()) == 0.0, s

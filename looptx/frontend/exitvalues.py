@@ -115,38 +115,38 @@ def earlier_run_read(ex, node, name: str):
 
 def check_counter_scopes(items, where, path: str) -> None:
     """A loop that declares its own counter (`for (int k = ...)`) hides a variable of the same
-    name only inside it: a `k` the region reads or writes outside such loops is the function's
-    `k`, which the model, naming both `k`, would take for the loop's (probe 131 G1)."""
+    name only inside it: a `k` the region reads or writes outside such loops (the function's
+    `k`, or a `int k = 1;` of a block) is another variable, which the model, naming both `k`,
+    would take for the loop's (probes 131 G1, 138 G1)."""
     from pycparser import c_ast as C
     from looptx.errors import SourceError
-    own = {d.name for it in items for n in all_nodes(it) if isinstance(n, C.For) and isinstance(n.init, C.DeclList)
-           for d in n.init.decls}
+    loops = [n for it in items for n in all_nodes(it) if isinstance(n, C.For) and isinstance(n.init, C.DeclList)]
+    own = {d.name for n in loops for d in n.init.decls}
     if not own:
         return
+    names = {n.name for it in items for n in all_nodes(it) if isinstance(n, C.ID)}
 
-    def visit(node, declared: frozenset):
+    def visit(node, declared: dict):
         if isinstance(node, C.ID):
-            if node.name in own and node.name not in declared:
+            if node.name in own and declared.get(node.name) != "loop":
                 line, col = where(node)
-                loop = next(n for it in items for n in all_nodes(it) if isinstance(n, C.For)
-                            and isinstance(n.init, C.DeclList) and node.name in {d.name for d in n.init.decls})
-                raise SourceError(f"'{node.name}' here is the function's variable, and the loop at line "
-                                  f"{where(loop)[0]} declares a counter of its own named '{node.name}': looptx "
-                                  "names both alike", hint=f"rename the loop's counter (for (int {node.name}2 ...))",
+                loop = next(n for n in loops if node.name in {d.name for d in n.init.decls})
+                fresh = next(f"{node.name}{k}" for k in range(2, 10 ** 6) if f"{node.name}{k}" not in names)
+                raise SourceError(f"'{node.name}' here is another variable than the counter '{node.name}' that "
+                                  f"the loop at line {where(loop)[0]} declares (`for (int {node.name} ...)`): "
+                                  "looptx names both alike", hint=f"rename the loop's counter (e.g. {fresh})",
                                   file=path, line=line, col=col)
             return
         if isinstance(node, C.For) and isinstance(node.init, C.DeclList):
-            declared = declared | {d.name for d in node.init.decls}
+            declared = {**declared, **{d.name: "loop" for d in node.init.decls}}
         if isinstance(node, C.Compound):
             for item in node.block_items or ():
+                visit(item, declared)
                 if isinstance(item, C.Decl):
-                    visit(item, declared)
-                    declared = declared | {item.name}
-                else:
-                    visit(item, declared)
+                    declared = {**declared, item.name: "block"}
             return
         for name, child in node.children():
             if not (isinstance(node, C.StructRef) and name == "field"):
                 visit(child, declared)
     for it in items:
-        visit(it, frozenset())
+        visit(it, {})

@@ -286,15 +286,19 @@ def hint(deps, dep, more=()) -> str:
     if first is None:
         return ""
     var, yaml, chill, _ = first
-    others = {}
+    others, rest = {}, False
     for d in more:
         got = _privatize_step(deps, d)
         if got is not None and got[0] != var:
             others.setdefault(got[0], got[3])
+        rest = rest or got is None
     text = (f"; the dependence comes from reusing the temporary '{var}': a step "
             f"'privatize: {yaml}' (privatize({chill}) in a CHiLL script) before this one removes it")
     if others:
         text += f" (and one such step for each of {', '.join(others.values())}, which it reuses too)"
+    if rest:
+        # (probe 130 G3: after the privatize, the step was still refused, on another array)
+        text += "; other dependences the step breaks remain after it"
     return text
 
 

@@ -563,6 +563,9 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         out.add_sync(prefix_dims, first - 1)
         if written:
             out.add_sync(prefix_dims, last + 1)
+            # and after the stores, which the block shares out by elements, not as the
+            # statements do: code after the loop reads what another thread stored (probe 137 G1)
+            out.add_sync(prefix_dims, last + half)
     else:
         after = [v.pieces[k].dims[pos + 1] for k, _ in group]
         where = v.pieces[group[0][0]].prefix(pos + 1)
