@@ -93,7 +93,8 @@ def test_a_step_error_after_a_cuda_step_is_a_step_error():
     # the check of the distribute hint, which runs the GPU mapping check
     _one_error(*run_cli("transform", DATA / "nbody_gold.c", "--function", "computeGold", "--recipe",
                         DATA / "nbody_cuda_shared.yaml", "--target", "cuda"),
-               "step 6 (shared): error: the footprint of 'pos' in loop 'jj' has no constant size (tile")
+               "step 6 (shared): error: the references pos[4*j], pos[4*i], pos[4*j + 1], ... of 'pos' in loop 'jj' "
+               "each reach a tile of constant size, but the tiles lie a varying distance apart")
 
 
 def test_a_lua_script_s_unknown_name_is_assigned_in_the_script(tmp_path):

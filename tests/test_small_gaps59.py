@@ -350,3 +350,33 @@ def test_a_fuse_of_opposite_loops_names_only_a_reverse_that_is_legal(tmp_path, s
     rec.write_text("steps:\n  - fuse: {stmts: [0, 1], loop: j}\n")
     rc, out, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 2 and hint in err, err
+
+
+def test_a_chill_assignment_divides_with_double_slash(tmp_path):
+    """Probe 138 G2: `U = 9 - 8 // 2` in a CHiLL block was read as `U = 9 - 8` and a comment."""
+    src = tmp_path / "k.c"
+    src.write_text("#define N 64\ndouble A[N][N], B[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n"
+                   "/*@ begin CHiLL (\n// U is five\nU = 9 - 8 // 2\n  unroll(0,\"k\",U) // then a comment\n) @*/\n"
+                   "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      for (k = 0; k < N; k++)\n"
+                   "        C[i][j] += A[i][k] * B[k][j];\n/*@ end @*/\n}\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 0 and "unroll: {stmt: 0, loop: k, factor: 5}" in out, out + err
+
+
+def test_an_init_files_if_conditions_are_read_as_cpp_reads_them():
+    """Probe 138 G3: `#if DYN` under -DDYN took the #else branch's size."""
+    from looptx.search.init_file import init_assignments
+    text = "void init_input_vars() {\n#if DYN > 1 && !defined(NOPE)\n  n = N;\n#else\n  n = 3;\n#endif\n  m = 2;\n}\n"
+    assert init_assignments(text, {"DYN": "2"}) == [("n", "N"), ("m", "2")]
+    assert init_assignments(text, {"DYN": "1"}) == [("n", "3"), ("m", "2")]
+    assert init_assignments(text, {"DYN": "2", "NOPE": ""}) == [("n", "3"), ("m", "2")]
+
+
+def test_a_chain_of_size_locals_in_a_function_follows_a_define(tmp_path):
+    """Probe 138 G6: `int n = N; int len = n;` with -D N=7: 'len' had no value."""
+    src = tmp_path / "k.c"
+    src.write_text("void f(int N, double *a, double *b)\n{\n  int n = N;\n  int len = n;\n  int i;\n#pragma scop\n"
+                   "  for (i = 0; i < len; i++)\n    a[i] = 2.0*a[i] + b[i];\n#pragma endscop\n}\n")
+    rec = tmp_path / "r.yaml"
+    rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    _ok("run", src, "--recipe", rec, "-D", "N=7")

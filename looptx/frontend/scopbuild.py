@@ -132,7 +132,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
         assume = tuple(d for d in (default(p, baked) for p in params if p not in fixed_names) if d) \
             + tuple(extra) + tuple(assumptions)
         return Scop(path, region.index, params, fixed, assume, statements, tuple(arrays),
-                    span, function, tuple((n, e) for n, e in derived if n in params or n in extent_names),
+                    span, function, _chained(derived, set(params) | set(extent_names)),
                     tuple((p, int(ex.int_macros[p])) for p in params
                           if p in ex.int_macros and p not in fixed_names and p not in overridable),
                     tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, UNSIGNED_WORDS)),
@@ -208,6 +208,19 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                   f"{' and '.join(why)}; the output checks the build with #if (for another value, change the #define, "
                   "or --define an #ifndef default)")
     return scop
+
+
+def _chained(derived, used: set) -> tuple:
+    """The derived sizes the region's params and extents are, with those they are computed
+    from (`int n = N; int len = n;` for a loop to `len`: both), in the function's order."""
+    inits = dict(derived)
+    need, todo = set(), [n for n in used if n in inits]
+    while todo:
+        name = todo.pop()
+        if name not in need:
+            need.add(name)
+            todo += [w for w in re.findall(r"[A-Za-z_]\w*", str(inits[name])) if w in inits]
+    return tuple((n, e) for n, e in derived if n in need)
 
 
 def _size_products(derived, params) -> dict:

@@ -336,7 +336,7 @@ def _apart(refs, d: int, rank: int) -> str:
             return ""
         texts.append(to_user(f"{a.array}[{']['.join(a.index)}]"))
     texts = list(dict.fromkeys(texts))
-    return ", ".join(texts) if len(texts) > 1 else ""
+    return (", ".join(texts[:3]) + (", ..." if len(texts) > 3 else "")) if len(texts) > 1 else ""
 
 
 def _carries_nothing(v: Variant, array: str, group) -> bool:

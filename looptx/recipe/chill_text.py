@@ -17,10 +17,13 @@ def commands(text: str):
     start, buf, spots, depth, quote = None, [], [], 0, None
     for k, raw in enumerate(text.split("\n")):
         for c, ch in enumerate(raw):
-            # '#' starts a comment anywhere outside strings; C's '//' only between commands,
-            # since inside one it is Python's floor division (TI//2); Lua's '--' also inside a
-            # command (a multi-line cudaize often carries one), unless a number follows (N--1)
-            if not quote and (ch == "#" or depth == 0 and raw.startswith(("--", "//"), c)
+            # '#' starts a comment anywhere outside strings; C's '//' only between commands
+            # (at a line's start or after a closed call), since elsewhere it is Python's floor
+            # division (TI//2, `U = 9 - 8 // 2`); Lua's '--' also inside a command (a multi-line
+            # cudaize often carries one), unless a number follows (N--1)
+            between = start is None or "".join(buf).rstrip().endswith(")")
+            if not quote and (ch == "#" or depth == 0 and (raw.startswith("--", c) or between and
+                                                           raw.startswith("//", c))
                               or raw.startswith("--", c) and not raw[c + 2:c + 3].isdigit()):
                 break
             if start is None:
@@ -65,6 +68,7 @@ def blank_long(text: str, lua: bool):
     problem found, (offset, what, hint): an unclosed one, or a Lua long string `[[..]]`."""
     out, k, n = list(text), 0, len(text)
     quote, depth, fresh = None, 0, True       # fresh: nothing but blanks and ';' so far on the line
+    last = ""                                 # the last character that is no blank
 
     def blank(a: int, b: int) -> None:
         out[a:b] = [ch if ch == "\n" else " " for ch in text[a:b]]
@@ -90,7 +94,7 @@ def blank_long(text: str, lua: bool):
             blank(k, end + len(close))
             k = end + len(close)
             continue
-        if ch == "#" or depth == 0 and text.startswith(("--", "//"), k) \
+        if ch == "#" or depth == 0 and (text.startswith("--", k) or (fresh or last == ")") and text.startswith("//", k)) \
                 or text.startswith("--", k) and not text[k + 2:k + 3].isdigit():
             k = text.find("\n", k)            # a line comment, as commands reads them
             k = n if k < 0 else k
@@ -116,6 +120,8 @@ def blank_long(text: str, lua: bool):
             depth = max(0, depth - 1)
         if not ch.isspace() and ch != ";":
             fresh = False
+        if not ch.isspace():
+            last = ch
         k += 1
     return "".join(out), None
 

@@ -26,10 +26,8 @@ def _taken(text: str, defined) -> str:
             continue
         word, rest = m.group(1), m.group(2).strip()
         if word in ("if", "ifdef", "ifndef", "elif"):
-            d = re.fullmatch(r"(!?)\s*defined\s*\(?\s*(\w+)\s*\)?", rest)
             cond = (rest.split()[0] in defined if rest else False) if word == "ifdef" else \
-                (rest.split()[0] not in defined if rest else False) if word == "ifndef" else \
-                rest == "1" if rest in ("0", "1") else (d is not None and (d.group(2) in defined) != bool(d.group(1)))
+                (rest.split()[0] not in defined if rest else False) if word == "ifndef" else _holds(rest, defined)
             if word == "elif":
                 if stack:
                     _, done = stack[-1]
@@ -45,10 +43,25 @@ def _taken(text: str, defined) -> str:
     return "\n".join(out)
 
 
+def _holds(condition: str, defined) -> bool:
+    """An #if condition as the preprocessor reads it, with the `defined` macros (a mapping
+    gives their values; a name it lacks is 0, as in cpp); False where it cannot be read."""
+    from looptx.frontend.expr import evaluate
+    values = dict(defined) if isinstance(defined, dict) else dict.fromkeys(defined, 1)
+    text = re.sub(r"\bdefined\s*(?:\(\s*(\w+)\s*\)|(\w+))",
+                  lambda m: "1" if (m.group(1) or m.group(2)) in values else "0", condition)
+    text = re.sub(r"\b[A-Za-z_]\w*\b", lambda m: str(values.get(m.group(0), 0)).strip() or "1", text)
+    text = re.sub(r"!(?!=)", " not ", text.replace("&&", " and ").replace("||", " or "))
+    try:
+        return bool(evaluate(text))
+    except Exception:  # noqa: BLE001 - a condition the evaluator cannot read: taken as false
+        return False
+
+
 def init_assignments(text: str, defined=()) -> list[tuple[str, str]]:
     """(name, value) of the plain assignments that open each init... function of `text`, as
     a build with the `defined` macros (the build command's -D flags) compiles it."""
-    text = _taken(_COMMENT.sub(" ", text), set(defined))
+    text = _taken(_COMMENT.sub(" ", text), defined if isinstance(defined, dict) else set(defined))
     out = []
     for m in _INIT_FUNCTION.finditer(text):
         at = m.end()
