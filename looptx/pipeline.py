@@ -319,11 +319,12 @@ _OPTION_ERROR = re.compile(r"(?:error: (?:unrecognized|unknown|invalid|missing a
                            r"error: argument to '-|error: unsupported option)", re.I)
 
 
-def check_flags(build_command: str | None, spec, cli: bool = False) -> None:
+def check_flags(build_command: str | None, spec, cli: bool = False, chosen: Mapping[str, Any] | None = None) -> None:
     """Flags the compiler rejects (`--0`, `-O9x`) would fail every point that uses them, each
     recorded as a compile error: a bad build command, --cflags or flag param value is said
     once, located, before anything is measured.  Each value of a param the command names is
-    tried with the other params at their first values."""
+    tried with the other params at their first values.  `chosen` (`run`): the one point that
+    is built, the params' first values unless -D picks; a rejected value there is an error."""
     from looptx.frontend.tuning import substitute_params
     from looptx.runtime.cpu import Toolchain, build_shared
     if not build_command:
@@ -333,6 +334,15 @@ def check_flags(build_command: str | None, spec, cli: bool = False) -> None:
     first = {p.name: p.values[0] for p in named if p.values}
     tries = [(None, None)] if not named else \
         [(p, v) for p in named for v in p.values[:32]]
+    stops = [w for w in re.findall(r"\S+", substitute_params(build_command, first))
+             if w in ("-E", "-S", "-M", "-MM", "-fsyntax-only")]
+    if stops:
+        what = f"the build command's {stops[0]} stops the compiler before it makes a program"
+        if cli:
+            raise LooptxError(f"--cflags: {stops[0]} stops the compiler before it makes a program",
+                              hint="drop it from --cflags")
+        raise AnnotationError(what, hint="drop it from build_command",
+                              **(spec.where("build", "build_command") if spec is not None else {}))
     rejected: dict = {}
     for param, value in tries:
         point = {**first, param.name: value} if param is not None else first
@@ -357,6 +367,12 @@ def check_flags(build_command: str | None, spec, cli: bool = False) -> None:
         if len(bad) == len(param.values[:32]):
             raise AnnotationError(f"param {param.name}: the compiler rejects every value, e.g. {bad[0][0]!r}: "
                                   f"{bad[0][1]}", hint="correct the values", **where)
+        value = (chosen or {}).get(param.name, param.values[0])
+        if chosen is not None and any(str(v) == str(value) for v, why in bad):
+            why = next(w for v, w in bad if str(v) == str(value))
+            raise AnnotationError(f"param {param.name}'s value {value!r}, which this run builds with, is a flag "
+                                  f"the compiler rejects: {why}",
+                                  hint=f"pick another with --define {param.name}=VALUE", **where)
         # a flag this compiler lacks fails its points, each recorded as a compile error, as Orio would
         note_once(where["file"], where["line"], f"the compiler rejects param {param.name}'s value"
                   f"{'s' if len(bad) > 1 else ''} {', '.join(repr(v) for v, _ in bad)}: {bad[0][1]}; "

@@ -380,3 +380,21 @@ def test_a_chain_of_size_locals_in_a_function_follows_a_define(tmp_path):
     rec = tmp_path / "r.yaml"
     rec.write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
     _ok("run", src, "--recipe", rec, "-D", "N=7")
+
+
+def test_run_refuses_a_rejected_flag_value_it_would_build_with(tmp_path):
+    """Probe 138 G4: `CF[] = ['-fbogus', '-O1']`: run built with the first and failed with no
+    line; -E in a build command gave an OSError."""
+    src = tmp_path / "k.c"
+    src.write_text(FLAGS.format(build="gcc @CFLAGS@", flags="'-fbogus-x', '-O1'"))
+    rc, out, err = run_cli("run", src)
+    assert rc == 2 and "k.c:4:11: error: param CFLAGS's value '-fbogus-x', which this run builds with" in err, err
+    _ok("run", src, "-D", "CFLAGS=-O1")
+    src.write_text(FLAGS.format(build="gcc -O2 -E", flags="'-O1'"))
+    rc, out, err = run_cli("run", src)
+    assert rc == 2 and "k.c:2:19: error: the build command's -E stops the compiler" in err, err
+
+
+def test_nested_blocks_at_a_fragments_top():
+    """Probe 138 G7: `{ { int i; Loop } }` in a fragment was a syntax error."""
+    _ok("run", DATA / "nested_block.c")

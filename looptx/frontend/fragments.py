@@ -36,8 +36,7 @@ def bare_block(blanked: str, r) -> int | None:
             opened = at
         elif depth == 0:
             opened = None
-    if opened is None or brace_depth(blanked, r.start) != 1 + brace_depth(blanked, r.tuning.begin[1]) \
-            or brace_depth(blanked, r.tuning.begin[1]) != 0:
+    if opened is None or brace_depth(blanked, r.tuning.begin[1]) != 0:
         return None
     before = re.sub(r"(?m)^[ \t]*#.*$", "", blanked[r.tuning.begin[1]:opened]).rstrip()
     if before and before[-1] not in ";}":
