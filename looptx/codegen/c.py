@@ -510,8 +510,12 @@ def unused_set_before(scop, body: list[str], indent: str) -> list[str]:
     their expressions: a product of sizes (ISO-3DFD's dimn1n2), a temporary substituted, or
     a local a grid emulation's bounds read as its expression (`nn = n - t`)."""
     # (not an enum constant's, `NCOMP = 3`, which is no variable)
+    # (a local only another derived size is computed from, `n` of `int n = N; int len = n;`,
+    # is no size the region reads)
+    read = set(scop.params) | {w for a in scop.arrays for d in a.dims for w in re.findall(r"[A-Za-z_]\w*", str(d))}
     return unused_counters([n for n, before in scop.substituted if before]
-                           + [n for n, init in scop.derived if not re.fullmatch(r"-?\d+", str(init).strip())],
+                           + [n for n, init in scop.derived if not re.fullmatch(r"-?\d+", str(init).strip())
+                              and n in read],
                            body, indent, "its uses read the expression it was set to")
 
 
