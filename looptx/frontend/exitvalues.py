@@ -128,7 +128,9 @@ def check_counter_scopes(items, where, path: str) -> None:
 
     def visit(node, declared: dict):
         if isinstance(node, C.ID):
-            if node.name in own and declared.get(node.name) != "loop":
+            # ("inner": the loop's body declares its counter again, which the extractor refuses
+            # as shadowing, with its own message)
+            if node.name in own and declared.get(node.name) not in ("loop", "inner"):
                 line, col = where(node)
                 loop = next(n for n in loops if node.name in {d.name for d in n.init.decls})
                 fresh = next(f"{node.name}{k}" for k in range(2, 10 ** 6) if f"{node.name}{k}" not in names)
@@ -143,7 +145,8 @@ def check_counter_scopes(items, where, path: str) -> None:
             for item in node.block_items or ():
                 visit(item, declared)
                 if isinstance(item, C.Decl):
-                    declared = {**declared, item.name: "block"}
+                    declared = {**declared, item.name: "inner" if declared.get(item.name) in ("loop", "inner")
+                                else "block"}
             return
         for name, child in node.children():
             if not (isinstance(node, C.StructRef) and name == "field"):
