@@ -131,6 +131,8 @@ def test_an_init_file_is_read_as_the_build_preprocesses_it():
     _ok("run", DATA / "initfile" / "k.c", "-D", "N=23")
     # probe 132 G1: SPAPT gemver's `a = 1.5; b = 2.5; n = N;` (a double before the size)
     _ok("run", DATA / "initfile_double" / "k.c", "-D", "N=37")
+    # probe 139 R1: the decl_file holding its own copy of init_input_vars (Orio's gemver)
+    _ok("run", DATA / "initfile_dup" / "k.c")
 
 
 def test_an_undeclared_scalar_is_not_called_an_array(tmp_path):

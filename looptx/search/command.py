@@ -111,7 +111,8 @@ def input_decls(spec, path: str) -> str | None:
         from looptx.search.init_file import init_function
         f = os.path.join(os.path.dirname(path), spec.init_file)
         try:
-            lines.append(init_function(read_utf8(f, AnnotationError, "init_file"), spec.command_macros()))
+            lines.append(init_function(read_utf8(f, AnnotationError, "init_file"), spec.command_macros(),
+                                       skip="\n".join(lines)))
         except OSError:
             pass                     # noted as not read (_note_replaced_files): its data are random
     return "\n".join(lines) or None

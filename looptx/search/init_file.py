@@ -79,10 +79,13 @@ def init_assignments(text: str, defined=()) -> list[tuple[str, str]]:
     return out
 
 
-def init_function(text: str, defined=()) -> str:
+def init_function(text: str, defined=(), skip: str = "") -> str:
     """A function of those assignments, which the front end reads as Orio's init_input_vars
-    (frontend/implied.py), or '' where there are none."""
-    found = init_assignments(text, defined)
+    (frontend/implied.py), or '' where there are none; not those of names the declarations
+    `skip` assign already (a decl_file holding its own copy of init_input_vars: a size set
+    twice would have no one value)."""
+    assigned = set(re.findall(r"\b([A-Za-z_]\w*)\s*=(?!=)", _COMMENT.sub(" ", skip)))
+    found = [(n, v) for n, v in init_assignments(text, defined) if n not in assigned]
     if not found:
         return ""
     return "void init_file_values(void)\n{\n" + "".join(f"  {n} = {v};\n" for n, v in found) + "}\n"

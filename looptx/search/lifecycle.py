@@ -47,9 +47,15 @@ def guarded(run, args, terminated) -> int:
     finally:
         # after a signal, the process only ends: one more (a scheduler's SIGTERM after Ctrl-C)
         # must not kill it with another status while it exits (its pools' threads joined)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN if fired else previous)
-        signal.signal(signal.SIGINT, signal.SIG_IGN if fired else previous_int)
+        # (a handler that does nothing, not SIG_IGN, which programs this process starts would
+        # inherit)
+        signal.signal(signal.SIGTERM, _ignored if fired else previous)
+        signal.signal(signal.SIGINT, _ignored if fired else previous_int)
         clear_signals()
+
+
+def _ignored(signum, frame) -> None:
+    pass
 
 
 def best_path(st) -> str:
