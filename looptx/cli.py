@@ -278,8 +278,9 @@ def cmd_run(args) -> int:
         # an annotated file is built as its search builds it (-fopenmp, @CFLAGS@, libs)
         build_command = None if args.cflags is not None else build_command_of(args.file)
         if build_command is not None:
-            check_compiler(build_command, tuning_spec(args.file))
-            check_flags(build_command, tuning_spec(args.file), chosen=defines)
+            spec = tuning_spec(args.file)
+            check_compiler(build_command, spec)
+            check_flags(build_command, spec, chosen=defines)
         while region < n_regions:
             # Every region is built, checked and run: a recipe's steps on a later region must
             # not go unchecked because the first one validated.

@@ -150,8 +150,8 @@ def annotation_recipe(program: Program, index: int, bindings: Mapping[str, Any])
                                folded=frozenset(to_user(n) for n, _ in program.scops[index].substituted))
     n = len(program.scops[index].statements)
     # a -D of a variable the script sets passes over its assignment, as for a script file
-    given = {k: v for k, v in dict(program.defines).items()
-             if re.search(rf"^[ \t]*(?:local[ \t]+)?{re.escape(k)}[ \t]*=(?!=)", r.chill.body, re.M)}
+    from looptx.recipe.chill_text import script_sets
+    given = script_sets(r.chill.body, program.defines)
     rec = parse_chill(r.chill.body, file=program.filename, line=line, col=col, bindings={**given, **bindings},
                       base_dir=os.path.dirname(os.path.abspath(program.filename)), n_statements=n,
                       fixed=frozenset(given))

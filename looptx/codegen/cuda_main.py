@@ -7,9 +7,11 @@ import re
 from looptx.codegen.cuda_host import (_device_arg, _internal_sizes, _named_counts, _offset_decls, _to_device,
                                       on_device, size_ctype)
 from looptx.codegen.cuda_records import members_of, written_arrays
+from looptx.frontend.names import C_KEYWORDS
 
 
-_C_WORDS = {"size_t", "sizeof", "int", "long", "short", "char", "double", "float", "unsigned", "signed", "const"}
+# (the C words of a count: `(size_t)(n)`, `sizeof`)
+_C_WORDS = C_KEYWORDS | {"size_t"}
 
 
 def _elements(scop, a) -> list[tuple[str, str, str]]:

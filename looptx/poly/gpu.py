@@ -239,12 +239,10 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
     """Mapped kernels, then one-thread kernels for what no cuda step covers."""
     out: list[Kernel] = []
     covered: set[int] = set()
-    for n, m, group, kname in _nests(v, region):
+    for n, m, group, kname, names, outer in _nests(v, region):
         k0 = _own_piece(v, m, group)
         root = dict(group)[k0]
         pieces = [k for k, _ in group]
-        names = S.loop_names(v, m.stmt)
-        outer = min((names.index(x) for x in m.block + m.thread))
         blocks, threads = [], []
         for name in m.block:
             blocks.append(v.pieces[k0].position_of(name))
@@ -288,8 +286,9 @@ def kernels(v: Variant, region: str = "region") -> list[Kernel]:
 
 
 def _nests(v: Variant, region: str):
-    """(mapping number, mapping, pieces with their root positions, kernel name) of each kernel:
-    a mapped statement that a split or peel made into several loop nests gets one per nest."""
+    """(mapping number, mapping, pieces with their root positions, kernel name, the mapped
+    statement's loop names, the outermost mapped one's index) of each kernel: a mapped
+    statement that a split or peel made into several loop nests gets one per nest."""
     for n, m in enumerate(mappings(v)):
         names = S.loop_names(v, m.stmt)
         outer = min((names.index(x) for x in m.block + m.thread))
@@ -298,7 +297,7 @@ def _nests(v: Variant, region: str):
             nests.setdefault(v.pieces[k].prefix(pos), []).append((k, pos))
         base = m.kernel or f"{region}_kernel{n}"
         for part, group in enumerate(nests.values()):
-            yield n, m, group, base if part == 0 else f"{base}_{part}"
+            yield n, m, group, base if part == 0 else f"{base}_{part}", names, outer
 
 
 def _sort_key(dims):

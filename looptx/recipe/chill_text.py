@@ -183,3 +183,11 @@ def classic_header(text: str) -> str:
             line = f"{key}({value})" if key == "loop" and value.isdigit() else f"{key}({value!r})"
         out.append(line)
     return "\n".join(out)
+
+
+def script_sets(text: str, defines) -> dict:
+    """The --define values of the variables a CHiLL script (a file or an annotation's body)
+    assigns at a line's start (`TJ = 256`, Lua's `local TJ = 256`): they pass over the
+    assignment, as CHiLL's users expect."""
+    return {k: v for k, v in dict(defines or {}).items()
+            if re.search(rf"^[ \t]*(?:local[ \t]+)?{re.escape(k)}[ \t]*=(?!=)", text, re.M)}

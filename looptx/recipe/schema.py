@@ -573,8 +573,8 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None,
         given = {k: v for k, v in (defines or {}).items() if re.search(rf"\$\{{?{re.escape(k)}\b", text)}
         return load_yaml(text, file=path, bindings={**given, **(bindings or {})} or None)
     from looptx.recipe.chill import parse_chill
-    given = {k: v for k, v in (defines or {}).items()
-             if re.search(rf"^[ \t]*(?:local[ \t]+)?{re.escape(k)}[ \t]*=(?!=)", text, re.M)}
+    from looptx.recipe.chill_text import script_sets
+    given = script_sets(text, defines)
     return parse_chill(text, file=path, bindings={**given, **(bindings or {})}, fixed=frozenset(given))
 
 
