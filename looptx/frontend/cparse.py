@@ -152,7 +152,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         blanked.count("\n", 0, m.start()) + 1 for m in _DEFINE_LINE.finditer(blanked)
         if brace_depth(blanked, m.start()) > 0 or any(r.start <= m.start() < r.end for r in regions))
 
-    macros = build_macros(markup, path)
+    macros = build_macros(markup, path, defines)
 
     def prepare(keep: frozenset[str] | None) -> Preprocessed:
         pp = preprocess(blanked, path, {k: str(v) for k, v in defines.items()}, keep, inner_defines, macros) \

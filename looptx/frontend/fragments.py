@@ -140,20 +140,32 @@ def outside_fragment_regions(err: SourceError, markup, blanked: str, wrapped: li
                        file=err.file, line=err.line, col=err.col)
 
 
-def build_macros(markup, path: str) -> dict[str, str]:
-    """The -D flags of the PerfTuning block's build command, which Orio compiles the code with
-    (a spec that does not parse is reported where the search reads it)."""
+def build_macro_params(markup, path: str) -> frozenset[str]:
+    """The params a build command's -D flags carry (`-DKV=@U@`): a point's program is parsed
+    with their values."""
+    spec = _build_spec(markup, path)
+    return spec.macro_params() if spec is not None else frozenset()
+
+
+def _build_spec(markup, path: str):
     if not markup.tuning:
-        return {}
+        return None
     from looptx.frontend.annotations import parse_tuning_spec
     ann = markup.tuning[0]
     line, col = markup.src.pos(ann.body_start)
     try:
-        spec = parse_tuning_spec(ann.body, file=path, line=line, col=col,
+        return parse_tuning_spec(ann.body, file=path, line=line, col=col,
                                  base_dir=os.path.dirname(os.path.abspath(path)))
     except LooptxError:
-        return {}
-    return spec.command_macros()
+        return None
+
+
+def build_macros(markup, path: str, defines) -> dict[str, str]:
+    """The -D flags of the PerfTuning block's build command, which Orio compiles the code with
+    (a spec that does not parse is reported where the search reads it); `-DKV=@U@` has U's
+    value in `defines` (a point's, or -D U=...), else its first."""
+    spec = _build_spec(markup, path)
+    return spec.command_macros(dict(defines)) if spec is not None else {}
 
 
 def unfinished_region_code(err: SourceError, markup, blanked: str) -> SourceError:

@@ -311,18 +311,31 @@ class TuningSpec:
         cmd = self.build.get("build_command")
         return None if cmd is None else substitute_params(cmd, point)
 
-    def command_macros(self) -> dict[str, str]:
-        """NAME -> value of the `-D` flags of `def build` that hold no `@PARAM@`: Orio compiles the
-        code with them, so the code and its decl_file may use them (`-DSCALE=3.0`, `-DDYNAMIC`)."""
+    def command_macros(self, point: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """NAME -> value of the `-D` flags of `def build`: Orio compiles the code with them, so
+        the code and its decl_file may use them (`-DSCALE=3.0`, `-DDYNAMIC`).  A flag whose value
+        names params (`-DKV=@U@`) is left out without `point`; with it, it takes the point's
+        values (each param's first value where the point has none)."""
         macros = {}
         words = _words(f"{self.build.get('build_command') or ''} {self.build.get('libs') or ''}")
         # `-D NAME=V` is `-DNAME=V`
         words = [f"-D{w}" if k and words[k - 1] == "-D" else w for k, w in enumerate(words)]
+        if point is not None:
+            point = {**{p.name: p.values[0] for p in self.performance_params if p.values}, **point}
+            words = [substitute_params(w, point) if w.startswith("-D") else w for w in words]
         for word in words:
             m = _D_FLAG.fullmatch(word)
             if m and "@" not in word:
                 macros[m.group(1)] = "1" if m.group(2) is None else m.group(2)
         return macros
+
+    def macro_params(self) -> frozenset[str]:
+        """The params whose values `-D` flags of `def build` carry (`-DKV=@U@`): the code reads
+        them through the macro, so each point is its own program."""
+        words = _words(f"{self.build.get('build_command') or ''} {self.build.get('libs') or ''}")
+        words = [f"-D{w}" if k and words[k - 1] == "-D" else w for k, w in enumerate(words)]
+        names = {p.name for p in self.performance_params}
+        return frozenset(n for w in words if w.startswith("-D") for n in (m.group(1) for m in _AT_NAME.finditer(w)) if n in names)
 
     def compile_command(self) -> str | None:
         """`def build`'s command with its `libs` (None when neither is written); its `@PARAM@`

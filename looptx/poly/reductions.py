@@ -259,10 +259,11 @@ def check_updates(scop, stmts, pairs, loop: str) -> None:
 _SECTION_TEXT = re.compile(r"^[\w\s+\-*()]*$")
 
 
-def check_sections(scop, stmts, text: str, loop: str) -> None:
+def check_sections(scop, stmts, text: str, loop: str, context=None) -> None:
     """Each array a reduction clause of `text` names is named by its section, and the section
-    holds every element the statements `stmts` (the loop's) reach: OpenMP combines only the
-    section's private copies, and an update outside it writes past them."""
+    holds every element the statements `stmts` (the loop's) reach where the sizes are in
+    `context` (the scop's when None): OpenMP combines only the section's private copies, and an
+    update outside it writes past them."""
     arrays = {a.name: a for a in scop.arrays}
     for op, names in CLAUSE.findall(text):
         for n in (x.strip() for x in names.split(",") if x.strip()):
@@ -298,7 +299,8 @@ def check_sections(scop, stmts, text: str, loop: str) -> None:
                 for a in s.accesses:
                     if a.array != base:
                         continue
-                    reached = scop.access_map(s, a).range().intersect_params(scop.context)
+                    reached = scop.access_map(s, a).range().intersect_params(
+                        scop.context if context is None else context)
                     outside = reached.subtract(box.align_params(reached.get_space()))
                     if not outside.is_empty():
                         at = outside.sample_point()

@@ -253,9 +253,12 @@ def _add_sync(ln, name: str, args) -> None:
 
 def _memory_space(ln, name: str, args) -> None:
     # CUDA-CHiLL's choice of a memory space for a read-only array: nothing to compute
-    note_once(ln.file, ln.line, f"{name}(...) is not followed: looptx reads the array from global memory, as a "
-                                "const __restrict__ parameter (which nvcc may load through the read-only cache)",
-              per_line=True)
+    array = ln.value(args[-1]) if args and len(args) <= 2 else None
+    if not isinstance(array, str) or not array.isidentifier():
+        raise ln.error(f"{name} takes the name of an array the kernel only reads", hint=f'write {name}("b")')
+    note_once(ln.file, ln.line, f"{name}(\"{array}\") is not followed: looptx reads arrays from global memory, "
+                                "an array the kernel only reads as a const __restrict__ parameter (which nvcc may "
+                                "load through the read-only cache)", per_line=True)
 
 
 # commands that only get a note

@@ -53,6 +53,8 @@ ARGS: dict[str, tuple[str, ...]] = {
 }
 _NOT_GENERATED = {"OpenCL", "MPIOverlap"}
 _WRAP = "void lx_orio_loop(void) {\n"
+_CAST = re.compile(r"(?<![\w\s])\s*\(\s*([A-Za-z_]\w*)\s*\)\s*(?=[\w(])")
+_NOT_TYPES = frozenset({"if", "while", "for", "switch", "return", "sizeof"})
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,15 @@ def _statements(code: str, where, folded: frozenset = frozenset()):
     loops and blocks of the code as (offset, statements inside), and the scalars each statement
     assigns."""
     try:
-        ast_ = c_parser.CParser().parse(_WRAP + code + "\n}", filename="<orio>")
+        try:
+            ast_ = c_parser.CParser().parse(_WRAP + code + "\n}", filename="<orio>")
+        except Exception:
+            # a cast to a macro's type (`(REAL)x`, -DREAL=float): only the loops matter here
+            casts = set(_CAST.findall(code)) - _NOT_TYPES
+            if not casts:
+                raise
+            ast_ = c_parser.CParser().parse("".join(f"typedef int {n};" for n in sorted(casts)) + _WRAP
+                                            + code + "\n}", filename="<orio>")
     except Exception as e:       # pycparser raises ParseError, and plain errors on odd input
         m = re.match(r"<orio>:(\d+):(\d+)", str(e))
         off = 0

@@ -173,10 +173,17 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
         from looptx.poly.reductions import check_sections
         name = S.resolve_name(v, st["stmt"], st["loop"])
         inside = {v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], name)}
+        def sections(w: Variant) -> None:
+            check_sections(w.scop, [w.scop.statements[k] for k in sorted(inside)], text, name, w.context)
         try:
-            check_sections(v.scop, [v.scop.statements[k] for k in sorted(inside)], text, name)
+            sections(v)
         except RecipeError as e:
-            raise st.error(e.what, e.hint) from None
+            # `s[0:8]` where the file #defines M 8: as any step legal only at the #defines' values
+            from looptx.recipe.fusing import legal_at_file_values
+            pinned = legal_at_file_values(v, sections)
+            if pinned is None:
+                raise st.error(e.what, e.hint) from None
+            v = pinned
     _copies_used(v, st, text)
     rest = _PRIVATE_CLAUSE.sub("", text)
     # firstprivate and lastprivate stay as written (the output names nothing twice); what

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from looptx.errors import LooptxError
@@ -30,6 +30,7 @@ class CudaPayload:
     compile_time: float = 0.0         # of the nvcc run in prepare() (parallel in the pool)
     # elements the host code copies of the pointers only index arrays reach (runtime/gathers.py)
     counts: tuple = ()
+    carried: tuple = ()               # the point's values of params the build's -D flags carry
 
 
 def _session():
@@ -78,13 +79,13 @@ class CudaEvaluator(CEvaluator):
     def build(self, point: Mapping[str, Any], recipe=None):
         from looptx.codegen.cuda import cu_file, generate, launch_spec
         from looptx.pipeline import region_name
-        prog = self.program()
+        prog = self.program(point)
         variant, applied = self.variant(point, recipe)
         rc = generate(variant, region_name(prog, self.region))
         from looptx.runtime.cuda import gathered_counts
         counts = gathered_counts(rc, {**dict(prog.int_macros), **self.sizes})
         return CudaPayload(cu_file(rc, "", dict(prog.int_macros)), launch_spec(rc),
-                           counts=tuple(sorted(counts.items()))), applied
+                           counts=tuple(sorted(counts.items())), carried=self.carried(point)), applied
 
     def prepare(self, point: dict) -> Prepared:
         built, pruned = self.built_or_pruned(point)
@@ -103,7 +104,7 @@ class CudaEvaluator(CEvaluator):
             from looptx.runtime.cuda import build
             b = build(payload.source, payload.spec, arch=self.arch,
                       flags=tuple(self.nvcc_flags.split()), timeout=self.timeout)
-            payload = CudaPayload(payload.source, payload.spec, b.seconds, payload.counts)
+            payload = replace(payload, compile_time=b.seconds)
         except LooptxError:
             pass                          # no nvcc here: measure() reports it
         return Prepared(point=point, status="ok", code_hash=h, recipe=applied, payload=payload)
@@ -125,7 +126,7 @@ class CudaEvaluator(CEvaluator):
                                run_time=time.perf_counter() - t0)
         session = _session()
         sig = self.signature(dict(p.counts))
-        chosen = self.reference_data(sig)
+        chosen = self.reference_data(sig, carried=p.carried)
         ref = chosen.outputs
         written = set(sig.written)
         res = session.run(b, chosen.inputs, dict(sig.values), written=written,

@@ -60,6 +60,7 @@ class CPayload:
     toolchain: Toolchain
     compile_time: float = 0.0      # of the build done in prepare() (the pool builds in parallel)
     build_error: str | None = None  # that build's failure, reported by measure() as compile_error
+    carried: tuple = ()             # the point's values of params the build's -D flags carry
 
 
 # C++ compilers and the C compiler of their family: a build command of Orio's CHiLL files
@@ -207,6 +208,7 @@ class CEvaluator:
         # checked), so that workers do not try the others again
         self.dataset: int | None = None
         self._reference_checked = False
+        self._carried_names: frozenset[str] | None = None
         if build_command is None:
             try:
                 Toolchain.from_options(cflags, None, compiler)   # fail here, not once per point
@@ -231,9 +233,22 @@ class CEvaluator:
         except ValueError as e:
             raise LooptxError(f"bad build command '{text}': {e}") from None
 
-    def program(self):
+    def program(self, point: Mapping[str, Any] | None = None):
+        """The parsed file; with `point`, parsed with the values of the params the build
+        command's -D flags carry (`-DKV=@U@`), which the region may read through the macro."""
         return _load_program(self.path, self.sizes, self.function, self.extra_decls, self.symbolic,
-                             self.picks)
+                             {**self.picks, **dict(self.carried(point))})
+
+    def carried(self, point: Mapping[str, Any] | None) -> tuple:
+        """(param, value) of the point for each param a -D flag of the build command carries:
+        the point's program, and the original it is checked against, are parsed with them."""
+        if not point:
+            return ()
+        if self._carried_names is None:
+            from looptx.frontend.fragments import build_macro_params
+            prog = _load_program(self.path, self.sizes, self.function, self.extra_decls, self.symbolic, self.picks)
+            self._carried_names = build_macro_params(prog.markup, self.path)
+        return tuple(sorted((k, point[k]) for k in self._carried_names if k in point))
 
     def signature(self, counts: Mapping[str, int] | None = None) -> RegionSignature:
         prog = self.program()
@@ -254,7 +269,7 @@ class CEvaluator:
         lines = variant._cache.get("c_block")
         if lines is None:
             lines = variant._cache["c_block"] = tuple(c_block(variant))
-        return CPayload(region_source(sig, list(lines)), sig, tc), applied
+        return CPayload(region_source(sig, list(lines)), sig, tc, carried=self.carried(point)), applied
 
     def recipe_for(self, point: Mapping[str, Any], recipe=None):
         """The region's recipe bound with a point, its steps' arguments checked and nothing
@@ -262,12 +277,12 @@ class CEvaluator:
         if recipe is None and self.recipe_path is not None:
             from looptx.recipe.schema import load_file
             recipe = load_file(self.recipe_path, dict(point))
-        return recipe, _region_recipe(self.program(), self.region, recipe, dict(point))
+        return recipe, _region_recipe(self.program(point), self.region, recipe, dict(point))
 
     def variant(self, point: Mapping[str, Any], recipe=None):
         """(Variant, applied recipe text) of the region for a point (LooptxError if bad)."""
         from looptx.pipeline import in_file_numbers, recipe_bases
-        prog = self.program()
+        prog = self.program(point)
         recipe, rec = self.recipe_for(point, recipe)
         try:
             return _variant(prog, self.region, rec, self.unsafe)
@@ -303,7 +318,7 @@ class CEvaluator:
                                     f"may take to generate and build (its code took "
                                     f"{time.perf_counter() - t0 - b.compile_time:.0f} s)")
         if b.ok:
-            self.reference_build(payload.signature, payload.toolchain.compiler, left())
+            self.reference_build(payload.signature, payload.toolchain.compiler, left(), payload.carried)
         payload = dataclasses.replace(payload, compile_time=b.compile_time,
                                       build_error=None if b.ok else b.error)
         return Prepared(point=point, status="ok", code_hash=_code_hash(payload), recipe=applied,
@@ -325,7 +340,7 @@ class CEvaluator:
                                compile_time=build.compile_time, info=info,
                                run_time=time.perf_counter() - t0)
         info["cached_build"] = build.cached
-        ref = self.reference_data(p.signature, p.toolchain.compiler)
+        ref = self.reference_data(p.signature, p.toolchain.compiler, p.carried)
         m = measure_library(build, p.signature, ref.inputs, ref.outputs, repetitions=self.repetitions,
                             warmup=self.warmup, rtol=self.rtol, info=info)
         m = unvalidated(m, ref, p.signature, self.unsafe)
@@ -338,11 +353,11 @@ class CEvaluator:
         """Before blaming the variant: the original built the same way may disagree with the
         -O1 reference too (gcc 12's -O3 vectorizer on `b[i][j] = b[i-1][j-1] + 1`); then no
         variant built so can be validated, and the point is unvalidated, not wrong."""
-        build = build_shared(original_source(self.program(), self.region, p.signature), p.toolchain,
+        build = build_shared(original_source(self.program(dict(p.carried)), self.region, p.signature), p.toolchain,
                              cache=self.cache_dir, timeout=self.timeout)
         if not build.ok:
             return m
-        ref = self.reference_data(p.signature, p.toolchain.compiler)
+        ref = self.reference_data(p.signature, p.toolchain.compiler, p.carried)
         mo = measure_library(build, p.signature, ref.inputs, ref.outputs, repetitions=1, warmup=0, rtol=self.rtol)
         if mo.status != "wrong_result":
             return m
@@ -363,13 +378,14 @@ class CEvaluator:
                 **({"inputs": DATASETS[self.dataset]} if self.dataset else {})}
 
     # -- the reference ----------------------------------------------------------------------
-    def reference_build(self, sig: RegionSignature, compiler: str, timeout: float) -> BuildResult:
+    def reference_build(self, sig: RegionSignature, compiler: str, timeout: float,
+                        carried: tuple = ()) -> BuildResult:
         key = (self.path, tuple(sorted(self.sizes.items())), self.function, self.extra_decls,
-               self.symbolic, self.region, compiler, sig, self.cache_dir)
+               self.symbolic, self.region, compiler, sig, self.cache_dir, carried)
         hit = _REFERENCE_BUILDS.get(key)
         if hit is not None and os.path.exists(hit.path):
             return hit
-        src = original_source(self.program(), self.region, sig)
+        src = original_source(self.program(dict(carried)), self.region, sig)
         b = build_shared(src, Toolchain(compiler, REFERENCE_FLAGS), cache=self.cache_dir,
                          timeout=timeout)
         if b.ok:
@@ -384,15 +400,15 @@ class CEvaluator:
         ref = self.reference_data(sig, compiler)
         return ref.inputs, ref.outputs
 
-    def reference_data(self, sig: RegionSignature, compiler: str = "gcc") -> Reference:
+    def reference_data(self, sig: RegionSignature, compiler: str = "gcc", carried: tuple = ()) -> Reference:
         """The original's run on the first data set that keeps its results finite
         (runtime/reference.py); computed once per process."""
         key = (self.path, tuple(sorted(self.sizes.items())), self.function, self.extra_decls,
-               self.symbolic, self.region, self.seed, compiler, sig, self.dataset)
+               self.symbolic, self.region, self.seed, compiler, sig, self.dataset, carried)
         hit = _REFERENCES.get(key)
         if hit is not None:
             return hit
-        b = self.reference_build(sig, compiler, self.timeout)
+        b = self.reference_build(sig, compiler, self.timeout, carried)
         if not b.ok:
             raise RuntimeError(f"the original region does not compile: {b.error}")
 

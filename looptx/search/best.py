@@ -60,8 +60,10 @@ def write_best(st, best, function=None) -> str:
              f"backend {st.backend}) for {os.path.basename(st.path)}"]
     variants = []
     for sizes, o in best:
-        program = load(st.path, defines=sizes, function=function, extra_decls=st.extra_decls)
         point = dict(o.best_point)
+        # the params a -D of the build command carries (`-DKV=@U@`) are the point's macros
+        carried = {k: point[k] for k in (st.spec.macro_params() if st.spec else ()) if k in point}
+        program = load(st.path, defines={**sizes, **carried}, function=function, extra_decls=st.extra_decls)
         recipe = load_file(find_recipe(st.recipe, os.path.dirname(os.path.abspath(st.path))), point) \
             if st.recipe else None
         vs, applied = variants_for(program, recipe, bindings=point)
