@@ -56,3 +56,12 @@ def test_a_reduction_section_sized_by_a_define_is_checked_at_its_value(tmp_path,
     assert "legal at the #defines' values, M = 8" in err
     rc, out, err = run_cli("run", DATA / "red_define.c", "--recipe", recipe, "--cflags", "-O2 -fopenmp")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_serial_shared_copy_warning_names_the_loop_between_the_thread_loops(tmp_path):
+    """Probe 137 G2: the warning said the copied elements differ between threads; the cause
+    was the sequential loop 'j' between the thread loops."""
+    rc, out, err = run_cli("transform", DATA / "t3s.c", "--recipe", DATA / "t3s.yaml", "--target", "cuda",
+                           "-o", tmp_path / "t.cu")
+    assert rc == 0 and "made one thread at a time between barriers (loop 'j' sits between the thread loops)" \
+        in err, err

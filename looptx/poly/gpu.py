@@ -18,7 +18,7 @@ from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
 from looptx.poly.deps import upper_constant
-from looptx.poly.gpu_collapse import collapsible, one_thread, serial_copy_warning, zeroed
+from looptx.poly.gpu_collapse import not_collapsible, one_thread, serial_copy_warning, zeroed
 from looptx.poly.gpu_copies import cooperative as _cooperative, copy_thread_pins as _copy_thread_pins
 from looptx.poly.gpu_replicated import replicated
 from looptx.poly.known_values import at_macro_value, soft_sizes_hint
@@ -459,9 +459,9 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
         sched = None
         members = set(K.pieces)
         # a shared copy inside the thread loops: made by the whole block where it can be (gpu_collapse)
-        zero = zeroed(width, K.thread, prefix) if collapsible(
-            K, [c for c in plan.copies if c.owner in members], [sy for sy in plan.syncs if sy.owner in members],
-            width) else None
+        why = not_collapsible(K, [c for c in plan.copies if c.owner in members],
+                              [sy for sy in plan.syncs if sy.owner in members], width, v.pieces[K.pieces[0]].dims)
+        zero = zeroed(width, K.thread, prefix) if why is None else None
         for k in K.pieces:
             pins = pins_all
             if k in K.lacking:
@@ -509,7 +509,7 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
             if inner and zero is not None and c.per_thread is False and c.promotion.kind != "shared":
                 placed = placed.apply_range(zero)
             elif inner and zero is None and not c.per_thread and c.promotion.kind == "shared":
-                serial_copy_warning(c, K)
+                serial_copy_warning(c, K, why)
             if placed.is_empty() and not c.schedule.is_empty():
                 # no thread would make the copy: the kernel would read a buffer nothing loads
                 raise c.promotion.error(f"no thread of kernel {K.name} makes the {c.promotion.kind} copy of "

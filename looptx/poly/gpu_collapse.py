@@ -62,27 +62,37 @@ def zeroed(width: int, threads: list[int], prefix: str) -> isl.Map:
     return isl.Map(f"{prefix}{{ [{', '.join(t)}] -> [{', '.join(out)}] }}")
 
 
-def collapsible(K, copies: list, syncs: list, width: int) -> bool:
-    """Whether kernel K's thread loops can go from its schedule (module docstring): a shared
+def not_collapsible(K, copies: list, syncs: list, width: int, dims=()) -> str | None:
+    """Why kernel K's thread loops cannot go from its schedule; None where they can: a shared
     copy inside all of them whose footprint no thread value changes, every copy and barrier
     either outside the thread loops or inside all of them, the thread loops next to each other,
-    and every statement inside them."""
+    and every statement inside them.  `dims`: the schedule dimensions of a statement of K, for
+    the loops' names."""
+    from looptx.frontend.names import to_user
     if not K.mapped or not K.thread:
-        return False
+        return "the kernel has no thread loops"
     first, last = min(K.thread), max(K.thread)
-    if any(p not in K.thread for p in range(first, last + 1, 2)):
-        return False
+    between = [p for p in range(first, last + 1, 2) if p not in K.thread]
+    if between:
+        name = dims[between[0]].name if between[0] < len(dims) else None
+        return f"{f'loop {to_user(name)!r}' if name else 'a loop'} sits between the thread loops"
     if any(set(K.lacking.get(k, ())) & set(K.thread) for k in K.pieces):
-        return False
+        return "a statement of the kernel is outside some thread loop"
     inside = [c for c in copies if c.keep > last and not c.per_thread and c.promotion.kind == "shared"]
     if not inside:
-        return False
-    if any(first < c.keep <= last for c in copies) or any(first < sy.prefix_len <= last for sy in syncs):
-        return False
-    return all(independent(c.schedule.domain(), K.thread) for c in inside)
+        return "no shared copy is inside the thread loops"
+    at_thread = [c for c in copies if first < c.keep <= last]
+    if at_thread:
+        pr = at_thread[0].promotion
+        return f"the {pr.kind} copy of '{to_user(pr.array or '')}' at '{to_user(pr.at)}' sits between the thread loops"
+    if any(first < sy.prefix_len <= last for sy in syncs):
+        return "a barrier sits between the thread loops"
+    if not all(independent(c.schedule.domain(), K.thread) for c in inside):
+        return "which elements it copies, or the loops around it, differ between threads"
+    return None
 
 
-def serial_copy_warning(c, K) -> None:
+def serial_copy_warning(c, K, why: str) -> None:
     """A shared copy inside the thread loops that collapsible() could not hand to the whole
     block (a thread loop at the copy is warned of by the recipe step)."""
     from looptx.errors import note_once
@@ -93,10 +103,9 @@ def serial_copy_warning(c, K) -> None:
     where = f"step {pr.step} ({pr.step_name}): " if pr.step is not None else ""
     note_once(pr.file or "recipe", pr.line or 1,
               f"{where}the copy of '{to_user(pr.array or '')}' at '{to_user(pr.at)}', inside the thread loops, is "
-              "made one thread at a time between barriers (which elements it copies, or the loops around it, "
-              "differ between threads); put the copy's loop outside the thread loops, or copy at the innermost "
-              "block loop, to have all the block's threads copy together (16x slower than no copy at all on "
-              "an H100 gemm)", kind="warning")
+              f"made one thread at a time between barriers ({why}); put the copy's loop outside the thread loops, "
+              "or copy at the innermost block loop, to have all the block's threads copy together (16x slower "
+              "than no copy at all on an H100 gemm)", kind="warning")
 
 
 def threads_around(v, group, pos: int) -> list[int]:
