@@ -65,3 +65,33 @@ def test_a_serial_shared_copy_warning_names_the_loop_between_the_thread_loops(tm
                            "-o", tmp_path / "t.cu")
     assert rc == 0 and "made one thread at a time between barriers (loop 'j' sits between the thread loops)" \
         in err, err
+
+
+@pytest.mark.parametrize("steps, what", [
+    ('[{pragma: {stmt: 0, loop: i, text: "omp parallel"}}]',
+     "'#pragma omp parallel' before loop 'i' has every thread of a team run the whole loop"),
+    ('[{pragma: {stmt: 0, loop: i, text: "acc parallel"}}]',
+     "'#pragma acc parallel' before loop 'i' has every thread of a team run the whole loop"),
+    ('[{pragma: {stmt: 0, loop: i, text: "omp parallel sections"}}]',
+     "'#pragma omp parallel sections' takes a block of '#pragma omp section' parts, not loop 'i'"),
+    ('[{omp_for: {stmt: 0, loop: i}}, {pragma: {stmt: 0, loop: j, text: "omp for"}}]',
+     "loop 'j' has '#pragma omp for' inside loop 'i', whose '#pragma omp parallel for' shares its iterations"),
+    ('[{pragma: {stmt: 0, loop: j, text: "omp for nowait"}}, {omp_for: {stmt: 0, loop: i}}]',
+     "loop 'j' has '#pragma omp for nowait' inside loop 'i'"),
+])
+def test_pragmas_that_are_no_loop_construct_or_nest_worksharing_are_refused(tmp_path, steps, what):
+    """Probe 141 G1/G2: `omp parallel` on a loop (every thread runs it all: a race on the
+    counter, wrong results) and `omp for` inside `omp parallel for` (gcc refuses) were accepted."""
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text(f"steps: {steps}\n")
+    rc, out, err = run_cli("transform", DATA / "ws.c", "--recipe", recipe)
+    assert rc == 2 and what in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("text", ["omp parallel for", "omp target teams distribute parallel for", "acc parallel loop",
+                                  "omp parallel masked taskloop", "omp simd"])
+def test_loop_constructs_are_still_taken(tmp_path, text):
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text(f'steps: [{{pragma: {{stmt: 0, loop: i, text: "{text}"}}}}]\n')
+    rc, out, err = run_cli("transform", DATA / "ws.c", "--recipe", recipe)
+    assert rc == 0 and f"#pragma {text}" in out, err

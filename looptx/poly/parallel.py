@@ -74,9 +74,38 @@ def _loop_directive(text: str) -> bool:
     return re.match(r"\s*(omp|acc)\b.*\b(for|loop|simd|distribute|taskloop)\b", text) is not None
 
 
+# no loop constructs, yet C takes them before a loop: a team (teams, OpenACC gangs) each of whose
+# threads runs the whole loop, or constructs whose statement is of another form
+_REDUNDANT = re.compile(r"(?:omp\s+(?:target\s+)?(?:parallel|teams)|acc\s+parallel)\b"
+                        r"(?!.*\b(?:for|loop|distribute|simd|master|masked|sections|taskloop)\b)")
+_OTHER_FORM = re.compile(r"omp\s+(?:parallel\s+)?(sections|section|atomic|workshare|scan)\b")
+# a worksharing loop of the enclosing team, and a loop construct that shares a loop out
+_ORPHANED_FOR = re.compile(r"omp\s+for\b")
+_SHARES_OUT = re.compile(r"omp\b.*\bfor\b")
+
+
+def _misplaced(text: str, name: str) -> RecipeError | None:
+    """Why `#pragma text` cannot stand before loop `name`; None where it can."""
+    if not is_parallel_loop(text) and _REDUNDANT.match(text):
+        return RecipeError(f"'#pragma {text}' before loop '{to_user(name)}' has every thread of a team run the "
+                           "whole loop, each iteration once per thread",
+                           hint="share the iterations out with 'omp parallel for' (omp_for in a recipe) or "
+                                "'acc parallel loop'")
+    m = _OTHER_FORM.match(text)
+    if m:
+        what = {"atomic": "an update statement", "scan": "the inside of a scan loop"}.get(
+            m.group(1), "a block of '#pragma omp section' parts" if "sections" in m.group(1) else "a structured block")
+        return RecipeError(f"'#pragma {text}' takes {what}, not loop '{to_user(name)}'",
+                           hint="put a loop directive there ('omp parallel for', 'omp simd'), or leave it out")
+    return None
+
+
 def add_pragma(v: Variant, stmt: int, loop, text: str) -> Variant:
     """`#pragma text` before loop `loop` of `stmt` (every statement inside it shares it)."""
     name = resolve_name(v, stmt, loop)
+    bad = _misplaced(text.strip(), name)
+    if bad is not None:
+        raise bad
     pieces = list(v.pieces)
     for k, pos in sharing(v, stmt, name):
         q = pieces[k]
@@ -177,6 +206,7 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
                                   f"nest one inside another",
                                   hint=f"give loop '{to_user(shared[1].name)}' 'omp simd' instead, or let the "
                                        "team share out the outer loop alone")
+    _nested_worksharing(v)
     for p, c, d, omp in omp_loops(v):
         try:
             group = [k for k, _ in sharing(v, p.stmt, d.name)]
@@ -221,6 +251,23 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
                 (f"put '#pragma {omp}'" if not is_omp_for(omp) else "put omp_for") +
                 " on a loop that carries no dependence (see looptx deps)"
                 + privatize_hint(deps, dep, [x for x, _ in carried[1:]]) + ", or pass --unsafe")
+
+
+def _nested_worksharing(v: Variant) -> None:
+    """`omp for` binds to the team of the loop around it that shares its iterations out (its
+    `omp parallel for`), and OpenMP refuses one worksharing loop inside another."""
+    for p in v.pieces:
+        outer = None
+        for d in p.loops:
+            inner = next((t for t in d.pragmas if _ORPHANED_FOR.match(t)), None)
+            if outer is not None and inner is not None:
+                raise RecipeError(f"loop '{to_user(d.name)}' has '#pragma {inner}' inside loop '{to_user(outer[0])}', "
+                                  f"whose '#pragma {outer[1]}' shares its iterations out already: OpenMP does not "
+                                  "nest one worksharing loop in another",
+                                  hint=f"give loop '{to_user(d.name)}' 'omp parallel for' (a team of its own) or "
+                                       "'omp simd', or keep one of the two")
+            if outer is None:
+                outer = next(((d.name, t) for t in d.pragmas if _SHARES_OUT.match(t)), None)
 
 
 def _team_reorders(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
