@@ -95,3 +95,72 @@ def test_loop_constructs_are_still_taken(tmp_path, text):
     recipe.write_text(f'steps: [{{pragma: {{stmt: 0, loop: i, text: "{text}"}}}}]\n')
     rc, out, err = run_cli("transform", DATA / "ws.c", "--recipe", recipe)
     assert rc == 0 and f"#pragma {text}" in out, err
+
+
+@pytest.mark.parametrize("steps", [
+    "[{omp_for: {stmt: 0, loop: i, reduction: {+: [s]}}}, {permute: {stmt: 0, order: [j, i]}}, "
+    "{unroll: {stmt: 0, loop: i, factor: 2}}]",
+    "[{omp_for: {stmt: 0, loop: i, reduction: {+: [s]}}}, {tile: {stmt: 0, loop: j, size: 4}}, "
+    "{permute: {stmt: 0, order: [jj, i, j]}}, {unroll: {stmt: 0, loop: i, factor: 2}}]",
+])
+def test_an_unroll_of_a_reduction_loop_keeps_the_clauses_run(tmp_path, steps):
+    """Probe 141 G3: after omp_for's reduction on i and a permute that the clause allows, the
+    unroll of i was refused for the order the permute had made (its loop's expression is no
+    longer plain `i`)."""
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text(f"steps: {steps}\n")
+    rc, out, err = run_cli("run", DATA / "sum.c", "--recipe", recipe, "-D", "n=37", "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("order", ["pragma_first", "unroll_first"])
+def test_a_lastprivate_loop_unrolls(tmp_path, order):
+    """Probe 141 G4: the unroll's point loop (each of whose control iterations runs one at
+    least) was taken for an inner loop that may run none, and the unroll refused."""
+    steps = ['{pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(t)"}}',
+             "{unroll: {stmt: 0, loop: i, factor: 4}}"]
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text(f"steps: [{', '.join(steps if order == 'pragma_first' else steps[::-1])}]\n")
+    for n in ("37", "40"):
+        rc, out, err = run_cli("run", DATA / "last.c", "--recipe", recipe, "-D", f"n={n}", "--cflags", "-O2 -fopenmp")
+        assert rc == 0 and ": ok" in out, out + err
+
+
+def test_an_atomic_inside_a_parallel_region_is_said_so(tmp_path):
+    """Probe 141 G5: the hint said the threads race in the code as written; its atomic keeps them apart."""
+    rc, out, err = run_cli("transform", DATA / "atomic.c")
+    assert rc == 2 and "'#pragma omp atomic' inside the region keeps the threads apart there in the code as written" \
+        in err and "race there in the code as written too" not in err, err
+
+
+def test_a_race_is_not_blamed_on_the_compiler(tmp_path, monkeypatch):
+    """Probe 141 G7: with --unsafe, a wrong result that an -O1 rerun did not show was called
+    a compiler bug; threads that race differ from run to run."""
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps: [{omp_for: {stmt: 0, loop: i}}]\n")
+    monkeypatch.setenv("OMP_NUM_THREADS", "4")
+    for _ in range(3):
+        rc, out, err = run_cli("run", DATA / "carried.c", "--recipe", recipe, "--unsafe", "-D", "n=3000",
+                               "--cflags", "-O3 -fopenmp")
+        if rc != 0:
+            break
+    else:
+        pytest.skip("the race gave the right result three times (one core?)")
+    assert "wrong_result" in out and "a race may give this" in out and "compiler bug" not in out, out + err
+
+
+def test_a_guarded_leading_pragma_keeps_its_conditional(tmp_path):
+    """Probe 141 G8: HPCG's `#ifndef HPCG_NO_OPENMP` pragma moved onto the output's loop
+    without its #ifndef, so a -DHPCG_NO_OPENMP build ran the loop in threads."""
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps: [{tile: {stmt: 0, loop: i, size: 16}}]\n")
+    rc, out, err = run_cli("transform", DATA / "hpcg.c", "--recipe", recipe)
+    assert rc == 0, err
+    assert re.search(r"#ifndef HPCG_NO_OPENMP\n\s*#pragma omp parallel for reduction\(\+:local_result\)\n\s*#endif\n"
+                     r"\s*for \(int ii", out), out
+
+
+def test_a_pragma_in_an_orio_loop_annotations_code_is_noted(tmp_path):
+    """Probe 141 G9: dropped without a word."""
+    rc, out, err = run_cli("transform", DATA / "inpr.c", "-D", "U=2", "-D", "PAR=False")
+    assert rc == 0 and "inpr.c:30: note: '#pragma omp parallel for' in the Loop annotation's code is dropped" in err, err

@@ -333,7 +333,8 @@ class CPrinter:
                 t += f" private({', '.join(private)})" if private else ""
                 t += f" firstprivate({', '.join(first)})" if first else ""
                 t += f" lastprivate({', '.join(last)})" if last else ""
-            out.append(f"#pragma {t}")
+            guard = self.scop.team_guard if re.match(r"(omp|acc)\b", t) else ()
+            out += [guard[0], f"#pragma {t}", guard[-1]] if guard else [f"#pragma {t}"]
         return out
 
     def _with_body(self, head: str, body: K.Node, depth: int, force: bool = False, first=()) -> list[str]:

@@ -132,6 +132,13 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             # between its markers
             blanked = blanked[:r.start] + orio_loop_code(r.chill.body) + blanked[r.end:]
             blanked = blank(blanked, [(r.chill.begin[1], r.chill.end[0])])
+            pragma = re.search(r"^[ \t]*#[ \t]*pragma\b[^\n]*", r.chill.body, re.M)
+            if pragma:
+                # Orio's lexer reads `#` lines of the body as comments
+                note_once(path, src.pos(r.chill.body_start + pragma.start())[0],
+                          f"'{pragma.group().strip()}' in the Loop annotation's code is dropped, as Orio drops it: "
+                          "give it with the annotation's own directives (transform Pragma(pragma_str=...), "
+                          "Unroll(parallelize=True), Composite(openmp=...))", per_line=True)
 
     blanked, wrapped = wrap_fragments(text, blanked, regions)
 
@@ -498,8 +505,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         if tables or moved:
             scop = replace(scop, tables=tables, moved_pointers=moved)
         if team:
+            lead = leading_pragma(blanked, r) if team_kind == "parallel" else []
             scop = replace(scop, team=team_statements(team, items, scop.statements, where, blanked, src, r),
-                           team_kind=team_kind, team_head=team_head)
+                           team_kind=team_kind, team_head=team_head,
+                           team_guard=(lead[0], lead[-1]) if len(lead) == 3 else ())
         directives, directive_lines = function_directives(top_pragmas, blanked, (src.pos(r.start)[0], src.pos(r.end)[0]))
         if directives:
             scop = replace(scop, directives=directives)

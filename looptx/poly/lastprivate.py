@@ -167,10 +167,22 @@ def _inner_loops_always_run(v: Variant, k: int, last: int) -> bool:
     a tile's point loop): each iteration then writes the variable."""
     p = v.pieces[k]
     around = [d for d in p.dims[:last + 1] if isinstance(d, LoopDim)]
-    if any(d.hidden or d.factor for d in p.dims[last + 1:] if isinstance(d, LoopDim)):
+    iterators = v.scop.statements[p.stmt].iterators
+    outer = set().union(*(_reads(d, iterators) for d in around))
+    # the point loops of a tile or an unroll of the loops around run once at least: those
+    # loops' iterations are their points'
+    deeper = [d for d in p.dims[last + 1:] if isinstance(d, LoopDim) and not _reads(d, iterators) <= outer]
+    if not deeper:
+        return True
+    if any(d.hidden or d.factor for d in deeper):
         return False
     idle, _ = _idle_as_written(v, [k], around)
     return idle is not None and idle.is_empty()
+
+
+def _reads(d: LoopDim, iterators) -> set[str]:
+    """The statement's iterators that loop `d`'s expression reads."""
+    return {x for x in iterators if re.search(rf"(?<![\w']){re.escape(x)}(?![\w'])", d.expr)}
 
 
 def _idle_as_written(v: Variant, group, around) -> tuple[isl.Set | None, isl.Set | None]:

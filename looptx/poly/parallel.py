@@ -302,9 +302,12 @@ def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
             continue
         iterators = v.scop.statements[p.stmt].iterators
         stmts = {v.pieces[k].stmt for k, _ in sharing(v, p.stmt, d.name)}
-        if d.expr.strip() in iterators and dep.source in stmts and dep.sink in stmts:
+        # the loop the clause was written for: the one iterator its expression reads (also
+        # after a tile or an unroll made it `2*floor(i/2)`)
+        read = [x for x in iterators if re.search(rf"(?<![\w']){re.escape(x)}(?![\w'])", d.expr)]
+        if len(read) == 1 and dep.source in stmts and dep.sink in stmts:
             t = rel
-            for q in range(iterators.index(d.expr.strip())):
+            for q in range(iterators.index(read[0])):
                 t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
             allowed = allowed.union(t)
         inside = None

@@ -211,6 +211,9 @@ class Scop(CachedValue):
     # map(...)`, `acc parallel loop present(...)`): what the nest's loop gets in place of
     # `omp parallel for`, with the clauses it keeps
     team_head: str = ""
+    # the conditional that pragma sits in (HPCG's `#ifndef HPCG_NO_OPENMP`, `#endif`): the
+    # output's OpenMP pragmas keep it
+    team_guard: tuple[str, ...] = ()
     # the file's const integer tables the region reads (frontend/tables.py): (name, values)
     tables: tuple[tuple[str, tuple[int, ...]], ...] = ()
     # pointer parameters the function moves before the region (f2c's `--a;`), by their names

@@ -496,6 +496,9 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
                     e.hint = ("the statements fuse after " + " and ".join(
                         f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
                         + " before this step (the dependence has a constant distance), or pass --unsafe")
+            if e.step is None and st.file is not None and e.file not in (None, st.file):
+                # a check that knew only the region's line: a step's error is at the step
+                e.file, e.line, e.col = st.file, st.line, None
             raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.shown_name)
         for stmt, name, trip in unrolled_away(before, v):
             removed.setdefault((stmt, name), (st, trip))

@@ -46,10 +46,30 @@ def team_loops(v: Variant, deps: D.Deps, unsafe: bool) -> tuple[Variant, D.Deps]
             if scop.team_kind == "team":
                 e.what = e.what.replace("'omp parallel for'", "'omp for'")
             if isinstance(e, LegalityError):
-                e.hint = "the team's threads race there in the code as written too: fix the pragma, or pass --unsafe"
+                sync = _sync_pragma(scop)
+                e.hint = (f"'#pragma omp {sync}' inside the region keeps the threads apart there in the code as "
+                          "written, and looptx writes the region anew without it: drop the pragma before the "
+                          "region and give the loop an omp_for step with a reduction (over an array section, "
+                          "for elements the iterations add into), which looptx checks" if sync else
+                          "the team's threads race there in the code as written too: fix the pragma, or pass --unsafe")
             e.file, e.line, e.col, e.step, e.step_name = scop.filename, line, at, None, None
             raise e from None
     return v, deps
+
+
+_SYNC = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+((?:atomic|critical|ordered)\b[^\n]*)", re.M)
+
+
+def _sync_pragma(scop) -> str | None:
+    """The first `omp atomic`/`critical`/`ordered` inside the region as written, if any."""
+    first, last = scop.region_span
+    try:
+        with open(scop.filename, encoding="utf-8", errors="replace") as f:
+            lines = f.read().split("\n")[max(first - 1, 0):last]
+    except OSError:
+        return None
+    m = _SYNC.search("\n".join(lines))
+    return " ".join(m.group(1).split()) if m else None
 
 
 def team_outermost(v: Variant, deps: D.Deps, unsafe: bool) -> Variant:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import os
 from typing import Any, Mapping
 
@@ -178,6 +179,11 @@ def _at_o1(ev: CEvaluator, payload: CPayload, error: str | None) -> str | None:
     opt = [f for f in flags if f.startswith("-O")]
     if not opt or opt == ["-O1"] or opt == ["-O0"]:
         return error
+    if any(f in ("-fopenmp", "-qopenmp", "-fopenacc") for f in flags) and \
+            re.search(r"^\s*#\s*pragma\s+(omp|acc)\b", payload.source, re.M):
+        # threads that race may agree with the reference on one run and not on the next
+        return (f"{error}; the code runs loops in threads (its OpenMP/OpenACC pragmas), so a race may give "
+                "this: run again with OMP_NUM_THREADS=1 to tell")
     low = dataclasses.replace(payload.toolchain, flags=tuple(f for f in flags if not f.startswith("-O")) + ("-O1",))
     m1 = ev.measure(Prepared(point={}, status="ok", payload=dataclasses.replace(payload, toolchain=low)))
     if not m1.ok:
