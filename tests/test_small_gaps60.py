@@ -164,3 +164,49 @@ def test_a_pragma_in_an_orio_loop_annotations_code_is_noted(tmp_path):
     """Probe 141 G9: dropped without a word."""
     rc, out, err = run_cli("transform", DATA / "inpr.c", "-D", "U=2", "-D", "PAR=False")
     assert rc == 0 and "inpr.c:30: note: '#pragma omp parallel for' in the Loop annotation's code is dropped" in err, err
+
+
+def _chill(tmp_path, name, body, c="mmf.c", *extra):
+    shutil.copy(DATA / c, tmp_path / c)
+    recipe = tmp_path / name
+    recipe.write_text(body)
+    return run_cli("transform", tmp_path / c, "--recipe", recipe, *extra)
+
+
+def test_false_in_a_classic_script_is_no_sign_of_lua(tmp_path):
+    """Probe 140 G1: `datacopy(0,4,C,false,1)` made the .script Lua, and tile(0,3,2) a move."""
+    rc, out, err = _chill(tmp_path, "s.script", "source: mmf.c\nprocedure: mmf\nloop: 0\n\ntile(0,3,2)\n"
+                          "datacopy(0,4,C,false,1)\n")
+    assert rc == 0 and "for (k = 2 * kk; k <= lx_min(n - 1, 2 * kk + 1); k++)" in out, out + err
+
+
+def test_a_lua_reading_of_a_three_argument_tile_is_noted(tmp_path):
+    """An annotation that writes `false` reads as Lua, where tile(0,3,2) moves loop 3: said."""
+    rc, out, err = run_cli("transform", DATA / "lua_tile_ann.c")
+    assert rc == 0 and "lua_tile_ann.c:6: note: tile(0, 3, 2) is read as the Lua API's tile(stmt, level, " \
+        "outer_level), a move of loop level 3 to level 2" in err, out + err
+
+
+def test_a_second_tile_of_a_loop_gets_a_control_name_of_its_own(tmp_path):
+    """Probe 140 G2: CHiLL's two-level tile(0,3,16,1), tile(0,4,4,2) names nothing, and the
+    second default name 'kk' was taken."""
+    rc, out, err = _chill(tmp_path, "t.py", 'from chill import *\nsource("mmf.c")\nprocedure("mmf")\nloop(0)\n'
+                          "tile(0,3,16,1)\ntile(0,4,4,2)\n")
+    assert rc == 0 and "for (int kk2 = 4 * kk;" in out, out + err
+
+
+@pytest.mark.parametrize("cmd", ["permute([2,1])", "permute(0,0,[2,1])"])
+def test_permute_of_every_statement_after_loop_n_m(tmp_path, cmd):
+    """Probe 140 G6: after loop(0,1), CHiLL's permute(pi) permutes both nests; only the first was."""
+    rc, out, err = _chill(tmp_path, "p.py", f'from chill import *\nsource("two.c")\nprocedure("two")\nloop(0,1)\n{cmd}\n',
+                          "two.c")
+    assert rc == 0 and out.count("for (j = 0; j < n; j++)\n      for (i = 0; i < n; i++)") == 2, out + err
+
+
+def test_permute_from_a_level_takes_the_levels_from_it(tmp_path):
+    rc, out, err = _chill(tmp_path, "p.py", 'from chill import *\nsource("mmf.c")\nprocedure("mmf")\nloop(0)\n'
+                          "permute(0,2,[3,2])\n")
+    assert rc == 0 and re.search(r"for \(i = .*\n\s*for \(k = .*\n\s*for \(j = ", out), out + err
+    rc, out, err = _chill(tmp_path, "p.py", 'from chill import *\nsource("mmf.c")\nprocedure("mmf")\nloop(0)\n'
+                          "permute(0,2,[2,1])\n")
+    assert rc == 2 and "the levels of the permutation are those from 2 on, [2, 3] in some order" in err, err

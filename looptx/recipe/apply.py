@@ -140,8 +140,15 @@ def _new_loop_name(v: Variant, st: Step, name: str, arg: str) -> str:
 
 def _tile(v: Variant, st: Step) -> Variant:
     # default names are made from the user's spelling, so later steps can name them
-    control = _new_loop_name(v, st, st.get("control") or to_model(
-        to_user(S.resolve_name(v, st["stmt"], st["loop"])) * 2), "control")
+    control = st.get("control")
+    if control is None:
+        # the name doubled, or where a tile of the loop made that one (CHiLL's two-level
+        # tile(0,3,16,1), tile(0,4,4,2), which names nothing), the next one free
+        user = to_user(S.resolve_name(v, st["stmt"], st["loop"]))
+        taken = set(S.loop_names(v, st["stmt"])) | {a.name for a in v.scop.arrays} | set(v.scop.params)
+        control = next((c for c in map(to_model, [user * 2] + [f"{user * 2}{n}" for n in range(2, 100)])
+                        if c not in taken), to_model(user * 2))
+    control = _new_loop_name(v, st, control, "control")
     v = S.tile(v, st["stmt"], st["loop"], st["size"], control)
     outer = st.get("outer")
     if outer:

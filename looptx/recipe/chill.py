@@ -158,6 +158,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     modules = {"chill"}               # `import chill` (E4S's scripts): chill.NAME(...) is NAME(...)
     source = None
     nest = 0                          # loop(N): the nest the statement numbers count within
+    span = 1                          # loop(N, M): the nests N..M
     chosen: list[tuple[int, int]] = []  # (N, line) of each loop(N) / init(..., N)
     steps: list[Step] = []
     is_classic = chill_args.classic(file, text)
@@ -168,7 +169,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         k = text.count("\n", 0, at)
         raise RecipeError(what, hint=hint, file=file, line=line + k,
                           col=(col if k == 0 else 1) + at - (text.rfind("\n", 0, at) + 1))
-    lang = checks.dialect(quiet, file)
+    # a classic script's `false` is a bare word of its own language, no sign of Lua
+    lang = None if is_classic else checks.dialect(quiet, file)
     for k, c, cmd, spots in commands(quiet):
         ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c, spots=spots, origin=(line, col),
                    lua=lang == "lua")
@@ -231,6 +233,9 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if name == "loop" and tree.args:
             nest = _nest(ln, "loop", ln.value(tree.args[0]))
             chosen.append((nest, ln.line))
+            last = ln.value(tree.args[1]) if len(tree.args) > 1 else nest
+            # loop(N, M): CHiLL's one loop object over nests N..M, which permute(pi) permutes all of
+            span = last - nest + 1 if isinstance(last, int) and not isinstance(last, bool) and last > nest else 1
         if name in IGNORED:
             if name == "source":
                 checks.arg_count(ln, name, tree.args)
@@ -263,6 +268,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                       for i, s in enumerate(sub.steps)]
             continue
         converted = convert(ln, name, args, kw, n_statements)
+        if span > 1:
+            converted = [(n, {**a, "nests": span} if n == "permute" and a.get("whole") else a) for n, a in converted]
         # an alias the script writes (`unroll_jam`) is what its errors call the step
         spelled = name if len(converted) == 1 and ALIASES.get(name) == converted[0][0] else ""
         for step_name, step_args in converted:
@@ -315,6 +322,10 @@ def _procedure(ln: _Line, name: str, tree: ast.Call) -> str | None:
     if len(args) > pos and isinstance(args[pos], str):
         return args[pos]
     return None
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _nest(ln: _Line, name: str, nest) -> int:
@@ -371,6 +382,17 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             return [("permute", {"stmt": 0, "order": a[0], "whole": True})]
         need(2, 'permute(0,("j","i","k"))')
         order = a[2] if len(a) == 3 else list(a[1]) if isinstance(a[1], (list, tuple, str)) else a[1]
+        if len(a) == 3 and _is_int(a[1]) and isinstance(order, (list, tuple)) and all(map(_is_int, order)):
+            # CHiLL's permute(stmt, level, pi): the loops from `level` on, by their levels
+            # (level 0: every statement of the loop object)
+            level, order = a[1], list(order)
+            if level == 0:
+                return [("permute", {"stmt": 0, "order": order, "whole": True})]
+            if sorted(order) != list(range(level, level + len(order))):
+                raise ln.error(f"permute({a[0]},{level},{order}): the levels of the permutation are those from "
+                               f"{level} on, {list(range(level, level + len(order)))} in some order",
+                               hint=f"write the levels {level}..{level + len(order) - 1}, or permute from level 1")
+            order = list(range(1, level)) + order
         return listed(lambda s: [("permute", {"stmt": s, "order": order})])
     if name in ("tile", "tile7", "tile3"):
         return chill_args.tile_steps(ln, name, a)

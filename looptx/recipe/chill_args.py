@@ -130,6 +130,11 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
     if name == "tile" and getattr(ln, "lua", False) and len(a) in (3, 4) and _level(loop) and _level(size) \
             and (len(a) == 3 or _level(a[3])):
         if size <= loop:
+            if not ln.file.endswith(".lua"):
+                note_once(ln.file, ln.line, f"tile({', '.join(map(repr, a))}) is read as the Lua API's tile(stmt, "
+                          f"level, outer_level), a move of loop level {loop} to level {size}, since the script is "
+                          "Lua (it writes true, false, nil or a {name=value} table): for CHiLL's tile by a size, "
+                          f"write tile({stmt},{loop},{size},1)", per_line=True)
             return [("tile", {"stmt": stmt, "loop": loop, "size": 1, "outer": size})]
         # an outer level inside the loop itself is no move: only CHiLL's tile by a size reads it
         note_once(ln.file, ln.line, f"tile({', '.join(map(repr, a))}): in a Lua script the third argument is "

@@ -28,15 +28,21 @@ def permute_step(v: Variant, st: Step) -> Variant:
         # CHiLL's permute6 test: "should be unchanged!", whatever the statements' depths
         _note(st, "permute([" + ",".join(map(str, order)) + "]) keeps every loop at its level: nothing to do")
         return v
-    nest = sorted({v.pieces[k].stmt for k, _ in S.sharing(v, anchor, 1)})
-    depth = {s: len(S.loop_names(v, s)) for s in nest}
-    target = max(nest, key=lambda s: (depth[s], -s))
-    try:
-        return S.permute(v, target, order)
-    except RecipeError as e:
-        if not e.what.startswith("permute would split loop"):
-            raise
-        raise _whole_nest_refusal(v, order, anchor, nest, depth) from None
+    first = anchor
+    for _ in range(st.get("nests") or 1):
+        if first >= len(v.scop.statements) or not S.loop_names(v, first):
+            break
+        nest = sorted({v.pieces[k].stmt for k, _ in S.sharing(v, first, 1)})
+        depth = {s: len(S.loop_names(v, s)) for s in nest}
+        target = max(nest, key=lambda s: (depth[s], -s))
+        try:
+            v = S.permute(v, target, order)
+        except RecipeError as e:
+            if not e.what.startswith("permute would split loop"):
+                raise
+            raise _whole_nest_refusal(v, order, anchor, nest, depth) from None
+        first = max(nest) + 1
+    return v
 
 
 def _whole_nest_refusal(v: Variant, order: list, anchor: int, nest: list[int], depth: dict) -> RecipeError:

@@ -38,7 +38,8 @@ delete this operator private public protected virtual friend dim3 main""".split(
 # step -> {arg: (kind, required)}
 SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # whole: CHiLL's one-argument permute(pi), on every statement of the nest, by levels
-    "permute": {"stmt": (STMT, True), "order": (NAMES, True), "whole": (BOOL, False), "listed_after": (OFFSETS, False)},
+    "permute": {"stmt": (STMT, True), "order": (NAMES, True), "whole": (BOOL, False), "nests": (POSINT, False),
+                "listed_after": (OFFSETS, False)},
     "tile": {"stmt": (STMT, True), "loop": (NAME, True), "size": (POSINT, True), "control": (NEWNAME, False),
              "outer": (POSINT, False)},
     "split": {"stmt": (STMT, True), "loop": (NAME, True), "at": (EXPR, True)},
