@@ -210,3 +210,34 @@ def test_permute_from_a_level_takes_the_levels_from_it(tmp_path):
     rc, out, err = _chill(tmp_path, "p.py", 'from chill import *\nsource("mmf.c")\nprocedure("mmf")\nloop(0)\n'
                           "permute(0,2,[2,1])\n")
     assert rc == 2 and "the levels of the permutation are those from 2 on, [2, 3] in some order" in err, err
+
+
+def test_split_cuts_of_any_affine_comparison():
+    """Probe 140 G4: CHiLL's split takes any affine inequality of the levels (`L1 + L2 < 5`,
+    `2*L2 < 5`) or an equality; each cut must sit where the condition's truth changes."""
+    from looptx.recipe.split_cond import cuts_of
+    ops = {"<": lambda x: x < 0, "<=": lambda x: x <= 0, ">": lambda x: x > 0, ">=": lambda x: x >= 0,
+           "==": lambda x: x == 0}
+    value = lambda t: eval(t.replace("floord(", "fd("), {"fd": lambda x, y: x // y})  # noqa: S307 (test only)
+    for a in (-3, -2, -1, 1, 2, 3):
+        for r in range(-7, 8):
+            for op, holds in ops.items():
+                cuts = [value(c) for c in cuts_of(a, {1: r}, op)]
+                xs = range(-12, 13)
+                changes = [x for x in xs[1:] if holds(a * x + r) != holds(a * (x - 1) + r)]
+                assert set(changes) <= set(cuts), (a, r, op, cuts, changes)
+
+
+@pytest.mark.parametrize("cond, bound", [("L1 + L2 < 5", "j <= lx_min(m - 1, -i + 4)"),
+                                         ("2*L2 < 5", "j <= lx_min(2, m - 1)"),
+                                         ("L2 == 3", "for (j = 4; j < m; j++)"),
+                                         ("L2 - L1 <= 0", "j <= lx_min(m - 1, i)")])
+def test_chill_split_conditions(tmp_path, cond, bound):
+    shutil.copy(DATA / "k2.c", tmp_path / "k2.c")
+    recipe = tmp_path / "s.py"
+    recipe.write_text(f'from chill import *\nsource("k2.c")\nprocedure("k2")\nloop(0)\nsplit(1,2,"{cond}")\n')
+    rc, out, err = run_cli("transform", tmp_path / "k2.c", "--recipe", recipe)
+    assert rc == 0 and bound in out, out + err
+    for n, m in ((9, 7), (3, 12), (0, 1)):
+        rc, out, err = run_cli("run", tmp_path / "k2.c", "--recipe", recipe, "-D", f"n={n}", "-D", f"m={m}")
+        assert rc == 0 and ": ok" in out, out + err

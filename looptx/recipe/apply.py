@@ -25,6 +25,7 @@ from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint,
                                   legal_or_hoisted, say_fused, shifts_that_fuse)
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import Recipe, Step
+from looptx.recipe.split_cond import split_cuts
 from looptx.recipe.pragma_step import omp_for_step, pragma_text_step
 from looptx.recipe.refusal import refuse, say_unrolled, unrolled_away
 from looptx.recipe.team import team_loops, team_outermost
@@ -50,48 +51,17 @@ def _peel(v: Variant, st: Step) -> Variant:
     return S.peel(v, st["stmt"], st["loop"], first, st.get("last", 0))
 
 
-def _split_cut(v: Variant, st: Step, split_loop: str, at):
-    """The value where a split condition cuts the loop: CHiLL's `L2 < L1`, `5 > L1` (loops by
-    level, in either direction) or a condition on the loop's name (`j < i`); the iterations
-    where it holds come first.  A plain expression is the cut itself."""
-    if not isinstance(at, str) or not re.search(r"[<>]", at):
-        return at
-    names = S.loop_names(v, st["stmt"])
-    taken = set(names) | set(v.scop.params)
-
-    def level(m):
-        k = int(m.group(1))
-        if m.group(0) in taken:
-            return m.group(0)
-        if not 1 <= k <= len(names):
-            raise st.error(f"'{m.group(0)}' in the condition '{at}' is no loop level of statement {st['stmt']}",
-                           hint=f"its levels: {', '.join(f'L{j + 1} = {to_user(n)}' for j, n in enumerate(names))}")
-        return to_user(names[k - 1])
-    cond = re.sub(r"\bL(\d+)\b", level, at)
-    me = rf"(?:{re.escape(to_user(split_loop))}|{re.escape(split_loop)})"
-    m = re.fullmatch(rf"\s*{me}\s*(<=|<|>=|>)\s*(.+?)\s*", cond)
-    if m:
-        op, e = m.groups()
-    else:
-        m = re.fullmatch(rf"\s*(.+?)\s*(<=|<|>=|>)\s*{me}\s*", cond)
-        if not m or re.search(rf"\b{me}\b", m.group(1)):
-            raise st.error(f"the condition '{at}' does not compare loop '{to_user(split_loop)}' with an "
-                           "expression of the sizes and the loops outside it",
-                           hint=f"write it as '{to_user(split_loop)} < EXPR' (the iterations below EXPR run first)")
-        e, op = m.group(1), {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[m.group(2)]
-    if re.search(rf"\b{me}\b|[<>]", e):
-        raise st.error(f"the condition '{at}' is not one comparison of loop '{to_user(split_loop)}'",
-                       hint=f"write it as '{to_user(split_loop)} < EXPR'")
-    return e if op in ("<", ">=") else f"({e}) + 1"
-
-
 def _split(v: Variant, st: Step) -> Variant:
     _no_promotion_inside(v, st)
     stmt = st["stmt"]
     params = set(v.scop.params)
     at_isl = {}
     split_loop = S.resolve_name(v, stmt, st["loop"])
-    at = _split_cut(v, st, split_loop, st["at"])
+    cuts = split_cuts(v, st, split_loop, st["at"])
+    for at in cuts[1:]:
+        # an equality: the cut after it first, then the cut before it on every part
+        v = _split(v, replace(st, args=tuple((k, at if k == "at" else x) for k, x in st.args)))
+    at = cuts[0]
     for k, pos in S.sharing(v, stmt, split_loop):
         loops = S.loop_expr_map(v, k)
         # the loop itself and those inside it change within one iteration of the split loop

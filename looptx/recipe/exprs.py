@@ -61,7 +61,12 @@ def to_isl(text: str, name: Callable[[str], str], *, condition: bool = False) ->
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("floord", "ceild") \
                 and len(n.args) == 2:
             fn = "floor" if n.func.id == "floord" else "ceil"
-            return f"{fn}(({go(n.args[0])})/({go(n.args[1])}))"
+            b = go(n.args[1])
+            if not b.lstrip("-").isdigit() or int(b) == 0:
+                raise RecipeError(f"'{text}' divides by '{ast.unparse(n.args[1])}', which is not a non-zero integer "
+                                  "constant", hint="divide only by integer constants")
+            # isl reads a division by a number, not by a parenthesised one
+            return f"{fn}(({go(n.args[0])})/{b})"
         if condition and isinstance(n, ast.Compare):
             parts, left = [], go(n.left)
             for op, right in zip(n.ops, n.comparators):
