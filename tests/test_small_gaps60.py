@@ -241,3 +241,24 @@ def test_chill_split_conditions(tmp_path, cond, bound):
     for n, m in ((9, 7), (3, 12), (0, 1)):
         rc, out, err = run_cli("run", tmp_path / "k2.c", "--recipe", recipe, "-D", f"n={n}", "-D", f"m={m}")
         assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("name, body", [
+    ("t.py", 'from chill import *\nsource("mmf.c")\nprocedure("mmf")\nloop(0)\ntile7(0,3,4,1,"kt","kc",counted)\n'
+             'unroll(0,"kt",2)\n'),
+    ("t.lua", 'init("mmf.c","mmf",0)\ntile(0,3,4,1,"kt","kc",counted)\nunroll(0,"kt",2)\n'),
+])
+def test_tile7_names_the_tile_loop_too(tmp_path, name, body):
+    """Probe 140 G3: tile7's tile-loop name was dropped, so `unroll(0,"kt",2)` found no loop."""
+    rc, out, err = _chill(tmp_path, name, body)
+    assert rc == 0 and "for (int kt = 4 * kc; kt < lx_min(n - 1, 4 * kc + 3); kt += 2)" in out, out + err
+    rc, out, err = run_cli("run", tmp_path / "mmf.c", "--recipe", tmp_path / name, "-D", "n=37")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_split_on_a_tile_control_level_says_it_counts_tiles(tmp_path):
+    """Probe 140 G5: CHiLL's strided control loop runs over tile starts; looptx's counts tiles."""
+    rc, out, err = _chill(tmp_path, "t.py", 'from chill import *\nsource("mmf.c")\nprocedure("mmf")\nloop(0)\n'
+                          'tile(0,3,4,2,strided)\nsplit(0,2,"L2 < 8")\n')
+    assert rc == 0 and "the tile method strided is read as counted" in err, err
+    assert "L2 is the control loop 'kk' of a tile by 4, which counts tiles (0, 1, 2, ...)" in err, err

@@ -15,7 +15,7 @@ from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
 from looptx.poly.known_values import at_macro_value, known
-from looptx.poly.variant import Variant, original, renames
+from looptx.poly.variant import LoopDim, Variant, original, renames
 from looptx.recipe.chill_lists import EARLIER, moved_along
 from looptx.recipe.chill_nest import distribute_apart, permute_step
 from looptx.recipe.copy_steps import fits_the_stack, shared_by_all_threads
@@ -119,7 +119,10 @@ def _tile(v: Variant, st: Step) -> Variant:
         control = next((c for c in map(to_model, [user * 2] + [f"{user * 2}{n}" for n in range(2, 100)])
                         if c not in taken), to_model(user * 2))
     control = _new_loop_name(v, st, control, "control")
+    loop = S.resolve_name(v, st["stmt"], st["loop"])
     v = S.tile(v, st["stmt"], st["loop"], st["size"], control)
+    if st.get("name"):
+        v = _renamed_loop(v, st, loop, _new_loop_name(v, st, st["name"], "name"))
     outer = st.get("outer")
     if outer:
         names = S.loop_names(v, st["stmt"])
@@ -127,6 +130,23 @@ def _tile(v: Variant, st: Step) -> Variant:
         names.insert(min(outer, len(names) + 1) - 1, control)
         v = S.permute(v, st["stmt"], names)
     return v
+
+
+def _renamed_loop(v: Variant, st: Step, old: str, new: str) -> Variant:
+    """Loop `old` of the statement (and of those sharing it) named `new`; a control loop that
+    names it as its tile loop follows."""
+    group = {k for k, _ in S.sharing(v, st["stmt"], old)}
+    if any(d.name == new for k in group for d in v.pieces[k].loops):
+        raise st.error(f"a loop named '{to_user(new)}' already encloses statement {st['stmt']}", hint="choose another name")
+    pieces = []
+    for k, p in enumerate(v.pieces):
+        if k in group:
+            p = replace(p, dims=tuple(
+                replace(d, name=new) if isinstance(d, LoopDim) and d.name == old else
+                replace(d, counted=(new,) + tuple(d.counted[1:])) if isinstance(d, LoopDim) and d.counted
+                and d.counted[0] == old else d for d in p.dims))
+        pieces.append(p)
+    return v.evolve(pieces=tuple(pieces))
 
 
 def _distribute(v: Variant, st: Step) -> Variant:

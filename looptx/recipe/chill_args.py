@@ -143,13 +143,18 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
     named = len(a) >= 6 and any(isinstance(x, str) for x in a[4:6])
     if name == "tile7" or named:
         need(6, 'tile7(0,level,size,outer,"tile","ctrl",method)')
-        return [("tile", {"stmt": stmt, "loop": loop, "size": size, "control": a[5], "outer": a[3]})]
+        named_tile = {"name": a[4]} if isinstance(a[4], str) and a[4] and a[4] != loop else {}
+        return [("tile", {"stmt": stmt, "loop": loop, "size": size, "control": a[5], "outer": a[3], **named_tile})]
     if len(a) >= 6:
         # the alignment of the tiles changes which iterations share a tile, not the result
         given = ", ".join(f"{k} {v!r}" for k, v in zip(("align_offset", "align_multiple"), a[5:]))
         note_once(ln.file, ln.line, f"tile's alignment arguments ({given}) are not used: read as "
                   f"tile({', '.join(map(repr, a[:5]))}), whose tiles start at the loop's first iteration",
                   per_line=True)
+    if len(a) >= 5 and a[4] == 0 and not isinstance(a[4], bool):
+        note_once(ln.file, ln.line, "the tile method strided is read as counted: the control loop counts tiles "
+                  "(0, 1, 2, ...), not tile starts; the loops and the result are the same, and a split "
+                  f"condition on the control level reads tile numbers ({size}*L for a tile start)", per_line=True)
     args = {"stmt": stmt, "loop": loop, "size": size}
     if len(a) >= 4 and isinstance(a[3], str):
         args["control"] = a[3]

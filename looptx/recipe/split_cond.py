@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 
+from looptx.errors import note_once
 from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
 
@@ -72,6 +73,21 @@ def split_cuts(v, st, split_loop: str, at) -> list:
         if not 1 <= k <= len(names):
             raise st.error(f"'{m.group(0)}' in the condition '{at}' is no loop level of statement {st['stmt']}",
                            hint=f"its levels: {', '.join(f'L{j + 1} = {to_user(n)}' for j, n in enumerate(names))}")
+        d = next((d for d in v.pieces[S.sharing(v, st["stmt"], names[k - 1])[0][0]].loops
+                  if d.name == names[k - 1]), None)
+        if d is not None and d.counted:
+            # CHiLL's strided tiles (its tile's default) count tile starts
+            note_once(st.file or "recipe", st.line or 1,
+                      f"step {st.index} ({st.shown_name}): {m.group(0)} is the control loop "
+                      f"'{to_user(names[k - 1])}' of a tile by {d.counted[3]}, which counts tiles (0, 1, 2, ...), "
+                      f"as CHiLL's counted tiles do; CHiLL's strided ones (its tile's default) count tile starts "
+                      f"(0, {d.counted[3]}, {2 * d.counted[3]}, ...): for those, write "
+                      f"{d.counted[3]}*{m.group(0)}", per_line=True)
+        if d is not None and d.reversed:
+            note_once(st.file or "recipe", st.line or 1,
+                      f"step {st.index} ({st.shown_name}): {m.group(0)} is loop '{to_user(names[k - 1])}', "
+                      f"reversed: looptx reads it as the loop's own counter, where CHiLL reads the reversed "
+                      f"level's value (-{to_user(names[k - 1])})", per_line=True)
         return to_user(names[k - 1])
     cond = re.sub(r"\bL(\d+)\b", level, at)
     x = to_user(split_loop)
