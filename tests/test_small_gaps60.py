@@ -262,3 +262,25 @@ def test_a_split_on_a_tile_control_level_says_it_counts_tiles(tmp_path):
                           'tile(0,3,4,2,strided)\nsplit(0,2,"L2 < 8")\n')
     assert rc == 0 and "the tile method strided is read as counted" in err, err
     assert "L2 is the control loop 'kk' of a tile by 4, which counts tiles (0, 1, 2, ...)" in err, err
+
+
+@pytest.mark.parametrize("c, cmd, what", [
+    ("mmf.c", 'omp_for(0,1,[],"garbage")', "omp_for takes at most 3 arguments (statement, loop, private variables), got 4"),
+    ("mmf.c", "tile(0,3,0)", "tile by size 0: CHiLL's 'no tiling', which looptx does not take"),
+    ("k2.c", "tile(1,2,4)", "step 1 (tile): error: placing control loop 'jj' at level 1 would split loop 'i'"),
+])
+def test_chill_commands_refused_with_what_they_are(tmp_path, c, cmd, what):
+    """Probe 140 G8-G10: a fourth omp_for argument was dropped silently; size 0 got the generic
+    message; a tile's own placing of its control loop was called a permute."""
+    head = f'from chill import *\nsource("{c}")\nprocedure("{c[:-2]}")\nloop(0)\n'
+    rc, out, err = _chill(tmp_path, "c.py", head + cmd + "\n", c)
+    assert rc == 2 and what in err, err
+
+
+def test_shift_to_of_a_loop_that_runs_no_iteration(tmp_path):
+    """Probe 140 G7: refused as not starting at one value, with a hint to --define the sizes."""
+    head = 'from chill import *\nsource("k2.c")\nprocedure("k2")\nloop(0)\n'
+    shutil.copy(DATA / "k2.c", tmp_path / "k2.c")
+    (tmp_path / "s.py").write_text(head + "shift_to(1,2,5)\n")
+    rc, out, err = run_cli("run", tmp_path / "k2.c", "--recipe", tmp_path / "s.py", "-D", "n=3", "-D", "m=0")
+    assert rc == 0 and ": ok" in out, out + err

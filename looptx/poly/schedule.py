@@ -489,7 +489,9 @@ def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
     pos = group[0][1]
     per_outer = isl.Map.from_range(_ranges(v, group, pos)).move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, pos)
     starts = per_outer.lexmin().range()
-    lo = None if starts.is_empty() else _constant(starts.dim_min(0))
+    if starts.is_empty():
+        return v                  # a loop that runs no iteration at these sizes: nothing to shift
+    lo = _constant(starts.dim_min(0))
     if lo is None or lo != _constant(starts.dim_max(0)):
         raise RecipeError(f"shift_to: loop '{name}' does not start at one constant value",
                           hint="shift it by a constant amount (shift {stmt, loop, by: K}), or fix the "

@@ -128,7 +128,13 @@ def _tile(v: Variant, st: Step) -> Variant:
         names = S.loop_names(v, st["stmt"])
         names.remove(control)
         names.insert(min(outer, len(names) + 1) - 1, control)
-        v = S.permute(v, st["stmt"], names)
+        try:
+            v = S.permute(v, st["stmt"], names)
+        except RecipeError as e:
+            # the permute is the step's own placing of its control loop
+            e.what = e.what.replace("permute would split", f"placing control loop '{to_user(control)}' at level "
+                                    f"{outer} would split")
+            raise
     return v
 
 
@@ -160,7 +166,8 @@ def _distribute(v: Variant, st: Step) -> Variant:
     if list(stmts) != sorted(set(stmts)):
         # CHiLL's distribute takes a set too: a list out of order is no reordering
         note_once(st.file or "recipe", st.line or 1,
-                  f"step {st.index} ({st.name}): the copies of loop '{to_user(str(st['loop']))}' keep the "
+                  f"step {st.index} ({st.name}): the copies of loop "
+                  f"'{to_user(S.resolve_name(v, stmts[0], st['loop']))}' keep the "
                   f"statements' textual order ({', '.join(f'S{s}' for s in sorted(set(stmts)))}), not "
                   f"the order of stmts: {list(stmts)}")
     apart = distribute_apart(v, st, stmts)

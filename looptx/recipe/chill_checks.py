@@ -153,7 +153,8 @@ _MOST = {"permute": ("statement, levels, order", 3), "unroll": ("statement, loop
          "split": ("statements, loop, condition", 3), "skew": ("statements, loop, coefficients", 3),
          "fuse": ("statements, loop", 2), "distribute": ("statements, loop", 2),
          "peel": ("statement, loop, first, last", 4), "combine": ("statement, loop, loop", 3),
-         "nonsingular": ("statement, matrix", 2),
+         "nonsingular": ("statement, matrix", 2), "omp_for": ("statement, loop, private variables", 3),
+         "pragma": ("statement, loop, text", 3),
          # CUDA-CHiLL's, with the statement its Python front end puts first
          "tile_by_index": ("statement, loops, sizes, control names, final order, tile method", 6),
          "cudaize": ("statement, kernel name, array sizes, block loops, thread loops, parameters", 6),
