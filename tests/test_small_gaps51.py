@@ -429,7 +429,7 @@ def test_builds_failing_with_one_value_of_a_flag_param_do_not_stop_the_search():
 
 
 @pytest.mark.parametrize("script,note", [
-    ('tile(0,"k",16,1,strided)\n', None),
+    ('tile(0,"k",16,1,strided)\n', "the tile method strided is read as counted"),
     ('tile_by_index(0,{"k"},{4},{l1_control="kk"},{"kk","i","j","k"},counted)\n', None),
     ('unroll(0,"k",4,2)\n', "unroll's cleanup level (2) is not used"),
     ("datacopy(0,3,'A',False,0,1,4,0)\n", "datacopy's arguments after the array (False, 0, 1, 4, 0")])

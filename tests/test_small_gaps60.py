@@ -284,3 +284,23 @@ def test_shift_to_of_a_loop_that_runs_no_iteration(tmp_path):
     (tmp_path / "s.py").write_text(head + "shift_to(1,2,5)\n")
     rc, out, err = run_cli("run", tmp_path / "k2.c", "--recipe", tmp_path / "s.py", "-D", "n=3", "-D", "m=0")
     assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("recipe, regs", [("mm_regs.yaml", "double C_r[4];"), ("mm_regs.lua", "double C_r[2][4];")])
+def test_registers_across_a_loop_with_sequential_loops_before_the_threads(tmp_path, recipe, regs):
+    """Probe 134 G1: with iii between kk and the thread loops (CUDA-CHiLL's mm.lua layout),
+    registers of C at kk reloaded C in every kk; each thread runs those loops in the same order
+    inside its thread loops, so they move there and C stays in registers across kk."""
+    from cuda_on_threads import compare_host
+    cu_path = tmp_path / "k.cu"
+    rc, out, err = run_cli("transform", DATA / "mm_regs.c", "--recipe", DATA / recipe, "--target", "cuda",
+                           "-o", cu_path)
+    assert rc == 0 and "run inside them (each thread runs them in the same order)" in err, err
+    cu = cu_path.read_text()
+    kernel = cu[cu.index("__global__"):cu.index('extern "C"')]
+    assert regs in kernel and "for (int kk" in kernel, kernel
+    # loaded before the kk loop and stored after it, never inside it
+    assert kernel.count("= C[") == 1 and kernel.index("= C[") < kernel.index("for (int kk"), kernel
+    for sizes in (dict(n=64, m=32, p=16), dict(n=37, m=29, p=11), dict(n=1, m=2, p=3)):
+        errs = compare_host(cu, DATA / "mm_regs.c", "mm", sizes, tmp_path / "w")
+        assert max(errs.values()) < 1e-12, (sizes, errs)

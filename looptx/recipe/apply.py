@@ -121,8 +121,8 @@ def _tile(v: Variant, st: Step) -> Variant:
     control = _new_loop_name(v, st, control, "control")
     loop = S.resolve_name(v, st["stmt"], st["loop"])
     v = S.tile(v, st["stmt"], st["loop"], st["size"], control)
-    if st.get("name"):
-        v = _renamed_loop(v, st, loop, _new_loop_name(v, st, st["name"], "name"))
+    if st.get("name") and to_model(st["name"]) != loop:
+        v = _renamed_loop(v, st, loop, _new_loop_name(v, st, to_model(st["name"]), "name"))
     outer = st.get("outer")
     if outer:
         names = S.loop_names(v, st["stmt"])
@@ -198,6 +198,8 @@ def _promotion(kind: str):
         if st.get("around"):
             at = _loop_around(v, st, at, kind)
         _check_promotion_at(v, st, kind, at, written)
+        if kind == "registers" and at == written:
+            v = _sequential_inside_threads(v, st, at)
         if kind == "shared" and not st.get("around"):
             v = shared_by_all_threads(v, st, at)
         array = _array_of_refs(v, st) if st.get("refs") is not None else _model_array(v, st.get("array"))
@@ -266,6 +268,38 @@ def _array_of_refs(v: Variant, st: Step) -> str:
                        f"every reference of an array (add reference {missing[0]})",
                        hint=f"list them all, or write array: {named[0]}")
     return named[0]
+
+
+def _sequential_inside_threads(v: Variant, st: Step, at: str) -> Variant:
+    """registers at a loop with sequential loops between it and the thread loops, or between
+    those (CUDA-CHiLL's mm.lua: kk, i, jjj, iii, j with threads i, j): each thread runs them in the same
+    order wherever they sit around its own thread loops, so they move inside the innermost
+    thread loop, where the thread's elements no longer follow their values and the registers
+    hold them across `at`.  Where the program's order forbids the move, the order stays."""
+    from looptx.poly.gpu import mappings
+    names = S.loop_names(v, st["stmt"])
+    m = next((m for m in mappings(v) if m.thread and all(t in names for t in m.thread)), None)
+    if m is None or at not in names:
+        return v
+    tpos = sorted(names.index(t) for t in m.thread)
+    if tpos[0] <= names.index(at):
+        return v
+    between = [n for n in names[names.index(at) + 1:tpos[-1]] if n not in m.thread]
+    if not between or any(n in m.block for n in between):
+        return v
+    order = [n for n in names if n not in between]
+    k = order.index(names[tpos[-1]]) + 1
+    order[k:k] = between
+    try:
+        moved = S.permute(v, st["stmt"], order)
+        check_legal(moved, D.compute_deps(moved.scop))
+    except LooptxError:
+        return v
+    note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.shown_name}): loop"
+              f"{'s' * (len(between) > 1)} {', '.join(repr(to_user(n)) for n in between)} between '{to_user(at)}' "
+              "and the thread loops run inside them (each thread runs them in the same order), so that a thread "
+              f"keeps its elements in registers across '{to_user(at)}'", per_line=True)
+    return moved
 
 
 def _loop_around(v: Variant, st: Step, at: str, kind: str) -> str:
