@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Everything that needs the GPU, in one call (device time is scarce): the gpu-marked tests, then
-# the benchmark.  Expects the wheels of ../shared/wheels copied into .whl/ (pycuda for cp312).
+# the benchmark.  Uses the wheels of ../shared/wheels copied into .whl/ where there are (pycuda for
+# cp312), else the installed looptx[cuda].
 set -uo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
+# the maintainers' device machine has no package index: the wheels come in .whl/; elsewhere the
+# installed looptx[cuda] (with torch, cupy for the baselines) is used
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
+fi
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 LOOPTX_CACHE_DIR=/tmp/lxcache
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,driver_version --format=csv,noheader | tee "$OUT/gpu.txt"

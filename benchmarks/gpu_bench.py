@@ -70,6 +70,11 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--n", type=int, default=4096, help="matmul size")
     args = ap.parse_args()
+    import importlib.util
+    missing = [m for m in ("torch", "pycuda") if importlib.util.find_spec(m) is None]
+    if missing:
+        sys.exit(f"gpu_bench.py: needs an NVIDIA GPU with torch and pycuda (pip install 'looptx[cuda]' torch); "
+                 f"missing: {', '.join(missing)}")
     import torch
     from looptx.runtime.cuda import CudaSession
     session = CudaSession()

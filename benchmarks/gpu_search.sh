@@ -7,11 +7,16 @@
 # Expects ../shared/wheels in .whl/ and, for images without scikit-learn/rich, their wheels in .whl2/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
+# the maintainers' device machine has no package index: the wheels come in .whl/; elsewhere the
+# installed looptx[cuda] (with torch, cupy for the baselines) is used
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl/*.whl || exit 1
+fi
 for pair in sklearn:scikit_learn scipy:scipy joblib:joblib threadpoolctl:threadpoolctl \
             rich:rich markdown_it:markdown_it_py mdurl:mdurl pygments:pygments yaml:pyyaml; do
   mod=${pair%%:*}; whl=${pair##*:}
-  python3 -c "import $mod" 2>/dev/null || python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl2/${whl}-*.whl
+  python3 -c "import $mod" 2>/dev/null || { ls .whl2/${whl}-*.whl >/dev/null 2>&1 &&
+    python3 -m pip install -q --no-index --no-deps --target /tmp/site .whl2/${whl}-*.whl; }
 done
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 SRC=${SRC:-examples/gpu/matmul_search.c}

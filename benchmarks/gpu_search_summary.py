@@ -62,4 +62,9 @@ def main(out: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else ".")
+    usage = "usage: " + __doc__.strip().splitlines()[-1].strip()
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
+        sys.exit(usage)
+    if not os.path.isdir(sys.argv[1]):
+        sys.exit(f"gpu_search_summary.py: no folder {sys.argv[1]!r} ({usage})")
+    main(sys.argv[1])

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from test_cuda_codegen import needs_nvcc
 
 pytestmark = pytest.mark.usefixtures("private_build_cache")
 
@@ -304,3 +305,32 @@ def test_registers_across_a_loop_with_sequential_loops_before_the_threads(tmp_pa
     for sizes in (dict(n=64, m=32, p=16), dict(n=37, m=29, p=11), dict(n=1, m=2, p=3)):
         errs = compare_host(cu, DATA / "mm_regs.c", "mm", sizes, tmp_path / "w")
         assert max(errs.values()) < 1e-12, (sizes, errs)
+
+
+def test_a_recorded_invalid_config_is_a_recorded_failure(tmp_path):
+    """Probe 143 G1: a cache's `InvalidConfig` record was reported as 'never measured: the
+    cache holds no record of them'."""
+    rc, out, err = run_cli("search", "--replay", DATA / "kt_invalidconfig.json", "-a", "exhaustive", "--budget", "3")
+    assert rc == 0 and "3 points, 1 of them failed" in out and "never measured" not in out, out + err
+
+
+def test_a_t1_file_that_is_no_json_names_what_t1_takes(tmp_path):
+    t1 = tmp_path / "t1.json"
+    t1.write_text("not json\n")
+    rc, out, err = run_cli("search", "--replay", DATA / "kt_invalidconfig.json", "--t1", t1)
+    assert rc == 2 and "(give a T1 definition (JSON with its TuningParameters, Values and Conditions))" in err, err
+
+
+@needs_nvcc
+def test_a_standalone_program_refuses_a_size_that_is_no_number(tmp_path):
+    """Probe 143 G7: `./vs n=abc` ran with n = 0 and printed 'launch failed'."""
+    import subprocess
+    cu = tmp_path / "vs.cu"
+    rc, out, err = run_cli("transform", DATA / "vsize.c", "--recipe", DATA / "vsize.yaml", "--target", "cuda",
+                           "--standalone", "-o", cu)
+    assert rc == 0, err
+    text = cu.read_text()
+    assert "copying the inputs to the GPU failed: %s" in text and "launch failed: %s" in text
+    subprocess.run(["nvcc", "-arch=sm_90", str(cu), "-o", str(tmp_path / "vs")], check=True, capture_output=True)
+    p = subprocess.run([str(tmp_path / "vs"), "n=abc"], capture_output=True, text=True)
+    assert p.returncode == 2 and "n=abc: not a whole number" in p.stderr and "usage:" in p.stderr, p.stderr

@@ -64,7 +64,11 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict, offsets: di
                 "static long lx_size_arg(int argc, char **argv, const char *name, int *missing)", "{",
                 "  size_t n = strlen(name);",
                 "  for (int k = 1; k < argc; k++)",
-                "    if (strncmp(argv[k], name, n) == 0 && argv[k][n] == '=') return atol(argv[k] + n + 1);",
+                "    if (strncmp(argv[k], name, n) == 0 && argv[k][n] == '=') {",
+                "      char *end; long v = strtol(argv[k] + n + 1, &end, 10);",
+                "      if (end != argv[k] + n + 1 && *end == 0) return v;",
+                "      fprintf(stderr, \"%s: not a whole number\\n\", argv[k]);",
+                "      break;", "    }",
                 "  *missing = 1;", "  return 0;", "}"]
     out += [f"int main({'int argc, char **argv' if given else 'void'})", "{"]
     if given:
@@ -107,7 +111,10 @@ def standalone_main(rc, sizes: dict, int_macros: dict, counts: dict, offsets: di
         out += _to_device(a, counts[a.name], checked=False)
         dptrs.append(_device_arg(a.name, offsets))
     call = ", ".join(dptrs + rc.params)
-    out += [f"  if (lx_launch_{rc.name}({call}) != 0) {{ fprintf(stderr, \"launch failed\\n\"); return 1; }}",
+    out += ["  { cudaError_t lx_e = cudaGetLastError(); if (lx_e != cudaSuccess) { fprintf(stderr, \"copying the "
+            "inputs to the GPU failed: %s\\n\", cudaGetErrorString(lx_e)); return 1; } }",
+            f"  {{ int lx_rc = lx_launch_{rc.name}({call}); if (lx_rc != 0) {{ fprintf(stderr, \"launch failed: %s\\n\", "
+            "cudaGetErrorString((cudaError_t)lx_rc)); return 1; } }",
             "  cudaEvent_t lx_e0, lx_e1; cudaEventCreate(&lx_e0); cudaEventCreate(&lx_e1);",
             "  cudaEventRecord(lx_e0);",
             f"  for (int lx_r = 0; lx_r < LX_REPS; lx_r++) lx_launch_{rc.name}({call});",

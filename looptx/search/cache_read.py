@@ -19,7 +19,7 @@ from looptx.search.replay_checks import t4_as_cache
 from looptx.search.space import Param, Point, Space, infer_kind
 
 
-def read_json(path: str | os.PathLike) -> dict:
+def read_json(path: str | os.PathLike, what: str = "a Kernel Tuner cache (.json or .json.gz)") -> dict:
     path = str(path)
     if _is_sqlite(path):
         return _results_db_cache(path)
@@ -31,12 +31,11 @@ def read_json(path: str | os.PathLike) -> dict:
         try:
             data, repeated = _loads(text)
         except json.JSONDecodeError as first:
-            data, repeated = _read_open_cache(text, first, path)
+            data, repeated = _read_open_cache(text, first, path, what)
     except FileNotFoundError:
         raise AnnotationError("file not found", hint="check the path", file=path) from None
     except (OSError, ValueError, EOFError) as exc:
-        raise AnnotationError(f"not a readable JSON file ({exc})",
-                              hint="give a Kernel Tuner cache (.json or .json.gz)", file=path) from None
+        raise AnnotationError(f"not a readable JSON file ({exc})", hint=f"give {what}", file=path) from None
     if not isinstance(data, dict):
         raise AnnotationError("expected a JSON object", hint="give a Kernel Tuner cache", file=path)
     if repeated:
@@ -92,7 +91,7 @@ def _loads(text: str) -> tuple[object, dict[str, int]]:
     return data, {}
 
 
-def _read_open_cache(text: str, first: json.JSONDecodeError, path: str):
+def _read_open_cache(text: str, first: json.JSONDecodeError, path: str, what: str):
     """Kernel Tuner appends each result to its cache as one line `"key": {...},` as it is
     measured and closes the JSON only when tuning ends, so an interrupted (or still running)
     session leaves `...},` without the final `}\n}`; Kernel Tuner reads such a file as if
@@ -112,7 +111,7 @@ def _read_open_cache(text: str, first: json.JSONDecodeError, path: str):
                                   "the entries before it are complete", file=path, line=line,
                                   col=1) from None
         raise AnnotationError(f"not a readable JSON file ({first.msg})", file=path, line=first.lineno,
-                              col=first.colno, hint="give a Kernel Tuner cache (.json or .json.gz)") from None
+                              col=first.colno, hint=f"give {what}") from None
 
 
 def _is_open_cache(text: str) -> bool:

@@ -223,7 +223,7 @@ def _load_params(data: dict, path: str) -> list[Param]:
 
 def _load_t1(t1_path, params: list[Param]) -> tuple[list[Callable], list[Param]]:
     t1_path = str(t1_path)
-    t1 = read_json(t1_path)
+    t1 = read_json(t1_path, "a T1 definition (JSON with its TuningParameters, Values and Conditions)")
     cs = t1.get("ConfigurationSpace")
     if not isinstance(cs, dict):
         raise AnnotationError("no 'ConfigurationSpace' in the T1 file", hint="give a T1 "
@@ -432,7 +432,8 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
     for point in space.valid_points():
         r = objective_of(point)
         times.append(r.value if r.ok else math.inf)
-        unmeasured += r.status == "invalid"      # a valid point no record holds
+        # a valid point no record holds (a recorded InvalidConfig is a recorded failure)
+        unmeasured += by_key.get(point_key(space.normalize(point))) is None
     finite = [t for t in times if math.isfinite(t)]
     if not finite:
         raise no_success_error(path, data["cache"], records, obj_name, params, fixed, t1_path,
