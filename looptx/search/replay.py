@@ -497,9 +497,14 @@ def write_cache(path, space: Space, records: Iterable[tuple[Point, Result, dict]
                           problem_size=problem_size)
     path = str(path)
     tmp = path + ".tmp"
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(tmp, "wt", encoding="utf-8") as f:
-        json.dump(data, f)
+    text = json.dumps(data)
+    if path.endswith(".gz"):
+        # the gzip header names the file it unpacks to: the final name, not the temporary one
+        with open(tmp, "wb") as raw, gzip.GzipFile(os.path.basename(path)[:-3], "wb", fileobj=raw) as f:
+            f.write(text.encode("utf-8"))
+    else:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
     os.replace(tmp, path)
 
 
