@@ -334,3 +334,27 @@ def test_a_standalone_program_refuses_a_size_that_is_no_number(tmp_path):
     subprocess.run(["nvcc", "-arch=sm_90", str(cu), "-o", str(tmp_path / "vs")], check=True, capture_output=True)
     p = subprocess.run([str(tmp_path / "vs"), "n=abc"], capture_output=True, text=True)
     assert p.returncode == 2 and "n=abc: not a whole number" in p.stderr and "usage:" in p.stderr, p.stderr
+
+
+def test_permute_of_a_nest_whose_statements_sit_in_separate_inner_loops(tmp_path):
+    """Probe 142 G1: permute([2,1]) where both statements have 2 levels but their j loops are
+    separate crashed (IndexError); CHiLL would merge the loops: refused, with the fuse to give."""
+    rc, out, err = _chill(tmp_path, "p.py", 'from chill import *\nsource("imperfect3.c")\nprocedure("f")\nloop(0)\n'
+                          "permute([2,1])\n", "imperfect3.c")
+    assert rc == 2 and "fuse them first, fuse([0,1],2), then permute([2,1])" in err, err
+    rc, out, err = _chill(tmp_path, "p.py", 'from chill import *\nsource("imperfect3.c")\nprocedure("f")\nloop(0)\n'
+                          "fuse([0,1],2)\npermute([2,1])\n", "imperfect3.c")
+    assert rc == 0, err
+
+
+@pytest.mark.parametrize("matrix, first", [("[[1,0],[0,1]]", "for (int i = 1; i < n; i++)"),
+                                           ("[[0,1],[1,0]]", "for (int j = n - 1; j >= 0; j--)")])
+def test_nonsingular_after_a_reverse_keeps_it(tmp_path, matrix, first):
+    """Probe 142 G2: nonsingular applied T to the loops' printed values, so an earlier reverse
+    was dropped (and the legal interchange of the reversed nest refused)."""
+    body = f'from chill import *\nsource("rev_ns.c")\nprocedure("f")\nloop(0)\nreverse([0],2)\nnonsingular({matrix})\n'
+    rc, out, err = _chill(tmp_path, "r.py", body, "rev_ns.c")
+    assert rc == 0 and first in out and "for (int j = n - 1; j >= 0; j--)" in out, out + err
+    # (gcc 12's -O3 vectorizer miscompiles the reversed inner loop of this stencil: -O2)
+    rc, out, err = run_cli("run", tmp_path / "rev_ns.c", "--recipe", tmp_path / "r.py", "-D", "n=9", "--cflags", "-O2")
+    assert rc == 0 and ": ok" in out, out + err

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
+import islpy as isl
+
 from looptx.errors import RecipeError
 from looptx.poly.schedule import (_expr_of_value, _pieces, _value, loop_names, remap_loop, resolve_name, reverse,
                                   sharing)
@@ -79,7 +81,9 @@ def _nest(v: Variant, stmt: int, n: int) -> tuple[list[str], list[tuple[int, lis
             d = q.dims[pos]
             if d.unroll or d.factor or d.counted or d.hidden:
                 raise RecipeError(f"nonsingular: loop '{d.name}' is a tile or unroll loop already",
-                                  hint="apply nonsingular before tiling and unrolling")
+                                  hint="apply nonsingular before tiling and unrolling (a tile by 1, CHiLL's "
+                                       "move of a loop, is a tile too: permute moves loops, or give the "
+                                       "move's order as nonsingular's matrix)")
         if positions != [i for i, d in enumerate(q.dims) if isinstance(d, LoopDim)][:n]:
             raise RecipeError(f"nonsingular: the loops {', '.join(levels)} are not the outer loops "
                               f"of statement {q.stmt}", hint="give one row and column per loop, outermost first")
@@ -111,17 +115,28 @@ def nonsingular(v: Variant, stmt: int, matrix) -> Variant:
     pieces = list(v.pieces)
     for k, positions in group:
         q = pieces[k]
-        values = [_value(q.dims[pos]) for pos in positions]
+        # T applies to what the loops count in the schedule, as CHiLL's levels do: a reversed
+        # or scaled loop's index as the earlier step made it
+        values = [q.dims[pos].expr for pos in positions]
         dims = list(q.dims)
+        st = v.scop.statements[q.stmt]
         for row, shift, name, pos in zip(T, c, names, positions):
-            # a row led by a negative coefficient counts down, printed as a decreasing loop
-            # (as reverse prints it) rather than over negated subscripts
-            sign = -1 if next(x for x in row if x) < 0 else 1
-            terms = [_term(sign * x, val) for x, val in zip(row, values) if x]
-            expr = " + ".join(terms + ([str(sign * shift)] if shift else []))
-            dims[pos] = LoopDim(name, expr if sign > 0 else f"-({expr})", reversed=sign < 0)
+            expr = " + ".join([_term(x, val) for x, val in zip(row, values) if x] + ([str(shift)] if shift else []))
+            # a loop whose index falls as its first iterator rises counts down, printed as a
+            # decreasing loop (as reverse prints it) rather than over negated subscripts
+            dims[pos] = LoopDim(name, expr, reversed=_leading_sign(v, st, expr) < 0)
         pieces[k] = replace(q, dims=tuple(dims))
     return v.evolve(pieces=tuple(pieces))
+
+
+def _leading_sign(v: Variant, st, expr: str) -> int:
+    """The sign of `expr`'s coefficient of the first of the statement's iterators it reads."""
+    aff = isl.PwAff(f"{v.scop.prefix}{{ [{', '.join(st.iterators)}] -> [({expr})] }}").get_pieces()[0][1]
+    for i in range(aff.dim(isl.dim_type.in_)):
+        c = aff.get_coefficient_val(isl.dim_type.in_, i).to_python()
+        if c:
+            return 1 if c > 0 else -1
+    return 1
 
 
 def scale(v: Variant, stmt: int, loop, by: int) -> Variant:

@@ -53,8 +53,15 @@ def _whole_nest_refusal(v: Variant, order: list, anchor: int, nest: list[int], d
     shallow = [s for s in nest if depth[s] < need]
     deep = [s for s in nest if depth[s] >= need]
     own = lambda ss: "[" + ",".join(str(s - anchor) for s in ss) + "]"   # the script's numbers
-    s0 = shallow[0]
     written = "[" + ",".join(map(str, order)) + "]"
+    if not shallow:
+        # every statement has the levels, but not in one loop each: CHiLL's permute orders them
+        # all by the new outer level, which fuses their loops
+        return RecipeError(f"permute({written}) applies to every statement of the nest, and statements "
+                           f"{', '.join(str(s - anchor) for s in nest)} do not share their loops down to level "
+                           f"{need}: CHiLL would merge those loops, which looptx's permute does not do",
+                           hint=f"fuse them first, fuse({own(nest)},{need}), then permute({written})")
+    s0 = shallow[0]
     names = ", ".join(to_user(n) for n in S.loop_names(v, s0))
     what = (f"permute({written}) applies to every statement of the nest, and statement {s0 - anchor} is "
             f"inside levels 1..{depth[s0]} only ({names}): CHiLL would run it inside one iteration of "
