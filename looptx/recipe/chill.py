@@ -324,10 +324,6 @@ def _procedure(ln: _Line, name: str, tree: ast.Call) -> str | None:
     return None
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _nest(ln: _Line, name: str, nest) -> int:
     """CHiLL's loop(N) / init(file, proc, N) picks the procedure's N-th loop nest, and the
     script's statement numbers then count within it."""
@@ -377,54 +373,11 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         return chill_lists.each(chill_lists.statements(ln, name, a[0]), steps_of)
 
     if name == "permute":
-        if len(a) == 1:
-            # CHiLL's permute(pi): every statement of the nest, by levels (recipe/whole_nest.py)
-            return [("permute", {"stmt": 0, "order": a[0], "whole": True})]
-        need(2, 'permute(0,("j","i","k"))')
-        order = a[2] if len(a) == 3 else list(a[1]) if isinstance(a[1], (list, tuple, str)) else a[1]
-        if len(a) == 3 and _is_int(a[1]) and isinstance(order, (list, tuple)) and all(map(_is_int, order)):
-            # CHiLL's permute(stmt, level, pi): the loops from `level` on, by their levels
-            # (level 0: every statement of the loop object)
-            level, order = a[1], list(order)
-            if level == 0:
-                return [("permute", {"stmt": 0, "order": order, "whole": True})]
-            if sorted(order) != list(range(level, level + len(order))):
-                raise ln.error(f"permute({a[0]},{level},{order}): the levels of the permutation are those from "
-                               f"{level} on, {list(range(level, level + len(order)))} in some order",
-                               hint=f"write the levels {level}..{level + len(order) - 1}, or permute from level 1")
-            order = list(range(1, level)) + order
-        return listed(lambda s: [("permute", {"stmt": s, "order": order})])
+        return chill_args.permute_steps(ln, a, listed)
     if name in ("tile", "tile7", "tile3"):
         return chill_args.tile_steps(ln, name, a)
     if name == "tile_by_index":
-        if a and isinstance(a[0], int):
-            stmt, a = a[0], a[1:]
-        else:
-            stmt = 0
-        if len(a) < 2:
-            raise ln.error("tile_by_index needs the loops and the sizes",
-                           hint='tile_by_index(["i","j"],[32,32],{"l1_control":"ii"},["ii","i","j"])')
-        loops, sizes = a[0], a[1]
-        if len(a) > 2:
-            checks.tile_names(ln, a[2], len(loops) if isinstance(loops, list) else 1)
-        names = a[2] if len(a) > 2 and isinstance(a[2], dict) else {}
-        order = a[3] if len(a) > 3 and isinstance(a[3], list) else None
-        if len(loops) != len(sizes):
-            raise ln.error("tile_by_index: as many sizes as loops are needed",
-                           hint='tile_by_index(["i","j"],[32,32])')
-        out = []
-        for k, (loop, size) in enumerate(zip(loops, sizes)):
-            args = {"stmt": stmt, "loop": loop, "size": size}
-            if f"l{k + 1}_control" in names:
-                args["control"] = names[f"l{k + 1}_control"]
-            out.append(("tile", args))
-        if order:
-            # the order names a tile loop by its new name (l<k>_tile), which is an alias here
-            renamed = {names[f"l{k + 1}_tile"]: loop for k, loop in enumerate(loops)
-                       if isinstance(names.get(f"l{k + 1}_tile"), str)}
-            out.append(("permute", {"stmt": stmt, "order": [renamed.get(x, x) if isinstance(x, str) else x
-                                                            for x in order]}))
-        return out
+        return chill_args.tile_by_index_steps(ln, a)
     if name in ("unroll", "unroll_extra"):
         need(3, 'unroll(0,"k",4)')
         if len(a) > 3:

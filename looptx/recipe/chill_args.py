@@ -11,6 +11,7 @@ import re
 from typing import Any, Mapping
 
 from looptx.errors import note_once
+from looptx.recipe import chill_checks as checks
 from looptx.recipe.chill_lists import one
 
 # where each command takes an array's name, by its number of arguments (None: any number);
@@ -297,3 +298,61 @@ def control_flow(ln, cmd: str):
     return ln.error(f"'{m.group(1)}' in a script: looptx runs no control flow in scripts, it reads the "
                     "commands one by one", hint="write out the commands it would run, one per line, e.g. "
                     "tile(0,1,16) then tile(1,1,16)")
+
+
+def permute_steps(ln, a: list, listed) -> list[tuple[str, dict]]:
+    """CHiLL's permute forms: permute(pi) (every statement of the nest, by levels),
+    permute(stmts, order) and permute(stmt, level, pi) (the levels from `level` on; level 0:
+    every statement of the loop object)."""
+    def need(n: int, form: str):
+        if len(a) < n:
+            raise ln.error(f"permute needs {n} arguments", hint=f"write {form}")
+    if len(a) == 1:
+        # CHiLL's permute(pi): every statement of the nest, by levels (recipe/chill_nest.py)
+        return [("permute", {"stmt": 0, "order": a[0], "whole": True})]
+    need(2, 'permute(0,("j","i","k"))')
+    order = a[2] if len(a) == 3 else list(a[1]) if isinstance(a[1], (list, tuple, str)) else a[1]
+    if len(a) == 3 and _level(a[1]) and isinstance(order, (list, tuple)) and all(map(_level, order)):
+        # CHiLL's permute(stmt, level, pi): the loops from `level` on, by their levels
+        # (level 0: every statement of the loop object)
+        level, order = a[1], list(order)
+        if level == 0:
+            return [("permute", {"stmt": 0, "order": order, "whole": True})]
+        if sorted(order) != list(range(level, level + len(order))):
+            raise ln.error(f"permute({a[0]},{level},{order}): the levels of the permutation are those from "
+                           f"{level} on, {list(range(level, level + len(order)))} in some order",
+                           hint=f"write the levels {level}..{level + len(order) - 1}, or permute from level 1")
+        order = list(range(1, level)) + order
+    return listed(lambda s: [("permute", {"stmt": s, "order": order})])
+
+
+def tile_by_index_steps(ln, a: list) -> list[tuple[str, dict]]:
+    """CUDA-CHiLL's tile_by_index([loops], [sizes], {l<k>_control=..., l<k>_tile=...}, order)."""
+    if a and isinstance(a[0], int):
+        stmt, a = a[0], a[1:]
+    else:
+        stmt = 0
+    if len(a) < 2:
+        raise ln.error("tile_by_index needs the loops and the sizes",
+                       hint='tile_by_index(["i","j"],[32,32],{"l1_control":"ii"},["ii","i","j"])')
+    loops, sizes = a[0], a[1]
+    if len(a) > 2:
+        checks.tile_names(ln, a[2], len(loops) if isinstance(loops, list) else 1)
+    names = a[2] if len(a) > 2 and isinstance(a[2], dict) else {}
+    order = a[3] if len(a) > 3 and isinstance(a[3], list) else None
+    if len(loops) != len(sizes):
+        raise ln.error("tile_by_index: as many sizes as loops are needed",
+                       hint='tile_by_index(["i","j"],[32,32])')
+    out = []
+    for k, (loop, size) in enumerate(zip(loops, sizes)):
+        args = {"stmt": stmt, "loop": loop, "size": size}
+        if f"l{k + 1}_control" in names:
+            args["control"] = names[f"l{k + 1}_control"]
+        out.append(("tile", args))
+    if order:
+        # the order names a tile loop by its new name (l<k>_tile), which is an alias here
+        renamed = {names[f"l{k + 1}_tile"]: loop for k, loop in enumerate(loops)
+                   if isinstance(names.get(f"l{k + 1}_tile"), str)}
+        out.append(("permute", {"stmt": stmt, "order": [renamed.get(x, x) if isinstance(x, str) else x
+                                                        for x in order]}))
+    return out

@@ -40,7 +40,6 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # whole: CHiLL's one-argument permute(pi), on every statement of the nest, by levels
     "permute": {"stmt": (STMT, True), "order": (NAMES, True), "whole": (BOOL, False), "nests": (POSINT, False),
                 "listed_after": (OFFSETS, False)},
-    # name: the tile loop's new name (CUDA-CHiLL's tile7 names both loops)
     "tile": {"stmt": (STMT, True), "loop": (NAME, True), "size": (POSINT, True), "control": (NEWNAME, False),
              "outer": (POSINT, False), "name": (NEWNAME, False)},
     "split": {"stmt": (STMT, True), "loop": (NAME, True), "at": (EXPR, True)},
