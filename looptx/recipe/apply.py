@@ -285,7 +285,9 @@ def _sequential_inside_threads(v: Variant, st: Step, at: str) -> Variant:
     if tpos[0] <= names.index(at):
         return v
     between = [n for n in names[names.index(at) + 1:tpos[-1]] if n not in m.thread]
-    if not between or any(n in m.block for n in between):
+    from looptx.poly.promote import promotions
+    # a copy an earlier step makes at one of them stays where the recipe put it
+    if not between or any(n in m.block for n in between) or any(pr.at in between for pr in promotions(v)):
         return v
     order = [n for n in names if n not in between]
     k = order.index(names[tpos[-1]]) + 1
