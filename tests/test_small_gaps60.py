@@ -358,3 +358,52 @@ def test_nonsingular_after_a_reverse_keeps_it(tmp_path, matrix, first):
     # (gcc 12's -O3 vectorizer miscompiles the reversed inner loop of this stencil: -O2)
     rc, out, err = run_cli("run", tmp_path / "rev_ns.c", "--recipe", tmp_path / "r.py", "-D", "n=9", "--cflags", "-O2")
     assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("steps, what", [
+    ('[{omp_for: {stmt: 0, loop: i}}, {pragma: {stmt: 0, loop: j, text: "omp single"}}]',
+     "loop 'j' has '#pragma omp single' inside loop 'i', whose '#pragma omp parallel for' shares"),
+    ('[{omp_for: {stmt: 0, loop: i}}, {pragma: {stmt: 0, loop: j, text: "omp barrier"}}]',
+     "loop 'j' has '#pragma omp barrier' inside loop 'i'"),
+    ('[{pragma: {stmt: 0, loop: i, text: "omp loop"}}]',
+     "'#pragma omp loop' on loop 'i' is outside any parallel or teams construct, where OpenMP needs its bind"),
+])
+def test_openmp_constructs_gcc_refuses_where_they_stand(tmp_path, steps, what):
+    """Probe 144 G1/G2: accepted, then the output did not compile with -fopenmp."""
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text(f"steps: {steps}\n")
+    rc, out, err = run_cli("transform", DATA / "par.c", "--recipe", recipe)
+    assert rc == 2 and what in err, err
+
+
+def test_omp_loop_with_bind_or_in_a_team_is_taken(tmp_path):
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text('steps: [{pragma: {stmt: 0, loop: i, text: "omp loop bind(thread)"}}]\n')
+    rc, out, err = run_cli("run", DATA / "par.c", "--recipe", recipe, "-D", "n=9", "-D", "m=7",
+                           "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_bare_reduction_of_a_file_array_is_its_whole_section(tmp_path, monkeypatch):
+    """Probe 144 G3: `reduction(+:s)` on the file's `double s[M]` (OpenMP reduces it whole) was
+    refused as if s were a pointer parameter."""
+    monkeypatch.setenv("OMP_NUM_THREADS", "4")
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text('steps: [{pragma: {stmt: 0, loop: i, text: "omp parallel for reduction(+:s)"}}]\n')
+    rc, out, err = run_cli("transform", DATA / "secg.c", "--recipe", recipe)
+    assert rc == 0 and "#pragma omp parallel for reduction(+:s[0:M]) private(j)" in out, out + err
+    rc, out, err = run_cli("run", DATA / "secg.c", "--recipe", recipe, "--cflags", "-O2 -fopenmp")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_an_inner_loop_of_a_lastprivate_loop_unrolls(tmp_path, monkeypatch):
+    """Probe 144 G4: unrolling j inside `omp parallel for lastprivate(t)` on i was refused as
+    if an iteration of i could write no t (j runs at least once: its domain says so)."""
+    monkeypatch.setenv("OMP_NUM_THREADS", "4")
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text('steps: [{pragma: {stmt: 0, loop: i, text: "omp parallel for lastprivate(t)"}}, '
+                      '{unroll: {stmt: 0, loop: j, factor: 2}}]\n')
+    for n, m in ((3, 2), (5, 9), (4, 1)):
+        rc, out, err = run_cli("run", DATA / "last2.c", "--recipe", recipe, "-D", f"n={n}", "-D", f"m={m}",
+                               "--cflags", "-O2 -fopenmp")
+        assert rc == 0 and ": ok" in out, out + err

@@ -174,8 +174,8 @@ def _inner_loops_always_run(v: Variant, k: int, last: int) -> bool:
     deeper = [d for d in p.dims[last + 1:] if isinstance(d, LoopDim) and not _reads(d, iterators) <= outer]
     if not deeper:
         return True
-    if any(d.hidden or d.factor for d in deeper):
-        return False
+    # (a tile or an unroll of an inner loop changes which of its iterations run together, not
+    # whether one runs: the statement's domain, as written, says that)
     idle, _ = _idle_as_written(v, [k], around)
     return idle is not None and idle.is_empty()
 

@@ -80,8 +80,11 @@ _REDUNDANT = re.compile(r"(?:omp\s+(?:target\s+)?(?:parallel|teams)|acc\s+parall
                         r"(?!.*\b(?:for|loop|distribute|simd|master|masked|sections|taskloop)\b)")
 _OTHER_FORM = re.compile(r"omp\s+(?:parallel\s+)?(sections|section|atomic|workshare|scan)\b")
 # a worksharing loop of the enclosing team, and a loop construct that shares a loop out
-_ORPHANED_FOR = re.compile(r"omp\s+for\b")
+_ORPHANED_FOR = re.compile(r"omp\s+(?:for|single|sections|barrier|masked|master)\b")
 _SHARES_OUT = re.compile(r"omp\b.*\bfor\b")
+# `omp loop` binds to the construct around it; without one it needs its bind clause
+_UNBOUND_LOOP = re.compile(r"omp\s+loop\b")
+_TEAM_MADE = re.compile(r"(omp|acc)\b.*\b(parallel|teams|kernels)\b")
 
 
 def _misplaced(text: str, name: str) -> RecipeError | None:
@@ -256,16 +259,24 @@ def check_parallel(v: Variant, deps: D.Deps) -> None:
 def _nested_worksharing(v: Variant) -> None:
     """`omp for` binds to the team of the loop around it that shares its iterations out (its
     `omp parallel for`), and OpenMP refuses one worksharing loop inside another."""
+    if v.scop.team:
+        return                  # the team's own checks (recipe/team.py), around the region too
     for p in v.pieces:
-        outer = None
+        outer, team = None, False
         for d in p.loops:
             inner = next((t for t in d.pragmas if _ORPHANED_FOR.match(t)), None)
             if outer is not None and inner is not None:
                 raise RecipeError(f"loop '{to_user(d.name)}' has '#pragma {inner}' inside loop '{to_user(outer[0])}', "
                                   f"whose '#pragma {outer[1]}' shares its iterations out already: OpenMP does not "
-                                  "nest one worksharing loop in another",
+                                  "nest a worksharing, single, masked or barrier construct in a worksharing loop",
                                   hint=f"give loop '{to_user(d.name)}' 'omp parallel for' (a team of its own) or "
                                        "'omp simd', or keep one of the two")
+            bare = next((t for t in d.pragmas if _UNBOUND_LOOP.match(t) and "bind" not in t), None)
+            if bare is not None and not team:
+                raise RecipeError(f"'#pragma {bare}' on loop '{to_user(d.name)}' is outside any parallel or teams "
+                                  "construct, where OpenMP needs its bind clause (gcc refuses it)",
+                                  hint=f"write '{bare} bind(thread)', or 'omp parallel loop' for a team of its own")
+            team = team or any(_TEAM_MADE.match(t) for t in d.pragmas)
             if outer is None:
                 outer = next(((d.name, t) for t in d.pragmas if _SHARES_OUT.match(t)), None)
 

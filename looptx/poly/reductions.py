@@ -274,9 +274,12 @@ def check_sections(scop, stmts, text: str, loop: str, context=None) -> None:
             v = to_user(base)
             full = "".join(f"[0:{d}]" for d in arr.dims) if all(arr.dims) else "[0:LENGTH]"
             parts = re.findall(r"\[([^\]]*)\]", n)
+            if not parts and all(arr.dims) and v not in scop.function_params and not arr.strides:
+                # an array of the file or the function, not a pointer parameter: OpenMP reduces it whole
+                parts = [f"0:{d}" for d in arr.dims]
             if not parts:
                 raise RecipeError(f"reduction({op.strip()}:{v}): '{v}' is an array, which OpenMP reduces through "
-                                  "its section (a parameter is a pointer to C)", hint=f"write reduction({op.strip()}:{v}{full})")
+                                  "its section (a parameter is a pointer in C)", hint=f"write reduction({op.strip()}:{v}{full})")
             if len(parts) != arr.rank or arr.strides is not None:
                 raise RecipeError(f"reduction({op.strip()}:{n}): the section has {len(parts)} dimensions, and looptx "
                                   f"reads '{v}' with {arr.rank}", hint=f"write reduction({op.strip()}:{v}{full})")
@@ -309,3 +312,20 @@ def check_sections(scop, stmts, text: str, loop: str, context=None) -> None:
                             f"{v}{''.join(f'[{at.get_coordinate_val(isl.dim_type.set, k).to_python()}]' for k in range(arr.rank))}"
                             f", outside the section, which OpenMP would not combine",
                             hint=f"name a section that holds every element the loop updates, e.g. {v}{full}")
+
+
+def with_sections(scop, text: str) -> str:
+    """`text` with each array a reduction clause names bare (a file's `double s[M]`, which
+    OpenMP reduces whole) written as its whole section: the same clause, which also compiles
+    where the array reaches the code as a pointer (looptx's harness passes arrays so)."""
+    arrays = {a.name: a for a in scop.arrays}
+
+    def clause(m: re.Match) -> str:
+        names = []
+        for n in m.group(2).split(","):
+            arr = arrays.get(to_model(n.strip()))
+            names.append(f"{n.strip()}{''.join(f'[0:{d}]' for d in arr.dims)}"
+                         if arr is not None and not arr.is_scalar and "[" not in n and all(arr.dims) else n.strip())
+        return f"{m.group(0)[:m.start(2) - m.start(0)]}{', '.join(names)})"
+    return re.sub(r"\breduction\s*\(\s*([^:()]+):\s*([^()]*)\)", clause, text)
+

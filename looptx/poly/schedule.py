@@ -213,6 +213,7 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False, apart: b
         return v
     group = sharing(v, stmt, name)
     pos = group[0][1]
+    asked = factor
     trip = max_trip(v, group, pos)
     if trip is None and factor > 1 and not any(v.pieces[k].dims[p].factor for k, p in group):
         v, trip = _covered_at_macro_value(v, group, pos, name, factor)
@@ -264,10 +265,9 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False, apart: b
     if done:
         # The control loop of an unroll steps by its factor; a second partial unroll of it
         # would need strided copies, which are not generated.
-        done = next((d.trip for k, _ in group for d in v.pieces[k].dims
-                     if isinstance(d, LoopDim) and d.name == name + "'"), done)
+        # (the factors as the steps asked for them, not as these sizes cut them down)
         raise RecipeError(f"loop '{name}' is already unrolled by {done}",
-                          hint=f"unroll it once by the product of the factors ({done * factor}), "
+                          hint=f"unroll it once by the product of the factors ({done * (asked or factor)}), "
                                "or fully (factor 0)")
     check_factor(name, factor, MAX_FULL_UNROLL)
     lb = _global_min(v, group, pos)

@@ -62,6 +62,7 @@ def _split(v: Variant, st: Step) -> Variant:
         # an equality: the cut after it first, then the cut before it on every part
         v = _split(v, replace(st, args=tuple((k, at if k == "at" else x) for k, x in st.args)))
     at = cuts[0]
+    stmt_loops = set(S.loop_names(v, stmt))
     for k, pos in S.sharing(v, stmt, split_loop):
         loops = S.loop_expr_map(v, k)
         # the loop itself and those inside it change within one iteration of the split loop
@@ -72,7 +73,7 @@ def _split(v: Variant, st: Step) -> Variant:
                 return f"({loops[n]})"
             if n in params:
                 return n
-            if n in loops:
+            if n in loops or n in stmt_loops:
                 raise RecipeError(f"'at' uses loop '{to_user(n)}', which is not outside loop "
                                   f"'{to_user(split_loop)}'",
                                   hint="'at' is an expression of the sizes and the loops around the split "

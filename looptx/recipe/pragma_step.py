@@ -170,7 +170,7 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
                        "give one directive per pragma step, e.g. text: \"omp parallel for\"")
     text = PL.same_spacing(text)
     if "reduction" in text and PL.takes_data_clauses(text):
-        from looptx.poly.reductions import check_sections
+        from looptx.poly.reductions import check_sections, with_sections
         name = S.resolve_name(v, st["stmt"], st["loop"])
         inside = {v.pieces[k].stmt for k, _ in S.sharing(v, st["stmt"], name)}
         def sections(w: Variant) -> None:
@@ -184,6 +184,7 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
             if pinned is None:
                 raise st.error(e.what, e.hint) from None
             v = pinned
+        text = with_sections(v.scop, text)
     _copies_used(v, st, text)
     rest = _PRIVATE_CLAUSE.sub("", text)
     # firstprivate and lastprivate stay as written (the output names nothing twice); what

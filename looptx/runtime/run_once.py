@@ -155,7 +155,8 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
     if status == "timeout" or (error or "").endswith("SIGKILL"):
         # killed from outside (the kernel's OOM killer, a time limit): no evidence the code is wrong
         return status, text + "; it was killed from outside or ran out of time, which says nothing of its results: free memory and run again"
-    return "wrong_result", text
+    # what was found: its results, or a build that fails (a pragma gcc refuses there)
+    return ("wrong_result" if status in ("wrong_result", "runtime_error") else status), text
 
 
 def _stage(phase_file: str | None, what: str) -> None:
