@@ -156,7 +156,7 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
         note_once(ln.file, ln.line, "the tile method strided is read as counted: the control loop counts tiles "
                   "(0, 1, 2, ...), not tile starts; the loops and the result are the same, and a split "
                   f"condition on the control level reads tile numbers ({size}*L for a tile start)", per_line=True)
-    if size == 0 and not isinstance(size, bool):
+    if size == 0 and not isinstance(size, bool) and _level(loop):
         raise ln.error(f"{name} by size 0: CHiLL's 'no tiling', which looptx does not take",
                        hint="leave the command out (CHiLL adds a one-iteration loop at the outer level: "
                             "renumber the levels of later commands)")
