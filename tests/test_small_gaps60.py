@@ -407,3 +407,26 @@ def test_an_inner_loop_of_a_lastprivate_loop_unrolls(tmp_path, monkeypatch):
         rc, out, err = run_cli("run", DATA / "last2.c", "--recipe", recipe, "-D", f"n={n}", "-D", f"m={m}",
                                "--cflags", "-O2 -fopenmp")
         assert rc == 0 and ": ok" in out, out + err
+
+
+def test_the_registers_move_reads_the_statements_own_kernel(tmp_path):
+    """Probe 145 G3: the move took the first cuda mapping whose loop names the statement has,
+    another nest's: the note and the kernel depended on an unrelated cuda step."""
+    kernels = []
+    for r in ("two_r.yaml", "two_r4.yaml"):
+        cu = tmp_path / f"{r}.cu"
+        rc, out, err = run_cli("transform", DATA / "two_nests.c", "--recipe", DATA / r, "--target", "cuda", "-o", cu)
+        assert rc == 0 and "run inside them" not in err, err
+        text = cu.read_text()
+        start = text.index("two_kernel1(")
+        kernels.append(text[start:text.index("\n}\n", start)])
+    assert "double D_r[4];" in kernels[0] and kernels[0] == kernels[1]
+
+
+def test_registers_reloaded_in_a_loop_inside_their_own_is_a_warning(tmp_path):
+    """Probe 145 G2: with a shared copy keeping kk between `at` and the thread loops, C was
+    loaded and stored in every kk iteration with only a note."""
+    rc, out, err = run_cli("transform", DATA / "mm2.c", "--recipe", DATA / "mm2_regs_shared.yaml", "--target", "cuda",
+                           "-o", tmp_path / "k.cu")
+    assert rc == 0 and "warning: registers of 'C' at 'iii' are loaded at thread loop 'i'" in err \
+        and "inside loop 'kk', each of whose iterations loads and stores them again" in err, err

@@ -22,6 +22,7 @@ from looptx.poly.deps import upper_constant
 from looptx.poly.budget import isl_budget
 from looptx.poly.gpu_collapse import independent, threads_around
 from looptx.poly.variant import Variant
+from looptx.poly.register_scope import per_thread_scope, thread_positions
 from looptx.poly.promote_checks import (check_slots, check_unguarded, invariant_refs,
                                          register_stride, tile_low)
 
@@ -149,22 +150,6 @@ def _keep_positions(m: isl.Map, positions: list[int], width: int) -> isl.Map:
     return m.apply_range(proj)
 
 
-def _thread_positions(v: Variant, group, pos: int) -> list[int]:
-    """Positions of the GPU thread loops at or inside loop `pos` of the scope: registers are
-    per thread, also when `pos` is a thread loop itself (CUDA-CHiLL's copy_to_registers("tx", ...))."""
-    from looptx.poly.gpu import mappings
-    k0 = group[0][0]
-    inside = {k for k, _ in group}
-    for m in mappings(v):
-        names = S.loop_names(v, m.stmt)
-        outer = min(names.index(x) for x in m.block + m.thread)
-        members = {k for k, _ in S.sharing(v, m.stmt, names[outer])}
-        if inside <= members:
-            tpos = [v.pieces[k0].position_of(t) for t in m.thread]
-            return sorted(p for p in tpos if p is not None and p >= pos)
-    return []
-
-
 def _fresh(name: str, taken: set[str]) -> str:
     out, k = name, 1
     while out in taken:
@@ -190,47 +175,8 @@ def _scale_position(v: Variant, key: tuple, pos: int) -> Variant:
     return v.evolve(pieces=tuple(pieces))
 
 
-def _width_given(R: isl.Set, width: int, given: list[int], d: int, prefix: str) -> int | None:
-    """The most values schedule dimension d takes at fixed values of the `given` dimensions."""
-    from looptx.poly.gpu import _proj
-    m = isl.Map.from_range(_proj(width, given + [d], prefix).intersect_domain(R).range()) \
-        .move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, len(given))
-    return upper_constant(m.reverse().apply_range(m).deltas())
-
-
-def _per_thread_scope(v: Variant, pr: Promotion) -> Promotion:
-    """registers at a loop with a thread loop inside whose values follow that loop or one
-    between them (CUDA-CHiLL's mpeg4: copy_to_registers("jjj", ...) with thread loop j from
-    16*jjj): which elements a thread keeps changes with it, so each thread loads its own at
-    that thread loop, once per iteration of the loops the thread follows (the same elements,
-    loaded and stored once each)."""
-    if pr.kind != "registers":
-        return pr
-    try:
-        name = S.resolve_name(v, pr.stmt, pr.at, hidden=True)
-        group = S.sharing(v, pr.stmt, name, hidden=True)
-    except RecipeError:
-        return pr                 # reported where the plan locates it
-    pos = group[0][1]
-    threads = _thread_positions(v, group, pos)
-    R = None
-    for k, _ in group:
-        r = v.piece_map(v.pieces[k], v.width).range()
-        R = r if R is None else R.union(r)
-    for tp in (t for t in threads if t > pos):
-        outer = sorted(set(range(1, pos, 2)) | {t for t in threads if t < tp})
-        if _width_given(R, v.width, outer, tp, v.scop.prefix) != \
-                _width_given(R, v.width, list(range(1, tp, 2)), tp, v.scop.prefix):
-            inner = v.pieces[group[0][0]].dims[tp].name
-            note_once(pr.file or v.scop.filename, pr.line or v.scop.region_span[0],
-                      f"registers of '{to_user(pr.array or '')}' at '{to_user(name)}' are loaded at thread loop "
-                      f"'{to_user(inner)}': its threads' elements change with the loops around it")
-            return replace(pr, at=inner)
-    return pr
-
-
 def plan(v: Variant) -> Plan:
-    proms = [_per_thread_scope(v, pr) for pr in promotions(v)]
+    proms = [per_thread_scope(v, pr) for pr in promotions(v)]
     taken = set(v.scop.params) | {a.name for a in v.scop.arrays}
     for s in v.scop.statements:
         taken |= set(s.iterators)
@@ -389,7 +335,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                        hint="drop the step, or the volatile qualifier where the accesses need not happen each")
     plen = pos if pr.kind == "registers" else pos + 1
     width = out.width
-    threads = _thread_positions(v, group, pos) if pr.kind == "registers" else []
+    threads = thread_positions(v, group, pos) if pr.kind == "registers" else []
     if pr.kind == "registers" and not threads and _carries_nothing(v, array, group):
         note_once(pr.file or scop.filename, pr.line or scop.region_span[0],
                   f"registers of '{to_user(array)}' at '{to_user(name)}' leave it as it is: it is a local that "

@@ -279,7 +279,9 @@ def _sequential_inside_threads(v: Variant, st: Step, at: str) -> Variant:
     hold them across `at`.  Where the program's order forbids the move, the order stays."""
     from looptx.poly.gpu import mappings
     names = S.loop_names(v, st["stmt"])
-    m = next((m for m in mappings(v) if m.thread and all(t in names for t in m.thread)), None)
+    # the statement's own kernel's mapping (another nest's may name the same loops)
+    m = next((m for m in mappings(v) if m.thread and all(t in names for t in m.thread) and st["stmt"] in
+              {v.pieces[k].stmt for k, _ in S.sharing(v, m.stmt, (m.block + m.thread)[0])}), None)
     if m is None or at not in names:
         return v
     tpos = sorted(names.index(t) for t in m.thread)
