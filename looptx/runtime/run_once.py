@@ -156,7 +156,7 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
         # killed from outside (the kernel's OOM killer, a time limit): no evidence the code is wrong
         return status, text + "; it was killed from outside or ran out of time, which says nothing of its results: free memory and run again"
     # what was found: its results, or a build that fails (a pragma gcc refuses there)
-    return ("wrong_result" if status in ("wrong_result", "runtime_error") else status), text
+    return ("compile_error" if status == "compile_error" else "wrong_result"), text
 
 
 def _stage(phase_file: str | None, what: str) -> None:
