@@ -196,6 +196,7 @@ class _Builder:
                                 f"to generate code for ({_isl_reason(e)})",
                                 hint=f"{owner.kind} at another loop (an inner tile loop gives a smaller "
                                      f"footprint) or drop this step")
+                e.copy_access = True
             self.errors.append(e)
             return node
 
@@ -259,6 +260,12 @@ class _Builder:
                 try:
                     options = self.options().align_params(context.get_space())
                     node = self._generate(context, sched, options)
+                    if self.errors and getattr(self.errors[0], "copy_access", False) and not options.is_empty():
+                        # a copy's access over a piece that the unroll's full-tile separation
+                        # left empty ("cannot handle void expression"): the same schedule,
+                        # the unrolled copies keeping their guards instead
+                        del self.errors[:]
+                        node = self._generate(context, sched, no_options)
                 except isl.Error as e:
                     # (an overrun in self.options() leaves `options` empty, not tried yet)
                     if "operations" in str(e):
