@@ -426,7 +426,7 @@ def test_the_registers_move_reads_the_statements_own_kernel(tmp_path):
 def test_registers_reloaded_in_a_loop_inside_their_own_is_a_warning(tmp_path):
     """Probe 145 G2: with a shared copy keeping kk between `at` and the thread loops, C was
     loaded and stored in every kk iteration with only a note."""
-    rc, out, err = run_cli("transform", DATA / "mm2.c", "--recipe", DATA / "mm2_regs_shared.yaml", "--target", "cuda",
+    rc, out, err = run_cli("transform", DATA / "mm_regs.c", "--recipe", DATA / "mm2_regs_shared.yaml", "--target", "cuda",
                            "-o", tmp_path / "k.cu")
     assert rc == 0 and "warning: registers of 'C' at 'iii' are loaded at thread loop 'i'" in err \
         and "inside loop 'kk', each of whose iterations loads and stores them again" in err, err
@@ -438,9 +438,9 @@ def test_registers_with_an_unroll_that_leaves_a_remainder(tmp_path):
     piece the full-tile separation left empty); the unrolled copies keep their guards instead."""
     from cuda_on_threads import compare_host
     cu = tmp_path / "k.cu"
-    rc, out, err = run_cli("transform", DATA / "mm_void.c", "--recipe", DATA / "mm_void.yaml", "--target", "cuda",
+    rc, out, err = run_cli("transform", DATA / "mm_regs.c", "--recipe", DATA / "mm_void.yaml", "--target", "cuda",
                            "-o", cu)
     assert rc == 0, err
     for sizes in (dict(n=96, m=32, p=16), dict(n=37, m=29, p=11), dict(n=1, m=2, p=3)):
-        errs = compare_host(cu.read_text(), DATA / "mm_void.c", "mm", sizes, tmp_path / "w")
+        errs = compare_host(cu.read_text(), DATA / "mm_regs.c", "mm", sizes, tmp_path / "w")
         assert max(errs.values()) < 1e-12, (sizes, errs)
