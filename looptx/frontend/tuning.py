@@ -317,9 +317,7 @@ class TuningSpec:
         names params (`-DKV=@U@`) is left out without `point`; with it, it takes the point's
         values (each param's first value where the point has none)."""
         macros = {}
-        words = _words(f"{self.build.get('build_command') or ''} {self.build.get('libs') or ''}")
-        # `-D NAME=V` is `-DNAME=V`
-        words = [f"-D{w}" if k and words[k - 1] == "-D" else w for k, w in enumerate(words)]
+        words = self._build_words()
         if point is not None:
             point = {**{p.name: p.values[0] for p in self.performance_params if p.values}, **point}
             words = [substitute_params(w, point) if w.startswith("-D") else w for w in words]
@@ -332,10 +330,14 @@ class TuningSpec:
     def macro_params(self) -> frozenset[str]:
         """The params whose values `-D` flags of `def build` carry (`-DKV=@U@`): the code reads
         them through the macro, so each point is its own program."""
-        words = _words(f"{self.build.get('build_command') or ''} {self.build.get('libs') or ''}")
-        words = [f"-D{w}" if k and words[k - 1] == "-D" else w for k, w in enumerate(words)]
         names = {p.name for p in self.performance_params}
-        return frozenset(n for w in words if w.startswith("-D") for n in (m.group(1) for m in _AT_NAME.finditer(w)) if n in names)
+        return frozenset(n for w in self._build_words() if w.startswith("-D")
+                         for n in (m.group(1) for m in _AT_NAME.finditer(w)) if n in names)
+
+    def _build_words(self) -> list[str]:
+        """The words of `def build`'s command and libs, `-D NAME=V` joined as `-DNAME=V`."""
+        words = _words(f"{self.build.get('build_command') or ''} {self.build.get('libs') or ''}")
+        return [f"-D{w}" if k and words[k - 1] == "-D" else w for k, w in enumerate(words)]
 
     def compile_command(self) -> str | None:
         """`def build`'s command with its `libs` (None when neither is written); its `@PARAM@`

@@ -22,7 +22,7 @@ from looptx.errors import LegalityError
 from looptx.frontend.names import to_model, to_user
 from looptx.poly.privatize import value_flow
 from looptx.poly.scop import union_maps, union_sets
-from looptx.poly.variant import LoopDim, Variant
+from looptx.poly.variant import LoopDim, Variant, loop_reads
 
 _CLAUSE = re.compile(r"\blastprivate\s*\(\s*(?:conditional\s*:\s*)?([^()]*)\)")
 
@@ -168,21 +168,16 @@ def _inner_loops_always_run(v: Variant, k: int, last: int) -> bool:
     p = v.pieces[k]
     around = [d for d in p.dims[:last + 1] if isinstance(d, LoopDim)]
     iterators = v.scop.statements[p.stmt].iterators
-    outer = set().union(*(_reads(d, iterators) for d in around))
+    outer = set().union(*(loop_reads(d, iterators) for d in around))
     # the point loops of a tile or an unroll of the loops around run once at least: those
     # loops' iterations are their points'
-    deeper = [d for d in p.dims[last + 1:] if isinstance(d, LoopDim) and not _reads(d, iterators) <= outer]
+    deeper = [d for d in p.dims[last + 1:] if isinstance(d, LoopDim) and not loop_reads(d, iterators) <= outer]
     if not deeper:
         return True
     # (a tile or an unroll of an inner loop changes which of its iterations run together, not
     # whether one runs: the statement's domain, as written, says that)
     idle, _ = _idle_as_written(v, [k], around)
     return idle is not None and idle.is_empty()
-
-
-def _reads(d: LoopDim, iterators) -> set[str]:
-    """The statement's iterators that loop `d`'s expression reads."""
-    return {x for x in iterators if re.search(rf"(?<![\w']){re.escape(x)}(?![\w'])", d.expr)}
 
 
 def _idle_as_written(v: Variant, group, around) -> tuple[isl.Set | None, isl.Set | None]:

@@ -18,7 +18,7 @@ from looptx.poly.lastprivate import shared_copies
 from looptx.poly.privatize import hint as privatize_hint
 from looptx.poly.reductions import clause_pairs, element_update_op, update_op, updates_with
 from looptx.poly.schedule import loop_names, resolve_name, sharing
-from looptx.poly.variant import LoopDim, Variant, original
+from looptx.poly.variant import LoopDim, Variant, loop_reads, original
 
 OMP_FOR = "omp parallel for"
 # clauses that change neither which loop is shared out nor which variables the team shares,
@@ -315,10 +315,10 @@ def reordered_updates(v: Variant, dep: D.Dep, rel: isl.Map) -> isl.Map:
         stmts = {v.pieces[k].stmt for k, _ in sharing(v, p.stmt, d.name)}
         # the loop the clause was written for: the one iterator its expression reads (also
         # after a tile or an unroll made it `2*floor(i/2)`)
-        read = [x for x in iterators if re.search(rf"(?<![\w']){re.escape(x)}(?![\w'])", d.expr)]
+        read = loop_reads(d, iterators)
         if len(read) == 1 and dep.source in stmts and dep.sink in stmts:
             t = rel
-            for q in range(iterators.index(read[0])):
+            for q in range(iterators.index(next(iter(read)))):
                 t = t.equate(isl.dim_type.in_, q, isl.dim_type.out, q)
             allowed = allowed.union(t)
         inside = None

@@ -327,5 +327,5 @@ def with_sections(scop, text: str) -> str:
             names.append(f"{n.strip()}{''.join(f'[0:{d}]' for d in arr.dims)}"
                          if arr is not None and not arr.is_scalar and "[" not in n and all(arr.dims) else n.strip())
         return f"{m.group(0)[:m.start(2) - m.start(0)]}{', '.join(names)})"
-    return re.sub(r"\breduction\s*\(\s*([^:()]+):\s*([^()]*)\)", clause, text)
+    return CLAUSE.sub(clause, text)
 

@@ -34,6 +34,12 @@ class LoopDim:
         return self.name
 
 
+def loop_reads(d: LoopDim, iterators) -> set[str]:
+    """The statement's iterators that loop `d`'s expression reads (a tile or an unroll of `i`
+    reads `i` alone)."""
+    return {x for x in iterators if re.search(rf"(?<![\w']){re.escape(x)}(?![\w'])", d.expr)}
+
+
 @dataclass(frozen=True)
 class Piece:
     stmt: int

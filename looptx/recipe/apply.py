@@ -142,9 +142,9 @@ def _tile(v: Variant, st: Step) -> Variant:
 def _renamed_loop(v: Variant, st: Step, old: str, new: str) -> Variant:
     """Loop `old` of the statement (and of those sharing it) named `new`; a control loop that
     names it as its tile loop follows."""
-    group = {k for k, _ in S.sharing(v, st["stmt"], old)}
-    if any(d.name == new for k in group for d in v.pieces[k].loops):
-        raise st.error(f"a loop named '{to_user(new)}' already encloses statement {st['stmt']}", hint="choose another name")
+    sharing = S.sharing(v, st["stmt"], old)
+    S._check_name_free(v, sharing, new)
+    group = {k for k, _ in sharing}
     pieces = []
     for k, p in enumerate(v.pieces):
         if k in group:
