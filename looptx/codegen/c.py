@@ -206,6 +206,9 @@ class CPrinter:
         # an iterator of another type than int is read as that type (a size_t `i - 3` wraps,
         # a long `i * i` does not overflow), except as a subscript, where the value is the same
         typed = {n: ir.Cast(t, mapping[n], spelled or None) for n, t, spelled in s.iter_types if n in mapping}
+        if self.loop_ctype != "int":
+            # an int counter the loops now count in long: `j - 3 < 5u` must stay unsigned (probe 149 G11)
+            typed.update({n: ir.Cast("int", mapping[n]) for n in s.iterators if n in mapping and n not in typed})
         body = K.subst(s.body, {**mapping, **typed}, in_refs=mapping) if typed else K.subst(s.body, mapping)
         return ir.to_c(self.body_of(body), ref=ref, spelled=self.spelled) + ";"
 

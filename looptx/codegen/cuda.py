@@ -27,6 +27,7 @@ from looptx.codegen.cuda_host import (element_counts, fact_guard, host_function,
                                       macros_needed, size_ctype)
 from looptx.codegen.cuda_main import standalone_main
 from looptx.poly import gpu, gpu_checks
+from looptx.poly.bank_conflicts import note_conflicts
 from looptx.poly.variant import Variant
 
 
@@ -213,6 +214,7 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
                                 f"{'are' if many else 'is'} not mapped by a cuda step: "
                                 f"{'they run' if many else 'it runs'} in a one-thread kernel ({K0.name}): correct, slow")
     plans = gpu.kernel_plans(plan, kern, scop.prefix)
+    note_conflicts(plan, kern, lambda K: kernel_axes(K.mapping, len(K.block), len(K.thread))[1])
     written = written_arrays(scop)
     written_scalars = {a.name for a in scop.arrays if a.rank == 0 and a.name in written and not a.local}
     buffers = {b.name: b for b in plan.buffers}

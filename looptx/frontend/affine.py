@@ -174,8 +174,11 @@ class Translator:
 
     def __init__(self, resolve: Resolver, fix_products: Callable[["Poly"], "Poly"] | None = None,
                  fix_divisor: Callable[["Poly"], "Poly"] | None = None,
-                 fix_dividend: Callable[["Poly"], "Poly"] | None = None):
+                 fix_dividend: Callable[["Poly"], "Poly"] | None = None, types=None):
         self.resolve = resolve
+        # C's integer types (frontend/int_types.IntTypes): where unsigned or narrow values
+        # would wrap, the model's integers hold only under an obligation
+        self.types = types
         # a subscript keeps its products symbolic (a linearized one may still be delinearized),
         # but no row can be read from `(n*NUM)/DEN`: there the compiler's constant is the model
         self.fix_dividend = fix_dividend
@@ -185,6 +188,9 @@ class Translator:
         self.fix_divisor = fix_divisor
         self.atoms: dict[str, str] = {}
         self.obligations: list = []
+        # (condition, node, what) where C's unsigned or narrow conversions would part from the
+        # model's integers: checked wherever C evaluates the expression (poly/wrap_checks.py)
+        self.wrap_obligations: list = []
 
     def atom(self, text: str) -> Poly:
         for k, v in self.atoms.items():
@@ -222,13 +228,45 @@ class Translator:
             text = text.replace(name, f"({atom})")
         return text
 
+    def _unsigned(self, node) -> bool:
+        ct = self.types.type_of(node) if self.types is not None else None
+        return ct is not None and ct[1]
+
+    def _unsigned_operand(self, node, inner: str) -> None:
+        """An unsigned `/`, `%` or `>>`: its left operand must not have wrapped (a `%` compared
+        with 0 is sign-free only when signed)."""
+        if self._unsigned(node):
+            self.wrap_obligations.append((f"{inner} >= 0", node.left,
+                                          f"C reads '{_c(node.left)}' as unsigned in '{_c(node)}', and it is "
+                                          "negative at some point where C evaluates it, so it wraps to a huge one"))
+
+    def _cast(self, node: c_ast.Cast) -> Poly:
+        inner = self.translate(node.expr)
+        words = set(cast_words(node.to_type) or ())
+        target = self.types.cast_type(node) if self.types is not None else ("float" if words & {"float", "double"} else None)
+        if target == "float":
+            raise NonAffine(node, f"a cast to a floating-point type ({_c(node.to_type)}) in an index or bound",
+                            "write the integer expression: C's integer division rounds toward zero")
+        if self.types is not None:
+            try:
+                text = self.isl_of(inner, node.expr)
+            except NonAffine:
+                return inner            # a product that fix_products resolves later: no range to check
+            ob = self.types.cast_obligation(node, text)
+            if ob is not None:
+                self.wrap_obligations.append((ob[0], node.expr, ob[1]))
+        return inner
+
     def translate(self, node) -> Poly:
         t = self.translate
         if isinstance(node, c_ast.Constant):
             if node.type.endswith("int"):
                 return Poly.const(int_sized(c_int_value(node.value), node, f"the constant {node.value}"))
             if node.type == "char":
-                raise NonAffine(node, "character constant in an index expression", "write the integer value")
+                value = char_value(node.value)
+                if value is None:
+                    raise NonAffine(node, "character constant in an index expression", "write the integer value")
+                return Poly.const(value)
             raise NonAffine(node, f"non-affine: floating-point value {node.value} in an index or bound",
                             "loop bounds and subscripts must be integer affine expressions")
         if isinstance(node, c_ast.ID):
@@ -237,7 +275,7 @@ class Translator:
                 return Poly.const(value)
             return Poly.sym(node.name)
         if isinstance(node, c_ast.Cast):
-            return t(node.expr)
+            return self._cast(node)
         if isinstance(node, c_ast.UnaryOp):
             if node.op == "-":
                 return -t(node.expr)
@@ -276,6 +314,7 @@ class Translator:
                 inner = self.isl_of(a, node.left)
                 self.obligations.append((f"{inner} >= 0", node,
                                          f"'{node.op}' of a possibly negative value (C rounds toward zero)"))
+                self._unsigned_operand(node, inner)
                 return self.atom(f"floor(({inner})/{int(c)})" if node.op == "/" else f"({inner}) mod {int(c)}")
             if node.op in ("<<", ">>"):
                 a, b = t(node.left), t(node.right)
@@ -293,9 +332,11 @@ class Translator:
                 # an arithmetic shift (gcc's, and every target's, for a signed value) rounds down,
                 # as isl's floor does, whatever the sign: no obligation
                 ca = a.constant()
-                if ca is not None:
+                if ca is not None and (ca >= 0 or self.types is None or not self._unsigned(node)):
                     return Poly.const(ca // 2 ** int(c))
-                return self.atom(f"floor(({self.isl_of(a, node.left)})/{2 ** int(c)})")
+                inner = self.isl_of(a, node.left)
+                self._unsigned_operand(node, inner)
+                return self.atom(f"floor(({inner})/{2 ** int(c)})")
             raise NonAffine(node, f"non-affine operator '{node.op}' in an index or bound",
                             "loop bounds and subscripts may use + - * / % with integer constants")
         if isinstance(node, c_ast.TernaryOp):
@@ -350,6 +391,42 @@ class Translator:
             raise NonAffine(node, "comma expression in an index or bound", "write the value it ends with")
         raise NonAffine(node, f"unsupported expression ({type(node).__name__}) in an index or bound",
                         "loop bounds and subscripts must be integer affine expressions")
+
+
+def _c(node) -> str:
+    from looptx.frontend.symbols import c_text
+    return c_text(node)
+
+
+def cast_words(to_type) -> list[str] | None:
+    t = getattr(to_type, "type", None)
+    if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
+        return list(t.type.names)
+    return None
+
+
+_ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "\\": 92, "'": 39, '"': 34, "a": 7, "b": 8, "f": 12, "v": 11, "?": 63}
+
+
+def char_value(text: str) -> int | None:
+    """The int value of a character constant ('a', '\\n', '\\x41', '\\101'); None for a wide or
+    multi-character one."""
+    if not (len(text) >= 3 and text[0] == "'" and text[-1] == "'"):
+        return None
+    body = text[1:-1]
+    if len(body) == 1 and body != "\\":
+        return ord(body) if ord(body) < 128 else None
+    if body.startswith("\\x") and len(body) > 2:
+        try:
+            return int(body[2:], 16) if int(body[2:], 16) < 128 else None
+        except ValueError:
+            return None
+    if body.startswith("\\") and body[1:].isdigit() and set(body[1:]) <= set("01234567"):
+        v = int(body[1:], 8)
+        return v if v < 128 else None
+    if len(body) == 2 and body[0] == "\\":
+        return _ESCAPES.get(body[1])
+    return None
 
 
 def _same(a, b) -> bool:

@@ -10,6 +10,9 @@ from pycparser import c_ast
 from looptx.frontend.symbols import all_nodes, c_text
 
 
+_SIZE_T = c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["unsigned", "long"])))
+
+
 def _sized(n) -> str | None:
     """The name `sizeof x` or `sizeof(x)` measures, if it is a plain name."""
     if isinstance(n, c_ast.UnaryOp) and n.op == "sizeof" and isinstance(n.expr, c_ast.ID):
@@ -56,4 +59,5 @@ def array_counts(ast) -> None:
                 continue
             extents = _extents(ast) if extents is None else extents
             if name in extents:
-                setattr(n, attr, copy.deepcopy(extents[name]))
+                # a size_t, as C's sizeof gives: `i < N` then compares unsigned (frontend/int_types.py)
+                setattr(n, attr, c_ast.Cast(_SIZE_T, copy.deepcopy(extents[name]), e.coord))

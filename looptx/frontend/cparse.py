@@ -363,12 +363,15 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             + derived_sizes(fdef.body, collector.decls, symbols, start_pos, where)
         # `int hs = C / NH;` before the region, with C and NH fixed: hs has a value, which the
         # model takes where the region is not affine without it (`inp + t*C3 + h*hs`)
-        implied = implied_values(fdef, collector.decls, derived, {**int_macros, **defines}, r.tuning is not None)
+        # the locals the region sees: one it declares itself (`double g` in a loop) may share a
+        # global's name, whose initializer is then no local's value (probe 149 G9)
+        before = [d for d in collector.decls if where(d) < start_pos]
+        implied = implied_values(fdef, before, derived, {**int_macros, **defines}, r.tuning is not None)
         # (a plain #define is the file's in every build; an #ifndef default or a -D is not)
         plain_macros = {k: v for k, v in int_macros.items() if to_user(k) not in overridable
                         and k not in {to_model(d) for d in defines}}
-        constants = constant_locals(fdef, collector.decls, derived, plain_macros, ast.ext)
-        literal = constant_locals(fdef, collector.decls, derived)
+        constants = constant_locals(fdef, before, derived, plain_macros, ast.ext)
+        literal = constant_locals(fdef, before, derived)
         # (a file-scope const's -D is refused at its declaration by check_derived_agree)
         check_defines_agree({k: v for k, v in constants.items() if k in {to_model(d.name) for d in collector.decls}},
                             defines, collector.decls, where, path)

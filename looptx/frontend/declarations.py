@@ -15,7 +15,8 @@ def _refuse_pointer_init(ex, node: c_ast.Decl) -> None:
     """The two pointer locals no rewriting can read as an array plus an offset, named for what
     they are: a cast to another element type (OpenCV's `(const ushort *)(src + y*sstep)`), a
     pointer loaded from memory (HPCG's `matrixValues[i]`)."""
-    init, name = node.init, node.name
+    # a name the region declares again is renamed `B__2` (redeclared.py): the user wrote `B`
+    init, name = node.init, re.sub(r"__\d+$", "", node.name)
     loaded = init
     while isinstance(loaded, c_ast.Cast):
         loaded = loaded.expr

@@ -19,6 +19,7 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem, is_mod, sign_free_mod
 from looptx.frontend.guards import guarded
+from looptx.frontend.int_types import IntTypes, declared_words, evaluated_where, owe, unsigned_comparison
 from looptx.frontend.hints import (WRITE_THROUGH_DATA, cast_view_hint, operator_column, user_numbers_first,
                                    written_bound_hint)
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
@@ -27,7 +28,7 @@ from looptx.frontend.gathered import data_bound_hint, masked_bound, through_inde
 from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition, loop_start,
                                    loop_step)
 from looptx.frontend.aliases import refuse_null_test
-from looptx.frontend.purefuncs import PURE_MATH
+from looptx.frontend.purefuncs import PURE_MATH, pure_call
 from looptx.frontend.raw_stmt import Loop, RawAccess, RawStmt
 from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, counters_zeroed, int_var,
                                      resolve_typedef, wide_subscript)
@@ -83,6 +84,8 @@ class Extractor:
         self.counted_inside: list[frozenset[str]] = []   # per loop around: what its inner loops count with
         # what the guards of the statement's reads hold only under (`c % 3` of a ?: test: c >= 0)
         self.guard_obligations: list = []
+        self.evaluated_obligations: list = []  # see RawStmt.evaluated_obligations
+        self.int_types = IntTypes(lambda name: declared_words(self, name), lambda w: resolve_typedef(w, self.lookup))
 
     # ---- errors -------------------------------------------------------------------------
     def error(self, node, what: str, hint: str | None = None) -> SourceError:
@@ -160,7 +163,7 @@ class Extractor:
             self.params.append(name)
 
     def translator(self) -> Translator:
-        return Translator(self.resolve_affine, self._fix_products, self._fix_divisor)
+        return Translator(self.resolve_affine, self._fix_products, self._fix_divisor, types=self.int_types)
 
     def _fix_divisor(self, p):
         return fix_divisor(self, p)
@@ -168,13 +171,15 @@ class Extractor:
     def _fix_products(self, p):
         return fix_products(self, p)
 
-    def affine_text(self, node, sign_free=None) -> str:
-        """`sign_free`: a `%` only compared with 0 (ifconvert.sign_free_mod), of any sign."""
+    def affine_text(self, node, sign_free=None, wheres=None) -> str:
+        """`sign_free`: a `%` only compared with 0 (ifconvert.sign_free_mod), of any sign.
+        `wheres`: where C evaluates the expression (see `owe`)."""
         tr = self.translator()
         try:
             text = tr.isl_of(tr.translate(node), node)
         except NonAffine as e:
             raise self.nonaffine(e) from None
+        owe(self, tr.wrap_obligations, wheres)
         for cond, onode, what in tr.obligations:
             if onode is not sign_free or sign_free is None:
                 self.ctx_obligations.append((cond, *self.where(onode), what))
@@ -200,6 +205,7 @@ class Extractor:
                 e.hint = e.hint if e.hint and "--define" in e.hint else \
                     "conditions must be affine comparisons of iterators and parameters"
                 raise
+            unsigned_comparison(self, node, a, b)
             if op == "==":
                 return f"({a}) = ({b})"
             if op == "!=":
@@ -317,11 +323,15 @@ class Extractor:
         node.cond = put_in(self, node.cond)
         step = self.loop_step(node, it)
         mark = len(self.ctx_obligations)
+        evaluated_mark = len(self.evaluated_obligations)
+        ctype = iterator_type(self, init, it)
         try:
             lb_text = self.affine_text(lb)
-            self.loops.append(Loop(it, [], step < 0))
+            outside = evaluated_where(self)
+            self.loops.append(Loop(it, [], step < 0, ctype))
             try:
-                conj = self.loop_condition(node, it, step)
+                # C tests the condition first at the lower bound, whether or not the loop runs
+                conj = self.loop_condition(node, it, step, outside + [f"{it} = {lb_text}"])
             finally:
                 self.loops.pop()
         except SourceError as e:
@@ -331,7 +341,6 @@ class Extractor:
         cons = [f"{it} >= {lb_text}" if step > 0 else f"{it} <= {lb_text}"] + conj
         if abs(step) > 1:
             cons.append(f"({it} - ({lb_text})) mod {abs(step)} = 0")
-        ctype = iterator_type(self, init, it)
         if step < 0 and set(arithmetic_type(ctype, self.lookup).split()) & UNSIGNED_WORDS:
             # `for (i = n - 1; i < n; i--)` over an unsigned i: past 0, i wraps to the type's
             # largest value, which fails the test; the model's i goes negative instead
@@ -349,23 +358,25 @@ class Extractor:
             self.positions.pop()
             self.loop_positions.pop()
             del self.ctx_obligations[mark:]
+            del self.evaluated_obligations[evaluated_mark:]
         finished(self, it, exit_value(node, it, lb, step))
 
     def loop_step(self, node: c_ast.For, it: str) -> int:
         return loop_step(self, node, it)
 
-    def loop_condition(self, node: c_ast.For, it: str, step: int) -> list[str]:
-        return loop_condition(self, node, it, step)
+    def loop_condition(self, node: c_ast.For, it: str, step: int, first_test: list[str] | None = None) -> list[str]:
+        return loop_condition(self, node, it, step, first_test)
 
     def if_stmt(self, node: c_ast.If):
         node = copy.copy(node)
         node.cond = put_in(self, node.cond)
-        mark = len(self.ctx_obligations)
+        mark, evaluated_mark = len(self.ctx_obligations), len(self.evaluated_obligations)
         try:
             then_c = self.cond_text(node.cond)
         except SourceError as e:
             branch_on_data(self, node, e)
             del self.ctx_obligations[mark:]
+            del self.evaluated_obligations[evaluated_mark:]
             return
         self.conds.append(then_c)
         try:
@@ -379,6 +390,7 @@ class Extractor:
             finally:
                 self.conds.pop()
         del self.ctx_obligations[mark:]
+        del self.evaluated_obligations[evaluated_mark:]
 
     def statement(self, node):
         if isinstance(node, c_ast.UnaryOp):
@@ -393,7 +405,8 @@ class Extractor:
         sid = len(self.stmts)
         # subscripts keep fixed sizes symbolic so that linearized ones can still be
         # delinearized; the sizes are substituted once the array's shape is known
-        tr = Translator(self.resolve_subscript, fix_divisor=self._fix_divisor, fix_dividend=self._fix_products)
+        tr = Translator(self.resolve_subscript, fix_divisor=self._fix_divisor, fix_dividend=self._fix_products,
+                        types=self.int_types)
         self.cur_accesses: list[RawAccess] = []
         self.cur_tr = tr
         self.guard_obligations = []
@@ -416,7 +429,9 @@ class Extractor:
         self.stmts.append(RawStmt(sid, tuple(self.iterators()), tuple(lp.reversed for lp in self.loops),
                                   constraints, body, self.cur_accesses, tuple(sched), line, col,
                                   c_text(node), tr, obligations, tuple(lp.ctype for lp in self.loops),
-                                  tuple(lp.pos for lp in self.loops), list(self.guard_obligations)))
+                                  tuple(lp.pos for lp in self.loops), list(self.guard_obligations),
+                                  list(self.evaluated_obligations)
+                                  + [(c, *self.where(n), w, None) for c, n, w in tr.wrap_obligations]))
 
     def _lvalue_problem(self, lhs) -> str:
         if isinstance(lhs, c_ast.StructRef):
@@ -557,7 +572,8 @@ class Extractor:
             if node.op == "sizeof":
                 # an unevaluated operand: its size does not depend on the loop counters, which
                 # the regenerated code renames or unrolls away (`sizeof(a[i])` -> `sizeof(a[0])`)
-                return ir.Num(c_text(counters_zeroed(node, set(self.iterators()))))
+                types = {lp.iterator: arithmetic_type(lp.ctype, self.lookup) for lp in self.loops}
+                return ir.Num(c_text(counters_zeroed(node, types)))
             raise self.error(node, f"unsupported operator '{node.op}'", "rewrite it with plain C arithmetic")
         if isinstance(node, c_ast.TernaryOp):
             return ir.Cond(e(node.cond), guarded(self, node.iftrue, node.cond, False),
@@ -570,21 +586,7 @@ class Extractor:
             return ir.Cast(ctype, e(node.expr), self.spellings.type_name(node.to_type)
                            or (written if ctype != written else None))
         if isinstance(node, c_ast.FuncCall):
-            fname = node.name.name if isinstance(node.name, c_ast.ID) else c_text(node.name)
-            if fname not in PURE_MATH and fname not in self.pure:
-                if fname in self.defined:
-                    # a helper that reads only its arguments but loops, or may end without a
-                    # return, is not in a form looptx reads
-                    raise self.error(node, f"call to '{fname}', a function of the file that looptx "
-                                     "cannot read as pure", "a helper may take number parameters, "
-                                     "declare and assign locals, branch with if/else, and return "
-                                     "an expression on every path; rewrite it so, or "
-                                     "inline its value as a ?: expression")
-                raise self.error(node, f"call to '{fname}' may have side effects",
-                                 "only pure math functions (sqrt, exp, fabs, ...) and the file's helpers "
-                                 "that return an expression of their number parameters may be called in a region")
-            args = node.args.exprs if node.args else []
-            return ir.Call(fname, tuple(e(a) for a in args), self.spellings.call_of(node))
+            return pure_call(self, node)
         if isinstance(node, c_ast.StructRef):
             raise self.error(node, "struct member access is not supported", "copy the value into a variable")
         if isinstance(node, c_ast.Assignment):

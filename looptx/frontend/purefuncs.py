@@ -13,7 +13,8 @@ import copy
 
 from pycparser import c_ast, c_generator
 
-from looptx.frontend.symbols import ARITH_WORDS, all_nodes
+from looptx import ir
+from looptx.frontend.symbols import ARITH_WORDS, all_nodes, c_text
 
 # math.h's functions of values only (not frexp, modf, remquo, which write through a pointer, nor
 # lgamma, which sets signgam), each with its float and long double variants
@@ -388,3 +389,23 @@ def trap_free(funcs: list[c_ast.FuncDef], pure: dict[str, tuple[str, ...]]) -> f
                 unsafe.add(n)
                 changed = True
     return frozenset(by_name) - unsafe
+
+
+def pure_call(ex, node: c_ast.FuncCall) -> ir.Expr:
+    """The IR of a call in a region's statement: a pure math function or one of the file's pure
+    helpers; anything else may have side effects, which no transformation may reorder."""
+    fname = node.name.name if isinstance(node.name, c_ast.ID) else c_text(node.name)
+    if fname not in PURE_MATH and fname not in ex.pure:
+        if fname in ex.defined:
+            # a helper that reads only its arguments but loops, or may end without a
+            # return, is not in a form looptx reads
+            raise ex.error(node, f"call to '{fname}', a function of the file that looptx "
+                           "cannot read as pure", "a helper may take number parameters, "
+                           "declare and assign locals, branch with if/else, and return "
+                           "an expression on every path; rewrite it so, or "
+                           "inline its value as a ?: expression")
+        raise ex.error(node, f"call to '{fname}' may have side effects",
+                       "only pure math functions (sqrt, exp, fabs, ...) and the file's helpers "
+                       "that return an expression of their number parameters may be called in a region")
+    args = node.args.exprs if node.args else []
+    return ir.Call(fname, tuple(ex.expr(a) for a in args), ex.spellings.call_of(node))

@@ -38,6 +38,10 @@ class RawStmt:
     # what the `?:` / && guards of its reads hold only under (`c % K` of the test: c >= 0):
     # where the domain proves them the guards stay, else the reads count as unconditional
     guard_obligations: list = field(default_factory=list)
+    # (isl condition, line, col, what, where): conditions that must hold wherever C evaluates an
+    # enclosing `if` or a loop's first test (`where`, a conjunction over the enclosing loops'
+    # iterators), not only where the statement runs (frontend/int_types.py)
+    evaluated_obligations: list = field(default_factory=list)
 
 
 @dataclass

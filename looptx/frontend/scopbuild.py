@@ -4,6 +4,7 @@ model takes at their values (baked), which the output then checks."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from dataclasses import replace
 
 from looptx.errors import SourceError, note_once
@@ -17,6 +18,7 @@ from looptx.frontend.regions import Region
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, has_type_word, narrow_range, iterator_types,
                                      resolve_typedef)
 from looptx.poly.facts import without_implied
+from looptx.poly.wrap_checks import wrap_facts
 from looptx.poly.scop import (Access, Array, Scop, Statement, check_obligations, obligations_hold, size_facts,
                               unbounded_loop)
 
@@ -169,17 +171,23 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                               "direction (i < N when it counts up, i >= 0 when it counts down)",
                               file=path, line=st.loop_pos[d][0], col=st.loop_pos[d][1])
     scop = _unproved_guards_dropped(scop, raw)
+    wrapped = wrap_facts(scop, [(st.id, *ob) for st in raw for ob in st.evaluated_obligations], path)
+    if wrapped:
+        note_once(path, span[0] or 1, f"the region is modelled for {' and '.join(as_c(f) for f in wrapped)}: there C's "
+                  "unsigned and narrow conversions keep the model's values (the output checks that, and runs the region as written otherwise)",
+                  per_line=True)
     facts, obligations = size_facts(scop, obligations)
-    facts, obligations = list(dict.fromkeys(owed_facts + facts)), obligations + owed
+    facts, obligations = list(dict.fromkeys(owed_facts + wrapped + facts)), obligations + owed
     row_facts = checked_row_facts(scop, settled.facts) if all_rows else ()
     if all_rows and settled.facts:
         note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts)
     if facts or row_facts:
         scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={},
                        runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))))
-    if facts:
+    rounded = [f for f in facts if f not in wrapped]
+    if rounded:
         note_once(path, span[0] or 1,
-                  f"the region is modelled for {' and '.join(as_c(f) for f in without_implied(facts))}: C's '/' and "
+                  f"the region is modelled for {' and '.join(as_c(f) for f in without_implied(rounded))}: C's '/' and "
                   "'%' of sizes round toward zero, which the model's floor matches only then "
                   "(the output checks that: its C runs the region as written otherwise, its CUDA host code "
                   "returns cudaErrorInvalidValue)", per_line=True)
@@ -260,8 +268,19 @@ def _check_fits(name: str, value: int, sym: Symbol | None, symbols: dict, path: 
     spelled = sym.spelled_ctype or sym.ctype
     why = f"'{to_user(name)}' is {spelled}, which holds {r[0]}..{r[1]}" if r[1] != 2 ** 31 - 1 else \
         f"'{to_user(name)}' is {spelled}, which looptx reads as a size of 0..{r[1]}"
+    at = sym.line or line or 1
     raise SourceError(f"--define {to_user(name)}={value}: {why}", hint="give a value in that range",
-                      file=path, line=sym.line or line or 1)
+                      file=path, line=at, col=_column_of(path, at, to_user(name)))
+
+
+def _column_of(path: str, line: int, name: str) -> int | None:
+    """The column of `name` on the file's line (the contract's FILE:LINE:COL), None if not there."""
+    try:
+        text = Path(path).read_text(errors="replace").splitlines()[line - 1]
+    except (OSError, IndexError):
+        return None
+    m = re.search(rf"\b{re.escape(name)}\b", text)
+    return m.start() + 1 if m else None
 
 
 def _volatile_elements(sym: Symbol) -> bool:

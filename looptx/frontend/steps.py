@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pycparser import c_ast
 
 from looptx.frontend.affine import NonAffine, Translator
+from looptx.frontend.int_types import counter_range, unsigned_comparison
 from looptx.frontend.symbols import Symbol, c_nodes, c_text, chain_operands, int_var, symbol_of
 
 
@@ -231,8 +232,9 @@ def _enums(nodes) -> list:
 _TESTS = ("<", "<=", ">", ">=", "!=", "==", "&&", "||")
 
 
-def loop_condition(ex, node: c_ast.For, it: str, step: int) -> list[str]:
-    """The loop's test as isl constraints (a `!=` becomes the bound it is in the step's direction)."""
+def loop_condition(ex, node: c_ast.For, it: str, step: int, first_test: list[str] | None = None) -> list[str]:
+    """The loop's test as isl constraints (a `!=` becomes the bound it is in the step's direction).
+    `first_test`: where C first tests it (the loops around, the iterator at its start)."""
     cond = node.cond
     if cond is None:
         raise ex.error(node, f"the loop over '{it}' has no condition", "add an upper bound")
@@ -250,7 +252,13 @@ def loop_condition(ex, node: c_ast.For, it: str, step: int) -> list[str]:
         if it not in names:
             raise ex.error(c, f"the loop condition does not test the iterator '{it}'",
                            f"bound '{it}' itself, e.g. {it} < N")
-        a, b = ex.affine_text(c.left), ex.affine_text(c.right)
+        # C tests the condition first at the lower bound, then at each iteration
+        wheres = None if first_test is None else [first_test, None]
+        a, b = ex.affine_text(c.left, wheres=wheres), ex.affine_text(c.right, wheres=wheres)
+        # a counter's own range first: where it wraps, that is why the comparison would
+        counter_range(ex, c, it, step, a, b, first_test)
+        t = ex.int_types.words_type((ex.loops[-1].ctype if ex.loops else "int").split())
+        unsigned_comparison(ex, c, a, b, wheres, it if step < 0 and t is not None and t[1] else None)
         op = c.op
         if op == "!=":
             on_left = it in {n.name for n in c_nodes(c.left) if isinstance(n, c_ast.ID)}

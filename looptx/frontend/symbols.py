@@ -486,8 +486,15 @@ def typedefs_resolved(decl: c_ast.Decl, lookup) -> c_ast.Decl:
     return out
 
 
-def counters_zeroed(node, counters: set[str]):
-    """A copy of `node` with each name of `counters` replaced by 0."""
+def counters_zeroed(node, counters: dict[str, str]):
+    """A copy of `node` with each name of `counters` (name -> its declared type) replaced by a
+    0 of its type: `sizeof(i)` of a long i stays 8."""
+    def zero(name: str):
+        ctype = counters[name]
+        if ctype == "int":
+            return c_ast.Constant("int", "0")
+        typename = c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(ctype.split())))
+        return c_ast.Cast(typename, c_ast.Constant("int", "0"))
     node = _copy.deepcopy(node)
     stack = [node]
     while stack:
@@ -495,13 +502,13 @@ def counters_zeroed(node, counters: set[str]):
         for attr in getattr(n, "__slots__", ()):
             child = getattr(n, attr, None)
             if isinstance(child, c_ast.ID) and child.name in counters:
-                setattr(n, attr, c_ast.Constant("int", "0"))
+                setattr(n, attr, zero(child.name))
             elif isinstance(child, c_ast.Node):
                 stack.append(child)
             elif isinstance(child, list):
                 for k, c in enumerate(child):
                     if isinstance(c, c_ast.ID) and c.name in counters:
-                        child[k] = c_ast.Constant("int", "0")
+                        child[k] = zero(c.name)
                     elif isinstance(c, c_ast.Node):
                         stack.append(c)
     return node

@@ -353,6 +353,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     key = [p for p in range(plen) if p not in around] + threads
     refs = []                                   # (piece index, access, instance -> key dims)
     foot = loose = None
+    loaded = False
     for k, _ in group:
         q = v.pieces[k]
         qm = v.piece_map(q, width)
@@ -369,6 +370,9 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                                hint="keep one of the two steps for this array (a tile buffer or registers), "
                                     "or copy other arrays")
             check_unguarded(pr, scop, st, a)
+            # an array the scope only sets, each element unconditionally, needs no load: every
+            # element the stores write back is written first (probe 137 G3)
+            loaded = loaded or a.kind != "write" or bool(a.guard)
             f = qp.reverse().apply_range(scop.access_map(st, a))
             # the same footprint without the iteration domain: for tiled loops, the whole tile
             target = f"{a.array}[{', '.join(a.index)}]" if arr.rank else f"{a.array}[]"
@@ -490,7 +494,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     if pr.kind == "registers":
         base = v.pieces[group[0][0]].dims[pos - 1]
         where = v.pieces[group[0][0]].prefix(pos)
-        slots = [("in", base - 1 - out.slot(where, "in"))]
+        slots = [("in", base - 1 - out.slot(where, "in"))] if loaded else []
         if written:
             slots.append(("out", base + 1 + out.slot(where, "out")))
         check_slots(v, pr, group[0][0], pos - 1, slots, name)
@@ -500,7 +504,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         after = [v.pieces[k].dims[pos + 1] for k, _ in group]
         first, last = min(after), max(after)
         where = v.pieces[group[0][0]].prefix(pos + 1)
-        slots = [("in", first - half + 1 + out.slot(where, "in"))]
+        slots = [("in", first - half + 1 + out.slot(where, "in"))] if loaded else []
         if written:
             slots.append(("out", last + 2 + out.slot(where, "out")))
         keep = pos + 1
@@ -515,7 +519,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     else:
         after = [v.pieces[k].dims[pos + 1] for k, _ in group]
         where = v.pieces[group[0][0]].prefix(pos + 1)
-        slots = [("in", min(after) - 1 - 2 * out.slot(where, "in"))]
+        slots = [("in", min(after) - 1 - 2 * out.slot(where, "in"))] if loaded else []
         if written:
             slots.append(("out", max(after) + 1 + out.slot(where, "out")))
         keep = pos + 1

@@ -1,0 +1,185 @@
+"""C's integer types of the expressions in bounds, guards and subscripts, where the model's
+plain integers and C's conversions part (probe 149 G1/G2/G12).
+
+The model reads `n - i`, `(unsigned)(i - 3)`, `(short)x`, `(double)i / 2` as integer arithmetic.
+C agrees where no value leaves its type: unsigned arithmetic is exact modulo 2^bits, so `+`, `-`,
+`*` and a conversion back to a signed type of no more bits keep the model's value, but a value
+that would be negative reads as a huge one where it is compared, divided, shifted right or
+widened.  Those uses become obligations, `e >= 0` (or the type's range for a narrowing cast),
+which the model checks on the statements' domains (poly/scop.py check_obligations: refused where
+they fail, assumed with a note where they hold only for some sizes)."""
+from __future__ import annotations
+
+from typing import Callable
+
+from pycparser import c_ast
+
+from looptx.frontend.affine import cast_words
+from looptx.frontend.symbols import c_text
+from looptx.frontend.int_ranges import CType, INT, _common, _constant, _promoted, int_type, type_limits
+
+FLOAT_WORDS = {"float", "double"}
+
+
+class IntTypes:
+    """`type_of(node)`: (bits, unsigned) of an integer expression, None where unknown.
+    `var(name)`: a variable's type words (typedefs resolved), None where unknown."""
+
+    def __init__(self, var: Callable[[str], str | None], resolve: Callable[[str], str]):
+        self.var, self.resolve = var, resolve
+
+    def words_type(self, words: list[str]) -> CType | None:
+        words = [w for w in words if w not in ("const", "volatile", "register", "static", "restrict")]
+        if len(words) == 1:
+            words = self.resolve(words[0]).split()
+        t = int_type(words)
+        return None if t is None else t[0]
+
+    def cast_type(self, node: c_ast.Cast) -> CType | str | None:
+        """The cast's integer type, 'float' for a floating one, None for another."""
+        words = cast_words(node.to_type)
+        if words is None:
+            return None
+        if len(words) == 1:
+            words = self.resolve(words[0]).split()
+        if set(words) & FLOAT_WORDS:
+            return "float"
+        return self.words_type(words)
+
+    def type_of(self, node) -> CType | None:
+        t = self.type_of
+        if isinstance(node, c_ast.Constant):
+            if node.type == "char":
+                return INT
+            r = _constant(node)
+            return None if r is None else r[2]
+        if isinstance(node, c_ast.ID):
+            words = self.var(node.name)
+            return None if words is None else self.words_type(words.split())
+        if isinstance(node, c_ast.Cast):
+            c = self.cast_type(node)
+            return c if isinstance(c, tuple) else None
+        if isinstance(node, c_ast.UnaryOp):
+            if node.op == "sizeof":
+                return (64, True)
+            if node.op in ("-", "+", "~"):
+                inner = t(node.expr)
+                return None if inner is None else _promoted(inner)
+            return INT if node.op == "!" else None
+        if isinstance(node, c_ast.BinaryOp):
+            if node.op in ("<", "<=", ">", ">=", "==", "!=", "&&", "||"):
+                return INT
+            a = t(node.left)
+            if node.op in ("<<", ">>"):
+                return None if a is None else _promoted(a)
+            b = t(node.right)
+            return None if a is None or b is None else _common(a, b)
+        if isinstance(node, c_ast.TernaryOp):
+            a, b = t(node.iftrue), t(node.iffalse)
+            return None if a is None or b is None else _common(a, b)
+        return None
+
+    def compared_unsigned(self, left, right) -> bool:
+        """Whether C compares the two sides as unsigned values."""
+        a, b = self.type_of(left), self.type_of(right)
+        return a is not None and b is not None and _common(a, b)[1]
+
+    def cast_obligation(self, node: c_ast.Cast, inner: str) -> tuple[str, str] | None:
+        """(isl condition, what) under which the cast keeps the value `inner` of its operand."""
+        target = self.cast_type(node)
+        if not isinstance(target, tuple):
+            return None
+        bits, unsigned = target
+        lo, hi = type_limits(target)
+        source = self.type_of(node.expr)
+        written = f"({' '.join(cast_words(node.to_type) or [])})"
+        operand = f"'{c_text(node.expr)}'"
+        if bits < 32:
+            return (f"{lo} <= ({inner}) <= {hi}", f"the cast {written} keeps only the values {lo}..{hi}, and "
+                                                  f"{operand} is outside them at some point where C evaluates it")
+        negative = f"{operand} is negative at some point where C evaluates it"
+        if unsigned and not (source is not None and source[1] and source[0] >= bits):
+            return f"({inner}) >= 0", f"the cast {written} makes a negative value a huge one, and {negative}"
+        if not unsigned and source is not None and source[1] and source[0] < bits:
+            return f"({inner}) >= 0", f"the cast {written} widens an unsigned value, which wrapped where {negative}"
+        return None
+
+
+def declared_words(ex, name: str) -> str | None:
+    """A name's declared type, for C's conversions (None: a #define, whose type the model does
+    not track, or no variable)."""
+    for lp in ex.loops:
+        if lp.iterator == name:
+            return lp.ctype
+    if name in ex.fixed:
+        return "int"
+    sym = ex.symbol(name)
+    return sym.ctype if sym is not None and sym.kind == "var" else None
+
+
+def evaluated_where(ex) -> list[str]:
+    """Where the code at the extractor's point runs: the enclosing loops' and ifs' conditions."""
+    return [c for lp in ex.loops for c in lp.constraints] + list(ex.conds)
+
+
+def owe(ex, obligations, wheres=None) -> None:
+    """Wrap-around obligations (condition, node, what) on extractor `ex`, checked at each of
+    `wheres`: a list of conjunctions (constraint lists) where C evaluates the expression, or None
+    for the statements' domains; by default where the code at this point runs."""
+    for w in (wheres if wheres is not None else [evaluated_where(ex)]):
+        for cond, onode, what, *hint in obligations:
+            ex.evaluated_obligations.append((cond, *ex.where(onode), what,
+                                             None if w is None else " and ".join(w) or "1 = 1", *hint))
+
+
+def unsigned_comparison(ex, node, a: str, b: str, wheres=None, counting_down: str | None = None) -> None:
+    """A comparison that C makes between unsigned values (`i < n` with an unsigned n, `i - 1u <
+    5`): each side's value in the model (isl texts a, b) must be one that did not wrap, wherever
+    C evaluates it, not only where the comparison holds.  `counting_down`: an unsigned counter of
+    a loop that counts down, whose wrap past 0 the loop's model has already (its `i >= 0`: the
+    idiom `for (i = n - 1; i < n; i--)`)."""
+    if node.op not in ("<", "<=", ">", ">=") or not ex.int_types.compared_unsigned(node.left, node.right):
+        return
+    for side, text in ((node.left, a), (node.right, b)):
+        if counting_down is not None and isinstance(side, c_ast.ID) and side.name == counting_down:
+            continue
+        owe(ex, [(f"({text}) >= 0", side,
+                  f"C compares '{c_text(node.left)}' {node.op} '{c_text(node.right)}' as unsigned values, and "
+                  f"'{c_text(side)}' is negative at some point where C evaluates it, so it wraps to a huge one")],
+            wheres)
+
+
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+
+
+def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> None:
+    """A counter of an unsigned or narrow type (`unsigned char i`, a `size_t i` counting down)
+    must leave its loop by the test, not by wrapping past its type's end: C's `for (size_t i =
+    n - 1; i >= 0; i--)` never ends, and `unsigned char i; i != 4` from 250 runs 10 times where
+    the model runs none.  The bound (isl text) must lie where the last value plus the step is
+    still in the type: checked where C first tests it (`first_test`)."""
+    if first_test is None:
+        return
+    t = ex.int_types.words_type((declared_words(ex, it) or "int").split())
+    if t is None or t[0] >= 32 and (not t[1] or step > 0):
+        return
+    if isinstance(test.left, c_ast.ID) and test.left.name == it:
+        op, bound = test.op, b
+    elif isinstance(test.right, c_ast.ID) and test.right.name == it:
+        op, bound = _MIRRORED[test.op], a
+    else:
+        return
+    lo, hi = type_limits(t)
+    s = abs(step)
+    need = {(1, "<"): [f"({bound}) <= {hi + 1 - s}"], (1, "<="): [f"({bound}) <= {hi - s}"],
+            (1, "!="): [f"{it} <= ({bound})", f"({bound}) <= {hi}"],
+            (-1, ">"): [f"({bound}) >= {lo + s - 1}"], (-1, ">="): [f"({bound}) >= {lo + s}"],
+            (-1, "!="): [f"{it} >= ({bound})", f"({bound}) >= {lo}"]}.get((1 if step > 0 else -1, op))
+    if need is None:
+        return
+    words = declared_words(ex, it)
+    edge = hi if step > 0 else lo
+    owe(ex, [(cond, test, f"the counter '{it}' is {words} ({lo}..{hi}), and the test '{c_text(test)}' lets it "
+                          f"pass {edge}, where C wraps it around: the loop would not run as the model's does",
+              f"declare '{it}' of a type that holds every value it takes and the one that ends the loop "
+              "(int or long)") for cond in need], [first_test])

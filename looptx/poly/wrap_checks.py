@@ -1,0 +1,54 @@
+"""Where C's unsigned and narrow integer conversions would change a bound, guard or subscript,
+checked where C evaluates it (frontend/int_types.py makes the conditions).
+
+A condition that fails at some iteration is refused at its place: the model's integers would
+say something else than C there.  One over the sizes alone (`n - 3 >= 0` of an `if (n - 3 > 0)`
+with an unsigned n) is a fact the model assumes, which the output checks at run time as it
+does for '/' of sizes; a size compared as unsigned (`i < n`, an unsigned i and an int n) is
+taken as non-negative: the loop would otherwise run billions of times."""
+from __future__ import annotations
+
+import re
+
+import islpy as isl
+
+from looptx.errors import SourceError
+from looptx.poly.scop import Scop
+
+HINT = ("keep the value in range where C evaluates it (a guard or a tighter bound), or compute "
+        "it in a signed int or long")
+
+
+def _over(scop: Scop, sid: int, where: str | None) -> isl.Set:
+    s = scop.statements[sid]
+    if where is None:
+        return scop.domain(s)
+    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {where} }}").intersect_params(scop.context)
+
+
+def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
+    """obligations: (statement id, isl condition, line, col, what, where or None for the
+    statement's domain[, hint]).  Refuses the first that fails at an iteration; returns the facts over
+    sizes that the model is to assume."""
+    facts: list[str] = []
+    unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
+    for sid, cond, line, col, what, where, *own in obligations:
+        hint = own[0] if own else HINT
+        s = scop.statements[sid]
+        try:
+            over = _over(scop, sid, where)
+            if over.is_subset(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond} }}")):
+                continue
+        except isl.Error:
+            raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
+        try:
+            fact = scop.params_where([cond])
+        except isl.Error:                       # names an iterator: it fails at some iteration
+            raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
+        if unsigned.is_subset(fact) or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
+            continue
+        if over.intersect_params(fact).is_empty():
+            raise SourceError(what, hint=hint, file=path, line=line, col=col)
+        if cond not in facts:
+            facts.append(cond)
+    return facts
