@@ -12,6 +12,7 @@ import ctypes
 import hashlib
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -154,12 +155,33 @@ def host_params(cu: str, function: str) -> list[tuple[str, str, bool]]:
 def element_counts(cu: str, sizes: dict) -> dict[str, int]:
     """Each device array's element count, as the host function allocates it."""
     from looptx.runtime.extents import eval_extent
-    counts = {}
+    counts, in_c = {}, {}
     for m in re.finditer(r"cudaMalloc\(\(void \*\*\)&lx_d_(\w+), (.*?) \* sizeof\(\w+\)\)", cu):
         text = m.group(2).replace("(size_t)", "")
         named = re.search(rf"const size_t {re.escape(text.strip())} = (.*?);", cu)
-        counts[m.group(1)] = eval_extent((named.group(1) if named else text).replace("(size_t)", ""), sizes)
+        text = (named.group(1) if named else text).replace("(size_t)", "")
+        try:
+            counts[m.group(1)] = eval_extent(text, sizes)
+        except ValueError:
+            # a linearized pointer array's count is guarded (`(n >= 3 && m >= 3) ? ... : 0`):
+            # C itself evaluates it, with C's own operators
+            in_c[m.group(1)] = text
+    counts.update(_counts_in_c(in_c, sizes))
     return counts
+
+
+def _counts_in_c(exprs: dict[str, str], sizes: dict) -> dict[str, int]:
+    if not exprs:
+        return {}
+    src = "#include <stdio.h>\n#include <stddef.h>\n" + \
+        "".join(f"#define {k} ((long long)({v}))\n" for k, v in sizes.items()) + \
+        "int main(void) {\n" + "".join(f'  printf("%lld\\n", (long long)({e}));\n' for e in exprs.values()) + \
+        "  return 0;\n}\n"
+    with tempfile.TemporaryDirectory(prefix="lx_counts_") as d:
+        (Path(d) / "counts.c").write_text(src)
+        subprocess.run(["gcc", "-w", str(Path(d) / "counts.c"), "-o", str(Path(d) / "counts")], check=True)
+        values = subprocess.run([str(Path(d) / "counts")], capture_output=True, text=True, check=True).stdout.split()
+    return {name: int(x) for name, x in zip(exprs, values)}
 
 
 def compare_host(cu: str, c_path: Path, function: str, sizes: dict, where: Path, seed: int = 1,

@@ -137,3 +137,23 @@ def _strips_in_tiles(v: Variant, m, mapping_now: bool = False) -> None:
                                   f"does not divide its tile of {size}: its strips would straddle the tiles",
                                   hint=f"unroll it by a factor that divides {size}, or tile it by a multiple of "
                                        f"{d.factor}")
+
+
+def mapping_error(v: Variant) -> RecipeError | None:
+    """The error an earlier cuda step's own mapping meets when its kernels are built (a thread
+    loop of no constant extent, a block of too many threads), or None.  That check waits for
+    the kernels, as later steps may still give the loops their extents; a copy step that fails
+    before then must not hide it behind an error the bad mapping caused."""
+    from looptx.poly.gpu import kernel_plans
+    from looptx.poly.promote import Plan
+    steps = {m.step for m in mappings(v) if m.step is not None}
+    if not steps:
+        return None
+    try:
+        kernel_plans(Plan(v, v.width), kernels(v), v.scop.prefix)
+    except RecipeError as e:
+        # only a mapping's own error: anything else is for the step that meets it
+        return e if e.step in steps else None
+    except Exception:       # noqa: BLE001 - it only picks which error to show: the copy's stands
+        return None
+    return None

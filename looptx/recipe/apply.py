@@ -14,11 +14,12 @@ from looptx.poly import nonsingular as NS
 from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
+from looptx.poly.gpu_checks import mapping_error
 from looptx.poly.known_values import at_macro_value, known
 from looptx.poly.variant import LoopDim, Variant, original, renames
 from looptx.recipe.chill_lists import EARLIER, moved_along
 from looptx.recipe.chill_nest import distribute_apart, permute_step
-from looptx.recipe.copy_steps import fits_the_stack, shared_by_all_threads
+from looptx.recipe.copy_steps import fits_the_stack, not_around_hint, shared_by_all_threads
 from looptx.recipe.cuda_step import cuda_step
 from looptx.recipe.exprs import to_isl
 from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_step, legal_at_file_values,
@@ -186,44 +187,55 @@ def _stmts(v: Variant, st: Step) -> list[int]:
 
 def _promotion(kind: str):
     def step(v: Variant, st: Step) -> Variant:
-        from looptx.poly.promote import Promotion, plan
         try:
-            at = S.resolve_name(v, st["stmt"], st["at"])
+            return _promote(kind, v, st)
         except RecipeError:
-            if kind != "registers":
+            mapped = mapping_error(v)
+            if mapped is None:
                 raise
-            # a loop an earlier step unrolled fully (Orio's unrolljam by the trip count before its
-            # scalarreplace): the registers hold what its unrolled copies reuse
-            at = S.resolve_name(v, st["stmt"], st["at"], hidden=True)
-        written = at
-        if st.get("around"):
-            at = _loop_around(v, st, at, kind)
-        _check_promotion_at(v, st, kind, at, written)
-        if kind == "registers" and at == written:
-            v = _sequential_inside_threads(v, st, at)
-        if kind == "shared" and not st.get("around"):
-            v = shared_by_all_threads(v, st, at)
-        array = _array_of_refs(v, st) if st.get("refs") is not None else _model_array(v, st.get("array"))
-        if kind == "datacopy" and array is None:
-            raise st.error("datacopy needs the array to copy",
-                           hint="give array: A, or CHiLL's refs: [1] (reference numbers)")
-        pr = Promotion(kind, st["stmt"], array, at, st.get("pad", 0) or 0,
-                       st.index, st.shown_name, st.file, st.line)
-        out = v.evolve(extra=v.extra + (pr,))
-        try:
-            planned = plan(out)        # report a bad footprint at this step, not at the end
-        except RecipeError as e:
-            if "no constant size" not in e.what:
-                raise
-            if at != written:       # around: true, or CHiLL's datacopy(s, "j", A)
-                e.what += f" (the copy around loop '{to_user(written)}' is made once per iteration of '{to_user(at)}')"
-            # a #defined size kept symbolic: as CHiLL does, copy at the file's value
-            out = at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
-            planned = plan(out) if kind == "datacopy" else None
-        if kind == "datacopy":
-            fits_the_stack(planned, pr, st)
-        return out
+            # the copy failed for want of a valid mapping: the cuda step's own error is the one to fix
+            raise mapped from None
     return step
+
+
+def _promote(kind: str, v: Variant, st: Step) -> Variant:
+    from looptx.poly.promote import Promotion, plan
+    try:
+        at = S.resolve_name(v, st["stmt"], st["at"])
+    except RecipeError:
+        if kind != "registers":
+            raise
+        # a loop an earlier step unrolled fully (Orio's unrolljam by the trip count before its
+        # scalarreplace): the registers hold what its unrolled copies reuse
+        at = S.resolve_name(v, st["stmt"], st["at"], hidden=True)
+    written = at
+    if st.get("around"):
+        at = _loop_around(v, st, at, kind)
+    _check_promotion_at(v, st, kind, at, written)
+    if kind == "registers" and at == written:
+        v = _sequential_inside_threads(v, st, at)
+    if kind == "shared" and not st.get("around"):
+        v = shared_by_all_threads(v, st, at)
+    array = _array_of_refs(v, st) if st.get("refs") is not None else _model_array(v, st.get("array"))
+    if kind == "datacopy" and array is None:
+        raise st.error("datacopy needs the array to copy",
+                       hint="give array: A, or CHiLL's refs: [1] (reference numbers)")
+    pr = Promotion(kind, st["stmt"], array, at, st.get("pad", 0) or 0,
+                   st.index, st.shown_name, st.file, st.line)
+    out = v.evolve(extra=v.extra + (pr,))
+    try:
+        planned = plan(out)        # report a bad footprint at this step, not at the end
+    except RecipeError as e:
+        if "no constant size" not in e.what:
+            raise
+        if at != written:       # around: true, or CHiLL's datacopy(s, "j", A)
+            e.what += f" (the copy around loop '{to_user(written)}' is made once per iteration of '{to_user(at)}')"
+        # a #defined size kept symbolic: as CHiLL does, copy at the file's value
+        out = at_macro_value(out, plan, e, f"the copy of '{to_user(array or '')}' is made")
+        planned = plan(out) if kind == "datacopy" else None
+    if kind == "datacopy":
+        fits_the_stack(planned, pr, st)
+    return out
 
 
 def _model_array(v: Variant, name: str | None) -> str | None:
@@ -343,6 +355,11 @@ def _check_promotion_at(v: Variant, st: Step, kind: str, at: str, written: str) 
         if kind == "shared" and at == innermost:
             return
         where = f"loop '{at}'" if at == written else f"around '{written}', which is at loop '{at}'"
+        if kind == "shared" and at != written and written == innermost:
+            # it already names the innermost block loop: only `around` moves the copy out of it
+            raise st.error(f"shared {where}, which is mapped to blocks: the copy would be made once per "
+                           f"'{to_user(at)}', for all of its '{to_user(written)}' blocks, by the wrong threads",
+                           hint=not_around_hint(st, to_user(written), [to_user(n) for n in names]))
         if kind == "registers":
             raise st.error(f"registers {where}, which is mapped to blocks: registers are one thread's, "
                            "and a block loop is not run by any one thread",

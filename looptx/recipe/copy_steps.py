@@ -2,6 +2,8 @@
 a shared copy inside the thread loops."""
 from __future__ import annotations
 
+import re
+
 from looptx.errors import LooptxError, RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import schedule as S
@@ -81,3 +83,23 @@ def shared_by_all_threads(v: Variant, st: Step, at: str) -> Variant:
                   f"order {', '.join(map(to_user, S.loop_names(out, st['stmt'])))}")
         return out
     return v
+
+
+def not_around_hint(st: Step, at: str, names: list[str]) -> str:
+    """How to write `shared` at the innermost block loop `at` itself, rather than around it, in
+    the step's own dialect (README, CUDA-CHiLL's meanings)."""
+    text = st.text or ""
+    call = re.match(r"\s*(?:\w+\.)?copy_to_shared\s*\((.*)\)\s*;?\s*$", text, re.S)
+    if call is None:
+        return f"drop 'around: true': the copy is then made at '{at}' itself, once per block, by its threads"
+    inner = names[names.index(at) + 1] if at in names and names.index(at) + 1 < len(names) else None
+    stmt = re.match(r"\s*(\d+)\s*,", call.group(1))
+    if stmt is not None and not (st.file or "").endswith(".lua"):
+        # outside a .lua script, the 3-argument form copies at the loop it names
+        return (f"use the 3-argument form copy_to_shared({stmt.group(1)},\"{at}\",\"{to_user(st['array'])}\"), which copies "
+                f"at '{at}' itself, once per block, by its threads")
+    if inner is None:
+        return f"CUDA-CHiLL's copy_to_shared copies around the loop it names: name a loop inside '{at}'"
+    quoted = re.sub(rf"([\"']){re.escape(at)}\1", f'"{inner}"', text.strip(), count=1)
+    return (f"CUDA-CHiLL's copy_to_shared copies around the loop it names: {quoted} copies around '{inner}', "
+            f"at '{at}', once per block, by its threads")

@@ -1,0 +1,6 @@
+init("lst.c", "lst", 0)
+dofile("cudaize.lua")
+tile_by_index({"i","j"},{4,8},{l1_control="ii",l2_control="jj"},{"ii","jj","i","j"})
+cudaize("lst_GPU",{},{block={"jj","ii"}, thread={"j","i"}})
+copy_to_shared("jj","A",-16)
+unroll(0,"j",2)
