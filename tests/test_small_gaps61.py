@@ -69,8 +69,8 @@ def test_a_bank_conflict_padding_cannot_remove_is_said_so(tmp_path):
            "change it" in err and "'A_sh'" not in err, err
 
 
-def _kernel(tmp_path, decls: str, loop: str, n: str = "int") -> Path:
-    src = tmp_path / "k.c"
+def _kernel(tmp_path, decls: str, loop: str, n: str = "int", name: str = "k.c") -> Path:
+    src = tmp_path / name
     src.write_text(f"void k({n} n, double A[300], double B[300]) {{\n  {decls}\n#pragma scop\n{loop}\n"
                    "#pragma endscop\n}\n")
     return src
@@ -169,3 +169,23 @@ def test_a_pointer_declared_again_is_named_as_written(tmp_path):
                    .replace("A[i] = B[1]", "B[0] = B[1]"))
     rc, out, err = run_cli("transform", src)
     assert rc == 2 and "pointer 'B'" in err and "B__" not in err, err
+
+
+def test_run_checks_the_region_as_written_against_its_reading(tmp_path, monkeypatch):
+    """Probe 149 G3: `run` validated every variant against the region printed from looptx's own
+    model, so a misreading of the C was in the reference too and `run` said ok.  The text as
+    written is now built in the same harness (sizes of their declared types) and must agree:
+    with the unsigned-comparison check switched off, the misreading is caught."""
+    from looptx.frontend.int_types import IntTypes
+    from looptx.runtime.run_once import run_once
+    src = _kernel(tmp_path, "int i;", "  for (i = -3; i < n; i++)\n    A[i + 3] = B[i + 3] + 1.0;", "unsigned")
+    recipe = DATA / "unroll_i3.yaml"
+    monkeypatch.setattr(IntTypes, "compared_unsigned", lambda self, a, b: False)
+    r = run_once(str(src), str(recipe), defines={"n": 7}, isolate=False)
+    assert r["status"] == "wrong_result" and "the region as written gives other results" in r["error"], r
+    monkeypatch.undo()
+    # (another file: the process keeps each file's reference)
+    ok = _kernel(tmp_path, "int i;", "  for (i = 0; i < n; i++)\n    A[i] = B[i] + (i - 1u < 5 ? 1.0 : 2.0);",
+                 "unsigned", "ok.c")
+    r = run_once(str(ok), str(recipe), defines={"n": 7}, isolate=False)
+    assert r["status"] == "ok", r

@@ -98,7 +98,9 @@ class IntTypes:
             return (f"{lo} <= ({inner}) <= {hi}", f"the cast {written} keeps only the values {lo}..{hi}, and "
                                                   f"{operand} is outside them at some point where C evaluates it")
         negative = f"{operand} is negative at some point where C evaluates it"
-        if unsigned and not (source is not None and source[1] and source[0] >= bits):
+        if unsigned and bits < 64 and not (source is not None and source[1] and source[0] >= bits):
+            # (a 64-bit one is exact modulo 2^64, as addresses are: only its value-sensitive uses,
+            # a comparison, `/`, `%`, `>>`, owe anything: `w[(size_t)i * ld + j]`)
             return f"({inner}) >= 0", f"the cast {written} makes a negative value a huge one, and {negative}"
         if not unsigned and source is not None and source[1] and source[0] < bits:
             return f"({inner}) >= 0", f"the cast {written} widens an unsigned value, which wrapped where {negative}"
@@ -123,16 +125,20 @@ def evaluated_where(ex) -> list[str]:
 
 
 def owe(ex, obligations, wheres=None) -> None:
-    """Wrap-around obligations (condition, node, what) on extractor `ex`, checked at each of
-    `wheres`: a list of conjunctions (constraint lists) where C evaluates the expression, or None
-    for the statements' domains; by default where the code at this point runs."""
+    """Wrap-around obligations (condition, node, what[, hint[, sized]]) on extractor `ex`, checked
+    at each of `wheres`: a list of conjunctions (constraint lists) where C evaluates the
+    expression, or None for the statements' domains; by default where the code at this point
+    runs.  `sized`: one over the sizes alone is taken to hold (a loop bound: the loop would
+    otherwise run billions of times), not made a fact to check."""
     for w in (wheres if wheres is not None else [evaluated_where(ex)]):
-        for cond, onode, what, *hint in obligations:
+        for cond, onode, what, *more in obligations:
+            hint, sized = (list(more) + [None, False])[:2]
             ex.evaluated_obligations.append((cond, *ex.where(onode), what,
-                                             None if w is None else " and ".join(w) or "1 = 1", *hint))
+                                             None if w is None else " and ".join(w) or "1 = 1", hint, sized))
 
 
-def unsigned_comparison(ex, node, a: str, b: str, wheres=None, counting_down: str | None = None) -> None:
+def unsigned_comparison(ex, node, a: str, b: str, wheres=None, counting_down: str | None = None,
+                        bound: bool = False) -> None:
     """A comparison that C makes between unsigned values (`i < n` with an unsigned n, `i - 1u <
     5`): each side's value in the model (isl texts a, b) must be one that did not wrap, wherever
     C evaluates it, not only where the comparison holds.  `counting_down`: an unsigned counter of
@@ -145,8 +151,8 @@ def unsigned_comparison(ex, node, a: str, b: str, wheres=None, counting_down: st
             continue
         owe(ex, [(f"({text}) >= 0", side,
                   f"C compares '{c_text(node.left)}' {node.op} '{c_text(node.right)}' as unsigned values, and "
-                  f"'{c_text(side)}' is negative at some point where C evaluates it, so it wraps to a huge one")],
-            wheres)
+                  f"'{c_text(side)}' is negative at some point where C evaluates it, so it wraps to a huge one",
+                  None, bound)], wheres)
 
 
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}

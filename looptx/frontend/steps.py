@@ -258,7 +258,7 @@ def loop_condition(ex, node: c_ast.For, it: str, step: int, first_test: list[str
         # a counter's own range first: where it wraps, that is why the comparison would
         counter_range(ex, c, it, step, a, b, first_test)
         t = ex.int_types.words_type((ex.loops[-1].ctype if ex.loops else "int").split())
-        unsigned_comparison(ex, c, a, b, wheres, it if step < 0 and t is not None and t[1] else None)
+        unsigned_comparison(ex, c, a, b, wheres, it if step < 0 and t is not None and t[1] else None, bound=True)
         op = c.op
         if op == "!=":
             on_left = it in {n.name for n in c_nodes(c.left) if isinstance(n, c_ast.ID)}

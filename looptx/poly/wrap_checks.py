@@ -28,12 +28,13 @@ def _over(scop: Scop, sid: int, where: str | None) -> isl.Set:
 
 def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
     """obligations: (statement id, isl condition, line, col, what, where or None for the
-    statement's domain[, hint]).  Refuses the first that fails at an iteration; returns the facts over
+    statement's domain[, hint[, sized]]: see frontend/int_types.owe).  Refuses the first that fails at an iteration; returns the facts over
     sizes that the model is to assume."""
     facts: list[str] = []
     unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
     for sid, cond, line, col, what, where, *own in obligations:
-        hint = own[0] if own else HINT
+        hint = own[0] if own and own[0] else HINT
+        sized = len(own) > 1 and own[1]
         s = scop.statements[sid]
         try:
             over = _over(scop, sid, where)
@@ -45,7 +46,7 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             fact = scop.params_where([cond])
         except isl.Error:                       # names an iterator: it fails at some iteration
             raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
-        if unsigned.is_subset(fact) or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
+        if sized or unsigned.is_subset(fact) or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
             continue
         if over.intersect_params(fact).is_empty():
             raise SourceError(what, hint=hint, file=path, line=line, col=col)

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 from looptx.errors import LooptxError, note_once, notes_muted
 from looptx.frontend.names import to_user
 from looptx.runtime.cpu import RegionRun, build_shared, compiler_version, time_region
+from looptx.runtime.verbatim import verbatim_problem
 from looptx.runtime.evaluators import CEvaluator, CPayload, _code_hash, original_fails_text, original_source
 from looptx.search.evaluate import Prepared, summarize_times
 
@@ -216,6 +217,11 @@ def _run_once_measure(ev: CEvaluator, payload: CPayload, phase_file: str | None 
             out["original_status"] = "wrong_result"
         elif m.status == "wrong_result":
             out["error"] = _at_o1(ev, payload, m.error)
+        return out
+    _stage(phase_file, "the region as written (a check of looptx's reading of its C)")
+    misread = verbatim_problem(ev, sig, payload.toolchain.compiler)
+    if misread is not None:
+        out.update(status="wrong_result", error=misread)
         return out
     # The original with the same flags gives the speed-up.  It is validated like any variant
     # (a wrong original means the -O1 reference and the optimised build disagree), then both

@@ -1,0 +1,90 @@
+"""`looptx run`'s check of looptx's reading of the C: the region as the user wrote it, its text
+compiled as it stands, against the reference the variants are validated with.
+
+The reference is the region printed from the model, so a misreading of the C (an unsigned
+comparison read as a signed one, a cast dropped) is in the reference and in every variant alike,
+and `run` said ok (probe 149 G3).  The text as written, in the same harness, with each size of
+another type than int declared with its own type and the function's loop variables declared,
+must give the reference's results on the reference's data.  Where the text does not build in
+the harness (it reads a macro, a typedef or a variable of the function the harness does not
+declare) there is no verdict: the check says nothing."""
+from __future__ import annotations
+
+import re
+
+from looptx.runtime.compare import compare_detail
+from looptx.runtime.cpu import RegionRun, Toolchain, build_shared
+from looptx.runtime.harness import region_source
+
+_INT = {"int", "signed", "signed int", "int signed"}
+
+
+def verbatim_source(program, region: int, sig) -> str | None:
+    """The harness around the region's text as written, or None where there is none to build
+    (an Orio or whole-function region, code held in comments)."""
+    r = program.regions[region]
+    scop = program.scops[region]
+    if r.kind not in ("pragma", "chill") or r.tuning is not None:
+        return None
+    text = program.source.text[r.start:r.end]
+    # (the harness takes arrays as pointer parameters: a `sizeof` of one is not the file's)
+    if "/*@" in text or "#include" in text or re.search(r"\bsizeof\b", text):
+        return None
+    passed = {a.name for a in sig.args}
+    if any(a.declared_in_region and a.name in passed for a in scop.arrays):
+        return None         # declared in the text: the harness's copy-out would read another object
+    typed = {name: ctype for name, ctype, dims, _ in scop.param_types if not dims and ctype not in _INT}
+    constants = dict(sig.constants)
+    sizes = [a.name for a in sig.args if a.kind == "size" and a.name in typed]
+    lines = ["{"]
+    for name in sizes:
+        lines.append(f"const {typed[name]} lx_v_{name} = ({typed[name]}){name};")
+    lines.append("{")
+    for name in sizes:
+        lines.append(f"{typed[name]} {name} = lx_v_{name};")
+    for name in (n for n in typed if n in constants and n not in sizes):
+        # a size fixed by --define is a #define in the harness: here a value of its own type
+        lines += [f"#undef {name}", f"const {typed[name]} {name} = {constants[name]};"]
+    lines += [f"{ctype} {name};" for name, ctype in scop.own_iterators]
+    # the file's function-like macros (MIN, MAX, an element accessor) the text may use
+    lines += _function_macros(program.source.text[:r.start])
+    lines += text.splitlines() + ["}", "}"]
+    return region_source(sig, lines)
+
+
+def _function_macros(text: str) -> list[str]:
+    """The `#define NAME(args) ...` lines of `text`, continuations joined."""
+    joined = re.sub(r"\\\n", " ", text)
+    return [m.group(0).strip() for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+\w+\(.*$", joined, re.M)]
+
+
+def verbatim_problem(ev, sig, compiler: str) -> str | None:
+    """Why the region as written disagrees with looptx's reading of it, or None (it agrees, or
+    there is no verdict)."""
+    from looptx.runtime.evaluators import REFERENCE_FLAGS
+    try:
+        src = verbatim_source(ev.program(), ev.region, sig)
+    except (AttributeError, KeyError, ValueError):
+        return None
+    if src is None:
+        return None
+    # a name the harness lacks is no verdict, not a call to an undefined function
+    flags = REFERENCE_FLAGS + ("-Werror=implicit-function-declaration",)
+    b = build_shared(src, Toolchain(compiler, flags), cache=ev.cache_dir, timeout=ev.timeout)
+    if not b.ok:
+        return None
+    try:
+        ref = ev.reference_data(sig, compiler)
+        run = RegionRun(b.path, sig, ref.inputs)
+    except (RuntimeError, OSError):       # (a symbol the text names that nothing defines)
+        return None
+    run.reset()
+    run.call()
+    outs = run.outputs()
+    for name in sig.results:
+        c = compare_detail(ref.outputs[name], outs[name], sig.arg(name).ctype, ev.rtol)
+        if not c.ok:
+            return (f"the region as written gives other results than looptx's reading of it "
+                    f"({c.describe(name)}): looptx misreads its C, and the variant follows that reading "
+                    "(please report it with the file)")
+    return None
