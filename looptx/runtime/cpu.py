@@ -30,6 +30,7 @@ import os
 import shlex
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from looptx.runtime.cache_check import damage, entry_points
 from looptx.runtime.cache_trim import maybe_trim, touch
 from looptx.runtime.harness import RegionSignature, ctype_info, record_dtype, record_view
 
@@ -163,10 +165,16 @@ def _compile(cmd, timeout):
         try:
             out, err = p.communicate(timeout=timeout)
         except BaseException:
-            # a timeout, or Ctrl-C, which the compiler's own session does not receive
+            # a timeout, or Ctrl-C, which the compiler's own session does not receive.
+            # SIGTERM first: the gcc driver then deletes its temporary files.
             with contextlib.suppress(OSError):
-                os.killpg(p.pid, signal.SIGKILL)
-            p.communicate()
+                os.killpg(p.pid, signal.SIGTERM)
+            try:
+                p.communicate(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(OSError):
+                    os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
             raise
     return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
@@ -185,8 +193,14 @@ def build_shared(source: str, toolchain: Toolchain, *, cache: str | None = None,
     src = os.path.join(d, f"lx_{digest}.c")
     cmd_text = shlex.join(toolchain.command(src, out))
     if os.path.exists(out):
-        touch(out)
-        return BuildResult("ok", out, cached=True, command=cmd_text)
+        why = damage(out, entry_points(source))
+        if why is None:
+            touch(out)
+            return BuildResult("ok", out, cached=True, command=cmd_text)
+        # a damaged entry is a miss: failing on it would record the variant as broken
+        print(f"looptx: warning: the build cache's {out} does not load ({why}); built again",
+              file=sys.stderr)
+        _unlink(out)
     maybe_trim(d)
     tag = f"{os.getpid()}_{os.urandom(4).hex()}"
     tmp_src, tmp_out = f"{src}.{tag}.c", f"{out}.{tag}.so"
@@ -207,6 +221,9 @@ def build_shared(source: str, toolchain: Toolchain, *, cache: str | None = None,
         _unlink(tmp_out)
         return BuildResult("compile_error", None, f"the compiler ran past {timeout:g} s",
                            compile_time=time.perf_counter() - t0, command=cmd_text, timed_out=True)
+    except BaseException:
+        _unlink(tmp_out)             # Ctrl-C or SIGTERM: no one would rename it into place
+        raise
     dt = time.perf_counter() - t0
     if proc.returncode != 0 or not os.path.exists(tmp_out):
         _unlink(tmp_out)

@@ -7,12 +7,14 @@ library's host code uses the CUDA runtime API, so pycuda must use the same (prim
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import os
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -61,7 +63,15 @@ def build(cu_text: str, spec: dict, *, arch: str = "sm_90", flags=("-O3",), time
     lib = os.path.join(root, f"lx_{key}.so")
     command = " ".join([nvcc] + cmd_flags)
     if os.path.exists(lib):
-        return CudaBuild("ok", lib, spec, command=command)
+        from looptx.runtime.cache_check import damage
+        why = damage(lib)          # its launchers' names are C++'s to choose: the headers only
+        if why is None:
+            return CudaBuild("ok", lib, spec, command=command)
+        # a damaged entry is a miss: failing on it would record the variant as broken
+        print(f"looptx: warning: the build cache's {lib} does not load ({why}); built again",
+              file=sys.stderr)
+        with contextlib.suppress(OSError):
+            os.unlink(lib)
     # nvcc is slow: a search builds in its prepare pool and measures later, so a failure is
     # remembered too (a deterministic compiler error, not a timeout) instead of compiled twice.
     failed = os.path.join(root, f"lx_{key}.err")
@@ -79,6 +89,10 @@ def build(cu_text: str, spec: dict, *, arch: str = "sm_90", flags=("-O3",), time
     except subprocess.TimeoutExpired:
         return CudaBuild("compile_error", None, spec, f"nvcc ran past {timeout:g} s",
                          time.perf_counter() - t0, command)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(f"{lib}.{tag}")      # Ctrl-C or SIGTERM: no one would rename it into place
+        raise
     if proc.returncode != 0:
         first = next((ln for ln in proc.stderr.splitlines() if "error" in ln), proc.stderr.strip()[:300])
         with open(failed, "w") as f:

@@ -28,6 +28,7 @@ within a second.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import multiprocessing as mp
 import os
 import queue
@@ -116,16 +117,65 @@ def _end_group() -> None:
 
 
 def _kill_tree(proc) -> None:
-    """Kill a worker and what it started (gcc and its cc1 run in the worker's process group,
-    and would otherwise compile on for minutes after a search was stopped)."""
+    """Kill a worker and what it started: its process group, and the compilers it runs in
+    sessions of their own (runtime/cpu.py's _compile, so that a timeout reaches cc1 and as),
+    which killing the worker's group misses and which would otherwise compile on for minutes
+    after a search was stopped, leaving their output in the build cache."""
+    pid = getattr(proc, "pid", None)
+    groups: list[int] = []
+    if pid is not None:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGSTOP)      # it starts no compiler while we look
+        groups = _compiler_groups(pid)
+        for g in groups:
+            # SIGTERM first: the gcc driver then deletes its temporary files and its output
+            with contextlib.suppress(OSError):
+                os.killpg(g, signal.SIGTERM)
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)
     except (OSError, TypeError):
         pass
     try:
         proc.kill()
     except (ValueError, OSError):
         pass
+    deadline = time.monotonic() + 1.0
+    for g in groups:
+        while time.monotonic() < deadline and _group_alive(g):
+            time.sleep(0.02)
+        with contextlib.suppress(OSError):
+            os.killpg(g, signal.SIGKILL)
+
+
+def _compiler_groups(pid: int) -> list[int]:
+    """The process groups that children of `pid` lead (Linux /proc; none elsewhere)."""
+    return sorted({pgrp for p, (ppid, pgrp, _) in _processes().items() if ppid == pid and pgrp == p})
+
+
+def _group_alive(pgid: int) -> bool:
+    # a zombie is done: its parent, the killed worker, may be reaped late (a container's init)
+    return any(pgrp == pgid and state != b"Z" for ppid, pgrp, state in _processes().values())
+
+
+def _processes() -> dict[int, tuple[int, int, bytes]]:
+    """pid -> (ppid, process group, state) of every process /proc shows."""
+    out = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+            # after the command name in parentheses: state ppid pgrp
+            state, ppid, pgrp = stat[stat.rfind(b")") + 2:].split()[:3]
+            out[int(name)] = (int(ppid), int(pgrp), state)
+        except (OSError, ValueError):
+            continue
+    return out
 
 
 def _send(conn, message) -> bool:

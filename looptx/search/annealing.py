@@ -30,6 +30,7 @@ class AnnealingSearcher(TrajectorySearcher):
     name = "annealing"
     options = {"cooling_factor": 0.95, "final_temperature_ratio": 0.05, "trials_limit": 100,
                "moves_limit": 20, "local_distance": 0, "move_distance": 1, "init_samples": 4}
+    option_limits = {"init_samples": 10000}
     # 1: local_distance was the move reach (now move_distance) and no run ended in a local search
     options_version = 2
 

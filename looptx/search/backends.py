@@ -57,6 +57,7 @@ class _LocalBackend:
         self._meas = WorkerPool(1, name="looptx-measure", **init)
         self._prepare_timeout = float(getattr(evaluator, "prepare_timeout", DEFAULT_PREPARE_TIMEOUT))
         self._timeout = float(evaluator.timeout)
+        self._cache = getattr(evaluator, "cache_dir", None)
 
     def submit_prepare(self, point: dict) -> cf.Future:
         with sigint_blocked():           # the pool's threads start the children
@@ -72,6 +73,12 @@ class _LocalBackend:
     def close(self, kill: bool) -> None:
         self._prep.close(kill=True)      # only pure work can be left there: never wait for it
         self._meas.close(kill=kill)
+        # a build killed with its worker leaves its temporary output, which nothing renames
+        from looptx.runtime.cache_check import remove_orphan_temps
+        from looptx.runtime.cpu import cache_dir
+        for folder in {self._cache or cache_dir(),
+                       os.environ.get("LOOPTX_CACHE_DIR") or os.path.expanduser("~/.cache/looptx/cuda")}:
+            remove_orphan_temps(folder)
 
 
 class _DaskBackend:

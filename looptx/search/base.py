@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from looptx.errors import AnnotationError
+from looptx.search.db import MAX_INTEGER
 from looptx.search.space import Point, Space, point_key
 
 STATUSES = ("ok", "compile_error", "runtime_error", "crash", "timeout", "wrong_result",
@@ -78,6 +79,10 @@ class Searcher(abc.ABC):
     # name -> (Orio's default, why it is ignored).  They are checked as Orio checks them
     # (a non-negative number) and then dropped; `ignored_options` names them for a warning.
     orio_ignored: ClassVar[Mapping[str, tuple[Any, str]]] = {}
+    # Upper bounds of integer options whose size is work done at once (trees fitted, points
+    # drawn per round): a value past them would run for hours, not fail.  Any other integer
+    # option stops at SQLite's 2**63-1, as the database records it.
+    option_limits: ClassVar[Mapping[str, int]] = {}
     listed: ClassVar[bool] = True
     # Raised when an option's meaning changes, so that a results database recorded under the
     # old meaning is read with it (`upgrade_options`) when the search is resumed.
@@ -183,6 +188,12 @@ class Searcher(abc.ABC):
                                           f"more, got {value!r}", hint=f"default is {default!r}")
                 continue
             opts[key] = cls._coerce(raw, opts[key], value)
+            limit = cls.option_limits.get(key, MAX_INTEGER)
+            if isinstance(opts[key], int) and not isinstance(opts[key], bool) and opts[key] > limit:
+                raise AnnotationError(
+                    f"option '{raw}' of searcher '{cls.name}' must be at most "
+                    f"{'2**63-1' if limit == MAX_INTEGER else limit}, got {value!r}",
+                    hint=f"default is {cls.options[key]!r}")
         return opts
 
     @classmethod
@@ -194,6 +205,16 @@ class Searcher(abc.ABC):
         def bad(kind):
             return AnnotationError(f"option '{raw}' of searcher '{cls.name}' must be {kind}, "
                                    f"got {value!r}", hint=f"default is {default!r}")
+        if isinstance(default, float) and isinstance(value, (int, float)) and not isinstance(value, bool):
+            # 1e400 reads as inf: the searcher's arithmetic would turn it into NaN coordinates
+            try:
+                value_f = float(value)
+            except OverflowError:
+                value_f = math.inf
+            if not math.isfinite(value_f):
+                value = value_f         # inf, not 10**400's 400 digits
+                raise bad("a finite number")
+            return value_f
         if default is None or isinstance(value, type(default)) and not (
                 isinstance(value, bool) and not isinstance(default, bool)):
             return value
@@ -213,13 +234,14 @@ class Searcher(abc.ABC):
                     raise bad("an integer") from None
             raise bad("an integer")
         if isinstance(default, float):
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return float(value)
             if isinstance(value, str):
                 try:
-                    return float(value)
+                    f = float(value)
                 except ValueError:
                     raise bad("a number") from None
+                if not math.isfinite(f):
+                    raise bad("a finite number")
+                return f
             raise bad("a number")
         return value
 

@@ -409,7 +409,7 @@ def _run(args) -> int:
                       f"{budget} evaluations")
             elif out.stop_reason == "same_failure":
                 from looptx.search.same_failure import stop_line
-                print(stop_line(out.records, out.n_resumed, budget))
+                print(stop_line(out.records, out.n_resumed, budget, st.db))
             results.append((sizes, out))
             keys.append(key)
     with signals_deferred():

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from looptx.errors import LooptxError
+from looptx.search.db_checks import not_a_file, off_space
 
 SCHEMA_VERSION = 1
 
@@ -210,6 +211,10 @@ class ResultsDB:
         if not create and not self.path.exists():
             raise SearchError(f"results database '{self.path}' does not exist",
                               hint="run `looptx search` first or check the path", file=str(path))
+        why = not_a_file(self.path)
+        if why:
+            raise SearchError(f"'{self.path}' {why}",
+                              hint="give the path of a file, e.g. NAME.looptx.db", file=str(path))
         folder = self.path.parent
         if create and not self.path.exists() and not folder.is_dir():
             # sqlite says only 'unable to open database file'
@@ -529,7 +534,7 @@ class ResultsDB:
         for r in recs:
             self.add_evaluation(key, r)
 
-    def _eval_from_row(self, row, key: str) -> EvalRecord:
+    def _eval_from_row(self, row, key: str, params=None) -> EvalRecord:
         d = dict(zip(_EVAL_COLUMNS, row))
         where = f"evaluation {d['eval_index']} of search {key!r}"
         try:
@@ -548,6 +553,9 @@ class ResultsDB:
                 raise self._damaged(f"the {name} of {where} is {_short(v)}")
         if not all(isinstance(t, number) and not isinstance(t, bool) for t in times):
             raise self._damaged(f"the times of {where} are not all numbers: {_short(times)}")
+        why = off_space(point, params)
+        if why:
+            raise self._damaged(f"the point of {where} {why}")
         return EvalRecord(
             eval_index=d["eval_index"], point={k: _tuplify(v) for k, v in point.items()},
             point_key=d["point_key"], status=d["status"], time=d["time"], times=tuple(times),
@@ -560,7 +568,11 @@ class ResultsDB:
         """All evaluations of a search in eval_index order."""
         sid = self._search_id(key)
         q = f"SELECT {', '.join(_EVAL_COLUMNS)} FROM evaluations WHERE search_id = ? ORDER BY eval_index"
-        return [self._eval_from_row(r, key) for r in self._query(q, (sid,))]
+        # a point edited by hand out of the recorded space would otherwise be reported as the
+        # best, or fail a resume only once it was written out, at the source file's line
+        info = self.get_search(key)
+        params = (info.space or {}).get("params") if info is not None else None
+        return [self._eval_from_row(r, key, params) for r in self._query(q, (sid,))]
 
     def count(self, key: str) -> int:
         sid = self._search_id(key)

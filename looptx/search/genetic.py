@@ -23,6 +23,7 @@ class GeneticSearcher(TrajectorySearcher):
 
     name = "genetic"
     options = {"pop_size": 20, "mutation_rate": 0.1, "elite": 2, "tournament": 2}
+    option_limits = {"pop_size": 10000}
 
     def _check_options(self) -> None:
         o = self.opts

@@ -54,9 +54,10 @@ def interrupted(st, results: list, key: str, function=None, terminated: bool = F
     size with a variant (the finished sizes in `results` and what the interrupted one
     measured), and one line on stderr; 130 (143).  `failure`, a DBWriteError (disk full),
     ends it the same way, with that error as the line; 2."""
-    # a second Ctrl-C while writing would leave a half-written best file
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN) \
-        if threading.current_thread() is threading.main_thread() else None
+    # a second Ctrl-C, or a scheduler's SIGTERM after it, would cut the best file or the line
+    # short: the first signal wins
+    old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)} \
+        if threading.current_thread() is threading.main_thread() else {}
     try:
         out = None
         with contextlib.suppress(Exception):
@@ -79,10 +80,11 @@ def interrupted(st, results: list, key: str, function=None, terminated: bool = F
         what = f"best variant so far written to {written}; " if written else ""
         how = "terminated (SIGTERM)" if terminated else "interrupted"
         if failure is not None:
-            kept = (f"every point recorded before is in {st.db} (free space or fix the file, then "
-                    "continue with --resume)") if out is not None else f"({failure.hint})"
+            kept = (f"; {what}every point recorded before is in {st.db} (free space or fix the "
+                    "file, then continue with --resume)") if out is not None else \
+                (f"; {what.rstrip('; ')}" if what else "") + f" ({failure.hint})"
             print(f"{failure.file}: error: {failure.what}; the search stopped after {n} "
-                  f"evaluation{'s' if n != 1 else ''} of this size; {what}{kept}", file=sys.stderr)
+                  f"evaluation{'s' if n != 1 else ''} of this size{kept}", file=sys.stderr)
             sys.stdout.flush()
             return 2
         if n or results:
@@ -95,8 +97,8 @@ def interrupted(st, results: list, key: str, function=None, terminated: bool = F
         sys.stdout.flush()
         return 143 if terminated else 130
     finally:
-        if old is not None:
-            signal.signal(signal.SIGINT, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 def recorded_outcome(db, key: str) -> SearchOutcome:

@@ -52,10 +52,24 @@ def guarded(run, args, terminated) -> int:
         signal.signal(signal.SIGTERM, _ignored if fired else previous)
         signal.signal(signal.SIGINT, _ignored if fired else previous_int)
         clear_signals()
+        if fired:
+            # Python's finalization puts a Python handler back to SIG_DFL before the process
+            # is gone (its modules and pools still being torn down): a SIGTERM 0.1 s after
+            # Ctrl-C landed there and ended it as killed by SIGTERM, not with 130.  SIG_IGN
+            # is left alone, and at exit no program is started that would inherit it.
+            import atexit
+            atexit.register(_ignore_at_exit)
 
 
 def _ignored(signum, frame) -> None:
     pass
+
+
+def _ignore_at_exit() -> None:
+    import signal
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        if signal.getsignal(sig) is _ignored:
+            signal.signal(sig, signal.SIG_IGN)
 
 
 def best_path(st) -> str:

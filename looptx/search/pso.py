@@ -18,6 +18,7 @@ class PSOSearcher(TrajectorySearcher):
 
     name = "pso"
     options = {"swarm_size": 20, "w": 0.5, "c1": 2.0, "c2": 1.0, "stall_limit": 3}
+    option_limits = {"swarm_size": 10000}
 
     def _check_options(self) -> None:
         self._require(self.opts["swarm_size"] >= 2, "swarm_size", "at least 2")
@@ -43,7 +44,11 @@ class PSOSearcher(TrajectorySearcher):
             g = pbest[int(np.argmin(pcost))]
             r1 = self.rng.random(x.shape)
             r2 = self.rng.random(x.shape)
-            v = o["w"] * v + o["c1"] * r1 * (pbest - x) + o["c2"] * r2 * (g - x)
+            # large weights (1e300) overflow; a velocity past any edge moves no further than
+            # one at the edge, so it is kept finite instead
+            with np.errstate(over="ignore", invalid="ignore"):
+                v = o["w"] * v + o["c1"] * r1 * (pbest - x) + o["c2"] * r2 * (g - x)
+            v = np.clip(np.nan_to_num(v, nan=0.0, posinf=1e12, neginf=-1e12), -1e12, 1e12)
             x = np.clip(x + v, 0, hi)
             points = [space.from_coords(np.rint(row).astype(int)) for row in x]
             for i, p in enumerate(points):

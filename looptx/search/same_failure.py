@@ -51,11 +51,14 @@ def repeated_build_failure(records: Sequence, first: int = 0, tuned_flags: bool 
     return len(builds), " ".join(last[0].error.split())
 
 
-def stop_line(records: Sequence, first: int, budget: int) -> str:
+def stop_line(records: Sequence, first: int, budget: int, db: str = "the database") -> str:
     """What the search command prints when a search stopped for a repeated build failure."""
     count, error = repeated_build_failure(records, first) or (len(records) - first, "")
     error = error if len(error) <= 300 else error[:300] + " ..."
+    # the database records the code and build command: once they are fixed, neither a rerun
+    # nor --resume may continue the search it holds
     return (f"stopped after {len(records)} of {budget} evaluations: the last {SAME_FAILURE_LIMIT} "
             f"builds failed with the same error and none passed, so the build command or the code "
-            f"is at fault, not the params ({error}); fix it and run again (--resume goes on past "
-            f"a failure that the params do cause)")
+            f"is at fault, not the params ({error}); fix it and run again with a new --db, or "
+            f"remove {db} first, which records the search as it was (--resume goes on past a "
+            f"failure that the params do cause)")

@@ -116,7 +116,7 @@ class SimplexSearcher(TrajectorySearcher):
         costs = yield from evaluate(verts)
 
         def best_of(origin, direction, option):
-            xs = [origin + c * direction for c in self._coefs(option)]
+            xs = [_far(origin, c, direction) for c in self._coefs(option)]
             cs = yield from evaluate(xs)
             i = int(np.argmin(cs))
             return xs[i], cs[i]
@@ -136,9 +136,9 @@ class SimplexSearcher(TrajectorySearcher):
                 # in a batch, the points every outcome of the reflection goes on to are
                 # measured with it, and the step below decides as one at a time would
                 (rc,), (ec,), (cc_,) = (self._coefs(n) for n in self._LISTED)
-                xr = centroid + rc * (centroid - verts[-1])
-                xs = [xr, centroid + ec * (xr - centroid), centroid + cc_ * (xr - centroid),
-                      centroid + cc_ * (verts[-1] - centroid)]
+                xr = _far(centroid, rc, centroid - verts[-1])
+                xs = [xr, _far(centroid, ec, xr - centroid), _far(centroid, cc_, xr - centroid),
+                      _far(centroid, cc_, verts[-1] - centroid)]
                 cr, *rest = yield from evaluate(xs)
                 ahead = dict(zip(("expansion", "outside", "inside"), zip(xs[1:], rest)))
             else:
@@ -168,6 +168,18 @@ class SimplexSearcher(TrajectorySearcher):
             if nbrs:
                 yield nbrs
         return None
+
+
+def _far(origin, coef, direction):
+    """origin + coef * direction, kept within +-1e12 index steps: every vertex past the space's
+    edge is its edge point anyway, and large coefficients (1e300) would otherwise overflow to
+    inf, whose differences are NaN coordinates."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = origin + coef * direction
+    return np.clip(np.nan_to_num(x, nan=0.0, posinf=_FAR, neginf=-_FAR), -_FAR, _FAR)
+
+
+_FAR = 1e12
 
 
 register_searcher(SimplexSearcher, "Simplex")

@@ -552,6 +552,8 @@ class Space:
             seen, frontier = {i}, [i]
             for _ in range(max(1, distance)):
                 frontier = [b for a in frontier for b in adj[a] if b not in seen]
+                if not frontier:        # a distance of 2**62 steps must not take that long
+                    break
                 seen.update(frontier)
             return sorted(seen - {i})
         return [t for t in range(k) if t != i]

@@ -99,6 +99,9 @@ def _fit_forest(X: np.ndarray, y: np.ndarray, n_trees: int, seed: int, *,
     X = np.ascontiguousarray(X, dtype=np.float32)
     y = np.ascontiguousarray(y, dtype=np.float64)
     rs = np.random.RandomState(seed % (2**32))
+    # a leaf larger than half the data already forbids every split; sklearn doubles the value
+    # into a C size_t, which a huge one overflows
+    min_samples_leaf = min(min_samples_leaf, max(1, len(y)))
     trees = []
     with sklearn.config_context(skip_parameter_validation=True, assume_finite=True):
         for _ in range(n_trees):
@@ -143,6 +146,7 @@ class SurfSearcher(Searcher):
 
     name = "surf"
     options = {"n_init": 10, "bs": 5, "n_trees": 100, "pool_size": 10000, "min_samples_leaf": 1}
+    option_limits = {"n_trees": 10000, "bs": 10000, "pool_size": 1000000}
     # Orio's Mlsearch checks local_distance (a count, 0 or more) and then never reads it
     orio_ignored = {"local_distance": (0, "Orio's Mlsearch accepts it but never uses it")}
 
@@ -253,6 +257,7 @@ class SurfPlusSearcher(SurfSearcher):
                "xi": 0.0, "min_samples_leaf": 1, "max_features": 1.0, "bootstrap": False,
                "features": "align,pairs", "feasibility": True, "feas_trees": 16,
                "refine": 0.1, "pool_size": 10000, "fantasies": True}
+    option_limits = {"n_trees": 10000, "feas_trees": 10000, "pool_size": 1000000}
     _FEATURES = ("align", "pairs", "log2", "onehot")
     orio_ignored = {}            # not an Orio searcher
 
@@ -346,22 +351,25 @@ class SurfPlusSearcher(SurfSearcher):
                                                   else tree).predict(X, check_input=False))
         P = _predict_forest(reg, X)
         mu = P.mean(axis=0)
-        if acq == "mean":
-            score = gate(-mu)
-        elif acq == "lcb":
-            score = gate(-(mu - o["kappa"] * P.std(axis=0)))
-        else:
-            from scipy.special import ndtr
-            sd = P.std(axis=0)
-            imp = y_best - mu - o["xi"]
-            z = imp / np.where(sd > 0, sd, 1.0)
-            ei = np.where(sd > 0, imp * ndtr(z) + sd * np.exp(-0.5 * z * z) / _SQRT_2PI,
-                          np.maximum(imp, 0.0))
-            # Zero-EI points are still ordered by their mean, so exploitation goes on.
-            score = ei - 1e-9 * mu
-            if p_ok is not None:
-                score = score * p_ok
-        return lambda pick, tree=None: score
+        # a huge kappa or xi (1e300) overflows to +-inf, which still ranks the points as the
+        # limit would: numpy's warning about it is no news to the user
+        with np.errstate(over="ignore", invalid="ignore"):
+            if acq == "mean":
+                score = gate(-mu)
+            elif acq == "lcb":
+                score = gate(-(mu - o["kappa"] * P.std(axis=0)))
+            else:
+                from scipy.special import ndtr
+                sd = P.std(axis=0)
+                imp = y_best - mu - o["xi"]
+                z = imp / np.where(sd > 0, sd, 1.0)
+                ei = np.where(sd > 0, imp * ndtr(z) + sd * np.exp(-0.5 * z * z) / _SQRT_2PI,
+                              np.maximum(imp, 0.0))
+                # Zero-EI points are still ordered by their mean, so exploitation goes on.
+                score = ei - 1e-9 * mu
+                if p_ok is not None:
+                    score = score * p_ok
+        return lambda pick, tree=None: np.nan_to_num(score, nan=-np.inf)
 
     def _model_batch(self, seen: set[str], k: int, refining: bool) -> list[Point]:
         if k <= 0:
