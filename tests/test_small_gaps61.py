@@ -189,3 +189,24 @@ def test_run_checks_the_region_as_written_against_its_reading(tmp_path, monkeypa
                  "unsigned", "ok.c")
     r = run_once(str(ok), str(recipe), defines={"n": 7}, isolate=False)
     assert r["status"] == "ok", r
+
+
+def test_a_size_fixed_by_define_keeps_its_unsigned_type(tmp_path):
+    """Probe 150 G1: `-D n=7` made the unsigned n a plain 7, and `i < n` from i = -3 ran ten
+    times in the output where C runs none."""
+    src = _kernel(tmp_path, "int i;", "  for (i = -3; i < n; i++)\n    A[i + 3] = B[i + 3] + 1.0;", "unsigned")
+    rc, out, err = run_cli("transform", src, "-D", "n=7")
+    assert rc == 2 and "C compares 'i' < 'n' as unsigned values" in err, out + err
+
+
+def test_the_as_written_check_takes_the_macros_the_preprocessor_leaves(tmp_path):
+    """Probe 150 G2: the check took every `#define IDX(` of the text, the inactive #ifdef branch
+    and a commented-out one included, and reported a correct file as misread."""
+    src = tmp_path / "m.c"
+    src.write_text("#define LD 3\n#ifdef FAST\n#define IDX(i, j) ((j) * LD + (i))\n#else\n"
+                   "#define IDX(i, j) ((i) * LD + (j))\n#endif\n/* #define IDX(i, j) 0 */\n"
+                   "void k(int n, double *A, const double *B) {\n#pragma scop\n"
+                   "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < LD; j++)\n"
+                   "      A[IDX(i, j)] = 2.0 * B[IDX(i, j)] + j;\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("run", src, "--recipe", DATA / "unroll_i3.yaml", "-D", "n=7")
+    assert rc == 0 and ": ok" in out, out + err

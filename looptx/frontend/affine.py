@@ -246,7 +246,8 @@ class Translator:
         target = self.types.cast_type(node) if self.types is not None else ("float" if words & {"float", "double"} else None)
         if target == "float":
             raise NonAffine(node, f"a cast to a floating-point type ({_c(node.to_type)}) in an index or bound",
-                            "write the integer expression: C's integer division rounds toward zero")
+                            "write it in integers, minding the rounding: `i < (double)n / 2` is "
+                            "`i < (n + 1) / 2` for n >= 0")
         if self.types is not None:
             try:
                 text = self.isl_of(inner, node.expr)

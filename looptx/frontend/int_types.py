@@ -113,10 +113,10 @@ def declared_words(ex, name: str) -> str | None:
     for lp in ex.loops:
         if lp.iterator == name:
             return lp.ctype
-    if name in ex.fixed:
-        return "int"
     sym = ex.symbol(name)
-    return sym.ctype if sym is not None and sym.kind == "var" else None
+    if sym is not None and sym.kind == "var":
+        return sym.ctype         # a size --define fixes keeps its type: `unsigned n` at 7 is 7u
+    return "int" if name in ex.fixed else None
 
 
 def evaluated_where(ex) -> list[str]:

@@ -219,7 +219,7 @@ def _run_once_measure(ev: CEvaluator, payload: CPayload, phase_file: str | None 
             out["error"] = _at_o1(ev, payload, m.error)
         return out
     _stage(phase_file, "the region as written (a check of looptx's reading of its C)")
-    misread = verbatim_problem(ev, sig, payload.toolchain.compiler)
+    misread = verbatim_problem(ev, sig, payload.toolchain)
     if misread is not None:
         out.update(status="wrong_result", error=misread)
         return out

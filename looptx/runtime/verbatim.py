@@ -10,7 +10,9 @@ the harness (it reads a macro, a typedef or a variable of the function the harne
 declare) there is no verdict: the check says nothing."""
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 
 from looptx.runtime.compare import compare_detail
 from looptx.runtime.cpu import RegionRun, Toolchain, build_shared
@@ -19,7 +21,7 @@ from looptx.runtime.harness import region_source
 _INT = {"int", "signed", "signed int", "int signed"}
 
 
-def verbatim_source(program, region: int, sig) -> str | None:
+def verbatim_source(program, region: int, sig, toolchain) -> str | None:
     """The harness around the region's text as written, or None where there is none to build
     (an Orio or whole-function region, code held in comments)."""
     r = program.regions[region]
@@ -46,30 +48,47 @@ def verbatim_source(program, region: int, sig) -> str | None:
         # a size fixed by --define is a #define in the harness: here a value of its own type
         lines += [f"#undef {name}", f"const {typed[name]} {name} = {constants[name]};"]
     lines += [f"{ctype} {name};" for name, ctype in scop.own_iterators]
-    # the file's function-like macros (MIN, MAX, an element accessor) the text may use
-    lines += _function_macros(program.source.text[:r.start])
+    # the file's macros the text uses (MIN, MAX, an element accessor, DATA_TYPE), but not the
+    # sizes, whose values the harness #defines or passes
+    defined = {re.match(r"#define (\w+)", d).group(1): d for d in _macros(
+        program.source.text[:r.start], os.path.dirname(os.path.abspath(program.filename)), toolchain)}
+    used, grew = set(), set(re.findall(r"[A-Za-z_]\w*", text))
+    while grew:                                    # and those the used ones expand to
+        used |= grew
+        grew = {w for n in grew if n in defined for w in re.findall(r"[A-Za-z_]\w*", defined[n])} - used
+    lines += [d for n, d in defined.items() if n in used and n not in passed and n not in constants]
     lines += text.splitlines() + ["}", "}"]
     return region_source(sig, lines)
 
 
-def _function_macros(text: str) -> list[str]:
-    """The `#define NAME(args) ...` lines of `text`, continuations joined."""
-    joined = re.sub(r"\\\n", " ", text)
-    return [m.group(0).strip() for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+\w+\(.*$", joined, re.M)]
+def _macros(text: str, folder: str, toolchain) -> list[str]:
+    """The macros defined where `text` (the file up to the region) ends, as the preprocessor
+    leaves them: `#ifdef` branches, `#undef`s and comments taken into account."""
+    try:
+        # (the build's own -D, -U and -I choose the file's #ifdef branches as its build does)
+        chosen = [f for f in toolchain.flags if f.startswith(("-D", "-U", "-I"))]
+        p = subprocess.run([toolchain.compiler, "-E", "-dM", "-x", "c", "-iquote", folder, *chosen, "-"], input=text,
+                           capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if p.returncode != 0:
+        return []                 # (then a macro the text uses is undefined: no verdict)
+    return [ln for ln in p.stdout.splitlines() if ln.startswith("#define ") and not ln.startswith("#define __")]
 
 
-def verbatim_problem(ev, sig, compiler: str) -> str | None:
+def verbatim_problem(ev, sig, toolchain) -> str | None:
     """Why the region as written disagrees with looptx's reading of it, or None (it agrees, or
     there is no verdict)."""
     from looptx.runtime.evaluators import REFERENCE_FLAGS
     try:
-        src = verbatim_source(ev.program(), ev.region, sig)
+        src = verbatim_source(ev.program(), ev.region, sig, toolchain)
     except (AttributeError, KeyError, ValueError):
         return None
     if src is None:
         return None
     # a name the harness lacks is no verdict, not a call to an undefined function
     flags = REFERENCE_FLAGS + ("-Werror=implicit-function-declaration",)
+    compiler = toolchain.compiler
     b = build_shared(src, Toolchain(compiler, flags), cache=ev.cache_dir, timeout=ev.timeout)
     if not b.ok:
         return None
