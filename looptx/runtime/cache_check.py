@@ -81,6 +81,7 @@ def _elf_damage(data: bytes, symbols) -> str | None:
 def remove_orphan_temps(folder: str) -> None:
     """Remove the temporary outputs of builds whose process is gone (a worker killed with an
     interrupted search): nothing renames them into place any more."""
+    from looptx.runtime.worker import _alive
     try:
         names = os.listdir(folder)
     except OSError:
@@ -94,12 +95,3 @@ def remove_orphan_temps(folder: str) -> None:
         except OSError:
             pass
 
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        pass
-    return True
