@@ -210,3 +210,11 @@ def test_the_as_written_check_takes_the_macros_the_preprocessor_leaves(tmp_path)
                    "      A[IDX(i, j)] = 2.0 * B[IDX(i, j)] + j;\n#pragma endscop\n}\n")
     rc, out, err = run_cli("run", src, "--recipe", DATA / "unroll_i3.yaml", "-D", "n=7")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_chill_tile_with_its_outer_level_inside_the_loop_is_noted(tmp_path):
+    """Probe 140 G9: `tile(0,1,4,3)` is refused by CHiLL ('invalid tile controlling loop level');
+    looptx places the control loop at level 3, inside the tile loop, and now says so."""
+    rc, out, err = run_cli("run", DATA / "mmf.c", "--recipe", DATA / "tile_outer_inside.py", "-D", "n=13")
+    assert rc == 0 and ": ok" in out, out + err
+    assert "outer level 3 is inside level 1: CHiLL refuses this" in err, err

@@ -165,6 +165,10 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
         args["control"] = a[3]
     elif len(a) >= 4 and _level(a[3]):          # CHiLL: the control loop placed at level a[3]
         args["outer"] = a[3]
+        if _level(loop) and a[3] > loop:
+            note_once(ln.file, ln.line, f"outer level {a[3]} is inside level {loop}: CHiLL refuses this "
+                      "('invalid tile controlling loop level'); looptx places the control loop there, "
+                      "inside the tile loop", per_line=True)
     elif _level(loop):
         args["outer"] = 1                       # CHiLL's default outer_level
     return [("tile", args)]
