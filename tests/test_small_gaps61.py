@@ -218,3 +218,16 @@ def test_a_chill_tile_with_its_outer_level_inside_the_loop_is_noted(tmp_path):
     rc, out, err = run_cli("run", DATA / "mmf.c", "--recipe", DATA / "tile_outer_inside.py", "-D", "n=13")
     assert rc == 0 and ": ok" in out, out + err
     assert "outer level 3 is inside level 1: CHiLL refuses this" in err, err
+
+
+def test_an_unsigned_define_compares_as_unsigned(tmp_path):
+    """Probe 149 G1: `#define N 10u` and `for (i = -3; i < N; i++)`: C compares unsigned and runs
+    no iteration; the model read a plain 10."""
+    src = tmp_path / "u.c"
+    src.write_text("#define N 10u\nvoid k(double A[300], double B[300]) {\n  int i;\n#pragma scop\n"
+                   "  for (i = -3; i < N; i++)\n    A[i + 3] = B[i + 3] + 1.0;\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "C compares 'i' < 'N' as unsigned values" in err, out + err
+    src.write_text(src.read_text().replace("i = -3", "i = 0"))
+    rc, out, err = run_cli("run", src, "--recipe", DATA / "unroll_i3.yaml")
+    assert rc == 0 and ": ok" in out, out + err

@@ -12,6 +12,7 @@ from looptx.errors import SourceError, note_once
 from looptx.frontend.aliases import check_local_aliases
 from looptx.frontend.escape import fragment_locals, dead_after, used_after, with_live_out
 from looptx.frontend.fallback import as_written, with_stand_ins
+from looptx.frontend.int_types import literal_types
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.exitvalues import check_counter_scopes
 from looptx.frontend.function_region import function_region, moved_pointers
@@ -402,6 +403,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                            constants=region_constants(ast.ext, [d for d in collector.decls if where(d) < start_pos],
                                                       symbols, fixed_macros), pure=frozenset(pure))
             ex.defined = frozenset(f.decl.name for f in helper_fns if self_contained(f))
+            ex.macro_types = {to_model(k): t for k, t in literal_types(pp.object_macros).items()}
             try:
                 with hoist.explaining(), rows.explaining():
                     raw = ex.run(list(rows.items))

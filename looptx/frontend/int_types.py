@@ -10,6 +10,7 @@ which the model checks on the statements' domains (poly/scop.py check_obligation
 they fail, assumed with a note where they hold only for some sizes)."""
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from pycparser import c_ast
@@ -116,7 +117,20 @@ def declared_words(ex, name: str) -> str | None:
     sym = ex.symbol(name)
     if sym is not None and sym.kind == "var":
         return sym.ctype         # a size --define fixes keeps its type: `unsigned n` at 7 is 7u
-    return "int" if name in ex.fixed else None
+    if name in ex.fixed and name not in ex.int_macros:
+        return "int"
+    return getattr(ex, "macro_types", {}).get(name, "int" if name in ex.int_macros else None)
+
+
+def literal_types(object_macros: dict) -> dict[str, str]:
+    """The #defines whose value is an unsigned integer literal (`#define N 10u`): NAME -> its
+    type, so that `i < N` compares as C does.  (A plain literal is an int.)"""
+    out = {}
+    for name, body in object_macros.items():
+        m = re.fullmatch(r"\(*\s*(?:0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]+)\s*\)*", body.strip())
+        if m and "u" in m.group(1).lower():
+            out[name] = "unsigned long" if "l" in m.group(1).lower() else "unsigned int"
+    return out
 
 
 def evaluated_where(ex) -> list[str]:
