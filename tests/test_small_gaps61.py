@@ -231,3 +231,23 @@ def test_an_unsigned_define_compares_as_unsigned(tmp_path):
     src.write_text(src.read_text().replace("i = -3", "i = 0"))
     rc, out, err = run_cli("run", src, "--recipe", DATA / "unroll_i3.yaml")
     assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("name, sizes", [
+    ("g1_if_on_size_macro.c", ()), ("g1_if_on_size.c", ("-D", "N=37")), ("g3_define_in_file_if.c", ("-D", "N=37")),
+    ("g5_iterator_read_before_loop.c", ("-D", "n=13")), ("g6_bool_param.c", ("-D", "n=13")),
+])
+def test_the_as_written_check_raises_no_false_alarm(name, sizes):
+    """Probe 151: an `#if N > 50` in the region read the harness's parameter N as 0; the file's
+    macros were chosen without --define's sizes; a counter read before its loop was declared
+    again, uninitialised; a bool parameter got 1 for the harness's 5.  All correct files that
+    `run` reported as misread."""
+    rc, out, err = run_cli("run", DATA / "verbatim" / name, *sizes)
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_the_as_written_check_finds_quoted_headers_beside_the_file(monkeypatch):
+    """Probe 151 G7: `gcc -E` of the text read "defs.h" from the working folder first."""
+    monkeypatch.chdir(DATA / "verbatim" / "g7_cwd_header")
+    rc, out, err = run_cli("run", "kern/k.c", "-D", "n=13")
+    assert rc == 0 and ": ok" in out, out + err

@@ -29,13 +29,17 @@ def verbatim_source(program, region: int, sig, toolchain) -> str | None:
     if r.kind not in ("pragma", "chill") or r.tuning is not None:
         return None
     text = program.source.text[r.start:r.end]
-    # (the harness takes arrays as pointer parameters: a `sizeof` of one is not the file's)
-    if "/*@" in text or "#include" in text or re.search(r"\bsizeof\b", text):
+    # (the harness takes arrays as pointer parameters: a `sizeof` of one is not the file's; and
+    # it passes the sizes as parameters, which an `#if N > 50` in the text reads as 0)
+    if "/*@" in text or "#include" in text or re.search(r"\bsizeof\b", text) \
+            or re.search(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif)\b", text, re.M):
         return None
     passed = {a.name for a in sig.args}
     if any(a.declared_in_region and a.name in passed for a in scop.arrays):
         return None         # declared in the text: the harness's copy-out would read another object
-    typed = {name: ctype for name, ctype, dims, _ in scop.param_types if not dims and ctype not in _INT}
+    # (a bool's own type would turn the harness's value 5 into 1: there the reference's int stays)
+    typed = {name: ctype for name, ctype, dims, _ in scop.param_types
+             if not dims and ctype not in _INT and not set(ctype.split()) & {"_Bool", "bool"}}
     constants = dict(sig.constants)
     sizes = [a.name for a in sig.args if a.kind == "size" and a.name in typed]
     lines = ["{"]
@@ -47,11 +51,13 @@ def verbatim_source(program, region: int, sig, toolchain) -> str | None:
     for name in (n for n in typed if n in constants and n not in sizes):
         # a size fixed by --define is a #define in the harness: here a value of its own type
         lines += [f"#undef {name}", f"const {typed[name]} {name} = {constants[name]};"]
-    lines += [f"{ctype} {name};" for name, ctype in scop.own_iterators]
+    # the function's loop variables, but not one the harness passes (read before its loop)
+    lines += [f"{ctype} {name};" for name, ctype in scop.own_iterators if name not in passed]
     # the file's macros the text uses (MIN, MAX, an element accessor, DATA_TYPE), but not the
     # sizes, whose values the harness #defines or passes
     defined = {re.match(r"#define (\w+)", d).group(1): d for d in _macros(
-        program.source.text[:r.start], os.path.dirname(os.path.abspath(program.filename)), toolchain)}
+        program.source.text[:r.start], os.path.dirname(os.path.abspath(program.filename)), toolchain,
+        dict(program.defines))}
     used, grew = set(), set(re.findall(r"[A-Za-z_]\w*", text))
     while grew:                                    # and those the used ones expand to
         used |= grew
@@ -61,14 +67,17 @@ def verbatim_source(program, region: int, sig, toolchain) -> str | None:
     return region_source(sig, lines)
 
 
-def _macros(text: str, folder: str, toolchain) -> list[str]:
+def _macros(text: str, folder: str, toolchain, sizes: dict) -> list[str]:
     """The macros defined where `text` (the file up to the region) ends, as the preprocessor
     leaves them: `#ifdef` branches, `#undef`s and comments taken into account."""
     try:
-        # (the build's own -D, -U and -I choose the file's #ifdef branches as its build does)
+        # (the build's own -D, -U and -I, and the sizes --define gives, choose the file's #if
+        # branches as looptx's reading does; run in the file's folder, where gcc looks for its
+        # quoted headers first)
         chosen = [f for f in toolchain.flags if f.startswith(("-D", "-U", "-I"))]
-        p = subprocess.run([toolchain.compiler, "-E", "-dM", "-x", "c", "-iquote", folder, *chosen, "-"], input=text,
-                           capture_output=True, text=True, timeout=60)
+        chosen += [f"-D{k}={v}" for k, v in sizes.items()]
+        p = subprocess.run([toolchain.compiler, "-E", "-dM", "-x", "c", *chosen, "-"], input=text,
+                           capture_output=True, text=True, timeout=60, cwd=folder)
     except (OSError, subprocess.TimeoutExpired):
         return []
     if p.returncode != 0:
@@ -103,6 +112,12 @@ def verbatim_problem(ev, sig, toolchain) -> str | None:
     for name in sig.results:
         c = compare_detail(ref.outputs[name], outs[name], sig.arg(name).ctype, ev.rtol)
         if not c.ok:
+            if any(f.startswith(("-D", "-U")) for f in toolchain.flags):
+                # the build's own -D may pick #if branches that looptx read without it
+                return (f"the region as written gives other results than looptx's reading of it "
+                        f"({c.describe(name)}): the build's -D/-U flags "
+                        f"({' '.join(f for f in toolchain.flags if f.startswith(('-D', '-U')))}) may choose "
+                        "#if branches that looptx reads without them: give them with --define")
             return (f"the region as written gives other results than looptx's reading of it "
                     f"({c.describe(name)}): looptx misreads its C, and the variant follows that reading "
                     "(please report it with the file)")

@@ -1,0 +1,13 @@
+#define N 64
+void f(double *a) {
+  int i;
+#pragma scop
+  for (i = 0; i < N; i++) {
+#if N > 50
+    a[i] = 1;
+#else
+    a[i] = 2;
+#endif
+  }
+#pragma endscop
+}

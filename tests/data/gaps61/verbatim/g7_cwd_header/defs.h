@@ -1,0 +1,1 @@
+#define SCALE(x) ((x) * 5)
