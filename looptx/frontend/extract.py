@@ -19,7 +19,8 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem, is_mod, sign_free_mod
 from looptx.frontend.guards import guarded
-from looptx.frontend.int_types import IntTypes, declared_words, evaluated_where, owe, unsigned_comparison
+from looptx.frontend.int_types import (IntTypes, declared_words, evaluated_where, owe, owed_at,
+                                       unsigned_comparison)
 from looptx.frontend.hints import (WRITE_THROUGH_DATA, cast_view_hint, operator_column, user_numbers_first,
                                    written_bound_hint)
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
@@ -430,8 +431,7 @@ class Extractor:
                                   constraints, body, self.cur_accesses, tuple(sched), line, col,
                                   c_text(node), tr, obligations, tuple(lp.ctype for lp in self.loops),
                                   tuple(lp.pos for lp in self.loops), list(self.guard_obligations),
-                                  list(self.evaluated_obligations)
-                                  + [(c, *self.where(n), w, None) for c, n, w in tr.wrap_obligations]))
+                                  list(self.evaluated_obligations) + owed_at(self, tr.wrap_obligations, None)))
 
     def _lvalue_problem(self, lhs) -> str:
         if isinstance(lhs, c_ast.StructRef):

@@ -145,10 +145,22 @@ def owe(ex, obligations, wheres=None) -> None:
     runs.  `sized`: one over the sizes alone is taken to hold (a loop bound: the loop would
     otherwise run billions of times), not made a fact to check."""
     for w in (wheres if wheres is not None else [evaluated_where(ex)]):
-        for cond, onode, what, *more in obligations:
-            hint, sized = (list(more) + [None, False])[:2]
-            ex.evaluated_obligations.append((cond, *ex.where(onode), what,
-                                             None if w is None else " and ".join(w) or "1 = 1", hint, sized))
+        ex.evaluated_obligations.extend(owed_at(ex, obligations, w))
+
+
+def owed_at(ex, obligations, where: list[str] | None) -> list[tuple]:
+    """RawStmt.evaluated_obligations entries of `obligations` (see `owe`), checked at `where`."""
+    out = []
+    for cond, onode, what, *more in obligations:
+        hint, sized = (list(more) + [None, False])[:2]
+        out.append((cond, *ex.where(onode), what, None if where is None else " and ".join(where) or "1 = 1",
+                    hint, sized))
+    return out
+
+
+def counter_type(ex, it: str):
+    """(bits, unsigned) of loop counter `it` as declared, None if not an integer type."""
+    return ex.int_types.words_type((declared_words(ex, it) or "int").split())
 
 
 def unsigned_comparison(ex, node, a: str, b: str, wheres=None, counting_down: str | None = None,
@@ -180,7 +192,7 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
     still in the type: checked where C first tests it (`first_test`)."""
     if first_test is None:
         return
-    t = ex.int_types.words_type((declared_words(ex, it) or "int").split())
+    t = counter_type(ex, it)
     if t is None or t[0] >= 32 and (not t[1] or step > 0):
         return
     if isinstance(test.left, c_ast.ID) and test.left.name == it:

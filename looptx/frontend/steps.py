@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pycparser import c_ast
 
 from looptx.frontend.affine import NonAffine, Translator
-from looptx.frontend.int_types import counter_range, unsigned_comparison
+from looptx.frontend.int_types import counter_range, counter_type, unsigned_comparison
 from looptx.frontend.symbols import Symbol, c_nodes, c_text, chain_operands, int_var, symbol_of
 
 
@@ -257,7 +257,7 @@ def loop_condition(ex, node: c_ast.For, it: str, step: int, first_test: list[str
         a, b = ex.affine_text(c.left, wheres=wheres), ex.affine_text(c.right, wheres=wheres)
         # a counter's own range first: where it wraps, that is why the comparison would
         counter_range(ex, c, it, step, a, b, first_test)
-        t = ex.int_types.words_type((ex.loops[-1].ctype if ex.loops else "int").split())
+        t = counter_type(ex, it)
         unsigned_comparison(ex, c, a, b, wheres, it if step < 0 and t is not None and t[1] else None, bound=True)
         op = c.op
         if op == "!=":
