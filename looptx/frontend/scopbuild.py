@@ -15,8 +15,9 @@ from looptx.frontend.affine import Poly
 from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_texts
 from looptx.frontend.names import to_user
 from looptx.frontend.regions import Region
-from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, has_type_word, narrow_range, iterator_types,
-                                     resolve_typedef)
+from looptx.frontend.int_ranges import int_type
+from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, arithmetic_type, has_type_word, narrow_range,
+                                     iterator_types, resolve_typedef)
 from looptx.poly.facts import without_implied
 from looptx.poly.wrap_checks import wrap_facts
 from looptx.poly.scop import (Access, Array, Scop, Statement, check_obligations, obligations_hold, size_facts,
@@ -143,6 +144,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                     wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
                     narrow_params=tuple((p, *r) for p in params if p not in fixed_names
                                         and (r := narrow_range(sym_of(p), symbols))),
+                    size_types=tuple((p, t) for p in params if (t := _size_type(sym_of(p), symbols))),
                     pinned_macros=tuple((p, v) for p, v in fixed if p in overridable and p not in baked),
                     soft_macros=tuple(p for p in params if p in ex.int_macros and p in overridable
                                       and p not in fixed_names))
@@ -306,3 +308,18 @@ def _rows_kept(scop: Scop, raw, path: str, values: dict) -> Scop:
     st = next(r for r in raw if r.id == found.stmt)
     sizes = "at these sizes" if scop.fixed else "at every size of interest"
     return replace(scop, row_leaving=replace(found, line=st.line, col=st.col, path=path, sizes=sizes), _cache={})
+
+
+# (bits, unsigned) -> a standard C type of that size on the LP64 machines looptx builds for
+_STANDARD = {(8, False): "signed char", (8, True): "unsigned char", (16, False): "short",
+             (16, True): "unsigned short", (32, True): "unsigned int", (64, False): "long",
+             (64, True): "unsigned long"}
+
+
+def _size_type(sym: Symbol | None, symbols: dict) -> str | None:
+    """A size's integer type as a standard C type, where it is not int (nor a bool, whose
+    harness value stays an int flag); None for an int or a #define."""
+    if sym is None or sym.kind != "var":
+        return None
+    t = int_type(arithmetic_type(sym.ctype, symbols.get).split())
+    return _STANDARD.get(t[0]) if t else None

@@ -264,8 +264,9 @@ class RegionRun:
         structs: dict[str, np.ndarray] = {}      # arrays of structs: one buffer, members as views
         for a in sig.args:
             if a.kind == "size":
-                argtypes.append(ctypes.c_int)
-                args.append(ctypes.c_int(int(a.value)))
+                ct = getattr(ctypes, ctype_info(a.ctype)[1])
+                argtypes.append(ct)
+                args.append(ct(int(a.value)))
                 continue
             dt, ctname, _ = ctype_info(a.ctype)
             given = np.asarray(inputs[a.name])

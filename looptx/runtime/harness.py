@@ -97,7 +97,7 @@ class HarnessArg:
 
     def c_param(self) -> str:
         if self.kind == "size":
-            return f"int {self.name}"
+            return f"{self.ctype} {self.name}"
         if self.by_address:
             return f"const {self.ctype} *restrict {self.c_name}"
         if self.kind == "scalar_in":
@@ -165,6 +165,7 @@ class RegionSignature:
             pos = locate_name(scop.filename, name, scop.region_span, scop.function)
             return dict(where, line=pos[0], col=pos[1]) if pos else where
         free = [p for p in scop.params if p not in fixed]
+        size_types = dict(scop.size_types)
         args: list[HarnessArg] = []
         value_only = scop.value_only_params()
         seeded = {p: 3 + zlib.crc32(p.encode()) % 5 for p in free}   # by the name, as the data are
@@ -185,7 +186,8 @@ class RegionSignature:
             if p not in env:
                 raise LooptxError(f"the size '{p}'{_member_note(scop, p)} has no value",
                                   hint=f"give it with --define {p}=VALUE", **at(p))
-            args.append(HarnessArg(p, "size", "int", value=int(env[p])))
+            # (with the size's own type: `i - M > 3` of an unsigned M compares as the file's C does)
+            args.append(HarnessArg(p, "size", size_types.get(p, "int"), value=int(env[p])))
         divided, tested = zero_uses(scop)
         for a in scop.arrays:
             if a.local:

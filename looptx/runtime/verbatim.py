@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 
+from looptx.frontend.names import to_user
 from looptx.runtime.compare import compare_detail
 from looptx.runtime.cpu import RegionRun, Toolchain, build_shared
 from looptx.runtime.harness import region_source
@@ -38,8 +39,9 @@ def verbatim_source(program, region: int, sig, toolchain) -> str | None:
     if any(a.declared_in_region and a.name in passed for a in scop.arrays):
         return None         # declared in the text: the harness's copy-out would read another object
     # (a bool's own type would turn the harness's value 5 into 1: there the reference's int stays)
-    typed = {name: ctype for name, ctype, dims, _ in scop.param_types
-             if not dims and ctype not in _INT and not set(ctype.split()) & {"_Bool", "bool"}}
+    typed = {name: ctype for name, ctype in (*((n, t) for n, t, dims, _ in scop.param_types if not dims),
+                                             *((to_user(n), t) for n, t in scop.size_types))
+             if ctype not in _INT and not set(ctype.split()) & {"_Bool", "bool"}}
     constants = dict(sig.constants)
     sizes = [a.name for a in sig.args if a.kind == "size" and a.name in typed]
     lines = ["{"]
