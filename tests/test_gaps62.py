@@ -45,3 +45,55 @@ def test_a_value_of_a_file_scope_unsigned_size_is_computed_as_c_does(tmp_path):
     from looptx.runtime.harness import RegionSignature
     sig = RegionSignature.from_scop(load(str(src)).scops[0])
     assert [a.c_param() for a in sig.args if a.kind == "size"] == ["unsigned int M"], sig.args
+
+
+DATA = __import__("pathlib").Path(__file__).resolve().parent / "data" / "gaps62"
+
+
+@pytest.mark.parametrize("nest", [
+    "  for (i = -3; i < n; i++)\n    for (j = 0; j <= i / 2; j++)\n      A[i + 3][j] = B[i + 3][j] + 1.0;",
+    "  for (i = -3; i < n; i++)\n    if ((i - 3) / 2 >= 0)\n      A[i + 3][0] = B[i + 3][0] + 1.0;",
+    "  for (i = -3; i < n; i++)\n    for (j = 0; j < 4; j++)\n      if (j <= (i - 1) % 3)\n        A[i + 3][j] = 1.0;"])
+def test_a_division_is_checked_where_c_evaluates_it(tmp_path, nest):
+    """`j <= i / 2` at i = -1 runs j = 0 in C (-1 / 2 is 0) and no j under the model's floor:
+    the operand's sign was checked on the statements' domains only, where that i never is, and
+    the output dropped the iteration.  Now checked wherever C evaluates the bound or guard; from
+    i = 3 on, C's division is the floor, and the same code is read."""
+    src = tmp_path / "d.c"
+    src.write_text(f"void k(int n, double A[300][300], double B[300][300]) {{\n  int i, j;\n#pragma scop\n{nest}\n"
+                   "#pragma endscop\n}\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "of a possibly negative value (C rounds toward zero)" in err, out + err
+    ok = tmp_path / "ok.c"
+    ok.write_text(src.read_text().replace("i = -3", "i = 3"))
+    for n in (1, 9, 14):
+        rc, out, err = run_cli("run", ok, "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, out + err
+
+
+def test_looptx_reads_its_own_output_again(tmp_path):
+    """Probe 150 G3: looptx's output (its lx_floord, `(n - ((n % d + d) % d)) / d`, and isl's exact
+    divisions of possibly negative values) was refused as '%' of a possibly negative value, and
+    a file of two regions, read again, stopped its build with #error: each region's `#ifndef
+    lx_floord` was taken for a conditional of the user's."""
+    first = tmp_path / "once.c"
+    rc, out, err = run_cli("transform", DATA / "two_nests.c", "--recipe", DATA / "two_nests_skew_tile.yaml", "-o", first)
+    assert rc == 0, err
+    second = tmp_path / "twice.c"
+    rc, out, err = run_cli("transform", first, "-o", second)
+    assert rc == 0 and "preprocessor conditionals" not in err, err
+    assert "#error" not in second.read_text()
+    for n, m in ((13, 11), (8, 16), (1, 2)):
+        rc, out, err = run_cli("run", first, "--recipe", DATA / "two_nests_skew_tile.yaml", "-D", f"n={n}", "-D", f"m={m}")
+        assert rc == 0 and out.count(": ok") == 2, out + err
+    import subprocess
+    subprocess.run(["gcc", "-Wall", "-Werror", "-Wno-unknown-pragmas", "-c", str(second), "-o", str(tmp_path / "t.o")],
+                   check=True)
+
+
+def test_an_element_of_a_number_array_set_before_the_region_is_no_pointer(tmp_path):
+    """`A[i][j] = A[i-1][j] + B[i][j]` in an earlier nest of the function was read as a row
+    table's `rows[i] = base + k` (A pointing into B), and the next region, which uses both, was
+    refused."""
+    rc, out, err = run_cli("deps", DATA / "two_nests.c")
+    assert rc == 0 and "points into" not in err, err

@@ -296,6 +296,15 @@ class Translator:
                 a, b = t(node.left), t(node.right)
                 return a + b if node.op == "+" else a - b if node.op == "-" else a * b
             if node.op in ("/", "%"):
+                rounded = rounded_division.of_division(node)
+                if rounded:
+                    fn, x, d = rounded
+                    inner = self.isl_of(t(x), x)
+                    if self._unsigned(x):
+                        self.wrap_obligations.append((f"{inner} >= 0", x, f"C reads '{_c(x)}' as unsigned in "
+                                                      f"'{_c(node)}', and it is negative at some point where C "
+                                                      "evaluates it, so it wraps to a huge one"))
+                    return self.atom(f"floor(({inner})/{d})" if fn == "floor" else f"({inner}) mod {d}")
                 a, b = t(node.left), t(node.right)
                 c = b.constant()
                 if c is None and self.fix_divisor is not None:
@@ -313,7 +322,9 @@ class Translator:
                 if ca is not None and ca >= 0:      # constant folding, C semantics on non-negatives
                     return Poly.const(ca // c if node.op == "/" else ca % c)
                 inner = self.isl_of(a, node.left)
-                self.obligations.append((f"{inner} >= 0", node,
+                # (or an exact one: isl's own output divides `(i - 3*n + 9) / 2` of an i of that
+                # parity; poly/scop.size_facts tries that first)
+                self.obligations.append((f"{inner} >= 0 or ({inner}) mod {int(c)} = 0", node,
                                          f"'{node.op}' of a possibly negative value (C rounds toward zero)"))
                 self._unsigned_operand(node, inner)
                 return self.atom(f"floor(({inner})/{int(c)})" if node.op == "/" else f"({inner}) mod {int(c)}")

@@ -108,7 +108,8 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
             # `double *v[2] = { a, a + 1 };`: the table's pointers point into a
             for e in n.init.exprs:
                 sets(n.name, e, where(e), None)
-        elif isinstance(n, c_ast.Assignment) and n.op == "=" and _root(n.lvalue) is not None:
+        elif isinstance(n, c_ast.Assignment) and n.op == "=" and _root(n.lvalue) is not None \
+                and _sets_a_pointer(n.lvalue, arrays):
             # `b = a + 1;` (C89's declare-then-set), a row table's `rows[i] = base + i*m;`, and
             # a plain copy `h = g;` of a pointer nothing else sets
             name = _root(n.lvalue)
@@ -156,6 +157,21 @@ def _root(lvalue) -> str | None:
     while isinstance(lvalue, c_ast.ArrayRef):
         lvalue = lvalue.name
     return lvalue.name if isinstance(lvalue, c_ast.ID) else None
+
+
+def _sets_a_pointer(lvalue, arrays: dict) -> bool:
+    """Whether an assignment's target may hold a pointer: a variable, or an element of an
+    array of pointers (`rows[i] = base + i*m`), not an element of an array of numbers
+    (`B[i][j] = A[i][j] + 1`, which an earlier nest of the function may hold)."""
+    depth = 0
+    while isinstance(lvalue, c_ast.ArrayRef):
+        lvalue, depth = lvalue.name, depth + 1
+    t = arrays.get(lvalue.name) if depth else None
+    for _ in range(depth):
+        if not isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+            return depth == 0
+        t = t.type
+    return depth == 0 or isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl))
 
 
 def _uncast(e):

@@ -118,7 +118,8 @@ class Branches:
             group_of[f] = stack[-1]
             if kind == "endif":
                 stack.pop()     # what follows it up to the next directive is the outer branch's
-            if any(s.strip() and not _PRAGMA.match(s) for s in lines[l:nxt - 1]):
+            if any(s.strip() and not _PRAGMA.match(s) for s in lines[l:nxt - 1]) \
+                    and not _own_helper(lines[f - 1:nxt - 1]):
                 code_groups.update(stack)
         error = (f'#error "looptx transformed this region ({where}) for another branch of {about}: '
                  'transform it again with the build\'s -D flags (--define)"')
@@ -137,6 +138,15 @@ class Branches:
         return [s.strip() for s in out] if code_groups else []
 
 
+def _own_helper(lines: list[str]) -> bool:
+    """`#ifndef lx_floord` / `#define lx_floord(n, d) ...`: the helper macro looptx's own output
+    defines in each region it regenerates (codegen/c.py), the same in every copy, so the branch
+    the build skips (a region before it defined the helper) computes the same."""
+    m = re.match(r"[ \t]*#[ \t]*ifndef[ \t]+(lx_\w+)[ \t]*$", lines[0]) if lines else None
+    body = [s for s in lines[1:] if s.strip()]
+    return bool(m) and len(body) == 1 and re.match(rf"[ \t]*#[ \t]*define[ \t]+{m.group(1)}\b", body[0]) is not None
+
+
 _MACRO = re.compile(r"^[ \t]*#[ \t]*(define|undef)\b")
 
 
@@ -151,7 +161,8 @@ def macro_directives(text: str, first_line: int, last_line: int, dead: set[int])
         start = k
         while lines[k].rstrip().endswith("\\") and k + 1 < len(lines):
             k += 1
-        if _MACRO.match(lines[start]) and start + 1 not in dead:
+        # (looptx's own helper, which the regenerated region defines again, guarded)
+        if _MACRO.match(lines[start]) and start + 1 not in dead and not _own_helper(lines[max(start - 1, 0):k + 1]):
             out.append(" ".join(ln.rstrip().rstrip("\\").strip() for ln in lines[start:k + 1]))
         k += 1
     return out

@@ -183,7 +183,11 @@ class Extractor:
         owe(self, tr.wrap_obligations, wheres)
         for cond, onode, what in tr.obligations:
             if onode is not sign_free or sign_free is None:
-                self.ctx_obligations.append((cond, *self.where(onode), what))
+                # checked where C evaluates it: `j <= i / 2` at i = -1 runs j = 0 in C and no j in
+                # the model's floor, so the statements' domains alone never see that i
+                for w in (wheres if wheres is not None else [evaluated_where(self)]):
+                    self.ctx_obligations.append((cond, *self.where(onode), what,
+                                                 None if w is None else " and ".join(w) or "1 = 1"))
         return text
 
     # ---- conditions ---------------------------------------------------------------------
@@ -420,7 +424,7 @@ class Extractor:
         target = self.ref(lhs, "write")
         body = ir.Assign(node.op, target, rhs)
         line, col = self.where(node)
-        obligations = [(c, *self.where(n), w) for c, n, w in tr.obligations] + list(self.ctx_obligations)
+        obligations = [(c, *self.where(n), w, None) for c, n, w in tr.obligations] + list(self.ctx_obligations)
         constraints = [c for lp in self.loops for c in lp.constraints] + list(self.conds)
         # 2d+1: (position, iterator) per enclosing loop, then the position in the innermost body
         sched = []

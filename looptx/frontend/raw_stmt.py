@@ -32,7 +32,8 @@ class RawStmt:
     col: int
     text: str
     translator: Translator          # atoms of this statement's subscripts
-    obligations: list = field(default_factory=list)   # (isl condition, line, col, what)
+    # (isl condition, line, col, what, where C evaluates it or None for the statement's domain)
+    obligations: list = field(default_factory=list)
     iter_ctypes: tuple[str, ...] = ()  # each iterator's declared type
     loop_pos: tuple[tuple[int, int], ...] = ()   # line, column of each enclosing `for`
     # what the `?:` / && guards of its reads hold only under (`c % K` of the test: c >= 0):

@@ -112,3 +112,31 @@ def of_call(node: c_ast.FuncCall):
     if d is None or d <= 0:
         return None
     return ("floor" if name in _FLOOR else "ceil"), q.left.expr, d
+
+
+def _remainder_operands(node, d: int):
+    """The left operands of the `%` by d under `node` (looptx's own lx_floord is
+    `(n - ((n % d + d) % d)) / d`), innermost last."""
+    for _, ch in node.children():
+        if isinstance(ch, c_ast.BinaryOp) and ch.op == "%" and _int_constant(ch.right) == d:
+            yield ch.left
+        yield from _remainder_operands(ch, d)
+
+
+def of_division(node: c_ast.BinaryOp):
+    """('floor' | 'mod', n, d) where a `/` or `%` by the positive constant d computes floor(n/d)
+    or n mod d for every n by C's own rules, though C's `/` and `%` round toward zero: the
+    floored remainder `(n % d + d) % d` and the quotient built from it, as looptx's own output
+    spells floord.  Checked over several periods of d, as a ternary is."""
+    d = _int_constant(node.right)
+    if node.op not in ("/", "%") or d is None or d <= 0:
+        return None
+    fn, want = ("floor", lambda n: n // d) if node.op == "/" else ("mod", lambda n: n % d)
+    for x in _remainder_operands(node, d):
+        x_text = _text(x)
+        try:
+            if all(_value(node, x_text, n) == want(n) for n in range(-3 * d - 1, 3 * d + 2)):
+                return fn, x, d
+        except _Unknown:
+            continue
+    return None

@@ -89,8 +89,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                             ex.private_depth.get(name, 0) if local else 0, spelled_ctype, spelled_decl,
                             wide_index=name in ex.wide_index, volatile=_volatile_elements(sym),
                             **({"live_out": after_use, "declared_in_region": True} if after_use else {})))
-    obligations = [(st.id, c, line, col, what) for st in raw for c, line, col, what in st.obligations]
-    owed = [(st.id, c, st.line, st.col, "'/' of a possibly negative value (C rounds toward zero)")
+    obligations = [(st.id, *ob) for st in raw for ob in st.obligations]
+    owed = [(st.id, c, st.line, st.col, "'/' of a possibly negative value (C rounds toward zero)", None)
             for st in raw for n, c in row_obligations if any(n in p.symbols() for acc in st.accesses for p in acc.subs)]
     # What C itself says about a parameter, and no more: an array extent is >= 1 (a zero or
     # negative extent is not C), and so is a #defined size unless the file defines it

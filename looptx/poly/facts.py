@@ -34,7 +34,7 @@ def without_implied(facts) -> list:
 FACT_OPERATIONS = 5_000_000
 
 
-def nonneg_fact(scop, sid: int, cond: str) -> str | None:
+def nonneg_fact(scop, sid: int, cond: str, where: str | None = None) -> str | None:
     """For `e >= 0` over iterators (Devito's `(time + 1)%(3)` with time from time_m): the
     condition on the sizes under which the lowest e of the statement's domain is >= 0
     (`time_m >= 0`), as isl text; '' when the domain implies it (`j % 2` of a loop from 2);
@@ -43,11 +43,12 @@ def nonneg_fact(scop, sid: int, cond: str) -> str | None:
         return None
     s = scop.statements[sid]
     from looptx.poly.budget import isl_budget
+    from looptx.poly.scop import evaluated_set
     try:
         # isl-generated code (`(c2 - c3) / 2` under `(c2 + 1) % 4` guards) makes domains whose
         # minimum isl may search for minutes: past the budget there is no fact
         with isl_budget(FACT_OPERATIONS):
-            dom = scop.domain(s)
+            dom = evaluated_set(scop, sid, where)
             # the sizes under which some instance has e < 0 (a projection: isl's dim_min of
             # such a domain may search for minutes)
             bad = dom.intersect(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond[:-5]} < 0 }}")).params()

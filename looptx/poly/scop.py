@@ -525,10 +525,20 @@ def unbounded_loop(scop: Scop, s: Statement) -> int | None:
     return None
 
 
-def obligations_hold(scop: Scop, sid: int, conds) -> bool:
-    """Whether each isl condition holds on statement `sid`'s whole domain."""
+def evaluated_set(scop: Scop, sid: int, where: str | None) -> isl.Set:
+    """Where C evaluates an expression of statement `sid`'s code: `where` (a conjunction over its
+    loops' iterators: an enclosing `if` or a loop's test), or None for the statement's domain."""
     s = scop.statements[sid]
-    dom = scop.domain(s)
+    if where is None:
+        return scop.domain(s)
+    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {where} }}").intersect_params(scop.context)
+
+
+def obligations_hold(scop: Scop, sid: int, conds, where: str | None = None) -> bool:
+    """Whether each isl condition holds on statement `sid`'s whole domain (or where C evaluates
+    it, `where`)."""
+    s = scop.statements[sid]
+    dom = evaluated_set(scop, sid, where)
     for cond in conds:
         try:
             if not dom.is_subset(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond} }}")):
@@ -539,19 +549,21 @@ def obligations_hold(scop: Scop, sid: int, conds) -> bool:
 
 
 def check_obligations(scop: Scop, obligations) -> None:
-    """Each obligation (stmt, isl condition, line, col, what) must hold on the statement's domain."""
-    for sid, cond, line, col, what in obligations:
-        if not obligations_hold(scop, sid, [cond]):
+    """Each obligation (stmt, isl condition, line, col, what[, where]) must hold on the
+    statement's domain (or where C evaluates it)."""
+    for sid, cond, line, col, what, *where in obligations:
+        if not obligations_hold(scop, sid, [cond], where[0] if where else None):
             raise SourceError(f"non-affine: {what}", hint="make the operand provably non-negative "
                               "(or use floord())", file=scop.filename, line=line, col=col)
 
 
-def _free_of_divisions(scop: Scop, s: Statement, context: isl.Set | None = None) -> isl.Set:
-    """A statement's domain without its constraints that divide (`i < n / 2 + 1`): the model
-    reads them with floor, so what they imply of the sizes (n >= 0 from i = 0) is no evidence
-    for C's division, which runs i = 0 at n = -1 too."""
+def _free_of_divisions(scop: Scop, s: Statement, context: isl.Set | None = None,
+                       text: str | None = None) -> isl.Set:
+    """A statement's domain (or `text`, where C evaluates an expression) without its constraints
+    that divide (`i < n / 2 + 1`): the model reads them with floor, so what they imply of the
+    sizes (n >= 0 from i = 0) is no evidence for C's division, which runs i = 0 at n = -1 too."""
     parts, depth, start = [], 0, 0
-    text = s.domain or ""
+    text = (s.domain or "") if text is None else text
     for k, ch in enumerate(text):
         depth += {"(": 1, ")": -1}.get(ch, 0)
         if depth == 0 and text.startswith(" and ", k):
@@ -571,13 +583,21 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
     # an unsigned size is never negative, whatever the model's integers may be
     unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
     for ob in obligations:
-        sid, cond = ob[0], ob[1]
-        dom = scop.domain(scop.statements[sid])
+        sid, cond, where = ob[0], ob[1], (ob[5] if len(ob) > 5 else None)
+        exact = re.fullmatch(r"(.*) >= 0 or \((.*)\) mod \d+ = 0", cond)
+        if exact:
+            # a division of a value that is a multiple of the divisor wherever C evaluates it
+            # rounds alike either way; else the value must be non-negative
+            if obligations_hold(scop, sid, [cond], where):
+                continue
+            cond = f"{exact.group(1)} >= 0"
+            ob = (sid, cond, *ob[2:])
+        dom = evaluated_set(scop, sid, where)
         try:
             fact = scop.params_where([cond])
         except isl.Error:                 # names an iterator
             from looptx.poly.facts import nonneg_fact
-            lowest = nonneg_fact(scop, sid, cond)
+            lowest = nonneg_fact(scop, sid, cond, where)
             if lowest is None:
                 rest.append(ob)
             elif lowest and lowest not in facts:
@@ -585,7 +605,7 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
             continue
         if unsigned.is_subset(fact):
             continue                      # C's division of an unsigned size is floor
-        if _free_of_divisions(scop, scop.statements[sid]).params().is_subset(fact) \
+        if _free_of_divisions(scop, scop.statements[sid], text=where).params().is_subset(fact) \
                 or dom.intersect_params(fact).is_empty():
             rest.append(ob)
         elif cond not in facts:

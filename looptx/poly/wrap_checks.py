@@ -13,17 +13,12 @@ import re
 import islpy as isl
 
 from looptx.errors import SourceError
-from looptx.poly.scop import Scop
+from looptx.poly.scop import Scop, evaluated_set
 
 HINT = ("keep the value in range where C evaluates it (a guard or a tighter bound), or compute "
         "it in a signed int or long")
 
 
-def _over(scop: Scop, sid: int, where: str | None) -> isl.Set:
-    s = scop.statements[sid]
-    if where is None:
-        return scop.domain(s)
-    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {where} }}").intersect_params(scop.context)
 
 
 def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
@@ -37,7 +32,7 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
         sized = len(own) > 1 and own[1]
         s = scop.statements[sid]
         try:
-            over = _over(scop, sid, where)
+            over = evaluated_set(scop, sid, where)
             if over.is_subset(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond} }}")):
                 continue
         except isl.Error:
