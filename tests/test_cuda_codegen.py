@@ -163,7 +163,7 @@ def test_separate_nests_are_separate_kernels_in_host_loop(tmp_path):
     cu = transform_file(str(k), recipe=str(r), target="cuda", defines={"N": 40, "TSTEPS": 3})
     names = kernel_names(cu)
     assert len(names) == 2
-    launcher = cu.split("extern \"C\" int lx_launch_")[1].split("return")[0]
+    launcher = cu.split("extern \"C\" int lx_launch_")[1].split("return (int)cudaGetLastError")[0]
     assert "for (int t = 0;" in launcher and launcher.index(names[0]) < launcher.index(names[1])
 
 
@@ -172,7 +172,7 @@ def test_unmapped_statements_warn_and_run_in_one_thread(tmp_path):
     warn = io.StringIO()
     cu = transform_file(str(KERNELS / "seidel-2d.c"), target="cuda", warn=warn)
     assert "one-thread kernel" in warn.getvalue()
-    assert "<<<dim3(lx_g0, lx_g1, lx_g2), dim3(1, 1, 1)>>>" in cu
+    assert "<<<dim3((unsigned)lx_g0, (unsigned)lx_g1, (unsigned)lx_g2), dim3(1, 1, 1)>>>" in cu
 
 
 def test_standalone_main(tmp_path):

@@ -97,3 +97,92 @@ def test_an_element_of_a_number_array_set_before_the_region_is_no_pointer(tmp_pa
     refused."""
     rc, out, err = run_cli("deps", DATA / "two_nests.c")
     assert rc == 0 and "points into" not in err, err
+
+
+def test_a_cuda_kernel_indexes_an_array_of_received_sizes_in_64_bits(tmp_path):
+    """Probe 153 G4: `float A[n][n]` with n a size the host function receives was indexed
+    `A[(n + by - 2) * n + ...]` in int, which passes 2^31 at n = 46341 (a 50000 x 50000 float
+    matrix fits a GPU; C's `A[i][j]` addresses it in 64 bits).  Checked on CPU threads."""
+    from cuda_on_threads import compare_host
+    from test_cuda_codegen import NVCC, nvcc_compile
+    cu_path = tmp_path / "rows.cu"
+    rc, out, err = run_cli("transform", DATA / "rows.c", "--recipe", DATA / "rows_tile_cuda.yaml",
+                           "--target", "cuda", "-o", cu_path)
+    assert rc == 0, err
+    cu = cu_path.read_text()
+    kernel = cu[cu.index("__global__"):cu.index('extern "C"')]
+    assert "A[(long)(n + by - 2) * n + " in kernel, kernel
+    for n in (3, 37, 130):
+        errs = compare_host(cu, DATA / "rows.c", "rows", dict(n=n), tmp_path / "w")
+        assert max(errs.values()) == 0, (n, errs)
+    if NVCC:
+        assert nvcc_compile(cu) is None
+
+
+def test_a_grid_past_cudas_limits_is_an_error_not_an_empty_launch(tmp_path):
+    """Probe 153 G5: the grid of a `long n` loop was `const int lx_g0 = n;`: n = 2^32 + 5 made a
+    grid of 5 blocks, and 2^31 <= n < 2^32 a negative one that launched nothing, and the host
+    function returned success.  The grid is 64-bit, and one past CUDA's limits is
+    cudaErrorInvalidConfiguration."""
+    from test_cuda_codegen import NVCC, nvcc_compile
+    cu_path = tmp_path / "blk.cu"
+    rc, out, err = run_cli("transform", DATA / "blk_long.c", "--recipe", DATA / "blk_block_i.yaml",
+                           "--target", "cuda", "-o", cu_path)
+    assert rc == 0, err
+    cu = cu_path.read_text()
+    assert "const long long lx_g0 = n, lx_g1 = 1, lx_g2 = 1;" in cu, cu
+    assert "if (lx_g0 > 2147483647LL || lx_g1 > 65535 || lx_g2 > 65535) return (int)cudaErrorInvalidConfiguration;" in cu
+    if NVCC:
+        assert nvcc_compile(cu) is None
+    # the launcher as the host code runs it, on CPU threads with no kernel work: past the limit
+    # it returns the error before any launch
+    import subprocess
+    launcher = cu[cu.index('extern "C" int lx_launch_blk'):]
+    launcher = launcher[:launcher.index("\n}\n") + 3]
+    prog = tmp_path / "g.cpp"
+    prog.write_text("#include <cstdio>\n#define cudaErrorInvalidConfiguration 9\n#define cudaGetLastError() 0\n"
+                    "struct dim3 { dim3(unsigned, unsigned, unsigned) {} };\nstatic long launched = 0;\n"
+                    "static void blk_kernel0(dim3, dim3, const char *, char *, long) { launched++; }\n"
+                    + launcher.replace("__restrict__", "").replace("<<<", "(").replace(">>>(", ", ")
+                    + "\nint main() { int past = lx_launch_blk(0, 0, 4294967301L), within = lx_launch_blk(0, 0, 1000L);\n"
+                    "  printf(\"%d %d %ld\\n\", past, within, launched); }\n")
+    subprocess.run(["g++", "-o", tmp_path / "g", prog], check=True)
+    assert subprocess.run([tmp_path / "g"], capture_output=True, text=True).stdout.split() == ["9", "0", "1"]
+
+
+@pytest.mark.parametrize("ctype", ["unsigned", "size_t"])
+def test_an_unsigned_counter_from_an_unsigned_size_is_never_negative(tmp_path, ctype):
+    """Probe 153 G6: `for (unsigned i = lo; i < n; i++)` was refused ('i' negative at some point)
+    though an unsigned lo is never negative."""
+    src = tmp_path / "u.c"
+    src.write_text(f"#include <stddef.h>\nvoid u({ctype} lo, {ctype} n, double *A) {{\n#pragma scop\n"
+                   f"  for ({ctype} i = lo; i < n; i++)\n    A[i] = A[i] * 2.0 + 1.0;\n#pragma endscop\n}}\n")
+    recipe = tmp_path / "t.yaml"
+    recipe.write_text("steps: [{tile: {stmt: 0, loop: i, size: 4}}]\n")
+    for lo, n in ((3, 17), (0, 8), (9, 4)):
+        rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", f"lo={lo}", "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    assert rc == 0, err
+
+
+def test_a_long_size_may_be_given_past_int(tmp_path):
+    """Probe 153 G7: `-D n=3000000000` of a `long n` was refused ('does not fit in an int'),
+    though the loops count with long there: `run` could not check the code at such sizes."""
+    recipe = tmp_path / "t.yaml"
+    recipe.write_text("steps: [{tile: {stmt: 0, loop: i, size: 4}}]\n")
+    rc, out, err = run_cli("run", DATA / "long_offset.c", "--recipe", recipe, "-D", "n=3000000000")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", DATA / "long_offset.c", "--recipe", recipe, "-D", "n=3000000000")
+    assert rc == 0 and "for (long ii = 0; ii < 13; ii++)" in out, out + err
+
+
+@pytest.mark.parametrize("given, value", [("010", 8), ("0x10", 16), ("10UL", 10), ("0b101", 5), ("-3", -3)])
+def test_define_values_are_read_as_c_constants(tmp_path, given, value):
+    """Probe 153 G8: `-D n=010` was refused (not an integer) and `1_000` accepted: the values
+    are C's integer constants."""
+    from looptx.frontend.defines import define_value
+    assert define_value(None, "n", given, {"names": frozenset()}) == value
+    for bad in ("1_000", "1e3", "7.0", "089"):
+        with pytest.raises(Exception, match="is not an integer"):
+            define_value(None, "n", bad, {"names": frozenset()})

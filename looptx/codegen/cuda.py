@@ -80,8 +80,10 @@ class CudaPrinter(ThreadPrinter):
         return c_math_args(body)
 
     def _past_int(self, arr) -> bool:
-        """The array holds 2^31 elements or more at the sizes' values (--define, the #defines):
-        its linearized subscript is computed in 64 bits, as C's `a[i][j]` addresses it."""
+        """The array may hold 2^31 elements or more: at the sizes' values (--define, the
+        #defines), or at all where an extent is a size the host function receives (a 50000 x
+        50000 float matrix fits a GPU): its linearized subscript is computed in 64 bits, as C's
+        `a[i][j]` addresses it."""
         from looptx.runtime.extents import eval_extent
         values = {**dict(self.scop.macro_values), **dict(self.scop.fixed)}
         total = 1
@@ -89,7 +91,7 @@ class CudaPrinter(ThreadPrinter):
             try:
                 total *= eval_extent(d, values)
             except (KeyError, ValueError, RecursionError, TypeError):
-                return arr.wide_index
+                return True
         return arr.wide_index or total >= 2 ** 31
 
     def ref_text(self, r: ir.Ref) -> str:
@@ -336,13 +338,18 @@ class HostPrinter(CPrinter):
             baxes, taxes = kernel_axes(kc.mapping, kc.grid_dims, len(kc.block) if kc.mapping is not None else 0)
             grid = on_axes(grid[:kc.grid_dims], baxes, "1") if kc.grid_dims else grid
             block = on_axes(list(kc.block), taxes, 1) if kc.mapping is not None and kc.block else block
-            # grid sizes are computed as signed ints: dim3 would turn a negative size into a huge one
+            # grid sizes are computed as signed 64-bit values: dim3 would turn a negative size into
+            # a huge one, and an int cut a long size's grid; a grid past CUDA's limits launches
+            # nothing, which the host function says rather than return success
             args = ", ".join(host.get(p, p) for _, _, p in kc.params)
             sizes = ", ".join(f"lx_g{k} = {g}" for k, g in enumerate(grid))
             return [f"{pad}{{",
-                    f"{pad}{self.ind}const int {sizes};",
+                    f"{pad}{self.ind}const long long {sizes};",
+                    f"{pad}{self.ind}if (lx_g0 > 2147483647LL || lx_g1 > 65535 || lx_g2 > 65535) "
+                    "return (int)cudaErrorInvalidConfiguration;",
                     f"{pad}{self.ind}if (lx_g0 > 0 && lx_g1 > 0 && lx_g2 > 0)",
-                    f"{pad}{self.ind * 2}{kc.name}<<<dim3(lx_g0, lx_g1, lx_g2), dim3({', '.join(map(str, block))})>>>({args});",
+                    f"{pad}{self.ind * 2}{kc.name}<<<dim3((unsigned)lx_g0, (unsigned)lx_g1, (unsigned)lx_g2), "
+                    f"dim3({', '.join(map(str, block))})>>>({args});",
                     f"{pad}}}"]
         # C emulation: loops over the grid and the block around the kernel body
         lines = [f"{pad}{{ /* {kc.name}: grid ({', '.join(grid)}), block ({', '.join(map(str, block))}) */"]

@@ -12,6 +12,7 @@ import os
 import re
 
 from looptx.errors import LooptxError
+from looptx.frontend.affine import c_int_value
 from looptx.frontend.preprocess import include_dirs
 from looptx.frontend.regions import SourceText, blank, scan_comments
 
@@ -25,8 +26,10 @@ def define_value(path: str | None, name: str, value, perf: dict) -> int | str:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     text = str(value)
+    sign, digits = re.fullmatch(r"\s*([+-]?)\s*(.*?)\s*", text).groups()
     try:
-        return int(text, 0)
+        # as C reads the constant (`010` is 8, `0x10` 16, `10UL` 10), not as Python (`1_000`)
+        return -c_int_value(digits) if sign == "-" else c_int_value(digits)
     except ValueError:
         pass
     if "names" not in perf:

@@ -19,7 +19,7 @@ from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.ifconvert import branch_on_data, condition_problem, is_mod, sign_free_mod
 from looptx.frontend.guards import guarded
-from looptx.frontend.int_types import (IntTypes, declared_words, evaluated_where, owe, owed_at,
+from looptx.frontend.int_types import (IntTypes, declared_words, evaluated_where, owe, owe_rounding, owed_at,
                                        unsigned_comparison)
 from looptx.frontend.hints import (WRITE_THROUGH_DATA, cast_view_hint, operator_column, user_numbers_first,
                                    written_bound_hint)
@@ -31,8 +31,8 @@ from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterat
 from looptx.frontend.aliases import refuse_null_test
 from looptx.frontend.purefuncs import PURE_MATH, pure_call
 from looptx.frontend.raw_stmt import Loop, RawAccess, RawStmt
-from looptx.frontend.symbols import (UNSIGNED_WORDS, Symbol, arithmetic_type, c_text, counters_zeroed, int_var,
-                                     resolve_typedef, wide_subscript)
+from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, arithmetic_type, c_text, counters_zeroed,
+                                     has_type_word, int_var, resolve_typedef, wide_subscript)
 
 CMP_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
@@ -125,7 +125,9 @@ class Extractor:
         if name in self.fixed and not self._own_variable(name):
             self._param(name)
             self.fixed_affine.add(name)
-            return ("fixed", int_sized(self.fixed[name], node, f"'{name}' = {self.fixed[name]}"))
+            if not has_type_word(self.symbol(name), {}, WIDE_WORDS):   # (a `long n` may be 3e9)
+                int_sized(self.fixed[name], node, f"'{name}' = {self.fixed[name]}")
+            return ("fixed", self.fixed[name])
         if name in self.int_macros:
             int_sized(self.int_macros[name], node, f"'{name}' = {self.int_macros[name]}")
             self._param(name)
@@ -181,13 +183,7 @@ class Extractor:
         except NonAffine as e:
             raise self.nonaffine(e) from None
         owe(self, tr.wrap_obligations, wheres)
-        for cond, onode, what in tr.obligations:
-            if onode is not sign_free or sign_free is None:
-                # checked where C evaluates it: `j <= i / 2` at i = -1 runs j = 0 in C and no j in
-                # the model's floor, so the statements' domains alone never see that i
-                for w in (wheres if wheres is not None else [evaluated_where(self)]):
-                    self.ctx_obligations.append((cond, *self.where(onode), what,
-                                                 None if w is None else " and ".join(w) or "1 = 1"))
+        owe_rounding(self, [ob for ob in tr.obligations if ob[1] is not sign_free or sign_free is None], wheres)
         return text
 
     # ---- conditions ---------------------------------------------------------------------

@@ -148,6 +148,16 @@ def owe(ex, obligations, wheres=None) -> None:
         ex.evaluated_obligations.extend(owed_at(ex, obligations, w))
 
 
+def owe_rounding(ex, obligations, wheres=None) -> None:
+    """Obligations (condition, node, what) of C's `/` and `%` rounding toward zero in a bound or
+    condition, for the statements inside it (Extractor.ctx_obligations), checked where C
+    evaluates it (`wheres`, as for `owe`): `j <= i / 2` at i = -1 runs j = 0 in C and no j under
+    the model's floor, so the statements' domains alone never see that i."""
+    for cond, onode, what in obligations:
+        for w in (wheres if wheres is not None else [evaluated_where(ex)]):
+            ex.ctx_obligations.append((cond, *ex.where(onode), what, None if w is None else " and ".join(w) or "1 = 1"))
+
+
 def owed_at(ex, obligations, where: list[str] | None) -> list[tuple]:
     """RawStmt.evaluated_obligations entries of `obligations` (see `owe`), checked at `where`."""
     out = []

@@ -529,9 +529,11 @@ def evaluated_set(scop: Scop, sid: int, where: str | None) -> isl.Set:
     """Where C evaluates an expression of statement `sid`'s code: `where` (a conjunction over its
     loops' iterators: an enclosing `if` or a loop's test), or None for the statement's domain."""
     s = scop.statements[sid]
+    # (an unsigned size is never negative: `for (unsigned i = lo; i < n; i++)` starts at i >= 0)
+    unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
     if where is None:
-        return scop.domain(s)
-    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {where} }}").intersect_params(scop.context)
+        return scop.domain(s).intersect_params(unsigned)
+    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {where} }}").intersect_params(scop.context.intersect(unsigned))
 
 
 def obligations_hold(scop: Scop, sid: int, conds, where: str | None = None) -> bool:
