@@ -186,3 +186,67 @@ def test_define_values_are_read_as_c_constants(tmp_path, given, value):
     for bad in ("1_000", "1e3", "7.0", "089"):
         with pytest.raises(Exception, match="is not an integer"):
             define_value(None, "n", bad, {"names": frozenset()})
+
+
+@pytest.mark.parametrize("name, n, rows", [("helper_short_param_bound", 40000, 0), ("helper_short_ret_bound", 40000, 0),
+                                           ("helper_short_param_bound", 37, 37), ("helper_int_param_guard", 7, 3)])
+def test_an_inlined_helper_converts_its_argument_and_result(tmp_path, name, n, rows):
+    """Probe 152 G1: a helper of the file (`static int f(short x) { return x; }`) inlined into a
+    bound or condition dropped the conversions of the call: `i < f(n)` ran n times where C runs
+    none at n = 40000 (f(n) is -25536).  The casts now stay, and the model reads their ranges."""
+    src = DATA / f"{name}.c"
+    rc, out, err = run_cli("run", src, "-D", "n=7")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", src)          # the sizes as arguments
+    assert rc == 0, err
+    # the statement runs `rows` times in C: the output, compiled, agrees
+    import subprocess
+    prog = tmp_path / "p.c"
+    body = out.replace("static int f", "static inline int f").replace("static short f", "static inline short f")
+    prog.write_text(body + f"\n#include <stdio.h>\nstatic double a[{max(n, 8)}];\nint main(void) {{ k({n}, a); "
+                    f"int c = 0; for (int i = 0; i < {max(n, 8)}; i++) c += a[i] != 0; printf(\"%d\\n\", c); }}\n")
+    subprocess.run(["gcc", "-O1", "-o", tmp_path / "p", prog], check=True)
+    assert subprocess.run([tmp_path / "p"], capture_output=True, text=True).stdout.strip() == str(rows)
+
+
+def test_an_inlined_helpers_conversion_keeps_a_reversal_illegal(tmp_path):
+    """`a[f(i + 65535)]` with a short parameter writes a[i - 1]: the reversal the bare
+    expression allowed is refused where the conversion is read."""
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps: [{reverse: {stmt: 0, loop: i}}]\n")
+    rc, out, err = run_cli("transform", DATA / "helper_illegal_rev.c", "--recipe", recipe, "-D", "n=10")
+    assert rc == 2 and "the cast (short) keeps only the values -32768..32767" in err, out + err
+
+
+def test_a_floating_point_loop_counter_is_refused(tmp_path):
+    """Probe 152 G2: `float x; for (x = 0; x < n; x++)` was run as an int counter (a float stops
+    at 2^24, where the output went on)."""
+    rc, out, err = run_cli("transform", DATA / "float_counter.c")
+    assert rc == 2 and "float_counter.c:4:3: error: the loop counter 'x' is a floating-point variable (float)" in err, err
+
+
+def test_a_branch_on_data_into_a_volatile_target_is_refused(tmp_path):
+    """Probe 152 G3: `if (b[i] > 1.0) out[i] = b[i];` of a volatile out became an unconditional
+    read and write of out[i]."""
+    rc, out, err = run_cli("transform", DATA / "volatile_cond_store.c")
+    assert rc == 2 and "a branch on data writes the volatile 'out'" in err, err
+
+
+def test_int_arithmetic_past_int_in_a_subscript_is_refused(tmp_path):
+    """Probe 152 G5: `a[i * 65536 * 65536 + i]` (int overflow in C) was modelled as 4294967297 * i."""
+    rc, out, err = run_cli("transform", DATA / "int_overflow_subscript.c")
+    assert rc == 2 and "overflows int (C computes it in int)" in err, err
+
+
+def test_a_struct_member_size_without_a_value_is_placed(tmp_path):
+    """Probe 152 G6: the error had no column (it looked for 's__n' in the file)."""
+    rc, out, err = run_cli("run", DATA / "struct_size_nocol.c", "-D", "n=7")
+    assert rc == 2 and "struct_size_nocol.c:5:19: error: the size 's__n' (the struct member s->n) has no value" in err, err
+
+
+def test_a_chained_comparison_is_named_in_the_note(tmp_path):
+    """Probe 152 G7: `if (0 < i < 5)` was announced as a branch on data."""
+    rc, out, err = run_cli("run", DATA / "chaincmp_note.c", "-D", "n=9")
+    assert rc == 0 and ": ok" in out, out + err
+    assert "a branch on a condition that is not affine" in err and "there C compares 0 < i, which is 0 or 1, with 5 " \
+        "(for a range, write 0 < i && i < 5)" in err, err

@@ -294,6 +294,11 @@ class Translator:
         if isinstance(node, c_ast.BinaryOp):
             if node.op in ("+", "-", "*"):
                 a, b = t(node.left), t(node.right)
+                if node.op == "*" and self.types is not None and self.types.type_of(node) == (32, False) \
+                        and any(abs(c) > INT_MAX for _, c in (a * b).terms):
+                    # (the model's integers would go on where C's int overflows: `i * 65536 * 65536`)
+                    raise NonAffine(node, f"'{_c(node)}' overflows int (C computes it in int)",
+                                    "compute it in a 64-bit type: (long)i * ...")
                 return a + b if node.op == "+" else a - b if node.op == "-" else a * b
             if node.op in ("/", "%"):
                 rounded = rounded_division.of_division(node)

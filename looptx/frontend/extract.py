@@ -26,7 +26,7 @@ from looptx.frontend.hints import (WRITE_THROUGH_DATA, cast_view_hint, operator_
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
 from looptx.frontend.exitvalues import earlier_run_read, exit_value, finished, inner_counters, put_in, stale_read
 from looptx.frontend.gathered import data_bound_hint, masked_bound, through_index, write_of
-from looptx.frontend.steps import (Constants, StepName, check_body_keeps, iterator_type, loop_condition, loop_start,
+from looptx.frontend.steps import (Constants, StepName, check_body_keeps, integer_counter_type, loop_condition, loop_start,
                                    loop_step)
 from looptx.frontend.aliases import refuse_null_test
 from looptx.frontend.purefuncs import PURE_MATH, pure_call
@@ -320,12 +320,12 @@ class Extractor:
             raise self.error(node, f"loop iterator '{it}' shadows an enclosing loop's iterator",
                              "rename the inner iterator")
         self.exits.pop(it, None)
+        ctype = integer_counter_type(self, node, init, it)
         lb, node = put_in(self, lb), copy.copy(node)
         node.cond = put_in(self, node.cond)
         step = self.loop_step(node, it)
         mark = len(self.ctx_obligations)
         evaluated_mark = len(self.evaluated_obligations)
-        ctype = iterator_type(self, init, it)
         try:
             lb_text = self.affine_text(lb)
             outside = evaluated_where(self)

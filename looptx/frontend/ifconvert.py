@@ -16,7 +16,7 @@ from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once
 from looptx.frontend.affine import NonAffine
-from looptx.frontend.symbols import all_nodes, c_text, id_names
+from looptx.frontend.symbols import all_nodes, c_text, id_names, volatile_elements
 from looptx.frontend.purefuncs import PURE_MATH
 
 
@@ -146,6 +146,7 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
         converted = _condition_taken(node, decls, taken, *ex.where(node))
     if converted is not None:
         ex.taken_conditions |= taken
+        _refuse_volatile_targets(ex, converted)
     if converted is None:
         calls = [n.name.name for n in all_nodes(node) if isinstance(n, c_ast.FuncCall)
                  and isinstance(n.name, c_ast.ID) and n.name.name not in ex.pure
@@ -169,8 +170,12 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
             raise (None if loops else _refused_write(ex, node)) or e
         raise e
     line, col = ex.where(node)
-    note_once(ex.filename, line, "a branch on data (array elements or variables the region sets) is modelled, "
-              "and printed, as conditional assignments (x = c ? v : x)", col=col)
+    data = any(isinstance(n, c_ast.ArrayRef) for n in all_nodes(node.cond)) \
+        or bool(id_names(node.cond) & (ex.written - set(ex.iterators())))
+    what = "a branch on data (array elements or variables the region sets)" if data else \
+        f"a branch on a condition that is not affine ('{c_text(node.cond)}')"
+    note_once(ex.filename, line, f"{what} is modelled, and printed, as conditional assignments (x = c ? v : x)"
+              + _chained_comparison(node.cond), col=col)
     for d in decls:
         ex.declaration(d)
     ex.conds.extend(affine)
@@ -179,6 +184,35 @@ def branch_on_data(ex, node: c_ast.If, e) -> None:
             ex.statement(a)
     finally:
         del ex.conds[len(ex.conds) - len(affine):]
+
+
+_COMPARE = ("<", "<=", ">", ">=", "==", "!=")
+
+
+def _chained_comparison(cond) -> str:
+    """`0 < i < 5` is C's `(0 < i) < 5`, always true: a slip worth naming."""
+    for n in all_nodes(cond):
+        if isinstance(n, c_ast.BinaryOp) and n.op in _COMPARE and isinstance(n.left, c_ast.BinaryOp) \
+                and n.left.op in _COMPARE:
+            ranged = {n.op, n.left.op} <= {"<", "<=", ">", ">="}
+            return (f"; there C compares {c_text(n.left)}, which is 0 or 1, with {c_text(n.right)}"
+                    + (f" (for a range, write {c_text(n.left)} && {c_text(n.left.right)} {n.op} {c_text(n.right)})"
+                       if ranged else ""))
+    return ""
+
+
+def _refuse_volatile_targets(ex, assignments) -> None:
+    """`x = c ? v : x` reads and writes x where the branch does not: of a volatile object those
+    are accesses the program makes (a device register), not a value kept."""
+    for a in assignments:
+        base = a.lvalue
+        while isinstance(base, c_ast.ArrayRef):
+            base = base.name
+        sym = ex.symbol(base.name) if isinstance(base, c_ast.ID) else None
+        if sym is not None and volatile_elements(sym):
+            raise ex.error(a.lvalue, f"a branch on data writes the volatile '{base.name}': as conditional assignments "
+                                     "(x = c ? v : x) it would read and write it where the branch does not",
+                           "keep the branch outside the region, or compute into a plain array and copy it out after")
 
 
 def _refused_write(ex, node) -> SourceError | None:

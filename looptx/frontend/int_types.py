@@ -95,7 +95,7 @@ class IntTypes:
         source = self.type_of(node.expr)
         written = f"({' '.join(cast_words(node.to_type) or [])})"
         operand = f"'{c_text(node.expr)}'"
-        if bits < 32:
+        if bits < 32 or source is not None and source[0] > bits:       # (and `(int)` of a long)
             return (f"{lo} <= ({inner}) <= {hi}", f"the cast {written} keeps only the values {lo}..{hi}, and "
                                                   f"{operand} is outside them at some point where C evaluates it")
         negative = f"{operand} is negative at some point where C evaluates it"

@@ -239,10 +239,20 @@ def index_helpers(funcs: list[c_ast.FuncDef], pure: dict) -> dict[str, tuple[lis
             if not isinstance(d, c_ast.Decl) or not _signed_int(d.type) or d.init is None:
                 ok = False
                 break
-            values[d.name] = substituted(d.init, values, None)
+            values[d.name] = _converted(d.type, substituted(d.init, values, None))
         if ok and isinstance(items[-1], c_ast.Return):
-            out[name] = ([p.name for p in params], substituted(items[-1].expr, values, None))
+            # each value converted as the call converts it (`short f(int x)` cuts its result,
+            # `int f(short x)` its argument): the model reads those casts' ranges
+            body = substituted(items[-1].expr, values, None)
+            out[name] = ([(p.name, p.type) for p in params], _converted(f.decl.type.type, body))
     return out
+
+
+def _converted(decl_type: c_ast.TypeDecl, e):
+    """`(T)(e)` for the type a declaration gives (its name dropped)."""
+    t = copy.deepcopy(decl_type)
+    t.declname = None
+    return c_ast.Cast(c_ast.Typename(None, [], None, t), e, getattr(e, "coord", None))
 
 
 def _map_children(node, fn, always: bool = False):
@@ -329,8 +339,8 @@ def inline_index_helpers(items, helpers: dict):
             params, body = helpers[node.name.name]
             args = node.args.exprs if node.args else []
             if len(args) == len(params):
-                args = [expand(a, limit) for a in args]
-                return expand(substituted(body, dict(zip(params, args)), node.coord), limit - 1)
+                args = [_converted(t, expand(a, limit)) for (_, t), a in zip(params, args)]
+                return expand(substituted(body, {p: a for (p, _), a in zip(params, args)}, node.coord), limit - 1)
         return _map_children(node, lambda c: expand(c, limit))
 
     def visit(node):

@@ -17,7 +17,7 @@ from looptx.frontend.names import to_user
 from looptx.frontend.regions import Region
 from looptx.frontend.int_ranges import int_type
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, arithmetic_type, has_type_word, narrow_range,
-                                     iterator_types, resolve_typedef)
+                                     iterator_types, resolve_typedef, volatile_elements)
 from looptx.poly.facts import without_implied
 from looptx.poly.wrap_checks import wrap_facts
 from looptx.poly.scop import (Access, Array, Scop, Statement, check_obligations, obligations_hold, size_facts,
@@ -40,7 +40,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
         _check_fits(p, v, sym_of(p), symbols, path, span[0])
     for p in params:
         sym = sym_of(p)
-        if sym is not None and sym.kind == "var" and _volatile_elements(sym):
+        if sym is not None and sym.kind == "var" and volatile_elements(sym):
             raise SourceError(f"'{to_user(p)}' is volatile: its value may change between the region's reads "
                               "of it, which looptx reads as one size or value", file=path, line=sym.line or span[0] or 1,
                               hint=f"read it into a local before the region (`int {to_user(p)}_now = {to_user(p)};`)")
@@ -87,7 +87,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
         arrays.append(Array(name, ctype, sym.dims, role, local,
                             rows.extents if rows else None, rows.rank if rows else len(sym.dims), decl,
                             ex.private_depth.get(name, 0) if local else 0, spelled_ctype, spelled_decl,
-                            wide_index=name in ex.wide_index, volatile=_volatile_elements(sym),
+                            wide_index=name in ex.wide_index, volatile=volatile_elements(sym),
                             **({"live_out": after_use, "declared_in_region": True} if after_use else {})))
     obligations = [(st.id, *ob) for st in raw for ob in st.obligations]
     owed = [(st.id, c, st.line, st.col, "'/' of a possibly negative value (C rounds toward zero)", None)
@@ -283,13 +283,6 @@ def _column_of(path: str, line: int, name: str) -> int | None:
         return None
     m = re.search(rf"\b{re.escape(name)}\b", text)
     return m.start() + 1 if m else None
-
-
-def _volatile_elements(sym: Symbol) -> bool:
-    """`volatile float *out`, `float volatile a[8]`: a qualifier before the declarator (one
-    after a `*`, `float *volatile p`, is the pointer's)."""
-    head = re.split(rf"[*\[(]|\b{re.escape(sym.name)}\b", sym.decl_text, maxsplit=1)[0]
-    return "volatile" in head.split()
 
 
 def _rows_kept(scop: Scop, raw, path: str, values: dict) -> Scop:

@@ -14,7 +14,7 @@ from pycparser import c_ast
 
 from looptx.frontend.affine import NonAffine, Translator
 from looptx.frontend.int_types import counter_range, counter_type, unsigned_comparison
-from looptx.frontend.symbols import Symbol, c_nodes, c_text, chain_operands, int_var, symbol_of
+from looptx.frontend.symbols import Symbol, arithmetic_type, c_nodes, c_text, chain_operands, int_var, symbol_of
 
 
 @dataclass(frozen=True)
@@ -294,6 +294,17 @@ def iterator_type(ex, init, it: str) -> str:
             if isinstance(t, c_ast.IdentifierType) else "int"
     sym = ex.local.get(it) or ex.lookup(it)
     return sym.ctype if sym is not None and sym.ctype else "int"
+
+
+def integer_counter_type(ex, node, init, it: str) -> str:
+    """iterator_type, for an integer counter only: a float one stops counting at 2^24 (a double
+    at 2^53), where the model's integers go on."""
+    ctype = iterator_type(ex, init, it)
+    if set(arithmetic_type(ctype, ex.lookup).split()) & {"float", "double"}:
+        raise ex.error(node, f"the loop counter '{it}' is a floating-point variable ({ctype}): looptx models "
+                             "integer counters (a float stops counting at 2^24, a double at 2^53)",
+                       f"count with an int and set '{it}' from it in the body")
+    return ctype
 
 
 def check_body_keeps(ex, body, it: str) -> None:

@@ -512,3 +512,10 @@ def counters_zeroed(node, counters: dict[str, str]):
                     elif isinstance(c, c_ast.Node):
                         stack.append(c)
     return node
+
+
+def volatile_elements(sym: Symbol) -> bool:
+    """`volatile float *out`, `float volatile a[8]`: a qualifier before the declarator (one
+    after a `*`, `float *volatile p`, is the pointer's)."""
+    head = re.split(rf"[*\[(]|\b{re.escape(sym.name)}\b", sym.decl_text, maxsplit=1)[0]
+    return "volatile" in head.split()

@@ -162,7 +162,8 @@ class RegionSignature:
 
         def at(name: str) -> dict:
             # the scop keeps no positions of names; point at the name's first use in the region
-            pos = locate_name(scop.filename, name, scop.region_span, scop.function)
+            # (a struct member's size, s__n, as the file spells it: s->n)
+            pos = locate_name(scop.filename, _member_of(scop, name) or name, scop.region_span, scop.function)
             return dict(where, line=pos[0], col=pos[1]) if pos else where
         free = [p for p in scop.params if p not in fixed]
         size_types = dict(scop.size_types)

@@ -1,0 +1,8 @@
+static short f(int x) { return x; }
+void k(int n, double *a) {
+  int i;
+#pragma scop
+  for (i = 0; i < f(n); i++)
+    a[i] = a[i] + 1.0;
+#pragma endscop
+}
