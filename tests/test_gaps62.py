@@ -250,3 +250,12 @@ def test_a_chained_comparison_is_named_in_the_note(tmp_path):
     assert rc == 0 and ": ok" in out, out + err
     assert "a branch on a condition that is not affine" in err and "there C compares 0 < i, which is 0 or 1, with 5 " \
         "(for a range, write 0 < i && i < 5)" in err, err
+
+
+@pytest.mark.parametrize("n", [12, 13, 7])
+def test_a_jam_of_a_body_with_a_local_at_fixed_sizes(tmp_path, n):
+    """Probe 152 G4: tile i by 3, then unroll i by 2, of a body declaring `double t`, failed at
+    n = 12 and 13 ('cannot tell which jammed copy'): the `else` of isl's `if ((ii + 1) % 2 == 0)`
+    told nothing of ii, so the copies' strips were not found."""
+    rc, out, err = run_cli("run", DATA / "jam_local.c", "--recipe", DATA / "jam_local_tile3_unroll2.yaml", "-D", f"n={n}")
+    assert rc == 0 and ": ok" in out, out + err

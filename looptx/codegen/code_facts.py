@@ -12,7 +12,7 @@ def conjuncts(c: ir.Expr) -> list[ir.Expr]:
     return conjuncts(c.a) + conjuncts(c.b) if isinstance(c, ir.Bin) and c.op == "&&" else [c]
 
 
-_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
 def isl_cond(e: ir.Expr, negate: bool = False) -> str | None:
@@ -28,10 +28,10 @@ def isl_cond(e: ir.Expr, negate: bool = False) -> str | None:
     if isinstance(e, ir.Bin) and e.op == "&&":
         a, b = isl_cond(e.a), isl_cond(e.b)
         return None if a is None or b is None else f"({a}) and ({b})"
-    if isinstance(e, ir.Bin) and e.op == "==" and isinstance(e.b, ir.Num) and e.b.text == "0" \
+    if isinstance(e, ir.Bin) and e.op in ("==", "!=") and isinstance(e.b, ir.Num) and e.b.text == "0" \
             and isinstance(e.a, ir.Bin) and e.a.op == "%" and isinstance(e.a.b, ir.Num):
         a = isl_text(e.a.a)        # divisibility: C's % and isl's mod agree on it
-        return None if a is None else f"({a}) mod {e.a.b.text} = 0"
+        return None if a is None else f"({a}) mod {e.a.b.text} {'=' if e.op == '==' else '!='} 0"
     if isinstance(e, ir.Bin) and e.op in ("<", "<=", ">", ">=", "=="):
         a, b = isl_text(e.a), isl_text(e.b)
         return None if a is None or b is None else f"({a}) {'=' if e.op == '==' else e.op} ({b})"
