@@ -324,6 +324,11 @@ def cmd_run(args) -> int:
                                             extra_decls=decls, unsafe=args.unsafe)
             if problem is not None:
                 r.update(status="wrong_result", error=problem)
+        if r["status"] == "ok":
+            from looptx.runtime.verbatim import misreading
+            problem = misreading(args.file, defines, i, function=args.function, extra_decls=decls)
+            if problem is not None:
+                r.update(status="wrong_result", error=problem)
         for w in r.get("warnings", []):
             print(to_user(f"looptx: warning: {w}"), file=sys.stderr)
         if r["status"] != "ok":

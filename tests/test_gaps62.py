@@ -259,3 +259,38 @@ def test_a_jam_of_a_body_with_a_local_at_fixed_sizes(tmp_path, n):
     told nothing of ii, so the copies' strips were not found."""
     rc, out, err = run_cli("run", DATA / "jam_local.c", "--recipe", DATA / "jam_local_tile3_unroll2.yaml", "-D", f"n={n}")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def _unsigned_kernel(tmp_path, name):
+    src = tmp_path / name
+    src.write_text("void k(unsigned n, double A[300], double B[300]) {\n  int i;\n#pragma scop\n"
+                   "  for (i = -3; i < n; i++)\n    A[i + 3] = B[i + 3] + 1.0;\n#pragma endscop\n}\n")
+    return src
+
+
+def test_the_as_written_check_serves_any_target(tmp_path, monkeypatch):
+    """`run --target cuda` validated its kernels against looptx's reading alone: the check of
+    that reading (the region as written, in the C harness) now runs there too, through
+    verbatim.misreading, which sees the misreading made here by switching off the
+    unsigned-comparison check."""
+    from looptx.frontend.int_types import IntTypes
+    from looptx.runtime.verbatim import misreading
+    monkeypatch.setattr(IntTypes, "compared_unsigned", lambda self, a, b: False)
+    said = misreading(str(_unsigned_kernel(tmp_path, "u.c")), {"n": 7}, 0)
+    assert said is not None and "looptx misreads its C" in said, said
+    monkeypatch.undo()
+    ok = tmp_path / "ok.c"
+    ok.write_text(_unsigned_kernel(tmp_path, "x.c").read_text().replace("i = -3", "i = 0"))
+    assert misreading(str(ok), {"n": 7}, 0) is None
+
+
+@pytest.mark.gpu
+def test_run_on_the_gpu_checks_the_reading(tmp_path, monkeypatch):
+    from conftest import require_gpu
+    require_gpu()
+    from looptx.frontend.int_types import IntTypes
+    monkeypatch.setattr(IntTypes, "compared_unsigned", lambda self, a, b: False)
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps: [{cuda: {stmt: 0, block: [i], thread: ['1']}}]\n")
+    rc, out, err = run_cli("run", _unsigned_kernel(tmp_path, "g.c"), "--recipe", recipe, "--target", "cuda", "-D", "n=7")
+    assert rc == 1 and "wrong_result: the region as written gives other results" in out, out + err

@@ -124,3 +124,18 @@ def verbatim_problem(ev, sig, toolchain) -> str | None:
                     f"({c.describe(name)}): looptx misreads its C, and the variant follows that reading "
                     "(please report it with the file)")
     return None
+
+
+def misreading(path: str, sizes, region: int, function: str | None = None,
+               extra_decls: str | None = None) -> str | None:
+    """verbatim_problem for a region that runs elsewhere (`run --target cuda`, whose kernels are
+    validated against the same reading): the region as written, built in the C harness, against
+    the region printed from looptx's model, on this CPU."""
+    from looptx.errors import LooptxError
+    from looptx.runtime.evaluators import CEvaluator
+    ev = CEvaluator(path, sizes=dict(sizes), function=function, region=region, extra_decls=extra_decls)
+    try:
+        sig = ev.signature()
+    except LooptxError:
+        return None
+    return verbatim_problem(ev, sig, Toolchain.from_options("-O3"))
