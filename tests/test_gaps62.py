@@ -294,3 +294,12 @@ def test_run_on_the_gpu_checks_the_reading(tmp_path, monkeypatch):
     recipe.write_text("steps: [{cuda: {stmt: 0, block: [i], thread: ['1']}}]\n")
     rc, out, err = run_cli("run", _unsigned_kernel(tmp_path, "g.c"), "--recipe", recipe, "--target", "cuda", "-D", "n=7")
     assert rc == 1 and "wrong_result: the region as written gives other results" in out, out + err
+
+
+def test_an_infinite_original_is_said_as_such(tmp_path):
+    """Probe 151 (minor): an original whose output is +Inf was unvalidated with 'NaN matches NaN'."""
+    src = tmp_path / "inf.c"
+    src.write_text("void k(int n, double A[300], double B[300]) {\n  int i;\n#pragma scop\n"
+                   "  for (i = 0; i < n; i++)\n    A[i] = B[i] * 1e308 * 1e10;\n#pragma endscop\n}\n")
+    rc, out, err = run_cli("run", src, "-D", "n=9")
+    assert "unvalidated" in out and "an infinity matches one of its sign whatever the code computes" in out, out + err

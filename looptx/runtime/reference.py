@@ -222,8 +222,9 @@ def unvalidated_text(ref: Reference, agreeing: int | None = None) -> str:
     if ref.constant and not ref.nonfinite:
         return constant_text(ref) + "; with --unsafe nothing else checks the steps"
     what = ", ".join(b.describe() for b in ref.nonfinite)
-    text = (f"the original's output {what} on every input data set tried ({sets}); NaN matches "
-            "NaN whatever the code computes, so the result cannot be validated")
+    why = "NaN matches NaN" if "NaN" in what else "an infinity matches one of its sign"
+    text = (f"the original's output {what} on every input data set tried ({sets}); {why} "
+            "whatever the code computes, so the result cannot be validated")
     if agreeing:
         text += f" (its {agreeing} finite element(s) agree)"
     return text
