@@ -101,7 +101,7 @@ def test_the_block_waits_for_a_written_copys_stores(tmp_path):
     cu_path = tmp_path / "k.cu"
     rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda", "-o", cu_path)
     cu = cu_path.read_text()
-    stores = cu.index("B[c7 * p + (tx + 8 * kk)] = B_sh[")
+    stores = cu.index("B[(long)c7 * p + (tx + 8 * kk)] = B_sh[")
     assert rc == 0 and "__syncthreads();" in cu[stores:cu.index("y[64 * bx + tx]")], cu
     for s in (dict(n=100, p=3), dict(n=64, p=8), dict(n=200, p=1), dict(n=64, p=20)):
         assert max(compare_host(cu, src, "written_copy", s, tmp_path / "b").values()) == 0.0, s

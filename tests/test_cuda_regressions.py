@@ -266,7 +266,7 @@ def test_strided_loops_map_their_iterations_not_their_values(tmp_path):
     c, r = _write(tmp_path, "unrollthr", UNROLLTHR, UNROLLTHR_R)
     p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
     assert p.returncode == 0, p.stderr
-    assert "dim3(32, 1, 1)" in p.stdout and "B[k * N + (2 * tx + 64 * bx + 1)]" in p.stdout, p.stdout
+    assert "dim3(32, 1, 1)" in p.stdout and "B[(long)k * N + (2 * tx + 64 * bx + 1)]" in p.stdout, p.stdout
     assert "% 2" not in p.stdout, p.stdout
 
 
@@ -275,7 +275,7 @@ def test_a_shared_copy_counts_its_elements_from_the_footprints_first(tmp_path):
     c, r = _write(tmp_path, "blur", BLUR, BLUR_R)
     p = cli("transform", str(c), "--recipe", str(r), "--target", "cuda")
     assert p.returncode == 0, p.stderr
-    assert "tmp_sh[c5 - 8 * by][tx] = tmp[c5 * N + (32 * bx + tx + 1)];" in p.stdout, p.stdout
+    assert "tmp_sh[c5 - 8 * by][tx] = tmp[(long)c5 * N + (32 * bx + tx + 1)];" in p.stdout, p.stdout
     assert "% 32" not in p.stdout, p.stdout
 
 

@@ -401,7 +401,7 @@ def test_looptx_run_names_the_members_it_needs(tmp_path):
     src = tmp_path / "run.c"
     src.write_text(RUN % "")
     rc, _, err = cli("run", src)
-    assert rc == 2 and err.strip() == (f"{src}:5: error: the size 'g__n' (the struct member g->n) has no "
+    assert rc == 2 and err.strip() == (f"{src}:5:23: error: the size 'g__n' (the struct member g->n) has no "
                                        "value (give it with --define g__n=VALUE)"), err
     rc, out, err = cli("run", src, "--define", "g__n=37")
     assert rc == 0 and ": ok " in out, out + err

@@ -324,8 +324,9 @@ class Translator:
                 if a.degree() > 1 and self.fix_dividend is not None:
                     a = self.fix_dividend(a)
                 ca = a.constant()
-                if ca is not None and ca >= 0:      # constant folding, C semantics on non-negatives
-                    return Poly.const(ca // c if node.op == "/" else ca % c)
+                if ca is not None and ca.denominator == 1:     # constant folding, as C rounds
+                    q = abs(ca) // c * (1 if ca >= 0 else -1)
+                    return Poly.const(q if node.op == "/" else ca - q * c)
                 inner = self.isl_of(a, node.left)
                 # (or an exact one: isl's own output divides `(i - 3*n + 9) / 2` of an i of that
                 # parity; poly/scop.size_facts tries that first)
@@ -394,7 +395,9 @@ class Translator:
                 fn, x, d = rounded
                 return self.atom(f"{fn}(({self.isl_of(t(x), x)})/{d})")
             raise NonAffine(node, f"call to '{name}' in an index or bound",
-                            "loop bounds and subscripts must be affine")
+                            "bounds and subscripts read min, max, abs, floord, ceild and the file's helpers over "
+                            "signed int, short or long that return one expression: write the expression there, "
+                            "or give the helper such parameters")
         if isinstance(node, c_ast.ArrayRef):
             base = node
             while isinstance(base, c_ast.ArrayRef):

@@ -107,6 +107,7 @@ class Branches:
             return []
         # each group's branches: (directive line, the lines up to the next directive of the group)
         code_groups: set[int] = set()
+        helper_groups: set[int] = set()         # looptx's own `#ifndef lx_min` groups: not repeated
         group_of: dict[int, int] = {}
         stack: list[int] = []
         bounds = [f for f, _, _ in found] + [last_line + 1]
@@ -118,8 +119,9 @@ class Branches:
             group_of[f] = stack[-1]
             if kind == "endif":
                 stack.pop()     # what follows it up to the next directive is the outer branch's
-            if any(s.strip() and not _PRAGMA.match(s) for s in lines[l:nxt - 1]) \
-                    and not _own_helper(lines[f - 1:nxt - 1]):
+            if _own_helper(lines[f - 1:nxt - 1]):
+                helper_groups.add(f)
+            elif any(s.strip() and not _PRAGMA.match(s) for s in lines[l:nxt - 1]):
                 code_groups.update(stack)
         error = (f'#error "looptx transformed this region ({where}) for another branch of {about}: '
                  'transform it again with the build\'s -D flags (--define)"')
@@ -130,6 +132,8 @@ class Branches:
                     and not any(group_of.get(f) == g and kind == "else" for f, _, kind in found)}
         out = []
         for f, l, kind in found:
+            if group_of.get(f) in helper_groups:
+                continue
             if kind == "endif" and group_of.get(f) in implicit:
                 out += ["#else", error]
             out += lines[f - 1:l]

@@ -17,7 +17,7 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
-from looptx.frontend.ifconvert import branch_on_data, condition_problem, is_mod, sign_free_mod
+from looptx.frontend.ifconvert import branch_on_data, condition_problem, is_mod, sign_free_mod, sign_free_quotient
 from looptx.frontend.guards import guarded
 from looptx.frontend.int_types import (IntTypes, declared_words, evaluated_where, owe, owe_rounding, owed_at,
                                        unsigned_comparison)
@@ -197,7 +197,7 @@ class Extractor:
             return self.cond_text(node.expr, not negate)
         if isinstance(node, c_ast.BinaryOp) and node.op in CMP_FLIP:
             op = CMP_FLIP[node.op] if negate else node.op
-            free = sign_free_mod(node) if op in ("==", "!=") else None
+            free = sign_free_mod(node) if op in ("==", "!=") else sign_free_quotient(node)
             try:
                 a, b = self.affine_text(node.left, free), self.affine_text(node.right, free)
             except SourceError as e:

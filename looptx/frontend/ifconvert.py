@@ -15,7 +15,7 @@ import copy
 from pycparser import c_ast
 
 from looptx.errors import SourceError, note_once
-from looptx.frontend.affine import NonAffine
+from looptx.frontend.affine import NonAffine, c_int_value
 from looptx.frontend.symbols import all_nodes, c_text, id_names, volatile_elements
 from looptx.frontend.purefuncs import PURE_MATH
 
@@ -264,4 +264,33 @@ def sign_free_mod(cmp: c_ast.BinaryOp):
     for mod, other in ((cmp.left, cmp.right), (cmp.right, cmp.left)):
         if is_mod(mod) and isinstance(other, c_ast.Constant) and other.value.rstrip("uUlL") in ("0", "00", "0x0"):
             return mod
+    return None
+
+
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def sign_free_quotient(cmp: c_ast.BinaryOp):
+    """The `/` side of a comparison with a constant whose truth C's quotient, rounded toward
+    zero, and isl's floor share for any sign (`(i - 5) / 2 > 0`): for a negative dividend both
+    are <= 0, so `q > c` and `q <= c` with c >= 0, `q >= c` and `q < c` with c >= 1, agree; else
+    None."""
+    for q, other, op in ((cmp.left, cmp.right, cmp.op), (cmp.right, cmp.left, _FLIPPED.get(cmp.op))):
+        if not (isinstance(q, c_ast.BinaryOp) and q.op == "/") or op not in _FLIPPED:
+            continue
+        c = _constant_value(other)
+        if c is not None and (c >= 0 if op in (">", "<=") else c >= 1):
+            return q
+    return None
+
+
+def _constant_value(node) -> int | None:
+    sign = 1
+    while isinstance(node, c_ast.UnaryOp) and node.op in ("-", "+"):
+        sign, node = (-sign if node.op == "-" else sign), node.expr
+    if isinstance(node, c_ast.Constant) and node.type.endswith("int"):
+        try:
+            return sign * c_int_value(node.value)
+        except ValueError:
+            return None
     return None

@@ -144,7 +144,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                     wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
                     narrow_params=tuple((p, *r) for p in params if p not in fixed_names
                                         and (r := narrow_range(sym_of(p), symbols))),
-                    size_types=tuple((p, t) for p in params if (t := _size_type(sym_of(p), symbols))),
+                    size_types=tuple((p, t) for p in params if (t := _size_type(sym_of(p), symbols)
+                                                                 or ("int" if p in ex.int_macros else None))),
                     pinned_macros=tuple((p, v) for p, v in fixed if p in overridable and p not in baked),
                     soft_macros=tuple(p for p in params if p in ex.int_macros and p in overridable
                                       and p not in fixed_names))
@@ -305,13 +306,13 @@ def _rows_kept(scop: Scop, raw, path: str, values: dict) -> Scop:
 
 # (bits, unsigned) -> a standard C type of that size on the LP64 machines looptx builds for
 _STANDARD = {(8, False): "signed char", (8, True): "unsigned char", (16, False): "short",
-             (16, True): "unsigned short", (32, True): "unsigned int", (64, False): "long",
+             (16, True): "unsigned short", (32, False): "int", (32, True): "unsigned int", (64, False): "long",
              (64, True): "unsigned long"}
 
 
 def _size_type(sym: Symbol | None, symbols: dict) -> str | None:
-    """A size's integer type as a standard C type, where it is not int (nor a bool, whose
-    harness value stays an int flag); None for an int or a #define."""
+    """A size's integer type as a standard C type (a bool's is none: its harness value stays an
+    int flag); None for a #define or a variable of no integer type."""
     if sym is None or sym.kind != "var":
         return None
     t = int_type(arithmetic_type(sym.ctype, symbols.get).split())

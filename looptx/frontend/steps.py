@@ -297,13 +297,12 @@ def iterator_type(ex, init, it: str) -> str:
 
 
 def integer_counter_type(ex, node, init, it: str) -> str:
-    """iterator_type, for an integer counter only: a float one stops counting at 2^24 (a double
-    at 2^53), where the model's integers go on."""
+    """iterator_type, for a counter whose values are the model's integers: a float stops
+    counting at 2^24, where they go on (a double, exact to 2^53, is read as its integers)."""
     ctype = iterator_type(ex, init, it)
-    if set(arithmetic_type(ctype, ex.lookup).split()) & {"float", "double"}:
-        raise ex.error(node, f"the loop counter '{it}' is a floating-point variable ({ctype}): looptx models "
-                             "integer counters (a float stops counting at 2^24, a double at 2^53)",
-                       f"count with an int and set '{it}' from it in the body")
+    if arithmetic_type(ctype, ex.lookup).split() == ["float"]:
+        raise ex.error(node, f"the loop counter '{it}' is a float ({ctype}): past 2^24 it stops counting, where "
+                             "the loops looptx makes would go on", f"count with an int and set '{it}' from it in the body")
     return ctype
 
 

@@ -221,9 +221,9 @@ class Scop(CachedValue):
     moved_pointers: tuple[str, ...] = ()
     # params of a type narrower than int, or unsigned: (name, lowest, highest value it holds)
     narrow_params: tuple[tuple[str, int, int], ...] = ()
-    # (param, arithmetic type) of the sizes declared with another type than int, wherever they
-    # are declared (a parameter, a file-scope `const unsigned M`): `run`'s as-written build
-    # declares them so (runtime/verbatim.py)
+    # (param, standard integer type) of the sizes whose type is known, wherever they are
+    # declared (a parameter, a file-scope `const unsigned M`, an int #define): `run`'s harness
+    # passes them so, and the checks of C's conversions know their ranges (poly/wrap_checks.py)
     size_types: tuple[tuple[str, str], ...] = ()
     # sizes that are integer locals the function sets to a constant before the region and never
     # changes (`const int K = 3;`): symbolic in the model, that value where a step needs a number

@@ -21,12 +21,25 @@ HINT = ("keep the value in range where C evaluates it (a guard or a tighter boun
 
 
 
+_RANGES = {"signed char": (-2 ** 7, 2 ** 7 - 1), "unsigned char": (0, 2 ** 8 - 1), "short": (-2 ** 15, 2 ** 15 - 1),
+           "unsigned short": (0, 2 ** 16 - 1), "int": (-2 ** 31, 2 ** 31 - 1), "unsigned int": (0, 2 ** 32 - 1),
+           "long": (-2 ** 63, 2 ** 63 - 1), "unsigned long": (0, 2 ** 64 - 1)}
+
+
+def _type_ranges(scop: Scop) -> isl.Set:
+    """The values the sizes' C types allow, where those are known: a fact they imply holds in
+    every build (`(int)(long)n` of an int n, `(int)(unsigned long)LEN` of an int #define)."""
+    return scop.params_where(f"{_RANGES[t][0]} <= {p} <= {_RANGES[t][1]}" for p, t in scop.size_types
+                             if p in scop.params and t in _RANGES)
+
+
 def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
     """obligations: (statement id, isl condition, line, col, what, where or None for the
     statement's domain[, hint[, sized]]: see frontend/int_types.owe).  Refuses the first that fails at an iteration; returns the facts over
     sizes that the model is to assume."""
     facts: list[str] = []
     unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
+    typed = _type_ranges(scop)
     for sid, cond, line, col, what, where, *own in obligations:
         hint = own[0] if own and own[0] else HINT
         sized = len(own) > 1 and own[1]
@@ -41,7 +54,8 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             fact = scop.params_where([cond])
         except isl.Error:                       # names an iterator: it fails at some iteration
             raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
-        if sized or unsigned.is_subset(fact) or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
+        if sized or unsigned.is_subset(fact) or typed.is_subset(fact) \
+                or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
             continue
         if over.intersect_params(fact).is_empty():
             raise SourceError(what, hint=hint, file=path, line=line, col=col)
