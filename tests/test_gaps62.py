@@ -365,3 +365,32 @@ def test_a_helper_that_cannot_be_read_in_a_bound_says_which_can(tmp_path):
                    "#pragma scop\n  for (i = 0; i < lim(n); i++)\n    a[i] = 1.0;\n#pragma endscop\n}\n")
     rc, out, err = run_cli("transform", src)
     assert rc == 2 and "the file's helpers over signed int, short or long that return one expression" in err, err
+
+
+def test_the_variable_size_check_respects_the_recipes_own_fact(tmp_path):
+    """Probe 155 G1: a permute made for `n >= 2` (rows it reorders): at n = -5 the output runs
+    the region as written, but `run`'s check of the variable-size code ran the reordered branch
+    alone and said wrong_result."""
+    for n in (-5, 1, 3):
+        rc, out, err = run_cli("run", DATA / "rows_only_when.c", "--recipe", DATA / "permute_ji.yaml",
+                               "-D", f"n={n}", "-D", "m=4")
+        assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("cond", ["i >= 0 && i / 2 == 1", "i < 0 || i / 2 >= 0", "!(i < 1 || i % 3 != 1)"])
+def test_a_division_behind_a_short_circuit_is_checked_where_c_evaluates_it(tmp_path, cond):
+    """Probe 155 G3: `if (i >= 0 && i / 2 < 3)` was refused: C divides only where i >= 0."""
+    src = tmp_path / "s.c"
+    src.write_text("void k(int n, double A[300]) {\n  int i;\n#pragma scop\n  for (i = -n; i < n; i++)\n"
+                   f"    if ({cond})\n      A[i + 100] = A[i + 100] + i;\n#pragma endscop\n}}\n")
+    for n in (0, 7, 12):
+        rc, out, err = run_cli("run", src, "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_fixed_unsigned_size_keeps_its_type_in_the_harness(tmp_path):
+    """Probe 155 G4: `-D n=5` of an `unsigned n` was `#define n 5` (an int) in the reference's
+    harness, which computed `(i - n) / 2` signed where the file computes it unsigned, and the
+    as-written check called it a misreading."""
+    rc, out, err = run_cli("run", DATA / "unsigned_value.c", "-D", "n=5")
+    assert rc == 0 and ": ok" in out, out + err

@@ -17,10 +17,10 @@ from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products
-from looptx.frontend.ifconvert import branch_on_data, condition_problem, is_mod, sign_free_mod, sign_free_quotient
+from looptx.frontend.cond_text import condition_text
+from looptx.frontend.ifconvert import branch_on_data
 from looptx.frontend.guards import guarded
-from looptx.frontend.int_types import (IntTypes, declared_words, evaluated_where, owe, owe_rounding, owed_at,
-                                       unsigned_comparison)
+from looptx.frontend.int_types import IntTypes, declared_words, evaluated_where, owe, owe_rounding, owed_at
 from looptx.frontend.hints import (WRITE_THROUGH_DATA, cast_view_hint, operator_column, user_numbers_first,
                                    written_bound_hint)
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
@@ -33,9 +33,6 @@ from looptx.frontend.purefuncs import PURE_MATH, pure_call
 from looptx.frontend.raw_stmt import Loop, RawAccess, RawStmt
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, arithmetic_type, c_text, counters_zeroed,
                                      has_type_word, int_var, resolve_typedef, wide_subscript)
-
-CMP_FLIP = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
-
 
 class Extractor:
     """One region: `items` are the pycparser block items inside the region markers."""
@@ -188,38 +185,7 @@ class Extractor:
 
     # ---- conditions ---------------------------------------------------------------------
     def cond_text(self, node, negate: bool = False) -> str:
-        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
-            op = {"&&": "and", "||": "or"}[node.op]
-            if negate:
-                op = "or" if op == "and" else "and"
-            return f"({self.cond_text(node.left, negate)} {op} {self.cond_text(node.right, negate)})"
-        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
-            return self.cond_text(node.expr, not negate)
-        if isinstance(node, c_ast.BinaryOp) and node.op in CMP_FLIP:
-            op = CMP_FLIP[node.op] if negate else node.op
-            free = sign_free_mod(node) if op in ("==", "!=") else sign_free_quotient(node)
-            try:
-                a, b = self.affine_text(node.left, free), self.affine_text(node.right, free)
-            except SourceError as e:
-                e.what = "non-affine condition: " + condition_problem(e.what)
-                # a size's value makes it affine, as in a bound (CMSIS-NN's `stride * j`)
-                e.hint = e.hint if e.hint and "--define" in e.hint else \
-                    "conditions must be affine comparisons of iterators and parameters"
-                raise
-            unsigned_comparison(self, node, a, b)
-            if op == "==":
-                return f"({a}) = ({b})"
-            if op == "!=":
-                return f"(({a}) < ({b}) or ({a}) > ({b}))"
-            return f"({a}) {op} ({b})"
-        try:
-            self.translator().translate(node)
-        except NonAffine as e:
-            raise self.error(node, "non-affine condition: " + condition_problem(e.what),
-                             "conditions must be affine comparisons of iterators and parameters") from None
-        # C's truth of an integer: `if (i % 4)`, `if (!(i % 2))`, `if (flag)`
-        a = self.affine_text(node, node if is_mod(node) else None)
-        return f"({a}) = 0" if negate else f"(({a}) < 0 or ({a}) > 0)"
+        return condition_text(self, node, negate)
 
     # ---- statements ---------------------------------------------------------------------
     def run(self, items: list) -> list[RawStmt]:

@@ -123,6 +123,9 @@ class RegionSignature:
     # a subscript past a declared extent at these sizes (a read that leaves its row, which
     # the model follows): undefined in ISO C, and gcc's loop optimisations cut loops on it
     past_rows: bool = False
+    # (name, C type) of the #defined sizes of another integer type than int (`-D n=5` of an
+    # `unsigned n`): #defined as that type, so that `(i - n) / 2` computes as the file does
+    constant_types: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_scop(cls, scop, int_macros: Sequence[tuple[str, int]] = (),
@@ -259,7 +262,8 @@ class RegionSignature:
                    and _past_rows(scop, a.name, env, a.shape) for a in args)
         return cls(scop.filename, scop.region, tuple(args),
                    tuple(sorted(constants.items())), tuple(sorted(env.items())), scop.helpers,
-                   bool(scop.team) and scop.team_kind == "team", past)
+                   bool(scop.team) and scop.team_kind == "team", past,
+                   tuple((k, t) for k, t in scop.size_types if k in constants and t != "int"))
 
     # -- views ------------------------------------------------------------------------------
     @property
@@ -429,8 +433,9 @@ def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = 
     out += ["static inline " + h for h in sig.helpers]
     # #undef first: the same name may be a macro of the C library (rare, but then the user's
     # file overrode it just the same).
+    typed = dict(sig.constant_types)
     for k, v in defines:
-        out += [f"#undef {k}", f"#define {k} {v}"]
+        out += [f"#undef {k}", f"#define {k} " + (f"(({typed[k]}){v})" if k in typed else str(v))]
     out += helper_block(used_helpers(block))
     out += definitions
     out += _layout_checks(sig)

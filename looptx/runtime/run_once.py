@@ -121,8 +121,10 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
         with notes_muted():
             payload, _ = sev.build(bindings, rec)
             scop = sev.program().scops[sev.region]
-            # a step may take a #define at its value too (a copy's buffer, a full unroll)
-            baked = sev.variant(bindings, rec)[0].scop.baked
+            # a step may take a #define at its value too (a copy's buffer, a full unroll), and
+            # make its code for a fact of its own (a reordered pair of rows: poly/row_leave.py)
+            made = sev.variant(bindings, rec)[0].scop
+            baked = made.baked
     except LooptxError as e:
         # said, or a user who validated with -D meets the refusal only at `looptx transform`
         if e.step is not None:
@@ -136,7 +138,7 @@ def _symbolic_problem(ev: CEvaluator, bindings, rec, fixed: CPayload, isolate: b
         # a -D of a floating variable (NPB SP's `-D c1c2=-1`) is a value, not a size: the code
         # for variable sizes would read it from the random data the harness gives it
         return None
-    if payload.source == fixed.source or not scop.facts_hold(values) or \
+    if payload.source == fixed.source or not scop.facts_hold(values) or not made.facts_hold(values) or \
             any(n in values and values[n] != v for n, v in (*scop.baked, *baked)):
         # a #defined size taken at its value: that code stops the build at any other (#error)
         return None
