@@ -328,6 +328,11 @@ def _alias_pairs(scop: Scop) -> isl.UnionMap:
     return out.intersect(order).intersect_params(scop.context).coalesce()
 
 
+def _pinned(part: isl.Set) -> int:
+    """How many sizes a part fixes (`n = 4`): a part that fixes none runs at more sizes."""
+    return sum(c.is_equality() for b in part.get_basic_sets() for c in b.get_constraints())
+
+
 def _fact(scop: Scop, bad: isl.Set, undefined: isl.Set | None) -> str | None:
     """The sizes outside `bad`, as one conjunction of constraints, where some of them are large
     enough to be worth running the transformed code for; else None."""
@@ -343,8 +348,13 @@ def _fact(scop: Scop, bad: isl.Set, undefined: isl.Set | None) -> str | None:
     big = scop.params_where([f"{k} = {x}" for k, x in values.items() if k in scop.params]
                             + [f"{p} >= {_SMALLEST_USEFUL}" for p in scop.params
                                if p not in dict(scop.fixed) and p not in values])
-    part = next((isl.Set.from_basic_set(b) for b in defined.get_basic_sets()
-                 if not isl.Set.from_basic_set(b).intersect(big).is_empty()), None)
+    # and where the region runs at all: `n >= 2` of `for (i = n; i < 2; i++)` holds no iteration
+    runs = scop.domain(scop.statements[0]).params()
+    for s in scop.statements[1:]:
+        runs = runs.union(scop.domain(s).params())
+    parts = [isl.Set.from_basic_set(b) for b in defined.get_basic_sets()]
+    fit = [b for b in parts if not b.intersect(big).is_empty()]
+    part = min(fit, key=lambda b: (b.intersect(runs).is_empty(), _pinned(b))) if fit else None
     if part is None:
         return None
     # without the constraints it needs not (`n >= 2` of `n >= 2 and m <= 16`)
