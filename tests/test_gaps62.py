@@ -405,3 +405,30 @@ def test_a_row_fact_is_one_under_which_the_region_runs_at_many_sizes(tmp_path):
         rc, out, err = run_cli("run", DATA / "rows_unsigned.c", "--recipe", DATA / "rows_unsigned_permute.yaml",
                                "-D", f"n={n}", "-D", f"m={m}")
         assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.parametrize("name, sizes", [("fold_unsigned_mod.c", ("-D", "n=20")), ("fold_unsigned_div.c", ())])
+def test_an_unsigned_constant_division_folds_as_c_wraps_it(tmp_path, name, sizes):
+    """Probe 156 G1: `(5 - 10u) % 3` folded as -5 % 3 (C's is 2), so `B[i + (5 - 10u) % 3 + 2]`
+    read B[i]: an unsigned constant wraps before it divides."""
+    rc, out, err = run_cli("run", DATA / name, *sizes)
+    assert rc == 0 and ": ok" in out, out + err
+    if name == "fold_unsigned_mod.c":
+        rc, out, err = run_cli("transform", DATA / name)
+        assert rc == 0 and "B[i + 4]" in out, out + err
+
+
+def test_a_quotient_plus_a_constant_compared_with_one(tmp_path):
+    """Probe 156 G2: `(i - 5) / 2 - 1 > 0` is `q > 1`: truncation and floor agree."""
+    rc, out, err = run_cli("run", DATA / "quotient_minus_const.c", "-D", "n=20")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_size_that_breaks_the_models_fact_gives_the_as_written_check_no_verdict(tmp_path):
+    """Probe 156 G3: `#define NB 4u` and `B[i + (NB - 5) % 3]`: the model holds for NB >= 5 (the
+    output runs the region as written below), and at the file's NB = 4 the as-written check
+    compared C with a reading the output never uses there, and called it a misreading."""
+    rc, out, err = run_cli("run", DATA / "unsigned_macro_run.c", "-D", "n=20")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("transform", DATA / "unsigned_macro_run.c")
+    assert rc == 0 and "if (NB >= 5) {" in out, out + err

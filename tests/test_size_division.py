@@ -52,8 +52,8 @@ def test_sizes_that_break_the_fact_are_refused(tmp_path):
     f = tmp_path / "half.c"
     f.write_text(HALF % ())
     rc, out, err = cli("run", f, "--function", "fold", "-D", "n=-3", "-D", "m=5")
-    # (the first loop's test is where C first evaluates one: `i < n / 2` at i = 0)
-    assert rc == 2 and "half.c:5:25: error: non-affine: '/' of a possibly negative value" in err, err
+    # (`i < n / 2` is C's -1 there, a constant; `a[n / 2]` reads a[-1])
+    assert rc == 2 and "half.c:7:7: error: non-affine: '/' of a possibly negative value" in err, err
     rc, out, err = cli("run", f, "--function", "fold", "-D", "n=9", "-D", "m=20")
     assert rc == 0 and ": ok " in out, out + err
 

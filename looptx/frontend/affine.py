@@ -324,7 +324,10 @@ class Translator:
                 if a.degree() > 1 and self.fix_dividend is not None:
                     a = self.fix_dividend(a)
                 ca = a.constant()
-                if ca is not None and ca.denominator == 1:     # constant folding, as C rounds
+                if ca is not None and ca.denominator == 1:     # constant folding, as C computes it
+                    ct = self.types.type_of(node) if self.types is not None else None
+                    if ct is not None and ct[1]:
+                        ca %= 2 ** ct[0]        # (an unsigned `5 - 10u` is 2^32 - 5)
                     q = abs(ca) // c * (1 if ca >= 0 else -1)
                     return Poly.const(q if node.op == "/" else ca - q * c)
                 inner = self.isl_of(a, node.left)

@@ -276,9 +276,13 @@ def sign_free_quotient(cmp: c_ast.BinaryOp):
     are <= 0, so `q > c` and `q <= c` with c >= 0, `q >= c` and `q < c` with c >= 1, agree; else
     None."""
     for q, other, op in ((cmp.left, cmp.right, cmp.op), (cmp.right, cmp.left, _FLIPPED.get(cmp.op))):
+        c = _constant_value(other)
+        # `q - 1 > 0` is `q > 1`
+        while c is not None and isinstance(q, c_ast.BinaryOp) and q.op in ("+", "-") \
+                and _constant_value(q.right) is not None:
+            c, q = c - _constant_value(q.right) if q.op == "+" else c + _constant_value(q.right), q.left
         if not (isinstance(q, c_ast.BinaryOp) and q.op == "/") or op not in _FLIPPED:
             continue
-        c = _constant_value(other)
         if c is not None and (c >= 0 if op in (">", "<=") else c >= 1):
             return q
     return None

@@ -144,8 +144,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                     wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
                     narrow_params=tuple((p, *r) for p in params if p not in fixed_names
                                         and (r := narrow_range(sym_of(p), symbols))),
-                    size_types=tuple((p, t) for p in params if (t := _size_type(sym_of(p), symbols)
-                                                                 or ("int" if p in ex.int_macros else None))),
+                    size_types=tuple((p, t) for p in params if (t := _size_type(sym_of(p), symbols) or (
+                        getattr(ex, "macro_types", {}).get(p, "int") if p in ex.int_macros else None))),
                     pinned_macros=tuple((p, v) for p, v in fixed if p in overridable and p not in baked),
                     soft_macros=tuple(p for p in params if p in ex.int_macros and p in overridable
                                       and p not in fixed_names))

@@ -93,6 +93,10 @@ def verbatim_problem(ev, sig, toolchain) -> str | None:
     from looptx.runtime.evaluators import REFERENCE_FLAGS
     try:
         src = verbatim_source(ev.program(), ev.region, sig, toolchain)
+        # sizes that break a fact the model assumed (`NB - 5 >= 0` of an unsigned `#define NB
+        # 4u`): there the output runs the region as written, and the reading is not used
+        if not ev.program().scops[ev.region].facts_hold(dict(sig.values)):
+            return None
     except (AttributeError, KeyError, ValueError):
         return None
     if src is None:
