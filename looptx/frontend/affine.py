@@ -332,7 +332,7 @@ class Translator:
                     return Poly.const(q if node.op == "/" else ca - q * c)
                 inner = self.isl_of(a, node.left)
                 # (or an exact one: isl's own output divides `(i - 3*n + 9) / 2` of an i of that
-                # parity; poly/scop.size_facts tries that first)
+                # parity; poly/obligations.size_facts tries that first)
                 self.obligations.append((f"{inner} >= 0 or ({inner}) mod {int(c)} = 0", node,
                                          f"'{node.op}' of a possibly negative value (C rounds toward zero)"))
                 self._unsigned_operand(node, inner)

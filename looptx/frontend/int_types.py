@@ -6,7 +6,7 @@ C agrees where no value leaves its type: unsigned arithmetic is exact modulo 2^b
 `*` and a conversion back to a signed type of no more bits keep the model's value, but a value
 that would be negative reads as a huge one where it is compared, divided, shifted right or
 widened.  Those uses become obligations, `e >= 0` (or the type's range for a narrowing cast),
-which the model checks on the statements' domains (poly/scop.py check_obligations: refused where
+which the model checks on the statements' domains (poly/obligations.py check_obligations: refused where
 they fail, assumed with a note where they hold only for some sizes)."""
 from __future__ import annotations
 

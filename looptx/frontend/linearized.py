@@ -28,7 +28,7 @@ from looptx.frontend.symbols import c_text, chain_operands
 from pycparser import c_ast
 from looptx.frontend.names import to_user
 from looptx.poly.row_facts import row_cover_fact, row_floor_fact
-from looptx.poly.scop import check_obligations
+from looptx.poly.obligations import check_obligations
 
 _NOT_AFFINE = "subscripts must be affine in loop iterators and parameters (or fix the sizes with --define)"
 

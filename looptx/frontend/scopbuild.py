@@ -20,8 +20,8 @@ from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, arithme
                                      iterator_types, resolve_typedef, volatile_elements)
 from looptx.poly.facts import without_implied
 from looptx.poly.wrap_checks import wrap_facts
-from looptx.poly.scop import (Access, Array, Scop, Statement, check_obligations, obligations_hold, size_facts,
-                              unbounded_loop)
+from looptx.poly.obligations import check_obligations, obligations_hold, size_facts
+from looptx.poly.scop import Access, Array, Scop, Statement, unbounded_loop
 
 
 def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols: dict,

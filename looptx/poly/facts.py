@@ -43,7 +43,7 @@ def nonneg_fact(scop, sid: int, cond: str, where: str | None = None) -> str | No
         return None
     s = scop.statements[sid]
     from looptx.poly.budget import isl_budget
-    from looptx.poly.scop import evaluated_set
+    from looptx.poly.obligations import evaluated_set
     try:
         # isl-generated code (`(c2 - c3) / 2` under `(c2 + 1) % 4` guards) makes domains whose
         # minimum isl may search for minutes: past the budget there is no fact

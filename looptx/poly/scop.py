@@ -404,6 +404,7 @@ class Scop(CachedValue):
         `or_idle`: also true where the region surely runs no statement (code that refuses the
         other sizes must not refuse those)."""
         from looptx.poly.astgen import expr
+        from looptx.poly.obligations import free_of_divisions
         if not self.runtime_facts:
             return None
 
@@ -414,7 +415,7 @@ class Scop(CachedValue):
             if or_idle:
                 busy = base.empty(base.get_space())
                 for s in self.statements:
-                    busy = busy.union(_free_of_divisions(self, s, base).params())
+                    busy = busy.union(free_of_divisions(self, s, base).params())
                 facts = facts.union(base.subtract(busy)).coalesce()
             if base.is_subset(facts):
                 return None
@@ -523,93 +524,3 @@ def unbounded_loop(scop: Scop, s: Statement) -> int | None:
         if not dom.project_out(isl.dim_type.set, d + 1, s.depth - d - 1).is_bounded():
             return d
     return None
-
-
-def evaluated_set(scop: Scop, sid: int, where: str | None) -> isl.Set:
-    """Where C evaluates an expression of statement `sid`'s code: `where` (a conjunction over its
-    loops' iterators: an enclosing `if` or a loop's test), or None for the statement's domain."""
-    s = scop.statements[sid]
-    # (an unsigned size is never negative: `for (unsigned i = lo; i < n; i++)` starts at i >= 0)
-    unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
-    if where is None:
-        return scop.domain(s).intersect_params(unsigned)
-    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {where} }}").intersect_params(scop.context.intersect(unsigned))
-
-
-def obligations_hold(scop: Scop, sid: int, conds, where: str | None = None) -> bool:
-    """Whether each isl condition holds on statement `sid`'s whole domain (or where C evaluates
-    it, `where`)."""
-    s = scop.statements[sid]
-    dom = evaluated_set(scop, sid, where)
-    for cond in conds:
-        try:
-            if not dom.is_subset(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond} }}")):
-                return False
-        except isl.Error:
-            return False
-    return True
-
-
-def check_obligations(scop: Scop, obligations) -> None:
-    """Each obligation (stmt, isl condition, line, col, what[, where]) must hold on the
-    statement's domain (or where C evaluates it)."""
-    for sid, cond, line, col, what, *where in obligations:
-        if not obligations_hold(scop, sid, [cond], where[0] if where else None):
-            raise SourceError(f"non-affine: {what}", hint="make the operand provably non-negative "
-                              "(or use floord())", file=scop.filename, line=line, col=col)
-
-
-def _free_of_divisions(scop: Scop, s: Statement, context: isl.Set | None = None,
-                       text: str | None = None) -> isl.Set:
-    """A statement's domain (or `text`, where C evaluates an expression) without its constraints
-    that divide (`i < n / 2 + 1`): the model reads them with floor, so what they imply of the
-    sizes (n >= 0 from i = 0) is no evidence for C's division, which runs i = 0 at n = -1 too."""
-    parts, depth, start = [], 0, 0
-    text = (s.domain or "") if text is None else text
-    for k, ch in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth == 0 and text.startswith(" and ", k):
-            parts.append(text[start:k])
-            start = k + 5
-    parts.append(text[start:])
-    kept = [p for p in parts if p.strip() and not re.search(r"\bfloor\b|\bmod\b", p)]
-    return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {' and '.join(kept) or '1 = 1'} }}").intersect_params(
-        scop.context if context is None else context)
-
-
-def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
-    """The obligations over sizes alone (`n >= 0` for C's `n / 2`, which rounds toward zero and
-    is floor only for n >= 0) that the statements' domains do not imply but allow: facts the
-    model may assume, with a note; and the other obligations, which must hold as they are."""
-    facts, rest = [], []
-    # an unsigned size is never negative, whatever the model's integers may be
-    unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
-    for ob in obligations:
-        sid, cond, where = ob[0], ob[1], (ob[5] if len(ob) > 5 else None)
-        exact = re.fullmatch(r"(.*) >= 0 or \((.*)\) mod \d+ = 0", cond)
-        if exact:
-            # a division of a value that is a multiple of the divisor wherever C evaluates it
-            # rounds alike either way; else the value must be non-negative
-            if obligations_hold(scop, sid, [cond], where):
-                continue
-            cond = f"{exact.group(1)} >= 0"
-            ob = (sid, cond, *ob[2:])
-        dom = evaluated_set(scop, sid, where)
-        try:
-            fact = scop.params_where([cond])
-        except isl.Error:                 # names an iterator
-            from looptx.poly.facts import nonneg_fact
-            lowest = nonneg_fact(scop, sid, cond, where)
-            if lowest is None:
-                rest.append(ob)
-            elif lowest and lowest not in facts:
-                facts.append(lowest)
-            continue
-        if unsigned.is_subset(fact):
-            continue                      # C's division of an unsigned size is floor
-        if _free_of_divisions(scop, scop.statements[sid], text=where).params().is_subset(fact) \
-                or dom.intersect_params(fact).is_empty():
-            rest.append(ob)
-        elif cond not in facts:
-            facts.append(cond)
-    return facts, rest

@@ -13,7 +13,8 @@ import re
 import islpy as isl
 
 from looptx.errors import SourceError
-from looptx.poly.scop import Scop, evaluated_set
+from looptx.poly.obligations import evaluated_set
+from looptx.poly.scop import Scop
 
 HINT = ("keep the value in range where C evaluates it (a guard or a tighter bound), or compute "
         "it in a signed int or long")
