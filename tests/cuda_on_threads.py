@@ -138,7 +138,10 @@ def build(cu: str, where: Path) -> ctypes.CDLL:
 
 
 _DTYPES = {"double": np.float64, "float": np.float32, "int": np.int32, "long": np.int64}
-_CSCALARS = {"double": ctypes.c_double, "float": ctypes.c_float, "int": ctypes.c_int, "long": ctypes.c_long}
+_CSCALARS = {"double": ctypes.c_double, "float": ctypes.c_float, "int": ctypes.c_int, "long": ctypes.c_long,
+             "unsigned int": ctypes.c_uint, "unsigned": ctypes.c_uint, "unsigned long": ctypes.c_ulong,
+             "short": ctypes.c_short, "unsigned short": ctypes.c_ushort, "signed char": ctypes.c_byte,
+             "unsigned char": ctypes.c_ubyte}
 
 
 def host_params(cu: str, function: str) -> list[tuple[str, str, bool]]:
@@ -149,7 +152,7 @@ def host_params(cu: str, function: str) -> list[tuple[str, str, bool]]:
     out = []
     for p in m.group(1).split(","):
         words = p.replace("*", " * ").replace("__restrict__", " ").replace("const ", " ").split()
-        out.append((words[0], words[-1], "*" in words))
+        out.append((" ".join(w for w in words[:-1] if w != "*"), words[-1], "*" in words))
     return out
 
 
@@ -207,8 +210,9 @@ def compare_host(cu: str, c_path: Path, function: str, sizes: dict, where: Path,
             n = max(counts[name], 1)
             args.append((name, (rng.random(n) + 0.5).astype(dtype) if dtype in (np.float32, np.float64)
                          else rng.integers(0, 7, n).astype(dtype)))
-        elif name in sizes:
-            args.append((name, _CSCALARS[ctype](int(sizes[name]))))
+        elif name in sizes or name.startswith("lx_given_") and name[9:] in sizes:
+            # (a size --define fixed is `lx_given_m`, checked against the value)
+            args.append((name, _CSCALARS[ctype](int(sizes[name if name in sizes else name[9:]]))))
         else:
             args.append((name, _CSCALARS[ctype](0.5 + rng.random() if ctype in ("double", "float") else 3)))
     results = []

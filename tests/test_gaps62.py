@@ -432,3 +432,45 @@ def test_a_size_that_breaks_the_models_fact_gives_the_as_written_check_no_verdic
     assert rc == 0 and ": ok" in out, out + err
     rc, out, err = run_cli("transform", DATA / "unsigned_macro_run.c")
     assert rc == 0 and "if (NB >= 5) {" in out, out + err
+
+
+def _cu(tmp_path, name, recipe, *defines):
+    cu_path = tmp_path / f"{name}.cu"
+    rc, out, err = run_cli("transform", DATA / f"{name}.c", "--recipe", DATA / recipe, "--target", "cuda",
+                           "-o", cu_path, *defines)
+    assert rc == 0, err
+    return cu_path.read_text()
+
+
+@pytest.mark.parametrize("name, sizes, defines", [("cu_g1", {"m": 5}, ()), ("cu_g1", {"m": 5}, ("-D", "m=5")),
+                                                  ("cu_g2", {}, ()), ("cu_g3", {}, ())])
+def test_a_cuda_kernel_keeps_an_unsigned_sizes_type(tmp_path, name, sizes, defines):
+    """Probe 157 G1-G3: `A[j] = (j - m) / 2` of an `unsigned m` (a parameter, `#define m 5u`, `-D
+    m=5`, a file-scope `const unsigned m = 5`) computed signed in the .cu, whose host and kernel
+    took `int m` (or `#define m 5`): A[0] was -2 where C gives 2147483645."""
+    from cuda_on_threads import compare_host
+    from test_cuda_codegen import NVCC, nvcc_compile
+    cu = _cu(tmp_path, name, "cu_block_j.yaml", *defines)
+    errs = compare_host(cu, DATA / f"{name}.c", "f", sizes, tmp_path / "w")
+    assert max(errs.values()) == 0, errs
+    if NVCC:
+        assert nvcc_compile(cu) is None
+
+
+def test_a_cuda_host_checks_both_ends_of_a_conversions_range(tmp_path, capfd):
+    """Probe 157 G4: `i < f(n)` with `static int f(short x)` is modelled for -32768 <= n <= 32767;
+    the host checked `n < 32768` only (a region with no statement below was taken as idle, but
+    the model's domain is what the conversion makes of it: at n = -65499 C runs 37 rows), and
+    returned success having done nothing."""
+    from cuda_on_threads import compare_host
+    cu = _cu(tmp_path, "cu_g_lo", "cu_g_lo.yaml")
+    assert "if (!(n < 32768 && n >= -32768)) return (int)cudaErrorInvalidValue;" in cu, cu
+    assert max(compare_host(cu, DATA / "cu_g_lo.c", "k", {"n": 37}, tmp_path / "w").values()) == 0
+
+
+def test_a_block_loop_bounded_only_by_a_types_range_is_checked_at_launch(tmp_path):
+    """Probe 157 G5: `i < (int)n` of a long n on blockIdx.y was refused at the step (2^31 - 1
+    blocks, the int's range): only a grid too large at every size is; this one is the launch's."""
+    from cuda_on_threads import compare_host
+    cu = _cu(tmp_path, "cu_g_y", "cu_g_y.yaml")
+    assert max(compare_host(cu, DATA / "cu_g_y.c", "kf", {"n": 40}, tmp_path / "w").values()) == 0

@@ -23,6 +23,7 @@ from looptx.codegen.cuda_rows import extent_name, is_rows, row_extents
 from looptx.poly.privatize import scratch
 from looptx.codegen.cxx_names import cxx_safe
 from looptx.codegen.cuda_notes import count_warnings
+from looptx.codegen.typed_constants import typed_constant
 from looptx.codegen.cuda_host import (element_counts, fact_guard, host_function, host_only_texts,
                                       macros_needed, size_ctype)
 from looptx.codegen.cuda_main import standalone_main
@@ -433,7 +434,9 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
     needed.update({k: v for k, v in fixed_macros if k not in needed})
     # a build flag of the user's header (PolyBench's -DMINI_DATASET) must not choose other sizes
     out += dataset_guard(scop.filename, {k: v for k, v in needed.items() if isinstance(v, int)})
-    out += [f"#ifndef {k}\n#define {k} {v}\n#endif" for k, v in needed.items()]
+    typed = dict(scop.size_types)
+    out += [f"#ifndef {k}\n#define {k} {typed_constant(v, typed.get(k)) if isinstance(v, int) else v}\n#endif"
+            for k, v in needed.items()]
     out += baked_guard(scop, facts=True) + cu_conditionals(scop, needed)
     for k, v in fixed_macros:
         out += [f"#if {k} != {v}", f'#error "looptx transformed this region with --define {k}={v}: transform '

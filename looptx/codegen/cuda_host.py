@@ -401,12 +401,14 @@ def fact_guard(scop) -> list[str]:
 
 
 def size_ctype(scop, p: str) -> str:
-    """A size's type in the .cu's signatures: 64-bit where the user's is, and a row length
-    looptx named where a size it is made of is (64-bit index arithmetic costs the kernels)."""
+    """A size's type in the .cu's signatures: the user's (an `unsigned m` computes `(j - m) / 2`
+    unsigned in the kernels too), and 64-bit for a row length looptx named where a size it is
+    made of is (64-bit index arithmetic costs the kernels)."""
     if p.startswith("lx_"):
         init = dict(scop.derived).get(p, "")
         return "long" if set(re.findall(r"[A-Za-z_]\w*", init)) & set(scop.wide_params) else "int"
-    return "long" if p in scop.wide_params else "int"
+    return dict(scop.size_types).get(p) or ("long" if p in scop.wide_params else "int")
+
 
 
 def host_only_texts(rc) -> list[str]:

@@ -177,7 +177,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
     wrapped = wrap_facts(scop, [(st.id, *ob) for st in raw for ob in st.evaluated_obligations], path)
     if wrapped:
         note_once(path, span[0] or 1, f"the region is modelled for {' and '.join(as_c(f) for f in wrapped)}: there C's "
-                  "unsigned and narrow conversions keep the model's values (the output checks that, and runs the region as written otherwise)",
+                  "unsigned and narrow conversions keep the model's values (the output checks that: its C runs the region as written "
+                  "otherwise, its CUDA host code returns cudaErrorInvalidValue)",
                   per_line=True)
     facts, obligations = size_facts(scop, obligations)
     facts, obligations = list(dict.fromkeys(owed_facts + wrapped + facts)), obligations + owed
@@ -186,7 +187,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
         note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts)
     if facts or row_facts:
         scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={},
-                       runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))))
+                       runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))),
+                       conversion_facts=tuple(wrapped))
     rounded = [f for f in facts if f not in wrapped]
     if rounded:
         note_once(path, span[0] or 1,

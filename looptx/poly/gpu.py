@@ -60,7 +60,9 @@ def _check_grid(K, n: int, size: isl.Map) -> None:
         return
     axis = K.mapping.axes_of()[0][n]
     most = upper_constant(size.range()) if axis < 3 else None
-    if most is not None and most > MAX_GRID[axis]:
+    # (too large at every size: a bound the sizes' types allow, `i < (int)n`, is the launch's to report)
+    below = upper_constant(size.range().neg()) if most is not None else None      # -(the least)
+    if most is not None and most > MAX_GRID[axis] and below is not None and -below > MAX_GRID[axis]:
         name = "xyz"[axis]
         raise K.mapping.error(f"the block loop on {name} has {most} iterations, more than CUDA's "
                               f"{MAX_GRID[axis]} for gridDim.{name}",

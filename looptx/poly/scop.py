@@ -225,6 +225,9 @@ class Scop(CachedValue):
     # declared (a parameter, a file-scope `const unsigned M`, an int #define): `run`'s harness
     # passes them so, and the checks of C's conversions know their ranges (poly/wrap_checks.py)
     size_types: tuple[tuple[str, str], ...] = ()
+    # the runtime facts that C's conversions owe (poly/wrap_checks.py): the model's domains
+    # hold only under them, so where the region "runs no statement" is no evidence without them
+    conversion_facts: tuple[str, ...] = ()
     # sizes that are integer locals the function sets to a constant before the region and never
     # changes (`const int K = 3;`): symbolic in the model, that value where a step needs a number
     local_values: tuple[tuple[str, int], ...] = ()
@@ -412,7 +415,7 @@ class Scop(CachedValue):
             base = self.params_where([c for c in self.assumptions if c not in self.runtime_facts]
                                      + [f"{p} = {v}" for p, v in self.fixed if p not in self.stand_ins])
             facts = self.params_where(self.runtime_facts).intersect(base)
-            if or_idle:
+            if or_idle and not set(self.conversion_facts) & set(self.runtime_facts):
                 busy = base.empty(base.get_space())
                 for s in self.statements:
                     busy = busy.union(free_of_divisions(self, s, base).params())

@@ -201,7 +201,7 @@ class CudaSession:
             if kind == "ptr":
                 args.append(ctypes.c_void_p(int(dev[name])))
             elif kind == "int":
-                args.append((ctypes.c_long if ctype == "long" else ctypes.c_int)(int(sizes[name])))
+                args.append(getattr(ctypes, ctype_info(ctype)[1])(int(sizes[name])))
             else:
                 args.append(_CTYPES.get(ctype, ctypes.c_double)(inputs[name].item()))
         times = []

@@ -32,6 +32,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from looptx.codegen.c import helper_block, used_helpers
+from looptx.codegen.typed_constants import typed_constant
 from looptx.runtime.gathers import gather_plan, spread
 from looptx.errors import LooptxError, note_once
 from looptx.runtime.extents import eval_extent
@@ -435,7 +436,7 @@ def region_source(sig: RegionSignature, block_lines: Sequence[str], name: str = 
     # file overrode it just the same).
     typed = dict(sig.constant_types)
     for k, v in defines:
-        out += [f"#undef {k}", f"#define {k} " + (f"(({typed[k]}){v})" if k in typed else str(v))]
+        out += [f"#undef {k}", f"#define {k} {typed_constant(v, typed.get(k))}"]
     out += helper_block(used_helpers(block))
     out += definitions
     out += _layout_checks(sig)
