@@ -80,10 +80,10 @@ def test_64_bit_sizes_stay_64_bit(tmp_path):
     cu = _long_cu(tmp_path)
     for fn in ("kern_kernel0(", "lx_launch_kern("):
         sig = cu[cu.index(fn):].split("\n")[0]
-        assert sig.endswith("long n, long m)"), sig
+        assert sig.endswith("long n, unsigned long m)"), sig      # (size_t m, as its type computes)
     # the host function takes the original's parameters in its order
     sig = cu[cu.index("kern_host("):].split("\n")[0]
-    assert sig.startswith("kern_host(long n, long m, double *__restrict__ a, const double *__restrict__ b)"), sig
+    assert sig.startswith("kern_host(long n, unsigned long m, double *__restrict__ a, const double *__restrict__ b)"), sig
     assert nvcc_compile(cu) is None
 
 
