@@ -474,3 +474,29 @@ def test_a_block_loop_bounded_only_by_a_types_range_is_checked_at_launch(tmp_pat
     from cuda_on_threads import compare_host
     cu = _cu(tmp_path, "cu_g_y", "cu_g_y.yaml")
     assert max(compare_host(cu, DATA / "cu_g_y.c", "kf", {"n": 40}, tmp_path / "w").values()) == 0
+
+
+def test_an_unsigned_define_in_a_printed_bound_compares_signed(tmp_path):
+    """Probe 158 G2: `#define M 5u` printed into `i < lx_min(n, M - 3)` made C compare i = -3
+    with 2u unsigned, and nothing ran; the output now reads the macro as an unsigned parameter
+    (`(long)M - 3`), as it does an `unsigned m`."""
+    import subprocess
+    rc, out, err = run_cli("transform", DATA / "unsigned_define_bound.c", "-o", tmp_path / "t.c")
+    assert rc == 0 and "(long)M - 3" in (tmp_path / "t.c").read_text(), err
+    driver = tmp_path / "d.c"
+    driver.write_text("#include <stdio.h>\nvoid kern(int n, double A[64][64]);\nstatic double A[64][64];\n"
+                      "int main(void) { kern(17, A); int c = 0; for (int i = 0; i < 64; i++) for (int j = 0; j < 64; j++)"
+                      " c += A[i][j] != 0; printf(\"%d\\n\", c); }\n")
+    counts = []
+    for name, src in (("o", DATA / "unsigned_define_bound.c"), ("t", tmp_path / "t.c")):
+        subprocess.run(["gcc", "-O1", "-o", tmp_path / name, driver, src], check=True)
+        counts.append(subprocess.run([tmp_path / name], capture_output=True, text=True).stdout)
+    assert counts[0] == counts[1] and counts[0].strip() != "0", counts
+
+
+def test_a_division_by_a_negative_constant_is_read(tmp_path):
+    """Probe 158 G3: `i < n / -(2) + 40` was refused ('non-positive value'): C's quotient by -2
+    is minus the one by 2."""
+    for n in (0, 9, 17):
+        rc, out, err = run_cli("run", DATA / "negative_divisor.c", "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, out + err

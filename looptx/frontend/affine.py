@@ -314,9 +314,12 @@ class Translator:
                 c = b.constant()
                 if c is None and self.fix_divisor is not None:
                     c = self.fix_divisor(b).constant()
+                # C's quotient by -c is minus the one by c (it rounds toward zero), its remainder the same
+                flip = -1 if c is not None and c < 0 and node.op == "/" else 1
+                c = -c if c is not None and c < 0 else c
                 if c is None or c.denominator != 1 or c <= 0:
-                    err = NonAffine(node, f"non-affine: '{node.op}' by a non-constant or non-positive value",
-                                    "divide only by positive integer constants")
+                    err = NonAffine(node, f"non-affine: '{node.op}' by a non-constant or zero value",
+                                    "divide only by non-zero integer constants")
                     # a divisor of sizes alone (llama2.c's `h / kv_mul`) is a constant once they are
                     # given: the extractor, which knows the loops, says so (Extractor.divisor_hint)
                     err.divisor = tuple(sorted(b.symbols())) if c is None else ()
@@ -329,14 +332,15 @@ class Translator:
                     if ct is not None and ct[1]:
                         ca %= 2 ** ct[0]        # (an unsigned `5 - 10u` is 2^32 - 5)
                     q = abs(ca) // c * (1 if ca >= 0 else -1)
-                    return Poly.const(q if node.op == "/" else ca - q * c)
+                    return Poly.const(flip * q if node.op == "/" else ca - q * c)
                 inner = self.isl_of(a, node.left)
                 # (or an exact one: isl's own output divides `(i - 3*n + 9) / 2` of an i of that
                 # parity; poly/obligations.size_facts tries that first)
                 self.obligations.append((f"{inner} >= 0 or ({inner}) mod {int(c)} = 0", node,
                                          f"'{node.op}' of a possibly negative value (C rounds toward zero)"))
                 self._unsigned_operand(node, inner)
-                return self.atom(f"floor(({inner})/{int(c)})" if node.op == "/" else f"({inner}) mod {int(c)}")
+                q = self.atom(f"floor(({inner})/{int(c)})" if node.op == "/" else f"({inner}) mod {int(c)}")
+                return -q if flip < 0 else q
             if node.op in ("<<", ">>"):
                 a, b = t(node.left), t(node.right)
                 c = b.constant()

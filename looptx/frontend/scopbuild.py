@@ -138,7 +138,9 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                     span, function, _chained(derived, set(params) | set(extent_names)),
                     tuple((p, int(ex.int_macros[p])) for p in params
                           if p in ex.int_macros and p not in fixed_names and p not in overridable),
-                    tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, UNSIGNED_WORDS)),
+                    # (a `#define M 5u` too: printed in a bound, `i < M - 3` would compare unsigned)
+                    tuple(p for p in params if p not in fixed_names and (has_type_word(sym_of(p), symbols, UNSIGNED_WORDS)
+                          or getattr(ex, "macro_types", {}).get(p, "").startswith("unsigned"))),
                     # (an enum constant's value needs no check of the build)
                     tuple(sorted((p, int(ex.int_macros[p])) for p in baked if p in ex.int_macros)),
                     wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
