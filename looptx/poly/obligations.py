@@ -16,7 +16,7 @@ def evaluated_set(scop: Scop, sid: int, where: str | None) -> isl.Set:
     loops' iterators: an enclosing `if` or a loop's test), or None for the statement's domain."""
     s = scop.statements[sid]
     # (an unsigned size is never negative: `for (unsigned i = lo; i < n; i++)` starts at i >= 0)
-    unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
+    unsigned = scop.unsigned_nonnegative
     if where is None:
         return scop.domain(s).intersect_params(unsigned)
     return isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {where} }}").intersect_params(scop.context.intersect(unsigned))
@@ -69,7 +69,7 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
     model may assume, with a note; and the other obligations, which must hold as they are."""
     facts, rest = [], []
     # an unsigned size is never negative, whatever the model's integers may be
-    unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
+    unsigned = scop.unsigned_nonnegative
     for ob in obligations:
         sid, cond, where = ob[0], ob[1], (ob[5] if len(ob) > 5 else None)
         exact = re.fullmatch(r"(.*) >= 0 or \((.*)\) mod \d+ = 0", cond)

@@ -385,6 +385,11 @@ class Scop(CachedValue):
         return isl.Set(f"{self.prefix}{{ : {' and '.join(cons) if cons else '1 = 1'} }}")
 
     @property
+    def unsigned_nonnegative(self) -> isl.Set:
+        """The sizes where every unsigned one is >= 0, as C gives (the model's integers do not)."""
+        return self.cached("unsigned_nonnegative", lambda: self.params_where(f"{p} >= 0" for p in self.unsigned_params))
+
+    @property
     def context(self) -> isl.Set:
         return self.cached("context", lambda: self.params_where(
             list(self.assumptions) + [f"{p} = {v}" for p, v in self.fixed]))

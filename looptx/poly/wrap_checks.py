@@ -39,7 +39,7 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
     statement's domain[, hint[, sized]]: see frontend/int_types.owe).  Refuses the first that fails at an iteration; returns the facts over
     sizes that the model is to assume."""
     facts: list[str] = []
-    unsigned = scop.params_where(f"{p} >= 0" for p in scop.unsigned_params)
+    unsigned = scop.unsigned_nonnegative
     typed = _type_ranges(scop)
     for sid, cond, line, col, what, where, *own in obligations:
         hint = own[0] if own and own[0] else HINT
