@@ -9,6 +9,7 @@ from looptx.frontend.conditionals import guard_lines
 from looptx.frontend.names import C_KEYWORDS, to_user
 from looptx.frontend.symbols import ARITH_WORDS, WIDE_WORDS
 from looptx.codegen import ast as K
+from looptx.codegen.signed_sizes import signed_params, signed_ref
 from looptx.poly.jam_locals import root_of
 from looptx.codegen.omp_clauses import check_collapse, fors as _fors, harness_clauses, loop_private, takes_copies as _takes_copies, unlisted as _unlisted
 from looptx.poly.parallel import clause_names, collapsed, is_omp_for, takes_data_clauses
@@ -118,14 +119,6 @@ def loop_ctype(scop) -> str:
     return "long" if wide else "int"
 
 
-def signed_params(e: ir.Expr, scop) -> ir.Expr:
-    """A bound or condition with the region's unsigned params read as signed: `i < n - 1`
-    with size_t n and int i is an unsigned comparison, and n - 1 wraps at n = 0."""
-    if not scop.unsigned_params:
-        return e
-    return K.subst(e, {p: ir.Cast("long", ir.Var(p)) for p in scop.unsigned_params})
-
-
 class CPrinter:
     """Prints named KernelAST. `ref_text` may be overridden (registers, shared buffers)."""
 
@@ -168,6 +161,7 @@ class CPrinter:
 
     def ref_text(self, r: ir.Ref) -> str:
         """An array reference as printed: delinearized arrays are linearized again."""
+        r = signed_ref(r, self.scop)
         try:
             arr = self.scop.array(r.array)
         except KeyError:

@@ -13,6 +13,7 @@ import islpy as isl
 from looptx import ir
 from looptx.codegen import ast as K
 from looptx.errors import RecipeError, note_once, signals_deferred
+from looptx.poly.ast_check import runs_schedule
 from looptx.poly.budget import isl_budget
 from looptx.poly.scop import items, union_maps
 from looptx.poly.trips import strip_table, strips, unroll_groups
@@ -207,7 +208,13 @@ class _Builder:
         with signals_deferred():
             node = b.node_from_schedule_map(sched)
         del keep
-        return node
+        if self.errors or options.is_empty() or runs_schedule(node, sched, context) is not False:
+            return node
+        # isl's full-tile separation can lose instances (ast_check's docstring): the same
+        # schedule unseparated
+        note_once(**_at(self.v.scop), text="isl's code with the unrolled loops' full tiles apart "
+                  "does not run every iteration here: each unrolled copy keeps its guard instead")
+        return self._generate(context, sched, isl.UnionMap.empty(options.get_space()))
 
     def _within_budget(self, context, sched, options, no_options):
         """The AST of a schedule whose first generation outgrew isl's budget: without

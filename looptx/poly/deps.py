@@ -92,18 +92,28 @@ def _flow(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap, ordere
     `ordered`, the accesses to volatile objects, each to the object as a whole: an access to a
     volatile is a side effect, which stays in its order with every other access to the object
     (a device register's elements too)."""
-    back = _lifting(reads.domain().union(writes.domain()).union(sched.domain()))
+    # (coalesced: a domain that several accesses repeat, each with its own spelling of the same
+    # division, lifts to two division dimensions, and isl's analysis then failed in
+    # isl_domain_factor, probe 159 G2)
+    back = _lifting(reads.domain().union(writes.domain()).union(sched.domain()).coalesce())
     if back is not None:
-        reads, writes, sched = back.apply_range(reads), back.apply_range(writes), back.apply_range(sched)
-        ordered = back.apply_range(ordered)
+        try:
+            raw, false = _flow_of(back.apply_range(reads), back.apply_range(writes), back.apply_range(sched),
+                                  back.apply_range(ordered))
+            return raw.apply_domain(back).apply_range(back), false.apply_domain(back).apply_range(back)
+        except isl.Error as e:
+            if "operations" in str(e):
+                raise
+            # (isl's own failure on the lifted form: the analysis as written, which is exact too)
+    return _flow_of(reads, writes, sched, ordered)
+
+
+def _flow_of(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap, ordered: isl.UnionMap):
     raw = (isl.UnionAccessInfo.from_sink(reads).set_must_source(writes)
            .set_schedule_map(sched).compute_flow().get_must_dependence())
     false = (isl.UnionAccessInfo.from_sink(writes.union(ordered)).set_kill(writes)
              .set_may_source(writes.union(reads).union(ordered)).set_schedule_map(sched)
              .compute_flow().get_may_dependence())
-    if back is not None:
-        raw = raw.apply_domain(back).apply_range(back)
-        false = false.apply_domain(back).apply_range(back)
     return raw, false
 
 

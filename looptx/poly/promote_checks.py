@@ -115,6 +115,38 @@ def _invariant(v: Variant, refs: list, pos: int, width: int) -> bool:
     return drop.apply_range(foot).is_subset(per_iter)
 
 
+def _independent(v: Variant, refs: list, pos: int, width: int) -> bool:
+    """No reference's subscripts use an iterator that L's schedule value is made of: each element
+    stays the same while L runs, where some iterations run the reference and others do not.
+    After a jam of `j` over `k <= j` the copy of `C[j + 1]` also runs at k = j + 1, where `C[j]`
+    does not, so not every iteration of k touches every element (probe 159 G3)."""
+    for k, a, *_ in refs:
+        st = v.scop.statements[v.pieces[k].stmt]
+        at_l = v.piece_map(v.pieces[k], width)
+        at_l = at_l.project_out(isl.dim_type.out, pos + 1, width - pos - 1).project_out(isl.dim_type.out, 0, pos)
+        made_of, used = _iterators_in(at_l), _iterators_in(v.scop.access_map(st, a))
+        if made_of is None or used is None or made_of & used:
+            return False
+    return True
+
+
+def _iterators_in(m: isl.Map) -> set[int] | None:
+    """The input dims the values of single-valued `m` are computed from (not those its domain
+    merely constrains), None where m is not a function."""
+    if not m.is_single_valued():
+        return None
+    out: set[int] = set()
+    pma = isl.PwMultiAff.from_map(m)
+    for k in range(m.dim(isl.dim_type.out)):
+        for _, aff in pma.get_pw_aff(k).get_pieces():
+            out |= {d for d in range(m.dim(isl.dim_type.in_)) if aff.involves_dims(isl.dim_type.in_, d, 1)}
+    return out
+
+
+def _reused(v: Variant, refs: list, pos: int, width: int) -> bool:
+    return _invariant(v, refs, pos, width) or _independent(v, refs, pos, width)
+
+
 def _loops_not_indexing(v: Variant, pr: Promotion, access, array: str) -> str:
     """The hint: the loops around the statement whose iterations all reuse the elements
     (Volkov's `registers C at kk` after an unroll_jam of i)."""
@@ -132,9 +164,9 @@ def invariant_refs(v: Variant, pr: Promotion, refs: list, pos: int, width: int, 
     with L (BT's `rhs[i+1][j][p]` next to the accumulator `rhs[i][j][m]`, at p) stay in memory,
     as CHiLL's scalar replacement leaves them, provided they never touch a kept element while
     either is written: the registers are stored only after L."""
-    if _invariant(v, refs, pos, width):
+    if _reused(v, refs, pos, width):
         return refs
-    kept = [r for r in refs if _invariant(v, [r], pos, width)]
+    kept = [r for r in refs if _reused(v, [r], pos, width)]
     varying = [r for r in refs if r not in kept]
     array = to_user(refs[0][1].array)
     if not kept:
