@@ -161,7 +161,6 @@ class CPrinter:
 
     def ref_text(self, r: ir.Ref) -> str:
         """An array reference as printed: delinearized arrays are linearized again."""
-        r = signed_ref(r, self.scop)
         try:
             arr = self.scop.array(r.array)
         except KeyError:
@@ -195,6 +194,8 @@ class CPrinter:
                 # `x[cols[k]]`: the subscripts as written, iterators substituted below, the
                 # references in them as the leaf has them
                 got = ir.Ref(got.array, r.ref, tuple(ir.map_up(i, lambda x: _leaf_ref(x, refs)) for i in r.index))
+            elif r.ref in refs:
+                got = signed_ref(got, self.scop)         # (isl's subscripts, not the user's C)
             return self.ref_text(got)
 
         # an iterator of another type than int is read as that type (a size_t `i - 3` wraps,
@@ -211,7 +212,9 @@ class CPrinter:
         return body
 
     def assign(self, n: K.Assign) -> str:
-        return f"{ir.to_c(n.lhs, ref=self.ref_text)} = {ir.to_c(n.rhs, ref=self.ref_text)};"
+        # (a copy's subscripts are isl's)
+        lhs, rhs = (signed_ref(x, self.scop) if isinstance(x, ir.Ref) else x for x in (n.lhs, n.rhs))
+        return f"{ir.to_c(lhs, ref=self.ref_text)} = {ir.to_c(rhs, ref=self.ref_text)};"
 
     def lines(self, n: K.Node, depth: int = 0) -> list[str]:
         pad = self.ind * depth

@@ -15,7 +15,6 @@ from looptx.codegen import ast as K
 from looptx.frontend.conditionals import cu_conditionals
 from looptx.codegen.c import (CPrinter, ThreadPrinter, _zeroed, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
                               name_loops, used_helpers)
-from looptx.codegen.signed_sizes import signed_ref
 from looptx.codegen.cuda_axes import AXES, index_decls, kernel_axes, on_axes
 from looptx.codegen.cuda_const import const_parameters
 from looptx.codegen.cuda_locals import crossing_locals, device_decl, local_guard
@@ -97,7 +96,6 @@ class CudaPrinter(ThreadPrinter):
         return arr.wide_index or total >= 2 ** 31
 
     def ref_text(self, r: ir.Ref) -> str:
-        r = signed_ref(r, self.scop)
         try:
             arr = self.scop.array(r.array)
         except KeyError:
