@@ -78,3 +78,31 @@ def test_registers_of_an_element_that_moves_with_the_loop_stay_refused(tmp_path,
     recipe.write_text(f"steps:\n  - registers: {{stmt: 0, array: C, at: {at}}}\n")
     rc, out, err = run_cli("transform", src, "--recipe", recipe)
     assert rc == 2 and "varies with loop 'k'" in err, out + err
+
+
+def test_isl_losing_a_loop_under_trailing_constant_dimensions():
+    """Probe 160 G1: after a jam of i and registers of C, isl wrote `for (k = j; k < j + 3; k +=
+    2)` as k = j alone, separated or not: the schedule's seven trailing zero dimensions were
+    enough for it to lose the loop.  Without them the AST runs every iteration."""
+    for n, m in ((3, 4), (8, 13), (5, 1)):
+        rc, out, err = run_cli("run", DATA / "jam_stride_k2.c", "--recipe", DATA / "jam_registers_j.yaml",
+                               "-D", f"n={n}", "-D", f"m={m}")
+        assert rc == 0 and ": ok" in out, (n, m, out + err)
+
+
+def test_trailing_constant_dimensions_are_dropped_only_where_each_statement_agrees():
+    import islpy as isl
+
+    from looptx.poly.ast_check import trailing_constants_dropped
+    u = isl.UnionMap("[n] -> { S0[i] -> [i, 0, 0, 0] : 0 <= i < n; S1[i] -> [i, 1, 0, 0] : 0 <= i < n }")
+    assert trailing_constants_dropped(u).is_equal(
+        isl.UnionMap("[n] -> { S0[i] -> [i, 0] : 0 <= i < n; S1[i] -> [i, 1] : 0 <= i < n }"))
+    assert trailing_constants_dropped(isl.UnionMap("[n] -> { S0[i] -> [0, i] : 0 <= i < n }")) is None
+
+
+def test_a_peeled_int_counter_stays_int_in_the_statement():
+    """Probe 160 G2: the peeled `A[i] = i - n` of an unsigned n was written `(long)n - 1 - n`,
+    -1 in long where C's `int - unsigned` is 4294967295."""
+    rc, out, err = run_cli("transform", DATA / "peel_unsigned_value.c", "--recipe", DATA / "peel_last.yaml")
+    assert rc == 0 and "= (int)((long)n - 1) - n;" in out, out + err
+    runs_ok(DATA / "peel_unsigned_value.c", DATA / "peel_last.yaml", [1, 3, 7])

@@ -204,6 +204,11 @@ class CPrinter:
         if self.loop_ctype != "int":
             # an int counter the loops now count in long: `j - 3 < 5u` must stay unsigned (probe 149 G11)
             typed.update({n: ir.Cast("int", mapping[n]) for n in s.iterators if n in mapping and n not in typed})
+        else:
+            # an int counter whose value reads an unsigned size signed (a peeled `i` is `(long)n - 1`)
+            # is an int again in the statement: `i - n` stays unsigned (probe 160 G2)
+            typed.update({n: ir.Cast("int", mapping[n]) for n, x in zip(s.iterators, leaf.iters)
+                          if n in mapping and n not in typed and mapping[n] != x})
         body = K.subst(s.body, {**mapping, **typed}, in_refs=mapping) if typed else K.subst(s.body, mapping)
         return ir.to_c(self.body_of(body), ref=ref, spelled=self.spelled) + ";"
 

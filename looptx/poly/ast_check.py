@@ -186,3 +186,22 @@ def runs_schedule(node: isl.AstNode, sched: isl.UnionMap, context: isl.Set) -> b
         # (an overrun of the budget, or an isl failure of the check's own: no verdict, and the
         # AST isl wrote is kept, as it was before this check existed)
         return None
+
+
+def trailing_constants_dropped(sched: isl.UnionMap) -> isl.UnionMap | None:
+    """`sched` without its last dimensions where every statement has the same constant (the
+    plan's padding: they order nothing), None where there are none."""
+    maps = union_maps(sched)
+    width = maps[0].dim(isl.dim_type.out) if maps else 0
+    keep = width
+    while keep > 1:
+        vals = [m.plain_get_val_if_fixed(isl.dim_type.out, keep - 1) for m in maps]
+        if any(v.is_nan() for v in vals) or len({v.to_python() for v in vals}) != 1:
+            break
+        keep -= 1
+    if keep == width:
+        return None
+    out = isl.UnionMap.empty(sched.get_space())
+    for m in maps:
+        out = out.union(isl.UnionMap.from_map(m.project_out(isl.dim_type.out, keep, width - keep)))
+    return out
