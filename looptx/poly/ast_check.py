@@ -1,12 +1,13 @@
 """Whether an isl AST runs exactly the instances its schedule map says, each once, under the C
 meaning of the AST's expressions.
 
-isl (0.26, islpy 2026.2) can write a wrong AST when asked to separate full tiles
-(`separation_class`): the unroll by 2 of `for (i = n / 2 + 4; i >= -3; i -= 2) for (j = 0; j <=
-(i + 8) % 3 + 3; j++)` lost row i = 6 past j = 0 at n = 8 (probe 158 G1); the same schedule
-without the option was right.  Options only guide how isl splits loops, so the AST with and
-without them must run the same instances: the AST is read back into isl sets and compared with
-the schedule, and the caller drops the option where they differ.
+isl (0.26, islpy 2026.2) can write a wrong AST.  Asked to separate full tiles
+(`separation_class`), the unroll by 2 of `for (i = n / 2 + 4; i >= -3; i -= 2) for (j = 0; j <=
+(i + 8) % 3 + 3; j++)` lost row i = 6 past j = 0 at n = 8 (probe 158 G1); without options, a
+jam's schedule `[.., j, 0, k, 0, i]` padded with seven zero dimensions lost every k but the
+first (probe 160 G1), and was right without the padding.  So each AST is read back into isl
+sets and compared with the schedule; the caller (astgen._generate) tries the other forms where
+they differ.
 """
 from __future__ import annotations
 
@@ -154,8 +155,8 @@ def _onto(m: isl.Map, keep: tuple[int, ...]) -> isl.Map:
 
 def runs_schedule(node: isl.AstNode, sched: isl.UnionMap, context: isl.Set) -> bool | None:
     """True when the AST runs each instance of `sched`'s domain (within `context`) once and
-    nothing else; False when it does not; None when an expression
-    could not be read or the check outgrew its budget."""
+    nothing else; False when it does not; None when an expression could not be read or the
+    check outgrew its budget (the order of the instances is isl's to keep: it is not checked)."""
     maps = {m.get_tuple_name(isl.dim_type.in_): m.intersect_params(context) for m in union_maps(sched)}
     if not maps:
         return True
