@@ -106,3 +106,13 @@ def test_a_peeled_int_counter_stays_int_in_the_statement():
     rc, out, err = run_cli("transform", DATA / "peel_unsigned_value.c", "--recipe", DATA / "peel_last.yaml")
     assert rc == 0 and "= (int)((long)n - 1) - n;" in out, out + err
     runs_ok(DATA / "peel_unsigned_value.c", DATA / "peel_last.yaml", [1, 3, 7])
+
+
+def test_dependences_where_isls_value_based_analysis_fails():
+    """Probe 161 G1: isl's compute_flow failed on a reduction under a loop down by 3 in four
+    loops (an internal error on every recipe): the dependences are now memory-based there (each
+    ordered pair of accesses to an element), with a note, and legality is checked against them."""
+    rc, out, err = run_cli("deps", DATA / "flow_fails.c")
+    assert rc == 0 and "carries RAW on acc" in out and "isl's exact dependence analysis failed" in err, out + err
+    rc, out, err = run_cli("transform", DATA / "flow_fails.c", "--recipe", DATA / "unroll_i2.yaml")
+    assert rc == 2 and "writes acc before" in err, out + err

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from looptx.errors import SourceError
+from looptx.errors import SourceError, note_once
 from looptx.poly.budget import isl_budget
 from looptx.poly.scop import Scop, Statement, union_maps, union_sets
 
@@ -91,7 +91,8 @@ def _flow(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap, ordere
     """RAW (value-based) and WAR + WAW (writes as sinks and kills, PPCG's formulation); and
     `ordered`, the accesses to volatile objects, each to the object as a whole: an access to a
     volatile is a side effect, which stays in its order with every other access to the object
-    (a device register's elements too)."""
+    (a device register's elements too).  The third value: False where isl failed and the
+    relations are memory-based (a superset)."""
     # (coalesced: a domain that several accesses repeat, each with its own spelling of the same
     # division, lifts to two division dimensions, and isl's analysis then failed in
     # isl_domain_factor, probe 159 G2)
@@ -100,12 +101,26 @@ def _flow(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap, ordere
         try:
             raw, false = _flow_of(back.apply_range(reads), back.apply_range(writes), back.apply_range(sched),
                                   back.apply_range(ordered))
-            return raw.apply_domain(back).apply_range(back), false.apply_domain(back).apply_range(back)
+            return raw.apply_domain(back).apply_range(back), false.apply_domain(back).apply_range(back), True
         except isl.Error as e:
             if "operations" in str(e):
                 raise
             # (isl's own failure on the lifted form: the analysis as written, which is exact too)
-    return _flow_of(reads, writes, sched, ordered)
+    try:
+        return (*_flow_of(reads, writes, sched, ordered), True)
+    except isl.Error as e:
+        if "operations" in str(e):
+            raise
+    # isl's value-based analysis failed on its own (probe 161 G1: a reduction under a loop down
+    # by 3 in four loops, "affine expression involves some of the domain dimensions"): every
+    # ordered pair of accesses to an element, a superset of the direct dependences, which keeps
+    # the legality checks sound and refuses more
+    raw = (isl.UnionAccessInfo.from_sink(reads).set_may_source(writes)
+           .set_schedule_map(sched).compute_flow().get_may_dependence())
+    false = (isl.UnionAccessInfo.from_sink(writes.union(ordered))
+             .set_may_source(writes.union(reads).union(ordered)).set_schedule_map(sched)
+             .compute_flow().get_may_dependence())
+    return raw, false, False
 
 
 def _flow_of(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap, ordered: isl.UnionMap):
@@ -146,7 +161,12 @@ def _computed(scop: Scop, assumptions: isl.Set | None) -> Deps:
     # into that advice.
     try:
         with isl_budget(MAX_OPERATIONS):
-            raw, false = _flow(reads, writes, sched, _volatile_accesses(scop, reads.union(writes)))
+            raw, false, exact = _flow(reads, writes, sched, _volatile_accesses(scop, reads.union(writes)))
+        if not exact:
+            note_once(scop.filename or "", scop.where()["line"],
+                      f"isl's exact dependence analysis failed on region {scop.region} (an isl defect): "
+                      "every ordered pair of accesses to an element is taken as a dependence, which may "
+                      "refuse legal steps")
     except isl.Error as e:
         if "maximal number of operations" not in str(e):
             raise
