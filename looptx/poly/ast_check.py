@@ -23,6 +23,12 @@ CHECK_OPERATIONS = 1_000_000       # (a check that outgrows it gives no verdict:
 _CMP = {OP.eq: "eq_set", OP.le: "le_set", OP.lt: "lt_set", OP.ge: "ge_set", OP.gt: "gt_set"}
 
 
+def _iterator_dim(name: str) -> int | None:
+    """The schedule dimension of isl's loop iterator `c<k>`."""
+    m = re.fullmatch(r"c(\d+)", name)
+    return int(m.group(1)) if m else None
+
+
 class _Unreadable(Exception):
     """An AST expression this reading does not model (then no verdict is given)."""
 
@@ -33,16 +39,12 @@ class _Reader:
         self.where = self.universe          # where the expression read now is evaluated
         self.local = isl.LocalSpace.from_space(space)
 
-    def _iterator(self, name: str) -> int | None:
-        m = re.fullmatch(r"c(\d+)", name)
-        return int(m.group(1)) if m else None
-
     def value(self, e: isl.AstExpr) -> isl.PwAff:
         t = e.get_type()
         if t == isl.ast_expr_type.int:
             return isl.PwAff.val_on_domain(self.universe, e.get_val())
         if t == isl.ast_expr_type.id:
-            k = self._iterator(e.get_id().name)
+            k = _iterator_dim(e.get_id().name)
             if k is not None:
                 return isl.PwAff.var_on_domain(self.local, isl.dim_type.set, k).intersect_domain(self.universe)
             return isl.PwAff.param_on_domain_id(self.universe, e.get_id())
@@ -93,7 +95,7 @@ class _Reader:
         T = isl.ast_node_type
         self.where = where
         if t == T.for_:
-            k = self._iterator(node.for_get_iterator().get_id().name)
+            k = _iterator_dim(node.for_get_iterator().get_id().name)
             if k is None:
                 raise _Unreadable("iterator")
             c = isl.PwAff.var_on_domain(self.local, isl.dim_type.set, k).intersect_domain(self.universe)
@@ -138,8 +140,8 @@ def _iterators(node: isl.AstNode) -> list[int]:
 
     def visit(n):
         if n.get_type() == isl.ast_node_type.for_:
-            m = re.fullmatch(r"c(\d+)", n.for_get_iterator().get_id().name)
-            found.append(int(m.group(1)) if m else -1)
+            k = _iterator_dim(n.for_get_iterator().get_id().name)
+            found.append(-1 if k is None else k)
         return True
     node.foreach_descendant_top_down(visit)
     return found

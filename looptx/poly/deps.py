@@ -115,21 +115,21 @@ def _flow(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap, ordere
     # by 3 in four loops, "affine expression involves some of the domain dimensions"): every
     # ordered pair of accesses to an element, a superset of the direct dependences, which keeps
     # the legality checks sound and refuses more
-    raw = (isl.UnionAccessInfo.from_sink(reads).set_may_source(writes)
-           .set_schedule_map(sched).compute_flow().get_may_dependence())
-    false = (isl.UnionAccessInfo.from_sink(writes.union(ordered))
-             .set_may_source(writes.union(reads).union(ordered)).set_schedule_map(sched)
-             .compute_flow().get_may_dependence())
-    return raw, false, False
+    return (*_flow_of(reads, writes, sched, ordered, exact=False), False)
 
 
-def _flow_of(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap, ordered: isl.UnionMap):
-    raw = (isl.UnionAccessInfo.from_sink(reads).set_must_source(writes)
-           .set_schedule_map(sched).compute_flow().get_must_dependence())
-    false = (isl.UnionAccessInfo.from_sink(writes.union(ordered)).set_kill(writes)
-             .set_may_source(writes.union(reads).union(ordered)).set_schedule_map(sched)
+def _flow_of(reads: isl.UnionMap, writes: isl.UnionMap, sched: isl.UnionMap, ordered: isl.UnionMap,
+             exact: bool = True):
+    """(RAW, WAR + WAW): value-based (writes as must-sources and kills), or with `exact` False
+    memory-based (every earlier access to the element)."""
+    raw = isl.UnionAccessInfo.from_sink(reads)
+    raw = (raw.set_must_source(writes) if exact else raw.set_may_source(writes)).set_schedule_map(sched).compute_flow()
+    false = isl.UnionAccessInfo.from_sink(writes.union(ordered))
+    if exact:
+        false = false.set_kill(writes)
+    false = (false.set_may_source(writes.union(reads).union(ordered)).set_schedule_map(sched)
              .compute_flow().get_may_dependence())
-    return raw, false
+    return (raw.get_must_dependence() if exact else raw.get_may_dependence()), false
 
 
 def _volatile_accesses(scop: Scop, accesses: isl.UnionMap) -> isl.UnionMap:
