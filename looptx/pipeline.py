@@ -400,7 +400,7 @@ def fragment_inputs(path: str, defines: Mapping[str, int] | None):
     from looptx.search.command import input_decls
     # a -D of an input param holds for the sizes derived from it (`decl int nr = M;`) too
     given = {k: v for k, v in defines.items() if k in {p.name for p in spec.input_params}}
-    sizes = spec.problem_sizes(given) if spec.input_params else []
+    sizes = spec.allowed_sizes(given)
     return input_decls(spec, path), {**(sizes[0] if sizes else {}), **defines}
 
 

@@ -278,7 +278,7 @@ def test_unpicklable_evaluator_fails_fast(tmp_path):
 def test_progress_bar_on_a_terminal(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
     s = searcher("exhaustive", grid_space(), 6)
-    run_search(grid_space(), s, FakeEvaluator(faults={key_xy(0, 1): "compile_error"}),
+    run_search(grid_space(), s, FakeEvaluator(faults={key_xy(1, 0): "compile_error"}),
                db=tmp_path / "p.db", search_key="p", budget=6, workers=1, progress=True)
     out = capsys.readouterr().out
     assert "6/6" in out and "best" in out and "compile_error:1" in out

@@ -509,8 +509,8 @@ def test_orio_init_and_validation_files_are_noted_not_silently_ignored(tmp_path)
     rc, out, err = cli("search", src, "--db", tmp_path / "v.db", "--no-progress")
     assert rc == 0, out + err
     notes = err.strip().splitlines()
-    assert notes == [f"{src}:5: note: init_file 'init.c' is not used: looptx fills the inputs with "
-                     "seeded random data",
+    assert notes == [f"{src}:5: note: init_file 'init.c' is not run: looptx fills the inputs with "
+                     "seeded random data (the sizes its init function sets first, `n = N;`, are read)",
                      f"{src}:6: note: validation_file 'check.c' is not used: looptx checks each "
                      "variant against the original code"], err
 

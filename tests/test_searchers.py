@@ -319,11 +319,21 @@ def test_options():
         get_searcher("surf+")(sp, acquisition="magic")
 
 
-def test_exhaustive_start_coord_wraps():
+def test_exhaustive_runs_in_orios_order_from_start_coord_to_the_end():
+    """Orio's Exhaustive moves the first coordinate fastest and stops at the end of the space
+    (exhaustive_start_coord resumes a run, probe 162 G6), here too on a listed space."""
     sp = Space([Param("A", (0, 1, 2), "int"), Param("B", (0, 1), "int")])
-    s = get_searcher("exhaustive")(sp, max_evals=6, exhaustive_start_coord=[1, 1])
+    s = get_searcher("exhaustive")(sp, max_evals=6)
     got = [(p["A"], p["B"]) for p in drive(s, lambda p: Result("ok", 1.0))]
-    assert got == [(1, 1), (2, 0), (2, 1), (0, 0), (0, 1), (1, 0)]
+    assert got == [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+    s = get_searcher("exhaustive")(sp, max_evals=6, exhaustive_start_coord=[1, 0])
+    assert [(p["A"], p["B"]) for p in drive(s, lambda p: Result("ok", 1.0))] == [(1, 0), (2, 0), (0, 1), (1, 1), (2, 1)]
+    sp.valid_points()
+    s = get_searcher("exhaustive")(sp, max_evals=6, exhaustive_start_coord=[2, 0])
+    assert [(p["A"], p["B"]) for p in drive(s, lambda p: Result("ok", 1.0))] == [(2, 0), (0, 1), (1, 1), (2, 1)]
+    odd = Space([Param("A", (0, 1, 2), "int"), Param("B", (0, 1), "int")], [lambda p: p["A"] != p["B"]])
+    s = get_searcher("exhaustive")(odd, max_evals=6)
+    assert [(p["A"], p["B"]) for p in drive(s, lambda p: Result("ok", 1.0))] == [(1, 0), (2, 0), (0, 1), (2, 1)]
 
 
 def test_load_state_of_another_searcher():

@@ -384,7 +384,7 @@ class _Parser:
                              f"constraint {name} = {text.strip()[1:-1].strip()};")
         self._declare(name, at, "constraint")
         line, col = self.pos(at)
-        c = ConstraintDef(name, self.compile(text, off), line, col)
+        c = ConstraintDef(name, self.compile(text, off), line, col, self.file)
         (self.b.constraints if section == "performance_params" else self.b.input_constraints).append(c)
 
     def stmt_option(self, section: str) -> None:
@@ -452,7 +452,7 @@ class _Parser:
             t = text.strip()
             if t == "random":
                 init = "random"
-            elif t in ("0", "0.0", "0.", "zero"):
+            elif t in ("0", "0.0", "0.", "zero") and (dims or t != "0"):
                 init = "zero"
             else:
                 init = self.compile(text, off)

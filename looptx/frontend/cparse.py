@@ -382,7 +382,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # calls of index helpers in subscripts and bounds are read as their expressions
         # a name declared again in the region is another object: it gets a name of its own
         own = separate_redeclarations(items, set(symbols), taken)
-        implicit = orio_iterators(own, symbols) if r.tuning is not None else []
+        # (Orio's Loop annotation, with or without a PerfTuning block around it)
+        orio = r.tuning is not None or r.chill is not None and r.start == r.chill.body_start
+        implicit = orio_iterators(own, symbols) if orio else []
         if implicit:
             note_once(path, start_pos[0], f"nothing declares the loop counters {', '.join(implicit)}: as in Orio, "
                       "each counts with an int of its own loop")

@@ -53,7 +53,26 @@ typedef unsigned long uint_fast64_t; typedef long off_t; typedef unsigned int ui
 typedef unsigned long ulong; typedef unsigned char u_char; typedef unsigned short u_short; typedef unsigned int u_int;
 typedef unsigned long u_long; typedef unsigned char u_int8_t; typedef unsigned short u_int16_t;
 typedef unsigned int u_int32_t; typedef unsigned long u_int64_t; typedef float float_t; typedef double double_t;
-"""
+""" + "".join(f"typedef int {t}; " for t in (
+    "pid_t", "uid_t", "gid_t", "id_t", "mode_t", "dev_t", "ino_t", "nlink_t", "blksize_t", "blkcnt_t",
+    "key_t", "useconds_t", "clockid_t", "socklen_t", "nfds_t", "sig_atomic_t", "wint_t", "wctype_t",
+    "wctrans_t", "fexcept_t", "regoff_t", "in_addr_t", "in_port_t", "sa_family_t", "mqd_t",
+    "pthread_key_t", "pthread_once_t", "pthread_spinlock_t", "omp_sched_t", "omp_proc_bind_t")) + \
+    "typedef unsigned short char16_t; typedef unsigned int char32_t; typedef void *timer_t; " \
+    "typedef long double max_align_t; typedef float _Float16; typedef float _Float32; " \
+    "typedef double _Float64; typedef long double _Float128; typedef unsigned char __mmask8; " \
+    "typedef unsigned short __mmask16; typedef unsigned int __mmask32; typedef unsigned long __mmask64; " \
+    "typedef struct { int quot; int rem; } div_t; typedef struct { long quot; long rem; } ldiv_t; " \
+    "typedef struct { long long quot; long long rem; } lldiv_t; typedef struct { long quot; long rem; } imaxdiv_t; " \
+    "typedef struct { int rm_so; int rm_eo; } regmatch_t;\n" + \
+    "".join(f"typedef struct __lx_{t} {t}; " for t in (
+        # opaque where the code only declares and passes them (sched_setaffinity's mask, a lock)
+        "cpu_set_t", "sigset_t", "pthread_mutex_t", "pthread_mutexattr_t", "pthread_cond_t",
+        "pthread_condattr_t", "pthread_attr_t", "pthread_rwlock_t", "pthread_rwlockattr_t",
+        "pthread_barrier_t", "pthread_barrierattr_t", "jmp_buf", "sigjmp_buf", "fenv_t", "regex_t",
+        "mbstate_t", "locale_t", "fpos_t", "DIR", "glob_t", "siginfo_t", "stack_t", "sem_t",
+        "omp_nest_lock_t", "__m64", "__m128", "__m128d", "__m128i", "__m128h", "__m256", "__m256d",
+        "__m256i", "__m256h", "__m512", "__m512d", "__m512i", "__m512h")) + "\n"
 FAKE_DEFINES = """\
 #define NULL 0
 #define EXIT_SUCCESS 0

@@ -191,6 +191,7 @@ class ConstraintDef:
     expr: Expr
     line: int
     col: int
+    file: str | None = None      # where it is written (an imported .spec), else the spec's file
 
 
 @dataclass(frozen=True)
@@ -279,6 +280,22 @@ class TuningSpec:
             if all(c.expr(env) for c in self.input_constraints):
                 out.append({**sizes, **self._scalar_sizes(env, sizes)})
         return out
+
+    def allowed_sizes(self, fixed: Mapping[str, Any] = EMPTY) -> list[dict[str, Any]]:
+        """`problem_sizes(fixed)`, or an error where the input constraints allow none of them
+        (`MVAL == NVAL` given 100 and 200); [] without input params."""
+        if not self.input_params:
+            return []
+        sizes = self.problem_sizes(fixed)
+        if not sizes:
+            given = ", ".join(f"{k}={v}" for k, v in fixed.items() if k in {p.name for p in self.input_params})
+            at = self.where("input_params", "constraint")
+            if self.input_constraints:
+                c = self.input_constraints[0]
+                at = dict(file=c.file or self.file, line=c.line, col=c.col)
+            raise AnnotationError(f"no problem size meets the input_params constraints with {given}",
+                                  hint="give values the constraints allow, or change the constraints", **at)
+        return sizes
 
     def _scalar_sizes(self, env: Mapping[str, Any], sizes: Mapping[str, Any]) -> dict[str, int]:
         """Integer scalars of input_vars whose initializer the sizes determine (SPAPT's

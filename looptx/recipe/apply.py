@@ -28,7 +28,7 @@ from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import Recipe, Step
 from looptx.recipe.split_cond import split_cuts
 from looptx.recipe.pragma_step import omp_for_step, pragma_text_step
-from looptx.recipe.refusal import refuse, say_unrolled, unrolled_away
+from looptx.recipe.refusal import GENERIC_HINT, refuse, say_unrolled, unrolled_away
 from looptx.recipe.team import team_loops, team_outermost
 
 
@@ -556,6 +556,12 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
                     e.hint = ("the statements fuse after " + " and ".join(
                         f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
                         + " before this step (the dependence has a constant distance), or pass --unsafe")
+                elif e.hint and GENERIC_HINT in e.hint:
+                    # a fuse has no order to choose: what could make it legal is a shift, and none does
+                    e.hint = e.hint.replace(GENERIC_HINT, "in the fused loop an iteration runs before one of "
+                                            "the other statement's that it depends on, and no shift of a "
+                                            "statement's loop before this step makes up for it; keep the loops "
+                                            "apart or fuse only the loops outside this one")
             if e.step is None and st.file is not None and e.file not in (None, st.file):
                 # a check that knew only the region's line: a step's error is at the step
                 e.file, e.line, e.col = st.file, st.line, None

@@ -44,24 +44,40 @@ def fuse_step(v: Variant, st: Step) -> Variant:
 
 def _legal_reverses(v: Variant, st: Step, stmts, e: RecipeError) -> None:
     """The hint of a fuse of loops that run opposite ways names only the reverses after which
-    the fuse keeps every dependence: none where both loops carry one (two recurrences)."""
+    the fuse keeps every dependence; with three statements or more that may take several
+    (two of three reversed by the recipe: both back), and none where the loops carry
+    dependences in opposite directions (two recurrences)."""
     from looptx.poly import deps as D
     from looptx.recipe.apply import check_legal
     deps = D.compute_deps(v.scop)
-    good = []
-    for m in _REVERSES.finditer(e.hint):
-        try:
+    # reverses in the order the mismatches ask for them, depth first, a few tries at most
+    todo, tries, good = [(v, e.hint, ())], 0, None
+    while todo and good is None and tries < 4 * len(stmts):
+        w0, hint, done = todo.pop()
+        for m in reversed(list(_REVERSES.finditer(hint))):
+            tries += 1
             loop = m.group(2).strip()
-            w = S.reverse(v, int(m.group(1)), int(loop) if loop.isdigit() else loop)
-            check_legal(w, deps)
-            check_legal(F.fuse(w, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops")), deps)
-        except LooptxError:
-            continue
-        good.append(m.group(0))
-    if not good:
+            try:
+                w = S.reverse(w0, int(m.group(1)), int(loop) if loop.isdigit() else loop)
+                check_legal(w, deps)
+                check_legal(F.fuse(w, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops")), deps)
+            except RecipeError as again:
+                if again.hint and _REVERSES.search(again.hint) and len(done) < len(stmts):
+                    todo.append((w, again.hint, done + (m.group(0),)))
+                continue
+            except LooptxError:
+                continue
+            good = done + (m.group(0),)
+            break
+    if good is None and len(stmts) == 2:
         e.hint = "each loop carries a dependence in its own direction, so reversing either breaks it: keep them apart"
+    elif good is None:
+        e.hint = "no reverse of these loops lets them run together in one direction keeping every " \
+                 "dependence: keep them apart"
     elif len(good) == 1:
         e.hint = f"reverse it first ({good[0]})"
+    else:
+        e.hint = f"reverse them first ({', then '.join(good)})"
 
 
 _REVERSES = re.compile(r"reverse \{stmt: (\d+), loop: ([^}]+)\}")

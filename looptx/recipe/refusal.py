@@ -14,6 +14,8 @@ from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import Variant
 from looptx.recipe.schema import Step
 
+GENERIC_HINT = "this order breaks a dependence of the original program; choose another order (or skew first)"
+
 
 def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
     dep, rel = bad[0]
@@ -44,8 +46,7 @@ def refuse(v: Variant, deps: D.Deps, bad: list, st: Step | None) -> None:
                    "order inside one run of that loop, and this order moves them across the loops around " \
                    "it; choose another order"
     else:
-        hint = "this order breaks a dependence of the original program; choose another order " \
-               "(or skew first)"
+        hint = GENERIC_HINT
     hint += PV.hint(deps, dep, [d for d, _ in bad[1:]])
     raise LegalityError(what, hint=hint + ", or pass --unsafe",
                         file=st.file if st else None, line=st.line if st else None,

@@ -179,12 +179,7 @@ def setup(args) -> Setup:
     defines = {k: v for k, v in defines.items() if k not in perf}
     # --define fixes a size: the input constraints and the sizes declared from it (`decl int
     # M = MVAL;`) see its value, and the listed values it overrides collapse into one search
-    sizes = spec.problem_sizes(defines) if spec is not None and spec.input_params else []
-    if spec is not None and spec.input_params and not sizes:
-        given = ", ".join(f"{k}={v}" for k, v in defines.items() if k in {p.name for p in spec.input_params})
-        raise AnnotationError(f"no problem size meets the input_params constraints with {given}",
-                              hint="give values the constraints allow, or change the constraints",
-                              **spec.where("input_params", "constraint"))
+    sizes = spec.allowed_sizes(defines) if spec is not None else []
     sizes = list({json.dumps(m, sort_keys=True): m for m in ({**sz, **defines} for sz in sizes)}.values()) \
         or [defines]
     options = {k: v for k, v in s.items() if k not in STANDARD}
@@ -491,7 +486,8 @@ def _warn_now(text: str) -> None:
 def _note_replaced_files(spec) -> None:
     """Orio's own data and checking files have looptx counterparts: said once, not silently."""
     for section, name, instead in (
-            ("input_vars", "init_file", "looptx fills the inputs with seeded random data"),
+            ("input_vars", "init_file", "looptx fills the inputs with seeded random data (the sizes its "
+             "init function sets first, `n = N;`, are read)"),
             ("validation", "validation_file", "looptx checks each variant against the original code"),
             ("validation", "expected_output", "looptx checks each variant against the original code"),
             ("performance_test_code", "skeleton_code_file", "looptx times the region with its own harness"),
@@ -501,7 +497,7 @@ def _note_replaced_files(spec) -> None:
         if value:
             where = spec.where(section, name)
             note_once(where["file"] or spec.file, where.get("line") or spec.line,
-                      f"{name} '{value}' is not used: {instead}")
+                      f"{name} '{value}' is not {'run' if name == 'init_file' else 'used'}: {instead}")
 
 
 def _nothing_passed(st: Setup, keys: list[str]) -> int:

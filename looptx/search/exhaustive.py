@@ -1,7 +1,6 @@
-"""Exhaustive search: every valid point in odometer order (last parameter fastest)."""
+"""Exhaustive search: every valid point, the first parameter fastest, as Orio's Exhaustive."""
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 
 from looptx.search.base import Searcher, register_searcher
@@ -9,12 +8,13 @@ from looptx.search.space import Point, point_key
 
 
 class ExhaustiveSearcher(Searcher):
-    """Odometer enumeration of the valid points, as Orio's `Exhaustive`.
+    """Enumeration of the valid points in Orio's `Exhaustive` order: the first parameter's
+    value moves fastest, the next one's when it wraps, and so on.
 
     Options:
       start_coord (None): a list of value indices, one per parameter; enumeration starts at
-        the first valid point at or after it in odometer order and wraps around
-        (Orio's `exhaustive_start_coord`).
+        that coordinate and runs to the end of the space, as Orio's `exhaustive_start_coord`
+        resumes a run that stopped there (the points before it are not measured).
     Resuming skips every told point, so the order is the same as an uninterrupted run.
     """
 
@@ -37,11 +37,9 @@ class ExhaustiveSearcher(Searcher):
     def _points(self) -> Iterator[Point]:
         start = self.opts["start_coord"]
         if start is None:
-            return self.space.enumerate()
-        start = tuple(start)
-        head = (p for p in self.space.enumerate() if self.space.coords(p) >= start)
-        tail = (p for p in self.space.enumerate() if self.space.coords(p) < start)
-        return itertools.chain(head, tail)
+            return self.space.enumerate_first_fastest()
+        late = tuple(reversed(start))
+        return (p for p in self.space.enumerate_first_fastest() if tuple(reversed(self.space.coords(p))) >= late)
 
     def _propose(self, n: int) -> list[Point]:
         if self._order is None:

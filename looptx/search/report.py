@@ -130,7 +130,7 @@ def _unfinished(rdb: ResultsDB, info: SearchInfo, n: int) -> str:
 
 def _error_lines(recs, most: int = 5) -> list[str]:
     """The distinct errors of the failed evaluations, most frequent first, each with its count
-    and first evaluation (`--csv` has every one)."""
+    and first evaluation (`looptx report --csv` has every one)."""
     seen: dict[tuple[str, str], list[int]] = {}
     for r in recs:
         if not r.ok and r.duplicate_of is None and r.error:
@@ -141,7 +141,7 @@ def _error_lines(recs, most: int = 5) -> list[str]:
     ranked = sorted(seen.items(), key=lambda kv: (-len(kv[1]), kv[1][0]))
     out = [f"  {status} x{len(evals)} (first: eval {evals[0]}): {text}" for (status, text), evals in ranked[:most]]
     if len(ranked) > most:
-        out.append(f"  ... {len(ranked) - most} other errors (--csv lists every one)")
+        out.append(f"  ... {len(ranked) - most} other errors (`looptx report DB --csv FILE` lists every one)")
     return out
 
 

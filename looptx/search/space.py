@@ -234,6 +234,17 @@ class Space:
         for row in self._valid_rows_in_order():
             yield self.from_coords(row)
 
+    def enumerate_first_fastest(self) -> Iterator[Point]:
+        """All valid points with the first parameter fastest (Orio's Exhaustive moves its
+        coordinates so), lazily: the odometer of the parameters in reverse."""
+        if self._valid is not None:
+            for i in np.lexsort(self._valid_coords.T) if len(self.params) else range(len(self._valid)):
+                yield dict(self._valid[i])
+            return
+        backwards = Space(tuple(reversed(self.params)), self.constraints, name=self.name)
+        for row in backwards._valid_rows_in_order():
+            yield self.from_coords(row[::-1])
+
     def _valid_rows_in_order(self, budget: int | None = None,
                              rng: np.random.Generator | None = None) -> Iterator[tuple[int, ...] | None]:
         """Coordinates of the valid points in odometer order.
