@@ -1,7 +1,7 @@
 """Gaps found by probes 161-163, end to end."""
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli, runs_ok
 
 pytestmark = pytest.mark.usefixtures("private_build_cache")
 
@@ -90,6 +90,17 @@ def test_a_fuse_after_two_reverses_names_both_reverses_back():
 def test_a_fuse_no_shift_makes_legal_says_so():
     """Probe 163 G2: a fuse refused was told to "choose another order (or skew first)"."""
     rc, out, err = run_cli("transform", DATA / "fuse_not_constant.c", "--recipe", DATA / "fuse_i.yaml")
-    assert rc == 2 and "WAR on A" in err and "no shift of a statement's loop before this step makes up for " \
+    assert rc == 2 and "WAR on A" in err and "the fuse breaks a dependence of the original program, and no shift of a statement's loop before this step makes up for " \
         "it; keep the loops apart or fuse only the loops outside this one, or pass --unsafe" in err, err
     assert "choose another order" not in err
+
+
+def test_output_with_its_fallback_reads_again(tmp_path):
+    """Probe 155 G2: looptx's output `if (n >= 1) { tiled } else { the region as written }`
+    (for `i < (n - 1) / 2`, which C rounds toward zero) was refused when read again: the
+    fallback divides a negative value wherever it runs.  The fallback is left to the new
+    output's own fallback, the statements that run under the fact are transformed."""
+    out = tmp_path / "tiled.c"
+    rc, _, err = run_cli("transform", DATA / "div_bound.c", "--recipe", DATA / "tile_i4.yaml", "-o", out)
+    assert rc == 0, err
+    runs_ok(out, DATA / "unroll_i2.yaml", [-3, 0, 1, 2, 7, 37])

@@ -67,7 +67,7 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
     """The obligations over sizes alone (`n >= 0` for C's `n / 2`, which rounds toward zero and
     is floor only for n >= 0) that the statements' domains do not imply but allow: facts the
     model may assume, with a note; and the other obligations, which must hold as they are."""
-    facts, rest = [], []
+    facts, rest, dead = [], [], []
     # an unsigned size is never negative, whatever the model's integers may be
     unsigned = scop.unsigned_nonnegative
     for ob in obligations:
@@ -93,9 +93,19 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
             continue
         if unsigned.is_subset(fact):
             continue                      # C's division of an unsigned size is floor
-        if free_of_divisions(scop, scop.statements[sid], text=where).params().is_subset(fact) \
-                or dom.intersect_params(fact).is_empty():
+        if free_of_divisions(scop, scop.statements[sid], text=where).params().is_subset(fact):
             rest.append(ob)
+        elif dom.intersect_params(fact).is_empty():
+            dead.append((ob, cond))
         elif cond not in facts:
             facts.append(cond)
+    if dead:
+        # a statement C runs only where the fact fails (the `else` of looptx's own output, which
+        # runs the region as written there) is left to that fallback, where other statements
+        # run under the facts; else the transformed code would never run
+        every = scop.params_where(facts + [c for _, c in dead])
+        if any(not scop.domain(s).intersect_params(every).is_empty() for s in scop.statements):
+            facts += [c for _, c in dead if c not in facts]
+        else:
+            rest += [ob for ob, _ in dead]
     return facts, rest

@@ -558,8 +558,8 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
                         + " before this step (the dependence has a constant distance), or pass --unsafe")
                 elif e.hint and GENERIC_HINT in e.hint:
                     # a fuse has no order to choose: what could make it legal is a shift, and none does
-                    e.hint = e.hint.replace(GENERIC_HINT, "in the fused loop an iteration runs before one of "
-                                            "the other statement's that it depends on, and no shift of a "
+                    e.hint = e.hint.replace(GENERIC_HINT, "the fuse breaks a dependence of the original "
+                                            "program, and no shift of a "
                                             "statement's loop before this step makes up for it; keep the loops "
                                             "apart or fuse only the loops outside this one")
             if e.step is None and st.file is not None and e.file not in (None, st.file):

@@ -50,34 +50,46 @@ def _legal_reverses(v: Variant, st: Step, stmts, e: RecipeError) -> None:
     from looptx.poly import deps as D
     from looptx.recipe.apply import check_legal
     deps = D.compute_deps(v.scop)
-    # reverses in the order the mismatches ask for them, depth first, a few tries at most
-    todo, tries, good = [(v, e.hint, ())], 0, None
-    while todo and good is None and tries < 4 * len(stmts):
-        w0, hint, done = todo.pop()
-        for m in reversed(list(_REVERSES.finditer(hint))):
+
+    def tried(w0: Variant, m) -> tuple[bool, Variant | None, str | None]:
+        """(whether the fuse is legal after this reverse, the reversed variant, the hint of a
+        mismatch left after it)"""
+        loop = m.group(2).strip()
+        try:
+            w = S.reverse(w0, int(m.group(1)), int(loop) if loop.isdigit() else loop)
+            check_legal(w, deps)
+        except LooptxError:
+            return False, None, None
+        try:
+            check_legal(F.fuse(w, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops")), deps)
+        except RecipeError as again:
+            return False, w, again.hint if again.hint and _REVERSES.search(again.hint) else None
+        except LooptxError:
+            return False, None, None
+        return True, w, None
+
+    first = [(m, *tried(v, m)) for m in _REVERSES.finditer(e.hint)]
+    good = [(m.group(0),) for m, ok, _, _ in first if ok]
+    # (the reverses a mismatch left asks for, depth first, a few tries at most)
+    todo = [(w, hint, (m.group(0),)) for m, ok, w, hint in first if not ok and hint]
+    tries = 0
+    while todo and not good and tries < 4 * len(stmts):
+        w0, hint, done = todo.pop(0)
+        for m in _REVERSES.finditer(hint):
             tries += 1
-            loop = m.group(2).strip()
-            try:
-                w = S.reverse(w0, int(m.group(1)), int(loop) if loop.isdigit() else loop)
-                check_legal(w, deps)
-                check_legal(F.fuse(w, stmts, st.get("loop"), level=st.get("level"), loops=st.get("loops")), deps)
-            except RecipeError as again:
-                if again.hint and _REVERSES.search(again.hint) and len(done) < len(stmts):
-                    todo.append((w, again.hint, done + (m.group(0),)))
-                continue
-            except LooptxError:
-                continue
-            good = done + (m.group(0),)
-            break
-    if good is None and len(stmts) == 2:
+            ok, w, again = tried(w0, m)
+            if ok:
+                good = [done + (m.group(0),)]
+                break
+            if again and len(done) + 1 < len(stmts):
+                todo.append((w, again, done + (m.group(0),)))
+    if not good and len(stmts) == 2:
         e.hint = "each loop carries a dependence in its own direction, so reversing either breaks it: keep them apart"
-    elif good is None:
+    elif not good:
         e.hint = "no reverse of these loops lets them run together in one direction keeping every " \
                  "dependence: keep them apart"
     elif len(good) == 1:
-        e.hint = f"reverse it first ({good[0]})"
-    else:
-        e.hint = f"reverse them first ({', then '.join(good)})"
+        e.hint = f"reverse {'it' if len(good[0]) == 1 else 'them'} first ({', then '.join(good[0])})"
 
 
 _REVERSES = re.compile(r"reverse \{stmt: (\d+), loop: ([^}]+)\}")
