@@ -113,7 +113,7 @@ def test_python_cudaize_renames_thread_loops(mm):
     assert steps[-2] == ("cuda", {"stmt": 0, "kernel": "mm_GPU", "block": ["ii", "jj"],
                                   "thread": ["i", "j"]})
     # ty is j; CUDA-CHiLL copies before it, around the thread loops (test_cuda_chill_semantics)
-    assert steps[-1] == ("shared", {"stmt": 0, "at": "j", "array": "a", "pad": 1, "around": True})
+    assert steps[-1] == ("shared", {"stmt": 0, "at": "j", "array": "a", "align": -16, "around": True})
     _run_ok(mm, "mm.py", (32, 35))
 
 

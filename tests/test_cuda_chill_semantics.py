@@ -161,7 +161,18 @@ def test_cudaize_lua_form_of_copy_to_shared_is_cuda_chills(call, file):
     from looptx.recipe.chill import parse_chill
     rec = parse_chill(call, file=file)
     assert [(s.name, dict(s.args)) for s in rec.steps] == [
-        ("shared", {"stmt": 0, "at": "tx", "array": "a", "pad": int(call.endswith("-16)")), "around": True})]
+        ("shared", {"stmt": 0, "at": "tx", "array": "a", "align": -16 if call.endswith("-16)") else 0,
+                    "around": True})]
+
+
+@pytest.mark.parametrize("row, align, pad", [(16, -16, 1), (32, -16, 1), (18, -16, 1), (47, -16, 0),
+                                             (47, 16, 1), (48, 16, 0), (47, 0, 0), (20, -6, 3)])
+def test_copy_to_shared_alignment_pads_rows_as_cuda_chill(row, align, pad):
+    """Probe 165 G1: mpeg4.py's copy_to_shared("iii","prev",16) rounds the row up to a multiple
+    of 16 (CUDA-CHiLL's own output: _P1[47][48]); a negative alignment grows the row until it
+    shares no factor with it (47 stays 47, where looptx added 1 whatever the row)."""
+    from looptx.poly.promote import row_padding
+    assert row_padding(row, align) == pad
 
 
 ACC = """#ifndef N

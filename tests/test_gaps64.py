@@ -104,3 +104,34 @@ def test_output_with_its_fallback_reads_again(tmp_path):
     rc, _, err = run_cli("transform", DATA / "div_bound.c", "--recipe", DATA / "tile_i4.yaml", "-o", out)
     assert rc == 0, err
     runs_ok(out, DATA / "unroll_i2.yaml", [-3, 0, 1, 2, 7, 37])
+
+
+def test_orios_pragma_form_of_an_annotation(tmp_path):
+    """Probe 165 G2: `#pragma Orio Loop(...)` ... `#pragma Oiro` (Orio's pragma form, MILC's
+    matvec) was "no region to transform"."""
+    rc, out, err = run_cli("run", DATA / "orio_pragma_unroll.c", "-D", "n=37")
+    assert rc == 0 and ": ok" in out, out + err
+    src = tmp_path / "k.c"
+    src.write_text((DATA / "orio_pragma_unroll.c").read_text().replace("Unroll(ufactor=3)", "Unrol(ufactor=3)"))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "k.c:3:19: error: unknown Orio transformation 'Unrol'" in err, err
+    src.write_text((DATA / "orio_pragma_unroll.c").read_text().replace("#pragma Oiro", ""))
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "k.c:3:1: error: '#pragma Orio Loop(...)' has no matching '#pragma Oiro'" in err, err
+
+
+def test_a_cuda_chill_script_gets_its_temporaries_private(tmp_path):
+    """Probe 165 G3: CUDA-CHiLL's cp.py reuses the scalars dx, dy, dz, which CHiLL makes each
+    iteration's own; looptx refused the script's tile_by_index, naming privatize steps.  A CHiLL
+    script's command gets them, with a note; the CUDA computes what the C does."""
+    from cuda_on_threads import compare_host
+    cu = tmp_path / "cp.cu"
+    rc, out, err = run_cli("transform", DATA / "cp.c", "--recipe", DATA / "cp.py", "--target", "cuda", "-o", cu)
+    assert rc == 0, err
+    assert "as in CHiLL, each iteration has its own 'dx', 'dy', 'dz'" in err, err
+    diff = compare_host(cu.read_text(), DATA / "cp.c", "cenergy_cpu", dict(ATOMCOUNTTIMES4=96), tmp_path / "b")
+    assert max(diff.values()) == 0.0, diff
+    # a YAML recipe is told the steps instead
+    (tmp_path / "r.yaml").write_text("steps:\n  - permute: {stmt: 0, order: [i, j, n]}\n")
+    rc, out, err = run_cli("transform", DATA / "cp.c", "--recipe", tmp_path / "r.yaml", "--function", "cenergy_cpu")
+    assert rc == 2 and "a step 'privatize: {var: dx, at: n}'" in err, err

@@ -109,8 +109,34 @@ def quiet_spans(text: str) -> list[tuple[str, int, int]]:
 
 
 def scan_comments(text: str) -> list[Comment]:
-    """All comments, skipping string and character literals."""
-    return [Comment(s, e, text[s:e]) for kind, s, e in quiet_spans(text) if kind == "comment"]
+    """All comments, skipping string and character literals; Orio's pragma form of an
+    annotation (`#pragma Orio Loop(...)` ... `#pragma Oiro`) counts as its comment form."""
+    spans = quiet_spans(text)
+    out = [Comment(s, e, text[s:e]) for kind, s, e in spans if kind == "comment"]
+    if "Orio" in text or "Oiro" in text:
+        quiet = [(s, e) for _, s, e in spans]
+        out += [c for c in _orio_pragmas(text) if not any(s <= c.start < e for s, e in quiet)]
+        out.sort(key=lambda c: c.start)
+    return out
+
+
+# Orio's ann_parser: `#pragma Orio MODULE(BODY)` opens, `#pragma Oiro` (sic) closes
+_ORIO_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(?:(Orio)[ \t]+(?=[A-Za-z_])|(Oiro)\b)(?:[^\n]*\\\n)*[^\n]*", re.M)
+
+
+def _orio_pragmas(text: str) -> list[Comment]:
+    """Each Orio pragma line as the comment it stands for, its module at the same offset (errors
+    in its body point into the line): `/*@ begin` padded to the pragma's prefix, `@*/` after."""
+    out = []
+    for m in _ORIO_PRAGMA.finditer(text):
+        line = m.group().replace("\\\n", " \n")
+        if m.group(2):
+            out.append(Comment(m.start(), m.end(), "/*@ end @*/"))
+            continue
+        head = m.start(1) + len("Orio") - m.start()
+        head += len(line) - head - len(line[head:].lstrip(" \t"))
+        out.append(Comment(m.start(), m.end(), "/*@ begin".ljust(head) + line[head:].rstrip() + " @*/"))
+    return out
 
 
 def blank(text: str, spans) -> str:
@@ -241,6 +267,9 @@ def scan_annotations(src: SourceText, comments: list[Comment]) -> list[Annotatio
             found.append(Annotation(module, body, body_off, begin, (c.start, c.end), parent))
     if stack:
         module, _, _, begin, _ = stack[-1]
+        if src.text.startswith("#", begin[0]) or src.text[begin[0]:begin[1]].lstrip().startswith("#"):
+            raise src.error(begin[0], f"'#pragma Orio {module}(...)' has no matching '#pragma Oiro'",
+                            "close the region with #pragma Oiro (Orio's spelling)")
         raise src.error(begin[0], f"'/*@ begin {module} ... @*/' has no matching '/*@ end @*/'",
                         "close the region with /*@ end @*/")
     # re-link parents by span containment (found is in closing order)

@@ -8,6 +8,8 @@ checked here: the footprint is a box of constant size (and, for registers, invar
 """
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, field, replace
 
 import islpy as isl
@@ -43,10 +45,24 @@ class Promotion:
     step_name: str | None = None
     file: str | None = None
     line: int | None = None
+    align: int = 0                # CUDA-CHiLL's copy_to_shared alignment (see row_padding)
 
     def error(self, what: str, hint: str | None = None) -> RecipeError:
         return RecipeError(what, hint=hint, file=self.file, line=self.line, step=self.step,
                            step_name=self.step_name)
+
+
+def row_padding(row: int, align: int) -> int:
+    """Elements CUDA-CHiLL adds to a shared buffer's row of `row` for its alignment argument
+    (datacopy_privatized's padding): a positive one rounds the row up to a multiple of it
+    (mpeg4's 16: 47 -> 48), a negative one grows it until it shares no factor with it, so that
+    a column's elements fall in different banks (mm.lua's -16: 16 -> 17, 47 stays 47)."""
+    if align > 0:
+        return -row % align
+    pad = 0
+    while align < 0 and math.gcd(row + pad, -align) != 1:
+        pad += 1
+    return pad
 
 
 @dataclass
@@ -433,8 +449,9 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     total = 1
     for s in sizes:
         total *= s
+    pad = pr.pad + row_padding(sizes[-1] + pr.pad if sizes else 1, pr.align)
     if pr.kind == "shared":
-        nbytes = buffer_bytes(Buffer("", arr.ctype, tuple(sizes), "shared", pr.pad))
+        nbytes = buffer_bytes(Buffer("", arr.ctype, tuple(sizes), "shared", pad))
         if (nbytes > SHARED_BYTES or total > MAX_BUFFER) and narrow:
             return narrow()
         if nbytes > SHARED_BYTES:
@@ -450,7 +467,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     # registers carry leading thread dimensions that only sequential C needs
     kept = [d for d in range(rank) if sizes[d] > 1 or pr.kind != "registers"]
     dims = lead_sizes + [sizes[d] for d in kept]
-    out.buffers.append(Buffer(buf, arr.ctype, tuple(dims), pr.kind, pr.pad, len(lead_sizes),
+    out.buffers.append(Buffer(buf, arr.ctype, tuple(dims), pr.kind, pad, len(lead_sizes),
                               arr.spelled_ctype))
     key_names = [f"p{k}" for k in key] if around else [f"p{k}" for k in range(nk)]
     elem_names = [f"e{d}" for d in range(rank)]

@@ -19,16 +19,17 @@ from looptx.poly.known_values import at_macro_value, known
 from looptx.poly.variant import LoopDim, Variant, original, renames
 from looptx.recipe.chill_lists import EARLIER, moved_along
 from looptx.recipe.chill_nest import distribute_apart, permute_step
+from looptx.recipe.chill_private import with_private_temporaries
 from looptx.recipe.copy_steps import fits_the_stack, not_around_hint, shared_by_all_threads
 from looptx.recipe.cuda_step import cuda_step
 from looptx.recipe.exprs import to_isl
-from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_step, legal_at_file_values,
-                                  legal_or_hoisted, say_fused, shifts_that_fuse)
+from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint, fuse_refusal_hint, fuse_step,
+                                  legal_at_file_values, legal_or_hoisted, say_fused)
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import Recipe, Step
 from looptx.recipe.split_cond import split_cuts
 from looptx.recipe.pragma_step import omp_for_step, pragma_text_step
-from looptx.recipe.refusal import GENERIC_HINT, refuse, say_unrolled, unrolled_away
+from looptx.recipe.refusal import refuse, say_unrolled, unrolled_away
 from looptx.recipe.team import team_loops, team_outermost
 
 
@@ -221,7 +222,7 @@ def _promote(kind: str, v: Variant, st: Step) -> Variant:
         raise st.error("datacopy needs the array to copy",
                        hint="give array: A, or CHiLL's refs: [1] (reference numbers)")
     pr = Promotion(kind, st["stmt"], array, at, st.get("pad", 0) or 0,
-                   st.index, st.shown_name, st.file, st.line)
+                   st.index, st.shown_name, st.file, st.line, st.get("align", 0) or 0)
     out = v.evolve(extra=v.extra + (pr,))
     try:
         planned = plan(out)        # report a bad footprint at this step, not at the end
@@ -521,51 +522,40 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
                         raise
                     v = pinned
         except LooptxError as e:
-            if st.optional:
-                v = before
-                note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}) is left out "
-                          f"(a hint of the annotation, which does not apply here): {e.what}", per_line=True)
-                continue
-            if removed and type(e) is RecipeError:
-                say_unrolled(e, removed, before)
-            if renamed_by and type(e) is RecipeError:
-                say_fused(e, renamed_by)
-            if type(e) is RecipeError and not unsafe:      # a permute's, a tile's (poly/schedule.py)
-                check_distribute_hint(e, before, lambda w: check_legal(w, deps))
-            if isinstance(e, LegalityError):
-                as_mapping_refusal(e, st)
-            if st.jam and e.hint and "(privatize(" in e.hint:
-                # an Orio Loop annotation has no privatize step: a declaration in the loop is one
-                e.hint = re.sub(r"a step 'privatize: \{var: (\w+), at: (\w+)\}' \(privatize\([^)]*\) in a CHiLL "
-                                r"script\) before this one removes it",
-                                r"declaring '\1' inside loop '\2' in the annotated code removes it (Orio's "
-                                r"annotation has no privatize step; each jammed copy then gets its own)",
-                                e.hint).replace("and one such step for each of", "and the same for each of")
-            if st.name == "distribute" and isinstance(e, LegalityError) and st.get("groups") is None:
-                e.hint = distribute_groups_hint(before, st, e.hint, lambda w: check_legal(w, deps))
-            if st.name == "fuse" and isinstance(e, LegalityError):
-                def legal_somewhere(w):
-                    # as the step itself is: at the file's #define values where not for every one
-                    try:
-                        check_legal(w, deps)
-                    except LegalityError:
-                        if legal_at_file_values(w, lambda x: check_legal(x, deps)) is None:
-                            raise
-                shifts = shifts_that_fuse(before, st, legal_somewhere)
-                if shifts:
-                    e.hint = ("the statements fuse after " + " and ".join(
-                        f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
-                        + " before this step (the dependence has a constant distance), or pass --unsafe")
-                elif e.hint and GENERIC_HINT in e.hint:
-                    # a fuse has no order to choose: what could make it legal is a shift, and none does
-                    e.hint = e.hint.replace(GENERIC_HINT, "the fuse breaks a dependence of the original "
-                                            "program, and no shift of a "
-                                            "statement's loop before this step makes up for it; keep the loops "
-                                            "apart or fuse only the loops outside this one")
-            if e.step is None and st.file is not None and e.file not in (None, st.file):
-                # a check that knew only the region's line: a step's error is at the step
-                e.file, e.line, e.col = st.file, st.line, None
-            raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.shown_name)
+            # (a CHiLL script's temporaries are each iteration's own, as in CHiLL)
+            v = None if unsafe else with_private_temporaries(
+                before, st, e, lambda steps: _apply(scop, Recipe(steps), deps=deps, start=before))
+            if v is None:
+                if st.optional:
+                    v = before
+                    note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}) is left out "
+                              f"(a hint of the annotation, which does not apply here): {e.what}", per_line=True)
+                    continue
+                if removed and type(e) is RecipeError:
+                    say_unrolled(e, removed, before)
+                if renamed_by and type(e) is RecipeError:
+                    say_fused(e, renamed_by)
+                if type(e) is RecipeError and not unsafe:      # a permute's, a tile's (poly/schedule.py)
+                    check_distribute_hint(e, before, lambda w: check_legal(w, deps))
+                if isinstance(e, LegalityError):
+                    as_mapping_refusal(e, st)
+                if st.jam and e.hint and "(privatize(" in e.hint:
+                    # an Orio Loop annotation has no privatize step: a declaration in the loop is one
+                    e.hint = re.sub(r"a step 'privatize: \{var: (\w+), at: (\w+)\}' \(privatize\([^)]*\) in a CHiLL "
+                                    r"script\) before this one removes it",
+                                    r"declaring '\1' inside loop '\2' in the annotated code removes it (Orio's "
+                                    r"annotation has no privatize step; each jammed copy then gets its own)",
+                                    e.hint).replace("and one such step for each of", "and the same for each of")
+                if st.name == "distribute" and isinstance(e, LegalityError) and st.get("groups") is None:
+                    e.hint = distribute_groups_hint(before, st, e.hint, lambda w: check_legal(w, deps))
+                if st.name == "fuse" and isinstance(e, LegalityError):
+                    fuse_refusal_hint(e, before, st, lambda w: check_legal(w, deps))
+                if e.step is None and st.file is not None and e.file not in (None, st.file):
+                    # a check that knew only the region's line: a step's error is at the step
+                    e.file, e.line, e.col = st.file, st.line, None
+                raise e.located(file=st.file, line=st.line, step=st.index, step_name=st.shown_name)
+            if v.scop is not before.scop:
+                deps = D.compute_deps(v.scop)
         for stmt, name, trip in unrolled_away(before, v):
             removed.setdefault((stmt, name), (st, trip))
         for r in renames(v)[len(renames(before)):]:

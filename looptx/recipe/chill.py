@@ -431,13 +431,13 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         if a and isinstance(a[0], int) and len(a) >= 3 and isinstance(a[2], str):
             if len(a) > 3 or ln.file.endswith(".lua"):
                 # cudaize.lua's copy_to_shared(stmt, "tx", "a", -16): CUDA-CHiLL's meaning
-                pad = 1 if len(a) > 3 and isinstance(a[3], int) and a[3] < 0 else 0
-                return [("shared", {"stmt": a[0], "at": a[1], "array": a[2], "pad": pad, "around": True})]
+                align = a[3] if len(a) > 3 and isinstance(a[3], int) else 0
+                return [("shared", {"stmt": a[0], "at": a[1], "array": a[2], "align": align, "around": True})]
             # looptx's own form copy_to_shared(0,"kk","A"): the shared step as it stands
             return [("shared", {"stmt": a[0], "at": a[1], "array": a[2]})]
         need(2, 'copy_to_shared("tx","a",-16)')
-        pad = 1 if len(a) > 2 and isinstance(a[2], int) and a[2] < 0 else 0
-        return [("shared", {"stmt": 0, "at": a[0], "array": a[1], "pad": pad, "around": True})]
+        align = a[2] if len(a) > 2 and isinstance(a[2], int) else 0
+        return [("shared", {"stmt": 0, "at": a[0], "array": a[1], "align": align, "around": True})]
     if name == "distribute":
         if len(a) == 1:
             return [("distribute", {"stmts": ALL, "loop": a[0]})]

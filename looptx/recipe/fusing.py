@@ -308,3 +308,27 @@ def legal_at_file_values(v: Variant, legal) -> Variant | None:
                   f"region is made for {'them' if len(checked) > 1 else 'it'} and checks "
                   f"{'them' if len(checked) > 1 else 'it'} as it runs (the region as written runs otherwise)")
     return at(needed)
+
+
+def fuse_refusal_hint(e: LegalityError, before: Variant, st: Step, check) -> None:
+    """The way out of a fuse that breaks a dependence: the shifts after which it keeps every
+    one (the statements' distance is constant), or else no order to choose."""
+    from looptx.recipe.refusal import GENERIC_HINT
+
+    def legal_somewhere(w):
+        # as the step itself is: at the file's #define values where not for every one
+        try:
+            check(w)
+        except LegalityError:
+            if legal_at_file_values(w, check) is None:
+                raise
+    shifts = shifts_that_fuse(before, st, legal_somewhere)
+    if shifts:
+        e.hint = ("the statements fuse after " + " and ".join(
+            f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
+            + " before this step (the dependence has a constant distance), or pass --unsafe")
+    elif e.hint and GENERIC_HINT in e.hint:
+        # a fuse has no order to choose: what could make it legal is a shift, and none does
+        e.hint = e.hint.replace(GENERIC_HINT, "the fuse breaks a dependence of the original program, and no "
+                                "shift of a statement's loop before this step makes up for it; keep the loops "
+                                "apart or fuse only the loops outside this one")

@@ -83,9 +83,9 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "cuda": {"stmt": (STMT, True), "block": (SLOTS, False), "thread": (SLOTS, False), "kernel": (STR, False),
              "sizes": (COUNTS, False)},
     # around: CUDA-CHiLL's copy_to_shared(L): the copy is made before L, at the loop around it
-    # (around the thread loops when L is one)
+    # (around the thread loops when L is one); align: its alignment argument (poly/promote.py)
     "shared": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True), "pad": (NONNEG, False),
-               "around": (BOOL, False)},
+               "around": (BOOL, False), "align": (INT, False)},
     "unroll_to_depth": {"stmt": (STMT, False), "depth": (NONNEG, True)},
 }
 # steps that take exactly one of some optional arguments
