@@ -135,3 +135,27 @@ def test_a_cuda_chill_script_gets_its_temporaries_private(tmp_path):
     (tmp_path / "r.yaml").write_text("steps:\n  - permute: {stmt: 0, order: [i, j, n]}\n")
     rc, out, err = run_cli("transform", DATA / "cp.c", "--recipe", tmp_path / "r.yaml", "--function", "cenergy_cpu")
     assert rc == 2 and "a step 'privatize: {var: dx, at: n}'" in err, err
+
+
+def test_a_region_local_of_looptx_output_is_told_to_privatize(tmp_path):
+    """Probe 164 G4: the output of `registers C at k` declares `double C_r;` at the region's
+    top; transformed again with an unroll of j, the refusal said "choose another order": a
+    local the region declares outside its loops is privatizable like a function's."""
+    rc, out, err = run_cli("transform", DATA / "registers_output.c", "--recipe", DATA / "unroll_j2.yaml")
+    assert rc == 2 and "a step 'privatize: {var: C_r, at: j}'" in err, err
+    (tmp_path / "r.yaml").write_text("steps:\n  - privatize: {var: C_r, at: j}\n"
+                                     "  - unroll: {stmt: 0, loop: j, factor: 2}\n")
+    runs_ok(DATA / "registers_output.c", tmp_path / "r.yaml", [1, 2, 5, 37])
+
+
+def test_output_with_a_row_fact_fallback_reads_again():
+    """Probe 164 G1: the output `if (s >= k) { tiled } else { y[i*s + j] as written }` of an
+    overlap-add was refused when read again: its fallback's subscript leaves its rows of s
+    wherever it runs.  Such a statement is left to the new output's fallback (a fact under
+    which it never runs, where the others do)."""
+    for sizes in (("n=5", "k=3", "s=4"), ("n=5", "k=6", "s=4"), ("n=1", "k=1", "s=1"), ("n=0", "k=3", "s=2")):
+        argv = [x for kv in sizes for x in ("-D", kv)]
+        rc, out, err = run_cli("run", DATA / "rows_fallback_output.c", "--recipe", DATA / "unroll_i2_ola.yaml", *argv)
+        assert rc == 0 and ": ok" in out, (sizes, out + err)
+    rc, out, err = run_cli("transform", DATA / "rows_fallback_output.c", "--recipe", DATA / "unroll_i2_ola.yaml")
+    assert rc == 0 and "the region is modelled for k <= s" in err, err

@@ -177,11 +177,15 @@ def test_privatize_in_a_chill_script(tmp_path):
     """The refusal's hint names privatize("t","i") for scripts, and scripts accept it."""
     (tmp_path / "k.c").write_text(REUSED)
     head = "from chill import *\nsource('k.c')\nprocedure('f')\nloop(0)\n"
-    (tmp_path / "bad.py").write_text(head + "omp_for(1,'i')\n")
-    rc, _, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "bad.py")
+    (tmp_path / "bad.yaml").write_text("steps:\n  - omp_for: {stmt: 0, loop: i}\n")
+    rc, _, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "bad.yaml", "--function", "f")
     # t is also the next nest's: the step names the statement whose nest it means
     assert rc == 2 and "'privatize: {stmt: 0, var: t, at: i}' (privatize(0,\"t\",\"i\") in a CHiLL " \
         "script)" in err, err
+    # a script without it gets it, as CHiLL makes the temporary each iteration's own
+    (tmp_path / "bare.py").write_text(head + "omp_for(1,'i')\n")
+    rc, out, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "bare.py")
+    assert rc == 0 and "privatize(0,\"t\",\"i\")" in err and "#pragma omp parallel for private(j, t_i)" in out, err
     (tmp_path / "r.py").write_text(head + "privatize(0,'t','i')\nomp_for(1,'i')\n")
     rc, out, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.py")
     assert rc == 0 and "#pragma omp parallel for private(j, t_i)" in out, err

@@ -207,12 +207,16 @@ CP = """void cp(int n, int m, const float *ax, const float *ay, const float *q, 
 
 
 def test_one_message_names_every_temporary_to_privatize(tmp_path):
-    src, r = case_files(tmp_path, CP, "from chill import *\nsource('k.c')\nprocedure('cp')\nloop(0)\n"
-                                  "permute([2,1])\n", "s.py")
-    rc, out, err = run_cli("transform", src, "--recipe", r)
+    src, r = case_files(tmp_path, CP, "steps:\n  - permute: {stmt: 0, order: [k, i]}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", r, "--function", "cp")
     assert rc == 2 and err.count("\n") == 1, err
     assert "a step 'privatize: {var: dx, at: k}' (privatize(\"dx\",\"k\") in a CHiLL script)" in err, err
     assert "and one such step for each of 'dy' at k, 'r' at k, which it reuses too" in err, err
+    # a CHiLL script gets them, as CHiLL makes them each iteration's own (probe 165 G3)
+    src, r = case_files(tmp_path, CP, "from chill import *\nsource('k.c')\nprocedure('cp')\nloop(0)\n"
+                                  "permute([2,1])\n", "s.py")
+    rc, out, err = run_cli("transform", src, "--recipe", r)
+    assert rc == 0 and "as in CHiLL, each iteration has its own 'dx', 'dy', 'r'" in err, err
 
 
 DEFINED = """#define N 100

@@ -291,6 +291,12 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                             found = True
                             mine_assumed.update((row, f) for f in extra)
                             break
+                    dead = None if found else row_cover_fact(under(committed), st.id, at, row, dead=True)
+                    if dead and any(not under(committed + (dead,)).domain(s).is_empty() for s in scop.statements):
+                        # a statement that runs only where the fact fails (the `else` of looptx's
+                        # own output, the region as written) is left to the output's fallback
+                        found = True
+                        mine_assumed.add((row, dead))
                 if not found:
                     return mine_texts, mine_baked, mine_assumed, (k, d)
             mine_texts[acc.ref] = tuple(split_texts(rows, k, shifts, fixed_vals, ex))

@@ -235,7 +235,9 @@ def _groups(scop) -> list[tuple[str, frozenset, str, int | None]]:
 def _find_groups(scop) -> list[tuple[str, frozenset, str, int | None]]:
     out = []
     for arr in scop.arrays:
-        if arr.local or arr.role == "in" or arr.live_out or not arr.decl:
+        # (a local the region declares outside its loops, looptx's own `double C_r;` read
+        # again, is shared by their iterations as a function's is)
+        if arr.local and arr.private_depth or arr.role == "in" or arr.live_out and not arr.local or not arr.decl:
             continue
         users = [s for s in scop.statements if any(a.array == arr.name for a in s.accesses)]
         nests: dict[tuple, list] = {}

@@ -52,10 +52,11 @@ def _fact_text(holds: isl.Set, params: isl.Set, row: int | None = None) -> str |
     return fact if fact and "exists" not in fact and " or " not in fact else None
 
 
-def row_cover_fact(scop, sid: int, part: str, row: str) -> str | None:
+def row_cover_fact(scop, sid: int, part: str, row: str, dead: bool = False) -> str | None:
     """The fact on the parameters `row >= max(part) + 1` (statement sid's domain).  It is what
     keeps the in-row index of a linearized subscript below the row length when nothing else
-    does: BLAS's `lda >= k` for `a[i*lda + p]` with `p < k`."""
+    does: BLAS's `lda >= k` for `a[i*lda + p]` with `p < k`.  `dead`: also a fact under which
+    the statement never runs (the caller checks that others do)."""
     found = _row_extreme(scop, sid, part, row, top=True)
     if found is None:
         return None
@@ -64,7 +65,8 @@ def row_cover_fact(scop, sid: int, part: str, row: str) -> str | None:
         row_aff = isl.Aff(f"{scop.prefix}{{ [({row})] }}")
     except isl.Error:
         return None
-    return _fact_text(top.add_constant_val(1).le_set(row_aff), params, scop.params.index(row))
+    holds = top.add_constant_val(1).le_set(row_aff)
+    return _fact_text(holds, scop.context if dead else params, scop.params.index(row))
 
 
 def row_floor_fact(scop, sid: int, part: str, row: str) -> str | None:

@@ -23,17 +23,21 @@ def with_private_temporaries(before: Variant, st: Step, e: LooptxError,
     where `st` is a CHiLL command that `e` refused for a dependence and that passes so; else None."""
     if not isinstance(e, LegalityError) or not _CALL.match(st.text or "") or "privatize" not in (e.hint or ""):
         return None
-    groups = [(var, at, stmt) for var, _, at, stmt in PV._groups(before.scop)]
+    # the temporaries the refusal names (its violated dependences), in each nest they are used
+    named = set(re.findall(r"temporary '([^']+)'|'([^']+)' at ", e.hint))
+    named = {a or b for a, b in named}
+    groups = [(var, at, stmt) for var, _, at, stmt in PV._groups(before.scop) if to_user(var) in named]
     if not groups:
         return None
     steps = tuple(Step("privatize", ((("stmt", stmt),) if stmt is not None else ()) + (("var", var), ("at", at)),
-                       st.index, st.file, st.line, text=f'privatize("{to_user(var)}","{to_user(at)}")')
+                       st.index, st.file, st.line,
+                       text=f'privatize({"" if stmt is None else f"{stmt},"}"{to_user(var)}","{to_user(at)}")')
                   for var, at, stmt in groups)
     try:
         out = apply(steps + (st,))
     except LooptxError:
         return None
     note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}): as in CHiLL, each iteration has its "
-              f"own {', '.join(repr(to_user(v)) for v, _, _ in groups)} (the temporaries it sets before it reads "
+              f"own {', '.join(dict.fromkeys(repr(to_user(v)) for v, _, _ in groups))} (the temporaries it sets before it reads "
               f"them): {', '.join(s.text for s in steps)} before the step", per_line=True)
     return out
