@@ -292,7 +292,8 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                             mine_assumed.update((row, f) for f in extra)
                             break
                     dead = None if found else row_cover_fact(under(committed), st.id, at, row, dead=True)
-                    if dead and any(not under(committed + (dead,)).domain(s).is_empty() for s in scop.statements):
+                    if dead and under(committed + (dead,)).domain(scop.statements[st.id]).is_empty() \
+                            and any(not under(committed + (dead,)).domain(s).is_empty() for s in scop.statements):
                         # a statement that runs only where the fact fails (the `else` of looptx's
                         # own output, the region as written) is left to the output's fallback
                         found = True
