@@ -159,3 +159,22 @@ def test_output_with_a_row_fact_fallback_reads_again():
         assert rc == 0 and ": ok" in out, (sizes, out + err)
     rc, out, err = run_cli("transform", DATA / "rows_fallback_output.c", "--recipe", DATA / "unroll_i2_ola.yaml")
     assert rc == 0 and "the region is modelled for k <= s" in err, err
+
+
+def test_a_perm_param_is_named_by_its_loops_run_together():
+    """Probe 166 G3: README's `-D PERM=ij` was refused for SPAPT's PERM [['i','j'], ['j','i']]
+    (`j,i` and `['j','i']` worked)."""
+    rc, out, err = run_cli("transform", DATA / "spapt_perm.c", "-D", "PERM=ji")
+    assert rc == 0 and "permute" in out, err
+    rc, out, err = run_cli("transform", DATA / "spapt_perm.c", "-D", "PERM=jk")
+    assert rc == 2 and "--define PERM=jk is not a value of performance param 'PERM'" in err, err
+
+
+def test_an_unknown_module_names_the_ones_looptx_reads(tmp_path):
+    """Probe 166 G1: PolySyn was refused naming PerfTuning and CHiLL only."""
+    src = tmp_path / "k.c"
+    src.write_text("void f(int n, double *a) {\n  int i;\n/*@ begin PolySyn ( parallel = True ) @*/\n"
+                   "  for (i = 0; i < n; i++) a[i] = 0;\n/*@ end @*/\n}\n")
+    rc, out, err = run_cli("transform", src)
+    assert rc == 2 and "k.c:3:1: error: unknown annotation module 'PolySyn' (looptx reads Orio's PerfTuning, " \
+        "Loop, Loops and CHiLL annotations" in err, err

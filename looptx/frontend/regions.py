@@ -434,7 +434,9 @@ def scan(text: str, filename: str) -> Markup:
                       "transforms and measures the code inside it without it")
         elif a.module != "PerfTuning":
             raise src.error(a.begin[0], f"unknown annotation module '{a.module}'",
-                            "looptx understands /*@ begin PerfTuning (...) @*/ and /*@ begin CHiLL (...) @*/")
+                            "looptx reads Orio's PerfTuning, Loop, Loops and CHiLL annotations (and passes over "
+                            f"{', '.join(sorted(_HINT_MODULES))}): write the loops' transformations in a Loop or "
+                            "CHiLL annotation")
     # Both kinds of marker may mark regions of one file (an annotated kernel beside a
     # #pragma scop one); a pragma pair inside an annotation's code is that region's own text.
     regions += [r for r in scan_pragmas(src, comments)

@@ -381,8 +381,9 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             if a.array != array:
                 continue
             if (k, a.ref) in out.redirect:
-                raise pr.error(f"'{_as_written(scop, array)}' is already copied by an earlier copy step in this "
-                               f"loop nest, and looptx makes one copy of a reference (no {pr.kind} of a copy)",
+                raise pr.error(f"'{_as_written(scop, array)}' is already copied (in a tile buffer, shared memory or "
+                               f"registers) by an earlier step in this loop nest, and looptx makes one copy of a "
+                               f"reference (no {pr.kind} of a copy)",
                                hint="keep one of the two steps for this array (a tile buffer or registers), "
                                     "or copy other arrays")
             check_unguarded(pr, scop, st, a)

@@ -99,8 +99,11 @@ def _names(given, value) -> bool:
         text = text[1:-1]
     if text == str(value) or text.replace(" ", "") == str(value).replace(" ", ""):
         return True
-    # a sequence as the spec writes it ([ 'i1', 'i2' ]), as Python prints it (tuple), or bare
-    return isinstance(value, (list, tuple)) and _sequence_text(text) == _sequence_text(str(value))
+    # a sequence as the spec writes it ([ 'i1', 'i2' ]), as Python prints it (tuple), or bare;
+    # loop names of one letter also run together (SPAPT's PERM ['j', 'i']: -D PERM=ji)
+    return isinstance(value, (list, tuple)) and (
+        _sequence_text(text) == _sequence_text(str(value))
+        or all(isinstance(x, str) and len(x) == 1 for x in value) and text == "".join(value))
 
 
 def _sequence_text(text: str) -> str:
