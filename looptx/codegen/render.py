@@ -91,7 +91,7 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
         if helpers:
             lines = helper_block(helpers) + lines
         # an Orio Loop annotation's code is inside its begin marker, where the output goes
-        inside = r.chill is not None and r.start == r.chill.body_start
+        inside = r.orio_code
         base = _indent_of(text, r.outer[0] if inside else _first_code(text, r))
         if inside and not base:
             # a marker at column 0 in a function: the code as written after it has the

@@ -128,7 +128,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     blanked = blank_line_directives(blank(text, [(c.start, c.end) for c in markup.comments]))
 
     for r in regions:
-        if r.chill is not None and r.start == r.chill.body_start:
+        if r.orio_code:
             # an Orio Loop annotation: its own code is the region, and Orio drops the code
             # between its markers
             blanked = blanked[:r.start] + orio_loop_code(r.chill.body) + blanked[r.end:]
@@ -383,7 +383,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # a name declared again in the region is another object: it gets a name of its own
         own = separate_redeclarations(items, set(symbols), taken)
         # (Orio's Loop annotation, with or without a PerfTuning block around it)
-        orio = r.tuning is not None or r.chill is not None and r.start == r.chill.body_start
+        orio = r.tuning is not None or r.orio_code
         implicit = orio_iterators(own, symbols) if orio else []
         if implicit:
             note_once(path, start_pos[0], f"nothing declares the loop counters {', '.join(implicit)}: as in Orio, "

@@ -28,7 +28,7 @@ from looptx.frontend.symbols import c_text, chain_operands
 from pycparser import c_ast
 from looptx.frontend.names import to_user
 from looptx.poly.row_facts import row_cover_fact, row_floor_fact
-from looptx.poly.obligations import check_obligations
+from looptx.poly.obligations import check_obligations, runs_somewhere
 
 _NOT_AFFINE = "subscripts must be affine in loop iterators and parameters (or fix the sizes with --define)"
 
@@ -293,7 +293,7 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                             break
                     dead = None if found else row_cover_fact(under(committed), st.id, at, row, dead=True)
                     if dead and under(committed + (dead,)).domain(scop.statements[st.id]).is_empty() \
-                            and any(not under(committed + (dead,)).domain(s).is_empty() for s in scop.statements):
+                            and runs_somewhere(under(committed), [dead]):
                         # a statement that runs only where the fact fails (the `else` of looptx's
                         # own output, the region as written) is left to the output's fallback
                         found = True

@@ -69,6 +69,12 @@ class Region:
     function: str | None = None
     keep_markers: tuple[str, str] = ("", "")   # text re-emitted around generated code
 
+    @property
+    def orio_code(self) -> bool:
+        """An Orio Loop annotation's region: its code is the annotation's own body (Orio
+        drops the code between its markers)."""
+        return self.chill is not None and self.start == self.chill.body_start
+
 
 def end_position(src: SourceText, r: Region) -> tuple[int, int]:
     """(line, column) past the region's code (a function region ends with its last line)."""

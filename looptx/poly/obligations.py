@@ -63,6 +63,13 @@ def free_of_divisions(scop: Scop, s: Statement, context: isl.Set | None = None,
         scop.context if context is None else context)
 
 
+def runs_somewhere(scop: Scop, facts) -> bool:
+    """Whether some statement runs at sizes where `facts` hold: a fact that leaves the statement
+    it is for dead (it runs only where the output's fallback does) is of use only then."""
+    sizes = scop.params_where(list(facts))
+    return any(not scop.domain(s).intersect_params(sizes).is_empty() for s in scop.statements)
+
+
 def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
     """The obligations over sizes alone (`n >= 0` for C's `n / 2`, which rounds toward zero and
     is floor only for n >= 0) that the statements' domains do not imply but allow: facts the
@@ -103,8 +110,7 @@ def size_facts(scop: Scop, obligations) -> tuple[list[str], list]:
         # a statement C runs only where the fact fails (the `else` of looptx's own output, which
         # runs the region as written there) is left to that fallback, where other statements
         # run under the facts; else the transformed code would never run
-        every = scop.params_where(facts + [c for _, c in dead])
-        if any(not scop.domain(s).intersect_params(every).is_empty() for s in scop.statements):
+        if runs_somewhere(scop, facts + [c for _, c in dead]):
             facts += [c for _, c in dead if c not in facts]
         else:
             rest += [ob for ob, _ in dead]

@@ -304,6 +304,14 @@ def hint(deps, dep, more=()) -> str:
     return text
 
 
+def hinted(text: str) -> set[str]:
+    """The temporaries a refusal's hint (as `hint` writes it) says to privatize."""
+    text = text or ""
+    at = text.find("reusing the temporary '")
+    return set() if at < 0 else \
+        {a or b for a, b in re.findall(r"reusing the temporary '([^']+)'|'([^']+)' at \w+", text[at:])}
+
+
 def innermost_loop(scop, var: str, stmts) -> tuple[str, int] | None:
     """(the innermost loop at which `var` can be private, a statement in that nest) for a
     nest of `var`'s uses among `stmts`, or None."""

@@ -17,15 +17,17 @@ from looptx.recipe.schema import Step
 _CALL = re.compile(r"\s*\w+\s*\(")
 
 
+def is_script_command(st: Step) -> bool:
+    """Whether the step is a CHiLL/Orio command as a script writes it (`fuse([0,1],1)`), not YAML."""
+    return bool(_CALL.match(st.text or ""))
+
+
 def with_private_temporaries(before: Variant, st: Step, e: LooptxError,
                              apply: Callable[[tuple[Step, ...]], Variant]) -> Variant | None:
     """`before` after privatize steps for the region's privatizable temporaries and then `st`,
     where `st` is a CHiLL command that `e` refused for a dependence and that passes so; else None."""
-    if not isinstance(e, LegalityError) or not _CALL.match(st.text or "") or "privatize" not in (e.hint or ""):
-        return None
+    named = PV.hinted(e.hint) if isinstance(e, LegalityError) and is_script_command(st) else set()
     # the temporaries the refusal names (its violated dependences), in each nest they are used
-    named = set(re.findall(r"temporary '([^']+)'|'([^']+)' at ", e.hint))
-    named = {a or b for a, b in named}
     groups = [(var, at, stmt) for var, _, at, stmt in PV._groups(before.scop) if to_user(var) in named]
     if not groups:
         return None

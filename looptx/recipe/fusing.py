@@ -11,6 +11,7 @@ from looptx.frontend.names import to_user
 from looptx.poly import fusion as F
 from looptx.poly import schedule as S
 from looptx.poly.variant import Renamed, Variant, renames
+from looptx.recipe.chill_private import is_script_command
 from looptx.recipe.schema import Step
 
 
@@ -33,7 +34,7 @@ def fuse_step(v: Variant, st: Step) -> Variant:
         if e.hint and _REVERSES.search(e.hint):
             _legal_reverses(v, st, stmts, e)
         # a script's remedy in the script's own form: fuse([0,1],1) is told reverse(1,1)
-        if e.hint and _CALL.match(st.text or ""):
+        if e.hint and is_script_command(st):
             e.hint = _REVERSE.sub(lambda m: f"reverse({m.group(1)},{m.group(2)})", e.hint)
         raise
     new = renames(out)[len(renames(v)):]
@@ -93,7 +94,6 @@ def _legal_reverses(v: Variant, st: Step, stmts, e: RecipeError) -> None:
 
 
 _REVERSES = re.compile(r"reverse \{stmt: (\d+), loop: ([^}]+)\}")
-_CALL = re.compile(r"\s*\w+\s*\(")
 _REVERSE = re.compile(r"reverse \{stmt: (\d+), loop: (\d+)\}")
 
 

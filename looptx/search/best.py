@@ -141,7 +141,7 @@ def _region_code(program, r: int) -> str:
     """The region's code as the user wrote it (an Orio Loop annotation's own code)."""
     from looptx.frontend.regions import orio_loop_code
     reg = program.regions[r]
-    if reg.chill is not None and reg.start == reg.chill.body_start:
+    if reg.orio_code:
         return orio_loop_code(reg.chill.body)
     return program.source.text[reg.start:reg.end]
 

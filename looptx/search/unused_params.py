@@ -89,7 +89,7 @@ def _where_params_can_be_used(st) -> tuple[str, str]:
                 continue
             if st.recipe:
                 continue            # (an Orio Loop annotation's code stays code)
-            if r.start == r.chill.body_start:
+            if r.orio_code:
                 # an Orio Loop annotation: its directives, not the loop code it holds
                 body = "".join(b if c == " " else " " for b, c in zip(body, orio_loop_code(body)))
             # Orio CUDA arguments looptx ignores (preferL1Size=PL) use no param
