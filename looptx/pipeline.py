@@ -7,7 +7,8 @@ from dataclasses import replace
 from typing import Any, Mapping, TextIO
 
 from looptx import __version__
-from looptx.codegen.c import name_loops, outer_decls, region_lines, tree_lines, versioned
+from looptx.codegen.c import name_loops, outer_decls, region_lines, tree_lines
+from looptx.codegen.versioning import versioned
 from looptx.codegen.render import render_file
 from looptx.errors import AnnotationError, LooptxError, RecipeError, note_once
 from looptx.frontend.cparse import Program, parse_file
@@ -18,7 +19,7 @@ from looptx.recipe.apply import apply_recipe
 from looptx.recipe.chill import parse_chill
 from looptx.frontend.regions import is_orio_loop
 from looptx.recipe.orio_loop import parse_orio_loop
-from looptx.recipe.schema import Recipe, find_recipe, load_file
+from looptx.recipe.schema import Recipe, Step, find_recipe, load_file
 from looptx.recipe.team import as_written
 from looptx.stmt_numbers import (file_numbered, file_numbers_read, in_file_numbers, in_nests, renumbered, step_stmts,
                                  loop_nests, recipe_bases, split_by_region)
@@ -208,15 +209,25 @@ def in_script_form(e: LooptxError, rec: Recipe) -> None:
 
 def applied_steps(rec: Recipe, v: Variant) -> list:
     """The steps of `rec` that `v`'s history holds: not an optional one left out (Orio's
-    scalarreplace where the array varies with the loop), so the header can be given again."""
+    scalarreplace where the array varies with the loop), and the privatize steps a CHiLL
+    script's command got before it (recipe/chill_private), so the header can be given again."""
     out, h = [], 0
     for st in rec.steps:
         text = st.describe()
         k = next((k for k in range(h, len(v.history)) if v.history[k] == text), None)
+        if k is not None:
+            out += [_added_step(t, st) for t in v.history[h:k] if t.startswith("privatize: ")]
         if k is not None or not st.optional:
             out.append(st)
             h = k + 1 if k is not None else h
     return out
+
+
+def _added_step(text: str, before: Step) -> Step:
+    """The step of a history line (Step.describe), placed with `before`."""
+    import yaml
+    (name, args), = yaml.safe_load(text).items()
+    return Step(name, tuple(args.items()), before.index, before.file, before.line)
 
 
 def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,

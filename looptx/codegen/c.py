@@ -560,31 +560,6 @@ def copy_decls(scop, node: K.Node, spelled: bool = False) -> list[str]:
     return out
 
 
-def fact_check(scop, or_idle: bool = False) -> str | None:
-    """C text of the condition on the sizes under which the model's code is right (the facts
-    it assumed, Scop.runtime_facts); None where C gives them already."""
-    cond = scop.runtime_check(or_idle)
-    return None if cond is None else to_user(ir.to_c(signed_params(K.simplify_cond(cond), scop)))
-
-
-def versioned(scop, lines: list[str], indent: str = "  ") -> list[str]:
-    """The regenerated block run only where the sizes meet the facts its model assumed, and
-    the region as written elsewhere.  Both branches sit inside the block's braces, after the
-    struct members and row lengths it declares, so both read them."""
-    text = fact_check(scop) if scop.fallback else None
-    if text is None or "{" not in lines:
-        return lines
-    k = lines.index("{")
-    # the block's closing brace, before the region's #define / #undef lines that follow it
-    end = len(lines) - 1 - lines[::-1].index("}")
-    inner = [indent + ln if ln and not ln.startswith("#") else ln for ln in lines[k + 1:end]]
-    orig = [2 * indent + ln if ln and not ln.startswith("#") else ln for ln in scop.fallback]
-    if "".join("".join(inner).split()) == "".join("".join(orig).split()):
-        return lines                    # nothing changed: the code as written is right anyway
-    return lines[:k] + ["{", f"{indent}if ({text}) {{"] + inner + [f"{indent}}} else {{"] + orig \
-        + [f"{indent}}}", "}"] + lines[end + 1:]
-
-
 def outer_decls(scop) -> list[str]:
     """Declarations of the variables the region declares and the function reads after it: they
     go before the region's block, in the user's file (a harness declares them itself)."""

@@ -21,7 +21,7 @@ from looptx.codegen.cuda_rows import copy_lines, count_and_offset, host_type, in
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_model, to_user, with_values
 from looptx.frontend.symbols import ARITH_WORDS
-from looptx.codegen.c import fact_check
+from looptx.codegen.versioning import fact_check
 from looptx.codegen.cuda_notes import say_extra_arrays
 from looptx.codegen.cuda_short import short_counts
 

@@ -141,9 +141,12 @@ def check_local_aliases(fdef: c_ast.FuncDef, items, where, path: str, file_decls
              and n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID)} | \
         {n.lvalue.name for it in items for n, _ in _walk(it) if isinstance(n, c_ast.Assignment)
          and n.op in ("+=", "-=") and isinstance(n.lvalue, c_ast.ID)}
-    _refuse_shared_origin(origins, used, moved, where, path)
+    written = _maybe_written(items)
+    _refuse_shared_origin(origins, used, moved, where, path, written)
     for ptr, target, (line, col) in pointers:
-        if ptr in used and target in used and ptr != target and ptr not in moved:
+        # (two names of memory the region only reads carry no dependence between them)
+        if ptr in used and target in used and ptr != target and ptr not in moved \
+                and (ptr in written or target in written):
             at_line, at_col = where(used[ptr])
             raise SourceError(
                 f"'{ptr}' points into '{target}' (set at line {line}, column {col}), and the region "
@@ -293,12 +296,37 @@ def _note_origin(origins: dict, name: str, value, arrays: dict, where) -> None:
         origins.setdefault(name, (at, where(value)))
 
 
-def _refuse_shared_origin(origins: dict, used: dict, moved: set, where, path: str) -> None:
+def _maybe_written(items) -> set[str]:
+    """The names (and `p->field` texts) in what the region assigns, steps, takes the address
+    of or passes to a call: a superset of the memory it writes through them."""
+    out: set[str] = set()
+    for it in items:
+        for n, _ in _walk(it):
+            if isinstance(n, c_ast.Assignment):
+                targets = [n.lvalue]
+            elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+                targets = [n.expr]
+            elif isinstance(n, c_ast.FuncCall) and n.args is not None:
+                targets = list(n.args.exprs)
+            else:
+                continue
+            for t in targets:
+                out |= {x.name if isinstance(x, c_ast.ID) else c_text(x) for x, _ in _walk(t)
+                        if isinstance(x, c_ast.ID) or isinstance(x, c_ast.StructRef) and x.type == "->"}
+    return out
+
+
+def _refuse_shared_origin(origins: dict, used: dict, moved: set, where, path: str, written: set) -> None:
     """Two pointers the region uses that start in the same array (HPGMG's in-place GSRB: `x_n`
-    and `x_np1` both set from `vectors[x_id]`): the model would take them for different memory."""
+    and `x_np1` both set from `vectors[x_id]`): the model would take them for different memory,
+    unless the region writes through neither (IRSmk's 27 read-only views of `x`)."""
     first: dict[str, str] = {}
+    groups: dict[str, list[str]] = {}
     for ptr, (at, _) in origins.items():
-        if ptr not in used or ptr in moved:
+        if ptr in used and ptr not in moved:
+            groups.setdefault(at, []).append(ptr)
+    for ptr, (at, _) in origins.items():
+        if ptr not in used or ptr in moved or not ({*groups[at], at} & written):
             continue
         other = first.setdefault(at, ptr)
         if other != ptr:

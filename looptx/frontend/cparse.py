@@ -11,7 +11,7 @@ from pycparser import c_ast, c_parser
 from looptx.errors import SourceError, note_once
 from looptx.frontend.aliases import check_local_aliases
 from looptx.frontend.escape import fragment_locals, dead_after, used_after, with_live_out
-from looptx.frontend.fallback import as_written, with_stand_ins
+from looptx.frontend.fallback import versioned_else, as_written, with_stand_ins
 from looptx.frontend.int_types import literal_types
 from looptx.frontend.final_values import final_value_lines, reusable_iterators
 from looptx.frontend.exitvalues import check_counter_scopes
@@ -452,6 +452,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                                   "the facts above (an array the code after the region reads is declared in it with an "
                                   "initializer list): it does not check them")
                     scop = replace(scop, hoisted=scop.hoisted + rows.declarations(), fallback=fallback or (),
+                                   fallback_else=versioned_else(rows.items, set(after), rows.spellings, top_pragmas)
+                                   if fallback and team_kind != "parallel" else (),
                                    declared_before=tuple((ex.local[n].spelled_decl or ex.local[n].decl_text) + ";"
                                                          for n in after if n not in accessed and ex.local[n].decl_text))
             except SourceError:

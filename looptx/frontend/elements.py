@@ -57,7 +57,9 @@ def constant_elements(items, decls_of, inside: set[str], spellings, fresh, typed
     candidate), `typedefs_of()` the file's typedefs (typedef_words), `fresh(stem)` names a
     variable; the members are members.Member values."""
     from looptx.frontend.members import Member
-    candidates = {e for part in index_parts(items) for n in all_nodes(part)
+    # (`idx[1]` of `x[i + idx[1][k]]` is a row, not an element)
+    rows = {id(n.name) for it in items for n in all_nodes(it) if isinstance(n, c_ast.ArrayRef)}
+    candidates = {e for part in index_parts(items) for n in all_nodes(part) if id(n) not in rows
                   for e in (_constant_element(n),) if e and e[0] not in inside}
     if not candidates:
         return [], {}
@@ -69,7 +71,7 @@ def constant_elements(items, decls_of, inside: set[str], spellings, fresh, typed
     members, names, repl = [], {}, {}
     for it in items:
         for n in all_nodes(it):
-            e = _constant_element(n) if isinstance(n, c_ast.ArrayRef) else None
+            e = _constant_element(n) if isinstance(n, c_ast.ArrayRef) and id(n) not in rows else None
             if e not in wanted:
                 continue
             if e not in names:

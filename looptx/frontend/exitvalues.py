@@ -127,6 +127,9 @@ def check_counter_scopes(items, where, path: str) -> None:
     names = {n.name for it in items for n in all_nodes(it) if isinstance(n, C.ID)}
 
     def visit(node, declared: dict):
+        if _void_read(node, C):
+            # (looptx's own output writes `(void)i;` for a function's counter no loop uses)
+            return
         if isinstance(node, C.ID):
             # ("inner": the loop's body declares its counter again, which the extractor refuses
             # as shadowing, with its own message)
@@ -141,6 +144,12 @@ def check_counter_scopes(items, where, path: str) -> None:
             return
         if isinstance(node, C.For) and isinstance(node.init, C.DeclList):
             declared = {**declared, **{d.name: "loop" for d in node.init.decls}}
+        elif isinstance(node, C.For) and _assigned_counter(node.init, C) in own:
+            # `for (i = 0; ...)` of the function's `i` beside a `for (int i ...)`: inside it, `i`
+            # is that loop's counter either way (looptx's fallback for a narrow counter keeps the
+            # region as written beside loops that declare theirs); a read after it is not
+            declared = {**declared, _assigned_counter(node.init, C): declared.get(
+                _assigned_counter(node.init, C), "loop") or "loop"}
         if isinstance(node, C.Compound):
             for item in node.block_items or ():
                 visit(item, declared)
@@ -153,3 +162,19 @@ def check_counter_scopes(items, where, path: str) -> None:
                 visit(child, declared)
     for it in items:
         visit(it, {})
+
+
+def _assigned_counter(init, C):
+    """The variable a loop's `i = 0` initialization sets, else None."""
+    if isinstance(init, C.Assignment) and init.op == "=" and isinstance(init.lvalue, C.ID):
+        return init.lvalue.name
+    return None
+
+
+def _void_read(node, C) -> bool:
+    """`(void)x;` or `(void)&x;`: reads nothing, whichever `x` it names."""
+    if not (isinstance(node, C.Cast) and isinstance(node.to_type.type, C.TypeDecl)
+            and getattr(node.to_type.type.type, "names", None) == ["void"]):
+        return False
+    e = node.expr
+    return isinstance(e, C.ID) or (isinstance(e, C.UnaryOp) and e.op == "&" and isinstance(e.expr, C.ID))

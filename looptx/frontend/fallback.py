@@ -54,6 +54,46 @@ def as_written(items, declared_before: set[str], spellings: Spellings,
     return tuple(to_user(ln) for ln in _braces_on_headers(out))
 
 
+def versioned_else(items, declared_before: set[str], spellings: Spellings,
+                   pragmas: dict | None = None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(condition, lines) where the region is looptx's own output, `if (facts) {new} else
+    {as written}` behind declarations: the region as written without that `if`, its `else`
+    alone, for a fallback that runs where the same facts fail (codegen/versioning.versioned), so a chain of
+    transforms does not nest every earlier output in its `else`."""
+    decls = [it for it in items if isinstance(it, c_ast.Decl)]
+    rest = [it for it in items if not isinstance(it, c_ast.Decl)]
+    if len(rest) != 1 or (pragmas or {}).get(items.index(rest[0])):
+        return ()
+    block, inner = rest[0], rest[0]
+    if isinstance(block, c_ast.Compound):
+        kept = [it for it in block.block_items or () if not isinstance(it, c_ast.Decl)]
+        if len(kept) != 1:
+            return ()
+        inner = kept[0]
+    if not isinstance(inner, c_ast.If) or inner.iffalse is None:
+        return ()
+    branch = inner.iffalse.block_items or [] if isinstance(inner.iffalse, c_ast.Compound) else [inner.iffalse]
+    if any(isinstance(it, c_ast.Decl) for it in branch):
+        branch = [inner.iffalse]        # (its own scope)
+    kept = [it for it in block.block_items if it is not inner] if block is not inner else []
+    if kept:
+        pruned = [*decls, c_ast.Compound(kept + branch, coord=block.coord)]
+    else:
+        pruned = [*decls, *branch]
+    lines = as_written(pruned, declared_before, spellings)
+    return () if lines is None else ((canonical_cond(_Printer(spellings).visit(inner.cond)), lines),)
+
+
+def canonical_cond(text: str) -> str | None:
+    """A C condition as pycparser prints it, so that two spellings of it compare equal."""
+    from pycparser import CParser, c_generator
+    try:
+        decl = CParser().parse(f"void _lx_(void) {{ _lx_c = ({to_user(text)}); }}").ext[0]
+    except Exception:                   # (pycparser raises its own and AssertionError alike)
+        return None
+    return c_generator.CGenerator().visit(decl.body.block_items[0].rvalue)
+
+
 def _braces_on_headers(lines: list[str]) -> list[str]:
     """`for (...) {` on one line, as the regenerated branch writes it, and no blank lines."""
     out: list[str] = []

@@ -179,6 +179,9 @@ class Scop(CachedValue):
     # the region's statements as written (members and row lengths by the names the block
     # declares), which the user's file runs where the sizes break a runtime fact
     fallback: tuple[str, ...] = ()
+    # (condition, lines): the fallback for sizes that break that condition, where the region is
+    # itself versioned on it (frontend/fallback.versioned_else)
+    fallback_else: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # the function's array parameters and the file's arrays whose elements it declares const
     # (`const double *A`, tiny-AES's sbox), by their names in the file: code with its own
     # signature (the CUDA host) keeps them const

@@ -13,7 +13,7 @@ import re
 import islpy as isl
 
 from looptx.errors import SourceError
-from looptx.poly.obligations import evaluated_set
+from looptx.poly.obligations import evaluated_set, runs_somewhere
 from looptx.poly.scop import Scop
 
 HINT = ("keep the value in range where C evaluates it (a guard or a tighter bound), or compute "
@@ -39,6 +39,7 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
     statement's domain[, hint[, sized]]: see frontend/int_types.owe).  Refuses the first that fails at an iteration; returns the facts over
     sizes that the model is to assume."""
     facts: list[str] = []
+    dead: list[tuple[str, SourceError]] = []
     unsigned = scop.unsigned_nonnegative
     typed = _type_ranges(scop)
     for sid, cond, line, col, what, where, *own in obligations:
@@ -59,7 +60,14 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
                 or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
             continue
         if over.intersect_params(fact).is_empty():
-            raise SourceError(what, hint=hint, file=path, line=line, col=col)
-        if cond not in facts:
+            dead.append((cond, SourceError(what, hint=hint, file=path, line=line, col=col)))
+        elif cond not in facts:
             facts.append(cond)
+    if dead:
+        # C evaluates it only where the fact fails: the `else` of looptx's own output, which runs
+        # the region as written there (a `short` counter's), is left to that fallback where other
+        # statements run under the facts (as obligations.size_facts does)
+        if not runs_somewhere(scop, facts + [c for c, _ in dead]):
+            raise dead[0][1]
+        facts += [c for c, _ in dead if c not in facts]
     return facts

@@ -40,7 +40,22 @@ def fuse_step(v: Variant, st: Step) -> Variant:
     new = renames(out)[len(renames(v)):]
     if new:
         note_once(st.file or "recipe", st.line, f"step {st.index} (fuse): " + _say_renamed(new))
+    if out.pieces == v.pieces:
+        _say_shared_already(v, st, stmts)
     return out
+
+
+def _say_shared_already(v: Variant, st: Step, stmts) -> None:
+    """A fuse of loops the statements share already (CHiLL's AKp256: fuse([0,1],1) of two `i`
+    loops inside one `j`) changes nothing: said, with the level that would fuse the loops inside."""
+    level = st.get("level") or (st.get("loop") if isinstance(st.get("loop"), int) else None)
+    deeper = ""
+    if level is not None and all(len(p.dims) > level for p in v.pieces if p.stmt in stmts):
+        deeper = (f" (fuse([{','.join(map(str, stmts))}],{level + 1}) fuses the loops inside it)"
+                  if is_script_command(st) else f" (level: {level + 1} fuses the loops inside it)")
+    note_once(st.file or "recipe", st.line, f"step {st.index} (fuse): statements {', '.join(map(str, stmts))} "
+              f"share {'that loop' if level is None else f'their loops down to level {level}'} already: "
+              f"nothing to do{deeper}", per_line=True)
 
 
 def _legal_reverses(v: Variant, st: Step, stmts, e: RecipeError) -> None:

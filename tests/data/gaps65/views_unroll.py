@@ -1,0 +1,5 @@
+from chill import *
+source('views.c')
+procedure('smooth')
+loop(0)
+unroll(0,1,2)
