@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import errno
 import os
 import re
 import sys
@@ -409,6 +410,11 @@ def _flag_values(argv: list[str]) -> list[str]:
     return out
 
 
+# what the system says of a path it refuses, not of a fault of looptx's
+_PATH_ERRNOS = {getattr(errno, n) for n in ("ENAMETOOLONG", "EACCES", "EPERM", "EROFS", "EISDIR", "ENOSPC",
+                                             "EDQUOT") if hasattr(errno, n)}
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--debug" in argv[1:]:
@@ -430,7 +436,9 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "debug", False):
             import traceback
             traceback.print_exc()
-        given = getattr(args, "file", None)
+        # (a replay's or a report's error is about the cache or the database it reads)
+        given = getattr(args, "file", None) or getattr(args, "replay", None) \
+            or (args.db if args.command == "report" else None)
         if given and (e.file is None or os.path.abspath(e.file) == os.path.abspath(given)):
             e.file = given          # as the user wrote it (workers load it by absolute path)
         drop_notes() if e.exit_code == 2 else flush_notes()
@@ -450,6 +458,10 @@ def main(argv: list[str] | None = None) -> int:
         fault = plugin_fault(e)
         if fault:
             print(fault, file=sys.stderr)
+            return 2
+        if isinstance(e, OSError) and e.filename and e.errno in _PATH_ERRNOS:
+            # a path the user gave that the system refuses (a name too long, /sys): bad input
+            print(f"{e.filename}: error: {e.strerror} (give another path, or check its permissions)", file=sys.stderr)
             return 2
         where = f" while processing {args.file}" if getattr(args, "file", None) else ""
         print(f"looptx: internal error{where}: {type(e).__name__}: {e} "

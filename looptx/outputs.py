@@ -77,3 +77,18 @@ def refuse_search_db(db: str, path: str, backend: str, recipe: str | None, spec:
     refuse_overwrite("--db", db, inputs + files_read_by(path),
                      hint="give --db another path, e.g. the default "
                           f"{os.path.splitext(path)[0]}.looptx.db")
+
+
+def cannot_create(path: str) -> str | None:
+    """Why the system refuses to create or append to `path` (a name too long, /proc, a
+    read-only mount), which the folder's own checks do not see; None where it can."""
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as e:
+        return e.strerror or str(e)
+    if not existed:
+        os.remove(path)
+    return None
+

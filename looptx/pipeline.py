@@ -165,7 +165,9 @@ def default_bindings(program: Program, index: int) -> dict[str, Any]:
     """For a single transform of an annotated file: the first valid point of its tuning spec."""
     r = program.regions[index]
     if r.tuning is None:
-        return {}
+        # an annotation's parameter with no PerfTuning block to give it values (Orio's
+        # _orio_perftest files, `Unroll(ufactor=UF)`) takes --define's, as a recipe's `$UF` does
+        return dict(program.defines)
     from looptx.frontend.annotations import parse_tuning_spec
     from looptx.search.from_spec import first_point
     line, col = program.source.pos(r.tuning.body_start)

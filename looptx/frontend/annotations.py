@@ -18,7 +18,7 @@ import os
 import re
 from typing import Any
 
-from looptx.errors import AnnotationError, read_utf8
+from looptx.errors import AnnotationError, note_once, read_utf8
 from looptx.frontend.names import C_KEYWORDS
 from looptx.frontend.expr import (C_NAME_KEYWORDS, SAFE_FUNCTIONS, Expr, MappingSpace, compile_expr,
                                   mapping_slots, mapping_values)
@@ -78,6 +78,7 @@ class _Builder:
         self.build_at: tuple[str, int, int] | None = None
         # input params of one floating value, a coefficient or a size that is no integer
         self.coefficients: list[tuple[VarDecl, ParamDef, int, int]] = []
+        self.texts: list[tuple[ParamDef, int, int]] = []     # input params of one string value
 
 
 class _Parser:
@@ -358,6 +359,11 @@ class _Parser:
                            self.file)
             self.b.coefficients.append((decl, ParamDef(name, values, line, col, EMPTY, self.file), vline, vcol))
             return
+        if section == "input_params" and len(values) == 1 and isinstance(values[0], str):
+            # Orio #defines every input param (MPIOverlap's `param datatype = 'MPI_BYTE';`): one
+            # that sizes nothing is no problem size (_coefficients_or_sizes)
+            self.b.texts.append((ParamDef(name, values, line, col, EMPTY, self.file), vline, vcol))
+            return
         if section == "input_params":
             check_sizes(name, values, file=self.file, line=vline, col=vcol)
         p = ParamDef(name, values, line, col, meta, self.file)
@@ -504,6 +510,12 @@ def _coefficients_or_sizes(b: _Builder) -> None:
         if param.name in sizes:
             check_sizes(param.name, param.values, file=param.file, line=vline, col=vcol)
         b.decls.insert(0, decl)
+    for param, vline, vcol in b.texts:
+        if param.name in sizes:
+            check_sizes(param.name, param.values, file=param.file, line=vline, col=vcol)
+        note_once(param.file, param.line, f"input param '{param.name}' = {param.values[0]!r} is no problem size: "
+                  "looptx does not #define it as Orio does (code that reads it gets the value from its own "
+                  "declaration)")
 
 
 def parse_tuning_spec(body: str, *, file: str, line: int = 1, col: int = 1,

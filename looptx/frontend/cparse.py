@@ -454,6 +454,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                     scop = replace(scop, hoisted=scop.hoisted + rows.declarations(), fallback=fallback or (),
                                    fallback_else=versioned_else(rows.items, set(after), rows.spellings, top_pragmas)
                                    if fallback and team_kind != "parallel" else (),
+                                   implicit_counters=tuple(implicit),
                                    declared_before=tuple((ex.local[n].spelled_decl or ex.local[n].decl_text) + ";"
                                                          for n in after if n not in accessed and ex.local[n].decl_text))
             except SourceError:

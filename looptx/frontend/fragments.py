@@ -39,10 +39,25 @@ def bare_block(blanked: str, r) -> int | None:
     if opened is None or brace_depth(blanked, r.tuning.begin[1]) != 0:
         return None
     before = re.sub(r"(?m)^[ \t]*#.*$", "", blanked[r.tuning.begin[1]:opened]).rstrip()
-    if before and before[-1] not in ";}":
+    if before and before[-1] not in ";}" and not _statement_header(before):
         return None
     closed = next((at for at, depth in braces(blanked, opened) if depth == 0), None)
     return opened if closed is not None and closed < r.tuning.end[0] else None
+
+
+def _statement_header(text: str) -> bool:
+    """Whether `text` ends with the header of a statement whose body is a block (BG/P's
+    `if (aligned) { Loop } else { Loop }` in an Orio fragment), not with a function's."""
+    if re.search(r"\b(?:else|do)$", text):
+        return True
+    if not text.endswith(")"):
+        return False
+    depth = 0
+    for k in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[k], 0)
+        if depth == 0:
+            return re.search(r"\b(?:if|for|while|switch)\s*$", text[:k]) is not None
+    return False
 
 
 WRAP_OPEN, WRAP_CLOSE = "void _lx_(){", "}"

@@ -182,6 +182,9 @@ class Scop(CachedValue):
     # (condition, lines): the fallback for sizes that break that condition, where the region is
     # itself versioned on it (frontend/fallback.versioned_else)
     fallback_else: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # an Orio fragment's loop counters that nothing declares (each counts with an int of its
+    # own loop): its code as written needs them declared
+    implicit_counters: tuple[str, ...] = ()
     # the function's array parameters and the file's arrays whose elements it declares const
     # (`const double *A`, tiny-AES's sbox), by their names in the file: code with its own
     # signature (the CUDA host) keeps them const

@@ -80,8 +80,8 @@ class _Line:
             near = self._near_name(node.id)
             raise self.error(f"unknown parameter '{node.id}'",
                              hint=f"did you mean '{near}'? (a loop name is written in quotes)" if near else
-                             f"assign it earlier in the script ({node.id} = VALUE), define it as a "
-                             "performance param, or quote loop names")
+                             f"assign it earlier in the script ({node.id} = VALUE), give it with -D "
+                             f"{node.id}=VALUE, define it as a performance param, or quote loop names")
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             return [self.value(e) for e in node.elts]
         if isinstance(node, ast.Dict):

@@ -576,7 +576,9 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None,
     from looptx.recipe.chill import parse_chill
     from looptx.recipe.chill_text import script_sets
     given = script_sets(text, defines)
-    return parse_chill(text, file=path, bindings={**given, **(bindings or {})}, fixed=frozenset(given))
+    # (a name the script reads and never sets, `unroll(0,1,UF)`, takes --define's as a `$UF` does)
+    read = {k: v for k, v in dict(defines or {}).items() if re.search(rf"\b{re.escape(k)}\b", text)}
+    return parse_chill(text, file=path, bindings={**read, **given, **(bindings or {})}, fixed=frozenset(given))
 
 
 def _looks_like_chill(text: str) -> bool:

@@ -109,7 +109,8 @@ def write_best(st, best, function=None) -> str:
             # an Orio fragment (no function of its own: no code after it) runs its code as
             # written, as transform's output does; loops regenerated there would declare their
             # own counters and leave the fragment's `int i, j;` unused (gcc -Wall)
-            fallback = _as_block(_region_code(symbolic, r)) if symbolic.scops[r].function is None \
+            fallback = _as_block(_region_code(symbolic, r), scop.implicit_counters) \
+                if symbolic.scops[r].function is None \
                 else c_block(original(symbolic.scops[r]), spelled=True, bare=True)
         else:
             code = _region_code(variants[0][1], r)
@@ -146,8 +147,15 @@ def _region_code(program, r: int) -> str:
     return program.source.text[reg.start:reg.end]
 
 
-def _as_block(code: str) -> list[str]:
-    return ["{", *("  " + ln for ln in code.strip("\n").splitlines()), "}"]
+def _as_block(code: str, counters=()) -> list[str]:
+    """The code in a block, which declares the counters nothing else declares (Orio's)."""
+    decl = [f"  int {', '.join(to_user(c) for c in counters)};"] if counters else []
+    lines = code.splitlines()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return ["{", *decl, *("  " + ln for ln in lines), "}"]
 
 
 def _inner(lines: list[str]) -> list[str]:

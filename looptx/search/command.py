@@ -22,6 +22,7 @@ from looptx.search.options import (STANDARD, flush_warnings, locate_option, opti
                                    with_command_line)
 from looptx.search.constraints import Constraint
 from looptx.search.db import DBWriteError
+from looptx.search.resume_checks import recorded_settings
 from looptx.search.space import Param, Space
 from looptx.search.space_checks import check_constraints, count, empty_space, rng
 
@@ -327,7 +328,7 @@ def _run(args) -> int:
         _say_skipped(skipped)
         budget = st.budget if st.budget is not None else min(n_valid or DEFAULT_BUDGET, DEFAULT_BUDGET)
         key = _key(st, sizes)
-        recorded = _recorded(st, key) if st.resume else None
+        recorded = recorded_settings(st.db, key, [_key(st, other) for other in st.sizes]) if st.resume else None
         # said once the searcher takes its options: a bad input is one line (CONTRACT)
         held: list[str] = []
         run_cls, run_options = (_recorded_searcher(st, recorded, cls, given, held.append)
@@ -421,17 +422,6 @@ def _run(args) -> int:
 def _say_skipped(lines: list[str]) -> None:
     while lines:
         print(lines.pop(0), file=sys.stderr)
-
-
-def _recorded(st: Setup, key: str):
-    """What the results database recorded of the search that --resume continues, or None."""
-    from looptx.search.db import ResultsDB
-    if not os.path.exists(st.db):
-        return None
-    with ResultsDB(st.db, create=False) as rdb:
-        info = rdb.get_search(key)
-    # one interrupted before its first evaluation recorded its settings all the same
-    return info
 
 
 def _resumed_limits(st: Setup, info, args) -> tuple[int, float | None]:

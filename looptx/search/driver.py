@@ -41,6 +41,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+from looptx.errors import signals_deferred
 from looptx.search.backends import make_backend
 from looptx.search.db import EvalRecord, ResultsDB, SearchError, utc_now
 from looptx.search.same_failure import repeated_build_failure
@@ -340,6 +341,8 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
     bar = _Progress(show, budget, len(records), _best(records))
     backend = None
     status = "interrupted"
+    # (now, not after STATE_SAVE_INTERVAL: its batch size is what a resume goes on with)
+    _save_state(rdb, key, searcher)
     last_save = time.monotonic()
     try:
         backend = make_backend(executor, evaluator, workers, context)
@@ -384,13 +387,16 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
                 break
         status = "finished"
     finally:
-        bar.stop()
-        if backend is not None:
-            backend.close(kill=status != "finished")
-        with contextlib.suppress(Exception):
-            _save_state(rdb, key, searcher)
-        with contextlib.suppress(Exception):
-            rdb.update_search(key, status=status, finished=utc_now() if status == "finished" else None)
+        # a Ctrl-C while the workers stop (the budget spent) must not leave the search 'running':
+        # it is raised at the next size's first round, or ends the search after this one
+        with signals_deferred():
+            bar.stop()
+            if backend is not None:
+                backend.close(kill=status != "finished")
+            with contextlib.suppress(Exception):
+                _save_state(rdb, key, searcher)
+            with contextlib.suppress(Exception):
+                rdb.update_search(key, status=status, finished=utc_now() if status == "finished" else None)
     records.sort(key=lambda r: r.eval_index)
     best = _best(records)
     info = rdb.get_search(key)

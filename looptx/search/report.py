@@ -383,6 +383,10 @@ def report_command(args) -> int:
                 raise SearchError("cannot write here: the folder does not exist or is not writable"
                                   if not os.path.isdir(out) else "cannot write here: it is a folder",
                                   hint="give a file path in an existing, writable folder", file=out)
+            from looptx.outputs import cannot_create
+            why = cannot_create(out)
+            if why:
+                raise SearchError(f"cannot write here: {why}", hint="give another file path", file=out)
     with ResultsDB(args.db, create=False) as rdb:
         key = args.search
         if key is not None:

@@ -23,6 +23,30 @@ def check_db_folder(db: str) -> None:
     if why:
         raise SearchError(f"cannot write the results database '{db}': its folder '{folder}' is "
                           f"not writable ({why})", hint="give a --db in a writable folder", file=db)
+    from looptx.outputs import cannot_create
+    why = cannot_create(db)
+    if why:
+        raise SearchError(f"cannot write the results database '{db}': {why}", hint="give another --db", file=db)
+
+
+def recorded_settings(db: str, key: str, sibling_keys: Iterable[str]):
+    """What the results database recorded of the search that --resume continues, or None."""
+    from dataclasses import replace
+    if not os.path.exists(db):
+        return None
+    with ResultsDB(db, create=False) as rdb:
+        info = rdb.get_search(key)
+        if info is not None:
+            # one interrupted before its first evaluation recorded its settings all the same
+            return info
+        # a size the search never reached (interrupted between two sizes) goes on with the
+        # settings it recorded for the others: searcher, budget, seed, batch, time limit
+        other = next((o for o in map(rdb.get_search, sibling_keys) if o is not None), None)
+    if other is None:
+        return None
+    state = other.state if isinstance(other.state, dict) else {}
+    return replace(other, key=key, n_evals=0, status=None,
+                   state={"batch_size": state["batch_size"]} if state.get("batch_size") else None)
 
 
 def check_resume_target(db: str, keys: Iterable[str], path: str) -> None:

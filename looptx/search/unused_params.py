@@ -19,18 +19,22 @@ def unused_param_warnings(st, ev=None, space=None) -> list[str]:
     if spec is None or not spec.performance_params:
         return []
     code, named = _where_params_can_be_used(st)
-    # an Orio CUDA file's nvcc command, which the C backend replaces by gcc
-    dropped = "" if st.build_command else (spec.compile_command() or "")
+    # an Orio CUDA file's nvcc command, which the C backend replaces by gcc, or the command
+    # --cflags replaces
+    dropped = spec.compile_command() or ""
+    instead = "the {backend} backend does not run" if not st.build_command else \
+        f"this search replaces by '{st.build_command}' (--cflags)"
     out = []
     for p in spec.performance_params:
         n = len(p.values)
         if n < 2 or p.name in st.chosen or _names(p.name, named):
             continue
         if _names(p.name, dropped):
+            fix = "search with --backend cuda, or " if not st.build_command else ""
             out.append(f"{p.file or spec.file}:{p.line}:{p.col}: warning: param '{p.name}' is used only by "
-                       f"the build command '{dropped}', which the {st.backend} backend does not run: its {n} "
+                       f"the build command '{dropped}', which {instead.format(backend=st.backend)}: its {n} "
                        f"values build the same code here, so every variant is measured {n} times over; "
-                       f"search with --backend cuda, or fix it for this search with -D {p.name}=VALUE")
+                       f"{fix}fix it for this search with -D {p.name}=VALUE")
             continue
         # the code may use the param as a macro, or hold a variable of that name (a loop `i`):
         # then the variants at its values tell
