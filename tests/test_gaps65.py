@@ -223,6 +223,10 @@ def test_replay_and_report_errors_name_the_file_they_read(tmp_path):
     sqlite3.connect(db).close()
     rc, _, err = run_cli("report", db, "--top", "0")
     assert rc == 2 and err.startswith(f"{db}: error: --top must be at least 1"), err
+    t1 = tmp_path / "t1.json"
+    t1.write_text("[]")
+    rc, _, err = run_cli("search", "--replay", cache, "--t1", t1)
+    assert rc == 2 and "expected a JSON object (give a T1 definition" in err, err
 
 
 def test_an_output_path_the_system_refuses_is_bad_input(tmp_path):

@@ -37,7 +37,7 @@ def read_json(path: str | os.PathLike, what: str = "a Kernel Tuner cache (.json 
     except (OSError, ValueError, EOFError) as exc:
         raise AnnotationError(f"not a readable JSON file ({exc})", hint=f"give {what}", file=path) from None
     if not isinstance(data, dict):
-        raise AnnotationError("expected a JSON object", hint="give a Kernel Tuner cache", file=path)
+        raise AnnotationError("expected a JSON object", hint=f"give {what}", file=path)
     if repeated:
         key, n = next(iter(repeated.items()))
         more = f" (and {len(repeated) - 1} more repeated keys)" if len(repeated) > 1 else ""

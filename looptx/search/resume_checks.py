@@ -24,7 +24,7 @@ def check_db_folder(db: str) -> None:
         raise SearchError(f"cannot write the results database '{db}': its folder '{folder}' is "
                           f"not writable ({why})", hint="give a --db in a writable folder", file=db)
     from looptx.outputs import cannot_create
-    why = cannot_create(db)
+    why = None if os.path.exists(db) else cannot_create(db)
     if why:
         raise SearchError(f"cannot write the results database '{db}': {why}", hint="give another --db", file=db)
 
