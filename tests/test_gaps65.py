@@ -240,3 +240,48 @@ def test_an_output_path_the_system_refuses_is_bad_input(tmp_path):
     assert rc == 0, err
     rc, out, err = run_cli("report", tmp_path / "s.db", "--csv", f"{long}.csv")
     assert rc == 2 and out == "" and "cannot write here: File name too long" in err and err.count("\n") == 1, err
+
+
+def test_temporaries_both_arms_set_are_private(tmp_path):
+    """Probe 171 G1: Livermore 15's `if (c) { r = ...; s = ...; } else { r = ...; s = ...; }`
+    was read as `r = c ? v : r` then `r = c ? r : w`, whose `: r` reads the last iteration's r:
+    `omp_for private: [r, s]` and `privatize` were refused for a dependence C does not have.
+    Both arms set the same places in the same order: one `r = c ? v : w` each."""
+    rc, out, err = run_cli("run", DATA / "ifelse_two_temporaries.c", "--recipe", DATA / "omp_private_rs.yaml",
+                           "-D", "n=100")
+    assert rc == 0 and ": ok" in out, out + err
+    rc, out, err = run_cli("deps", DATA / "ifelse_two_temporaries.c")
+    assert rc == 0 and "WAR  S2 -> S0" in out and not re.search(r"RAW .* carried by k", out), out
+
+
+def test_a_pragma_under_an_ifdef_with_a_call(tmp_path):
+    """Probe 171 G2: `#ifdef OPEN` / `omp_set_num_threads(4);` / `#pragma omp parallel for` /
+    `#endif` before `#pragma scop` (Rodinia backprop) left the pragma before the block the output
+    writes: `-fopenmp -DOPEN` failed with "for statement expected".  The pragma goes onto the
+    loop, under its #ifdef; the call stays."""
+    import subprocess
+    out = tmp_path / "out.c"
+    rc, _, err = run_cli("transform", DATA / "omp_call_pragma.c", "-D", "OPEN=1", "-o", out)
+    assert rc == 0, err
+    text = out.read_text()
+    assert "#ifdef OPEN\n  omp_set_num_threads(4);\n#endif" in text, text
+    r = subprocess.run(["gcc", "-fopenmp", "-DOPEN", "-Wall", "-c", str(out), "-o", str(tmp_path / "o.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_a_function_whose_ifdef_group_a_call_splits(tmp_path):
+    """Probe 171 G4: `--function` on backprop's layer, whose `#ifdef OPEN` group holds a call
+    (outside any region) and the loop's pragma, was refused as a conditional that "opens on one
+    side of the region", at the first statement.  The group stays outside both regions; the
+    pragma goes onto the loop."""
+    import subprocess
+    out = tmp_path / "out.c"
+    rc, _, err = run_cli("transform", DATA / "backprop_layer.c", "--function", "layer", "-D", "OPEN=1", "-o", out)
+    assert rc == 0, err
+    r = subprocess.run(["gcc", "-fopenmp", "-DOPEN", "-Wall", "-c", str(out), "-o", str(tmp_path / "o.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    rc, out, err = run_cli("run", DATA / "backprop_layer.c", "--function", "layer", "-D", "OPEN=1",
+                           "-D", "n1=20", "-D", "n2=30")
+    assert rc == 0 and out.count(": ok") == 2, out + err

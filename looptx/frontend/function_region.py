@@ -215,7 +215,7 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         # the next statement or the closing brace stay in the output
         while last > first and blanked[last - 1] in " \t\r\n":
             last -= 1
-        first = _with_conditionals(src, blanked, first, last)
+        first, last = _with_conditionals(src, blanked, first, last)
         first = _after_parallel_for(src, blanked, run, first, where)
         regions.append(Region("function", first, last, (first, last), function=fdef.decl.name))
     if outside:
@@ -292,12 +292,17 @@ def matching_brace(text: str, open_at: int) -> int:
 _DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|pragma)\b")
 
 
-def _with_conditionals(src: SourceText, blanked: str, first: int, last: int) -> int:
+def _with_conditionals(src: SourceText, blanked: str, first: int, last: int) -> tuple[int, int]:
     """The region's start, moved up over the lines of pragmas and #if/#endif right before it
     that form a whole group with it: HPCG's `#ifndef HPCG_NO_OPENMP / #pragma omp parallel for /
     #endif` (whose #endif the region would take and the #ifndef not), miniGhost's `#if defined
     _MG_OPENMP` group (whose pragma would stay before the block the output writes).  The
-    region's pragmas are dropped with a note, as the ones the preprocessor keeps are."""
+    region's pragmas are dropped with a note, as the ones the preprocessor keeps are.  A group
+    that a call outside the region splits (Rodinia backprop's `#ifdef OPEN` /
+    `omp_set_num_threads(4);` / `#pragma omp parallel for` / `#endif` between two runs) is left
+    outside both: the run before ends above its `#if`, the one after starts below its `#endif`.
+    Returns (start, end)."""
+    first, last = _outside_split_group(blanked, first, last)
     line = src.pos(first)[0]
     tops = []
     while line > 1 and _DIRECTIVE.match(src.line_text(line - 1)):
@@ -310,7 +315,34 @@ def _with_conditionals(src: SourceText, blanked: str, first: int, last: int) -> 
         if own == (0, 0) and before == (0, 0) or own != (0, 0) and if_depths(blanked[top:last]) == (0, 0):
             best = top
     if if_depths(blanked[best:last]) != (0, 0):
-        raise src.error(first, "a preprocessor conditional (#if ... #endif) opens on one side of the "
-                        "region's start or end and closes on the other",
+        from looptx.frontend.regions import unmatched_directive
+        raise src.error(unmatched_directive(blanked, best, last), "a preprocessor conditional (#if ... #endif) "
+                        "opens on one side of the region's start or end and closes on the other",
                         "mark the loops with #pragma scop inside the conditional, or move the #if outside them")
-    return best
+    return best, last
+
+
+_GROUP_LINE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b.*$", re.M)
+
+
+def _outside_split_group(blanked: str, first: int, last: int) -> tuple[int, int]:
+    """(first, last) without the part of an #if group that reaches in from outside, where that
+    part holds directives only (see _with_conditionals)."""
+    text = blanked[first:last]
+    opened, closed_at = [], None
+    for m in _GROUP_LINE.finditer(text):
+        if m.group(1) != "endif":
+            opened.append(m)
+        elif opened:
+            opened.pop()
+        elif closed_at is None and not re.sub(r"(?m)^[ \t]*#.*$", "", text[:m.start()]).strip():
+            closed_at = m.end()          # an #endif of a group opened before the region
+    if opened and not re.sub(r"(?m)^[ \t]*#.*$", "", text[opened[0].start():]).strip():
+        last = first + opened[0].start()
+        while last > first and blanked[last - 1] in " \t\r\n":
+            last -= 1
+    if closed_at is not None:
+        first += closed_at
+        while first < last and blanked[first] in " \t\r\n":
+            first += 1
+    return first, last

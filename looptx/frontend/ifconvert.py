@@ -102,13 +102,15 @@ def if_converted(node: c_ast.If, decls: list | None = None,
     if then is None or other is None:
         return None, "a branch with such a condition may hold only assignments and declarations"
     cond = node.cond
-    if len(then) == 1 and len(other) == 1 and then[0].op == "=" and other[0].op == "=" \
-            and c_text(then[0].lvalue) == c_text(other[0].lvalue):
-        a, b = then[0], other[0]
-        return [c_ast.Assignment("=", a.lvalue, c_ast.TernaryOp(cond, a.rvalue, b.rvalue, a.coord),
-                                 a.coord)], ""
-    stmts = then + other
     read = id_names(cond)
+    if then and len(then) == len(other) and all(c_text(a.lvalue) == c_text(b.lvalue) for a, b in zip(then, other)) \
+            and not any(_written(a) in read or _written(a) is None for a in then[:-1]):
+        # both arms set the same places in the same order (Livermore 15's `r = ...; s = ...;` in
+        # each): one `lhs = c ? v1 : v2` each, which reads no earlier value of lhs (so `r` stays
+        # private to the iteration); before each, the places hold the taken arm's values
+        return [c_ast.Assignment("=", a.lvalue, c_ast.TernaryOp(copy.deepcopy(cond), _value(a), _value(b), a.coord),
+                                 a.coord) for a, b in zip(then, other)], ""
+    stmts = then + other
     if any(_written(a) in read or _written(a) is None for a in stmts[:-1]):
         return None, CHANGES_CONDITION
     out = []

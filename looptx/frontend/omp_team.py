@@ -49,7 +49,7 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
     if re.match(r"\s*#\s*endif\b", last):
         # HPCG's `#ifndef HPCG_NO_OPENMP` / the pragma / `#endif` right before `#pragma scop`
         inner_start, inner = _last_line(before[:start].rstrip())
-        if re.match(r"\s*#\s*if(?:n?def)?\b", _last_line(before[:inner_start].rstrip())[1]) and _LEADING.match(inner):
+        if _guard_line(before[:inner_start]) is not None and _LEADING.match(inner):
             start, last = inner_start, inner
     at = start + len(last) - len(last.lstrip())
     lead = _LEADING.match(last)
@@ -121,9 +121,25 @@ def leading_pragma(text: str, region) -> list[str]:
     lines = [last.strip()]
     if re.match(r"\s*#\s*endif\b", last):
         inner_start, inner = _last_line(before[:start].rstrip())
-        _, cond = _last_line(before[:inner_start].rstrip())
+        cond = _guard_line(before[:inner_start]) or ""
         lines = [cond.strip(), inner.strip(), last.strip()]
     return lines if any(_LEADING.match(x) for x in lines) else []
+
+
+def _guard_line(before: str) -> str | None:
+    """The `#if`/`#ifdef`/`#ifndef` line that opens the group a pragma ends, with only C lines
+    between them (Rodinia backprop's `#ifdef OPEN` / `omp_set_num_threads(NUM_THREAD);` / the
+    pragma / `#endif`: the call stays, the pragma goes onto the output's loop); None where
+    another directive comes first."""
+    text = before.rstrip()
+    while text:
+        start, line = _last_line(text)
+        if re.match(r"\s*#\s*if(?:n?def)?\b", line):
+            return line
+        if re.match(r"\s*#", line):
+            return None
+        text = text[:start].rstrip()
+    return None
 
 
 def _last_line(before: str) -> tuple[int, str]:

@@ -336,7 +336,7 @@ def if_depths(text: str) -> tuple[int, int]:
     return low, depth
 
 
-def _unmatched_directive(text: str, start: int, end: int) -> int:
+def unmatched_directive(text: str, start: int, end: int) -> int:
     """Where the #endif without its #if, or the #if without its #endif, of text[start:end] is."""
     opened: list[int] = []
     for m in re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b", text[start:end], re.M):
@@ -366,7 +366,7 @@ def _outside_conditionals(src: SourceText, text: str, start: int, end: int) -> t
             break
         end = line
     if if_depths(text[start:end]) != (0, 0):
-        raise src.error(_unmatched_directive(text, start, end), "a preprocessor conditional (#if ... #endif) opens on one side of the "
+        raise src.error(unmatched_directive(text, start, end), "a preprocessor conditional (#if ... #endif) opens on one side of the "
                         "region's markers and closes on the other",
                         "put both markers and the loops inside the conditional, or the conditional "
                         "inside the region")
