@@ -285,3 +285,44 @@ def test_a_function_whose_ifdef_group_a_call_splits(tmp_path):
     rc, out, err = run_cli("run", DATA / "backprop_layer.c", "--function", "layer", "-D", "OPEN=1",
                            "-D", "n1=20", "-D", "n2=30")
     assert rc == 0 and out.count(": ok") == 2, out + err
+
+
+def test_a_narrow_counters_start_is_checked(tmp_path):
+    """Probe 170 G2 (a wrong result): `unsigned short i; for (i = n; i > 0; i--)` converts n into
+    the counter's type: at n = -5 the loop starts at 65531, at 70000 at 4464, where the model
+    started at n; the tiled output had no check and differed there.  The start's range is a fact
+    the output checks (the region as written runs otherwise), compared here at sizes on both sides."""
+    import subprocess
+    out = tmp_path / "out.c"
+    rc, _, err = run_cli("transform", DATA / "ushort_start.c", "--recipe", DATA / "tile_i4.yaml", "-o", out)
+    assert rc == 0 and "modelled for (n) >= 0 and (n) <= 65535" in err, err
+    assert "if (n >= 0 && n < 65536)" in out.read_text()
+    for src, name in ((DATA / "ushort_start.c", "o"), (out, "v")):
+        r = subprocess.run(["gcc", "-w", "-O1", f"-Df=f_{'orig' if name == 'o' else 'var'}", "-c", str(src),
+                            "-o", str(tmp_path / f"{name}.o")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    exe = tmp_path / "t"
+    r = subprocess.run(["gcc", "-O1", str(DATA / "ushort_start_main.c"), str(tmp_path / "o.o"), str(tmp_path / "v.o"),
+                        "-o", str(exe)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    for n in (-5, -1, 0, 7, 65535, 70000):
+        r = subprocess.run([str(exe), str(n)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stdout
+    # a start read from a size (m) and one from an outer loop's counter (n bounds it)
+    rc, _, err = run_cli("transform", DATA / "uchar_start.c", "--recipe", DATA / "tile_i4.yaml")
+    assert rc == 0 and "modelled for (m) >= 0 and (m) <= 255 and (n) <= 255" in err, err
+    rc, _, err = run_cli("transform", DATA / "uchar_inner_start.c", "--recipe", DATA / "tile_i4.yaml")
+    assert rc == 0 and "modelled for 0 < n <= 256" in err, err
+
+
+def test_the_guards_of_a_long_chains_output_are_pruned_within_a_budget():
+    """Probe 170 G1: the output of tile, tile, unroll, unroll over `/` bounds (200 lines, its
+    `else` guards negated facts with divisions) took isl seconds per guard to prune when read
+    again: `looptx run` ran past 300 s.  Each question has a budget; a guard it cannot decide
+    stays.  (Run in a process of its own, with a limit, so that a regression fails rather than
+    hangs.)"""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "looptx", "run", str(DATA / "chain4_output.c"), "-D", "n=20", "-D", "m=9"],
+                       capture_output=True, text=True, timeout=280)
+    assert r.returncode == 0 and ": ok" in r.stdout, r.stdout + r.stderr

@@ -20,7 +20,8 @@ from looptx.frontend.valued import fix_divisor, fix_products
 from looptx.frontend.cond_text import condition_text
 from looptx.frontend.ifconvert import branch_on_data
 from looptx.frontend.guards import guarded
-from looptx.frontend.int_types import IntTypes, declared_words, evaluated_where, owe, owe_rounding, owed_at
+from looptx.frontend.int_types import (IntTypes, counter_start, declared_words, evaluated_where, owe, owe_rounding,
+                                      owed_at)
 from looptx.frontend.hints import (WRITE_THROUGH_DATA, cast_view_hint, operator_column, user_numbers_first,
                                    written_bound_hint)
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
@@ -295,6 +296,7 @@ class Extractor:
         try:
             lb_text = self.affine_text(lb)
             outside = evaluated_where(self)
+            counter_start(self, lb, it, lb_text, outside)
             self.loops.append(Loop(it, [], step < 0, ctype))
             try:
                 # C tests the condition first at the lower bound, whether or not the loop runs

@@ -194,6 +194,23 @@ def unsigned_comparison(ex, node, a: str, b: str, wheres=None, counting_down: st
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 
+def counter_start(ex, start, it: str, text: str, where: list[str]) -> None:
+    """A narrow counter's start (`unsigned short i; for (i = n; ...)`): C converts it into the
+    counter's type, so at n = -5 the loop starts at 65531 and at 70000 at 4464, where the model
+    starts at n.  Owed where C evaluates it (`where`): over sizes alone, a fact the output checks."""
+    t = counter_type(ex, it)
+    if t is None or t[0] >= 32:
+        return
+    lo, hi = type_limits(t)
+    what = (f"the counter '{it}' is {declared_words(ex, it)} ({lo}..{hi}), and C converts its start "
+            f"'{c_text(start)}' into that type where it is outside: the loop would not run as the model's does")
+    hint = f"declare '{it}' of a type that holds every value it takes (int or long)"
+    # (not `(n) >= 0`, which poly/wrap_checks takes as given of a size compared as unsigned)
+    owe(ex, [(f"({text}) - ({lo}) >= 0", start, what, hint), (f"{hi} - ({text}) >= 0", start, what, hint)], [where])
+
+
+
+
 def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> None:
     """A counter of an unsigned or narrow type (`unsigned char i`, a `size_t i` counting down)
     must leave its loop by the test, not by wrapping past its type's end: C's `for (size_t i =

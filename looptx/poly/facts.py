@@ -34,11 +34,12 @@ def without_implied(facts) -> list:
 FACT_OPERATIONS = 5_000_000
 
 
-def nonneg_fact(scop, sid: int, cond: str, where: str | None = None) -> str | None:
+def nonneg_fact(scop, sid: int, cond: str, where: str | None = None, bounded: bool = False) -> str | None:
     """For `e >= 0` over iterators (Devito's `(time + 1)%(3)` with time from time_m): the
     condition on the sizes under which the lowest e of the statement's domain is >= 0
     (`time_m >= 0`), as isl text; '' when the domain implies it (`j % 2` of a loop from 2);
-    None when there is none or it needs a disjunction."""
+    None when there is none or it needs a disjunction (or, unless `bounded`, it pins the sizes to
+    a few values: a narrow counter's range may, `j = i` of an unsigned char j holds for n <= 256)."""
     if not cond.endswith(" >= 0"):
         return None
     s = scop.statements[sid]
@@ -59,7 +60,7 @@ def nonneg_fact(scop, sid: int, cond: str, where: str | None = None) -> str | No
         return None
     if ok.is_empty() or ok.n_basic_set() != 1:
         return None
-    if ok.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, ok.dim(isl.dim_type.param)).is_bounded():
+    if not bounded and ok.move_dims(isl.dim_type.set, 0, isl.dim_type.param, 0, ok.dim(isl.dim_type.param)).is_bounded():
         # the sizes pinned to a few values (`-i / 2` holds C's rounding only at n = 1): no model
         # of the region, which is refused rather than kept as written for every other size
         return None

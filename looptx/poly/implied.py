@@ -35,11 +35,30 @@ def _known(known: tuple[str, ...]) -> isl.Set:
     return _known(known[:-1]).intersect(_set(known[-1:]))
 
 
+# isl operations one question may take (a few tenths of a second): the guards under the `else` of
+# a chain of looptx's own outputs hold negated facts with divisions, a disjunction each, whose
+# emptiness isl took seconds to decide per guard, minutes for one region (probe 170 G1)
+_OPERATIONS = 2_000_000
+_COSTLY: set[tuple[str, ...]] = set()     # facts that alone outgrew the budget
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def never(known: tuple[str, ...], cond: str) -> bool:
     """True when no values of the names that satisfy every condition in `known` satisfy
-    `cond` too (an empty isl set); False also where isl cannot read them."""
+    `cond` too (an empty isl set); False also where isl cannot read them, or cannot decide it
+    within its budget (the guard then stays: always correct)."""
+    from looptx.poly.budget import isl_budget
+    if any(known[:k] in _COSTLY for k in range(1, len(known) + 1)):
+        return False
     try:
-        return _known(known).intersect(_set((cond,))).is_empty()
+        with isl_budget(_OPERATIONS):
+            facts = _known(known)
+    except isl.Error as e:
+        if "operations" in str(e):
+            _COSTLY.add(known)
+        return False
+    try:
+        with isl_budget(_OPERATIONS):
+            return facts.intersect(_set((cond,))).is_empty()
     except isl.Error:
         return False

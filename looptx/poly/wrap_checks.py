@@ -54,11 +54,19 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
         try:
             fact = scop.params_where([cond])
-        except isl.Error:                       # names an iterator: it fails at some iteration
-            raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
+        except isl.Error:                       # names an iterator: it fails at some iteration,
+            # unless sizes bound them (`unsigned char j; for (j = i; ...)` with i < n: n <= 256)
+            from looptx.poly.facts import nonneg_fact
+            lowest = nonneg_fact(scop, sid, cond, where, bounded=True)
+            if lowest is None:
+                raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
+            if lowest and lowest not in facts:
+                facts.append(lowest)
+            continue
         if sized or unsigned.is_subset(fact) or typed.is_subset(fact) \
                 or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
             continue
+        cond = _plain(cond)
         if over.intersect_params(fact).is_empty():
             dead.append((cond, SourceError(what, hint=hint, file=path, line=line, col=col)))
         elif cond not in facts:
@@ -71,3 +79,14 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             raise dead[0][1]
         facts += [c for c, _ in dead if c not in facts]
     return facts
+
+
+def _plain(cond: str) -> str:
+    """A range obligation as the note says it: `65535 - (n) >= 0` is `(n) <= 65535`, `(m) - (0) >= 0`
+    is `(m) >= 0` (frontend/int_types.counter_start writes them as `e >= 0` for nonneg_fact)."""
+    m = re.fullmatch(r"(-?\d+) - \((.*)\) >= 0", cond)
+    if m:
+        return f"({m.group(2)}) <= {m.group(1)}"
+    m = re.fullmatch(r"\((.*)\) - \((-?\d+)\) >= 0", cond)
+    return f"({m.group(1)}) >= {m.group(2)}" if m else cond
+
