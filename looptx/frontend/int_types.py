@@ -139,7 +139,7 @@ def evaluated_where(ex) -> list[str]:
 
 
 def owe(ex, obligations, wheres=None) -> None:
-    """Wrap-around obligations (condition, node, what[, hint[, sized]]) on extractor `ex`, checked
+    """Wrap-around obligations (condition, node, what[, hint[, sized[, ranged]]]) on extractor `ex`, checked
     at each of `wheres`: a list of conjunctions (constraint lists) where C evaluates the
     expression, or None for the statements' domains; by default where the code at this point
     runs.  `sized`: one over the sizes alone is taken to hold (a loop bound: the loop would
@@ -162,9 +162,9 @@ def owed_at(ex, obligations, where: list[str] | None) -> list[tuple]:
     """RawStmt.evaluated_obligations entries of `obligations` (see `owe`), checked at `where`."""
     out = []
     for cond, onode, what, *more in obligations:
-        hint, sized = (list(more) + [None, False])[:2]
+        hint, sized, ranged = (list(more) + [None, False, False])[:3]
         out.append((cond, *ex.where(onode), what, None if where is None else " and ".join(where) or "1 = 1",
-                    hint, sized))
+                    hint, sized, ranged))
     return out
 
 
@@ -206,7 +206,9 @@ def counter_start(ex, start, it: str, text: str, where: list[str]) -> None:
             f"'{c_text(start)}' into that type where it is outside: the loop would not run as the model's does")
     hint = f"declare '{it}' of a type that holds every value it takes (int or long)"
     # (not `(n) >= 0`, which poly/wrap_checks takes as given of a size compared as unsigned)
-    owe(ex, [(f"({text}) - ({lo}) >= 0", start, what, hint), (f"{hi} - ({text}) >= 0", start, what, hint)], [where])
+    # (`ranged`: over an outer counter, the sizes that keep every start in range are a fact too)
+    owe(ex, [(f"({text}) - ({lo}) >= 0", start, what, hint, False, True),
+             (f"{hi} - ({text}) >= 0", start, what, hint, False, True)], [where])
 
 
 

@@ -36,7 +36,7 @@ def _type_ranges(scop: Scop) -> isl.Set:
 
 def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
     """obligations: (statement id, isl condition, line, col, what, where or None for the
-    statement's domain[, hint[, sized]]: see frontend/int_types.owe).  Refuses the first that fails at an iteration; returns the facts over
+    statement's domain[, hint[, sized[, ranged]]]: see frontend/int_types.owe).  Refuses the first that fails at an iteration; returns the facts over
     sizes that the model is to assume."""
     facts: list[str] = []
     dead: list[tuple[str, SourceError]] = []
@@ -45,6 +45,7 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
     for sid, cond, line, col, what, where, *own in obligations:
         hint = own[0] if own and own[0] else HINT
         sized = len(own) > 1 and own[1]
+        ranged = len(own) > 2 and own[2]
         s = scop.statements[sid]
         try:
             over = evaluated_set(scop, sid, where)
@@ -55,9 +56,10 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
         try:
             fact = scop.params_where([cond])
         except isl.Error:                       # names an iterator: it fails at some iteration,
-            # unless sizes bound them (`unsigned char j; for (j = i; ...)` with i < n: n <= 256)
+            # unless sizes bound them, for a narrow counter's start (`unsigned char j; for (j = i;
+            # ...)` with i < n: n <= 256)
             from looptx.poly.facts import nonneg_fact
-            lowest = nonneg_fact(scop, sid, cond, where, bounded=True)
+            lowest = nonneg_fact(scop, sid, cond, where, bounded=True) if ranged else None
             if lowest is None:
                 raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
             if lowest and lowest not in facts:
