@@ -326,3 +326,43 @@ def test_the_guards_of_a_long_chains_output_are_pruned_within_a_budget():
     r = subprocess.run([sys.executable, "-m", "looptx", "run", str(DATA / "chain4_output.c"), "-D", "n=20", "-D", "m=9"],
                        capture_output=True, text=True, timeout=280)
     assert r.returncode == 0 and ": ok" in r.stdout, r.stdout + r.stderr
+
+
+def _same_results(tmp_path, original, output, main, sizes, kern="kern"):
+    """`original` and `output` built with gcc -O1 and -O3 and compared by `main` at each size."""
+    import subprocess
+    for opt in ("-O1", "-O3"):
+        for src, name in ((original, "f_orig"), (output, "f_var")):
+            r = subprocess.run(["gcc", "-w", opt, f"-D{kern}={name}", "-c", str(src), "-o", str(tmp_path / f"{name}.o")],
+                               capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+        r = subprocess.run(["gcc", opt, str(main), str(tmp_path / "f_orig.o"), str(tmp_path / "f_var.o"),
+                            "-o", str(tmp_path / "t")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        for n in sizes:
+            r = subprocess.run([str(tmp_path / "t"), str(n)], capture_output=True, text=True)
+            assert r.returncode == 0, (opt, r.stdout)
+
+
+def test_narrow_counters_tested_with_not_equal(tmp_path):
+    """Probe 172 G1/G3: `unsigned char i; for (i = n; i != 0; i--)` was refused as a test that
+    "lets it pass 0", and `for (i = 0; i != n; i++)` as one that lets it pass 255: the start
+    on the right side of the bound is a fact over the sizes where C first tests it."""
+    down, up = tmp_path / "down.c", tmp_path / "up.c"
+    rc, _, err = run_cli("transform", DATA / "uchar_down_ne.c", "--recipe", DATA / "tile_i4.yaml", "-o", down)
+    assert rc == 0 and "modelled for (n) >= 0 and (n) <= 255:" in err, err
+    rc, _, err = run_cli("transform", DATA / "uchar_up_ne.c", "--recipe", DATA / "tile_i4.yaml", "-o", up)
+    assert rc == 0 and "modelled for n >= 0 and (n) <= 255:" in err, err
+    main = DATA / "uchar_ne_main.c"
+    _same_results(tmp_path, DATA / "uchar_down_ne.c", down, main, (-300, -5, 0, 1, 7, 255, 256, 300, 70000))
+    _same_results(tmp_path, DATA / "uchar_up_ne.c", up, main, (0, 1, 5, 8, 255))
+
+
+def test_arms_that_set_the_same_temporaries_in_another_order(tmp_path):
+    """Probe 172 G2: `{ r = a[k]; s = b[k]; } else { s = a[k]; r = b[k]; }` kept the
+    `r = c ? r : ...` reading, a false carried RAW: privatize was refused.  The other arm, whose
+    order does not matter, is read in the first arm's order."""
+    rc, out, err = run_cli("deps", DATA / "arms_other_order.c")
+    assert rc == 0 and "r = (a[k] > b[k]) ? (a[k]) : (b[k])" in out and not re.search(r"RAW .* carried by k", out), out
+    rc, out, err = run_cli("run", DATA / "arms_other_order.c", "--recipe", DATA / "omp_private_rs.yaml", "-D", "n=50")
+    assert rc == 0 and ": ok" in out, out + err

@@ -103,6 +103,7 @@ def if_converted(node: c_ast.If, decls: list | None = None,
         return None, "a branch with such a condition may hold only assignments and declarations"
     cond = node.cond
     read = id_names(cond)
+    other = _in_order_of(then, other)
     if then and len(then) == len(other) and all(c_text(a.lvalue) == c_text(b.lvalue) for a, b in zip(then, other)) \
             and not any(_written(a) in read or _written(a) is None for a in then[:-1]):
         # both arms set the same places in the same order (Livermore 15's `r = ...; s = ...;` in
@@ -121,6 +122,22 @@ def if_converted(node: c_ast.If, decls: list | None = None,
             else c_ast.TernaryOp(copy.deepcopy(cond), keep, value, a.coord)
         out.append(c_ast.Assignment("=", a.lvalue, pick, a.coord))
     return out, ""
+
+
+def _in_order_of(then: list, other: list) -> list:
+    """The other arm's assignments in the order the first arm sets the same places (`{ r = ...;
+    s = ...; }` against `{ s = ...; r = ...; }`), where its order does not matter: each place set
+    once, and no assignment reading a place the arm sets.  Else `other` as it is."""
+    places = [c_text(a.lvalue) for a in then]
+    theirs = [c_text(b.lvalue) for b in other]
+    if places == theirs or sorted(places) != sorted(theirs) or len(set(places)) != len(places):
+        return other
+    set_here = {_written(b) for b in other}
+    if None in set_here or any(id_names(b) & set_here - {_written(b)} for b in other) \
+            or any(_written(b) in id_names(b.rvalue) or isinstance(b.lvalue, c_ast.ArrayRef) for b in other):
+        return other
+    by_place = dict(zip(theirs, other))
+    return [by_place[p] for p in places]
 
 
 def branch_on_data(ex, node: c_ast.If, e) -> None:

@@ -232,10 +232,12 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
         return
     lo, hi = type_limits(t)
     s = abs(step)
+    # (a `!=` test's start on the right side of the bound: over sizes where C first tests it,
+    # `for (i = n; i != 0; i--)` at n >= 0, `ranged` as for counter_start)
     need = {(1, "<"): [f"({bound}) <= {hi + 1 - s}"], (1, "<="): [f"({bound}) <= {hi - s}"],
-            (1, "!="): [f"{it} <= ({bound})", f"({bound}) <= {hi}"],
+            (1, "!="): [f"({bound}) - {it} >= 0", f"({bound}) <= {hi}"],
             (-1, ">"): [f"({bound}) >= {lo + s - 1}"], (-1, ">="): [f"({bound}) >= {lo + s}"],
-            (-1, "!="): [f"{it} >= ({bound})", f"({bound}) >= {lo}"]}.get((1 if step > 0 else -1, op))
+            (-1, "!="): [f"{it} - ({bound}) >= 0", f"({bound}) >= {lo}"]}.get((1 if step > 0 else -1, op))
     if need is None:
         return
     words = declared_words(ex, it)
@@ -243,4 +245,4 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
     owe(ex, [(cond, test, f"the counter '{it}' is {words} ({lo}..{hi}), and the test '{c_text(test)}' lets it "
                           f"pass {edge}, where C wraps it around: the loop would not run as the model's does",
               f"declare '{it}' of a type that holds every value it takes and the one that ends the loop "
-              "(int or long)") for cond in need], [first_test])
+              "(int or long)", False, op == "!=") for cond in need], [first_test])

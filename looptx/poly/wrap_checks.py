@@ -62,7 +62,7 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             lowest = nonneg_fact(scop, sid, cond, where, bounded=True) if ranged else None
             if lowest is None:
                 raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
-            if lowest and lowest not in facts:
+            if lowest and not _said(scop, facts, lowest):
                 facts.append(lowest)
             continue
         if sized or unsigned.is_subset(fact) or typed.is_subset(fact) \
@@ -71,7 +71,7 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
         cond = _plain(cond)
         if over.intersect_params(fact).is_empty():
             dead.append((cond, SourceError(what, hint=hint, file=path, line=line, col=col)))
-        elif cond not in facts:
+        elif not _said(scop, facts, cond):
             facts.append(cond)
     if dead:
         # C evaluates it only where the fact fails: the `else` of looptx's own output, which runs
@@ -91,4 +91,16 @@ def _plain(cond: str) -> str:
         return f"({m.group(2)}) <= {m.group(1)}"
     m = re.fullmatch(r"\((.*)\) - \((-?\d+)\) >= 0", cond)
     return f"({m.group(1)}) >= {m.group(2)}" if m else cond
+
+
+def _said(scop: Scop, facts: list[str], cond: str) -> bool:
+    """Whether `cond` says what one of `facts` says (`n >= 0` of a `!=` test's start beside the
+    `(n) >= 0` of the start's conversion)."""
+    if cond in facts:
+        return True
+    try:
+        new = scop.params_where([cond])
+        return any(scop.params_where([f]).is_equal(new) for f in facts)
+    except isl.Error:
+        return False
 
