@@ -28,8 +28,9 @@ def versioned(scop, lines: list[str], indent: str = "  ") -> list[str]:
     # the block's closing brace, before the region's #define / #undef lines that follow it
     end = len(lines) - 1 - lines[::-1].index("}")
     inner = [indent + ln if ln and not ln.startswith("#") else ln for ln in lines[k + 1:end]]
-    written = next((lines for cond, lines in scop.fallback_else if cond is not None and cond == canonical_cond(text)),
-                   scop.fallback)
+    # (an `else` of the region's own that runs where these same facts fail: it alone)
+    same = canonical_cond(text) if scop.fallback_else else None
+    written = next((kept for cond, kept in scop.fallback_else if cond is not None and cond == same), scop.fallback)
     orig = [2 * indent + ln if ln and not ln.startswith("#") else ln for ln in written]
     if "".join("".join(inner).split()) == "".join("".join(orig).split()):
         return lines                    # nothing changed: the code as written is right anyway

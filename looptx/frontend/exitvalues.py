@@ -148,8 +148,8 @@ def check_counter_scopes(items, where, path: str) -> None:
             # `for (i = 0; ...)` of the function's `i` beside a `for (int i ...)`: inside it, `i`
             # is that loop's counter either way (looptx's fallback for a narrow counter keeps the
             # region as written beside loops that declare theirs); a read after it is not
-            declared = {**declared, _assigned_counter(node.init, C): declared.get(
-                _assigned_counter(node.init, C), "loop") or "loop"}
+            counter = _assigned_counter(node.init, C)
+            declared = {**declared, counter: declared.get(counter) or "loop"}
         if isinstance(node, C.Compound):
             for item in node.block_items or ():
                 visit(item, declared)

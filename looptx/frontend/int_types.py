@@ -211,8 +211,6 @@ def counter_start(ex, start, it: str, text: str, where: list[str]) -> None:
              (f"{hi} - ({text}) >= 0", start, what, hint, False, True)], [where])
 
 
-
-
 def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> None:
     """A counter of an unsigned or narrow type (`unsigned char i`, a `size_t i` counting down)
     must leave its loop by the test, not by wrapping past its type's end: C's `for (size_t i =

@@ -387,16 +387,18 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
                 break
         status = "finished"
     finally:
-        # a Ctrl-C while the workers stop (the budget spent) must not leave the search 'running':
-        # it is raised at the next size's first round, or ends the search after this one
-        with signals_deferred():
+        try:
             bar.stop()
             if backend is not None:
                 backend.close(kill=status != "finished")
-            with contextlib.suppress(Exception):
-                _save_state(rdb, key, searcher)
-            with contextlib.suppress(Exception):
-                rdb.update_search(key, status=status, finished=utc_now() if status == "finished" else None)
+        finally:
+            # a Ctrl-C while the workers stop (a stuck one may be stopped so) must not leave the
+            # search 'running': its state and status are written first
+            with signals_deferred():
+                with contextlib.suppress(Exception):
+                    _save_state(rdb, key, searcher)
+                with contextlib.suppress(Exception):
+                    rdb.update_search(key, status=status, finished=utc_now() if status == "finished" else None)
     records.sort(key=lambda r: r.eval_index)
     best = _best(records)
     info = rdb.get_search(key)
