@@ -11,6 +11,7 @@ from looptx.errors import SourceError, note_once
 from looptx.frontend.regions import Region, SourceText, if_depths
 from looptx.frontend.extract import PURE_MATH
 from looptx.frontend.omp_team import is_team
+from looptx.frontend.conditionals import _own_helper as own_helper
 
 
 def braces(text: str, start: int = 0):
@@ -290,6 +291,7 @@ def matching_brace(text: str, open_at: int) -> int:
 
 
 _DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|pragma)\b")
+_ENDIF = re.compile(r"[ \t]*#[ \t]*endif\b")
 
 
 def _with_conditionals(src: SourceText, blanked: str, first: int, last: int) -> tuple[int, int]:
@@ -304,6 +306,12 @@ def _with_conditionals(src: SourceText, blanked: str, first: int, last: int) -> 
     Returns (start, end)."""
     first, last = _outside_split_group(blanked, first, last)
     line = src.pos(first)[0]
+    # looptx's own `#ifndef lx_floord` groups, which an earlier output put before its block:
+    # the region takes them, so that its output defines each helper once instead of adding a copy
+    while line > 3 and _ENDIF.match(src.line_text(line - 1)) and \
+            own_helper([src.line_text(line - 3), src.line_text(line - 2)]):
+        line -= 3
+        first = src.offset(line, 1)
     tops = []
     while line > 1 and _DIRECTIVE.match(src.line_text(line - 1)):
         line -= 1
