@@ -146,12 +146,17 @@ def _ends_restored(segment: str, first_line: int, crlf) -> str:
                      for k, p in enumerate(parts))
 
 
+_COMMENTS = re.compile(r"/\*.*?\*/|//.*")
+
+
 def _leading_pragma(text: str, at: int) -> tuple[int, int, str]:
     """The edit that removes the `#pragma omp parallel for` line (or offload directive) right before a region, which
     the region's own output carries on its loop (frontend/omp_team.py)."""
     end = text.rfind("\n", 0, at)
-    while end > 0 and not text[text.rfind("\n", 0, end) + 1:end].strip():
-        end = text.rfind("\n", 0, end)        # blank lines between the pragma and the region
+    # blank lines and comments between the pragma and the region (Rodinia backprop's
+    # `/*** For each unit in second layer ***/`)
+    while end > 0 and not _COMMENTS.sub("", text[text.rfind("\n", 0, end) + 1:end]).strip():
+        end = text.rfind("\n", 0, end)
     start = text.rfind("\n", 0, end) + 1
     if re.match(r"\s*#\s*endif\b", text[start:end]):
         # the pragma under `#ifndef HPCG_NO_OPENMP`: that line goes, the empty #ifndef stays

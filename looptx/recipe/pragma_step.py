@@ -26,7 +26,7 @@ def pragma_step(v: Variant, st: Step) -> Variant:
 def omp_for_step(v: Variant, st: Step) -> Variant:
     """CHiLL's omp_for: the loop runs as `omp parallel for`; its `private` variables get one
     object per iteration first (the privatize step, checked the same way)."""
-    at = S.resolve_name(v, st["stmt"], st["loop"]) if st.get("private") else None
+    at = S.resolve_name(v, st["stmt"], st["loop"]) if st.get("private") or st.get("reduction") is not None else None
     if at is not None and 0 <= st["stmt"] < len(v.scop.statements):
         # A loop a step made (a tile's `ii`) is not in the nest that privatize reads: the
         # variable gets a copy per iteration of the first original loop from there inwards,
@@ -47,7 +47,14 @@ def omp_for_step(v: Variant, st: Step) -> Variant:
                            hint="a reduction variable is private already: keep it in reduction only")
         name = S.resolve_name(v, st["stmt"], st["loop"])
         inside = [v.scop.statements[v.pieces[k].stmt] for k, _ in S.sharing(v, st["stmt"], name)]
-        check_updates(v.scop, list({s.id: s for s in inside}.values()), reductions, name)
+        kept = []
+        for pair in reductions:
+            try:
+                check_updates(v.scop, list({s.id: s for s in inside}.values()), [pair], name)
+                kept.append(pair)
+            except RecipeError as e:
+                v = _private_in_effect(v, st, pair, at or name, e)
+        reductions = tuple(kept)
         sections = {**_sections(v, st, [(op, var) for op, var in reductions if var not in written]), **written}
     counters = {it for s in v.scop.statements for it in s.iterators} - {a.name for a in v.scop.arrays}
     # NPB's private(i, j, m): OpenMP's own lists name the loop counters
@@ -91,6 +98,22 @@ def omp_for_step(v: Variant, st: Step) -> Variant:
     # its other clauses)
     return PL.add_pragma(v, st["stmt"], st["loop"], st.get("directive")
                          or PL.OMP_FOR + (clause_text(reductions, sections) if reductions else ""))
+
+
+def _private_in_effect(v: Variant, st: Step, pair, at: str, refused: RecipeError) -> Variant:
+    """Rodinia backprop's `reduction(+: sum)` on a loop whose iterations each set `sum = 0.0`
+    before accumulating: OpenMP combines the threads' last values into `sum`, which nothing
+    after the loop reads, so the clause computes what a private `sum` does.  The variable gets a
+    copy per iteration (the privatize step's checks); where it cannot, `refused` stands."""
+    op, var = pair
+    try:
+        v = PV.privatize(v, st["stmt"], to_model(var), at)
+    except RecipeError:
+        raise refused from None
+    note_once(st.file or "recipe", st.line or 1, f"step {st.index} ({st.name}): reduction({op}:{to_user(var)}): "
+              f"each iteration of loop '{to_user(st['loop'])}' sets '{to_user(var)}' before it reads it, and "
+              "nothing after the region reads it: it is private, and the output's pragma lists it so")
+    return v
 
 
 def _sections(v: Variant, st: Step, reductions) -> dict[str, str]:
