@@ -349,8 +349,9 @@ def _cuda_installed() -> None:
     import importlib.util
     if importlib.util.find_spec("pycuda") is None:
         raise LooptxError("--target cuda needs pycuda to run the kernels",
-                          hint="pip install 'looptx[cuda]' on a machine with an NVIDIA GPU, or "
-                               "use `looptx transform --target cuda` to write the .cu only")
+                          hint="pip install 'looptx[cuda]' on a machine with an NVIDIA GPU; or run the "
+                               "same recipe with --target c, which runs its cuda steps' loops on the CPU and "
+                               "validates them, and use `looptx transform --target cuda` to write the .cu")
     from looptx.runtime.cuda import nvcc_path
     if nvcc_path() is None:
         raise LooptxError("--target cuda needs nvcc, which was not found",

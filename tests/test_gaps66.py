@@ -55,3 +55,60 @@ def test_a_reduction_on_a_sum_read_after_the_loop_is_still_refused(tmp_path):
     assert rc == 0 and re.search(r"omp parallel for private\([^)]*\bsum\)", out), out + err
     assert "reduction" not in out.split("*/", 1)[1], out
     runs_ok(dead, recipe, [0, 5, 13], "--function", "rows", "-D", "m=7", "--cflags", "-O2 -fopenmp")
+
+
+def test_a_fuse_hint_does_not_serialize_at_the_run_size():
+    """Probe 177 G1: Pluto's matmul-seq fused at `j`, refused, offered `shift j by 15` at
+    `-D N=16` (by 5 at N=6): the statements then run one after the other, legal at that size
+    alone.  The hint is `shift i by 1` at every size, as at the file's N = 500."""
+    for n in (6, 16, 21):
+        rc, _, err = run_cli("run", DATA / "mmseq.c", "--recipe", DATA / "fusej.yaml", "-D", f"N={n}")
+        assert rc == 2 and "'shift: {stmt: 1, loop: i, by: 1}'" in err and "loop: j" not in err, (n, err)
+
+
+def test_a_local_set_from_a_plain_define_stays_symbolic(tmp_path):
+    """Probe 171 G3: TSVC's `int m = LEN_1D/2;` under a plain #define was modelled at its value
+    with no step needing it: the output read `i < 500`, behind `#if N != 1000 #error`.  It stays
+    `m`, as N does where the loops read it; a step legal only at the value takes it, and the
+    output then checks the #define."""
+    rc, out, err = run_cli("transform", DATA / "define_freeze.c")
+    assert rc == 0 and "#error" not in out and "i < m" in out and "b[m + i]" in out, out + err
+    src = tmp_path / "d.c"
+    src.write_text("#define N 1000\ndouble a[2 * N];\nvoid f(void) {\n  int m = N / 2;\n#pragma scop\n"
+                   "  for (int i = 1; i < m; i++)\n    a[i] = a[i + 600] + a[i + m];\n#pragma endscop\n}\n")
+    (tmp_path / "rev.yaml").write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n")
+    rc, out, err = run_cli("transform", src, "--recipe", tmp_path / "rev.yaml")
+    assert rc == 0 and "#if N != 1000" in out and "m = 500 (set from N = 1000)" in err, out + err
+    rc, out, err = run_cli("run", src, "--recipe", tmp_path / "rev.yaml")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_the_host_note_names_global_scalars_in_signature_order(tmp_path):
+    """Probe 173 G1: the note on what the host function takes after the original's parameters
+    named the file's array `G` and left out `scale` (by value) and `total` (which the region
+    writes, taken by its address): a call written from the note did not compile."""
+    out = tmp_path / "gs.cu"
+    rc, _, err = run_cli("transform", DATA / "global_scalars.c", "--recipe", DATA / "tile_cuda_ii.yaml",
+                         "--target", "cuda", "-o", out)
+    assert rc == 0 and "glob_host takes scale, G, &total after the parameters" in err, err
+    assert "glob_host(int n, double *__restrict__ a, double *__restrict__ b, double scale, " \
+        "double *__restrict__ G, double *__restrict__ total)" in out.read_text()
+
+
+def test_a_combine_refusal_shows_the_reference_as_written():
+    """Probe 173 G2: the refusal printed isl's `x[((i) mod 5)]`."""
+    rc, _, err = run_cli("transform", DATA / "combine_mod.c", "--recipe", DATA / "combine_ij.yaml", "--target", "cuda")
+    assert rc == 2 and "do not appear together in x[i % 5] (line 8)" in err, err
+
+
+def test_run_target_cuda_without_pycuda_names_the_cpu_run(monkeypatch):
+    """Probe 173 G3: without pycuda, the hint named `transform` alone; `run --target c` runs
+    the same cuda steps' loops on the CPU and validates them."""
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pycuda" else real(name, *a))
+    rc, _, err = run_cli("run", DATA / "global_scalars.c", "--recipe", DATA / "tile_cuda_ii.yaml", "--target", "cuda")
+    assert rc == 2 and "with --target c" in err, err
+    rc, out, err = run_cli("run", DATA / "global_scalars.c", "--recipe", DATA / "tile_cuda_ii.yaml",
+                           "--target", "c", "-D", "n=37")
+    assert rc == 0 and ": ok" in out, out + err

@@ -357,6 +357,8 @@ def _internal_sizes(rc) -> list[tuple[str, str]]:
     # (also `const int n = N;` of a #define, which the .cu defines too)
     macros = {k for k, _ in (*scop.macro_values, *scop.pinned_macros, *scop.baked)} | set(scop.soft_macros) \
         | {to_model(k) for k in getattr(rc, "int_macros", {})}
+    # (and a chain of them, `const int nx1 = nx - 1;`)
+    macros |= {n for n, _ in scop.local_values}
 
     def constant(init) -> bool:
         words = set(re.findall(r"[A-Za-z_]\w*", str(init)))
@@ -506,7 +508,7 @@ def host_function(rc, dev_args: list[str], counts: dict, offsets: dict | None = 
     unread, given = _unread_params(scop, {to_user(n) for n, _ in named} | {to_user(n) for n in own})
     named += unread
     ordered = in_function_order(scop, named)
-    say_extra_arrays(rc, [n for n, _ in ordered])
+    say_extra_arrays(rc, ordered)
     sig = ", ".join(text for _, text in ordered) or "void"
     decls, counts = _named_counts(counts)
     out = ["/* Allocates device memory, copies the inputs, launches, copies the results back: 0, or the",

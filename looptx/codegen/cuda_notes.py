@@ -38,26 +38,33 @@ def _struct_of(chain: str) -> str | None:
     return m.group(1) if m else None
 
 
-def say_extra_arrays(rc, names: list[str]) -> None:
+def say_extra_arrays(rc, ordered: list[tuple[str, str]]) -> None:
     """A call written for the original function passes its own parameters only: the file's
-    arrays the region reads (a `static const` table, globals) come after them, and the caller
-    must give them too (probe 89: a table left off read garbage, silently)."""
+    arrays and scalars the region uses (a `static const` table, globals) come after them, and
+    the caller must give them too (probe 89: a table left off read garbage, silently); a scalar
+    the region writes by its address (probe 173: `total`, taken as `double *total`).
+    `ordered`: (name, declaration) of the host function's parameters, in order."""
     from looptx.errors import note_once
     scop = rc.variant.scop
+    names = [n for n, _ in ordered]
     own = {to_user(p) for p in scop.function_params}
     # a parameter's struct members take its place in the signature (members.py), not after it
     members = {to_user(n) for n, chain in scop.member_chains().items() if _struct_of(chain) in own}
-    extra = [to_user(a.name) for a in rc.arrays if a.rank and to_user(a.name) not in own | members
-             and a.name in names]
-    arrays = {a.name for a in rc.arrays}
-    # Orio's matVec2D: `int nrows = m*n;` before the region, read by its loops
+    by_name = {a.name: a for a in rc.arrays}
+    decl = dict(ordered)
     derived = dict(scop.derived)
+    extra = [to_user(n) if by_name[n].rank or "*" not in decl[n] else f"&{to_user(n)}" for n in names
+             if n in by_name and to_user(n) not in own | members and n not in derived
+             and (by_name[n].rank or not by_name[n].local)]
+    arrays = set(by_name)
+    # Orio's matVec2D: `int nrows = m*n;` before the region, read by its loops
     scalars = [to_user(n) for n in names if n not in arrays and to_user(n) not in own and n in derived]
     if extra:
+        what = "variables" if any(not by_name[to_model(x.lstrip("&"))].rank for x in extra) else "arrays"
         note_once(scop.filename, scop.region_span[0] or None,
                   f"{rc.name}_host takes {', '.join(extra)} after the parameters of the original function: "
-                  f"the file's {'arrays' if len(extra) > 1 else 'array'}, which the .cu cannot see; a call "
-                  "written for the original must pass them too")
+                  f"the file's {what if len(extra) > 1 else what[:-1]}, which the .cu cannot see; a call "
+                  f"written for the original must pass {'them' if len(extra) > 1 else 'it'} too")
     if scalars:
         note_once(scop.filename, scop.region_span[0] or None,
                   f"{rc.name}_host takes {', '.join(scalars)} after the parameters of the original function: "

@@ -479,6 +479,10 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         read_after = {**{n: (why, "", "") for n, why in after.items()}, **live}
         called = {n.name.name for it in items for n in nodes(it)
                   if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in pure}
+        # a size set from plain #defines stays symbolic until a step needs its value, as the
+        # #defines do where the loops read them
+        soft_locals = {k for k, v in constants.items() if k in scop.params and k not in literal
+                       and macros_behind(constants, literal, derived, plain_macros, scop, {k})}
         scop = replace(unconditional_temporaries(with_live_out(scop, live), PURE_MATH | safe_helpers),
                        # an Orio fragment at file scope is pasted into a function of Orio's: no
                        # code of the file runs after it
@@ -491,14 +495,17 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        const_params=tuple(const_params) + tuple(n for n, g in globals_.items()
                                                                 if g.kind == "array" and g.is_const),
                        local_values=tuple((k, v) for k, v in constants.items() if k in scop.params),
-                       baked=scop.baked + macros_behind(constants, literal, derived, plain_macros, scop),
+                       local_macros=tuple((k, macros_behind(constants, literal, derived, plain_macros, scop, {k}))
+                                          for k in constants if k in soft_locals),
+                       baked=scop.baked + macros_behind(constants, literal, derived, plain_macros, scop,
+                                                        set(constants) - soft_locals),
                        implied_values=tuple((k, v) for k, v in implied.items() if k in scop.params
                                             and k not in dict(scop.fixed)) if r.tuning is not None else (),
                        # facts, as the function's own text gives them: dependences hold for them
                        # alone (TSVC s132's `int j = m; int k = m + 1;`: aa[j][i] and aa[k][i-1]
                        # never meet), and no check of them is needed
                        assumptions=scop.assumptions + tuple(f"{k} = {v}" for k, v in constants.items()
-                                                            if k in scop.params),
+                                                            if k in scop.params and k not in soft_locals),
                        substituted=tuple(sorted({(to_model(n), n in symbols or line < start_pos[0])
                                                  for n, line in substituted.get(fdef.decl.name, ())
                                                  if start_pos[0] <= line <= end[0]

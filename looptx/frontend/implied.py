@@ -335,12 +335,12 @@ def carried_defines(implied: dict, derived, defines: dict, scop) -> dict:
             and {to_model(w) for w in re.findall(r"[A-Za-z_]\w*", inits.get(n, ""))} & unread}
 
 
-def macros_behind(constants: dict, literal: dict, derived, macros: dict, scop) -> tuple:
+def macros_behind(constants: dict, literal: dict, derived, macros: dict, scop, of=None) -> tuple:
     """(macro, value) of each #define that a constant local the region reads is set from (Nek's
-    `const int nx = LX1;`): the code is made for that value, which the output checks as it does
-    for a #defined size the model takes at its value."""
+    `const int nx = LX1;`), or the local `of` alone: the code made for its value is checked as
+    it is for a #defined size the model takes at its value."""
     inits = {to_model(n): init for n, init in derived}
-    todo = [k for k in constants if k not in literal and k in scop.params]
+    todo = [k for k in constants if k not in literal and k in scop.params and (of is None or k in of)]
     seen, out = set(todo), {}
     while todo:
         for w in re.findall(r"[A-Za-z_]\w*", str(inits.get(todo.pop(), ""))):

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import islpy as isl
 
+from looptx import ir
 from looptx.errors import RecipeError
 from looptx.frontend.names import to_user
 from looptx.poly.deps import _constant
@@ -85,6 +86,14 @@ def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Vari
     return v.evolve(pieces=normalize(pieces))
 
 
+def _written(st, acc) -> str:
+    """The reference as C writes it (`x[i % 5]`, not isl's `x[((i) mod 5)]`), with its line."""
+    found = next((r for side in (st.body.lhs, st.body.rhs) for r in ir.walk(side)
+                  if isinstance(r, ir.Ref) and r.ref == acc.ref), None)
+    text = to_user(ir.to_c(found)) if found is not None else f"{acc.array}" + "".join(f"[{e}]" for e in acc.index)
+    return f"{text} (line {st.line})" if st.line else text
+
+
 def _check_together(v: Variant, group, a: str, b: str) -> None:
     """Index combining pays when the two indices address consecutive memory: in every reference
     that uses them, a's index sits in the dimension right before b's (Ma et al.)."""
@@ -100,7 +109,6 @@ def _check_together(v: Variant, group, a: str, b: str) -> None:
             if not da and not db:
                 continue
             if len(da) != 1 or len(db) != 1 or db[0] != da[0] + 1:
-                idx = "".join(f"[{e}]" for e in acc.index)
                 raise RecipeError(f"combine: loops '{a}' and '{b}' do not appear together in "
-                                  f"{acc.array}{idx}", hint="combine loops whose indices are adjacent "
+                                  f"{_written(st, acc)}", hint="combine loops whose indices are adjacent "
                                   "dimensions, in order, in every reference")

@@ -19,6 +19,21 @@ def _note_macro_value(scop, macro: str, value: int, what: str) -> None:
               f"(the output checks the build with #if; for another value, change the #define and transform again)")
 
 
+def with_defines_checked(scop, macros):
+    """`scop` whose output checks the #defines `macros` ((name, value)) with #if: a size set
+    from them (`int m = N/2;`) is taken at its value."""
+    new = tuple(m for m in dict.fromkeys(macros) if m not in scop.baked)
+    return replace(scop, baked=scop.baked + new) if new else scop
+
+
+def _note_local_value(scop, local: str, value: int, macros, what: str) -> None:
+    where = scop.where()
+    names = ", ".join(f"{to_user(k)} = {x}" for k, x in macros)
+    note_once(where["file"], where["line"], f"{what} at {to_user(local)} = {value}, its value from the "
+              f"#define{'s' if len(macros) > 1 else ''} {names} (the output checks the build with #if; for another "
+              "value, change the #define and transform again)")
+
+
 def soft_sizes_hint(scop) -> str:
     """The --define a refusal's hint names for the #ifndef defaults that bound the loops: a
     build may change those, so no step takes them at their value (a plain #define it does)."""
@@ -38,10 +53,12 @@ def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
     wins: the loop `s < S` of a conv whose guard `iw < W` also bounds it is unrolled at S = 3,
     not at the image width W = 13 (13 guarded copies); otherwise the first that works."""
     best = None
+    behind = dict(v.scop.local_macros)
     candidates = [(k, x, False) for k, x in v.scop.local_values] + [(k, x, True) for k, x in v.scop.macro_values]
     for k, x, macro in candidates:
         fixed = v.evolve(assumptions=v.assumptions + (f"{k} = {x}",),
-                         scop=replace(v.scop, baked=v.scop.baked + ((k, x),)) if macro else v.scop)
+                         scop=replace(v.scop, baked=v.scop.baked + ((k, x),)) if macro else
+                         with_defines_checked(v.scop, behind.get(k, ())))
         try:
             score = works(fixed)
         except RecipeError:
@@ -56,12 +73,15 @@ def at_macro_value(v: Variant, works, error: Exception, what: str) -> Variant:
         _, k, x, macro, fixed = best
         if macro:
             _note_macro_value(v.scop, k, x, what)
+        elif k in behind:
+            _note_local_value(v.scop, k, x, behind[k], what)
         return fixed
     if len(v.scop.local_values) + len(v.scop.macro_values) > 1:
         # several at once: a copy's footprint over a 4-D slice of #defined extents (NWChem's t2)
         fixed = v.evolve(assumptions=v.assumptions + tuple(f"{k} = {x}" for k, x in v.scop.local_values)
                          + tuple(f"{k} = {x}" for k, x in v.scop.macro_values),
-                         scop=replace(v.scop, baked=v.scop.baked + tuple(v.scop.macro_values)))
+                         scop=with_defines_checked(replace(v.scop, baked=v.scop.baked + tuple(v.scop.macro_values)),
+                                                   [m for _, ms in v.scop.local_macros for m in ms]))
         try:
             works(fixed)
         except RecipeError:

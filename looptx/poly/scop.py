@@ -237,6 +237,10 @@ class Scop(CachedValue):
     # sizes that are integer locals the function sets to a constant before the region and never
     # changes (`const int K = 3;`): symbolic in the model, that value where a step needs a number
     local_values: tuple[tuple[str, int], ...] = ()
+    # those of them set from plain #defines (TSVC's `int m = LEN_1D/2;`), with the #defines'
+    # (name, value): no fact of the model until a step needs the value, which then checks the
+    # #defines with #if, as for a #defined size used in the loops
+    local_macros: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     # sizes of a tuned region that are integers set from its problem sizes (SPAPT's `int nx =
     # N;`): their values there, which a step legal only at them takes, checked as the code runs
     implied_values: tuple[tuple[str, int], ...] = ()

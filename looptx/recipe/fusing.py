@@ -173,7 +173,13 @@ def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, i
         lone = [(0,) * (len(names) - 1) + (by,) for by in range(MAX_SHIFT + 1, MAX_LONE_SHIFT + 1)]
         k_lone = next((j for j, a in enumerate(tries) if outermost(a) < len(names) - 1), len(tries))
         tries = tries[:k_lone] + lone + tries[k_lone:]
+        trips = _trips(v, stmts[k], names)
         for amounts in tries:
+            # a shift by the loop's trip count less one, at sizes -D fixed (Pluto's matmul-seq
+            # at N = 16: `j` by 15), runs the statements one after the other: fused in name
+            # only, and legal at that size alone
+            if any(t is not None and by and by >= t - 1 for by, t in zip(amounts, trips)):
+                continue
             try:
                 moved = v
                 for loop, by in zip(names, amounts):
@@ -189,6 +195,19 @@ def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, i
         else:
             return None
     return out or None
+
+
+def _trips(v: Variant, stmt: int, names) -> list:
+    """The largest trip count of each loop `names` of statement `stmt`, where a constant."""
+    from looptx.poly.trips import max_trip
+    out = []
+    for name in names:
+        try:
+            group = S.sharing(v, stmt, name)
+            out.append(max_trip(v, group, group[0][1]))
+        except (LooptxError, IndexError):
+            out.append(None)
+    return out
 
 
 def distribute_groups_hint(before: Variant, st: Step, hint: str | None, legal) -> str | None:
@@ -282,13 +301,18 @@ def legal_at_file_values(v: Variant, legal) -> Variant | None:
     checked as the code runs; where even those do not make the step legal, its refusal there
     is raised, since those are the sizes the user tunes for."""
     from dataclasses import replace
+    from looptx.poly.known_values import with_defines_checked
+    behind = dict(v.scop.local_macros)
+    # (and the sizes set from plain #defines, `int m = N/2;`: the #defines are checked)
     macros = [(k, x) for k, x in v.scop.macro_values
-              if k in v.scop.params and k not in dict(v.scop.baked)]
+              if k in v.scop.params and k not in dict(v.scop.baked)] + \
+        [(k, x) for k, x in v.scop.local_values if k in behind]
     implied = [(k, x) for k, x in v.scop.implied_values if f"{k} = {x}" not in v.scop.runtime_facts]
 
     def at(chosen) -> Variant:
         facts = tuple(f"{k} = {x}" for k, x in chosen if (k, x) in implied)
-        scop = replace(v.scop, baked=v.scop.baked + tuple(c for c in chosen if c in macros))
+        scop = with_defines_checked(replace(v.scop, baked=v.scop.baked + tuple(
+            c for c in chosen if c in macros and c[0] not in behind)), [m for k, _ in chosen for m in behind.get(k, ())])
         if facts:
             scop = replace(scop, assumptions=scop.assumptions + facts, runtime_facts=scop.runtime_facts + facts,
                            stand_ins=scop.stand_ins + tuple(k for k, x in chosen if (k, x) in implied), _cache={})
@@ -314,7 +338,7 @@ def legal_at_file_values(v: Variant, legal) -> Variant | None:
     checked = [(k, x) for k, x in needed if (k, x) in implied]
     if baked:
         note_once(where["file"], where["line"], "the step is legal at the #defines' values, "
-                  f"{', '.join(f'{to_user(k)} = {x}' for k, x in baked)}, not for every value: the region is "
+                  f"{', '.join(_valued(k, x, behind) for k, x in baked)}, not for every value: the region is "
                   "made for them (the output checks the build with #if; give others with --define)")
     if checked:
         note_once(where["file"], where["line"], "the step is legal at "
@@ -323,6 +347,12 @@ def legal_at_file_values(v: Variant, legal) -> Variant | None:
                   f"region is made for {'them' if len(checked) > 1 else 'it'} and checks "
                   f"{'them' if len(checked) > 1 else 'it'} as it runs (the region as written runs otherwise)")
     return at(needed)
+
+
+def _valued(k: str, x: int, behind: dict) -> str:
+    """`m = 500 (set from N = 1000)` for a size set from #defines; `N = 1000` for one."""
+    macros = behind.get(k)
+    return f"{to_user(k)} = {x}" + (f" (set from {', '.join(f'{to_user(a)} = {b}' for a, b in macros)})" if macros else "")
 
 
 def fuse_refusal_hint(e: LegalityError, before: Variant, st: Step, check) -> None:
