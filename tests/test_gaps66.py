@@ -112,3 +112,16 @@ def test_run_target_cuda_without_pycuda_names_the_cpu_run(monkeypatch):
     rc, out, err = run_cli("run", DATA / "global_scalars.c", "--recipe", DATA / "tile_cuda_ii.yaml",
                            "--target", "c", "-D", "n=37")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_second_unroll_of_a_strided_loop_names_the_factors(tmp_path):
+    """Probe 174 G1: `for (i = 0; i < n; i += 3)` unrolled by 4, then by 3, said "already
+    unrolled by 12 ... (36)": the width in values, not the factor; the hint's 36 gave three times
+    the copies the steps asked for."""
+    src = tmp_path / "k.c"
+    src.write_text("void kern(int n, double y[200], double x[200])\n{\n  int i;\n#pragma scop\n"
+                   "  for (i = 0; i < n; i += 3)\n    y[i] = y[i] * 0.5 + x[i];\n#pragma endscop\n}\n")
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n"
+                                     "  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "already unrolled by 4 (unroll it once by the product of the factors (12)" in err, err

@@ -261,7 +261,8 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False, apart: b
             return v.evolve(pieces=tuple(pieces))
         # Loops inside: a full unroll jams them like any other unroll (one control iteration).
         factor = trip
-    done = next((v.pieces[k].dims[p].factor for k, p in group if v.pieces[k].dims[p].factor), 0)
+    done = next((v.pieces[k].dims[p].asked or v.pieces[k].dims[p].factor for k, p in group
+                 if v.pieces[k].dims[p].factor), 0)
     if done:
         # The control loop of an unroll steps by its factor; a second partial unroll of it
         # would need strided copies, which are not generated.
@@ -283,7 +284,7 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False, apart: b
     for k, pos in group:
         q = pieces[k]
         d = q.dims[pos]
-        ctrl = replace(d, expr=f"{width}*floor(({d.expr} - ({lb}))/{width}) + ({lb})", factor=width)
+        ctrl = replace(d, expr=f"{width}*floor(({d.expr} - ({lb}))/{width}) + ({lb})", factor=width, asked=factor)
         point = LoopDim(name + "'", d.expr, unroll=True, reversed=d.reversed, hidden=True, trip=factor)
         dims = q.dims[:pos] + (ctrl,) + q.dims[pos + 1:]
         m = innermost(q)

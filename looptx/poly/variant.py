@@ -23,7 +23,9 @@ class LoopDim:
     unroll: bool = False       # fully unrolled by code generation (point loop of an unroll)
     reversed: bool = False     # printed as a decreasing loop over -expr
     hidden: bool = False       # not addressable by name (unrolled point loops)
-    factor: int = 0            # > 0: control loop of an unroll by `factor` (full tiles separated)
+    factor: int = 0            # > 0: control loop of an unroll, stepping by `factor` values (full tiles separated)
+    # its factor as the step gave it: `factor` / the loop's stride (4 over `i += 3` steps by 12)
+    asked: int = 0
     trip: int = 0              # unrolled loops: the most iterations it has per outer iteration
     # a tile's control loop: (tile loop name, its expression when tiled, lower bound, size), so
     # that the tile loop can become counted (0..size-1) when a permute puts it outside
