@@ -122,6 +122,9 @@ def test_rejected(text, word):
     ("1 << 10 ** 7", "'<<'"),
     ("'a' * 10 ** 9", "repetition"),
     ("10 ** 9 * [0]", "repetition"),
+    # probe 176 G1: each list small, the whole 10**10 cells
+    ("[[1] * 10 ** 5] * 10 ** 5", "repetition"),
+    ("[[1] * 10 ** 4 for i in range(10 ** 4)]", "comprehension"),
     ("product(range(100), repeat=5)", "product()"),
     ("map(abs, range(10 ** 8))", "range()"),
     ("map(3, [1])", "needs a function"),
@@ -129,7 +132,7 @@ def test_rejected(text, word):
     ("(1,) + range(2)", "concatenate"),
     ("permutations(range(12))", "permutations()"),
     ("combinations(range(60), 30)", "combinations()"),
-    ("sum([[0] * 10 ** 6 for i in range(20)], [])", "sum()"),
+    ("sum(([0] * 10 ** 6 for i in range(20)), [])", "sum()"),
     ("int('9' * 5000)", "4300"),
     ("'%0999999d' % 1", "formatting"),
     ("round(1.5, 10 ** 9)", "round()"),

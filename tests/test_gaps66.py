@@ -125,3 +125,44 @@ def test_a_second_unroll_of_a_strided_loop_names_the_factors(tmp_path):
                                      "  - unroll: {stmt: 0, loop: i, factor: 3}\n")
     rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml")
     assert rc == 2 and "already unrolled by 4 (unroll it once by the product of the factors (12)" in err, err
+
+
+def test_annotation_values_nested_past_the_limit_are_refused_at_once(tmp_path):
+    """Probe 176 G1: `[[1]*10**5]*10**5` holds 10**5 references to one list, within the
+    evaluator's limit, and was then built whole: `deps` ran past 100 s at 3 GB.  The limit now
+    counts nested cells."""
+    import time
+    text = ("/*@ begin PerfTuning (\n  def performance_params { param T[] = [[1]*10**5]*10**5; }\n"
+            "  def input_params { param N[] = [64]; }\n  def input_vars { decl static double a[N] = random; }\n"
+            ") @*/\nint i;\n/*@ begin CHiLL ( tile(0,\"i\",T,\"ii\") ) @*/\nfor (i = 0; i < N; i++)\n"
+            "  a[i] = 2.0 * a[i];\n/*@ end @*/\n/*@ end @*/\n")
+    k = tmp_path / "k.c"
+    k.write_text(text)
+    t0 = time.perf_counter()
+    rc, _, err = run_cli("deps", k)
+    assert rc == 2 and "k.c:2:40: error: cannot evaluate" in err and "repetition would have" in err, err
+    assert time.perf_counter() - t0 < 30
+
+
+def test_a_long_bad_line_of_a_chill_script_is_refused_in_linear_time(tmp_path):
+    """Probe 176 G2: the command splitter joined the command's text at each character: a
+    32,000-character bad line took 3.6 s, 200,000 about 140 s, and the error echoed it whole."""
+    import time
+    script = tmp_path / "r.script"
+    script.write_text("source: gemm.c\nprocedure: gemm\nformat: rose\nloop: 0\n/*" + "x" * 200000 + "*/\ntile(0,2,8)\n")
+    (tmp_path / "gemm.c").write_text((DATA.parent / "probe64" / "gemm.c").read_text())
+    t0 = time.perf_counter()
+    rc, _, err = run_cli("transform", tmp_path / "gemm.c", "--recipe", script)
+    assert rc == 2 and "r.script:5:1: error: syntax error in command '/*xxx" in err and len(err) < 600, err[:300]
+    assert time.perf_counter() - t0 < 30
+
+
+def test_lua_reads_numeric_strings_in_arithmetic():
+    """Probe 176 G3: `-"16"` in a Lua or CHiLL-Python recipe was an internal error (exit 1).
+    Lua, which CUDA-CHiLL runs, reads a numeric string in arithmetic as its number: `-"16"` and
+    `"8"+8` are -16 and 16; Python refuses it, with the line."""
+    for lua in ("neg_string.lua", "add_string.lua"):
+        rc, out, err = run_cli("transform", DATA / "mm_regs.c", "--recipe", DATA / lua)
+        assert rc == 0 and "16" in out, err
+    rc, _, err = run_cli("transform", DATA / "mm_regs.c", "--recipe", DATA / "neg_string.py")
+    assert rc == 2 and "neg_string.py:5:1: error: cannot evaluate '-'16''" in err, err

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from looptx.errors import AnnotationError
-from looptx.frontend.safe_builtins import (MAX_ELEMS, MAX_INT_BITS, MAX_STEPS, MAX_TEXT,
+from looptx.frontend.safe_builtins import (deep_count, MAX_ELEMS, MAX_INT_BITS, MAX_STEPS, MAX_TEXT,
                                            SAFE_FUNCTIONS, _check_bits, _check_count, _power,
                                            _Refused)
 from looptx.frontend.tuning import MappingSpace, mapping_slots, mapping_values
@@ -384,9 +384,9 @@ def _mul(a, b):
     if isinstance(a, int) and isinstance(b, int):
         _check_bits(a.bit_length() + b.bit_length(), "'*'")
     elif isinstance(a, (str, list, tuple)) and isinstance(b, int):
-        _check_count(len(a) * b, "repetition")
+        _check_count(deep_count(a) * b, "repetition")
     elif isinstance(b, (str, list, tuple)) and isinstance(a, int):
-        _check_count(len(b) * a, "repetition")
+        _check_count(deep_count(b) * a, "repetition")
     return a * b
 
 
@@ -575,7 +575,13 @@ class _Evaluator:
         return self._scopes(n.generators, iter(self.ev(n.generators[0].iter, s)), s)
 
     def _ListComp(self, n, s):
-        return [self.ev(n.elt, inner) for inner in self._comp(n, s)]
+        # (`[[1]*10**5 for _ in range(10**5)]`: each element is small, all of them are not)
+        out, cells = [], 0
+        for inner in self._comp(n, s):
+            out.append(self.ev(n.elt, inner))
+            cells += 1 + deep_count(out[-1])
+            _check_count(cells, "a comprehension")
+        return out
 
     def _SetComp(self, n, s):
         return {self.ev(n.elt, inner) for inner in self._comp(n, s)}

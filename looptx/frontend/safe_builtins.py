@@ -31,6 +31,22 @@ def _check_bits(bits: int, what: str) -> None:
                        f"(the limit is {MAX_INT_BITS})")
 
 
+def deep_count(x, limit: int = MAX_ELEMS) -> int:
+    """The elements of `x` with those of the sequences inside it, each counted once per
+    reference (`[[1]*10**5]*10**5` holds 10**10: whatever copies or converts it builds them
+    all), up to just past `limit`."""
+    total, stack = 0, [x]
+    while stack and total <= limit:
+        y = stack.pop()
+        if isinstance(y, str):
+            total += len(y)
+        elif isinstance(y, (list, tuple, set, frozenset, dict)):
+            total += len(y)
+            stack.extend(e for e in (y.values() if isinstance(y, dict) else y)
+                         if isinstance(e, (list, tuple, set, frozenset, dict)))
+    return total
+
+
 # ----------------------------------------------------------------------------- safe functions
 
 def _range(*args):

@@ -45,6 +45,38 @@ class _Inspected:
     call: str
 
 
+def _lua_numbers(node):
+    """`node` with each numeric string that arithmetic reads as its number, as Lua does
+    (`-"16"` is -16, `"8" + 8` is 16 in CUDA-CHiLL's Lua); others stay, and are refused."""
+    def number(x):
+        if isinstance(x, ast.Constant) and isinstance(x.value, str):
+            try:
+                v = float(x.value.strip())
+            except ValueError:
+                return x
+            return ast.copy_location(ast.Constant(int(v) if v.is_integer() and "." not in x.value else v), x)
+        return x
+
+    class Coerce(ast.NodeTransformer):
+        def visit_BinOp(self, n):
+            self.generic_visit(n)
+            # (two strings added are Lua's `..`, which the script's text became: concatenation)
+            if not (isinstance(n.op, ast.Add) and all(isinstance(x, ast.Constant) and isinstance(x.value, str)
+                                                      for x in (n.left, n.right))):
+                n.left, n.right = number(n.left), number(n.right)
+            return n
+
+        def visit_UnaryOp(self, n):
+            self.generic_visit(n)
+            if isinstance(n.op, (ast.USub, ast.UAdd)):
+                n.operand = number(n.operand)
+            return n
+    if not any(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(node)):
+        return node
+    import copy
+    return ast.fix_missing_locations(Coerce().visit(copy.deepcopy(node)))
+
+
 class _Line:
     def __init__(self, text: str, file: str, line: int, bindings: Mapping[str, Any], col: int | None = None,
                  spots=None, origin: tuple[int, int] = (1, 1), lua: bool = False):
@@ -67,6 +99,8 @@ class _Line:
     def value(self, node):
         if self.lua and any(isinstance(n, ast.Subscript) for n in ast.walk(node)):
             node = chill_args.lua_indexed(self, node)
+        if self.lua:
+            node = _lua_numbers(node)
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
@@ -86,7 +120,8 @@ class _Line:
             return [self.value(e) for e in node.elts]
         if isinstance(node, ast.Dict):
             return {self.value(k): self.value(v) for k, v in zip(node.keys, node.values)}
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+                and isinstance(node.operand.value, (int, float)):
             return -node.operand.value
         from looptx.frontend.expr import compile_expr
         self._computed(node)
@@ -202,7 +237,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                                     "CHiLL commands here, e.g. unroll(0,\"i\",UF)") from None
             # the command as written (not as its Lua tables were rewritten to be read)
             open_parens = written.count("(") - written.count(")")
-            raise ln.error(f"syntax error in command '{written}'",
+            shown = written if len(written) <= 120 else written[:100] + " ..."
+            raise ln.error(f"syntax error in command '{shown}'",
                            hint=f"{'a closing parenthesis is missing; ' if open_parens > 0 else ''}"
                                 "write commands as NAME(arguments), e.g. tile(0,\"i\",32,\"ii\")") from None
         except (RecursionError, MemoryError):

@@ -15,13 +15,14 @@ def commands(text: str):
     one line are two), or at the end of its line when no parenthesis is open (`print_code`, or
     junk the parser will name)."""
     start, buf, spots, depth, quote = None, [], [], 0, None
+    solid = ""          # the command's last character that is not a space (linear in its length)
     for k, raw in enumerate(text.split("\n")):
         for c, ch in enumerate(raw):
             # '#' starts a comment anywhere outside strings; C's '//' only between commands
             # (at a line's start or after a closed call), since elsewhere it is Python's floor
             # division (TI//2, `U = 9 - 8 // 2`); Lua's '--' also inside a command (a multi-line
             # cudaize often carries one), unless a number follows (N--1)
-            between = start is None or "".join(buf).rstrip().endswith(")")
+            between = start is None or solid == ")"
             if not quote and (ch == "#" or depth == 0 and (raw.startswith("--", c) or between and
                                                            raw.startswith("//", c))
                               or raw.startswith("--", c) and not raw[c + 2:c + 3].isdigit()):
@@ -31,6 +32,8 @@ def commands(text: str):
                     continue
                 start, buf, spots = (k, c), [], []
             buf.append(ch)
+            if not ch.isspace():
+                solid = ch
             spots.append((k, c))
             closing = not quote and ch in ")]}"
             quote, depth = bracket_step(ch, quote, depth)
