@@ -6,12 +6,14 @@ import re
 
 from looptx.errors import LooptxError
 from looptx.search.db import MAX_INTEGER
+from looptx.search.replay_checks import COMMAND_LINE
 
 
 def check_args(args) -> None:
     """Command-line values that no search could use: bad input, reported before any work."""
     def bad(option, what, hint):
-        raise LooptxError(f"{option} {what}", hint=hint)
+        # cli.py would put a replay's cache before the error: it is the command line's
+        raise LooptxError(f"{option} {what}", hint=hint, file=COMMAND_LINE if args.replay else None)
     if args.budget is not None and args.budget < 1:
         bad("--budget", f"must be at least 1, got {args.budget}", "give the number of evaluations")
     # the results database stores them as SQLite's 64-bit integers

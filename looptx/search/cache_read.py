@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from looptx.errors import AnnotationError, note_once
-from looptx.search.replay_checks import t4_as_cache
+from looptx.search.replay_checks import is_gzip, t4_as_cache
 from looptx.search.space import Param, Point, Space, infer_kind
 
 
@@ -24,7 +24,7 @@ def read_json(path: str | os.PathLike, what: str = "a Kernel Tuner cache (.json 
     if _is_sqlite(path):
         return _results_db_cache(path)
     try:
-        opener = gzip.open if path.endswith(".gz") else open
+        opener = gzip.open if is_gzip(path) else open
         # utf-8-sig also reads a file without a BOM
         with opener(path, "rt", encoding="utf-8-sig") as f:
             text = f.read()
@@ -105,7 +105,7 @@ def _read_open_cache(text: str, first: json.JSONDecodeError, path: str, what: st
         return _parse_closed(text)
     except json.JSONDecodeError:
         if last and first.pos >= last and _is_open_cache(body[:last]):
-            gz = " of the uncompressed file" if str(path).endswith(".gz") else ""
+            gz = " of the uncompressed file" if is_gzip(str(path)) else ""
             raise AnnotationError("the cache ends in a partly written entry (Kernel Tuner was stopped "
                                   "while writing it)", hint=f"delete the partial last line, line {line}{gz}; "
                                   "the entries before it are complete", file=path, line=line,
@@ -196,6 +196,21 @@ def _same(value):
     return tuple(map(_same, value)) if isinstance(value, (list, tuple)) else value
 
 
+def _key_texts(value) -> list[str]:
+    """How a key may spell `value`: Kernel Tuner joins str() of the values as it tuned them, so
+    an object (kept here as its JSON text, `hashable`) reads as Python's repr, {'a': 1}, and a
+    list (kept as a tuple) as [16, 1]; looptx's own caches write str() of the tuple."""
+    texts = [str(value)]
+    if isinstance(value, tuple):
+        texts.append(str(list(value)))
+    elif isinstance(value, str) and value[:1] in "{[":
+        try:
+            texts.append(str(json.loads(value)))
+        except ValueError:
+            pass
+    return texts
+
+
 def _key_point(key: str, params: list[Param]) -> Point | None:
     # Kernel Tuner's key joins str() of the values with commas; a tuple value has commas of
     # its own ("(16, 1),1"), so the key is matched value by value, not split
@@ -203,11 +218,11 @@ def _key_point(key: str, params: list[Param]) -> Point | None:
         if k == len(params):
             return {} if rest == "" else None
         for v in params[k].values:
-            text = str(v)
-            if rest == text and k == len(params) - 1 or rest.startswith(text + ","):
-                tail = match(rest[len(text) + 1:], k + 1)
-                if tail is not None:
-                    return {params[k].name: v, **tail}
+            for text in _key_texts(v):
+                if rest == text and k == len(params) - 1 or rest.startswith(text + ","):
+                    tail = match(rest[len(text) + 1:], k + 1)
+                    if tail is not None:
+                        return {params[k].name: v, **tail}
         return None
     point = match(key, 0)
     return point if point is not None else _key_with_new_values(key, params)
@@ -223,7 +238,7 @@ def _key_with_new_values(key: str, params: list[Param]) -> Point | None:
         return None
     point = {}
     for p, text in zip(params, pieces):
-        known = [v for v in p.values if str(v) == text]
+        known = [v for v in p.values if text in _key_texts(v)]
         if known:
             point[p.name] = known[0]
             continue

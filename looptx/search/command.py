@@ -254,7 +254,14 @@ def _run(args) -> int:
     from looptx.search.arg_checks import check_args
     check_args(args)
     reset_warnings()
-    given = parse_option_args(getattr(args, "option", None))
+    try:
+        given = parse_option_args(getattr(args, "option", None))
+    except LooptxError as e:
+        # cli.py would put a replay's cache before it: a bad -O is the command line's
+        if args.replay:
+            from looptx.search.replay_checks import COMMAND_LINE
+            e.located(file=COMMAND_LINE)
+        raise
     if args.replay:
         from looptx.search.replay_cli import replay_command
         return replay_command(args, given)

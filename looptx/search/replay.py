@@ -29,7 +29,7 @@ from looptx.search.base import Result, get_searcher
 from looptx.search.replay_checks import (check_cache_fields, objective_keys, fixed_constraints,
                                          fixed_values, objective_direction, refuse_negative_times,
                                          split_objective, t1_value_space, no_success_error, json_position,
-                                         header_objective)
+                                         header_objective, note_guessed_direction, note_odd_objectives)
 from looptx.search.cache_read import hashable, read_json, record_doubts, record_point, widen
 from looptx.search.constraints import Constraint
 from looptx.search.space import Param, Point, Space, infer_kind, point_key
@@ -221,7 +221,7 @@ def _load_params(data: dict, path: str) -> list[Param]:
     return params
 
 
-def _load_t1(t1_path, params: list[Param]) -> tuple[list[Callable], list[Param]]:
+def _load_t1(t1_path, params: list[Param]) -> tuple[list[Callable], list[Param], frozenset]:
     t1_path = str(t1_path)
     t1 = read_json(t1_path, "a T1 definition (JSON with its TuningParameters, Values and Conditions)")
     cs = t1.get("ConfigurationSpace")
@@ -260,8 +260,8 @@ def _load_t1(t1_path, params: list[Param]) -> tuple[list[Callable], list[Param]]
                                   "parameter of the space", hint=f"parameters: {', '.join(names)}",
                                   file=t1_path, line=line, col=col)
         out.append(_constraint(expr, used, text, t1_path))
-    params, in_values = t1_value_space(cs.get("TuningParameters", []), params, t1_path)
-    return in_values + out, params
+    params, in_values, bools = t1_value_space(cs.get("TuningParameters", []), params, t1_path)
+    return in_values + out, params, bools
 
 
 def _failure(rec: Mapping, params: frozenset) -> str | None:
@@ -314,6 +314,7 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
     else:
         objective = header_objective(data.get("objective"), entries, [p.name for p in params], path)
     obj_name, higher = objective_direction(objective)
+    note_guessed_direction(path, objective)
     records, unmeasured, record_keys, unmatched = [], [], [], []
     doubts, odd_costs = [], []
     for key, rec in data["cache"].items():
@@ -362,21 +363,24 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
                               hint="name the recorded value to optimise with --objective NAME",
                               file=path)
     refuse_negative_times(path, data["cache"], obj_name)
+    note_odd_objectives(path, [(k, _value(r, obj_name, names)) for k, (_, r) in zip(record_keys, records)],
+                        obj_name, _KT_FAILURE_STATUS)
     if unmeasured and records:
         note_once(path, None, f"{len(unmeasured)} record{'s' if len(unmeasured) > 1 else ''} of the cache "
                   f"give{'' if len(unmeasured) > 1 else 's'} no '{obj_name}' (the first: '{unmeasured[0]}'); "
                   "left out of the space")
+    bools = frozenset()
     if t1_path is not None:
-        constraints, params = _load_t1(t1_path, params)
+        constraints, params, bools = _load_t1(t1_path, params)
         grid = Space(params)
     else:
         known = frozenset(by_key)
         constraints = [lambda point: point_key(point) in known]
-    fixed = fixed_values(list(fixed), params, path)
+    fixed = fixed_values(list(fixed), params, path, bools)
     constraints += fixed_constraints(fixed, path)
     name = Path(path).name
     for suffix in (".gz", ".json"):
-        name = name[: -len(suffix)] if name.endswith(suffix) else name
+        name = name[: -len(suffix)] if name.lower().endswith(suffix) else name
     rows = None
     if not grid.enumerable:
         # the recorded points stand for the valid space (with a T1 file, those that meet its
@@ -437,7 +441,7 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
     finite = [t for t in times if math.isfinite(t)]
     if not finite:
         raise no_success_error(path, data["cache"], records, obj_name, params, fixed, t1_path,
-                               _KT_FAILURE_STATUS)
+                               _KT_FAILURE_STATUS, never_measured=unmeasured == len(times))
     return RecordedSpace(space=space, objective=objective_of, cost=cost, optimum=min(finite),
                          name=name, n_valid=len(times), times=tuple(times), objective_name=obj_name,
                          higher_is_better=higher, shown=shown, ratio=ratio, unmeasured=unmeasured)

@@ -15,6 +15,20 @@ from looptx.errors import AnnotationError, note_once
 from looptx.search.constraints import Constraint
 from looptx.search.space import Param, infer_kind
 
+# cli.py puts the cache's name before an error that names no file; an error of the command
+# line itself is not the cache's, and names the command, as argparse's usage errors do
+COMMAND_LINE = "looptx search"
+
+
+def is_gzip(path: str) -> bool:
+    """Whether `path` holds gzip data: its magic bytes say so, whatever its name (`.JSON.GZ`, or
+    a compressed cache saved as `.json`)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"\x1f\x8b"
+    except OSError:
+        return False
+
 
 def _closest(word: str, names: Sequence[str]) -> str:
     near = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
@@ -115,7 +129,7 @@ def json_position(path: str, *needles) -> tuple[int | None, int | None]:
     one before it (a JSON string is given as a str, written as JSON writes it): json does not
     keep positions, and the file was written by hand or by Kernel Tuner, one entry a line."""
     try:
-        opener = gzip.open if path.endswith(".gz") else open
+        opener = gzip.open if is_gzip(path) else open
         with opener(path, "rt", encoding="utf-8-sig") as f:
             text = f.read()
     except (OSError, EOFError, UnicodeDecodeError):
@@ -187,19 +201,32 @@ def _values_at(t1_path: str, entry: Mapping) -> dict:
 
 
 def t1_value_space(entries: Sequence[Mapping], params: list[Param],
-                   t1_path: str) -> tuple[list[Param], list[Constraint]]:
+                   t1_path: str) -> tuple[list[Param], list[Constraint], frozenset]:
     """The T1 space is the product of its Values: a cached value the T1 file does not list is
     outside it (a constraint), and a listed value the cache never measured joins the grid, so
-    its points are failures that cost an evaluation like any unmeasured valid point."""
+    its points are failures that cost an evaluation like any unmeasured valid point.  Also
+    returns the params the T1 file declares bool (a -D of one takes True/False for 0/1)."""
     by_name = {e.get("Name"): e for e in entries if isinstance(e, Mapping)}
-    out, constraints, unmeasured, excluded = [], [], [], []
+    out, constraints, unmeasured, excluded, as_text = [], [], [], [], []
+    bools = set()
     for p in params:
-        values = _t1_values(by_name.get(p.name, {}), t1_path)
+        entry = by_name.get(p.name, {})
+        values = _t1_values(entry, t1_path)
         if values is None:
             out.append(p)
             continue
-        allowed = frozenset(_canon(v) for v in values)
+        if entry.get("Type") == "bool" or all(isinstance(v, bool) for v in values):
+            bools.add(p.name)
         have = {_canon(v) for v in p.values}
+        # Kernel Tuner keys its cache by ",".join(str(v)), so a T1 file's '16' finds the record
+        # of a measured 16: a value the typed match misses is matched by its key text
+        by_text = {}
+        for v in p.values:
+            by_text.setdefault(str(v), v)
+        matched = [v if _canon(v) in have else by_text.get(str(v), v) for v in values]
+        as_text += [f"{v!r}" for v, m in zip(values, matched) if _canon(v) not in have and _canon(m) in have]
+        values = matched
+        allowed = frozenset(_canon(v) for v in values)
         extra = [v for v in values if _canon(v) not in have]
         dropped = [v for v in p.values if _canon(v) not in allowed]
         unmeasured += [f"{p.name}={v}" for v in extra]
@@ -217,37 +244,46 @@ def t1_value_space(entries: Sequence[Mapping], params: list[Param],
         if dropped:
             constraints.append(_InValues(p.name, allowed, t1_path))
         out.append(p)
+    if as_text:
+        note_once(t1_path, None, f"the T1 file lists values of another type than the cache records "
+                  f"({_listing(as_text, 6)}); each is matched to the recorded value of the same text, "
+                  "as Kernel Tuner's cache keys are")
     if excluded:
         note_once(t1_path, None, f"the cache's tune_params list values the T1 file does not list "
                   f"({_listing(excluded, 6)}); their points are not part of the space")
     if unmeasured:
         note_once(t1_path, None, f"the T1 file lists values the cache never measured "
                   f"({_listing(unmeasured, 6)}); their points count as failed evaluations")
-    return out, constraints
+    return out, constraints, frozenset(bools)
 
 
-def fixed_values(defines: Sequence[str], params: Sequence[Param], path: str) -> dict:
+def fixed_values(defines: Sequence[str], params: Sequence[Param], path: str,
+                 bools: frozenset = frozenset()) -> dict:
     """`-D NAME=VALUE` items as {name: the param's own value}: each must name a parameter of
     the cache and one of its recorded values, as a -D of a performance param does in a real
-    search."""
+    search.  `bools`: params a T1 file declares bool, whose 0 and 1 also read True and False."""
     names = [p.name for p in params]
     out = {}
     for item in defines:
-        name, _, text = item.partition("=")
+        name, eq, text = item.partition("=")
         p = next((q for q in params if q.name == name), None)
+        if not eq:
+            example = f"{name}={p.values[0]}" if p is not None else f"{names[0]}=VALUE"
+            raise AnnotationError(f"-D {item}: expected NAME=VALUE", hint=f"e.g. -D {example}",
+                                  file=COMMAND_LINE)
         if p is None:
             raise AnnotationError(f"-D {item}: '{name}' is not a parameter of the cache",
                                   hint=_closest(name, names) + f"parameters: {_listing(names)}",
                                   file=path)
-        match = [v for v in p.values if _spelled(v, text)]
+        match = [v for v in p.values if _spelled(v, text, name in bools)]
         if not match:
-            raise AnnotationError(f"-D {item}: the cache has no value {text} for {name}",
+            raise AnnotationError(f"-D {item}: the cache has no value {text or '(empty)'} for {name}",
                                   hint=f"values: {_listing(p.values)}", file=path)
         out[name] = match[0]
     return out
 
 
-def _spelled(value, text: str) -> bool:
+def _spelled(value, text: str, as_bool: bool = False) -> bool:
     if str(value) == text or _canon(value) == text:
         return True
     if isinstance(value, str) and len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
@@ -258,7 +294,7 @@ def _spelled(value, text: str) -> bool:
         # performance param takes it in a real search
         bare = text.strip().strip("[]()").replace("'", "").replace('"', "")
         return [x.strip() for x in bare.split(",") if x.strip()] == [str(x) for x in value]
-    if isinstance(value, bool):
+    if isinstance(value, bool) or (as_bool and value in (0, 1) and _is_number(value)):
         return text in (("True", "true", "1") if value else ("False", "false", "0"))
     try:
         return _is_number(value) and float(text) == value
@@ -270,17 +306,57 @@ def fixed_constraints(fixed: Mapping, path: str) -> list[Constraint]:
     return [_Fixed(n, v, path) for n, v in fixed.items()]
 
 
-_HIGHER = re.compile(r"flop|ops\b|/s\b|per_?s(ec)?\b|/w\b|score|throughput|bandwidth|"
-                     r"efficien|speed_?up", re.I)
+# A name's direction from its words, as a reader would take it: a name that ends in what it
+# costs (GFLOP/s_error, mean_score_loss) is minimised; a rate of work (GFLOP/s, ops_per_joule,
+# per_watt) is maximised, a rate of cost (ms/iter, energy_per_op) minimised; throughput-like
+# words (fps, score, bandwidth) are maximised; the rest (time, energy) minimised.  Whole words
+# only: `underscore` holds no score.
+_COST_LAST = {"error", "err", "errors", "loss", "time", "times", "energy", "latency", "cost", "duration",
+              "runtime", "regret", "power", "delay"}
+_COST_RATE = _COST_LAST | {"ms", "us", "ns", "s", "sec", "secs", "second", "seconds", "j", "joule", "joules",
+                           "cycle", "cycles", "w", "watt", "watts"}
+_HIGHER_WORDS = {"fps", "throughput", "bandwidth", "score", "flop", "flops", "gflop", "gflops", "tflop",
+                 "tflops", "mflops", "pflops", "ops", "iops", "gops", "tops", "speedup", "speed",
+                 "efficiency", "accuracy", "occupancy", "utilization", "utilisation"}
+
+
+def _words(name: str) -> list[str]:
+    # a camelCase name splits where a capital follows a small letter (gflopsPerWatt), so
+    # GFLOPs stays one word
+    chunks = re.findall(r"/|[A-Za-z]+|\d+", name)
+    return [w.lower() for c in chunks for w in re.split(r"(?<=[a-z])(?=[A-Z])", c)]
+
+
+def _named_higher(name: str) -> bool:
+    words = _words(name)
+    if not words or words[-1] in _COST_LAST:
+        return False
+    cut = next((i for i, w in enumerate(words) if w in ("/", "per")), None)
+    if cut is not None and cut + 1 < len(words):
+        top = [w for w in words[:cut] if w != "/"]
+        return not (top and top[-1] in _COST_RATE)
+    return any(w in _HIGHER_WORDS for w in words)
 
 
 def objective_direction(name: str, given: str | None = None) -> tuple[str, bool]:
     """(objective, higher is better) from `NAME`, `NAME:max` or `NAME:min`.  A cache does not
-    record the direction (Kernel Tuner takes it as an argument); without a suffix, throughput-
-    like names (GFLOP/s, GFLOPS/W, score) are maximised and the rest (time, energy) minimised."""
+    record the direction (Kernel Tuner takes it as an argument); without a suffix it is
+    guessed from the name's words (_named_higher)."""
     text = given if given is not None else name
     base, _, how = text.rpartition(":") if text.endswith((":max", ":min")) else (text, "", "")
-    return base, (how == "max") if how else bool(_HIGHER.search(base))
+    return base, (how == "max") if how else _named_higher(base)
+
+
+def note_guessed_direction(path: str, objective: str) -> None:
+    """Say that the direction of `objective` was guessed from its name, and how to give it:
+    a wrong guess reports the worst configuration as the optimum.  `time` is Kernel Tuner's own
+    default objective, which it minimises unless told otherwise: no guess."""
+    base, higher = objective_direction(objective)
+    if objective.endswith((":max", ":min")) or base == "time":
+        return
+    way, other = ("maximised", "min") if higher else ("minimised", "max")
+    note_once(path, None, f"the objective '{base}' is {way}, as guessed from its name (a cache does "
+              f"not record the direction); write --objective {base}:{other} if that is wrong")
 
 
 def objective_keys(values: list[float], name: str, higher: bool):
@@ -302,11 +378,39 @@ def objective_keys(values: list[float], name: str, higher: bool):
     return (lambda v: (v - low + pad) / scale), (lambda k: k * scale + low - pad), False
 
 
+def note_odd_objectives(path: str, keyed: Sequence[tuple[str, object]], obj_name: str,
+                        failure_names) -> None:
+    """A value of the objective that is neither a number nor one of Kernel Tuner's error
+    strings ("0.5", "Timeout", NaN, true, a list) is counted as a failure: Kernel Tuner's reader
+    (util.read_cache) keeps it as it is and turns only its error strings into failures, so
+    such a record was never a usable measurement.  Said, naming the first (`keyed`: (key,
+    value) of each record), since a quoted number would otherwise vanish without a word."""
+    odd = [(k, v) for k, v in keyed if not _is_number(v) and not (isinstance(v, str) and v in failure_names)]
+    if not odd:
+        return
+    key, value = odd[0]
+    text = json.dumps(value, default=str)[:40]
+    quoted = isinstance(value, str) and _is_number(_float_or_none(value))
+    n = len(odd)
+    note_once(path, _line_of(path, key), f"{n} record{'s' if n > 1 else ''} of the cache hold{'' if n > 1 else 's'} "
+              f"a '{obj_name}' that is neither a number nor one of Kernel Tuner's error strings (the first: "
+              f"'{key}' holds {text}); such a record counts as a failed evaluation"
+              + (f" (write it as a number, {value.strip()}, without quotes, to use it)" if quoted else ""))
+
+
+def _float_or_none(text: str):
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def no_success_error(path: str, cache: Mapping, records: list, obj_name: str, params: Sequence[Param],
-                     fixed: Mapping, t1_path, failure_names) -> AnnotationError:
+                     fixed: Mapping, t1_path, failure_names, never_measured: bool = False) -> AnnotationError:
     """Why the replayed space has no successful point, where the cause is not the recording:
     a value of the objective that is not a number, a parameter no record gives, a -D or the T1
-    conditions that leave only failed points."""
+    conditions that leave only failed points, or only points no record holds
+    (`never_measured`: nothing failed, nothing was looked up)."""
     entries = [r for r in cache.values() if isinstance(r, Mapping)]
     if entries and not records:
         missing = [p.name for p in params if not any(p.name in r for r in entries)]
@@ -321,8 +425,22 @@ def no_success_error(path: str, cache: Mapping, records: list, obj_name: str, pa
                                hint="name a numeric field with --objective NAME", file=path)
     if fixed:
         given = ", ".join(f"-D {k}={v}" for k, v in fixed.items())
+        # a value that only the T1 file or tune_params lists has no record: nothing with it failed
+        unseen = [f"{k}={v}" for k, v in fixed.items()
+                  if not any(_canon(point.get(k)) == _canon(v) for point, _ in records)]
+        if unseen or never_measured:
+            why = (f"{', '.join(unseen)} {'was' if len(unseen) == 1 else 'were'} never measured (the cache "
+                   "holds no record with it)" if unseen else
+                   "the points left were never measured (the cache holds no record of them)")
+            return AnnotationError(f"with {given} nothing is left to replay: {why}", file=path,
+                                   hint="give a value the cache measured, or drop the -D")
         return AnnotationError(f"with {given} only failed points are left", file=path,
                                hint="give another value, or drop the -D")
+    if t1_path is not None and never_measured:
+        return AnnotationError("no point that meets the T1 conditions was ever measured: the cache "
+                               "holds no record of any of them", file=str(t1_path),
+                               hint="give the T1 file of the space the cache recorded, its Values "
+                                    "as the cache writes them")
     if t1_path is not None:
         return AnnotationError("the points that meet the T1 conditions all failed", file=str(t1_path),
                                hint="check the conditions against the cache's parameters")
@@ -345,7 +463,7 @@ def t4_as_cache(data: Mapping, path: str) -> dict:
                               hint="give a T4 results file with results, or a Kernel Tuner cache", file=path)
     names = list(results[0]["configuration"])
     values: dict[str, list] = {n: [] for n in names}
-    cache = {}
+    cache, seen = {}, {}
     for r in results:
         conf = r["configuration"]
         if list(conf) != names:
@@ -369,7 +487,17 @@ def t4_as_cache(data: Mapping, path: str) -> dict:
         runs = [t for t in times.get("runtimes") or () if _is_number(t)]
         rec["compile_time"] = compile_time
         rec["benchmark_time"] = times["benchmark"] if _is_number(times.get("benchmark")) else sum(runs)
-        cache[",".join(str(conf[n]) for n in names)] = rec
+        key = ",".join(str(conf[n]) for n in names)
+        cache[key] = rec
+        seen[key] = seen.get(key, 0) + 1
+    repeated = [(k, n) for k, n in seen.items() if n > 1]
+    if repeated:
+        # as a cache whose key is repeated (cache_read.read_json): the last one counts, and
+        # the first was a measurement too
+        more = f" (and {len(repeated) - 1} more repeated configurations)" if len(repeated) > 1 else ""
+        note_once(path, None, f"the configuration '{repeated[0][0]}' appears {repeated[0][1]} times in the T4 "
+                  f"results{more}; the last result of each is used, as Kernel Tuner reads a cache's "
+                  "repeated key")
     for n in names:
         if all(_is_number(v) for v in values[n]):
             values[n].sort()

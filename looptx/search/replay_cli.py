@@ -8,6 +8,10 @@ from collections.abc import Mapping
 
 from looptx.errors import LooptxError, note_once
 from looptx.search.options import flush_warnings, locate_option, with_command_line
+from looptx.search.replay_checks import COMMAND_LINE
+
+# argparse's default for --top (cli.py): a replay prints no table, so another value is refused
+_DEFAULT_TOP = 10
 
 
 def _plural(n: int, word: str) -> str:
@@ -18,24 +22,31 @@ def check_replay_args(args) -> None:
     """A replay reads its space from the cache and measures nothing: what names another
     space (FILE and what selects within it) or places measurements is refused, so it does not
     look as if it had been used; `--backend cuda` only names where the cache was recorded, so
-    it is noted and ignored."""
+    it is noted and ignored.  These are errors of the command line, not of the cache."""
     if args.db or args.resume:
         raise LooptxError("--db and --resume do not apply to --replay: a replay measures nothing "
-                          "and records nothing", hint="drop them; run it again to repeat it")
+                          "and records nothing", hint="drop them; run it again to repeat it",
+                          file=COMMAND_LINE)
     if getattr(args, "file", None):
         raise LooptxError(f"a FILE ({args.file}) and --replay do not go together: the replayed space "
                           "is the cache's", hint="drop FILE to replay the cache, or drop --replay "
-                          "to search FILE")
+                          "to search FILE", file=COMMAND_LINE)
     for option, given in (("--spec", getattr(args, "spec", None)), ("--recipe", getattr(args, "recipe", None)),
                           ("--function", getattr(args, "function", None))):
         if given:
             raise LooptxError(f"{option} does not apply to --replay: the replayed space is the "
-                              "cache's", hint=f"drop {option}")
+                              "cache's", hint=f"drop {option}", file=COMMAND_LINE)
+    if getattr(args, "include_dir", None):
+        raise LooptxError("-I does not apply to --replay: a replay reads no C file and its headers",
+                          hint="drop -I", file=COMMAND_LINE)
+    if getattr(args, "top", _DEFAULT_TOP) != _DEFAULT_TOP:
+        raise LooptxError("--top does not apply to --replay: a replay prints its best point, not a "
+                          "table of points", hint="drop --top", file=COMMAND_LINE)
     for option, given in (("--workers", getattr(args, "workers", None)), ("--executor", getattr(args, "executor", None))):
         if given:
             raise LooptxError(f"{option} does not apply to --replay: a replay simulates one device "
                               "and measures nothing", hint=f"drop {option}; --batch-size sets the "
-                              "points asked per round")
+                              "points asked per round", file=COMMAND_LINE)
     if getattr(args, "backend", "c") != "c":
         note_once(args.replay, None, f"--backend {args.backend} is ignored by --replay: the "
                   "times are the cache's, from the device it was recorded on")
@@ -66,13 +77,20 @@ def replay_command(args, given: Mapping | None = None) -> int:
     # inf: no limit, as for a search
     limited = args.time_limit is not None and math.isfinite(args.time_limit)
     limit = {"time_limit": args.time_limit} if limited else {}
-    cls = get_searcher(algo)
+    try:
+        cls = get_searcher(algo)
+    except LooptxError as e:
+        # a name mistyped is the command line's fault; a plugin that cannot load is its own
+        typo = e.what.startswith("unknown searcher") or "is an Orio searcher" in e.what
+        raise (e.located(file=COMMAND_LINE) if typo else e) from None
     options = with_command_line(cls, {}, given or {})
     try:
         trace = replay(rec, algo, seed=seed, max_evals=budget, batch_size=batch,
                        options={**options, **limit})
     except LooptxError as e:
-        raise locate_option(e, cls, None, given)
+        e = locate_option(e, cls, None, given)
+        # a searcher's refusal of one of its options (-O) is the command line's
+        raise (e.located(file=COMMAND_LINE) if e.what.startswith("--option ") else e) from None
     flush_warnings()
     n = len(trace)
     best = trace.best_curve[-1] if n else math.inf
