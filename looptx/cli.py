@@ -190,7 +190,7 @@ def parser() -> argparse.ArgumentParser:
                         "maximised, others minimised, unless :max or :min says otherwise")
     s.add_argument("--spec", metavar="SPEC", help="a .spec file with the tuning spec (overrides the annotation)")
     s.add_argument("--recipe", "-r", metavar="R", help="YAML recipe with $PARAMS (overrides the annotation)")
-    s.add_argument("--top", type=int, default=10, help="rows of the final table")
+    s.add_argument("--top", type=int, default=None, help="rows of the final table (10)")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--list-searchers", action="store_true", help="print the searcher names and exit")
     s.add_argument("--cflags", default=None, help="build with gcc and these flags instead of the PerfTuning "

@@ -134,6 +134,7 @@ def test_g7_d_without_a_value_asks_for_name_equals_value():
 @pytest.mark.parametrize("extra, option", [
     (["-I", str(DATA)], "-I"),
     (["--top", "3"], "--top"),
+    (["--top", "10"], "--top"),
 ])
 def test_g7_options_a_replay_would_ignore_are_refused(extra, option):
     rc, _, err = replay(DATA / "g4_cache.json", "--budget", "2", *extra)

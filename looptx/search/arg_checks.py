@@ -31,7 +31,7 @@ def check_args(args) -> None:
         bad("--batch-size", f"must be at least 1, got {args.batch_size}", "e.g. 8")
     if args.seed is not None and args.seed < 0:
         bad("--seed", f"must be 0 or more, got {args.seed}", "e.g. 1")
-    if args.top < 1:
+    if args.top is not None and args.top < 1:
         bad("--top", f"must be at least 1, got {args.top}", "e.g. 10")
     for option, value in (("--t1", getattr(args, "t1", None)), ("--objective", getattr(args, "objective", None))):
         if value is not None and not args.replay:

@@ -406,7 +406,7 @@ def _run(args) -> int:
                 # rejected by a step) prints that one error line and nothing else.
                 flush_warnings()
                 flush_notes()
-            print(top_table(st.db, key, n=args.top))
+            print(top_table(st.db, key, n=args.top or 10))
             if out.stop_reason == "time_limit":
                 print(f"time limit of {time_limit:g} s reached: stopped after {out.n_evals} of "
                       f"{budget} evaluations")

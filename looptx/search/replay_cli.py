@@ -10,10 +10,6 @@ from looptx.errors import LooptxError, note_once
 from looptx.search.options import flush_warnings, locate_option, with_command_line
 from looptx.search.replay_checks import COMMAND_LINE
 
-# argparse's default for --top (cli.py): a replay prints no table, so another value is refused
-_DEFAULT_TOP = 10
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -39,7 +35,8 @@ def check_replay_args(args) -> None:
     if getattr(args, "include_dir", None):
         raise LooptxError("-I does not apply to --replay: a replay reads no C file and its headers",
                           hint="drop -I", file=COMMAND_LINE)
-    if getattr(args, "top", _DEFAULT_TOP) != _DEFAULT_TOP:
+    # (a replay prints no table: any --top given is refused, the default's too)
+    if getattr(args, "top", None) is not None:
         raise LooptxError("--top does not apply to --replay: a replay prints its best point, not a "
                           "table of points", hint="drop --top", file=COMMAND_LINE)
     for option, given in (("--workers", getattr(args, "workers", None)), ("--executor", getattr(args, "executor", None))):
