@@ -166,3 +166,39 @@ def test_lua_reads_numeric_strings_in_arithmetic():
         assert rc == 0 and "16" in out, err
     rc, _, err = run_cli("transform", DATA / "mm_regs.c", "--recipe", DATA / "neg_string.py")
     assert rc == 2 and "neg_string.py:5:1: error: cannot evaluate '-'16''" in err, err
+
+
+LUA = DATA / "lua"
+
+
+@pytest.mark.parametrize("script, sizes", [
+    ("pow2.lua", ["size: 32"]),         # G1: `2^5` was xor, 7
+    ("truthy.lua", ["size: 8"]),        # G1: `0 and 8 or 32` is 8 in Lua
+    ("l1b.lua", ["size: 64", "size: 16"]),  # G2: TI = "32"; TI*2 was '3232'
+    ("g3.lua", ["size: 32"]),           # G3: `print(#t)` swallowed every later command
+    ("g5.lua", ["size: 32"]),           # G5: TI/2 was 32.0, refused
+    ("lc.lua", ["control: i2", "block: [i2]"]),  # G6: "i" .. n
+    ("math.lua", ["size: 32"]),         # G6: math.floor(N/32)
+    ("ne.lua", ["size: 32"]),           # G6: (N ~= 1024) and 8 or 32
+    ("g4a.lua", ["size: 32", "size: 64"]),  # G4: local a, b = 32, 64
+    ("g4b.lua", ["size: 32", "size: 64"]),  # G4: TI=32; TJ=64
+    ("g4d.py", ["size: 32", "size: 64"]),   # G4: TI, TJ = 32, 64
+])
+def test_cuda_chill_scripts_have_their_languages_meaning(tmp_path, script, sizes):
+    """Probe 179: a Lua script's expressions were read as Python's: `^` as xor, numeric strings
+    repeated, `0` false, `..` of a number refused, `math.floor` and `~=` refused, `#` a comment
+    that swallowed the rest of the script; multiple assignment and `;` refused."""
+    out = tmp_path / "o.cu"
+    rc, _, err = run_cli("transform", LUA / "tmv.c", "--recipe", LUA / script, "--target", "cuda", "-o", out)
+    assert rc == 0, err
+    header = out.read_text().split("*/", 1)[0]
+    assert all(s in header for s in sizes), header
+
+
+def test_a_classic_script_divides_integers_and_takes_a_loop_span():
+    """Probe 179 G5, G7: `U = TI / 2` of a `.script` was 4.0, refused with Python's `//`;
+    CHiLL's AKp256.script selects its nests with `loop: 0-1`, which was refused."""
+    rc, out, err = run_cli("transform", LUA / "AKp256.c", "--recipe", LUA / "div.script")
+    assert rc == 0 and "factor: 4" in out, err
+    rc, out, err = run_cli("run", LUA / "AKp256.c", "--recipe", LUA / "AKp256.script", "-D", "N=61")
+    assert rc == 0 and ": ok" in out, out + err

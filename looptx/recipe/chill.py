@@ -20,6 +20,7 @@ from looptx.errors import LooptxError, RecipeError, note_once
 from looptx.recipe import chill_args, chill_lists
 from looptx.recipe import chill_checks as checks
 from looptx.recipe.chill_names import aliased, rename_index, rename_loops
+from looptx.recipe.chill_lua import ASSIGN_MANY, assign_many, integer_division, lua_semantics, lua_value
 from looptx.recipe.chill_text import blank_long, classic_header, commands, lua_tables
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
@@ -45,43 +46,12 @@ class _Inspected:
     call: str
 
 
-def _lua_numbers(node):
-    """`node` with each numeric string that arithmetic reads as its number, as Lua does
-    (`-"16"` is -16, `"8" + 8` is 16 in CUDA-CHiLL's Lua); others stay, and are refused."""
-    def number(x):
-        if isinstance(x, ast.Constant) and isinstance(x.value, str):
-            try:
-                v = float(x.value.strip())
-            except ValueError:
-                return x
-            return ast.copy_location(ast.Constant(int(v) if v.is_integer() and "." not in x.value else v), x)
-        return x
-
-    class Coerce(ast.NodeTransformer):
-        def visit_BinOp(self, n):
-            self.generic_visit(n)
-            # (two strings added are Lua's `..`, which the script's text became: concatenation)
-            if not (isinstance(n.op, ast.Add) and all(isinstance(x, ast.Constant) and isinstance(x.value, str)
-                                                      for x in (n.left, n.right))):
-                n.left, n.right = number(n.left), number(n.right)
-            return n
-
-        def visit_UnaryOp(self, n):
-            self.generic_visit(n)
-            if isinstance(n.op, (ast.USub, ast.UAdd)):
-                n.operand = number(n.operand)
-            return n
-    if not any(isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(node)):
-        return node
-    import copy
-    return ast.fix_missing_locations(Coerce().visit(copy.deepcopy(node)))
-
-
 class _Line:
     def __init__(self, text: str, file: str, line: int, bindings: Mapping[str, Any], col: int | None = None,
-                 spots=None, origin: tuple[int, int] = (1, 1), lua: bool = False):
+                 spots=None, origin: tuple[int, int] = (1, 1), lua: bool = False, classic: bool = False):
         self.text, self.file, self.line, self.col, self.bindings = text, file, line, col, bindings
         self.lua = lua                    # a Lua script: tables count from 1, some commands differ
+        self.classic = classic            # CHiLL's `.script` language: integer arithmetic
         # spots: (line index, column index) of each character of `text` from its file's text,
         # which starts at `origin` (line, column) of the file
         self.spots, self.origin = spots or [], origin
@@ -100,7 +70,12 @@ class _Line:
         if self.lua and any(isinstance(n, ast.Subscript) for n in ast.walk(node)):
             node = chill_args.lua_indexed(self, node)
         if self.lua:
-            node = _lua_numbers(node)
+            return lua_value(self._value(lua_semantics(node, self.bindings)))
+        if self.classic and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for n in ast.walk(node)):
+            node = integer_division(node)
+        return self._value(node)
+
+    def _value(self, node):
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
@@ -206,9 +181,9 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
                           col=(col if k == 0 else 1) + at - (text.rfind("\n", 0, at) + 1))
     # a classic script's `false` is a bare word of its own language, no sign of Lua
     lang = None if is_classic else checks.dialect(quiet, file)
-    for k, c, cmd, spots in commands(quiet):
+    for k, c, cmd, spots in commands(quiet, lua=file.endswith(".lua")):
         ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c, spots=spots, origin=(line, col),
-                   lua=lang == "lua")
+                   lua=lang == "lua", classic=is_classic)
         if _SCRIPT_IMPORT.match(cmd) or _PRINT.match(cmd):
             modules |= {m.group(2) or m.group(1) for m in _MODULE.finditer(cmd)}
             continue
@@ -221,6 +196,10 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if flow:
             raise flow
         written, cmd = cmd, lua_tables(cmd)
+        many = ASSIGN_MANY.match(cmd)
+        if many:
+            assign_many(ln, many, env, fixed)
+            continue
         assign = _ASSIGN.match(cmd)
         if assign and assign.group(1) in fixed:
             continue
@@ -343,8 +322,12 @@ def _assigned(ln: _Line, text: str):
     try:
         node = ast.parse(text, mode="eval").body
     except SyntaxError:
-        raise ln.error(f"cannot read the value '{text}'",
-                       hint="assign a number, a string or a list, e.g. TI=32") from None
+        written = _ASSIGN.match(ln.text)       # (as the script wrote it, its Lua tables too)
+        shown = written.group(2) if written else text
+        shown = shown if len(shown) <= 120 else shown[:100] + " ..."
+        raise ln.error(f"cannot read the value '{shown}'",
+                       hint="assign a number, a string or a list, e.g. TI=32, one statement a line "
+                            "or `;` between two") from None
     return ln.value(node)
 
 

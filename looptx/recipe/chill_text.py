@@ -8,7 +8,7 @@ import re
 from looptx.frontend.regions import bracket_step
 
 
-def commands(text: str):
+def commands(text: str, lua: bool = False):
     """(line index, column index, text, spots) of each command; spots[n] is the (line index,
     column index) of text[n], so a problem inside a command that spans lines is located.  A
     command ends at the parenthesis that closes its argument list (so `tile(..) tile(..)` on
@@ -23,7 +23,8 @@ def commands(text: str):
             # division (TI//2, `U = 9 - 8 // 2`); Lua's '--' also inside a command (a multi-line
             # cudaize often carries one), unless a number follows (N--1)
             between = start is None or solid == ")"
-            if not quote and (ch == "#" or depth == 0 and (raw.startswith("--", c) or between and
+            # (Lua's `#` is its length operator, `print(#t)`: no comment there)
+            if not quote and (ch == "#" and not lua or depth == 0 and (raw.startswith("--", c) or between and
                                                            raw.startswith("//", c))
                               or raw.startswith("--", c) and not raw[c + 2:c + 3].isdigit()):
                 break
@@ -31,6 +32,11 @@ def commands(text: str):
                 if ch.isspace() or ch in ";,":
                     continue
                 start, buf, spots = (k, c), [], []
+            elif ch == ";" and not quote and depth == 0:
+                # `TI=32; TJ=64`: `;` ends a statement, in Lua and in Python
+                yield start[0], start[1], "".join(buf).strip(), spots
+                start = None
+                continue
             buf.append(ch)
             if not ch.isspace():
                 solid = ch
@@ -132,7 +138,8 @@ def blank_long(text: str, lua: bool):
 
 def lua_tables(cmd: str) -> str:
     """Lua table constructors as Python dicts: `{a=N*N, block={"ii"}}` -> `{"a": N*N, ...}`,
-    also `{["in"]=N}`, with `;` between fields read as `,`, and `..` (joining strings) as `+`.
+    also `{["in"]=N}`, with `;` between fields read as `,`, `..` (joining strings) as `@` and
+    `~=` as `!=`.
     Only `NAME=` directly inside braces is rewritten, so keyword arguments (`cuda(0,block=..)`)
     and comparisons (`==`) stay as they are."""
     out, stack, quote, k = [], [], None, 0
@@ -155,7 +162,11 @@ def lua_tables(cmd: str) -> str:
         elif ch in ")]}" and stack:
             stack.pop()
         elif ch == "." and cmd[k:k + 2] == ".." and cmd[k + 2:k + 3] != ".":
-            out.append("+")             # Lua's string concatenation
+            out.append("@")             # Lua's concatenation, which chill_lua reads as such
+            k += 2
+            continue
+        elif ch == "~" and cmd[k:k + 2] == "~=":
+            out.append("!=")            # Lua's not-equal
             k += 2
             continue
         elif ch == ";" and stack and stack[-1] == "{":
@@ -183,7 +194,10 @@ def classic_header(text: str) -> str:
         if m:
             value = m.group(2).strip("\"'")
             key = {"dest": "destination"}.get(m.group(1), m.group(1))
-            line = f"{key}({value})" if key == "loop" and value.isdigit() else f"{key}({value!r})"
+            # (`loop: 0-1`, CHiLL's AKp256.script: the nests 0 to 1, as loop(0, 1))
+            span = re.fullmatch(r"(\d+)\s*-\s*(\d+)", value) if key == "loop" else None
+            line = f"{key}({value})" if key == "loop" and value.isdigit() else \
+                f"{key}({span.group(1)}, {span.group(2)})" if span else f"{key}({value!r})"
         out.append(line)
     return "\n".join(out)
 
