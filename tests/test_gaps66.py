@@ -202,3 +202,47 @@ def test_a_classic_script_divides_integers_and_takes_a_loop_span():
     assert rc == 0 and "factor: 4" in out, err
     rc, out, err = run_cli("run", LUA / "AKp256.c", "--recipe", LUA / "AKp256.script", "-D", "N=61")
     assert rc == 0 and ": ok" in out, out + err
+
+
+CV = DATA / "c_values"
+
+
+def _prints_the_same(tmp_path, src, out, *flags):
+    import subprocess
+    outputs = []
+    for k, f in enumerate((src, out)):
+        exe = tmp_path / f"a{k}"
+        subprocess.run(["gcc", "-O1", *flags, "-o", exe, f], check=True, capture_output=True)
+        outputs.append(subprocess.run([exe], check=True, capture_output=True, text=True).stdout)
+    assert outputs[0] == outputs[1], outputs
+
+
+@pytest.mark.parametrize("src, value", [("g1.c", "k = 3"), ("g1_c1.c", "k = 3"), ("g1_c6.c", "k = 1"),
+                                        ("g3.c", "k = 5")])
+def test_a_local_from_defines_takes_cs_value(tmp_path, src, value):
+    """Probe 178 G1, G3: the value of a local set from #defines was computed with Python's
+    arithmetic and no type: `(N - 30) % 4 + 4` at N = 21 was 7 (C: 3), `signed char k = N*12 + 7`
+    259 (C: 3), `_Bool k = N - 19` 2 (C: 1): a full unroll made 7 copies, a wrong result; and
+    `N / 4` had no value.  Now C's: `/` and `%` truncate, and the declared type converts."""
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", CV / src, "--recipe", CV / "ru.yaml", "-o", out)
+    assert rc == 0 and f"unrolled fully at {value}," in err, err
+    _prints_the_same(tmp_path, CV / src, out)
+
+
+def test_a_step_legal_only_at_a_wrong_value_is_refused():
+    """Probe 178 G1: a reverse accepted at the Python value of `(N - 30) % 4 + 4`, and wrong."""
+    rc, _, err = run_cli("transform", CV / "g1rev.c", "--recipe", CV / "r3.yaml")
+    assert rc == 2 and "RAW on a" in err, err
+
+
+def test_a_local_from_a_define_the_command_line_fixes_has_its_value(tmp_path):
+    """Probe 178 G2: `int k = N - 17;` under an #ifndef default: the hint said --define N=VALUE,
+    and with it the full unroll was still refused; with a plain #define, an added -D N=21 (its
+    own value) made a reverse refused.  The -D value gives the local its value."""
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", CV / "g2.c", "--recipe", CV / "ru.yaml", "-D", "N=21", "-o", out)
+    assert rc == 0, err
+    _prints_the_same(tmp_path, CV / "g2.c", out, "-DN=21")
+    rc, _, err = run_cli("transform", CV / "g2b.c", "--recipe", CV / "r3.yaml", "-D", "N=21")
+    assert rc == 0, err

@@ -367,12 +367,16 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # the locals the region sees: one it declares itself (`double g` in a loop) may share a
         # global's name, whose initializer is then no local's value (probe 149 G9)
         before = [d for d in collector.decls if where(d) < start_pos]
-        implied = implied_values(fdef, before, derived, {**int_macros, **defines}, r.tuning is not None)
+        implied = implied_values(fdef, before, derived, {**int_macros, **defines}, r.tuning is not None,
+                                 lookup=symbols.get)
         # (a plain #define is the file's in every build; an #ifndef default or a -D is not)
         plain_macros = {k: v for k, v in int_macros.items() if to_user(k) not in overridable
                         and k not in {to_model(d) for d in defines}}
-        constants = constant_locals(fdef, before, derived, plain_macros, ast.ext)
-        literal = constant_locals(fdef, before, derived)
+        # (and the sizes -D fixes, which the output checks: `int k = N - 17;` at -D N=21 is 4)
+        given = {to_model(k): int(v) for k, v in defines.items()
+                 if k not in symbols and to_user(k) not in symbols and re.fullmatch(r"-?\d+", str(v).strip())}
+        constants = constant_locals(fdef, before, derived, {**plain_macros, **given}, ast.ext, lookup=symbols.get)
+        literal = constant_locals(fdef, before, derived, lookup=symbols.get)
         # (a file-scope const's -D is refused at its declaration by check_derived_agree)
         check_defines_agree({k: v for k, v in constants.items() if k in {to_model(d.name) for d in collector.decls}},
                             defines, collector.decls, where, path)

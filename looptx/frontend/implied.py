@@ -225,17 +225,20 @@ def _changed_in(fdef) -> set[str]:
 
 
 def implied_values(fdef, decls, derived, fixed: dict, tuned: bool = False,
-                   also: frozenset = frozenset()) -> dict[str, int]:
+                   also: frozenset = frozenset(), lookup=None, typed=()) -> dict[str, int]:
     """The integers that the function's derived sizes (`int C3 = C*3;`, `int hs = 4;`) have where
     what they are computed from is fixed: a subscript `t*C3 + h*hs + i` is then affine, as with
     `-D C3=36 -D hs=4`.  Only locals that nothing in the function changes after their
     declaration (a region in a loop may follow a `k++` of the loop's previous iteration), not
-    static ones nor globals (another file may set those).  A value C's integer division would
-    truncate is left out rather than guessed.  In a `tuned` region (an Orio fragment, which
+    static ones nor globals (another file may set those).  In a `tuned` region (an Orio fragment, which
     Orio pastes into a program of its own with the decl_file) the globals count too: no other
-    file sets them, and derived_sizes has seen that no function of this one does."""
+    file sets them, and derived_sizes has seen that no function of this one does.
+    Each value is C's: `/` and `%` truncate, and the declared type converts it (`unsigned char
+    k = 259` is 3); `lookup` resolves typedefs, `typed` adds declarations (const globals)."""
     from looptx.frontend.expr import evaluate
+    from looptx.runtime.extents import eval_extent
     changed = _changed_in(fdef)
+    words = {d.name: _type_words(d, lookup) for d in (*decls, *typed) if isinstance(d, c_ast.Decl) and d.name}
     locals_ = {d.name for d in decls if "static" not in (d.storage or [])} | \
         ({name for name, _ in derived} if tuned else set()) | set(also)
     out: dict[str, int] = {}
@@ -247,17 +250,61 @@ def implied_values(fdef, decls, derived, fixed: dict, tuned: bool = False,
             if model in out or model in fixed or name not in locals_ or name in changed:
                 continue
             try:
-                v = evaluate(init, {**fixed, **out})
-            except Exception:  # noqa: BLE001 - casts, calls, unknown names: no value
+                v = eval_extent(init, {**fixed, **out})
+            except KeyError:
                 continue
+            except ValueError:
+                # (min(), ?: ...: where C's integer arithmetic and Python's differ, no value)
+                if re.search(r"[/%]|>>", init):
+                    continue
+                try:
+                    v = evaluate(init, {**fixed, **out})
+                except Exception:  # noqa: BLE001 - casts, calls, unknown names: no value
+                    continue
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v):
                 continue
-            out[model] = int(v)
+            # (a global of an Orio decl_file, whose declaration is not at hand: as computed)
+            v = _converted(int(v), words[name]) if name in words else int(v)
+            if v is None:
+                continue
+            out[model] = v
             grew = True
     return out
 
 
-def constant_locals(fdef, decls, derived, macros: dict | None = None, ext=()) -> dict[str, int]:
+def _type_words(d: c_ast.Decl, lookup) -> list[str] | None:
+    """The integer type words of a scalar's declaration, typedefs resolved where `lookup` can."""
+    t = d.type
+    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
+        return None
+    names = list(t.type.names)
+    if lookup is not None and len(names) == 1:
+        from looptx.frontend.symbols import arithmetic_type
+        names = arithmetic_type(names[0], lookup).split()
+    return names
+
+
+def _converted(v: int, words) -> int | None:
+    """`v` stored in a variable of the type `words` as C converts it (gcc's wrap for a
+    narrow signed type), or None where that is unknown (a typedef not resolved, a plain char
+    above 127) or undefined (an int overflow)."""
+    from looptx.frontend.int_ranges import int_type
+    found = int_type(words) if words else None
+    if found is None:
+        return v if 0 <= v <= 127 else None
+    (bits, unsigned), lo, hi = found
+    if bits == 1:
+        return int(v != 0)
+    if unsigned:
+        return v % 2 ** bits
+    if bits == 8 and (lo, hi) == (0, 127):
+        return v if 0 <= v <= 127 else None
+    if bits < 32:
+        return (v + 2 ** (bits - 1)) % 2 ** bits - 2 ** (bits - 1)
+    return v if lo <= v <= hi else None
+
+
+def constant_locals(fdef, decls, derived, macros: dict | None = None, ext=(), lookup=None) -> dict[str, int]:
     """The locals whose value the function's own text gives, from integer literals and the
     `macros` no build changes (`const int K = 3;`, `int K3 = K*3;`, Nek's `const int nx = LX1;`
     under a plain `#define LX1 8`): no build flag or call changes it.  So do the file's scalar
@@ -265,7 +312,8 @@ def constant_locals(fdef, decls, derived, macros: dict | None = None, ext=()) ->
     const_globals = frozenset(e.name for e in ext if isinstance(e, c_ast.Decl) and e.name and e.init is not None
                               and "const" in (getattr(e.type, "quals", None) or [])
                               and "extern" not in (e.storage or []) and isinstance(e.type, c_ast.TypeDecl))
-    return implied_values(fdef, decls, derived, dict(macros or {}), also=const_globals)
+    return implied_values(fdef, decls, derived, dict(macros or {}), also=const_globals, lookup=lookup,
+                          typed=[e for e in ext if isinstance(e, c_ast.Decl) and e.name in const_globals])
 
 
 def _integer(value) -> int | None:

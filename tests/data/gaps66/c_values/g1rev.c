@@ -1,0 +1,22 @@
+#include <stdio.h>
+#define N 21
+static double a[4*N+16], b[4*N+16];
+void kernel(void)
+{
+  int i;
+  int m = (N - 30) % 4;
+#pragma scop
+  for (i = 8; i < N; i++)
+    a[i + -3 + m] = a[i] * 0.5 + b[i];
+#pragma endscop
+}
+int main(void)
+{
+  unsigned s = 3u;
+  for (int i = 0; i < 4*N+16; i++) { s = s*1103515245u+12345u; a[i] = (s>>8)/16777216.0; s = s*1103515245u+12345u; b[i] = (s>>8)/16777216.0; }
+  kernel();
+  unsigned long hh = 1469598103934665603ul;
+  for (int i = 0; i < 4*N+16; i++) { unsigned long x; __builtin_memcpy(&x,&a[i],8); hh = (hh ^ x) * 1099511628211ul; }
+  printf("%016lx\n", hh);
+  return 0;
+}
