@@ -246,3 +246,14 @@ def test_a_local_from_a_define_the_command_line_fixes_has_its_value(tmp_path):
     _prints_the_same(tmp_path, CV / "g2.c", out, "-DN=21")
     rc, _, err = run_cli("transform", CV / "g2b.c", "--recipe", CV / "r3.yaml", "-D", "N=21")
     assert rc == 0, err
+
+
+def test_a_continued_pragma_before_a_function_body_is_the_nests_own(tmp_path):
+    """Probe 178 G5: `#pragma omp parallel for private(k, s) \\` continued by
+    `reduction(+: tot)` before a bare --function body was read as inside the region and
+    dropped, where the same pragma on one line is the nest's own."""
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", DATA / "omp_continued.c", "--function", "rows", "-o", out)
+    assert rc == 0 and "dropped" not in err, err
+    assert "#pragma omp parallel for reduction(+:tot) private(k, s)" in out.read_text()
+    _prints_the_same(tmp_path, DATA / "omp_continued.c", out, "-fopenmp")

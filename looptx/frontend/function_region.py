@@ -282,7 +282,8 @@ def _after_parallel_for(src: SourceText, blanked: str, run: list, first: int, wh
     line, _ = where(run[1])
     start = src.offset(line, 1)
     # only the pragma's line between: not a group with conditionals (HPCG's #ifndef ... #endif)
-    lines = [ln for ln in blanked[first:start].splitlines() if ln.strip()]
+    # (a directive continued over lines, `private(k, s) \` then `reduction(+: tot)`, is one)
+    lines = [ln for ln in re.sub(r"\\[ \t]*\r?\n", " ", blanked[first:start]).splitlines() if ln.strip()]
     return start if len(lines) == 1 and re.match(r"\s*#\s*pragma\b", lines[0]) else first
 
 
