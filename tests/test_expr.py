@@ -124,7 +124,7 @@ def test_rejected(text, word):
     ("10 ** 9 * [0]", "repetition"),
     # probe 176 G1: each list small, the whole 10**10 cells
     ("[[1] * 10 ** 5] * 10 ** 5", "repetition"),
-    ("[[1] * 10 ** 4 for i in range(10 ** 4)]", "comprehension"),
+    ("[[1] * 10 ** 6 for i in range(10 ** 4)]", "comprehension"),
     ("product(range(100), repeat=5)", "product()"),
     ("map(abs, range(10 ** 8))", "range()"),
     ("map(3, [1])", "needs a function"),
