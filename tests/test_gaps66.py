@@ -257,3 +257,16 @@ def test_a_continued_pragma_before_a_function_body_is_the_nests_own(tmp_path):
     assert rc == 0 and "dropped" not in err, err
     assert "#pragma omp parallel for reduction(+:tot) private(k, s)" in out.read_text()
     _prints_the_same(tmp_path, DATA / "omp_continued.c", out, "-fopenmp")
+
+
+def test_a_function_output_keeps_its_parallel_for_when_read_again(tmp_path):
+    """Probe 178 G4: `--function` on looptx's own output, `{ #pragma omp parallel for
+    reduction(+:tot) private(k, s) for (j ...) }`, dropped the pragma as inside the region, and
+    its private(s) with it: the unroll-and-jam accepted on the original was refused there."""
+    once, twice = tmp_path / "once.c", tmp_path / "twice.c"
+    rc, _, err = run_cli("transform", DATA / "omp_rows.c", "--function", "rows", "-o", once)
+    assert rc == 0, err
+    rc, _, err = run_cli("transform", once, "--function", "rows", "--recipe", DATA / "omp_rows_uj.yaml", "-o", twice)
+    assert rc == 0 and "dropped" not in err, err
+    assert "#pragma omp parallel for reduction(+:tot) private(k, s)" in twice.read_text()
+    _prints_the_same(tmp_path, DATA / "omp_rows.c", twice, "-fopenmp")

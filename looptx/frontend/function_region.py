@@ -205,6 +205,13 @@ def function_region(fdef: c_ast.FuncDef, src: SourceText, where, blanked: str) -
         # declarations alone between two calls compute nothing: they stay where they are
         if not any(not isinstance(stmt, c_ast.Decl) for stmt in run):
             continue
+        # looptx's own output, `{ #pragma omp parallel for ... for (...) ... }`, read again: the
+        # block's loop nest is the region, and the pragma before it the nest's own, as written
+        # before the function's loop the first time (probe 178 G4)
+        if len(run) == 1 and isinstance(run[0], c_ast.Compound) and len(run[0].block_items or ()) == 2 \
+                and isinstance(run[0].block_items[0], c_ast.Pragma) and isinstance(run[0].block_items[1], c_ast.For):
+            last = matching_brace(blanked, src.offset(*where(run[0])))
+            run = list(run[0].block_items)
         # the statement written first: a header's `s = 0.0` (frontend/comma_inits.py) comes
         # before its loop in the list, and after the loop's `for` in the text
         head = min(run, key=where)
