@@ -53,14 +53,14 @@ def say_extra_arrays(rc, ordered: list[tuple[str, str]]) -> None:
     by_name = {a.name: a for a in rc.arrays}
     decl = dict(ordered)
     derived = dict(scop.derived)
-    extra = [to_user(n) if by_name[n].rank or "*" not in decl[n] else f"&{to_user(n)}" for n in names
-             if n in by_name and to_user(n) not in own | members and n not in derived
+    taken = [n for n in names if n in by_name and to_user(n) not in own | members and n not in derived
              and (by_name[n].rank or not by_name[n].local)]
+    extra = [to_user(n) if by_name[n].rank or "*" not in decl[n] else f"&{to_user(n)}" for n in taken]
     arrays = set(by_name)
     # Orio's matVec2D: `int nrows = m*n;` before the region, read by its loops
     scalars = [to_user(n) for n in names if n not in arrays and to_user(n) not in own and n in derived]
     if extra:
-        what = "variables" if any(not by_name[to_model(x.lstrip("&"))].rank for x in extra) else "arrays"
+        what = "variables" if any(not by_name[n].rank for n in taken) else "arrays"
         note_once(scop.filename, scop.region_span[0] or None,
                   f"{rc.name}_host takes {', '.join(extra)} after the parameters of the original function: "
                   f"the file's {what if len(extra) > 1 else what[:-1]}, which the .cu cannot see; a call "

@@ -119,7 +119,7 @@ class Branches:
             group_of[f] = stack[-1]
             if kind == "endif":
                 stack.pop()     # what follows it up to the next directive is the outer branch's
-            if _own_helper(lines[f - 1:nxt - 1]):
+            if own_helper(lines[f - 1:nxt - 1]):
                 helper_groups.add(f)
             elif any(s.strip() and not _PRAGMA.match(s) for s in lines[l:nxt - 1]):
                 code_groups.update(stack)
@@ -142,7 +142,7 @@ class Branches:
         return [s.strip() for s in out] if code_groups else []
 
 
-def _own_helper(lines: list[str]) -> bool:
+def own_helper(lines: list[str]) -> bool:
     """`#ifndef lx_floord` / `#define lx_floord(n, d) ...`: the helper macro looptx's own output
     defines in each region it regenerates (codegen/c.py), the same in every copy, so the branch
     the build skips (a region before it defined the helper) computes the same."""
@@ -166,7 +166,7 @@ def macro_directives(text: str, first_line: int, last_line: int, dead: set[int])
         while lines[k].rstrip().endswith("\\") and k + 1 < len(lines):
             k += 1
         # (looptx's own helper, which the regenerated region defines again, guarded)
-        if _MACRO.match(lines[start]) and start + 1 not in dead and not _own_helper(lines[max(start - 1, 0):k + 1]):
+        if _MACRO.match(lines[start]) and start + 1 not in dead and not own_helper(lines[max(start - 1, 0):k + 1]):
             out.append(" ".join(ln.rstrip().rstrip("\\").strip() for ln in lines[start:k + 1]))
         k += 1
     return out

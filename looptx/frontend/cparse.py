@@ -485,8 +485,8 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                   if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in pure}
         # a size set from plain #defines stays symbolic until a step needs its value, as the
         # #defines do where the loops read them
-        soft_locals = {k for k, v in constants.items() if k in scop.params and k not in literal
-                       and macros_behind(constants, literal, derived, plain_macros, scop, {k})}
+        behind = {k: macros_behind(constants, literal, derived, plain_macros, scop, {k}) for k in constants}
+        soft_locals = {k for k in constants if behind[k]}
         scop = replace(unconditional_temporaries(with_live_out(scop, live), PURE_MATH | safe_helpers),
                        # an Orio fragment at file scope is pasted into a function of Orio's: no
                        # code of the file runs after it
@@ -499,10 +499,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                        const_params=tuple(const_params) + tuple(n for n, g in globals_.items()
                                                                 if g.kind == "array" and g.is_const),
                        local_values=tuple((k, v) for k, v in constants.items() if k in scop.params),
-                       local_macros=tuple((k, macros_behind(constants, literal, derived, plain_macros, scop, {k}))
-                                          for k in constants if k in soft_locals),
-                       baked=scop.baked + macros_behind(constants, literal, derived, plain_macros, scop,
-                                                        set(constants) - soft_locals),
+                       local_macros=tuple((k, behind[k]) for k in constants if k in soft_locals),
                        implied_values=tuple((k, v) for k, v in implied.items() if k in scop.params
                                             and k not in dict(scop.fixed)) if r.tuning is not None else (),
                        # facts, as the function's own text gives them: dependences hold for them

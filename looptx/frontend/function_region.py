@@ -11,7 +11,7 @@ from looptx.errors import SourceError, note_once
 from looptx.frontend.regions import Region, SourceText, if_depths
 from looptx.frontend.extract import PURE_MATH
 from looptx.frontend.omp_team import is_team
-from looptx.frontend.conditionals import _own_helper as own_helper
+from looptx.frontend.conditionals import own_helper
 
 
 def braces(text: str, start: int = 0):

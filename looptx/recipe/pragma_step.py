@@ -46,11 +46,12 @@ def omp_for_step(v: Variant, st: Step) -> Variant:
             raise st.error(f"'{to_user(both[0])}' is both private and a reduction variable",
                            hint="a reduction variable is private already: keep it in reduction only")
         name = S.resolve_name(v, st["stmt"], st["loop"])
-        inside = [v.scop.statements[v.pieces[k].stmt] for k, _ in S.sharing(v, st["stmt"], name)]
+        inside = list({s.id: s for s in (v.scop.statements[v.pieces[k].stmt]
+                                         for k, _ in S.sharing(v, st["stmt"], name))}.values())
         kept = []
         for pair in reductions:
             try:
-                check_updates(v.scop, list({s.id: s for s in inside}.values()), [pair], name)
+                check_updates(v.scop, inside, [pair], name)
                 kept.append(pair)
             except RecipeError as e:
                 v = _private_in_effect(v, st, pair, at or name, e)
