@@ -40,11 +40,17 @@ def deep_count(x, limit: int = MAX_ELEMS) -> int:
         y = stack.pop()
         if isinstance(y, str):
             total += len(y)
-        elif isinstance(y, (list, tuple, set, frozenset, dict)):
+        elif isinstance(y, _CONTAINERS):
             total += len(y)
-            stack.extend(e for e in (y.values() if isinstance(y, dict) else y)
-                         if isinstance(e, (list, tuple, set, frozenset, dict)))
+            elems = y.values() if isinstance(y, dict) else y
+            # the types are collected in C: a flat list of a million numbers is scanned in
+            # milliseconds, where a Python-level test of each element took a fifth of a second
+            if any(issubclass(t, _CONTAINERS) for t in set(map(type, elems))):
+                stack.extend(e for e in elems if isinstance(e, _CONTAINERS))
     return total
+
+
+_CONTAINERS = (list, tuple, set, frozenset, dict)
 
 
 # ----------------------------------------------------------------------------- safe functions
