@@ -178,6 +178,7 @@ LUA = DATA / "lua"
     ("g3.lua", ["size: 32"]),           # G3: `print(#t)` swallowed every later command
     ("g5.lua", ["size: 32"]),           # G5: TI/2 was 32.0, refused
     ("lc.lua", ["control: i2", "block: [i2]"]),  # G6: "i" .. n
+    ("lc2.lua", ["control: i2", "block: [i2]"]),  # "i" .. (N / 512): Lua writes 2, not 2.0
     ("math.lua", ["size: 32"]),         # G6: math.floor(N/32)
     ("ne.lua", ["size: 32"]),           # G6: (N ~= 1024) and 8 or 32
     ("g4a.lua", ["size: 32", "size: 64"]),  # G4: local a, b = 32, 64

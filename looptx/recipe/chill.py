@@ -70,7 +70,7 @@ class _Line:
         if self.lua and any(isinstance(n, ast.Subscript) for n in ast.walk(node)):
             node = chill_args.lua_indexed(self, node)
         if self.lua:
-            return lua_value(self._value(lua_semantics(node, self.bindings)))
+            return lua_value(self._value(lua_semantics(node, self.bindings, self._value)))
         if self.classic and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for n in ast.walk(node)):
             node = integer_division(node)
         return self._value(node)

@@ -8,7 +8,9 @@ from __future__ import annotations
 import ast
 import copy
 import re
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
+
+from looptx.errors import LooptxError
 
 _MATH = {"floor", "ceil", "min", "max", "abs", "sqrt"}
 
@@ -40,8 +42,11 @@ def _text(x: Any) -> str | None:
     return None
 
 
-def lua_semantics(node: ast.AST, bindings: Mapping[str, Any]) -> ast.AST:
-    """`node` rewritten so that Python's evaluation of it gives Lua's value."""
+def lua_semantics(node: ast.AST, bindings: Mapping[str, Any],
+                  evaluate: Callable[[ast.AST], Any] | None = None) -> ast.AST:
+    """`node` rewritten so that Python's evaluation of it gives Lua's value.  `evaluate`, where
+    given, values an operand of `..` that is itself an expression (`"i" .. (N / 2)`), which Lua
+    writes as `i32`, where Python's text of the double is `32.0`."""
     def known(x):
         """The value of an operand the script fixed (a constant, a name it assigned), or None."""
         if isinstance(x, ast.Constant):
@@ -49,6 +54,15 @@ def lua_semantics(node: ast.AST, bindings: Mapping[str, Any]) -> ast.AST:
         if isinstance(x, ast.Name) and x.id in bindings and isinstance(bindings[x.id], (str, int, float)):
             return bindings[x.id]
         return None
+
+    def joined(x):
+        v = known(x)
+        if v is None and evaluate is not None and not isinstance(x, ast.Name):
+            try:
+                v = evaluate(x)
+            except LooptxError:
+                v = None    # refused where the whole expression is evaluated, with its position
+        return _text(v)
 
     def arith(x):
         v = known(x)
@@ -72,7 +86,7 @@ def lua_semantics(node: ast.AST, bindings: Mapping[str, Any]) -> ast.AST:
             self.generic_visit(n)
             if isinstance(n.op, ast.MatMult):
                 # `..`: joined as text; where both sides are known, as Lua writes numbers
-                a, b = _text(known(n.left)), _text(known(n.right))
+                a, b = joined(n.left), joined(n.right)
                 if a is not None and b is not None:
                     return ast.copy_location(ast.Constant(a + b), n)
                 return ast.copy_location(ast.BinOp(str_call(n.left), ast.Add(), str_call(n.right)), n)
