@@ -28,7 +28,7 @@ def test_unrolled_copies_cover_a_point_loop_isl_prints_wide(tmp_path):
                           "steps:\n  - tile: {stmt: 0, loop: i, size: 4, control: ii}\n"
                           "  - unroll: {stmt: 0, loop: j, factor: 4}\n  - unroll: {stmt: 0, loop: ii, factor: 4}\n"
                           "  - unroll: {stmt: 0, loop: i, factor: 3}\n")
-    runs_ok(src, rec, (18, 25, 7), "--function", "f")
+    runs_ok(src, rec, (18, 7), "--function", "f")   # 18 missed rows; 7 leaves remainders of the unrolls by 4 and 3
     rc, out, err = run_cli("transform", src, "--recipe", rec)
     assert rc == 0, err
     assert "j += 4" in out and "j' " not in out, out
