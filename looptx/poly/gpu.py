@@ -499,7 +499,8 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                     pins = pins.intersect(thread_pins[n] if p < c.keep else zero_pins[n])
             elif c.per_thread and K.mapped:
                 pins = pins_block.intersect(_copy_thread_pins(c, K, counted_from, width, prefix))
-            elif c.keep > first_thread or not K.mapped:
+            elif c.keep > first_thread or not K.mapped or not K.thread:
+                # (a kernel of one thread per block (`thread: ["1"]`): that thread makes it)
                 pins = pins_all
             else:
                 if c.promotion.kind != "shared":
