@@ -320,6 +320,10 @@ def test_option_reaches_the_replayed_searcher():
     (["-a", "random", "-O", "local_fraction=many"],
      "error: --option local_fraction=many: option 'local_fraction' of searcher 'random' must be "
      "a number, got 'many' (default is 0.25)"),
+    # (probe 182 O3: the hint was "(default is None)")
+    (["-a", "simplex", "-O", "x0=[1, 2]"],
+     "error: --option x0=[1, 2]: option 'x0' of searcher 'simplex' must be 3 value indices within "
+     "range, got [1, 2] (leave the option out for the searcher's own choice)"),
     (["-O", "seed=3"], "error: --option seed=3: 'seed' is not a searcher option (use --seed)"),
     (["-O", "total_runs=3"],
      "error: --option total_runs=3: 'total_runs' is not a searcher option (use --budget)"),

@@ -102,13 +102,23 @@ def test_constraints_with_names_prune_prefixes_and_list_the_same_points(seed):
         assert pruned.is_valid(p)
 
 
-def test_a_constraint_on_the_first_param_is_checked_once_per_value():
+def test_a_constraint_is_checked_once_per_value_of_the_params_it_reads():
+    """Probe 182 O2: a listing checked `last` under every value of B it does not read (SPAPT's
+    listings ran tens of seconds before a search started)."""
     first = _Named({"A"}, lambda p: p["A"] != 2)
     last = _Named({"C", "A"}, lambda p: p["C"] or p["A"] == 1)
     sp = Space([Param.of("A", (1, 2, 3)), Param.of("B", range(50)), Param.of("C", (True, False))],
                [first, last])
     assert sp.size() == 2 * 50 + 50
-    assert first.calls == 3 and last.calls == 2 * 50 * 2
+    assert first.calls == 3 and last.calls == 2 * 2
+
+
+def test_remembered_checks_tell_true_from_1():
+    seen = []
+    is_true = _Named({"A"}, lambda p: seen.append(p["A"]) or p["A"] is True)
+    sp = Space([Param.of("A", (1, True)), Param.of("B", ([1], [2]))], [is_true])
+    assert [p["A"] for p in sp.valid_points()] == [True, True]
+    assert seen == [1, True]
 
 
 def test_is_valid():

@@ -185,7 +185,7 @@ class Searcher(abc.ABC):
                 v = cls._coerce(raw, default, value)
                 if isinstance(v, (int, float)) and v < 0:
                     raise AnnotationError(f"option '{raw}' of searcher '{cls.name}' must be 0 or "
-                                          f"more, got {value!r}", hint=f"default is {default!r}")
+                                          f"more, got {value!r}", hint=_default_hint(default))
                 continue
             opts[key] = cls._coerce(raw, opts[key], value)
             limit = cls.option_limits.get(key, MAX_INTEGER)
@@ -193,7 +193,7 @@ class Searcher(abc.ABC):
                 raise AnnotationError(
                     f"option '{raw}' of searcher '{cls.name}' must be at most "
                     f"{'2**63-1' if limit == MAX_INTEGER else limit}, got {value!r}",
-                    hint=f"default is {cls.options[key]!r}")
+                    hint=_default_hint(cls.options[key]))
         return opts
 
     @classmethod
@@ -204,7 +204,7 @@ class Searcher(abc.ABC):
     def _coerce(cls, raw: str, default, value):
         def bad(kind):
             return AnnotationError(f"option '{raw}' of searcher '{cls.name}' must be {kind}, "
-                                   f"got {value!r}", hint=f"default is {default!r}")
+                                   f"got {value!r}", hint=_default_hint(default))
         if isinstance(default, float) and isinstance(value, (int, float)) and not isinstance(value, bool):
             # 1e400 reads as inf: the searcher's arithmetic would turn it into NaN coordinates
             try:
@@ -251,8 +251,7 @@ class Searcher(abc.ABC):
     def _require(self, cond: bool, option: str, what: str) -> None:
         if not cond:
             raise AnnotationError(f"option '{option}' of searcher '{self.name}' must be {what}, "
-                                  f"got {self.opts[option]!r}",
-                                  hint=f"default is {self.options[option]!r}")
+                                  f"got {self.opts[option]!r}", hint=_default_hint(self.options[option]))
 
     # -- protocol -------------------------------------------------------------------------
     @property
@@ -584,3 +583,9 @@ def available_searchers(hidden: bool = False) -> list[str]:
         if ep.name not in names:
             names.append(ep.name)
     return names
+
+
+def _default_hint(default) -> str:
+    # an option whose default is None is chosen by the searcher (simplex's x0: a random start)
+    return "leave the option out for the searcher's own choice" if default is None else f"default is {default!r}"
+
