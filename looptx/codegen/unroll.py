@@ -22,6 +22,7 @@ from looptx.poly.jam_locals import (copy_name, copy_number, jam_control, jam_off
 from looptx.poly.variant import LoopDim, Variant
 
 MAX_COPIES = 4096
+ROLLED_PARTIAL = 64     # statements the guarded copies of a partial strip may hold
 
 
 def _marked(variant: Variant, node: K.For) -> LoopDim | None:
@@ -450,6 +451,13 @@ def _unroll_marked(node: K.Node, variant: Variant, strips: dict, loops: frozense
                               not _within(node, variant, trip, where)):
                 return _strided(node, max(trip, 0), names, tag, info[1] if info is not None else
                                 _control_of(variant, node, d))
+            if span is None and not names and trip * sum(1 for _ in K.statements(node.body)) > ROLLED_PARTIAL \
+                    and _partial(node, variant, trip, where):
+                # a partial strip of a large unroll-and-jam stays a loop, as CHiLL's and Orio's
+                # cleanup loops do: guarded copies of each statement for each of its iterations
+                # made SPAPT's gesummv at unroll 168 inside tiles of 2048 21,799 lines that gcc
+                # compiled for minutes (named as the unrolled loop)
+                return replace(node, dim=info[1] if info is not None else _control_of(variant, node, d))
             return unroll_for(node, max(trip, 0), names, tag, start[1] if start[:1] == ("first",) else 0,
                               start[1] if start[:1] == ("strip",) else None)
         stmts = list(K.statements(node.body))
@@ -485,6 +493,14 @@ def _within(node: K.For, variant: Variant, trip: int, where: tuple) -> bool:
         return True
     lo, hi = isl_text(node.init), isl_text(ub)
     return lo is not None and hi is not None and runs_at_most(variant, lo, hi, most, where)
+
+
+def _partial(node: K.For, variant: Variant, trip: int, where: tuple) -> bool:
+    """Whether the loop runs fewer than `trip` iterations wherever it runs: a strip's remainder,
+    not whole strips isl left unseparated (those are unrolled, with guards)."""
+    ub = _upper(node)
+    lo, hi = isl_text(node.init), isl_text(ub) if ub is not None else None
+    return lo is not None and hi is not None and runs_at_most(variant, lo, hi, (trip - 1) * node.step - 1, where)
 
 
 def _control_of(variant: Variant, node: K.For, d: LoopDim) -> int:
