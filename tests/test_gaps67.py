@@ -42,3 +42,56 @@ def test_a_large_unroll_and_jam_keeps_its_partial_strips_loops(tmp_path):
     # and n ends the last (140..149)
     rc, out_, err = run_cli("run", DATA / "gesummv.c", "--recipe", DATA / "gesummv_unroll70.yaml", "-D", "n=150")
     assert rc == 0 and ": ok" in out_, out_ + err
+
+
+def _same_as_written(tmp_path, src: Path, recipe: Path, main: str) -> None:
+    """`src` and its output built with gcc -O1 and run by `main`: the same text printed."""
+    import subprocess
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", src, "--recipe", recipe, "-o", out)
+    assert rc == 0, err
+    (tmp_path / "m.c").write_text(main)
+    results = []
+    for k, c in enumerate((src, out)):
+        exe = tmp_path / f"t{k}"
+        subprocess.run(["gcc", "-O1", "-w", str(tmp_path / "m.c"), str(c), "-o", str(exe)], check=True)
+        results.append(subprocess.run([str(exe)], capture_output=True, text=True, timeout=10, check=True).stdout)
+    assert results[0] == results[1] and results[0], results
+
+
+NARROW_MAIN = """#include <stdio.h>
+int kern(double *a, double *b);
+int main(void) {
+  static double a[300], b[300];
+  for (int k = 0; k < 300; k++) { a[k] = k * 0.25; b[k] = k; }
+  int r = kern(a, b);
+  double s = 0; for (int k = 0; k < 300; k++) s = s * 1.0001 + a[k];
+  printf("%d %.17g\\n", r, s);
+  return 0;
+}
+"""
+
+
+def test_a_narrow_counter_stepping_past_its_bound_within_its_type(tmp_path):
+    """Probe 183 G1: `unsigned char i; for (i = 0; i < 255; i += 3)` ends at 255, which the type
+    holds; it was refused as wrapping (the check took bound - 1 + step).  `i += 2` does wrap."""
+    for src in ("uchar_step3.c", "schar_step3.c"):
+        _same_as_written(tmp_path, DATA / src, DATA / "tile4.yaml", NARROW_MAIN)
+    wraps = tmp_path / "w.c"
+    wraps.write_text((DATA / "uchar_step3.c").read_text().replace("i += 3", "i += 2"))
+    rc, _, err = run_cli("transform", wraps, "--recipe", DATA / "tile4.yaml")
+    assert rc == 2 and "lets it pass 255, where C wraps it around" in err, err
+
+
+def test_a_continued_loop_starts_from_a_declaration_before_the_region(tmp_path):
+    """Probe 183 G2: `int i = 0;` then `#pragma scop` then `for (; i < n - 3; i += 4)` was
+    refused: the declaration right before the loop was looked for without passing the pragma."""
+    for n in ("2", "13"):
+        rc, out, err = run_cli("run", DATA / "noinit.c", "--recipe", DATA / "tile3.yaml", "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_cast_to_an_undeclared_integer_type_names_its_header():
+    """Probe 183 G4: `(size_t)(i + 1)` without <stddef.h> was 'call to size_t'."""
+    rc, _, err = run_cli("transform", DATA / "cast_sub.c", "--recipe", DATA / "tile3.yaml")
+    assert rc == 2 and "'size_t' is not declared, so '(size_t)(...)' reads as a call to it (#include <stddef.h>" in err, err

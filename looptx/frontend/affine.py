@@ -401,6 +401,11 @@ class Translator:
             if rounded:
                 fn, x, d = rounded
                 return self.atom(f"{fn}(({self.isl_of(t(x), x)})/{d})")
+            header = _TYPE_HEADERS.get(name) or ("stdint.h" if re.fullmatch(r"u?int(?:_least|_fast)?\d+_t|u?intptr_t|u?intmax_t", name) else None)
+            if header is not None and len(args) == 1:
+                # `(size_t)(i + 1)` where nothing declares size_t: C reads a call (probe 183 G4)
+                raise NonAffine(node, f"'{name}' is not declared, so '({name})(...)' reads as a call to it",
+                                f"#include <{header}>, which declares the type")
             raise NonAffine(node, f"call to '{name}' in an index or bound",
                             "bounds and subscripts read min, max, abs, floord, ceild and the file's helpers over "
                             "signed int, short or long that return one expression: write the expression there, "
@@ -541,3 +546,8 @@ def delinearize(polys: Iterable[Poly], is_index: Callable[[str], bool]):
             dims[pm][im] = dims[pm].get(im, 0) + c
         parts.append([Poly.of(dims[m]) for m in strides])
     return strides, parts
+
+
+# the headers of the integer types a cast names most often
+_TYPE_HEADERS = {"size_t": "stddef.h", "ptrdiff_t": "stddef.h", "ssize_t": "sys/types.h"}
+

@@ -117,7 +117,11 @@ def continued_loops(ast: c_ast.Node) -> None:
             got = _iterator_step(node)
             if got is None or _upper(node, got[0]) is None:
                 continue
-            it, prev = got[0], items[k - 1]
+            # (past pragmas: `int i = 0;` then `#pragma scop`, the region's start)
+            before = k - 1
+            while before > 0 and isinstance(items[before], c_ast.Pragma):
+                before -= 1
+            it, prev = got[0], items[before]
             value = None
             if isinstance(prev, c_ast.Decl) and prev.name == it and prev.init is not None \
                     and not isinstance(prev.init, c_ast.InitList):
