@@ -47,3 +47,32 @@ class Prune:
             return bool(self.part(point))
         except Exception:  # noqa: BLE001 - not this check's to decide
             return True
+
+
+_REMEMBERED = 200_000     # outcomes one check keeps while a listing runs
+
+
+def remembered(check, names, position: Mapping[str, int]):
+    """`check` answering again from its outcomes at the values of the params it reads: a
+    listing tries each value of a param under every prefix, and the annotation's evaluator
+    took about 20 us per constraint, so SPAPT's listings (two million values tried) ran for
+    tens of seconds before a search started; most constraints read two or three params, whose
+    values repeat."""
+    if names is None:
+        return check
+    keys = tuple(x for x in names if x in position)
+    seen: dict = {}
+
+    def answer(point: Mapping) -> bool:
+        try:
+            # (the type too: True and 1 are one dict key, and a constraint may tell them apart)
+            key = tuple((type(point[x]), point[x]) for x in keys)
+            outcome = seen.get(key)
+        except (KeyError, TypeError):
+            return check(point)
+        if outcome is None:
+            outcome = check(point)
+            if len(seen) < _REMEMBERED:
+                seen[key] = outcome
+        return outcome
+    return answer

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from looptx.errors import AnnotationError, LooptxError
-from looptx.search.constraints import Prune
+from looptx.search.constraints import Prune, remembered
 
 Point = dict
 
@@ -265,9 +265,9 @@ class Space:
                                                    default=0)
         for c in self.constraints:
             names = getattr(c, "names", None)
-            at_depth[depth(names)].append(_remembered(c, names, position))
+            at_depth[depth(names)].append(remembered(c, names, position))
             for names, part in getattr(c, "parts", ()):
-                at_depth[depth(names)].append(_remembered(Prune(part), names, position))
+                at_depth[depth(names)].append(remembered(Prune(part), names, position))
         point: dict = {}
         row = [0] * n
         tried = [0]
@@ -584,33 +584,3 @@ class Space:
                 if self.is_valid(cand):
                     out.append(cand)
         return out
-
-
-_REMEMBERED = 200_000     # outcomes one check keeps while a listing runs
-
-
-def _remembered(check, names, position: Mapping[str, int]):
-    """`check` answering again from its outcomes at the values of the params it reads: a
-    listing tries each value of a param under every prefix, and the annotation's evaluator
-    took about 20 us per constraint, so SPAPT's listings (two million values tried) ran for
-    tens of seconds before a search started; most constraints read two or three params, whose
-    values repeat."""
-    if names is None:
-        return check
-    keys = tuple(x for x in names if x in position)
-    seen: dict = {}
-
-    def remembered(point: Mapping) -> bool:
-        try:
-            # (the type too: True and 1 are one dict key, and a constraint may tell them apart)
-            key = tuple((type(point[x]), point[x]) for x in keys)
-            outcome = seen.get(key)
-        except (KeyError, TypeError):
-            return check(point)
-        if outcome is None:
-            outcome = check(point)
-            if len(seen) < _REMEMBERED:
-                seen[key] = outcome
-        return outcome
-    return remembered
-
