@@ -491,16 +491,20 @@ def _within(node: K.For, variant: Variant, trip: int, where: tuple) -> bool:
     if any(_const(ir.Bin("-", hi, lo)) is not None and _const(ir.Bin("-", hi, lo)) <= most
            for lo in nested(node.init, "lx_max") for hi in nested(ub, "lx_min")):
         return True
-    lo, hi = isl_text(node.init), isl_text(ub)
+    return _spans_at_most(node, variant, most, where)
+
+
+def _spans_at_most(node: K.For, variant: Variant, most: int, where: tuple) -> bool:
+    """Whether the loop's last value is at most `most` past its first, wherever it runs."""
+    ub = _upper(node)
+    lo, hi = isl_text(node.init), isl_text(ub) if ub is not None else None
     return lo is not None and hi is not None and runs_at_most(variant, lo, hi, most, where)
 
 
 def _partial(node: K.For, variant: Variant, trip: int, where: tuple) -> bool:
     """Whether the loop runs fewer than `trip` iterations wherever it runs: a strip's remainder,
     not whole strips isl left unseparated (those are unrolled, with guards)."""
-    ub = _upper(node)
-    lo, hi = isl_text(node.init), isl_text(ub) if ub is not None else None
-    return lo is not None and hi is not None and runs_at_most(variant, lo, hi, (trip - 1) * node.step - 1, where)
+    return _spans_at_most(node, variant, (trip - 1) * node.step - 1, where)
 
 
 def _control_of(variant: Variant, node: K.For, d: LoopDim) -> int:

@@ -243,8 +243,7 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
         # last runs 252 and ends at 255, which unsigned char holds (`i < 255` by 2 wraps)
         past = {"<": f"{it} + {s}*ceil((({bound}) - {it})/{s})", "<=": f"{it} + {s}*(floor((({bound}) - {it})/{s}) + 1)",
                 ">": f"{it} - {s}*ceil(({it} - ({bound}))/{s})", ">=": f"{it} - {s}*(floor(({it} - ({bound}))/{s}) + 1)"}[op]
-        runs = {"<": f"{it} < ({bound})", "<=": f"{it} <= ({bound})", ">": f"{it} > ({bound})", ">=": f"{it} >= ({bound})"}[op]
-        need = [f"not ({runs}) or {past} {'<=' if step > 0 else '>='} {hi if step > 0 else lo}"]
+        need = [f"not ({it} {op} ({bound})) or {past} {'<=' if step > 0 else '>='} {hi if step > 0 else lo}"]
     words = declared_words(ex, it)
     edge = hi if step > 0 else lo
     owe(ex, [(cond, test, f"the counter '{it}' is {words} ({lo}..{hi}), and the test '{c_text(test)}' lets it "
