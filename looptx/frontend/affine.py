@@ -334,11 +334,15 @@ class Translator:
                     q = abs(ca) // c * (1 if ca >= 0 else -1)
                     return Poly.const(flip * q if node.op == "/" else ca - q * c)
                 inner = self.isl_of(a, node.left)
-                # (or an exact one: isl's own output divides `(i - 3*n + 9) / 2` of an i of that
-                # parity; poly/obligations.size_facts tries that first)
-                self.obligations.append((f"{inner} >= 0 or ({inner}) mod {int(c)} = 0", node,
-                                         f"'{node.op}' of a possibly negative value (C rounds toward zero)"))
-                self._unsigned_operand(node, inner)
+                if not (node.op == "%" and self._unsigned(node) and int(c) & (int(c) - 1) == 0):
+                    # (or an exact one: isl's own output divides `(i - 3*n + 9) / 2` of an i of
+                    # that parity; poly/obligations.size_facts tries that first)
+                    self.obligations.append((f"{inner} >= 0 or ({inner}) mod {int(c)} = 0", node,
+                                             f"'{node.op}' of a possibly negative value (C rounds toward zero)"))
+                    self._unsigned_operand(node, inner)
+                # else an unsigned `%` by a power of two: the wrapped value (x mod 2^w) leaves
+                # the remainder isl's x mod c does (the red-black sweep's `(j + k + color) % 2`
+                # of size_t j, k and an int color)
                 q = self.atom(f"floor(({inner})/{int(c)})" if node.op == "/" else f"({inner}) mod {int(c)}")
                 return -q if flip < 0 else q
             if node.op in ("<<", ">>"):

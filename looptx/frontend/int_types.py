@@ -249,4 +249,4 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
     owe(ex, [(cond, test, f"the counter '{it}' is {words} ({lo}..{hi}), and the test '{c_text(test)}' lets it "
                           f"pass {edge}, where C wraps it around: the loop would not run as the model's does",
               f"declare '{it}' of a type that holds every value it takes and the one that ends the loop "
-              "(int or long)", False, op == "!=") for cond in need], [first_test])
+              "(int or long)", False, op == "!=" or s > 1) for cond in need], [first_test])

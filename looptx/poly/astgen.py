@@ -15,6 +15,7 @@ from looptx.codegen import ast as K
 from looptx.errors import RecipeError, note_once, signals_deferred
 from looptx.poly.ast_check import runs_schedule, trailing_constants_dropped
 from looptx.poly.budget import isl_budget
+from looptx.poly.functions import pw_function
 from looptx.poly.scop import items, union_maps
 from looptx.poly.trips import strip_table, strips, unroll_groups
 from looptx.poly.variant import Variant
@@ -136,7 +137,7 @@ class _Builder:
         return out
 
     def _access(self, build, m: isl.Map, iter_map) -> ir.Ref:
-        pma = isl.PwMultiAff.from_map(m).pullback_pw_multi_aff(iter_map)
+        pma = pw_function(m).pullback_pw_multi_aff(iter_map)
         acc = build.access_from_pw_multi_aff(pma.align_params(build.get_schedule_space()))
         if acc.get_type() == isl.ast_expr_type.id:
             return ir.Ref(acc.get_id().name, -1, ())

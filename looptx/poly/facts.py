@@ -35,14 +35,15 @@ FACT_OPERATIONS = 5_000_000
 
 
 def nonneg_fact(scop, sid: int, cond: str, where: str | None = None, bounded: bool = False) -> str | None:
-    """For `e >= 0` over iterators (Devito's `(time + 1)%(3)` with time from time_m): the
-    condition on the sizes under which the lowest e of the statement's domain is >= 0
+    """For `e >= 0` over iterators (Devito's `(time + 1)%(3)` with time from time_m), or another
+    condition over them: the condition on the sizes under which it holds in the statement's domain
     (`time_m >= 0`), as isl text; '' when the domain implies it (`j % 2` of a loop from 2);
     None when there is none or it needs a disjunction (or, unless `bounded`, it pins the sizes to
     a few values: a narrow counter's range may, `j = i` of an unsigned char j holds for n <= 256)."""
-    if not cond.endswith(" >= 0"):
-        return None
     s = scop.statements[sid]
+    # (any condition: a narrow counter stepping by 3 owes `not (i < n) or i + 3*ceil((n - i)/3)
+    # <= 255` where C first tests it, which holds for n <= 255)
+    failing = f"{cond[:-5]} < 0" if cond.endswith(" >= 0") else f"not ({cond})"
     from looptx.poly.budget import isl_budget
     from looptx.poly.obligations import evaluated_set
     try:
@@ -52,7 +53,7 @@ def nonneg_fact(scop, sid: int, cond: str, where: str | None = None, bounded: bo
             dom = evaluated_set(scop, sid, where)
             # the sizes under which some instance has e < 0 (a projection: isl's dim_min of
             # such a domain may search for minutes)
-            bad = dom.intersect(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond[:-5]} < 0 }}")).params()
+            bad = dom.intersect(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {failing} }}")).params()
             if scop.context.intersect(bad).is_empty():
                 return ""
             ok = bad.complement().intersect(dom.params()).coalesce()

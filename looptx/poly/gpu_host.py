@@ -9,6 +9,7 @@ import islpy as isl
 
 from looptx.codegen import ast as K
 from looptx.poly.astgen import expr
+from looptx.poly.functions import pw_function
 from looptx.poly.scop import items
 from looptx.poly.variant import Variant
 
@@ -28,7 +29,7 @@ def host_tree(v: Variant, kern, plans, launch: isl.UnionMap) -> K.Node:
             host = [args[p] for p in kern[n].host_dims]
             grid = []
             for m in plans[n].grid:
-                pa = isl.PwMultiAff.from_map(m.set_tuple_name(isl.dim_type.in_, f"L{n}")).get_pw_aff(0)
+                pa = pw_function(m.set_tuple_name(isl.dim_type.in_, f"L{n}")).get_pw_aff(0)
                 pa = pa.pullback_pw_multi_aff(iter_map).align_params(build.get_schedule_space())
                 grid.append(expr(build.expr_from_pw_aff(pa)))
             key = f"h{len(payload)}"

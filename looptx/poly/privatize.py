@@ -319,6 +319,32 @@ def innermost_loop(scop, var: str, stmts) -> tuple[str, int] | None:
                 None)
 
 
+def _in_shared_loop(scop, dep, at: str) -> tuple[str, int] | None:
+    """(loop, statement) where the dependence's two statements share loops inside `at` that
+    hold other uses of the variable apart (Rodinia's lud: two sibling `j` loops reuse `sum`,
+    so the nest's uses are private only at `i`, which leaves the dependence between two `j`
+    iterations): the innermost of them at which their own uses can be private, or None."""
+    src, snk = scop.statements[dep.source], scop.statements[dep.sink]
+    if at not in snk.iterators:
+        return None
+    common = 0
+    while common < min(len(src.iterators), len(snk.iterators)) and \
+            tuple(src.schedule[:2 * (common + 1)]) == tuple(snk.schedule[:2 * (common + 1)]):
+        common += 1
+    arr = next((a for a in scop.arrays if a.name == dep.array), None)
+    users = [u for u in scop.statements if any(a.array == dep.array for a in u.accesses)]
+    for depth in range(common, snk.iterators.index(at) + 1, -1):
+        prefix = tuple(snk.schedule[:2 * depth])
+        inside = [u for u in users if tuple(u.schedule[:2 * depth]) == prefix]
+        ids = frozenset(u.id for u in inside)
+        if arr is None or len(ids) == len(users):
+            return None
+        found = _innermost_private(scop, arr, inside, ids, False)
+        if found is not None and snk.iterators.index(found) + 1 >= depth:
+            return found, dep.sink
+    return None
+
+
 def _privatize_step(deps, dep) -> tuple[str, str, str, str] | None:
     """(variable, the YAML step's arguments, the CHiLL call's, 'var' at loop) of the step that
     removes `dep`, or None."""
@@ -329,6 +355,9 @@ def _privatize_step(deps, dep) -> tuple[str, str, str, str] | None:
     if hit is None:
         return None
     at, stmt = hit
+    deeper = _in_shared_loop(deps.scop, dep, at)
+    if deeper is not None:
+        at, stmt = deeper
     if stmt is None and len(_loops_named([s for s in deps.scop.statements
                                           if any(a.array == dep.array for a in s.accesses)], at)) > 1:
         stmt = dep.sink

@@ -10,6 +10,7 @@ import islpy as isl
 from looptx.errors import note_once
 from looptx.frontend.names import to_user
 from looptx.poly.deps import upper_constant
+from looptx.poly.functions import pw_function
 from looptx.poly.variant import Variant
 
 if TYPE_CHECKING:                      # promote imports this module
@@ -136,7 +137,7 @@ def _iterators_in(m: isl.Map) -> set[int] | None:
     if not m.is_single_valued():
         return None
     out: set[int] = set()
-    pma = isl.PwMultiAff.from_map(m)
+    pma = pw_function(m)
     for k in range(m.dim(isl.dim_type.out)):
         for _, aff in pma.get_pw_aff(k).get_pieces():
             out |= {d for d in range(m.dim(isl.dim_type.in_)) if aff.involves_dims(isl.dim_type.in_, d, 1)}

@@ -19,7 +19,7 @@ from looptx.poly.deps import _constant
 from looptx.poly.known_values import at_macro_value, soft_sizes_hint
 from looptx.poly.budget import isl_budget
 from looptx.poly.peeling import each
-from looptx.poly.trips import (_global_min, _ranges, apart_from, check_copies, check_factor, kept_loop, loop_stride,
+from looptx.poly.trips import (_global_min, _ranges, apart_from, strip_bases, check_copies, check_factor, kept_loop, loop_stride,
                                max_trip, recount_inside)
 from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles, points_inside
 
@@ -272,6 +272,7 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False, apart: b
                                "or fully (factor 0)")
     check_factor(name, factor, MAX_FULL_UNROLL)
     lb = _global_min(v, group, pos)
+    starts = None if any(v.pieces[k].dims[p].reversed for k, p in group) else strip_bases(v, group, pos)
     innermost = (lambda q: len(q.dims) - 2) if jam else kept_loop
     innermost = apart_from(v, group, innermost) if apart else innermost
     if not jam:
@@ -284,7 +285,8 @@ def unroll(v: Variant, stmt: int, loop, factor: int, jam: bool = False, apart: b
     for k, pos in group:
         q = pieces[k]
         d = q.dims[pos]
-        ctrl = replace(d, expr=f"{width}*floor(({d.expr} - ({lb}))/{width}) + ({lb})", factor=width, asked=factor)
+        base = starts[k] if starts else lb
+        ctrl = replace(d, expr=f"{width}*floor(({d.expr} - ({base}))/{width}) + ({base})", factor=width, asked=factor)
         point = LoopDim(name + "'", d.expr, unroll=True, reversed=d.reversed, hidden=True, trip=factor)
         dims = q.dims[:pos] + (ctrl,) + q.dims[pos + 1:]
         m = innermost(q)

@@ -172,6 +172,61 @@ def _global_min(v: Variant, group, pos: int) -> str:
     return text if text is not None else "0"
 
 
+def strip_bases(v: Variant, group, pos: int) -> dict[int, str] | None:
+    """Per member piece of `group` (piece index -> isl text over its statement's iterators),
+    where the loop at `pos` starts in each run of its outer loops, where that start is one
+    affine function of them that varies (a tile's point loop starts at its tile, a triangular
+    loop at its row): an unroll's strips counted from there leave one partial strip at the
+    loop's end, as CHiLL's and Orio's do, where strips counted from the loop's least value
+    leave one at each end of every tile.  None where the start is fixed or not one function."""
+    m = _values(v, group, pos)
+    if m.is_empty():
+        return None
+    pieces = m.lexmin_pw_multi_aff().get_pw_aff(0).get_pieces()
+    affs = [aff for _, aff in pieces]
+    if not affs or any(not a.plain_is_equal(affs[0]) for a in affs[1:]):
+        return None
+    aff = affs[0]
+    if aff.dim(isl.dim_type.div) == 0 and all(aff.get_coefficient_val(isl.dim_type.in_, i).is_zero()
+                                              for i in range(aff.dim(isl.dim_type.in_))):
+        return None
+    out = {}
+    for k, _ in group:
+        names = [str(d) if isinstance(d, int) else f"({d.expr})" for d in v.pieces[k].dims[:pos]]
+        text = _aff_text(aff, names)
+        if text is None:
+            return None
+        out[k] = text
+    return out
+
+
+def _aff_text(aff: isl.Aff, names: list[str]) -> str | None:
+    """`aff` as isl text, its input dimensions read as `names`; None where it is not integral."""
+    den = aff.get_denominator_val()
+    if not den.is_one():
+        return None
+    terms = []
+    for kind, count, name in ((isl.dim_type.in_, aff.dim(isl.dim_type.in_), names.__getitem__),
+                              (isl.dim_type.param, aff.dim(isl.dim_type.param),
+                               lambda i: aff.get_dim_name(isl.dim_type.param, i))):
+        for i in range(count):
+            c = aff.get_coefficient_val(kind, i)
+            if not c.is_zero():
+                terms.append(f"{c.to_python()}*{name(i)}")
+    for i in range(aff.dim(isl.dim_type.div)):
+        c = aff.get_coefficient_val(isl.dim_type.div, i)
+        if c.is_zero():
+            continue
+        div = aff.get_div(i)
+        d = div.get_denominator_val()
+        inner = _aff_text(div.scale_val(d), names)
+        if inner is None:
+            return None
+        terms.append(f"{c.to_python()}*floor(({inner})/{d.to_python()})")
+    terms.append(str(aff.get_constant_val().to_python()))
+    return " + ".join(terms)
+
+
 def _values(v: Variant, group, pos: int) -> isl.Map:
     """Outer loops' values -> the loop's values."""
     r = _ranges(v, group, pos)

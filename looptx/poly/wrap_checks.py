@@ -62,7 +62,7 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             lowest = nonneg_fact(scop, sid, cond, where, bounded=True) if ranged else None
             if lowest is None:
                 raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
-            if lowest and not _said(scop, facts, lowest):
+            if lowest and not typed.is_subset(scop.params_where([lowest])) and not _said(scop, facts, lowest):
                 facts.append(lowest)
             continue
         if sized or unsigned.is_subset(fact) or typed.is_subset(fact) \
