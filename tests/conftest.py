@@ -94,6 +94,23 @@ def runs_ok(path, recipe, sizes, *argv) -> None:
         assert rc == 0 and ": ok" in out, (n, out + err)
 
 
+def same_as_written(tmp_path, src, recipe, main: str, flags=()) -> str:
+    """`src` and its output built with gcc -O1 and run by the C program `main`: the same text
+    printed (and some); the transform's stderr."""
+    import subprocess
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", src, "--recipe", recipe, "-o", out, *flags)
+    assert rc == 0, err
+    (tmp_path / "m.c").write_text(main)
+    results = []
+    for k, c in enumerate((src, out)):
+        exe = tmp_path / f"t{k}"
+        subprocess.run(["gcc", "-O1", "-w", str(tmp_path / "m.c"), str(c), "-o", str(exe)], check=True)
+        results.append(subprocess.run([str(exe)], capture_output=True, text=True, timeout=20, check=True).stdout)
+    assert results[0] == results[1] and results[0], results
+    return err
+
+
 def transform_case(tmp_path, src: str, step: str, *argv) -> tuple[int, str, str]:
     """Writes `src` to k.c and the one-step recipe r.yaml in tmp_path, and transforms k.c."""
     (tmp_path / "k.c").write_text(src)

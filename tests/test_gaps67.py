@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import run_cli, same_as_written
 from test_cuda_codegen import nvcc_compile
 
 DATA = Path(__file__).resolve().parent / "data" / "gaps67"
@@ -45,21 +45,6 @@ def test_a_large_unroll_and_jam_keeps_its_partial_strips_loops(tmp_path):
     assert rc == 0 and ": ok" in out_, out_ + err
 
 
-def _same_as_written(tmp_path, src: Path, recipe: Path, main: str) -> None:
-    """`src` and its output built with gcc -O1 and run by `main`: the same text printed."""
-    import subprocess
-    out = tmp_path / "o.c"
-    rc, _, err = run_cli("transform", src, "--recipe", recipe, "-o", out)
-    assert rc == 0, err
-    (tmp_path / "m.c").write_text(main)
-    results = []
-    for k, c in enumerate((src, out)):
-        exe = tmp_path / f"t{k}"
-        subprocess.run(["gcc", "-O1", "-w", str(tmp_path / "m.c"), str(c), "-o", str(exe)], check=True)
-        results.append(subprocess.run([str(exe)], capture_output=True, text=True, timeout=10, check=True).stdout)
-    assert results[0] == results[1] and results[0], results
-
-
 NARROW_MAIN = """#include <stdio.h>
 int kern(double *a, double *b);
 int main(void) {
@@ -77,7 +62,7 @@ def test_a_narrow_counter_stepping_past_its_bound_within_its_type(tmp_path):
     """Probe 183 G1: `unsigned char i; for (i = 0; i < 255; i += 3)` ends at 255, which the type
     holds; it was refused as wrapping (the check took bound - 1 + step).  `i += 2` does wrap."""
     for src in ("uchar_step3.c", "schar_step3.c"):
-        _same_as_written(tmp_path, DATA / src, DATA / "tile4.yaml", NARROW_MAIN)
+        same_as_written(tmp_path, DATA / src, DATA / "tile4.yaml", NARROW_MAIN)
     wraps = tmp_path / "w.c"
     wraps.write_text((DATA / "uchar_step3.c").read_text().replace("i += 3", "i += 2"))
     rc, _, err = run_cli("transform", wraps, "--recipe", DATA / "tile4.yaml")

@@ -6,15 +6,9 @@ from pathlib import Path
 
 import islpy as isl
 
-from conftest import run_cli
+from conftest import cli_process, run_cli, runs_ok, same_as_written
 
 DATA = Path(__file__).resolve().parent / "data" / "gaps68"
-
-
-def _runs_ok(src: Path, recipe: Path, sizes) -> None:
-    for n in sizes:
-        rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", f"n={n}")
-        assert rc == 0 and ": ok" in out, (n, out + err)
 
 
 def test_registers_of_strips_that_start_before_their_tile():
@@ -22,7 +16,7 @@ def test_registers_of_strips_that_start_before_their_tile():
     so a tile's first strip started before the tile (j = 96 for the tile at 100).  Its
     registers were loaded from the tile's start (C[100] into C_r[0]) but the statements used
     them from the strip's start (C[100] as C_r[4]): 1500 wrong elements at n = 250."""
-    _runs_ok(DATA / "mm.c", DATA / "mm_regs_tile100_unroll6.yaml", (7, 137, 250))
+    runs_ok(DATA / "mm.c", DATA / "mm_regs_tile100_unroll6.yaml", (7, 137, 250))
 
 
 def test_a_function_keeps_every_piece_of_its_map():
@@ -52,7 +46,7 @@ def test_a_tiles_strips_start_at_the_tile(tmp_path):
     assert "for (j = 100 * jj; j <= lx_min(n - 6, 100 * jj + 90); j += 6)" in text, text
     assert text.count("C[i][j] += A[i][k] * B[k][j];") == 3, text     # the whole strips' and two ends'
     assert "% 3" not in text, text
-    _runs_ok(DATA / "mm.c", DATA / "mm_tile100_unroll6.yaml", (7, 100, 137, 250))
+    runs_ok(DATA / "mm.c", DATA / "mm_tile100_unroll6.yaml", (7, 100, 137, 250))
 
 
 def test_a_triangular_loops_strips_start_at_its_row(tmp_path):
@@ -64,24 +58,7 @@ def test_a_triangular_loops_strips_start_at_its_row(tmp_path):
     text = out.read_text()
     assert "for (j = i; j < n - 3; j += 4)" in text, text
     assert "i % 4" not in text, text
-    _runs_ok(DATA / "tri.c", DATA / "tri_unroll4.yaml", (1, 2, 5, 37))
-
-
-def _same_results(tmp_path, src: Path, recipe: Path, main: str, flags=()) -> str:
-    """`src` and its output built with gcc -O1 and run by `main`: the same text printed; the
-    output's text."""
-    import subprocess
-    out = tmp_path / "o.c"
-    rc, _, err = run_cli("transform", src, "--recipe", recipe, "-o", out, *flags)
-    assert rc == 0, err
-    (tmp_path / "m.c").write_text(main)
-    results = []
-    for k, c in enumerate((src, out)):
-        exe = tmp_path / f"t{k}"
-        subprocess.run(["gcc", "-O1", "-w", str(tmp_path / "m.c"), str(c), "-o", str(exe)], check=True)
-        results.append(subprocess.run([str(exe)], capture_output=True, text=True, timeout=20, check=True).stdout)
-    assert results[0] == results[1] and results[0], results
-    return err
+    runs_ok(DATA / "tri.c", DATA / "tri_unroll4.yaml", (1, 2, 5, 37))
 
 
 _STEP3_MAIN = """#include <stdio.h>
@@ -104,8 +81,8 @@ def test_a_narrow_counter_by_3_to_a_size(tmp_path):
     """Probe 186 G1: `unsigned char i; for (i = 0; i < n; i += 3)` was refused as wrapping: its
     last value is 3 * ceil(n / 3) <= 255 for every unsigned char n.  With an int n it holds for
     n <= 255, which the model assumes and the output checks, as it does for `i++`."""
-    _same_results(tmp_path, DATA / "uchar_step3_n.c", DATA / "unroll2.yaml", _STEP3_MAIN % "unsigned char")
-    err = _same_results(tmp_path, DATA / "uchar_step3_int_n.c", DATA / "unroll2.yaml", _STEP3_MAIN % "int")
+    same_as_written(tmp_path, DATA / "uchar_step3_n.c", DATA / "unroll2.yaml", _STEP3_MAIN % "unsigned char")
+    err = same_as_written(tmp_path, DATA / "uchar_step3_int_n.c", DATA / "unroll2.yaml", _STEP3_MAIN % "int")
     assert "modelled for n <= 255" in err, err
 
 
@@ -131,7 +108,7 @@ int main(void) {
   return 0;
 }
 """
-    _same_results(tmp_path, DATA / "rbgs.c", DATA / "rbgs_tile_unroll.yaml", main)
+    same_as_written(tmp_path, DATA / "rbgs.c", DATA / "rbgs_tile_unroll.yaml", main)
 
 
 def test_a_privatize_hint_names_the_loop_that_carries_the_reuse():
@@ -143,3 +120,17 @@ def test_a_privatize_hint_names_the_loop_that_carries_the_reuse():
     assert rc == 2 and "privatize: {stmt: 0, var: sum, at: j}" in err, err
     rc, out, err = run_cli("run", DATA / "lud.c", "--recipe", DATA / "lud_private_j.yaml", "-D", "size=37")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_dropped_value_note_waits_for_a_good_input(tmp_path):
+    """Probe 187 G1: a param value a step rejects (Orio's tile size 0) is noted, and the note
+    was printed before a later bad-input error (an unknown --option), two lines where the
+    contract says one.  The note is held with the other warnings until the input is good."""
+    import shutil
+    src = tmp_path / "t.c"
+    shutil.copy(DATA / "tile_zero_space.c", src)
+    p = cli_process("search", src, "-O", "bogus=1", "--budget", "2", cwd=tmp_path)
+    rc, err = p.returncode, p.stderr
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "unknown option 'bogus'" in err, err
+    p = cli_process("search", src, "--budget", "2", "--no-progress", cwd=tmp_path)
+    assert p.returncode == 0 and "value 0 is left out of the search" in p.stderr, p.stdout + p.stderr

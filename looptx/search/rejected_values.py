@@ -156,15 +156,14 @@ def notes(spec, dropped) -> list[str]:
 def without_rejected_values(st, space: Space, ev, n_valid, said: set[str]):
     """The space without the param values a step rejects whatever the other params are,
     noted at each param once (`said`: a search at several sizes meets them at each)."""
-    import sys
-
     from looptx.search.space_checks import count
     smaller, dropped = drop_rejected_values(space, ev, st.seed)
     n_left = count(smaller) if dropped else n_valid
     if not dropped or n_left == 0 or (n_left is None and not smaller.sample(np.random.default_rng(st.seed), 1)):
         return space, n_valid           # nothing else is valid: the search says what fails
+    from looptx.search.options import queue_warning
     for line in notes(st.spec, dropped):
         if line not in said:
             said.add(line)
-            print(line, file=sys.stderr)
+            queue_warning(line)     # printed once the input is known good: a bad one's error stays one line
     return smaller, n_left
