@@ -134,3 +134,21 @@ def test_a_dropped_value_note_waits_for_a_good_input(tmp_path):
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "unknown option 'bogus'" in err, err
     p = cli_process("search", src, "--budget", "2", "--no-progress", cwd=tmp_path)
     assert p.returncode == 0 and "value 0 is left out of the search" in p.stderr, p.stdout + p.stderr
+
+
+def test_a_witness_element_of_a_one_dimensional_array_as_written():
+    """Probe 185 G4: Rodinia nw's `input_itemsets[(max_cols - idx - 2) * max_cols + ...]`,
+    modelled as a 3-D array, was named `input_itemsets[0][2][3]` in a refusal; the code's
+    own subscript is 13 at max_cols = 5."""
+    rc, _, err = run_cli("transform", DATA / "nw2.c", "--recipe", DATA / "nw2_unroll.yaml", "-o", "/dev/null")
+    assert rc == 2 and "S0(1,1) writes input_itemsets[13] before S0(0,0) reads it (with max_cols=5" in err, err
+
+
+def test_a_cuda_order_hint_names_the_distribute_its_permute_needs():
+    """Probe 185 G3: Rodinia gaussian's Fan2 mapped with thread i enclosing block jj: the
+    refusal said `permute first`, and that permute was refused in turn (statement 2 shares loop
+    i).  The hint now names the distribute the permute needs, then the permute."""
+    rc, _, err = run_cli("transform", DATA / "gaussian.c", "--recipe", DATA / "gaussian_cuda.yaml",
+                         "--target", "cuda", "-o", "/dev/null")
+    assert rc == 2 and "(distribute the statements first (distribute {stmts: [1], loop: i}), then " \
+                       "'permute: {stmt: 1, order: [t, ii, jj, i, j]}'" in err, err

@@ -159,7 +159,7 @@ def test_the_cu_computes_the_uniform_locals_in_each_thread():
 @pytest.mark.parametrize("function, expected", [
     ("row_first", "statement 0 is inside the kernel of statement 1 (loop 'y') but not inside its "
                   "thread loop 'x': it writes 'dst', which every thread would write"),
-    ("row_prev", "S0(0) reads dst[0][3] before S1(0,3) writes it"),
+    ("row_prev", "S0(0) reads dst[3] before S1(0,3) writes it"),
 ])
 def test_uniform_work_that_writes_or_reads_the_threads_data_is_refused(tmp_path, function, expected):
     recipe = tmp_path / "r.yaml"

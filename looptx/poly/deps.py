@@ -285,7 +285,24 @@ def element(scop: Scop, ref: int, point: tuple[int, ...], sizes: dict) -> str:
         return acc.array
     p = img.sample_point()
     idx = [p.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(img.dim(isl.dim_type.set))]
-    return acc.array + "".join(f"[{i}]" for i in idx)
+    flat = _as_written(scop, scop.array(acc.array), idx, sizes)
+    return acc.array + (f"[{flat}]" if flat is not None else "".join(f"[{i}]" for i in idx))
+
+
+def _as_written(scop: Scop, arr, idx: list[int], sizes: dict) -> int | None:
+    """The subscript of a 1-D array the model delinearized (`a[(i*n + j)*n + k]` as a[i][j][k]),
+    as the code writes it, at the witness's sizes; None where it is not one value there."""
+    if not arr.strides:
+        return None
+    flat = idx[0]
+    for k, extent in enumerate(arr.strides):
+        at = isl.Set(f"{scop.prefix}{{ [x] : x = {extent} }}").intersect_params(
+            scop.params_where(f"{p} = {v}" for p, v in sizes.items()) if sizes else scop.context)
+        lo, hi = at.dim_min(0), at.dim_max(0)
+        if not (lo.is_cst() and lo.is_equal(hi)):
+            return None
+        flat = flat * at.sample_point().get_coordinate_val(isl.dim_type.set, 0).to_python() + idx[k + 1]
+    return flat
 
 
 VERB = {"read": "reads", "write": "writes"}

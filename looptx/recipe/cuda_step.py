@@ -7,6 +7,7 @@ import re
 from looptx.errors import RecipeError, note_once
 from looptx.frontend.purefuncs import PURE_MATH
 from looptx.frontend.names import to_user
+from looptx.poly import schedule as S
 from looptx.poly.variant import Variant
 from looptx.recipe.schema import C_WORDS, Step
 
@@ -42,7 +43,7 @@ def _from_chill(st: Step) -> bool:
     return re.match(r"\s*(?:\w+\.)?(?:cudaize|cuda)\s*\(", st.text or "") is not None
 
 
-def _order_check(st: Step):
+def _order_check(v: Variant, st: Step):
     """The contract: a `cuda` step's thread loops are nested inside all its block loops.  Its
     own step is refused otherwise (a silent interchange hides that the nest changed); the CHiLL
     dialect's is reordered, with a note, and checked as a permute is, after the step."""
@@ -58,8 +59,16 @@ def _order_check(st: Step):
                       f"step {st.index} ({st.shown_name}): {said}: the loops are reordered to "
                       f"{', '.join(shown)}, as CUDA-CHiLL's cudaize does (checked as a permute)")
             return
-        raise st.error(f"{said}; the block loops must be outside the thread loops",
-                       hint=f"permute first: 'permute: {{stmt: {st['stmt']}, order: [{', '.join(shown)}]}}'")
+        step = f"'permute: {{stmt: {st['stmt']}, order: [{', '.join(shown)}]}}'"
+        hint = f"permute first: {step}"
+        try:
+            S.permute(v, st["stmt"], order)
+        except RecipeError as e:
+            # (Rodinia gaussian's Fan2: another statement shares the loop the permute moves,
+            # and the permute's own refusal names the distribute)
+            if e.hint and e.hint.startswith("distribute"):
+                hint = f"{e.hint}, then {step}; the permute alone: {e.what}"
+        raise st.error(f"{said}; the block loops must be outside the thread loops", hint=hint)
     return check
 
 
@@ -69,7 +78,7 @@ def cuda_step(v: Variant, st: Step) -> Variant:
         _check_kernel_name(v, st, st["kernel"])
     sizes = _array_sizes(v, st) if st.get("sizes") else None
     v = map_step(v, st["stmt"], st.get("block") or [], st.get("thread") or [], st.get("kernel"),
-                 (st.index, st.name, st.file, st.line), order_check=_order_check(st))
+                 (st.index, st.name, st.file, st.line), order_check=_order_check(v, st))
     return v.evolve(extra=v.extra + (sizes,)) if sizes else v
 
 
