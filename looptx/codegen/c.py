@@ -143,17 +143,21 @@ class CPrinter:
         self.own_types = dict(self.scop.own_iterators) if spelled and declare_loops else {}
         self.reuse = frozenset(n for n, t in self.own_types.items() if _SAME_TYPE.get(t) == self.loop_ctype)
         self._own_loops: frozenset[int] | None = None     # set by count_with_own
+        self._long_loops: frozenset[int] = frozenset()     # loops counting in long (count_with_own)
         self._open: list[str] = []       # counters of the loops being printed
+        self._open_long: list[str] = []  # those of them counting in long (past_int)
 
     def count_with_own(self, node: K.Node) -> None:
         """Decides, before printing `node`, which loops count with the function's variables: a
         variable of another type than the loops' only where it holds the loop's values
         (codegen/own_counters.py); `reuse` becomes the variables some loop counts with."""
+        from looptx.codegen.own_counters import own_loops, past_int
+        if self.loop_ctype == "int":
+            self._long_loops = past_int(node, self.scop)
         if not self.own_types:
             return
-        from looptx.codegen.own_counters import own_loops
         self._own_loops = own_loops(node, self.scop, self.own_types,
-                                    lambda t: _SAME_TYPE.get(t) == self.loop_ctype)
+                                    lambda t: _SAME_TYPE.get(t) == self.loop_ctype, self._long_loops)
         self.reuse = frozenset(to_user(f.var) for f in _fors(node) if id(f) in self._own_loops)
 
     def expr(self, e: ir.Expr) -> str:
@@ -207,8 +211,10 @@ class CPrinter:
         else:
             # an int counter whose value reads an unsigned size signed (a peeled `i` is `(long)n - 1`)
             # is an int again in the statement: `i - n` stays unsigned (probe 160 G2)
+            # and so is one a loop counts in long (past_int)
             typed.update({n: ir.Cast("int", mapping[n]) for n, x in zip(s.iterators, leaf.iters)
-                          if n in mapping and n not in typed and mapping[n] != x})
+                          if n in mapping and n not in typed and (mapping[n] != x or any(
+                              isinstance(w, ir.Var) and w.name in self._open_long for w in ir.walk(x)))})
         body = K.subst(s.body, {**mapping, **typed}, in_refs=mapping) if typed else K.subst(s.body, mapping)
         return ir.to_c(self.body_of(body), ref=ref, spelled=self.spelled) + ";"
 
@@ -237,17 +243,19 @@ class CPrinter:
             step = f"{v}++" if n.step == 1 else f"{v}--" if n.step == -1 else \
                 f"{v} += {n.step}" if n.step > 0 else f"{v} -= {-n.step}"
             own = self._own(v) and (self._own_loops is None or id(n) in self._own_loops)
-            decl = self.loop_ctype + " " if self.declare and not own else ""
+            decl = ("long" if id(n) in self._long_loops else self.loop_ctype) + " " if self.declare and not own else ""
             head = f"{pad}for ({decl}{v} = {self.expr(n.init)}; {self.expr(n.cond)}; {step})"
             prag = self.pragmas(n)
             # Vitis/Vivado HLS apply a loop directive to the loop whose body it opens
             inside = [p for p in prag if p.split()[1:2] == ["HLS"]]
             prag = [p for p in prag if p not in inside]
             self._open.append(v)
+            self._open_long.append(v if id(n) in self._long_loops else "")
             try:
                 return [pad + line for line in prag] + self._with_body(head, n.body, depth, first=inside)
             finally:
                 self._open.pop()
+                self._open_long.pop()
         if isinstance(n, K.If):
             head = f"{pad}if ({self.expr(n.cond)})"
             if n.orelse is None:

@@ -23,35 +23,66 @@ Span = tuple[int, int]
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 
 
-def own_loops(node: K.Node, scop, types: dict[str, str], same) -> frozenset[int]:
+def own_loops(node: K.Node, scop, types: dict[str, str], same, long=frozenset()) -> frozenset[int]:
     """ids of the For nodes under `node` that count with the function's variable: those whose
     counter's name is one of `types` (the user's name -> its arithmetic type) whose type
-    `same(type)` says the generated loops count in, or whose type holds the loop's values."""
+    `same(type)` says the generated loops count in, unless the loop counts in long (`long`,
+    past_int), or whose type holds the loop's values."""
     out: set[int] = set()
 
-    def go(n: K.Node, spans: dict[str, Span | None]) -> None:
-        if isinstance(n, K.For):
-            span, body = values(n, spans)
-            t = types.get(to_user(n.var))
-            if t is not None and (same(t) or span is not None and _holds(n, t, span, spans)):
-                out.add(id(n))
-            go(n.body, {**spans, n.var: body})
-            return
-        for c in K.children(n):
-            go(c, spans)
-
-    go(node, size_spans(scop))
+    def visit(n: K.For, span: Span | None, spans: dict) -> None:
+        t = types.get(to_user(n.var))
+        if t is not None and (same(t) and id(n) not in long or span is not None and _holds(n, t, span, spans)):
+            out.add(id(n))
+    _walk(node, size_spans(scop), visit)
     return frozenset(out)
+
+
+def past_int(node: K.Node, scop) -> frozenset[int]:
+    """ids of the For nodes under `node` whose counter takes values past int's (a start that a
+    `size_t n` gives, `lx_max(0, (long)n)`): they count in long."""
+    out: set[int] = set()
+    sizes = size_spans(scop)
+    # (only where a 64-bit size's values reach the loop: over int sizes, the spans' corners say
+    # more than the loops reach, `N - (N - i) % 4`, and a C int counter compared with an
+    # unsigned int size overflows past INT_MAX, undefined)
+    wide = {p for p in scop.wide_params if sizes.get(p) is not None and not _in_int(sizes[p])}
+
+    def visit(n: K.For, span: Span | None, spans: dict) -> None:
+        if span is not None and not _in_int(span) and any(
+                isinstance(x, ir.Var) and x.name in wide for e in (n.init, n.cond) for x in ir.walk(e)):
+            out.add(id(n))
+    _walk(node, sizes, visit)
+    return frozenset(out)
+
+
+def _in_int(span: Span) -> bool:
+    return -2 ** 31 <= span[0] <= span[1] <= 2 ** 31 - 1
+
+
+def _walk(n: K.Node, spans: dict[str, Span | None], visit) -> None:
+    """visit(loop, the values its counter takes, the spans around it) for each loop under `n`."""
+    if isinstance(n, K.For):
+        span, body = values(n, spans)
+        visit(n, span, spans)
+        _walk(n.body, {**spans, n.var: body}, visit)
+        return
+    for c in K.children(n):
+        _walk(c, spans, visit)
 
 
 def size_spans(scop) -> dict[str, Span | None]:
     """The values each size of the region may have: a fixed one its value, otherwise its C
-    type's (an unsigned one as the signed copy the bounds read, `(long)n`)."""
+    type's (an unsigned one as the signed copy the bounds read, `(long)n`: up to 2^32 - 1 for a
+    32-bit one)."""
     out: dict[str, Span | None] = {}
     for p in scop.params:
         bits = 64 if p in scop.wide_params else 32
-        out[p] = (0 if p in scop.unsigned_params else -2 ** (bits - 1), 2 ** (bits - 1) - 1)
-    out.update({p: (lo, hi) for p, lo, hi in scop.narrow_params})
+        out[p] = (0, 2 ** bits - 1 if bits == 32 else 2 ** 63 - 1) if p in scop.unsigned_params else \
+            (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+    # (narrow_params gives an unsigned int or size_t as far as an int size goes: not the values
+    # C's own counters meet)
+    out.update({p: (lo, hi) for p, lo, hi in scop.narrow_params if hi < 2 ** 31 - 1})
     for p, v in tuple(scop.fixed) + tuple(scop.macro_values) + tuple(scop.local_values):
         if isinstance(v, int):
             out[p] = (v, v)

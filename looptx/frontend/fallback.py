@@ -108,14 +108,16 @@ def _braces_on_headers(lines: list[str]) -> list[str]:
     return out
 
 
-def checked_row_facts(scop, facts) -> tuple[str, ...]:
+def checked_row_facts(scop, facts, relying=frozenset()) -> tuple[str, ...]:
     """The row facts the output checks at run time: those of an array the region writes
-    (rows that overlap where the fact fails carry dependences the model has not seen) and those
-    over sizes that bound loops (isl simplifies the loops with them).  Overlapping rows of an
-    array it only reads are read in any order alike."""
+    (rows that overlap where the fact fails carry dependences the model has not seen), every
+    one where a written array stays in its rows only under them (`relying`), and those over
+    sizes that bound loops (isl simplifies the loops with them).  Overlapping rows of an array
+    it only reads are read in any order alike."""
     written = {a.array for st in scop.statements for a in st.accesses if a.kind == "write"}
     return tuple(f for row, f in facts
-                 if any(row in (a.strides or ()) for a in scop.arrays if a.name in written) or scop.bounds_use(f))
+                 if any(row in (a.strides or ()) for a in scop.arrays if a.name in written) or written & relying
+                 or scop.bounds_use(f))
 
 
 def as_c(fact: str) -> str:
@@ -123,12 +125,15 @@ def as_c(fact: str) -> str:
     return to_user(re.sub(r"\b(\d+)([A-Za-z_])", r"\1*\2", fact))
 
 
-def note_row_facts(path, line, arrays, facts, checked) -> None:
+def note_row_facts(path, line, arrays, facts, checked, relying=frozenset()) -> None:
+    """`relying`: arrays that stay in their rows under the facts, which other arrays' rows gave
+    (CloverLeaf's `b` in rows of x_max + 5 under the x_min >= -1 of `a`'s x_max + 4)."""
     # rows of an interleaved array hold groups of elements (frontend/interleaved)
     groups = {r: g for a in arrays for r, g in zip(a.strides or (), (a.strides or ())[1:]) if g.isdigit()}
+    named = [a for a in arrays if set(a.strides or ()) & {r for r, _ in facts} or a.name in relying and a.strides]
     rows = list(dict.fromkeys(to_user(r) + (f" groups of {groups[r]}" if r in groups else "")
-                              for r, _ in facts))
-    names = [repr(to_user(a.name)) for a in arrays if set(a.strides or ()) & {r for r, _ in facts}]
+                              for r in [r for r, _ in facts] + [a.strides[0] for a in named if a.name in relying]))
+    names = [repr(to_user(a.name)) for a in named]
     after = ("the output checks that: its C runs the region as written otherwise, its CUDA host "
              "code returns cudaErrorInvalidValue" if checked else
              "the region only reads them, in any order, so the output holds for other values too")

@@ -16,7 +16,7 @@ from typing import Callable
 from pycparser import c_ast
 
 from looptx.frontend.affine import cast_words
-from looptx.frontend.symbols import c_text
+from looptx.frontend.symbols import c_nodes, c_text
 from looptx.frontend.int_ranges import CType, INT, _common, _constant, _promoted, int_type, type_limits
 
 FLOAT_WORDS = {"float", "double"}
@@ -188,7 +188,7 @@ def unsigned_comparison(ex, node, a: str, b: str, wheres=None, counting_down: st
         owe(ex, [(f"({text}) >= 0", side,
                   f"C compares '{c_text(node.left)}' {node.op} '{c_text(node.right)}' as unsigned values, and "
                   f"'{c_text(side)}' is negative at some point where C evaluates it, so it wraps to a huge one",
-                  None, bound)], wheres)
+                  None, bound, bound)], wheres)
 
 
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
@@ -199,7 +199,7 @@ def counter_start(ex, start, it: str, text: str, where: list[str]) -> None:
     counter's type, so at n = -5 the loop starts at 65531 and at 70000 at 4464, where the model
     starts at n.  Owed where C evaluates it (`where`): over sizes alone, a fact the output checks."""
     t = counter_type(ex, it)
-    if t is None or t[0] >= 32:
+    if t is None or t[0] > 32 or t[0] == 32 and not _wider_names(ex, start, t):
         return
     lo, hi = type_limits(t)
     what = (f"the counter '{it}' is {declared_words(ex, it)} ({lo}..{hi}), and C converts its start "
@@ -211,6 +211,17 @@ def counter_start(ex, start, it: str, text: str, where: list[str]) -> None:
              (f"{hi} - ({text}) >= 0", start, what, hint, False, True)], [where])
 
 
+def _wider_names(ex, node, t) -> bool:
+    """Whether a name in `node` has a type whose values an int-wide counter of type `t` may not
+    hold (`unsigned i = m` of a size_t m: C keeps m mod 2^32; `int i = m` of an unsigned m)."""
+    for n in c_nodes(node):
+        if isinstance(n, c_ast.ID):
+            u = ex.int_types.type_of(n)
+            if u is not None and (u[0] > t[0] or u[0] == t[0] and u[1] != t[1]):
+                return True
+    return False
+
+
 def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> None:
     """A counter of an unsigned or narrow type (`unsigned char i`, a `size_t i` counting down)
     must leave its loop by the test, not by wrapping past its type's end: C's `for (size_t i =
@@ -220,16 +231,29 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
     if first_test is None:
         return
     t = counter_type(ex, it)
-    if t is None or t[0] >= 32 and (not t[1] or step > 0):
-        return
     if isinstance(test.left, c_ast.ID) and test.left.name == it:
         op, bound = test.op, b
     elif isinstance(test.right, c_ast.ID) and test.right.name == it:
         op, bound = _MIRRORED[test.op], a
     else:
         return
+    # (a wide unsigned counter that steps past its `!=` bound wraps too, after 2^32 or 2^64)
+    if t is None or t[0] >= 32 and (not t[1] or step > 0) and not (t[1] and op == "!=" and abs(step) > 1):
+        return
     lo, hi = type_limits(t)
     s = abs(step)
+    if not t[1] and step < 0 and op in (">", ">=") and ex.int_types.compared_unsigned(test.left, test.right):
+        # a narrow signed counter tested against an unsigned bound: C compares it as unsigned,
+        # so a value below 0 passes the test again (`short i; i > m` by 3 from 10 at m = 0 runs
+        # on through -2), and the narrow store wraps it (probe 190 G3)
+        past = f"{it} - {s}*ceil(({it} - ({bound}))/{s})" if op == ">" else \
+            f"{it} - {s}*(floor(({it} - ({bound}))/{s}) + 1)"
+        owe(ex, [(f"not ({it} {op} ({bound})) or {past} >= 0", test,
+                  f"C compares '{c_text(test.left)}' {test.op} '{c_text(test.right)}' as unsigned values, and the "
+                  f"counter '{it}' ({declared_words(ex, it)}) steps below 0 before the test ends the loop, where "
+                  "the unsigned comparison holds again: the loop would not run as the model's does",
+                  f"declare '{it}' unsigned, or compare it with a signed bound ((int){c_text(test.right)})",
+                  False, True)], [first_test])
     # (a `!=` test's start on the right side of the bound: over sizes where C first tests it,
     # `for (i = n; i != 0; i--)` at n >= 0, `ranged` as for counter_start)
     need = {(1, "<"): [f"({bound}) <= {hi + 1 - s}"], (1, "<="): [f"({bound}) <= {hi - s}"],
@@ -238,6 +262,10 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
             (-1, "!="): [f"{it} - ({bound}) >= 0", f"({bound}) >= {lo}"]}.get((1 if step > 0 else -1, op))
     if need is None:
         return
+    if s > 1 and op == "!=":
+        # the counter meets the bound only where the step divides the distance: `i != 251` by 3
+        # from 1 passes it and wraps (probe 190 G2)
+        need = need + [f"(({bound}) - {it}) mod {s} = 0" if step > 0 else f"({it} - ({bound})) mod {s} = 0"]
     if s > 1 and op in ("<", "<=", ">", ">="):
         # the values a step of s takes lie on a lattice from the start: `i < 255` by 3 from 0
         # last runs 252 and ends at 255, which unsigned char holds (`i < 255` by 2 wraps)

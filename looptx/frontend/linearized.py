@@ -59,6 +59,8 @@ class Settled:
                                 # the subscripts stay in their rows: `w >= 1`, `lda >= k`
     shapes: dict                # array -> row lengths, of the arrays split into rows of groups
                                 # of elements (frontend/interleaved): ('m', '2') for z[i][j][k]
+    relying: frozenset = frozenset()    # arrays that stay in their rows only under `facts` of
+                                        # another array's rows (the note names them too)
 
     def shaped(self, arrays) -> list:
         """The Arrays with the rank and row lengths of their settled model."""
@@ -243,7 +245,7 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
         """(texts, rows baked, facts assumed, None) of the references' splits, or (.., (k, d))
         where reference k leaves its row in dimension d + 1 for every split tried.  `origin`:
         where each row's in-row index starts (1 for f2c's 1-based columns)."""
-        mine_texts, mine_baked, mine_assumed = {}, set(), set()
+        mine_texts, mine_baked, mine_assumed, relies = {}, set(), set(), False
         for k, (st, acc) in enumerate(rows.uses):
             if any(s.startswith(ir.GATHERED) for p in rows.parts[k] for s in p.symbols()):
                 # a read through an index array (srad's `J[iN[i]*cols + j]`): any element,
@@ -270,6 +272,10 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                         part = split_texts(rows, k, shifts, fixed_vals, ex)[d + 1]
                         if holds(st.id, in_row(acc, part, row, origin), committed + extra):
                             found = True
+                            # (only under an earlier array's fact: the note names this one too)
+                            relies = relies or bool(committed_assumed) and not extra and not holds(
+                                st.id, in_row(acc, part, row, origin),
+                                tuple(f for f in committed if f not in {g for _, g in committed_assumed}))
                             break
                     if found:
                         if how == "assume":
@@ -299,13 +305,14 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
                         found = True
                         mine_assumed.add((row, dead))
                 if not found:
-                    return mine_texts, mine_baked, mine_assumed, (k, d)
+                    return mine_texts, mine_baked, mine_assumed, (k, d), relies
             mine_texts[acc.ref] = tuple(split_texts(rows, k, shifts, fixed_vals, ex))
-        return mine_texts, mine_baked, mine_assumed, None
+        return mine_texts, mine_baked, mine_assumed, None, relies
 
     texts, flat, baked, rows_baked = {}, set(), set(), set()
     shapes = {}
     assumed: set[tuple[str, str]] = set()       # (row length, fact) the model assumes
+    relying: set[str] = set()                   # arrays in their rows only under those facts
     for rows in all_rows:
         # rows of groups of elements first (an interleaved complex layout): the layout the
         # subscripts spell, and one that needs less of the sizes (`z[2*(i*ld + j) + 1]`
@@ -313,22 +320,24 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
         groups = interleaved(rows)
         found = split(groups, assumed, rows_baked) if groups is not None else None
         if found is not None and found[3] is None:
-            rows, (mine_texts, mine_baked, mine_assumed, failed) = groups, found
+            rows, (mine_texts, mine_baked, mine_assumed, failed, relies) = groups, found
             shapes[rows.name] = rows.extents
         else:
-            mine_texts, mine_baked, mine_assumed, failed = split(rows, assumed, rows_baked)
+            mine_texts, mine_baked, mine_assumed, failed, relies = split(rows, assumed, rows_baked)
             if failed or mine_assumed:
                 # rows whose in-row index runs from 1 (f2c's `c__[i__ + j*c_dim1]`, i__ = 1..m)
                 # need only ldc >= m, where rows from 0 need ldc > m
                 one = split(rows, assumed, rows_baked, origin=1)
                 if one[3] is None and (failed or _weaker(scop, {f for _, f in one[2]}, {f for _, f in mine_assumed})):
-                    mine_texts, mine_baked, mine_assumed, failed = one
+                    mine_texts, mine_baked, mine_assumed, failed, relies = one
             if failed and found is not None and not rows.flat:
                 rows, failed = groups, found[3]     # the error names the grouped view
         if failed is None:
             texts.update(mine_texts)
             rows_baked |= mine_baked
             assumed |= mine_assumed
+            if relies:
+                relying.add(rows.name)
         elif rows.flat:
             flat_texts, flat_baked = flat_of(rows)
             texts.update(flat_texts)
@@ -337,7 +346,7 @@ def settle(scop, all_rows: list[Rows], ex, fixed_vals: dict, flat_of) -> Settled
         else:
             raise _leaves_row(rows, *failed, fixed_vals, ex)
     return Settled(texts, frozenset(flat), frozenset(baked), frozenset(rows_baked),
-                   tuple(sorted(assumed)), shapes)
+                   tuple(sorted(assumed)), shapes, frozenset(relying))
 
 
 def _constant_shift(rows: Rows, k: int, d: int, shifts, fixed_vals: dict, ex, scop) -> tuple[int, ...]:

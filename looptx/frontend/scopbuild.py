@@ -184,9 +184,9 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                   per_line=True)
     facts, obligations = size_facts(scop, obligations)
     facts, obligations = list(dict.fromkeys(owed_facts + wrapped + facts)), obligations + owed
-    row_facts = checked_row_facts(scop, settled.facts) if all_rows else ()
+    row_facts = checked_row_facts(scop, settled.facts, settled.relying) if all_rows else ()
     if all_rows and settled.facts:
-        note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts)
+        note_row_facts(path, span[0] or 1, arrays, settled.facts, row_facts, settled.relying)
     if facts or row_facts:
         scop = replace(scop, assumptions=scop.assumptions + tuple(facts), _cache={},
                        runtime_facts=tuple(dict.fromkeys(row_facts + tuple(facts))),

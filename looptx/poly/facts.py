@@ -57,6 +57,9 @@ def nonneg_fact(scop, sid: int, cond: str, where: str | None = None, bounded: bo
             if scop.context.intersect(bad).is_empty():
                 return ""
             ok = bad.complement().intersect(dom.params()).coalesce()
+            # (less what evaluating it at all says of the sizes: `lo >= 0` for an unsigned
+            # counter from lo below hi, not `lo >= 0 and hi > lo`)
+            shown = ok.gist(dom.params()).coalesce()
     except isl.Error:
         return None
     if ok.is_empty() or ok.n_basic_set() != 1:
@@ -65,6 +68,6 @@ def nonneg_fact(scop, sid: int, cond: str, where: str | None = None, bounded: bo
         # the sizes pinned to a few values (`-i / 2` holds C's rounding only at n = 1): no model
         # of the region, which is refused rather than kept as written for every other size
         return None
-    text = str(ok)
+    text = str(shown if shown.n_basic_set() == 1 and not shown.plain_is_universe() else ok)
     inner = text[text.index("{") + 1:text.rindex("}")].strip()
     return inner[1:].strip() if inner.startswith(":") else None

@@ -112,9 +112,9 @@ def mapped_loops_kept(v: Variant, step: int | None = None) -> None:
 
 
 def _strips_in_tiles(v: Variant, m, mapping_now: bool = False) -> None:
-    """A thread loop unrolled by a factor that does not divide its tile: the unroll's strips
-    count from the loop's start, not the tile's, so they straddle the tiles, the block gets
-    threads that do nothing, and a copy at the loop takes offsets from the wrong strip."""
+    """A thread loop unrolled by a factor that does not divide its tile: each tile would end
+    in a partial strip, a thread with fewer copies than the others, which the kernels' thread
+    mapping (one strip per thread, `factor` copies each) does not make."""
     for q in v.pieces:
         if q.stmt != m.stmt:
             continue
@@ -134,7 +134,8 @@ def _strips_in_tiles(v: Variant, m, mapping_now: bool = False) -> None:
                                        "not mapped")
             if size is not None and size % d.factor:
                 raise RecipeError(f"loop '{to_user(d.name)}' maps to threads, and an unroll of it by {d.factor} "
-                                  f"does not divide its tile of {size}: its strips would straddle the tiles",
+                                  f"does not divide its tile of {size}: each tile would end in a partial strip, "
+                                  "and a thread runs one whole strip",
                                   hint=f"unroll it by a factor that divides {size}, or tile it by a multiple of "
                                        f"{d.factor}")
 

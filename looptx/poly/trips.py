@@ -174,11 +174,11 @@ def _global_min(v: Variant, group, pos: int) -> str:
 
 def strip_bases(v: Variant, group, pos: int) -> dict[int, str] | None:
     """Per member piece of `group` (piece index -> isl text over its statement's iterators),
-    where the loop at `pos` starts in each run of its outer loops, where that start is one
-    affine function of them that varies (a tile's point loop starts at its tile, a triangular
-    loop at its row): an unroll's strips counted from there leave one partial strip at the
-    loop's end, as CHiLL's and Orio's do, where strips counted from the loop's least value
-    leave one at each end of every tile.  None where the start is fixed or not one function."""
+    where the loop at `pos` starts in each of its tiles, where that start is one affine
+    function of the tiles' control loops: an unroll's strips counted from there leave one
+    partial strip at the tile's end, as CHiLL's and Orio's do, where strips counted from the
+    loop's least value leave one at each end of every tile.  None where the start is fixed, not
+    one function, or a function of other loops."""
     m = _values(v, group, pos)
     if m.is_empty():
         return None
@@ -192,12 +192,24 @@ def strip_bases(v: Variant, group, pos: int) -> dict[int, str] | None:
         return None
     out = {}
     for k, _ in group:
-        names = [str(d) if isinstance(d, int) else f"({d.expr})" for d in v.pieces[k].dims[:pos]]
+        q = v.pieces[k]
+        if any(aff.involves_dims(isl.dim_type.in_, i, 1) and not _tile_of(q.dims[i], q.dims[pos])
+               for i in range(aff.dim(isl.dim_type.in_))):
+            # a start over another loop (`for (j = i; ...)`): strips from there would not line
+            # up from one i to the next, and a jam of i over them would reorder (probe 188 G1)
+            return None
+        names = [str(d) if isinstance(d, int) else f"({d.expr})" for d in q.dims[:pos]]
         text = _aff_text(aff, names)
         if text is None:
             return None
         out[k] = text
     return out
+
+
+def _tile_of(outer, loop) -> bool:
+    """Whether schedule dimension `outer` is the control loop of a tile of `loop`."""
+    return isinstance(outer, LoopDim) and bool(outer.counted) and isinstance(loop, LoopDim) \
+        and outer.counted[0] == loop.name
 
 
 def _aff_text(aff: isl.Aff, names: list[str]) -> str | None:

@@ -5,7 +5,8 @@ A condition that fails at some iteration is refused at its place: the model's in
 say something else than C there.  One over the sizes alone (`n - 3 >= 0` of an `if (n - 3 > 0)`
 with an unsigned n) is a fact the model assumes, which the output checks at run time as it
 does for '/' of sizes; a size compared as unsigned (`i < n`, an unsigned i and an int n) is
-taken as non-negative: the loop would otherwise run billions of times."""
+taken as non-negative: the loop would otherwise run billions of times (`i < n - 2` needs n >= 2,
+a fact)."""
 from __future__ import annotations
 
 import re
@@ -65,8 +66,8 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             if lowest and not typed.is_subset(scop.params_where([lowest])) and not _said(scop, facts, lowest):
                 facts.append(lowest)
             continue
-        if sized or unsigned.is_subset(fact) or typed.is_subset(fact) \
-                or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
+        if sized and _nonnegative_sizes(scop, cond).is_subset(fact) or unsigned.is_subset(fact) \
+                or typed.is_subset(fact) or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
             continue
         cond = _plain(cond)
         if over.intersect_params(fact).is_empty():
@@ -81,6 +82,14 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             raise dead[0][1]
         facts += [c for c, _ in dead if c not in facts]
     return facts
+
+
+def _nonnegative_sizes(scop: Scop, cond: str) -> isl.Set:
+    """The sizes a loop bound's condition names, each non-negative: a size that an unsigned
+    counter is compared with is taken to be (`i < n`, `i < n + m`), where one that needs more
+    (`i < n - 2` of an unsigned n: n >= 2) is a fact the output checks, with a note."""
+    names = [p for p in scop.params if re.search(rf"(?<![\w.]){re.escape(p)}(?!\w)", cond)]
+    return scop.params_where([f"{p} >= 0" for p in names]).intersect(scop.context)
 
 
 def _plain(cond: str) -> str:
