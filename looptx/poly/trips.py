@@ -152,15 +152,7 @@ def _param_aff_text(pa: isl.PwAff) -> str | None:
             not aff.get_coefficient_val(isl.dim_type.in_, i).is_zero()
             for i in range(aff.dim(isl.dim_type.in_))):
         return None
-    if not aff.get_denominator_val().is_one():
-        return None
-    terms = []
-    for i in range(aff.dim(isl.dim_type.param)):
-        c = aff.get_coefficient_val(isl.dim_type.param, i).to_python()
-        if c:
-            terms.append(f"{c}*{aff.get_dim_name(isl.dim_type.param, i)}")
-    terms.append(str(aff.get_constant_val().to_python()))
-    return " + ".join(terms)
+    return _aff_text(aff, [])
 
 
 def _global_min(v: Variant, group, pos: int) -> str:
@@ -179,6 +171,8 @@ def strip_bases(v: Variant, group, pos: int) -> dict[int, str] | None:
     partial strip at the tile's end, as CHiLL's and Orio's do, where strips counted from the
     loop's least value leave one at each end of every tile.  None where the start is fixed, not
     one function, or a function of other loops."""
+    if not any(_tile_of(d, v.pieces[k].dims[p]) for k, p in group for d in v.pieces[k].dims[:p]):
+        return None             # (no tile around it: no parametric minimum to ask isl for)
     m = _values(v, group, pos)
     if m.is_empty():
         return None
