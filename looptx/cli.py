@@ -237,11 +237,11 @@ def cmd_transform(args) -> int:
         raise LooptxError("--standalone adds a main() to the CUDA output only",
                           hint="add --target cuda, or drop --standalone")
     refuse_overwrite("-o", args.output, _transform_inputs(args))
+    # the loop trees go to stdout beside a file, to stderr where stdout is the code
+    trees = _UserNames(sys.stdout if args.output and args.output != "-" else sys.stderr)
     text = transform_file(args.file, recipe=args.recipe, defines=_checked_defines(args),
                           function=args.function, unsafe=args.unsafe, target=args.target,
-                          # the loop trees go to stdout beside a file, to stderr where stdout is the code
-                          show_steps=(_UserNames(sys.stdout if args.output and args.output != "-" else sys.stderr)
-                                      if args.show_steps else None),
+                          show_steps=trees if args.show_steps else None, prints=trees,
                           standalone=args.standalone, warn=_UserNames(sys.stderr))
     if args.output and args.output != "-":      # `-o -`: stdout, as Unix tools read it
         try:

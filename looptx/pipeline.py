@@ -233,24 +233,31 @@ def _added_step(text: str, before: Step) -> Step:
 
 
 def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
-                 show_steps: TextIO | None = None, bindings: Mapping[str, Any] | None = None):
-    """One Variant per region, and the recipes applied (for the header)."""
+                 show_steps: TextIO | None = None, bindings: Mapping[str, Any] | None = None,
+                 prints: TextIO | None = None):
+    """One Variant per region, and the recipes applied (for the header).  `prints`: where a
+    CHiLL script's print_code() shows the loop tree (--show-steps shows it after every step)."""
     per_region = split_by_region(recipe, program) if recipe is not None else {}
     variants, applied = {}, []
+    prints = None if show_steps is not None else prints
+    stepped = recipe is not None and any(r.steps for r in per_region.values())
     for i, (r, scop) in enumerate(zip(program.regions, program.scops)):
         point = None if recipe is not None or bindings is not None else default_bindings(program, i)
         rec = per_region.get(i) if recipe is not None else \
             annotation_recipe(program, i, bindings if bindings is not None else point)
+        # a leading print_code() shows the nests the script transforms (all, where it transforms none)
+        if prints is not None and rec is not None and rec.shown_first and (rec.steps or not stepped):
+            _show_tree(prints, f"region {i}, as written", as_written(scop, checked=False))
         if rec is None or not rec.steps:
             if recipe is not None:
                 _say_own_commands_replaced(program, i)
             variants[i] = as_written(scop, checked=not unsafe)
             continue
         trace = None
-        if show_steps is not None:
+        if show_steps is not None or prints is not None:
             def show(st, v, i=i):
-                show_steps.write(f"region {i}, after step {st.index} ({st.describe()}):\n")
-                show_steps.write("\n".join("  " + ln for ln in tree_lines(v, build_ast(v))) + "\n")
+                if show_steps is not None or st.shown:
+                    _show_tree(show_steps or prints, f"region {i}, after step {st.index} ({st.describe()})", v)
             trace = show
         try:
             variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
@@ -265,6 +272,11 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
                                          else st for st in applied_steps(rec, variants[i])))
         applied.append(shown.describe() if len(program.regions) == 1 else f"region {i}:\n{shown.describe()}")
     return variants, "\n".join(applied) or None
+
+
+def _show_tree(out: TextIO, title: str, v) -> None:
+    out.write(f"{title}:\n")
+    out.write("\n".join("  " + ln for ln in tree_lines(v, build_ast(v))) + "\n")
 
 
 def _say_own_commands_replaced(program: Program, index: int) -> None:
@@ -480,7 +492,7 @@ def _kept_pragmas(program, kept_regions) -> None:
 
 def transform_file(path: str, recipe=None, *, defines=None, function=None, unsafe=False,
                    target="c", show_steps: TextIO | None = None, bindings=None, standalone=False,
-                   warn: TextIO | None = None) -> str | tuple[str, ...]:
+                   warn: TextIO | None = None, prints: TextIO | None = None) -> str | tuple[str, ...]:
     """The file with the recipe applied, for `target`; for a tuple of targets, the texts in
     that order, of one reading of the file and one application of the recipe where the targets
     read the file alike (without --define)."""
@@ -506,7 +518,7 @@ def transform_file(path: str, recipe=None, *, defines=None, function=None, unsaf
             if t not in ("c", "cuda"):
                 raise RecipeError(f"target '{t}' is not available", hint="use --target c or --target cuda")
             done[key] = (program, *variants_for(program, recipe, unsafe=unsafe, show_steps=show_steps,
-                                                bindings=bindings))
+                                                bindings=bindings, prints=prints))
         program, variants, applied = done[key]
         if t == "cuda":
             texts.append(to_user(cuda_file(program, variants, header(path, applied, unsafe),

@@ -160,8 +160,11 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
     """A command-line recipe numbers statements over the whole file; each region gets the steps
     on its statements, renumbered from 0 (steps without statements go to every region)."""
     bases = recipe_bases(recipe, program)
+    script = frozenset(st.index for st in recipe.steps if st.nest is not None)
     recipe = in_nests(recipe, loop_nests(program.scops, bases))
     bounds = [(b, b + len(s.statements)) for b, s in zip(bases, program.scops)]
+    if script:
+        _note_chill_blocks([st for st in recipe.steps if st.index in script], program, bases)
     out: dict[int, list] = {i: [] for i in range(len(program.scops))}
     for st in recipe.steps:
         stmts = step_stmts(st)
@@ -233,3 +236,41 @@ def file_numbered(text: str, base: int) -> str:
         return text
     shift = lambda m: m.group(1) + re.sub(r"\d+", lambda n: str(int(n.group(0)) + base), m.group(2))
     return _STMT_NUMBERS.sub(shift, text)
+
+
+def _chill_blocks(scop) -> list[list[int]]:
+    """The region's statements as CHiLL counts them: a run of assignments with the same loops and
+    conditions and nothing between them is one statement (REFERENCE 1.2)."""
+    blocks: list[list[int]] = []
+    for s in scop.statements:
+        last = scop.statements[blocks[-1][-1]] if blocks else None
+        if last is not None and last.iterators == s.iterators and last.domain == s.domain \
+                and last.schedule[:-1] == s.schedule[:-1] and s.schedule[-1] == last.schedule[-1] + 1:
+            blocks[-1].append(s.id)
+        else:
+            blocks.append([s.id])
+    return blocks
+
+
+def _note_chill_blocks(steps, program: Program, bases) -> None:
+    """A script's statement numbers are the CONTRACT's, one per assignment; CHiLL's count a run of
+    assignments as one statement, so a number past such a run means another statement there:
+    said once, at the first step that names one."""
+    for base, scop in zip(bases, program.scops):
+        blocks = _chill_blocks(scop)
+        runs = [b for b in blocks if len(b) > 1]
+        if not runs:
+            continue
+        for st in steps:
+            named = [x - base for x in step_stmts(st) or [] if isinstance(x, int) and 0 <= x - base < len(scop.statements)]
+            past = [x for x in named if x > runs[0][0]]
+            if not past:
+                continue
+            x = past[0]
+            chill = next(k for k, b in enumerate(blocks) if x in b)
+            lines = [scop.statements[k].line for k in runs[0]]
+            note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}) names statement {x + base}: "
+                      f"looptx numbers each assignment, where CHiLL counts the {len(runs[0])} assignments of lines "
+                      f"{min(lines)}-{max(lines)} as one statement (there, this one is statement {chill + base})",
+                      per_line=True)
+            return

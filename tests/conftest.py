@@ -111,6 +111,21 @@ def same_as_written(tmp_path, src, recipe, main: str, flags=()) -> str:
     return err
 
 
+def same_output_c(tmp_path, src, out, main: str, args_list) -> None:
+    """`src` and `out` built with gcc -O1 beside the C program `main` and run with each argument
+    list: the same text printed."""
+    import subprocess
+    (tmp_path / "m.c").write_text(main)
+    exes = []
+    for k, c in enumerate((src, out)):
+        exes.append(tmp_path / f"t{k}")
+        subprocess.run(["gcc", "-O1", "-w", str(tmp_path / "m.c"), str(c), "-o", str(exes[-1])], check=True)
+    for args in args_list:
+        got = [subprocess.run([str(e), *args], capture_output=True, text=True, timeout=20, check=True).stdout
+               for e in exes]
+        assert got[0] == got[1], (args, got)
+
+
 def transform_case(tmp_path, src: str, step: str, *argv) -> tuple[int, str, str]:
     """Writes `src` to k.c and the one-step recipe r.yaml in tmp_path, and transforms k.c."""
     (tmp_path / "k.c").write_text(src)

@@ -240,8 +240,8 @@ def test_datacopy_privatized_is_a_datacopy(src, spelling):
 
 def test_datacopy_privatized_inside_the_copy_is_refused_with_what_to_write(src):
     rc, out, err = _transform(src, "mm.c", "d.chill", 'datacopy_privatized(0,2,"B",[3])\n')
-    _refused(rc, err, "d.chill:1:1: error: datacopy_privatized: the privatized loop level 3 inside the copy's "
-                      "loop (level 2) cannot be honoured", 'write datacopy(0,3,"B")', 'or datacopy(0,2,"B")')
+    _refused(rc, err, "d.chill:1: step 1 (datacopy): error: the privatized loop 'k' inside the copy's loop ('j') "
+                      "cannot be honoured", 'write datacopy(0,"k","B")', 'or datacopy(0,"j","B")')
     assert "privatize'" not in err
 
 

@@ -392,7 +392,7 @@ def test_shift_to_of_a_loop_without_one_start_is_a_located_error(tmp_path):
     rc, _, err = cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.py")
     _one_line_error(rc, err)
     assert err.startswith(f"{tmp_path / 'r.py'}:5: step 1 (shift_to): error: shift_to: loop 'j' does not "
-                          "start at one constant value"), err
+                          "start at one value in every iteration of the loops around it"), err
 
 
 def _datacopy_script(refs: str) -> str:

@@ -61,8 +61,9 @@ def test_the_header_lists_the_privatize_steps_a_chill_script_got(tmp_path):
     assert rc == 0, err
     head = first.read_text().split("*/", 1)[0]
     steps = [ln.split("*", 1)[1].strip() for ln in head.splitlines()[3:] if ln.strip().startswith("*")]
-    assert steps[2:5] == ["privatize: {var: dx, at: n}", "privatize: {var: dy, at: n}",
-                          "privatize: {var: dz, at: n}"], steps
+    at = steps.index("privatize: {var: dx, at: n}")
+    assert steps[at:at + 3] == ["privatize: {var: dx, at: n}", "privatize: {var: dy, at: n}",
+                                "privatize: {var: dz, at: n}"], steps
     recipe.write_text("steps:\n" + "".join(f"  - {s}\n" for s in steps))
     rc, _, err = run_cli("transform", GAPS64 / "cp.c", "--function", "cenergy_cpu", "--recipe", recipe,
                          "--target", "cuda", "-o", again)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import islpy as isl
 
-from conftest import cli_process, run_cli, runs_ok, same_as_written
+from conftest import cli_process, run_cli, runs_ok, same_as_written, same_output_c
 
 DATA = Path(__file__).resolve().parent / "data" / "gaps68"
 
@@ -187,19 +187,10 @@ def test_a_row_fact_note_names_every_array_it_keeps_in_its_rows():
 def _runs_as_c(tmp_path, src: Path, main: str, args_list, flags=()) -> None:
     """`src` and its output (transformed without a recipe) built with gcc -O1 and run by
     `main` with each argument list: the same text printed."""
-    import subprocess
     out = tmp_path / "o.c"
     rc, _, err = run_cli("transform", src, "-o", out, *flags)
     assert rc == 0, err
-    (tmp_path / "m.c").write_text(main)
-    exes = []
-    for k, c in enumerate((src, out)):
-        exes.append(tmp_path / f"t{k}")
-        subprocess.run(["gcc", "-O1", "-w", str(tmp_path / "m.c"), str(c), "-o", str(exes[-1])], check=True)
-    for args in args_list:
-        got = [subprocess.run([str(e), *args], capture_output=True, text=True, timeout=20, check=True).stdout
-               for e in exes]
-        assert got[0] == got[1], (args, got)
+    same_output_c(tmp_path, src, out, main, args_list)
 
 
 _CHANGED_MAIN = """#include <stdio.h>

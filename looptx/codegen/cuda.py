@@ -36,7 +36,8 @@ from looptx.poly.variant import Variant
 @dataclass
 class KernelCode:
     name: str
-    params: list[tuple[str, str, str]]      # (kind 'array'|'scalar'|'int', ctype, name)
+    # (kind 'array'|'const'|'shared' (written, not __restrict__)|'scalar'|'int', ctype, name)
+    params: list[tuple[str, str, str]]
     block: tuple[int, ...]
     grid_dims: int
     body: list[str]
@@ -188,7 +189,7 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
     from looptx.poly.astgen import _Builder
     from looptx.poly.deps import compute_deps
     from looptx.poly.gpu_host import host_tree
-    from looptx.poly.promote import Plan, check_shared_total, plan as make_plan, promotions
+    from looptx.poly.promote import SPACING, Plan, check_shared_total, plan as make_plan, promotions
 
     scop = variant.scop
     plan = make_plan(variant) if promotions(variant) else Plan(variant, variant.width)
@@ -200,12 +201,19 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
         arrays = tuple(dataclasses.replace(a, local=False) if a.name in crossing else a for a in scop.arrays)
         return _generate(variant.evolve(scop=dataclasses.replace(scop, arrays=arrays, _cache={})), name,
                          deps or compute_deps(scop), crossing)
+    # kernels whose threads pass values through global memory across a loop's barrier: their
+    # written arrays are no `__restrict__` parameters, under which nvcc (LLVM's noalias) moves a
+    # store past the barrier and forwards the thread's own value (probe 195 G1, wave stencil)
+    through_global: set[int] = set()            # their pieces
     if gpu.mappings(v):
         deps = deps or compute_deps(scop)
         for K0, c in gpu_checks.check(v, deps):
+            through_global.update(K0.pieces)
             piece = v.pieces[gpu.loop_at(v, K0, c)]
             children = [p.dims[c + 1] for p in v.pieces if len(p.dims) > c + 1 and p.prefix(c + 1) == piece.prefix(c + 1)]
-            plan.add_sync(piece.dims[:c + 1], max(children) + 1)
+            # (after the register stores of the loop's body too, which take the slots up to half a
+            # spacing after the statements: a thread's store must reach the others before they load)
+            plan.add_sync(piece.dims[:c + 1], max(children) + SPACING // 2)
             kern = gpu.kernels(v, name)
     check_shared_total(plan, kern)
     out = RegionCuda(name, v)
@@ -241,7 +249,8 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
             if a.rank == 0 and a.name not in written_scalars:
                 params.append(("scalar", a.ctype, a.name))
             else:
-                params.append(("array" if a.name in written else "const", a.ctype, a.name))
+                params.append(("const" if a.name not in written else
+                               "shared" if through_global & set(Kn.pieces) else "array", a.ctype, a.name))
         printer = CudaPrinter(v, written_scalars, plan.buffers)
         shared = [buffer_decl(buffers[b], "__shared__ ") for b in sorted(used) if b in buffers
                   and buffers[b].kind == "shared"]
@@ -304,7 +313,7 @@ def _ptr(kind: str, ctype: str, name: str) -> str:
     if kind in ("int", "scalar"):
         return f"{ctype} {name}"
     const = "const " if kind == "const" else ""
-    return f"{const}{ctype} *__restrict__ {name}"
+    return f"{ctype} *{name}" if kind == "shared" else f"{const}{ctype} *__restrict__ {name}"
 
 
 class HostPrinter(CPrinter):

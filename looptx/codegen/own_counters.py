@@ -47,13 +47,30 @@ def past_int(node: K.Node, scop) -> frozenset[int]:
     # more than the loops reach, `N - (N - i) % 4`, and a C int counter compared with an
     # unsigned int size overflows past INT_MAX, undefined)
     wide = {p for p in scop.wide_params if sizes.get(p) is not None and not _in_int(sizes[p])}
+    # a user's `unsigned i` below an unsigned n counts past INT_MAX in C, defined (probe 190 G1's kin)
+    unsigned = {n for s in scop.statements for n, t, _ in s.iter_types
+                if (it := int_type(t.split())) is not None and it[2] > 2 ** 31 - 1}
 
     def visit(n: K.For, span: Span | None, spans: dict) -> None:
-        if span is not None and not _in_int(span) and any(
-                isinstance(x, ir.Var) and x.name in wide for e in (n.init, n.cond) for x in ir.walk(e)):
+        if span is not None and not _in_int(span) and (to_user(n.var) in unsigned or any(
+                isinstance(x, ir.Var) and x.name in wide for e in (n.init, n.cond) for x in ir.walk(e))):
             out.add(id(n))
     _walk(node, sizes, visit)
+    _outer_readers(node, [], out)
     return frozenset(out)
+
+
+def _outer_readers(n: K.Node, outer: list[K.For], long: set[int]) -> None:
+    """The loops whose counters a long loop's header reads count in long too: `64 * ii + 63`
+    of an int ii overflows where the long loop's values pass INT_MAX."""
+    if isinstance(n, K.For):
+        if id(n) in long:
+            read = {x.name for e in (n.init, n.cond) for x in ir.walk(e) if isinstance(x, ir.Var)}
+            long.update(id(o) for o in outer if o.var in read)
+        outer = outer + [n]
+        n = n.body
+    for c in K.children(n) if not isinstance(n, K.For) else [n]:
+        _outer_readers(c, outer, long)
 
 
 def _in_int(span: Span) -> bool:

@@ -43,12 +43,20 @@ def _step_of(n) -> tuple[str, int] | None:
 
 
 def _upper(node: c_ast.For, it: str) -> c_ast.Node | None:
-    """U of `i < U` (U + 1 of `i <= U`), where U does not read i."""
+    """U of `i < U` (U + 1 of `i <= U`), where U does not read i; U - c of `i + c < U` (the
+    SIMD-width idiom `for (i = 0; i + 4 <= n; i += 4)`)."""
     c = node.cond
-    if not (isinstance(c, c_ast.BinaryOp) and c.op in ("<", "<=") and isinstance(c.left, c_ast.ID)
-            and c.left.name == it) or _reads(c.right, it):
+    if not (isinstance(c, c_ast.BinaryOp) and c.op in ("<", "<=")) or _reads(c.right, it):
         return None
-    return c.right if c.op == "<" else c_ast.BinaryOp("+", copy.deepcopy(c.right), c_ast.Constant("int", "1"))
+    left, less = c.left, None
+    if isinstance(left, c_ast.BinaryOp) and left.op == "+":
+        for x, k in ((left.left, left.right), (left.right, left.left)):
+            if isinstance(x, c_ast.ID) and x.name == it and isinstance(k, c_ast.Constant) and k.type == "int":
+                left, less = x, k
+    if not (isinstance(left, c_ast.ID) and left.name == it):
+        return None
+    bound = c.right if c.op == "<" else c_ast.BinaryOp("+", copy.deepcopy(c.right), c_ast.Constant("int", "1"))
+    return bound if less is None else c_ast.BinaryOp("-", copy.deepcopy(bound), copy.deepcopy(less))
 
 
 def _nodes(node):

@@ -139,11 +139,12 @@ def evaluated_where(ex) -> list[str]:
 
 
 def owe(ex, obligations, wheres=None) -> None:
-    """Wrap-around obligations (condition, node, what[, hint[, sized[, ranged]]]) on extractor `ex`, checked
+    """Wrap-around obligations (condition, node, what[, hint[, sized[, ranged[, sufficient]]]]) on extractor `ex`, checked
     at each of `wheres`: a list of conjunctions (constraint lists) where C evaluates the
     expression, or None for the statements' domains; by default where the code at this point
     runs.  `sized`: one over the sizes alone is taken to hold (a loop bound: the loop would
-    otherwise run billions of times), not made a fact to check."""
+    otherwise run billions of times), not made a fact to check.  `sufficient`: a condition over
+    the sizes alone that implies a `ranged` one, the fact where the exact one needs a disjunction."""
     for w in (wheres if wheres is not None else [evaluated_where(ex)]):
         ex.evaluated_obligations.extend(owed_at(ex, obligations, w))
 
@@ -162,9 +163,9 @@ def owed_at(ex, obligations, where: list[str] | None) -> list[tuple]:
     """RawStmt.evaluated_obligations entries of `obligations` (see `owe`), checked at `where`."""
     out = []
     for cond, onode, what, *more in obligations:
-        hint, sized, ranged = (list(more) + [None, False, False])[:3]
+        hint, sized, ranged, sufficient = (list(more) + [None, False, False, None])[:4]
         out.append((cond, *ex.where(onode), what, None if where is None else " and ".join(where) or "1 = 1",
-                    hint, sized, ranged))
+                    hint, sized, ranged, sufficient))
     return out
 
 
@@ -237,8 +238,11 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
         op, bound = _MIRRORED[test.op], a
     else:
         return
-    # (a wide unsigned counter that steps past its `!=` bound wraps too, after 2^32 or 2^64)
-    if t is None or t[0] >= 32 and (not t[1] or step > 0) and not (t[1] and op == "!=" and abs(step) > 1):
+    # (a wide unsigned counter that steps past its `!=` bound wraps too, after 2^32 or 2^64, and
+    # a 32-bit one counting up: `unsigned i; i < n` of a size_t n > 2^32 never ends, nor `i <= n`
+    # at n = UINT_MAX; a bound its type keeps inside, `i < n` of an unsigned n, owes nothing)
+    if t is None or t[0] >= 32 and (not t[1] or step > 0) and not (t[1] and op == "!=" and abs(step) > 1) \
+            and not (t == (32, True) and step > 0):
         return
     lo, hi = type_limits(t)
     s = abs(step)
@@ -266,7 +270,11 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
         # the counter meets the bound only where the step divides the distance: `i != 251` by 3
         # from 1 passes it and wraps (probe 190 G2)
         need = need + [f"(({bound}) - {it}) mod {s} = 0" if step > 0 else f"({it} - ({bound})) mod {s} = 0"]
+    simple = None
     if s > 1 and op in ("<", "<=", ">", ">="):
+        # (the exact condition is over the start's lattice too, `i = m` by 5 to 2*n + 1: where
+        # that needs a disjunction, the bound a step inside the type is the fact)
+        simple = need[0]
         # the values a step of s takes lie on a lattice from the start: `i < 255` by 3 from 0
         # last runs 252 and ends at 255, which unsigned char holds (`i < 255` by 2 wraps)
         past = {"<": f"{it} + {s}*ceil((({bound}) - {it})/{s})", "<=": f"{it} + {s}*(floor((({bound}) - {it})/{s}) + 1)",
@@ -277,4 +285,4 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
     owe(ex, [(cond, test, f"the counter '{it}' is {words} ({lo}..{hi}), and the test '{c_text(test)}' lets it "
                           f"pass {edge}, where C wraps it around: the loop would not run as the model's does",
               f"declare '{it}' of a type that holds every value it takes and the one that ends the loop "
-              "(int or long)", False, op == "!=" or s > 1) for cond in need], [first_test])
+              "(int or long)", False, op == "!=" or s > 1 or t == (32, True), simple) for cond in need], [first_test])

@@ -491,8 +491,9 @@ def kernel_plans(plan, kern: list[Kernel], prefix: str) -> list[KernelPlan]:
                 if c.promotion.kind != "shared":
                     raise c.promotion.error(
                         f"{c.promotion.kind} of '{to_user(c.promotion.array or '')}' at loop '{to_user(c.promotion.at)}' "
-                        "gives each thread its own buffer, and a thread loop inside that loop would leave the "
-                        "threads but its first reading a buffer nothing filled",
+                        "gives each thread its own buffer, but a thread loop lies inside that loop: only the "
+                        "threads at that loop's first iteration would fill their buffers, and the others would "
+                        "read buffers nothing filled",
                         hint="use shared, registers, or a datacopy at the innermost thread loop or inside it")
                 pins = pins_block
                 for n, p in enumerate(K.thread):

@@ -25,8 +25,8 @@ from looptx.poly.budget import isl_budget
 from looptx.poly.gpu_collapse import independent, threads_around
 from looptx.poly.variant import Variant
 from looptx.poly.register_scope import per_thread_scope, thread_positions
-from looptx.poly.promote_checks import (check_slots, check_unguarded, invariant_refs,
-                                         register_stride, tile_low)
+from looptx.poly.promote_checks import (check_slots, check_unguarded, invariant_refs, register_stride,
+                                         shared_across_threads, tile_low, written_ref)
 
 MAX_REGISTERS = 256
 MAX_BUFFER = 1 << 24
@@ -288,7 +288,7 @@ def _plan_one(out: Plan, pr: Promotion, n: int, taken: set[str]) -> None:
                        hint="promote an array that the loop's statements use")
 
 
-def _apart(refs, d: int, rank: int) -> str:
+def _apart(refs, d: int, rank: int, scop) -> str:
     """The references whose own footprints have a constant size along dimension d where their
     union has none, as the user wrote them (`A[i][k], A[j][k]`); '' otherwise."""
     texts = []
@@ -296,7 +296,7 @@ def _apart(refs, d: int, rank: int) -> str:
         fd = f.project_out(isl.dim_type.out, d + 1, rank - d - 1).project_out(isl.dim_type.out, 0, d)
         if upper_constant(fd.reverse().apply_range(fd).deltas()) is None:
             return ""
-        texts.append(to_user(f"{a.array}[{']['.join(a.index)}]"))
+        texts.append(written_ref(a, scop))
     texts = list(dict.fromkeys(texts))
     return (", ".join(texts[:3]) + (", ..." if len(texts) > 3 else "")) if len(texts) > 1 else ""
 
@@ -399,6 +399,8 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         return False
     if pr.kind == "registers" and not threads:
         refs = invariant_refs(v, pr, refs, pos, width, name)
+    if threads:
+        shared_across_threads(pr, refs, plen, name, _as_written(scop, array))
     for _, _, _, f, fr in refs:
         foot = f if foot is None else foot.union(f)
         loose = fr if loose is None else loose.union(fr)
@@ -432,7 +434,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
             return narrow()
         if hi is None:
             arr = out.variant.scop.array(array)
-            apart = _apart(refs, d, rank)
+            apart = _apart(refs, d, rank, out.variant.scop)
             if apart:
                 raise pr.error(f"the references {apart} of '{_as_written(out.variant.scop, array)}' in loop "
                                f"'{to_user(name)}' each reach a tile of constant size, but the tiles lie a varying "

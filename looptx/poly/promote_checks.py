@@ -173,20 +173,55 @@ def invariant_refs(v: Variant, pr: Promotion, refs: list, pos: int, width: int, 
     if not kept:
         raise pr.error(f"'{array}' varies with loop '{to_user(name)}': registers keep data that every "
                        f"iteration of '{to_user(name)}' reuses", hint=_loops_not_indexing(v, pr, refs[0][1], array))
-    shown = ", ".join(dict.fromkeys(_spelled(r[1]) for r in varying))
+    shown = ", ".join(dict.fromkeys(written_ref(r[1], v.scop) for r in varying))
     if any(r[1].kind == "write" for r in refs):
         inside = kept[0][3]
         for r in kept[1:]:
             inside = inside.union(r[3])
         for r in varying:
             if not r[3].intersect(inside).is_empty():
-                raise pr.error(f"{_spelled(r[1])} varies with loop '{to_user(name)}' and reaches elements "
-                               f"that {_spelled(kept[0][1])} keeps in registers, one of them written",
+                raise pr.error(f"{written_ref(r[1], v.scop)} varies with loop '{to_user(name)}' and reaches elements "
+                               f"that {written_ref(kept[0][1], v.scop)} keeps in registers, one of them written",
                                hint=f"promote at a loop that does not index {array}")
     note_once(pr.file or "", pr.line, f"registers of '{array}' at '{to_user(name)}': {shown} "
               f"varies with '{to_user(name)}' and stays in memory")
     return kept
 
 
-def _spelled(a) -> str:
+def written_ref(a, scop=None) -> str:
+    """A reference as the code writes it (`B[i / 2][j % 4]`, not the model's `floor`/`mod`)."""
+    if scop is not None:
+        from looptx import ir
+        ref = next((r for s in scop.statements for r in ir.walk(s.body) if isinstance(r, ir.Ref) and r.ref == a.ref),
+                   None)
+        if ref is not None:
+            return to_user(ir.to_c(ref))
     return to_user(f"{a.array}[{']['.join(a.index)}]") if a.index else to_user(a.array)
+
+
+
+def shared_across_threads(pr: Promotion, refs: list, plen: int, name: str, array: str) -> None:
+    """Registers are each thread's own: refused where, in one run of the copy's scope (the same
+    values of the loops around it), an element that one thread writes is one another thread
+    reads or writes too.  A thread would keep its own copy and never see the other's value, and
+    the stores would write stale values over it (a wave stencil's `B[i][k+1][j]` from
+    `B[i][k][j-1..j+1]`, registers of B at k in threads of j: probe 193 G1)."""
+    writes = [f for _, a, _, f, _ in refs if a.kind == "write"]
+    if not writes:
+        return
+    touched = refs[0][3]
+    for _, _, _, f, _ in refs[1:]:
+        touched = touched.union(f)
+    written = writes[0]
+    for f in writes[1:]:
+        written = written.union(f)
+    pairs = written.apply_range(touched.reverse())
+    for d in range(plen):
+        pairs = pairs.equate(isl.dim_type.in_, d, isl.dim_type.out, d)
+    pairs = pairs.subtract(isl.Map.identity(pairs.get_space()))
+    if not pairs.is_empty():
+        raise pr.error(f"registers of '{array}' at '{to_user(name)}' would give each thread its own copy of elements "
+                       "that other threads of the kernel write in the same run of that loop: a thread would not see "
+                       "their values, and its stores would write stale ones over them",
+                       hint=f"copy '{array}' in shared memory at '{to_user(name)}' (the shared step, CUDA-CHiLL's "
+                            f"copy_to_shared), or make the register copy at a loop inside '{to_user(name)}'")

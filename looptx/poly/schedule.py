@@ -19,7 +19,7 @@ from looptx.poly.deps import _constant
 from looptx.poly.known_values import at_macro_value, soft_sizes_hint
 from looptx.poly.budget import isl_budget
 from looptx.poly.peeling import each
-from looptx.poly.trips import (_global_min, _ranges, apart_from, strip_bases, check_copies, check_factor, kept_loop, loop_stride,
+from looptx.poly.trips import (_global_min, _param_aff_text, _ranges, apart_from, strip_bases, check_copies, check_factor, kept_loop, loop_stride,
                                max_trip, recount_inside)
 from looptx.poly.variant import LoopDim, Piece, Variant, counted_tiles, points_inside
 
@@ -482,9 +482,13 @@ def remap_loop(v: Variant, stmt: int, name: str, new_dim) -> Variant:
     return v.evolve(pieces=tuple(pieces))
 
 
+class VaryingStart(RecipeError):
+    """shift_to of a loop whose start varies with the loops around it."""
+
+
 def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
     """CHiLL's shift_to: the shift that makes the loop start at `to`, which is one amount only
-    when the loop starts at one constant value in every iteration of its outer loops."""
+    when the loop starts at one value (of the sizes) in every iteration of its outer loops."""
     if not isinstance(to, int):
         raise RecipeError(f"shift_to position must be an integer, got {to!r}")
     name = resolve_name(v, stmt, loop)
@@ -495,11 +499,17 @@ def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
     if starts.is_empty():
         return v                  # a loop that runs no iteration at these sizes: nothing to shift
     lo = _constant(starts.dim_min(0))
-    if lo is None or lo != _constant(starts.dim_max(0)):
-        raise RecipeError(f"shift_to: loop '{name}' does not start at one constant value",
+    if lo is not None and lo == _constant(starts.dim_max(0)):
+        return shift(v, stmt, loop, to - lo)
+    # a start that the sizes alone give (`for (i = lo; ...)`): the shift by `to - lo`
+    mn, mx = starts.dim_min(0), starts.dim_max(0)
+    text = _param_aff_text(mn) if mn.is_equal(mx) else None
+    if text is None:
+        raise VaryingStart(f"shift_to: loop '{name}' does not start at one value in every iteration of the loops "
+                          "around it",
                           hint="shift it by a constant amount (shift {stmt, loop, by: K}), or fix the "
                                "sizes with --define")
-    return shift(v, stmt, loop, to - lo)
+    return remap_loop(v, stmt, name, lambda d: replace(d, expr=_expr_of_value(d, f"({_value(d)}) + {to} - ({text})")))
 
 
 def reverse(v: Variant, stmt: int, loop) -> Variant:

@@ -37,7 +37,7 @@ def _type_ranges(scop: Scop) -> isl.Set:
 
 def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
     """obligations: (statement id, isl condition, line, col, what, where or None for the
-    statement's domain[, hint[, sized[, ranged]]]: see frontend/int_types.owe).  Refuses the first that fails at an iteration; returns the facts over
+    statement's domain[, hint[, sized[, ranged[, sufficient]]]]: see frontend/int_types.owe).  Refuses the first that fails at an iteration; returns the facts over
     sizes that the model is to assume."""
     facts: list[str] = []
     dead: list[tuple[str, SourceError]] = []
@@ -47,10 +47,12 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
         hint = own[0] if own and own[0] else HINT
         sized = len(own) > 1 and own[1]
         ranged = len(own) > 2 and own[2]
+        sufficient = own[3] if len(own) > 3 else None
         s = scop.statements[sid]
         try:
             over = evaluated_set(scop, sid, where)
-            if over.is_subset(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond} }}")):
+            # (within the sizes' C types: `k = j + 1` of j < min(n, m), an int n, fits an int k)
+            if over.intersect_params(typed).is_subset(isl.Set(f"{scop.prefix}{{ {s.tuple_text()} : {cond} }}")):
                 continue
         except isl.Error:
             raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
@@ -61,6 +63,8 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             # ...)` with i < n: n <= 256)
             from looptx.poly.facts import nonneg_fact
             lowest = nonneg_fact(scop, sid, cond, where, bounded=True) if ranged else None
+            if lowest is None and sufficient is not None:
+                lowest = _sufficient(scop, sid, sufficient, where)
             if lowest is None:
                 raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
             if lowest and not typed.is_subset(scop.params_where([lowest])) and not _said(scop, facts, lowest):
@@ -82,6 +86,19 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             raise dead[0][1]
         facts += [c for c, _ in dead if c not in facts]
     return facts
+
+
+def _sufficient(scop: Scop, sid: int, cond: str, where) -> str | None:
+    """`cond` (over the sizes alone) as a fact: '' where the statement's domain implies it,
+    None where it holds for no size at which C evaluates the test."""
+    try:
+        fact = scop.params_where([cond])
+        evaluated = evaluated_set(scop, sid, where).params()
+    except isl.Error:
+        return None
+    if evaluated.is_subset(fact):
+        return ""
+    return None if evaluated.intersect(fact).is_empty() else _plain(cond)
 
 
 def _nonnegative_sizes(scop: Scop, cond: str) -> isl.Set:

@@ -20,13 +20,14 @@ from looptx.errors import LooptxError, RecipeError, note_once
 from looptx.recipe import chill_args, chill_lists
 from looptx.recipe import chill_checks as checks
 from looptx.recipe.chill_names import aliased, rename_index, rename_loops
-from looptx.recipe.chill_lua import ASSIGN_MANY, assign_many, integer_division, lua_semantics, lua_value
+from looptx.recipe.chill_lua import (ASSIGN_MANY, assign_many, integer_division, lua_semantics, lua_value,
+                                     python2_division)
 from looptx.recipe.chill_text import blank_long, classic_header, commands, lua_tables
 from looptx.recipe.schema import Recipe, Step, load_file, make_step
 
-IGNORED = {"stm", "print_code", "print_dep", "print_space", "print_ri", "print_idx", "print_structure", "original",
+IGNORED = {"stm", "print_dep", "print_space", "print_ri", "print_idx", "print_structure", "original",
            "source", "loop", "destination", "format", "effort", "num_statements",
-           "dofile", "execfile", "exit", "normalize_index", "cur_indices"}
+           "dofile", "execfile", "exit", "cur_indices"}
 # calls that only inspect the code (CHiLL's and cudaize.lua's/.py's query helpers): a script
 # stores their results for debug output, which looptx skips, so `cur = cur_indices(0)` is too
 INSPECT = {"cur_indices", "num_statement", "num_statements", "list_to_string", "print_array",
@@ -73,6 +74,9 @@ class _Line:
             return lua_value(self._value(lua_semantics(node, self.bindings, self._value)))
         if self.classic and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for n in ast.walk(node)):
             node = integer_division(node)
+        elif self.file.endswith(".py") and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div)
+                                               for n in ast.walk(node)):
+            node = python2_division(node, self.value)
         return self._value(node)
 
     def _value(self, node):
@@ -112,8 +116,8 @@ class _Line:
                 name = name.group(1) if name else "NAME"
                 near = self._near_name(name)
                 hint = f"did you mean '{near}'?" if near else \
-                    (f"assign it earlier in the script ({name} = VALUE), or define it as a performance "
-                     f"param in the annotation")
+                    (f"assign it earlier in the script ({name} = VALUE), give it with -D {name}=VALUE, or "
+                     "define it as a performance param")
             raise self.error(what, hint=hint) from None
 
     def _near_name(self, name: str) -> str | None:
@@ -133,24 +137,13 @@ class _Line:
     def _computed(self, node) -> None:
         """A variable set from an inspection call has no value here: say so where it is used."""
         for n in ast.walk(node):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in INSPECT:
+                raise self.error(f"{n.func.id}() inspects the script's loops as CHiLL runs it, which looptx does "
+                                 "not compute", hint="write the value itself: a loop name, a level or a number")
             held = self.bindings.get(n.id) if isinstance(n, ast.Name) else None
             if isinstance(held, _Inspected):
                 raise self.error(f"'{n.id}' holds the result of {held.call}(), which looptx does not compute",
                                  hint="write the value itself: a loop name, a level or a number")
-
-
-def _sizes_table(ln: _Line, node: ast.Dict) -> dict:
-    """cudaize's array table ({a=N*N}): a count of names the script does not set (the region's
-    sizes, the C file's #define N above an annotation) stays an expression, as a YAML step's
-    `sizes: {a: N*N}`, for the cuda step to read against the region's sizes."""
-    def count(v):
-        try:
-            return ln.value(v)
-        except RecipeError as e:
-            if re.search(r"unknown (?:name|parameter) '\w+'", e.what):
-                return ast.unparse(v)
-            raise
-    return {ln.value(k): count(v) for k, v in zip(node.keys, node.values)}
 
 
 def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1,
@@ -171,6 +164,10 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     span = 1                          # loop(N, M): the nests N..M
     chosen: list[tuple[int, int]] = []  # (N, line) of each loop(N) / init(..., N)
     steps: list[Step] = []
+    shown_first = False               # a print_code() before any step
+    # CHiLL's own Lua scripts (source, procedure, loop) have CHiLL's tile(stmt, level, size);
+    # CUDA-CHiLL's (init) the move tile(stmt, level, outer)
+    plain_lua = False
     is_classic = chill_args.classic(file, text)
     text = classic_header(text)
     quiet, problem = blank_long(text, lua=file.endswith(".lua"))
@@ -184,6 +181,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     for k, c, cmd, spots in commands(quiet, lua=file.endswith(".lua")):
         ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c, spots=spots, origin=(line, col),
                    lua=lang == "lua", classic=is_classic)
+        if is_classic and re.fullmatch(r"\s*print(\s+code)?\s*", cmd):
+            cmd = "print_code()"            # CHiLL's script language: `print`, `print code`
         if _SCRIPT_IMPORT.match(cmd) or _PRINT.match(cmd):
             modules |= {m.group(2) or m.group(1) for m in _MODULE.finditer(cmd)}
             continue
@@ -195,7 +194,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         flow = chill_args.control_flow(ln, cmd)
         if flow:
             raise flow
-        written, cmd = cmd, lua_tables(cmd)
+        written, cmd = cmd, lua_tables(cmd, lua=lang == "lua")
         many = ASSIGN_MANY.match(cmd)
         if many:
             assign_many(ln, many, env, fixed)
@@ -233,6 +232,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             raise ln.error(f"'{cmd}' is not a command", hint="write NAME(arguments)")
         name = tree.func.id
         tree = chill_args.as_written(name, tree, env, LUA_LITERALS, is_classic)
+        ln.plain_lua = plain_lua = name in ("source", "procedure") and not procedure or plain_lua and name != "init"
         if name in PROCEDURE:
             named_now = _procedure(ln, name, tree)
             checks.one_procedure(ln, name, named_now, procedure, procedure_line)
@@ -251,6 +251,12 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             last = ln.value(tree.args[1]) if len(tree.args) > 1 else nest
             # loop(N, M): CHiLL's one loop object over nests N..M, which permute(pi) permutes all of
             span = last - nest + 1 if isinstance(last, int) and not isinstance(last, bool) and last > nest else 1
+        if name == "print_code":
+            if steps:
+                steps[-1] = replace(steps[-1], shown=True)
+            else:
+                shown_first = True
+            continue
         if name in IGNORED:
             if name == "source":
                 checks.arg_count(ln, name, tree.args)
@@ -268,9 +274,14 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         if name in chill_args.NOTED:
             chill_args.NOTED[name](ln, name, tree.args)       # add_sync, copy_to_texture: a note, no step
             continue
-        args = [aliased(_sizes_table(ln, a) if name in ("cudaize", "cuda") and isinstance(a, ast.Dict)
+        args = [aliased(chill_args.sizes_table(ln, a) if name in ("cudaize", "cuda") and isinstance(a, ast.Dict)
                          else ln.value(a), aliases) for a in tree.args]
         kw = {a.arg: aliased(ln.value(a.value), aliases) for a in tree.keywords}
+        if ln.lua and lua_value(args, truncate=True) != args:
+            note_once(ln.file, ln.line, f"{name}: {', '.join(map(repr, args))} taken as "
+                      f"{', '.join(map(repr, lua_value(args, truncate=True)))}, as CUDA-CHiLL's Lua commands "
+                      "truncate a number to an integer", per_line=True)
+            args = lua_value(args, truncate=True)
         if name == "recipe":
             if len(args) != 1 or not isinstance(args[0], str):
                 raise ln.error("recipe(...) takes the path of a YAML recipe", hint='recipe("r.yaml")')
@@ -282,17 +293,20 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             steps += [Step(s.name, s.args, len(steps) + i + 1, s.file, s.line, s.text, spelled=s.spelled)
                       for i, s in enumerate(sub.steps)]
             continue
-        converted = convert(ln, name, args, kw, n_statements)
+        kernel = next((st["stmt"] for st in reversed(steps) if st.name == "cuda" and st.nest == nest), 0)
+        converted = convert(ln, name, args, kw, n_statements, kernel)
         if span > 1:
             converted = [(n, {**a, "nests": span} if n == "permute" and a.get("whole") else a) for n, a in converted]
         # an alias the script writes (`unroll_jam`) is what its errors call the step
-        spelled = name if len(converted) == 1 and ALIASES.get(name) == converted[0][0] else ""
+        spelled = name if len(converted) == 1 and (ALIASES.get(name) == converted[0][0] or name == "normalize_index") \
+            else ""
         for step_name, step_args in converted:
             steps.append(replace(make_step(step_name, step_args, len(steps) + 1, file=file, line=ln.line,
-                                           params={}, text=cmd), nest=nest, spelled=spelled))
+                                           params={}, text=cmd), nest=nest, spelled=spelled,
+                                 optional=name == "normalize_index"))
         rename_loops(name, args, converted, aliases, created)
     return Recipe(tuple(steps), (), file, text, tuple(sorted(bindings.items())), procedure, source,
-                  nests=tuple(chosen))
+                  nests=tuple(chosen), shown_first=shown_first)
 
 
 # `from chill import *`, `import ...` (Python CHiLL scripts), Lua `local` declarations aside
@@ -374,15 +388,16 @@ def _bound_int(ln: _Line, name: str) -> str:
     return name if type(v) is not int else str(v) if v >= 0 else f"({v})"
 
 
-def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
-    """One dialect command -> [(step name, args)]."""
+def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None, kernel: int = 0):
+    """One dialect command -> [(step name, args)].  `kernel`: the statement of the script's
+    last cudaize, which cudaize's copy commands without a statement act on (CUDA-CHiLL's act on
+    statement 0, the kernel of a one-statement script)."""
     # the YAML steps' other names (README) are the dialect's too
     name = ALIASES.get(name, name)
     checks.keywords(ln, name, kw)
     checks.arg_count(ln, name, a)
     def need(n: int, form: str):
-        if len(a) < n:
-            raise ln.error(f"{name} needs {n} arguments", hint=f"write {form}")
+        chill_args.need_args(ln, a, n, name, form)
 
     def stmt_of(x):
         return chill_lists.one(ln, name, x)
@@ -417,26 +432,9 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         if len(a) == 3:
             return [("registers", {"stmt": a[0], "at": a[1], "array": a[2]})]
         need(2, 'copy_to_registers("kk","c")')
-        return [("registers", {"stmt": 0, "at": a[0], "array": a[1]})]
+        return [("registers", {"stmt": kernel, "at": a[0], "array": a[1]})]
     if name == "datacopy":
-        if a and _is_ref_list(a[0]):
-            # CHiLL's datacopy([(stmt, [ref, ...])], level, ...): the array the refs name
-            need(2, 'datacopy([(0,[1])],"k")')
-            if len(a[0]) != 1:
-                raise ln.error("datacopy of references in several statements is not supported",
-                               hint="copy each statement's array with its own "
-                                    'datacopy(stmt,"k","A")')
-            stmt, refs = a[0][0]
-            return [("datacopy", {"stmt": stmt, "at": a[1], "around": True,
-                                  "refs": list(refs) if isinstance(refs, (list, tuple)) else [refs]})]
-        need(3, 'datacopy(0,"k","A")')
-        if len(a) > 4 or len(a) == 4 and a[3]:
-            # a copy's extra reads, layout, padding and memory space change no result, only its speed
-            note_once(ln.file, ln.line, f"datacopy's arguments after the array ({', '.join(map(repr, a[3:]))}: "
-                      "allow_extra_read, fastest-changing dimension, padding, memory type) are not used: "
-                      "the buffer holds the footprint in the array's own layout", per_line=True)
-        # CHiLL copies around loop L: before it, once per iteration of the loop around it
-        return [("datacopy", {"stmt": stmt_of(a[0]), "at": a[1], "array": a[2], "around": True})]
+        return chill_args.datacopy_steps(ln, a, stmt_of)
     if name == "pragma":
         need(3, 'pragma(0,"i","GCC ivdep")')
         return [("pragma", {"stmt": stmt_of(a[0]), "loop": a[1], "text": a[2]})]
@@ -456,7 +454,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             return [("shared", {"stmt": a[0], "at": a[1], "array": a[2]})]
         need(2, 'copy_to_shared("tx","a",-16)')
         align = a[2] if len(a) > 2 and isinstance(a[2], int) else 0
-        return [("shared", {"stmt": 0, "at": a[0], "array": a[1], "align": align, "around": True})]
+        return [("shared", {"stmt": kernel, "at": a[0], "array": a[1], "align": align, "around": True})]
     if name == "distribute":
         if len(a) == 1:
             return [("distribute", {"stmts": ALL, "loop": a[0]})]
@@ -496,6 +494,12 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
         # not the whole loop
         moved = chill_lists.statements(ln, name, a[0])
         return [("shift", {"stmt": moved[0], "loop": a[1], "by": a[2], "stmts": moved})]
+    if name == "normalize_index":
+        # cudaize's normalize_index([stmt,] index): the loop shifted to start at 0 (a loop whose
+        # start varies is left as it is, with a note: apply's optional steps)
+        if not 1 <= len(a) <= 2:
+            raise ln.error("normalize_index takes (index) or (statement, index)", hint='write normalize_index("i")')
+        return [("shift_to", {"stmt": stmt_of(a[0]) if len(a) == 2 else 0, "loop": a[-1], "to": 0})]
     if name == "shift_to":
         need(3, 'shift_to(0,"i",0)')
         return [("shift_to", {"stmt": stmt_of(a[0]), "loop": a[1], "to": a[2]})]
@@ -571,9 +575,10 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
             return [("privatize", {"stmt": a[0], "var": a[1], "at": a[2]})]
         need(2, 'privatize("sum","j")')
         return [("privatize", {"var": a[0], "at": a[1]})]
-    known = ("permute tile tile_by_index split unroll unroll_to_depth fuse distribute skew scale nonsingular "
-             "shift shift_to peel reverse registers datacopy datacopy_privatized pragma omp_for cuda copy_to_shared "
-             "known privatize coalesce recipe").split()
+    known = ("permute tile tile3 tile7 tile_by_index split unroll unroll_extra unroll_to_depth fuse distribute skew "
+             "scale nonsingular shift shift_to normalize_index peel reverse registers copy_to_registers datacopy "
+             "datacopy_privatized pragma omp_for cuda cudaize copy_to_shared known assume privatize combine coalesce "
+             "rename_index recipe").split()
     near = difflib.get_close_matches(name, known + list(ALIASES), n=1)
     raise ln.error(f"unknown or unsupported command '{name}'" + (f" (did you mean '{near[0]}'?)" if near else ""),
                    hint="supported: " + " ".join(known) + " (and " + ", ".join(ALIASES) + ")")
@@ -582,9 +587,3 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None):
 # names the YAML recipes also take (recipe/schema.py), in the dialect's argument order
 ALIASES = {"interchange": "permute", "unroll_jam": "unroll", "unroll_and_jam": "unroll",
            "scalar_replace": "registers"}
-
-
-def _is_ref_list(x) -> bool:
-    """CHiLL's [(stmt, [ref#, ...]), ...] (parsed as lists)."""
-    return isinstance(x, (list, tuple)) and bool(x) and all(
-        isinstance(e, (list, tuple)) and len(e) == 2 and isinstance(e[0], int) for e in x)

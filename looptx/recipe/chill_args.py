@@ -10,7 +10,7 @@ import ast
 import re
 from typing import Any, Mapping
 
-from looptx.errors import note_once
+from looptx.errors import RecipeError, note_once
 from looptx.recipe import chill_checks as checks
 from looptx.recipe.chill_lists import one
 
@@ -18,6 +18,8 @@ from looptx.recipe.chill_lists import one
 # the alias names (scalar_replace) are the command's as the script writes it
 _ARRAY_AT = {
     "datacopy": lambda args: 2,
+    "datacopy_privatized": lambda args: 2, "datacopy_privitized": lambda args: 2,
+    "datacopy_privatised": lambda args: 2,
     "registers": lambda args: 2,
     "scalar_replace": lambda args: 2,
     "copy_to_registers": lambda args: 2 if len(args) >= 3 else 1,
@@ -121,14 +123,14 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
     tiles by size; the long form that names the loops (tile7, or Lua's 7-argument tile with
     strings fifth and sixth) names the control loop."""
     def need(n: int, form: str):
-        if len(a) < n:
-            raise ln.error(f"{name} needs {n} arguments", hint=f"write {form}")
+        need_args(ln, a, n, name, form)
     if name == "tile3":
         need(3, "tile3(0,3,2) (statement, level, outer level)")
         return [("tile", {"stmt": a[0], "loop": a[1], "size": 1, "outer": a[2]})]
     need(3, 'tile(0,"i",32,"ii")')
     stmt, loop, size = one(ln, name, a[0]), a[1], a[2]
-    if name == "tile" and getattr(ln, "lua", False) and len(a) in (3, 4) and _level(loop) and _level(size) \
+    if name == "tile" and getattr(ln, "lua", False) and not getattr(ln, "plain_lua", False) and len(a) in (3, 4) \
+            and _level(loop) and _level(size) \
             and (len(a) == 3 or _level(a[3])):
         if size <= loop:
             if not ln.file.endswith(".lua"):
@@ -142,6 +144,10 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
                   f"the outer level, and {size} is past level {loop}: read as CHiLL's tile(stmt, level, size"
                   f"{', outer_level' if len(a) > 3 else ''})", per_line=True)
     named = len(a) >= 6 and any(isinstance(x, str) for x in a[4:6])
+    method = 6 if name == "tile7" or named else 4
+    if len(a) > method and not (a[method] in (0, 1, "strided", "counted") and not isinstance(a[method], bool)):
+        raise ln.error(f"{name}: the tiling method is strided (0) or counted (1), got {a[method]!r}",
+                       hint=f"write strided or counted as argument {method + 1}, or leave it out (counted)")
     if name == "tile7" or named:
         need(6, 'tile7(0,level,size,outer,"tile","ctrl",method)')
         named_tile = {"name": a[4]} if isinstance(a[4], str) and a[4] and a[4] != loop else {}
@@ -152,7 +158,7 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
         note_once(ln.file, ln.line, f"tile's alignment arguments ({given}) are not used: read as "
                   f"tile({', '.join(map(repr, a[:5]))}), whose tiles start at the loop's first iteration",
                   per_line=True)
-    if len(a) >= 5 and a[4] == 0 and not isinstance(a[4], bool):
+    if len(a) >= 5 and a[4] in (0, "strided"):
         note_once(ln.file, ln.line, "the tile method strided is read as counted: the control loop counts tiles "
                   "(0, 1, 2, ...), not tile starts; the loops and the result are the same, and a split "
                   f"condition on the control level reads tile numbers ({size}*L for a tile start)", per_line=True)
@@ -202,32 +208,20 @@ PRIVATIZED = ("datacopy_privatized", "datacopy_privitized", "datacopy_privatised
 
 def privatized_copy(ln, name: str, a: list) -> list[tuple[str, dict]]:
     """datacopy_privatized(stmt, level, array, [privatized levels], ...): a datacopy whose
-    footprint holds the privatized loops fixed.  A loop outside the copy's loop is fixed for
-    each copy already, and the copy's own loop fixed is a copy for each of its iterations; a
-    loop inside it would need a copy for each of its iterations made before it starts, which
-    looptx does not make."""
+    footprint holds the privatized loops fixed (the step's `private`, apply._privatized_at)."""
     form = f'{name}(0,3,"B",[1,2])'
     if len(a) < 4 or not isinstance(a[2], str) or not isinstance(a[3], list):
         raise ln.error(f"{name} takes (statement, level, array, [privatized levels], ...)", hint=f"write {form}")
     stmt, level, array, held = one(ln, name, a[0]), a[1], a[2], a[3]
-    outside = lambda p: p == level or _level(p) and _level(level) and p < level
-    inside = [p for p in held if not outside(p)]
-    if inside:
-        said = lambda x: f"level {x}" if _level(x) else f"'{x}'"
-        raise ln.error(f"{name}: the privatized loop{'s' if len(inside) > 1 else ''} "
-                       f"{', '.join(map(said, inside))} inside the copy's loop ({said(level)}) cannot be honoured: "
-                       "looptx makes no private copy for each iteration of a loop inside the copy",
-                       hint=f'write datacopy({stmt},{inside[-1]!r},"{array}") for a copy made in each iteration of '
-                            f'{said(inside[-1])}, or datacopy({stmt},{level!r},"{array}") for one copy they share '
-                            "(the same results)")
+    if not all(isinstance(p, str) or _level(p) for p in held):
+        raise ln.error(f"{name}'s privatized loops are levels or loop names, got {held!r}", hint=f"write {form}")
     if len(a) > 4:
         note_once(ln.file, ln.line, f"{name}'s arguments after the privatized levels "
                   f"({', '.join(map(repr, a[4:]))}) are not used: the buffer holds the footprint in the "
                   "array's own layout", per_line=True)
-    args = {"stmt": stmt, "at": level, "array": array}
-    if level not in held:
-        args["around"] = True       # CHiLL's datacopy: made before the loop, covering it
-    return [("datacopy", args)]
+    # (whether each held loop is the copy's own or one around it: at the step, where levels
+    # and names mean the loops of that moment)
+    return [("datacopy", {"stmt": stmt, "at": level, "array": array, "private": list(held)})]
 
 
 def coalesce(ln, a: list) -> list[tuple[str, dict]]:
@@ -360,3 +354,50 @@ def tile_by_index_steps(ln, a: list) -> list[tuple[str, dict]]:
         out.append(("permute", {"stmt": stmt, "order": [renamed.get(x, x) if isinstance(x, str) else x
                                                         for x in order]}))
     return out
+
+
+def datacopy_steps(ln, a: list, stmt_of) -> list[tuple[str, dict]]:
+    """CHiLL's datacopy(stmt, level, array, ...) and datacopy([(stmt, [refs])], level, ...)."""
+    if a and _is_ref_list(a[0]):
+        # CHiLL's datacopy([(stmt, [ref, ...])], level, ...): the array the refs name
+        need_args(ln, a, 2, "datacopy", 'datacopy([(0,[1])],"k")')
+        if len(a[0]) != 1:
+            raise ln.error("datacopy of references in several statements is not supported",
+                           hint="copy each statement's array with its own "
+                                'datacopy(stmt,"k","A")')
+        stmt, refs = a[0][0]
+        return [("datacopy", {"stmt": stmt, "at": a[1], "around": True,
+                              "refs": list(refs) if isinstance(refs, (list, tuple)) else [refs]})]
+    need_args(ln, a, 3, "datacopy", 'datacopy(0,"k","A")')
+    if len(a) > 4 or len(a) == 4 and a[3]:
+        # a copy's extra reads, layout, padding and memory space change no result, only its speed
+        note_once(ln.file, ln.line, f"datacopy's arguments after the array ({', '.join(map(repr, a[3:]))}: "
+                  "allow_extra_read, fastest-changing dimension, padding, memory type) are not used: "
+                  "the buffer holds the footprint in the array's own layout", per_line=True)
+    # CHiLL copies around loop L: before it, once per iteration of the loop around it
+    return [("datacopy", {"stmt": stmt_of(a[0]), "at": a[1], "array": a[2], "around": True})]
+
+
+def need_args(ln, a: list, n: int, name: str, form: str) -> None:
+    if len(a) < n:
+        raise ln.error(f"{name} needs {n} arguments", hint=f"write {form}")
+
+
+def _is_ref_list(x) -> bool:
+    """CHiLL's [(stmt, [ref#, ...]), ...] (parsed as lists)."""
+    return isinstance(x, (list, tuple)) and bool(x) and all(
+        isinstance(e, (list, tuple)) and len(e) == 2 and isinstance(e[0], int) for e in x)
+
+
+def sizes_table(ln, node: ast.Dict) -> dict:
+    """cudaize's array table ({a=N*N}): a count of names the script does not set (the region's
+    sizes, the C file's #define N above an annotation) stays an expression, as a YAML step's
+    `sizes: {a: N*N}`, for the cuda step to read against the region's sizes."""
+    def count(v):
+        try:
+            return ln.value(v)
+        except RecipeError as e:
+            if re.search(r"unknown (?:name|parameter) '\w+'", e.what):
+                return ast.unparse(v)
+            raise
+    return {ln.value(k): count(v) for k, v in zip(node.keys, node.values)}

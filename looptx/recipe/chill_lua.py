@@ -84,14 +84,12 @@ def lua_semantics(node: ast.AST, bindings: Mapping[str, Any],
     class Lua(ast.NodeTransformer):
         def visit_BinOp(self, n):
             self.generic_visit(n)
-            if isinstance(n.op, ast.MatMult):
+            if isinstance(n.op, ast.LShift):
                 # `..`: joined as text; where both sides are known, as Lua writes numbers
                 a, b = joined(n.left), joined(n.right)
                 if a is not None and b is not None:
                     return ast.copy_location(ast.Constant(a + b), n)
                 return ast.copy_location(ast.BinOp(str_call(n.left), ast.Add(), str_call(n.right)), n)
-            if isinstance(n.op, ast.BitXor):
-                n.op = ast.Pow()
             n.left, n.right = arith(n.left), arith(n.right)
             return n
 
@@ -139,25 +137,50 @@ def lua_semantics(node: ast.AST, bindings: Mapping[str, Any],
     return ast.fix_missing_locations(Lua().visit(copy.deepcopy(node)))
 
 
-def lua_value(v: Any) -> Any:
+def lua_value(v: Any, truncate: bool = False) -> Any:
     """A Lua number that is an integer (the double 32.0 of `N/32`) as the int CUDA-CHiLL's
-    commands take (luaL_checkint), in lists and tables too."""
-    if isinstance(v, float) and v.is_integer():
+    commands take (luaL_checkint), in lists and tables too; with `truncate`, any number, as
+    those commands take it (luaL_checkint truncates toward zero: the 21.33 of `N/3` is 21), and
+    a string that is a whole number as that number."""
+    if isinstance(v, float) and (v.is_integer() or truncate and v == v and abs(v) != float("inf")):
         return int(v)
+    if truncate and isinstance(v, str) and re.fullmatch(r"\s*-?\d+\s*", v):
+        return int(v)               # luaL_checkint reads a numeric string too (`"1" .. 6`)
     if isinstance(v, list):
-        return [lua_value(x) for x in v]
+        return [lua_value(x, truncate) for x in v]
     if isinstance(v, dict):
-        return {k: lua_value(x) for k, x in v.items()}
+        return {k: lua_value(x, truncate) for k, x in v.items()}
     return v
 
 
+def python2_division(node: ast.AST, evaluate) -> ast.AST:
+    """A CHiLL `.py` script is Python 2 (CHiLL embeds 2.7): `/` of two integers is their floor
+    quotient (`TK/2` at TK = 7 is 3), of a float a true one.  `evaluate`: an operand's value."""
+    class Py2(ast.NodeTransformer):
+        def visit_BinOp(self, n):
+            self.generic_visit(n)
+            if isinstance(n.op, ast.Div):
+                try:
+                    whole = all(isinstance(evaluate(x), int) for x in (n.left, n.right))
+                except Exception:  # noqa: BLE001 - the evaluation of the whole reports it
+                    whole = False
+                if whole:
+                    n.op = ast.FloorDiv()
+            return n
+    return ast.fix_missing_locations(Py2().visit(copy.deepcopy(node)))
+
+
 def integer_division(node: ast.AST) -> ast.AST:
-    """CHiLL's `.script` language divides integers (`U = TI / 2` is 4 at TI = 8)."""
+    """CHiLL's `.script` language divides integers as C does, toward zero (`U = TI / 2` is 4 at
+    TI = 8, `-U/2` is -3 at U = 7): `a / b` as `-(-a // b)` where the quotient is negative."""
     class Whole(ast.NodeTransformer):
         def visit_BinOp(self, n):
             self.generic_visit(n)
             if isinstance(n.op, ast.Div):
-                n.op = ast.FloorDiv()
+                floor = ast.BinOp(n.left, ast.FloorDiv(), n.right)
+                up = ast.UnaryOp(ast.USub(), ast.BinOp(ast.UnaryOp(ast.USub(), n.left), ast.FloorDiv(), n.right))
+                negative = ast.Compare(ast.BinOp(n.left, ast.Mult(), n.right), [ast.Lt()], [ast.Constant(0)])
+                return ast.copy_location(ast.IfExp(negative, up, floor), n)
             return n
     return ast.fix_missing_locations(Whole().visit(copy.deepcopy(node)))
 

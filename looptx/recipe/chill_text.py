@@ -46,6 +46,17 @@ def commands(text: str, lua: bool = False):
             if closing and depth <= 0 and not _goes_on(raw[c + 1:]):
                 yield start[0], start[1], "".join(buf), spots
                 start, depth = None, 0
+        if start is not None and not lua and quote and buf and buf[-1] == "\\":
+            buf.pop()                   # a string's `\\` at a line's end: it goes on on the next line
+            spots.pop()
+            continue
+        if start is not None and not lua and not quote and solid == "\\":
+            # Python's explicit line joining (`TI = 4 + \\`, `tile_by_index(["i"], \\`)
+            at = max(n for n, x in enumerate(buf) if x == "\\")
+            buf[at], solid = " ", ""
+            buf.append(" ")
+            spots.append((k, len(raw)))
+            continue
         if start is not None:
             if depth == 0:
                 yield start[0], start[1], "".join(buf).strip(), spots
@@ -136,10 +147,11 @@ def blank_long(text: str, lua: bool):
 
 
 
-def lua_tables(cmd: str) -> str:
+def lua_tables(cmd: str, lua: bool = False) -> str:
     """Lua table constructors as Python dicts: `{a=N*N, block={"ii"}}` -> `{"a": N*N, ...}`,
-    also `{["in"]=N}`, with `;` between fields read as `,`, `..` (joining strings) as `@` and
-    `~=` as `!=`.
+    also `{["in"]=N}`, with `;` between fields read as `,`, `..` (joining strings) as `<<` and
+    `^` as `**` in a Lua script (Python operators of Lua's precedence: `"1" .. 2 * 3` is "16"),
+    and `~=` as `!=`.
     Only `NAME=` directly inside braces is rewritten, so keyword arguments (`cuda(0,block=..)`)
     and comparisons (`==`) stay as they are."""
     out, stack, quote, k = [], [], None, 0
@@ -162,8 +174,12 @@ def lua_tables(cmd: str) -> str:
         elif ch in ")]}" and stack:
             stack.pop()
         elif ch == "." and cmd[k:k + 2] == ".." and cmd[k + 2:k + 3] != ".":
-            out.append("@")             # Lua's concatenation, which chill_lua reads as such
+            out.append(" << " if lua else "@")     # Lua's concatenation, which chill_lua reads as such
             k += 2
+            continue
+        elif ch == "^" and lua:
+            out.append("**")
+            k += 1
             continue
         elif ch == "~" and cmd[k:k + 2] == "~=":
             out.append("!=")            # Lua's not-equal

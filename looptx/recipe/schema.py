@@ -65,8 +65,9 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # it reads, left to right), all of one array, instead of `array`
     # around: CHiLL's datacopy(stmt, L, ...): the copy is made before loop L, at the loop
     # around it, and covers L
+    # private: datacopy_privatized's held loops (with `at` among them, a copy per iteration of it)
     "datacopy": {"stmt": (STMT, True), "array": (STR, False), "refs": (REFS, False),
-                 "at": (NAME, True), "around": (BOOL, False)},
+                 "at": (NAME, True), "around": (BOOL, False), "private": (NAMES, False)},
     "combine": {"stmt": (STMT, True), "loops": (NAMES, True), "name": (NEWNAME, False)},
     # `#pragma text` before the loop; omp_for: `omp parallel for`, checked like a GPU mapping
     "pragma": {"stmt": (STMT, True), "loop": (NAME, True), "text": (STR, True)},
@@ -114,6 +115,8 @@ class Step:
     spelled: str = field(default="", compare=False)
     # an unroll from Orio's unrolljam: it also interleaves inner loops unrolled fully before
     jam: bool = False
+    # a CHiLL script's print_code() follows it: `looptx transform` prints the loop tree here
+    shown: bool = field(default=False, compare=False)
 
     @property
     def shown_name(self) -> str:
@@ -170,6 +173,8 @@ class Recipe:
     source: tuple[str, int] | None = None
     # (N, line) of each loop(N) a CHiLL script gives, checked even where no command follows
     nests: tuple[tuple[int, int], ...] = ()
+    # a print_code() before the script's first step: the loop tree as written is printed
+    shown_first: bool = field(default=False, compare=False)
 
     def describe(self) -> str:
         lines = [s.describe() for s in self.steps]

@@ -98,7 +98,7 @@ def _rejection(recipe_for, bases, name: str, value, space: Space) -> str | None:
         except LegalityError:
             return None
         except RecipeError as e:
-            if not (_quotes(e.what, value) or _same_whatever(recipe_for, {**b, name: value}, others, e.what)):
+            if not (_quotes(e.what, value) or _same_whatever(recipe_for, b, name, value, others, e.what)):
                 return None
             tried, error = tried + 1, e
             continue
@@ -111,21 +111,34 @@ def _rejection(recipe_for, bases, name: str, value, space: Space) -> str | None:
     return f"{step} rejects it: {_reason(error.what)}"
 
 
-def _same_whatever(recipe_for, point: dict, others, text: str) -> bool:
-    """Whether the point stays rejected, with the same error text, as each other param takes
-    its first, middle and last values: the rejected argument does not depend on them."""
+def _same_whatever(recipe_for, base: dict, name: str, value, others, text: str) -> bool:
+    """Whether `base` with `value` of `name` stays rejected, with the same error text, as each
+    other param takes its first, middle and last values: the rejected argument does not depend
+    on them.  Another text counts where that other value is rejected at `base` by itself (tile
+    sizes 1 of both loops that a permutation names: the first missing loop is the one named)."""
+    point = {**base, name: value}
     for q in others:
         for v in (q.values[0], q.values[len(q.values) // 2], q.values[-1]):
             try:
                 recipe_for({**point, q.name: v})
             except RecipeError as e:
-                if e.what != text:
+                if e.what != text and not _rejected(recipe_for, {**base, q.name: v}):
                     return False
                 continue
             except Exception:  # noqa: BLE001 - not the recipe's verdict
                 return False
             return False
     return True
+
+
+def _rejected(recipe_for, point: dict) -> bool:
+    try:
+        recipe_for(dict(point))
+    except RecipeError:
+        return True
+    except Exception:  # noqa: BLE001 - not the recipe's verdict
+        return False
+    return False
 
 
 def _quotes(text: str, value) -> bool:

@@ -25,7 +25,7 @@ class SimplexSearcher(TrajectorySearcher):
       x0 (None): the first start as value indices, one per parameter (default: random);
       step (0.25): initial edge length as a share of each parameter's index range;
       edge_length (0): initial edge length in value indices, for every parameter (Orio's
-        msimplex_edge_length); 0 = use `step`;
+        msimplex_size, also msimplex_edge_length); 0 = use `step`;
       local_distance (0): radius of the neighbour scan at convergence (Orio's MSimplex calls it
         search_distance).
     """
@@ -33,7 +33,8 @@ class SimplexSearcher(TrajectorySearcher):
     name = "simplex"
     options = {"reflection_coef": 1.0, "expansion_coef": 2.0, "contraction_coef": 0.5,
                "shrinkage_coef": 0.5, "x0": None, "step": 0.25, "edge_length": 0, "local_distance": 0}
-    option_aliases = {"search_distance": "local_distance"}
+    # (Orio's msimplex.py reads `size`, the initial simplex's edge, as `msimplex_size`)
+    option_aliases = {"search_distance": "local_distance", "size": "edge_length"}
 
     _LISTED = ("reflection_coef", "expansion_coef", "contraction_coef")
 

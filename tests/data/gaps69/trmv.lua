@@ -1,0 +1,6 @@
+init("trmv.c", "trmv", 0)
+dofile("cudaize.lua")
+distribute({0,1}, 1)
+tile_by_index(1, {"i","j"},{8,8},{l1_control="ii",l2_control="jj"},{"ii","jj","i","j"})
+cudaize(1, "trmv_GPU",{},{block={"ii"}, thread={"i"}})
+copy_to_shared("tx","x",-16)
