@@ -67,9 +67,9 @@ def _outer_readers(n: K.Node, outer: list[K.For], long: set[int]) -> None:
         if id(n) in long:
             read = {x.name for e in (n.init, n.cond) for x in ir.walk(e) if isinstance(x, ir.Var)}
             long.update(id(o) for o in outer if o.var in read)
-        outer = outer + [n]
-        n = n.body
-    for c in K.children(n) if not isinstance(n, K.For) else [n]:
+        _outer_readers(n.body, outer + [n], long)
+        return
+    for c in K.children(n):
         _outer_readers(c, outer, long)
 
 
