@@ -285,3 +285,29 @@ def test_registers_inside_a_loop_that_passes_values_between_threads_on_the_gpu(t
                                "-D", f"n={n}", "-D", f"T={t}", "-D", f"m={m}", "--repetitions", "1")
         assert rc == 0 and ": ok" in out, out + err
 
+
+
+def test_a_subscript_computed_in_unsigned_int_stays_below_2_to_the_32(tmp_path):
+    """Probe 197 G2 (a wrong result): `b[4 * i]` of an unsigned i from 2^30 wraps in C (b[0..28]);
+    the output, counting in long, wrote 4 GiB further on.  The region is modelled for the sizes
+    that keep the subscript in 0..2^32 - 1, a fact the output checks."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 8}\n")
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", DATA / "unsigned_subscript.c", "--recipe", tmp_path / "r.yaml", "-o", out)
+    assert rc == 0 and "modelled for hi <= 1073741824" in err, err
+    assert "if ((long)hi < 1073741825) {" in out.read_text()
+
+
+def test_script_arithmetic_and_cuda_chill_tile_arguments(tmp_path):
+    """Probe 199: CHiLL's script language takes C's remainder too (`-7 % 3` is -1, not 2); a
+    CUDA-CHiLL script's 4-argument tile(0,4,4,2) has a method 2, refused (a silent no-op
+    move); a Lua numeric string with a fraction is truncated like the number ("4.9")."""
+    def shown(name: str, text: str) -> str:
+        (tmp_path / name).write_text(text)
+        return _steps_shown(tmp_path / "kern.c", tmp_path / name)
+    (tmp_path / "kern.c").write_text((DATA / "kern.c").read_text())
+    assert "by: -1" in shown("m.script", "source: kern.c\nprocedure: kern\nloop: 0\nX = -7 % 3\nshift(0, 3, X)\n")
+    assert "size: 4, outer: 1" in shown("f.lua", 'source("kern.c")\nprocedure("kern")\nloop(0)\ntile(0, 2, "4.9")\n')
+    (tmp_path / "c.lua").write_text('init("kern.c", "kern", 0)\ntile(0, 3, 3, 2)\n')
+    rc, _, err = run_cli("transform", tmp_path / "kern.c", "--recipe", tmp_path / "c.lua")
+    assert rc == 2 and "in a CUDA-CHiLL script the 4th argument is the tiling method" in err, err

@@ -401,6 +401,20 @@ class Extractor:
                                   tuple(lp.pos for lp in self.loops), list(self.guard_obligations),
                                   list(self.evaluated_obligations) + owed_at(self, tr.wrap_obligations, None)))
 
+    def _unsigned_subscript(self, s, poly) -> None:
+        """A subscript C computes in 32-bit unsigned arithmetic (`b[4 * i]`, `mask[y * 640 + x]`
+        of unsigned i, y) wraps past 2^32 - 1 and below 0, where the model's integers go on: it
+        must stay in 0..2^32 - 1 wherever the statement runs (over the sizes, a fact the output
+        checks; probe 197 G2)."""
+        if not isinstance(s, c_ast.BinaryOp) or s.op not in ("+", "-", "*") or \
+                self.int_types.type_of(s) != (32, True):
+            return
+        inner = self.cur_tr.isl_of(poly, s)
+        self.cur_tr.wrap_obligations.append((
+            f"0 <= ({inner}) <= 4294967295", s,
+            f"C computes the subscript '{c_text(s)}' in unsigned int, and it leaves 0..4294967295 at some point "
+            "where the statement runs, so it wraps", "compute it in a 64-bit type ((size_t)i * ...)", False, True))
+
     def _lvalue_problem(self, lhs) -> str:
         if isinstance(lhs, c_ast.StructRef):
             return "struct member access is not supported"
@@ -445,6 +459,7 @@ class Extractor:
         for d, s in enumerate(subs):
             try:
                 polys.append(self.cur_tr.translate(s))
+                self._unsigned_subscript(s, polys[-1])
             except NonAffine as e:
                 if kind == "read" and name not in self.written and (
                         through_index(e, self.assigned) or masked_bound(s) is not None):

@@ -68,7 +68,7 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             if lowest is None:
                 raise SourceError(what, hint=hint, file=path, line=line, col=col) from None
             if lowest and not typed.is_subset(scop.params_where([lowest])) and not _said(scop, facts, lowest):
-                facts.append(lowest)
+                facts[:] = [f for f in _within_types(scop, lowest, typed, facts)]
             continue
         if sized and _nonnegative_sizes(scop, cond).is_subset(fact) or unsigned.is_subset(fact) \
                 or typed.is_subset(fact) or re.fullmatch(r"\(\s*[A-Za-z_]\w*\s*\) >= 0", cond):
@@ -86,6 +86,26 @@ def wrap_facts(scop: Scop, obligations, path: str) -> list[str]:
             raise dead[0][1]
         facts += [c for c, _ in dead if c not in facts]
     return facts
+
+
+def _within_types(scop: Scop, new: str, typed: isl.Set, facts: list[str]) -> list[str]:
+    """`facts` with `new` (less what the sizes' types say: `lo > 0`, not `lo > 0 and n <=
+    4294967297` of an unsigned n), without the ones `new` implies (`npix <= 1431655766` beside
+    `npix <= 1431655765`); unchanged where one of them implies `new`."""
+    made = scop.params_where([new])
+    shown = made.gist(typed).coalesce()
+    if shown.n_basic_set() == 1 and not shown.plain_is_universe():
+        text = str(shown)
+        inner = text[text.index("{") + 1:text.rindex("}")].strip()
+        new = inner[1:].strip() if inner.startswith(":") else new
+    try:
+        sets = [scop.params_where([f]).intersect(typed) for f in facts]
+    except isl.Error:
+        return facts + [new]
+    made = made.intersect(typed)
+    if any(f.is_subset(made) for f in sets):
+        return facts
+    return [f for f, fs in zip(facts, sets) if not made.is_subset(fs)] + [new]
 
 
 def _sufficient(scop: Scop, sid: int, cond: str, where) -> str | None:

@@ -72,7 +72,7 @@ class _Line:
             node = chill_args.lua_indexed(self, node)
         if self.lua:
             return lua_value(self._value(lua_semantics(node, self.bindings, self._value)))
-        if self.classic and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for n in ast.walk(node)):
+        if self.classic and any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.Mod)) for n in ast.walk(node)):
             node = integer_division(node)
         elif self.file.endswith(".py") and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div)
                                                for n in ast.walk(node)):

@@ -132,6 +132,12 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
     if name == "tile" and getattr(ln, "lua", False) and not getattr(ln, "plain_lua", False) and len(a) in (3, 4) \
             and _level(loop) and _level(size) \
             and (len(a) == 3 or _level(a[3])):
+        if len(a) == 4 and a[3] not in (0, 1) and size <= loop:
+            # CUDA-CHiLL's tile(stmt, level, outer[, method]): a 4th argument is the method
+            raise ln.error(f"tile({', '.join(map(repr, a))}): in a CUDA-CHiLL script the 4th argument is the "
+                           f"tiling method, strided (0) or counted (1), got {a[3]!r}",
+                           hint=f"for a tile by {size}, write tile_by_index or the 7-argument tile; "
+                                f"tile({stmt},{loop},{size}) moves loop {loop} to level {size}")
         if size <= loop:
             if not ln.file.endswith(".lua"):
                 note_once(ln.file, ln.line, f"tile({', '.join(map(repr, a))}) is read as the Lua API's tile(stmt, "

@@ -144,8 +144,8 @@ def lua_value(v: Any, truncate: bool = False) -> Any:
     a string that is a whole number as that number."""
     if isinstance(v, float) and (v.is_integer() or truncate and v == v and abs(v) != float("inf")):
         return int(v)
-    if truncate and isinstance(v, str) and re.fullmatch(r"\s*-?\d+\s*", v):
-        return int(v)               # luaL_checkint reads a numeric string too (`"1" .. 6`)
+    if truncate and isinstance(v, str) and re.fullmatch(r"\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*", v):
+        return int(float(v))        # luaL_checkint reads a numeric string too (`"1" .. 6`, "4.9")
     if isinstance(v, list):
         return [lua_value(x, truncate) for x in v]
     if isinstance(v, dict):
@@ -172,7 +172,8 @@ def python2_division(node: ast.AST, evaluate) -> ast.AST:
 
 def integer_division(node: ast.AST) -> ast.AST:
     """CHiLL's `.script` language divides integers as C does, toward zero (`U = TI / 2` is 4 at
-    TI = 8, `-U/2` is -3 at U = 7): `a / b` as `-(-a // b)` where the quotient is negative."""
+    TI = 8, `-U/2` is -3 at U = 7): `a / b` as `-(-a // b)` where the quotient is negative, and
+    `a % b` with the dividend's sign (`-7 % 3` is -1)."""
     class Whole(ast.NodeTransformer):
         def visit_BinOp(self, n):
             self.generic_visit(n)
@@ -181,6 +182,10 @@ def integer_division(node: ast.AST) -> ast.AST:
                 up = ast.UnaryOp(ast.USub(), ast.BinOp(ast.UnaryOp(ast.USub(), n.left), ast.FloorDiv(), n.right))
                 negative = ast.Compare(ast.BinOp(n.left, ast.Mult(), n.right), [ast.Lt()], [ast.Constant(0)])
                 return ast.copy_location(ast.IfExp(negative, up, floor), n)
+            if isinstance(n.op, ast.Mod):
+                # C's remainder takes the dividend's sign: a - b * (a / b), the quotient truncated
+                quotient = self.visit_BinOp(ast.BinOp(copy.deepcopy(n.left), ast.Div(), copy.deepcopy(n.right)))
+                return ast.copy_location(ast.BinOp(n.left, ast.Sub(), ast.BinOp(n.right, ast.Mult(), quotient)), n)
             return n
     return ast.fix_missing_locations(Whole().visit(copy.deepcopy(node)))
 
