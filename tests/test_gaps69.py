@@ -296,6 +296,12 @@ def test_a_subscript_computed_in_unsigned_int_stays_below_2_to_the_32(tmp_path):
     rc, _, err = run_cli("transform", DATA / "unsigned_subscript.c", "--recipe", tmp_path / "r.yaml", "-o", out)
     assert rc == 0 and "modelled for hi <= 1073741824" in err, err
     assert "if ((long)hi < 1073741825) {" in out.read_text()
+    # a linearized subscript (`curr[k*WINDOW_SIZE + l]` of unsigned k, l, CUDA-CHiLL's mpeg4) is
+    # delinearized, not refused as a product of a loop iterator and a size
+    probe37 = Path(__file__).resolve().parent / "data" / "probe37"
+    rc, _, err = run_cli("transform", probe37 / "mpeg4.c", "--recipe", probe37 / "mpeg4.py", "-D", "N1=37",
+                         "-D", "N2=45", "--target", "cuda", "-o", tmp_path / "m.cu")
+    assert rc == 0, err
 
 
 def test_script_arithmetic_and_cuda_chill_tile_arguments(tmp_path):
