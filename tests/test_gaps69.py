@@ -174,16 +174,23 @@ def _steps_shown(src: Path, script: Path, *argv) -> str:
     return "\n".join(ln for ln in out.splitlines() if ln.startswith("region "))
 
 
+def _kern_script(tmp_path):
+    """shown(name, text): the --show-steps titles of script `text` (file `name`) on kern.c."""
+    (tmp_path / "kern.c").write_text((DATA / "kern.c").read_text())
+
+    def shown(name: str, text: str) -> str:
+        (tmp_path / name).write_text(text)
+        return _steps_shown(tmp_path / "kern.c", tmp_path / name)
+    return shown
+
+
 def test_script_dialects_as_their_interpreters_read_them(tmp_path):
     """Probe 196: Lua's `..` binds below arithmetic (`"1" .. 2 * 3` is "16", a tile of 36 was made)
     and `^` above it; CHiLL's own Lua scripts (source/procedure/loop) have CHiLL's tile(stmt,
     level, size), not CUDA-CHiLL's move; CHiLL's script language divides as C does (`-U/2` is -3
     at U = 7), prints the code with `print`, and names an array with a bare word in
     datacopy_privatized too; a `.py` string may go on after a `\\` at a line's end."""
-    def shown(name: str, text: str) -> str:
-        (tmp_path / name).write_text(text)
-        return _steps_shown(tmp_path / "kern.c", tmp_path / name)
-    (tmp_path / "kern.c").write_text((DATA / "kern.c").read_text())
+    shown = _kern_script(tmp_path)
     assert "size: 16, outer: 1" in shown("cat.lua", 'init("kern.c", "kern", 0)\nTI = "1" .. 2 * 3\ntile(0, 1, TI)\n')
     assert "at: L2 < 14" in shown("cat2.lua", 'init("kern.c", "kern", 0)\nN = 7\nsplit(0, 2, "L2 < " .. N * 2)\n')
     assert "at: L2 < 10" in shown("pow.lua", 'init("kern.c", "kern", 0)\nsplit(0, 2, "L2 < " .. 2 ^ 2 + 6)\n')
@@ -308,10 +315,7 @@ def test_script_arithmetic_and_cuda_chill_tile_arguments(tmp_path):
     """Probe 199: CHiLL's script language takes C's remainder too (`-7 % 3` is -1, not 2); a
     CUDA-CHiLL script's 4-argument tile(0,4,4,2) has a method 2, refused (a silent no-op
     move); a Lua numeric string with a fraction is truncated like the number ("4.9")."""
-    def shown(name: str, text: str) -> str:
-        (tmp_path / name).write_text(text)
-        return _steps_shown(tmp_path / "kern.c", tmp_path / name)
-    (tmp_path / "kern.c").write_text((DATA / "kern.c").read_text())
+    shown = _kern_script(tmp_path)
     assert "by: -1" in shown("m.script", "source: kern.c\nprocedure: kern\nloop: 0\nX = -7 % 3\nshift(0, 3, X)\n")
     assert "size: 4, outer: 1" in shown("f.lua", 'source("kern.c")\nprocedure("kern")\nloop(0)\ntile(0, 2, "4.9")\n')
     (tmp_path / "c.lua").write_text('init("kern.c", "kern", 0)\ntile(0, 3, 3, 2)\n')

@@ -406,9 +406,12 @@ class Extractor:
         of unsigned i, y) wraps past 2^32 - 1 and below 0, where the model's integers go on: it
         must stay in 0..2^32 - 1 wherever the statement runs (over the sizes, a fact the output
         checks; probe 197 G2)."""
-        # (a product with a size, a linearized subscript `k*W + l`, is delinearized later: not here)
+        # (a product with a size, a linearized subscript `k*W + l`, is delinearized later: not
+        # here; a sum of counters and sizes below 2^31, the README's reading of a 32-bit unsigned
+        # size, stays below 2^32: `a[i + 2]` owes nothing, `b[4 * i]` does)
         if not isinstance(s, c_ast.BinaryOp) or s.op not in ("+", "-", "*") or \
-                self.int_types.type_of(s) != (32, True) or poly.degree() > 1:
+                self.int_types.type_of(s) != (32, True) or poly.degree() > 1 or \
+                not any(abs(c) > 1 for m, c in poly.terms if m):
             return
         inner = self.cur_tr.isl_of(poly, s)
         self.cur_tr.wrap_obligations.append((
