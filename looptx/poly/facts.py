@@ -68,6 +68,12 @@ def nonneg_fact(scop, sid: int, cond: str, where: str | None = None, bounded: bo
         # the sizes pinned to a few values (`-i / 2` holds C's rounding only at n = 1): no model
         # of the region, which is refused rather than kept as written for every other size
         return None
-    text = str(shown if shown.n_basic_set() == 1 and not shown.plain_is_universe() else ok)
+    return condition_text(shown if shown.n_basic_set() == 1 and not shown.plain_is_universe() else ok)
+
+
+def condition_text(params: isl.Set) -> str | None:
+    """The isl condition of a set of sizes (`[n] -> { : n <= 5 }` is `n <= 5`), None where it
+    has none to show."""
+    text = str(params)
     inner = text[text.index("{") + 1:text.rindex("}")].strip()
     return inner[1:].strip() if inner.startswith(":") else None

@@ -467,8 +467,12 @@ def skew(v: Variant, stmt: int, loop, by: dict) -> Variant:
 def shift(v: Variant, stmt: int, loop, by: int) -> Variant:
     if not isinstance(by, int):
         raise RecipeError(f"shift amount must be an integer, got {by!r}")
-    return remap_loop(v, stmt, resolve_name(v, stmt, loop),
-                      lambda d: replace(d, expr=_expr_of_value(d, f"({_value(d)}) + {by}")))
+    return _shifted(v, stmt, resolve_name(v, stmt, loop), str(by))
+
+
+def _shifted(v: Variant, stmt: int, name: str, amount: str) -> Variant:
+    """Loop `name` shifted by `amount` (isl text: a number, or an affine form of the sizes)."""
+    return remap_loop(v, stmt, name, lambda d: replace(d, expr=_expr_of_value(d, f"({_value(d)}) + {amount}")))
 
 
 def remap_loop(v: Variant, stmt: int, name: str, new_dim) -> Variant:
@@ -509,7 +513,7 @@ def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
                           "around it",
                           hint="shift it by a constant amount (shift {stmt, loop, by: K}), or fix the "
                                "sizes with --define")
-    return remap_loop(v, stmt, name, lambda d: replace(d, expr=_expr_of_value(d, f"({_value(d)}) + {to} - ({text})")))
+    return _shifted(v, stmt, name, f"{to} - ({text})")
 
 
 def reverse(v: Variant, stmt: int, loop) -> Variant:

@@ -95,9 +95,8 @@ def _within_types(scop: Scop, new: str, typed: isl.Set, facts: list[str]) -> lis
     made = scop.params_where([new])
     shown = made.gist(typed).coalesce()
     if shown.n_basic_set() == 1 and not shown.plain_is_universe():
-        text = str(shown)
-        inner = text[text.index("{") + 1:text.rindex("}")].strip()
-        new = inner[1:].strip() if inner.startswith(":") else new
+        from looptx.poly.facts import condition_text
+        new = condition_text(shown) or new
     try:
         sets = [scop.params_where([f]).intersect(typed) for f in facts]
     except isl.Error:
