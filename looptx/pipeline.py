@@ -247,7 +247,8 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
             annotation_recipe(program, i, bindings if bindings is not None else point)
         # a leading print_code() shows the nests the script transforms (all, where it transforms none)
         if prints is not None and rec is not None and rec.shown_first and (rec.steps or not stepped):
-            _show_tree(prints, f"region {i}, as written", as_written(scop, checked=False))
+            for _ in range(rec.shown_first):
+                _show_tree(prints, f"region {i}, as written", as_written(scop, checked=False))
         if rec is None or not rec.steps:
             if recipe is not None:
                 _say_own_commands_replaced(program, i)
@@ -256,15 +257,16 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
         trace = None
         if show_steps is not None or prints is not None:
             def show(st, v, i=i):
-                if show_steps is not None or st.shown:
+                for _ in range(1 if show_steps is not None else st.shown):
                     _show_tree(show_steps or prints, f"region {i}, after step {st.index} ({st.describe()})", v)
             trace = show
         try:
             variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
         except LooptxError as e:
-            in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else program.bases[i])
+            in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else program.bases[i], rec.steps)
             in_script_form(e, rec)
-            at_point(e, point)
+            # (without a PerfTuning block the point is the user's own --define values)
+            at_point(e, point if r.tuning is not None else None)
             raise
         # a recipe is shown with the file's numbers, so that it can be given again
         base = program.bases[i]

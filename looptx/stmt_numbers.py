@@ -133,7 +133,7 @@ def _nest_numbered(st, nests: list[tuple[int, int]], statements=()):
         # as in CHiLL, loop(0)'s statement 0 is the first nest's, not a statement before it
         # (DENISE's `dtdh = DT*DT/DH;`); the numbers past that nest count on from it
         first = nests[0][0] if nests else 0
-        return replace(renumbered(st, -first), nest=None)
+        return replace(renumbered(st, -first), nest=None, nest_base=first)
     if st.nest >= len(nests):
         raise st.error(f"loop({st.nest}): there are {len(nests)} loop nest(s) here, numbered from 0",
                        hint=f"pick one of loop(0) .. loop({len(nests) - 1})" if nests else
@@ -143,7 +143,7 @@ def _nest_numbered(st, nests: list[tuple[int, int]], statements=()):
         if isinstance(x, int) and not 0 <= x < count:
             raise st.error(f"statement {x} is not in loop nest {st.nest}, which has {count} statement(s)",
                            hint=f"a script numbers the statements of loop({st.nest}) from 0 to {count - 1}")
-    return replace(renumbered(st, -first), nest=None)
+    return replace(renumbered(st, -first), nest=None, nest_base=first)
 
 
 def _loops_in(st, statements, numbers: list) -> bool:
@@ -222,12 +222,23 @@ def split_by_region(recipe: Recipe, program: Program) -> dict[int, Recipe]:
 _STMT_NUMBERS = re.compile(r"\b(S(?=\d+(?:\(| \(line ))|statements? |stmts?: \[?)(\d+(?:(?:, | and )\d+)*)")
 
 
-def in_file_numbers(e: LooptxError, base: int) -> None:
+def in_file_numbers(e: LooptxError, base: int, steps=()) -> None:
     """A step's error names the region's statements (`S0(1,1)`, `statement 1`, `stmts: [0]`);
-    a command-line recipe numbers them over the file, from `base` in this region."""
+    a command-line recipe numbers them over the file, from `base` in this region, and a script's
+    loop(N) step within its nest (`steps`: the region's, which tell the failing step's nest),
+    where the error names only that nest's statements."""
+    st = next((s for s in steps if s.index == e.step), None)
+    nest = st.nest_base if st is not None else 0
+    texts = [e.what] + ([e.hint] if e.hint else [])
+    if nest and all(n + base >= nest for t in texts for n in _numbers(t)):
+        base -= nest
     e.what = file_numbered(e.what, base)
     if e.hint:
         e.hint = file_numbered(e.hint, base)
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for m in _STMT_NUMBERS.finditer(text) for n in re.findall(r"\d+", m.group(2))]
 
 
 def file_numbered(text: str, base: int) -> str:
@@ -255,22 +266,22 @@ def _chill_blocks(scop) -> list[list[int]]:
 def _note_chill_blocks(steps, program: Program, bases) -> None:
     """A script's statement numbers are the CONTRACT's, one per assignment; CHiLL's count a run of
     assignments as one statement, so a number past such a run means another statement there:
-    said once, at the first step that names one."""
+    said once, at the first step that names one.  A loop(N) script counts both within its nest."""
     for base, scop in zip(bases, program.scops):
         blocks = _chill_blocks(scop)
-        runs = [b for b in blocks if len(b) > 1]
-        if not runs:
-            continue
+        block_of = lambda k: next(i for i, b in enumerate(blocks) if k in b)
         for st in steps:
+            first = st.nest_base - base if st.nest_base else 0
+            runs = [b for b in blocks if len(b) > 1 and b[0] >= first]
             named = [x - base for x in step_stmts(st) or [] if isinstance(x, int) and 0 <= x - base < len(scop.statements)]
-            past = [x for x in named if x > runs[0][0]]
+            past = [x for x in named if runs and x > runs[0][0]]
             if not past:
                 continue
             x = past[0]
-            chill = next(k for k, b in enumerate(blocks) if x in b)
+            chill = block_of(x) - block_of(first) + (0 if st.nest_base else base)
             lines = [scop.statements[k].line for k in runs[0]]
-            note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}) names statement {x + base}: "
-                      f"looptx numbers each assignment, where CHiLL counts the {len(runs[0])} assignments of lines "
-                      f"{min(lines)}-{max(lines)} as one statement (there, this one is statement {chill + base})",
-                      per_line=True)
+            note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}) names statement "
+                      f"{x + base - st.nest_base}: looptx numbers each assignment, where CHiLL counts the "
+                      f"{len(runs[0])} assignments of lines {min(lines)}-{max(lines)} as one statement (there, "
+                      f"this one is statement {chill})", per_line=True)
             return

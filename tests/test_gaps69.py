@@ -46,7 +46,7 @@ def test_an_unsigned_counter_below_a_64_bit_size_ends_before_it_wraps(tmp_path):
     out = tmp_path / "o.c"
     rc, _, err = run_cli("transform", DATA / "size_t_bound.c", "-o", out)
     assert rc == 0 and "modelled for (n) <= 4294967295" in err, err
-    assert "if ((long)n < 4294967296) {" in out.read_text()
+    assert "if ((long)n >= 0 && ((long)n < 4294967296)) {" in out.read_text()
 
 
 def test_an_unsigned_counter_past_int_max_counts_in_long(tmp_path):

@@ -197,7 +197,13 @@ def _simplify_children(e: ir.Expr) -> ir.Expr:
     if isinstance(e, ir.Un):
         return ir.Un(e.op, simplify(e.a))
     if isinstance(e, ir.Cond):
-        return ir.Cond(simplify(e.c), simplify(e.a), simplify(e.b))
+        # a register copy's element `k == k && c == tx ? 0 : ...` (the copy's loop is the
+        # statement's): the branch a constant condition takes
+        c = simplify_cond(e.c)
+        known = _int(c)
+        if known is not None:
+            return simplify(e.a if known else e.b)
+        return ir.Cond(c, simplify(e.a), simplify(e.b))
     return e
 
 

@@ -14,7 +14,15 @@ def fact_check(scop, or_idle: bool = False) -> str | None:
     """C text of the condition on the sizes under which the model's code is right (the facts
     it assumed, Scop.runtime_facts); None where C gives them already."""
     cond = scop.runtime_check(or_idle)
-    return None if cond is None else to_user(ir.to_c(signed_params(K.simplify_cond(cond), scop)))
+    if cond is None:
+        return None
+    cond = K.simplify_cond(cond)
+    text = to_user(ir.to_c(signed_params(cond, scop)))
+    # the facts read a 64-bit unsigned size as its signed copy, as the bounds do: a size of 2^63
+    # or more is negative there and would pass an upper bound (`(long)n < 4294967296`)
+    named = {x.name for x in ir.walk(cond) if isinstance(x, ir.Var)}
+    wide = [p for p in scop.unsigned_params if p in scop.wide_params and p in named]
+    return " && ".join([f"(long){to_user(p)} >= 0" for p in wide] + [f"({text})" if wide else text])
 
 
 def versioned(scop, lines: list[str], indent: str = "  ") -> list[str]:

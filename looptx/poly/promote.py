@@ -369,7 +369,6 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     key = [p for p in range(plen) if p not in around] + threads
     refs = []                                   # (piece index, access, instance -> key dims)
     foot = loose = None
-    loaded = False
     for k, _ in group:
         q = v.pieces[k]
         qm = v.piece_map(q, width)
@@ -387,9 +386,6 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                                hint="keep one of the two steps for this array (a tile buffer or registers), "
                                     "or copy other arrays")
             check_unguarded(pr, scop, st, a)
-            # an array the scope only sets, each element unconditionally, needs no load: every
-            # element the stores write back is written first (probe 137 G3)
-            loaded = loaded or a.kind != "write" or bool(a.guard)
             f = qp.reverse().apply_range(scop.access_map(st, a))
             # the same footprint without the iteration domain: for tiled loops, the whole tile
             target = f"{a.array}[{', '.join(a.index)}]" if arr.rank else f"{a.array}[]"
@@ -401,9 +397,20 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         refs = invariant_refs(v, pr, refs, pos, width, name)
     if threads:
         shared_across_threads(pr, refs, plen, name, _as_written(scop, array))
-    for _, _, _, f, fr in refs:
+    # what the copy loads (the elements the scope reads or may leave unwritten) and what it
+    # stores back (those it writes): an element the scope sets unconditionally and does not read
+    # needs no load (probe 137 G3)
+    fetched = stored = None
+    for _, a, _, f, fr in refs:
         foot = f if foot is None else foot.union(f)
         loose = fr if loose is None else loose.union(fr)
+        if a.kind == "write":
+            stored = f if stored is None else stored.union(f)
+        if a.kind != "write" or a.guard:
+            fetched = f if fetched is None else fetched.union(f)
+    # (one piece for neighbours j - 1, j, j + 1: the copy's element is then e - tx, not a choice)
+    foot, stored, fetched = (m.coalesce() if m is not None else None for m in (foot, stored, fetched))
+    loaded = fetched is not None
     if foot.is_empty():
         return True          # the references run at no point of these sizes: nothing to copy
     rank = arr.rank
@@ -503,10 +510,15 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         st = scop.statements[v.pieces[k].stmt]
         out.redirect[(k, a.ref)] = (buf, target_of(scop.access_map(st, a), qp))
     # copy statements: domain [prefix..., element...]; a wide copy's prefix has the thread
-    # values too, each of which makes the copy in the kernel's one-thread-at-a-time schedule
-    dom = foot.wrap().flatten() if not around else isl.Map(
-        f"{scop.prefix}{{ [{', '.join(f'p{k}' for k in range(plen))}] -> [{', '.join(key_names)}] }}").intersect_domain(
-        reached).apply_range(foot).wrap().flatten()
+    # values too, each of which makes the copy in the kernel's one-thread-at-a-time schedule.
+    # The stores write back only the elements the scope writes: an element it only reads may be
+    # another thread's to write (a store of the loaded value is a race all the same)
+    def copy_domain(elements: isl.Map) -> isl.Set:
+        return elements.wrap().flatten() if not around else isl.Map(
+            f"{scop.prefix}{{ [{', '.join(f'p{k}' for k in range(plen))}] -> [{', '.join(key_names)}] }}"
+        ).intersect_domain(reached).apply_range(elements).wrap().flatten()
+    doms = {"in": copy_domain(fetched) if fetched is not None else None,
+            "out": copy_domain(stored) if stored is not None else None}
     if around:
         key_names = [f"p{k}" for k in range(plen)]
     written = any(a.kind == "write" for _, a, _, _, _ in refs)
@@ -545,7 +557,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
         keep = pos + 1
     for direction, slot in slots:
         cname = f"LXC{n}{direction}"
-        d = dom.set_tuple_name(cname)
+        d = doms[direction].set_tuple_name(cname)
         sched = ["0"] * width
         for k in range(keep):
             sched[k] = key_names[k]

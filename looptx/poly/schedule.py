@@ -508,6 +508,15 @@ def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
     # a start that the sizes alone give (`for (i = lo; ...)`): the shift by `to - lo`
     mn, mx = starts.dim_min(0), starts.dim_max(0)
     text = _param_aff_text(mn) if mn.is_equal(mx) else None
+    if text is None and mn.is_equal(mx):
+        # `for (i = lo; ...) for (j = 0; j <= i; ...)`: j's loop makes i start at max(0, lo)
+        from looptx import ir
+        from looptx.poly.astgen import expr
+        start = ir.to_c(expr(isl.AstBuild.from_context(mn.domain()).expr_from_pw_aff(mn)))
+        raise VaryingStart(f"shift_to: loop '{name}' starts at {to_user(start)} "
+                           "(the loops inside it bound it too), which no one shift makes "
+                           f"{to}", hint="shift it by a constant amount or a size (shift {stmt, loop, by: K}), "
+                                         "or fix the sizes with --define")
     if text is None:
         raise VaryingStart(f"shift_to: loop '{name}' does not start at one value in every iteration of the loops "
                           "around it",

@@ -164,7 +164,7 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     span = 1                          # loop(N, M): the nests N..M
     chosen: list[tuple[int, int]] = []  # (N, line) of each loop(N) / init(..., N)
     steps: list[Step] = []
-    shown_first = False               # a print_code() before any step
+    shown_first = 0                   # print_code() before any step
     # CHiLL's own Lua scripts (source, procedure, loop) have CHiLL's tile(stmt, level, size);
     # CUDA-CHiLL's (init) the move tile(stmt, level, outer)
     plain_lua = False
@@ -253,9 +253,14 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
             span = last - nest + 1 if isinstance(last, int) and not isinstance(last, bool) and last > nest else 1
         if name == "print_code":
             if steps:
-                steps[-1] = replace(steps[-1], shown=True)
+                steps[-1] = replace(steps[-1], shown=steps[-1].shown + 1)
             else:
-                shown_first = True
+                shown_first += 1
+            continue
+        if name in ("print_dep", "print_space"):
+            note_once(ln.file, ln.line, f"{name}() prints nothing here: `looptx deps FILE` prints the exact "
+                                        "dependences of each region as written, `--show-steps` the loops after "
+                                        "each step", per_line=True)
             continue
         if name in IGNORED:
             if name == "source":

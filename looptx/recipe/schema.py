@@ -110,13 +110,15 @@ class Step:
     # a CHiLL script's loop(N): the step's statement numbers count within the procedure's N-th
     # loop nest (pipeline.nest_numbers makes them the file's); None: a recipe's, the file's
     nest: int | None = None
+    # the file's number of statement 0 of that nest, once read as the file's: messages count so
+    nest_base: int = field(default=0, compare=False)
     # the name as the recipe writes it where it is an alias (`unroll_jam` for unroll): what
     # errors call the step, so that a search of the recipe for it finds it
     spelled: str = field(default="", compare=False)
     # an unroll from Orio's unrolljam: it also interleaves inner loops unrolled fully before
     jam: bool = False
-    # a CHiLL script's print_code() follows it: `looptx transform` prints the loop tree here
-    shown: bool = field(default=False, compare=False)
+    # how many print_code() of a CHiLL script follow it: `looptx transform` prints the loop tree here
+    shown: int = field(default=0, compare=False)
 
     @property
     def shown_name(self) -> str:
@@ -173,8 +175,8 @@ class Recipe:
     source: tuple[str, int] | None = None
     # (N, line) of each loop(N) a CHiLL script gives, checked even where no command follows
     nests: tuple[tuple[int, int], ...] = ()
-    # a print_code() before the script's first step: the loop tree as written is printed
-    shown_first: bool = field(default=False, compare=False)
+    # the print_code() before the script's first step: the loop tree as written is printed
+    shown_first: int = field(default=0, compare=False)
 
     def describe(self) -> str:
         lines = [s.describe() for s in self.steps]
