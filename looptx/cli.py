@@ -374,9 +374,10 @@ def cmd_search(args) -> int:
     from looptx.search.command import run
     if args.list_searchers:
         from looptx.search.base import available_searchers
-        from looptx.search.plugins import broken_plugins
+        from looptx.search.plugins import broken_plugins, shadowed_plugins
         broken = broken_plugins()
-        for what in broken.values():        # listed names must be usable: say why one is not
+        # listed names must be usable: say why one is not
+        for what in list(broken.values()) + shadowed_plugins():
             print(f"looptx: warning: {what}", file=sys.stderr)
         print("\n".join(n for n in available_searchers(hidden=True) if n not in broken))
         return 0
@@ -459,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         fault = plugin_fault(e)
         if fault:
             print(fault, file=sys.stderr)
-            return 2
+            return 1                # a failed run: neither looptx's bug nor the user's input
         if isinstance(e, OSError) and e.filename and e.errno in _PATH_ERRNOS:
             # a path the user gave that the system refuses (a name too long, /sys): bad input
             print(f"{e.filename}: error: {e.strerror} (give another path, or check its permissions)", file=sys.stderr)

@@ -94,3 +94,127 @@ def test_copies_load_what_the_scope_reads_and_store_what_it_writes(tmp_path):
                   '  wave(n, T, m, B);\n'
                   '  for (int k = 0; k < n * (T + 1) * m; k++) printf("%.17g\\n", B[k]); return 0; }\n',
                   [("2", "3", "9"), ("3", "2", "12"), ("1", "4", "2")])
+
+
+class _EP:
+    def __init__(self, name, obj):
+        self.name, self.value, self._obj = name, f"plug:{name}", obj
+
+    def load(self):
+        return self._obj
+
+
+def _plugins(monkeypatch, **classes):
+    import importlib.metadata
+    eps = [_EP(name, cls) for name, cls in classes.items()]
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: eps)
+
+
+def _searcher_classes():
+    from looptx.search.base import Searcher
+
+    class Repeats(Searcher):
+        """An ask() of its own (an optuna wrapper's) that offers a told point again."""
+        name = "repeats"
+
+        def _propose(self, n):
+            return []
+
+        def ask(self, n=None):
+            return [next(iter(self.space.valid_points()))] * self.batch_size
+
+        @property
+        def finished(self):
+            return False
+
+    class Raises(Searcher):
+        name = "raises"
+
+        def _propose(self, n):
+            if self.n_told >= 2:
+                raise ZeroDivisionError("plugin bug")
+            return self._random_unseen(n)
+    return Repeats, Raises
+
+
+CACHE = Path(__file__).parent.parent / "search" / "cpu_matmul.json.gz"
+
+
+def test_the_driver_keeps_the_budget_rules_for_a_plugins_own_ask(monkeypatch, tmp_path):
+    """Probe 201 G1: a plugin whose ask() offers a told point again hung --replay, and a search
+    recorded the point once per ask, spending its budget on it."""
+    Repeats, _ = _searcher_classes()
+    _plugins(monkeypatch, repeats=Repeats)
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = run_cli("search", "--replay", CACHE, "-a", "repeats", "--budget", "5", "--batch-size", "3")
+    assert rc == 0, err
+    src = tmp_path / "k.c"
+    src.write_text((DATA / "plug.c").read_text())
+    rc, out, err = run_cli("search", src, "-a", "repeats", "--budget", "3", "--no-progress", "--db", tmp_path / "k.db")
+    assert rc == 0, err
+    rc, out, err = run_cli("report", tmp_path / "k.db", "--csv", tmp_path / "k.csv")
+    assert rc == 0 and len((tmp_path / "k.csv").read_text().strip().splitlines()) == 2, err
+
+
+def test_a_plugin_that_raises_ends_the_search_with_its_best_file(monkeypatch, tmp_path):
+    """Probe 201 G3: the search ended with exit 2 and no best file, with 2 points measured."""
+    _, Raises = _searcher_classes()
+    _plugins(monkeypatch, raises=Raises)
+    src = tmp_path / "k.c"
+    src.write_text((DATA / "plug.c").read_text())
+    rc, out, err = run_cli("search", src, "-a", "raises", "--budget", "4", "--no-progress", "--db", tmp_path / "k.db")
+    assert rc == 1 and len(err.strip().splitlines()) == 1, err
+    assert "searcher plugin 'raises'" in err and "stopped after 2 evaluations" in err, err
+    assert (tmp_path / "k.best.c").exists()
+
+
+def test_plugins_named_on_the_command_line_and_shadowed(monkeypatch, tmp_path):
+    """Probe 201 G5: a plugin that is no Searcher was blamed on the cache; plugins named as a
+    built-in, or as another plugin in another case, were silently never used; an unknown name's
+    hint offered plugins that do not load."""
+    Repeats, _ = _searcher_classes()
+    _plugins(monkeypatch, notasearcher=object, random=Repeats, repeats=Repeats, REPEATS=Repeats)
+    rc, _, err = run_cli("search", "--replay", CACHE, "-a", "notasearcher", "--budget", "2")
+    assert rc == 2 and err.startswith("looptx search: error: searcher plugin 'notasearcher'"), err
+    rc, out, err = run_cli("search", "--list-searchers")
+    assert rc == 0 and "plugin 'random' (plug:random) is never used: the built-in searcher 'random'" in err, err
+    assert "plugin 'REPEATS' (plug:REPEATS) is never used: 'repeats'" in err and "REPEATS" not in out, out
+    rc, _, err = run_cli("search", "--replay", CACHE, "-a", "nosuch", "--budget", "2")
+    assert rc == 2 and "repeats" in err and "notasearcher" not in err, err
+
+
+def test_a_damaged_time_in_the_database_is_one_line(tmp_path):
+    """Probe 201 G2: an ok row without a time was an internal error in replay, resume and
+    --kernel-tuner; a negative time was reported as the best."""
+    import sqlite3
+    src = tmp_path / "k.c"
+    src.write_text((DATA / "plug.c").read_text())
+    rc, _, err = run_cli("search", src, "-a", "exhaustive", "--budget", "3", "--no-progress", "--db", tmp_path / "k.db")
+    assert rc == 0, err
+    for value, shown in (("NULL", "None"), ("-1.0", "-1.0")):
+        con = sqlite3.connect(tmp_path / "k.db")
+        con.execute(f"UPDATE evaluations SET time = {value} WHERE eval_index = 1")
+        con.commit()
+        con.close()
+        for argv in (("report", tmp_path / "k.db"), ("report", tmp_path / "k.db", "--kernel-tuner", tmp_path / "k.json"),
+                     ("search", "--replay", tmp_path / "k.db", "--budget", "2")):
+            rc, _, err = run_cli(*argv)
+            assert rc == 2 and len(err.strip().splitlines()) == 1, (argv, err)
+            assert f"the time of evaluation 1 of search" in err and f"a measured point, is {shown}" in err, err
+
+
+def test_a_cut_gzip_cache_and_a_record_unlike_its_key_are_named_at_their_line(tmp_path):
+    """Probe 201 G5: a gzip cache cut short was 'not a readable JSON file' with no line, and a
+    record whose values differ from its key was named without its line."""
+    import gzip
+    whole = (DATA / "ml_keymismatch.json").read_text()
+    fixed = whole.replace('"8,4,2": {"X": 16', '"8,4,2": {"X": 8')
+    assert fixed != whole
+    raw = gzip.compress(fixed.encode())
+    (tmp_path / "cut.json.gz").write_bytes(raw[:len(raw) * 2 // 3])
+    rc, _, err = run_cli("search", "--replay", tmp_path / "cut.json.gz", "--budget", "3")
+    assert rc == 2 and "the gzip stream ends early, in line" in err, err
+    assert re.match(rf"{re.escape(str(tmp_path / 'cut.json.gz'))}:\d+:", err), err
+    rc, _, err = run_cli("search", "--replay", DATA / "ml_keymismatch.json", "--budget", "3")
+    line = next(k for k, ln in enumerate(whole.splitlines(), 1) if ln.lstrip().startswith('"8,4,2"'))
+    assert rc == 2 and err.startswith(f"{DATA / 'ml_keymismatch.json'}:{line}: error: records '8,4,2'"), err

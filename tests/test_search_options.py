@@ -216,7 +216,7 @@ def test_selecting_a_plugin_that_does_not_import_is_one_line_exit_2(broken_plugi
     assert rc == 2 and len(lines(err)) == 1, err
     assert "internal error" not in err and "please report" not in err
     assert err.strip() == (
-        f"{CACHE}: error: searcher plugin 'brokenplug' (entry point brokenplug = probe_plugin_missing:X "
+        "looptx search: error: searcher plugin 'brokenplug' (entry point brokenplug = probe_plugin_missing:X "
         "of probe-plugin 0.1) cannot be loaded from module 'probe_plugin_missing': "
         "ModuleNotFoundError: No module named 'probe_plugin_missing' (fix the plugin or "
         "uninstall it: pip uninstall probe-plugin)")

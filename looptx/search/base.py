@@ -491,6 +491,40 @@ class TrajectorySearcher(Searcher):
                 return []
 
 
+class Offered:
+    """What a driver evaluates of a searcher's ask(): the two bookkeeping rules above, kept where
+    a plugin writes its own ask() (an optuna or ytopt wrapper may offer a known point again).
+    Points handed out before (not named in `remeasure`) and invalid ones are dropped; a searcher
+    that offers nothing new IDLE_ASKS times in a row is finished."""
+
+    IDLE_ASKS = 50
+
+    def __init__(self, space: Space, handed=()):
+        self.space = space
+        self.handed = set(handed)
+        self.idle = 0
+
+    def fresh(self, searcher, points, limit: int) -> list[Point] | None:
+        """The new points of an ask() (an empty list: ask again), None once it is finished;
+        `limit`: the distinct points the budget allows."""
+        remeasure = set(getattr(searcher, "remeasure", ()) or ())
+        out, keys = [], set()
+        for point in points:
+            point = self.space.normalize(point)
+            key = point_key(point)
+            if key in keys or not self.space.is_valid(point):
+                continue
+            if key in self.handed and key not in remeasure:
+                continue
+            if key not in self.handed and len(self.handed) + len(keys - self.handed) >= limit:
+                break
+            out.append(point)
+            keys.add(key)
+        self.handed |= keys
+        self.idle = 0 if out else self.idle + 1
+        return None if self.idle >= self.IDLE_ASKS else out
+
+
 def plain_point(point: Point) -> dict:
     """A point as JSON keeps it (a mapping param's tuple as a list; normalize() restores it)."""
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in point.items()}
@@ -553,14 +587,14 @@ def get_searcher(name: str) -> type:
     if key in _ORIO_ONLY:
         raise AnnotationError(f"'{name}' is an Orio searcher ({_ORIO_ONLY[key]}) that looptx does "
                               "not provide",
-                              hint="use one of: " + ", ".join(available_searchers(hidden=True)))
+                              hint="use one of: " + _usable_searchers())
     import difflib
     names = sorted(set(_REGISTRY) | {ep.name.lower() for ep in _entry_points()})
     close = difflib.get_close_matches(key, names, n=1, cutoff=0.6)
     mean = f"did you mean '{_REGISTRY[close[0]].name if close[0] in _REGISTRY else close[0]}'? " \
         if close else ""
     raise AnnotationError(f"unknown searcher '{name}'",
-                          hint=mean + "available: " + ", ".join(available_searchers(hidden=True)))
+                          hint=mean + "available: " + _usable_searchers())
 
 
 # Orio searchers with no counterpart here: refused by name rather than as a typo.
@@ -580,9 +614,16 @@ def available_searchers(hidden: bool = False) -> list[str]:
         if (cls.listed or hidden) and cls.name not in names:
             names.append(cls.name)
     for ep in _entry_points():
-        if ep.name not in names:
+        if ep.name.lower() not in {n.lower() for n in names}:      # (the first of a name is used)
             names.append(ep.name)
     return names
+
+
+def _usable_searchers() -> str:
+    """The names an unknown one is told of: those that load."""
+    from looptx.search.plugins import broken_plugins
+    broken = broken_plugins()
+    return ", ".join(n for n in available_searchers(hidden=True) if n not in broken)
 
 
 def _default_hint(default) -> str:

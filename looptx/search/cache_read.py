@@ -7,10 +7,11 @@ their key; a file saved by a Windows editor starts with a BOM.  Each is read the
 Tuner reads it, and what it would drop silently is said in a note."""
 from __future__ import annotations
 
-import gzip
+import codecs
 import json
 import math
 import os
+import zlib
 from collections import Counter
 from collections.abc import Mapping
 
@@ -24,14 +25,23 @@ def read_json(path: str | os.PathLike, what: str = "a Kernel Tuner cache (.json 
     if _is_sqlite(path):
         return _results_db_cache(path)
     try:
-        opener = gzip.open if is_gzip(path) else open
-        # utf-8-sig also reads a file without a BOM
-        with opener(path, "rt", encoding="utf-8-sig") as f:
-            text = f.read()
+        cut = False
+        if is_gzip(path):
+            text, cut = _gunzipped(path)
+        else:
+            # utf-8-sig also reads a file without a BOM
+            with open(path, "rt", encoding="utf-8-sig") as f:
+                text = f.read()
         try:
             data, repeated = _loads(text)
         except json.JSONDecodeError as first:
-            data, repeated = _read_open_cache(text, first, path, what)
+            try:
+                data, repeated = _read_open_cache(text, first, path, what)
+            except AnnotationError as e:
+                if cut:
+                    e.hint = f"the gzip stream ends early, in line {e.line} of the uncompressed text: copy " \
+                             "the file again once it is written, or replay a complete one"
+                raise
     except FileNotFoundError:
         raise AnnotationError("file not found", hint="check the path", file=path) from None
     except (OSError, ValueError, EOFError) as exc:
@@ -46,6 +56,27 @@ def read_json(path: str | os.PathLike, what: str = "a Kernel Tuner cache (.json 
     if "cache" not in data and isinstance(data.get("results"), list):
         return t4_as_cache(data, path)
     return data
+
+
+def _gunzipped(path: str) -> tuple[str, bool]:
+    """The text of a gzip file, also of one cut short (a copy of a cache still being written):
+    what its stream holds up to the cut, which the reader then takes as an unfinished cache."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    chunks, cut = [], False
+    while raw:                          # (each member of a concatenated gzip)
+        d = zlib.decompressobj(wbits=31)
+        chunks.append(d.decompress(raw))
+        if not d.eof:
+            cut = True
+            break
+        raw = d.unused_data
+    # a cut inside a character leaves its first bytes, which are dropped
+    text = codecs.getincrementaldecoder("utf-8-sig")().decode(b"".join(chunks), final=not cut)
+    if cut:
+        note_once(path, None, "the gzip stream ends early (a file still being written, or cut "
+                  "short): what it holds up to there is read")
+    return text, cut
 
 
 def _is_sqlite(path: str) -> bool:

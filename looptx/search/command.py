@@ -282,7 +282,10 @@ def _run(args) -> int:
     try:
         cls = get_searcher(st.algorithm)
     except LooptxError as e:
-        if args.algorithm or st.spec is None:      # from the command line: no place in the file
+        if args.algorithm:                          # from the command line: not the file's
+            from looptx.search.replay_checks import COMMAND_LINE
+            raise e.located(file=COMMAND_LINE)
+        if st.spec is None:
             raise
         raise e.located(**st.spec.where("search", "algorithm"))
     st.options = with_command_line(cls, options_for(cls, st.options, st.spec), given, st.spec)
@@ -398,6 +401,14 @@ def _run(args) -> int:
             # as after Ctrl-C: what was committed is kept and its best variant written
             from looptx.search.interrupt import interrupted
             return interrupted(st, results, key, args.function, failure=e)
+        except Exception as e:
+            # a plugin searcher's own bug ends the search as Ctrl-C does, not its measurements
+            from looptx.search.plugins import plugin_fault
+            fault = plugin_fault(e)
+            if fault is None or getattr(args, "debug", False):
+                raise
+            from looptx.search.interrupt import interrupted
+            return interrupted(st, results, key, args.function, plugin=fault)
         # this size is measured: a Ctrl-C now stops the search at the next size's first round,
         # or, after the last, lets the report and the best file finish
         with signals_deferred():

@@ -434,6 +434,8 @@ class ResultsDB:
                            file=str(self.path))
 
     def _query(self, q: str, args: tuple = ()) -> list:
+        # (a file removed with its log between two writes: its reads fail with an I/O error)
+        self._relink()
         try:
             return self._conn.execute(q, args).fetchall()
         except sqlite3.DatabaseError as e:       # a malformed page, a column dropped by hand
@@ -553,6 +555,11 @@ class ResultsDB:
                 raise self._damaged(f"the {name} of {where} is {_short(v)}")
         if not all(isinstance(t, number) and not isinstance(t, bool) for t in times):
             raise self._damaged(f"the times of {where} are not all numbers: {_short(times)}")
+        # (a measured point without a time, or a negative one, would be reported as the best)
+        if d["status"] == "ok" and not (d["time"] is not None and 0 <= d["time"] < float("inf")):
+            raise self._damaged(f"the time of {where}, a measured point, is {_short(d['time'])}")
+        if not all(0 <= t < float("inf") for t in times):
+            raise self._damaged(f"the times of {where} are not all finite and 0 or more: {_short(times)}")
         why = off_space(point, params)
         if why:
             raise self._damaged(f"the point of {where} {why}")

@@ -43,6 +43,7 @@ from typing import Callable, Mapping
 
 from looptx.errors import signals_deferred
 from looptx.search.backends import make_backend
+from looptx.search.base import Offered
 from looptx.search.db import EvalRecord, ResultsDB, SearchError, utc_now
 from looptx.search.same_failure import repeated_build_failure
 from looptx.search.provenance import history as _history, searcher_label as _searcher_label
@@ -344,6 +345,7 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
     # (now, not after STATE_SAVE_INTERVAL: its batch size is what a resume goes on with)
     _save_state(rdb, key, searcher)
     last_save = time.monotonic()
+    offered = Offered(space, (r.point_key for r in records))
     try:
         backend = make_backend(executor, evaluator, workers, context)
         while True:
@@ -363,10 +365,14 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
             from looptx.search.interrupt import raise_pending
             raise_pending()             # a Ctrl-C or SIGTERM that isl's code swallowed
             n = max(1, min(int(getattr(searcher, "batch_size", 1) or 1), left))
-            points = searcher.ask(n)[:left]
-            if not points:
+            points = searcher.ask(n)
+            points = offered.fresh(searcher, points, len(offered.handed) + left) if points else None
+            if points is None:
                 stop_reason = "finished"
                 break
+            if not points:
+                continue
+            points = points[:left]
             remeasure = set(getattr(searcher, "remeasure", ()) or ())
             out, timed_out, nm = _round(points, backend, searcher, rdb, key, desc, point_key,
                                         measured, remeasure, next_index,

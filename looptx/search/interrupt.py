@@ -49,11 +49,12 @@ def quiet_dask():
 
 
 def interrupted(st, results: list, key: str, function=None, terminated: bool = False,
-                failure=None) -> int:
+                failure=None, plugin: str | None = None) -> int:
     """After Ctrl-C (or SIGTERM: `terminated`) in the search of `key`: the best file of every
     size with a variant (the finished sizes in `results` and what the interrupted one
     measured), and one line on stderr; 130 (143).  `failure`, a DBWriteError (disk full),
-    ends it the same way, with that error as the line; 2."""
+    ends it the same way, with that error as the line; 2.  `plugin`: the line of a searcher
+    plugin that raised (plugins.plugin_fault); 1, a failed run."""
     # a second Ctrl-C, or a scheduler's SIGTERM after it, would cut the best file or the line
     # short: the first signal wins
     old = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)} \
@@ -87,6 +88,12 @@ def interrupted(st, results: list, key: str, function=None, terminated: bool = F
                   f"evaluation{'s' if n != 1 else ''} of this size{kept}", file=sys.stderr)
             sys.stdout.flush()
             return 2
+        if plugin is not None:
+            print(f"{plugin}; the search stopped after {n} evaluation{'s' if n != 1 else ''} of this size"
+                  + (f"; {what}every measured point is in {st.db} (--resume goes on, -a another searcher too)"
+                     if n else ""), file=sys.stderr)
+            sys.stdout.flush()
+            return 1
         if n or results:
             print(f"looptx: search {how} after {n} evaluation{'s' if n != 1 else ''} of this "
                   f"size; {what}every measured point is in {st.db} (continue with --resume)",

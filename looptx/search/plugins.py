@@ -48,6 +48,25 @@ def broken_plugins() -> dict[str, str]:
     return out
 
 
+def shadowed_plugins() -> list[str]:
+    """What is wrong with each entry point that a name given to -a never reaches: one named as a
+    built-in searcher, or as an earlier plugin (names are read in any case)."""
+    from looptx.search.base import _REGISTRY, _load_builtins
+    _load_builtins()
+    out, seen = [], {}
+    for ep in _entry_points():
+        key = ep.name.lower()
+        if key in _REGISTRY:
+            out.append(f"searcher plugin '{ep.name}' ({ep.value}) is never used: the built-in searcher "
+                       f"'{_REGISTRY[key].name}' has that name (rename the entry point)")
+        elif key in seen:
+            out.append(f"searcher plugin '{ep.name}' ({ep.value}) is never used: '{seen[key].name}' "
+                       f"({seen[key].value}) has that name, read in any case (rename one entry point)")
+        else:
+            seen[key] = ep
+    return out
+
+
 def plugin_fault(error: BaseException) -> str | None:
     """The one line for an exception a plugin searcher's own code raised (its class is not
     looptx's, and the innermost searcher frame of the traceback is its method); else None: a

@@ -25,11 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from looptx.errors import AnnotationError, LooptxError, note_once
-from looptx.search.base import Result, get_searcher
+from looptx.search.base import Offered, Result, get_searcher
 from looptx.search.replay_checks import (check_cache_fields, objective_keys, fixed_constraints,
                                          fixed_values, objective_direction, refuse_negative_times,
                                          split_objective, t1_value_space, no_success_error, json_position,
-                                         header_objective, note_guessed_direction, note_odd_objectives)
+                                         header_objective, note_guessed_direction, note_odd_objectives,
+                                         record_line)
 from looptx.search.cache_read import hashable, read_json, record_doubts, record_point, widen
 from looptx.search.constraints import Constraint
 from looptx.search.space import Param, Point, Space, infer_kind, point_key
@@ -352,11 +353,14 @@ def load_recorded_space(path, t1_path=None, objective: str | None = None,
     for (p, r), key in zip(records, record_keys):
         pk = point_key(grid.normalize(p))
         if pk in by_key:
+            # (the line of the record whose key is not its values, where one is)
+            own = ",".join(str(p[q.name]) for q in params if q.name in p)
+            at = first_of[pk] if key == own else key
             raise AnnotationError(f"records '{first_of[pk]}' and '{key}' of the cache are one point of "
                                   f"tune_params_keys ({', '.join(q.name for q in params)})",
                                   hint="the cache is damaged: a record's values differ from its key, "
                                        "or the keys hold a parameter that tune_params_keys does not "
-                                       "list", file=path)
+                                       "list", file=path, line=record_line(path, at))
         by_key[pk], first_of[pk] = r, key
     if not any(_value(r, obj_name, names) is not None for r in entries):
         raise AnnotationError(f"no record of the cache has the objective '{obj_name}'",
@@ -464,13 +468,17 @@ def replay(recorded: RecordedSpace, searcher_name: str, *, seed: int, max_evals:
                    time_limit=time_limit, clock=lambda: now[0], **options)
     entries = []
     own = 0.0
-    while not searcher.finished:
+    offered = Offered(recorded.space)
+    while not searcher.finished and len(offered.handed) < max_evals:
         t0 = time.perf_counter()
         points = searcher.ask()
         dt = time.perf_counter() - t0
         own += dt
         now[0] += dt
         if not points:
+            break
+        points = offered.fresh(searcher, points, max_evals)
+        if points is None:
             break
         for point in points:
             result = recorded.objective(point)

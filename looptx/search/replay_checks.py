@@ -116,10 +116,10 @@ def refuse_negative_times(path: str, cache: Mapping[str, object], name: str) -> 
                                       hint=f"a {what} cannot be below 0; remove or re-measure that "
                                       "record" + (", or optimise another value with --objective"
                                                   if field == "time" else ""),
-                                      file=path, line=_line_of(path, key))
+                                      file=path, line=record_line(path, key))
 
 
-def _line_of(path: str, key: str) -> int | None:
+def record_line(path: str, key: str) -> int | None:
     """The line of the cache where the record `key` starts (Kernel Tuner writes one a line)."""
     return json_position(path, json.dumps(key) + ":")[0]
 
@@ -392,7 +392,7 @@ def note_odd_objectives(path: str, keyed: Sequence[tuple[str, object]], obj_name
     text = json.dumps(value, default=str)[:40]
     quoted = isinstance(value, str) and _is_number(_float_or_none(value))
     n = len(odd)
-    note_once(path, _line_of(path, key), f"{n} record{'s' if n > 1 else ''} of the cache hold{'' if n > 1 else 's'} "
+    note_once(path, record_line(path, key), f"{n} record{'s' if n > 1 else ''} of the cache hold{'' if n > 1 else 's'} "
               f"a '{obj_name}' that is neither a number nor one of Kernel Tuner's error strings (the first: "
               f"'{key}' holds {text}); such a record counts as a failed evaluation"
               + (f" (write it as a number, {value.strip()}, without quotes, to use it)" if quoted else ""))

@@ -77,9 +77,8 @@ def replay_command(args, given: Mapping | None = None) -> int:
     try:
         cls = get_searcher(algo)
     except LooptxError as e:
-        # a name mistyped is the command line's fault; a plugin that cannot load is its own
-        typo = e.what.startswith("unknown searcher") or "is an Orio searcher" in e.what
-        raise (e.located(file=COMMAND_LINE) if typo else e) from None
+        # a name mistyped, or a plugin that cannot load, is the command line's (-a), not the cache's
+        raise e.located(file=COMMAND_LINE) from None
     options = with_command_line(cls, {}, given or {})
     try:
         trace = replay(rec, algo, seed=seed, max_evals=budget, batch_size=batch,
