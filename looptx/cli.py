@@ -417,6 +417,19 @@ _PATH_ERRNOS = {getattr(errno, n) for n in ("ENAMETOOLONG", "EACCES", "EPERM", "
                                              "EDQUOT") if hasattr(errno, n)}
 
 
+def _regular_inputs(args) -> None:
+    """The input file and the recipe are read more than once (a pipe, `<(cat f.c)`, would be
+    empty the second time, and a FIFO would wait for a writer that is gone)."""
+    for what, path in (("input", getattr(args, "file", None)), ("recipe", getattr(args, "recipe", None))):
+        if path and os.path.exists(path) and not os.path.isfile(path):
+            kind = "a directory" if os.path.isdir(path) else "not a regular file (a pipe or a device)"
+            raise LooptxError(f"the {what} is {kind}", file=path,
+                              hint=f"give a file{'; save a pipe to a file first: looptx reads it more than once' if kind[0] == 'n' else ''}")
+
+
+_OUTPUT_ERRNOS = {getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EIO", "EFBIG") if hasattr(errno, n)}
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--debug" in argv[1:]:
@@ -431,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
         given_dirs = _include_path(getattr(args, "include_dir", None))
         if given_dirs:
             os.environ["LOOPTX_INCLUDE_PATH"] = given_dirs
+        _regular_inputs(args)
         rc = COMMANDS[args.command](args)
         flush_notes()
         return rc
@@ -461,6 +475,12 @@ def main(argv: list[str] | None = None) -> int:
         if fault:
             print(fault, file=sys.stderr)
             return 1                # a failed run: neither looptx's bug nor the user's input
+        if isinstance(e, OSError) and not e.filename and e.errno in _OUTPUT_ERRNOS or sys.stdout is None:
+            # stdout to a full disk (> /dev/full), or closed (>&-): not looptx's bug
+            why, fix = ("it is closed", "run it with stdout open") if sys.stdout is None else \
+                (e.strerror, "free space, or write it elsewhere")
+            print(f"looptx: error: cannot write the output to stdout: {why} ({fix})", file=sys.stderr)
+            return 2
         if isinstance(e, OSError) and e.filename and e.errno in _PATH_ERRNOS:
             # a path the user gave that the system refuses (a name too long, /sys): bad input
             print(f"{e.filename}: error: {e.strerror} (give another path, or check its permissions)", file=sys.stderr)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import subprocess
 from pathlib import Path
 
@@ -218,3 +219,89 @@ def test_a_cut_gzip_cache_and_a_record_unlike_its_key_are_named_at_their_line(tm
     rc, _, err = run_cli("search", "--replay", DATA / "ml_keymismatch.json", "--budget", "3")
     line = next(k for k, ln in enumerate(whole.splitlines(), 1) if ln.lstrip().startswith('"8,4,2"'))
     assert rc == 2 and err.startswith(f"{DATA / 'ml_keymismatch.json'}:{line}: error: records '8,4,2'"), err
+
+
+TILE = "steps:\n  - tile: {stmt: 0, loop: i, size: 4}\n"
+
+
+def test_c99_pragma_operators_are_pragmas(tmp_path):
+    """Probe 203 G2: `_Pragma("omp parallel for")` in any function was an internal error."""
+    (tmp_path / "r.yaml").write_text(TILE)
+    rc, out, err = run_cli("transform", DATA / "pragma_op.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0 and "for (int ii = 0;" in (tmp_path / "o.c").read_text(), err
+    src = tmp_path / "in.c"
+    src.write_text((DATA / "pragma_op.c").read_text().replace("#pragma scop\n", '#pragma scop\n  _Pragma("GCC ivdep")\n'))
+    rc, out, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0 and "'#pragma GCC ivdep' inside the region is dropped" in err, err
+
+
+def test_gccs_builtin_math_functions_are_pure(tmp_path):
+    """Probe 203 G10: `__builtin_fabs(b[i])` was refused as a call that may have side effects."""
+    (tmp_path / "r.yaml").write_text(TILE)
+    rc, out, err = run_cli("transform", DATA / "builtin_fabs.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    same_output_c(tmp_path, DATA / "builtin_fabs.c", tmp_path / "o.c",
+                  '#include <stdio.h>\n#include <stdlib.h>\nvoid f(int n, double *a, double *b);\n'
+                  'int main(int argc, char **argv) { int n = atoi(argv[1]); double a[64], b[64];\n'
+                  '  for (int k = 0; k < 64; k++) { a[k] = 0; b[k] = (k * 37 % 11) - 5.5; }\n'
+                  '  f(n, a, b); for (int k = 0; k < 64; k++) printf("%.17g\\n", a[k]); return 0; }\n',
+                  [("13",), ("16",)])
+
+
+def test_hundreds_of_statements_in_one_loop_body(tmp_path):
+    """Probe 203 G1: 360 statements in one loop were a RecursionError (isl nests a block per
+    statement), even without a step."""
+    body = "".join(f"    a[i] = a[i] + b[i - 1] * {k}.0;\n" for k in range(400))
+    src = tmp_path / "many.c"
+    src.write_text("void g(int n, double *a, double *b) {\n  int i;\n#pragma scop\n  for (i = 1; i < n; i++) {\n"
+                   + body + "  }\n#pragma endscop\n}\n")
+    (tmp_path / "r.yaml").write_text("steps: []\n")
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0 and (tmp_path / "o.c").read_text().count("a[i] = a[i] + b[i - 1]") == 400, err
+
+
+def test_inputs_that_are_no_regular_file_and_stdout_that_cannot_be_written(tmp_path):
+    """Probe 203 G4, G6: a FIFO input waited forever (the file is read twice), `<(cat f.c)` gave
+    'no region', a directory recipe was 'not found', and stdout to a full disk was an internal
+    error."""
+    import os
+    (tmp_path / "r.yaml").write_text(TILE)
+    os.mkfifo(tmp_path / "p.c")
+    rc, _, err = run_cli("transform", tmp_path / "p.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "the input is not a regular file (a pipe or a device)" in err, err
+    (tmp_path / "d.yaml").mkdir()
+    rc, _, err = run_cli("transform", DATA / "pragma_op.c", "--recipe", tmp_path / "d.yaml")
+    assert rc == 2 and "the recipe is a directory" in err, err
+    cli = [sys.executable, "-m", "looptx", "deps", str(DATA / "pragma_op.c")]
+    with open("/dev/full", "w") as full:
+        r = subprocess.run(cli, stdout=full, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
+    assert r.returncode == 2 and r.stderr.startswith("looptx: error: cannot write the output to stdout: No space"), \
+        r.stderr
+
+
+def test_a_recipe_of_yaml_aliases_is_refused_at_once(tmp_path):
+    """Probe 203 G5: nine levels of aliases of nine made the step's argument 9^9 leaves, which the
+    param substitution and the message walked (over 150 s, 2.4 GB)."""
+    import time
+    lines = ["params:", "  a: &a [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"  {c}: &{c} [{', '.join(['*' + p] * 9)}]" for p, c in zip("abcdefgh", "bcdefghi")]
+    (tmp_path / "r.yaml").write_text("\n".join(lines) + "\nsteps:\n  - tile: {stmt: 0, loop: i, size: *i}\n")
+    t0 = time.monotonic()
+    rc, _, err = run_cli("transform", DATA / "pragma_op.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "argument 'size' must be an integer >= 1, got [[[[" in err and len(err) < 400, err
+    assert time.monotonic() - t0 < 20
+
+
+def test_a_damaged_space_record_is_one_line_on_resume(tmp_path):
+    """Probe 203 G3: `space` = {"params": 5} was a TypeError on --resume."""
+    import sqlite3
+    src = tmp_path / "k.c"
+    src.write_text((DATA / "plug.c").read_text())
+    rc, _, err = run_cli("search", src, "-a", "exhaustive", "--budget", "2", "--no-progress", "--db", tmp_path / "k.db")
+    assert rc == 0, err
+    con = sqlite3.connect(tmp_path / "k.db")
+    con.execute("""UPDATE searches SET space = '{"params": [5]}'""")
+    con.commit()
+    con.close()
+    rc, _, err = run_cli("search", src, "--resume", "--budget", "3", "--no-progress", "--db", tmp_path / "k.db")
+    assert rc == 2 and "is damaged: the params of the space of search" in err and len(err.strip().splitlines()) == 1, err

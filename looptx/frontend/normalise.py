@@ -21,6 +21,7 @@ def normalise(ast, region_lines=()) -> dict[str, list[tuple[str, int]]]:
     """Rewrites `ast`; returns, by function, the integer variables whose uses now read an
     expression (an index temporary, a loop's paired counter), each with a line of its own."""
     rename_reserved(ast)
+    _pragma_operators(ast)
     # as written: the passes below drop sets of the code after a region (a repeated `i__1 = *n;`)
     # that its printed text still has
     read_after = read_after_regions(ast, region_lines)
@@ -43,3 +44,20 @@ def normalise(ast, region_lines=()) -> dict[str, list[tuple[str, int]]]:
     struct_copies_substituted(ast)
     ternary_subscripts_lifted(ast)
     return substituted
+
+
+def _pragma_operators(ast) -> None:
+    """C99's `_Pragma("omp parallel for")` is `#pragma omp parallel for` (pycparser keeps its
+    string literal as a node where a directive has text)."""
+    import ast as py_ast
+
+    from pycparser import c_ast
+
+    class Visitor(c_ast.NodeVisitor):
+        def visit_Pragma(self, node):
+            if isinstance(node.string, c_ast.Constant):
+                try:
+                    node.string = py_ast.literal_eval(node.string.value)
+                except (ValueError, SyntaxError):
+                    node.string = node.string.value.strip('"')
+    Visitor().visit(ast)

@@ -405,6 +405,11 @@ def pure_call(ex, node: c_ast.FuncCall) -> ir.Expr:
     """The IR of a call in a region's statement: a pure math function or one of the file's pure
     helpers; anything else may have side effects, which no transformation may reorder."""
     fname = node.name.name if isinstance(node.name, c_ast.ID) else c_text(node.name)
+    builtin = fname.removeprefix("__builtin_")
+    if builtin != fname and builtin in PURE_MATH:
+        # gcc's name of the same function: printed as written, read (and in CUDA written) as it
+        args = node.args.exprs if node.args else []
+        return ir.Call(builtin, tuple(ex.expr(a) for a in args), ex.spellings.call_of(node) or fname)
     if fname not in PURE_MATH and fname not in ex.pure:
         if fname in ex.defined:
             # a helper that reads only its arguments but loops, or may end without a

@@ -344,7 +344,10 @@ class _Builder:
             orelse = self.convert(n.if_get_else_node()) if n.if_has_else_node() else None
             return K.If(expr(n.if_get_cond()), self.convert(n.if_get_then_node()), orelse)
         if t == T.block:
-            return K.Block(tuple(self.convert(c) for c in items(n.block_get_children())))
+            # (isl nests a block in a block for each scalar dimension it splits: 360 statements
+            # of one loop body were 360 blocks deep, past the recursion limit of the passes after)
+            return K.Block(tuple(x for c in items(n.block_get_children()) for x in
+                                 (lambda k: k.items if isinstance(k, K.Block) else (k,))(self.convert(c))))
         if t == T.user:
             call = n.user_get_expr()
             payload = self.payload[n.get_annotation().name]

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 import yaml
 
 from looptx.errors import RecipeError, read_utf8
+from looptx.recipe.params import substitute
 from looptx.frontend.names import to_model
 
 # argument kinds
@@ -185,50 +186,15 @@ class Recipe:
         return "\n".join(lines)
 
 
-_PARAM = re.compile(r"\$(\w+)")
-
-
-def substitute(value, params: Mapping[str, Any], step: Step | None = None):
-    """Replace $NAME by its param value (whole values keep their type)."""
-    if isinstance(value, str):
-        m = re.fullmatch(r"\$(\w+)", value.strip())
-        if m:
-            if m.group(1) not in params:
-                raise _unknown_param(m.group(1), params, step)
-            # (an annotation's list value, `param P[] = [['i','j'], ['j','i']]`, is stored as a tuple)
-            return _as_lists(params[m.group(1)])
-
-        def one(mm):
-            if mm.group(1) not in params:
-                raise _unknown_param(mm.group(1), params, step)
-            return str(params[mm.group(1)])
-        return _PARAM.sub(one, value)
-    if isinstance(value, list):
-        return [substitute(x, params, step) for x in value]
-    if isinstance(value, dict):
-        return {substitute(k, params, step): substitute(x, params, step) for k, x in value.items()}
-    return value
-
-
-def _as_lists(value):
-    return [_as_lists(x) for x in value] if isinstance(value, (tuple, list)) else value
-
-
-def _unknown_param(name, params, step) -> RecipeError:
-    known = ", ".join(sorted(params)) or "none"
-    what = f"unknown param '${name}'"
-    hint = f"known params: {known}; define it under params:"
-    if step is not None:
-        return step.error(what, hint)
-    return RecipeError(what, hint=hint)
-
-
 INT_MAX = 2 ** 31 - 1      # the generated loops count with C's int
 
 
 def _show(value, limit: int = 60) -> str:
     """A value in a message: YAML aliases can make one huge."""
-    text = repr(value)
+    import reprlib
+    short = reprlib.Repr()
+    short.maxlevel, short.maxlist, short.maxdict, short.maxstring, short.maxother = 4, 8, 6, limit, limit
+    text = short.repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 

@@ -245,6 +245,9 @@ class ResultsDB:
                 raise DBWriteError(f"cannot {'create' if not existed else 'write'} the results "
                                    f"database '{self.path}' ({e}): its folder or file is not writable",
                                    hint="give a --db in a writable folder", file=str(path)) from None
+            if existed and not os.access(self.path, os.R_OK):
+                raise SearchError(f"cannot read '{self.path}': permission denied", file=str(path),
+                                  hint="give read permission, or another results database") from None
             raise SearchError(f"'{self.path}' is not a looptx results database ({e})",
                               hint="give the .looptx.db file a search wrote", file=str(path)) from None
         except sqlite3.DatabaseError as e:
@@ -426,6 +429,13 @@ class ResultsDB:
             v = d["search_key"] if k == "search_key" else kw[k]
             if v is not None and (not isinstance(v, kinds) or isinstance(v, bool)):
                 raise self._damaged(f"the {k} of search {d['search_key']!r} is {_short(v)}")
+        # (a resume compares the params with the file's, each a name, a kind and its values)
+        params = (kw.get("space") or {}).get("params", [])
+        if not isinstance(params, list) or not all(
+                isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("values"), list)
+                and isinstance(p.get("slots", []), list) for p in params):
+            raise self._damaged(f"the params of the space of search {d['search_key']!r} are {_short(params)}, "
+                                "not a list of {name, kind, values}")
         return SearchInfo(key=d["search_key"], id=d["id"], n_evals=row[len(cols)], **kw)
 
     def _damaged(self, what: str) -> SearchError:
