@@ -305,3 +305,85 @@ def test_a_damaged_space_record_is_one_line_on_resume(tmp_path):
     con.close()
     rc, _, err = run_cli("search", src, "--resume", "--budget", "3", "--no-progress", "--db", tmp_path / "k.db")
     assert rc == 2 and "is damaged: the params of the space of search" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_shared_copy_of_a_padded_convolutions_filter(tmp_path):
+    """Probe 200 G1: isl's coalesce crashed (SIGSEGV, no message) in the check of the AST of a
+    2-D thread mapping with a shared copy of the filter; C and CUDA alike."""
+    (tmp_path / "r.yaml").write_text(
+        "steps:\n  - tile: {stmt: 1, loop: x, size: 16, control: xt}\n  - tile: {stmt: 1, loop: y, size: 8, control: yt}\n"
+        "  - permute: {stmt: 1, order: [k, yt, xt, y, x, c]}\n  - cuda: {stmt: 1, block: [xt, yt, k], thread: [x, y]}\n"
+        "  - shared: {stmt: 1, array: wt, at: c}\n")
+    rc, _, err = run_cli("transform", DATA / "convpad.c", "--function", "convpad", "--recipe", tmp_path / "r.yaml",
+                         "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    same_output_c(tmp_path, DATA / "convpad.c", tmp_path / "o.c",
+                  '#include <stdio.h>\n#include <stdlib.h>\n'
+                  'void convpad(int C, int K, int H, int W, const float *in, const float *wt, float *out);\n'
+                  'int main(int argc, char **argv) { int C = atoi(argv[1]), K = 2, H = atoi(argv[2]), W = atoi(argv[3]);\n'
+                  '  float *in = malloc(sizeof(float) * C * H * W), *wt = malloc(sizeof(float) * K * C * 9),\n'
+                  '    *out = calloc(K * H * W, sizeof(float)); srand(3);\n'
+                  '  for (int k = 0; k < C * H * W; k++) in[k] = rand() % 100 / 8.0f;\n'
+                  '  for (int k = 0; k < K * C * 9; k++) wt[k] = rand() % 100 / 16.0f;\n'
+                  '  convpad(C, K, H, W, in, wt, out);\n'
+                  '  for (int k = 0; k < K * H * W; k++) printf("%.9g\\n", out[k]); return 0; }\n',
+                  [("3", "9", "19"), ("2", "8", "16")])
+
+
+def test_interleaved_complex_rows_of_2n(tmp_path):
+    """Probe 200 G2: `a[i*(2*n) + j]`, j < 2n, was refused as leaving rows of n (and the hint
+    offered a view of rows of n), in every spelling of the row length."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: j, factor: 4}\n")
+    text = (DATA / "rowlen2n.c").read_text()
+    for k, spelled in enumerate(("i * (2 * n) + j", "i * 2 * n + j", "2 * i * n + j", "i * n * 2 + j")):
+        src = tmp_path / f"r{k}.c"
+        src.write_text(text.replace("i * (2 * n) + j", spelled))
+        out = tmp_path / f"o{k}.c"
+        rc, _, err = run_cli("transform", src, "--function", "rowsum2", "--recipe", tmp_path / "r.yaml", "-o", out)
+        assert rc == 0 and "const long lx_row = 2 * n;" in out.read_text(), (spelled, err)
+    same_output_c(tmp_path, tmp_path / "r1.c", tmp_path / "o1.c",
+                  '#include <stdio.h>\n#include <stdlib.h>\nvoid rowsum2(int m, int n, const double *a, double *y);\n'
+                  'int main(int argc, char **argv) { int m = atoi(argv[1]), n = atoi(argv[2]);\n'
+                  '  double *a = malloc(sizeof(double) * m * 2 * n), y[16] = {0};\n'
+                  '  for (int k = 0; k < m * 2 * n; k++) a[k] = k % 13 * 0.25;\n'
+                  '  rowsum2(m, n, a, y); for (int k = 0; k < m; k++) printf("%.17g\\n", y[k]); return 0; }\n',
+                  [("5", "3"), ("16", "8"), ("1", "1")])
+
+
+def test_shift_to_of_a_loop_that_counts_down(tmp_path):
+    """Probe 202 G1: `shift_to: {to: 0}` of `for (j = 10; j >= 2; j--)` shifted it to start at 20."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - shift_to: {stmt: 0, loop: j, to: 0}\n")
+    rc, out, err = run_cli("transform", DATA / "countdown.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0 and "for (j = 0; j > -n + 1; j--)" in (tmp_path / "o.c").read_text(), err
+    src = tmp_path / "ten.c"
+    src.write_text((DATA / "countdown.c").read_text().replace("j = n;", "j = 10;"))
+    rc, out, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o10.c")
+    assert rc == 0 and "for (j = 0; j >= -8; j--)" in (tmp_path / "o10.c").read_text(), err
+    same_output_c(tmp_path, DATA / "countdown.c", tmp_path / "o.c",
+                  '#include <stdio.h>\n#include <stdlib.h>\nvoid f(int n, double *y, double *x);\n'
+                  'int main(int argc, char **argv) { int n = atoi(argv[1]); double y[40], x[40];\n'
+                  '  for (int k = 0; k < 40; k++) { y[k] = k * 0.5; x[k] = k % 7; }\n'
+                  '  f(n, y, x); for (int k = 0; k < 40; k++) printf("%.17g\\n", y[k]); return 0; }\n',
+                  [("10",), ("2",), ("33",)])
+
+
+def test_sizes_too_big_for_memory_are_refused_before_the_build(tmp_path):
+    """Probe 203 G9: `run -D n=100000` built both codes and ended in numpy's MemoryError, exit 1."""
+    (tmp_path / "r.yaml").write_text(TILE)
+    rc, out, err = run_cli("run", DATA / "mm_vla.c", "--recipe", tmp_path / "r.yaml", "-D", "n=1000000")
+    assert rc == 2 and "the region's arrays take 22351.7 GiB at n=1000000" in err and "give smaller sizes" in err, \
+        out + err
+
+
+def test_inline_assembly_beside_the_region_and_in_it(tmp_path):
+    """Probe 203 G8: an rdtsc timer's `__asm__ __volatile__(... : ...)` outside the region failed
+    the whole file as a syntax error; in the region it is refused (it would vanish)."""
+    (tmp_path / "r.yaml").write_text(TILE)
+    rc, out, err = run_cli("transform", DATA / "asm_timer.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    text = (tmp_path / "o.c").read_text()
+    assert rc == 0 and '__asm__ __volatile__("rdtsc"' in text and "for (int ii = 0;" in text, err
+    subprocess.run(["gcc", "-c", "-o", tmp_path / "o.o", tmp_path / "o.c"], check=True)
+    src = tmp_path / "in.c"
+    src.write_text((DATA / "asm_timer.c").read_text().replace("    a[i] = b[i];", '  { a[i] = b[i]; asm volatile ("" ::: "memory"); }'))
+    rc, out, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "inline assembly ('asm') in the region" in err, err

@@ -38,7 +38,7 @@ from looptx.frontend.steps import file_enums, region_constants
 from looptx.frontend.omp_team import leading_pragma, team_statements, team_worksharing
 from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, prune_deep, syntax_error,
                                     too_deep, unlabelled)
-from looptx.frontend.preprocess import missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
+from looptx.frontend.preprocess import no_assembly, missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
 from looptx.frontend.region_items import count_statements, enclosing_function, in_function, nodes, region_items
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, end_position, note_dropped_pragmas,
@@ -126,6 +126,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
     src = markup.src
     regions = list(markup.regions)
     blanked = blank_line_directives(blank(text, [(c.start, c.end) for c in markup.comments]))
+    no_assembly(blanked, regions, src, path)
 
     for r in regions:
         if r.orio_code:
@@ -285,6 +286,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             regions = inside
         else:
             regions = function_region(fdef, src, where, pp.branches.live_text(blanked))
+            no_assembly(blanked, regions, src, path)
     if not regions:
         raise SourceError("no region to transform",
                           hint="mark the loop nest with #pragma scop/#pragma endscop or "

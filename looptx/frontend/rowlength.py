@@ -98,11 +98,14 @@ def _iterators(items) -> set[str]:
     return out
 
 
-def _row_factor(node, iterators: set[str]) -> bool:
+def _row_factor(node, iterators: set[str], scaled_ok: bool = False) -> bool:
     """A sum or difference of sizes and constants with at least one size (`nx + 2`, `m - 1`,
     `nx + 2*h`, `n/2`), no iterator and nothing but + - * on names and integer constants."""
     # a size halved on its own counts too (`#define HALF (N/2)`, `a[i*HALF + j]`)
-    if not (isinstance(node, c_ast.BinaryOp) and (node.op in ("+", "-") or _divisor(node) is not None)):
+    # and a multiple of one (`2 * n`: interleaved complex rows, `a[i*(2*n) + j]`)
+    scaled = scaled_ok and isinstance(node, c_ast.BinaryOp) and node.op == "*" and any(
+        isinstance(x, c_ast.Constant) and x.type == "int" for x in (node.left, node.right))
+    if not (isinstance(node, c_ast.BinaryOp) and (node.op in ("+", "-") or scaled or _divisor(node) is not None)):
         return False
     names = id_names(node)
 
@@ -121,6 +124,34 @@ def _row_factor(node, iterators: set[str]) -> bool:
             return plain(n.left)
         return False
     return bool(names) and not names & iterators and plain(node)
+
+
+def _in_row_index(e, iterators: set[str]) -> bool:
+    """Whether a term of the sum `e` is an iterator alone (`+ j`): its rows may be a multiple of
+    a size (`i*2*n + j`)."""
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+        return _in_row_index(e.left, iterators) or _in_row_index(e.right, iterators)
+    return isinstance(e, c_ast.ID) and e.name in iterators
+
+
+def _constant_with_size(e, iterators: set[str]) -> None:
+    """`i*2*n` (C's `(i*2)*n`), `2*i*n` and `i*n*2` regrouped in place as `i*(2*n)`: a row of
+    2*n elements (interleaved complex numbers), where the row's index is `i`, not `2*i`."""
+    for _, ch in e.children():
+        _constant_with_size(ch, iterators)
+    if not (isinstance(e, c_ast.BinaryOp) and e.op == "*" and isinstance(e.left, c_ast.BinaryOp)
+            and e.left.op == "*"):
+        return
+    const = lambda x: isinstance(x, c_ast.Constant) and x.type == "int"
+    size = lambda x: bool(id_names(x)) and not id_names(x) & iterators
+    inner, outer = e.left, e.right
+    for c, rest in ((inner.left, inner.right), (inner.right, inner.left)):
+        if const(c) and id_names(rest) & iterators and size(outer):          # (i*2)*n, (2*i)*n
+            e.left, e.right = rest, c_ast.BinaryOp("*", c, outer, outer.coord)
+            return
+        if const(outer) and size(c) and id_names(rest) & iterators:          # (i*n)*2
+            e.left, e.right = rest, c_ast.BinaryOp("*", outer, c, c.coord)
+            return
 
 
 def _divisor(n) -> int | None:
@@ -210,14 +241,14 @@ def _linear(n) -> dict | None:
     return None
 
 
-def _row_key(factor, iterators: set[str]):
-    if not _row_factor(factor, iterators):
+def _row_key(factor, iterators: set[str], scaled_ok: bool = False):
+    if not _row_factor(factor, iterators, scaled_ok):
         return None
     lin = _linear(factor)
     return tuple(sorted((k, v) for k, v in lin.items() if v)) if lin is not None else None
 
 
-def _products(e, iterators: set[str]):
+def _products(e, iterators: set[str], scaled_ok: bool = False):
     """(size factor node, its key) of each product of an iterator expression and a size in a
     subscript; the key is the factor's linear form when it is a row length to name (one key
     however the user orders its terms), None otherwise."""
@@ -225,10 +256,10 @@ def _products(e, iterators: set[str]):
         for factor, other in ((e.right, e.left), (e.left, e.right)):
             names = id_names(factor)
             if names and not names & iterators and id_names(other) & iterators:
-                yield factor, _row_key(factor, iterators)
+                yield factor, _row_key(factor, iterators, scaled_ok)
                 break
     for _, ch in e.children():
-        yield from _products(ch, iterators)
+        yield from _products(ch, iterators, scaled_ok)
 
 
 def _size_factors(n, iterators: set[str]) -> list | None:
@@ -298,7 +329,12 @@ def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, tex
         if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID):
             sym = lookup(n.name.name)
             if sym is not None and len(sym.dims) == 1:
-                uses.setdefault(n.name.name, []).extend(_products(n.subscript, iterators))
+                # (`z[2*i*m + 2*j + 1]`, an in-row index times the constant too, is an
+                # interleaved layout, [*][m][2], which the extractor reads as such)
+                scaled = _in_row_index(n.subscript, iterators)
+                if scaled:
+                    _constant_with_size(n.subscript, iterators)
+                uses.setdefault(n.name.name, []).extend(_products(n.subscript, iterators, scaled))
                 subscripts.setdefault(n.name.name, []).append(n.subscript)
         for _, ch in n.children():
             visit(ch)

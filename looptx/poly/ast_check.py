@@ -180,7 +180,9 @@ def runs_schedule(node: isl.AstNode, sched: isl.UnionMap, context: isl.Set) -> b
                 graph = _onto(graph, enclosing)
                 if not graph.is_injective():
                     return False
-                ran = graph.range().coalesce().align_params(seen[name].get_space())
+                # (not coalesced alone: isl's coalesce (islpy 2026.2.2) crashed, SIGSEGV, on the range of a
+                # 2-D thread copy's graph in a padded convolution, probe 200 G1; the union is)
+                ran = graph.range().align_params(seen[name].get_space())
                 if not ran.intersect(seen[name]).is_empty():
                     return False
                 seen[name] = seen[name].union(ran).coalesce()

@@ -502,9 +502,12 @@ def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
     starts = per_outer.lexmin().range()
     if starts.is_empty():
         return v                  # a loop that runs no iteration at these sizes: nothing to shift
+    # (a loop that counts down runs its schedule's values negated: it starts at -lo, and the
+    # shift is of the loop's own value)
+    sign = -1 if v.pieces[group[0][0]].dims[pos].reversed else 1
     lo = _constant(starts.dim_min(0))
     if lo is not None and lo == _constant(starts.dim_max(0)):
-        return shift(v, stmt, loop, to - lo)
+        return shift(v, stmt, loop, to - sign * lo)
     # a start that the sizes alone give (`for (i = lo; ...)`): the shift by `to - lo`
     mn, mx = starts.dim_min(0), starts.dim_max(0)
     text = _param_aff_text(mn) if mn.is_equal(mx) else None
@@ -522,7 +525,7 @@ def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
                           "around it",
                           hint="shift it by a constant amount (shift {stmt, loop, by: K}), or fix the "
                                "sizes with --define")
-    return _shifted(v, stmt, name, f"{to} - ({text})")
+    return _shifted(v, stmt, name, f"{to} - ({text})" if sign > 0 else f"{to} + ({text})")
 
 
 def reverse(v: Variant, stmt: int, loop) -> Variant:

@@ -42,7 +42,9 @@ def run_once(path: str, recipe=None, *, defines: Mapping[str, int] | None = None
                     build_command=build_command, repetitions=repetitions, seed=seed, rtol=rtol,
                     region=region, unsafe=unsafe, timeout=timeout, extra_decls=extra_decls)
     prog = ev.program()
-    ev.signature()                         # missing sizes / bad region: bad input, raised here
+    # missing sizes / bad region: bad input, raised here, and so are sizes too big for memory
+    from looptx.runtime.inputs import fits_in_memory
+    fits_in_memory(ev.signature())
     if bindings is None:
         bindings = default_bindings(prog, region) if recipe is None else {}
     rec = None
