@@ -201,7 +201,7 @@ def test_a_damaged_time_in_the_database_is_one_line(tmp_path):
                      ("search", "--replay", tmp_path / "k.db", "--budget", "2")):
             rc, _, err = run_cli(*argv)
             assert rc == 2 and len(err.strip().splitlines()) == 1, (argv, err)
-            assert f"the time of evaluation 1 of search" in err and f"a measured point, is {shown}" in err, err
+            assert "the time of evaluation 1 of search" in err and f"a measured point, is {shown}" in err, err
 
 
 def test_a_cut_gzip_cache_and_a_record_unlike_its_key_are_named_at_their_line(tmp_path):
