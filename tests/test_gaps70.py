@@ -387,3 +387,35 @@ def test_inline_assembly_beside_the_region_and_in_it(tmp_path):
     src.write_text((DATA / "asm_timer.c").read_text().replace("    a[i] = b[i];", '  { a[i] = b[i]; asm volatile ("" ::: "memory"); }'))
     rc, out, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml")
     assert rc == 2 and "inline assembly ('asm') in the region" in err, err
+
+
+def test_a_tiles_control_name_taken_by_a_size_is_said(tmp_path):
+    """Probe 200 G5: with a size named kk, tiling k named the control loop kk2 without a word,
+    and a later step naming kk failed without the reason."""
+    (tmp_path / "t.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: k, size: 16}\n")
+    rc, _, err = run_cli("transform", DATA / "kk_size.c", "--recipe", tmp_path / "t.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0 and "'kk' names a size of the region, so the control loop is 'kk2'" in err, err
+    (tmp_path / "p.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: k, size: 16}\n"
+                                     "  - permute: {stmt: 0, order: [kk, i, j, k]}\n")
+    rc, _, err = run_cli("transform", DATA / "kk_size.c", "--recipe", tmp_path / "p.yaml")
+    assert rc == 2 and "'kk' is a size of the region, so a tile names its control loop otherwise" in err, err
+
+
+def test_a_param_of_a_million_values_is_not_parsed_value_by_value():
+    """Probe 203 G7: each value of a param was tried through the annotation (~1 ms each) before
+    the first point: 10^6 values took 160 s.  A long param is left to the search; a short
+    one's rejected values are still dropped."""
+    from looptx.errors import RecipeError
+    from looptx.search.rejected_values import drop_rejected_values
+    from looptx.search.space import Param, Space
+    calls = []
+
+    class Ev:
+        def recipe_for(self, point):
+            calls.append(point)
+            if point["U"] < 1 or point["T"] < 1:
+                raise RecipeError("tile size must be an integer >= 1")
+    space = Space([Param("T", tuple(range(0, 100000)), "int"), Param("U", (0, 1, 2), "int")])
+    out, dropped = drop_rejected_values(space, Ev(), 0)
+    assert [v for p, v, _ in dropped] == [0] and out.params[1].values == (1, 2) and len(out.params[0].values) == 100000
+    assert len(calls) < 100, len(calls)

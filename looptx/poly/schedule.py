@@ -61,8 +61,11 @@ def locate(v: Variant, stmt: int, name: str, hidden: bool = False) -> list[tuple
                                   f"has no loop named '{name}' (its loops: {own})",
                                   hint="name a loop every part has, or give this step before the peel or split")
             names = ", ".join(loop_names(v, stmt)) or "none"
+            # (a tile's default control name taken by a size: `kk` became `kk2`)
+            size = f"; '{name}' is a size of the region, so a tile names its control loop otherwise" \
+                if name in v.scop.params and any(n.startswith(name) for n in loop_names(v, stmt)) else ""
             raise RecipeError(f"statement {stmt} has no loop named '{name}'",
-                              hint=f"its loops, outermost first: {names}{_source_of(v, stmt)}")
+                              hint=f"its loops, outermost first: {names}{size}{_source_of(v, stmt)}")
         out.append((k, pos))
     return out
 

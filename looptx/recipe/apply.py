@@ -120,6 +120,12 @@ def _tile(v: Variant, st: Step) -> Variant:
         taken = set(S.loop_names(v, st["stmt"])) | {a.name for a in v.scop.arrays} | set(v.scop.params)
         control = next((c for c in map(to_model, [user * 2] + [f"{user * 2}{n}" for n in range(2, 100)])
                         if c not in taken), to_model(user * 2))
+        clash = to_model(user * 2)
+        if control != clash and clash not in S.loop_names(v, st["stmt"]):
+            # (a size or an array of that name: a later step that names the loop must know)
+            note_once(st.file or "recipe", st.line, f"step {st.index} (tile): '{user * 2}' names "
+                      f"{'a size' if clash in v.scop.params else 'an array'} of the region, so the control "
+                      f"loop is '{to_user(control)}' (give control: NAME to choose)", per_line=True)
     control = _new_loop_name(v, st, control, "control")
     loop = S.resolve_name(v, st["stmt"], st["loop"])
     v = S.tile(v, st["stmt"], st["loop"], st["size"], control)

@@ -20,6 +20,7 @@ from looptx.errors import LegalityError, RecipeError
 from looptx.search.space import Param, Space, value_key
 
 _BASES = 4          # valid points whose other values each rejected value is tried with
+_MAX_VALUES = 2048  # the values of one param checked so
 
 
 def drop_rejected_values(space: Space, ev, seed: int) -> tuple[Space, list[tuple[Param, object, str]]]:
@@ -33,6 +34,11 @@ def drop_rejected_values(space: Space, ev, seed: int) -> tuple[Space, list[tuple
         return space, []                # the recipe's own error: the search's check reports it
     dropped, params = [], []
     for p in space.params:
+        if len(p.values) > _MAX_VALUES:
+            # (each value costs a parse of the annotation, ~1 ms: a million took minutes before
+            # the first point was measured; its rejected values are measured as invalid)
+            params.append(p)
+            continue
         out = [(v, e) for v in p.values if (e := _rejection(recipe_for, bases, p.name, v, space))]
         if out and len(out) < len(p.values):
             gone = {value_key(v) for v, _ in out}
