@@ -422,9 +422,9 @@ def _regular_inputs(args) -> None:
     empty the second time, and a FIFO would wait for a writer that is gone)."""
     for what, path in (("input", getattr(args, "file", None)), ("recipe", getattr(args, "recipe", None))):
         if path and os.path.exists(path) and not os.path.isfile(path):
-            kind = "a directory" if os.path.isdir(path) else "not a regular file (a pipe or a device)"
-            raise LooptxError(f"the {what} is {kind}", file=path,
-                              hint=f"give a file{'; save a pipe to a file first: looptx reads it more than once' if kind[0] == 'n' else ''}")
+            kind, fix = ("a directory", "give a file") if os.path.isdir(path) else \
+                ("not a regular file (a pipe or a device)", "save it to a file first: looptx reads it more than once")
+            raise LooptxError(f"the {what} is {kind}", hint=fix, file=path)
 
 
 _OUTPUT_ERRNOS = {getattr(errno, n) for n in ("ENOSPC", "EDQUOT", "EIO", "EFBIG") if hasattr(errno, n)}

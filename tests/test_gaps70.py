@@ -76,7 +76,7 @@ def test_copies_load_what_the_scope_reads_and_store_what_it_writes(tmp_path):
     values, but a race with the thread that writes them), and loaded the element it only writes."""
     (tmp_path / "r.yaml").write_text("steps:\n  - cuda: {stmt: 0, block: [i], thread: [j]}\n"
                                      "  - registers: {stmt: 0, array: B, at: j}\n")
-    rc, out, err = run_cli("transform", DATA / "wave.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda",
+    rc, out, err = run_cli("transform", DATA.parent / "gaps69" / "wave.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda",
                            "-D", "n=2", "-D", "T=5", "-D", "m=9")
     assert rc == 0, err
     kernel = out[out.index("__global__"):]
@@ -85,9 +85,9 @@ def test_copies_load_what_the_scope_reads_and_store_what_it_writes(tmp_path):
     # the same in C: a tile buffer, at sizes that do and do not divide the tile
     (tmp_path / "d.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4, control: jj}\n"
                                      "  - datacopy: {stmt: 0, array: B, at: jj}\n")
-    rc, out, err = run_cli("transform", DATA / "wave.c", "--recipe", tmp_path / "d.yaml", "-o", tmp_path / "o.c")
+    rc, out, err = run_cli("transform", DATA.parent / "gaps69" / "wave.c", "--recipe", tmp_path / "d.yaml", "-o", tmp_path / "o.c")
     assert rc == 0 and "B_buf[0][1][j - 4 * jj] = " in (tmp_path / "o.c").read_text(), err
-    same_output_c(tmp_path, DATA / "wave.c", tmp_path / "o.c",
+    same_output_c(tmp_path, DATA.parent / "gaps69" / "wave.c", tmp_path / "o.c",
                   '#include <stdio.h>\n#include <stdlib.h>\nvoid wave(int n, int T, int m, double *B);\n'
                   'int main(int argc, char **argv) { int n = atoi(argv[1]), T = atoi(argv[2]), m = atoi(argv[3]);\n'
                   '  double *B = malloc(sizeof(double) * n * (T + 1) * m); srand(7);\n'

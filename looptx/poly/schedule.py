@@ -518,7 +518,7 @@ def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
         # `for (i = lo; ...) for (j = 0; j <= i; ...)`: j's loop makes i start at max(0, lo)
         from looptx import ir
         from looptx.poly.astgen import expr
-        start = ir.to_c(expr(isl.AstBuild.from_context(mn.domain()).expr_from_pw_aff(mn)))
+        start = ir.to_c(expr(isl.AstBuild.from_context(mn.domain()).expr_from_pw_aff(mn if sign > 0 else mn.neg())))
         raise VaryingStart(f"shift_to: loop '{name}' starts at {to_user(start)} "
                            "(the loops inside it bound it too), which no one shift makes "
                            f"{to}", hint="shift it by a constant amount or a size (shift {stmt, loop, by: K}), "
