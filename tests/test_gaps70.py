@@ -419,3 +419,12 @@ def test_a_param_of_a_million_values_is_not_parsed_value_by_value():
     out, dropped = drop_rejected_values(space, Ev(), 0)
     assert [v for p, v, _ in dropped] == [0] and out.params[1].values == (1, 2) and len(out.params[0].values) == 100000
     assert len(calls) < 100, len(calls)
+
+
+def test_the_registers_hint_says_the_loops_inside_must_be_tiled(tmp_path):
+    """Probe 200 G4: the hint named loop k, where the same step is refused next (the loops inside
+    k that index C have no constant extent)."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - permute: {stmt: 0, order: [k, i]}\n"
+                                     "  - scalar_replace: {stmt: 0, array: C, at: i}\n")
+    rc, _, err = run_cli("transform", DATA / "bgemm.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "does not index C: k, once the loops inside it that index C are tiled" in err, err

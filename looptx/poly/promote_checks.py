@@ -155,9 +155,14 @@ def _loops_not_indexing(v: Variant, pr: Promotion, access, array: str) -> str:
     s = v.scop.statements[pr.stmt]
     used = {w for x in access.index for w in re.findall(r"[A-Za-z_]\w*", x)} & set(s.iterators)
     piece = next((q for q in v.pieces if q.stmt == pr.stmt), None)
-    names = [d.name for d in (piece.loops if piece is not None else ())
-             if not d.hidden and not ({w for w in re.findall(r"[A-Za-z_]\w*", d.expr)} & used)]
-    return f"promote at a loop that does not index {array}" + (f": {', '.join(map(to_user, names))}" if names else "")
+    loops = [d for d in (piece.loops if piece is not None else ()) if not d.hidden]
+    indexes = [bool({w for w in re.findall(r"[A-Za-z_]\w*", d.expr)} & used) for d in loops]
+    names = [d.name for d, ix in zip(loops, indexes) if not ix]
+    # (the copy holds what the loops inside it that index the array reach: of a constant size
+    # only where those run a constant number of times, as after a tile)
+    inner = names and any(indexes[[d.name for d in loops].index(names[-1]) + 1:])
+    return f"promote at a loop that does not index {array}" + (f": {', '.join(map(to_user, names))}" if names else "") \
+        + (f", once the loops inside it that index {array} are tiled to a constant size" if inner else "")
 
 
 def invariant_refs(v: Variant, pr: Promotion, refs: list, pos: int, width: int, name: str) -> list:
