@@ -755,7 +755,7 @@ def test_the_cu_says_when_its_host_function_takes_the_files_arrays(tmp_path):
     rec.write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32}\n  - cuda: {stmt: 0, block: [ii], thread: [i]}\n")
     rc, out, err = run_cli("transform", src, "--recipe", rec, "--target", "cuda")
     assert rc == 0 and "smooth_host_status(int n, const double *__restrict__ in, double *__restrict__ out, " in out
-    assert "note: smooth_host takes w after the parameters of the original function" in err, err
+    assert "note: smooth_host(int n, const double *__restrict__ in, double *__restrict__ out, const double *__restrict__ w) takes w, the region's array that" in err, err
 
 
 def test_a_file_scope_const_global_has_its_value(tmp_path):

@@ -59,15 +59,18 @@ def say_extra_arrays(rc, ordered: list[tuple[str, str]]) -> None:
     arrays = set(by_name)
     # Orio's matVec2D: `int nrows = m*n;` before the region, read by its loops
     scalars = [to_user(n) for n in names if n not in arrays and to_user(n) not in own and n in derived]
+    # (the whole signature: a size the function sets before the region takes the place of the
+    # parameters it is made from, which the host function then lacks)
+    signature = f"{rc.name}_host({', '.join(to_user(d) for _, d in ordered)})"
     if extra:
         what = "variables" if any(not by_name[n].rank for n in taken) else "arrays"
         note_once(scop.filename, scop.region_span[0] or None,
-                  f"{rc.name}_host takes {', '.join(extra)} after the parameters of the original function: "
-                  f"the file's {what if len(extra) > 1 else what[:-1]}, which the .cu cannot see; a call "
-                  f"written for the original must pass {'them' if len(extra) > 1 else 'it'} too")
+                  f"{signature} takes {', '.join(extra)}, the region's {what if len(extra) > 1 else what[:-1]} "
+                  f"that the original function does not take, which the .cu cannot see; a call written for the "
+                  f"original must pass {'them' if len(extra) > 1 else 'it'} too")
     if scalars:
         note_once(scop.filename, scop.region_span[0] or None,
-                  f"{rc.name}_host takes {', '.join(scalars)} after the parameters of the original function: "
+                  f"{signature} takes {', '.join(scalars)}: "
                   + "; ".join(f"the function sets {to_user(n)} = {derived[to_model(n)]} before the region"
                               for n in scalars)
-                  + ", and a call written for the original must pass that value too")
+                  + ", and a call written for the original must pass that value")
