@@ -428,3 +428,33 @@ def test_the_registers_hint_says_the_loops_inside_must_be_tiled(tmp_path):
                                      "  - scalar_replace: {stmt: 0, array: C, at: i}\n")
     rc, _, err = run_cli("transform", DATA / "bgemm.c", "--recipe", tmp_path / "r.yaml")
     assert rc == 2 and "does not index C: k, once the loops inside it that index C are tiled" in err, err
+
+
+def test_inline_assembly_through_a_macro_in_the_region_is_refused(tmp_path):
+    """Probe 205 G1: `STORE(a[i*n + j], v)`, a macro of `__asm__ __volatile__("movsd ...")`, was
+    read as nothing once assembly beside regions parsed: the store vanished from the output."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 4}\n")
+    rc, _, err = run_cli("transform", DATA / "asm_macro.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "asm_macro.c:8:7: error: inline assembly in the region (through a macro)" in err, err
+    # an asm label of a declaration beside the region is no call
+    src = tmp_path / "label.c"
+    src.write_text('int x __asm__("xx");\n' + (DATA / "asm_timer.c").read_text())
+    (tmp_path / "i.yaml").write_text(TILE)
+    rc, out, err = run_cli("transform", src, "--recipe", tmp_path / "i.yaml")
+    assert rc == 0 and 'int x __asm__("xx");' in out, err
+
+
+def test_rows_of_2n_left_by_an_index_are_modelled_flat_at_fixed_sizes(tmp_path):
+    """Probe 205 G4: `a[i*2*n + j - 1]` (rows of 2*n left by j - 1) with -D n=6 was refused once
+    rows of 2*n had a name of their own (the hint asked for `--define (2 * n)=VALUE`); at fixed
+    sizes the flat model reads it, as before."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 4}\n  - tile: {stmt: 0, loop: j, size: 8}\n")
+    rc, _, err = run_cli("transform", DATA / "rows2n_left.c", "--recipe", tmp_path / "r.yaml", "-D", "n=6",
+                         "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    same_output_c(tmp_path, DATA / "rows2n_left.c", tmp_path / "o.c",
+                  '#include <stdio.h>\n#include <stdlib.h>\nvoid kern(int n, double *a, double *b, double *c);\n'
+                  'int main(int argc, char **argv) { int n = atoi(argv[1]); double a[400], b[400];\n'
+                  '  for (int k = 0; k < 400; k++) { a[k] = k % 9 * 0.5; b[k] = k % 5; }\n'
+                  '  kern(n, a + 1, b, 0); for (int k = 0; k < 400; k++) printf("%.17g\\n", a[k]); return 0; }\n',
+                  [("6",), ("5",)])

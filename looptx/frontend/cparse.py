@@ -400,7 +400,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
                               line=start_pos[0])
         symbols.update(hoist.symbols)
         rows = name_row_lengths(hoist.items, lookup=symbols.get, spellings=hoist.spellings, path=path,
-                                line=start_pos[0], ast=ast, text=blanked)
+                                line=start_pos[0], ast=ast, text=blanked, fixed=set(defines) | set(int_macros))
         symbols.update(rows.symbols)
         declared |= set(symbols)
         region_defines = defines

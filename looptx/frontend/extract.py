@@ -267,6 +267,9 @@ class Extractor:
             raise self.error(node, "switch is not supported", "write it as if / else if on the value (a condition "
                                    "on data is read as conditional assignments)")
         elif isinstance(node, c_ast.FuncCall):
+            if c_text(node.name) == "__lx_asm":
+                from looptx.frontend.purefuncs import pure_call
+                pure_call(self, node)           # (its own refusal of inline assembly)
             # NPB's `if (timeron) timer_stop(4);` between two nests of one region
             raise self.error(node, f"call to '{c_text(node.name)}' is a statement with side effects",
                              "only assignments (with pure math calls) may appear in a region" if self.loops else

@@ -101,9 +101,9 @@ FAKE_DEFINES = """\
 #define __extension__
 #define __const const
 #define __volatile__
-#define __asm__(...)
-#define __asm(...)
-#define asm(...)
+#define __asm__(...) __lx_asm()
+#define __asm(...) __lx_asm()
+#define asm(...) __lx_asm()
 #define stdout ((FILE*)0)
 #define stderr ((FILE*)0)
 #define assert(x) ((void)0)
@@ -187,19 +187,24 @@ def _macro_uses(toks: list[tuple[int, int, str]], macros: frozenset[str]) -> lis
 
 # GCC's keywords, which pycparser does not know, in a file that includes no libc header
 # (and inline assembly, `__asm__ __volatile__("rdtsc" : "=a"(lo))` of a timer helper beside the
-# region, which pycparser does not read: no region may hold it, and the file's text is kept)
+# region, which pycparser does not read: a call of __lx_asm, which a region refuses, also
+# through a macro; the file's text is kept)
 GNU_FLAGS = ["-D__restrict__=", "-D__restrict=", "-D__inline=inline", "-D__extension__=",
-             "-D__const=const", "-D__attribute__(x)=", "-D__volatile__=", "-D__asm__(...)=", "-D__asm(...)=", "-Dasm(...)="]
+             "-D__const=const", "-D__attribute__(x)=", "-D__volatile__=", "-D__asm__(...)=__lx_asm()", "-D__asm(...)=__lx_asm()",
+             "-Dasm(...)=__lx_asm()"]
 _GNU_WORDS = re.compile(r"\b(__restrict__|__restrict|__attribute__|__inline|__extension__|__const|__asm__|__asm|asm)\b")
 
 
 _ASM_QUALIFIER = re.compile(r"\b((?:__asm__|__asm|asm)\s+)((?:(?:__volatile__|__volatile|volatile|goto|inline)\s*)+)(?=\()")
 
 
+_ASM_LABEL = re.compile(r"([\w\])]\s*)((?:__asm__|__asm|asm)\s*\(\s*\"[^\"\n]*\"\s*\))(?=\s*[;,=])")
+
+
 def no_assembly(blanked: str, regions, src, path: str) -> None:
-    """Inline assembly is read as nothing (GNU_FLAGS): outside the regions that keeps a timer
-    helper from failing the parse, and the file's own text is printed; in a region it would
-    vanish from the model (a compiler barrier `asm volatile("" ::: "memory")` too)."""
+    """Inline assembly is read as a call of __lx_asm (GNU_FLAGS): outside the regions that keeps
+    a timer helper from failing the parse, and the file's own text is printed; in a region,
+    written there, it is refused here at its place (through a macro, by the region's calls)."""
     for r in regions:
         m = re.search(r"\b(__asm__|__asm|asm)\b", blanked[r.start:r.end])
         if m:
@@ -451,6 +456,8 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
     # `__asm__ __volatile__(...)`: the qualifier between the keyword and its `(` would keep cpp
     # from taking the keyword as the function-like macro GNU_FLAGS make of it (blanked in place)
     blanked = _ASM_QUALIFIER.sub(lambda m: m.group(1) + " " * len(m.group(2)), blanked)
+    # and an asm label of a declaration (`int x asm("xx");`), no call: blanked
+    blanked = _ASM_LABEL.sub(lambda m: m.group(1) + " " * len(m.group(2)), blanked)
     dirs = include_dirs()
     fake = _fake_include_dir(_collect_system_headers(blanked, base_dir, set(), dirs))
     try:

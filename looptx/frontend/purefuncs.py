@@ -405,6 +405,9 @@ def pure_call(ex, node: c_ast.FuncCall) -> ir.Expr:
     """The IR of a call in a region's statement: a pure math function or one of the file's pure
     helpers; anything else may have side effects, which no transformation may reorder."""
     fname = node.name.name if isinstance(node.name, c_ast.ID) else c_text(node.name)
+    if fname == "__lx_asm":             # (frontend/preprocess.py's reading of inline assembly)
+        raise ex.error(node, "inline assembly in the region (through a macro): looptx cannot model what it does",
+                       "move it out of the region, or end the region before it")
     builtin = fname.removeprefix("__builtin_")
     if builtin != fname and builtin in PURE_MATH:
         # gcc's name of the same function: printed as written, read (and in CUDA written) as it

@@ -16,6 +16,8 @@ which it is for a non-negative size: the region is modelled for that, as for a `
 """
 from __future__ import annotations
 
+import copy
+
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -126,12 +128,30 @@ def _row_factor(node, iterators: set[str], scaled_ok: bool = False) -> bool:
     return bool(names) and not names & iterators and plain(node)
 
 
-def _in_row_index(e, iterators: set[str]) -> bool:
-    """Whether a term of the sum `e` is an iterator alone (`+ j`): its rows may be a multiple of
-    a size (`i*2*n + j`)."""
+def _in_row_index(e, iterators: set[str]) -> set[str]:
+    """The iterators that are a term of the sum `e` alone (`+ j`): their rows may be a multiple
+    of a size (`i*2*n + j`)."""
     if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
-        return _in_row_index(e.left, iterators) or _in_row_index(e.right, iterators)
-    return isinstance(e, c_ast.ID) and e.name in iterators
+        return _in_row_index(e.left, iterators) | _in_row_index(e.right, iterators)
+    return {e.name} if isinstance(e, c_ast.ID) and e.name in iterators else set()
+
+
+def _upper_bounds(items) -> dict[str, set]:
+    """iterator -> the row keys of its loops' upper bounds (`j < 2*n`, `j <= 2*n - 1`)."""
+    out: dict[str, set] = {}
+
+    def go(n):
+        c = n.cond if isinstance(n, c_ast.For) else None
+        if isinstance(c, c_ast.BinaryOp) and c.op in ("<", "<=") and isinstance(c.left, c_ast.ID):
+            lin = _linear(c.right)
+            if lin is not None:
+                lin[""] = lin.get("", 0) + (c.op == "<=")
+                out.setdefault(c.left.name, set()).add(tuple(sorted((k, v) for k, v in lin.items() if v)))
+        for _, ch in n.children():
+            go(ch)
+    for it in items:
+        go(it)
+    return out
 
 
 def _constant_with_size(e, iterators: set[str]) -> None:
@@ -317,11 +337,13 @@ def _nested(subscripts, iterators: set[str]) -> list:
     return sorted(named, key=lambda fk: -sum(fk[1] in c for c in counts))
 
 
-def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, text: str) -> RowNames:
+def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, text: str,
+                     fixed: set = frozenset()) -> RowNames:
     """The items with each inline row length of a 1-D array's subscripts read through a name,
     for the arrays whose every row product has that one length, or whose lengths nest
-    (`_nested`)."""
+    (`_nested`).  `fixed`: the sizes with a value (-D, #define), which a flat model reads."""
     iterators = _iterators(items)
+    bounds = _upper_bounds(items)
     uses: dict[str, list] = {}
     subscripts: dict[str, list] = {}
 
@@ -329,9 +351,15 @@ def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, tex
         if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID):
             sym = lookup(n.name.name)
             if sym is not None and len(sym.dims) == 1:
-                # (`z[2*i*m + 2*j + 1]`, an in-row index times the constant too, is an
-                # interleaved layout, [*][m][2], which the extractor reads as such)
-                scaled = _in_row_index(n.subscript, iterators)
+                # rows of `2*n` where the in-row index runs to 2*n (`for (j = 0; j < 2*n; j++)
+                # a[i*2*n + j]`): elsewhere the rows of n that C's sizes make are kept
+                # (`z[2*i*m + 2*j + 1]` is an interleaved layout, [*][m][2], and at fixed sizes
+                # a flat model reads `a[i*2*n + j - 1]`)
+                trial = copy.deepcopy(n.subscript)
+                _constant_with_size(trial, iterators)
+                runs = {k for j in _in_row_index(n.subscript, iterators) for k in bounds.get(j, ())}
+                scaled = any(key in runs and not {k for k, _ in key if k} <= fixed
+                             for _, key in _products(trial, iterators, True) if key)
                 if scaled:
                     _constant_with_size(n.subscript, iterators)
                 uses.setdefault(n.name.name, []).extend(_products(n.subscript, iterators, scaled))
