@@ -458,3 +458,10 @@ def test_rows_of_2n_left_by_an_index_are_modelled_flat_at_fixed_sizes(tmp_path):
                   '  for (int k = 0; k < 400; k++) { a[k] = k % 9 * 0.5; b[k] = k % 5; }\n'
                   '  kern(n, a + 1, b, 0); for (int k = 0; k < 400; k++) printf("%.17g\\n", a[k]); return 0; }\n',
                   [("6",), ("5",)])
+
+
+def test_a_search_at_sizes_too_big_for_memory_is_refused_at_its_input_params(tmp_path):
+    """Probe 203 G9: a search at input_params too big for memory built and ran every point, then
+    ended in 'no variant passed validation' (MemoryError), exit 1."""
+    rc, out, err = run_cli("search", DATA / "big_search.c", "--budget", "2", "--no-progress", "--db", tmp_path / "b.db")
+    assert rc == 2 and err.startswith(f"{DATA / 'big_search.c'}:5:") and "the region's arrays take 44.7 GiB" in err, err

@@ -37,10 +37,12 @@ def make_inputs(sig: RegionSignature, seed: int = 0) -> dict[str, np.ndarray]:
     return out
 
 
-def fits_in_memory(sig: RegionSignature) -> None:
+def fits_in_memory(sig, spec=None) -> None:
     """The arrays of the harness at these sizes, a few times over (the inputs, the reference's
     outputs, the variant's), must fit in the memory the machine has free: numpy's MemoryError
     after a build says nothing of the sizes that caused it."""
+    if not isinstance(sig, RegionSignature):
+        return
     need = sum(int(np.prod(a.shape, dtype=object)) * ctype_info(a.ctype)[0].itemsize for a in sig.data_args)
     try:
         with open("/proc/meminfo") as f:
@@ -50,9 +52,12 @@ def fits_in_memory(sig: RegionSignature) -> None:
     if 3 * need > free:
         from looptx.errors import LooptxError
         sizes = ", ".join(f"{k}={v}" for k, v in sig.values)
+        # (a search's sizes are its input_params: the error is at the first of them)
+        at = next((dict(file=p.file or spec.file, line=p.line, col=p.col) for p in spec.input_params), {}) \
+            if spec is not None else {}
         raise LooptxError(f"the region's arrays take {need / 2 ** 30:.1f} GiB at {sizes or 'these sizes'}; "
                           f"the harness holds about three copies and {free / 2 ** 30:.1f} GiB are free",
-                          hint="give smaller sizes (-D NAME=VALUE, or the annotation's input_params)")
+                          hint="give smaller sizes (-D NAME=VALUE, or the annotation's input_params)", **at)
 
 
 def _is_bool(ctype: str) -> bool:

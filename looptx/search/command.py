@@ -303,13 +303,14 @@ def _run(args) -> int:
     spaces = {}                 # and their spaces
     said: set[str] = set()      # notes of params' values left out, once for all sizes
     from looptx.search.param_checks import check_integer_params, check_recipe
+    from looptx.runtime.inputs import fits_in_memory
     for n, sizes in enumerate(st.sizes[1:] and st.sizes):
         # sizes the region cannot run at (past an array's declared extents) or that a step
         # refuses whatever the point (a `known` fact false at the size) are bad input: said
         # before any size is measured, not after the others
         checked[n] = evaluator_for(st, sizes, args.function)
         try:
-            checked[n].signature()
+            fits_in_memory(checked[n].signature(), st.spec)
         except LooptxError as e:
             e.what = e.what.replace("at these sizes", "at " + ", ".join(f"{k}={v}" for k, v in sizes.items()))
             raise
@@ -347,7 +348,8 @@ def _run(args) -> int:
         ev = checked.get(index)
         if ev is None:
             ev = evaluator_for(st, sizes, args.function)
-            ev.signature()             # a missing size is a bad input, not a failure per point
+            # a missing size, or one too big for memory, is a bad input, not a failure per point
+            fits_in_memory(ev.signature(), st.spec)
         if index not in spaces:
             check_integer_params(st.spec, space, ev)
             check_recipe(ev, space, st.seed)
