@@ -141,6 +141,13 @@ def _searcher_classes():
 CACHE = Path(__file__).parent.parent / "search" / "cpu_matmul.json.gz"
 
 
+def _four_point_kernel() -> str:
+    """gaps59's Orio kernel with four unroll factors: a space a few points larger than a budget."""
+    text = (DATA.parent / "gaps59" / "local_chain.c").read_text()
+    assert "param UF[] = [1,2];" in text
+    return text.replace("param UF[] = [1,2];", "param UF[] = [1,2,3,4];")
+
+
 def test_the_driver_keeps_the_budget_rules_for_a_plugins_own_ask(monkeypatch, tmp_path):
     """Probe 201 G1: a plugin whose ask() offers a told point again hung --replay, and a search
     recorded the point once per ask, spending its budget on it."""
@@ -150,7 +157,7 @@ def test_the_driver_keeps_the_budget_rules_for_a_plugins_own_ask(monkeypatch, tm
     rc, out, err = run_cli("search", "--replay", CACHE, "-a", "repeats", "--budget", "5", "--batch-size", "3")
     assert rc == 0, err
     src = tmp_path / "k.c"
-    src.write_text((DATA / "plug.c").read_text())
+    src.write_text(_four_point_kernel())
     rc, out, err = run_cli("search", src, "-a", "repeats", "--budget", "3", "--no-progress", "--db", tmp_path / "k.db")
     assert rc == 0, err
     rc, out, err = run_cli("report", tmp_path / "k.db", "--csv", tmp_path / "k.csv")
@@ -162,7 +169,7 @@ def test_a_plugin_that_raises_ends_the_search_with_its_best_file(monkeypatch, tm
     _, Raises = _searcher_classes()
     _plugins(monkeypatch, raises=Raises)
     src = tmp_path / "k.c"
-    src.write_text((DATA / "plug.c").read_text())
+    src.write_text(_four_point_kernel())
     rc, out, err = run_cli("search", src, "-a", "raises", "--budget", "4", "--no-progress", "--db", tmp_path / "k.db")
     assert rc == 1 and len(err.strip().splitlines()) == 1, err
     assert "searcher plugin 'raises'" in err and "stopped after 2 evaluations" in err, err
@@ -189,7 +196,7 @@ def test_a_damaged_time_in_the_database_is_one_line(tmp_path):
     --kernel-tuner; a negative time was reported as the best."""
     import sqlite3
     src = tmp_path / "k.c"
-    src.write_text((DATA / "plug.c").read_text())
+    src.write_text(_four_point_kernel())
     rc, _, err = run_cli("search", src, "-a", "exhaustive", "--budget", "3", "--no-progress", "--db", tmp_path / "k.db")
     assert rc == 0, err
     for value, shown in (("NULL", "None"), ("-1.0", "-1.0")):
@@ -296,7 +303,7 @@ def test_a_damaged_space_record_is_one_line_on_resume(tmp_path):
     """Probe 203 G3: `space` = {"params": 5} was a TypeError on --resume."""
     import sqlite3
     src = tmp_path / "k.c"
-    src.write_text((DATA / "plug.c").read_text())
+    src.write_text(_four_point_kernel())
     rc, _, err = run_cli("search", src, "-a", "exhaustive", "--budget", "2", "--no-progress", "--db", tmp_path / "k.db")
     assert rc == 0, err
     con = sqlite3.connect(tmp_path / "k.db")
