@@ -119,7 +119,7 @@ def same_output_c(tmp_path, src, out, main: str, args_list) -> None:
     exes = []
     for k, c in enumerate((src, out)):
         exes.append(tmp_path / f"t{k}")
-        subprocess.run(["gcc", "-O1", "-w", str(tmp_path / "m.c"), str(c), "-o", str(exes[-1])], check=True)
+        subprocess.run(["gcc", "-O1", "-w", str(tmp_path / "m.c"), str(c), "-o", str(exes[-1]), "-lm"], check=True)
     for args in args_list:
         got = [subprocess.run([str(e), *args], capture_output=True, text=True, timeout=20, check=True).stdout
                for e in exes]

@@ -384,7 +384,7 @@ class Translator:
         if isinstance(node, c_ast.FuncCall):
             name = node.name.name if isinstance(node.name, c_ast.ID) else None
             args = node.args.exprs if node.args else []
-            key = (name or "").lower()
+            key = (name or "").lower().removeprefix("__builtin_")
             if key in ("min", "max", "imin", "imax", "fmin", "fmax") and len(args) >= 2:
                 parts = [self.isl_of(t(a), a) for a in args]
                 text = parts[0]

@@ -42,7 +42,7 @@ from looptx.frontend.preprocess import no_assembly, missing_headers, Preprocesse
     preprocess_decls
 from looptx.frontend.region_items import count_statements, enclosing_function, in_function, nodes, region_items
 from looptx.frontend.regions import (Markup, Region, SourceText, blank, end_position, note_dropped_pragmas,
-                                     orio_loop_code, scan, scan_comments)
+                                     no_region, orio_loop_code, scan, scan_comments)
 from looptx.frontend.normalise import normalise
 from looptx.frontend.symbols import ARITH_WORDS, DeclCollector, Symbol, arithmetic_type, c_text, int_var, symbol_of, typedef_words
 from looptx.poly.scop import Scop
@@ -288,10 +288,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             regions = function_region(fdef, src, where, pp.branches.live_text(blanked))
             no_assembly(blanked, regions, src, path)
     if not regions:
-        raise SourceError("no region to transform",
-                          hint="mark the loop nest with #pragma scop/#pragma endscop or "
-                               "/*@ begin CHiLL ( ) @*/ ... /*@ end @*/, or name a function with --function",
-                          file=path, line=1, col=1)
+        raise no_region(src)
     regions = [Region(r.kind, r.start, r.end, r.outer, i, r.chill, r.tuning, r.function, r.keep_markers)
                for i, r in enumerate(regions)]
 

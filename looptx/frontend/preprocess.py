@@ -23,9 +23,13 @@ from looptx.frontend import conditionals
 from looptx.frontend.conditionals import Branches
 from looptx.frontend.spelling import MacroMarks, tokens
 
-_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(include|define|undef|if|ifdef|ifndef|elif)\b", re.M)
-_SYS_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
-_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+# (the null directive `#` alone, and gcc's #ident, #sccs, #warning, #assert: cpp's, not pycparser's)
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(?:(include|include_next|define|undef|if|ifdef|ifndef|elif|ident|sccs"
+                        r"|warning|error|assert|unassert)\b|$)", re.M)
+_SYS_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include(?:_next)?[ \t]*<([^>]+)>', re.M)
+_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include(?:_next)?[ \t]*"([^"]+)"', re.M)
+# what cpp passes on and pycparser cannot read: a version string for the object file
+_IDENT = re.compile(r"^#[ \t]*(?:ident|sccs)\b[^\n]*", re.M)
 _LINEMARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
 _UNDEF = re.compile(r"^#[ \t]*undef[ \t]+([A-Za-z_]\w*)")
 _ANY_DEFINE = re.compile(r"^#define[ \t]+([A-Za-z_]\w*)")
@@ -515,7 +519,7 @@ def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = Non
             markable = named and keep is not None and not in_system \
                 and not (current == "<stdin>" and lineno - 1 in inner_defines)
             kept.append(marks.rewrite(line, all_names) if markable else line)
-        second = _cpp(common, "\n".join(kept), base_dir, filename, blanked)
+        second = _IDENT.sub("", _cpp(common, "\n".join(kept), base_dir, filename, blanked))
     finally:
         shutil.rmtree(fake, ignore_errors=True)
     return Preprocessed(marks.prelude() + second, int_macros, _main_lines(second),

@@ -28,9 +28,14 @@ _COMPLEX = """
 creal cimag cabs carg conj cproj cexp clog csqrt cpow csin ccos ctan csinh ccosh ctanh casin cacos
 catan casinh cacosh catanh
 """.split()
-PURE_MATH = frozenset([f + suffix for f in _MATH_DOUBLE + _COMPLEX for suffix in ("", "f", "l")] + """
-abs labs llabs isnan isinf isfinite isnormal signbit rsqrt rsqrtf min max __builtin_complex
-""".split())
+_PURE_NAMES = [f + suffix for f in _MATH_DOUBLE + _COMPLEX for suffix in ("", "f", "l")] + """
+abs labs llabs isnan isinf isfinite isnormal signbit rsqrt rsqrtf min max
+""".split()
+# gcc's own spellings (`__builtin_sqrt`, in helpers too), and its builtins with no plain name:
+# `likely(x)` macros' __builtin_expect, the constants inf/nan/huge_val, powi (gcc and nvcc both)
+PURE_MATH = frozenset(_PURE_NAMES + ["__builtin_" + f for f in _PURE_NAMES + """
+complex expect inf inff infl nan nanf nanl huge_val huge_valf huge_vall powi powif powil
+""".split()])
 
 _NUMBER = ARITH_WORDS | {"const"}
 
@@ -409,6 +414,12 @@ def pure_call(ex, node: c_ast.FuncCall) -> ir.Expr:
         raise ex.error(node, "inline assembly in the region (through a macro): looptx cannot model what it does",
                        "move it out of the region, or end the region before it")
     builtin = fname.removeprefix("__builtin_")
+    args = node.args.exprs if node.args else []
+    if builtin in ("nan", "nanf", "nanl") and len(args) == 1 and isinstance(args[0], c_ast.Constant) \
+            and args[0].type == "string":
+        # its string is no number: the value is a quiet NaN, as math.h's NAN (0.0/0.0 here)
+        zero = "0.0" + builtin[3:].upper()
+        return ir.Num(f"({zero} / {zero})", c_text(node))
     if builtin != fname and builtin in PURE_MATH:
         # gcc's name of the same function: printed as written, read (and in CUDA written) as it
         args = node.args.exprs if node.args else []

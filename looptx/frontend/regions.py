@@ -288,7 +288,26 @@ def scan_annotations(src: SourceText, comments: list[Comment]) -> list[Annotatio
     return linked
 
 
-_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(scop|endscop)\b[^\n]*", re.M)
+# C99's `_Pragma("scop")` is the same marker (pet and PPCG read both), at a line's start or not
+_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(scop|endscop)\b[^\n]*"
+                     r"|(?:^[ \t]*)?\b_Pragma\s*\(\s*\"[ \t]*(scop|endscop)[ \t]*\"\s*\)", re.M)
+
+
+_MACRO_MARKER = re.compile(r"^[ \t]*#[ \t]*define[ \t]+\w+[^\n]*\b_Pragma\s*\(\s*\"[ \t]*scop[ \t]*\"", re.M)
+
+
+def no_macro_markers(src: SourceText, comments) -> None:
+    m = _MACRO_MARKER.search(blank(src.text, [(c.start, c.end) for c in comments]))
+    if m:
+        raise src.error(_first_char(m), "a region marker through a macro (_Pragma(\"scop\") in a #define) "
+                        "is not read as one", "write #pragma scop / #pragma endscop around the loop nest")
+
+
+def no_region(src: SourceText) -> SourceError:
+    return SourceError("no region to transform",
+                       hint="mark the loop nest with #pragma scop/#pragma endscop or "
+                            "/*@ begin CHiLL ( ) @*/ ... /*@ end @*/, or name a function with --function",
+                       file=src.filename, line=1, col=1)
 
 
 def _first_char(m: re.Match) -> int:
@@ -301,7 +320,9 @@ def scan_pragmas(src: SourceText, comments: list[Comment]) -> list[Region]:
     text = blank(src.text, [(c.start, c.end) for c in comments] + literals)
     regions, open_at = [], None
     for m in _PRAGMA.finditer(text):
-        if m.group(1) == "scop":
+        if m.group(2) and text[text.rfind("\n", 0, m.start()) + 1:].lstrip(" \t").startswith("#"):
+            continue        # a macro's body (no_macro_markers)
+        if (m.group(1) or m.group(2)) == "scop":
             if open_at is not None:
                 raise src.error(_first_char(m), "nested '#pragma scop'",
                                 "close the previous region with #pragma endscop")
@@ -311,6 +332,8 @@ def scan_pragmas(src: SourceText, comments: list[Comment]) -> list[Region]:
                 raise src.error(_first_char(m), "'#pragma endscop' without '#pragma scop'",
                                 "add #pragma scop before the region")
             start = text.find("\n", open_at.end())
+            if open_at.group(2) and text[open_at.end():start if start >= 0 else None].strip():
+                start = open_at.end() - 1       # `_Pragma("scop") for (...)`: the loop is on its line
             start, end = _outside_conditionals(src, text, start + 1 if start >= 0 else open_at.end(), m.start())
             # the lines of #endif / #ifdef that the markers' own conditionals hold stay with them
             regions.append(Region("pragma", start, end, (open_at.start(), m.end()),
@@ -410,6 +433,11 @@ _HINT_MODULES = {"Align": "Blue Gene XL alignment checks and __alignx hints"}
 def scan(text: str, filename: str) -> Markup:
     src = SourceText(text, filename)
     comments = scan_comments(text)
+    open_comment = next((c for c in comments if c.text.startswith("/*") and
+                         (len(c.text) < 4 or not c.text.endswith("*/"))), None)
+    if open_comment is not None:
+        # it runs to the end of the file, swallowing any region's end marker after it
+        raise src.error(open_comment.start, "unterminated comment", "close it with */")
     anns = scan_annotations(src, comments)
     regions: list[Region] = []
     regionish = ("chill", "loop", "loops", "cuda")
@@ -461,6 +489,8 @@ def scan(text: str, filename: str) -> Markup:
     regions = [Region(r.kind, r.start, r.end, r.outer, i, r.chill, r.tuning, r.function, r.keep_markers)
                for i, r in enumerate(regions)]
     tuning = tuple(a for a in anns if a.module == "PerfTuning")
+    if not regions:
+        no_macro_markers(src, comments)
     return Markup(src, tuple(comments), tuple(anns), tuple(regions), tuning)
 
 

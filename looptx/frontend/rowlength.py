@@ -155,23 +155,24 @@ def _upper_bounds(items) -> dict[str, set]:
 
 
 def _constant_with_size(e, iterators: set[str]) -> None:
-    """`i*2*n` (C's `(i*2)*n`), `2*i*n` and `i*n*2` regrouped in place as `i*(2*n)`: a row of
-    2*n elements (interleaved complex numbers), where the row's index is `i`, not `2*i`."""
+    """`i*2*n` (C's `(i*2)*n`), `2*i*n`, `i*n*2` and `2*(i*n)` regrouped in place as `i*(2*n)`:
+    a row of 2*n elements (interleaved complex numbers), where the row's index is `i`, not `2*i`."""
     for _, ch in e.children():
         _constant_with_size(ch, iterators)
-    if not (isinstance(e, c_ast.BinaryOp) and e.op == "*" and isinstance(e.left, c_ast.BinaryOp)
-            and e.left.op == "*"):
+    if not (isinstance(e, c_ast.BinaryOp) and e.op == "*"):
         return
     const = lambda x: isinstance(x, c_ast.Constant) and x.type == "int"
     size = lambda x: bool(id_names(x)) and not id_names(x) & iterators
-    inner, outer = e.left, e.right
-    for c, rest in ((inner.left, inner.right), (inner.right, inner.left)):
-        if const(c) and id_names(rest) & iterators and size(outer):          # (i*2)*n, (2*i)*n
-            e.left, e.right = rest, c_ast.BinaryOp("*", c, outer, outer.coord)
-            return
-        if const(outer) and size(c) and id_names(rest) & iterators:          # (i*n)*2
-            e.left, e.right = rest, c_ast.BinaryOp("*", outer, c, c.coord)
-            return
+    for pair, other in ((e.left, e.right), (e.right, e.left)):
+        if not (isinstance(pair, c_ast.BinaryOp) and pair.op == "*"):
+            continue
+        factors = [pair.left, pair.right, other]
+        for c in factors:
+            for s in factors:
+                rest = [f for f in factors if f is not c and f is not s]
+                if c is not s and const(c) and size(s) and len(rest) == 1 and id_names(rest[0]) & iterators:
+                    e.left, e.right = rest[0], c_ast.BinaryOp("*", c, s, s.coord)
+                    return
 
 
 def _divisor(n) -> int | None:
@@ -337,6 +338,13 @@ def _nested(subscripts, iterators: set[str]) -> list:
     return sorted(named, key=lambda fk: -sum(fk[1] in c for c in counts))
 
 
+def _runs_within(key, runs) -> bool:
+    """A loop bound of the in-row iterator is the row length, or that less a constant
+    (`j < 2*n - 1`, a stencil's interior)."""
+    names = {k: v for k, v in key if k}
+    return any({k: v for k, v in r if k} == names and dict(r).get("", 0) <= dict(key).get("", 0) for r in runs)
+
+
 def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, text: str,
                      fixed: set = frozenset()) -> RowNames:
     """The items with each inline row length of a 1-D array's subscripts read through a name,
@@ -358,7 +366,7 @@ def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, tex
                 trial = copy.deepcopy(n.subscript)
                 _constant_with_size(trial, iterators)
                 runs = {k for j in _in_row_index(n.subscript, iterators) for k in bounds.get(j, ())}
-                scaled = any(key in runs and not {k for k, _ in key if k} <= fixed
+                scaled = any(_runs_within(key, runs) and not {k for k, _ in key if k} <= fixed
                              for _, key in _products(trial, iterators, True) if key)
                 if scaled:
                     _constant_with_size(n.subscript, iterators)
