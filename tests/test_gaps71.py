@@ -65,7 +65,7 @@ def test_a_marker_through_a_macro_is_named_as_such(tmp_path):
     src = '#define SCOP _Pragma("scop")\n#define ENDSCOP _Pragma("endscop")\n' + \
         DOUBLE.replace("#pragma scop", "  SCOP").replace("#pragma endscop", "  ENDSCOP")
     rc, _, err = transform_case(tmp_path, src, "tile: {stmt: 0, loop: i, size: 4}")
-    assert rc == 2 and f"k.c:1:1: error: a region marker through a macro" in err \
+    assert rc == 2 and "k.c:1:1: error: a region marker through a macro" in err \
         and "write #pragma scop" in err, err
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from looptx.errors import SourceError
 from looptx.frontend.affine import bad_int_constant, c_int_value
+from looptx.frontend.int_constant import int_constant
 from looptx.frontend import conditionals
 from looptx.frontend.conditionals import Branches
 from looptx.frontend.spelling import MacroMarks, tokens
@@ -543,7 +544,6 @@ def _main_lines(text: str) -> dict[int, str]:
 
 _ALIAS_PROBE = "__lx_alias_"
 _DECL_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])", re.M)
-_CONST_TOKEN = re.compile(r"\s*(0[xX][0-9a-fA-F]+[uUlL]*|[0-9]+[uUlL]*|[A-Za-z_]\w*|<<|>>|[-+*/%()])")
 
 
 def preprocess_decls(decls: str, filename: str, defines: dict[str, str]) -> Preprocessed:
@@ -554,68 +554,15 @@ def preprocess_decls(decls: str, filename: str, defines: dict[str, str]) -> Prep
     probes = "".join(f"\n{_ALIAS_PROBE}{n} = {n}" for n in names)
     dp = preprocess(decls + probes, filename, defines)
     # cpp leaves the sizes (command-line and literal #defines) as names: they are the values
-    known = {**{k: v for k, v in ((k, _constant(v, {})) for k, v in defines.items()) if v is not None},
+    known = {**{k: v for k, v in ((k, int_constant(v, {})) for k, v in defines.items()) if v is not None},
              **dp.int_macros}
     sizes, kept = {}, []
     for line in dp.text.split("\n"):
         if line.startswith(_ALIAS_PROBE):
             name, _, value = line[len(_ALIAS_PROBE):].partition(" = ")
-            v = _constant(value, known)
+            v = int_constant(value, known)
             if v is not None and name not in dp.int_macros:
                 sizes[name] = v
         else:
             kept.append(line)
     return replace(dp, text="\n".join(kept), int_macros={**sizes, **dp.int_macros})
-
-
-def _constant(text: str, names: dict[str, int]) -> int | None:
-    """The value of an integer constant expression over `names` (C's `/` truncates), None if it
-    is not one."""
-    toks, pos = [], 0
-    while pos < len(text.rstrip()):
-        m = _CONST_TOKEN.match(text, pos)
-        if m is None:
-            return None
-        toks.append(m.group(1))
-        pos = m.end()
-    at = 0
-
-    def atom() -> int:
-        nonlocal at
-        t = toks[at] if at < len(toks) else ""
-        at += 1
-        if t in ("-", "+"):
-            v = atom()
-            return -v if t == "-" else v
-        if t == "(":
-            v = binary(0)
-            if at >= len(toks) or toks[at] != ")":
-                raise ValueError
-            at += 1
-            return v
-        return names[t] if t in names else c_int_value(t)
-
-    levels = (("<<", ">>"), ("+", "-"), ("*", "/", "%"))
-
-    def binary(level: int) -> int:
-        nonlocal at
-        if level == len(levels):
-            return atom()
-        v = binary(level + 1)
-        while at < len(toks) and toks[at] in levels[level]:
-            op = toks[at]
-            at += 1
-            w = binary(level + 1)
-            if op in ("/", "%"):
-                q = abs(v) // abs(w) * (1 if (v < 0) == (w < 0) else -1)
-                v = q if op == "/" else v - q * w
-            else:
-                v = {"<<": v << w if w >= 0 else 0, ">>": v >> w if w >= 0 else 0,
-                     "+": v + w, "-": v - w, "*": v * w}[op]
-        return v
-
-    try:
-        v = binary(0)
-    except (ValueError, ZeroDivisionError, RecursionError):
-        return None
-    return v if at == len(toks) and toks else None
