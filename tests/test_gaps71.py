@@ -1,6 +1,7 @@
 """Gaps found in session 71 (known from probes 203 and 205, and probes 206-209)."""
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,96 @@ def test_rows_of_2n_spelled_2_times_a_row_product_with_an_interior_in_row_loop(t
         rc, _, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
         assert rc == 0 and "lx_row = 2 * n" in err, err
         same_output_c(tmp_path, tmp_path / "k.c", tmp_path / "o.c", (DATA / "main_nn.c").read_text(), SIZES)
+
+
+@pytest.mark.parametrize("cast", ["(unsigned char)(i * m)", "(unsigned char)(i * m + j)",
+                                  "(unsigned short)((i * m + j) * 200)", "(unsigned)(i * m) + j"])
+def test_a_narrowing_cast_of_a_row_product_is_refused(tmp_path, cast):
+    """Probe 209 G1: `y[(unsigned char)(i * m)]` lost its cast (the model and the output wrote
+    y[i * m], past the array); the range of a product cannot be checked."""
+    src = ("void kern(int n, int m, double *y, const double *a) {\n  int i, j;\n#pragma scop\n"
+           "  for (i = 0; i < n; i++)\n    for (j = 0; j < m; j++)\n"
+           f"      y[{cast}] = a[i];\n#pragma endscop\n}}\n")
+    rc, _, err = transform_case(tmp_path, src, "tile: {stmt: 0, loop: i, size: 4}")
+    assert rc == 2 and "k.c:6:7: error: non-affine subscript of 'y': the cast (" in err \
+        and "looptx cannot check the range of the product" in err, err
+
+
+def test_a_widening_cast_of_a_row_product_is_read(tmp_path):
+    src = ("void kern(int n, int m, double *y, const double *a) {\n  int i, j;\n#pragma scop\n"
+           "  for (i = 0; i < n; i++)\n    for (j = 0; j < m; j++)\n"
+           "      y[(long)(i * m) + j] = a[i];\n#pragma endscop\n}\n")
+    rc, out, err = transform_case(tmp_path, src, "tile: {stmt: 0, loop: i, size: 4}")
+    assert rc == 0 and "ii" in out, err
+
+
+def test_a_default_macro_of_the_file_is_guarded_before_its_group(tmp_path):
+    """Probe 209 G2: `#ifndef IDX / #define IDX(i, j) ... / #endif` expanded in the output with
+    no guard: a build with -D'IDX(i,j)=...' computed another layout than the file.  The guard
+    goes before the group, where the test still reads the build's definition."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 4}\n")
+    rc, _, err = run_cli("transform", DATA / "ifndef_default.c", "--recipe", tmp_path / "r.yaml",
+                         "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    out = (tmp_path / "o.c").read_text()
+    assert "#ifndef IDX\n#else\n#error" in out and "y[i * m + j]" in out
+    runs = []
+    for flags in ([], ["-DIDX(i,j)=((j)*n+(i))"]):
+        for k, c in enumerate((DATA / "ifndef_default.c", tmp_path / "o.c")):
+            p = subprocess.run(["gcc", "-O1", *flags, str(c), "-o", str(tmp_path / f"x{k}")],
+                               capture_output=True, text=True)
+            runs.append(subprocess.run([tmp_path / f"x{k}"], capture_output=True, text=True).stdout
+                        if p.returncode == 0 else "#error" if "#error" in p.stderr else p.stderr)
+    assert runs[0] == runs[1] and runs[0].split() == ["0", "1", "2", "10", "11", "12"], runs
+    assert runs[2].split() == ["0", "10", "1", "11", "2", "12"] and runs[3] == "#error", runs
+
+
+def test_line_after_a_line_directive_is_cs_number(tmp_path):
+    """Probe 209 G3: `__LINE__` after `#line 100` was the physical line (8, not 101)."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 2}\n")
+    rc, _, err = run_cli("transform", DATA / "line_value.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0 and "y[i] = 101;" in (tmp_path / "o.c").read_text(), err
+    got = []
+    for k, c in enumerate((DATA / "line_value.c", tmp_path / "o.c")):
+        subprocess.run(["gcc", "-O1", str(c), "-o", str(tmp_path / f"x{k}")], check=True)
+        got.append(subprocess.run([tmp_path / f"x{k}"], capture_output=True, text=True).stdout)
+    assert got[0] == got[1] and "101" in got[0], got
+
+
+def test_rows_of_2m_with_a_centred_in_row_index(tmp_path):
+    """Probe 209 G5: `a[i*(2*m) + j + m]`, j in [-m, m), was read as rows of m (refused, with
+    the view of rows of m as the remedy)."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 4}\n  - unroll: {stmt: 0, loop: j, factor: 3}\n")
+    rc, _, err = run_cli("transform", DATA / "centred_rows.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0 and "lx_row = 2 * m" in err, err
+    same_output_c(tmp_path, DATA / "centred_rows.c", tmp_path / "o.c", (DATA / "main_centred.c").read_text(),
+                  [["1", "1"], ["5", "3"], ["8", "7"], ["3", "0"]])
+
+
+@pytest.mark.parametrize("name", ["UINT_MAX", "CHAR_BIT", "SHRT_MAX", "UCHAR_MAX", "INT64_MAX", "SIZE_MAX"])
+def test_limits_constants_are_the_headers(tmp_path, name):
+    """Probe 209 G6: UINT_MAX, CHAR_BIT, SHRT_MAX were undeclared identifiers."""
+    src = "#include <limits.h>\n#include <stdint.h>\n" + DOUBLE.replace("a[i] * 2.0", f"a[i] * 2.0 + {name} * 1e-30")
+    rc, out, err = transform_case(tmp_path, src, "tile: {stmt: 0, loop: i, size: 4}")
+    assert rc == 0 and "ii" in out, err
+
+
+@pytest.mark.parametrize("counter,test,ok", [("unsigned", "(unsigned)-1", True), ("unsigned", "-1u", True),
+                                             ("unsigned", "UINT_MAX", True), ("unsigned", "-1", True),
+                                             ("size_t", "SIZE_MAX", True), ("size_t", "(size_t)-1", True),
+                                             ("unsigned long", "~0ul", True), ("size_t", "-1u", False),
+                                             ("unsigned", "-1L", False)])
+def test_a_countdown_to_the_wrapped_value(tmp_path, counter, test, ok):
+    """Probe 209 G7: `for (i = n - 1; i != (unsigned)-1; --i)` stops where the unsigned counter
+    wraps past 0, as `i < n` does; at another width the test never meets it (refused)."""
+    src = ("#include <limits.h>\n#include <stdint.h>\n#include <stddef.h>\n"
+           f"void kern({counter} n, double *restrict y, const double *restrict a)\n{{\n"
+           f"    {counter} i;\n#pragma scop\n    for (i = n - 1; i != {test}; --i)\n"
+           "        y[i] = a[i] * 2.0 + (i > 0 ? a[i-1] : 0);\n#pragma endscop\n}\n")
+    rc, _, err = transform_case(tmp_path, src, "tile: {stmt: 0, loop: i, size: 2}", "-o", str(tmp_path / "o.c"))
+    if not ok:
+        assert rc == 2 and "where C wraps it around" in err, err
+        return
+    assert rc == 0, err
+    same_output_c(tmp_path, tmp_path / "k.c", tmp_path / "o.c", (DATA / "main_countdown.c").read_text().replace("COUNTER", counter),
+                  [["0"], ["1"], ["5"], ["8"]])

@@ -75,6 +75,20 @@ def with_members(lines: list[str], hoisted, indent: str = "  ") -> list[str]:
     return ["{"] + decls + body + backs + ["}"]
 
 
+def _default_guards(program: Program, blocks: dict[int, list[str]], text: str) -> list[tuple[int, int, str]]:
+    """Before a group that gives the file its own default of a macro a region uses (`#ifndef
+    IDX`), where the output expands it: the group's test again, with an #error for a build that
+    defines it otherwise (there the test still reads the build's definition)."""
+    at: dict[int, tuple[str, ...]] = {}
+    for s in program.scops:
+        body = "\n".join(blocks.get(s.region, ()))
+        for name, line, guard in s.default_guards:
+            if body and not re.search(rf"\b{re.escape(name)}\b", body):
+                at[line] = guard
+    starts = [0] + [k + 1 for k, ch in enumerate(text) if ch == "\n"]
+    return [(starts[line - 1], starts[line - 1], "\n".join(guard) + "\n") for line, guard in sorted(at.items())]
+
+
 def render_file(program: Program, blocks: dict[int, list[str]], header: str = "") -> str:
     """`blocks[i]` are the generated lines of region i (a C block, unindented)."""
     text = program.source.text
@@ -122,6 +136,7 @@ def render_file(program: Program, blocks: dict[int, list[str]], header: str = ""
             removed_tuning.add(r.tuning.begin)
             edits.append((*r.tuning.begin, ""))
             edits.append((*r.tuning.end, ""))
+    edits += _default_guards(program, blocks, text)
     from looptx.frontend.encoding import crlf_lines
     crlf = crlf_lines(program.filename)
     if crlf is not None:

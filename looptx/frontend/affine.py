@@ -248,11 +248,25 @@ class Translator:
             raise NonAffine(node, f"a cast to a floating-point type ({_c(node.to_type)}) in an index or bound",
                             "write it in integers, minding the rounding: `i < (double)n / 2` is "
                             "`i < (n + 1) / 2` for n >= 0")
+        c = inner.constant() if self.types is not None else None
+        if c is not None and isinstance(target, tuple) and c == int(c):
+            # a constant converts as C converts it: `i != (unsigned)-1` is `i != 4294967295u`
+            bits, unsigned = target
+            v = int(c) % (1 << bits)
+            return Poly.const(v - (1 << bits) if not unsigned and v >= 1 << (bits - 1) else v)
         if self.types is not None:
             try:
                 text = self.isl_of(inner, node.expr)
             except NonAffine:
-                return inner            # a product that fix_products resolves later: no range to check
+                # a product that fix_products resolves later (`(long)(i*m)`), where the cast
+                # keeps every value; where it may not, the range cannot be checked
+                ob = self.types.cast_obligation(node, "0")
+                if ob is not None:
+                    raise NonAffine(node, f"{ob[1].split(', and ')[0]}, and looptx cannot check the range "
+                                    f"of the product '{_c(node.expr)}' it casts",
+                                    "cast a factor instead (`(size_t)i * m`), or drop the cast where "
+                                    "the value always fits") from None
+                return inner
             ob = self.types.cast_obligation(node, text)
             if ob is not None:
                 self.wrap_obligations.append((ob[0], node.expr, ob[1]))

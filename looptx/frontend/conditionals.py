@@ -206,29 +206,44 @@ def outer_guards(branches: Branches, text: str, region: tuple[int, int], used_in
     stands for) uses that the file defines under a conditional outside the region (`#ifdef
     COLMAJOR #define IDX(i,j) ...`): the output expands it as this build defines it, so a build
     that takes another branch must stop, as for the region's own conditionals."""
+    return tuple((name, in_region, guard) for name, in_region, guard, own in
+                 _guarded_groups(branches, text, region, used_in_region, used_by_function, where) if not own)
+
+
+def default_guards(branches: Branches, text: str, region: tuple[int, int], used_in_region: set[str],
+                   where: str) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    """(name, line, guard lines) for a group about its own names that defines one the region
+    uses (`#ifndef IDX / #define IDX(i, j) ... / #endif`, a default that `-D'IDX(i,j)=...'`
+    replaces): after the group the test reads otherwise, so where the output expands the name,
+    the guard goes before the group, at `line`."""
+    return tuple((name, guard_line, guard) for name, in_region, guard, guard_line in
+                 _guarded_groups(branches, text, region, used_in_region, set(), where) if guard_line and in_region)
+
+
+def _guarded_groups(branches, text, region, used_in_region, used_by_function, where):
+    """(name, named in the region, guard lines, the group's first line if it is about its own
+    names, else 0) of each outer conditional group that defines a name the region uses."""
     if not branches:
-        return ()
+        return
     lines = _lines(text)
     defined: dict[str, list[int]] = {}
     for k, line in enumerate(lines, 1):
         m = _DEFINES.match(line)
         for name in ([m.group(1)] if m else []) + _TYPEDEF.findall(line):
             defined.setdefault(name, []).append(k)
-    out = []
     for first, last, tested in _outer_groups(lines):
         if first <= region[0] <= last:
             continue
         inside = {n for n, ks in defined.items() if any(first <= k <= last for k in ks)}
-        # a group about its own names (`#ifndef N / #define N 64`) reads otherwise at the region;
-        # one about the compiler's (`#if defined(__GNUC__)`, `__x86_64__`, `_OPENMP`), which looptx's
-        # preprocessor does not define, takes another branch in every real build
-        if inside & tested or any(re.match(r"_[_A-Z]", n) for n in tested):
+        # one about the compiler's names (`#if defined(__GNUC__)`, `__x86_64__`, `_OPENMP`), which
+        # looptx's preprocessor does not define, takes another branch in every real build
+        if any(re.match(r"_[_A-Z]", n) for n in tested):
             continue
         names = sorted(inside & (used_in_region | used_by_function))
         guard = branches.guard(text, first, last, where, f"the conditional at line {first}, which defines "
                                f"{', '.join(names)}") if names else []
-        out += [(name, name in used_in_region, tuple(guard)) for name in names if guard]
-    return tuple(out)
+        own = first if inside & tested else 0
+        yield from ((name, name in used_in_region, tuple(guard), own) for name in names if guard)
 
 
 def guard_lines(scop, body_text: str | None) -> list[str]:

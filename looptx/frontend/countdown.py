@@ -81,3 +81,80 @@ def countdowns_with_steps(ast, typedefs: dict) -> None:
             loop.cond = c_ast.BinaryOp("<", ref, copy.deepcopy(start), loop.coord) if unsigned else \
                 c_ast.BinaryOp(">=", ref, c_ast.Constant("int", "0"), loop.coord)
             loop.next = c_ast.UnaryOp("p--", c_ast.ID(it, loop.coord), loop.coord)
+        for loop in (n for n in all_nodes(fdef.body) if isinstance(n, c_ast.For)):
+            _past_zero_test(loop, _decls(fdef), typedefs)
+
+
+def _bits(words: list[str], typedefs: dict) -> int | None:
+    while len(words) == 1 and words[0] in typedefs:
+        words = list(typedefs[words[0]])
+    if set(words) & {"char", "short", "_Bool"} or not set(words) <= {"unsigned", "signed", "int", "long", "size_t"}:
+        return None
+    return 64 if set(words) & {"long", "size_t"} else 32
+
+
+def _value(e, typedefs: dict) -> tuple[int, int, bool] | None:
+    """(value, bits, unsigned) of an integer constant of type int or wider: `-1u`, `(size_t)-1`, `~0u`."""
+    from looptx.frontend.affine import c_int_value
+    if isinstance(e, c_ast.Constant) and e.type.endswith("int"):
+        suffix = e.value.lower()[len(e.value.lower().rstrip("ul")):]
+        v = c_int_value(e.value)
+        # (a decimal constant too big for int is a long; a hex one, an unsigned int first)
+        bits = 64 if "l" in suffix or v > 0xFFFFFFFF or v > 0x7FFFFFFF and not e.value.lower().startswith("0x") \
+            and "u" not in suffix else 32
+        return v, bits, "u" in suffix or (bits == 32 and v > 0x7FFFFFFF)
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "~"):
+        inner = _value(e.expr, typedefs)
+        return None if inner is None else ((-inner[0] if e.op == "-" else ~inner[0]), *inner[1:])
+    if isinstance(e, c_ast.Cast) and isinstance(e.to_type.type, c_ast.TypeDecl) \
+            and isinstance(e.to_type.type.type, c_ast.IdentifierType):
+        words = list(e.to_type.type.type.names)
+        bits, inner = _bits(words, typedefs), _value(e.expr, typedefs)
+        return None if bits is None or inner is None else (inner[0], bits, bool(set(words) & UNSIGNED_WORDS)
+                                                           or words == ["size_t"])
+    return None
+
+
+def _meets_wrap(const: tuple[int, int, bool], bits: int) -> bool:
+    """Whether C's `i != const` of an unsigned counter of `bits` bits is false where it wraps
+    past 0, to 2^bits - 1 (the usual conversions of the comparison)."""
+    v, c, unsigned = const
+    v %= 1 << c
+    if not unsigned and v >= 1 << (c - 1):
+        v -= 1 << c                     # its value as the signed type
+    if c > bits and not unsigned:
+        return v == (1 << bits) - 1     # the counter converts to the wider signed type
+    return v % (1 << max(c, bits)) == (1 << bits) - 1
+
+
+def _past_zero_test(loop, decls: dict, typedefs: dict) -> None:
+    """`for (i = n - 1; i != (unsigned)-1; i--)` (also `-1u`, `UINT_MAX`, `(size_t)-1` at the
+    counter's width): the unsigned counter stops where it wraps past 0, as `i < n` does."""
+    cond, init, nxt = loop.cond, loop.init, loop.next
+    if not (isinstance(cond, c_ast.BinaryOp) and cond.op == "!=" and isinstance(cond.left, c_ast.ID)):
+        return
+    it = cond.left.name
+    down = isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("p--", "--") and isinstance(nxt.expr, c_ast.ID) \
+        and nxt.expr.name == it or isinstance(nxt, c_ast.Assignment) and nxt.op == "-=" \
+        and isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == it and _value(nxt.rvalue, typedefs) == (1, 32, False)
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].name == it:
+        start, decl = init.decls[0].init, init.decls[0]
+    elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID) \
+            and init.lvalue.name == it:
+        start, decl = init.rvalue, decls.get(it)
+    else:
+        return
+    t = getattr(decl, "type", None)
+    bits = _bits(list(t.type.names), typedefs) if isinstance(t, c_ast.TypeDecl) \
+        and isinstance(t.type, c_ast.IdentifierType) and _unsigned(decl, typedefs) else None
+    ones = _value(cond.right, typedefs)
+    if not down or bits is None or ones is None or not _meets_wrap(ones, bits):
+        return
+    # only from `X - 1`, X of the counter's type: at X = 0 the start is the wrapped value, which
+    # `!=` and `< X` both stop (an X of another width wraps elsewhere)
+    x = start.left if isinstance(start, c_ast.BinaryOp) and start.op == "-" \
+        and _value(start.right, typedefs) == (1, 32, False) else None
+    xt = getattr(decls.get(x.name), "type", None) if isinstance(x, c_ast.ID) else None
+    if isinstance(xt, c_ast.TypeDecl) and isinstance(xt.type, c_ast.IdentifierType) \
+            and _bits(list(xt.type.names), typedefs) == bits and _unsigned(decls[x.name], typedefs):
+        loop.cond = c_ast.BinaryOp("<", cond.left, copy.deepcopy(x), cond.coord)

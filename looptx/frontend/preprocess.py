@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 
 from looptx.errors import SourceError
 from looptx.frontend.affine import bad_int_constant, c_int_value
+from looptx.frontend.fake_libc import FAKE_DEFINES, FAKE_TYPEDEFS, HEADER_MACROS
 from looptx.frontend.int_constant import int_constant
 from looptx.frontend import conditionals
 from looptx.frontend.conditionals import Branches
@@ -41,78 +42,6 @@ _TYPEDEF = re.compile(r"\btypedef\s+(?:(?:un)?signed\s+|long\s+|short\s+)*(?:int
 _INT_LITERAL = re.compile(r"^\(*\s*([+-]?)\s*((?:0[xX][0-9a-fA-F']+|0[bB][0-9']+|[0-9][0-9']*)[uUlLzZ]*)\s*\)*$")
 _LINE_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(?:line\b|[0-9])[^\n]*", re.M)
 
-FAKE_TYPEDEFS = """\
-typedef unsigned long size_t; typedef long ssize_t; typedef long ptrdiff_t; typedef long intptr_t;
-typedef unsigned long uintptr_t; typedef int wchar_t; typedef struct __lx_FILE FILE;
-typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
-typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
-typedef unsigned long uint64_t; typedef long intmax_t; typedef unsigned long uintmax_t;
-typedef long clock_t; typedef long time_t; typedef void *va_list;
-typedef long suseconds_t; typedef int pthread_t; typedef int omp_lock_t;
-typedef signed char int_least8_t; typedef short int_least16_t; typedef int int_least32_t;
-typedef long int_least64_t; typedef unsigned char uint_least8_t; typedef unsigned short uint_least16_t;
-typedef unsigned int uint_least32_t; typedef unsigned long uint_least64_t;
-typedef signed char int_fast8_t; typedef long int_fast16_t; typedef long int_fast32_t; typedef long int_fast64_t;
-typedef unsigned char uint_fast8_t; typedef unsigned long uint_fast16_t; typedef unsigned long uint_fast32_t;
-typedef unsigned long uint_fast64_t; typedef long off_t; typedef unsigned int uint; typedef unsigned short ushort;
-typedef unsigned long ulong; typedef unsigned char u_char; typedef unsigned short u_short; typedef unsigned int u_int;
-typedef unsigned long u_long; typedef unsigned char u_int8_t; typedef unsigned short u_int16_t;
-typedef unsigned int u_int32_t; typedef unsigned long u_int64_t; typedef float float_t; typedef double double_t;
-""" + "".join(f"typedef int {t}; " for t in (
-    "pid_t", "uid_t", "gid_t", "id_t", "mode_t", "dev_t", "ino_t", "nlink_t", "blksize_t", "blkcnt_t",
-    "key_t", "useconds_t", "clockid_t", "socklen_t", "nfds_t", "sig_atomic_t", "wint_t", "wctype_t",
-    "wctrans_t", "fexcept_t", "regoff_t", "in_addr_t", "in_port_t", "sa_family_t", "mqd_t",
-    "pthread_key_t", "pthread_once_t", "pthread_spinlock_t", "omp_sched_t", "omp_proc_bind_t")) + \
-    "typedef unsigned short char16_t; typedef unsigned int char32_t; typedef void *timer_t; " \
-    "typedef long double max_align_t; typedef float _Float16; typedef float _Float32; " \
-    "typedef double _Float64; typedef long double _Float128; typedef unsigned char __mmask8; " \
-    "typedef unsigned short __mmask16; typedef unsigned int __mmask32; typedef unsigned long __mmask64; " \
-    "typedef struct { int quot; int rem; } div_t; typedef struct { long quot; long rem; } ldiv_t; " \
-    "typedef struct { long long quot; long long rem; } lldiv_t; typedef struct { long quot; long rem; } imaxdiv_t; " \
-    "typedef struct { int rm_so; int rm_eo; } regmatch_t;\n" + \
-    "".join(f"typedef struct __lx_{t} {t}; " for t in (
-        # opaque where the code only declares and passes them (sched_setaffinity's mask, a lock)
-        "cpu_set_t", "sigset_t", "pthread_mutex_t", "pthread_mutexattr_t", "pthread_cond_t",
-        "pthread_condattr_t", "pthread_attr_t", "pthread_rwlock_t", "pthread_rwlockattr_t",
-        "pthread_barrier_t", "pthread_barrierattr_t", "jmp_buf", "sigjmp_buf", "fenv_t", "regex_t",
-        "mbstate_t", "locale_t", "fpos_t", "DIR", "glob_t", "siginfo_t", "stack_t", "sem_t",
-        "omp_nest_lock_t", "__m64", "__m128", "__m128d", "__m128i", "__m128h", "__m256", "__m256d",
-        "__m256i", "__m256h", "__m512", "__m512d", "__m512i", "__m512h")) + "\n"
-FAKE_DEFINES = """\
-#define NULL 0
-#define EXIT_SUCCESS 0
-#define EXIT_FAILURE 1
-#define RAND_MAX 2147483647
-#define CLOCKS_PER_SEC 1000000
-#define INFINITY (1.0/0.0)
-#define NAN (0.0/0.0)
-#define HUGE_VAL (1.0/0.0)
-#define M_PI 3.14159265358979323846
-#define M_E 2.7182818284590452354
-#define DBL_MAX 1.7976931348623157e308
-#define DBL_MIN 2.2250738585072014e-308
-#define DBL_EPSILON 2.2204460492503131e-16
-#define FLT_MAX 3.40282347e38F
-#define FLT_MIN 1.17549435e-38F
-#define FLT_EPSILON 1.19209290e-07F
-#define INT_MAX 2147483647
-#define INT_MIN (-2147483647-1)
-#define LONG_MAX 9223372036854775807L
-#define restrict
-#define __restrict
-#define __restrict__
-#define __inline inline
-#define __attribute__(x)
-#define __extension__
-#define __const const
-#define __volatile__
-#define __asm__(...) __lx_asm()
-#define __asm(...) __lx_asm()
-#define asm(...) __lx_asm()
-#define stdout ((FILE*)0)
-#define stderr ((FILE*)0)
-#define assert(x) ((void)0)
-"""
 
 
 @dataclass(frozen=True)
@@ -311,19 +240,6 @@ def missing_headers(text: str, filename: str) -> str:
             f"{'its folder' if one else 'their folders'} with -I DIR")
 
 
-# What a libc header defines that changes how the code parses: `double complex` is C99's
-# spelling of `double _Complex` through this macro of <complex.h>.
-# Its imaginary unit is glibc's own spelling, not `1.0iF`, which the C parser cannot read.
-HEADER_MACROS = {"complex.h": "#ifndef complex\n#define complex _Complex\n#endif\n"
-                              "#define _Complex_I __builtin_complex(0.0f, 1.0f)\n#define I _Complex_I\n"
-                              "#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))\n"
-                              "#define CMPLXF(x, y) __builtin_complex((float)(x), (float)(y))\n"
-                              "#define CMPLXL(x, y) __builtin_complex((long double)(x), (long double)(y))\n",
-                 # only <stdbool.h>: NPB's `typedef enum { false, true } logical;` follows <stdio.h>
-                 "stdbool.h": "#ifndef __bool_true_false_are_defined\n#define __bool_true_false_are_defined 1\n"
-                              "#define bool _Bool\n#define true 1\n#define false 0\n#endif\n"}
-
-
 def _fake_include_dir(headers: set[str]) -> str:
     root = tempfile.mkdtemp(prefix="looptx-libc-")
     with open(os.path.join(root, "_lx_fake.h"), "w") as f:
@@ -445,8 +361,31 @@ class Overridden:
 
 def blank_line_directives(text: str) -> str:
     """`#line 100` (and `# 100 "f.c"`) renumber the lines that follow; looptx reports the
-    physical lines of the file, so the directives are blanked (the output keeps them)."""
-    return _LINE_DIRECTIVE.sub(lambda m: " " * len(m.group()), text)
+    physical lines of the file, so the directives are blanked (the output keeps them), and a
+    `__LINE__` written after one takes the number C gives it (padded: offsets kept)."""
+    found = list(_LINE_DIRECTIVE.finditer(text))
+    out, at = [], 0
+    for k, m in enumerate(found):
+        out.append(text[at:m.start()] + " " * len(m.group()))
+        at = m.end()
+        end = found[k + 1].start() if k + 1 < len(found) else len(text)
+        number = re.match(r"[ \t]*#[ \t]*(?:line[ \t]+)?(\d+)", m.group())
+        if number is not None:
+            out.append(_lines_numbered(text[at:end], int(number.group(1)) - 1))
+            at = end
+    return "".join(out) + text[at:]
+
+
+def _lines_numbered(text: str, before: int) -> str:
+    """`text` (from a #line directive's end: its first line is the directive's) with each
+    `__LINE__` outside a directive's line (a #define's body gives the line of each use) as the
+    number C gives it, the line after the directive being `before + 1`."""
+    lines = text.split("\n")
+    for k, ln in enumerate(lines):
+        if k and "__LINE__" in ln and not re.match(r"[ \t]*#", ln):
+            value = str(before + k)
+            lines[k] = re.sub(r"\b__LINE__\b", value.ljust(len("__LINE__")), ln) if len(value) <= 8 else ln
+    return "\n".join(lines)
 
 
 def preprocess(blanked: str, filename: str, defines: dict[str, str] | None = None,

@@ -128,12 +128,36 @@ def _row_factor(node, iterators: set[str], scaled_ok: bool = False) -> bool:
     return bool(names) and not names & iterators and plain(node)
 
 
-def _in_row_index(e, iterators: set[str]) -> set[str]:
-    """The iterators that are a term of the sum `e` alone (`+ j`): their rows may be a multiple
-    of a size (`i*2*n + j`)."""
+def _sum_terms(e, sign: int = 1):
     if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
-        return _in_row_index(e.left, iterators) | _in_row_index(e.right, iterators)
-    return {e.name} if isinstance(e, c_ast.ID) and e.name in iterators else set()
+        yield from _sum_terms(e.left, sign)
+        yield from _sum_terms(e.right, sign if e.op == "+" else -sign)
+    else:
+        yield sign, e
+
+
+def _in_row_ends(e, iterators: set[str], bounds: dict) -> set:
+    """Row keys of the loop bounds of the one iterator that is a term of the sum `e` alone (`+ j`),
+    plus the sum's offsets (`+ j + m`, j < m: 2*m): the rows may be a multiple of a size
+    (`i*2*n + j`).  (Which rows is a reading only: the model checks that each index stays in its
+    row.)"""
+    bare, offset = [], {}
+    for sign, t in _sum_terms(e):
+        if isinstance(t, c_ast.ID) and t.name in iterators and sign > 0:
+            bare.append(t.name)
+        elif not id_names(t) & iterators:
+            lin = _linear(t)
+            if lin is None:
+                return set()
+            for k, v in lin.items():
+                offset[k] = offset.get(k, 0) + sign * v
+    if len(bare) != 1:
+        return set()
+    return {tuple(sorted((k, v) for k, v in _added(dict(key), offset).items() if v)) for key in bounds.get(bare[0], ())}
+
+
+def _added(a: dict, b: dict) -> dict:
+    return {k: a.get(k, 0) + b.get(k, 0) for k in set(a) | set(b)}
 
 
 def _upper_bounds(items) -> dict[str, set]:
@@ -365,7 +389,7 @@ def name_row_lengths(items, *, lookup, spellings, path: str, line: int, ast, tex
                 # a flat model reads `a[i*2*n + j - 1]`)
                 trial = copy.deepcopy(n.subscript)
                 _constant_with_size(trial, iterators)
-                runs = {k for j in _in_row_index(n.subscript, iterators) for k in bounds.get(j, ())}
+                runs = _in_row_ends(n.subscript, iterators, bounds)
                 scaled = any(_runs_within(key, runs) and not {k for k, _ in key if k} <= fixed
                              for _, key in _products(trial, iterators, True) if key)
                 if scaled:

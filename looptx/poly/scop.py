@@ -264,6 +264,9 @@ class Scop(CachedValue):
     # defines under a conditional outside it, and the file's macros those conditions test, which
     # a .cu defines (frontend/conditionals.outer_guards, condition_macros)
     outer_conditionals: tuple[tuple[str, bool, tuple[str, ...]], ...] = ()
+    # (name, line, guard lines) of a default the file gives itself (`#ifndef IDX`), guarded
+    # before its group where the output expands the name (conditionals.default_guards)
+    default_guards: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
     condition_macros: tuple[tuple[str, str], ...] = ()
     # the region's #define and #undef lines, repeated after the regenerated region so that the
     # code after it sees the macros as it did (frontend/conditionals.macro_directives)
