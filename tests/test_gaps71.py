@@ -1,6 +1,7 @@
 """Gaps found in session 71 (known from probes 203 and 205, and probes 206-209)."""
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -190,3 +191,30 @@ def test_a_countdown_to_the_wrapped_value(tmp_path, counter, test, ok):
     assert rc == 0, err
     same_output_c(tmp_path, tmp_path / "k.c", tmp_path / "o.c", (DATA / "main_countdown.c").read_text().replace("COUNTER", counter),
                   [["0"], ["1"], ["5"], ["8"]])
+
+
+def test_a_copy_loads_no_element_the_scope_writes_before_it_reads(tmp_path):
+    """Probe 204 G2: B's tile buffer was loaded though the scope sets each element of B before it
+    reads it; A's, whose elements are read before they are written, still is."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - datacopy: {stmt: 0, array: A, at: t}\n"
+                                     "  - datacopy: {stmt: 0, array: B, at: t}\n")
+    rc, _, err = run_cli("transform", DATA / "jac2.c", "--recipe", tmp_path / "r.yaml", "-D", "T=5", "-D", "n=17",
+                         "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    out = (tmp_path / "o.c").read_text()
+    assert "A_buf[c3] = A[c3]" in out and "B[c3] = B_buf[" in out and not re.search(r"B_buf\[.*\] = B\[", out), out
+    same_output_c(tmp_path, DATA / "jac2.c", tmp_path / "o.c", (DATA / "main_jac2.c").read_text(), [["5", "17"]])
+
+
+def test_a_read_in_a_conditional_branch_loads_what_the_branch_reads(tmp_path):
+    """Probe 204 G3: `j + 1 < m ? A[i][j + 1] : 0.0` refused a datacopy of A (the load read the
+    whole footprint, past the array's end); the load is the branch's elements."""
+    (tmp_path / "r.yaml").write_text(
+        "steps:\n  - tile: {stmt: 0, loop: i, size: 4, control: ii}\n  - tile: {stmt: 0, loop: j, size: 8, control: jj}\n"
+        "  - permute: {stmt: 0, order: [ii, jj, i, j]}\n  - datacopy: {stmt: 0, array: A, at: jj}\n")
+    rc, _, err = run_cli("transform", DATA / "guarded_reads.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    out = (tmp_path / "o.c").read_text()
+    assert "c7 <= lx_min(m - 1, 8 * jj + 8)" in out and "lx_max(0, 8 * jj - 1)" in out, out
+    same_output_c(tmp_path, DATA / "guarded_reads.c", tmp_path / "o.c", (DATA / "main_rw.c").read_text(),
+                  [["13", "21"], ["16", "16"], ["1", "1"], ["5", "3"], ["9", "30"]])

@@ -1,7 +1,7 @@
 """Reads C evaluates only in a `?:` branch or behind `&&`: darknet's padded max pooling reads
 `valid ? src[index] : -FLT_MAX`.  Their affine guard bounds what `run` allocates and what a .cu
-copies, and lets a linearized subscript stay in its row; a buffer step, which would load the
-unguarded footprint, is refused."""
+copies, and lets a linearized subscript stay in its row; a buffer step loads only the elements
+the branch reads."""
 from pathlib import Path
 
 import pytest
@@ -80,13 +80,13 @@ def test_a_guarded_linearized_read_stays_in_its_row(tmp_path):
         assert rc == 0 and ": ok" in out, out + err
 
 
-@pytest.mark.parametrize("step", ["datacopy: {stmt: 1, array: src, at: j}", "registers: {stmt: 1, array: src, at: i}"])
-def test_a_buffer_of_a_guarded_read_is_refused(tmp_path, step):
-    src, r = case_files(tmp_path, ROWS, f"steps:\n  - {step}\n")
-    rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=5", "-D", "m=7", "-D", "off=-2")
-    assert rc == 2 and len(err.strip().splitlines()) == 1, err
-    assert "r.yaml:2: step 1" in err and "sits in a ?: branch that runs only where" in err, err
-    assert "Traceback" not in err
+def test_a_buffer_of_a_guarded_read_loads_what_the_branch_reads(tmp_path):
+    """(Refused until probe 204 G3: the load read the unguarded footprint, past the row.)"""
+    src, r = case_files(tmp_path, ROWS, "steps:\n  - datacopy: {stmt: 1, array: src, at: j}\n")
+    for off in ("-2", "3"):
+        rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=5", "-D", "m=7", "-D", f"off={off}",
+                               "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err
 
 
 @pytest.mark.parametrize("w, value", [
@@ -102,17 +102,18 @@ def test_a_buffer_of_elements_that_exist_is_kept(tmp_path, w, value):
     rc, out, err = run_cli("transform", src, "--recipe", r, "-D", "n=16")
     assert rc == 0 and "w_buf[c3 - 4 * jj] = w[c3];" in out, out + err
     if "[16]" in w:
-        # past the extent, the original need not read every w[j] that the buffer would load
-        rc, out, err = run_cli("transform", src, "--recipe", r, "-D", "n=17")
-        assert rc == 2 and "step 2 (datacopy)" in err, out + err
+        # past the extent, the buffer loads only the w[j] the original reads
+        rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=17", "-D", "off=-1", "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err
 
 
-def test_a_buffer_of_one_branch_of_a_pointer_is_refused(tmp_path):
+def test_a_buffer_of_one_branch_of_a_pointer_loads_that_branch(tmp_path):
     code = PADDED.replace("int off) {", "int off, const float *w) {").replace("src[cur] : 0.0f", "src[cur] : w[j]")
     src, r = case_files(tmp_path, code, "steps:\n  - tile: {stmt: 1, loop: j, size: 4, control: jj}\n"
                         "  - datacopy: {stmt: 1, array: w, at: jj}\n")
-    rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=10", "-D", "off=-1")
-    assert rc == 2 and "step 2 (datacopy)" in err and "read of 'w'" in err, out + err
+    for off in ("-1", "-6", "3"):
+        rc, out, err = run_cli("run", src, "--recipe", r, "-D", "n=10", "-D", f"off={off}", "--repetitions", "1")
+        assert rc == 0 and ": ok" in out, out + err
 
 
 MAXPOOL_SIZES = [
@@ -142,7 +143,7 @@ def test_the_cu_copies_what_the_guarded_read_reaches(tmp_path):
     assert nvcc_compile(out) is None
     rc, out, err = run_cli("transform", src, "--recipe", r.parent / "s.yaml", "--target", "cuda") \
         if (r.parent / "s.yaml").write_text(CUDA + "  - shared: {stmt: 1, array: src, at: jj}\n") else (0, "", "")
-    assert rc == 2 and "step 3 (shared)" in err and "sits in a ?: branch" in err, err
+    assert rc == 0 and nvcc_compile(out) is None, err
 
 
 @pytest.mark.gpu
@@ -150,5 +151,14 @@ def test_the_guarded_read_validates_on_the_gpu(tmp_path):
     require_gpu()
     src, r = case_files(tmp_path, PADDED, CUDA)
     for off in ("-5", "7"):
+        rc, out, err = run_cli("run", src, "--recipe", r, "--target", "cuda", "-D", "n=300", "-D", f"off={off}")
+        assert rc == 0 and ": ok" in out, out + err
+
+
+@pytest.mark.gpu
+def test_a_shared_copy_of_the_guarded_read_validates_on_the_gpu(tmp_path):
+    require_gpu()
+    src, r = case_files(tmp_path, PADDED, CUDA + "  - shared: {stmt: 1, array: src, at: jj}\n")
+    for off in ("-5", "7", "-40"):
         rc, out, err = run_cli("run", src, "--recipe", r, "--target", "cuda", "-D", "n=300", "-D", f"off={off}")
         assert rc == 0 and ": ok" in out, out + err

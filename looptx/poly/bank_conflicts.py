@@ -151,6 +151,6 @@ def note_conflicts(plan, kernels, thread_axes) -> None:
                 chill = "copy_to_shared: a negative alignment; " if fix == 1 else ""
                 how = f"; `pad: {fix}` on its shared step ({chill}rows of {b.sizes[-1] + fix}) removes it"
             note_once(pr.file or v.scop.filename, pr.line or v.scop.region_span[0],
-                      f"in kernel {K.name}, neighbouring threads reach '{to_user(buf)}' {abs(apart)} elements "
+                      f"in kernel {K.name}, neighbouring threads reach '{to_user(buf)}' {abs(apart)} element{'s' if abs(apart) != 1 else ''} "
                       f"apart: a {now}-way shared-memory bank conflict on each access{how}")
             said.add(buf)

@@ -22,6 +22,7 @@ from looptx.poly import schedule as S
 from looptx.poly.known_values import soft_sizes_hint
 from looptx.poly.deps import upper_constant
 from looptx.poly.budget import isl_budget
+from looptx.poly.gpu import mappings
 from looptx.poly.gpu_collapse import independent, threads_around
 from looptx.poly.variant import Variant
 from looptx.poly.register_scope import per_thread_scope, thread_positions
@@ -158,6 +159,25 @@ class Plan:
 
 def promotions(v: Variant) -> list[Promotion]:
     return [x for x in v.extra if isinstance(x, Promotion)]
+
+
+def _exposed_reads(accesses, timed: list[isl.Map], key: list[int], width: int) -> list[isl.Map] | None:
+    """Per reference, the elements each scope instance (the `key` positions) reads before the
+    scope writes them (as key -> element; a write's entry is unused); None when nothing is
+    written unconditionally."""
+    writes = None
+    for a, t in zip(accesses, timed):
+        if a.kind == "write" and not a.guard:
+            writes = t if writes is None else writes.union(t)
+    if writes is None:
+        return None
+    ts, ss = [f"t{k}" for k in range(width)], [f"s{k}" for k in range(width)]
+    same = isl.Map(f"{{ [{', '.join(ss)}] -> [{', '.join(ts)}] : "
+                   f"{' and '.join(f'{ss[p]} = {ts[p]}' for p in key) or 'true'} }}")
+    # t -> e: an earlier instance of the same scope instance writes e
+    before = isl.Map.lex_lt(writes.domain().get_space()).intersect(same).reverse().apply_range(writes)
+    to_key = isl.Map(f"{{ [{', '.join(ts)}] -> [{', '.join(ts[p] for p in key)}] }}")
+    return [t.subtract(before).apply_domain(to_key) for t in timed]
 
 
 def _keep_positions(m: isl.Map, positions: list[int], width: int) -> isl.Map:
@@ -368,6 +388,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     narrow = (lambda: _plan_scope(out, pr, n, taken, name, group, wide=False)) if around else None
     key = [p for p in range(plen) if p not in around] + threads
     refs = []                                   # (piece index, access, instance -> key dims)
+    read_at = {}                # (piece, ref) -> (key -> element, time -> element) where C evaluates it
     foot = loose = None
     for k, _ in group:
         q = v.pieces[k]
@@ -385,8 +406,13 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                                f"reference (no {pr.kind} of a copy)",
                                hint="keep one of the two steps for this array (a tile buffer or registers), "
                                     "or copy other arrays")
-            check_unguarded(pr, scop, st, a)
+            if a.kind == "write":
+                check_unguarded(pr, scop, st, a)
             f = qp.reverse().apply_range(scop.access_map(st, a))
+            # a read C evaluates only in a `?:` branch loads what that branch reads (probe 204 G3)
+            from looptx.poly.footprint import evaluated
+            evaluated_access = scop.access_map(st, a).intersect_domain(evaluated(scop, st, a))
+            read_at[(k, a.ref)] = (qp.reverse().apply_range(evaluated_access), qm.reverse().apply_range(evaluated_access))
             # the same footprint without the iteration domain: for tiled loops, the whole tile
             target = f"{a.array}[{', '.join(a.index)}]" if arr.rank else f"{a.array}[]"
             fr = qr.reverse().apply_range(isl.Map(f"{scop.prefix}{{ {st.tuple_text()} -> {target} }}"))
@@ -401,13 +427,19 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     # stores back (those it writes): an element the scope sets unconditionally and does not read
     # needs no load (probe 137 G3)
     fetched = stored = None
-    for _, a, _, f, fr in refs:
+    # in C, a read of an element that the scope wrote before it needs no load (probe 204 G2);
+    # (in a kernel, threads order the scope's instances otherwise)
+    exposed = _exposed_reads([a for _, a, _, _, _ in refs], [read_at[(k, a.ref)][1] for k, a, _, _, _ in refs],
+                             key, width) \
+        if pr.kind in ("datacopy", "registers") and not threads and not around and not list(mappings(v)) else None
+    for i, (k, a, _, f, fr) in enumerate(refs):
         foot = f if foot is None else foot.union(f)
         loose = fr if loose is None else loose.union(fr)
         if a.kind == "write":
             stored = f if stored is None else stored.union(f)
         if a.kind != "write" or a.guard:
-            fetched = f if fetched is None else fetched.union(f)
+            g = f if a.kind == "write" else exposed[i] if exposed is not None else read_at[(k, a.ref)][0]
+            fetched = g if fetched is None else fetched.union(g)
     # (one piece for neighbours j - 1, j, j + 1: the copy's element is then e - tx, not a choice)
     foot, stored, fetched = (m.coalesce() if m is not None else None for m in (foot, stored, fetched))
     loaded = fetched is not None
