@@ -218,3 +218,14 @@ def test_a_read_in_a_conditional_branch_loads_what_the_branch_reads(tmp_path):
     assert "c7 <= lx_min(m - 1, 8 * jj + 8)" in out and "lx_max(0, 8 * jj - 1)" in out, out
     same_output_c(tmp_path, DATA / "guarded_reads.c", tmp_path / "o.c", (DATA / "main_rw.c").read_text(),
                   [["13", "21"], ["16", "16"], ["1", "1"], ["5", "3"], ["9", "30"]])
+
+
+def test_a_parameters_extent_is_no_size_of_at_least_one(tmp_path):
+    """Probe 206 G1: `double b[n]` as a parameter made the model assume n >= 1, and a peeled
+    first iteration ran unguarded at n = 0 (reading b[0]); a parameter's extent is a pointer's."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - peel: {stmt: 0, loop: t, first: 1}\n")
+    rc, _, err = run_cli("transform", DATA / "peel_vla.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    assert "if (n >= 1)" in (tmp_path / "o.c").read_text()
+    same_output_c(tmp_path, DATA / "peel_vla.c", tmp_path / "o.c", (DATA / "main_peel.c").read_text(),
+                  [["0", "3"], ["1", "3"], ["4", "2"]])

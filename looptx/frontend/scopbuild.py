@@ -97,7 +97,9 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
     # otherwise (`#define zDim 0`).  A bound or offset (`lo`, `n` of a loop over a pointer)
     # may be 0 or negative: assuming otherwise would drop the code for that case (an
     # `if (i == 0)` at i = lo).  A size whose value made a subscript affine has that value.
-    extents = {d.strip() for a in arrays for d in a.dims}
+    # (a parameter's extent, `double b[n]`, is no object's size: C adjusts it to a pointer, and a
+    # call with n = 0 reads nothing of b, probe 206 G1; a local `double b[n]` is)
+    extents = {d.strip() for a in arrays if a.decl or a.local for d in a.dims}
     # a local that sizes only an extent (`int ny = m + 4; float (*u)[ny]`) takes its value from
     # the sizes too
     extent_names = {w for a in arrays for d in a.dims for w in re.findall(r"[A-Za-z_]\w*", d)}
