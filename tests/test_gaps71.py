@@ -229,3 +229,76 @@ def test_a_parameters_extent_is_no_size_of_at_least_one(tmp_path):
     assert "if (n >= 1)" in (tmp_path / "o.c").read_text()
     same_output_c(tmp_path, DATA / "peel_vla.c", tmp_path / "o.c", (DATA / "main_peel.c").read_text(),
                   [["0", "3"], ["1", "3"], ["4", "2"]])
+
+
+ST5_SHARED = ("steps:\n  - tile: {stmt: 0, loop: j, size: 8, control: jt}\n  - tile: {stmt: 0, loop: i, size: 4, control: it}\n"
+              "  - permute: {stmt: 0, order: [it, jt, i, j]}\n  - cuda: {stmt: 0, block: [jt, it], thread: [j, i]}\n"
+              "  - shared: {stmt: 0, array: A, at: jt}\n")
+
+
+def test_a_kernel_starts_without_a_barrier_before_its_first_copy(tmp_path):
+    """Probe 207 Q2: a shared copy that no loop repeats in the block had a barrier before its
+    loads, where no thread has used the buffer yet; the one between loads and use stays."""
+    from test_cuda_codegen import NVCC, nvcc_compile
+    (tmp_path / "r.yaml").write_text(ST5_SHARED)
+    rc, out, err = run_cli("transform", DATA / "st5.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda")
+    assert rc == 0, err
+    kernel = out[out.index("__global__"):]
+    kernel = kernel[:kernel.index("\n}\n")]
+    assert kernel.count("__syncthreads();") == 1 and kernel.index("A_sh[ty][") < kernel.index("__syncthreads();")
+    if NVCC is not None:
+        assert nvcc_compile(out) is None
+
+
+@pytest.mark.gpu
+def test_a_kernel_without_its_leading_barrier_validates_on_the_gpu(tmp_path):
+    from conftest import require_gpu
+    require_gpu()
+    (tmp_path / "r.yaml").write_text(ST5_SHARED)
+    for n, m in (("37", "45"), ("64", "64")):
+        rc, out, err = run_cli("run", DATA / "st5.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda",
+                               "-D", f"n={n}", "-D", f"m={m}")
+        assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_shared_buffer_layout_removes_a_bank_conflict(tmp_path):
+    """Probe 207 Q3: a shared buffer kept the array's subscript order, so a warp whose x threads
+    run along A's first subscript read down a column (an 8-way conflict, which padding does not
+    change).  The note says which `layout` removes it; with it the buffer has a innermost, and
+    the .cu computes what the original does (run on CPU threads)."""
+    from cuda_on_threads import compare_host
+    from test_cuda_codegen import NVCC, nvcc_compile
+    rc, _, err = run_cli("transform", DATA / "tc01.c", "--recipe", DATA / "tc01.yaml", "--target", "cuda")
+    assert rc == 0 and "8-way shared-memory bank conflict" in err and "`layout: [1, 2, 0]` on its shared step" in err, err
+    cu_path = tmp_path / "tc01.cu"
+    rc, _, err = run_cli("transform", DATA / "tc01.c", "--recipe", DATA / "tc01_layout.yaml", "--target", "cuda",
+                         "-o", cu_path)
+    assert rc == 0 and "conflict" not in err, err
+    cu = cu_path.read_text()
+    assert "__shared__ double A_sh[4][4][8];" in cu and "A_sh[d - 4 * dt][ty][tx]" in cu, cu
+    for sizes in (dict(nc=8, nb=8, na=8, nd=8), dict(nc=5, nb=7, na=3, nd=6), dict(nc=3, nb=9, na=17, nd=9)):
+        diff = compare_host(cu, DATA / "tc01.c", "tc01", sizes, tmp_path / "b")
+        assert max(diff.values()) <= 1e-12, (sizes, diff)
+    if NVCC:
+        assert nvcc_compile(cu) is None
+
+
+def test_a_layout_that_is_no_order_of_the_subscripts_is_refused(tmp_path):
+    (tmp_path / "r.yaml").write_text((DATA / "tc01_layout.yaml").read_text().replace("[1, 2, 0]", "[1, 1, 0]"))
+    rc, _, err = run_cli("transform", DATA / "tc01.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda")
+    assert rc == 2 and "r.yaml:7: step 6 (shared): error: layout [1, 1, 0] is no order of the 3 subscripts of 'A'" in err, err
+    (tmp_path / "r.yaml").write_text((DATA / "tc01_layout.yaml").read_text().replace("[1, 2, 0]", "dt"))
+    rc, _, err = run_cli("transform", DATA / "tc01.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda")
+    assert rc == 2 and "argument 'layout' must be a list of the array's subscripts" in err, err
+
+
+@pytest.mark.gpu
+def test_the_shipped_tccg_recipe_with_its_layout_validates_on_the_gpu(tmp_path):
+    from conftest import require_gpu
+    require_gpu()
+    root = Path(__file__).resolve().parents[1]
+    for sizes in (["NA=16", "NB=8", "NC=24", "ND=8", "NE=16"], ["NA=7", "NB=9", "NC=11", "ND=5", "NE=13"]):
+        rc, out, err = run_cli("run", root / "tests/kernels/tccg-abcd-ebad-ce.c", "--recipe",
+                               root / "recipes/cuda/tccg_abcd_ebad_ce.yaml", "--target", "cuda",
+                               *[x for s in sizes for x in ("-D", s)])
+        assert rc == 0 and ": ok" in out, out + err

@@ -241,7 +241,7 @@ def _generate(variant: Variant, name: str, deps=None, device_locals: frozenset =
         tnames = [_free(f"t{AXES[taxes[n]]}", taken) for n in range(len(Kn.thread))]
         scope = {f"lx_b{n}": ir.Var(bnames[n]) for n in range(len(Kn.block))}
         scope.update({f"lx_t{n}": ir.Var(tnames[n]) for n in range(len(Kn.thread))})
-        node = name_loops(node, v, reserved=taken | set(bnames) | set(tnames), scope=scope)
+        node = K.without_leading_sync(name_loops(node, v, reserved=taken | set(bnames) | set(tnames), scope=scope))
         used = _refs(node)
         arrays = device_arrays(scop, [a for a in scop.arrays if a.name in used and not a.local])
         params = []

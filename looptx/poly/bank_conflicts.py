@@ -146,7 +146,12 @@ def note_conflicts(plan, kernels, thread_axes) -> None:
             pr = owners[buf]
             apart = _linear(usable[0][0], b.sizes, b.pad)
             how = "; padding does not change it: each thread's elements lie along a row" if now == at(b.pad + 1) else ""
-            if fix is not None:
+            free = _free_layout(usable, b, item)
+            if fix is None and free is not None:
+                cur = list(pr.layout) or list(range(len(b.sizes)))
+                how = f"; `layout: {[cur[i] for i in free]}` on its shared step (the buffer's subscripts in that " \
+                      "order of the array's) removes it"
+            elif fix is not None:
                 # copy_to_shared's negative alignment is a pad of 1 (recipe/chill.py)
                 chill = "copy_to_shared: a negative alignment; " if fix == 1 else ""
                 how = f"; `pad: {fix}` on its shared step ({chill}rows of {b.sizes[-1] + fix}) removes it"
@@ -154,3 +159,17 @@ def note_conflicts(plan, kernels, thread_axes) -> None:
                       f"in kernel {K.name}, neighbouring threads reach '{to_user(buf)}' {abs(apart)} element{'s' if abs(apart) != 1 else ''} "
                       f"apart: a {now}-way shared-memory bank conflict on each access{how}")
             said.add(buf)
+
+
+def _free_layout(usable, b, item: int) -> list[int] | None:
+    """The order of a buffer's dimensions, nearest its own, in which the threads' accesses are
+    conflict-free (without padding); None where none is."""
+    from itertools import permutations
+    if not 1 < len(b.sizes) <= 6 or b.lead:
+        return None
+    for perm in sorted(permutations(range(len(b.sizes))),
+                       key=lambda p: sum(abs(i - k) for k, i in enumerate(p))):
+        sizes = tuple(b.sizes[i] for i in perm)
+        if ways([(_linear(tuple(d[i] for i in perm), sizes, 0) if d else 0, n) for d, n in usable], item) == 1:
+            return list(perm)
+    return None

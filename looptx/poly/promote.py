@@ -47,6 +47,7 @@ class Promotion:
     file: str | None = None
     line: int | None = None
     align: int = 0                # CUDA-CHiLL's copy_to_shared alignment (see row_padding)
+    layout: tuple[int, ...] = ()  # the array's subscripts in the buffer's order, outermost first
 
     def error(self, what: str, hint: str | None = None) -> RecipeError:
         return RecipeError(what, hint=hint, file=self.file, line=self.line, step=self.step,
@@ -159,6 +160,18 @@ class Plan:
 
 def promotions(v: Variant) -> list[Promotion]:
     return [x for x in v.extra if isinstance(x, Promotion)]
+
+
+def _layout(pr: Promotion, rank: int, arr) -> list[int]:
+    """The array's subscripts in the buffer's order (a shared buffer read down a column by a
+    warp's threads conflicts in the banks: its layout may put the threads' subscript last)."""
+    if not pr.layout:
+        return list(range(rank))
+    if sorted(pr.layout) != list(range(rank)):
+        raise pr.error(f"layout {list(pr.layout)} is no order of the {rank} subscripts of "
+                       f"'{to_user(arr.name)}'", hint=f"list each of 0 .. {rank - 1} once, outermost first "
+                       f"(the array's own order is {list(range(rank))})")
+    return list(pr.layout)
 
 
 def _exposed_reads(accesses, timed: list[isl.Map], key: list[int], width: int) -> list[isl.Map] | None:
@@ -491,7 +504,8 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     total = 1
     for s in sizes:
         total *= s
-    pad = pr.pad + row_padding(sizes[-1] + pr.pad if sizes else 1, pr.align)
+    order = _layout(pr, rank, arr)
+    pad = pr.pad + row_padding(sizes[order[-1]] + pr.pad if sizes else 1, pr.align)
     if pr.kind == "shared":
         nbytes = buffer_bytes(Buffer("", arr.ctype, tuple(sizes), "shared", pad))
         if (nbytes > SHARED_BYTES or total > MAX_BUFFER) and narrow:
@@ -507,7 +521,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     buf = _fresh(array + suffix, taken)
     # dimensions of extent 1 disappear from register arrays (C[i][j..j+3] -> C_r[4]); per-thread
     # registers carry leading thread dimensions that only sequential C needs
-    kept = [d for d in range(rank) if sizes[d] > 1 or pr.kind != "registers"]
+    kept = [d for d in order if sizes[d] > 1 or pr.kind != "registers"]
     dims = lead_sizes + [sizes[d] for d in kept]
     out.buffers.append(Buffer(buf, arr.ctype, tuple(dims), pr.kind, pad, len(lead_sizes),
                               arr.spelled_ctype))

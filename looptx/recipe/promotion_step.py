@@ -62,7 +62,7 @@ def _promote(kind: str, v: Variant, st: Step) -> Variant:
         raise st.error("datacopy needs the array to copy",
                        hint="give array: A, or CHiLL's refs: [1] (reference numbers)")
     pr = Promotion(kind, st["stmt"], array, at, st.get("pad", 0) or 0,
-                   st.index, st.shown_name, st.file, st.line, st.get("align", 0) or 0)
+                   st.index, st.shown_name, st.file, st.line, st.get("align", 0) or 0, tuple(st.get("layout") or ()))
     out = v.evolve(extra=v.extra + (pr,))
     try:
         planned = plan(out)        # report a bad footprint at this step, not at the end

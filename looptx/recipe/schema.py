@@ -29,6 +29,7 @@ STMT, NAME, NAMES, INTS, POSINT, NONNEG, INT, EXPR, DICT_INT, STR, FACTS, SLOTS,
 GROUPS = "list of lists of statement numbers"
 # a CHiLL statement list's earlier statements, as offsets from the step's own (recipe/chill_lists.py)
 OFFSETS = "list of statement offsets"
+LAYOUT = "order of subscripts"
 
 # C and CUDA C++ keywords, and names the generated code declares: no user name may be one
 C_WORDS = frozenset("""auto break case char const continue default do double else enum extern
@@ -87,7 +88,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     # around: CUDA-CHiLL's copy_to_shared(L): the copy is made before L, at the loop around it
     # (around the thread loops when L is one); align: its alignment argument (poly/promote.py)
     "shared": {"stmt": (STMT, True), "array": (STR, True), "at": (NAME, True), "pad": (NONNEG, False),
-               "around": (BOOL, False), "align": (INT, False)},
+               "around": (BOOL, False), "align": (INT, False), "layout": (LAYOUT, False)},
     "unroll_to_depth": {"stmt": (STMT, False), "depth": (NONNEG, True)},
 }
 # steps that take exactly one of some optional arguments
@@ -242,6 +243,8 @@ def check_arg(step: Step, arg: str, kind: str, value, written_float: bool = Fals
         raise bad("non-empty list of statement numbers")
     if kind == OFFSETS and not (isinstance(value, list) and value and all(_is_int(x) and x != 0 for x in value)):
         raise bad("non-empty list of non-zero statement offsets (the earlier statements of a CHiLL list)")
+    if kind == LAYOUT and not (isinstance(value, list) and value and all(_is_int(x) and x >= 0 for x in value)):
+        raise bad("list of the array's subscripts (0, 1, ...), outermost first")
     if kind == GROUPS and not (isinstance(value, list) and value and all(
             isinstance(g, list) and g and all(_is_int(x) and x >= 0 for x in g) for g in value)):
         raise bad("list of groups of statement numbers, e.g. [[0, 1], [2, 3]]")
