@@ -302,3 +302,70 @@ def test_the_shipped_tccg_recipe_with_its_layout_validates_on_the_gpu(tmp_path):
                                root / "recipes/cuda/tccg_abcd_ebad_ce.yaml", "--target", "cuda",
                                *[x for s in sizes for x in ("-D", s)])
         assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_step_that_undoes_an_earlier_copy_is_the_one_refused(tmp_path):
+    """Probe 206 G2: a permute that made an earlier datacopy's loop span every tile was reported
+    at the datacopy, with 'tile the loops first' (the loop was tiled)."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - datacopy: {stmt: 0, array: tmp, at: i}\n"
+                                     "  - tile: {stmt: 0, loop: i, size: 19, control: c1}\n"
+                                     "  - permute: {stmt: 0, order: [i, c1]}\n")
+    rc, _, err = run_cli("transform", DATA / "gs.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "r.yaml:4: step 3 (permute): error: the footprint of 'tmp' in loop 'i' has no constant size " \
+        "after this step: the datacopy of step 1 copies at the loops this step leaves" in err, err
+    (tmp_path / "r.yaml").write_text("steps:\n  - datacopy: {stmt: 0, array: tmp, at: i}\n"
+                                     "  - tile: {stmt: 0, loop: i, size: 19, control: c1}\n")
+    rc, _, err = run_cli("transform", DATA / "gs.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 0, err
+
+
+SEQ_SCRIPT = """
+import sys
+from fakes.evaluators import FakeEvaluator, grid_space
+from looptx.search.driver import run_search
+from looptx.search.random import RandomSearcher
+if __name__ == "__main__":
+    db, resume = sys.argv[1], sys.argv[2] == "1"
+    space = grid_space()
+    s = RandomSearcher(space, seed=11, max_evals=16, batch_size=1)
+    out = run_search(space, s, FakeEvaluator(sleep=0.15), db=db, search_key="k", budget=16, workers=1,
+                     progress=False, resume=resume)
+    print(out.n_evals, out.n_resumed)
+"""
+
+
+def test_a_seeded_search_killed_and_resumed_measures_the_uninterrupted_ones_points(tmp_path):
+    """Probe 208 G1: after a SIGKILL the searcher's state was that of up to 5 s before, and the
+    resumed random search drew other points (6 of 20 shared); the state is saved each round."""
+    import os
+    import signal
+    import sqlite3
+    import sys
+    import time
+    root = Path(__file__).resolve().parents[1]
+    script = tmp_path / "run.py"
+    script.write_text(SEQ_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), str(root / "tests")]))
+
+    def points(db):
+        c = sqlite3.connect(str(db))
+        try:
+            return [r[0] for r in c.execute("SELECT point_key FROM evaluations ORDER BY eval_index")]
+        finally:
+            c.close()
+
+    def count(db):
+        try:
+            return len(points(db)) if db.exists() else 0
+        except sqlite3.OperationalError:
+            return 0
+    subprocess.run([sys.executable, str(script), str(tmp_path / "full.db"), "0"], env=env, check=True, timeout=120)
+    proc = subprocess.Popen([sys.executable, str(script), str(tmp_path / "k.db"), "0"], env=env)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and count(tmp_path / "k.db") < 6:
+        time.sleep(0.03)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 6 <= count(tmp_path / "k.db") < 16, "the kill must land midway"
+    subprocess.run([sys.executable, str(script), str(tmp_path / "k.db"), "1"], env=env, check=True, timeout=120)
+    assert points(tmp_path / "k.db") == points(tmp_path / "full.db")

@@ -315,6 +315,7 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
         v, deps = team_loops(v, deps, unsafe)
     removed: dict[tuple[int, str], tuple[Step, int]] = {}
     renamed_by: dict = {}              # (statement, old loop name) -> (fuse step, Renamed)
+    after: list[tuple[Step, Variant]] = []     # each step's result
     for st in recipe.steps:
         fn = STEPS.get(st.name)
         if fn is None:
@@ -385,11 +386,41 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
             renamed_by[(r.stmt, r.old)] = (st, r)
         if trace is not None:
             trace(st, v)
+        after.append((st, v))
+    copies_kept(after)
     if start is None and scop.team:
         v = team_outermost(v, deps, unsafe)
     if not unsafe and recipe.steps:
         v = _rows_checked(v, recipe.steps[-1])
     return v.evolve(unchecked=True) if unsafe else v
+
+
+def copies_kept(after: list[tuple[Step, Variant]]) -> None:
+    """A copy step's buffer that a later step's loops undo (a permute that makes the copy's loop
+    span every tile, probe 206 G2) is refused at that later step, not at the copy's own."""
+    from looptx.poly.promote import plan, promotions
+    # (a copy step plans every copy made so far: after one, all are known to fit)
+    if not after or after[-1][0].name in ("datacopy", "shared", "registers") or not promotions(after[-1][1]):
+        return
+    try:
+        plan(after[-1][1])
+        return
+    except RecipeError as e:
+        if e.step is None or e.step >= after[-1][0].index or "no constant size" not in e.what:
+            return                      # (codegen reports it as before)
+        first = e.step
+    for st, v in after:
+        if st.index <= first:
+            continue
+        try:
+            plan(v)
+        except RecipeError as e:
+            if e.step != first:
+                return
+            raise RecipeError(f"{e.what.split(' (the copy around')[0]} after this step: the {e.step_name} of step "
+                              f"{first} copies at the loops this step leaves",
+                              hint=f"change this step, or make the {e.step_name} after it",
+                              file=st.file, line=st.line, step=st.index, step_name=st.shown_name) from None
 
 
 def _rows_checked(v: Variant, last: Step) -> Variant:
