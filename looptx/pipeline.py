@@ -342,8 +342,9 @@ def check_compiler(build_command: str | None, spec) -> None:
 
 
 # the compiler driver's complaints about its options, as gcc and clang word them
+# (cc1's own: `-march=nosuchcpu` is a bad value, `-O9x` an argument to ‘-O’, in gcc's quotes)
 _OPTION_ERROR = re.compile(r"(?:error: (?:unrecognized|unknown|invalid|missing argument)|"
-                           r"error: argument to '-|error: unsupported option)", re.I)
+                           r"error: argument to ['‘`]-|error: bad value|error: unsupported option)", re.I)
 
 
 def check_flags(build_command: str | None, spec, cli: bool = False, chosen: Mapping[str, Any] | None = None) -> None:
@@ -380,7 +381,8 @@ def check_flags(build_command: str | None, spec, cli: bool = False, chosen: Mapp
         b = build_shared("int looptx_flags_check(void) { return 0; }\n", chain, timeout=60)
         if b.ok or not _OPTION_ERROR.search(b.error or ""):
             continue
-        said = " ".join((b.error or "").split())
+        # (without gcc's notes: `-march=`'s lists every CPU it knows)
+        said = " ".join(" ".join(ln for ln in (b.error or "").splitlines() if "note:" not in ln).split())
         if param is not None:
             rejected.setdefault(param, []).append((value, said))
             continue

@@ -369,3 +369,35 @@ def test_a_seeded_search_killed_and_resumed_measures_the_uninterrupted_ones_poin
     assert 6 <= count(tmp_path / "k.db") < 16, "the kill must land midway"
     subprocess.run([sys.executable, str(script), str(tmp_path / "k.db"), "1"], env=env, check=True, timeout=120)
     assert points(tmp_path / "k.db") == points(tmp_path / "full.db")
+
+
+@pytest.mark.parametrize("flag", ["-march=nosuchcpu", "-O9x"])
+def test_a_flag_value_cc1_rejects_stops_the_search_before_measuring(tmp_path, flag):
+    """Probe 208 G3: `-march=nosuchcpu` and `-O9x` (rejected by cc1, in gcc's own quotes) built
+    and failed at every point, then exit 1 without a line."""
+    src = tmp_path / "m.c"
+    src.write_text((DATA / "march.c").read_text().replace("-march=nosuchcpu", flag))
+    rc, out, err = run_cli("search", src, "--no-progress", "--db", tmp_path / "m.db")
+    assert rc == 2 and err.startswith(f"{src}:2:19: error: the build command 'gcc -O3 {flag}' has a flag "
+                                      "the compiler rejects: cc1: error:") and "valid arguments" not in err, err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "m.db").exists()
+
+
+def test_a_recipe_error_at_every_point_stops_the_search_before_measuring(tmp_path):
+    """Probe 208 G5: a permut naming a loop twice failed at every point, numbered step 1 where a
+    tile by 1 was left out and step 2 elsewhere, so the pre-check took it for the points' and
+    the search recorded its whole budget as invalid."""
+    rc, out, err = run_cli("search", DATA / "dupperm.c", "--no-progress", "--db", tmp_path / "d.db")
+    assert rc == 2 and "dupperm.c:11: step 2 (permute): error: permute: loop 'j' is named twice" in err, err
+    assert "no variant passed" not in err and not (tmp_path / "d.db").exists()
+
+
+def test_errors_in_a_composite_argument_name_the_token(tmp_path):
+    """Probe 208 G4: an unknown param or a bad value inside `transform Composite(...)` was
+    reported at `transform`; now at the name, or at the part whose value is wrong."""
+    rc, _, err = run_cli("search", DATA / "loc.c", "--no-progress", "--db", tmp_path / "l.db")
+    assert rc == 2 and "loc.c:11:25: error: unknown parameter 'U_K'" in err, err
+    src = tmp_path / "loc2.c"
+    src.write_text((DATA / "loc.c").read_text().replace("[U_K]", "[0]"))
+    rc, _, err = run_cli("search", src, "--no-progress", "--db", tmp_path / "l2.db")
+    assert rc == 2 and "loc2.c:11:5: error: an unroll factor must be an integer >= 1, got 0" in err, err

@@ -226,8 +226,13 @@ def test_bad_directives_are_located(tmp_path, directive, message):
         lines = err.strip().splitlines()
         assert rc == 2 and len(lines) == 1 and message in err, (cmd, err)
         line = text[:text.index(directive)].count("\n") + 1
-        # a tile of a missing loop points at that loop's name
-        col = 3 + (directive.index("'q'") if "no loop 'q'" in message else 0)
+        # a tile of a missing loop points at that loop's name, an unknown parameter or argument
+        # at its name, another error of a Composite part at the part
+        token = "'q'" if "no loop 'q'" in message else "T," if "unknown parameter" in message else \
+            message.split("'")[1] + "=" if "unknown argument" in message else \
+            directive[len("transform Composite("):].split("=")[0] + "=" if directive.startswith("transform Composite(") \
+            else None
+        col = 3 + (directive.index(token) if token else 0)
         assert lines[0].startswith(f"{path}:{line}:{col}: error:"), (cmd, lines[0])
 
 

@@ -121,8 +121,8 @@ int i, j;
 def test_an_orio_directive_error_whose_text_holds_the_points_value_stops_before_measuring(tmp_path):
     """`tile = [('i',T)]` says `got ('i', 4)` at T=4: one error of the directive, not of a
     point, reported before any measuring (it spent the whole budget before)."""
-    # a missing loop is pointed at by its name in the directive
-    for entry, what in (("('i',T)", "3: error: a tile entry (loop, size, new index) must be a list of 3, got ('i', "),
+    # a missing loop is pointed at by its name in the directive, a bad tile entry at its part
+    for entry, what in (("('i',T)", "23: error: a tile entry (loop, size, new index) must be a list of 3, got ('i', "),
                         ("('i',T,'ii'),('q',T,'qq')", "45: error: no loop 'q' for a tile")):
         path = tmp_path / "l.c"
         path.write_text(LOOP % entry)

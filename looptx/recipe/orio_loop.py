@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from pycparser import c_ast, c_parser
 
-from looptx.errors import note_once
+from looptx.errors import RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.frontend.regions import orio_directives, orio_loop_code
 from looptx.frontend.symbols import once_blocks, split_chained_assignments
@@ -124,8 +124,10 @@ def parse_orio_loop(text: str, *, file: str, line: int, col: int,
     arrays = [tuple(dict.fromkeys(to_user(a.array) for a in st.accesses if a.index)) for st in statements]
     steps: list[Step] = []
     for d in directives:
-        for name, args in _expand(d, bindings):
-            _steps(d, name, args, nest, arrays, steps)
+        for name, args, at in _expand(d, bindings):
+            # a Composite part's value errors name its line (`unrolljam = (['j'],[0])`)
+            _steps(replace(d, where=at[name]) if d.name == "Composite" and name in at else d,
+                   name, args, nest, arrays, steps)
     return Recipe(tuple(steps), file=file, text=text, bindings=tuple(sorted(bindings.items())))
 
 
@@ -277,18 +279,32 @@ def _expand(d: _Directive, bindings) -> list[tuple[str, Any]]:
     if call.args or any(kw.arg is None for kw in call.keywords):
         raise ln.error(f"the arguments of 'transform {d.name}' must be written NAME=VALUE",
                        hint="arguments are: " + ", ".join(names))
-    args = {}
+    args, at = {}, {}
+    text = f"f({d.args})"
+    starts = [0] + [k + 1 for k, ch in enumerate(text) if ch == "\n"]
+
+    def located(node) -> _Line:
+        """The line of `node` in the arguments (errors name the token, not `transform`)."""
+        off = starts[node.lineno - 1] + node.col_offset - 2
+        return d.locate(off) if d.locate is not None and 0 <= off < len(d.args) else ln
     for kw in call.keywords:
         if kw.arg not in names:
-            raise ln.error(f"unknown argument '{kw.arg}' of 'transform {d.name}'",
-                           hint="arguments are: " + ", ".join(names))
+            raise located(kw).error(f"unknown argument '{kw.arg}' of 'transform {d.name}'",
+                                    hint="arguments are: " + ", ".join(names))
         if kw.arg in args:
-            raise ln.error(f"argument '{kw.arg}' of 'transform {d.name}' is given twice",
-                           hint="give each argument once")
-        args[kw.arg] = _value(ln, kw.value)
+            raise located(kw).error(f"argument '{kw.arg}' of 'transform {d.name}' is given twice",
+                                    hint="give each argument once")
+        try:
+            args[kw.arg] = _value(ln, kw.value)
+        except RecipeError as e:
+            bad = next((n for n in ast.walk(kw.value) if isinstance(n, ast.Name) and f"'{n.id}'" in e.what), kw.value)
+            where = located(bad)
+            e.line, e.col = where.line, where.col
+            raise
+        at[kw.arg] = located(kw)
     if d.name != "Composite":
-        return [(d.name, args)]
-    return [(part, args[part]) for part in names if part in args]
+        return [(d.name, args, at)]
+    return [(part, args[part], at) for part in names if part in args]
 
 
 def _value(ln: _Line, node):

@@ -99,7 +99,8 @@ def check_recipe(ev, space: Space, seed: int) -> None:
         return
     if not errors:
         return
-    wheres = {(type(e), e.file, e.line, e.col, e.step) for e in errors}
+    # (by the step's name: a step a point's values leave out, `tile` by 1, renumbers the rest)
+    wheres = {(type(e), e.file, e.line, e.col, e.step_name) for e in errors}
     raw = {e.what for e in errors}
     # every probe's values are taken out of every text: a value of one point may be a word
     # of the fixed text (`integer >= 1` where another point has TJ = 1)
@@ -107,7 +108,7 @@ def check_recipe(ev, space: Space, seed: int) -> None:
     masked = {_less_values(e.what, values) for e in errors}
     # the hint is left out: it may list the loops the point's earlier steps made
     if len(wheres) == 1 and (len(raw) == 1 or len(masked) == 1):
-        raise errors[0]
+        raise max(errors, key=lambda e: e.step or 0)     # counted with every step the recipe has
 
 
 def _probe_points(space: Space, seed: int, n: int = 3) -> list[dict]:
