@@ -24,7 +24,7 @@ def test_print_code_shows_the_loop_tree_where_the_script_asks(tmp_path):
     assert out == ("region 0, as written:\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n"
                    "      for (int k = 0; k < n; k++)\n        S0(i, j, k)\n"
                    "region 0, after step 2 (permute: {stmt: 0, order: [jj, i, j, k]}):\n"
-                   "  for (int jj = 0; jj <= (n - 1) / 32; jj++)\n    for (int i = 0; i < n; i++)\n"
+                   "  for (int jj = 0; jj <= lx_floord(n - 1, 32); jj++)\n    for (int i = 0; i < n; i++)\n"
                    "      for (int j = 32 * jj; j <= lx_min(n - 1, 32 * jj + 31); j++)\n"
                    "        for (int k = 0; k < n; k++)\n          S0(i, j, k)\n"), out
     assert "k += 4" in out_c.read_text()

@@ -101,7 +101,7 @@ def test_rows_of_2n_spelled_2_times_a_row_product_with_an_interior_in_row_loop(t
 
 
 @pytest.mark.parametrize("cast", ["(unsigned char)(i * m)", "(unsigned char)(i * m + j)",
-                                  "(unsigned short)((i * m + j) * 200)", "(unsigned)(i * m) + j"])
+                                  "(unsigned short)((i * m + j) * 200)", "(short)(i * m) + j"])
 def test_a_narrowing_cast_of_a_row_product_is_refused(tmp_path, cast):
     """Probe 209 G1: `y[(unsigned char)(i * m)]` lost its cast (the model and the output wrote
     y[i * m], past the array); the range of a product cannot be checked."""

@@ -258,10 +258,11 @@ class Translator:
             try:
                 text = self.isl_of(inner, node.expr)
             except NonAffine:
-                # a product that fix_products resolves later (`(long)(i*m)`), where the cast
-                # keeps every value; where it may not, the range cannot be checked
+                # a product that fix_products resolves later (`(long)(i*m)`, or an int helper's
+                # `i * lx_row + j`), read as exact; to a type narrower than int, whose range a
+                # product leaves at common sizes, the range cannot be checked
                 ob = self.types.cast_obligation(node, "0")
-                if ob is not None:
+                if ob is not None and isinstance(target, tuple) and target[0] < 32:
                     raise NonAffine(node, f"{ob[1].split(', and ')[0]}, and looptx cannot check the range "
                                     f"of the product '{_c(node.expr)}' it casts",
                                     "cast a factor instead (`(size_t)i * m`), or drop the cast where "

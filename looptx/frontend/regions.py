@@ -433,7 +433,8 @@ _HINT_MODULES = {"Align": "Blue Gene XL alignment checks and __alignx hints"}
 def scan(text: str, filename: str) -> Markup:
     src = SourceText(text, filename)
     comments = scan_comments(text)
-    open_comment = next((c for c in comments if c.text.startswith("/*") and
+    # (an annotation's own, `/*@ begin PerfTuning (` never closed, is said by its reader)
+    open_comment = next((c for c in comments if c.text.startswith("/*") and not c.text.startswith("/*@") and
                          (len(c.text) < 4 or not c.text.endswith("*/"))), None)
     if open_comment is not None:
         # it runs to the end of the file, swallowing any region's end marker after it
