@@ -21,6 +21,16 @@ DOUBLE = """void k(int n, double *a) {
 """
 
 
+def tiled_as_written(tmp_path, src: Path) -> tuple[str, str]:
+    """`src` tiled (TILES) into o.c, which computes what `src` does (main_nn.c at SIZES): the
+    output and the transform's stderr."""
+    (tmp_path / "r.yaml").write_text(TILES)
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    same_output_c(tmp_path, src, tmp_path / "o.c", (DATA / "main_nn.c").read_text(), SIZES)
+    return (tmp_path / "o.c").read_text(), err
+
+
 @pytest.mark.parametrize("directive", ['#ident "v1.2"', "#", "  #  ", '#warning "tuned"', '#sccs "x"',
                                        "#include_next <stdio.h>", "#assert machine(x86_64)"])
 def test_gcc_directives_outside_the_region_are_the_preprocessors(tmp_path, directive):
@@ -55,12 +65,8 @@ def test_pragma_operator_markers_mark_a_region(tmp_path, layout):
         src = src.replace("#pragma scop\n  for", '  _Pragma("scop") for').replace(
             ";\n#pragma endscop", '; _Pragma("endscop")')
     (tmp_path / "k.c").write_text(src)
-    (tmp_path / "r.yaml").write_text(TILES)
-    rc, _, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
-    assert rc == 0, err
-    out = (tmp_path / "o.c").read_text()
+    out, _ = tiled_as_written(tmp_path, tmp_path / "k.c")
     assert 'Pragma("scop")' in out and 'Pragma("endscop")' in out and "jj" in out
-    same_output_c(tmp_path, tmp_path / "k.c", tmp_path / "o.c", (DATA / "main_nn.c").read_text(), SIZES)
 
 
 def test_a_marker_through_a_macro_is_named_as_such(tmp_path):
@@ -74,12 +80,8 @@ def test_a_marker_through_a_macro_is_named_as_such(tmp_path):
 def test_gcc_builtins_in_helpers_conditions_and_subscripts(tmp_path):
     """Probe 205 G3: __builtin_sqrt/fabs in a helper made it impure, likely()'s __builtin_expect,
     __builtin_inf/nan/huge_val/powi were 'may have side effects', __builtin_abs no subscript."""
-    (tmp_path / "r.yaml").write_text(TILES)
-    rc, _, err = run_cli("transform", DATA / "builtins.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
-    assert rc == 0, err
-    out = (tmp_path / "o.c").read_text()
+    out, _ = tiled_as_written(tmp_path, DATA / "builtins.c")
     assert "jj" in out and '__builtin_nan("")' in out and "__builtin_powi(" in out
-    same_output_c(tmp_path, DATA / "builtins.c", tmp_path / "o.c", (DATA / "main_nn.c").read_text(), SIZES)
     # a string of another call is still no number
     src = (DATA / "builtins.c").read_text().replace('__builtin_nan("")', 'strlen("ab")')
     rc, _, err = transform_case(tmp_path, "#include <string.h>\n" + src, "tile: {stmt: 0, loop: i, size: 4}")
@@ -89,15 +91,13 @@ def test_gcc_builtins_in_helpers_conditions_and_subscripts(tmp_path):
 def test_rows_of_2n_spelled_2_times_a_row_product_with_an_interior_in_row_loop(tmp_path):
     """Probe 205 G5: `a[2*((i-1)*n) + j + 1]` with j in [1, 2n-1) are rows of 2*n, as
     `(i-1)*2*n` is; an in-row loop that stops short of the row's end reads so too."""
-    (tmp_path / "r.yaml").write_text(TILES)
     src = DATA / "rows_2n_interior.c"
     for spelled in ("2*(i*n)", "i*2*n"):
         text = src.read_text() if spelled == "2*(i*n)" else \
             src.read_text().replace("2*(i*n)", "i*2*n").replace("2*((i-1)*n)", "(i-1)*2*n")
         (tmp_path / "k.c").write_text(text)
-        rc, _, err = run_cli("transform", tmp_path / "k.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
-        assert rc == 0 and "lx_row = 2 * n" in err, err
-        same_output_c(tmp_path, tmp_path / "k.c", tmp_path / "o.c", (DATA / "main_nn.c").read_text(), SIZES)
+        _, err = tiled_as_written(tmp_path, tmp_path / "k.c")
+        assert "lx_row = 2 * n" in err, err
 
 
 @pytest.mark.parametrize("cast", ["(unsigned char)(i * m)", "(unsigned char)(i * m + j)",
@@ -387,7 +387,10 @@ def test_a_recipe_error_at_every_point_stops_the_search_before_measuring(tmp_pat
     """Probe 208 G5: a permut naming a loop twice failed at every point, numbered step 1 where a
     tile by 1 was left out and step 2 elsewhere, so the pre-check took it for the points' and
     the search recorded its whole budget as invalid."""
-    rc, out, err = run_cli("search", DATA / "dupperm.c", "--no-progress", "--db", tmp_path / "d.db")
+    src = tmp_path / "dupperm.c"
+    src.write_text((DATA / "loc.c").read_text().replace("unrolljam = (['j'],[U_K])",
+                                                        "permut = [('j','j','i')],\n    unrolljam = (['j'],[U_J])"))
+    rc, out, err = run_cli("search", src, "--no-progress", "--db", tmp_path / "d.db")
     assert rc == 2 and "dupperm.c:11: step 2 (permute): error: permute: loop 'j' is named twice" in err, err
     assert "no variant passed" not in err and not (tmp_path / "d.db").exists()
 
