@@ -26,6 +26,7 @@ from looptx.poly.gpu import mappings
 from looptx.poly.gpu_collapse import independent, threads_around
 from looptx.poly.variant import Variant
 from looptx.poly.register_scope import per_thread_scope, thread_positions
+from looptx.poly.copy_elements import copy_layout, exposed_reads
 from looptx.poly.promote_checks import (check_slots, check_unguarded, invariant_refs, register_stride,
                                          shared_across_threads, tile_low, written_ref)
 
@@ -160,37 +161,6 @@ class Plan:
 
 def promotions(v: Variant) -> list[Promotion]:
     return [x for x in v.extra if isinstance(x, Promotion)]
-
-
-def _layout(pr: Promotion, rank: int, arr) -> list[int]:
-    """The array's subscripts in the buffer's order (a shared buffer read down a column by a
-    warp's threads conflicts in the banks: its layout may put the threads' subscript last)."""
-    if not pr.layout:
-        return list(range(rank))
-    if sorted(pr.layout) != list(range(rank)):
-        raise pr.error(f"layout {list(pr.layout)} is no order of the {rank} subscripts of "
-                       f"'{to_user(arr.name)}'", hint=f"list each of 0 .. {rank - 1} once, outermost first "
-                       f"(the array's own order is {list(range(rank))})")
-    return list(pr.layout)
-
-
-def _exposed_reads(accesses, timed: list[isl.Map], key: list[int], width: int) -> list[isl.Map] | None:
-    """Per reference, the elements each scope instance (the `key` positions) reads before the
-    scope writes them (as key -> element; a write's entry is unused); None when nothing is
-    written unconditionally."""
-    writes = None
-    for a, t in zip(accesses, timed):
-        if a.kind == "write" and not a.guard:
-            writes = t if writes is None else writes.union(t)
-    if writes is None:
-        return None
-    ts, ss = [f"t{k}" for k in range(width)], [f"s{k}" for k in range(width)]
-    same = isl.Map(f"{{ [{', '.join(ss)}] -> [{', '.join(ts)}] : "
-                   f"{' and '.join(f'{ss[p]} = {ts[p]}' for p in key) or 'true'} }}")
-    # t -> e: an earlier instance of the same scope instance writes e
-    before = isl.Map.lex_lt(writes.domain().get_space()).intersect(same).reverse().apply_range(writes)
-    to_key = isl.Map(f"{{ [{', '.join(ts)}] -> [{', '.join(ts[p] for p in key)}] }}")
-    return [t.subtract(before).apply_domain(to_key) for t in timed]
 
 
 def _keep_positions(m: isl.Map, positions: list[int], width: int) -> isl.Map:
@@ -442,7 +412,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     fetched = stored = None
     # in C, a read of an element that the scope wrote before it needs no load (probe 204 G2);
     # (in a kernel, threads order the scope's instances otherwise)
-    exposed = _exposed_reads([a for _, a, _, _, _ in refs], [read_at[(k, a.ref)][1] for k, a, _, _, _ in refs],
+    exposed = exposed_reads([a for _, a, _, _, _ in refs], [read_at[(k, a.ref)][1] for k, a, _, _, _ in refs],
                              key, width) \
         if pr.kind in ("datacopy", "registers") and not threads and not around and not list(mappings(v)) else None
     for i, (k, a, _, f, fr) in enumerate(refs):
@@ -504,7 +474,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
     total = 1
     for s in sizes:
         total *= s
-    order = _layout(pr, rank, arr)
+    order = copy_layout(pr, rank, arr)
     pad = pr.pad + row_padding(sizes[order[-1]] + pr.pad if sizes else 1, pr.align)
     if pr.kind == "shared":
         nbytes = buffer_bytes(Buffer("", arr.ctype, tuple(sizes), "shared", pad))

@@ -31,6 +31,7 @@ from looptx.frontend.names import to_user
 from looptx.frontend.regions import orio_directives, orio_loop_code
 from looptx.frontend.symbols import once_blocks, split_chained_assignments
 from looptx.recipe.chill import _Line
+from looptx.recipe.orio_values import _flag, _int, _seq, _value
 from looptx.recipe.schema import Recipe, Step, make_step
 
 # Orio's transformations and the keyword arguments each takes (positional ones follow this order)
@@ -305,48 +306,6 @@ def _expand(d: _Directive, bindings) -> list[tuple[str, Any]]:
     if d.name != "Composite":
         return [(d.name, args, at)]
     return [(part, args[part], at) for part in names if part in args]
-
-
-def _value(ln: _Line, node):
-    """Like the CHiLL dialect's values, but tuples stay tuples: Orio tells a loop that must
-    exist, ('ii','i'), from one that may not, ['ii','i']."""
-    if isinstance(node, ast.Tuple):
-        return tuple(_value(ln, e) for e in node.elts)
-    if isinstance(node, ast.List):
-        return [_value(ln, e) for e in node.elts]
-    return ln.value(node)
-
-
-def _bool(ln: _Line, value, what: str) -> bool:
-    if isinstance(value, bool) or value in (0, 1):
-        return bool(value)
-    raise ln.error(f"{what} must be True or False, got {value!r}", hint=f"write {what} as a bool param")
-
-
-def _int(ln: _Line, value, what: str, least: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        # A whole float comes from a `/` (CONTRACT: Python 3) or from a param list that mixes
-        # ints with a float; which one is not known here, so the hint names both.
-        whole = isinstance(value, float) and value.is_integer()
-        raise ln.error(f"{what} must be an integer >= {least}, got {value!r}",
-                       hint="'/' is true division in an annotation (write // for a whole quotient), "
-                       "and one float among a param's values makes them all floats"
-                       if whole else "give a whole number, or a param whose values are")
-    return value
-
-
-def _seq(ln: _Line, value, what: str, length: tuple[int, ...] = ()) -> list:
-    if isinstance(value, (list, tuple)) and (not length or len(value) in length):
-        return list(value)
-    form = f"a list of {' or '.join(map(str, length))}" if length else "a list"
-    raise ln.error(f"{what} must be {form}, got {value!r}", hint=f"see Orio's form of {what}")
-
-
-def _flag(ln: _Line, value, what: str) -> bool:
-    """Orio's `part = BOOL` or `part = (BOOL, ...)`."""
-    if isinstance(value, (list, tuple)):
-        value = value[0] if value else False
-    return _bool(ln, value, what)
 
 
 def _ignored(ln: _Line, what: str) -> None:
