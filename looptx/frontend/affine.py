@@ -248,12 +248,6 @@ class Translator:
             raise NonAffine(node, f"a cast to a floating-point type ({_c(node.to_type)}) in an index or bound",
                             "write it in integers, minding the rounding: `i < (double)n / 2` is "
                             "`i < (n + 1) / 2` for n >= 0")
-        c = inner.constant() if self.types is not None else None
-        if c is not None and isinstance(target, tuple) and c == int(c):
-            # a constant converts as C converts it: `i != (unsigned)-1` is `i != 4294967295u`
-            bits, unsigned = target
-            v = int(c) % (1 << bits)
-            return Poly.const(v - (1 << bits) if not unsigned and v >= 1 << (bits - 1) else v)
         if self.types is not None:
             try:
                 text = self.isl_of(inner, node.expr)

@@ -150,11 +150,13 @@ def _past_zero_test(loop, decls: dict, typedefs: dict) -> None:
     ones = _value(cond.right, typedefs)
     if not down or bits is None or ones is None or not _meets_wrap(ones, bits):
         return
-    # only from `X - 1`, X of the counter's type: at X = 0 the start is the wrapped value, which
-    # `!=` and `< X` both stop (an X of another width wraps elsewhere)
+    # only from `X - 1`: C converts X - 1 and X to the counter's type alike, (T)(X - 1) being
+    # (T)X - 1, where X has the counter's width or is signed and no wider (an unsigned X of
+    # fewer bits wraps at 0 elsewhere), so `!=` stops where `i < X` does: at X = 0 at once
     x = start.left if isinstance(start, c_ast.BinaryOp) and start.op == "-" \
         and _value(start.right, typedefs) == (1, 32, False) else None
     xt = getattr(decls.get(x.name), "type", None) if isinstance(x, c_ast.ID) else None
-    if isinstance(xt, c_ast.TypeDecl) and isinstance(xt.type, c_ast.IdentifierType) \
-            and _bits(list(xt.type.names), typedefs) == bits and _unsigned(decls[x.name], typedefs):
+    xbits = _bits(list(xt.type.names), typedefs) if isinstance(xt, c_ast.TypeDecl) \
+        and isinstance(xt.type, c_ast.IdentifierType) else None
+    if xbits is not None and (xbits == bits or xbits < bits and not _unsigned(decls[x.name], typedefs)):
         loop.cond = c_ast.BinaryOp("<", cond.left, copy.deepcopy(x), cond.coord)

@@ -386,7 +386,8 @@ def _run(space, searcher, evaluator, rdb, key, budget, time_limit, executor, wor
             if timed_out:
                 stop_reason = "time_limit"
                 break
-            if repeated_build_failure(records, n_resumed, tuned_flags):
+            # (a search that has spent its budget ends as such, not as stopped by its failures)
+            if len(records) < budget and repeated_build_failure(records, n_resumed, tuned_flags):
                 stop_reason = "same_failure"
                 break
         status = "finished"

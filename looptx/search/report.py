@@ -132,14 +132,20 @@ def _error_lines(recs, most: int = 5) -> list[str]:
     """The distinct errors of the failed evaluations, most frequent first, each with its count
     and first evaluation (`looptx report --csv` has every one)."""
     seen: dict[tuple[str, str], list[int]] = {}
+    group_of: dict[int, tuple[str, str]] = {}
     for r in recs:
         if not r.ok and r.duplicate_of is None and r.error:
             # looptx's own errors are one line, their remedy at its end: kept whole
             first = r.error.strip().splitlines()[0]
             first = first if len(first) <= 1000 else first[:1000] + " ..."
             seen.setdefault((r.status, first), []).append(r.eval_index)
-    ranked = sorted(seen.items(), key=lambda kv: (-len(kv[1]), kv[1][0]))
-    out = [f"  {status} x{len(evals)} (first: eval {evals[0]}): {text}" for (status, text), evals in ranked[:most]]
+            group_of[r.eval_index] = (r.status, first)
+    # a point whose code another one's is gets its error: counted with it, as the status line does
+    for r in recs:
+        if not r.ok and r.duplicate_of in group_of and r.status == group_of[r.duplicate_of][0]:
+            seen[group_of[r.duplicate_of]].append(r.eval_index)
+    ranked = sorted(seen.items(), key=lambda kv: (-len(kv[1]), min(kv[1])))
+    out = [f"  {status} x{len(evals)} (first: eval {min(evals)}): {text}" for (status, text), evals in ranked[:most]]
     if len(ranked) > most:
         out.append(f"  ... {len(ranked) - most} other errors (`looptx report DB --csv FILE` lists every one)")
     return out
