@@ -409,3 +409,15 @@ def test_errors_in_a_composite_argument_name_the_token(tmp_path):
     src.write_text((DATA / "loc.c").read_text().replace("[U_K]", "[0]"))
     rc, _, err = run_cli("search", src, "--no-progress", "--db", tmp_path / "l2.db")
     assert rc == 2 and "loc2.c:11:5: error: an unroll factor must be an integer >= 1, got 0" in err, err
+
+
+def test_a_read_under_an_unsigned_test_the_domain_proves_is_guarded(tmp_path):
+    """Probe 210 G2: `i + 1 < n ? a[i + 1] : 0.0` of an unsigned i counting down from n - 1: the
+    test's unsigned reading dropped its guard, and a datacopy loaded a[n], past the array."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 4, control: ii}\n"
+                                     "  - datacopy: {stmt: 0, array: a, at: ii}\n")
+    rc, _, err = run_cli("transform", DATA / "unsigned_guard.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    assert "if (ii >= 1)\n        a_buf[4] = a[(long)n - 4 * ii];" in (tmp_path / "o.c").read_text()
+    same_output_c(tmp_path, DATA / "unsigned_guard.c", tmp_path / "o.c", (DATA / "main_unsigned_guard.c").read_text(),
+                  [["0"], ["1"], ["4"], ["7"], ["13"]])

@@ -45,9 +45,15 @@ def guard_of(ex, cond, negate: bool = False) -> str | None:
         text = None
     if len(ex.evaluated_obligations) > wraps:
         # a test C makes on unsigned or narrow values (`j - 3 < 5u`): the model's reading holds
-        # only where they do not wrap, so the reference counts as unconditional
+        # only where they do not wrap: kept where the statement's domain proves that (`i + 1 < n`
+        # of an unsigned i below n, scopbuild._unproved_guards_dropped), else the reference counts
+        # as unconditional
+        wrapping = ex.evaluated_obligations[wraps:]
         del ex.evaluated_obligations[wraps:]
-        text = None
+        if text is not None and hasattr(ex, "guard_obligations"):
+            ex.guard_obligations.extend(wrapping)
+        else:
+            text = None
     if text is None:
         ex.params[:] = saved[0]
     elif len(ex.ctx_obligations) > saved[1] and hasattr(ex, "guard_obligations"):

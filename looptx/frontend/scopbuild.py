@@ -255,15 +255,15 @@ def _size_products(derived, params) -> dict:
 
 def _unproved_guards_dropped(scop: Scop, raw) -> Scop:
     """A read's guard with a `%` or `/` (Darknet im2col's `c % ksize` in the test) holds in the
-    model only where C's rounding is the floor's (c >= 0): where the domain does not prove that
-    (`(j - off) % 2`), the read counts as unconditional, as any read of a guard the model does
-    not hold."""
+    model only where C's rounding is the floor's (c >= 0), one of unsigned values where they do
+    not wrap: where the domain does not prove that (`(j - off) % 2`), the read counts as
+    unconditional, as any read of a guard the model does not hold."""
     dropped = {st.id for st in raw if st.guard_obligations
                and not obligations_hold(scop, st.id, [c for c, *_ in st.guard_obligations])}
     if not dropped:
         return scop
-    statements = tuple(replace(s, accesses=tuple(replace(a, guard="") if re.search(r"\b(mod|floor)\b", a.guard or "")
-                                                 else a for a in s.accesses)) if s.id in dropped else s
+    # (every guard of the statement: which one owes the unproved condition is not kept)
+    statements = tuple(replace(s, accesses=tuple(replace(a, guard="") for a in s.accesses)) if s.id in dropped else s
                        for s in scop.statements)
     return replace(scop, statements=statements, _cache={})
 
