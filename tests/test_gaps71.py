@@ -421,3 +421,17 @@ def test_a_read_under_an_unsigned_test_the_domain_proves_is_guarded(tmp_path):
     assert "if (ii >= 1)\n        a_buf[4] = a[(long)n - 4 * ii];" in (tmp_path / "o.c").read_text()
     same_output_c(tmp_path, DATA / "unsigned_guard.c", tmp_path / "o.c", (DATA / "main_unsigned_guard.c").read_text(),
                   [["0"], ["1"], ["4"], ["7"], ["13"]])
+
+
+@pytest.mark.parametrize("name, load", [("gr4a", "c7 <= lx_min(m - 1, 8 * jt + 8)"), ("gr4b", "if (i >= 1)")])
+def test_the_affine_conjunct_of_a_data_test_guards_a_read(tmp_path, name, load):
+    """Probe 211 G1: `(j + 1 < m && B[i][j] > 0.5) ? A[i][j + 1] : 0.0` (and `i == 0 || data ?
+    1.0 : A[i - 1][j]`) had no guard, so copies loaded A[i][m] (A[-1][j]) past the array; the
+    affine conjunct is the guard."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: j, size: 8, control: jt}\n"
+                                     "  - datacopy: {stmt: 0, array: A, at: jt}\n")
+    rc, _, err = run_cli("transform", DATA / f"{name}.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    assert load in (tmp_path / "o.c").read_text()
+    same_output_c(tmp_path, DATA / f"{name}.c", tmp_path / "o.c", (DATA / "main_gr4.c").read_text().replace("KERNEL", name),
+                  [["8", "16"], ["7", "13"], ["1", "1"], ["3", "9"]])

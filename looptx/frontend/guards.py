@@ -33,7 +33,13 @@ def guarded(ex, node, cond, negate: bool):
 def guard_of(ex, cond, negate: bool = False) -> str | None:
     """isl text of `cond` (negated) over the iterators and sizes where it is affine, after
     putting in the value of each flag local it tests; else None.  Leaves `ex` as it was when
-    the condition is not affine, and then the reference counts as unconditional."""
+    the condition is not affine, and then the reference counts as unconditional.  Of a
+    conjunction, the affine conjuncts (`j + 1 < m && B[i][j] > 0.5`: where C evaluates the
+    reference, j + 1 < m holds; probe 211 G1)."""
+    parts = _conjuncts(cond, negate)
+    if len(parts) > 1:
+        texts = [t for t in (guard_of(ex, c, n) for c, n in parts) if t is not None]
+        return " and ".join(f"({t})" for t in texts) if texts else None
     node = _flags_put_in(ex, cond)
     if node is None:
         return None
@@ -69,6 +75,15 @@ def guard_of(ex, cond, negate: bool = False) -> str | None:
     ex.divisor_names.clear()
     ex.divisor_names.update(saved[3])
     return text
+
+
+def _conjuncts(cond, negate: bool) -> list[tuple]:
+    """(condition, negated) of each conjunct of `cond` (negated: `!(a || b)` is `!a && !b`)."""
+    if isinstance(cond, c_ast.BinaryOp) and cond.op == ("||" if negate else "&&"):
+        return _conjuncts(cond.left, negate) + _conjuncts(cond.right, negate)
+    if isinstance(cond, c_ast.UnaryOp) and cond.op == "!":
+        return _conjuncts(cond.expr, not negate)
+    return [(cond, negate)]
 
 
 def _flags_put_in(ex, cond):
