@@ -131,7 +131,7 @@ def test_composite_cuda_without_block_count_covers_the_loop(tmp_path):
 
 @pytest.mark.parametrize("change, message", [
     (("cuda = (TC, False, False, 1)", "cuda = (2048, False, False, 1)"),
-     "a.c:15:18: error: threadCount 2048 is more than the 1024 threads of a block"),
+     "a.c:15:38: error: threadCount 2048 is more than the 1024 threads of a block"),
     # Orio's VecSum reduction: the loop carries a dependence, which Orio does not check
     (("y[i] = y[i] + a*x[i];", "y[0] = y[0] + a*x[i];"), "runs them in parallel (RAW on y)"),
 ])
