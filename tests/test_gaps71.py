@@ -435,3 +435,16 @@ def test_the_affine_conjunct_of_a_data_test_guards_a_read(tmp_path, name, load):
     assert load in (tmp_path / "o.c").read_text()
     same_output_c(tmp_path, DATA / f"{name}.c", tmp_path / "o.c", (DATA / "main_gr4.c").read_text().replace("KERNEL", name),
                   [["8", "16"], ["7", "13"], ["1", "1"], ["3", "9"]])
+
+
+def test_the_suggested_layout_counts_the_steps_pad(tmp_path):
+    """Probe 211 G2: with `pad: 1` on the step, the note's layout was worked out without it, and
+    applied, left a conflict (the next note asked for `pad: 16`)."""
+    recipe = (DATA / "tc01.yaml").read_text().replace("array: A, at: dt}", "array: A, at: dt, pad: 1}")
+    (tmp_path / "r.yaml").write_text(recipe)
+    rc, _, err = run_cli("transform", DATA / "tc01.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda")
+    layout = re.search(r"`layout: (\[[0-9, ]+\])` on its shared step", err)
+    assert rc == 0 and layout, err
+    (tmp_path / "r.yaml").write_text(recipe.replace("pad: 1}", f"pad: 1, layout: {layout.group(1)}}}"))
+    rc, _, err = run_cli("transform", DATA / "tc01.c", "--recipe", tmp_path / "r.yaml", "--target", "cuda")
+    assert rc == 0 and "conflict" not in err, err

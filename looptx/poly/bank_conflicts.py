@@ -146,7 +146,7 @@ def note_conflicts(plan, kernels, thread_axes) -> None:
             pr = owners[buf]
             apart = _linear(usable[0][0], b.sizes, b.pad)
             how = "; padding does not change it: each thread's elements lie along a row" if now == at(b.pad + 1) else ""
-            free = _free_layout(usable, b, item)
+            free = _free_layout(usable, b, item, pr)
             if fix is None and free is not None:
                 cur = list(pr.layout) or list(range(len(b.sizes)))
                 how = f"; `layout: {[cur[i] for i in free]}` on its shared step (the buffer's subscripts in that " \
@@ -161,15 +161,18 @@ def note_conflicts(plan, kernels, thread_axes) -> None:
             said.add(buf)
 
 
-def _free_layout(usable, b, item: int) -> list[int] | None:
+def _free_layout(usable, b, item: int, pr) -> list[int] | None:
     """The order of a buffer's dimensions, nearest its own, in which the threads' accesses are
-    conflict-free (without padding); None where none is."""
+    conflict-free with the step's own padding (its `pad`, its `align` of the new rows); None
+    where none is."""
     from itertools import permutations
+    from looptx.poly.promote import row_padding
     if not 1 < len(b.sizes) <= 6 or b.lead:
         return None
     for perm in sorted(permutations(range(len(b.sizes))),
                        key=lambda p: sum(abs(i - k) for k, i in enumerate(p))):
         sizes = tuple(b.sizes[i] for i in perm)
-        if ways([(_linear(tuple(d[i] for i in perm), sizes, 0) if d else 0, n) for d, n in usable], item) == 1:
+        pad = pr.pad + row_padding(sizes[-1] + pr.pad, pr.align)
+        if ways([(_linear(tuple(d[i] for i in perm), sizes, pad) if d else 0, n) for d, n in usable], item) == 1:
             return list(perm)
     return None
