@@ -85,6 +85,8 @@ def _default_guards(program: Program, blocks: dict[int, list[str]], text: str) -
         for name, line, guard in s.default_guards:
             if body and not re.search(rf"\b{re.escape(name)}\b", body):
                 at[line] = guard
+    if not at:
+        return []
     starts = [0] + [k + 1 for k, ch in enumerate(text) if ch == "\n"]
     return [(starts[line - 1], starts[line - 1], "\n".join(guard) + "\n") for line, guard in sorted(at.items())]
 

@@ -200,24 +200,24 @@ def _outer_groups(lines: list[str]) -> list[tuple[int, int, set[str]]]:
 
 
 def outer_guards(branches: Branches, text: str, region: tuple[int, int], used_in_region: set[str],
-                 used_by_function: set[str], where: str) -> tuple[tuple[str, bool, tuple[str, ...]], ...]:
-    """(name, whether the region's code names it, guard lines) for each macro or typedef the
-    region (or, `used_by_function`, the function's declarations: a .cu spells the types it
-    stands for) uses that the file defines under a conditional outside the region (`#ifdef
-    COLMAJOR #define IDX(i,j) ...`): the output expands it as this build defines it, so a build
-    that takes another branch must stop, as for the region's own conditionals."""
-    return tuple((name, in_region, guard) for name, in_region, guard, own in
-                 _guarded_groups(branches, text, region, used_in_region, used_by_function, where) if not own)
-
-
-def default_guards(branches: Branches, text: str, region: tuple[int, int], used_in_region: set[str],
-                   where: str) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
-    """(name, line, guard lines) for a group about its own names that defines one the region
-    uses (`#ifndef IDX / #define IDX(i, j) ... / #endif`, a default that `-D'IDX(i,j)=...'`
-    replaces): after the group the test reads otherwise, so where the output expands the name,
-    the guard goes before the group, at `line`."""
-    return tuple((name, guard_line, guard) for name, in_region, guard, guard_line in
-                 _guarded_groups(branches, text, region, used_in_region, set(), where) if guard_line and in_region)
+                 used_by_function: set[str], where: str):
+    """(outer, defaults).  outer: (name, whether the region's code names it, guard lines) for
+    each macro or typedef the region (or, `used_by_function`, the function's declarations: a .cu
+    spells the types it stands for) uses that the file defines under a conditional outside the
+    region (`#ifdef COLMAJOR #define IDX(i,j) ...`): the output expands it as this build defines
+    it, so a build that takes another branch must stop, as for the region's own conditionals.
+    defaults: (name, line, guard lines) for a group about its own names that defines one the
+    region's code names (`#ifndef IDX / #define IDX(i, j) ... / #endif`, a default that
+    `-D'IDX(i,j)=...'` replaces): after the group the test reads otherwise, so where the output
+    expands the name, the guard goes before the group, at `line`."""
+    outer, defaults = [], []
+    for name, in_region, guard, own in _guarded_groups(branches, text, region, used_in_region,
+                                                       used_by_function, where):
+        if not own:
+            outer.append((name, in_region, guard))
+        elif in_region:
+            defaults.append((name, own, guard))
+    return tuple(outer), tuple(defaults)
 
 
 def _guarded_groups(branches, text, region, used_in_region, used_by_function, where):

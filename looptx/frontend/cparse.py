@@ -25,7 +25,7 @@ from looptx.frontend.encoding import read_c_source
 from looptx.frontend.members import hoist_members
 from looptx.frontend.rowlength import name_row_lengths
 from looptx.frontend.branch_locals import unconditional_temporaries
-from looptx.frontend.conditionals import condition_macros, default_guards, macro_directives, outer_guards
+from looptx.frontend.conditionals import condition_macros, macro_directives, outer_guards
 from looptx.frontend.extract import PURE_MATH, Extractor
 from looptx.frontend.redeclared import separate_redeclarations
 from looptx.frontend.scopbuild import build_scop
@@ -531,13 +531,11 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
             scop = replace(scop, directives=directives)
         lines = (src.pos(r.start)[0], src.pos(r.end)[0])
         guard = pp.branches.guard(blanked, *lines, f"{path}:{lines[0]}")
-        outer = outer_guards(pp.branches, blanked, lines, set(re.findall(r"[A-Za-z_]\w*", blanked[r.start:r.end])),
-                             set(re.findall(r"[A-Za-z_]\w*", blanked[src.offset(*where(fdef)):r.start])),
-                             f"{path}:{lines[0]}")
+        outer, defaults = outer_guards(pp.branches, blanked, lines, set(re.findall(r"[A-Za-z_]\w*", blanked[r.start:r.end])),
+                                       set(re.findall(r"[A-Za-z_]\w*", blanked[src.offset(*where(fdef)):r.start])),
+                                       f"{path}:{lines[0]}")
         if outer:
             scop = replace(scop, outer_conditionals=outer)
-        defaults = default_guards(pp.branches, blanked, lines, set(re.findall(r"[A-Za-z_]\w*", blanked[r.start:r.end])),
-                                  f"{path}:{lines[0]}")
         if defaults:
             scop = replace(scop, default_guards=defaults)
         if guard or outer:
