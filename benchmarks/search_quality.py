@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from looptx.search.base import available_searchers  # noqa: E402
+from looptx.search.registry import available_searchers# noqa: E402
 from looptx.search.metrics import (best_curve, mean_ci, random_curve, random_scores,  # noqa: E402
                                    score_run)
 from looptx.search.replay import load_recorded_space, replay  # noqa: E402

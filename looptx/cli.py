@@ -373,7 +373,7 @@ def cmd_deps(args) -> int:
 def cmd_search(args) -> int:
     from looptx.search.command import run
     if args.list_searchers:
-        from looptx.search.base import available_searchers
+        from looptx.search.registry import available_searchers
         from looptx.search.plugins import broken_plugins, shadowed_plugins
         broken = broken_plugins()
         # listed names must be usable: say why one is not

@@ -107,7 +107,7 @@ def test_resume_names_the_define_of_the_first_run(tmp_path):
 # -- #11 searcher names ---------------------------------------------------------------------
 
 def test_randomlocal_is_named_among_the_searchers():
-    from looptx.search.base import available_searchers
+    from looptx.search.registry import available_searchers
     assert "randomlocal" in available_searchers(hidden=True)
     assert "randomlocal" not in available_searchers()      # the per-searcher test matrices
 

@@ -43,7 +43,7 @@ def test_msimplex_search_distance_and_edge_length_are_simplex_options(tmp_path):
     src.write_text(text)
     rc, out, err = run_cli("search", src, "--budget", "4", "--no-progress")
     assert rc == 0 and "unknown option" not in err and "status: ok" in out, out + err
-    from looptx.search.base import get_searcher
+    from looptx.search.registry import get_searcher
     simplex = get_searcher("MSimplex")
     opts = simplex._parse_options({"msimplex_search_distance": 2, "msimplex_edge_length": 3})
     assert opts["local_distance"] == 2 and opts["edge_length"] == 3

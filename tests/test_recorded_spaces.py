@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from looptx.cli import main
-from looptx.search.base import available_searchers
+from looptx.search.registry import available_searchers
 from looptx.search.replay import load_recorded_space, replay
 
 SPACES = sorted((Path(__file__).resolve().parent.parent / "search").glob("*.json.gz"))

@@ -11,7 +11,8 @@ import pytest
 from conftest import run_cli
 
 from looptx.errors import AnnotationError
-from looptx.search.base import Result, available_searchers, get_searcher
+from looptx.search.base import Result
+from looptx.search.registry import available_searchers, get_searcher
 from looptx.search.metrics import (best_curve, mean_ci, random_curve, random_expected_best,
                                    random_fraction, random_hit, random_scores, score_run)
 from looptx.search.replay import _Condition, load_recorded_space, replay, write_cache

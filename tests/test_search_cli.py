@@ -13,7 +13,7 @@ from conftest import run_cli as cli
 
 from conftest import annotated_files
 from fragments import check_best
-from looptx.search.base import available_searchers
+from looptx.search.registry import available_searchers
 from looptx.search.db import ResultsDB
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import run_cli as cli
 
-from looptx.search.base import Result, available_searchers, get_searcher
+from looptx.search.base import Result
+from looptx.search.registry import available_searchers, get_searcher
 from looptx.search.db import ResultsDB
 from looptx.search.replay import load_recorded_space, replay
 from looptx.search.space import Param, Space, point_key
@@ -255,7 +256,7 @@ def test_workers_of_a_killed_search_exit_quietly(tmp_path):
             import sys
             sys.path.insert(0, {str(TESTS)!r})
             from fakes.evaluators import FakeEvaluator, grid_space
-            from looptx.search.base import get_searcher
+            from looptx.search.registry import get_searcher
             from looptx.search.driver import run_search
             if __name__ == "__main__":
                 space = grid_space(8, 8)

@@ -7,8 +7,8 @@ import pathlib
 import pytest
 
 from looptx.errors import AnnotationError
-from looptx.search.base import (Result, Searcher, TrajectorySearcher, available_searchers,
-                                get_searcher, register_searcher)
+from looptx.search.base import Result, Searcher, TrajectorySearcher
+from looptx.search.registry import available_searchers, get_searcher, register_searcher
 from looptx.search.space import Param, Space, mapping_values, point_key
 
 ALL = available_searchers()

@@ -267,7 +267,7 @@ def _run(args) -> int:
         return replay_command(args, given)
     if not args.file:
         raise LooptxError("looptx search needs a FILE (or --replay CACHE)", hint="looptx search file.c")
-    from looptx.search.base import get_searcher
+    from looptx.search.registry import get_searcher
     from looptx.search.driver import run_search
     from looptx.search.report import top_table
     st = setup(args)
@@ -474,7 +474,7 @@ def _recorded_searcher(st: Setup, info, cls, given, warn):
     """(searcher class, options) that `--resume` without `--algorithm` goes on with: the ones
     the search was recorded with (Orio's and Kernel Tuner's resumes keep their strategy), with
     any --option on top."""
-    from looptx.search.base import get_searcher
+    from looptx.search.registry import get_searcher
     if not info.searcher or info.searcher == cls.name:
         return cls, st.options
     try:

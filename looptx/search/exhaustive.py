@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from looptx.search.base import Searcher, register_searcher
+from looptx.search.base import Searcher
+from looptx.search.registry import register_searcher
 from looptx.search.space import Point, point_key
 
 

@@ -79,7 +79,7 @@ def options_for(cls, options: Mapping[str, Any], spec=None) -> dict:
     """The annotation's search options that concern `cls`: an option prefixed with another
     searcher's name (`annealing_cooling_factor` while `--algorithm random` overrides the spec)
     is dropped with a warning; anything else is for `cls` to accept or reject."""
-    from looptx.search.base import get_searcher
+    from looptx.search.registry import get_searcher
     kept, dropped = {}, {}
     for key, value in options.items():
         if key.lower() in ORIO_ONLY:
@@ -112,7 +112,7 @@ def options_for(cls, options: Mapping[str, Any], spec=None) -> dict:
 
 
 def _known_searcher(name: str) -> bool:
-    from looptx.search.base import get_searcher
+    from looptx.search.registry import get_searcher
     try:
         get_searcher(name)
         return True

@@ -3,7 +3,8 @@ and telling a plugin's own failure from looptx's."""
 from __future__ import annotations
 
 from looptx.errors import AnnotationError
-from looptx.search.base import Searcher, _entry_points
+from looptx.search.base import Searcher
+from looptx.search.registry import _entry_points
 
 
 def load_plugin(ep):
@@ -35,7 +36,7 @@ def plugin_class(ep) -> type:
 def broken_plugins() -> dict[str, str]:
     """name -> what is wrong, for each installed searcher plugin that cannot be loaded (what
     --list-searchers warns about; a search never loads a plugin it does not use)."""
-    from looptx.search.base import _REGISTRY, _load_builtins
+    from looptx.search.registry import _REGISTRY, _load_builtins
     _load_builtins()
     out = {}
     for ep in _entry_points():
@@ -51,7 +52,7 @@ def broken_plugins() -> dict[str, str]:
 def shadowed_plugins() -> list[str]:
     """What is wrong with each entry point that a name given to -a never reaches: one named as a
     built-in searcher, or as an earlier plugin (names are read in any case)."""
-    from looptx.search.base import _REGISTRY, _load_builtins
+    from looptx.search.registry import _REGISTRY, _load_builtins
     _load_builtins()
     out, seen = [], {}
     for ep in _entry_points():

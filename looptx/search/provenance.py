@@ -29,7 +29,7 @@ def history(info) -> tuple[str, ...]:
         return ()
     cls = None
     with contextlib.suppress(Exception):
-        from looptx.search.base import get_searcher
+        from looptx.search.registry import get_searcher
         cls = get_searcher(info.searcher)
     options = recorded_options(cls, info.searcher_options) if cls is not None else (info.searcher_options or {})
     options = {k: v for k, v in options.items() if not k.startswith("_")}

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from looptx.search.base import TrajectorySearcher, register_searcher
+from looptx.search.base import TrajectorySearcher
+from looptx.search.registry import register_searcher
 
 
 class PSOSearcher(TrajectorySearcher):

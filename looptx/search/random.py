@@ -1,7 +1,8 @@
 """Random search: uniform over valid points, without replacement, seeded."""
 from __future__ import annotations
 
-from looptx.search.base import Searcher, register_searcher
+from looptx.search.base import Searcher
+from looptx.search.registry import register_searcher
 from looptx.search.space import Point, point_key
 
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from looptx.errors import AnnotationError, LooptxError, note_once
-from looptx.search.base import Offered, Result, get_searcher
+from looptx.search.base import Offered, Result
+from looptx.search.registry import get_searcher
 from looptx.search.replay_checks import (check_cache_fields, objective_keys, fixed_constraints,
                                          fixed_values, objective_direction, refuse_negative_times,
                                          split_objective, t1_value_space, no_success_error, json_position,

@@ -62,7 +62,7 @@ def _as_recorded(value):
 def replay_command(args, given: Mapping | None = None) -> int:
     """A simulated search on a recorded space (no hardware); `given` holds the searcher
     options of the command line (parse_option_args)."""
-    from looptx.search.base import get_searcher
+    from looptx.search.registry import get_searcher
     from looptx.search.replay import load_recorded_space, replay
     check_replay_args(args)
     rec = load_recorded_space(args.replay, args.t1, getattr(args, "objective", None),

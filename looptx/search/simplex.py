@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from looptx.errors import AnnotationError
-from looptx.search.base import TrajectorySearcher, register_searcher
+from looptx.search.base import TrajectorySearcher
+from looptx.search.registry import register_searcher
 
 
 class SimplexSearcher(TrajectorySearcher):

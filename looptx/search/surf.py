@@ -24,7 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from looptx.search.base import Searcher, plain_point, register_searcher
+from looptx.search.base import Searcher, plain_point
+from looptx.search.registry import register_searcher
 from looptx.search.space import Point, point_key
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
