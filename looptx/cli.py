@@ -37,6 +37,10 @@ def _defines(values: list[str] | None, path: str | None = None, spec: str | None
     perf: dict = {"spec": spec}
     for item in values or []:
         name, sep, val = item.partition("=")
+        if re.fullmatch(r"\s*[A-Za-z_]\w*\s*\([^()]*\)\s*", name):
+            raise LooptxError(f"bad --define '{item}': looptx takes no function-like macro on the command line",
+                              hint="write the macro's definition in the file (before the region) and "
+                                   "transform it again")
         if not sep or not name.isidentifier():
             raise LooptxError(f"bad --define '{item}'", hint="write --define NAME=INTEGER; a flag "
                               "macro tested with #ifdef (MINI_DATASET) is NAME=1")

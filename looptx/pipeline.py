@@ -408,12 +408,14 @@ def check_flags(build_command: str | None, spec, cli: bool = False, chosen: Mapp
                   "the points with them fail to compile", col=where["col"], kind="warning")
 
 
-def performance_params(path: str) -> frozenset[str]:
+def performance_params(path: str, strict: bool = False) -> frozenset[str]:
     """The names of the file's performance params; none when its spec does not read (the
-    command that reads it for real says why)."""
+    command that reads it for real says why; `strict`: its error is raised here)."""
     try:
         spec = _tuning_spec(path)
     except LooptxError:
+        if strict:
+            raise
         return frozenset()
     return frozenset(p.name for p in spec.performance_params) if spec else frozenset()
 

@@ -127,7 +127,7 @@ def test_latin1_comment_is_read_as_latin1(tmp_path):
 def test_syntax_error_has_a_colon(tmp_path):
     src = tmp_path / "syn.c"
     src.write_text(SCALE.replace("BODY", "* 2.0 )"))
-    one_line_error(cli("transform", src), f"{src}:6:", "error: syntax error: before ')'")
+    one_line_error(cli("transform", src), f"{src}:6:", "error: syntax error: expected ';' before ')' token")
 
 
 def test_break_is_reported_before_its_data_condition(tmp_path):

@@ -174,8 +174,12 @@ class Translator:
 
     def __init__(self, resolve: Resolver, fix_products: Callable[["Poly"], "Poly"] | None = None,
                  fix_divisor: Callable[["Poly"], "Poly"] | None = None,
-                 fix_dividend: Callable[["Poly"], "Poly"] | None = None, types=None):
+                 fix_dividend: Callable[["Poly"], "Poly"] | None = None, types=None,
+                 values: Callable[[set], dict] | None = None):
         self.resolve = resolve
+        # the values of the sizes that have one (valued.known_values): C's int arithmetic of
+        # them overflows where the model's would go on
+        self.values = values
         # C's integer types (frontend/int_types.IntTypes): where unsigned or narrow values
         # would wrap, the model's integers hold only under an obligation
         self.types = types
@@ -303,12 +307,16 @@ class Translator:
         if isinstance(node, c_ast.BinaryOp):
             if node.op in ("+", "-", "*"):
                 a, b = t(node.left), t(node.right)
-                if node.op == "*" and self.types is not None and self.types.type_of(node) == (32, False) \
-                        and any(abs(c) > INT_MAX for _, c in (a * b).terms):
-                    # (the model's integers would go on where C's int overflows: `i * 65536 * 65536`)
-                    raise NonAffine(node, f"'{_c(node)}' overflows int (C computes it in int)",
-                                    "compute it in a 64-bit type: (long)i * ...")
-                return a + b if node.op == "+" else a - b if node.op == "-" else a * b
+                out = a + b if node.op == "+" else a - b if node.op == "-" else a * b
+                if self.types is not None and self.types.type_of(node) == (32, False):
+                    # (the model's integers would go on where C's int overflows: `i * 65536 * 65536`,
+                    # `N * N` of a #define N 46341, `2147483647 + 1`)
+                    valued = out.subs(self.values(out.symbols())) if self.values else out
+                    # (a product by any coefficient, a sum by its constant)
+                    if any(not INT_MIN <= c <= INT_MAX for m, c in valued.terms if node.op == "*" or not m):
+                        raise NonAffine(node, f"'{_c(node)}' overflows int (C computes it in int)",
+                                        f"compute it in a 64-bit type: (long)({_c(node.left)}) {node.op} ...")
+                return out
             if node.op in ("/", "%"):
                 rounded = rounded_division.of_division(node)
                 if rounded:

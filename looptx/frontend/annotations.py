@@ -11,6 +11,7 @@ Grammar: Orio's (orio/main/tspec/pparser.py), with its defects fixed:
 """
 from __future__ import annotations
 
+import ast
 import bisect
 import difflib
 import keyword
@@ -383,11 +384,12 @@ class _Parser:
         name, at = self.ident("a constraint name after 'constraint'", "write constraint NAME = CONDITION;")
         self.expect("=", f"write constraint {name} = CONDITION;")
         text, off = self.value(f"constraint {name}")
-        if text.strip()[:1] in ("'", '"'):
+        quoted = _string_literal(text)
+        if quoted is not None:
             # a string is true whatever the point: the space would be silently unconstrained
             raise self.error(off + len(text) - len(text.lstrip()), f"constraint {name} is a string, "
                              "which holds at every point", f"write the condition without quotes: "
-                             f"constraint {name} = {text.strip()[1:-1].strip()};")
+                             f"constraint {name} = {quoted.strip()};")
         self._declare(name, at, "constraint")
         line, col = self.pos(at)
         c = ConstraintDef(name, self.compile(text, off), line, col, self.file)
@@ -564,3 +566,13 @@ def load_spec_file(path: str) -> TuningSpec:
                               hint="check the path") from None
     return parse_tuning_spec(text, file=path, line=1, col=1,
                              base_dir=os.path.dirname(os.path.abspath(path)))
+
+
+def _string_literal(text: str) -> str | None:
+    """The value of `text` when it is one string literal (`'T1 > 2'`), not an expression that
+    starts with one (`'i' == P or U == 2`)."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None

@@ -97,7 +97,8 @@ class Branches:
         return "\n".join(" " * len(line) if k in dead else line for k, line in enumerate(_lines(text), 1))
 
     def guard(self, text: str, first_line: int, last_line: int, where: str,
-              about: str = "this conditional") -> list[str]:
+              about: str = "this conditional", remedy: str = "transform it again with the build's -D "
+                                                             "flags (--define)") -> list[str]:
         """The region's conditional directives again, with an `#error` in each branch the build
         did not take, where some branch of its group holds code (a group of pragmas only, HPCG's
         `#ifndef HPCG_NO_OPENMP`, computes the same either way); [] when none does."""
@@ -123,8 +124,7 @@ class Branches:
                 helper_groups.add(f)
             elif any(s.strip() and not _PRAGMA.match(s) for s in lines[l:nxt - 1]):
                 code_groups.update(stack)
-        error = (f'#error "looptx transformed this region ({where}) for another branch of {about}: '
-                 'transform it again with the build\'s -D flags (--define)"')
+        error = f'#error "looptx transformed this region ({where}) for another branch of {about}: {remedy}"'
         # a group without #else whose #if or #elif branch was taken has an implicit empty branch
         # that the build did not take (`#ifdef EXTRA` on, `#ifndef NDEBUG` in a debug build)
         implicit = {g for g in code_groups
@@ -227,10 +227,13 @@ def _guarded_groups(branches, text, region, used_in_region, used_by_function, wh
         return
     lines = _lines(text)
     defined: dict[str, list[int]] = {}
+    function_like: set[str] = set()
     for k, line in enumerate(lines, 1):
         m = _DEFINES.match(line)
         for name in ([m.group(1)] if m else []) + _TYPEDEF.findall(line):
             defined.setdefault(name, []).append(k)
+        if m and line[m.end():m.end() + 1] == "(":
+            function_like.add(m.group(1))
     for first, last, tested in _outer_groups(lines):
         if first <= region[0] <= last:
             continue
@@ -240,8 +243,13 @@ def _guarded_groups(branches, text, region, used_in_region, used_by_function, wh
         if any(re.match(r"_[_A-Z]", n) for n in tested):
             continue
         names = sorted(inside & (used_in_region | used_by_function))
+        # --define takes no function-like macro (`-D'IDX(i,j)=...'`): the build's goes in the file
+        macros = [n for n in names if n in function_like]
+        remedy = (f"write the build's definition of {', '.join(macros)} in the file and transform it again "
+                  "(--define takes values, not function-like macros)" if macros else
+                  "transform it again with the build's -D flags (--define)")
         guard = branches.guard(text, first, last, where, f"the conditional at line {first}, which defines "
-                               f"{', '.join(names)}") if names else []
+                               f"{', '.join(names)}", remedy) if names else []
         own = first if inside & tested else 0
         yield from ((name, name in used_in_region, tuple(guard), own) for name in names if guard)
 

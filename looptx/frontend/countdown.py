@@ -93,6 +93,17 @@ def _bits(words: list[str], typedefs: dict) -> int | None:
     return 64 if set(words) & {"long", "size_t"} else 32
 
 
+def _promoted(words: list[str], typedefs: dict) -> tuple[int, int, bool] | None:
+    """(bits, bits after C's integer promotions, signed after them) of an integer type."""
+    while len(words) == 1 and words[0] in typedefs:
+        words = list(typedefs[words[0]])
+    narrow = 8 if "char" in words else 16 if "short" in words else 0
+    if narrow and set(words) <= {"unsigned", "signed", "char", "short", "int"}:
+        return narrow, 32, True
+    bits = _bits(words, typedefs)
+    return None if bits is None else (bits, bits, not set(words) & UNSIGNED_WORDS and words != ["size_t"])
+
+
 def _value(e, typedefs: dict) -> tuple[int, int, bool] | None:
     """(value, bits, unsigned) of an integer constant of type int or wider: `-1u`, `(size_t)-1`, `~0u`."""
     from looptx.frontend.affine import c_int_value
@@ -131,6 +142,9 @@ def _past_zero_test(loop, decls: dict, typedefs: dict) -> None:
     """`for (i = n - 1; i != (unsigned)-1; i--)` (also `-1u`, `UINT_MAX`, `(size_t)-1` at the
     counter's width): the unsigned counter stops where it wraps past 0, as `i < n` does."""
     cond, init, nxt = loop.cond, loop.init, loop.next
+    if isinstance(cond, c_ast.BinaryOp) and cond.op == "!=" and isinstance(cond.right, c_ast.ID) \
+            and not isinstance(cond.left, c_ast.ID):
+        cond = c_ast.BinaryOp("!=", cond.right, cond.left, cond.coord)     # `UINT_MAX != i`
     if not (isinstance(cond, c_ast.BinaryOp) and cond.op == "!=" and isinstance(cond.left, c_ast.ID)):
         return
     it = cond.left.name
@@ -151,12 +165,13 @@ def _past_zero_test(loop, decls: dict, typedefs: dict) -> None:
     if not down or bits is None or ones is None or not _meets_wrap(ones, bits):
         return
     # only from `X - 1`: C converts X - 1 and X to the counter's type alike, (T)(X - 1) being
-    # (T)X - 1, where X has the counter's width or is signed and no wider (an unsigned X of
-    # fewer bits wraps at 0 elsewhere), so `!=` stops where `i < X` does: at X = 0 at once
+    # (T)X - 1, where X has no more bits than the counter and X - 1 is computed at the counter's
+    # width or signed (an unsigned int X - 1 at 0 is 2^32 - 1, no wrap of a 64-bit counter; an
+    # unsigned short X is promoted to int), so `!=` stops where `i < X` does: at X = 0 at once
     x = start.left if isinstance(start, c_ast.BinaryOp) and start.op == "-" \
         and _value(start.right, typedefs) == (1, 32, False) else None
     xt = getattr(decls.get(x.name), "type", None) if isinstance(x, c_ast.ID) else None
-    xbits = _bits(list(xt.type.names), typedefs) if isinstance(xt, c_ast.TypeDecl) \
+    width = _promoted(list(xt.type.names), typedefs) if isinstance(xt, c_ast.TypeDecl) \
         and isinstance(xt.type, c_ast.IdentifierType) else None
-    if xbits is not None and (xbits == bits or xbits < bits and not _unsigned(decls[x.name], typedefs)):
+    if width is not None and width[0] <= bits and (width[2] or width[1] == bits):
         loop.cond = c_ast.BinaryOp("<", cond.left, copy.deepcopy(x), cond.coord)

@@ -36,8 +36,8 @@ from looptx.frontend.names import forget_records, to_model, to_user
 from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import file_enums, region_constants
 from looptx.frontend.omp_team import leading_pragma, team_statements, team_worksharing
-from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, prune_deep, syntax_error,
-                                    too_deep, unlabelled)
+from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, gcc_says, prune_deep,
+                                    syntax_error, too_deep, unlabelled)
 from looptx.frontend.preprocess import no_assembly, missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
 from looptx.frontend.region_items import count_statements, enclosing_function, in_function, nodes, region_items
@@ -189,8 +189,9 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         # a declaration without its `;` is found only in the code after it: look at the
         # fragment's declarations (def input_vars, the decl_file) alone first
         err = syntax_error(e, parser, column, cpp_input)
-        raise declarations_error(decls, path) or unfinished_region_code(
-            outside_fragment_regions(err, markup, blanked, wrapped), markup, blanked) from None
+        err = declarations_error(decls, path) or unfinished_region_code(
+            outside_fragment_regions(err, markup, blanked, wrapped), markup, blanked)
+        raise (err if decls else gcc_says(err, blanked, path, defines)) from None
     except RecursionError:
         raise too_deep(parser, column, cpp_input) from None
     except Exception as e:                                  # pycparser lexer errors

@@ -36,6 +36,10 @@ def define_value(path: str | None, name: str, value, perf: dict) -> int | str:
         from looptx.pipeline import performance_params
         perf["names"] = (performance_params(path) if path else frozenset()) | _spec_params(perf.get("spec"))
     if name not in perf["names"]:
+        if path:
+            # a spec that does not read may declare it: the spec's error is the one to fix
+            from looptx.pipeline import performance_params
+            performance_params(path, strict=True)
         raise LooptxError(f"bad --define '{name}={text}': '{text}' is not an integer",
                           hint="write --define NAME=INTEGER; only a performance param takes "
                                "other values")

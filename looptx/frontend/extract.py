@@ -16,7 +16,7 @@ from looptx import ir
 from looptx.errors import SourceError
 from looptx.frontend.affine import NonAffine, Poly, Translator, int_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
-from looptx.frontend.valued import fix_divisor, fix_products
+from looptx.frontend.valued import fix_divisor, fix_products, known_values
 from looptx.frontend.cond_text import condition_text
 from looptx.frontend.ifconvert import branch_on_data
 from looptx.frontend.guards import guarded
@@ -164,7 +164,8 @@ class Extractor:
             self.params.append(name)
 
     def translator(self) -> Translator:
-        return Translator(self.resolve_affine, self._fix_products, self._fix_divisor, types=self.int_types)
+        return Translator(self.resolve_affine, self._fix_products, self._fix_divisor, types=self.int_types,
+                          values=lambda names: known_values(self, names))
 
     def _fix_divisor(self, p):
         return fix_divisor(self, p)
@@ -378,7 +379,7 @@ class Extractor:
         # subscripts keep fixed sizes symbolic so that linearized ones can still be
         # delinearized; the sizes are substituted once the array's shape is known
         tr = Translator(self.resolve_subscript, fix_divisor=self._fix_divisor, fix_dividend=self._fix_products,
-                        types=self.int_types)
+                        types=self.int_types, values=lambda names: known_values(self, names))
         self.cur_accesses: list[RawAccess] = []
         self.cur_tr = tr
         self.guard_obligations = []

@@ -38,11 +38,24 @@ def guard_of(ex, cond, negate: bool = False) -> str | None:
     reference, j + 1 < m holds; probe 211 G1)."""
     parts = _conjuncts(cond, negate)
     if len(parts) > 1:
-        texts = [t for t in (guard_of(ex, c, n) for c, n in parts) if t is not None]
-        return " and ".join(f"({t})" for t in texts) if texts else None
+        texts = []
+        try:
+            for c, n in parts:
+                # C tests a conjunct only where those before it hold (`i >= 1 && i - 1 < n` of an
+                # unsigned i never wraps): its obligations are owed there (ex.guards)
+                t = guard_of(ex, c, n)
+                if t is not None:
+                    texts.append(f"({t})")
+                    ex.guards.append(t)
+        finally:
+            del ex.guards[len(ex.guards) - len(texts):]
+        return " and ".join(texts) if texts else None
     node = _flags_put_in(ex, cond)
     if node is None:
         return None
+    if node is not cond and len(_conjuncts(node, negate)) > 1:
+        # a flag set from a conjunction (`int ok = i + 1 < n && b[i] > 0.5`): its affine conjuncts
+        return guard_of(ex, node, negate)
     saved = (list(ex.params), len(ex.ctx_obligations), dict(ex.product_names), dict(ex.divisor_names))
     wraps = len(ex.evaluated_obligations)
     try:
@@ -57,7 +70,7 @@ def guard_of(ex, cond, negate: bool = False) -> str | None:
         wrapping = ex.evaluated_obligations[wraps:]
         del ex.evaluated_obligations[wraps:]
         if text is not None and hasattr(ex, "guard_obligations"):
-            ex.guard_obligations.extend(wrapping)
+            ex.guard_obligations.extend(_under_guards(ex, wrapping))
         else:
             text = None
     if text is None:
@@ -65,7 +78,7 @@ def guard_of(ex, cond, negate: bool = False) -> str | None:
     elif len(ex.ctx_obligations) > saved[1] and hasattr(ex, "guard_obligations"):
         # the guard is modelled exactly where C's `%` and `/` of it match the model's floor
         # (Darknet im2col's `c % ksize` with c >= 0): its statement holds them, as a subscript's
-        ex.guard_obligations.extend(ex.ctx_obligations[saved[1]:])
+        ex.guard_obligations.extend(_under_guards(ex, ex.ctx_obligations[saved[1]:]))
     elif len(ex.ctx_obligations) > saved[1]:
         ex.params[:] = saved[0]
         text = None
@@ -75,6 +88,12 @@ def guard_of(ex, cond, negate: bool = False) -> str | None:
     ex.divisor_names.clear()
     ex.divisor_names.update(saved[3])
     return text
+
+
+def _under_guards(ex, obligations) -> list[tuple]:
+    """RawStmt.guard_obligations entries (condition, where, guard) of obligations (condition, line,
+    col, what, where ...): owed where C evaluates the test, inside the guards around it."""
+    return [(ob[0], ob[4], " and ".join(f"({g})" for g in ex.guards)) for ob in obligations]
 
 
 def _conjuncts(cond, negate: bool) -> list[tuple]:

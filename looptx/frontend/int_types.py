@@ -282,7 +282,14 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
         need = [f"not ({it} {op} ({bound})) or {past} {'<=' if step > 0 else '>='} {hi if step > 0 else lo}"]
     words = declared_words(ex, it)
     edge = hi if step > 0 else lo
-    owe(ex, [(cond, test, f"the counter '{it}' is {words} ({lo}..{hi}), and the test '{c_text(test)}' lets it "
-                          f"pass {edge}, where C wraps it around: the loop would not run as the model's does",
-              f"declare '{it}' of a type that holds every value it takes and the one that ends the loop "
-              "(int or long)", False, op == "!=" or s > 1 or t == (32, True), simple) for cond in need], [first_test])
+    what = f"the counter '{it}' is {words} ({lo}..{hi}), and the test '{c_text(test)}' lets it pass {edge}, where " \
+        "C wraps it around: the loop would not run as the model's does"
+    fix = f"declare '{it}' of a type that holds every value it takes and the one that ends the loop (int or long)"
+    if op == "!=" and step == -1 and t[1] and bound.replace("(", "").replace(")", "").strip() in ("-1", str(hi)):
+        # the wrap test (countdown.py): it stops where the counter wraps past 0, but looptx reads
+        # it as `i < n` only from `n - 1` of an n that C converts to the counter's type alike
+        what = f"the test '{c_text(test)}' stops the counter '{it}' ({words}) where it wraps past 0; looptx " \
+            f"reads it as '{it} < n' only from a start 'n - 1' of an n with no more bits than '{it}' whose " \
+            "'n - 1' is signed or of the counter's width"
+        fix = f"start at 'n - 1' of such an n (declare n as '{words}'), or write `for ({it} = n; {it}-- > 0; )`"
+    owe(ex, [(cond, test, what, fix, False, op == "!=" or s > 1 or t == (32, True), simple) for cond in need], [first_test])

@@ -36,8 +36,10 @@ class RawStmt:
     obligations: list = field(default_factory=list)
     iter_ctypes: tuple[str, ...] = ()  # each iterator's declared type
     loop_pos: tuple[tuple[int, int], ...] = ()   # line, column of each enclosing `for`
-    # what the `?:` / && guards of its reads hold only under (`c % K` of the test: c >= 0):
-    # where the domain proves them the guards stay, else the reads count as unconditional
+    # what the `?:` / && guards of its reads hold only under (`c % K` of the test: c >= 0; no
+    # wrap of `i - 1 < n` in unsigned values): (isl condition, where, guard), owed where C tests
+    # it (`where` as below, None for the domain) inside the guards around it (`i >= 1 && ...`).
+    # Where they hold the guards stay, else the reads count as unconditional (Access.inexact)
     guard_obligations: list = field(default_factory=list)
     # (isl condition, line, col, what, where): conditions that must hold wherever C evaluates an
     # enclosing `if` or a loop's first test (`where`, a conjunction over the enclosing loops'

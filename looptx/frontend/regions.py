@@ -474,7 +474,18 @@ def scan(text: str, filename: str) -> Markup:
                             "CHiLL annotation")
     # Both kinds of marker may mark regions of one file (an annotated kernel beside a
     # #pragma scop one); a pragma pair inside an annotation's code is that region's own text.
-    regions += [r for r in scan_pragmas(src, comments)
+    pragmas = scan_pragmas(src, comments)
+    for r in pragmas:
+        for q in regions:
+            (a0, a1), (b0, b1) = sorted([r.outer, q.outer])
+            if a0 < b0 < a1 < b1:
+                # crossed markers (`#pragma scop`, an annotation's begin, `#pragma endscop`, its
+                # end): neither holds the other, and the output would keep one marker of a pair
+                raise src.error(b0, f"this region opens inside the region marked at line {src.pos(a0)[0]} "
+                                f"and ends after it (at line {src.pos(b1 - 1)[0]})",
+                                "nest the markers: close the one region before the other opens, or put one "
+                                "inside the other")
+    regions += [r for r in pragmas
                 if not any(q.outer[0] <= r.outer[0] < q.outer[1] or r.outer[0] <= q.outer[0] < r.outer[1]
                            for q in regions)]
     quiet = blank(text, [(s, e) for _, s, e in quiet_spans(text)])

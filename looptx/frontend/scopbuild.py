@@ -258,12 +258,18 @@ def _unproved_guards_dropped(scop: Scop, raw) -> Scop:
     model only where C's rounding is the floor's (c >= 0), one of unsigned values where they do
     not wrap: where the domain does not prove that (`(j - off) % 2`), the read counts as
     unconditional, as any read of a guard the model does not hold."""
-    dropped = {st.id for st in raw if st.guard_obligations
-               and not obligations_hold(scop, st.id, [c for c, *_ in st.guard_obligations])}
+    def owed(st, where, guard) -> str | None:
+        # where C tests the guard: the statement's domain (or `where`) inside the guards around it
+        if not guard:
+            return where
+        return f"({where or ' and '.join(st.constraints) or '1 = 1'}) and {guard}"
+    dropped = {st.id for st in raw if not all(obligations_hold(scop, st.id, [c], owed(st, w, g))
+                                             for c, w, g in st.guard_obligations)}
     if not dropped:
         return scop
     # (every guard of the statement: which one owes the unproved condition is not kept)
-    statements = tuple(replace(s, accesses=tuple(replace(a, guard="") for a in s.accesses)) if s.id in dropped else s
+    statements = tuple(replace(s, accesses=tuple(replace(a, guard="", inexact=a.inexact or bool(a.guard))
+                                                                 for a in s.accesses)) if s.id in dropped else s
                        for s in scop.statements)
     return replace(scop, statements=statements, _cache={})
 

@@ -60,6 +60,39 @@ def syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceTex
     return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path)
 
 
+_GCC_ERROR = re.compile(r"^<stdin>:(\d+):(\d+): error: (.*)$", re.M)
+
+
+def gcc_says(err: SourceError, text: str, path: str, defines: dict) -> SourceError:
+    """gcc's words for a syntax error where looptx's parser has only its generic ones (`expected
+    ')' before 'for'` on the line of the `for (...` that lacks it, not "before 'for'" on the next
+    line; `unknown type name 'dobule'`; `#endif without #if`): gcc's first error at or before
+    the parser's place, for the file as the parser read it (`text`: comments blanked in place)."""
+    import os
+    import subprocess
+    from looptx.frontend.preprocess import include_dirs
+    if err.hint != "fix the C syntax" or err.file != path:
+        return err
+    dirs = [os.path.dirname(os.path.abspath(path)), *include_dirs()]
+    try:
+        out = subprocess.run(["gcc", "-fsyntax-only", "-w", "-fdiagnostics-column-unit=byte", "-x", "c",
+                              *(f"-I{d}" for d in dirs),
+                              *(f"-D{k}={v}" for k, v in defines.items()), "-"], input=text, text=True,
+                             capture_output=True, timeout=30, env={**os.environ, "LC_ALL": "C"}).stderr
+    except (OSError, subprocess.SubprocessError):
+        return err
+    for m in _GCC_ERROR.finditer(out):
+        line, col, what = int(m.group(1)), int(m.group(2)), m.group(3).strip()
+        # (an undeclared name is no syntax error: looptx may know it from an annotation)
+        if "undeclared" in what or err.line is not None and line > err.line:
+            continue
+        # (looptx counts a line's characters, gcc here its bytes)
+        row = text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
+        col = len(row.encode()[:col - 1].decode(errors="ignore")) + 1
+        return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path, line=line, col=col)
+    return err
+
+
 _UNREAD = ((re.compile(r"\(\s*\{"), "a GNU statement expression `({ ... })`"),
            (re.compile(r"\b(?:typeof|__typeof__|__typeof|__auto_type)\b"), "GNU's typeof / __auto_type"),
            (re.compile(r"[^\x00-\x7f]"), "a character outside ASCII in the code (a UTF-8 identifier)"),

@@ -25,6 +25,17 @@ def fix_products(ex, p):
     return p.subs(found[0])
 
 
+def known_values(ex, names) -> dict:
+    """The value of each of `names` that has one (a -D size, an enum constant, a #define), for
+    what C computes with them in int (`N * N` of a #define N 46341 overflows)."""
+    out = {}
+    for n in names:
+        found = _values(ex, {n}, ex.fixed)
+        if found is not None:
+            out.update(found[0])
+    return out
+
+
 def fix_divisor(ex, p):
     """A divisor whose names all have values is that number."""
     if p.symbols() & set(ex.iterators()):

@@ -194,7 +194,7 @@ def all_exist(scop: Scop, array: str, elements: isl.Set) -> bool:
         reached = isl.Set(f"{scop.prefix}{{ {tup} : 1 = 0 }}")
         for s in scop.statements:
             for a in s.accesses:
-                if a.array == array and not any(ir.is_gathered(x) for x in a.index):
+                if a.array == array and not a.inexact and not any(ir.is_gathered(x) for x in a.index):
                     reached = reached.union(scop.access_map(s, a).intersect_domain(evaluated(scop, s, a)).range())
         # row-major order in rows is the order of addresses: below the last element reached
         below_last = elements.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {in_row} }}")).lex_le_set(reached).domain()

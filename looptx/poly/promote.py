@@ -389,7 +389,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                                f"reference (no {pr.kind} of a copy)",
                                hint="keep one of the two steps for this array (a tile buffer or registers), "
                                     "or copy other arrays")
-            if a.kind == "write":
+            if a.kind == "write" or a.inexact:
                 check_unguarded(pr, scop, st, a)
             f = qp.reverse().apply_range(scop.access_map(st, a))
             # a read C evaluates only in a `?:` branch loads what that branch reads (probe 204 G3)

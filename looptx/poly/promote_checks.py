@@ -42,7 +42,15 @@ def check_unguarded(pr: Promotion, scop, st, a) -> None:
     """A buffer is loaded from the whole footprint, so a reference that C evaluates only
     inside a `?:` branch (darknet's padded `valid ? src[index] : -FLT_MAX`) must reach, unguarded,
     only elements that exist: the load would read what the original never reads."""
-    from looptx.poly.footprint import all_exist
+    from looptx.poly.footprint import all_exist, evaluated
+    if a.inexact and not all_exist(scop, a.array, scop.access_map(st, a).intersect_domain(evaluated(scop, st, a)).range()):
+        # (a read of `x[i - 1]` under `i - 1 < n` of unsigned values: C never reads x[-1])
+        raise pr.error(f"the read of '{a.array}' on line {st.line} sits under a test looptx does not model "
+                       "exactly (C tests unsigned values that may wrap, or rounds a negative `/` or `%`); a "
+                       f"{pr.kind} buffer would be loaded from elements the original may never read, "
+                       "which may lie outside the array",
+                       hint="test that no value wraps first (`i >= 1 && i - 1 < n`), promote another "
+                            f"array, or remove the {pr.kind} step for '{a.array}'")
     if a.guard and not all_exist(scop, a.array, scop.access_map(st, a).range()):
         raise pr.error(f"the {a.kind} of '{a.array}' on line {st.line} sits in a ?: branch that runs only "
                        f"where {_plain(a.guard)}; a {pr.kind} buffer would be loaded from elements the "

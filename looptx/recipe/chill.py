@@ -284,8 +284,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
         kw = {a.arg: aliased(ln.value(a.value), aliases) for a in tree.keywords}
         if ln.lua and lua_value(args, truncate=True) != args:
             note_once(ln.file, ln.line, f"{name}: {', '.join(map(repr, args))} taken as "
-                      f"{', '.join(map(repr, lua_value(args, truncate=True)))}, as CUDA-CHiLL's Lua commands "
-                      "truncate a number to an integer", per_line=True)
+                      f"{', '.join(map(repr, lua_value(args, truncate=True)))}, as Lua reads a numeric string as a "
+                      "number and CUDA-CHiLL's commands truncate a number to an integer", per_line=True)
             args = lua_value(args, truncate=True)
         if name == "recipe":
             if len(args) != 1 or not isinstance(args[0], str):

@@ -543,6 +543,14 @@ def load_file(path: str, bindings: Mapping[str, Any] | None = None,
     except OSError as e:
         raise RecipeError(f"cannot read the recipe: {e.strerror}", file=path,
                           hint="check the path and the file's permissions") from None
+    # (an editor's byte order mark is no character of the first line: Python and Lua skip it)
+    text = text.removeprefix("\ufeff")
+    if not any(ln.strip() and not ln.strip().startswith(("#", "--", "//")) for ln in text.splitlines()):
+        # a recipe named on the command line is meant to do something: an empty one is an
+        # unsaved buffer or the wrong file, not a request to regenerate the regions as written
+        raise RecipeError("the recipe has no steps (the file is empty or holds comments only)", file=path,
+                          line=1, col=1, hint="add steps: [...], or leave out --recipe to regenerate the "
+                                              "regions as they are")
     # a script may open with a docstring or a long comment, which is not a command; a .chill
     # file is a script whatever its first line, so its errors are the dialect's
     if path.endswith((".yaml", ".yml")) or not (path.endswith((".py", ".lua", ".script", ".chill"))

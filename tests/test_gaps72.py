@@ -1,0 +1,152 @@
+"""Gaps found in session 72 (probes 212-215)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli, same_output_c
+
+DATA = Path(__file__).parent / "data" / "gaps72"
+TILE_COPY = "steps:\n  - tile: {stmt: 0, loop: i, size: 4}\n  - datacopy: {stmt: 0, array: x, at: ii}\n"
+
+
+@pytest.mark.parametrize("name, recipe", [
+    ("wrap_guard", TILE_COPY),
+    ("wrap_guard_2d", "steps:\n  - registers: {stmt: 0, array: x, at: j}\n")])
+def test_a_copy_of_a_read_under_a_wrapping_unsigned_test_is_refused(tmp_path, name, recipe):
+    """Probe 212 G1: `i - 1 < n ? x[i - 1] : 0` of an unsigned i never reads x[-1] (i - 1 wraps
+    at i = 0), but the model's guard was dropped, and the copy loaded x[-1]."""
+    (tmp_path / "r.yaml").write_text(recipe)
+    rc, _, err = run_cli("transform", DATA / f"{name}.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 2 and "error: the read of 'x' on line" in err and "may wrap" in err, err
+    assert err.count("\n") == 1 and "test that no value wraps first" in err
+
+
+def test_a_test_after_the_bound_it_needs_keeps_the_guard(tmp_path):
+    """`i >= 1 && i - 1 < n`: C tests i - 1 < n only where i >= 1, where it does not wrap; the
+    copy loads from x[0]."""
+    (tmp_path / "r.yaml").write_text(TILE_COPY)
+    rc, _, err = run_cli("transform", DATA / "signed_guard.c", "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    assert "c3 = lx_max(0, 4 * ii - 1)" in (tmp_path / "o.c").read_text()
+    same_output_c(tmp_path, DATA / "signed_guard.c", tmp_path / "o.c", (DATA / "main_wrap.c").read_text(),
+                  [["0"], ["1"], ["4"], ["7"], ["13"]])
+
+
+def test_a_constraint_that_starts_with_a_string_is_an_expression(tmp_path):
+    """Probe 215 G1: `constraint c1 = 'i' == P or U == 2;` (TCR's `'c' in (TX0, TY0)`) was taken
+    for a quoted string, and the suggested fix cut its first and last characters."""
+    rc, out, err = run_cli("transform", DATA / "string_first.c", "-D", "P=j", "-D", "U=1")
+    assert rc == 2 and ":8:16: error: constraint 'c1' rules out every point with P=j, U=1" in err, err
+    rc, out, err = run_cli("transform", DATA / "string_first.c", "-D", "P=i", "-D", "U=1")
+    assert rc == 0, err
+    quoted = tmp_path / "q.c"
+    quoted.write_text((DATA / "string_first.c").read_text().replace("'i' == P or U == 2", "'U == 2'"))
+    rc, _, err = run_cli("transform", quoted)
+    assert rc == 2 and err.strip() == f"{quoted}:8:21: error: constraint c1 is a string, which holds at every " \
+        "point (write the condition without quotes: constraint c1 = U == 2;)", err
+
+
+def test_a_define_of_a_param_of_a_spec_that_does_not_read_gives_the_specs_error(tmp_path):
+    """Probe 215 G2: `-D P=j` said P was no performance param, hiding the spec's error."""
+    bad = tmp_path / "b.c"
+    bad.write_text((DATA / "string_first.c").read_text().replace("U == 2;", "U == 2 or;"))
+    rc, _, err = run_cli("transform", bad, "-D", "P=j")
+    assert rc == 2 and err.startswith(f"{bad}:8:") and "syntax error" in err, err
+
+
+def test_a_flag_set_from_a_conjunction_guards_a_read_by_its_affine_conjuncts(tmp_path):
+    """Probe 212 G6: `int ok = i + 1 < n && b[i] > 0.5; y[i] = ok ? x[i + 1] : 0` had no guard,
+    and the copy loaded x[n] (the same test written inline had its affine conjunct)."""
+    (tmp_path / "r.yaml").write_text(TILE_COPY)
+    src = DATA / "flag_conjunction.c"
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    assert "c3 <= lx_min(n - 1, 4 * ii + 4)" in (tmp_path / "o.c").read_text()
+    same_output_c(tmp_path, src, tmp_path / "o.c", (DATA / "main_flag.c").read_text(), [["0"], ["1"], ["4"], ["7"]])
+
+
+@pytest.mark.parametrize("name, ntype", [("countdown_left", "unsigned"), ("countdown_short", "unsigned short")])
+def test_wrap_countdowns_with_the_constant_left_or_a_promoted_size(tmp_path, name, ntype):
+    """Probe 212 G3, G4: `UINT_MAX != i` was refused (as a constant that does not fit in an int),
+    and `i = n - 1 ... i != -1u` of an unsigned short n too, though C computes n - 1 in int."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    src = DATA / f"{name}.c"
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    main = f"#define NTYPE {ntype}\n" + (DATA / "main_countdown.c").read_text()
+    same_output_c(tmp_path, src, tmp_path / "o.c", main, [["0"], ["1"], ["2"], ["5"], ["7"]])
+
+
+def test_a_wrap_countdown_from_a_wider_size_is_refused_for_that_reason(tmp_path):
+    """Probe 212 G4: the refusal said the test 'lets it pass 0', which it does not."""
+    src = tmp_path / "k.c"
+    src.write_text((DATA / "countdown_short.c").read_text().replace("unsigned short n", "unsigned long n"))
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and err.startswith(f"{src}:5:19: error: the test 'i != (-1u)' stops the counter 'i' "
+                                      "(unsigned) where it wraps past 0; looptx reads it as 'i < n' only"), err
+
+
+def test_a_function_like_default_macro_is_not_sent_to_define(tmp_path):
+    """Probe 212 G2: the output's #error told a build with -D'F(a)=...' to transform again with
+    --define, which takes no function-like macro."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    src = DATA / "function_default.c"
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    assert "which defines F: write the build's definition of F in the file and transform it again " \
+        "(--define takes values, not function-like macros)" in (tmp_path / "o.c").read_text()
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "--define", "F(a)=((a)+1.0)")
+    assert rc == 2 and "looptx takes no function-like macro on the command line" in err, err
+
+
+@pytest.mark.parametrize("name, at, what", [
+    ("overflow_macro", "7:19", "'N * N' overflows int"),
+    ("overflow_sum", "6:19", "'2147483647 + 1' overflows int"),
+    ("overflow_subscript", "8:5", "'(i * N) * N' overflows int")])
+def test_int_arithmetic_of_valued_sizes_that_overflows_is_refused(name, at, what):
+    """Probe 214 G1: `i < N*N` of a #define N 46341 was modelled as 2147488281, where C's int
+    overflows (gcc's build ran no iteration); the literal 46341*46341 was refused."""
+    src = DATA / f"{name}.c"
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and err.startswith(f"{src}:{at}: error: ") and what in err, err
+
+
+@pytest.mark.parametrize("name, at, what", [
+    ("missing_paren", "6:25", "expected ')' before 'for'"),
+    ("typo_type", "2:1", "unknown type name 'dobule'"),
+    ("stray_endif", "2:2", "#endif without #if")])
+def test_a_syntax_error_is_said_in_gccs_words_where_gcc_finds_it(name, at, what):
+    """Probe 214 G4, G5: the parser's "before 'for'" on the line after the `for (...` that lacks
+    its `)`, "Invalid function definition", "Directives not supported yet"."""
+    src = DATA / f"{name}.c"
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and err.startswith(f"{src}:{at}: error: syntax error: {what}"), err
+
+
+@pytest.mark.parametrize("script", ["bom.py", "bom.lua"])
+def test_a_script_with_a_byte_order_mark_is_read(tmp_path, script):
+    """Probe 214 G2: `\\ufefffrom chill import *` was a syntax error."""
+    assert (DATA / script).read_bytes().startswith(b"\xef\xbb\xbf")
+    rc, out, err = run_cli("transform", DATA / "mm.c", "--recipe", DATA / script)
+    assert rc == 0 and "for (int jj = 0; jj <= (N - 1) / 16; jj++)" in out, err
+
+
+@pytest.mark.parametrize("text", ["", "# TODO: steps\n", "\n\n"])
+def test_an_empty_recipe_file_is_refused(tmp_path, text):
+    """Probe 214 G6: an empty recipe was read as no recipe, though one with params and no
+    steps is refused."""
+    (tmp_path / "r.yaml").write_text(text)
+    rc, _, err = run_cli("transform", DATA / "mm.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and err.startswith(f"{tmp_path / 'r.yaml'}:1:1: error: the recipe has no steps"), err
+
+
+def test_crossed_region_markers_are_refused(tmp_path):
+    """Probe 214 G3: `#pragma scop`, a CHiLL begin, `#pragma endscop`, its end was accepted,
+    and the output kept `#pragma scop` without its end."""
+    src = DATA / "crossed.c"
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and err.startswith(f"{src}:6:1: error: this region opens inside the region marked at "
+                                      "line 5 and ends after it (at line 10)"), err
