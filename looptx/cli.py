@@ -296,8 +296,12 @@ def cmd_run(args) -> int:
             where = args.file if n_regions == 1 else f"{args.file} region {region}"
             region += 1
             if r["status"] == "compile_error" and r.get("original_status") == "compile_error":
-                raise LooptxError(f"the region as written does not compile with these flags either: {r.get('error')}",
-                                  hint="check --cflags (or the annotation's build command)", file=args.file)
+                # (at the annotation's build command where its flags are the ones used)
+                at = tuning_spec(args.file).where("build", "build_command") if build_command is not None \
+                    else dict(file=args.file)
+                raise LooptxError(f"the region as written does not compile with these flags either: "
+                                  f"{' '.join(str(r.get('error')).split())}",
+                                  hint="check --cflags (or the annotation's build command)", **at)
             if r["status"] != "ok":
                 print(to_user(f"{where}: {r['status']}: {r.get('error')}"))
                 status = 1

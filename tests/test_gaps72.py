@@ -150,3 +150,56 @@ def test_crossed_region_markers_are_refused(tmp_path):
     rc, _, err = run_cli("transform", src)
     assert rc == 2 and err.startswith(f"{src}:6:1: error: this region opens inside the region marked at "
                                       "line 5 and ends after it (at line 10)"), err
+
+
+def test_an_unsigned_product_that_wraps_is_refused_and_a_long_one_is_not(tmp_path):
+    """Probe 216 G1, G2: `N * N` of `#define N 65536u` is 0 in C (the model had 2^32), and
+    `N * N` of `46341L` is a long, which does not overflow (it was refused as an int)."""
+    src = DATA / "wrap_unsigned_product.c"
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and err.startswith(f"{src}:5:19: error: 'N * N' wraps unsigned int"), err
+    (tmp_path / "r.yaml").write_text("steps:\n  - tile: {stmt: 0, loop: i, size: 32}\n")
+    rc, out, err = run_cli("transform", DATA / "long_product.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 0 and "for (long ii = 0; ii < 67109009; ii++)" in out, err
+
+
+def test_a_read_under_a_disjunction_that_tests_data_is_guarded_by_its_sides(tmp_path):
+    """Probe 216 G3: `(i >= 1 && b[i] > 0.5) || i >= 2 ? x[i - 1] : 0` had no guard (the test
+    reads b), and a datacopy loaded x[-1]."""
+    (tmp_path / "r.yaml").write_text(TILE_COPY)
+    src = DATA / "data_disjunction.c"
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    assert "c3 = lx_max(0, 4 * ii - 1)" in (tmp_path / "o.c").read_text()
+    main = (DATA / "main_flag.c").read_text().replace("double *x = malloc(sizeof(double) * (n + 1))",
+                                                      "double *x = (double *)malloc(sizeof(double) * (n + 2)) + 1")
+    main = main.replace("kern(int n, double *x, double *b, double *y)", "kern(int n, double *x, double *y, double *b)")
+    main = main.replace("kern(n, x, b, y)", "kern(n, x, y, b)").replace("x[n] = 1e300;", "x[-1] = 1e300;")
+    same_output_c(tmp_path, src, tmp_path / "o.c", main, [["0"], ["1"], ["2"], ["5"], ["9"]])
+
+
+@pytest.mark.parametrize("name", ["countdown_ushort", "countdown_ushort_cast"])
+def test_a_narrow_counter_counting_down_to_its_wrapped_value_is_transformed(tmp_path, name):
+    """Probe 216 G4: `unsigned short i; for (i = n - 1; i != USHRT_MAX; i--)` was modelled for
+    n >= 65536, which no such n reaches, so only the loop as written ever ran;
+    `(unsigned short)-1` was refused."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 3}\n")
+    src = DATA / f"{name}.c"
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0 and "65536" not in err, err
+    assert "i -= 3" in (tmp_path / "o.c").read_text()
+    main = "#define NTYPE unsigned short\n" + (DATA / "main_countdown.c").read_text().replace(
+        "void kern(NTYPE n, double *x, double *y);", "void kern(NTYPE n, double *x, double *y, double *b);").replace(
+        "kern(n, x, y);", "kern(n, x, y, 0);")
+    same_output_c(tmp_path, src, tmp_path / "o.c", main, [["0"], ["1"], ["2"], ["5"], ["7"], ["300"]])
+
+
+def test_a_missing_header_and_gnu_c_are_said_so():
+    """Probe 216 G5, G6: gcc's follow-on error was shown for `(uint32_t)n` without <stdint.h>;
+    a nested function (which gcc reads) was a plain syntax error."""
+    src = DATA / "missing_header.c"
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and err.startswith(f"{src}:4:17: error: 'uint32_t' undeclared") and "<stdint.h>" in err, err
+    src = DATA / "nested_function.c"
+    rc, _, err = run_cli("transform", src)
+    assert rc == 2 and err.startswith(f"{src}:4:") and "gcc reads this file and looptx's C parser" in err, err

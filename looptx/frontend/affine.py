@@ -308,14 +308,22 @@ class Translator:
             if node.op in ("+", "-", "*"):
                 a, b = t(node.left), t(node.right)
                 out = a + b if node.op == "+" else a - b if node.op == "-" else a * b
-                if self.types is not None and self.types.type_of(node) == (32, False):
-                    # (the model's integers would go on where C's int overflows: `i * 65536 * 65536`,
-                    # `N * N` of a #define N 46341, `2147483647 + 1`)
+                ctype = self.types.type_of(node) if self.types is not None else None
+                if ctype is not None:
+                    # (the model's integers would go on where C's overflow or wrap: `i * 65536 * 65536`,
+                    # `N * N` of a #define N 46341, `2147483647 + 1`, `N * N` of N 65536u, which is 0)
+                    bits, unsigned = ctype
+                    hi = (1 << bits) - 1 if unsigned else (1 << (bits - 1)) - 1
+                    lo = 0 if unsigned else -(1 << (bits - 1))
                     valued = out.subs(self.values(out.symbols())) if self.values else out
-                    # (a product by any coefficient, a sum by its constant)
-                    if any(not INT_MIN <= c <= INT_MAX for m, c in valued.terms if node.op == "*" or not m):
-                        raise NonAffine(node, f"'{_c(node)}' overflows int (C computes it in int)",
-                                        f"compute it in a 64-bit type: (long)({_c(node.left)}) {node.op} ...")
+                    # (a product by any coefficient, a sum by its constant; an unsigned difference
+                    # below 0 is C's too, `n - 1u`)
+                    if any(c > hi or c < lo and not unsigned for m, c in valued.terms if node.op == "*" or not m):
+                        name = {32: "int", 64: "long"}[bits]
+                        raise NonAffine(node, f"'{_c(node)}' {'wraps' if unsigned else 'overflows'} "
+                                              f"{'unsigned ' + name if unsigned else name} (C computes it so)",
+                                        f"compute it in a wider type: ({'unsigned long' if unsigned and bits == 32 else 'long'})"
+                                        f"({_c(node.left)}) {node.op} ...")
                 return out
             if node.op in ("/", "%"):
                 rounded = rounded_division.of_division(node)

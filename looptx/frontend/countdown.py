@@ -105,7 +105,7 @@ def _promoted(words: list[str], typedefs: dict) -> tuple[int, int, bool] | None:
 
 
 def _value(e, typedefs: dict) -> tuple[int, int, bool] | None:
-    """(value, bits, unsigned) of an integer constant of type int or wider: `-1u`, `(size_t)-1`, `~0u`."""
+    """(value, bits, unsigned) of an integer constant: `-1u`, `(size_t)-1`, `~0u`, `(unsigned short)-1`."""
     from looptx.frontend.affine import c_int_value
     if isinstance(e, c_ast.Constant) and e.type.endswith("int"):
         suffix = e.value.lower()[len(e.value.lower().rstrip("ul")):]
@@ -120,7 +120,8 @@ def _value(e, typedefs: dict) -> tuple[int, int, bool] | None:
     if isinstance(e, c_ast.Cast) and isinstance(e.to_type.type, c_ast.TypeDecl) \
             and isinstance(e.to_type.type.type, c_ast.IdentifierType):
         words = list(e.to_type.type.type.names)
-        bits, inner = _bits(words, typedefs), _value(e.expr, typedefs)
+        width, inner = _promoted(words, typedefs), _value(e.expr, typedefs)
+        bits = None if width is None else width[0]
         return None if bits is None or inner is None else (inner[0], bits, bool(set(words) & UNSIGNED_WORDS)
                                                            or words == ["size_t"])
     return None
@@ -159,8 +160,10 @@ def _past_zero_test(loop, decls: dict, typedefs: dict) -> None:
     else:
         return
     t = getattr(decl, "type", None)
-    bits = _bits(list(t.type.names), typedefs) if isinstance(t, c_ast.TypeDecl) \
+    # (an unsigned short or char counter too: `i != USHRT_MAX`, its `--i` at 0 stores 65535)
+    width = _promoted(list(t.type.names), typedefs) if isinstance(t, c_ast.TypeDecl) \
         and isinstance(t.type, c_ast.IdentifierType) and _unsigned(decl, typedefs) else None
+    bits = None if width is None else width[0]
     ones = _value(cond.right, typedefs)
     if not down or bits is None or ones is None or not _meets_wrap(ones, bits):
         return

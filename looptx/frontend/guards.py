@@ -33,9 +33,11 @@ def guarded(ex, node, cond, negate: bool):
 def guard_of(ex, cond, negate: bool = False) -> str | None:
     """isl text of `cond` (negated) over the iterators and sizes where it is affine, after
     putting in the value of each flag local it tests; else None.  Leaves `ex` as it was when
-    the condition is not affine, and then the reference counts as unconditional.  Of a
-    conjunction, the affine conjuncts (`j + 1 < m && B[i][j] > 0.5`: where C evaluates the
-    reference, j + 1 < m holds; probe 211 G1)."""
+    the condition is not affine, and then the reference counts as unconditional.  Of one that
+    also tests data, an affine condition it implies: of a conjunction, the affine conjuncts
+    (`j + 1 < m && B[i][j] > 0.5`: where C evaluates the reference, j + 1 < m holds; probe 211
+    G1), of a disjunction, the disjunction of its sides' (`(i >= 1 && b[i] > 0.5) || i >= 2`:
+    i >= 1 or i >= 2; probe 216 G3)."""
     parts = _conjuncts(cond, negate)
     if len(parts) > 1:
         texts = []
@@ -56,6 +58,17 @@ def guard_of(ex, cond, negate: bool = False) -> str | None:
     if node is not cond and len(_conjuncts(node, negate)) > 1:
         # a flag set from a conjunction (`int ok = i + 1 < n && b[i] > 0.5`): its affine conjuncts
         return guard_of(ex, node, negate)
+    text = _affine_guard(ex, node, negate)
+    if text is None and isinstance(node, c_ast.BinaryOp) and node.op == ("&&" if negate else "||"):
+        # (C tests the right side only where the left fails, which the model cannot say when the
+        # left tests data: its obligations are owed wherever the reference is, a stricter demand)
+        sides = [guard_of(ex, node.left, negate), guard_of(ex, node.right, negate)]
+        text = None if None in sides else f"({sides[0]}) or ({sides[1]})"
+    return text
+
+
+def _affine_guard(ex, node, negate: bool) -> str | None:
+    """isl text of the (negated) condition `node`, flags put in, where all of it is affine."""
     saved = (list(ex.params), len(ex.ctx_obligations), dict(ex.product_names), dict(ex.divisor_names))
     wraps = len(ex.evaluated_obligations)
     try:

@@ -123,13 +123,16 @@ def declared_words(ex, name: str) -> str | None:
 
 
 def literal_types(object_macros: dict) -> dict[str, str]:
-    """The #defines whose value is an unsigned integer literal (`#define N 10u`): NAME -> its
-    type, so that `i < N` compares as C does.  (A plain literal is an int.)"""
+    """The #defines whose value is an integer literal of another type than int (`#define N
+    10u`, `65536L`, `3000000000`): NAME -> its type, so that `i < N` compares and `N * N`
+    computes as C does."""
+    names = {(32, True): "unsigned int", (64, False): "long", (64, True): "unsigned long"}
     out = {}
     for name, body in object_macros.items():
-        m = re.fullmatch(r"\(*\s*(?:0[xX][0-9a-fA-F]+|[0-9]+)([uUlL]+)\s*\)*", body.strip())
-        if m and "u" in m.group(1).lower():
-            out[name] = "unsigned long" if "l" in m.group(1).lower() else "unsigned int"
+        m = re.fullmatch(r"\(*\s*((?:0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*)\s*\)*", body.strip())
+        found = _constant(c_ast.Constant("int", m.group(1))) if m else None
+        if found is not None and found[2] in names:
+            out[name] = names[found[2]]
     return out
 
 

@@ -60,7 +60,7 @@ def syntax_error(e: Exception, parser: c_parser.CParser, column, text: SourceTex
     return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path)
 
 
-_GCC_ERROR = re.compile(r"^<stdin>:(\d+):(\d+): error: (.*)$", re.M)
+_GCC_ERROR = re.compile(r"^<stdin>:(\d+):(\d+): error: (.*)$(?:\n<stdin>:\d+:\d+: note: (.*)$)?", re.M)
 
 
 def gcc_says(err: SourceError, text: str, path: str, defines: dict) -> SourceError:
@@ -75,22 +75,28 @@ def gcc_says(err: SourceError, text: str, path: str, defines: dict) -> SourceErr
         return err
     dirs = [os.path.dirname(os.path.abspath(path)), *include_dirs()]
     try:
-        out = subprocess.run(["gcc", "-fsyntax-only", "-w", "-fdiagnostics-column-unit=byte", "-x", "c",
+        run = subprocess.run(["gcc", "-fsyntax-only", "-w", "-fdiagnostics-column-unit=byte", "-x", "c",
                               *(f"-I{d}" for d in dirs),
                               *(f"-D{k}={v}" for k, v in defines.items()), "-"], input=text, text=True,
-                             capture_output=True, timeout=30, env={**os.environ, "LC_ALL": "C"}).stderr
+                             capture_output=True, timeout=30, env={**os.environ, "LC_ALL": "C"})
     except (OSError, subprocess.SubprocessError):
         return err
-    for m in _GCC_ERROR.finditer(out):
-        line, col, what = int(m.group(1)), int(m.group(2)), m.group(3).strip()
-        # (an undeclared name is no syntax error: looptx may know it from an annotation)
-        if "undeclared" in what or err.line is not None and line > err.line:
-            continue
-        # (looptx counts a line's characters, gcc here its bytes)
-        row = text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
-        col = len(row.encode()[:col - 1].decode(errors="ignore")) + 1
-        return SourceError(f"syntax error: {what}", hint="fix the C syntax", file=path, line=line, col=col)
-    return err
+    if run.returncode == 0:
+        # GNU C that pycparser does not read (a case range, `&&label`, a nested function)
+        err.hint = "gcc reads this file and looptx's C parser (pycparser) does not: write the construct " \
+            "here in standard C"
+        return err
+    m = _GCC_ERROR.search(run.stderr)
+    if m is None or err.line is not None and int(m.group(1)) > err.line:
+        return err
+    line, col, what = int(m.group(1)), int(m.group(2)), m.group(3).strip()
+    # (looptx counts a line's characters, gcc here its bytes)
+    row = text.split("\n")[line - 1] if line <= text.count("\n") + 1 else ""
+    col = len(row.encode()[:col - 1].decode(errors="ignore")) + 1
+    # gcc's note says what to do where it has one (`#include <stdint.h>` for an undeclared uint32_t)
+    hint = m.group(4).strip() if m.group(4) else "fix the C syntax"
+    return SourceError(what if "undeclared" in what else f"syntax error: {what}", hint=hint, file=path,
+                       line=line, col=col)
 
 
 _UNREAD = ((re.compile(r"\(\s*\{"), "a GNU statement expression `({ ... })`"),
