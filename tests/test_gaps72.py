@@ -203,3 +203,29 @@ def test_a_missing_header_and_gnu_c_are_said_so():
     src = DATA / "nested_function.c"
     rc, _, err = run_cli("transform", src)
     assert rc == 2 and err.startswith(f"{src}:4:") and "gcc reads this file and looptx's C parser" in err, err
+
+
+@pytest.mark.parametrize("steps", ["unroll: {stmt: 0, loop: i, factor: 2}\n  - reverse: {stmt: 0, loop: i}",
+                                   "unroll_and_jam: {stmt: 0, loop: i, factor: 2}\n  - reverse: {stmt: 0, loop: i}"])
+def test_an_unrolled_loop_is_not_reversed(tmp_path, steps):
+    """Probe 217 G1: unroll then reverse ran the loop forwards (the control loop counted down over
+    negated values), while the legality check judged it reversed."""
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - {steps}\n")
+    rc, _, err = run_cli("transform", DATA / "rev.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "step 2 (reverse): error: loop 'i' is already unrolled by 2, and an unrolled loop is not " \
+        "reversed (reverse it before the unroll)" in err, err
+
+
+def test_reverse_then_unroll_runs_backwards(tmp_path):
+    (tmp_path / "r.yaml").write_text("steps:\n  - reverse: {stmt: 0, loop: i}\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    rc, out, err = run_cli("transform", DATA / "rev.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 0 and "for (i = N + 1; i > 2; i -= 2) {\n      y[i] = x[i] * 2.0;\n      y[i - 1] = x[i - 1] * 2.0;" in out, err
+
+
+def test_a_fuse_no_reverse_makes_legal_claims_no_carried_dependence(tmp_path):
+    """Probe 217 G2: the hint said each loop carries a dependence in its own direction, where
+    neither carries any (the fusion reversed breaks S0 -> S1)."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - reverse: {stmt: 1, loop: i}\n  - fuse: {stmts: [0, 1], loop: i}\n")
+    rc, _, err = run_cli("transform", DATA / "fuse_opposite.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "no reverse of these loops lets them run together in one direction keeping every " \
+        "dependence: keep them apart" in err and "its own direction" not in err, err

@@ -340,7 +340,7 @@ def test_hints_for_a_plain_define_say_to_change_it_and_a_dropped_label_is_locate
 
 
 @pytest.mark.parametrize("second, hint", [
-    ("b[j] = b[j + 1] + 1.0;", "each loop carries a dependence in its own direction, so reversing either breaks it"),
+    ("b[j] = b[j + 1] + 1.0;", "no reverse of these loops lets them run together in one direction keeping every dependence"),
     ("b[j] = a[j] + 1.0;", "reverse it first (reverse {stmt: 1, loop: j})"),
 ])
 def test_a_fuse_of_opposite_loops_names_only_a_reverse_that_is_legal(tmp_path, second, hint):

@@ -532,7 +532,15 @@ def shift_to(v: Variant, stmt: int, loop, to: int) -> Variant:
 
 
 def reverse(v: Variant, stmt: int, loop) -> Variant:
-    return remap_loop(v, stmt, resolve_name(v, stmt, loop),
+    name = resolve_name(v, stmt, loop)
+    done = next((v.pieces[k].dims[p].asked or v.pieces[k].dims[p].factor for k, p in sharing(v, stmt, name)
+                 if v.pieces[k].dims[p].factor), 0)
+    if done:
+        # the strips of an unroll keep their copies in the loop's first order, and its control
+        # loop's code does not count down over them (probe 217 G1: the output ran forwards)
+        raise RecipeError(f"loop '{to_user(name)}' is already unrolled by {done}, and an unrolled loop is "
+                          "not reversed", hint="reverse it before the unroll")
+    return remap_loop(v, stmt, name,
                       lambda d: replace(d, expr=f"-({d.expr})", reversed=not d.reversed))
 
 

@@ -99,9 +99,9 @@ def _legal_reverses(v: Variant, st: Step, stmts, e: RecipeError) -> None:
                 break
             if again and len(done) + 1 < len(stmts):
                 todo.append((w, again, done + (m.group(0),)))
-    if not good and len(stmts) == 2:
-        e.hint = "each loop carries a dependence in its own direction, so reversing either breaks it: keep them apart"
-    elif not good:
+    if not good:
+        # (which dependence a reverse breaks, of one nest or between the two, is the tried step's
+        # to say: probe 217 G2's loops carry none, and their fusion reversed breaks S0 -> S1)
         e.hint = "no reverse of these loops lets them run together in one direction keeping every " \
                  "dependence: keep them apart"
     elif len(good) == 1:

@@ -1,0 +1,7 @@
+void kernel(int N, double x[N + 4], double y[N + 4]) {
+  int i;
+#pragma scop
+  for (i = 2; i < N + 2; i++)
+    y[i] = x[i] * 2.0;
+#pragma endscop
+}
