@@ -229,3 +229,14 @@ def test_a_fuse_no_reverse_makes_legal_claims_no_carried_dependence(tmp_path):
     rc, _, err = run_cli("transform", DATA / "fuse_opposite.c", "--recipe", tmp_path / "r.yaml")
     assert rc == 2 and "no reverse of these loops lets them run together in one direction keeping every " \
         "dependence: keep them apart" in err and "its own direction" not in err, err
+
+
+def test_a_fuse_moves_a_nest_between_the_loops_whole(tmp_path):
+    """Probe 218 G1: fusing S0 with S3 split the loop S1 and S2 share between them into two
+    (ATAX's second kernel then lost S2 to a one-thread kernel)."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - fuse: {stmts: [0, 3], loop: i}\n")
+    src = DATA / "fuse_around.c"
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    assert "for (int i = 0; i < n; i++) {\n      b[i] = 0;\n      for (int j = 0; j < n; j++)" in (tmp_path / "o.c").read_text()
+    same_output_c(tmp_path, src, tmp_path / "o.c", (DATA / "main_fuse_around.c").read_text(), [["0"], ["1"], ["7"]])

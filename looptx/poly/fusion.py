@@ -257,8 +257,11 @@ def hoist_between(before: Variant, fused: Variant, stmts: list[int], loop) -> tu
     if not between:
         return None
     pieces = list(fused.pieces)
-    for rank, (_, k) in enumerate(between):
+    # (one position per nest between: statements that shared a loop there still do, probe 218 G1)
+    places = sorted({old for old, _ in between})
+    for old, k in between:
         q = pieces[k]
-        pieces[k] = replace(q, dims=q.dims[:pos - 1] + (at - 1 + Fraction(rank + 1, len(between) + 1),)
+        rank = places.index(old)
+        pieces[k] = replace(q, dims=q.dims[:pos - 1] + (at - 1 + Fraction(rank + 1, len(places) + 1),)
                             + q.dims[pos:])
     return fused.evolve(pieces=normalize(pieces)), sorted({before.pieces[k].stmt for _, k in between})
