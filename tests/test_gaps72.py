@@ -240,3 +240,18 @@ def test_a_fuse_moves_a_nest_between_the_loops_whole(tmp_path):
     assert rc == 0, err
     assert "for (int i = 0; i < n; i++) {\n      b[i] = 0;\n      for (int j = 0; j < n; j++)" in (tmp_path / "o.c").read_text()
     same_output_c(tmp_path, src, tmp_path / "o.c", (DATA / "main_fuse_around.c").read_text(), [["0"], ["1"], ["7"]])
+
+
+def test_a_copy_of_a_read_under_a_test_of_the_counters_not_modelled_is_refused(tmp_path):
+    """Probe 219 G1: `(i >= 1 ? 1 : 0) ? x[i - 1] : 0` had no guard (a `?:` in the test), and
+    the datacopy loaded x[-1]; a test of data alone (`b[i] > 0`) bounds no element and is not
+    refused."""
+    (tmp_path / "r.yaml").write_text(TILE_COPY)
+    src = DATA / "ternary_test.c"
+    rc, _, err = run_cli("transform", src, "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "step 2 (datacopy): error: the read of 'x' on line 6 sits under a test looptx does not " \
+        "model exactly" in err, err
+    data = tmp_path / "d.c"
+    data.write_text(src.read_text().replace("(i >= 1 ? 1 : 0) ? x[i-1]", "b[i] > 0.5 ? x[i]"))
+    rc, _, err = run_cli("transform", data, "--recipe", tmp_path / "r.yaml")
+    assert rc == 0, err

@@ -319,9 +319,9 @@ class Translator:
                     # (a product by any coefficient, a sum by its constant; an unsigned difference
                     # below 0 is C's too, `n - 1u`)
                     if any(c > hi or c < lo and not unsigned for m, c in valued.terms if node.op == "*" or not m):
-                        name = {32: "int", 64: "long"}[bits]
-                        raise NonAffine(node, f"'{_c(node)}' {'wraps' if unsigned else 'overflows'} "
-                                              f"{'unsigned ' + name if unsigned else name} (C computes it so)",
+                        name = ("unsigned " if unsigned else "") + {32: "int", 64: "long"}[bits]
+                        raise NonAffine(node, f"'{_c(node)}' {'wraps' if unsigned else 'overflows'} {name} "
+                                              f"(C computes it in {name})",
                                         f"compute it in a wider type: ({'unsigned long' if unsigned and bits == 32 else 'long'})"
                                         f"({_c(node.left)}) {node.op} ...")
                 return out

@@ -79,6 +79,8 @@ class Extractor:
         self.scalar_uses: dict[str, tuple] = {}
         self.inits: dict[str, tuple] = {}      # local -> (initializer, loops around its declaration)
         self.guards: list[str] = []            # the ?: branches and && / || operands around an expression
+        self.inexact_guards = 0                # ... of them, those with a test of the counters not modelled
+        self.guard_lost = False
         self.exits: dict[str, tuple] = {}      # iterator -> its value after its loop (exitvalues.py)
         self.counted_inside: list[frozenset[str]] = []   # per loop around: what its inner loops count with
         # what the guards of the statement's reads hold only under (`c % 3` of a ?: test: c >= 0)
@@ -300,7 +302,7 @@ class Extractor:
         try:
             lb_text = self.affine_text(lb)
             outside = evaluated_where(self)
-            counter_start(self, lb, it, lb_text, outside)
+            counter_start(self, lb, it, lb_text, outside, ctype)
             self.loops.append(Loop(it, [], step < 0, ctype))
             try:
                 # C tests the condition first at the lower bound, whether or not the loop runs
@@ -495,7 +497,8 @@ class Extractor:
         if any(wide_subscript(s, self.symbol, self.lookup, self.loops) for s in subs):
             self.wide_index.add(name)
         self.next_ref += 1
-        self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs, node, " and ".join(self.guards)))
+        self.cur_accesses.append(RawAccess(rid, name, kind, polys, subs, node, " and ".join(self.guards),
+                                           self.inexact_guards > 0))
         self.in_index += 1
         try:
             index = tuple(self.expr(s) for s in subs) if sym.kind == "array" else ()

@@ -20,14 +20,20 @@ _LOGICAL = ("&&", "||", "<", "<=", ">", ">=", "==", "!=")
 
 def guarded(ex, node, cond, negate: bool):
     """The IR of `node`, which C evaluates only where `cond` is (`negate`: is not) true."""
+    ex.guard_lost = False
     guard = guard_of(ex, cond, negate)
-    if guard is None:
-        return ex.expr(node)
-    ex.guards.append(guard)
+    # a test of the iterators the model could not read (`(i >= 1 ? 1 : 0) ? x[i - 1] : 0`): what
+    # C reads there is not known, so a copy of it may load only elements that exist
+    lost = ex.guard_lost
+    ex.inexact_guards += lost
+    if guard is not None:
+        ex.guards.append(guard)
     try:
         return ex.expr(node)
     finally:
-        ex.guards.pop()
+        if guard is not None:
+            ex.guards.pop()
+        ex.inexact_guards -= lost
 
 
 def guard_of(ex, cond, negate: bool = False) -> str | None:
@@ -56,15 +62,36 @@ def guard_of(ex, cond, negate: bool = False) -> str | None:
     if node is None:
         return None
     if node is not cond and len(_conjuncts(node, negate)) > 1:
-        # a flag set from a conjunction (`int ok = i + 1 < n && b[i] > 0.5`): its affine conjuncts
-        return guard_of(ex, node, negate)
+        # a flag set from a conjunction: all of it where it is affine (darknet's `valid`, whose
+        # conjuncts read locals set before the loops), else its affine conjuncts (`int ok = i + 1
+        # < n && b[i] > 0.5`)
+        whole = _affine_guard(ex, node, negate)
+        return whole if whole is not None else guard_of(ex, node, negate)
     text = _affine_guard(ex, node, negate)
     if text is None and isinstance(node, c_ast.BinaryOp) and node.op == ("&&" if negate else "||"):
         # (C tests the right side only where the left fails, which the model cannot say when the
         # left tests data: its obligations are owed wherever the reference is, a stricter demand)
         sides = [guard_of(ex, node.left, negate), guard_of(ex, node.right, negate)]
         text = None if None in sides else f"({sides[0]}) or ({sides[1]})"
+    elif text is None and _tests_iterators(ex, node):
+        ex.guard_lost = True
     return text
+
+
+def _tests_iterators(ex, cond) -> bool:
+    """Whether `cond` reads a loop's counter other than in a subscript (a test of data,
+    `b[i] > 0.5`, bounds no element; `(i >= 1 ? 1 : 0)` may)."""
+    iterators = set(ex.iterators())
+    todo = [cond]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, c_ast.ID) and n.name in iterators:
+            return True
+        if isinstance(n, c_ast.ArrayRef):
+            todo.append(n.name)
+            continue
+        todo.extend(ch for _, ch in n.children())
+    return False
 
 
 def _affine_guard(ex, node, negate: bool) -> str | None:

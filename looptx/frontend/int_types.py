@@ -198,15 +198,18 @@ def unsigned_comparison(ex, node, a: str, b: str, wheres=None, counting_down: st
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 
-def counter_start(ex, start, it: str, text: str, where: list[str]) -> None:
+def counter_start(ex, start, it: str, text: str, where: list[str], ctype: str | None = None) -> None:
     """A narrow counter's start (`unsigned short i; for (i = n; ...)`): C converts it into the
     counter's type, so at n = -5 the loop starts at 65531 and at 70000 at 4464, where the model
-    starts at n.  Owed where C evaluates it (`where`): over sizes alone, a fact the output checks."""
-    t = counter_type(ex, it)
+    starts at n.  Owed where C evaluates it (`where`): over sizes alone, a fact the output checks.
+    `ctype`: the counter's type where the loop declares it (`for (long i = N*N - 3; ...)`),
+    which no symbol of the code around it gives yet."""
+    words = ctype or declared_words(ex, it)
+    t = ex.int_types.words_type((words or "int").split())
     if t is None or t[0] > 32 or t[0] == 32 and not _wider_names(ex, start, t):
         return
     lo, hi = type_limits(t)
-    what = (f"the counter '{it}' is {declared_words(ex, it)} ({lo}..{hi}), and C converts its start "
+    what = (f"the counter '{it}' is {words or 'int'} ({lo}..{hi}), and C converts its start "
             f"'{c_text(start)}' into that type where it is outside: the loop would not run as the model's does")
     hint = f"declare '{it}' of a type that holds every value it takes (int or long)"
     # (not `(n) >= 0`, which poly/wrap_checks takes as given of a size compared as unsigned)
@@ -288,7 +291,10 @@ def counter_range(ex, test, it: str, step: int, a: str, b: str, first_test) -> N
     what = f"the counter '{it}' is {words} ({lo}..{hi}), and the test '{c_text(test)}' lets it pass {edge}, where " \
         "C wraps it around: the loop would not run as the model's does"
     fix = f"declare '{it}' of a type that holds every value it takes and the one that ends the loop (int or long)"
-    if op == "!=" and step == -1 and t[1] and bound.replace("(", "").replace(")", "").strip() in ("-1", str(hi)):
+    other = ex.int_types.type_of(test.right if isinstance(test.left, c_ast.ID) and test.left.name == it else test.left)
+    if op == "!=" and step == -1 and t[1] and bound.replace("(", "").replace(")", "").strip() in ("-1", str(hi)) \
+            and other is not None and _common(t, other)[0] == t[0] and (not other[1] or other[0] == t[0]):
+        # (-1 of an int converts to the counter's all-ones; -1u to a 64-bit counter's 2^32 - 1)
         # the wrap test (countdown.py): it stops where the counter wraps past 0, but looptx reads
         # it as `i < n` only from `n - 1` of an n that C converts to the counter's type alike
         what = f"the test '{c_text(test)}' stops the counter '{it}' ({words}) where it wraps past 0; looptx " \

@@ -17,6 +17,7 @@ class RawAccess:
     nodes: list                     # pycparser subscript nodes (for error locations)
     ref_node: object = None         # the whole reference
     guard: str = ""                 # isl text: C evaluates it only where this holds (guards.py)
+    inexact: bool = False           # ... and then only where a test of its counters the model lost holds
 
 
 @dataclass

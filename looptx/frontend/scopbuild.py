@@ -131,7 +131,7 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
     def build(index_text, arrays, baked, extra=()) -> Scop:
         statements = tuple(
             Statement(st.id, st.iterators, " and ".join(st.constraints), st.body,
-                      tuple(Access(a.ref, a.array, a.kind, index_text[a.ref], a.guard) for a in st.accesses),
+                      tuple(Access(a.ref, a.array, a.kind, index_text[a.ref], a.guard, a.inexact) for a in st.accesses),
                       st.schedule, st.reversed, st.line, st.col, st.text,
                       iterator_types(st.iterators, st.iter_ctypes, symbols.get)) for st in raw)
         assume = tuple(d for d in (default(p, baked) for p in params if p not in fixed_names) if d) \

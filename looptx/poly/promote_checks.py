@@ -46,7 +46,8 @@ def check_unguarded(pr: Promotion, scop, st, a) -> None:
     if a.inexact and not all_exist(scop, a.array, scop.access_map(st, a).intersect_domain(evaluated(scop, st, a)).range()):
         # (a read of `x[i - 1]` under `i - 1 < n` of unsigned values: C never reads x[-1])
         raise pr.error(f"the read of '{a.array}' on line {st.line} sits under a test looptx does not model "
-                       "exactly (C tests unsigned values that may wrap, or rounds a negative `/` or `%`); a "
+                       "exactly (C tests unsigned values that may wrap, rounds a negative `/` or `%`, or the test is no "
+                       "affine condition); a "
                        f"{pr.kind} buffer would be loaded from elements the original may never read, "
                        "which may lie outside the array",
                        hint="test that no value wraps first (`i >= 1 && i - 1 < n`), promote another "

@@ -81,8 +81,8 @@ class Access:
     index: tuple[str, ...]             # isl affine text per (virtual) dimension
     guard: str = ""                    # isl text: evaluated only where it holds (a `?:` branch)
     # C evaluates it only where a test holds that the model dropped, one of unsigned values that
-    # may wrap (`i - 1 < n`) or a `%` of negatives: a copy loads it only where the elements exist
-    # (a test of data is no bound, and such a read counts as unconditional)
+    # may wrap (`i - 1 < n`), a `%` of negatives, a `?:` of the counters: a copy loads it only
+    # where the elements exist (a test of data is no bound, and such a read counts as unconditional)
     inexact: bool = False
 
 
