@@ -49,7 +49,7 @@ def test_missing_operand_points_at_the_token(tmp_path, rhs, col):
     k.write_text(NEST % rhs)
     file, line, c, msg = one_error(cli("transform", k))
     assert (Path(file).name, line, c) == ("k.c", 9, col)
-    assert "<stdin>" not in msg and "invalid expression before ';'" in msg
+    assert "<stdin>" not in msg and "expected expression before ';'" in msg
 
 
 def test_input_ending_inside_an_expression(tmp_path):

@@ -255,3 +255,16 @@ def test_a_copy_of_a_read_under_a_test_of_the_counters_not_modelled_is_refused(t
     data.write_text(src.read_text().replace("(i >= 1 ? 1 : 0) ? x[i-1]", "b[i] > 0.5 ? x[i]"))
     rc, _, err = run_cli("transform", data, "--recipe", tmp_path / "r.yaml")
     assert rc == 0, err
+
+
+def test_a_read_in_a_branch_depends_only_where_the_branch_runs(tmp_path):
+    """Probe 221 G1: Rodinia pathfinder's clamp `n < cols - 1 ? n + 1 : cols - 1` read
+    dst[t*cols + cols - 1] at every n for the dependences (distance (1, 0-)), so the wavefront
+    tiling was refused, citing a read that never happens."""
+    src = DATA / "pathfinder.c"
+    rc, out, err = run_cli("deps", src)
+    assert rc == 0 and "distance (1, 0)" in out and "0-" not in out, out + err
+    rc, _, err = run_cli("transform", src, "--recipe", DATA / "pathfinder.yaml", "-o", tmp_path / "o.c")
+    assert rc == 0, err
+    same_output_c(tmp_path, src, tmp_path / "o.c", (DATA / "main_pathfinder.c").read_text(),
+                  [["5", "7"], ["9", "4"], ["1", "1"], ["13", "13"], ["0", "5"]])

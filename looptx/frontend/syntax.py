@@ -71,7 +71,8 @@ def gcc_says(err: SourceError, text: str, path: str, defines: dict) -> SourceErr
     import os
     import subprocess
     from looptx.frontend.preprocess import include_dirs
-    if err.hint != "fix the C syntax" or err.file != path:
+    if err.hint != "fix the C syntax" or err.file != path or "ends early" in err.what or "end of the file" in err.what:
+        # (the parser's end of the input is where the code stops; gcc's is at the last token)
         return err
     dirs = [os.path.dirname(os.path.abspath(path)), *include_dirs()]
     try:
@@ -86,7 +87,10 @@ def gcc_says(err: SourceError, text: str, path: str, defines: dict) -> SourceErr
         err.hint = "gcc reads this file and looptx's C parser (pycparser) does not: write the construct " \
             "here in standard C"
         return err
-    m = _GCC_ERROR.search(run.stderr)
+    # (an undeclared name is the error only where gcc's note says which header declares it: the
+    # file may declare it in a header looptx replaces, or end early after it, `x = 1 +`)
+    m = next((m for m in _GCC_ERROR.finditer(run.stderr)
+              if "undeclared" not in m.group(3) or "header" in (m.group(4) or "")), None)
     if m is None or err.line is not None and int(m.group(1)) > err.line:
         return err
     line, col, what = int(m.group(1)), int(m.group(2)), m.group(3).strip()

@@ -505,10 +505,21 @@ class Scop(CachedValue):
         """The input of the dependence analysis: locals declared in loops are private."""
         def build():
             u = isl.UnionMap.empty(self.context.get_space())
+            from looptx.poly.footprint import evaluated
             for s in self.statements:
                 for a in s.accesses:
                     if a.kind == kind:
-                        u = u.union(isl.UnionMap.from_map(self.access_map(s, a, tagged, private=True)))
+                        m = self.access_map(s, a, tagged, private=True)
+                        if kind == "read" and a.guard:
+                            # a read C evaluates only in its `?:` branch (Rodinia pathfinder's clamped
+                            # neighbour `n < cols - 1 ? n + 1 : cols - 1`) depends on nothing
+                            # elsewhere; its guard holds wherever C reads it (an affine condition
+                            # the test implies), so the reads stay an over-approximation.  A guarded
+                            # write stays unconditional: as a write it kills values
+                            ev = evaluated(self, s, a)
+                            m = m.intersect_domain(isl.Map.from_domain_and_range(ev, isl.Set(f"{{ R{a.ref}[] }}")).wrap()
+                                                   if tagged else ev)
+                        u = u.union(isl.UnionMap.from_map(m))
             return u
         return self.cached(("accesses", kind, tagged), build)
 

@@ -1,4 +1,4 @@
-// expect: 13:21 syntax
+// expect: 13:20 syntax
 /* Malformed C: an operator is missing between two operands. */
 #define N 16
 
