@@ -111,14 +111,17 @@ def test_a_region_in_a_branch_the_build_leaves_out_is_not_transformed(tmp_path):
     assert "for (int ii = 0; ii <= (N - 1) / 16; ii++)" in text, text
 
 
-@pytest.mark.parametrize("code, where, what", [
-    ("  double fa\u00e7ade = 2.0;\n", "k.c:4:12:", "'\u00e7' cannot start"),
-    ("  __typeof__(n) m = n;\n", "k.c:4:", "line 4 uses GNU's typeof"),
+@pytest.mark.parametrize("code, where, what, hint", [
+    ("  double fa\u00e7ade = 2.0;\n", "k.c:4:12:", "'\u00e7' cannot start", "write the name in ASCII"),
+    ("  __typeof__(n) m = n;\n", "k.c:4:", "line 4 uses GNU's typeof", "write it in standard C"),
+    ("  int b<:2:> = {0, 0};\n", "k.c:4:", "line 4 uses a digraph", "spell it with [ ] { } #"),
 ])
-def test_what_gcc_reads_and_the_parser_does_not_is_named(tmp_path, code, where, what):
+def test_what_gcc_reads_and_the_parser_does_not_is_named(tmp_path, code, where, what, hint):
+    """(a digraph and a UTF-8 name are ISO C: the hint does not send the user to standard C,
+    probe 219 G6)"""
     src = tmp_path / "k.c"
     src.write_text("void f(int n, double *a)\n{\n  int i;\n" + code + "  for (i = 0; i < n; i++)\n    a[i] = 0;\n}\n")
-    _one_error(*run_cli("deps", src, "--function", "f"), where, what, "write it in standard C")
+    _one_error(*run_cli("deps", src, "--function", "f"), where, what, hint)
 
 
 def test_windows_line_ends_come_back_as_they_were(tmp_path):

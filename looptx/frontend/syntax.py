@@ -103,10 +103,12 @@ def gcc_says(err: SourceError, text: str, path: str, defines: dict) -> SourceErr
                        line=line, col=col)
 
 
-_UNREAD = ((re.compile(r"\(\s*\{"), "a GNU statement expression `({ ... })`"),
-           (re.compile(r"\b(?:typeof|__typeof__|__typeof|__auto_type)\b"), "GNU's typeof / __auto_type"),
-           (re.compile(r"[^\x00-\x7f]"), "a character outside ASCII in the code (a UTF-8 identifier)"),
-           (re.compile(r"<:|:>|<%|%>|%:"), "a digraph (<: :> <% %> %:)"))
+_STANDARD = "write it in standard C"
+_UNREAD = ((re.compile(r"\(\s*\{"), "a GNU statement expression `({ ... })`", _STANDARD),
+           (re.compile(r"\b(?:typeof|__typeof__|__typeof|__auto_type)\b"), "GNU's typeof / __auto_type", _STANDARD),
+           (re.compile(r"[^\x00-\x7f]"), "a character outside ASCII in the code (a UTF-8 identifier)",
+            "write the name in ASCII"),
+           (re.compile(r"<:|:>|<%|%>|%:"), "a digraph (<: :> <% %> %:)", "spell it with [ ] { } #"))
 
 
 def _unread(text: SourceText, line: int) -> tuple[str | None, int | None]:
@@ -118,11 +120,11 @@ def _unread(text: SourceText, line: int) -> tuple[str | None, int | None]:
     hi = quiet.find("\n", lo)
     hi = len(quiet) if hi < 0 else hi
     for where in ((lo, hi), (0, len(quiet))):
-        for pattern, what in _UNREAD:
+        for pattern, what, remedy in _UNREAD:
             found = pattern.search(quiet, *where)
             if found:
                 return (f"line {text.pos(found.start())[0]} uses {what}, which gcc reads and looptx's C "
-                        "parser (pycparser) does not: write it in standard C",
+                        f"parser (pycparser) does not: {remedy}",
                         found.start() if where[0] == lo and where != (0, len(quiet)) else None)
     return None, None
 
