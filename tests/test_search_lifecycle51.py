@@ -182,7 +182,10 @@ def test_int_then_term_mid_search_ends_cleanly(slow_axpy):
     proc.send_signal(signal.SIGINT)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, out + err
+    # (the SIGINT's interrupt may still be unwinding a build when the SIGTERM lands: either ends
+    # the search, with its own exit code and words)
+    assert proc.returncode in (130, 143), out + err
+    assert ("terminated (SIGTERM)" in err) == (proc.returncode == 143), err
     assert "internal error" not in err and err.count("\n") == 1, err
     info, recs = rows(db)
     assert info.status == "interrupted"
