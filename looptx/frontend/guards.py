@@ -4,8 +4,10 @@ sits in, or the right operand of `&&` / `||`.  darknet's padded pooling reads
 below `src[0]`, and a harness or a host copy sized from the unguarded subscript would refuse
 the region or copy memory that is not there.
 
-Guards only narrow footprints (what a harness allocates, what a .cu copies); the dependences
-keep every access unconditional, which is safe."""
+Guards narrow footprints (what a harness allocates, what a .cu copies) and a read's dependences
+(a guard holds wherever C evaluates the reference, so a read stays an over-approximation); a
+guarded write stays unconditional in the dependences, which is safe.  Where the model loses a
+test of the counters (an unsigned wrap, a `?:`), the access is `inexact` and copies check it."""
 from __future__ import annotations
 
 from pycparser import c_ast

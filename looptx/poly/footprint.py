@@ -195,7 +195,7 @@ def all_exist(scop: Scop, array: str, elements: isl.Set) -> bool:
         for s in scop.statements:
             for a in s.accesses:
                 if a.array == array and not a.inexact and not any(ir.is_gathered(x) for x in a.index):
-                    reached = reached.union(scop.access_map(s, a).intersect_domain(evaluated(scop, s, a)).range())
+                    reached = reached.union(scop.access_map(s, a, guarded=True).range())
         # row-major order in rows is the order of addresses: below the last element reached
         below_last = elements.intersect(isl.Set(f"{scop.prefix}{{ {tup} : {in_row} }}")).lex_le_set(reached).domain()
         ok = ok.union(below_last)
@@ -290,7 +290,7 @@ def _every_reached(scop: Scop, array: str) -> isl.Set | str:
             if a.array == array and any(ir.is_gathered(x) for x in a.index):
                 return "the region reads it through an index array"
             if a.array == array:
-                r = scop.access_map(s, a).intersect_domain(evaluated(scop, s, a)).range()
+                r = scop.access_map(s, a, guarded=True).range()
                 reached = r if reached is None else reached.union(r)
     if reached is None or reached.is_empty():
         return "the region does not access it"

@@ -393,8 +393,7 @@ def _plan_scope(out: Plan, pr: Promotion, n: str, taken: set[str], name: str, gr
                 check_unguarded(pr, scop, st, a)
             f = qp.reverse().apply_range(scop.access_map(st, a))
             # a read C evaluates only in a `?:` branch loads what that branch reads (probe 204 G3)
-            from looptx.poly.footprint import evaluated
-            evaluated_access = scop.access_map(st, a).intersect_domain(evaluated(scop, st, a))
+            evaluated_access = scop.access_map(st, a, guarded=True)
             read_at[(k, a.ref)] = (qp.reverse().apply_range(evaluated_access), qm.reverse().apply_range(evaluated_access))
             # the same footprint without the iteration domain: for tiled loops, the whole tile
             target = f"{a.array}[{', '.join(a.index)}]" if arr.rank else f"{a.array}[]"

@@ -42,8 +42,8 @@ def check_unguarded(pr: Promotion, scop, st, a) -> None:
     """A buffer is loaded from the whole footprint, so a reference that C evaluates only
     inside a `?:` branch (darknet's padded `valid ? src[index] : -FLT_MAX`) must reach, unguarded,
     only elements that exist: the load would read what the original never reads."""
-    from looptx.poly.footprint import all_exist, evaluated
-    if a.inexact and not all_exist(scop, a.array, scop.access_map(st, a).intersect_domain(evaluated(scop, st, a)).range()):
+    from looptx.poly.footprint import all_exist
+    if a.inexact and not all_exist(scop, a.array, scop.access_map(st, a, guarded=True).range()):
         # (a read of `x[i - 1]` under `i - 1 < n` of unsigned values: C never reads x[-1])
         raise pr.error(f"the read of '{a.array}' on line {st.line} sits under a test looptx does not model "
                        "exactly (C tests unsigned values that may wrap, rounds a negative `/` or `%`, or the test is no "

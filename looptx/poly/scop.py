@@ -486,39 +486,37 @@ class Scop(CachedValue):
             return u
         return self.cached("domains", build)
 
-    def access_map(self, s: Statement, a: Access, tagged: bool = False, private: bool = False) -> isl.Map:
+    def access_map(self, s: Statement, a: Access, tagged: bool = False, private: bool = False,
+                   guarded: bool = False) -> isl.Map:
         """`private`: a local declared inside loops is indexed by them first (its object in
-        the original program), as the dependence analysis sees it."""
+        the original program), as the dependence analysis sees it.  `guarded`: only the
+        instances that evaluate it (footprint.evaluated: within its `?:` branch's guard)."""
         def build():
             arr = self.array(a.array)
             index = (s.iterators[:arr.private_depth] if private else ()) + tuple(a.index if arr.rank else ())
             target = f"{a.array}[{', '.join(index)}]"
             src = f"[{s.tuple_text()} -> R{a.ref}[]]" if tagged else s.tuple_text()
             m = isl.Map(f"{self.prefix}{{ {src} -> {target} }}")
-            dom = self.domain(s)
+            from looptx.poly.footprint import evaluated
+            dom = evaluated(self, s, a) if guarded else self.domain(s)
             if tagged:
                 dom = isl.Map.from_domain_and_range(dom, isl.Set(f"{{ R{a.ref}[] }}")).wrap()
             return m.intersect_domain(dom)
-        return self.cached(("access", a.ref, tagged, private), build)
+        return self.cached(("access", a.ref, tagged, private, guarded), build)
 
     def accesses(self, kind: str, tagged: bool = False) -> isl.UnionMap:
         """The input of the dependence analysis: locals declared in loops are private."""
         def build():
             u = isl.UnionMap.empty(self.context.get_space())
-            from looptx.poly.footprint import evaluated
             for s in self.statements:
                 for a in s.accesses:
                     if a.kind == kind:
-                        m = self.access_map(s, a, tagged, private=True)
-                        if kind == "read" and a.guard:
-                            # a read C evaluates only in its `?:` branch (Rodinia pathfinder's clamped
-                            # neighbour `n < cols - 1 ? n + 1 : cols - 1`) depends on nothing
-                            # elsewhere; its guard holds wherever C reads it (an affine condition
-                            # the test implies), so the reads stay an over-approximation.  A guarded
-                            # write stays unconditional: as a write it kills values
-                            ev = evaluated(self, s, a)
-                            m = m.intersect_domain(isl.Map.from_domain_and_range(ev, isl.Set(f"{{ R{a.ref}[] }}")).wrap()
-                                                   if tagged else ev)
+                        # a read C evaluates only in its `?:` branch (Rodinia pathfinder's clamped
+                        # neighbour `n < cols - 1 ? n + 1 : cols - 1`) depends on nothing elsewhere;
+                        # its guard holds wherever C reads it (an affine condition the test
+                        # implies), so the reads stay an over-approximation.  A guarded write stays
+                        # unconditional: as a write it kills values
+                        m = self.access_map(s, a, tagged, private=True, guarded=kind == "read")
                         u = u.union(isl.UnionMap.from_map(m))
             return u
         return self.cached(("accesses", kind, tagged), build)
