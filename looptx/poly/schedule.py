@@ -444,14 +444,17 @@ def peel(v: Variant, stmt: int, loop, first: int = 0, last: int = 0) -> Variant:
     return v.evolve(pieces=normalize(pieces + extra))
 
 
-def skew(v: Variant, stmt: int, loop, by: dict) -> Variant:
+def skew(v: Variant, stmt: int, loop, by: dict, scheduled: bool = False) -> Variant:
+    """`scheduled`: CHiLL's skew, of the loops' schedule values, where a reversed loop counts
+    its index negated (reverse is scale by -1 there); else of the loops' own counters."""
     name = resolve_name(v, stmt, loop)
     group = sharing(v, stmt, name)
     pieces = list(v.pieces)
+    of = (lambda d: d.expr) if scheduled else _value
     for k, pos in group:
         q = pieces[k]
         d = q.dims[pos]
-        value = _value(d)
+        value = of(d)
         for other, coef in by.items():
             other = resolve_name(v, stmt, other)
             opos = q.position_of(other)
@@ -460,17 +463,22 @@ def skew(v: Variant, stmt: int, loop, by: dict) -> Variant:
                                   hint="skew by enclosing loops only")
             if not isinstance(coef, int):
                 raise RecipeError(f"skew factor for '{other}' must be an integer, got {coef!r}")
-            value = f"({value}) + {coef}*({_value(q.dims[opos])})"
+            value = f"({value}) + {coef}*({of(q.dims[opos])})"
         dims = list(q.dims)
-        dims[pos] = replace(d, expr=_expr_of_value(d, value))
+        dims[pos] = replace(d, expr=value if scheduled else _expr_of_value(d, value))
         pieces[k] = replace(q, dims=tuple(dims))
     return v.evolve(pieces=tuple(pieces))
 
 
-def shift(v: Variant, stmt: int, loop, by: int) -> Variant:
+def shift(v: Variant, stmt: int, loop, by: int, scheduled: bool = False) -> Variant:
+    """`scheduled`: CHiLL's shift, of the loop's schedule value (a reversed loop's counter moves
+    by -by); else of the loop's counter."""
     if not isinstance(by, int):
         raise RecipeError(f"shift amount must be an integer, got {by!r}")
-    return _shifted(v, stmt, resolve_name(v, stmt, loop), str(by))
+    name = resolve_name(v, stmt, loop)
+    if scheduled:
+        return remap_loop(v, stmt, name, lambda d: replace(d, expr=f"({d.expr}) + {by}"))
+    return _shifted(v, stmt, name, str(by))
 
 
 def _shifted(v: Variant, stmt: int, name: str, amount: str) -> Variant:

@@ -234,9 +234,9 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "unroll": lambda v, st: S.unroll(v, st["stmt"], st["loop"], st["factor"], jam=st.jam, apart=st.jam),
     "fuse": fuse_step,
     "distribute": _distribute,
-    "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"]),
-    "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"]) if st.get("stmts") is None
-    else _listed_shift(v, st),
+    "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"], scheduled=bool(st.get("chill"))),
+    "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"], scheduled=bool(st.get("chill")))
+    if st.get("stmts") is None else _listed_shift(v, st),
     "shift_to": lambda v, st: S.shift_to(v, st["stmt"], st["loop"], st["to"]),
     "peel": _peel,
     "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
@@ -262,7 +262,7 @@ def _listed_shift(v: Variant, st: Step) -> Variant:
                        f"statement{'s' if len(left) > 1 else ''} {', '.join(map(str, left))}, which a shift "
                        "of the loop would move too", hint=f"distribute first (distribute({held},{st['loop']}))"
                        if isinstance(st["loop"], int) else "distribute the loop first, then shift")
-    return S.shift(v, st["stmt"], st["loop"], st["by"])
+    return S.shift(v, st["stmt"], st["loop"], st["by"], scheduled=bool(st.get("chill")))
 
 
 def register_step(name: str, fn: Callable[[Variant, Step], Variant]) -> None:

@@ -484,7 +484,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None, k
         by = a[2]
         if isinstance(by, list):                          # CHiLL: coefficients of levels 1..level
             return listed(lambda s: chill_args.skew_list(ln, s, a[1], by))
-        return listed(lambda s: [("skew", {"stmt": s, "loop": a[1], "by": by})])
+        return listed(lambda s: [("skew", {"stmt": s, "loop": a[1], "by": by, "chill": True})])
     if name == "nonsingular":
         # CHiLL: nonsingular(matrix) on the whole nest; nonsingular(stmt, matrix) names its statement
         need(1, "nonsingular([[1,0],[1,1]])")
@@ -498,7 +498,7 @@ def convert(ln: _Line, name: str, a: list, kw: dict, n_statements: int | None, k
         # CHiLL's shift(2,1,3) is shift([2],1,3): statement 2 against the others of the loop,
         # not the whole loop
         moved = chill_lists.statements(ln, name, a[0])
-        return [("shift", {"stmt": moved[0], "loop": a[1], "by": a[2], "stmts": moved})]
+        return [("shift", {"stmt": moved[0], "loop": a[1], "by": a[2], "stmts": moved, "chill": True})]
     if name == "normalize_index":
         # cudaize's normalize_index([stmt,] index): the loop shifted to start at 0 (a loop whose
         # start varies is left as it is, with a note: apply's optional steps)

@@ -105,7 +105,7 @@ def skew_list(ln, stmt, level, by: list) -> list[tuple[str, dict]]:
                                     f"scale(..,{level},{own})" + (", then the skew by the other coefficients"
                                                                   if rest else ""), per_line=True)
     if rest:
-        steps.append(("skew", {"stmt": stmt, "loop": level, "by": rest}))
+        steps.append(("skew", {"stmt": stmt, "loop": level, "by": rest, "chill": True}))
     elif not steps:
         # skew([1],1,[1]) or skew([0],2,[0,1]): the loop's index as it is
         note_once(ln.file, ln.line, f"skew by {by} keeps loop level {level} as it is: nothing to do", per_line=True)

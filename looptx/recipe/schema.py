@@ -53,9 +53,13 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "fuse": {"stmts": (INTS, True), "loop": (NAME, False), "level": (POSINT, False), "loops": (NAMES, False)},
     # groups: [[0, 1], [2, 3]]: each group keeps one copy of the loop, and the loops inside it
     "distribute": {"stmts": (INTS, False), "groups": (GROUPS, False), "loop": (NAME, True)},
-    "skew": {"stmt": (STMT, True), "loop": (NAME, True), "by": (DICT_INT, True), "listed_after": (OFFSETS, False)},
+    # chill: CHiLL's skew and shift, of the schedule's values (a reversed loop counts its index
+    # negated: the amount moves its counter the other way)
+    "skew": {"stmt": (STMT, True), "loop": (NAME, True), "by": (DICT_INT, True), "listed_after": (OFFSETS, False),
+             "chill": (BOOL, False)},
     # stmts: CHiLL's statement list, which must hold every statement of the shifted loop
-    "shift": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True), "stmts": (INTS, False)},
+    "shift": {"stmt": (STMT, True), "loop": (NAME, True), "by": (INT, True), "stmts": (INTS, False),
+              "chill": (BOOL, False)},
     "shift_to": {"stmt": (STMT, True), "loop": (NAME, True), "to": (INT, True)},
     "peel": {"stmt": (STMT, True), "loop": (NAME, True), "first": (NONNEG, False), "last": (NONNEG, False)},
     "reverse": {"stmt": (STMT, True), "loop": (NAME, True), "listed_after": (OFFSETS, False)},
