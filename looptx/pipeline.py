@@ -261,7 +261,7 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
                     _show_tree(show_steps or prints, f"region {i}, after step {st.index} ({st.describe()})", v)
             trace = show
         try:
-            variants[i] = apply_recipe(scop, rec, unsafe=unsafe, trace=trace)
+            variants[i] = apply_checked(scop, rec, unsafe=unsafe, trace=trace)
         except LooptxError as e:
             in_file_numbers(e, recipe_bases(recipe, program)[i] if recipe is not None else program.bases[i], rec.steps)
             in_script_form(e, rec)
@@ -274,6 +274,46 @@ def variants_for(program: Program, recipe: Recipe | None, *, unsafe=False,
                                          else st for st in applied_steps(rec, variants[i])))
         applied.append(shown.describe() if len(program.regions) == 1 else f"region {i}:\n{shown.describe()}")
     return variants, "\n".join(applied) or None
+
+
+def apply_checked(scop, rec: Recipe, *, unsafe=False, trace=None) -> Variant:
+    """apply_recipe, and the checks that only the code written can make."""
+    stepped: list[tuple[Step, Variant]] = []
+
+    def each(st, v):
+        stepped.append((st, v))
+        if trace is not None:
+            trace(st, v)
+    v = apply_recipe(scop, rec, unsafe=unsafe, trace=each)
+    _collapse_checked(stepped)
+    return v
+
+
+def _collapse_checked(stepped: list[tuple[Step, Variant]]) -> None:
+    """A `collapse(n)` takes n loops perfectly nested in the code written, which only the code
+    shows: refused at the step after which it no longer does (probe 222 G1: the error named
+    the C file's region, not the pragma or the unroll that broke the nest)."""
+    from looptx.poly.parallel import collapsed
+    from looptx.poly.variant import LoopDim
+
+    def collapses(v: Variant) -> bool:
+        return any(collapsed(t) > 1 for q in v.pieces for d in q.dims if isinstance(d, LoopDim) for t in d.pragmas)
+
+    def refusal(v: Variant) -> RecipeError | None:
+        try:
+            c_block(v)
+        except RecipeError as e:
+            if e.step is None and "collapses" in e.what:
+                return e
+        return None
+    if not stepped or not collapses(stepped[-1][1]) or refusal(stepped[-1][1]) is None:
+        return
+    for st, v in stepped:
+        e = refusal(v) if collapses(v) else None
+        if e is not None:
+            if st.file is not None:
+                e.file, e.line, e.col = st.file, st.line, None
+            raise e.located(step=st.index, step_name=st.shown_name)
 
 
 def _show_tree(out: TextIO, title: str, v) -> None:

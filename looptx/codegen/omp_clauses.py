@@ -105,9 +105,13 @@ def check_collapse(text: str, loops: list, depth: int, scop) -> None:
     a tile of a triangle brings)."""
     from looptx.errors import RecipeError
     why = None
+    hint = ("drop the collapse clause, or collapse loops that are perfectly nested and rectangular (the tile "
+            "loops of a rectangle)")
     if len(loops) < depth:
         why = (f"loop '{to_user(loops[-1].var)}' holds more than one loop or statement in the code looptx "
                f"writes (an unroll's remainder loop, a statement between the loops)")
+        hint = ("drop the collapse clause, collapse fewer loops, or unroll inside them only by a factor that "
+                "divides the loop's trip count (fix the sizes with --define), which leaves no remainder loop")
     else:
         outer = set()
         for f in loops:
@@ -126,9 +130,7 @@ def check_collapse(text: str, loops: list, depth: int, scop) -> None:
             outer.add(f.var)
     if why:
         raise RecipeError(f"'#pragma {text}' collapses {depth} loops, but {why}, which OpenMP does not collapse",
-                          hint="drop the collapse clause, or collapse loops that are perfectly nested and "
-                               "rectangular (the tile loops of a rectangle), or unroll after choosing them",
-                          **scop.where())
+                          hint=hint, **scop.where())
 
 
 def _nonlinear_in(e, names: set) -> bool:

@@ -14,6 +14,7 @@ from looptx.poly import nonsingular as NS
 from looptx.poly import parallel as PL
 from looptx.poly import privatize as PV
 from looptx.poly import schedule as S
+from looptx.poly.shift_to import VaryingStart, shift_to
 from looptx.poly.known_values import known
 from looptx.poly.variant import LoopDim, Variant, original, renames
 from looptx.recipe.chill_lists import EARLIER, moved_along
@@ -237,7 +238,7 @@ STEPS: dict[str, Callable[[Variant, Step], Variant]] = {
     "skew": lambda v, st: S.skew(v, st["stmt"], st["loop"], st["by"], scheduled=bool(st.get("chill"))),
     "shift": lambda v, st: S.shift(v, st["stmt"], st["loop"], st["by"], scheduled=bool(st.get("chill")))
     if st.get("stmts") is None else _listed_shift(v, st),
-    "shift_to": lambda v, st: S.shift_to(v, st["stmt"], st["loop"], st["to"]),
+    "shift_to": lambda v, st: shift_to(v, st["stmt"], st["loop"], st["to"]),
     "peel": _peel,
     "reverse": lambda v, st: S.reverse(v, st["stmt"], st["loop"]),
     "scale": lambda v, st: NS.scale(v, st["stmt"], st["loop"], st["by"]),
@@ -347,7 +348,7 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
                 before, st, e, lambda steps: _apply(scop, Recipe(steps), deps=deps, start=before))
             if v is None:
                 # (cudaize's normalize_index: only of a loop whose start varies with the loops around it)
-                if st.optional and (st.spelled != "normalize_index" or isinstance(e, S.VaryingStart)):
+                if st.optional and (st.spelled != "normalize_index" or isinstance(e, VaryingStart)):
                     v = before
                     note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}) is left out "
                               f"({'a hint of the annotation' if not st.spelled else st.spelled + ' of the script'}, which "

@@ -84,13 +84,18 @@ def distribute_apart(v: Variant, st: Step, stmts: list[int]) -> Variant | None:
     copy of it distributed, and the others left as they are (CHiLL accepts distributing
     statements that already have a copy each, and changes nothing for them)."""
     loop = st["loop"]
-    clusters: dict[frozenset, list[int]] = {}
+    # statements share a copy of the loop where the pieces inside their loops meet: a peeled
+    # statement's loop holds its peeled copy too, which the other statements' loop does not
+    # (probe 220 G3: after a peel and a fuse, the two were said to be apart)
+    clusters: list[tuple[set, list[int]]] = []
     for s in sorted(set(stmts)):
-        key = frozenset(k for k, _ in S.sharing(v, s, S.resolve_name(v, s, loop)))
-        clusters.setdefault(key, []).append(s)
+        key = {k for k, _ in S.sharing(v, s, S.resolve_name(v, s, loop))}
+        meets = [c for c in clusters if c[0] & key]
+        clusters = [c for c in clusters if not c[0] & key]
+        clusters.append((key.union(*(c[0] for c in meets)), sorted(sum((c[1] for c in meets), [s]))))
     if len(clusters) < 2:
         return None
-    parts = list(clusters.values())
+    parts = sorted((c[1] for c in clusters), key=lambda p: p[0])
     shown = lambda ss: ", ".join(f"S{s}" for s in ss)
     where = f"level {loop}" if _is_level(loop) else f"'{to_user(loop)}'"
     together = [p for p in parts if len(p) > 1]

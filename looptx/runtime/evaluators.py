@@ -148,7 +148,7 @@ _RECENT: list = []
 
 
 def _variant(program, region: int, rec, unsafe: bool):
-    from looptx.recipe.apply import apply_recipe
+    from looptx.pipeline import apply_checked
     from looptx.recipe.team import as_written
 
     scop = program.scops[region]
@@ -158,7 +158,7 @@ def _variant(program, region: int, rec, unsafe: bool):
         if s is scop and u == unsafe and r == rec:
             return made
     try:
-        made = apply_recipe(scop, rec, unsafe=unsafe), rec.describe()
+        made = apply_checked(scop, rec, unsafe=unsafe), rec.describe()
     except LooptxError as e:
         from looptx.pipeline import in_script_form
         in_script_form(e, rec)
