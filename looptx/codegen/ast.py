@@ -5,6 +5,7 @@ variables, present reversed loops as decreasing ones and simplify, without going
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 from looptx import ir
@@ -179,11 +180,11 @@ def _linear(e: ir.Expr):
             k, other = (ca, e.b) if ca is not None else (cb, e.a)
             inner = _linear(other)
             if inner is None:
-                inner = ({repr(other): (1, other)}, 0)
+                inner = ({other: (1, other)}, 0)
             t, c = inner
             return ({kk: (k * v, a) for kk, (v, a) in t.items()}, k * c)
         return None
-    return ({repr(e): (1, e)}, 0)
+    return ({e: (1, e)}, 0)
 
 
 def _simplify_children(e: ir.Expr) -> ir.Expr:
@@ -207,6 +208,7 @@ def _simplify_children(e: ir.Expr) -> ir.Expr:
     return e
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def simplify(e: ir.Expr) -> ir.Expr:
     """Canonical integer arithmetic: fold constants, merge like terms, negate through min/max."""
     e = _simplify_children(e)

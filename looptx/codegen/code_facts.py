@@ -32,10 +32,75 @@ def isl_cond(e: ir.Expr, negate: bool = False) -> str | None:
             and isinstance(e.a, ir.Bin) and e.a.op == "%" and isinstance(e.a.b, ir.Num):
         a = isl_text(e.a.a)        # divisibility: C's % and isl's mod agree on it
         return None if a is None else f"({a}) mod {e.a.b.text} {'=' if e.op == '==' else '!='} 0"
+    if isinstance(e, ir.Bin) and e.op in ("<", "<=", ">", ">="):
+        spread = _compared(_lifted(e.a), e.op, _lifted(e.b), [0])
+        if spread is not None:
+            return spread
     if isinstance(e, ir.Bin) and e.op in ("<", "<=", ">", ">=", "=="):
         a, b = isl_text(e.a), isl_text(e.b)
         return None if a is None or b is None else f"({a}) {'=' if e.op == '==' else e.op} ({b})"
     return None
+
+
+_OTHER = {"lx_min": "lx_max", "lx_max": "lx_min"}
+_SPREAD = 64          # comparisons of atoms one condition may become
+
+
+def _minmax(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Call) and e.fn in _OTHER
+
+
+def _lifted(e: ir.Expr) -> ir.Expr:
+    """`e` with its min and max moved outside the arithmetic around them (`4 * max(a, b) + 1`
+    is `max(4 * a + 1, 4 * b + 1)`): sums, constant factors and floors by a positive constant
+    are monotone, a negation swaps min and max."""
+    def over(x: ir.Expr, f, swap: bool = False) -> ir.Expr:
+        return ir.Call(_OTHER[x.fn] if swap else x.fn, tuple(_lifted(f(a)) for a in x.args))
+    if _minmax(e):
+        return ir.Call(e.fn, tuple(_lifted(a) for a in e.args))
+    if isinstance(e, ir.Un) and e.op == "-":
+        a = _lifted(e.a)
+        return over(a, lambda y: ir.Un("-", y), swap=True) if _minmax(a) else ir.Un("-", a)
+    if isinstance(e, ir.Bin) and e.op in "+-":
+        a, b = _lifted(e.a), _lifted(e.b)
+        if _minmax(a):
+            return over(a, lambda y: ir.Bin(e.op, y, b))
+        if _minmax(b):
+            return over(b, lambda y: ir.Bin(e.op, a, y), swap=e.op == "-")
+        return ir.Bin(e.op, a, b)
+    if isinstance(e, ir.Bin) and e.op == "*" and (isinstance(e.a, ir.Num) or isinstance(e.b, ir.Num)):
+        k, x = (e.a, e.b) if isinstance(e.a, ir.Num) else (e.b, e.a)
+        x = _lifted(x)
+        if _minmax(x) and k.text.lstrip("-").isdigit() and int(k.text) != 0:
+            return over(x, lambda y: ir.Bin("*", k, y), swap=int(k.text) < 0)
+        return ir.Bin("*", k, x) if k is e.a else ir.Bin("*", x, k)
+    if isinstance(e, ir.Call) and e.fn == "lx_floord" and len(e.args) == 2 and isinstance(e.args[1], ir.Num) \
+            and e.args[1].text.isdigit() and int(e.args[1].text) > 0:
+        x = _lifted(e.args[0])
+        return over(x, lambda y: ir.Call("lx_floord", (y, e.args[1]))) if _minmax(x) else \
+            ir.Call("lx_floord", (x, e.args[1]))
+    return e
+
+
+def _compared(a: ir.Expr, op: str, b: ir.Expr, count: list) -> str | None:
+    """`a op b` of lifted sides as a conjunction and disjunction of comparisons of their
+    arguments (`max(x, y) < n` is `x < n and y < n`), which isl reads as far fewer and simpler
+    pieces than a min or max it splits into cases itself; None past _SPREAD comparisons, or
+    where a side is not affine."""
+    below = op in ("<", "<=")
+    for side, other, left in ((a, b, True), (b, a, False)):
+        if _minmax(side):
+            # max(..) < b: every argument is; min(..) < b: one is (and mirrored on the right)
+            every = (side.fn == "lx_max") == (below == left)
+            parts = [_compared(x, op, other, count) if left else _compared(other, op, x, count) for x in side.args]
+            if None in parts:
+                return None
+            return f" {'and' if every else 'or'} ".join(f"({p})" for p in parts)
+    count[0] += 1
+    ta, tb = isl_text(a), isl_text(b)
+    if ta is None or tb is None or count[0] > _SPREAD:
+        return None
+    return f"({ta}) {op} ({tb})"
 
 
 def isl_text(e: ir.Expr) -> str | None:

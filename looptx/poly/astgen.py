@@ -25,6 +25,7 @@ BIN = {OP.add: "+", OP.sub: "-", OP.mul: "*", OP.div: "/", OP.pdiv_q: "/", OP.pd
        OP.zdiv_r: "%", OP.eq: "==", OP.le: "<=", OP.lt: "<", OP.ge: ">=", OP.gt: ">",
        OP.and_: "&&", OP.and_then: "&&", OP.or_: "||", OP.or_else: "||"}
 MAX_OPERATIONS = 20_000_000
+SEPARATION_OPERATIONS = 4_000_000
 
 
 def expr(e: isl.AstExpr) -> ir.Expr:
@@ -269,8 +270,11 @@ class _Builder:
         # slower on jammed multi-statement bodies; isl only separates the full tiles
         opts = isl.UnionMap.empty(self.v.context.get_space())
         skip = {s.key for s in self.strips if s.counted}
-        for _, sep in separation_options(self.v, self.plan.width, skip):
-            opts = opts.union(sep)
+        # a budget of its own: the full tiles of a jam's strips over many pieces (a peel after
+        # it) took isl a minute to find before the region's budget ran out
+        with isl_budget(SEPARATION_OPERATIONS):
+            for _, sep in separation_options(self.v, self.plan.width, skip):
+                opts = opts.union(sep)
         return opts
 
     def build(self) -> K.Node:
@@ -419,6 +423,8 @@ def _full_prefixes(v: Variant, members, ctrl: int, level: int, point: int, d, wi
                 .project_out(isl.dim_type.set, level + 1, pt - level - 1)
         pre = pr if pre is None else pre.union(pr)
         pairs = pa if pairs is None else pairs.union(pa)
+    # (a peel after a jam leaves many pieces, whose subtraction took isl a minute uncoalesced)
+    pre, pairs = pre.coalesce(), pairs.coalesce()
     names = [f"t{k}" for k in range(level + 1)]
     # schedule values increase along a loop that runs downwards too (over -i)
     lo, hi = names[ctrl], f"{names[ctrl]} + {d.factor - 1}"
@@ -430,7 +436,7 @@ def _full_prefixes(v: Variant, members, ctrl: int, level: int, point: int, d, wi
         same = ", ".join(names)
         lattice = isl.Map(f"{v.scop.prefix}{{ [{same}, x] -> [{same}, y] : (y - x) mod {stride} = 0 }}")
         box = box.intersect(pairs.apply(lattice))
-    partial = box.subtract(pairs).project_out(isl.dim_type.set, level + 1, 1)
+    partial = box.subtract(pairs).project_out(isl.dim_type.set, level + 1, 1).coalesce()
     full = pre.subtract(partial).coalesce()
     if level != ctrl and (full.is_empty() or partial.intersect(pre).is_empty()):
         return None

@@ -16,11 +16,19 @@ def _set(conds: tuple[str, ...]) -> isl.Set:
     return isl.Set(f"[{', '.join(names)}] -> {{ : {text} }}")
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _one(cond: str) -> isl.Set:
+    # a guard's condition is read once: asked whether it is readable, then whether the facts
+    # around it decide it, then a fact of the code inside it (isl's reading of one with min,
+    # max and floors is most of the time the pruning takes)
+    return _set((cond,))
+
+
 @functools.lru_cache(maxsize=1 << 12)
 def readable(cond: str) -> bool:
     """Whether isl reads `cond` (a fact it cannot read would hide every other one)."""
     try:
-        _set((cond,))
+        _one(cond)
         return True
     except isl.Error:
         return False
@@ -31,8 +39,8 @@ def _known(known: tuple[str, ...]) -> isl.Set:
     # built one fact at a time on the set of the facts before it: the guards under one loop
     # share its facts, which were read again (and simplified again) for every guard
     if len(known) <= 1:
-        return _set(known)
-    return _known(known[:-1]).intersect(_set(known[-1:]))
+        return _one(known[0]) if known else _set(known)
+    return _known(known[:-1]).intersect(_one(known[-1]))
 
 
 # isl operations one question may take (a few tenths of a second): the guards under the `else` of
@@ -59,6 +67,6 @@ def never(known: tuple[str, ...], cond: str) -> bool:
         return False
     try:
         with isl_budget(_OPERATIONS):
-            return facts.intersect(_set((cond,))).is_empty()
+            return facts.intersect(_one(cond)).is_empty()
     except isl.Error:
         return False
