@@ -75,7 +75,7 @@ def c_block(variant: Variant, spelled: bool = False, bare: bool = False) -> list
                 lines = ["{"] + own + ["  " + x if x else x for x in lines] + ["}"] if own else lines
                 # the build checks region_lines writes: a size a step or -D fixed (#if N != 32
                 # #error), the #ifdef branches read, the #defines repeated after the region
-                from looptx.codegen.c import baked_guard
+                from looptx.codegen.versioning import baked_guard
                 from looptx.frontend.conditionals import guard_lines
                 lines = baked_guard(scop) + guard_lines(scop, "\n".join(lines)) + list(scop.conditionals) \
                     + lines + list(scop.macros_after)

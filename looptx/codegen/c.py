@@ -11,7 +11,8 @@ from looptx.frontend.symbols import ARITH_WORDS, WIDE_WORDS
 from looptx.codegen import ast as K
 from looptx.codegen.signed_sizes import signed_params, signed_ref
 from looptx.poly.jam_locals import root_of
-from looptx.codegen.omp_clauses import check_collapse, fors as _fors, harness_clauses, loop_private, takes_copies as _takes_copies, unlisted as _unlisted
+from looptx.codegen.versioning import baked_guard
+from looptx.codegen.omp_clauses import check_collapse, section_guard, fors as _fors, harness_clauses, loop_private, takes_copies as _takes_copies, unlisted as _unlisted
 from looptx.poly.parallel import clause_names, collapsed, is_omp_for, takes_data_clauses
 from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import LoopDim, Variant
@@ -146,6 +147,8 @@ class CPrinter:
         self._long_loops: frozenset[int] = frozenset()     # loops counting in long (count_with_own)
         self._open: list[str] = []       # counters of the loops being printed
         self._open_long: list[str] = []  # those of them counting in long (past_int)
+        self._guarded: set[int] = set()  # loops being printed under their sections' guard
+        self._serial: set[int] = set()   # ... and again without their pragmas
 
     def count_with_own(self, node: K.Node) -> None:
         """Decides, before printing `node`, which loops count with the function's variables: a
@@ -245,7 +248,10 @@ class CPrinter:
             own = self._own(v) and (self._own_loops is None or id(n) in self._own_loops)
             decl = ("long" if id(n) in self._long_loops else self.loop_ctype) + " " if self.declare and not own else ""
             head = f"{pad}for ({decl}{v} = {self.expr(n.init)}; {self.expr(n.cond)}; {step})"
-            prag = self.pragmas(n)
+            prag = [] if id(n) in self._serial else self.pragmas(n)
+            guard = None if id(n) in self._guarded else section_guard(n, prag, self.known_text())
+            if guard is not None:
+                return self._section_guarded(n, depth, *guard)
             # Vitis/Vivado HLS apply a loop directive to the loop whose body it opens
             inside = [p for p in prag if p.split()[1:2] == ["HLS"]]
             prag = [p for p in prag if p not in inside]
@@ -271,6 +277,27 @@ class CPrinter:
         if isinstance(n, K.Mark):
             return [f"{pad}// {n.name}"] + self.lines(n.body, depth)
         raise TypeError(n)
+
+    def _section_guarded(self, n: K.For, depth: int, cond: str, serial: bool) -> list[str]:
+        """The loop with its pragma under `cond`, and without it otherwise where it may run."""
+        pad = self.ind * depth
+        self._guarded.add(id(n))
+        try:
+            out = [f"{pad}if ({cond}) {{"] + self.lines(n, depth + 1) + [f"{pad}}}"]
+        finally:
+            self._guarded.discard(id(n))
+        if serial:
+            self._serial.add(id(n))
+            try:
+                out = out[:-1] + [f"{pad}}} else {{"] + self.lines(n, depth + 1) + [f"{pad}}}"]
+            finally:
+                self._serial.discard(id(n))
+        return out
+
+    def known_text(self) -> str:
+        """The sizes' known facts as one isl condition ('' where none or a union of cases)."""
+        m = re.fullmatch(r"\s*(?:\[[^\]]*\]\s*->\s*)?\{\s*:\s*([^;{}]*?)\s*\}\s*", str(self.v.context))
+        return m.group(1) if m else ""
 
     def _own(self, v: str) -> bool:
         """Whether a loop counts with the function's variable: a loop inside one with the same
@@ -390,34 +417,6 @@ def _leaf_ref(x: ir.Expr, refs: dict) -> ir.Expr:
     if isinstance(x, ir.Ref) and x.ref in refs and refs[x.ref].ref != ir.GATHERED_REF:
         return refs[x.ref]
     return x
-
-
-def baked_guard(scop, facts: bool = True) -> list[str]:
-    """Preprocessor checks that the build gives the #defined sizes the code was made for: a
-    size that multiplies an iterator in a subscript (S*j + i), or is a loop step (ii += BS), was
-    modelled at its value, and the code is neither legal nor right for another one."""
-    out = []
-    # a plain #define is the file's: --define cannot change it (frontend/preprocess.Overridden)
-    settable = set(scop.soft_macros) | {k for k, _ in scop.pinned_macros}
-    for name, value in scop.baked:
-        how = f"with --define {name}=VALUE" if name in settable else f"with the #define of {name} changed"
-        out += [f"#if {name} != {value}",
-                f'#error "looptx transformed this region for {name} == {value} (its model of the loops '
-                f'and subscripts holds only at that value): transform again {how}"',
-                "#endif"]
-    # (`facts`: checked where the sizes are macros: the C file, and a .cu, which defines them)
-    for fact in scop.macro_facts if facts else ():
-        out += [f"#if !({fact})",
-                f'#error "looptx transformed this region for the known fact {fact}: transform again '
-                f'without it for these sizes"',
-                "#endif"]
-    # a default (#ifndef K) that --define fixed: its loops are made for that value
-    for name, value in scop.pinned_macros:
-        out += [f"#if {name} != {value}",
-                f'#error "looptx transformed this region with --define {name}={value}: transform '
-                f'again with --define {name}=VALUE"',
-                "#endif"]
-    return out
 
 
 def _note_dropped_pragmas(variant: Variant, node: K.Node) -> None:

@@ -13,7 +13,8 @@ from looptx import ir
 from looptx.codegen.cuda_datasets import dataset_guard
 from looptx.codegen import ast as K
 from looptx.frontend.conditionals import cu_conditionals
-from looptx.codegen.c import (CPrinter, ThreadPrinter, _zeroed, baked_guard, buffer_decl, copy_decls, helper_block, loop_ctype,
+from looptx.codegen.versioning import baked_guard
+from looptx.codegen.c import (CPrinter, ThreadPrinter, _zeroed, buffer_decl, copy_decls, helper_block, loop_ctype,
                               name_loops, used_helpers)
 from looptx.codegen.cuda_axes import AXES, index_decls, kernel_axes, on_axes
 from looptx.codegen.cuda_const import const_parameters

@@ -154,3 +154,28 @@ def harness_clauses(text: str, known: set[str]) -> str:
     out = re.sub(r"(?<![\w])(?:shared|default)\s*\([^()]*\)", "", text)
     out = re.sub(r"(?<![\w])((?:first|last)?private)\s*\(([^()]*)\)", keep, out)
     return " ".join(out.replace(" ,", ",").split())
+
+
+_REDUCTION = re.compile(r"\breduction\s*\(([^()]*)\)")
+_SECTION_LENGTH = re.compile(r"\[\s*[^\[\]:]*:\s*([^\[\]]+)\]")
+
+
+def section_guard(n: K.For, pragmas: list[str], context: str) -> tuple[str, bool] | None:
+    """A reduction over an array section that may be empty (`reduction(+:cs[0:n])` at n = 0)
+    crashes gcc's libgomp, whatever the loop runs (probe 224 G3): the condition that every
+    such section holds an element, under which the pragma is written, and whether the loop
+    may run without it (then written again, without the pragma, for the sizes that empty it).
+    None where every section has an element under the known facts `context` (an isl text)."""
+    from looptx.codegen.code_facts import loop_facts
+    from looptx.poly.implied import never
+    lengths = [m.group(1).strip() for t in pragmas for c in _REDUCTION.finditer(t)
+               for m in _SECTION_LENGTH.finditer(c.group(1))]
+    lengths = [x for x in dict.fromkeys(lengths) if not x.isdigit()]
+    known = (context,) if context else ()
+    empty = [x for x in lengths if not never(known, f"({x}) <= 0")]
+    if not empty:
+        return None
+    runs = loop_facts(n)
+    serial = any(not never(known + (f"({x}) <= 0",), " and ".join(f"({f})" for f in runs) or "0 = 0")
+                 for x in empty)
+    return " && ".join(f"{x} >= 1" for x in empty), serial

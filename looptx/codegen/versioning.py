@@ -44,3 +44,31 @@ def versioned(scop, lines: list[str], indent: str = "  ") -> list[str]:
         return lines                    # nothing changed: the code as written is right anyway
     return lines[:k] + ["{", f"{indent}if ({text}) {{"] + inner + [f"{indent}}} else {{"] + orig \
         + [f"{indent}}}", "}"] + lines[end + 1:]
+
+
+def baked_guard(scop, facts: bool = True) -> list[str]:
+    """Preprocessor checks that the build gives the #defined sizes the code was made for: a
+    size that multiplies an iterator in a subscript (S*j + i), or is a loop step (ii += BS), was
+    modelled at its value, and the code is neither legal nor right for another one."""
+    out = []
+    # a plain #define is the file's: --define cannot change it (frontend/preprocess.Overridden)
+    settable = set(scop.soft_macros) | {k for k, _ in scop.pinned_macros}
+    for name, value in scop.baked:
+        how = f"with --define {name}=VALUE" if name in settable else f"with the #define of {name} changed"
+        out += [f"#if {name} != {value}",
+                f'#error "looptx transformed this region for {name} == {value} (its model of the loops '
+                f'and subscripts holds only at that value): transform again {how}"',
+                "#endif"]
+    # (`facts`: checked where the sizes are macros: the C file, and a .cu, which defines them)
+    for fact in scop.macro_facts if facts else ():
+        out += [f"#if !({fact})",
+                f'#error "looptx transformed this region for the known fact {fact}: transform again '
+                f'without it for these sizes"',
+                "#endif"]
+    # a default (#ifndef K) that --define fixed: its loops are made for that value
+    for name, value in scop.pinned_macros:
+        out += [f"#if {name} != {value}",
+                f'#error "looptx transformed this region with --define {name}={value}: transform '
+                f'again with --define {name}=VALUE"',
+                "#endif"]
+    return out

@@ -203,7 +203,7 @@ class Scop(CachedValue):
     # function declares the ones the region leaves unread, so its signature stays the original's
     param_types: tuple[tuple[str, str, tuple[str, ...], bool], ...] = ()
     # #defined sizes the file only defaults (#ifndef K) that --define fixed: the output holds for
-    # that value only, and a build with another -D must fail (codegen.c.baked_guard)
+    # that value only, and a build with another -D must fail (codegen.versioning.baked_guard)
     pinned_macros: tuple[tuple[str, int], ...] = ()
     # sizes that are a #define's default (`#ifndef LEN #define LEN 32`), which a build may change
     soft_macros: tuple[str, ...] = ()

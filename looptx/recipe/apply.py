@@ -28,7 +28,7 @@ from looptx.recipe.fusing import (check_distribute_hint, distribute_groups_hint,
 from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import Recipe, Step
 from looptx.recipe.split_cond import split_cuts
-from looptx.recipe.pragma_step import omp_for_step, pragma_text_step
+from looptx.recipe.pragma_step import omp_for_step, pragma_refusal_hint, pragma_text_step
 from looptx.recipe.refusal import refuse, say_unrolled, unrolled_away
 from looptx.recipe.team import team_loops, team_outermost
 
@@ -373,6 +373,8 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
                                     e.hint).replace("and one such step for each of", "and the same for each of")
                 if st.name == "distribute" and isinstance(e, LegalityError) and st.get("groups") is None:
                     e.hint = distribute_groups_hint(before, st, e.hint, lambda w: check_legal(w, deps))
+                if st.name == "pragma" and isinstance(e, LegalityError):
+                    e.hint = pragma_refusal_hint(e.hint, st)
                 if st.name == "fuse" and isinstance(e, LegalityError):
                     fuse_refusal_hint(e, before, st, lambda w: check_legal(w, deps))
                 if e.step is None and st.file is not None and e.file not in (None, st.file):

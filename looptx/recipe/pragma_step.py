@@ -228,3 +228,22 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
         args = (("stmt", st["stmt"]), ("loop", st["loop"]), ("private", names), ("directive", rest))
         return omp_for_step(v, replace(st, args=args))
     return pragma_step(v, replace(st, args=tuple((k, text if k == "text" else x) for k, x in st.args)))
+
+
+def pragma_refusal_hint(hint: str | None, st: Step) -> str | None:
+    """A pragma step's refusal in the words of its own text: the clause to add to it, where
+    the checks of parallel loops (poly/parallel.py) name omp_for's arguments (probe 224 G2)."""
+    if not hint:
+        return hint
+    text = PL.same_spacing(str(st["text"]).strip().removeprefix("#pragma").strip())
+    hint = hint.replace("put omp_for on a loop", f"put '#pragma {text}' on a loop")
+    m = re.search(r"'(\S+)' is a (\S+) reduction: give omp_for reduction: \{[^}]*\} \(OpenMP combines the "
+                  r"threads' copies\)", hint)
+    if m:
+        hint = hint.replace(m.group(0), f"'{m.group(1)}' is a {m.group(2)} reduction: add "
+                                         f"reduction({m.group(2)}:{m.group(1)}) to the pragma's text")
+    if PL.takes_data_clauses(text):
+        hint = re.sub(r"the dependence comes from reusing the temporary '(\S+)': a step ",
+                      r"the dependence comes from reusing the temporary '\1': add private(\1) to the pragma's "
+                      r"text (looptx checks it), or a step ", hint)
+    return hint
