@@ -88,3 +88,69 @@ def test_a_collapse_that_the_code_written_breaks_is_refused_at_its_step(tmp_path
         assert "divides the loop's trip count" in err and err.count("\n") == 1
     rc, out, err = run_cli("run", DATA / "plain.c", "--recipe", tmp_path / "r.yaml", "-D", "n=12")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def _openmp_runs(tmp_path, original, output, main, sizes):
+    """`output` built with -fopenmp and run on 2 threads prints what `original` does."""
+    import os
+    import subprocess
+    for src, name, flags in ((original, "orig", []), (output, "var", ["-fopenmp"])):
+        r = subprocess.run(["gcc", "-O1", *flags, str(main), str(src), "-o", str(tmp_path / name)],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    for n in sizes:
+        runs = [subprocess.run([str(tmp_path / name), str(n)], capture_output=True, text=True,
+                               env={**os.environ, "OMP_NUM_THREADS": "2"}) for name in ("orig", "var")]
+        assert [r.returncode for r in runs] == [0, 0] and runs[0].stdout == runs[1].stdout, (n, runs)
+
+
+def test_a_reduction_over_a_section_that_may_be_empty_is_guarded(tmp_path):
+    """Probe 224 G3: `reduction(+:cs[0:n])` at n = 0 crashes gcc's libgomp (even where the loop
+    runs); the pragma is written under `if (n >= 1)`, and the loop again without it where it may
+    run otherwise.  A known fact that the section has an element needs no guard."""
+    out = tmp_path / "o.c"
+    (tmp_path / "r.yaml").write_text("steps:\n  - omp_for: {stmt: 0, loop: i, reduction: {+: [cs]}}\n")
+    rc, _, err = run_cli("transform", DATA / "colsum.c", "--recipe", tmp_path / "r.yaml", "-o", out)
+    assert rc == 0 and "if (n >= 1) {\n      #pragma omp parallel for reduction(+:cs[0:n])" in out.read_text(), err
+    assert "else" not in out.read_text()             # at n = 0 the loop runs no iteration
+    _openmp_runs(tmp_path, DATA / "colsum.c", out, DATA / "colsum_main.c", (0, 1, 5))
+    (tmp_path / "rows.yaml").write_text("steps:\n  - omp_for: {stmt: 1, loop: i, reduction: {+: [cs]}}\n")
+    rc, text, err = run_cli("transform", DATA / "colsum_rows.c", "--recipe", tmp_path / "rows.yaml")
+    assert rc == 0 and "} else {\n      for (i = 0; i < m; i++) {" in text, text + err
+    (tmp_path / "known.yaml").write_text("steps:\n  - known: {facts: ['n >= 1']}\n"
+                                         "  - omp_for: {stmt: 0, loop: i, reduction: {+: [cs]}}\n")
+    rc, text, err = run_cli("transform", DATA / "colsum.c", "--recipe", tmp_path / "known.yaml")
+    assert rc == 0 and "if (n >= 1)" not in text and "reduction(+:cs[0:n])" in text, text + err
+
+
+@pytest.mark.parametrize("name, text, said", [
+    ("temporary.c", "omp parallel for", "add private(t) to the pragma's text (looptx checks it), or a step "
+                                        "'privatize: {var: t, at: i}'"),
+    ("temporary_sum.c", "omp parallel for private(t)", "'s' is a + reduction: add reduction(+:s) to the pragma's text, "
+                                                       "or put '#pragma omp parallel for private(t)' on a loop")])
+def test_a_refused_pragma_step_is_told_the_clause_its_text_needs(tmp_path, name, text, said):
+    """Probe 224 G2: a pragma step refused for a reused temporary or a reduction was told to
+    "put omp_for on a loop" and give omp_for's arguments; its own text takes the clause."""
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - pragma: {{stmt: 0, loop: i, text: \"{text}\"}}\n")
+    rc, _, err = run_cli("transform", DATA / name, "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "step 1 (pragma)" in err and said in err and "omp_for" not in err, err
+    fixed = text + (" reduction(+:s)" if "private" in text else " private(t)")
+    (tmp_path / "f.yaml").write_text(f"steps:\n  - pragma: {{stmt: 0, loop: i, text: \"{fixed}\"}}\n")
+    rc, out, err = run_cli("transform", DATA / name, "--recipe", tmp_path / "f.yaml")
+    assert rc == 0, err
+
+
+def test_a_cuda_search_in_a_fresh_process_gets_past_its_imports(tmp_path):
+    """Probe 225 G1: `looptx search --backend cuda` imported runtime/inputs.py before
+    runtime/harness.py, which imported inputs back half made: an internal error, on every
+    machine.  (A process of its own: the tests' own imports hide the order.)"""
+    import shutil
+    import subprocess
+    import sys
+    shutil.copy(DATA / "axpy_tuned.c", tmp_path / "k.c")
+    p = subprocess.run([sys.executable, "-m", "looptx", "search", "k.c", "--backend", "cuda", "--no-progress"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert "internal error" not in p.stderr, p.stderr
+    assert p.returncode == 0 or (p.returncode == 2 and "needs pycuda" in p.stderr), p.stdout + p.stderr
+    p = subprocess.run([sys.executable, "-c", "import looptx.runtime.inputs"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr

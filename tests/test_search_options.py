@@ -198,7 +198,7 @@ def broken_plugin(tmp_path, monkeypatch):
     (info / "RECORD").write_text("")
     (info / "entry_points.txt").write_text(
         "[looptx.searchers]\nmyrand = probe_plugin:MyRand\n"
-        "brokenplug = probe_plugin_missing:X\n")
+        "brokenplug = probe_plugin_missing:X\nforgot = probe_plugin:Forgot\n")
     (site / "probe_plugin.py").write_text(textwrap.dedent("""
         from looptx.search.base import Searcher
 
@@ -206,6 +206,10 @@ def broken_plugin(tmp_path, monkeypatch):
             name = "myrand"
 
             def _propose(self, n):
+                return self._random_unseen(n)
+
+        class Forgot(Searcher):
+            def propose(self, n):          # (a slip: the abstract method is _propose)
                 return self._random_unseen(n)
     """))
     monkeypatch.syspath_prepend(str(site))
@@ -221,6 +225,16 @@ def test_selecting_a_plugin_that_does_not_import_is_one_line_exit_2(broken_plugi
         "of probe-plugin 0.1) cannot be loaded from module 'probe_plugin_missing': "
         "ModuleNotFoundError: No module named 'probe_plugin_missing' (fix the plugin or "
         "uninstall it: pip uninstall probe-plugin)")
+
+
+def test_a_plugin_that_leaves_propose_abstract_is_the_plugins_error(broken_plugin):
+    """Probe 225 G2: it was looptx's internal error, asking to be reported."""
+    rc, out, err = cli("search", "--replay", CACHE, "-a", "forgot", "--budget", 2)
+    assert rc == 2 and len(lines(err)) == 1 and "internal error" not in err, err
+    assert "searcher plugin 'forgot' (entry point forgot = probe_plugin:Forgot of probe-plugin 0.1) does not " \
+           "define _propose" in err and "pip uninstall probe-plugin" in err, err
+    rc, out, err = cli("search", "--list-searchers")
+    assert "warning: searcher plugin 'forgot'" in err and "forgot" not in out, out + err
 
 
 def test_a_broken_plugin_does_not_stop_other_searches(broken_plugin, tmp_path):
@@ -240,7 +254,7 @@ def test_list_searchers_warns_about_a_broken_plugin(broken_plugin):
     rc, out, err = cli("search", "--list-searchers")
     assert rc == 0
     assert "myrand" in out.split() and "brokenplug" not in out.split()
-    assert len(lines(err)) == 1 and err.startswith("looptx: warning: searcher plugin 'brokenplug'")
+    assert len(lines(err)) == 2 and err.startswith("looptx: warning: searcher plugin 'brokenplug'")
     assert "brokenplug" in available_searchers()      # the hint of an unknown name still lists it
 
 

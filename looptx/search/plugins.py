@@ -13,13 +13,18 @@ def load_plugin(ep):
     try:
         return ep.load()
     except Exception as e:  # noqa: BLE001 - whatever the plugin's import raises
-        dist = getattr(ep, "dist", None)
-        pkg = getattr(dist, "name", None) if dist is not None else None
-        where = f"entry point {ep.name} = {ep.value}" + (f" of {pkg} {dist.version}" if pkg else "")
-        fix = f"pip uninstall {pkg}" if pkg else "remove its entry point"
+        where, fix = _described(ep)
         raise AnnotationError(f"searcher plugin '{ep.name}' ({where}) cannot be loaded from "
                               f"module '{ep.module}': {type(e).__name__}: {e}",
                               hint=f"fix the plugin or uninstall it: {fix}") from None
+
+
+def _described(ep) -> tuple[str, str]:
+    """Which entry point of which package, and how to remove it."""
+    dist = getattr(ep, "dist", None)
+    pkg = getattr(dist, "name", None) if dist is not None else None
+    where = f"entry point {ep.name} = {ep.value}" + (f" of {pkg} {dist.version}" if pkg else "")
+    return where, f"pip uninstall {pkg}" if pkg else "remove its entry point"
 
 
 def plugin_class(ep) -> type:
@@ -28,6 +33,14 @@ def plugin_class(ep) -> type:
         raise AnnotationError(f"searcher plugin '{ep.name}' ({ep.value}) is not a "
                               "looptx Searcher subclass",
                               hint="subclass looptx.search.base.Searcher")
+    missing = sorted(getattr(cls, "__abstractmethods__", ()))
+    if missing:
+        # (probe 225 G2: a plugin with `propose` for `_propose` was looptx's internal error)
+        where, fix = _described(ep)
+        raise AnnotationError(f"searcher plugin '{ep.name}' ({where}) does not define "
+                              f"{', '.join(missing)}, which a Searcher must",
+                              hint=f"fix the plugin (define {missing[0]}(self, n), as looptx.search.base."
+                                   f"Searcher says) or uninstall it: {fix}")
     if not getattr(cls, "name", ""):
         cls.name = ep.name
     return cls
