@@ -154,3 +154,102 @@ def test_a_cuda_search_in_a_fresh_process_gets_past_its_imports(tmp_path):
     assert p.returncode == 0 or (p.returncode == 2 and "needs pycuda" in p.stderr), p.stdout + p.stderr
     p = subprocess.run([sys.executable, "-c", "import looptx.runtime.inputs"], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.parametrize("text", ["omp simd private(t)", "omp loop bind(thread) private(t)"])
+def test_a_jams_copies_under_a_directive_without_firstprivate_are_private(tmp_path, text):
+    """Probe 224 G8: a jam above an `omp simd private(t)` loop wrote `firstprivate(t__i1)` for
+    the copy of t, which gcc refuses on `omp simd` (and `omp loop`): the copies are private,
+    each iteration sets them before it reads them."""
+    import subprocess
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - pragma: {{stmt: 0, loop: j, text: \"{text}\"}}\n"
+                                     "  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    out = tmp_path / "o.c"
+    rc, _, err = run_cli("transform", DATA / "temporary_2d.c", "--recipe", tmp_path / "r.yaml", "-o", out)
+    assert rc == 0 and f"#pragma {text.replace('private(t)', 'private(t, t__i1)')}" in out.read_text(), err
+    assert "firstprivate" not in out.read_text()
+    p = subprocess.run(["gcc", "-fopenmp", "-Werror=all", "-Wno-unknown-pragmas", "-c", str(out), "-o", str(tmp_path / "o.o")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    for n in (1, 7):
+        rc, res, err = run_cli("run", DATA / "temporary_2d.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}",
+                               "--cflags", "-O2 -fopenmp")
+        assert rc == 0 and ": ok" in res, res + err
+
+
+@pytest.mark.parametrize("text, said", [
+    ("omp parallel for lastprivate(t) reduction(+:t)", "names 't' in both lastprivate and reduction clauses"),
+    ("omp parallel for private(t) private(t)", "names 't' in two private clauses")])
+def test_a_variable_in_two_data_clauses_is_refused_at_the_step(tmp_path, text, said):
+    """Probe 224 G7: `lastprivate(t) reduction(+:t)` passed (the reduction went unchecked) and
+    gcc refused the output; OpenMP takes a variable in one data clause (or first- and
+    lastprivate both)."""
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - pragma: {{stmt: 0, loop: i, text: \"{text}\"}}\n")
+    rc, _, err = run_cli("transform", DATA / "last_value.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and err.startswith(f"{tmp_path / 'r.yaml'}:2: step 1 (pragma): error: '#pragma {text}' {said}"), err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("steps, outcome", [
+    ("  - omp_for: {stmt: 0, loop: i}\n  - combine: {stmt: 0, loops: [i, j], name: ij}\n",
+     "#pragma omp parallel for\n      for (int ij = 8; ij < 72; ij++)"),
+    ("  - omp_for: {stmt: 0, loop: i}\n  - nonsingular: {stmt: 0, matrix: [[0, 1], [1, 0]]}\n",
+     "#pragma omp parallel for\n        for (i = 1; i < 9; i++)"),
+    ("  - omp_for: {stmt: 0, loop: j}\n  - nonsingular: {stmt: 0, matrix: [[1, 0], [1, 1]]}\n",
+     "step 2 (nonsingular): error: nonsingular: loop 'j' carries '#pragma omp parallel for', and no loop"),
+    ("  - omp_for: {stmt: 0, loop: i}\n  - pragma: {stmt: 0, loop: j, text: \"omp simd\"}\n"
+     "  - combine: {stmt: 0, loops: [i, j], name: ij}\n", "step 3 (combine): error: combine: loop 'j' carries")])
+def test_combine_and_nonsingular_keep_a_loops_pragma_or_refuse(tmp_path, steps, outcome):
+    """Probe 224 G9: combine and nonsingular after omp_for dropped the pragma without a word.
+    A loop that stays one loop keeps it (and is checked as the new loop); one that does not is
+    refused."""
+    (tmp_path / "r.yaml").write_text("steps:\n" + steps)
+    rc, out, err = run_cli("transform", DATA / "jacobi_2d.c", "--recipe", tmp_path / "r.yaml", "-D", "n=8")
+    assert outcome in out + err, out + err
+    assert rc == (2 if "error" in outcome else 0)
+
+
+def test_a_jammed_copy_of_a_reduction_joins_its_clause(tmp_path):
+    """Probe 224 G12: the jam of matvec's rows around `omp simd reduction(+:s)` was refused at
+    the C file, asking for the copy s__i1 to be private; it is the same reduction over the
+    other row: `reduction(+:s, s__i1)`."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - privatize: {var: s, at: i}\n"
+                                     "  - pragma: {stmt: 1, loop: j, text: \"omp simd reduction(+:s)\"}\n"
+                                     "  - unroll: {stmt: 1, loop: i, factor: 2}\n")
+    rc, out, err = run_cli("transform", DATA / "matvec_rows.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 0 and "#pragma omp simd reduction(+:s, s__i1)\n" in out, out + err
+    for n in (1, 6, 7):
+        rc, res, err = run_cli("run", DATA / "matvec_rows.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}",
+                               "--cflags", "-O2 -fopenmp")
+        assert rc == 0 and ": ok" in res, res + err
+
+
+@pytest.mark.parametrize("second", ["omp parallel for schedule(dynamic)", "omp simd"])
+def test_a_fuse_that_would_stack_two_loop_directives_is_refused(tmp_path, second):
+    """Probe 224 G10: the fused loop got both loops' pragmas, which gcc refuses."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - pragma: {stmt: 0, loop: i, text: \"omp parallel for\"}\n"
+                                     f"  - pragma: {{stmt: 1, loop: i, text: \"{second}\"}}\n"
+                                     "  - fuse: {stmts: [0, 1], loop: i}\n")
+    rc, _, err = run_cli("transform", DATA / "two_loops_same.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "step 3 (fuse): error: loop 'i' would have '#pragma omp parallel for' and " \
+                       f"'#pragma {second}'" in err, err
+
+
+def test_gcc_ivdep_allows_an_unrolled_reduction_and_takes_no_clause(tmp_path):
+    """Probe 224 G11: `GCC ivdep` over `s +=` was refused once the loop was unrolled (Orio's
+    layout), with a hint to write `GCC ivdep reduction(+:s)`, which gcc refuses."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - pragma: {stmt: 0, loop: i, text: \"GCC ivdep\"}\n"
+                                     "  - unroll: {stmt: 0, loop: i, factor: 4}\n")
+    for n in (1, 5, 9):
+        rc, out, err = run_cli("run", DATA / "dot.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}")
+        assert rc == 0 and ": ok" in out, out + err
+    (tmp_path / "c.yaml").write_text("steps:\n  - pragma: {stmt: 0, loop: i, text: \"GCC ivdep reduction(+:s)\"}\n")
+    rc, _, err = run_cli("transform", DATA / "dot.c", "--recipe", tmp_path / "c.yaml")
+    assert rc == 2 and "GCC ivdep takes nothing after it" in err, err
+
+
+def test_a_section_refusal_names_the_sizes_of_its_element(tmp_path):
+    """Probe 224 G5: `cs[0]` lies outside `cs[0:n-1]` at n = 1 only, which the refusal did not say."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - pragma: {stmt: 0, loop: i, text: \"omp parallel for reduction(+:cs[0:n-1])\"}\n")
+    rc, _, err = run_cli("transform", DATA / "colsum.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and "updates cs[0] (with n=1), outside the section" in err, err

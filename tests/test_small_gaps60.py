@@ -51,7 +51,7 @@ def test_a_reduction_section_sized_by_a_define_is_checked_at_its_value(tmp_path,
     recipe.write_text(f'steps:\n  - pragma: {{stmt: 0, loop: i, text: "omp parallel for reduction(+:{section})"}}\n')
     rc, out, err = run_cli("transform", DATA / "red_define.c", "--recipe", recipe)
     if not ok:
-        assert rc == 2 and "updates s[7], outside the section" in err, err
+        assert rc == 2 and "updates s[7] (with N=1, M=8), outside the section" in err, err
         return
     assert rc == 0 and "#if M != 8" in out and "reduction(+:s[0:8])" in out, out + err
     assert "legal at the #defines' values, M = 8" in err

@@ -12,7 +12,7 @@ from looptx.codegen import ast as K
 from looptx.codegen.signed_sizes import signed_params, signed_ref
 from looptx.poly.jam_locals import root_of
 from looptx.codegen.versioning import baked_guard
-from looptx.codegen.omp_clauses import check_collapse, section_guard, fors as _fors, harness_clauses, loop_private, takes_copies as _takes_copies, unlisted as _unlisted
+from looptx.codegen.omp_clauses import check_collapse, reductions_of_copies, section_guard, takes_firstprivate, fors as _fors, harness_clauses, loop_private, takes_copies as _takes_copies, unlisted as _unlisted
 from looptx.poly.parallel import clause_names, collapsed, is_omp_for, takes_data_clauses
 from looptx.poly.reductions import clause_pairs
 from looptx.poly.variant import LoopDim, Variant
@@ -357,6 +357,8 @@ class CPrinter:
                 private = [x for x in private if x not in reduced]
                 private += [x for x in moved if x not in private]
                 private += [x for x in own if x not in reduced and x not in private]
+                t, joined = reductions_of_copies(t, private, {a.name for a in self.scop.arrays})
+                private = [x for x in private if x not in joined]
                 # a jammed local's copies start at the 0 they are declared with (_zeroed), or
                 # gcc warns of the last strip's guarded uses; inside a team each thread
                 # declares them already, and OpenMP takes no firstprivate of what is private
@@ -366,7 +368,9 @@ class CPrinter:
                 # ... but not the function's own declaration of the local, which has no 0 (and
                 # which each iteration writes before it reads, as privatize checked)
                 theirs = {a.name for a in self.scop.arrays if a.declared_by_function} if self.spelled else set()
-                first = [x for x in private if x in jammed and x not in theirs or x in before]
+                # (a directive that takes no firstprivate leaves them private: each iteration
+                # writes them before it reads them, probe 224 G8)
+                first = [x for x in private if x in jammed and x not in theirs and takes_firstprivate(t) or x in before]
                 last = [x for x in private if x in after] if t.startswith("omp") else []
                 _takes_copies(t, [x for x in first if x in before], last, self.scop)
                 private = [x for x in private if x not in first and x not in last]

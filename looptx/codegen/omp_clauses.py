@@ -10,13 +10,20 @@ from looptx.frontend.names import to_model, to_user
 from looptx.poly.jam_locals import root_of
 
 
+def takes_firstprivate(text: str) -> bool:
+    """Whether the loop directive takes a firstprivate clause (`omp simd`, `omp loop` and
+    OpenACC's `loop` take none)."""
+    words = text.split()
+    return not (words[:1] == ["acc"] and "parallel" not in words or
+                words[:1] == ["omp"] and not {"for", "distribute", "taskloop"} & set(words))
+
+
 def takes_copies(text: str, first: list[str], last: list[str], scop) -> None:
     """An `omp simd` or `omp loop` takes no firstprivate, and OpenACC's loop no firstprivate or
     lastprivate: where isl printed an instance of the loop's first (or last) iteration outside
     it, its private copy cannot start from (or end in) the variable."""
     words = text.split()
-    no_first = words[:1] == ["acc"] and "parallel" not in words or \
-        words[:1] == ["omp"] and not {"for", "distribute", "taskloop"} & set(words)
+    no_first = not takes_firstprivate(text)
     no_last = words[:1] == ["acc"]
     bad = (first if no_first else []) + (last if no_last else [])
     if bad:
@@ -179,3 +186,18 @@ def section_guard(n: K.For, pragmas: list[str], context: str) -> tuple[str, bool
     serial = any(not never(known + (f"({x}) <= 0",), " and ".join(f"({f})" for f in runs) or "0 = 0")
                  for x in empty)
     return " && ".join(f"{x} >= 1" for x in empty), serial
+
+
+def reductions_of_copies(text: str, names: list[str], arrays) -> tuple[str, list[str]]:
+    """`text` with each jam copy among `names` of a variable its reduction clause names added
+    to that clause (`reduction(+:s, s__i1)`: the copy is the same reduction over another row),
+    and the copies so added (probe 224 G12: they were refused as private copies that need a
+    value from before the loop)."""
+    joined = []
+
+    def clause(m: re.Match) -> str:
+        op, listed = m.group(1), [x.strip() for x in m.group(2).split(",")]
+        more = [x for x in names if root_of(x, arrays) in listed and x not in listed and x not in joined]
+        joined.extend(more)
+        return f"reduction({op}:{', '.join(listed + more)})" if more else m.group(0)
+    return re.sub(r"\breduction\s*\(\s*([^:()]+?)\s*:\s*([\w\s,]+)\)", clause, text), joined

@@ -12,6 +12,7 @@ from looptx.errors import RecipeError
 from looptx.frontend.names import to_user
 from looptx.poly.deps import _constant
 from looptx.poly.known_values import at_macro_value
+from looptx.poly.parallel import collapsed
 from looptx.poly.schedule import _check_name_free, normalize, resolve_name, sharing
 from looptx.poly.trips import _global_min, _ranges, max_trip
 from looptx.poly.variant import LoopDim, Variant
@@ -81,7 +82,15 @@ def combine(v: Variant, stmt: int, loops: list, name: str | None = None) -> Vari
             # merged index would lose both (a wrong result, found by fuzzing)
             raise RecipeError(f"combine: loop '{a if da.factor else b}' is already unrolled",
                               hint="combine first, then unroll the combined loop")
-        merged = LoopDim(name, f"{extent}*({da.expr}) + ({db.expr}) - ({lb_b})")
+        marked = [d for d in (da, db) if d.pragmas]
+        if len(marked) > 1 or marked and any(collapsed(t) > 1 for t in marked[0].pragmas):
+            # (probe 224 G9: the pragmas were dropped without a word)
+            raise RecipeError(f"combine: loop '{to_user(marked[-1].name)}' carries '#pragma {marked[-1].pragmas[0]}', "
+                              f"which the combined loop cannot"
+                              + (", with the other loop's" if len(marked) > 1 else " (it collapses loops)"),
+                              hint="give the pragma after this step, to the combined loop")
+        merged = LoopDim(name, f"{extent}*({da.expr}) + ({db.expr}) - ({lb_b})",
+                         pragmas=marked[0].pragmas if marked else ())
         pieces[k] = replace(q, dims=q.dims[:pos] + (merged,) + q.dims[pos + 3:])
     return v.evolve(pieces=normalize(pieces))
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 import islpy as isl
 
 from looptx.errors import RecipeError
+from looptx.frontend.names import to_user
 from looptx.poly.schedule import (_expr_of_value, _pieces, _value, loop_names, remap_loop, resolve_name, reverse,
                                   sharing)
 from looptx.poly.variant import LoopDim, Variant
@@ -120,11 +121,24 @@ def nonsingular(v: Variant, stmt: int, matrix) -> Variant:
         values = [q.dims[pos].expr for pos in positions]
         dims = list(q.dims)
         st = v.scop.statements[q.stmt]
+        old = [q.dims[pos] for pos in positions]
+        kept = set()
         for row, shift, name, pos in zip(T, c, names, positions):
             expr = " + ".join([_term(x, val) for x, val in zip(row, values) if x] + ([str(shift)] if shift else []))
+            # a row that is one old loop keeps its pragmas, as a permute does
+            one = [j for j, x in enumerate(row) if x]
+            same = one[0] if len(one) == 1 and row[one[0]] == 1 and not shift else None
+            kept.add(same)
             # a loop whose index falls as its first iterator rises counts down, printed as a
             # decreasing loop (as reverse prints it) rather than over negated subscripts
-            dims[pos] = LoopDim(name, expr, reversed=_leading_sign(v, st, expr) < 0)
+            dims[pos] = LoopDim(name, expr, reversed=_leading_sign(v, st, expr) < 0,
+                                pragmas=old[same].pragmas if same is not None else ())
+        lost = next((d for j, d in enumerate(old) if d.pragmas and j not in kept), None)
+        if lost is not None:
+            # (probe 224 G9: the pragma was dropped without a word)
+            raise RecipeError(f"nonsingular: loop '{to_user(lost.name)}' carries '#pragma {lost.pragmas[0]}', and "
+                              "no loop of the new nest is that loop", hint="give the pragma after this step, to "
+                              "the new loop it belongs on")
         pieces[k] = replace(q, dims=tuple(dims))
     return v.evolve(pieces=tuple(pieces))
 

@@ -132,6 +132,24 @@ def add_pragma(v: Variant, stmt: int, loop, text: str) -> Variant:
     return v.evolve(pieces=tuple(pieces))
 
 
+def check_stacked(v: Variant) -> None:
+    """No loop holds two directives of which one is a loop construct: a fuse gathers the
+    pragmas its statements' loops had (probe 224 G10: `omp parallel for` over `omp simd`,
+    which gcc refuses)."""
+    texts: dict[tuple, list[str]] = {}
+    for q in v.pieces:
+        for pos, d in enumerate(q.dims):
+            if isinstance(d, LoopDim) and d.pragmas:
+                have = texts.setdefault((pos, q.prefix(pos), d.name), [])
+                have += [t for t in d.pragmas if t not in have]
+    for (_, _, name), have in texts.items():
+        pair = next(((a, b) for a in have for b in have if a != b and (_loop_directive(a) or _loop_directive(b))), None)
+        if pair is not None:
+            raise RecipeError(f"loop '{to_user(name)}' would have '#pragma {pair[0]}' and '#pragma {pair[1]}', the "
+                              "pragmas of the loops fused, and the two cannot stand before the same loop",
+                              hint="give the pragma after the fuse, to the fused loop (one of the two)")
+
+
 def safelen(text: str) -> int:
     """The `safelen(n)` of an `omp simd` that shares the loop with no threads and collapses
     no other loop (0 otherwise): iterations n or more apart never run at once."""
@@ -340,14 +358,18 @@ def _loop_invariant_update(scop, dep: D.Dep, d: LoopDim) -> bool:
     """Two updates `a[f] op= e` of one element that loop `d` does not move (a matmul's
     `C[i][j] +=` under Orio's `GCC ivdep` on k): a reduction, which vectorizers recognise and
     keep right under ivdep; an element that moves with the loop (`h[i/2] +=`) is not one."""
-    it = d.expr.strip()
+    # the counters the loop's value reads: an unrolled loop's is its strip's start (probe 224
+    # G11: Orio's `GCC ivdep` with `Unroll` on k was refused)
+    named = set(re.findall(r"[A-Za-z_]\w*", d.expr))
     ops = set()
     for s in (dep.source, dep.sink):
         st = scop.statements[s]
-        if it not in st.iterators:
+        its = named & set(st.iterators)
+        if not its:
             return False
         ops.add(element_update_op(st.body, dep.array))
-        if any(re.search(rf"\b{re.escape(it)}\b", x) for a in st.accesses if a.array == dep.array for x in a.index):
+        if any(re.search(rf"\b{re.escape(it)}\b", x) for it in its
+               for a in st.accesses if a.array == dep.array for x in a.index):
             return False
     return len(ops) == 1 and None not in ops
 
@@ -384,6 +406,10 @@ def _text_reduction_hint(v: Variant, dep: D.Dep, text: str) -> str | None:
     op = plain_reduction(v, dep)
     if op is None:
         return None
+    if not takes_data_clauses(text):
+        # (probe 224 G11: `GCC ivdep` takes no clause)
+        return (f"'{to_user(dep.array)}' is a {op} reduction, which '#pragma {text}' cannot say: use '#pragma omp "
+                f"simd reduction({op}:{to_user(dep.array)})' instead")
     return f"'{to_user(dep.array)}' is a {op} reduction: add reduction({op}:{to_user(dep.array)}) to '#pragma {text}'"
 
 

@@ -307,10 +307,15 @@ def check_sections(scop, stmts, text: str, loop: str, context=None) -> None:
                     outside = reached.subtract(box.align_params(reached.get_space()))
                     if not outside.is_empty():
                         at = outside.sample_point()
+                        # the sizes of the witness (probe 224 G5: cs[0] is outside cs[0:n-1] at n = 1 only)
+                        sizes = ", ".join(f"{to_user(outside.get_dim_name(isl.dim_type.param, k))}="
+                                          f"{at.get_coordinate_val(isl.dim_type.param, k).to_python()}"
+                                          for k in range(outside.dim(isl.dim_type.param))
+                                          if outside.get_dim_name(isl.dim_type.param, k) not in dict(scop.fixed))
                         raise RecipeError(
                             f"reduction({op.strip()}:{n}): S{s.id} (line {s.line}) in loop '{to_user(loop)}' updates "
                             f"{v}{''.join(f'[{at.get_coordinate_val(isl.dim_type.set, k).to_python()}]' for k in range(arr.rank))}"
-                            f", outside the section, which OpenMP would not combine",
+                            + (f" (with {sizes})" if sizes else "") + ", outside the section, which OpenMP would not combine",
                             hint=f"name a section that holds every element the loop updates, e.g. {v}{full}")
 
 

@@ -10,6 +10,7 @@ from looptx.errors import LegalityError, LooptxError, RecipeError, note_once
 from looptx.frontend.names import to_user
 from looptx.poly import fusion as F
 from looptx.poly import schedule as S
+from looptx.poly.parallel import check_stacked
 from looptx.poly.variant import Renamed, Variant, renames
 from looptx.recipe.chill_private import is_script_command
 from looptx.recipe.schema import Step
@@ -37,6 +38,7 @@ def fuse_step(v: Variant, st: Step) -> Variant:
         if e.hint and is_script_command(st):
             e.hint = _REVERSE.sub(lambda m: f"reverse({m.group(1)},{m.group(2)})", e.hint)
         raise
+    check_stacked(out)
     new = renames(out)[len(renames(v)):]
     if new:
         note_once(st.file or "recipe", st.line, f"step {st.index} (fuse): " + _say_renamed(new))

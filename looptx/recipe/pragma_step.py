@@ -193,6 +193,12 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
         raise st.error(f"the pragma's text {what}: it is written after '#pragma' on one line",
                        "give one directive per pragma step, e.g. text: \"omp parallel for\"")
     text = PL.same_spacing(text)
+    if re.fullmatch(r"GCC ivdep\s*\S.*", text):
+        # (probe 224 G11: `GCC ivdep reduction(+:s)`, as a hint said, was accepted)
+        raise st.error(f"'#pragma {text}': GCC ivdep takes nothing after it (gcc: expected end of line)",
+                       "write 'GCC ivdep' alone, or an OpenMP directive with clauses, e.g. "
+                       "'omp simd reduction(+:s)'")
+    _named_once(st, text)
     if "reduction" in text and PL.takes_data_clauses(text):
         from looptx.poly.reductions import check_sections, with_sections
         name = S.resolve_name(v, st["stmt"], st["loop"])
@@ -228,6 +234,33 @@ def pragma_text_step(v: Variant, st: Step) -> Variant:
         args = (("stmt", st["stmt"]), ("loop", st["loop"]), ("private", names), ("directive", rest))
         return omp_for_step(v, replace(st, args=args))
     return pragma_step(v, replace(st, args=tuple((k, text if k == "text" else x) for k, x in st.args)))
+
+
+_DATA_CLAUSE = re.compile(r"\b(private|firstprivate|lastprivate|shared|linear|reduction)\s*\(([^()]*(?:\([^()]*\))?[^()]*)\)")
+
+
+def _named_once(st: Step, text: str) -> None:
+    """OpenMP (and gcc: "appears more than once in data clauses") takes a variable in one data
+    clause of a directive, or in firstprivate and lastprivate both (probe 224 G7: `lastprivate(t)
+    reduction(+:t)` was written, unchecked, and did not compile)."""
+    if not PL.takes_data_clauses(text):
+        return
+    seen: dict[str, str] = {}
+    for kind, names in _DATA_CLAUSE.findall(text):
+        if kind in ("reduction", "linear"):
+            names = names.split(":", 1)[1] if kind == "reduction" or ":" in names else names
+            names = names.rsplit(":", 1)[0] if kind == "linear" else names
+        for name in (x.split("[")[0].strip() for x in names.split(",")):
+            if not name:
+                continue
+            if name in seen and {seen[name], kind} != {"firstprivate", "lastprivate"}:
+                both = f"two {kind} clauses" if seen[name] == kind else f"both {seen[name]} and {kind} clauses"
+                raise st.error(f"'#pragma {text}' names '{name}' in {both}, which OpenMP does not allow (gcc: "
+                               f"'{name}' appears more than once in data clauses)",
+                               hint=f"name '{name}' in one clause: reduction for a value the threads' copies "
+                                    "combine, lastprivate for the last iteration's, private for one each "
+                                    "iteration sets before it reads it")
+            seen.setdefault(name, kind)
 
 
 def pragma_refusal_hint(hint: str | None, st: Step) -> str | None:
