@@ -253,3 +253,13 @@ def test_a_section_refusal_names_the_sizes_of_its_element(tmp_path):
     (tmp_path / "r.yaml").write_text("steps:\n  - pragma: {stmt: 0, loop: i, text: \"omp parallel for reduction(+:cs[0:n-1])\"}\n")
     rc, _, err = run_cli("transform", DATA / "colsum.c", "--recipe", tmp_path / "r.yaml")
     assert rc == 2 and "updates cs[0] (with n=1), outside the section" in err, err
+
+
+def test_a_directive_before_the_region_that_a_step_breaks_is_refused_at_the_step(tmp_path):
+    """Probe 224 G6: `#pragma omp parallel for` before a nest, which a permute moves to a loop
+    that carries a dependence, was told as a team's `omp for`, at the C file, naming no step."""
+    (tmp_path / "r.yaml").write_text("steps:\n  - permute: {stmt: 0, order: [j, i]}\n")
+    rc, _, err = run_cli("transform", DATA / "parallel_before.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and err.startswith(f"{tmp_path / 'r.yaml'}:2: step 1 (permute): error: the '#pragma omp parallel "
+                                      "for' before the region (parallel_before.c:3) goes to the outermost loop"), err
+    assert "team" not in err and "omp for'" not in err and err.count("\n") == 1, err

@@ -75,7 +75,8 @@ def test_two_shared_nests_with_a_reduction(tmp_path, y_max):
 
 
 @pytest.mark.parametrize("name, where, what", [
-    ("carried.c", "carried.c:7:1: error", "the team around the region shares out the outermost loop of the nest, 'j'"),
+    ("carried.c", "step 1 (permute): error", "the team around the region (carried.c:7) shares out the outermost loop "
+                                             "of the nest, 'j'"),
     ("racy.c", "racy.c:7:1: error", "the loop that '#pragma omp for private(j)' shares out: S0(1,0) writes a[1][0]"),
     ("extra.c", "extra.c:8:1: error", "the team runs the region's other statements once per thread"),
     ("lastpriv.c", "lastpriv.c:8:1: error", "the 'lastprivate' clause of '#pragma omp for lastprivate(t)'"),

@@ -392,10 +392,26 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
         after.append((st, v))
     copies_kept(after)
     if start is None and scop.team:
-        v = team_outermost(v, deps, unsafe)
+        try:
+            v = team_outermost(v, deps, unsafe)
+        except LegalityError as e:
+            # said at the step after which the team's loop carries a dependence
+            st = next((st for st, w in after if _team_refuses(w, deps, unsafe)), None)
+            if st is None or st.file is None:
+                raise
+            e.file, e.line, e.col = st.file, st.line, None
+            raise e.located(step=st.index, step_name=st.shown_name) from None
     if not unsafe and recipe.steps:
         v = _rows_checked(v, recipe.steps[-1])
     return v.evolve(unchecked=True) if unsafe else v
+
+
+def _team_refuses(v: Variant, deps, unsafe: bool) -> bool:
+    try:
+        team_outermost(v, deps, unsafe)
+        return False
+    except LegalityError:
+        return True
 
 
 def copies_kept(after: list[tuple[Step, Variant]]) -> None:

@@ -3,6 +3,7 @@ each loop nest becomes an omp_for step before the recipe, and after it sits on t
 outermost loop, which every thread then shares out (codegen/c.team_lines)."""
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
 
@@ -96,10 +97,20 @@ def team_outermost(v: Variant, deps: D.Deps, unsafe: bool) -> Variant:
             if not unsafe:
                 check_legal(moved, deps)
         except LooptxError as e:
-            raise LegalityError(f"the team around the region shares out the outermost loop of the nest, "
-                                f"'{to_user(outer.name)}', after the recipe: {e.what}".replace("'omp parallel for'", "'omp for'"),
-                                hint="keep a loop that carries no dependence outermost (the '#pragma omp for' "
-                                     "loop, or a tile loop made from it)",
+            if v.scop.team_kind == "team":
+                raise LegalityError(f"the team around the region ({os.path.basename(v.scop.filename)}:{line}) shares "
+                                    f"out the outermost loop of the nest, "
+                                    f"'{to_user(outer.name)}', after the recipe: {e.what}".replace("'omp parallel for'", "'omp for'"),
+                                    hint="keep a loop that carries no dependence outermost (the '#pragma omp for' "
+                                         "loop, or a tile loop made from it)",
+                                    file=v.scop.filename, line=line, col=col) from None
+            # (probe 224 G6: a directive before the nest was told as a team's `omp for`)
+            raise LegalityError(f"the '#pragma {merged or sorted(texts)[0]}' before the region "
+                                f"({os.path.basename(v.scop.filename)}:{line}) goes to the outermost loop of the nest, "
+                                f"'{to_user(outer.name)}', after the recipe: {e.what}",
+                                hint="keep a loop that carries no dependence outermost (the pragma's loop, or a tile "
+                                     "loop made from it), or take the pragma out of the file and give it as a step "
+                                     "(omp_for) on the loop it belongs on",
                                 file=v.scop.filename, line=line, col=col) from None
         v = moved
     return v
