@@ -263,3 +263,16 @@ def test_a_directive_before_the_region_that_a_step_breaks_is_refused_at_the_step
     assert rc == 2 and err.startswith(f"{tmp_path / 'r.yaml'}:2: step 1 (permute): error: the '#pragma omp parallel "
                                       "for' before the region (parallel_before.c:3) goes to the outermost loop"), err
     assert "team" not in err and "omp for'" not in err and err.count("\n") == 1, err
+
+
+def test_a_teams_private_variable_is_private_to_its_shared_loops(tmp_path):
+    """Probe 224 G4: `#pragma omp parallel private(t) { #pragma omp for ... }` was refused, with
+    a message that the code as written races; the team's private t is each thread's, and each
+    iteration sets it before it reads it."""
+    rc, out, err = run_cli("transform", DATA / "team_private.c")
+    assert rc == 0 and "#pragma omp for private(t)\n" in out, out + err
+    (tmp_path / "r.yaml").write_text("steps:\n  - unroll: {stmt: 0, loop: i, factor: 2}\n")
+    for n in (1, 9):
+        rc, res, err = run_cli("run", DATA / "team_private.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}",
+                               "--cflags", "-O2 -fopenmp")
+        assert rc == 0 and ": ok" in res, res + err

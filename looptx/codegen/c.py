@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 
 from looptx import ir
-from looptx.errors import RecipeError
 from looptx.frontend.conditionals import guard_lines
 from looptx.frontend.names import C_KEYWORDS, to_user
 from looptx.frontend.symbols import ARITH_WORDS, WIDE_WORDS
@@ -12,6 +11,7 @@ from looptx.codegen import ast as K
 from looptx.codegen.signed_sizes import signed_params, signed_ref
 from looptx.poly.jam_locals import root_of
 from looptx.codegen.versioning import baked_guard
+from looptx.codegen.team_code import team_lines
 from looptx.codegen.omp_clauses import check_collapse, reductions_of_copies, section_guard, takes_firstprivate, fors as _fors, harness_clauses, loop_private, takes_copies as _takes_copies, unlisted as _unlisted
 from looptx.poly.parallel import clause_names, collapsed, is_omp_for, takes_data_clauses
 from looptx.poly.reductions import clause_pairs
@@ -474,38 +474,6 @@ def region_lines(variant: Variant, node: K.Node, indent: str = "  ", buffers=(),
     guards = baked_guard(variant.scop) + guard_lines(variant.scop, "\n".join(decls + body)) \
         + list(variant.scop.conditionals) if spelled else []
     return guards + ["{"] + kept + decls + body + ["}"] + (list(variant.scop.macros_after) if spelled else [])
-
-
-def team_lines(printer: CPrinter, n: K.Node, depth: int) -> list[str]:
-    """A region that an OpenMP team runs (Scop.team): each thread runs this code, so what is
-    not a shared loop (`#pragma omp for`) runs under `#pragma omp single` (an unroll's
-    remainder, a peeled iteration), and a branch on the sizes (the same in every thread) holds
-    the same layout inside.  A shared loop must stay outermost: inside a loop that every thread
-    ran it would be shared out again and again, inside `single` not at all."""
-    if isinstance(n, K.Block):
-        return [ln for c in n.items for ln in team_lines(printer, c, depth)]
-    if isinstance(n, K.Mark):
-        return team_lines(printer, n.body, depth)
-    if isinstance(n, K.For) and _shared(printer, n):
-        return printer.lines(n, depth)
-    if isinstance(n, K.If) and any(_shared(printer, f) for f in K.nodes(n, K.For)):
-        pad = printer.ind * depth
-        out = [f"{pad}if ({printer.expr(n.cond)}) {{"] + team_lines(printer, n.then, depth + 1)
-        if n.orelse is not None:
-            out += [f"{pad}}} else {{"] + team_lines(printer, n.orelse, depth + 1)
-        return out + [f"{pad}}}"]
-    inner = next((f for f in K.nodes(n, K.For) if _shared(printer, f)), None)
-    if inner is not None:
-        raise RecipeError(f"loop '{to_user(inner.var)}', which the OpenMP team around the region shares out, "
-                          "is no longer the outermost loop of its nest: every thread would share it out again "
-                          "in each iteration of the loops around it",
-                          hint="keep the shared loop (or a tile loop made from it) outermost")
-    pad = printer.ind * depth
-    return [f"{pad}#pragma omp single", f"{pad}{{"] + printer.lines(n, depth + 1) + [f"{pad}}}"]
-
-
-def _shared(printer: CPrinter, n: K.For) -> bool:
-    return any(ln.lstrip().startswith("#pragma omp for") for ln in printer.pragmas(n))
 
 
 def unused_counters(names, body: list[str], indent: str,

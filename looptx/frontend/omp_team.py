@@ -88,7 +88,11 @@ def team_worksharing(fdef: c_ast.FuncDef, src, region, where, text: str, items: 
     if team is None:
         return "team", (), ""
     shared = {k: _omp_for_clauses(texts) for k, texts in top_pragmas.items()}
-    shared = {k: c for k, c in shared.items() if c is not None}
+    # the team's own private variables are each thread's, and so each iteration's of its shared
+    # loops where the iteration sets them first (probe 224 G4: `parallel private(t)` was ignored)
+    own = [x.strip() for m in re.findall(r"(?<![\w])private\s*\(([^()]*)\)", team.string) for x in m.split(",")]
+    own = f" private({', '.join(x for x in dict.fromkeys(own) if x)})" if any(own) else ""
+    shared = {k: (c + own).strip() for k, c in shared.items() if c is not None}
     for m in _PRAGMA.finditer(text, region.start, region.end):
         if not _SHARED.match(m.group(1)):
             continue

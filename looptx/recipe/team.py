@@ -1,6 +1,6 @@
 """Regions an OpenMP team runs (Scop.team, frontend/omp_team.py): the `#pragma omp for` of
 each loop nest becomes an omp_for step before the recipe, and after it sits on the nest's
-outermost loop, which every thread then shares out (codegen/c.team_lines)."""
+outermost loop, which every thread then shares out (codegen/team_code.team_lines)."""
 from __future__ import annotations
 
 import os
