@@ -276,3 +276,20 @@ def test_a_teams_private_variable_is_private_to_its_shared_loops(tmp_path):
         rc, res, err = run_cli("run", DATA / "team_private.c", "--recipe", tmp_path / "r.yaml", "-D", f"n={n}",
                                "--cflags", "-O2 -fopenmp")
         assert rc == 0 and ": ok" in res, res + err
+
+
+@pytest.mark.parametrize("name, recipe, said", [
+    ("r.yaml", "steps:\n  - reverse: {stmt: 0, loop: i}\n  - reverse: {stmt: 1, loop: i}\n  - fuse: {stmts: [0, 1], loop: i}\n",
+     "'shift: {stmt: 1, loop: i, by: -1}'"),
+    ("r.script", "reverse([0],1)\nreverse([1],1)\nfuse([0,1],1)\n", "'shift([1],1,1)'")])
+def test_a_fuse_of_loops_that_run_down_is_told_the_shift_that_fuses_them(tmp_path, name, recipe, said):
+    """Probe 223 G1: only shifts upwards were tried, and the fuse of two reversed loops was told
+    that none made it legal; by -1 (in a script, whose shift moves the schedule's value, 1) does."""
+    (tmp_path / name).write_text(recipe)
+    rc, _, err = run_cli("transform", DATA / "producer_consumer.c", "--recipe", tmp_path / name)
+    assert rc == 2 and f"the statements fuse after {said} before this step" in err, err
+    lines = recipe.splitlines()
+    given = "\n".join(lines[:-1] + ([f"  - shift: {{stmt: 1, loop: i, by: -1}}"] if name.endswith("yaml")
+                                    else ["shift([1],1,1)"]) + lines[-1:]) + "\n"
+    (tmp_path / name).write_text(given)
+    runs_ok(DATA / "producer_consumer.c", tmp_path / name, (1, 2, 13))

@@ -176,11 +176,16 @@ def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, i
         k_lone = next((j for j, a in enumerate(tries) if outermost(a) < len(names) - 1), len(tries))
         tries = tries[:k_lone] + lone + tries[k_lone:]
         trips = _trips(v, stmts[k], names)
+        # a loop that runs downwards is shifted the other way (probe 223 G1: a fuse of two reversed
+        # loops was told that no shift made it legal; by -1 did)
+        signs = [-1 if any(v.pieces[j].dims[pos].reversed for j, pos in S.locate(v, stmts[k], x)) else 1
+                 for x in names]
         for amounts in tries:
+            amounts = tuple(by * sign for by, sign in zip(amounts, signs))
             # a shift by the loop's trip count less one, at sizes -D fixed (Pluto's matmul-seq
             # at N = 16: `j` by 15), runs the statements one after the other: fused in name
             # only, and legal at that size alone
-            if any(t is not None and by and by >= t - 1 for by, t in zip(amounts, trips)):
+            if any(t is not None and by and abs(by) >= t - 1 for by, t in zip(amounts, trips)):
                 continue
             try:
                 moved = v
@@ -197,6 +202,15 @@ def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, i
         else:
             return None
     return out or None
+
+
+def _script_shift(v: Variant, stmt: int, name: str, by: int) -> str:
+    """A shift of the loop's counter by `by` as a CHiLL script writes it: of the loop's level,
+    by the schedule's value, which a reversed loop counts negated."""
+    from looptx.frontend.names import to_model
+    model = to_model(name)
+    down = any(v.pieces[j].dims[pos].reversed for j, pos in S.locate(v, stmt, model))
+    return f"'shift([{stmt}],{S.loop_names(v, stmt).index(model) + 1},{-by if down else by})'"
 
 
 def _trips(v: Variant, stmt: int, names) -> list:
@@ -372,6 +386,7 @@ def fuse_refusal_hint(e: LegalityError, before: Variant, st: Step, check) -> Non
     shifts = shifts_that_fuse(before, st, legal_somewhere)
     if shifts:
         e.hint = ("the statements fuse after " + " and ".join(
+            _script_shift(before, s, name, by) if is_script_command(st) else
             f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
             + " before this step (the dependence has a constant distance), or pass --unsafe")
     elif e.hint and GENERIC_HINT in e.hint:
