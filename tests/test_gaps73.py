@@ -293,3 +293,27 @@ def test_a_fuse_of_loops_that_run_down_is_told_the_shift_that_fuses_them(tmp_pat
                                     else ["shift([1],1,1)"]) + lines[-1:]) + "\n"
     (tmp_path / name).write_text(given)
     runs_ok(DATA / "producer_consumer.c", tmp_path / name, (1, 2, 13))
+
+
+def test_a_product_budget_over_every_param_is_listed_by_its_least_values(tmp_path):
+    """Probe 225 G2: six unroll factors in 1..16 under `U1 * ... * U6 <= 32` (SPAPT's register
+    budget) could be checked only once all six had values: the searchers found a valid point
+    in tens of seconds each (surf+ measured 2 in 300 s).  A prefix whose product with the
+    other factors at 1 is past the budget is ruled out: the 1832 valid points are listed."""
+    import shutil
+    shutil.copy(DATA / "register_budget.c", tmp_path / "k.c")
+    rc, out, err = run_cli("search", tmp_path / "k.c", "-a", "random", "--budget", "3", "--no-progress",
+                           "--db", tmp_path / "r.db")
+    assert rc == 0 and "1832 valid points" in out and "status: ok 3" in out, out + err
+
+
+@pytest.mark.parametrize("text, falls", [
+    ("U1 * U2 * U3 <= 32", True), ("N >= U1 + 2 * U2", True), ("U1 * U2 <= N and U1 + U2 < 9", True),
+    ("U1 - U2 <= 3", False), ("U1 * U2 >= 4", False), ("U1 * U2 <= U3", False), ("U1 * M <= 32", False),
+    ("U1 == 1 or U2 == 1", False)])
+def test_which_constraints_only_a_growing_param_breaks(text, falls):
+    """Only where the expression rises with every param (sums and products of params and sizes
+    at least 0, below a bound of the sizes) may a partial point be judged at its least values."""
+    import ast
+    from looptx.search.constraints import falls_with_values
+    assert falls_with_values(ast.parse(text, mode="eval").body, {"N": 40, "M": -2}) is falls

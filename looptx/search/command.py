@@ -20,7 +20,7 @@ from looptx.frontend.regions import scan
 from looptx.search.options import (STANDARD, flush_warnings, locate_option, options_for, queue_warning,
                                    parse_option_args, recorded_options, reset_warnings,
                                    with_command_line)
-from looptx.search.constraints import Constraint
+from looptx.search.constraints import Constraint, falls_with_values
 from looptx.search.db import DBWriteError
 from looptx.search.resume_checks import recorded_settings
 from looptx.search.space import Param, Space
@@ -159,6 +159,7 @@ class _Constraint(Constraint):
         self.whole = _Bound(c.expr, env)
         # `U3 == 1 and U4 == 1`: each side rules out prefixes of the listing on its own
         self.parts = tuple((part.names_in_order(), _Bound(part, env)) for part in c.expr.conjuncts())
+        self.falls = falls_with_values(getattr(c.expr._tree, "body", None), env)
 
     def holds(self, point: Mapping[str, Any]) -> bool:
         return self.whole(point)

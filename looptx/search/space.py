@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from looptx.errors import AnnotationError, LooptxError
-from looptx.search.constraints import Prune, remembered
+from looptx.search.constraints import AtLeast, Prune, remembered
 
 Point = dict
 
@@ -268,6 +268,8 @@ class Space:
             at_depth[depth(names)].append(remembered(c, names, position))
             for names, part in getattr(c, "parts", ()):
                 at_depth[depth(names)].append(remembered(Prune(part), names, position))
+            for d, check in self._least_checks(c, position):
+                at_depth[d].append(check)
         point: dict = {}
         row = [0] * n
         tried = [0]
@@ -297,6 +299,22 @@ class Space:
 
         if n:
             yield from extend(0)
+
+    def _least_checks(self, c, position) -> list:
+        """(depth, check) for a constraint that only a param's growth can make false
+        (`U1 * ... * U6 <= 32`): from its first param on, a prefix is ruled out where the
+        constraint fails with the params after it at their least values."""
+        names = [x for x in (getattr(c, "names", None) or ()) if x in position]
+        if not getattr(c, "falls", False) or len(names) < 2:
+            return []
+        least = {}
+        for x in names:
+            values = self.params[position[x]].values
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
+                return []
+            least[x] = min(values)
+        depths = sorted(position[x] for x in names)
+        return [(d, AtLeast(c, least)) for d in range(depths[0], depths[-1])]
 
     @staticmethod
     def _all_hold(constraints, point: Mapping) -> bool:
