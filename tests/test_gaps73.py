@@ -317,3 +317,16 @@ def test_which_constraints_only_a_growing_param_breaks(text, falls):
     import ast
     from looptx.search.constraints import falls_with_values
     assert falls_with_values(ast.parse(text, mode="eval").body, {"N": 40, "M": -2}) is falls
+
+
+@pytest.mark.parametrize("step, said", [
+    ("nonsingular: {stmt: 0, matrix: [[1, 0], [1, 1]]}",
+     "statement 1 shares loop 't' with statement 0 but not its loop 'i' (the loop of that name it is in is another one)"),
+    ("permute: {stmt: 0, order: [i, t]}",
+     "statement 1 shares it with statement 0 but not its loop i (the loop of that name it is in is another one)")])
+def test_an_imperfect_nest_refusal_tells_a_sibling_loop_of_the_same_name(tmp_path, step, said):
+    """Probe 223 G3: statement 1, in its own loop `i` beside statement 0's, was said to be
+    "not inside loop 'i'"."""
+    (tmp_path / "r.yaml").write_text(f"steps:\n  - {step}\n")
+    rc, _, err = run_cli("transform", DATA / "time_jacobi_1d.c", "--recipe", tmp_path / "r.yaml")
+    assert rc == 2 and said in err, err

@@ -147,8 +147,9 @@ def test_a_step_error_in_a_later_region_numbers_statements_over_the_file(tmp_pat
     for cmd in ("transform", "run"):
         rc, out, err = run_cli(cmd, tmp_path / "t.c", "--recipe", tmp_path / "r.yaml")
         assert rc == 2 and err.strip().endswith(
-            "step 2 (permute): error: permute would split loop 'i': statement 2 shares it but is not inside "
-            "loop j (distribute the statements first (distribute {stmts: [1], loop: i}))"), (cmd, err)
+            "step 2 (permute): error: permute would split loop 'i': statement 2 shares it with statement 1 but not "
+            "its loop j (the loop of that name it is in is another one) (distribute the statements first "
+            "(distribute {stmts: [1], loop: i}))"), (cmd, err)
 
 
 # Rodinia's backprop defines its functions old-style

@@ -153,7 +153,7 @@ def test_another_statement_sharing_the_loop_is_still_refused(tmp_path):
              .replace("B[k][j];\n", "B[k][j];\n    }\n")
     f, r = _files(tmp_path, src, "split: {stmt: 1, loop: i, at: 3}", "permute: {stmt: 1, order: [k, i, j]}")
     _one_error(*run_cli("transform", f, "--recipe", r), "step 2 (permute)",
-               "statement 0 shares it but is not inside loop k")
+               "statement 0 shares it with statement 1 but not its loop k")
 
 
 # ---- group 3: fuse of loops that run in opposite directions ---------------------------------------

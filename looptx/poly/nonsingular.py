@@ -71,8 +71,10 @@ def _nest(v: Variant, stmt: int, n: int) -> tuple[list[str], list[tuple[int, lis
     outer = {k for k, _ in sharing(v, stmt, levels[0])}
     if outer != inner:
         other = v.pieces[min(outer - inner)].stmt
-        raise RecipeError(f"nonsingular needs a perfect nest: statement {other} is inside loop "
-                          f"'{levels[0]}' but not inside loop '{levels[-1]}'",
+        # (probe 223 G3: a statement in a sibling loop of the same name was said to be in none)
+        own = " (the loop of that name it is in is another one)" if levels[-1] in loop_names(v, other) else ""
+        raise RecipeError(f"nonsingular needs a perfect nest: statement {other} shares loop '{levels[0]}' with "
+                          f"statement {stmt} but not its loop '{levels[-1]}'{own}",
                           hint=f"distribute loop '{levels[0]}' first, or use fewer levels")
     group = []
     for k in sorted(inner):

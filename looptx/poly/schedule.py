@@ -158,8 +158,10 @@ def permute(v: Variant, stmt: int, order: list) -> Variant:
         if new_names != old_names:
             # loops above the first changed position stay put: distributing there is the least that works
             cut = q.dims[next(pos for pos in sorted(shared) if shared[pos] != q.dims[pos].name)].name
-            raise RecipeError(f"permute would split loop '{cut}': statement {q.stmt} shares it but is "
-                              f"not inside loop {sorted(new_names - old_names)[0]}",
+            missing = sorted(new_names - old_names)[0]
+            own = " (the loop of that name it is in is another one)" if missing in loop_names(v, q.stmt) else ""
+            raise RecipeError(f"permute would split loop '{cut}': statement {q.stmt} shares it with statement "
+                              f"{stmt} but not its loop {missing}{own}",
                               hint=f"distribute the statements first (distribute {{stmts: [{stmt}], loop: {cut}}})")
         moves[k] = shared
     pieces = list(v.pieces)
