@@ -330,3 +330,15 @@ def test_an_imperfect_nest_refusal_tells_a_sibling_loop_of_the_same_name(tmp_pat
     (tmp_path / "r.yaml").write_text(f"steps:\n  - {step}\n")
     rc, _, err = run_cli("transform", DATA / "time_jacobi_1d.c", "--recipe", tmp_path / "r.yaml")
     assert rc == 2 and said in err, err
+
+
+@pytest.mark.parametrize("name, recipe, said", [
+    ("r.yaml", "steps:\n  - reverse: {stmt: 0, loop: i}\n  - fuse: {stmts: [0, 1], loop: i}\n",
+     "reverse it first (reverse {stmt: 1, loop: i}), then 'shift: {stmt: 1, loop: i, by: -1}'"),
+    ("r.script", "reverse([0],2)\nfuse([0,1],2)\n", "reverse it first (reverse(1,2)), then 'shift([1],2,1)'")])
+def test_a_fuse_of_loops_in_opposite_directions_is_told_the_reverse_and_shift(tmp_path, name, recipe, said):
+    """Probe 223 G2: "no reverse of these loops lets them run together ...: keep them apart",
+    where reversing the other loop and shifting its statement by -1 fuses them."""
+    (tmp_path / name).write_text(recipe)
+    rc, _, err = run_cli("transform", DATA / "time_jacobi_1d.c", "--recipe", tmp_path / name)
+    assert rc == 2 and said in err, err

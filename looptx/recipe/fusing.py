@@ -102,6 +102,16 @@ def _legal_reverses(v: Variant, st: Step, stmts, e: RecipeError) -> None:
             if again and len(done) + 1 < len(stmts):
                 todo.append((w, again, done + (m.group(0),)))
     if not good:
+        # a reverse after which the fuse needs a shift too (probe 223 G1's pair, one loop
+        # reversed by the recipe: the other reversed, then the consumer by -1)
+        for m, _, w, _ in first:
+            shifts = shifts_that_fuse(w, st, lambda x: check_legal(x, deps)) if w is not None else None
+            if shifts:
+                e.hint = (f"reverse it first ({m.group(0)}), then " + " and ".join(
+                    _script_shift(w, s, name, by) if is_script_command(st) else
+                    f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
+                    + " (the dependence has a constant distance)")
+                return
         # (which dependence a reverse breaks, of one nest or between the two, is the tried step's
         # to say: probe 217 G2's loops carry none, and their fusion reversed breaks S0 -> S1)
         e.hint = "no reverse of these loops lets them run together in one direction keeping every " \
