@@ -107,10 +107,8 @@ def _legal_reverses(v: Variant, st: Step, stmts, e: RecipeError) -> None:
         for m, _, w, _ in first:
             shifts = shifts_that_fuse(w, st, lambda x: check_legal(x, deps)) if w is not None else None
             if shifts:
-                e.hint = (f"reverse it first ({m.group(0)}), then " + " and ".join(
-                    _script_shift(w, s, name, by) if is_script_command(st) else
-                    f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
-                    + " (the dependence has a constant distance)")
+                e.hint = (f"reverse it first ({m.group(0)}), then {_shifts_text(w, st, shifts)} (the dependence "
+                          "has a constant distance)")
                 return
         # (which dependence a reverse breaks, of one nest or between the two, is the tried step's
         # to say: probe 217 G2's loops carry none, and their fusion reversed breaks S0 -> S1)
@@ -212,6 +210,12 @@ def shifts_that_fuse(before: Variant, st: Step, legal) -> list[tuple[int, str, i
         else:
             return None
     return out or None
+
+
+def _shifts_text(v: Variant, st: Step, shifts) -> str:
+    """The shift steps of a hint, in the recipe's own form."""
+    return " and ".join(_script_shift(v, s, name, by) if is_script_command(st) else
+                        f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
 
 
 def _script_shift(v: Variant, stmt: int, name: str, by: int) -> str:
@@ -395,10 +399,8 @@ def fuse_refusal_hint(e: LegalityError, before: Variant, st: Step, check) -> Non
                 raise
     shifts = shifts_that_fuse(before, st, legal_somewhere)
     if shifts:
-        e.hint = ("the statements fuse after " + " and ".join(
-            _script_shift(before, s, name, by) if is_script_command(st) else
-            f"'shift: {{stmt: {s}, loop: {name}, by: {by}}}'" for s, name, by in shifts)
-            + " before this step (the dependence has a constant distance), or pass --unsafe")
+        e.hint = (f"the statements fuse after {_shifts_text(before, st, shifts)} before this step (the "
+                  "dependence has a constant distance), or pass --unsafe")
     elif e.hint and GENERIC_HINT in e.hint:
         # a fuse has no order to choose: what could make it legal is a shift, and none does
         e.hint = e.hint.replace(GENERIC_HINT, "the fuse breaks a dependence of the original program, and no "
