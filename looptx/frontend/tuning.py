@@ -409,6 +409,8 @@ def unknown_build_params(command: str, known) -> list[str]:
 
 def check_kind(values: list, what: str, *, file, line, col) -> tuple:
     """Values of one param as a tuple of one kind (ints+floats -> floats, lists -> tuples)."""
+    if set(map(type, values)) == {int}:
+        return tuple(values)          # (a range of millions: the general path takes seconds)
     norm = [_freeze(v, what, file=file, line=line, col=col) for v in values]
     kinds = {value_kind(v) for v in norm}
     if kinds == {"int", "float"}:

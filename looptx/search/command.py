@@ -20,10 +20,10 @@ from looptx.frontend.regions import scan
 from looptx.search.options import (STANDARD, flush_warnings, locate_option, options_for, queue_warning,
                                    parse_option_args, recorded_options, reset_warnings,
                                    with_command_line)
-from looptx.search.constraints import Constraint, falls_with_values
 from looptx.search.db import DBWriteError
 from looptx.search.resume_checks import recorded_settings
-from looptx.search.space import Param, Space
+from looptx.search.space import Space
+from looptx.search.spec_space import space_for
 from looptx.search.space_checks import check_constraints, count, empty_space, rng
 
 
@@ -117,52 +117,6 @@ def input_decls(spec, path: str) -> str | None:
         except OSError:
             pass                     # noted as not read (_note_replaced_files): its data are random
     return "\n".join(lines) or None
-
-
-def space_for(spec, sizes: Mapping[str, Any], name: str = "space",
-              chosen: Mapping[str, Any] | None = None) -> Space:
-    """The search space of the spec at one problem size; `chosen` (--define of performance
-    params) fixes some params to one of their values."""
-    if spec is None or not spec.performance_params:
-        return Space([Param("_", (0,), "int")], name=name)
-    from looptx.search.from_spec import picked
-    chosen = chosen or {}
-    params = []
-    for p in spec.performance_params:
-        slots = tuple((p.meta or {}).get("slots", ())) if p.kind == "mapping" else ()
-        values = (picked(spec, p, chosen[p.name]),) if p.name in chosen else tuple(p.values)
-        try:
-            params.append(Param(p.name, values, p.kind, slots))
-        except LooptxError as e:
-            raise e.located(file=p.file or spec.file, line=p.line, col=p.col)
-    env = {**spec.lets, **sizes}
-    return Space(params, [_Constraint(c, env, spec.file) for c in spec.constraints], name=name)
-
-
-class _Bound:
-    """An expression evaluated at a point, with the problem size's names."""
-
-    def __init__(self, expr, env: Mapping[str, Any]):
-        self.expr, self.env = expr, env
-
-    def __call__(self, point: Mapping[str, Any]):
-        return self.expr({**self.env, **point})
-
-
-class _Constraint(Constraint):
-    """One performance constraint at fixed problem sizes.  `names` (the params it reads) lets
-    the space check it on partial points while it lists the valid ones."""
-
-    def __init__(self, c, env: Mapping[str, Any], file: str):
-        super().__init__(c.expr.names_in_order(), f"constraint {c.name}", c.expr.file or file, c.line)
-        self.expr = c.expr
-        self.whole = _Bound(c.expr, env)
-        # `U3 == 1 and U4 == 1`: each side rules out prefixes of the listing on its own
-        self.parts = tuple((part.names_in_order(), _Bound(part, env)) for part in c.expr.conjuncts())
-        self.falls = falls_with_values(getattr(c.expr._tree, "body", None), env)
-
-    def holds(self, point: Mapping[str, Any]) -> bool:
-        return self.whole(point)
 
 
 def setup(args) -> Setup:
@@ -331,7 +285,7 @@ def _run(args) -> int:
         if n_valid == 0 or (n_valid is None and not space.sample(rng(st.seed), 1)):
             # One problem size whose constraints leave nothing does not stop the others; the
             # best file runs the original code at that size.
-            empties.append(empty_space(st, space, sizes))
+            empties.append(empty_space(st, space, sizes, listed=n_valid is not None))
             if sizes is st.sizes[-1] and not results:
                 raise empties[0]          # every size is empty: that one error line alone
             skipped.append(str(empties[-1]).replace(": error: ", ": warning: ", 1)
@@ -427,6 +381,8 @@ def _run(args) -> int:
             elif out.stop_reason == "same_failure":
                 from looptx.search.same_failure import stop_line
                 print(stop_line(out.records, out.n_resumed, budget, st.db))
+            elif out.stop_reason == "finished" and n_valid is None and out.n_evals < budget:
+                print(short_of_budget(run_cls.name, out.n_evals, budget, space))
             results.append((sizes, out))
             keys.append(key)
     with signals_deferred():
@@ -602,4 +558,12 @@ def _points_text(space: Space, n_valid: int | None) -> str:
     if n_valid is not None:
         return f"{n_valid} valid point{'s' if n_valid != 1 else ''}"
     return f"{space.grid_size} raw points (too many to count the valid ones)"
+
+
+def short_of_budget(searcher: str, n_evals: int, budget: int, space: Space) -> str:
+    """Why a search of a space too large to list ended before its budget (probe 225)."""
+    return (f"{searcher} stopped after {n_evals} of {budget} evaluations: sampling found no "
+            f"further valid point among the {space.grid_size} raw points (they are too rare to "
+            "draw); constraints that each read fewer params, or fewer values, let looptx list "
+            "the valid points")
 

@@ -48,6 +48,10 @@ class Prune:
         except Exception:  # noqa: BLE001 - not this check's to decide
             return True
 
+    def vector(self, name: str, values):
+        vector = getattr(self.part, "vector", None)
+        return None if vector is None else vector(name, values)
+
 
 _REMEMBERED = 200_000     # outcomes one check keeps while a listing runs
 
@@ -84,6 +88,13 @@ def falls_with_values(body, sizes: Mapping) -> bool:
     budgets), `a + b < N`, and conjunctions of such.  A point that fails it with the params not
     yet chosen at their least values rules out every point that extends it (probe 225 G2: a
     listing of six unroll factors under one product found no valid point in minutes)."""
+    return monotone(body, sizes) == "least"
+
+
+def monotone(body, sizes: Mapping) -> str | None:
+    """"least" where the expression can only turn false as params grow (falls_with_values),
+    "most" where it can only turn true (`A + B + C >= 61`): a point that fails it with the
+    params not yet chosen at their greatest values rules out every point that extends it."""
     import ast
 
     def rising(e) -> bool:           # non-decreasing in every param, never negative
@@ -99,26 +110,31 @@ def falls_with_values(body, sizes: Mapping) -> bool:
         return all(isinstance(n, ast.Name) and n.id in sizes or not isinstance(n, ast.Name) for n in ast.walk(e)) \
             and not any(isinstance(n, ast.Call) for n in ast.walk(e))
     if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And):
-        return all(falls_with_values(x, sizes) for x in body.values)
+        ways = {monotone(x, sizes) for x in body.values}
+        return ways.pop() if len(ways) == 1 else None
     if isinstance(body, ast.Compare) and len(body.ops) == 1:
         op, left, right = body.ops[0], body.left, body.comparators[0]
-        if isinstance(op, (ast.Lt, ast.LtE)):
-            return rising(left) and fixed(right)
         if isinstance(op, (ast.Gt, ast.GtE)):
-            return fixed(left) and rising(right)
-    return False
+            left, right = right, left
+        elif not isinstance(op, (ast.Lt, ast.LtE)):
+            return None
+        if rising(left) and fixed(right):        # small < big
+            return "least"
+        if fixed(left) and rising(right):
+            return "most"
+    return None
 
 
 class AtLeast:
     """A check of a partial point that fills the params a constraint reads and the point has
-    no value for yet with their least values: where the constraint fails there, it fails for
-    every value they may take (falls_with_values)."""
+    no value for yet with their least values (or greatest, for one that grows true): where the
+    constraint fails there, it fails for every value they may take (monotone)."""
 
-    def __init__(self, constraint, least: Mapping):
-        self.constraint, self.least = constraint, least
+    def __init__(self, holds, filled: Mapping):
+        self.holds, self.filled = holds, filled
 
     def __call__(self, point: Mapping) -> bool:
         try:
-            return bool(self.constraint.holds({**self.least, **point}))
+            return bool(self.holds({**self.filled, **point}))
         except Exception:  # noqa: BLE001 - not this check's to decide
             return True

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from looptx.errors import AnnotationError, LooptxError
-from looptx.search.constraints import AtLeast, Prune, remembered
+from looptx.search.constraints import AtLeast, remembered
+from looptx.search.value_masks import allowed_values, one_param_checks
 
 Point = dict
 
@@ -166,6 +167,8 @@ class Space:
         self._valid_rows: dict[tuple, int] | None = None
         self._tables: dict[frozenset, list[np.ndarray]] = {}
         self._mapping_adj: dict[int, list[list[int]]] = {}
+        self._allowed: list[np.ndarray] | None = None
+        self._decided: set[tuple[int, int]] = set()
         if rows is not None:
             self._set_valid(sorted({tuple(int(c) for c in r) for r in rows}))
 
@@ -213,7 +216,8 @@ class Space:
     def enumerable(self) -> bool:
         """Whether the valid points can be listed: a grid within the limit, or a larger one
         whose constraints prune it to a listing within the same work (sparse SPAPT spaces)."""
-        if self._valid is not None or self.grid_size <= ENUMERATION_LIMIT:
+        if self._valid is not None or self.grid_size <= ENUMERATION_LIMIT \
+                or self.allowed_size <= ENUMERATION_LIMIT:
             return True
         if self._listing_tried:
             return False
@@ -263,11 +267,11 @@ class Space:
         def depth(names) -> int:
             return n - 1 if names is None else max((position[x] for x in names if x in position),
                                                    default=0)
-        for c in self.constraints:
-            names = getattr(c, "names", None)
-            at_depth[depth(names)].append(remembered(c, names, position))
-            for names, part in getattr(c, "parts", ()):
-                at_depth[depth(names)].append(remembered(Prune(part), names, position))
+        decided = self._decided_by_masks()
+        for ci, c in enumerate(self.constraints):
+            for k, (names, check) in enumerate(one_param_checks(c)):
+                if (ci, k) not in decided:
+                    at_depth[depth(names)].append(remembered(check, names, position))
             for d, check in self._least_checks(c, position):
                 at_depth[d].append(check)
         point: dict = {}
@@ -277,7 +281,7 @@ class Space:
         def extend(d: int) -> Iterator[tuple[int, ...] | None]:
             p = self.params[d]
             checks = at_depth[d]
-            order = range(len(p.values)) if rng is None else rng.permutation(len(p.values))
+            order = self.allowed[d] if rng is None else rng.permutation(self.allowed[d])
             for i in order:
                 i, v = int(i), p.values[int(i)]
                 tried[0] += 1
@@ -295,26 +299,48 @@ class Space:
                         yield r
                         if r is None:
                             return
-            del point[p.name]
+            point.pop(p.name, None)       # (no value may be allowed at all)
 
         if n:
             yield from extend(0)
 
+    @property
+    def allowed(self) -> list[np.ndarray]:
+        """Each param's value indices that the checks reading it alone leave (value_masks)."""
+        if self._allowed is None:
+            self._allowed, self._decided = allowed_values(self)
+        return self._allowed
+
+    def _decided_by_masks(self) -> set[tuple[int, int]]:
+        """The checks `allowed` has answered: (constraint number, place in one_param_checks)."""
+        self.allowed
+        return self._decided
+
+    @property
+    def allowed_size(self) -> int:
+        """The grid of the allowed values: every valid point is in it."""
+        return math.prod(len(a) for a in self.allowed)
+
     def _least_checks(self, c, position) -> list:
-        """(depth, check) for a constraint that only a param's growth can make false
-        (`U1 * ... * U6 <= 32`): from its first param on, a prefix is ruled out where the
-        constraint fails with the params after it at their least values."""
-        names = [x for x in (getattr(c, "names", None) or ()) if x in position]
-        if not getattr(c, "falls", False) or len(names) < 2:
-            return []
-        least = {}
-        for x in names:
-            values = self.params[position[x]].values
-            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
-                return []
-            least[x] = min(values)
-        depths = sorted(position[x] for x in names)
-        return [(d, AtLeast(c, least)) for d in range(depths[0], depths[-1])]
+        """(depth, check) for a constraint (or a conjunct) that only a param's growth can make
+        false (`U1 * ... * U6 <= 32`) or true (`A + ... + G >= 61`): from its first param on, a
+        prefix is ruled out where it fails with the params after it at their least (greatest)
+        values."""
+        out = []
+        for names, holds, way in getattr(c, "monotone", ()):
+            names = [x for x in (names or ()) if x in position]
+            if len(names) < 2:
+                continue
+            filled = {}
+            for x in names:
+                values = self.params[position[x]].values
+                if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
+                    break
+                filled[x] = (min if way == "least" else max)(values)
+            else:
+                depths = sorted(position[x] for x in names)
+                out += [(d, AtLeast(holds, filled)) for d in range(depths[0], depths[-1])]
+        return out
 
     @staticmethod
     def _all_hold(constraints, point: Mapping) -> bool:
@@ -360,9 +386,11 @@ class Space:
             # point_key of each row, from each param's JSON pieces: json.dumps per point takes
             # seconds on the million-point spaces Orio files declare.
             order = sorted(range(len(self.names)), key=lambda j: str(self.names[j]))
-            pieces = [[json.dumps({str(self.names[j]): _plain(v)}, separators=(",", ":"))[1:-1]
-                       for v in self.params[j].values] for j in order]
             cols = [self._valid_coords[:, j].tolist() for j in order]
+            # (only the values some valid point has: a param may declare millions)
+            pieces = [{c: json.dumps({str(self.names[j]): _plain(self.params[j].values[c])},
+                                     separators=(",", ":"))[1:-1] for c in set(col)}
+                      for j, col in zip(order, cols)]
             self._valid_keys = ["{" + ",".join(piece[c] for piece, c in zip(pieces, row)) + "}"
                                 for row in zip(*cols)] if cols else ["{}"] * len(self._valid)
         return self._valid_keys
@@ -375,117 +403,8 @@ class Space:
     # -- sampling -------------------------------------------------------------------------
     def sample(self, rng: np.random.Generator, n: int, exclude: Collection[str] = ()) -> list[Point]:
         """Up to n distinct valid points, uniform, none whose key is in `exclude`."""
-        if n <= 0:
-            return []
-        if self._valid is not None or self.grid_size <= _DIRECT_SAMPLING_LIMIT:
-            return self._sample_listed(rng, n, exclude)
-        found: dict[str, Point] = {}
-        attempts, cap = 0, max(2000, 200 * n)
-        while len(found) < n and attempts < cap:
-            batch = min(4096, 4 * (n - len(found)) + 16)
-            attempts += batch
-            cols = [rng.integers(0, s, size=batch) for s in self.sizes]
-            for row in zip(*cols):
-                point = self.from_coords(row)
-                # most draws of a sparse space fail a constraint: test that before the key
-                if not self._constraints_hold(point):
-                    continue
-                key = point_key(point)
-                if key in found or key in exclude:
-                    continue
-                found[key] = point
-                if len(found) == n:
-                    break
-        if len(found) == n:
-            return list(found.values())
-        if self.enumerable:
-            # Rejection sampling stalled (valid points are rare): list them all instead.
-            return self._sample_listed(rng, n, exclude)
-        return self._sample_by_parts(rng, n, exclude, found)
-
-    def _parts(self) -> list[tuple[list[int], list[tuple[int, ...]]]] | None:
-        """The params split into groups that no constraint links (SPAPT's constraints each tie
-        two or three params), with each group's valid value rows: the valid points are every
-        combination of one row per group.  None where a group is too large to list."""
-        if self._part_rows is not None:
-            return self._part_rows or None
-        n = len(self.params)
-        group = list(range(n))
-
-        def root(i):
-            while group[i] != i:
-                group[i] = group[group[i]]
-                i = group[i]
-            return i
-        position = {name: d for d, name in enumerate(self.names)}
-        for c in self.constraints:
-            names = getattr(c, "names", None)
-            ds = list(range(n)) if names is None else [position[x] for x in names if x in position]
-            for d in ds[1:]:
-                group[root(d)] = root(ds[0])
-        members: dict[int, list[int]] = {}
-        for d in range(n):
-            members.setdefault(root(d), []).append(d)
-        parts = []
-        for ds in members.values():
-            sub = Space([self.params[d] for d in ds],
-                        [c for c in self.constraints if {position.get(x) for x in
-                         (getattr(c, "names", None) or ())} & set(ds)])
-            if not sub.enumerable:
-                self._part_rows = []
-                return None
-            parts.append((ds, [tuple(r) for r in sub.valid_coords().tolist()]))
-        self._part_rows = parts
-        return parts
-
-    def _sample_by_parts(self, rng, n, exclude, found: dict) -> list[Point]:
-        """Uniform valid points of a space too large to list whose valid points are too rare for
-        rejection sampling: one valid row of each independent group of params."""
-        parts = self._parts()
-        if parts is None or any(not rows for _, rows in parts):
-            return self._sample_by_search(rng, n, exclude, found)
-        row = [0] * len(self.params)
-        attempts = 0
-        while len(found) < n and attempts < 200 * n + 2000:
-            attempts += 1
-            for ds, rows in parts:
-                for d, c in zip(ds, rows[int(rng.integers(len(rows)))]):
-                    row[d] = c
-            point = self.from_coords(row)
-            key = point_key(point)
-            # constraints on no param at all (or reading names only the whole point has)
-            if key not in found and key not in exclude and self._constraints_hold(point):
-                found[key] = point
-        return list(found.values())
-
-    def _sample_by_search(self, rng, n, exclude, found: dict) -> list[Point]:
-        """Valid points of a space whose constraints tie too many params to list them by group
-        (SPAPT's tensor: a register budget over every unroll factor): a pruned depth-first
-        search with random value orders, restarted for each point.  Not uniform, but every
-        point it gives is valid, and a space is not called empty while it finds one."""
-        for _ in range(4 * n + 4):
-            if len(found) >= n:
-                break
-            for row in self._valid_rows_in_order(budget=ENUMERATION_LIMIT // 10, rng=rng):
-                if row is None:
-                    break
-                point = self.from_coords(row)
-                key = point_key(point)
-                if key not in found and key not in exclude:
-                    found[key] = point
-                    break
-        return list(found.values())
-
-    def _sample_listed(self, rng, n, exclude) -> list[Point]:
-        keys = self.valid_keys()
-        if exclude:
-            idx = [i for i, k in enumerate(keys) if k not in exclude]
-        else:
-            idx = list(range(len(keys)))
-        if not idx:
-            return []
-        pick = rng.choice(len(idx), size=min(n, len(idx)), replace=False)
-        return [dict(self._valid[idx[int(i)]]) for i in pick]
+        from looptx.search.space_sampling import sample
+        return sample(self, rng, n, exclude)
 
     # -- model features -------------------------------------------------------------------
     def _feature_tables(self, extras: frozenset) -> list[np.ndarray]:

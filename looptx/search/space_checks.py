@@ -54,9 +54,10 @@ def check_constraints(st, space: Space, sizes: Mapping[str, Any]) -> None:
                                   **constraint_where(st, c))
 
 
-def empty_space(st, space: Space, sizes: Mapping[str, Any]) -> LooptxError:
+def empty_space(st, space: Space, sizes: Mapping[str, Any], *, listed: bool = True) -> LooptxError:
     """The error for constraints that leave no point, located at the constraint that rules out
-    every point by itself (else at the first constraint)."""
+    every point by itself (else at the first constraint).  Not `listed`: sampling a space too
+    large to list found no valid point, which does not make it empty."""
     spec = st.spec
     label = ", ".join(f"{k}={v}" for k, v in sizes.items())
     where_size = f" for {label}" if label else ""
@@ -64,6 +65,13 @@ def empty_space(st, space: Space, sizes: Mapping[str, Any]) -> LooptxError:
         return AnnotationError(f"the search space is empty{where_size}",
                                hint="give every param at least one value",
                                file=st.path, line=spec.line if spec else None)
+    if not listed:
+        names = ", ".join(f"'{c.name}'" for c in spec.constraints)
+        return AnnotationError(f"no valid point found{where_size}: the {space.grid_size} raw points are too "
+                               f"many to list, and sampling found none that constraints {names} allow",
+                               hint="relax the constraints, or write them so that each reads fewer params "
+                                    "(looptx then lists the valid points)",
+                               **constraint_where(st, spec.constraints[0]))
     points = grid_sample(space, limit=200_000, seed=st.seed)
     base = {**spec.lets, **sizes}
 

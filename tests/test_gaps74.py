@@ -1,0 +1,127 @@
+"""Gaps found in session 74 (and left open by earlier probes)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import run_cli
+
+DATA = Path(__file__).parent / "data" / "gaps74"
+
+
+def _tuned(tmp_path, params: str, runs: int) -> Path:
+    text = (DATA / "tuned_template.c").read_text()
+    f = tmp_path / "t.c"
+    f.write_text(text.replace("@PARAMS@", params).replace("@RUNS@", str(runs)))
+    return f
+
+
+def _lines(out: str) -> list[str]:
+    return [x for x in out.splitlines() if x and x[0] not in "┏┃┡└│"]
+
+
+# --- constraints on one param decide its values once (probe 225) ------------------------------
+
+PLAIN = ["X % 7 == 3", "X // 3 > 2 and X != 9", "not X % 2", "-X < -4 or X == 0", "X / 4 >= 1.5",
+         "(X if X > 3 else -X) % 5 == 1", "0 < X * 2 - K <= 9", "X + 0.5 == 3.5", "(X > 2) + (X > 4) == 1",
+         "X % 3 == 1 and K"]
+OTHER = ["X % 0 == 1", "X // (X - 3) > 0", "X * 10 ** 20 > 1", "X < 'a'", "X in (1, 2, 3)",
+         "X * 4503599627370496 > 9007199254740992", "(X and 3) + 1 > 3"]
+
+
+@pytest.mark.parametrize("text", PLAIN + OTHER)
+@pytest.mark.parametrize("values", [tuple(range(-6, 14)), (0.5, 1.0, 2.25, 6.0, -3.5), (2 ** 60, 3)])
+def test_a_condition_on_one_param_is_evaluated_at_once_as_the_evaluator_would(text, values):
+    """numpy's answer, where it gives one, is the annotation evaluator's at every value; where the
+    evaluator raises at some value (division by zero, a string), numpy gives none."""
+    from looptx.frontend.expr import compile_expr
+    from looptx.search.value_masks import vector_truth
+    expr = compile_expr(text)
+    env = {"K": 3}
+    truth = vector_truth(expr._tree.body, env, "X", values)
+    scalar = []
+    for v in values:
+        try:
+            scalar.append(bool(expr({**env, "X": v})))
+        except Exception:  # noqa: BLE001
+            scalar.append(None)
+    if None in scalar:
+        assert truth is None
+    elif truth is not None:
+        assert truth.tolist() == scalar, (text, values)
+    if text in PLAIN and None not in scalar and values[0] != 2 ** 60:
+        assert truth is not None, text           # plain arithmetic is done at once
+
+
+def test_a_million_values_of_one_param_are_cut_to_those_its_condition_allows():
+    """`UF <= TI and TI % 100000 == 7` over 300k TI values: the space is listed (12 points), not
+    sampled; before, every listing and sample tried each TI value under every prefix."""
+    from looptx.frontend.annotations import parse_tuning_spec
+    from looptx.search.spec_space import space_for
+    spec = parse_tuning_spec("def performance_params { param TI[] = range(1, 300000); param UF[] = range(1, 5);\n"
+                             "constraint c1 = UF <= TI and TI % 100000 == 7; }", file="s.c")
+    space = space_for(spec, {})
+    assert [space.params[0].values[i] for i in space.allowed[0]] == [7, 100007, 200007]
+    assert space.enumerable and space.size() == 12
+    got = space.sample(np.random.default_rng(0), 20)
+    assert len(got) == 12 and all(p["TI"] % 100000 == 7 for p in got)
+
+
+def test_a_random_search_of_a_sparse_condition_spends_its_budget(tmp_path):
+    """Probe 225: `-a random` with total_runs 4 measured one point and ended as `ok 1`."""
+    f = _tuned(tmp_path, "param TI[] = range(1, 300000);\n    param UF[] = range(1, 5);\n"
+                         "    constraint c1 = UF <= TI and TI % 100000 == 7;", 4)
+    rc, out, err = run_cli("search", f, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 0 and "12 valid points" in out and "status: ok 4" in out, out + err
+
+
+@pytest.mark.parametrize("text, way", [("A + B >= 61", "most"), ("61 <= A * B", "most"), ("N > A + B", "least"),
+                                       ("A * B <= 32", "least"), ("A + B <= 3 and C >= 2", None),
+                                       ("A + B >= 3 and C > 2", "most"), ("A - B >= 3", None),
+                                       ("A + B == 3", None)])
+def test_which_constraints_only_a_growing_param_makes_true(text, way):
+    from looptx.search.constraints import monotone
+    assert monotone(ast.parse(text, mode="eval").body, {"N": 40}) == way
+
+
+def test_a_lower_bound_on_a_sum_of_many_params_prunes_the_listing(tmp_path):
+    """`A + ... + G >= 61` over seven params of ten values (10^7 points, 120 valid): the search
+    said after minutes that the constraint holds for no point; a prefix that cannot reach 61
+    with the rest at their greatest values is now never extended."""
+    f = _tuned(tmp_path, "\n    ".join(f"param {x}[] = range(0, 10);" for x in "ABCDEF")
+               + "\n    param UF[] = range(1, 11);\n    constraint c1 = A + B + C + D + E + F + UF >= 61;", 3)
+    rc, out, err = run_cli("search", f, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 0 and "120 valid points" in out and "status: ok 3" in out, out + err
+
+
+@pytest.fixture
+def small_limits(monkeypatch):
+    """Listing and direct sampling limits small enough that a 10^4-point space is 'too large'."""
+    import looptx.search.space as space
+    monkeypatch.setattr(space, "ENUMERATION_LIMIT", 1000)
+    monkeypatch.setattr(space, "_DIRECT_SAMPLING_LIMIT", 100)
+
+
+FOUR = "\n    ".join(f"param {x}[] = range(0, 10);" for x in "ABC") + "\n    param UF[] = range(1, 11);\n"
+
+
+def test_sampling_that_finds_no_point_does_not_call_the_space_empty(tmp_path, small_limits):
+    """One valid point among 10^4 that cannot be listed: the error said 'the search space is
+    empty', which is not so."""
+    f = _tuned(tmp_path, FOUR + "    constraint code = A + 10*B + 100*C + 1000*UF == 5678;", 6)
+    rc, out, err = run_cli("search", f, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 2 and len(err.strip().splitlines()) == 1, out + err
+    assert f"{f}:9:" in err and "no valid point found" in err and "too many to list" in err \
+        and "empty" not in err, err
+
+
+def test_a_search_that_samples_too_few_points_says_why_it_stopped(tmp_path, small_limits):
+    """Probe 225: a search that ends short of its budget on a space it cannot list said nothing."""
+    f = _tuned(tmp_path, FOUR + "    constraint code = (A + 10*B + 100*C + 1000*UF) % 1499 == 3;", 6)
+    rc, out, err = run_cli("search", f, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 0, out + err
+    n = int(next(x for x in _lines(out) if x.startswith("status: ok")).split()[-1])
+    assert n < 6 and f"random stopped after {n} of 6 evaluations: sampling found no further valid point" in out, out
