@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli, runs_ok
 
 DATA = Path(__file__).parent / "data" / "gaps74"
 
@@ -125,3 +125,36 @@ def test_a_search_that_samples_too_few_points_says_why_it_stopped(tmp_path, smal
     assert rc == 0, out + err
     n = int(next(x for x in _lines(out) if x.startswith("status: ok")).split()[-1])
     assert n < 6 and f"random stopped after {n} of 6 evaluations: sampling found no further valid point" in out, out
+
+
+# --- lastprivate where a peeled last iteration writes the variable (probe 224 G1) --------------
+
+PEEL_LAST = "  - peel: {stmt: 0, loop: i, last: 1}\n"
+LASTPRIVATE = "  - pragma: {stmt: 0, loop: i, text: \"omp parallel for lastprivate(t)\"}\n"
+
+
+@pytest.mark.parametrize("order", ["pragma first", "peel first"])
+def test_lastprivate_of_a_loop_whose_peeled_last_iteration_writes_it(tmp_path, order):
+    """At n = 1 the parallel loop runs no iteration and OpenMP leaves `t` undefined, but the
+    peeled iteration, which always runs (n > 0), writes it right after: accepted."""
+    steps = PEEL_LAST + LASTPRIVATE if order == "peel first" else LASTPRIVATE + PEEL_LAST
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps:\n  - known: {facts: ['n > 0']}\n" + steps)
+    rc, out, err = run_cli("transform", DATA / "lastp.c", "--recipe", recipe)
+    assert rc == 0 and "lastprivate(t)" in out and "t = x[n - 1] + 1.0;" in out, err
+    runs_ok(DATA / "lastp.c", recipe, (1, 2, 7, 33))
+    # without the fact, at n = 0 the peeled iteration does not run either: the value before is lost
+    recipe.write_text("steps:\n" + steps)
+    rc, _, err = run_cli("transform", DATA / "lastp.c", "--recipe", recipe)
+    assert rc == 2 and "runs no iteration" in err and "n=0" in err, err
+
+
+def test_lastprivate_refused_where_a_read_after_the_loop_comes_before_the_write(tmp_path):
+    """`z[0] = t;` after the loop reads what the loop left (at n = 0, the value before it) before
+    `t = 5.0` writes it: refused, as before."""
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps:\n  - known: {facts: ['n >= 0']}\n" + LASTPRIVATE)
+    rc, _, err = run_cli("transform", DATA / "lastp_read.c", "--recipe", recipe)
+    assert rc == 2 and "runs no iteration" in err and "n=0" in err, err
+    recipe.write_text("steps:\n  - known: {facts: ['n >= 1']}\n" + LASTPRIVATE)
+    runs_ok(DATA / "lastp_read.c", recipe, (1, 2, 7))

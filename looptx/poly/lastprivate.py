@@ -88,8 +88,8 @@ def shared_copies(v: Variant, group, c: int, loops: int, text: str) -> set[str]:
             raise refuse("an iteration of the loop does not write it, and OpenMP leaves it undefined "
                          "after a last iteration that does not")
         idle = _runs_no_iteration(v, group, c, width)
-        if idle is not None:
-            where, runs = idle
+        if idle is not None and not _overwritten_after(v, group, c, var, flow, idle[2]):
+            where, runs, _ = idle
             raise refuse(f"the loop runs no iteration {where}, where OpenMP leaves it undefined after the loop "
                          "(the value it had before is lost)",
                          f"if it always runs, say so with a step before this one, `known: {{facts: ['{runs}']}}`"
@@ -98,7 +98,39 @@ def shared_copies(v: Variant, group, c: int, loops: int, text: str) -> set[str]:
     return kept
 
 
-def _runs_no_iteration(v: Variant, group, c: int, width: int) -> tuple[str, str | None] | None:
+def _overwritten_after(v: Variant, group, c: int, var: str, flow, idle: isl.Set) -> bool:
+    """Whether, at the sizes `idle` where the loop runs no iteration, the code after it writes
+    `var` before any read there and at least once: the value OpenMP leaves undefined is then
+    never seen (a peeled last iteration, which always runs, writes `t` right after the loop;
+    probe 224 G1).  Only for a loop no loop encloses, where "after" is the pieces placed after
+    it."""
+    first = v.pieces[group[0]]
+    if any(isinstance(d, LoopDim) for d in first.dims[:c]):
+        return False
+    at = tuple(first.dims[:c])
+    after = [q for q in v.pieces if all(isinstance(d, int) for d in q.dims[:c]) and tuple(q.dims[:c]) > at]
+    if not after:
+        return False
+    scop = v.scop
+    dom = isl.UnionSet.empty(v.context.get_space())
+    for q in after:
+        dom = dom.union(isl.UnionSet.from_set(v.piece_domain(q)))
+    idle = idle.intersect_params(v.context)
+    writes = dom.subtract(dom)
+    for s in scop.statements:
+        for a in s.accesses:
+            if a.array == var and a.kind == "write":
+                writes = writes.union(isl.UnionSet.from_set(scop.access_map(s, a).domain()))
+    written = writes.intersect(dom).params()
+    if not idle.align_params(written.get_space()).is_subset(written.align_params(idle.get_space())):
+        return False
+    # a read after the loop that takes its value from the loop or from before it
+    deps = flow.get_may_dependence().intersect_range(dom).subtract_domain(dom).intersect_params(idle)
+    unset = flow.get_may_no_source().domain().intersect(dom).intersect_params(idle)
+    return deps.is_empty() and unset.is_empty()
+
+
+def _runs_no_iteration(v: Variant, group, c: int, width: int) -> tuple[str, str | None, isl.Set] | None:
     """Where a loop at schedule position `c` of the pieces `group` is reached and runs no
     iteration (`for (i = lo; i < n; i++)` at lo >= n, or the loop a peel leaves at n = 1), said
     as sizes; None where each always runs one.  The pieces of one loop share what comes before
@@ -117,7 +149,7 @@ def _runs_no_iteration(v: Variant, group, c: int, width: int) -> tuple[str, str 
     return None
 
 
-def _idle(v: Variant, group, c: int, inside: isl.UnionMap, width: int) -> tuple[str, str | None] | None:
+def _idle(v: Variant, group, c: int, inside: isl.UnionMap, width: int) -> tuple[str, str | None, isl.Set] | None:
     p = v.pieces[group[0]]
     around = [d for d in p.dims[:c] if isinstance(d, LoopDim)]
     runs = _points(inside.range(), c)
@@ -158,7 +190,8 @@ def _idle(v: Variant, group, c: int, inside: isl.UnionMap, width: int) -> tuple[
             text = str(ok)
             inner = text[text.index("{") + 1:text.rindex("}")].strip()
             fact = to_user(inner[1:].strip()) if inner.startswith(":") and inner[1:].strip() else None
-    return (f"at some sizes (with {', '.join(sizes)})" if sizes else "at some iterations of the loops around it"), fact
+    return (f"at some sizes (with {', '.join(sizes)})" if sizes else "at some iterations of the loops around it"), fact, \
+        missing
 
 
 def _inner_loops_always_run(v: Variant, k: int, last: int) -> bool:

@@ -1,0 +1,11 @@
+double kern(int n, double y[n], double x[n]) {
+  int i;
+  double t = -1.0;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    t = x[i] + 1.0;
+    y[i] = t * 3.0;
+  }
+#pragma endscop
+  return t;
+}
