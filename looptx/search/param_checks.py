@@ -114,9 +114,8 @@ def check_recipe(ev, space: Space, seed: int) -> None:
 def _probe_points(space: Space, seed: int, n: int = 3) -> list[dict]:
     """A few valid points spread over the space (the first valid point first)."""
     if space.enumerable:
-        pts = space.valid_points()
-        idx = sorted({0, len(pts) // 2, len(pts) - 1}) if pts else []
-        return [pts[i] for i in idx][:n]
+        total = space.size()
+        return [space.point_at(i) for i in sorted({0, total // 2, total - 1}) if total][:n]
     return space.sample(_rng(seed), n)
 
 

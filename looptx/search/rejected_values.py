@@ -60,9 +60,9 @@ def _stop_if_every_point_is_rejected(recipe_for, space: Space, seed: int) -> Non
     sample of a large space): rejected everywhere by the same step, the search stops with the
     first point's error."""
     if space.enumerable:
-        points = space.valid_points()
-        if len(points) > _ALL:
-            points = [points[k] for k in np.random.default_rng(seed).choice(len(points), _ALL, replace=False)]
+        total = space.size()
+        picked = np.random.default_rng(seed).choice(total, _ALL, replace=False) if total > _ALL else range(total)
+        points = [space.point_at(k) for k in picked]
     else:
         points = space.sample(np.random.default_rng(seed), _ALL)
     first, wheres = None, set()

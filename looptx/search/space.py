@@ -136,6 +136,42 @@ def mapping_values(loops: Sequence[str], block: int, thread: int,
     return tuple(out)
 
 
+class Listed(Sequence):
+    """The valid points of a listed space, each made from its coordinates when asked for: a
+    list of a million dicts took a gigabyte (probe 228 G1).  Rows are in odometer order, so
+    their places in the grid, where they fit in an int64, are sorted and found by bisection."""
+
+    def __init__(self, space: "Space", coords: np.ndarray):
+        self.space, self.coords = space, coords
+        self._flat = self._rows = None
+        try:
+            if len(coords) and space.grid_size < 2 ** 62:
+                flat = np.ravel_multi_index(coords.T, space.sizes) if space.sizes else np.zeros(len(coords), np.int64)
+                if np.all(flat[1:] > flat[:-1]):
+                    self._flat = flat
+        except ValueError:
+            pass
+        if self._flat is None:
+            self._rows = {tuple(r): i for i, r in enumerate(coords.tolist())}
+
+    def __len__(self) -> int:
+        return len(self.coords)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        return self.space.from_coords(self.coords[i])
+
+    def index_of(self, coords: Sequence[int]) -> int | None:
+        if self._rows is not None:
+            return self._rows.get(tuple(coords))
+        if not len(self.coords):
+            return None
+        x = np.ravel_multi_index(tuple(int(c) for c in coords), self.space.sizes) if self.space.sizes else 0
+        i = int(np.searchsorted(self._flat, x))
+        return i if i < len(self._flat) and self._flat[i] == x else None
+
+
 class SpaceTooLarge(LooptxError):
     """The raw grid is too large to list every valid point."""
 
@@ -159,12 +195,11 @@ class Space:
         self.sizes: tuple[int, ...] = tuple(len(p.values) for p in self.params)
         self.grid_size: int = math.prod(self.sizes)
         self._index = tuple({value_key(v): i for i, v in enumerate(p.values)} for p in self.params)
-        self._valid: list[Point] | None = None
+        self._valid: Listed | None = None
         self._listing_tried = False
         self._part_rows: list | None = None
         self._valid_coords: np.ndarray | None = None
         self._valid_keys: list[str] | None = None
-        self._valid_rows: dict[tuple, int] | None = None
         self._tables: dict[frozenset, list[np.ndarray]] = {}
         self._mapping_adj: dict[int, list[list[int]]] = {}
         self._allowed: list[np.ndarray] | None = None
@@ -207,8 +242,8 @@ class Space:
         c = self._in_domain(point)
         if c is None:
             return False
-        if self._valid_rows is not None:
-            return c in self._valid_rows
+        if self._valid is not None:
+            return self._valid.index_of(c) is not None
         return self._constraints_hold(self.from_coords(c))
 
     # -- enumeration ----------------------------------------------------------------------
@@ -233,7 +268,7 @@ class Space:
     def enumerate(self) -> Iterator[Point]:
         """All valid points in odometer order (last parameter fastest), lazily."""
         if self._valid is not None:
-            yield from (dict(p) for p in self._valid)
+            yield from (self.from_coords(row) for row in self._valid_coords.tolist())
             return
         for row in self._valid_rows_in_order():
             yield self.from_coords(row)
@@ -363,9 +398,22 @@ class Space:
         self._set_valid(list(self._valid_rows_in_order()))
 
     def _set_valid(self, rows: list[tuple[int, ...]]) -> None:
-        self._valid = [self.from_coords(r) for r in rows]
         self._valid_coords = np.array(rows, dtype=np.int64).reshape(len(rows), len(self.params))
-        self._valid_rows = {r: i for i, r in enumerate(rows)}
+        self._valid = Listed(self, self._valid_coords)
+
+    def point_at(self, i: int) -> Point:
+        """The i-th valid point of `valid_points()` (listed once)."""
+        self._build_valid()
+        return self._valid[int(i)]
+
+    def valid_index(self, key: str) -> int | None:
+        """The place of the point with this `point_key` in `valid_points()`, or None."""
+        self._build_valid()
+        try:
+            c = self._in_domain(self.normalize(json.loads(key)))
+        except (ValueError, TypeError, AttributeError):
+            return None
+        return None if c is None else self._valid.index_of(c)
 
     def valid_points(self) -> list[Point]:
         """Every valid point (cached); raises SpaceTooLarge above the enumeration limit."""

@@ -118,12 +118,14 @@ def _sample_by_search(space, rng, n, exclude, found: dict) -> list[Point]:
 
 
 def _sample_listed(space, rng, n, exclude) -> list[Point]:
-    keys = space.valid_keys()
-    if exclude:
-        idx = [i for i, k in enumerate(keys) if k not in exclude]
-    else:
-        idx = list(range(len(keys)))
-    if not idx:
+    """Uniform without replacement over the listed valid points that `exclude` leaves: the
+    excluded keys are found by their coordinates, not by scanning every key (which cost 0.4 s
+    a draw on a space of 1.6 million points; probe 228 G1)."""
+    total = space.size()
+    out = {space.valid_index(k) for k in exclude} if exclude else set()
+    out.discard(None)
+    idx = np.delete(np.arange(total), sorted(out)) if out else np.arange(total)
+    if not len(idx):
         return []
     pick = rng.choice(len(idx), size=min(n, len(idx)), replace=False)
-    return [dict(space._valid[idx[int(i)]]) for i in pick]
+    return [space.point_at(idx[int(i)]) for i in pick]
