@@ -185,3 +185,12 @@ def test_a_listed_space_finds_and_excludes_points_by_their_coordinates(huge):
         got = space.sample(rng, 3, exclude={keys[1], keys[3], "{}"})
         assert sorted(map(point_key, got)) == sorted([keys[0], keys[2]])
     assert [point_key(p) for p in space.enumerate()] == keys
+
+
+def test_a_nest_of_seven_tiled_loops_is_checked_within_bounded_memory(tmp_path):
+    """Probe 228 G2: the check that isl's AST runs each instance once read the tile loops' min
+    bounds over 2^depth pieces (1.7 GB at depth 8); past 64 pieces it now gives no verdict and
+    keeps isl's AST, which must still compute the original's values."""
+    rc, out, err = run_cli("transform", DATA / "depth_7.c", "--recipe", DATA / "depth_7.yaml")
+    assert rc == 0 and out.count("for (") == 14, err
+    runs_ok(DATA / "depth_7.c", DATA / "depth_7.yaml", (5,))

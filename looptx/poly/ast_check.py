@@ -20,6 +20,10 @@ from looptx.poly.scop import items, union_maps
 
 OP = isl.ast_expr_op_type
 CHECK_OPERATIONS = 1_000_000       # (a check that outgrows it gives no verdict: the AST is kept)
+# Each min/max bound of a loop splits where the loops inside it run in two, so a nest of eight
+# tiled loops was read over 256 pieces, and the statement's arguments over products of them:
+# 1.7 GB inside the operation budget (probe 228 G2).  Past this many pieces: no verdict.
+CHECK_PIECES = 64
 _CMP = {OP.eq: "eq_set", OP.le: "le_set", OP.lt: "lt_set", OP.ge: "ge_set", OP.gt: "gt_set"}
 
 
@@ -108,7 +112,7 @@ class _Reader:
                     raise _Unreadable("step")
                 runs = c.ge_set(init).intersect(self.truth(node.for_get_cond()))
                 runs = runs.intersect(c.sub(init).mod_val(step).zero_set())
-            self.leaves(node.for_get_body(), where.intersect(runs), enclosing + (k,), out)
+            self.leaves(node.for_get_body(), _few_pieces(where.intersect(runs)), enclosing + (k,), out)
         elif t == T.if_:
             test = self.truth(node.if_get_cond())
             self.leaves(node.if_get_then_node(), where.intersect(test), enclosing, out)
@@ -133,6 +137,14 @@ class _Reader:
             out.append((name, graph, enclosing))
         else:
             raise _Unreadable(str(t))
+
+
+def _few_pieces(where: isl.Set) -> isl.Set:
+    if where.n_basic_set() > CHECK_PIECES:
+        where = where.coalesce()
+        if where.n_basic_set() > CHECK_PIECES:
+            raise _Unreadable("too many pieces")
+    return where
 
 
 def _iterators(node: isl.AstNode) -> list[int]:
