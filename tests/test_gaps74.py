@@ -194,3 +194,17 @@ def test_a_nest_of_seven_tiled_loops_is_checked_within_bounded_memory(tmp_path):
     rc, out, err = run_cli("transform", DATA / "depth_7.c", "--recipe", DATA / "depth_7.yaml")
     assert rc == 0 and out.count("for (") == 14, err
     runs_ok(DATA / "depth_7.c", DATA / "depth_7.yaml", (5,))
+
+
+# --- a second counter read by the loop's test (probe 227 G1) -----------------------------------
+
+@pytest.mark.parametrize("name", ["two_iter.c", "two_iter_down.c"])
+def test_a_test_that_compares_the_two_counters_reads_the_second_as_its_expression(tmp_path, name):
+    """`for (i = 0, j = n - 1; i < j; i++, j--)` swaps a[i] and a[j]: j's uses in the body became
+    `n - i - 1`, but the test kept `i < j` with j no longer set (wrong values at every even n,
+    and `looptx run` asked for a size 'j')."""
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps:\n  - unroll: {stmt: 0, loop: " + ("i" if name == "two_iter.c" else "j") + ", factor: 4}\n")
+    rc, out, err = run_cli("transform", DATA / name, "--recipe", recipe)
+    assert rc == 0 and "< j" not in out and "> i" not in out, out + err
+    runs_ok(DATA / name, recipe, (0, 1, 2, 5, 8, 11))

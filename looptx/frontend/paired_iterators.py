@@ -129,8 +129,11 @@ def paired_iterators(ast) -> dict[str, list[tuple[str, int]]]:
             if not declared and _read_outside(fdef.body, loop, others):
                 continue
             for name in others:
-                _replace(loop.stmt, name, (lambda e=start[name]: copy.deepcopy(e)) if name in derived
-                         else _counted(start[name], steps[name], it, start[it], steps[it]))
+                make = (lambda e=start[name]: copy.deepcopy(e)) if name in derived \
+                    else _counted(start[name], steps[name], it, start[it], steps[it])
+                _replace(loop.stmt, name, make)
+                # (the test may read it too: `for (i = 0, j = n - 1; i < j; i++, j--)`, probe 227 G1)
+                _replace(loop.cond, name, make)
                 out.setdefault(fdef.decl.name, []).append((name, loop.coord.line if loop.coord else 0))
             if declared:
                 loop.init = c_ast.DeclList([d for d in loop.init.decls if d.name == it], loop.init.coord)
