@@ -208,3 +208,21 @@ def test_a_test_that_compares_the_two_counters_reads_the_second_as_its_expressio
     rc, out, err = run_cli("transform", DATA / name, "--recipe", recipe)
     assert rc == 0 and "< j" not in out and "> i" not in out, out + err
     runs_ok(DATA / name, recipe, (0, 1, 2, 5, 8, 11))
+
+
+def test_run_checks_no_reading_of_a_loop_that_continues_from_before_the_region():
+    """Probe 227 G2: `int i = i0; for (; i < n; i++)`: looptx reads the start i0, but run's build
+    of the text as written declared `i` without it, and said 'looptx misreads its C'."""
+    rc, out, err = run_cli("run", DATA / "tail_loop.c", "-D", "n=7", "-D", "i0=2")
+    assert rc == 0 and ": ok" in out and "misreads" not in out + err, out + err
+    rc, out, err = run_cli("run", DATA / "tail_loop.c", "-D", "n=5", "-D", "i0=9")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_run_still_checks_a_continued_loop_whose_start_is_in_the_region():
+    from looptx.runtime.verbatim import _continues_from_before
+    assert _continues_from_before("for (; i < n; i++) a[i] = 0;")
+    assert _continues_from_before("x = 1;\nfor (; (k) < n; k++) a[k] = 0;")
+    assert not _continues_from_before("for (k = 0; k < n - 3; k += 4) s += a[k];\nfor (; k < n; ++k) s += a[k];")
+    assert _continues_from_before("k++;\nfor (; k < n; k++) a[k] = 0;")
+    assert not _continues_from_before("k = 2;\nfor (; k < n; k++) a[k] = 0;")

@@ -35,6 +35,8 @@ def verbatim_source(program, region: int, sig, toolchain) -> str | None:
     if "/*@" in text or "#include" in text or re.search(r"\bsizeof\b", text) \
             or re.search(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif)\b", text, re.M):
         return None
+    if _continues_from_before(text):
+        return None
     passed = {a.name for a in sig.args}
     if any(a.declared_in_region and a.name in passed for a in scop.arrays):
         return None         # declared in the text: the harness's copy-out would read another object
@@ -67,6 +69,16 @@ def verbatim_source(program, region: int, sig, toolchain) -> str | None:
     lines += [d for n, d in defined.items() if n in used and n not in passed and n not in constants]
     lines += text.splitlines() + ["}", "}"]
     return region_source(sig, lines)
+
+
+def _continues_from_before(text: str) -> bool:
+    """Whether a loop of the text without an initialisation (`for (; i < n; i++)`) starts from a
+    value its iterator got before the region (`int i = i0;`), which the harness's declaration
+    of the loop variables does not give it (probe 227 G2)."""
+    for m in re.finditer(r"\bfor\s*\(\s*;\s*(?:\(\s*)*([A-Za-z_]\w*)", text):
+        if not re.search(rf"\b{m.group(1)}\s*=[^=]", text[:m.start()]):
+            return True
+    return False
 
 
 def _macros(text: str, folder: str, toolchain, sizes: dict) -> list[str]:
