@@ -282,6 +282,8 @@ def cmd_run(args) -> int:
         status, region, n_regions = 0, 0, 1
         # an annotated file is built as its search builds it (-fopenmp, @CFLAGS@, libs)
         build_command = None if args.cflags is not None else build_command_of(args.file)
+        if args.cflags is not None:
+            check_flags(f"gcc {args.cflags}", None, cli=True)
         if build_command is not None:
             spec = tuning_spec(args.file)
             check_compiler(build_command, spec)

@@ -411,6 +411,17 @@ def check_flags(build_command: str | None, spec, cli: bool = False, chosen: Mapp
                               hint="drop it from --cflags")
         raise AnnotationError(what, hint="drop it from build_command",
                               **(spec.where("build", "build_command") if spec is not None else {}))
+    loaded = [w for w in re.findall(r"\S+", substitute_params(build_command, first)) if w.startswith("-fsanitize=")
+              and set(w.split("=", 1)[1].split(",")) & {"address", "thread", "memory", "leak", "hwaddress"}]
+    if loaded:
+        # (the harness loads the build into a Python worker: their runtimes must come first in
+        # the process, and the original fails as the variant does; probe 227 G3)
+        what = f"{loaded[0]} cannot run in looptx's worker process, which loads the built code into Python"
+        hint = "use -fsanitize=undefined, or build the written output (looptx transform -o) with your own main"
+        if cli:
+            raise LooptxError(f"--cflags: {what}", hint=hint)
+        raise AnnotationError(f"the build command's {what}", hint=hint,
+                              **(spec.where("build", "build_command") if spec is not None else {}))
     rejected: dict = {}
     for param, value in tries:
         point = {**first, param.name: value} if param is not None else first

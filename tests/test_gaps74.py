@@ -226,3 +226,28 @@ def test_run_still_checks_a_continued_loop_whose_start_is_in_the_region():
     assert not _continues_from_before("for (k = 0; k < n - 3; k += 4) s += a[k];\nfor (; k < n; ++k) s += a[k];")
     assert _continues_from_before("k++;\nfor (; k < n; k++) a[k] = 0;")
     assert not _continues_from_before("k = 2;\nfor (; k < n; k++) a[k] = 0;")
+
+
+@pytest.mark.parametrize("flags", ["-O1 -fsanitize=address", "-fsanitize=undefined,thread"])
+def test_sanitizers_whose_runtime_cannot_be_loaded_are_refused_in_one_line(tmp_path, flags):
+    """Probe 227 G3: `run --cflags -fsanitize=address` said in two lines that the variant
+    crashed; the harness loads the build into a Python worker, where ASan cannot start."""
+    rc, out, err = run_cli("run", DATA / "two_iter.c", "--cflags", flags, "-D", "n=5")
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "--cflags: -fsanitize=" in err \
+        and "-fsanitize=undefined" in err, out + err
+    f = _tuned(tmp_path, "param UF[] = [1, 2];", 2)
+    f.write_text(f.read_text().replace("gcc -O1", f"gcc {flags}"))
+    rc, out, err = run_cli("search", f, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 2 and f"{f}:2:" in err and "worker process" in err, out + err
+
+
+def test_undefined_behaviour_sanitizer_runs():
+    rc, out, err = run_cli("run", DATA / "two_iter.c", "--cflags", "-O1 -fsanitize=undefined", "-D", "n=5")
+    assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_product_of_iterators_in_a_subscript_is_not_told_to_define_sizes():
+    """Probe 227 G4: `a[i*i]` was told `--define`, which cannot make it affine."""
+    rc, _, err = run_cli("transform", DATA / "bad_sq.c")
+    assert rc == 2 and "non-affine subscript of 'a'" in err and "--define" not in err \
+        and "product of loop iterators" in err, err

@@ -33,6 +33,15 @@ from looptx.poly.obligations import check_obligations, runs_somewhere
 _NOT_AFFINE = "subscripts must be affine in loop iterators and parameters (or fix the sizes with --define)"
 
 
+def _not_affine_hint(p, iterators) -> str:
+    """The hint, without --define where a product of loop iterators alone (`a[i*i]`) makes the
+    subscript non-affine: no size's value makes it affine (probe 227 G4)."""
+    if any(len(m) > 1 and all(x in iterators for x in m) for m, _ in p.terms):
+        return ("subscripts must be affine in loop iterators and parameters: a product of loop "
+                "iterators is not; leave this loop out of the region")
+    return _NOT_AFFINE
+
+
 @dataclass(frozen=True)
 class Rows:
     """An array read through linearized subscripts, as rows: the split of each reference
@@ -202,7 +211,8 @@ def flat_indexes(name: str, uses: list, fixed_vals: dict, known: dict, ex) -> tu
                     q = p.subs(known)
                 out.append(st.translator.isl_of(q, node))
             except NonAffine:
-                raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'", _NOT_AFFINE) from None
+                raise ex.error(acc.ref_node, f"non-affine subscript of '{name}'",
+                               _not_affine_hint(p, st.iterators)) from None
         texts[acc.ref] = tuple(out)
     return texts, baked
 
@@ -220,7 +230,8 @@ def split_texts(rows: Rows, k: int, shifts, fixed_vals: dict, ex) -> list[str]:
         try:
             out.append(st.translator.isl_of(part.subs(fixed_vals), acc.nodes[0]))
         except NonAffine:
-            raise ex.error(acc.ref_node, f"non-affine subscript of '{rows.name}'", _NOT_AFFINE) from None
+            raise ex.error(acc.ref_node, f"non-affine subscript of '{rows.name}'",
+                           _not_affine_hint(part, st.iterators)) from None
     return out
 
 
