@@ -271,10 +271,15 @@ def register_step(name: str, fn: Callable[[Variant, Step], Variant]) -> None:
     STEPS[name] = fn
 
 
-def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
-    theta = v.schedule_map()
-    all_deps = deps.all.intersect_params(v.context)
-    if not D.respects(all_deps, theta):
+def check_legal(v: Variant, deps: D.Deps, st: Step | None = None, since: Variant | None = None) -> None:
+    """Refuses a variant that breaks a dependence, runs a dependence across a parallel or mapped
+    loop, or overlaps a local's lifetimes.  `since`: the variant the step started from."""
+    theta = None
+    if not D.respects_since(v, deps, since):
+        theta = v.schedule_map()
+        if D.respects(deps.all.intersect_params(v.context), theta):
+            D.mark_respected(v)
+    if theta is not None and not D.is_respected(v):
         bad = D.violated(deps, theta)
         bad = [(d, r.intersect_params(v.context)) for d, r in bad]
         bad = [(d, r.subtract(PL.reordered_updates(v, d, r))) for d, r in bad if not r.is_empty()]
@@ -287,8 +292,10 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None) -> None:
         mapped_loops_kept(v, st.index if st is not None else None)
         check(v, deps)                     # mapped loops carry no dependence
     PL.check_parallel(v, deps)
+    if not any(a.private_depth for a in v.scop.arrays):
+        return
     copies = copy_cells(v)
-    overlap = D.lifetime_overlap(deps, theta, copies)
+    overlap = D.lifetime_overlap(deps, v.schedule_map() if theta is None else theta, copies)
     if overlap:
         # a jam's copies of the local are told apart only while its strips stay whole
         jammed = copies or any(h.startswith("unroll:") for h in v.history)
@@ -336,7 +343,7 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
                 deps = D.compute_deps(v.scop)       # privatize: fewer dependences from now on
             if not unsafe:
                 try:
-                    v = legal_or_hoisted(v, before, st, lambda w: check_legal(w, deps, st))
+                    v = legal_or_hoisted(v, before, st, lambda w: check_legal(w, deps, st, since=before))
                 except LegalityError:
                     pinned = legal_at_file_values(v, lambda w: check_legal(w, deps, st))
                     if pinned is None:
