@@ -251,3 +251,21 @@ def test_a_product_of_iterators_in_a_subscript_is_not_told_to_define_sizes():
     rc, _, err = run_cli("transform", DATA / "bad_sq.c")
     assert rc == 2 and "non-affine subscript of 'a'" in err and "--define" not in err \
         and "product of loop iterators" in err, err
+
+
+def test_a_long_recipe_over_many_nests_checks_each_step_against_what_it_changed(tmp_path):
+    """Probe 228 G4: every step rechecked every dependence of the region (80 nests, 160 tiles:
+    72 s).  A step now checks those of the statements it changed, where all ran forward before;
+    the result must be the same, and a step that breaks one must still be refused, within its
+    statement or with another."""
+    steps = "".join(f"  - tile: {{stmt: {k}, loop: {x}, size: {7 if k % 2 else 32}, control: {x}{x}}}\n"
+                    for k in range(6) for x in "ij") + "  - fuse: {stmts: [6, 7], loop: i}\n"
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("steps:\n" + steps)
+    runs_ok(DATA / "nests8.c", recipe, (1, 9))
+    recipe.write_text("steps:\n" + steps + "  - reverse: {stmt: 5, loop: j}\n")
+    rc, _, err = run_cli("transform", DATA / "nests8.c", "--recipe", recipe)
+    assert rc == 2 and "step 14 (reverse)" in err and "a6" in err, err
+    recipe.write_text("steps:\n" + steps + "  - fuse: {stmts: [6, 7], loop: j}\n")
+    rc, _, err = run_cli("transform", DATA / "nests8.c", "--recipe", recipe)
+    assert rc == 2 and "step 14 (fuse)" in err and "RAW on a7" in err, err
