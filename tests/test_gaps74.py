@@ -269,3 +269,16 @@ def test_a_long_recipe_over_many_nests_checks_each_step_against_what_it_changed(
     recipe.write_text("steps:\n" + steps + "  - fuse: {stmts: [6, 7], loop: j}\n")
     rc, _, err = run_cli("transform", DATA / "nests8.c", "--recipe", recipe)
     assert rc == 2 and "step 14 (fuse)" in err and "RAW on a7" in err, err
+
+
+@pytest.mark.parametrize("recipe, said", [
+    ("steps:\n  - unroll: {stmt: 0, loop: i, factor: 4}\n  - unroll: {stmt: 2, loop: i, factor: 4}\n",
+     "there is no statement 2 in the file (statements are numbered 0..1 in file order)"),
+    ("unroll(0,1,4)\nunroll(2,1,4)\n", "in CHiLL it would be a part that step 1 (unroll) makes")])
+def test_a_yaml_statement_past_the_last_is_not_taken_for_a_chill_part(tmp_path, recipe, said):
+    """Probe 228 G5: a miscount in a YAML recipe after an unroll was told it named a CHiLL
+    cleanup part, which YAML recipes do not number."""
+    f = tmp_path / ("r.yaml" if recipe.startswith("steps") else "r.script")
+    f.write_text(recipe)
+    rc, _, err = run_cli("transform", DATA / "two_nests.c", "--recipe", f)
+    assert rc == 2 and said in err and len(err.strip().splitlines()) == 1, err
