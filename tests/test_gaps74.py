@@ -282,3 +282,19 @@ def test_a_yaml_statement_past_the_last_is_not_taken_for_a_chill_part(tmp_path, 
     f.write_text(recipe)
     rc, _, err = run_cli("transform", DATA / "two_nests.c", "--recipe", f)
     assert rc == 2 and said in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_an_orio_openmp_part_whose_loop_is_unrolled_away_is_dropped_with_a_note():
+    """Probe 229 G1: Composite unrolljam (['i','j'],[U,U]) with openmp at U >= N unrolls both
+    loops fully; the openmp part was refused, blaming loop 'j' and asking to reorder steps an
+    Orio Composite fixes.  Orio puts the pragma on a loop that runs once: there is none here."""
+    for n in (1, 4):
+        rc, out, err = run_cli("run", DATA / "orio_omp_unrolled.c", "-D", f"N={n}", "-D", "U=4")
+        assert rc == 0 and ": ok" in out and "the pragma of step 3 (omp_for) is dropped: step 1 (unroll) " \
+            "unrolled its loop fully" in err, out + err
+    rc, out, err = run_cli("run", DATA / "orio_omp_unrolled.c", "-D", "N=9", "-D", "U=4")
+    assert rc == 0 and ": ok" in out and "dropped" not in err, out + err
+    # a YAML recipe's step on a loop an earlier step unrolled away is still an error to fix
+    rc, _, err = run_cli("transform", DATA / "orio_omp_unrolled.c", "-D", "N=4", "-D", "U=4", "--recipe",
+                         DATA / "omp_after_full_unroll.yaml")
+    assert rc == 2 and "removed it (full unroll)" in err, err

@@ -29,7 +29,7 @@ from looptx.recipe.orio_cuda import as_mapping_refusal
 from looptx.recipe.schema import Recipe, Step
 from looptx.recipe.split_cond import split_cuts
 from looptx.recipe.pragma_step import omp_for_step, pragma_refusal_hint, pragma_text_step
-from looptx.recipe.refusal import refuse, say_unrolled, unrolled_away
+from looptx.recipe.refusal import refuse, say_unrolled, unrolled_away, unrolled_by
 from looptx.recipe.team import team_loops, team_outermost
 
 
@@ -360,6 +360,16 @@ def _apply(scop, recipe: Recipe, *, deps: D.Deps | None = None, unsafe: bool = F
                     note_once(st.file or "recipe", st.line, f"step {st.index} ({st.shown_name}) is left out "
                               f"({'a hint of the annotation' if not st.spelled else st.spelled + ' of the script'}, which "
                               f"does not apply here): {e.what}", per_line=True)
+                    if trace is not None:
+                        trace(st, v)
+                    continue
+                by = unrolled_by(e, removed) if removed and type(e) is RecipeError else None
+                if by is not None and st.name in ("omp_for", "pragma") and "# Orio" in (st.text or ""):
+                    # Orio keeps a loop that runs once and puts its pragma there (probe 229 G1)
+                    note_once(st.file or "recipe", st.line, f"the pragma of step {st.index} ({st.shown_name}) is "
+                              f"dropped: step {by.index} ({by.name}) unrolled its loop fully at these sizes, so the "
+                              "output has no loop to put it on", per_line=True)
+                    v = before
                     if trace is not None:
                         trace(st, v)
                     continue

@@ -69,6 +69,16 @@ _NO_LOOP = re.compile(r"statement (\d+) has no loop named '(.+)'")
 _NO_LEVEL = re.compile(r"statement (\d+) has no loop level (\d+)")
 
 
+def unrolled_by(e: LooptxError, removed: dict[tuple[int, str], tuple[Step, int]]) -> Step | None:
+    """The step whose full unroll took away the loop (or level) that `e` says is missing."""
+    m = _NO_LOOP.fullmatch(e.what)
+    if m:
+        hit = removed.get((int(m.group(1)), m.group(2)))
+        return hit[0] if hit else None
+    m = _NO_LEVEL.fullmatch(e.what)
+    return next((by for (s, _), (by, _) in removed.items() if m and s == int(m.group(1))), None)
+
+
 def say_unrolled(e: LooptxError, removed: dict[tuple[int, str], tuple[Step, int]], v: Variant) -> None:
     """A step that names a loop an earlier step unrolled fully says which step took it away:
     "no loop named 'k'" alone sends the user looking for a typo."""
