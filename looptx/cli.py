@@ -267,8 +267,8 @@ def cmd_transform(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from looptx.pipeline import build_command_of, check_compiler, check_flags, fragment_inputs, script_function, \
-        tuning_spec
+    from looptx.pipeline import build_command_of, fragment_inputs, script_function, tuning_spec
+    from looptx.runtime.build_flags import check_compiler, check_flags
     from looptx.recipe.schema import find_recipe, load_file
     from looptx.search.report import format_time
     decls, defines = fragment_inputs(args.file, _checked_defines(args))

@@ -298,3 +298,11 @@ def test_an_orio_openmp_part_whose_loop_is_unrolled_away_is_dropped_with_a_note(
     rc, _, err = run_cli("transform", DATA / "orio_omp_unrolled.c", "-D", "N=4", "-D", "U=4", "--recipe",
                          DATA / "omp_after_full_unroll.yaml")
     assert rc == 2 and "removed it (full unroll)" in err, err
+
+
+@pytest.mark.parametrize("command", ["transform", "run", "deps"])
+def test_a_second_perftuning_block_with_its_own_inputs_is_refused_at_that_block(command):
+    """Probe 229 G2: its sizes and data were ignored, and its region said 'undeclared identifier
+    M' for a size the block declares."""
+    rc, _, err = run_cli(command, DATA / "two_blocks.c")
+    assert rc == 2 and f"{DATA / 'two_blocks.c'}:17:1: error: this file holds several PerfTuning blocks" in err, err

@@ -157,7 +157,7 @@ def setup(args) -> Setup:
     if args.backend == "c":
         from looptx.runtime.evaluators import c_build_command
         build_command = c_build_command(build_command, os.path.abspath(path))
-        from looptx.pipeline import check_compiler, check_flags
+        from looptx.runtime.build_flags import check_compiler, check_flags
         check_compiler(build_command, spec)
         check_flags(build_command, spec, cli=getattr(args, "cflags", None) is not None)
     reps = int(counter.get("repetitions") or (5 if args.backend == "c" else 10))
