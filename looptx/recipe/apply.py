@@ -8,6 +8,7 @@ from typing import Callable
 from looptx.errors import LegalityError, LooptxError, RecipeError, note_once, spelled_as_written
 from looptx.frontend.names import spelled_members, to_model, to_user
 from looptx.poly import deps as D
+from looptx.poly import legal_since as LS
 from looptx.poly.jam_locals import copy_cells
 from looptx.poly.combine import combine
 from looptx.poly import nonsingular as NS
@@ -275,11 +276,11 @@ def check_legal(v: Variant, deps: D.Deps, st: Step | None = None, since: Variant
     """Refuses a variant that breaks a dependence, runs a dependence across a parallel or mapped
     loop, or overlaps a local's lifetimes.  `since`: the variant the step started from."""
     theta = None
-    if not D.respects_since(v, deps, since):
+    if not LS.respects_since(v, deps, since):
         theta = v.schedule_map()
         if D.respects(deps.all.intersect_params(v.context), theta):
-            D.mark_respected(v)
-    if theta is not None and not D.is_respected(v):
+            LS.mark_respected(v)
+    if theta is not None and not LS.is_respected(v):
         bad = D.violated(deps, theta)
         bad = [(d, r.intersect_params(v.context)) for d, r in bad]
         bad = [(d, r.subtract(PL.reordered_updates(v, d, r))) for d, r in bad if not r.is_empty()]
