@@ -140,12 +140,12 @@ def test_lastprivate_of_a_loop_whose_peeled_last_iteration_writes_it(tmp_path, o
     steps = PEEL_LAST + LASTPRIVATE if order == "peel first" else LASTPRIVATE + PEEL_LAST
     recipe = tmp_path / "r.yaml"
     recipe.write_text("steps:\n  - known: {facts: ['n > 0']}\n" + steps)
-    rc, out, err = run_cli("transform", DATA / "lastp.c", "--recipe", recipe)
+    rc, out, err = run_cli("transform", DATA.parent / "gaps73" / "last_value.c", "--recipe", recipe)
     assert rc == 0 and "lastprivate(t)" in out and "t = x[n - 1] + 1.0;" in out, err
-    runs_ok(DATA / "lastp.c", recipe, (1, 2, 7, 33))
+    runs_ok(DATA.parent / "gaps73" / "last_value.c", recipe, (1, 2, 7, 33))
     # without the fact, at n = 0 the peeled iteration does not run either: the value before is lost
     recipe.write_text("steps:\n" + steps)
-    rc, _, err = run_cli("transform", DATA / "lastp.c", "--recipe", recipe)
+    rc, _, err = run_cli("transform", DATA.parent / "gaps73" / "last_value.c", "--recipe", recipe)
     assert rc == 2 and "runs no iteration" in err and "n=0" in err, err
 
 

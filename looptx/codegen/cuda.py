@@ -19,7 +19,7 @@ from looptx.codegen.c import (CPrinter, ThreadPrinter, _zeroed, buffer_decl, cop
 from looptx.codegen.cuda_axes import AXES, index_decls, kernel_axes, on_axes
 from looptx.codegen.cuda_const import const_parameters
 from looptx.codegen.cuda_locals import crossing_locals, device_decl, local_guard
-from looptx.codegen.cuda_records import device_arrays, record_definitions, written_arrays
+from looptx.codegen.cuda_records import device_arrays, record_definitions, refuse_unportable_types, written_arrays
 from looptx.codegen.cuda_rows import extent_name, is_rows, row_extents
 from looptx.poly.privatize import scratch
 from looptx.codegen.cxx_names import cxx_safe
@@ -400,7 +400,7 @@ def cu_file(rc: RegionCuda, header: str, int_macros: dict, standalone: bool = Fa
             sizes: dict | None = None) -> str:
     scop = rc.variant.scop
     rc.int_macros = dict(int_macros)
-    _refuse_complex(rc)
+    refuse_unportable_types(rc)
     out = [header.rstrip(), "#include <cuda_runtime.h>", "#include <math.h>", "#include <stdio.h>",
            "#include <stdlib.h>", "#include <stdint.h>", ""]     # a size may be a uint16_t (CMSIS-NN)
     definitions = record_definitions(scop, {**int_macros, **dict(scop.macro_values), **dict(scop.fixed)})
@@ -495,37 +495,6 @@ def _user_helpers(helpers, texts: list[str]) -> list[str]:
         if name in used:
             out += [f"#define {name} lx_fn_{name}", "static __host__ __device__ inline " + h]
     return out
-
-
-def _refuse_complex(rc: RegionCuda) -> None:
-    """A struct whose layout the file sets by means the parser does not keep (an attribute
-    other than packed, #pragma pack): the .cu, compiled apart, could lay it out otherwise.
-    C99 `_Complex` has no CUDA C++ spelling nvcc takes in a kernel's signature (its stub
-    code names a `_Complex_double` no header declares): a located error, not a .cu that does
-    not compile.  The C target (and its emulation of the grid) keeps them."""
-    from looptx.errors import SourceError
-    from looptx.runtime.harness import _declared_at
-    scop = rc.variant.scop
-    for rec in scop.records:
-        if rec.layout.unsure:
-            where = _declared_at(scop, rec.base, scop.where())
-            raise SourceError(f"the file sets the layout of '{rec.layout.ctype}' with {rec.layout.unsure}, "
-                              f"which the .cu would not share: its struct array '{rec.base}' could be read "
-                              "at other offsets", hint="use --target c, or declare the struct without it "
-                              "(__attribute__((packed)) alone is carried over)", **where)
-    for a in rc.arrays:
-        if "_Complex" in a.ctype.split():
-            where = _declared_at(scop, a.name, scop.where())
-            raise SourceError(f"'{a.name}' is of type '{a.ctype}', which the CUDA output does not "
-                              "support", hint="use --target c, or write the region over separate "
-                              "real and imaginary arrays", **where)
-        if a.ctype.split()[-2:] == ["long", "double"]:
-            # device code reads a long double as a double (8 bytes), while the host copies the
-            # x87 elements (16): the kernels would read the bytes as other numbers
-            where = _declared_at(scop, a.name, scop.where())
-            raise SourceError(f"'{a.name}' is of type 'long double', which CUDA device code reads as "
-                              "'double' (8 bytes, where the host's elements are 16)",
-                              hint="use --target c, or make the data double", **where)
 
 
 def launch_spec(rc: RegionCuda) -> dict:

@@ -9,7 +9,8 @@ from dataclasses import replace
 from looptx.frontend.names import with_values
 from looptx.poly.scop import Array
 
-__all__ = ["device_arrays", "written_arrays", "record_definitions", "members_of", "record_count"]
+__all__ = ["device_arrays", "written_arrays", "record_definitions", "members_of", "record_count",
+           "refuse_unportable_types"]
 
 
 def members_of(scop, base: str) -> list:
@@ -65,3 +66,34 @@ def record_count(scop, base: str, reached) -> tuple[str | None, str | None]:
     for c in counts[1:]:
         text = f"(({text}) > ({c}) ? ({text}) : ({c}))"
     return text, None
+
+
+def refuse_unportable_types(rc) -> None:
+    """A struct whose layout the file sets by means the parser does not keep (an attribute
+    other than packed, #pragma pack): the .cu, compiled apart, could lay it out otherwise.
+    C99 `_Complex` has no CUDA C++ spelling nvcc takes in a kernel's signature (its stub
+    code names a `_Complex_double` no header declares): a located error, not a .cu that does
+    not compile.  The C target (and its emulation of the grid) keeps them."""
+    from looptx.errors import SourceError
+    from looptx.runtime.harness import _declared_at
+    scop = rc.variant.scop
+    for rec in scop.records:
+        if rec.layout.unsure:
+            where = _declared_at(scop, rec.base, scop.where())
+            raise SourceError(f"the file sets the layout of '{rec.layout.ctype}' with {rec.layout.unsure}, "
+                              f"which the .cu would not share: its struct array '{rec.base}' could be read "
+                              "at other offsets", hint="use --target c, or declare the struct without it "
+                              "(__attribute__((packed)) alone is carried over)", **where)
+    for a in rc.arrays:
+        if "_Complex" in a.ctype.split():
+            where = _declared_at(scop, a.name, scop.where())
+            raise SourceError(f"'{a.name}' is of type '{a.ctype}', which the CUDA output does not "
+                              "support", hint="use --target c, or write the region over separate "
+                              "real and imaginary arrays", **where)
+        if a.ctype.split()[-2:] == ["long", "double"]:
+            # device code reads a long double as a double (8 bytes), while the host copies the
+            # x87 elements (16): the kernels would read the bytes as other numbers
+            where = _declared_at(scop, a.name, scop.where())
+            raise SourceError(f"'{a.name}' is of type 'long double', which CUDA device code reads as "
+                              "'double' (8 bytes, where the host's elements are 16)",
+                              hint="use --target c, or make the data double", **where)
