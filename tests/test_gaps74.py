@@ -306,3 +306,19 @@ def test_a_second_perftuning_block_with_its_own_inputs_is_refused_at_that_block(
     M' for a size the block declares."""
     rc, _, err = run_cli(command, DATA / "two_blocks.c")
     assert rc == 2 and f"{DATA / 'two_blocks.c'}:17:1: error: this file holds several PerfTuning blocks" in err, err
+
+
+def test_the_best_file_of_an_orio_fragment_is_told_for_what_it_is(tmp_path):
+    """Probe 229 G3: a fragment's best file given back to looptx said 'syntax error ... (fix the
+    C syntax)' of a file looptx wrote."""
+    import shutil
+    f = tmp_path / "one.c"
+    shutil.copy(DATA / "orio_fragment.c", f)
+    rc, out, err = run_cli("search", f, "--budget", 2, "--db", tmp_path / "s.db", "--no-progress")
+    assert rc == 0, out + err
+    rc, _, err = run_cli("run", tmp_path / "one.best.c")
+    assert rc == 2 and "a statement ('if') outside any function" in err and "fix the C syntax" not in err \
+        and "run one.c itself at the point (looptx run one.c -D U=" in err, err
+    (tmp_path / "fs.c").write_text("int x;\nfor (x = 0; x < 3; x++) ;\n")
+    rc, _, err = run_cli("transform", tmp_path / "fs.c")
+    assert rc == 2 and f"{tmp_path / 'fs.c'}:2:1: error: a statement ('for') outside any function" in err, err

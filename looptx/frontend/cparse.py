@@ -37,7 +37,7 @@ from looptx.frontend.spelling import parse_spelled
 from looptx.frontend.steps import file_enums, region_constants
 from looptx.frontend.omp_team import leading_pragma, team_statements, team_worksharing
 from looptx.frontend.syntax import (CUDA_FILE, MAIN, check_tree, function_directives, gcc_says, prune_deep,
-                                    syntax_error, too_deep, unlabelled)
+                                    statement_outside_functions, syntax_error, too_deep, unlabelled)
 from looptx.frontend.preprocess import no_assembly, missing_headers, Preprocessed, blank_line_directives, needs_cpp, preprocess, \
     preprocess_decls
 from looptx.frontend.region_items import count_statements, enclosing_function, in_function, nodes, region_items
@@ -191,7 +191,7 @@ def _parse_file(path: str, *, defines, function, extra_decls, text, assumptions,
         err = syntax_error(e, parser, column, cpp_input)
         err = declarations_error(decls, path) or unfinished_region_code(
             outside_fragment_regions(err, markup, blanked, wrapped), markup, blanked)
-        raise (err if decls else gcc_says(err, blanked, path, defines)) from None
+        raise statement_outside_functions(err if decls else gcc_says(err, blanked, path, defines), text) from None
     except RecursionError:
         raise too_deep(parser, column, cpp_input) from None
     except Exception as e:                                  # pycparser lexer errors

@@ -275,3 +275,38 @@ def function_directives(top_pragmas: dict, text: str, span: tuple[int, int]) -> 
             if span[0] <= line <= span[1]:
                 lines.add(line)
     return tuple(kept), lines
+
+
+_AT_FILE_SCOPE = re.compile(r"syntax error: expected identifier or '\(' before '(if|for|while|do|switch|return)'$")
+_BEST_OF = re.compile(r"best variant\(s\) found by `looptx search` \([^)]*\) for (\S+)")
+
+
+def statement_outside_functions(err: SourceError, text: str) -> SourceError:
+    """A statement at file scope (`if (N == 50) {`): the code of an Orio fragment, whose best
+    file looptx wrote as Orio pastes it into its driver; "fix the C syntax" sent the user to fix
+    a file looptx wrote (probe 229 G3)."""
+    m = _AT_FILE_SCOPE.match(err.what)
+    if m is None:
+        return err
+    best = _BEST_OF.search(text[:2000])
+    err.what = f"a statement ('{m.group(1)}') outside any function: looptx reads C whose code is in functions"
+    err.hint = (f"this best file of {best.group(1)} holds an Orio fragment, which runs in the code it is pasted "
+                f"into; run {best.group(1)} itself at the point (looptx run {best.group(1)}{_point_flags(text)})"
+                if best else "put the code in a function, or mark an Orio fragment with its PerfTuning block, "
+                             "whose input_vars declare its data")
+    return err
+
+
+def _point_flags(text: str) -> str:
+    """` -D U=1` for the first point a best file's header names, ` -D NAME=VALUE` without one."""
+    import json
+    m = re.search(r"point (\{.*?\})\s*$", text[:2000], re.M)
+    try:
+        point = json.loads(m.group(1)) if m else None
+    except ValueError:
+        point = None
+    if not isinstance(point, dict) or not point:
+        return " -D NAME=VALUE"
+    return "".join(f" -D {k}={v}" for k, v in point.items() if isinstance(v, (int, float, str)) and not isinstance(v, bool)) \
+        or " -D NAME=VALUE"
+
