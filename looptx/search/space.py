@@ -204,6 +204,7 @@ class Space:
         self._mapping_adj: dict[int, list[list[int]]] = {}
         self._allowed: list[np.ndarray] | None = None
         self._decided: set[tuple[int, int]] = set()
+        self._key_places: dict[str, int | None] = {}
         if rows is not None:
             self._set_valid(sorted({tuple(int(c) for c in r) for r in rows}))
 
@@ -400,6 +401,7 @@ class Space:
     def _set_valid(self, rows: list[tuple[int, ...]]) -> None:
         self._valid_coords = np.array(rows, dtype=np.int64).reshape(len(rows), len(self.params))
         self._valid = Listed(self, self._valid_coords)
+        self._key_places = {}
 
     def point_at(self, i: int) -> Point:
         """The i-th valid point of `valid_points()` (listed once)."""
@@ -409,11 +411,14 @@ class Space:
     def valid_index(self, key: str) -> int | None:
         """The place of the point with this `point_key` in `valid_points()`, or None."""
         self._build_valid()
-        try:
-            c = self._in_domain(self.normalize(json.loads(key)))
-        except (ValueError, TypeError, AttributeError):
-            return None
-        return None if c is None else self._valid.index_of(c)
+        # (each draw excludes every measured key again: each is parsed once)
+        if key not in self._key_places:
+            try:
+                c = self._in_domain(self.normalize(json.loads(key)))
+            except (ValueError, TypeError, AttributeError):
+                c = None
+            self._key_places[key] = None if c is None else self._valid.index_of(c)
+        return self._key_places[key]
 
     def valid_points(self) -> list[Point]:
         """Every valid point (cached); raises SpaceTooLarge above the enumeration limit."""
