@@ -50,14 +50,25 @@ def past_int(node: K.Node, scop) -> frozenset[int]:
     # a user's `unsigned i` below an unsigned n counts past INT_MAX in C, defined (probe 190 G1's kin)
     unsigned = {n for s in scop.statements for n, t, _ in s.iter_types
                 if (it := int_type(t.split())) is not None and it[2] > 2 ** 31 - 1}
+    # a value past int that the region fixes (`#define N 3200000000`, `-D N=...`, a literal)
+    # reaches loops whose headers no longer read it: tiled by 32, `i <= 32 * ii + 31`
+    big = any(s is not None and s[0] == s[1] and not _in_int(s) for s in sizes.values()) or any(
+        _past_int(x) for f in _fors(node) for e in (f.init, f.cond) for x in ir.walk(e))
 
     def visit(n: K.For, span: Span | None, spans: dict) -> None:
-        if span is not None and not _in_int(span) and (to_user(n.var) in unsigned or any(
+        if span is not None and not _in_int(span) and (big or to_user(n.var) in unsigned or any(
                 isinstance(x, ir.Var) and x.name in wide for e in (n.init, n.cond) for x in ir.walk(e))):
             out.add(id(n))
     _walk(node, sizes, visit)
     _outer_readers(node, [], out)
     return frozenset(out)
+
+
+def _fors(n: K.Node):
+    if isinstance(n, K.For):
+        yield n
+    for c in K.children(n):
+        yield from _fors(c)
 
 
 def _outer_readers(n: K.Node, outer: list[K.For], long: set[int]) -> None:
@@ -71,6 +82,12 @@ def _outer_readers(n: K.Node, outer: list[K.For], long: set[int]) -> None:
         return
     for c in K.children(n):
         _outer_readers(c, outer, long)
+
+
+def _past_int(x: ir.Expr) -> bool:
+    """A literal past int's values (the region's own `i < 3000000000L`)."""
+    digits = x.text.lstrip("-") if isinstance(x, ir.Num) else ""
+    return digits.isdigit() and int(digits) > 2 ** 31 - 1
 
 
 def _in_int(span: Span) -> bool:

@@ -53,12 +53,15 @@ class NonAffine(Exception):
 INT_MIN, INT_MAX = -2 ** 31, 2 ** 31 - 1
 
 
-def int_sized(value: int, node, what: str) -> int:
-    """The generated loops count with `int`, so a bound or subscript value beyond it would
-    overflow there (the user's loop may have used a long)."""
+def int_sized(value: int, node, what: str, hint: str = "keep sizes and bounds below 2^31") -> int:
     if not INT_MIN <= value <= INT_MAX:
-        raise NonAffine(node, f"{what} does not fit in an int",
-                        "the generated loops count with int: keep sizes and bounds below 2^31")
+        raise NonAffine(node, f"{what} does not fit in an int", hint)
+    return value
+
+
+def long_sized(value: int, node, what: str) -> int:
+    if not -2 ** 63 <= value <= 2 ** 63 - 1:
+        raise NonAffine(node, f"{what} does not fit in a long", "keep sizes and bounds below 2^63")
     return value
 
 
@@ -252,6 +255,12 @@ class Translator:
             raise NonAffine(node, f"a cast to a floating-point type ({_c(node.to_type)}) in an index or bound",
                             "write it in integers, minding the rounding: `i < (double)n / 2` is "
                             "`i < (n + 1) / 2` for n >= 0")
+        if isinstance(target, tuple) and any(
+                isinstance(c, c_ast.Constant) and c.type.endswith("int") and c_int_value(c.value) > max(INT_MAX, 2 ** (target[0] - 1 + target[1]) - 1)
+                for c in _nodes(node.expr)):
+            # (C wraps it, `(int)(i + 4294967296L)` is i: not an affine value the model keeps)
+            raise NonAffine(node, f"the cast ({_c(node.to_type)}) of '{_c(node.expr)}', a constant past the type's values",
+                            "compute it without the cast")
         if self.types is not None:
             try:
                 text = self.isl_of(inner, node.expr)
@@ -275,7 +284,9 @@ class Translator:
         t = self.translate
         if isinstance(node, c_ast.Constant):
             if node.type.endswith("int"):
-                return Poly.const(int_sized(c_int_value(node.value), node, f"the constant {node.value}"))
+                # (a literal past int is a long in C, or an unsigned one: the loops whose bounds
+                # read it count in long, codegen/own_counters.past_int)
+                return Poly.const(long_sized(c_int_value(node.value), node, f"the constant {node.value}"))
             if node.type == "char":
                 value = char_value(node.value)
                 if value is None:
@@ -452,6 +463,12 @@ class Translator:
             raise NonAffine(node, "comma expression in an index or bound", "write the value it ends with")
         raise NonAffine(node, f"unsupported expression ({type(node).__name__}) in an index or bound",
                         "loop bounds and subscripts must be integer affine expressions")
+
+
+def _nodes(node):
+    yield node
+    for _, c in node.children():
+        yield from _nodes(c)
 
 
 def _c(node) -> str:

@@ -14,14 +14,14 @@ from pycparser import c_ast
 
 from looptx import ir
 from looptx.errors import SourceError
-from looptx.frontend.affine import NonAffine, Poly, Translator, int_sized, min_max_of_ternary
+from looptx.frontend.affine import NonAffine, Poly, Translator, int_sized, long_sized, min_max_of_ternary
 from looptx.frontend.spelling import Spellings
 from looptx.frontend.valued import fix_divisor, fix_products, known_values
 from looptx.frontend.cond_text import condition_text
 from looptx.frontend.ifconvert import branch_on_data
 from looptx.frontend.guards import guarded
 from looptx.frontend.int_types import (IntTypes, counter_start, declared_words, evaluated_where, owe, owe_rounding,
-                                      owed_at)
+                                      owed_at, wide_macro)
 from looptx.frontend.hints import (WRITE_THROUGH_DATA, cast_view_hint, operator_column, user_numbers_first,
                                    written_bound_hint)
 from looptx.frontend.declarations import declare, refuse_pointer_swaps, refuse_stepped_pointer, void_cast
@@ -125,11 +125,17 @@ class Extractor:
         if name in self.fixed and not self._own_variable(name):
             self._param(name)
             self.fixed_affine.add(name)
-            if not has_type_word(self.symbol(name), {}, WIDE_WORDS):   # (a `long n` may be 3e9)
-                int_sized(self.fixed[name], node, f"'{name}' = {self.fixed[name]}")
+            # (a `long n` may be 3e9, and so may a macro: `-D N=3000000000` makes it a long)
+            sym, what = self.symbol(name), f"'{name}' = {self.fixed[name]}"
+            if sym is not None and not has_type_word(sym, {}, WIDE_WORDS):
+                int_sized(self.fixed[name], node, what, f"'{name}' is an int: give a value below 2^31, or declare it long")
+            long_sized(self.fixed[name], node, what)
             return ("fixed", self.fixed[name])
         if name in self.int_macros:
-            int_sized(self.int_macros[name], node, f"'{name}' = {self.int_macros[name]}")
+            what = f"'{name}' = {self.int_macros[name]}"
+            long_sized(self.int_macros[name], node, what)
+            if not wide_macro(self, name):     # (`#define N 3000000000` is a long: its loops count in long)
+                int_sized(self.int_macros[name], node, what)
             self._param(name)
             return ("param", None)
         sym = self.symbol(name)

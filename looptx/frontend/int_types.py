@@ -118,7 +118,8 @@ def declared_words(ex, name: str) -> str | None:
     if sym is not None and sym.kind == "var":
         return sym.ctype         # a size --define fixes keeps its type: `unsigned n` at 7 is 7u
     if name in ex.fixed and name not in ex.int_macros:
-        return "int"
+        # (`-D N=5000000000` is a long, as the literal is in C)
+        return "int" if -2 ** 31 <= ex.fixed[name] <= 2 ** 31 - 1 else "long"
     return getattr(ex, "macro_types", {}).get(name, "int" if name in ex.int_macros else None)
 
 
@@ -134,6 +135,13 @@ def literal_types(object_macros: dict) -> dict[str, str]:
         if found is not None and found[2] in names:
             out[name] = names[found[2]]
     return out
+
+
+def wide_macro(ex, name: str) -> bool:
+    """Whether `#define name <literal>` may take values past int's in C: a 64-bit integer
+    (`3000000000`, `5L`, `7UL`) or an unsigned int past INT_MAX (`0xC0000000`)."""
+    t = getattr(ex, "macro_types", {}).get(name, "")
+    return t.endswith("long") or t == "unsigned int" and ex.int_macros.get(name, 0) > 2 ** 31 - 1
 
 
 def evaluated_where(ex) -> list[str]:

@@ -16,6 +16,7 @@ from looptx.frontend.linearized import flat_indexes, plan_rows, settle, split_te
 from looptx.frontend.names import to_user
 from looptx.frontend.regions import Region
 from looptx.frontend.int_ranges import int_type
+from looptx.frontend.int_types import wide_macro
 from looptx.frontend.symbols import (UNSIGNED_WORDS, WIDE_WORDS, Symbol, arithmetic_type, has_type_word, narrow_range,
                                      iterator_types, resolve_typedef, volatile_elements)
 from looptx.poly.facts import without_implied
@@ -145,7 +146,8 @@ def build_scop(path, region: Region, raw: list[RawStmt], ex: Extractor, symbols:
                           or getattr(ex, "macro_types", {}).get(p, "").startswith("unsigned"))),
                     # (an enum constant's value needs no check of the build)
                     tuple(sorted((p, int(ex.int_macros[p])) for p in baked if p in ex.int_macros)),
-                    wide_params=tuple(p for p in params if p not in fixed_names and has_type_word(sym_of(p), symbols, WIDE_WORDS)),
+                    wide_params=tuple(p for p in params if p not in fixed_names and (has_type_word(sym_of(p), symbols, WIDE_WORDS)
+                                                                                   or p in ex.int_macros and wide_macro(ex, p))),
                     narrow_params=tuple((p, *r) for p in params if p not in fixed_names
                                         and (r := narrow_range(sym_of(p), symbols))),
                     size_types=tuple((p, t) for p in params if (t := _size_type(sym_of(p), symbols) or (

@@ -436,7 +436,7 @@ def check_sizes(name: str, values, *, file, line, col) -> None:
                                   file=file, line=line, col=col)
         if not -2 ** 31 <= v < 2 ** 31:
             raise AnnotationError(f"input param '{name}' has the value {v}, which does not fit in an int",
-                                  hint="the generated loops count with int: keep sizes below 2^31",
+                                  hint="the search allocates its arrays at these sizes: keep them below 2^31",
                                   file=file, line=line, col=col)
 
 
