@@ -77,3 +77,34 @@ def test_a_cast_of_a_constant_past_int_is_read_as_c_computes_it(tmp_path):
     for n in (0, 1, 7):
         rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", f"n={n}")
         assert rc == 0 and ": ok" in out, out + err
+
+
+# --- CHiLL scripts as their users write them (probe 232) ---------------------------------------
+
+MM = """#define N 64
+void mm(float c[N][N], float a[N][N], float b[N][N], int n)
+{
+  int i, j, k;
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      for (k = 0; k < n; k++)
+        c[i][j] = c[i][j] + a[i][k] * b[k][j];
+}
+"""
+
+
+@pytest.mark.parametrize("end, name", [("exit()", "s.py"), ("quit()", "s.py"), ("sys.exit(0)", "s.py"),
+                                       ("os.exit()", "s.lua")])
+def test_a_chill_script_ends_at_exit(tmp_path, end, name):
+    """Probe 232 G1: `print_code(); exit()` mid-script (a script being written) went on with the
+    commands after it; CHiLL's Python stops there (exit is Python's, which CHiLL does not bind)."""
+    head = "from chill import *\n" if name.endswith(".py") else ""
+    script = f'{head}source("mm.c")\nprocedure("mm")\nloop(0)\ntile(0,2,16)\nprint_code()\n{end}\nunroll(0,4,4)\n'
+    src, recipe = case_files(tmp_path, MM, script, name)
+    rc, out, err = run_cli("transform", src, "--recipe", recipe)
+    line = 6 if head else 5
+    assert rc == 0 and "unroll" not in out.split("*/")[0] and "tile: {stmt: 0, loop: 2, size: 16" in out, out + err
+    assert f"{name}:{line + 1}: note: the script ends at {end}, as CHiLL's does: the command after it " \
+        f"(from line {line + 2}) is not applied" in err, err
+    rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "n=19")
+    assert rc == 0 and ": ok" in out, out + err
