@@ -108,3 +108,25 @@ def test_a_chill_script_ends_at_exit(tmp_path, end, name):
         f"(from line {line + 2}) is not applied" in err, err
     rc, out, err = run_cli("run", src, "--recipe", recipe, "-D", "n=19")
     assert rc == 0 and ": ok" in out, out + err
+
+
+def test_a_cuda_chill_move_keeps_the_moved_loops_name(tmp_path):
+    """Probe 232 G2: after the Lua `tile(0,2,1)` (CUDA-CHiLL's tile_cuda, a move of j outward)
+    the moved loop was named jj and `j` meant the one-iteration loop left behind, so cudaize's
+    block={"j"} launched a grid of one block 1024 times; CUDA-CHiLL renames as it moves."""
+    script = tmp_path / "move.lua"
+    script.write_text('init("cmm.c","normalMM",0)\ndofile("cudaize.lua")\nN=1024\ntile(0,2,1)\n'
+                      'cudaize("mm_GPU",{a=N*N,b=N*N,c=N*N},{block={"j"},thread={"i"}})\n')
+    rc, out, err = run_cli("transform", DATA / "cmm.c", "--recipe", script, "--target", "cuda")
+    assert rc == 0 and "lx_g0 = 1024," in out and "for (int jj" not in out and "encloses" not in err, out + err
+
+
+@pytest.mark.parametrize("name, text", [
+    ("m.py", 'from chill import *\nread_IR("cmm.c","normalMM")\ntile3(0,3,1)\nunroll(0,"k",4)\n'),
+    ("m.lua", 'init("cmm.c","normalMM",0)\ndofile("cudaize.lua")\ntile(0,3,1)\nunroll(0,"k",4)\n')])
+def test_a_later_command_names_the_moved_loop(tmp_path, name, text):
+    """After the move of k outermost, `unroll(0,"k",4)` unrolled the one-iteration loop (nothing)."""
+    script = tmp_path / name
+    script.write_text(text)
+    rc, out, err = run_cli("transform", DATA / "cmm.c", "--recipe", script)
+    assert rc == 0 and "k += 4" in out and "k + 3" in out, out + err

@@ -145,6 +145,11 @@ def _tile(v: Variant, st: Step) -> Variant:
             e.what = e.what.replace("permute would split", f"placing control loop '{to_user(control)}' at level "
                                     f"{outer} would split")
             raise
+    if st.get("moved") and st["size"] == 1:
+        # CUDA-CHiLL's move (tile_cuda): the moved loop keeps its name, which later commands and
+        # cudaize's block/thread lists use; the one-iteration loop left behind takes the other
+        for old, new in ((control, "lx_moved"), (loop, control), ("lx_moved", loop)):
+            v = _renamed_loop(v, st, old, new)
     return v
 
 

@@ -126,7 +126,7 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
         need_args(ln, a, n, name, form)
     if name == "tile3":
         need(3, "tile3(0,3,2) (statement, level, outer level)")
-        return [("tile", {"stmt": a[0], "loop": a[1], "size": 1, "outer": a[2]})]
+        return [("tile", {"stmt": a[0], "loop": a[1], "size": 1, "outer": a[2], "moved": True})]
     need(3, 'tile(0,"i",32,"ii")')
     stmt, loop, size = one(ln, name, a[0]), a[1], a[2]
     if name == "tile" and getattr(ln, "lua", False) and not getattr(ln, "plain_lua", False) and len(a) in (3, 4) \
@@ -144,7 +144,7 @@ def tile_steps(ln, name: str, a: list) -> list[tuple[str, dict]]:
                           f"level, outer_level), a move of loop level {loop} to level {size}, since the script is "
                           "Lua (it writes true, false, nil or a {name=value} table): for CHiLL's tile by a size, "
                           f"write tile({stmt},{loop},{size},1)", per_line=True)
-            return [("tile", {"stmt": stmt, "loop": loop, "size": 1, "outer": size})]
+            return [("tile", {"stmt": stmt, "loop": loop, "size": 1, "outer": size, "moved": True})]
         # an outer level inside the loop itself is no move: only CHiLL's tile by a size reads it
         note_once(ln.file, ln.line, f"tile({', '.join(map(repr, a))}): in a Lua script the third argument is "
                   f"the outer level, and {size} is past level {loop}: read as CHiLL's tile(stmt, level, size"

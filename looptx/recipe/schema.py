@@ -43,7 +43,7 @@ SCHEMA: dict[str, dict[str, tuple[str, bool]]] = {
     "permute": {"stmt": (STMT, True), "order": (NAMES, True), "whole": (BOOL, False), "nests": (POSINT, False),
                 "listed_after": (OFFSETS, False)},
     "tile": {"stmt": (STMT, True), "loop": (NAME, True), "size": (POSINT, True), "control": (NEWNAME, False),
-             "outer": (POSINT, False), "name": (NEWNAME, False)},
+             "outer": (POSINT, False), "name": (NEWNAME, False), "moved": (BOOL, False)},
     "split": {"stmt": (STMT, True), "loop": (NAME, True), "at": (EXPR, True)},
     # orio: Orio's unroll (its Unroll, UnrollJam and unrolljam): loops whose bounds read the
     # unrolled counter are not jammed, and an inner loop unrolled fully before is interleaved
