@@ -182,8 +182,8 @@ def parse_chill(text: str, *, file: str = "<chill>", line: int = 1, col: int = 1
     for at, (k, c, cmd, spots) in enumerate(listed):
         ln = _Line(cmd, file, line + k, env, col=(col if k == 0 else 1) + c, spots=spots, origin=(line, col),
                    lua=lang == "lua", classic=is_classic)
-        if _EXIT.match(cmd):
-            _exit_note(ln, listed[at + 1:], line, bool(steps))
+        if checks.EXIT.match(cmd):
+            checks.exit_note(ln, listed[at + 1:], line, bool(steps))
             break
         if is_classic and re.fullmatch(r"\s*print(\s+code)?\s*", cmd):
             cmd = "print_code()"            # CHiLL's script language: `print`, `print code`
@@ -328,22 +328,6 @@ _PRINT = re.compile(r"\s*print\b(?!\s*=[^=])")
 _STRING = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 # commands that name the function to transform: CHiLL's procedure(), read_IR(), Lua init()
 PROCEDURE = {"procedure", "read_IR", "init"}
-
-
-# the script's end: Python's builtins (CHiLL binds no exit()), sys.exit, Lua's os.exit
-_EXIT = re.compile(r"\s*(?:sys\.|os\.)?(?:exit|quit)\s*\([^()]*\)\s*;?\s*$")
-
-
-def _exit_note(ln: _Line, after: list, line: int, stepped: bool) -> None:
-    """CHiLL's script stops at exit(), and so does looptx's reading of it: say so where commands
-    follow (a script cut short while it was written), or where none came before."""
-    if after:
-        note_once(ln.file, ln.line, f"the script ends at {ln.text.strip().rstrip(';')}, as CHiLL's does: the "
-                  f"{'commands' if len(after) > 1 else 'command'} after it (from line {line + after[0][0]}) "
-                  f"{'are' if len(after) > 1 else 'is'} not applied", per_line=True)
-    elif not stepped:
-        note_once(ln.file, ln.line, "the script ends at exit() before any command: the regions are "
-                                    "regenerated as they are", per_line=True)
 
 
 def _inspection(text: str, env: Mapping[str, Any]) -> str | None:

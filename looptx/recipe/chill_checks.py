@@ -7,6 +7,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from looptx.errors import note_once
+
 # Markers that settle which language a script without a telling extension (an annotation
 # body, a `.chill` file) is written in
 _PYTHON = re.compile(r"^\s*(?:from\s+chill\s+import|import\s+\w|execfile\s*\(|read_IR\s*\()|"
@@ -189,3 +191,19 @@ def one_procedure(ln, command: str, named: str | None, earlier: str | None, earl
                        "script transforms one procedure, and its statement numbers and loop levels are "
                        "that procedure's",
                        hint=f"write a script of its own for '{named}' (with --function {named})")
+
+
+# the script's end: Python's builtins (CHiLL binds no exit()), sys.exit, Lua's os.exit
+EXIT = re.compile(r"\s*(?:sys\.|os\.)?(?:exit|quit)\s*\([^()]*\)\s*;?\s*$")
+
+
+def exit_note(ln, after: list, line: int, stepped: bool) -> None:
+    """CHiLL's script stops at exit(), and so does looptx's reading of it: say so where commands
+    follow (a script cut short while it was written), or where none came before."""
+    if after:
+        note_once(ln.file, ln.line, f"the script ends at {ln.text.strip().rstrip(';')}, as CHiLL's does: the "
+                  f"{'commands' if len(after) > 1 else 'command'} after it (from line {line + after[0][0]}) "
+                  f"{'are' if len(after) > 1 else 'is'} not applied", per_line=True)
+    elif not stepped:
+        note_once(ln.file, ln.line, "the script ends at exit() before any command: the regions are "
+                                    "regenerated as they are", per_line=True)
