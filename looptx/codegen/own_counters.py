@@ -53,7 +53,7 @@ def past_int(node: K.Node, scop) -> frozenset[int]:
     # a value past int that the region fixes (`#define N 3200000000`, `-D N=...`, a literal)
     # reaches loops whose headers no longer read it: tiled by 32, `i <= 32 * ii + 31`
     big = any(s is not None and s[0] == s[1] and not _in_int(s) for s in sizes.values()) or any(
-        _past_int(x) for f in _fors(node) for e in (f.init, f.cond) for x in ir.walk(e))
+        _past_int(x) for f in K.nodes(node, K.For) for e in (f.init, f.cond) for x in ir.walk(e))
 
     def visit(n: K.For, span: Span | None, spans: dict) -> None:
         if span is not None and not _in_int(span) and (big or to_user(n.var) in unsigned or any(
@@ -62,13 +62,6 @@ def past_int(node: K.Node, scop) -> frozenset[int]:
     _walk(node, sizes, visit)
     _outer_readers(node, [], out)
     return frozenset(out)
-
-
-def _fors(n: K.Node):
-    if isinstance(n, K.For):
-        yield n
-    for c in K.children(n):
-        yield from _fors(c)
 
 
 def _outer_readers(n: K.Node, outer: list[K.For], long: set[int]) -> None:

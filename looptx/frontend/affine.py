@@ -255,9 +255,10 @@ class Translator:
             raise NonAffine(node, f"a cast to a floating-point type ({_c(node.to_type)}) in an index or bound",
                             "write it in integers, minding the rounding: `i < (double)n / 2` is "
                             "`i < (n + 1) / 2` for n >= 0")
+        from looptx.frontend.symbols import c_nodes      # (symbols imports this module)
         if isinstance(target, tuple) and any(
                 isinstance(c, c_ast.Constant) and c.type.endswith("int") and c_int_value(c.value) > max(INT_MAX, 2 ** (target[0] - 1 + target[1]) - 1)
-                for c in _nodes(node.expr)):
+                for c in c_nodes(node.expr)):
             # (C wraps it, `(int)(i + 4294967296L)` is i: not an affine value the model keeps)
             raise NonAffine(node, f"the cast ({_c(node.to_type)}) of '{_c(node.expr)}', a constant past the type's values",
                             "compute it without the cast")
@@ -463,12 +464,6 @@ class Translator:
             raise NonAffine(node, "comma expression in an index or bound", "write the value it ends with")
         raise NonAffine(node, f"unsupported expression ({type(node).__name__}) in an index or bound",
                         "loop bounds and subscripts must be integer affine expressions")
-
-
-def _nodes(node):
-    yield node
-    for _, c in node.children():
-        yield from _nodes(c)
 
 
 def _c(node) -> str:
